@@ -1,0 +1,108 @@
+/*
+ * libtally: the public C API.
+ *
+ * A tally_sim is one simulated board: an RV32IMAC hart in machine mode, RAM
+ * at 0x80000000 and the devices of QEMU's `virt` machine. Everything lives in
+ * the tally_sim, so several simulations can run in one process (one thread
+ * each).
+ *
+ *   tally_sim *sim = tally_sim_new(NULL);
+ *   tally_error err;
+ *   if (tally_load_elf(sim, "prog.elf", &err) != 0) { puts(err.msg); ... }
+ *   tally_set_args(sim, argc, argv);
+ *   while (tally_run(sim, 100000000) == TALLY_STOP_LIMIT)
+ *     ;  // check a deadline, show progress...
+ *   int status = tally_exit_code(sim);
+ *   tally_sim_free(sim);
+ */
+#ifndef TALLY_TALLY_H
+#define TALLY_TALLY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TALLY_RAM_BASE 0x80000000u
+#define TALLY_RAM_SIZE_DEFAULT (128u << 20) /* as QEMU virt */
+
+typedef struct tally_sim tally_sim;
+
+/* A human-readable error: what went wrong and where (file, offset, address). */
+typedef struct tally_error {
+  char msg[512];
+} tally_error;
+
+typedef struct tally_config {
+  uint32_t ram_size;  /* bytes, multiple of 4 KiB; 0 = TALLY_RAM_SIZE_DEFAULT */
+  FILE *out, *err;    /* the program's stdout/stderr; NULL = the process's own */
+  int in_fd;          /* the program's stdin; -1 = none; default 0 */
+} tally_config;
+
+/* Fills a config with the defaults (use before changing single fields). */
+void tally_config_default(tally_config *cfg);
+
+/* Creates a board; NULL config means defaults. NULL on allocation failure. */
+tally_sim *tally_sim_new(const tally_config *cfg);
+void tally_sim_free(tally_sim *sim);
+
+/* Loads an ELF32 RISC-V executable: its segments into RAM, its entry point,
+ * its symbols (for reports) and HTIF tohost/fromhost if present.
+ * Returns 0, or -1 with `err` saying what is wrong with the file. */
+int tally_load_elf(tally_sim *sim, const char *path, tally_error *err);
+
+/* Loads a raw binary image at `addr` (in RAM) and starts at `entry`. */
+int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t entry, tally_error *err);
+
+/* The program's command line, as seen through semihosting: argv[0] first. */
+int tally_set_args(tally_sim *sim, int argc, char *const argv[]);
+
+typedef enum tally_stop {
+  TALLY_RUNNING = 0,
+  TALLY_STOP_EXIT,   /* the program exited; see tally_exit_code */
+  TALLY_STOP_TRAP,   /* an exception the program has no handler for; see tally_trap */
+  TALLY_STOP_LIMIT,  /* this call's instruction budget is used up; call again to go on */
+  TALLY_STOP_HALT,   /* wfi with nothing that could ever wake the hart */
+  TALLY_STOP_ERROR,  /* host-side failure */
+} tally_stop;
+
+/* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
+tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
+
+int tally_exit_code(const tally_sim *sim);
+uint64_t tally_instret(const tally_sim *sim);
+uint32_t tally_pc(const tally_sim *sim);
+uint32_t tally_reg(const tally_sim *sim, unsigned r);
+/* One line on why the run stopped ("semihosting exit (code 0)", ...). */
+const char *tally_stop_detail(const tally_sim *sim);
+
+typedef struct tally_trap {
+  uint32_t cause;     /* mcause */
+  uint32_t tval;      /* mtval */
+  uint32_t pc;        /* mepc: the instruction that trapped */
+  uint32_t insn;      /* its bits (0 if unreadable) */
+  uint64_t instret;   /* instructions retired before it */
+} tally_trap;
+
+/* The last exception taken (handled or not). */
+tally_trap tally_last_trap(const tally_sim *sim);
+
+/* Plain-words name of an mcause value ("illegal instruction"). */
+const char *tally_cause_name(uint32_t cause);
+
+/* Disassembles the instruction at `pc` in the loaded program. Returns the
+ * instruction length (2 or 4), or 0 if pc is not in RAM. */
+int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
+
+/* "symbol+0xoff" for an address, from the loaded program's symbols, or the
+ * bare hex address if none covers it. */
+void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

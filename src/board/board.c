@@ -1,0 +1,35 @@
+/* Board-wide state: the program's command line and freeing. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+
+void board_free(board *b) {
+  if (!b)
+    return;
+  for (int i = 0; i < SEMIHOST_MAX_FILES; i++)
+    if (b->files[i].kind == 1 && b->files[i].fd > STDERR_FILENO && b->files[i].fd != b->in_fd)
+      close(b->files[i].fd);
+  free(b->cmdline);
+  free(b);
+}
+
+/* The semihosting command line is argv joined by spaces, argv[0] first. */
+bool board_set_cmdline(board *b, int argc, char *const argv[]) {
+  size_t len = 1;
+  for (int i = 0; i < argc; i++)
+    len += strlen(argv[i]) + 1;
+  char *s = malloc(len);
+  if (!s)
+    return false;
+  s[0] = '\0';
+  for (int i = 0; i < argc; i++) {
+    if (i)
+      strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  free(b->cmdline);
+  b->cmdline = s;
+  return true;
+}

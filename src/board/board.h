@@ -1,0 +1,73 @@
+/*
+ * The simulated board around the hart: the devices of QEMU's `virt` machine
+ * that bare-metal programs use, RISC-V semihosting and HTIF. Programs built
+ * for QEMU virt run here unchanged.
+ *
+ *   0x00100000  SiFive test finisher  (exit status)
+ *   0x02000000  CLINT                 (msip, mtimecmp, mtime)
+ *   0x10000000  ns16550 UART          (stdout / stdin)
+ *   0x80000000  RAM                   (owned by the core)
+ */
+#ifndef TALLY_BOARD_BOARD_H
+#define TALLY_BOARD_BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/cpu.h"
+
+#define BOARD_FINISHER_BASE 0x00100000u
+#define BOARD_CLINT_BASE 0x02000000u
+#define BOARD_UART_BASE 0x10000000u
+#define BOARD_CORE_HZ 100000000u /* functional-mode clock for semihosting time calls */
+
+#define SEMIHOST_MAX_FILES 32
+
+typedef struct semihost_file {
+  int kind;     /* 0 free, 1 host fd, 2 the features pseudo-file */
+  int fd;
+  uint32_t pos; /* for the pseudo-file */
+} semihost_file;
+
+struct board {
+  FILE *out, *err;  /* the program's stdout and stderr */
+  int in_fd;        /* the program's stdin */
+
+  /* ns16550 registers that keep what is written */
+  uint8_t uart_ier, uart_lcr, uart_mcr, uart_scr, uart_dll, uart_dlm;
+
+  /* HTIF: tohost/fromhost words, found from the ELF's symbols */
+  bool htif;
+  uint32_t tohost, fromhost;
+
+  /* semihosting */
+  char *cmdline;
+  int sh_errno;
+  semihost_file files[SEMIHOST_MAX_FILES];
+};
+
+board *board_new(FILE *out, FILE *err, int in_fd);
+void board_free(board *b);
+bool board_set_cmdline(board *b, int argc, char *const argv[]);
+void board_enable_htif(core_cpu *cpu, uint32_t tohost, uint32_t fromhost);
+
+/* MMIO, called by the core's slow paths: false means an access fault. */
+bool board_load(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);
+bool board_store(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);
+
+/* A store hit the HTIF tohost word. */
+void board_htif_store(core_cpu *cpu, uint32_t addr, unsigned size);
+
+/* The semihosting call in a0/a1 (semihost.c). */
+void board_semihost(core_cpu *cpu);
+
+/* Device handlers (one file each). */
+bool uart_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val);
+bool uart_store(core_cpu *cpu, uint32_t off, unsigned size, uint32_t val);
+bool clint_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val);
+bool clint_store(core_cpu *cpu, uint32_t off, unsigned size, uint32_t val);
+bool finisher_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val);
+bool finisher_store(core_cpu *cpu, uint32_t off, unsigned size, uint32_t val);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * tally run: load a program, run it to its end, pass its exit status
+ * through. The run goes in slices of instructions so that a deadline,
+ * Ctrl-C and progress are looked at between slices, never per instruction.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tally/tally.h"
+
+#define SLICE_INSNS 20000000ull
+
+typedef struct run_opts {
+  bool verbose;
+  uint64_t max_insns;   /* 0 = no bound */
+  double timeout;       /* seconds, 0 = none */
+  bool raw;
+  uint32_t load_addr, entry;
+  bool entry_set;
+  uint64_t ram_size;
+} run_opts;
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
+static void run_usage(FILE *f) {
+  fprintf(f,
+          "usage: tally run [options] PROGRAM [ARGS...]\n"
+          "\n"
+          "Runs an RV32IMAC program (ELF, or a raw binary with --load-addr) on the\n"
+          "simulated board. Its output goes to stdout, its input comes from stdin,\n"
+          "and its exit status becomes tally's.\n"
+          "\n"
+          "options:\n"
+          "  -v, --verbose          print a summary line (instructions, time, speed)\n"
+          "      --max-insns N      stop after N instructions (k/M/G suffixes)\n"
+          "      --timeout S        stop after S seconds of wall time\n"
+          "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
+          "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
+          "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
+          "  -h, --help             show this help\n"
+          "\n"
+          "exit status: the program's own; otherwise 124 when --max-insns or\n"
+          "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
+          "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
+          "PROGRAM cannot be loaded.\n");
+}
+
+static int parse_opts(int argc, char **argv, run_opts *o) {
+  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM };
+  static const struct option longs[] = {
+    {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
+    {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
+    {"ram-size", required_argument, NULL, OPT_RAM},  {NULL, 0, NULL, 0},
+  };
+  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
+  optind = 1;
+  int c;
+  uint64_t v;
+  while ((c = getopt_long(argc, argv, "+vh", longs, NULL)) != -1) {
+    switch (c) {
+    case 'v': o->verbose = true; break;
+    case 'h': run_usage(stdout); return -2;
+    case OPT_MAX:
+      if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
+        fprintf(stderr, "tally run: --max-insns wants a positive count, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
+    case OPT_TIMEOUT:
+      if (!parse_seconds(optarg, &o->timeout)) {
+        fprintf(stderr, "tally run: --timeout wants seconds > 0, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
+    case OPT_LOAD: case OPT_ENTRY:
+      if (!parse_u64(optarg, &v) || v > UINT32_MAX) {
+        fprintf(stderr, "tally run: %s wants a 32-bit address, got '%s'\n",
+                c == OPT_LOAD ? "--load-addr" : "--entry", optarg);
+        return -1;
+      }
+      if (c == OPT_LOAD) { o->raw = true; o->load_addr = (uint32_t)v; }
+      else { o->entry_set = true; o->entry = (uint32_t)v; }
+      break;
+    case OPT_RAM:
+      if (!parse_u64(optarg, &o->ram_size) || o->ram_size == 0 || o->ram_size % 4096 ||
+          o->ram_size > 0x80000000ull) {
+        fprintf(stderr, "tally run: --ram-size wants a multiple of 4 KiB up to 2 GiB, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
+    default: return -1;
+    }
+  }
+  if (optind >= argc) {
+    fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
+    return -1;
+  }
+  if (o->entry_set && !o->raw) {
+    fprintf(stderr, "tally run: --entry only applies to raw binaries (with --load-addr)\n");
+    return -1;
+  }
+  return optind;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_registers(const tally_sim *sim) {
+  static const char *const names[32] = {
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
+    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+  };
+  for (unsigned r = 0; r < 32; r++)
+    fprintf(stderr, "%s%4s 0x%08x%s", r % 4 ? "  " : "    ", names[r], tally_reg(sim, r),
+            r % 4 == 3 ? "\n" : "");
+}
+
+static void describe_pc(const tally_sim *sim, uint32_t pc) {
+  char sym[160], dis[96];
+  tally_symbolize(sim, pc, sym, sizeof sym);
+  int len = tally_disasm_at(sim, pc, dis, sizeof dis);
+  fprintf(stderr, "  at    0x%08x  <%s>\n", pc, sym);
+  if (len) {
+    tally_trap t = tally_last_trap(sim);
+    if (len == 2)
+      fprintf(stderr, "  insn  %04x        %s\n", t.insn & 0xffff, dis);
+    else
+      fprintf(stderr, "  insn  %08x    %s\n", t.insn, dis);
+  } else {
+    fprintf(stderr, "  insn  (not in RAM: nothing to fetch there)\n");
+  }
+}
+
+static void report_trap(const tally_sim *sim) {
+  tally_trap t = tally_last_trap(sim);
+  char n[32];
+  fprintf(stderr, "tally: the program trapped: %s (mcause %u), %s\n", tally_cause_name(t.cause), t.cause,
+          tally_stop_detail(sim));
+  describe_pc(sim, t.pc);
+  fprintf(stderr, "  mtval 0x%08x\n", t.tval);
+  fprintf(stderr, "  after %s instructions\n", fmt_count(t.instret, n, sizeof n));
+  fprintf(stderr, "  registers:\n");
+  print_registers(sim);
+}
+
+static void report_stop(const tally_sim *sim, const char *why) {
+  char sym[160], dis[96], n[32];
+  uint32_t pc = tally_pc(sim);
+  tally_symbolize(sim, pc, sym, sizeof sym);
+  if (!tally_disasm_at(sim, pc, dis, sizeof dis))
+    snprintf(dis, sizeof dis, "?");
+  fprintf(stderr, "tally: stopped: %s after %s instructions, next pc 0x%08x <%s>: %s\n", why,
+          fmt_count(tally_instret(sim), n, sizeof n), pc, sym, dis);
+}
+
+static void report_summary(const tally_sim *sim, double secs) {
+  char n[32];
+  uint64_t insns = tally_instret(sim);
+  double mips = secs > 0 ? (double)insns / secs / 1e6 : 0;
+  fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
+}
+
+static tally_sim *load(const run_opts *o, int argc, char **argv) {
+  tally_config cfg;
+  tally_config_default(&cfg);
+  cfg.ram_size = (uint32_t)o->ram_size;
+  tally_sim *sim = tally_sim_new(&cfg);
+  if (!sim) {
+    fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);
+    return NULL;
+  }
+  tally_error err;
+  int rc = o->raw ? tally_load_raw(sim, argv[0], o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
+                  : tally_load_elf(sim, argv[0], &err);
+  if (rc != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    tally_sim_free(sim);
+    return NULL;
+  }
+  if (tally_set_args(sim, argc, argv) != 0) {
+    tally_sim_free(sim);
+    return NULL;
+  }
+  return sim;
+}
+
+int cmd_run(int argc, char **argv) {
+  run_opts o;
+  int first = parse_opts(argc, argv, &o);
+  if (first == -2)
+    return 0;
+  if (first < 0)
+    return EXIT_USAGE;
+  tally_sim *sim = load(&o, argc - first, argv + first);
+  if (!sim)
+    return EXIT_NOINPUT;
+
+  struct sigaction sa = {.sa_handler = on_sigint};
+  sigaction(SIGINT, &sa, NULL);
+  bool progress = o.verbose && isatty(STDERR_FILENO);
+  double start = now_seconds(), last_progress = start;
+  uint64_t left = o.max_insns ? o.max_insns : UINT64_MAX;
+  tally_stop s;
+  const char *bound = NULL;
+  for (;;) {
+    uint64_t slice = left < SLICE_INSNS ? left : SLICE_INSNS;
+    s = tally_run(sim, slice);
+    if (s != TALLY_STOP_LIMIT)
+      break;
+    if (o.max_insns && (left -= slice) == 0) { bound = "--max-insns reached"; break; }
+    double t = now_seconds();
+    if (o.timeout && t - start >= o.timeout) { bound = "--timeout reached"; break; }
+    if (interrupted) { bound = "interrupted"; break; }
+    if (progress && t - last_progress >= 1.0) {
+      char n[32];
+      fprintf(stderr, "\rtally: %s instructions...", fmt_count(tally_instret(sim), n, sizeof n));
+      last_progress = t;
+    }
+  }
+  double secs = now_seconds() - start;
+  if (progress && secs >= 1.0)
+    fprintf(stderr, "\r\033[K");
+  fflush(stdout);
+
+  int status;
+  switch (s) {
+  case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
+  case TALLY_STOP_TRAP: report_trap(sim); status = EXIT_TRAP; break;
+  case TALLY_STOP_HALT: report_stop(sim, tally_stop_detail(sim)); status = EXIT_HALT; break;
+  case TALLY_STOP_LIMIT:
+    report_stop(sim, bound);
+    status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
+    break;
+  default:
+    fprintf(stderr, "tally: internal error: %s\n", tally_stop_detail(sim));
+    status = EXIT_INTERNAL;
+    break;
+  }
+  if (o.verbose)
+    report_summary(sim, secs);
+  tally_sim_free(sim);
+  return status;
+}

@@ -1,0 +1,64 @@
+/*
+ * tally: git-style subcommands over libtally. Each subcommand lives in its
+ * own cmd_*.c and is listed once in the table below.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define TALLY_VERSION "0.1.0"
+
+typedef struct subcommand {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+  {"run", cmd_run, "run a RISC-V program on the simulated board"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: tally <command> [options] [args]\n"
+          "\n"
+          "Exact, cycle-level measurement of RV32 programs on a simulated soft core.\n"
+          "\n"
+          "commands:\n");
+  for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+    fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+  fprintf(f,
+          "\n"
+          "'tally <command> --help' describes a command; docs/ has the manual.\n"
+          "options: --help, --version\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    if (strcmp(cmd, "help") == 0 && argc > 2) {
+      char help[] = "--help";
+      char *args[] = {argv[2], help, NULL};
+      for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(subcommands[i].name, argv[2]) == 0)
+          return subcommands[i].fn(2, args);
+    }
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("tally %s\n", TALLY_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+    if (strcmp(subcommands[i].name, cmd) == 0)
+      return subcommands[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "tally: unknown command '%s'\n\n", cmd);
+  usage(stderr);
+  return EXIT_USAGE;
+}

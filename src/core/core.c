@@ -1,0 +1,90 @@
+/*
+ * Creating, resetting and freeing a hart, and the exact-state helpers that
+ * slow paths use while the fast loop is in the middle of a block.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cpu.h"
+
+#define HASH_BUCKETS (1u << 16)
+#define QEMU_VIRT_CYCLES_PER_TICK 10 /* 100 MHz core, 10 MHz CLINT timebase */
+
+core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
+  core_cpu *cpu = calloc(1, sizeof *cpu);
+  if (!cpu)
+    return NULL;
+  cpu->ram_base = ram_base;
+  cpu->ram_size = ram_size;
+  /* mmap gives zero pages lazily: a 128 MiB board costs only what it touches */
+  void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  cpu->ram = ram == MAP_FAILED ? NULL : ram;
+  cpu->watch = calloc((ram_size >> WATCH_SHIFT) + 1, 1);
+  cpu->hash = calloc(HASH_BUCKETS, sizeof *cpu->hash);
+  cpu->hash_mask = HASH_BUCKETS - 1;
+  if (!cpu->ram || !cpu->watch || !cpu->hash) {
+    core_free(cpu);
+    return NULL;
+  }
+  core_reset(cpu, ram_base);
+  return cpu;
+}
+
+void core_free(core_cpu *cpu) {
+  if (!cpu)
+    return;
+  core_block_flush(cpu);
+  free(cpu->arena);
+  if (cpu->ram)
+    munmap(cpu->ram, cpu->ram_size);
+  free(cpu->watch);
+  free(cpu->hash);
+  free(cpu);
+}
+
+void core_reset(core_cpu *cpu, uint32_t entry) {
+  memset(cpu->x, 0, sizeof cpu->x);
+  cpu->pc = entry;
+  cpu->instret = 0;
+  cpu->horizon = UINT64_MAX;
+  cpu->mstatus = MSTATUS_MPP;
+  cpu->mie = cpu->mtvec = cpu->mscratch = cpu->mepc = cpu->mcause = cpu->mtval = 0;
+  cpu->mip_soft = 0;
+  cpu->mcycle_adj = cpu->minstret_adj = 0;
+  cpu->idle_cycles = 0;
+  cpu->mtimecmp = UINT64_MAX;
+  cpu->mtime_adj = 0;
+  cpu->cycles_per_tick = QEMU_VIRT_CYCLES_PER_TICK;
+  cpu->lr_valid = false;
+  cpu->stop = CORE_RUNNING;
+  cpu->exit_code = 0;
+  cpu->stop_detail[0] = '\0';
+  cpu->flush_pending = true;
+}
+
+uint64_t core_instret_now(const core_cpu *cpu) {
+  if (!cpu->cur_blk)
+    return cpu->instret;
+  /* the block was charged in full on entry */
+  uint32_t idx = (uint32_t)(cpu->cur_op - cpu->cur_blk->ops);
+  return cpu->instret - (cpu->cur_blk->n_insns - idx);
+}
+
+uint64_t core_cycle_now(const core_cpu *cpu) {
+  return core_instret_now(cpu) + cpu->idle_cycles;
+}
+
+uint64_t core_mtime_now(const core_cpu *cpu) {
+  return core_cycle_now(cpu) / cpu->cycles_per_tick + (uint64_t)cpu->mtime_adj;
+}
+
+void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...) {
+  cpu->stop = why;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cpu->stop_detail, sizeof cpu->stop_detail, fmt, ap);
+  va_end(ap);
+}

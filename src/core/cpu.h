@@ -1,0 +1,182 @@
+/*
+ * The hart: architectural state, the predecoded block cache, and the entry
+ * points the rest of the library uses to run it. Everything hangs off one
+ * core_cpu, so two simulations can live in one process.
+ *
+ * Execution model. Code is decoded once into blocks: straight-line runs of
+ * compact ops ending at a control transfer, a CSR or system instruction, or
+ * a length limit. The fast loop (exec_fast.c) runs blocks back to back and
+ * chains them directly. Anything that must happen at an exact instruction
+ * (an interrupt becoming due, an instruction budget running out) is an event
+ * *horizon*: the fast loop never enters a block that would cross it; the
+ * outer loop (run.c) then single-steps up to it, handles the event, and goes
+ * back to full speed.
+ */
+#ifndef TALLY_CORE_CPU_H
+#define TALLY_CORE_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa.h"
+
+/* One predecoded instruction: 8 bytes, so a block's ops share cache lines.
+ * Register numbers are architectural except that rd == 0 becomes
+ * CORE_REG_SINK, so writes to x0 need no branch. Immediates of branches,
+ * jal and auipc are made absolute at build time. */
+typedef struct core_op {
+  int32_t imm;
+  uint8_t kind, rd, rs1, rs2;
+} core_op;
+
+#define CORE_REG_SINK 32
+#define CORE_BLOCK_MAX_INSNS 64
+
+typedef struct core_block {
+  uint32_t pc;                 /* address of the first instruction */
+  uint32_t end_pc;             /* address after the last instruction */
+  uint32_t n_insns;            /* instructions (the FALLTHRU op is not one) */
+  uint32_t n_ops;
+  struct core_block *hash_next;
+  struct core_block *succ[2];  /* chaining cache: [0] taken/jump target, [1] fall-through */
+  uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
+  core_op ops[];
+} core_block;
+
+/* Why the core stopped. Values are part of the public API (tally.h). */
+typedef enum core_stop {
+  CORE_RUNNING = 0,
+  CORE_STOP_EXIT,      /* the program asked to exit (semihosting, finisher, HTIF) */
+  CORE_STOP_TRAP,      /* an exception with no handler to go to */
+  CORE_STOP_LIMIT,     /* the instruction budget of this run call is used up */
+  CORE_STOP_HALT,      /* wfi with no interrupt that could ever wake it */
+  CORE_STOP_ERROR,     /* a host-side failure (out of memory, I/O) */
+} core_stop;
+
+/* mcause values */
+enum {
+  CAUSE_FETCH_MISALIGNED = 0, CAUSE_FETCH_ACCESS = 1, CAUSE_ILLEGAL = 2, CAUSE_BREAKPOINT = 3,
+  CAUSE_LOAD_MISALIGNED = 4, CAUSE_LOAD_ACCESS = 5, CAUSE_STORE_MISALIGNED = 6,
+  CAUSE_STORE_ACCESS = 7, CAUSE_ECALL_M = 11,
+  CAUSE_INTERRUPT = (int)0x80000000u,
+  IRQ_MSI = 3, IRQ_MTI = 7, IRQ_MEI = 11,
+};
+
+#define MSTATUS_MIE (1u << 3)
+#define MSTATUS_MPIE (1u << 7)
+#define MSTATUS_MPP (3u << 11)
+#define MIP_MSIP (1u << IRQ_MSI)
+#define MIP_MTIP (1u << IRQ_MTI)
+#define MIP_MEIP (1u << IRQ_MEI)
+
+/* RAM is watched in chunks: a store into a chunk with a bit set takes the
+ * slow path (code that was predecoded, the HTIF tohost word). */
+#define WATCH_SHIFT 8
+#define WATCH_CODE 1u
+#define WATCH_HTIF 2u
+
+typedef struct core_trap_info {
+  uint32_t cause, tval, pc;
+  uint32_t insn;      /* bits at pc, 0 if they could not be fetched */
+  uint64_t instret;   /* instructions retired before the trapping one */
+} core_trap_info;
+
+typedef struct board board; /* devices; see src/board/board.h */
+
+typedef struct block_arena block_arena;
+
+typedef struct core_cpu {
+  uint32_t x[33];       /* x[32] is the sink for writes to x0 */
+  uint32_t pc;
+  uint64_t instret;     /* instructions retired; counts a block on entry */
+  uint64_t horizon;     /* the fast loop must not take instret past this */
+
+  uint8_t *ram;
+  uint32_t ram_base, ram_size;
+  uint8_t *watch;       /* ram_size >> WATCH_SHIFT entries */
+
+  /* machine-mode CSRs */
+  uint32_t mstatus, mie, mtvec, mscratch, mepc, mcause, mtval;
+  uint32_t mip_soft;    /* MSIP and MEIP as raised by devices; MTIP is computed */
+  int64_t mcycle_adj, minstret_adj; /* CSR value = count + adj */
+  uint64_t idle_cycles; /* cycles spent waiting in wfi */
+
+  /* CLINT timer: mtime = cycles / cycles_per_tick + mtime_adj */
+  uint64_t mtimecmp;
+  int64_t mtime_adj;
+  uint32_t cycles_per_tick;
+
+  /* lr/sc reservation */
+  bool lr_valid;
+  uint32_t lr_addr, lr_value;
+
+  /* predecoded code */
+  core_block **hash;
+  uint32_t hash_mask;
+  block_arena *arena;
+  bool flush_pending;
+  uint64_t blocks_built, flushes;
+
+  /* where the fast loop is, for slow paths that need the exact state */
+  const core_block *cur_blk;
+  const core_op *cur_op;
+
+  core_stop stop;
+  int exit_code;
+  core_trap_info trap;
+  char stop_detail[160];
+
+  board *board;
+} core_cpu;
+
+/* Lifecycle. ram_size must be a multiple of 4 KiB. Returns NULL on
+ * allocation failure. */
+core_cpu *core_new(uint32_t ram_base, uint32_t ram_size);
+void core_free(core_cpu *cpu);
+void core_reset(core_cpu *cpu, uint32_t entry);
+
+/* Runs until the program stops or `budget` more instructions retire.
+ * Returns cpu->stop (CORE_STOP_LIMIT when the budget ran out). */
+core_stop core_run(core_cpu *cpu, uint64_t budget);
+
+/* Exact counters at the current point, also from inside a slow path. */
+uint64_t core_instret_now(const core_cpu *cpu);
+uint64_t core_cycle_now(const core_cpu *cpu);
+uint64_t core_mtime_now(const core_cpu *cpu);
+
+/* Block cache (block.c). */
+core_block *core_block_get(core_cpu *cpu, uint32_t pc);
+core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size);
+void core_block_flush(core_cpu *cpu);
+void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
+
+/* The fast loop (exec_fast.c). Runs from `first` if given, else from
+ * cpu->pc, until an exit, a trap or the horizon; true for the horizon. */
+bool core_exec_fast(core_cpu *cpu, core_block *first);
+
+/* Traps and interrupts (trap.c). */
+void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc);
+bool core_take_interrupt(core_cpu *cpu);
+uint32_t core_mip(const core_cpu *cpu);
+void core_mret(core_cpu *cpu);
+uint64_t core_next_event(const core_cpu *cpu);
+void core_wfi(core_cpu *cpu);
+
+/* CSRs (csr.c). Returns false for an illegal access. */
+bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val);
+
+/* Memory slow paths (mem.c): outside RAM, straddling its end, or watched. */
+bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);
+typedef enum { STORE_FAULT, STORE_DONE, STORE_DONE_EXIT } core_store_result;
+core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);
+
+/* Reads guest memory for host-side services (semihosting, reports);
+ * false if any byte is outside RAM. */
+bool core_read_mem(const core_cpu *cpu, uint32_t addr, void *dst, uint32_t len);
+bool core_write_mem(core_cpu *cpu, uint32_t addr, const void *src, uint32_t len);
+
+/* Sets stop state with a printf-style detail line. */
+void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

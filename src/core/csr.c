@@ -1,0 +1,107 @@
+/*
+ * Machine-mode CSRs of an RV32IMAC hart with no S or U mode. Reads of the
+ * counters are exact at the instruction that reads them (the fast loop syncs
+ * its position before calling here). Unknown CSRs, and writes to read-only
+ * ones, are illegal instructions.
+ */
+#include "cpu.h"
+
+#define MISA_VALUE (1u << 30 | 1u << ('A' - 'A') | 1u << ('C' - 'A') | 1u << ('I' - 'A') | 1u << ('M' - 'A'))
+#define MIE_WRITABLE (MIP_MSIP | MIP_MTIP | MIP_MEIP)
+
+typedef enum { CSR_NONE, CSR_RO, CSR_RW } csr_access;
+
+static csr_access csr_kind(unsigned csr) {
+  switch (csr) {
+  case 0x300: case 0x301: case 0x304: case 0x305: case 0x310: case 0x320:
+  case 0x340: case 0x341: case 0x342: case 0x343: case 0x344:
+  case 0xb00: case 0xb02: case 0xb80: case 0xb82:
+    return CSR_RW;
+  case 0xc00: case 0xc01: case 0xc02: case 0xc80: case 0xc81: case 0xc82:
+  case 0xf11: case 0xf12: case 0xf13: case 0xf14: case 0xf15:
+    return CSR_RO;
+  default:
+    break;
+  }
+  /* hpm counters and events exist and read zero; PMP registers likewise */
+  if ((csr >= 0xb03 && csr <= 0xb1f) || (csr >= 0xb83 && csr <= 0xb9f) ||
+      (csr >= 0x323 && csr <= 0x33f) || (csr >= 0x3a0 && csr <= 0x3a3) ||
+      (csr >= 0x3b0 && csr <= 0x3bf))
+    return CSR_RW;
+  if ((csr >= 0xc03 && csr <= 0xc1f) || (csr >= 0xc83 && csr <= 0xc9f))
+    return CSR_RO;
+  return CSR_NONE;
+}
+
+static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
+  uint64_t cyc = core_cycle_now(cpu) + (uint64_t)cpu->mcycle_adj;
+  uint64_t ins = core_instret_now(cpu) + (uint64_t)cpu->minstret_adj;
+  switch (csr) {
+  case 0x300: return cpu->mstatus;
+  case 0x301: return MISA_VALUE;
+  case 0x304: return cpu->mie;
+  case 0x305: return cpu->mtvec;
+  case 0x340: return cpu->mscratch;
+  case 0x341: return cpu->mepc;
+  case 0x342: return cpu->mcause;
+  case 0x343: return cpu->mtval;
+  case 0x344: return core_mip(cpu);
+  case 0xb00: case 0xc00: return (uint32_t)cyc;
+  case 0xb80: case 0xc80: return (uint32_t)(cyc >> 32);
+  case 0xb02: case 0xc02: return (uint32_t)ins;
+  case 0xb82: case 0xc82: return (uint32_t)(ins >> 32);
+  case 0xc01: return (uint32_t)core_mtime_now(cpu);
+  case 0xc81: return (uint32_t)(core_mtime_now(cpu) >> 32);
+  default: return 0; /* mvendorid, marchid, mimpid, mhartid, hpm*, pmp*, ... */
+  }
+}
+
+/* A write to a counter sets the value it has after this instruction. */
+static int64_t counter_adj(uint64_t now_after, uint64_t old_value, uint32_t v, bool high) {
+  uint64_t want = high ? (old_value & 0xffffffffu) | (uint64_t)v << 32
+                       : (old_value & ~(uint64_t)0xffffffffu) | v;
+  return (int64_t)(want - now_after);
+}
+
+static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
+  switch (csr) {
+  case 0x300: cpu->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP; break;
+  case 0x304: cpu->mie = v & MIE_WRITABLE; break;
+  case 0x305: cpu->mtvec = v & ~2u; break; /* modes 0 (direct) and 1 (vectored) */
+  case 0x340: cpu->mscratch = v; break;
+  case 0x341: cpu->mepc = v & ~1u; break;
+  case 0x342: cpu->mcause = v; break;
+  case 0x343: cpu->mtval = v; break;
+  case 0xb00: case 0xb80: {
+    uint64_t after = core_cycle_now(cpu) + 1;
+    cpu->mcycle_adj = counter_adj(after, after - 1 + (uint64_t)cpu->mcycle_adj, v, csr == 0xb80);
+    break;
+  }
+  case 0xb02: case 0xb82: {
+    /* the writing instruction itself does not count */
+    uint64_t after = core_instret_now(cpu) + 1;
+    cpu->minstret_adj = counter_adj(after, after - 1 + (uint64_t)cpu->minstret_adj, v, csr == 0xb82);
+    break;
+  }
+  default: break; /* WARL fields hardwired: misa, mip, mcountinhibit, hpm, pmp */
+  }
+}
+
+bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
+  unsigned csr = (unsigned)op->imm & 0xfff;
+  csr_access acc = csr_kind(csr);
+  bool imm_form = op->kind == K_CSRRWI || op->kind == K_CSRRSI || op->kind == K_CSRRCI;
+  uint32_t src = imm_form ? op->rs1 : cpu->x[op->rs1];
+  bool is_write = op->kind == K_CSRRW || op->kind == K_CSRRWI || op->rs1 != 0;
+  if (acc == CSR_NONE || (is_write && (acc == CSR_RO || (csr >> 10) == 3)))
+    return false;
+  uint32_t old = csr_read(cpu, csr);
+  if (is_write) {
+    uint32_t v = src;
+    if (op->kind == K_CSRRS || op->kind == K_CSRRSI) v = old | src;
+    if (op->kind == K_CSRRC || op->kind == K_CSRRCI) v = old & ~src;
+    csr_write(cpu, csr, v);
+  }
+  *rd_val = old;
+  return true;
+}

@@ -1,0 +1,63 @@
+/*
+ * Memory accesses the fast loop does not handle inline: anything outside
+ * RAM goes to the board's devices; RAM accesses that straddle its end fault;
+ * stores into watched RAM (predecoded code, the HTIF tohost word) do the
+ * store and then tell the loop to resync.
+ */
+#include <string.h>
+
+#include "../board/board.h"
+#include "cpu.h"
+
+static bool ram_range(const core_cpu *cpu, uint32_t addr, uint32_t len, uint32_t *off) {
+  uint32_t o = addr - cpu->ram_base;
+  if (o >= cpu->ram_size || len > cpu->ram_size - o)
+    return false;
+  *off = o;
+  return true;
+}
+
+bool core_read_mem(const core_cpu *cpu, uint32_t addr, void *dst, uint32_t len) {
+  uint32_t off;
+  if (!ram_range(cpu, addr, len, &off))
+    return false;
+  memcpy(dst, cpu->ram + off, len);
+  return true;
+}
+
+bool core_write_mem(core_cpu *cpu, uint32_t addr, const void *src, uint32_t len) {
+  uint32_t off;
+  if (!ram_range(cpu, addr, len, &off))
+    return false;
+  memcpy(cpu->ram + off, src, len);
+  /* a host write into code must be seen by the next fetch */
+  for (uint32_t c = off >> WATCH_SHIFT; c <= (off + len - 1) >> WATCH_SHIFT && len; c++)
+    if (cpu->watch[c] & WATCH_CODE)
+      cpu->flush_pending = true;
+  return true;
+}
+
+bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val) {
+  uint32_t off;
+  if (ram_range(cpu, addr, size, &off)) {
+    *val = 0;
+    memcpy(val, cpu->ram + off, size);
+    return true;
+  }
+  return board_load(cpu, addr, size, val);
+}
+
+core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val) {
+  uint32_t off;
+  if (!ram_range(cpu, addr, size, &off))
+    return board_store(cpu, addr, size, val) ? STORE_DONE_EXIT : STORE_FAULT;
+  memcpy(cpu->ram + off, &val, size);
+  uint8_t w = cpu->watch[off >> WATCH_SHIFT] | cpu->watch[(off + size - 1) >> WATCH_SHIFT];
+  if (!(w & (WATCH_CODE | WATCH_HTIF)))
+    return STORE_DONE;
+  if (w & WATCH_CODE)
+    cpu->flush_pending = true;
+  if (w & WATCH_HTIF)
+    board_htif_store(cpu, addr, size);
+  return STORE_DONE_EXIT;
+}

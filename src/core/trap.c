@@ -1,0 +1,111 @@
+/*
+ * Exceptions, interrupts, mret and wfi: the machine-mode trap rules of the
+ * privileged spec, for a hart with M-mode only.
+ *
+ * A trap the program cannot handle stops the run instead of spinning: its
+ * vector is not in RAM (mtvec never set), or the trap happened on the very
+ * first instruction of the handler (the handler itself is broken).
+ */
+#include "cpu.h"
+
+static uint32_t vector_base(const core_cpu *cpu) { return cpu->mtvec & ~3u; }
+
+static bool in_ram(const core_cpu *cpu, uint32_t addr) {
+  return addr - cpu->ram_base < cpu->ram_size;
+}
+
+void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
+  bool interrupt = cause & (uint32_t)CAUSE_INTERRUPT;
+  uint32_t base = vector_base(cpu);
+  cpu->lr_valid = false;
+  if (!interrupt) {
+    cpu->trap = (core_trap_info){.cause = cause, .tval = tval, .pc = pc, .instret = cpu->instret};
+    uint16_t lo;
+    if (core_read_mem(cpu, pc, &lo, 2)) {
+      cpu->trap.insn = lo;
+      if (isa_insn_len(lo) == 4 && core_read_mem(cpu, pc + 2, &lo, 2))
+        cpu->trap.insn |= (uint32_t)lo << 16;
+    }
+    if (!in_ram(cpu, base)) {
+      core_set_stop(cpu, CORE_STOP_TRAP, "no trap handler (mtvec = 0x%08x)", cpu->mtvec);
+      cpu->pc = pc;
+      return;
+    }
+    if (pc == base) {
+      core_set_stop(cpu, CORE_STOP_TRAP, "trap inside the trap handler's first instruction");
+      cpu->pc = pc;
+      return;
+    }
+  }
+  cpu->mepc = pc & ~1u;
+  cpu->mcause = cause;
+  cpu->mtval = tval;
+  uint32_t s = cpu->mstatus;
+  s = (s & ~MSTATUS_MPIE) | ((s & MSTATUS_MIE) ? MSTATUS_MPIE : 0);
+  cpu->mstatus = (s & ~MSTATUS_MIE) | MSTATUS_MPP;
+  cpu->pc = base;
+  if (interrupt && (cpu->mtvec & 3u) == 1u)
+    cpu->pc = base + 4u * (cause & 0x7fffffffu);
+}
+
+uint32_t core_mip(const core_cpu *cpu) {
+  uint32_t mip = cpu->mip_soft;
+  if (core_mtime_now(cpu) >= cpu->mtimecmp)
+    mip |= MIP_MTIP;
+  return mip;
+}
+
+bool core_take_interrupt(core_cpu *cpu) {
+  if (!(cpu->mstatus & MSTATUS_MIE))
+    return false;
+  uint32_t pending = core_mip(cpu) & cpu->mie;
+  static const uint8_t priority[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI};
+  for (unsigned i = 0; i < sizeof priority; i++) {
+    if (pending & (1u << priority[i])) {
+      core_raise(cpu, (uint32_t)CAUSE_INTERRUPT | priority[i], 0, cpu->pc);
+      return true;
+    }
+  }
+  return false;
+}
+
+void core_mret(core_cpu *cpu) {
+  uint32_t s = cpu->mstatus;
+  s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
+  cpu->mstatus = s | MSTATUS_MPIE | MSTATUS_MPP;
+  cpu->pc = cpu->mepc;
+}
+
+/* The cycle count at which mtime reaches mtimecmp, or UINT64_MAX. */
+static uint64_t timer_due_cycle(const core_cpu *cpu) {
+  __int128 ticks = (__int128)cpu->mtimecmp - cpu->mtime_adj;
+  if (ticks <= 0)
+    return 0;
+  __int128 c = ticks * cpu->cycles_per_tick;
+  return c > (__int128)UINT64_MAX / 2 ? UINT64_MAX : (uint64_t)c;
+}
+
+uint64_t core_next_event(const core_cpu *cpu) {
+  if (!(cpu->mstatus & MSTATUS_MIE) || !(cpu->mie & MIP_MTIP))
+    return UINT64_MAX;
+  uint64_t due = timer_due_cycle(cpu);
+  if (due == UINT64_MAX)
+    return UINT64_MAX;
+  /* functional mode: one cycle per instruction plus wfi idle time */
+  return due > cpu->idle_cycles ? due - cpu->idle_cycles : 0;
+}
+
+void core_wfi(core_cpu *cpu) {
+  if (core_mip(cpu) & cpu->mie)
+    return;
+  if (cpu->mie & MIP_MTIP) {
+    uint64_t due = timer_due_cycle(cpu), now = core_cycle_now(cpu);
+    if (due != UINT64_MAX) {
+      if (due > now)
+        cpu->idle_cycles += due - now;
+      return;
+    }
+  }
+  core_set_stop(cpu, CORE_STOP_HALT,
+                "wfi with no enabled interrupt that could ever wake the hart (mie = 0x%08x)", cpu->mie);
+}

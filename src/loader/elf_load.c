@@ -1,0 +1,169 @@
+/*
+ * ELF32 little-endian RISC-V executables. Every PT_LOAD segment is checked
+ * against the file and against RAM before any byte is copied; then the
+ * segments are copied (file part) and zeroed (the rest of memsz).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+static int fail(tally_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(tally_error *err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static const char *machine_name(unsigned m) {
+  switch (m) {
+  case 3: return "x86";
+  case 40: return "ARM";
+  case 62: return "x86-64";
+  case 183: return "AArch64";
+  case 8: return "MIPS";
+  case 20: return "PowerPC";
+  default: return "another architecture";
+  }
+}
+
+static int check_header(Elf *e, const char *path, size_t file_size, tally_error *err) {
+  if (elf_kind(e) != ELF_K_ELF)
+    return fail(err, "%s: not an ELF file", path);
+  const char *ident = elf_getident(e, NULL);
+  if (!ident)
+    return fail(err, "%s: truncated ELF header (%zu bytes)", path, file_size);
+  if (ident[EI_CLASS] == ELFCLASS64)
+    return fail(err, "%s: a 64-bit ELF; tally runs RV32 programs (build with -march=rv32imac -mabi=ilp32)", path);
+  if (ident[EI_CLASS] != ELFCLASS32)
+    return fail(err, "%s: unknown ELF class %d", path, ident[EI_CLASS]);
+  if (ident[EI_DATA] != ELFDATA2LSB)
+    return fail(err, "%s: big-endian ELF; RISC-V is little-endian", path);
+  GElf_Ehdr eh;
+  if (!gelf_getehdr(e, &eh))
+    return fail(err, "%s: bad ELF header: %s", path, elf_errmsg(-1));
+  if (eh.e_machine != EM_RISCV)
+    return fail(err, "%s: built for %s (e_machine %u), not RISC-V", path, machine_name(eh.e_machine), eh.e_machine);
+  if (eh.e_type != ET_EXEC)
+    return fail(err, "%s: not an executable (e_type %u%s)", path, eh.e_type,
+                eh.e_type == ET_REL ? ": an object file, link it first" : eh.e_type == ET_DYN ? ": position-independent/shared" : "");
+  return 0;
+}
+
+/* Checks all PT_LOAD segments; returns how many there are, or -1. */
+static int check_segments(Elf *e, const core_cpu *cpu, const char *path, size_t file_size, tally_error *err) {
+  size_t n;
+  if (elf_getphdrnum(e, &n) != 0)
+    return fail(err, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
+  int loads = 0;
+  for (size_t i = 0; i < n; i++) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(e, (int)i, &ph))
+      return fail(err, "%s: program header %zu unreadable: %s", path, i, elf_errmsg(-1));
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+      continue;
+    loads++;
+    if (ph.p_filesz > ph.p_memsz)
+      return fail(err, "%s: segment %zu has file size 0x%llx larger than its memory size 0x%llx", path, i,
+                  (unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
+    if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset)
+      return fail(err, "%s: truncated: segment %zu needs file bytes 0x%llx-0x%llx but the file has %zu bytes", path, i,
+                  (unsigned long long)ph.p_offset, (unsigned long long)(ph.p_offset + ph.p_filesz), file_size);
+    uint64_t lo = ph.p_paddr, hi = lo + ph.p_memsz;
+    if (lo < cpu->ram_base || hi > (uint64_t)cpu->ram_base + cpu->ram_size)
+      return fail(err, "%s: segment %zu (0x%08llx-0x%08llx) is outside RAM (0x%08x-0x%08llx); link the program for RAM at 0x%08x or raise --ram-size",
+                  path, i, (unsigned long long)lo, (unsigned long long)hi, cpu->ram_base,
+                  (unsigned long long)cpu->ram_base + cpu->ram_size, cpu->ram_base);
+  }
+  if (loads == 0)
+    return fail(err, "%s: no loadable segments", path);
+  return loads;
+}
+
+static void copy_segments(Elf *e, core_cpu *cpu, const char *raw) {
+  size_t n = 0;
+  elf_getphdrnum(e, &n);
+  for (size_t i = 0; i < n; i++) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0)
+      continue;
+    uint8_t *dst = cpu->ram + (ph.p_paddr - cpu->ram_base);
+    memcpy(dst, raw + ph.p_offset, ph.p_filesz);
+    memset(dst + ph.p_filesz, 0, ph.p_memsz - ph.p_filesz);
+  }
+}
+
+static void read_symbols(Elf *e, sym_table *syms, loaded_image *img) {
+  Elf_Scn *scn = NULL;
+  bool have_fromhost = false;
+  while ((scn = elf_nextscn(e, scn))) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+      continue;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d)
+      continue;
+    size_t count = d->d_size / sh.sh_entsize;
+    for (size_t i = 0; i < count; i++) {
+      GElf_Sym s;
+      if (!gelf_getsym(d, (int)i, &s))
+        continue;
+      const char *name = elf_strptr(e, sh.sh_link, s.st_name);
+      if (!name || !*name)
+        continue;
+      if (strcmp(name, "tohost") == 0) { img->has_tohost = true; img->tohost = (uint32_t)s.st_value; }
+      if (strcmp(name, "fromhost") == 0) { have_fromhost = true; img->fromhost = (uint32_t)s.st_value; }
+      int type = GELF_ST_TYPE(s.st_info);
+      bool code_label = type == STT_NOTYPE && s.st_shndx != SHN_UNDEF && s.st_shndx != SHN_ABS &&
+                        name[0] != '.' && name[0] != '$';
+      if ((type == STT_FUNC || code_label) && s.st_shndx != SHN_UNDEF)
+        sym_table_add(syms, (uint32_t)s.st_value, (uint32_t)s.st_size, name);
+    }
+  }
+  if (!have_fromhost)
+    img->fromhost = 0;
+  sym_table_finish(syms);
+}
+
+int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *img, tally_error *err) {
+  *img = (loaded_image){0};
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return fail(err, "libelf: %s", elf_errmsg(-1));
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail(err, "%s: cannot open: %s", path, strerror(errno));
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  int rc = -1;
+  size_t file_size = 0;
+  const char *raw = e ? elf_rawfile(e, &file_size) : NULL;
+  if (!e || !raw) {
+    fail(err, "%s: cannot read as ELF: %s", path, elf_errmsg(-1));
+  } else if (check_header(e, path, file_size, err) == 0 && check_segments(e, cpu, path, file_size, err) > 0) {
+    GElf_Ehdr eh;
+    gelf_getehdr(e, &eh);
+    if ((uint32_t)eh.e_entry - cpu->ram_base >= cpu->ram_size) {
+      fail(err, "%s: entry point 0x%08llx is outside RAM", path, (unsigned long long)eh.e_entry);
+    } else {
+      copy_segments(e, cpu, raw);
+      img->entry = (uint32_t)eh.e_entry;
+      read_symbols(e, syms, img);
+      rc = 0;
+    }
+  }
+  if (e)
+    elf_end(e);
+  close(fd);
+  return rc;
+}

@@ -1,0 +1,25 @@
+/*
+ * Getting a program into the board's RAM: ELF executables (libelf) and raw
+ * binaries. Errors name the file and what is wrong with it, and nothing is
+ * written to RAM until the whole file has been checked.
+ */
+#ifndef TALLY_LOADER_LOADER_H
+#define TALLY_LOADER_LOADER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/cpu.h"
+#include "../symbols/symtab.h"
+#include "tally/tally.h"
+
+typedef struct loaded_image {
+  uint32_t entry;
+  bool has_tohost;
+  uint32_t tohost, fromhost;
+} loaded_image;
+
+int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *img, tally_error *err);
+int loader_raw(core_cpu *cpu, const char *path, uint32_t addr, loaded_image *img, tally_error *err);
+
+#endif
