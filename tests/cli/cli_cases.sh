@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Command-line behaviour of `tally run`: exit statuses, reports, bounds and
+# bad input. Usage: cli_cases.sh TALLY PROGRAMS_DIR CASE
+# Each case checks the exit status and the words a person would look for.
+set -u
+TALLY=$1
+P=$2
+CASE=$3
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fails=0
+
+run() { # run ARGS... ; sets rc, out, err
+  "$TALLY" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+  rc=$?
+  out=$(cat "$WORK/out")
+  err=$(cat "$WORK/err")
+}
+expect_rc() { [ "$rc" -eq "$1" ] || { echo "FAIL: exit status $rc, expected $1"; echo "stderr: $err"; fails=$((fails + 1)); }; }
+expect_err() { grep -qE -- "$1" "$WORK/err" || { echo "FAIL: stderr lacks /$1/"; echo "stderr: $err"; fails=$((fails + 1)); }; }
+expect_out() { [ "$out" = "$1" ] || { echo "FAIL: stdout '$out', expected '$1'"; fails=$((fails + 1)); }; }
+no_crash() {
+  if grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$WORK/err" || [ "$rc" -ge 128 ] && [ "$rc" -ne 130 ]; then
+    echo "FAIL: crashed (status $rc)"; cat "$WORK/err"; fails=$((fails + 1))
+  fi
+}
+
+case_max_insns() {
+  # forever.S: li, then 4 instructions per turn; the bound stops it exactly.
+  run run --max-insns 1001 "$P/forever.elf"
+  expect_rc 124
+  expect_err "stopped: --max-insns reached after 1,001 instructions"
+  # after li + 250 turns (1001 insns) the next instruction is the first addi of the loop
+  expect_err "next pc 0x80000004"
+  run run --max-insns 1002 "$P/forever.elf"
+  expect_err "after 1,002 instructions, next pc 0x80000008"
+  run run --max-insns 30M "$P/forever.elf"
+  expect_rc 124
+  expect_err "after 30,000,000 instructions"
+}
+
+case_timeout() {
+  local t0=$(date +%s%N)
+  run run --timeout 0.5 "$P/forever.elf"
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  expect_rc 124
+  expect_err "stopped: --timeout reached"
+  [ "$ms" -lt 20000 ] || { echo "FAIL: --timeout 0.5 took ${ms} ms"; fails=$((fails + 1)); }
+}
+
+case_trap_illegal() {
+  run run "$P/illegal.elf"
+  expect_rc 125
+  expect_err "trapped: illegal instruction \(mcause 2\)"
+  expect_err "<broken\+0x4>"
+  # an all-zero word reads as the 16-bit all-zero encoding, which is illegal
+  expect_err "insn  0000        \.half 0x0000"
+  expect_err "a0 0x00001234"
+  expect_err "a1 0xffffffff"
+  expect_err "a2 0x0000002a"
+  # li a0 (lui+addi), li a1, call (auipc+jalr), addi a2: 6 before the trap
+  expect_err "after 6 instructions"
+  no_crash
+}
+
+case_trap_load() {
+  run run "$P/loadfault.elf"
+  expect_rc 125
+  expect_err "load access fault \(mcause 5\)"
+  expect_err "mtval 0x00000000"
+  expect_err "lw a0, 0\(t0\)"
+}
+
+case_trap_jump() {
+  run run "$P/jump_nowhere.elf"
+  expect_rc 125
+  expect_err "instruction access fault \(mcause 1\)"
+  expect_err "at    0x40000000"
+  expect_err "not in RAM"
+  expect_err "ra 0x80000008"  # lui (0x80000000), jalr (0x80000004): ra = 0x80000008
+}
+
+case_trap_ebreak() {
+  run run "$P/ebreak.elf"
+  expect_rc 125
+  expect_err "breakpoint \(mcause 3\)"
+  expect_err "mtval 0x80000004"
+}
+
+case_wfi_halt() {
+  run run "$P/wfi_forever.elf"
+  expect_rc 126
+  expect_err "wfi with no enabled interrupt"
+}
+
+case_htif_exit() {
+  run run "$P/htif_exit.elf"
+  expect_rc 7
+}
+
+case_uart_and_finisher() {
+  run run "$P/uart_hello.elf"
+  expect_rc 3
+  expect_out "hello from the uart"
+}
+
+case_raw_binary() {
+  run run --load-addr 0x80000000 "$P/uart_hello.bin"
+  expect_rc 3
+  expect_out "hello from the uart"
+  run run --load-addr 0x10000000 "$P/uart_hello.bin"
+  expect_rc 66
+  expect_err "load address 0x10000000 is outside RAM"
+}
+
+case_verbose() {
+  run run -v "$P/uart_hello.elf"
+  expect_rc 3
+  expect_err "^tally: [0-9,]+ instructions in [0-9.]+ s \([0-9.]+ MIPS\)$"
+}
+
+case_usage() {
+  run run
+  expect_rc 64
+  expect_err "no program given"
+  run run --max-insns banana "$P/forever.elf"
+  expect_rc 64
+  expect_err "--max-insns wants a positive count, got 'banana'"
+  run run --timeout -1 "$P/forever.elf"
+  expect_rc 64
+  run frobnicate
+  expect_rc 64
+  expect_err "unknown command 'frobnicate'"
+  run run --help
+  expect_rc 0
+  grep -q -- "--max-insns" "$WORK/out" || { echo "FAIL: run --help lacks --max-insns"; fails=$((fails + 1)); }
+  run --help
+  expect_rc 0
+}
+
+# Bad input: every malformed file gets status 66 and a message naming the
+# file and the problem; nothing crashes.
+bad() { # bad FILE PATTERN
+  run run "$1"
+  expect_rc 66
+  expect_err "$2"
+  no_crash
+}
+
+case_bad_elf() {
+  local good="$P/uart_hello.elf"
+  bad "$WORK/missing.elf" "missing.elf: cannot open: No such file"
+  : >"$WORK/empty.elf"
+  bad "$WORK/empty.elf" "empty.elf: not an ELF file"
+  echo "just some text" >"$WORK/text.elf"
+  bad "$WORK/text.elf" "text.elf: not an ELF file"
+  bad "$WORK" "cannot"
+  head -c 40 "$good" >"$WORK/trunc-header.elf"
+  bad "$WORK/trunc-header.elf" "trunc-header.elf: (truncated|not an ELF|cannot read)"
+  head -c 200 "$good" >"$WORK/trunc-body.elf"
+  bad "$WORK/trunc-body.elf" "trunc-body.elf: (truncated|cannot)"
+  # e_machine (offset 18) = 62: x86-64
+  cp "$good" "$WORK/machine.elf"
+  printf '\x3e\x00' | dd of="$WORK/machine.elf" bs=1 seek=18 conv=notrunc status=none
+  bad "$WORK/machine.elf" "built for x86-64 \(e_machine 62\), not RISC-V"
+  # EI_CLASS (offset 4) = 2: ELF64
+  cp "$good" "$WORK/class.elf"
+  printf '\x02' | dd of="$WORK/class.elf" bs=1 seek=4 conv=notrunc status=none
+  bad "$WORK/class.elf" "64-bit ELF"
+  # e_type (offset 16) = 1: relocatable
+  cp "$good" "$WORK/rel.elf"
+  printf '\x01\x00' | dd of="$WORK/rel.elf" bs=1 seek=16 conv=notrunc status=none
+  bad "$WORK/rel.elf" "not an executable"
+  # e_phoff (offset 28) pointing far past the end of the file
+  cp "$good" "$WORK/phoff.elf"
+  printf '\x00\x00\x00\x70' | dd of="$WORK/phoff.elf" bs=1 seek=28 conv=notrunc status=none
+  bad "$WORK/phoff.elf" "phoff.elf: "
+  # a real host executable
+  bad /bin/true "64-bit ELF"
+  # random bytes after a valid-looking ident
+  { head -c 16 "$good"; head -c 4000 /dev/urandom; } >"$WORK/noise.elf"
+  run run "$WORK/noise.elf"
+  no_crash
+  [ "$rc" -ne 0 ] || { echo "FAIL: noise.elf ran"; fails=$((fails + 1)); }
+}
+
+"case_$CASE"
+if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
+echo "cli.$CASE: $fails check(s) failed"
+exit 1
