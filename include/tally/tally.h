@@ -101,6 +101,46 @@ int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
  * bare hex address if none covers it. */
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);
 
+/* ---- Timing ------------------------------------------------------------
+ * Without a core model a run is functional only (one cycle per instruction,
+ * no timing work at all). With one, every cycle is counted on the described
+ * micro-architecture and attributed to exactly one instruction. */
+
+/* Selects the core model: NAME is a shipped model ("tally5", "picorv32",
+ * ...; see tally_core_dirs) or a path to an .ini file; NULL = the built-in
+ * default. `sets` are "section.key=value" overrides applied in order.
+ * Must be called before running. Returns 0, or -1 with err filled. */
+int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, int nsets, tally_error *err);
+
+/* Where shipped core models are looked for: $TALLY_CORES_PATH, then the
+ * source tree's cores/ folder. */
+const char *tally_core_dirs(void);
+
+/* The active model's name and its full description as INI text ("" when
+ * functional). */
+const char *tally_core_name(const tally_sim *sim);
+void tally_core_describe(const tally_sim *sim, char *buf, size_t size);
+
+/* Cycles so far (functional mode: instructions plus wfi idle cycles). */
+uint64_t tally_cycles(const tally_sim *sim);
+
+/* The signal catalog: ids are 0 .. tally_signal_count()-1. */
+int tally_signal_count(void);
+const char *tally_signal_name(int id);
+const char *tally_signal_meaning(int id);
+int tally_signal_lookup(const char *name);   /* -1 if unknown */
+
+/* Every signal's total so far, into totals[tally_signal_count()]. All zero
+ * in functional mode. */
+void tally_signal_totals(tally_sim *sim, uint64_t *totals);
+
+typedef struct tally_energy {
+  double core_j, static_j, cache_j, mem_j, total_j;
+  double seconds;      /* simulated time */
+  double frequency_mhz, voltage;
+} tally_energy;
+tally_energy tally_energy_now(tally_sim *sim);
+
 #ifdef __cplusplus
 }
 #endif

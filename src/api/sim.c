@@ -10,6 +10,9 @@
 #include "../core/cpu.h"
 #include "../loader/loader.h"
 #include "../symbols/symtab.h"
+#include "../timing/core_model.h"
+#include "../timing/signals.h"
+#include "../timing/timing.h"
 #include "tally/tally.h"
 
 struct tally_sim {
@@ -144,4 +147,76 @@ void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size
     snprintf(buf, size, "%s", e->name);
   else
     snprintf(buf, size, "%s+0x%x", e->name, addr - e->addr);
+}
+
+/* ---- timing ---- */
+
+const char *tally_core_dirs(void) {
+  const char *env = getenv("TALLY_CORES_PATH");
+  return env && *env ? env : TALLY_CORES_DIR;
+}
+
+int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, int nsets, tally_error *err) {
+  core_model m;
+  core_model_default(&m);
+  if (name && core_model_load(&m, name, tally_core_dirs(), err->msg, sizeof err->msg) != 0)
+    return -1;
+  for (int i = 0; i < nsets; i++)
+    if (core_model_set(&m, sets[i], err->msg, sizeof err->msg) != 0)
+      return -1;
+  if (core_model_validate(&m, err->msg, sizeof err->msg) != 0)
+    return -1;
+  timing *tm = timing_new(&m);
+  if (!tm) {
+    snprintf(err->msg, sizeof err->msg, "cannot set up core model '%s'", m.name);
+    return -1;
+  }
+  core_set_timing(sim->cpu, tm);
+  return 0;
+}
+
+const char *tally_core_name(const tally_sim *sim) { return sim->cpu->tm ? sim->cpu->tm->model.name : ""; }
+
+void tally_core_describe(const tally_sim *sim, char *buf, size_t size) {
+  if (sim->cpu->tm)
+    core_model_write(&sim->cpu->tm->model, buf, size);
+  else if (size)
+    buf[0] = '\0';
+}
+
+uint64_t tally_cycles(const tally_sim *sim) {
+  return sim->cpu->tm ? sim->cpu->tm->cycle : sim->cpu->instret + sim->cpu->idle_cycles;
+}
+
+int tally_signal_count(void) { return SIG_COUNT; }
+const char *tally_signal_name(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].name : NULL; }
+const char *tally_signal_meaning(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].meaning : NULL; }
+int tally_signal_lookup(const char *name) { return signal_lookup(name); }
+
+void tally_signal_totals(tally_sim *sim, uint64_t *totals) {
+  core_signal_totals(sim->cpu, totals);
+  if (!sim->cpu->tm)
+    return;
+  /* the catalog's derived signal: any stall */
+  totals[SIG_STALL] = 0;
+  static const int stalls[] = {SIG_STALL_ICACHE, SIG_STALL_LOAD_USE, SIG_STALL_MULDIV, SIG_STALL_DCACHE,
+                               SIG_STALL_WBUF, SIG_STALL_BRANCH, SIG_STALL_JUMP, SIG_STALL_SYSTEM, SIG_STALL_DVFS};
+  for (size_t i = 0; i < sizeof stalls / sizeof stalls[0]; i++)
+    totals[SIG_STALL] += totals[stalls[i]];
+  uint64_t markers[4];
+  timing_marker_totals(sim->cpu->tm, sim->cpu->tm->cycle, markers);
+  for (int i = 0; i < 4; i++)
+    totals[SIG_MARKER0 + i] = markers[i];
+}
+
+tally_energy tally_energy_now(tally_sim *sim) {
+  tally_energy e = {0};
+  if (!sim->cpu->tm)
+    return e;
+  uint64_t totals[SIG_COUNT];
+  core_signal_totals(sim->cpu, totals);
+  timing_energy t = timing_energy_now(sim->cpu->tm, totals);
+  e = (tally_energy){t.core_j, t.static_j, t.cache_j, t.mem_j, t.total_j, t.seconds,
+                     sim->cpu->tm->freq_mhz, sim->cpu->tm->voltage};
+  return e;
 }

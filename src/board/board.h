@@ -4,6 +4,7 @@
  * for QEMU virt run here unchanged.
  *
  *   0x00100000  SiFive test finisher  (exit status)
+ *   0x00110000  tally control block   (markers, DVFS)
  *   0x02000000  CLINT                 (msip, mtimecmp, mtime)
  *   0x10000000  ns16550 UART          (stdout / stdin)
  *   0x80000000  RAM                   (owned by the core)
@@ -18,6 +19,7 @@
 #include "../core/cpu.h"
 
 #define BOARD_FINISHER_BASE 0x00100000u
+#define BOARD_CONTROL_BASE 0x00110000u
 #define BOARD_CLINT_BASE 0x02000000u
 #define BOARD_UART_BASE 0x10000000u
 #define BOARD_CORE_HZ 100000000u /* functional-mode clock for semihosting time calls */
@@ -36,6 +38,9 @@ struct board {
 
   /* ns16550 registers that keep what is written */
   uint8_t uart_ier, uart_lcr, uart_mcr, uart_scr, uart_dll, uart_dlm;
+
+  /* control block */
+  uint32_t markers, next_khz, next_mv;
 
   /* HTIF: tohost/fromhost words, found from the ELF's symbols */
   bool htif;
@@ -69,5 +74,7 @@ bool clint_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val);
 bool clint_store(core_cpu *cpu, uint32_t off, unsigned size, uint32_t val);
 bool finisher_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val);
 bool finisher_store(core_cpu *cpu, uint32_t off, unsigned size, uint32_t val);
+bool control_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val);
+bool control_store(core_cpu *cpu, uint32_t off, unsigned size, uint32_t val);
 
 #endif

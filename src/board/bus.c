@@ -15,6 +15,7 @@ typedef struct bus_device {
 
 static const bus_device devices[] = {
   {BOARD_FINISHER_BASE, 0x1000, finisher_load, finisher_store},
+  {BOARD_CONTROL_BASE, 0x1000, control_load, control_store},
   {BOARD_CLINT_BASE, 0x10000, clint_load, clint_store},
   {BOARD_UART_BASE, 0x100, uart_load, uart_store},
 };

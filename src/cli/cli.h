@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit statuses of tally itself (a program's own status passes through). */
 enum {
@@ -18,6 +19,12 @@ enum {
 };
 
 int cmd_run(int argc, char **argv);
+int cmd_signals(int argc, char **argv);
+
+struct tally_sim;
+/* End-of-run statistics: a table for people, JSON for tools. */
+void stats_print(struct tally_sim *sim, FILE *f);
+int stats_write_json(struct tally_sim *sim, const char *path, int exit_status);
 
 /* "12,345,678" */
 const char *fmt_count(uint64_t v, char *buf, size_t size);

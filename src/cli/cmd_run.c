@@ -24,6 +24,12 @@ typedef struct run_opts {
   uint32_t load_addr, entry;
   bool entry_set;
   uint64_t ram_size;
+  const char *core;          /* NULL and no --set/--stats: functional run */
+  bool timed;
+  const char *sets[64];
+  int nsets;
+  bool stats;
+  const char *stats_json;
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -44,6 +50,15 @@ static void run_usage(FILE *f) {
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
+          "\n"
+          "timing (any of these counts cycles on a core model):\n"
+          "      --core NAME        core model: a shipped name (tally5, tally5-wt, sram,\n"
+          "                         picorv32) or a path to an .ini file; default tally5\n"
+          "      --set SEC.KEY=VAL  override one model parameter (repeatable),\n"
+          "                         e.g. --set icache.size=8K --set pipeline.cpi.load=2\n"
+          "      --stats            after the run, print cycles, CPI, cache hit rates,\n"
+          "                         energy and every signal's total (on stderr)\n"
+          "      --stats-json FILE  the same as JSON ('-' for stdout)\n"
           "  -h, --help             show this help\n"
           "\n"
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
@@ -53,12 +68,14 @@ static void run_usage(FILE *f) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM };
+  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
-    {"ram-size", required_argument, NULL, OPT_RAM},  {NULL, 0, NULL, 0},
+    {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
+    {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
+    {"stats-json", required_argument, NULL, OPT_JSON}, {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
   optind = 1;
@@ -96,6 +113,17 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       break;
+    case OPT_CORE: o->core = optarg; o->timed = true; break;
+    case OPT_SET:
+      if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0])) {
+        fprintf(stderr, "tally run: too many --set options\n");
+        return -1;
+      }
+      o->sets[o->nsets++] = optarg;
+      o->timed = true;
+      break;
+    case OPT_STATS: o->stats = true; o->timed = true; break;
+    case OPT_JSON: o->stats_json = optarg; o->timed = true; break;
     default: return -1;
     }
   }
@@ -188,6 +216,11 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
     tally_sim_free(sim);
     return NULL;
   }
+  if (o->timed && tally_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, &err) != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    tally_sim_free(sim);
+    return NULL;
+  }
   if (tally_set_args(sim, argc, argv) != 0) {
     tally_sim_free(sim);
     return NULL;
@@ -249,6 +282,10 @@ int cmd_run(int argc, char **argv) {
   }
   if (o.verbose)
     report_summary(sim, secs);
+  if (o.stats)
+    stats_print(sim, stderr);
+  if (o.stats_json && stats_write_json(sim, o.stats_json, status) != 0 && status == 0)
+    status = EXIT_INTERNAL;
   tally_sim_free(sim);
   return status;
 }

@@ -17,6 +17,7 @@ typedef struct subcommand {
 
 static const subcommand subcommands[] = {
   {"run", cmd_run, "run a RISC-V program on the simulated board"},
+  {"signals", cmd_signals, "list the signals counters can count"},
 };
 
 static void usage(FILE *f) {

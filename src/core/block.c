@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../timing/timing.h"
 #include "cpu.h"
 
 #define ARENA_CHUNK (4u << 20)
@@ -65,7 +66,29 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     cpu->watch[c] |= bits;
 }
 
+/* Static signal counts of every cached block, times its executions. */
+static void sum_live_blocks(const core_cpu *cpu, int64_t *sig) {
+  for (uint32_t h = 0; h <= cpu->hash_mask; h++)
+    for (const core_block *b = cpu->hash[h]; b; b = b->hash_next)
+      if (b->timing && b->timing->execs)
+        timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, sig);
+}
+
+void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
+  int64_t sig[SIG_COUNT] = {0};
+  if (cpu->tm)
+    sum_live_blocks(cpu, sig);
+  for (int i = 0; i < SIG_COUNT; i++)
+    totals[i] = cpu->tm ? (uint64_t)((int64_t)cpu->tm->sig_folded[i] + sig[i] + cpu->tm->sig_dyn[i]) : 0;
+}
+
 void core_block_flush(core_cpu *cpu) {
+  if (cpu->tm) { /* the blocks' counts must outlive them */
+    int64_t sig[SIG_COUNT] = {0};
+    sum_live_blocks(cpu, sig);
+    for (int i = 0; i < SIG_COUNT; i++)
+      cpu->tm->sig_folded[i] += (uint64_t)sig[i];
+  }
   memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
@@ -122,52 +145,114 @@ static core_op make_op(const core_cpu *cpu, const isa_insn *in, uint32_t pc) {
   return op;
 }
 
-/* Decodes up to `max` instructions from pc into ops/pcs. Returns the number
- * of ops written; 0 when the first instruction cannot be fetched. */
-static uint32_t decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, core_op *ops, uint32_t *pcs,
-                           uint32_t *n_insns) {
-  uint32_t n = 0;
+/* A block under construction: ops and their side arrays. */
+typedef struct block_draft {
+  core_op ops[CORE_BLOCK_MAX_OPS];
+  uint32_t pcs[CORE_BLOCK_MAX_OPS + 1];
+  uint8_t insn_idx[CORE_BLOCK_MAX_OPS + 1];
+  op_timing times[CORE_BLOCK_MAX_OPS];
+  uint32_t n_ops, n_insns;
+  uint32_t fetch_granule;  /* last granule a fetch op was emitted for */
+  uint8_t prev_load_rd;
+} block_draft;
+
+static void emit(block_draft *d, core_op op, uint32_t pc, op_timing t) {
+  d->pcs[d->n_ops] = pc;
+  d->insn_idx[d->n_ops] = (uint8_t)d->n_insns;
+  d->times[d->n_ops] = t;
+  d->ops[d->n_ops++] = op;
+}
+
+/* Timed blocks get a fetch op before each instruction that touches a new
+ * fetch granule (I-cache line, or bus word without an I-cache). */
+static void emit_fetches(const core_cpu *cpu, block_draft *d, uint32_t pc, uint32_t len) {
+  uint32_t shift = cpu->tm->fetch_shift;
+  for (uint32_t g = pc >> shift; g <= (pc + len - 1) >> shift; g++) {
+    if (d->n_ops > 0 && g == d->fetch_granule)
+      continue;
+    d->fetch_granule = g;
+    emit(d, (core_op){.kind = K_IFETCH, .imm = (int32_t)(g << shift)}, pc, (op_timing){0});
+  }
+}
+
+/* Decodes up to `max` instructions from pc. Returns false when the first
+ * instruction cannot be fetched. */
+static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d) {
   bool ended = false;
-  while (n < max) {
+  d->n_ops = d->n_insns = 0;
+  d->prev_load_rd = 0;
+  while (d->n_insns < max) {
     uint32_t bits;
     if (!fetch(cpu, pc, &bits))
       break;
     isa_insn in;
     isa_decode(bits, &in);
-    pcs[n] = pc;
-    ops[n++] = make_op(cpu, &in, pc);
+    op_timing t = {0};
+    if (cpu->tm) {
+      if (cpu->tm->fetch_ops)
+        emit_fetches(cpu, d, pc, in.len);
+      t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, d->prev_load_rd);
+      d->prev_load_rd = t.is_load ? in.rd : 0;
+    }
+    emit(d, make_op(cpu, &in, pc), pc, t);
+    d->n_insns++;
     pc += in.len;
     if (isa_infos[in.kind].flags & ISA_END_BLOCK) {
       ended = true;
       break;
     }
   }
-  *n_insns = n;
-  if (n == 0)
-    return 0;
-  if (!ended) {
-    pcs[n] = pc;
-    ops[n++] = (core_op){.kind = K_FALLTHRU};
-  }
-  pcs[n] = pc;
-  return n;
+  if (d->n_insns == 0)
+    return false;
+  if (!ended)
+    emit(d, (core_op){.kind = K_FALLTHRU}, pc, (op_timing){0});
+  d->pcs[d->n_ops] = pc;
+  d->insn_idx[d->n_ops] = (uint8_t)d->n_insns;
+  return true;
 }
 
+static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
 static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
-  core_op ops[CORE_BLOCK_MAX_INSNS + 1];
-  uint32_t pcs[CORE_BLOCK_MAX_INSNS + 2];
-  uint32_t n_insns;
-  uint32_t n_ops = decode_run(cpu, pc, max, ops, pcs, &n_insns);
-  if (n_ops == 0)
+  block_draft d;
+  if (!decode_run(cpu, pc, max, &d))
     return NULL;
-  size_t size = sizeof(core_block) + n_ops * sizeof(core_op) + (n_ops + 1) * sizeof(uint32_t);
+  uint32_t n = d.n_ops;
+  size_t head = align16(sizeof(core_block) + n * sizeof(core_op));
+  size_t side = align16((n + 1) * sizeof(uint32_t) + (n + 1));
+  size_t timed = cpu->tm ? sizeof(block_timing) + n * sizeof(op_timing) : 0;
+  size_t size = head + side + timed;
   core_block *b = buf ? (size <= bufsize ? buf : NULL) : arena_alloc(cpu, size);
-  if (!b)
+  if (!b) {
+    core_set_stop(cpu, CORE_STOP_ERROR, "out of memory for predecoded code");
     return NULL;
-  *b = (core_block){.pc = pc, .end_pc = pcs[n_ops], .n_insns = n_insns, .n_ops = n_ops};
-  memcpy(b->ops, ops, n_ops * sizeof(core_op));
-  b->pcs = (uint32_t *)(b->ops + n_ops);
-  memcpy(b->pcs, pcs, (n_ops + 1) * sizeof(uint32_t));
+  }
+  *b = (core_block){.pc = pc, .end_pc = d.pcs[n], .n_insns = d.n_insns, .n_ops = n};
+  memcpy(b->ops, d.ops, n * sizeof(core_op));
+  b->pcs = (uint32_t *)((char *)b + head);
+  memcpy(b->pcs, d.pcs, (n + 1) * sizeof(uint32_t));
+  b->insn_idx = (uint8_t *)(b->pcs + n + 1);
+  memcpy(b->insn_idx, d.insn_idx, n + 1);
+  if (cpu->tm) {
+    block_timing *bt = (block_timing *)((char *)b + head + side);
+    *bt = (block_timing){0};
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      bt->ops[i] = d.times[i];
+      sum += d.times[i].cycles;
+      bt->ops[i].end = sum;
+    }
+    bt->static_cycles = sum;
+    /* the first real instruction, and the last one if it is a load */
+    for (uint32_t i = 0; i < n; i++) {
+      if (b->ops[i].kind != K_IFETCH) {
+        bt->head_reads = timing_reads(b->ops[i].kind, b->ops[i].rs1, b->ops[i].rs2);
+        break;
+      }
+    }
+    bt->tail_load_rd = d.prev_load_rd;
+    b->timing = bt;
+  }
   core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);
   return b;
 }

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../timing/timing.h"
 #include "cpu.h"
 
 #define HASH_BUCKETS (1u << 16)
-#define QEMU_VIRT_CYCLES_PER_TICK 10 /* 100 MHz core, 10 MHz CLINT timebase */
+#define CORE_FUNCTIONAL_MHZ 100 /* with QEMU virt's 10 MHz CLINT timebase */
 
 core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   core_cpu *cpu = calloc(1, sizeof *cpu);
@@ -38,6 +39,7 @@ void core_free(core_cpu *cpu) {
     return;
   core_block_flush(cpu);
   free(cpu->arena);
+  timing_free(cpu->tm);
   if (cpu->ram)
     munmap(cpu->ram, cpu->ram_size);
   free(cpu->watch);
@@ -57,7 +59,8 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->idle_cycles = 0;
   cpu->mtimecmp = UINT64_MAX;
   cpu->mtime_adj = 0;
-  cpu->cycles_per_tick = QEMU_VIRT_CYCLES_PER_TICK;
+  cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */
+  cpu->tick_den = (uint64_t)((cpu->tm ? cpu->tm->freq_mhz : CORE_FUNCTIONAL_MHZ) * 1000 + 0.5);
   cpu->lr_valid = false;
   cpu->stop = CORE_RUNNING;
   cpu->exit_code = 0;
@@ -70,15 +73,46 @@ uint64_t core_instret_now(const core_cpu *cpu) {
     return cpu->instret;
   /* the block was charged in full on entry */
   uint32_t idx = (uint32_t)(cpu->cur_op - cpu->cur_blk->ops);
-  return cpu->instret - (cpu->cur_blk->n_insns - idx);
+  return cpu->instret - (cpu->cur_blk->n_insns - cpu->cur_blk->insn_idx[idx]);
 }
 
+/* Cycles before the current instruction starts. */
 uint64_t core_cycle_now(const core_cpu *cpu) {
-  return core_instret_now(cpu) + cpu->idle_cycles;
+  if (!cpu->tm)
+    return core_instret_now(cpu) + cpu->idle_cycles;
+  if (!cpu->cur_blk || !cpu->cur_blk->timing)
+    return cpu->tm->cycle;
+  const block_timing *bt = cpu->cur_blk->timing;
+  uint32_t idx = (uint32_t)(cpu->cur_op - cpu->cur_blk->ops);
+  /* an instruction's fetch stall is its own first part */
+  if (idx > 0 && cpu->cur_blk->ops[idx - 1].kind == K_IFETCH)
+    return cpu->tm->insn_start;
+  uint32_t start = bt->ops[idx].end - bt->ops[idx].cycles;
+  return cpu->tm->cycle - bt->static_cycles + start;
 }
 
 uint64_t core_mtime_now(const core_cpu *cpu) {
-  return core_cycle_now(cpu) / cpu->cycles_per_tick + (uint64_t)cpu->mtime_adj;
+  unsigned __int128 t = (unsigned __int128)core_cycle_now(cpu) * cpu->tick_num / cpu->tick_den;
+  return (uint64_t)t + (uint64_t)cpu->mtime_adj;
+}
+
+void core_set_timing(core_cpu *cpu, timing *tm) {
+  core_block_flush(cpu); /* blocks built for the other mode must go */
+  timing_free(cpu->tm);
+  cpu->tm = tm;
+  double mhz = tm ? tm->freq_mhz : CORE_FUNCTIONAL_MHZ;
+  cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */
+  cpu->tick_den = (uint64_t)(mhz * 1000 + 0.5);
+}
+
+void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage) {
+  if (!cpu->tm)
+    return;
+  uint64_t before = core_mtime_now(cpu);
+  timing_set_clock(cpu->tm, freq_mhz, voltage);
+  cpu->flush_pending = true; /* static fetch costs depend on the clock */
+  cpu->tick_den = (uint64_t)(freq_mhz * 1000 + 0.5);
+  cpu->mtime_adj += (int64_t)(before - core_mtime_now(cpu));
 }
 
 void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...) {

@@ -31,15 +31,20 @@ typedef struct core_op {
 
 #define CORE_REG_SINK 32
 #define CORE_BLOCK_MAX_INSNS 64
+#define CORE_BLOCK_MAX_OPS (3 * CORE_BLOCK_MAX_INSNS + 2) /* with fetch ops */
+
+struct block_timing;
 
 typedef struct core_block {
   uint32_t pc;                 /* address of the first instruction */
   uint32_t end_pc;             /* address after the last instruction */
-  uint32_t n_insns;            /* instructions (the FALLTHRU op is not one) */
+  uint32_t n_insns;            /* instructions (FALLTHRU and IFETCH ops are not) */
   uint32_t n_ops;
   struct core_block *hash_next;
   struct core_block *succ[2];  /* chaining cache: [0] taken/jump target, [1] fall-through */
+  struct block_timing *timing; /* static costs; NULL when no timing model is active */
   uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
+  uint8_t *insn_idx;           /* instructions before ops[i]; insn_idx[n_ops] = n_insns */
   core_op ops[];
 } core_block;
 
@@ -84,12 +89,15 @@ typedef struct core_trap_info {
 typedef struct board board; /* devices; see src/board/board.h */
 
 typedef struct block_arena block_arena;
+typedef struct timing timing;
 
 typedef struct core_cpu {
   uint32_t x[33];       /* x[32] is the sink for writes to x0 */
   uint32_t pc;
   uint64_t instret;     /* instructions retired; counts a block on entry */
   uint64_t horizon;     /* the fast loop must not take instret past this */
+  uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
+  timing *tm;           /* the timing model; NULL runs the functional loop */
 
   uint8_t *ram;
   uint32_t ram_base, ram_size;
@@ -101,10 +109,11 @@ typedef struct core_cpu {
   int64_t mcycle_adj, minstret_adj; /* CSR value = count + adj */
   uint64_t idle_cycles; /* cycles spent waiting in wfi */
 
-  /* CLINT timer: mtime = cycles / cycles_per_tick + mtime_adj */
+  /* CLINT timer: mtime = cycles * tick_num / tick_den + mtime_adj
+   * (a 10 MHz timebase at the core clock) */
   uint64_t mtimecmp;
   int64_t mtime_adj;
-  uint32_t cycles_per_tick;
+  uint64_t tick_num, tick_den;
 
   /* lr/sc reservation */
   bool lr_valid;
@@ -150,16 +159,25 @@ core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_
 void core_block_flush(core_cpu *cpu);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
 
-/* The fast loop (exec_fast.c). Runs from `first` if given, else from
- * cpu->pc, until an exit, a trap or the horizon; true for the horizon. */
+/* The execution loops (exec_fast.c, exec_timed.c). Run from `first` if
+ * given, else from cpu->pc, until an exit, a trap or the horizon; true for
+ * the horizon. The timed loop also runs the timing model. */
 bool core_exec_fast(core_cpu *cpu, core_block *first);
+bool core_exec_timed(core_cpu *cpu, core_block *first);
+
+/* Attaches a timing model (taking ownership) or detaches it (NULL). */
+void core_set_timing(core_cpu *cpu, timing *tm);
+/* Totals of every signal so far (timed mode), folded from all blocks. */
+void core_signal_totals(core_cpu *cpu, uint64_t *totals);
+/* Changes the core clock (DVFS): keeps mtime continuous. */
+void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 
 /* Traps and interrupts (trap.c). */
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc);
 bool core_take_interrupt(core_cpu *cpu);
 uint32_t core_mip(const core_cpu *cpu);
 void core_mret(core_cpu *cpu);
-uint64_t core_next_event(const core_cpu *cpu);
+uint64_t core_timer_due_cycle(const core_cpu *cpu);
 void core_wfi(core_cpu *cpu);
 
 /* CSRs (csr.c). Returns false for an illegal access. */

@@ -14,6 +14,7 @@ const isa_info isa_infos[K_COUNT] = {
   [K_SEMIHOST] = {"ebreak", FMT_NONE, CLASS_SYSTEM, ISA_END_BLOCK},
   [K_NOP] = {"nop", FMT_NONE, CLASS_ALU, 0},
   [K_FALLTHRU] = {"(fallthrough)", FMT_NONE, CLASS_PSEUDO, ISA_END_BLOCK},
+  [K_IFETCH] = {"(fetch)", FMT_NONE, CLASS_PSEUDO, 0},
 };
 
 typedef struct decode_row {

@@ -107,11 +107,13 @@
  *             sequence: a host call, then continue after the srai.
  *   NOP       an instruction whose only effect was a write to x0.
  *   FALLTHRU  ends a block that stopped for length or a page edge.
+ *   IFETCH    (timed blocks only) the fetch unit moves to a new line.
  */
 #define RV_PSEUDO_LIST(X) \
   X(ILLEGAL) \
   X(SEMIHOST) \
   X(NOP) \
-  X(FALLTHRU)
+  X(FALLTHRU) \
+  X(IFETCH)
 
 #endif

@@ -5,13 +5,14 @@
  * block, it single-steps up to it, so events happen at the exact
  * instruction whatever the block boundaries are.
  */
+#include "../timing/timing.h"
 #include "cpu.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Runs exactly one instruction through a throwaway one-op block. */
 static void step_one(core_cpu *cpu) {
-  _Alignas(16) unsigned char buf[sizeof(core_block) + 2 * sizeof(core_op) + 3 * sizeof(uint32_t)];
+  _Alignas(16) unsigned char buf[1024]; /* one instruction, its fetch ops, side arrays */
   core_block *b = core_block_build_single(cpu, cpu->pc, buf, sizeof buf);
   if (!b) {
     core_raise(cpu, CAUSE_FETCH_ACCESS, cpu->pc, cpu->pc);
@@ -19,8 +20,35 @@ static void step_one(core_cpu *cpu) {
   }
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + 1;
-  core_exec_fast(cpu, b);
+  if (cpu->tm) {
+    core_exec_timed(cpu, b);
+    /* the throwaway block is in no cache: fold its static counts now */
+    timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
+  } else {
+    core_exec_fast(cpu, b);
+  }
   cpu->horizon = saved;
+}
+
+/* The next timer interrupt that could be taken, as a cycle count. */
+static uint64_t timer_event_cycle(const core_cpu *cpu) {
+  if (!(cpu->mstatus & MSTATUS_MIE) || !(cpu->mie & MIP_MTIP))
+    return UINT64_MAX;
+  return core_timer_due_cycle(cpu);
+}
+
+/* Functional mode counts one cycle per instruction (plus wfi idle time), so
+ * its timer horizon is an instruction count; timed mode has a cycle horizon. */
+static void set_horizons(core_cpu *cpu, uint64_t limit) {
+  uint64_t due = timer_event_cycle(cpu);
+  cpu->horizon = limit;
+  cpu->cycle_horizon = UINT64_MAX;
+  if (cpu->tm)
+    cpu->cycle_horizon = due;
+  else if (due != UINT64_MAX)
+    cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);
+  if (cpu->horizon <= cpu->instret) /* always make progress */
+    cpu->horizon = cpu->instret + 1;
 }
 
 core_stop core_run(core_cpu *cpu, uint64_t budget) {
@@ -36,13 +64,12 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
       cpu->stop = CORE_STOP_LIMIT;
       break;
     }
-    uint64_t event = core_next_event(cpu);
-    cpu->horizon = min_u64(limit, event);
-    if (cpu->instret >= cpu->horizon) /* defensive: always make progress */
-      cpu->horizon = cpu->instret + 1;
-    /* Stopped short of the horizon because the next block would cross it:
+    set_horizons(cpu, limit);
+    /* Stopped short of a horizon because the next block would cross it:
      * step up to it one instruction at a time. */
-    if (core_exec_fast(cpu, NULL) && cpu->instret < cpu->horizon)
+    bool at_horizon = cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL);
+    bool short_of_it = cpu->instret < cpu->horizon && (!cpu->tm || cpu->tm->cycle < cpu->cycle_horizon);
+    if (at_horizon && short_of_it && cpu->stop == CORE_RUNNING)
       step_one(cpu);
   }
   return cpu->stop;

@@ -6,6 +6,7 @@
  * vector is not in RAM (mtvec never set), or the trap happened on the very
  * first instruction of the handler (the handler itself is broken).
  */
+#include "../timing/timing.h"
 #include "cpu.h"
 
 static uint32_t vector_base(const core_cpu *cpu) { return cpu->mtvec & ~3u; }
@@ -37,6 +38,8 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
       return;
     }
   }
+  if (cpu->tm)
+    timing_trap(cpu->tm, interrupt);
   cpu->mepc = pc & ~1u;
   cpu->mcause = cause;
   cpu->mtval = tval;
@@ -77,32 +80,27 @@ void core_mret(core_cpu *cpu) {
 }
 
 /* The cycle count at which mtime reaches mtimecmp, or UINT64_MAX. */
-static uint64_t timer_due_cycle(const core_cpu *cpu) {
+uint64_t core_timer_due_cycle(const core_cpu *cpu) {
   __int128 ticks = (__int128)cpu->mtimecmp - cpu->mtime_adj;
   if (ticks <= 0)
     return 0;
-  __int128 c = ticks * cpu->cycles_per_tick;
-  return c > (__int128)UINT64_MAX / 2 ? UINT64_MAX : (uint64_t)c;
-}
-
-uint64_t core_next_event(const core_cpu *cpu) {
-  if (!(cpu->mstatus & MSTATUS_MIE) || !(cpu->mie & MIP_MTIP))
-    return UINT64_MAX;
-  uint64_t due = timer_due_cycle(cpu);
-  if (due == UINT64_MAX)
-    return UINT64_MAX;
-  /* functional mode: one cycle per instruction plus wfi idle time */
-  return due > cpu->idle_cycles ? due - cpu->idle_cycles : 0;
+  /* smallest cycle c with c * num / den >= ticks */
+  __int128 c = (ticks * (__int128)cpu->tick_den + (__int128)cpu->tick_num - 1) / (__int128)cpu->tick_num;
+  return c > (__int128)(UINT64_MAX / 2) ? UINT64_MAX : (uint64_t)c;
 }
 
 void core_wfi(core_cpu *cpu) {
   if (core_mip(cpu) & cpu->mie)
     return;
   if (cpu->mie & MIP_MTIP) {
-    uint64_t due = timer_due_cycle(cpu), now = core_cycle_now(cpu);
+    uint64_t due = core_timer_due_cycle(cpu), now = core_cycle_now(cpu);
     if (due != UINT64_MAX) {
-      if (due > now)
-        cpu->idle_cycles += due - now;
+      if (due > now) {
+        if (cpu->tm)
+          timing_idle(cpu->tm, due - now);
+        else
+          cpu->idle_cycles += due - now;
+      }
       return;
     }
   }

@@ -1,0 +1,84 @@
+/* The end-of-run statistics of `tally run --stats` and `--stats-json`. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "tally/tally.h"
+
+static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
+
+static const char *si(double v, const char *unit, char *buf, size_t size) {
+  static const struct { double scale; const char *prefix; } p[] = {
+    {1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"},
+  };
+  size_t i = 0;
+  while (i + 1 < sizeof p / sizeof p[0] && v != 0 && v < p[i].scale)
+    i++;
+  snprintf(buf, size, "%.3f %s%s", v / p[i].scale, p[i].prefix, unit);
+  return buf;
+}
+
+void stats_print(tally_sim *sim, FILE *f) {
+  int n = tally_signal_count();
+  uint64_t *t = calloc((size_t)n, sizeof *t);
+  if (!t)
+    return;
+  tally_signal_totals(sim, t);
+  char a[32], b[32], c[32], d[32], e2[32];
+  uint64_t cycles = tally_cycles(sim), insns = tally_instret(sim);
+  tally_energy e = tally_energy_now(sim);
+#define S(name) t[tally_signal_lookup(name)]
+  fprintf(f, "\ntally: core model %s\n", tally_core_name(sim));
+  fprintf(f, "  cycles        %20s\n", fmt_count(cycles, a, sizeof a));
+  fprintf(f, "  instructions  %20s   CPI %.3f\n", fmt_count(insns, a, sizeof a), insns ? (double)cycles / (double)insns : 0.0);
+  fprintf(f, "  time          %20s   at %.1f MHz, %.2f V\n", si(e.seconds, "s", a, sizeof a), e.frequency_mhz, e.voltage);
+  fprintf(f, "  energy        %20s   core %s, static %s, caches %s, memory %s\n", si(e.total_j, "J", a, sizeof a),
+          si(e.core_j, "J", b, sizeof b), si(e.static_j, "J", c, sizeof c), si(e.cache_j, "J", d, sizeof d),
+          si(e.mem_j, "J", e2, sizeof e2));
+  uint64_t ia = S("icache.access"), ih = S("icache.hit");
+  uint64_t rh = S("dcache.read_hit"), rm = S("dcache.read_miss"), wh = S("dcache.write_hit"), wm = S("dcache.write_miss");
+  if (ia)
+    fprintf(f, "  I-cache       %20s   accesses, %.2f%% hits\n", fmt_count(ia, a, sizeof a), pct(ih, ia));
+  if (rh + rm + wh + wm) {
+    fprintf(f, "  D-cache reads %20s   accesses, %.2f%% hits\n", fmt_count(rh + rm, a, sizeof a), pct(rh, rh + rm));
+    fprintf(f, "  D-cache writes%20s   accesses, %.2f%% hits\n", fmt_count(wh + wm, a, sizeof a), pct(wh, wh + wm));
+  }
+  fprintf(f, "\n  %-20s %20s %9s  %s\n", "signal", "total", "per insn", "meaning");
+  for (int i = 0; i < n; i++)
+    fprintf(f, "  %-20s %20s %9.4f  %s\n", tally_signal_name(i), fmt_count(t[i], a, sizeof a),
+            insns ? (double)t[i] / (double)insns : 0.0, tally_signal_meaning(i));
+#undef S
+  free(t);
+}
+
+int stats_write_json(tally_sim *sim, const char *path, int exit_status) {
+  FILE *f = path[0] == '-' && !path[1] ? stdout : fopen(path, "w");
+  if (!f) {
+    perror(path);
+    return -1;
+  }
+  int n = tally_signal_count();
+  uint64_t *t = calloc((size_t)n, sizeof *t);
+  if (!t) {
+    if (f != stdout) fclose(f);
+    return -1;
+  }
+  tally_signal_totals(sim, t);
+  tally_energy e = tally_energy_now(sim);
+  uint64_t cycles = tally_cycles(sim), insns = tally_instret(sim);
+  fprintf(f, "{\n  \"core\": \"%s\",\n  \"exit_status\": %d,\n", tally_core_name(sim), exit_status);
+  fprintf(f, "  \"cycles\": %llu,\n  \"instructions\": %llu,\n  \"cpi\": %.6f,\n", (unsigned long long)cycles,
+          (unsigned long long)insns, insns ? (double)cycles / (double)insns : 0.0);
+  fprintf(f, "  \"seconds\": %.9g,\n  \"frequency_mhz\": %g,\n  \"voltage\": %g,\n", e.seconds, e.frequency_mhz, e.voltage);
+  fprintf(f, "  \"energy_j\": {\"core\": %.9g, \"static\": %.9g, \"caches\": %.9g, \"memory\": %.9g, \"total\": %.9g},\n",
+          e.core_j, e.static_j, e.cache_j, e.mem_j, e.total_j);
+  fprintf(f, "  \"signals\": {\n");
+  for (int i = 0; i < n; i++)
+    fprintf(f, "    \"%s\": %llu%s\n", tally_signal_name(i), (unsigned long long)t[i], i + 1 < n ? "," : "");
+  fprintf(f, "  }\n}\n");
+  free(t);
+  if (f != stdout)
+    return fclose(f) == 0 ? 0 : -1;
+  fflush(f);
+  return 0;
+}

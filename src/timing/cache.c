@@ -1,0 +1,220 @@
+/*
+ * The tag-only cache of cache.h.
+ *
+ * Layout: way w of set s is slot s*ways + w in every per-way array. A slot's
+ * tag is its line address (addr >> line_shift), or CACHE_NO_TAG while it is
+ * invalid, so a lookup compares tags and nothing else.
+ *
+ * Fill order: lines only ever become invalid all at once (cache_reset), and a
+ * miss always fills the lowest invalid way, so the valid ways of a set are
+ * always ways 0..k-1. next_victim[set] is therefore enough to find the way a
+ * miss fills:
+ *   LRU, random: k, the number of valid ways, until the set is full; then
+ *                the least recently used way / a random way.
+ *   LRR:         the round-robin pointer. It walks 0,1,..,ways-1 while the
+ *                set fills and then keeps going round, which is exactly the
+ *                order in which the lines came in (first in, first out).
+ * (Should single lines ever be invalidated, this has to become a scan for
+ * an invalid way.)
+ *
+ * LRU: stamp[slot] is the value of the access clock when the slot was last
+ * used; the victim has the smallest stamp in the set. When the 32-bit clock
+ * would wrap, the stamps are renumbered by rank within each set, which keeps
+ * every order and frees the range again.
+ *
+ * mru is the slot touched last (hit or fill). It is checked before the set
+ * is scanned; a hit there needs no LRU update either, since its stamp is
+ * already the newest of all.
+ */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+
+static uint32_t log2u(uint32_t x) {
+  uint32_t n = 0;
+  while (x >>= 1)
+    n++;
+  return n;
+}
+
+int cache_init(cache *c, const cache_params *p) {
+  memset(c, 0, sizeof *c);
+  if (!p || !is_pow2(p->size) || !is_pow2(p->line) || !is_pow2(p->ways) || p->line < 4 ||
+      (uint64_t)p->line * p->ways > p->size)
+    return -1;
+  if (p->replacement != REPL_LRU && p->replacement != REPL_LRR && p->replacement != REPL_RANDOM)
+    return -1;
+  c->ways = p->ways;
+  c->sets = p->size / (p->line * p->ways);
+  c->line_shift = log2u(p->line);
+  c->set_mask = c->sets - 1;
+  c->replacement = p->replacement;
+  c->write_back = p->write_policy == WRITE_BACK;
+  c->rng_seed = cache_rng_seed(p->seed);
+
+  size_t n = (size_t)c->sets * c->ways;
+  c->tags = malloc(n * sizeof *c->tags);
+  c->stamp = malloc((n + c->ways) * sizeof *c->stamp);   /* + scratch, see lru_renumber */
+  c->valid = malloc(n);
+  c->dirty = malloc(n);
+  c->next_victim = malloc((size_t)c->sets * sizeof *c->next_victim);
+  if (!c->tags || !c->stamp || !c->valid || !c->dirty || !c->next_victim) {
+    cache_free(c);
+    return -1;
+  }
+  cache_reset(c);
+  return 0;
+}
+
+void cache_free(cache *c) {
+  free(c->tags);
+  free(c->stamp);
+  free(c->valid);
+  free(c->dirty);
+  free(c->next_victim);
+  c->tags = c->stamp = c->next_victim = NULL;
+  c->valid = c->dirty = NULL;
+}
+
+void cache_reset(cache *c) {
+  size_t n = (size_t)c->sets * c->ways;
+  if (!c->tags)
+    return;
+  for (size_t i = 0; i < n; i++)
+    c->tags[i] = CACHE_NO_TAG;
+  memset(c->stamp, 0, n * sizeof *c->stamp);
+  memset(c->valid, 0, n);
+  memset(c->dirty, 0, n);
+  memset(c->next_victim, 0, (size_t)c->sets * sizeof *c->next_victim);
+  c->clock = 0;
+  c->mru = 0;
+  c->rng = c->rng_seed;
+}
+
+/* The clock is about to wrap: replace each set's stamps by their rank
+ * (0 = least recent), then restart the clock above every rank. The ranks
+ * are built in the spare `ways` entries past the end of the stamp array. */
+static void lru_renumber(cache *c) {
+  uint32_t ways = c->ways;
+  uint32_t *r = c->stamp + (size_t)c->sets * ways;
+  for (uint32_t s = 0; s < c->sets; s++) {
+    uint32_t *st = c->stamp + (size_t)s * ways;
+    for (uint32_t a = 0; a < ways; a++) {
+      uint32_t k = 0;
+      for (uint32_t b = 0; b < ways; b++)
+        k += st[b] < st[a] || (st[b] == st[a] && b < a);
+      r[a] = k;
+    }
+    memcpy(st, r, ways * sizeof *st);
+  }
+  c->clock = ways;
+}
+
+static inline uint32_t lru_tick(cache *c) {
+  if (__builtin_expect(++c->clock == 0, 0))
+    lru_renumber(c);
+  return c->clock;
+}
+
+static uint32_t lru_victim(const cache *c, uint32_t base) {
+  const uint32_t *st = c->stamp + base;
+  uint32_t best = 0, oldest = st[0];     /* the minimum stays in a register */
+  for (uint32_t w = 1, n = c->ways; w < n; w++) {
+    if (st[w] < oldest) {
+      oldest = st[w];
+      best = w;
+    }
+  }
+  return best;
+}
+
+/* A miss: the way to fill, its victim, the new line. Kept out of line so
+ * that the lookup paths stay short. */
+__attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag, bool is_write) {
+  cache_result r = {false, false, false, 0};
+  if (is_write && !c->write_back)
+    return r;                      /* write-through: no allocate */
+
+  uint32_t set = tag & c->set_mask, ways = c->ways;
+  uint32_t base = set * ways;
+  uint32_t w = c->next_victim[set];
+  switch (c->replacement) {
+  case REPL_LRR:
+    c->next_victim[set] = (w + 1) & (ways - 1);
+    break;
+  case REPL_LRU:
+    if (w < ways)
+      c->next_victim[set] = w + 1;
+    else
+      w = lru_victim(c, base);
+    break;
+  case REPL_RANDOM:
+    if (w < ways)
+      c->next_victim[set] = w + 1;
+    else
+      w = cache_rng_next(&c->rng) & (ways - 1);
+    break;
+  }
+
+  uint32_t i = base + w;
+  if (c->dirty[i]) {               /* only a valid line is ever dirty */
+    r.writeback = true;
+    r.victim_addr = c->tags[i] << c->line_shift;
+  }
+  c->tags[i] = tag;
+  c->valid[i] = 1;
+  c->dirty[i] = is_write;
+  if (c->replacement == REPL_LRU)
+    c->stamp[i] = lru_tick(c);
+  else if (c->replacement == REPL_LRR)
+    c->stamp[i] = ++c->clock;      /* fill order, for inspection only */
+  c->mru = i;
+  r.filled = true;
+  return r;
+}
+
+/* The way of the set starting at slot base that holds tag, or ways if none.
+ * Four ways are compared per step into a bit mask, so finding a line in a
+ * random way costs one well-predicted branch per four ways rather than a
+ * mispredicted loop exit. */
+static inline uint32_t find_way(const uint32_t *t, uint32_t ways, uint32_t tag) {
+  if (ways < 4)
+    return t[0] == tag ? 0 : ways == 2 && t[1] == tag ? 1 : ways;
+  for (uint32_t w = 0; w < ways; w += 4) {
+    uint32_t m = (uint32_t)(t[w] == tag) | (uint32_t)(t[w + 1] == tag) << 1 |
+                 (uint32_t)(t[w + 2] == tag) << 2 | (uint32_t)(t[w + 3] == tag) << 3;
+    if (m)
+      return w + (uint32_t)__builtin_ctz(m);
+  }
+  return ways;
+}
+
+/* Everything but a hit on the most recently used slot. Out of line (and
+ * reached by a tail call), so that cache_access is a leaf function that
+ * saves no registers. */
+__attribute__((noinline)) static cache_result cache_lookup(cache *c, uint32_t tag, bool is_write) {
+  uint32_t base = (tag & c->set_mask) * c->ways;
+  uint32_t w = find_way(c->tags + base, c->ways, tag);
+  if (w == c->ways)
+    return cache_miss(c, tag, is_write);
+  uint32_t i = base + w;
+  c->mru = i;
+  if (c->replacement == REPL_LRU)
+    c->stamp[i] = lru_tick(c);
+  if (is_write && c->write_back)
+    c->dirty[i] = 1;
+  return (cache_result){true, false, false, 0};
+}
+
+cache_result cache_access(cache *c, uint32_t addr, bool is_write) {
+  uint32_t tag = addr >> c->line_shift;
+  uint32_t i = c->mru;
+  if (__builtin_expect(c->tags[i] != tag, 0))
+    return cache_lookup(c, tag, is_write);
+  if (is_write && c->write_back)
+    c->dirty[i] = 1;
+  return (cache_result){true, false, false, 0};
+}

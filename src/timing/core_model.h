@@ -1,0 +1,100 @@
+/*
+ * A core model: the micro-architecture a program's cycles are counted on.
+ * Read from a small INI file (one per model in cores/, see docs/core-models.md) and
+ * `--set section.key=value` overrides. Everything the timing model needs to
+ * know about the machine is here; nothing else holds a timing constant.
+ */
+#ifndef TALLY_TIMING_CORE_MODEL_H
+#define TALLY_TIMING_CORE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum cache_replacement { REPL_LRU, REPL_LRR, REPL_RANDOM } cache_replacement;
+typedef enum cache_write_policy { WRITE_BACK, WRITE_THROUGH } cache_write_policy;
+typedef enum branch_prediction { PREDICT_NOT_TAKEN, PREDICT_BACKWARD_TAKEN, PREDICT_TAKEN } branch_prediction;
+typedef enum shift_mode { SHIFT_BARREL, SHIFT_TWO_STAGE, SHIFT_SERIAL } shift_mode;
+typedef enum muldiv_mode { MULDIV_FIXED, MULDIV_ITERATIVE } muldiv_mode;
+typedef enum memory_kind { MEMORY_SRAM, MEMORY_SDRAM } memory_kind;
+
+typedef struct cache_params {
+  bool enabled;
+  uint32_t size;            /* bytes, power of two */
+  uint32_t ways;            /* 1 = direct mapped; size/line = fully associative */
+  uint32_t line;            /* bytes, power of two, >= 4 */
+  cache_replacement replacement;
+  uint32_t seed;            /* for REPL_RANDOM: a fixed seed keeps runs identical */
+  cache_write_policy write_policy;   /* D-cache only */
+  uint32_t write_buffer;    /* write-through: entries in the write buffer (0 = stores wait for memory) */
+} cache_params;
+
+typedef struct core_model {
+  char name[64];
+  char description[200];
+  char path[512];           /* file it came from, "" for built-in defaults */
+
+  /* [core] */
+  double frequency_mhz;
+  double voltage;
+
+  /* [pipeline]: cycles each instruction class occupies when nothing stalls */
+  uint32_t cpi_alu, cpi_alu_reg, cpi_shift, cpi_load, cpi_store, cpi_branch, cpi_jal, cpi_jalr;
+  uint32_t cpi_mul, cpi_mulh, cpi_div, cpi_csr, cpi_system, cpi_amo;
+  shift_mode shift;         /* two-stage: + amount/4 + amount%4; serial: + amount */
+  muldiv_mode mul_mode, div_mode;
+  uint32_t mul_latency;     /* extra cycles (stall.muldiv) of mul; iterative: per significant bit / 32 */
+  uint32_t div_latency;     /* extra cycles of div/rem; iterative: scaled by the dividend's bit length */
+  branch_prediction predict;
+  uint32_t branch_penalty;        /* bubbles when a branch goes against the prediction */
+  uint32_t branch_taken_penalty;  /* bubbles when a branch is predicted taken and is taken */
+  uint32_t jal_penalty, jalr_penalty;
+  uint32_t load_use_penalty;      /* a load's result used by the very next instruction */
+  uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
+
+  /* [icache] [dcache] */
+  cache_params icache, dcache;
+
+  /* [memory]: latencies in nanoseconds on the memory's own clock */
+  memory_kind memory;
+  uint32_t bus_bytes;       /* bytes per beat */
+  double read_first_ns;     /* first beat of a read */
+  double read_beat_ns;      /* each further beat of a burst */
+  double write_ns;          /* each beat written */
+  uint32_t sdram_row_bytes, sdram_banks;
+  double sdram_row_miss_ns; /* extra when the bank has another row open */
+
+  /* [energy] at nominal_voltage; dynamic scales with (V/Vn)^2, static with V/Vn */
+  double nominal_voltage;
+  double core_pj_per_cycle;
+  double icache_pj_per_access, dcache_pj_per_access;
+  double mem_pj_per_read_beat, mem_pj_per_write_beat;
+  double static_mw;
+
+  /* [dvfs] */
+  uint32_t pll_relock_cycles;
+} core_model;
+
+/* The built-in default: a 5-stage in-order pipeline with 4 KiB I/D caches
+ * (the same as cores/tally5.ini). */
+void core_model_default(core_model *m);
+
+/* Loads NAME: a path to an .ini file, or the name of a shipped model found
+ * in dirs (colon-separated; typically the cores/ folder). Fields a file does
+ * not set keep the defaults. On error returns -1 and writes "file:line: what"
+ * into err. */
+int core_model_load(core_model *m, const char *name, const char *dirs, char *err, size_t errlen);
+
+/* Applies one "section.key=value" override; -1 with a message on error. */
+int core_model_set(core_model *m, const char *assignment, char *err, size_t errlen);
+
+/* Checks the model as a whole (powers of two, ways <= sets*ways...). */
+int core_model_validate(const core_model *m, char *err, size_t errlen);
+
+/* Writes the model back as INI text, every key, so a run can be reproduced. */
+void core_model_write(const core_model *m, char *buf, size_t size);
+
+/* Names of the shipped models found in dirs, for --help and errors. */
+size_t core_model_list(const char *dirs, char names[][64], size_t max);
+
+#endif

@@ -1,0 +1,332 @@
+/*
+ * The timing model's dynamic half: caches, memory with its own clock, the
+ * write buffer, branch outcomes, iterative units, traps, clock changes and
+ * energy. Static per-instruction costs are in timing_static.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/isa.h"
+#include "timing.h"
+
+static uint32_t ns_to_cycles(double ns, double mhz) {
+  double c = ns * mhz / 1000.0;
+  return c <= 0 ? 0 : (uint32_t)ceil(c - 1e-9);
+}
+
+static void compute_memory_cycles(timing *t) {
+  const core_model *m = &t->model;
+  t->mem_read_first = ns_to_cycles(m->read_first_ns, t->freq_mhz);
+  t->mem_read_beat = ns_to_cycles(m->read_beat_ns, t->freq_mhz);
+  t->mem_write_beat = ns_to_cycles(m->write_ns, t->freq_mhz);
+  t->mem_row_miss = m->memory == MEMORY_SDRAM ? ns_to_cycles(m->sdram_row_miss_ns, t->freq_mhz) : 0;
+}
+
+timing *timing_new(const core_model *m) {
+  timing *t = calloc(1, sizeof *t);
+  if (!t)
+    return NULL;
+  t->model = *m;
+  if ((m->icache.enabled && cache_init(&t->icache, &m->icache) != 0) ||
+      (m->dcache.enabled && cache_init(&t->dcache, &m->dcache) != 0)) {
+    timing_free(t);
+    return NULL;
+  }
+  uint32_t granule = m->icache.enabled ? m->icache.line : m->bus_bytes;
+  t->fetch_shift = (uint32_t)__builtin_ctz(granule ? granule : 4);
+  /* without an I-cache every instruction is read from memory through its own
+   * port: a fixed cost per instruction, part of its static cycles */
+  t->fetch_ops = m->icache.enabled;
+  t->fetch_line = t->iline_last = TIMING_NO_LINE;
+  t->dline_last = t->dline_last_dirty = TIMING_NO_LINE;
+  t->dline_mask = m->dcache.enabled ? ~(m->dcache.line - 1) : ~0u;
+  t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
+  t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
+  t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
+  t->branch_cost[1][1] = m->branch_taken_penalty; /* taken as predicted */
+  t->freq_mhz = m->frequency_mhz;
+  t->voltage = m->voltage;
+  for (unsigned i = 0; i < 16; i++)
+    t->open_row[i] = UINT32_MAX;
+  compute_memory_cycles(t);
+  return t;
+}
+
+void timing_free(timing *t) {
+  if (!t)
+    return;
+  if (t->model.icache.enabled)
+    cache_free(&t->icache);
+  if (t->model.dcache.enabled)
+    cache_free(&t->dcache);
+  free(t);
+}
+
+static void charge(timing *t, tally_signal_id sig, uint32_t cycles) {
+  t->cycle += cycles;
+  t->sig_dyn[SIG_CYCLE] += cycles;
+  t->sig_dyn[sig] += cycles;
+}
+
+static void pulse(timing *t, tally_signal_id sig) { t->sig_dyn[sig]++; }
+
+/* Waits for the memory port, then occupies it for `busy` cycles. Returns
+ * the stall seen by the instruction. */
+static uint32_t memory_transaction(timing *t, uint64_t now, uint32_t busy) {
+  uint64_t start = t->mem_busy_until > now ? t->mem_busy_until : now;
+  t->mem_busy_until = start + busy;
+  return (uint32_t)(t->mem_busy_until - now);
+}
+
+static uint32_t row_penalty(timing *t, uint32_t addr) {
+  const core_model *m = &t->model;
+  if (m->memory != MEMORY_SDRAM || !m->sdram_row_bytes)
+    return 0;
+  uint32_t banks = m->sdram_banks ? (m->sdram_banks > 16 ? 16 : m->sdram_banks) : 1;
+  uint32_t row_index = addr / m->sdram_row_bytes;
+  uint32_t bank = row_index % banks, row = row_index / banks;
+  uint32_t open = t->open_row[bank];
+  t->open_row[bank] = row;
+  /* first access to a bank opens its row: part of the first-word latency */
+  return open == row || open == UINT32_MAX ? 0 : t->mem_row_miss;
+}
+
+static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
+  uint32_t beats = bytes / t->model.bus_bytes;
+  if (beats == 0)
+    beats = 1;
+  t->mem_read_beats += beats;
+  pulse(t, SIG_MEM_READ);
+  return row_penalty(t, addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
+}
+
+static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
+  uint32_t beats = bytes / t->model.bus_bytes;
+  if (beats == 0)
+    beats = 1;
+  t->mem_write_beats += beats;
+  pulse(t, SIG_MEM_WRITE);
+  return row_penalty(t, addr) + beats * t->mem_write_beat;
+}
+
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
+  t->fetch_line = line_addr;
+  uint32_t stall;
+  if (t->model.icache.enabled) {
+    pulse(t, SIG_ICACHE_ACCESS);
+    cache_result r = cache_access(&t->icache, line_addr, false);
+    t->iline_last = line_addr;
+    if (r.hit) {
+      pulse(t, SIG_ICACHE_HIT);
+      return 0;
+    }
+    pulse(t, SIG_ICACHE_MISS);
+    stall = memory_transaction(t, now, read_cycles(t, line_addr, t->model.icache.line));
+  } else {
+    return 0; /* uncached fetches are static costs (timing_static.c) */
+  }
+  charge(t, SIG_STALL_ICACHE, stall);
+  return stall;
+}
+
+/* A line fill on a D-cache miss, after writing back the victim if dirty. */
+static uint32_t dcache_miss(timing *t, cache_result r, uint32_t addr, uint64_t now) {
+  uint32_t line = t->model.dcache.line, busy = 0;
+  if (r.writeback) {
+    pulse(t, SIG_WRITEBACK);
+    busy += write_cycles(t, r.victim_addr, line);
+  }
+  if (r.filled)
+    busy += read_cycles(t, cache_line_of(&t->dcache, addr), line);
+  return busy ? memory_transaction(t, now, busy) : 0;
+}
+
+/* Remembers the line just accessed (resident now) for the inline paths. */
+static void dcache_remember(timing *t, uint32_t addr, bool resident, bool dirty) {
+  uint32_t line = addr & t->dline_mask;
+  t->dline_last = resident ? line : TIMING_NO_LINE;
+  t->dline_last_dirty = resident && dirty ? line : TIMING_NO_LINE;
+}
+
+uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now) {
+  uint32_t stall;
+  if (t->model.dcache.enabled) {
+    bool was_dirty = (addr & t->dline_mask) == t->dline_last_dirty;
+    cache_result r = cache_access(&t->dcache, addr, false);
+    dcache_remember(t, addr, true, was_dirty); /* a clean-looking line may still be dirty: stores then take the slow path */
+    if (r.hit) {
+      pulse(t, SIG_DCACHE_READ_HIT);
+      return 0;
+    }
+    pulse(t, SIG_DCACHE_READ_MISS);
+    stall = dcache_miss(t, r, addr, now);
+  } else {
+    uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
+    if (busy == 0 && t->mem_busy_until <= now)
+      return 0;
+    stall = memory_transaction(t, now, busy);
+  }
+  charge(t, SIG_STALL_DCACHE, stall);
+  return stall;
+}
+
+/* Write-through: the store goes into the write buffer, which drains one
+ * write at a time through the memory port; a full buffer stalls. */
+static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
+  uint32_t depth = t->model.dcache.write_buffer;
+  uint32_t busy = write_cycles(t, addr, t->model.bus_bytes);
+  if (depth == 0) {
+    uint32_t stall = memory_transaction(t, now, busy);
+    charge(t, SIG_STALL_DCACHE, stall);
+    return stall;
+  }
+  if (depth > TIMING_WBUF_MAX)
+    depth = TIMING_WBUF_MAX;
+  uint32_t done = 0;
+  while (done < t->wbuf_count && t->wbuf[done] <= now)
+    done++;
+  memmove(t->wbuf, t->wbuf + done, (t->wbuf_count - done) * sizeof t->wbuf[0]);
+  t->wbuf_count -= done;
+  uint32_t stall = 0;
+  if (t->wbuf_count == depth) {
+    stall = (uint32_t)(t->wbuf[0] - now);
+    memmove(t->wbuf, t->wbuf + 1, (t->wbuf_count - 1) * sizeof t->wbuf[0]);
+    t->wbuf_count--;
+    charge(t, SIG_STALL_WBUF, stall);
+  }
+  uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
+  t->mem_busy_until = start + busy;
+  t->wbuf[t->wbuf_count++] = t->mem_busy_until;
+  return stall;
+}
+
+uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
+  if (!t->model.dcache.enabled)
+    return buffered_write(t, addr, now);
+  cache_result r = cache_access(&t->dcache, addr, true);
+  pulse(t, r.hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
+  if (t->model.dcache.write_policy == WRITE_THROUGH) {
+    /* no allocate; the line stays clean, and every store goes to memory */
+    dcache_remember(t, addr, r.hit, false);
+    t->dline_last_dirty = TIMING_NO_LINE;
+    return buffered_write(t, addr, now);
+  }
+  dcache_remember(t, addr, true, true);
+  if (r.hit)
+    return 0;
+  uint32_t stall = dcache_miss(t, r, addr, now);
+  charge(t, SIG_STALL_DCACHE, stall);
+  return stall;
+}
+
+static uint32_t significant_bits(uint32_t v) { return v ? 32u - (uint32_t)__builtin_clz(v) : 0; }
+
+uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b) {
+  const core_model *m = &t->model;
+  uint32_t extra = 0;
+  switch (kind) {
+  case K_SLL: case K_SRL: case K_SRA: {
+    uint32_t amount = b & 31;
+    extra = m->shift == SHIFT_TWO_STAGE ? amount / 4 + amount % 4 : m->shift == SHIFT_SERIAL ? amount : 0;
+    break;
+  }
+  case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
+    if (m->mul_mode == MULDIV_ITERATIVE)
+      extra = (m->mul_latency * significant_bits(b) + 31) / 32;
+    break;
+  default: /* div, divu, rem, remu */
+    if (m->div_mode == MULDIV_ITERATIVE)
+      extra = (m->div_latency * significant_bits(a) + 31) / 32;
+    break;
+  }
+  charge(t, SIG_STALL_MULDIV, extra);
+  return extra;
+}
+
+uint32_t timing_trap(timing *t, bool interrupt) {
+  pulse(t, interrupt ? SIG_INTERRUPT : SIG_TRAP);
+  t->fetch_line = TIMING_NO_LINE;
+  t->last_load_rd = 0;
+  charge(t, SIG_STALL_SYSTEM, t->model.trap_penalty);
+  return t->model.trap_penalty;
+}
+
+void timing_idle(timing *t, uint64_t cycles) {
+  t->cycle += cycles;
+  t->sig_dyn[SIG_CYCLE] += (int64_t)cycles;
+  t->sig_dyn[SIG_WFI_IDLE] += (int64_t)cycles;
+}
+
+void timing_set_markers(timing *t, uint32_t bits, uint64_t now) {
+  for (unsigned i = 0; i < 4; i++) {
+    uint32_t m = 1u << i;
+    if ((t->markers & m) && !(bits & m))
+      t->sig_dyn[SIG_MARKER0 + i] += (int64_t)(now - t->marker_since[i]);
+    if (!(t->markers & m) && (bits & m))
+      t->marker_since[i] = now;
+  }
+  t->markers = bits;
+}
+
+void timing_marker_totals(const timing *t, uint64_t now, uint64_t totals[4]) {
+  for (unsigned i = 0; i < 4; i++)
+    totals[i] = (uint64_t)t->sig_dyn[SIG_MARKER0 + i] + ((t->markers >> i & 1u) ? now - t->marker_since[i] : 0);
+}
+
+static void close_segment(timing *t) {
+  const core_model *m = &t->model;
+  double cycles = (double)(t->cycle - t->cycle_at_change);
+  double ns = cycles * 1000.0 / t->freq_mhz;
+  double vr = t->voltage / m->nominal_voltage;
+  t->time_ns += ns;
+  t->energy_core_pj += cycles * m->core_pj_per_cycle * vr * vr;
+  t->energy_static_pj += m->static_mw * vr * ns;
+  t->cycle_at_change = t->cycle;
+}
+
+void timing_set_clock(timing *t, double freq_mhz, double voltage) {
+  close_segment(t);
+  t->freq_mhz = freq_mhz;
+  t->voltage = voltage;
+  compute_memory_cycles(t);
+  pulse(t, SIG_DVFS_SWITCH);
+  charge(t, SIG_STALL_DVFS, t->model.pll_relock_cycles);
+}
+
+timing_energy timing_energy_now(const timing *t, const uint64_t *totals) {
+  timing copy = *t;
+  close_segment(&copy);
+  /* cache and memory energies do not scale with the core voltage: they are
+   * counted from the access totals; reads beyond the dynamic ones are the
+   * static uncached fetches, one beat each */
+  const core_model *m = &t->model;
+  uint64_t fetch_reads = totals[SIG_MEM_READ] - (uint64_t)t->sig_dyn[SIG_MEM_READ];
+  double icache = (double)t->sig_dyn[SIG_ICACHE_ACCESS];
+  double dcache = (double)(t->sig_dyn[SIG_DCACHE_READ_HIT] + t->sig_dyn[SIG_DCACHE_READ_MISS] +
+                           t->sig_dyn[SIG_DCACHE_WRITE_HIT] + t->sig_dyn[SIG_DCACHE_WRITE_MISS]);
+  timing_energy e = {
+    .core_j = copy.energy_core_pj * 1e-12,
+    .static_j = copy.energy_static_pj * 1e-12,
+    .cache_j = (icache * m->icache_pj_per_access + dcache * m->dcache_pj_per_access) * 1e-12,
+    .mem_j = ((double)(t->mem_read_beats + fetch_reads) * m->mem_pj_per_read_beat +
+              (double)t->mem_write_beats * m->mem_pj_per_write_beat) * 1e-12,
+    .seconds = copy.time_ns * 1e-9,
+  };
+  e.total_j = e.core_j + e.static_j + e.cache_j + e.mem_j;
+  return e;
+}
+
+void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig) {
+  for (uint32_t i = from; i < to; i++) {
+    const op_timing *o = &bt->ops[i];
+    sig[SIG_CYCLE] += n * (int64_t)o->cycles;
+    sig[SIG_STALL_LOAD_USE] += n * o->load_use;
+    sig[SIG_STALL_ICACHE] += n * o->fetch_stall;
+    sig[SIG_MEM_READ] += n * o->fetch_reads;
+    if (o->stall_sig)
+      sig[o->stall_sig] += n * (int64_t)o->stall_cycles;
+    for (uint32_t p = o->pulses; p; p &= p - 1)
+      sig[__builtin_ctz(p)] += n;
+  }
+}

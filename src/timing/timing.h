@@ -1,0 +1,177 @@
+/*
+ * The timing model's state and the entry points the timed execution loop
+ * calls. Static costs are summed per block when the block is built
+ * (block_timing); only the dynamic parts are paid at run time: a cache
+ * lookup per load, store and new fetch line, branch outcomes, iterative
+ * multiply/divide, load-use across block edges, traps.
+ *
+ * Cycle attribution (docs/timing.md): every cycle belongs to exactly one
+ * instruction, the one that waits or causes it. Per instruction the cycles
+ * are laid out as: fetch stalls | load-use stall | issue (cpi) |
+ * execute extra | memory stall | redirect penalty.
+ */
+#ifndef TALLY_TIMING_TIMING_H
+#define TALLY_TIMING_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "core_model.h"
+#include "signals.h"
+
+#define TIMING_NO_LINE 1u /* no fetch line is current (line addresses are even) */
+#define TIMING_WBUF_MAX 64
+
+/* What an op costs every time it runs, known when its block is built. */
+typedef struct op_timing {
+  uint32_t cycles;          /* cpi + static stalls */
+  uint32_t end;             /* static cycles of the block up to and including this op */
+  uint32_t stall_cycles;    /* cycles of the static stall named by stall_sig */
+  uint32_t pulses;          /* one-cycle signals raised on issue (ids < 32) */
+  uint8_t load_use;         /* static load-use stall cycles (previous op in block) */
+  uint8_t fetch_reads;      /* uncached fetch: memory reads of this instruction (1 or 2) */
+  uint16_t fetch_stall;     /* uncached fetch: their latency */
+  uint8_t stall_sig;        /* signal of the other static stall (0 = none) */
+  uint8_t predict_taken;    /* branches: the static prediction */
+  uint8_t is_load;
+} op_timing;
+
+typedef struct block_timing {
+  uint64_t execs;           /* times the block was entered */
+  uint32_t static_cycles;   /* sum of ops[].cycles */
+  uint32_t head_reads;      /* registers read by the block's first instruction */
+  uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
+  op_timing ops[];          /* parallel to the block's ops */
+} block_timing;
+
+typedef struct timing {
+  core_model model;
+  cache icache, dcache;
+
+  uint64_t cycle;           /* cycles so far (a block's static cycles are added on entry) */
+  int64_t sig_dyn[SIG_COUNT];    /* dynamic counts and partial-block corrections */
+  uint64_t sig_folded[SIG_COUNT];/* static counts of blocks already flushed */
+
+  uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
+  uint64_t insn_start;      /* cycle at which the current instruction began, before its fetch */
+  uint32_t iline_last;      /* the I-cache line looked up last (resident) */
+  uint32_t dline_mask;      /* ~(D-cache line size - 1) */
+  uint32_t dline_last;      /* the D-cache line accessed last, if resident; else 1 */
+  uint32_t dline_last_dirty;/* the same line if it is already dirty (write-back); else 1 */
+  bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
+  uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
+  uint32_t fetch_shift;     /* log2 of the fetch granule: I-cache line or bus width */
+  bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */
+  uint8_t last_load_rd;     /* a load at the end of the previous block */
+
+  /* memory, in core cycles at the current frequency */
+  uint32_t mem_read_first, mem_read_beat, mem_write_beat, mem_row_miss;
+  uint64_t mem_busy_until;
+  uint32_t open_row[16];
+  uint64_t wbuf[TIMING_WBUF_MAX]; /* completion cycles of buffered writes, oldest first */
+  uint32_t wbuf_count;
+  uint64_t mem_read_beats, mem_write_beats;
+
+  /* clock and energy */
+  double freq_mhz, voltage;
+  double time_ns;           /* wall time of the simulated board up to cycle_at_change */
+  uint64_t cycle_at_change; /* cycle of the last frequency/voltage change */
+  double energy_core_pj;    /* dynamic core energy up to cycle_at_change */
+  double energy_static_pj;  /* leakage up to cycle_at_change */
+
+  /* user markers: level signals, counted per cycle while high */
+  uint32_t markers;
+  uint64_t marker_since[4];
+} timing;
+
+/* Creates the timing state for a validated model; NULL on failure. */
+timing *timing_new(const core_model *m);
+void timing_free(timing *t);
+
+/* Static costs of one decoded instruction (block builder). `prev_load_rd`
+ * is the rd of the previous instruction in the block if it was a load. */
+op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
+                        int32_t imm, uint32_t pc, uint32_t len, uint8_t prev_load_rd);
+
+/* Registers an instruction reads (bit mask), for load-use checks. */
+uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2);
+
+/* Dynamic events, each returns the stall cycles it charged. */
+/* `now` is the cycle at which the access happens (for the memory port
+ * and the write buffer). The inline versions below take the common case
+ * (the line of the previous access, still resident) without touching the
+ * caches: re-using the most recent line changes no replacement state. */
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now);
+uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
+uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
+uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
+
+static inline uint32_t timing_fetch(timing *t, uint32_t line_addr, uint64_t now) {
+  if (__builtin_expect(line_addr == t->iline_last, 1)) {
+    t->fetch_line = line_addr;
+    t->sig_dyn[SIG_ICACHE_ACCESS]++;
+    t->sig_dyn[SIG_ICACHE_HIT]++;
+    return 0;
+  }
+  return timing_fetch_slow(t, line_addr, now);
+}
+
+static inline uint32_t timing_load(timing *t, uint32_t addr, uint64_t now) {
+  if (__builtin_expect((addr & t->dline_mask) == t->dline_last, 1)) {
+    t->sig_dyn[SIG_DCACHE_READ_HIT]++;
+    return 0;
+  }
+  return timing_load_slow(t, addr, now);
+}
+
+static inline uint32_t timing_store(timing *t, uint32_t addr, uint64_t now) {
+  if (__builtin_expect((addr & t->dline_mask) == t->dline_last_dirty, 1)) {
+    t->sig_dyn[SIG_DCACHE_WRITE_HIT]++;
+    return 0;
+  }
+  return timing_store_slow(t, addr, now);
+}
+
+/* Dynamic multiply/divide/shift timing only for models that have it. */
+static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32_t b) {
+  return t->dynamic_muldiv ? timing_muldiv_slow(t, kind, a, b) : 0;
+}
+
+static inline uint32_t timing_branch(timing *t, bool taken, bool predicted_taken) {
+  uint32_t penalty = t->branch_cost[taken][predicted_taken];
+  if (taken) {
+    t->sig_dyn[SIG_BRANCH_TAKEN]++;
+    t->fetch_line = TIMING_NO_LINE;
+  }
+  t->sig_dyn[SIG_BRANCH_MISPREDICT] += taken != predicted_taken;
+  t->cycle += penalty;
+  t->sig_dyn[SIG_CYCLE] += penalty;
+  t->sig_dyn[SIG_STALL_BRANCH] += penalty;
+  return penalty;
+}
+uint32_t timing_trap(timing *t, bool interrupt);
+void timing_idle(timing *t, uint64_t cycles);
+
+/* Changes clock and voltage (DVFS): closes the energy/time segment, pays
+ * the PLL relock stall, recomputes memory latencies in cycles. */
+void timing_set_clock(timing *t, double freq_mhz, double voltage);
+
+/* The program changed its markers at cycle `now`. */
+void timing_set_markers(timing *t, uint32_t bits, uint64_t now);
+/* Marker signal totals up to `now` (for reports). */
+void timing_marker_totals(const timing *t, uint64_t now, uint64_t totals[4]);
+
+/* Energy (joules) and time (seconds) up to the current cycle; `totals` are
+ * the signal totals (core_signal_totals). */
+typedef struct timing_energy {
+  double core_j, static_j, cache_j, mem_j, total_j;
+  double seconds;
+} timing_energy;
+timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
+
+/* Adds what ops [from, to) of a block contribute per execution, times n
+ * (negative to take back), into sig. */
+void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
+
+#endif
