@@ -141,6 +141,55 @@ typedef struct tally_energy {
 } tally_energy;
 tally_energy tally_energy_now(tally_sim *sim);
 
+/* ---- Exact profiles -----------------------------------------------------
+ * With a core model set, profiling charges every cycle and every signal to
+ * the instruction it belongs to, and follows calls, returns, tail calls,
+ * traps and unwinds with a shadow call stack. Nothing in the program
+ * changes: the cycle count is the same with profiling on or off. */
+
+/* Turns profiling on for the loaded program's code (call after loading and
+ * tally_set_core, before running). sample_period_cycles > 0 also runs a
+ * gprof-style PC sampler at that period, for comparison. */
+int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_error *err);
+
+typedef struct tally_func_profile {
+  const char *name;
+  uint32_t lo, hi;            /* [lo, hi) */
+  const uint64_t *self;       /* tally_signal_count() totals of its own instructions */
+  uint64_t calls;             /* times entered by a call (or a tail call) */
+  uint64_t inclusive_cycles;  /* cycles while it was on the call stack, recursion counted once */
+  uint64_t samples;           /* PC samples that fell in it */
+  int is_handler;             /* entered by traps or interrupts */
+} tally_func_profile;
+
+typedef struct tally_arc {
+  int caller, callee;         /* indexes into the function list; -1 = outside any function */
+  uint64_t calls;
+  uint64_t inclusive_cycles;  /* callee's cycles when called from this caller */
+} tally_arc;
+
+typedef struct tally_profile tally_profile;
+
+/* A snapshot of the profile so far (the run may go on afterwards). NULL if
+ * profiling is off. */
+tally_profile *tally_profile_take(tally_sim *sim);
+void tally_profile_free(tally_profile *p);
+
+size_t tally_profile_functions(const tally_profile *p, const tally_func_profile **out);
+size_t tally_profile_arcs(const tally_profile *p, const tally_arc **out);
+uint64_t tally_profile_total(const tally_profile *p, int signal);
+uint64_t tally_profile_samples_taken(const tally_profile *p);
+/* Per instruction: a signal's total at pc (0 outside the profiled code). */
+uint64_t tally_profile_at(const tally_profile *p, uint32_t pc, int signal);
+void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi);
+/* Every distinct call stack with its self cycles, root first: calls
+ * fn(ctx, names, depth, cycles) for each. */
+void tally_profile_stacks(const tally_profile *p,
+                          void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t cycles),
+                          void *ctx);
+/* Returns that matched no call, and returns that unwound several frames. */
+void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds);
+
 #ifdef __cplusplus
 }
 #endif

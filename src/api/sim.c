@@ -10,6 +10,8 @@
 #include "../core/cpu.h"
 #include "../loader/loader.h"
 #include "../symbols/symtab.h"
+#include "../profile/profile.h"
+#include "../profile/report.h"
 #include "../timing/core_model.h"
 #include "../timing/signals.h"
 #include "../timing/timing.h"
@@ -19,6 +21,7 @@ struct tally_sim {
   core_cpu *cpu;
   board *board;
   sym_table syms;
+  loaded_image image;
 };
 
 void tally_config_default(tally_config *cfg) {
@@ -55,6 +58,10 @@ void tally_sim_free(tally_sim *sim) {
     fflush(sim->board->out);
     fflush(sim->board->err);
   }
+  if (sim->cpu && sim->cpu->tm) {
+    prof_free(sim->cpu->tm->prof);
+    sim->cpu->tm->prof = NULL;
+  }
   core_free(sim->cpu);
   board_free(sim->board);
   sym_table_free(&sim->syms);
@@ -62,6 +69,7 @@ void tally_sim_free(tally_sim *sim) {
 }
 
 static void start_at(tally_sim *sim, const loaded_image *img) {
+  sim->image = *img;
   core_reset(sim->cpu, img->entry);
   if (img->has_tohost)
     board_enable_htif(sim->cpu, img->tohost, img->fromhost);
@@ -197,12 +205,7 @@ void tally_signal_totals(tally_sim *sim, uint64_t *totals) {
   core_signal_totals(sim->cpu, totals);
   if (!sim->cpu->tm)
     return;
-  /* the catalog's derived signal: any stall */
-  totals[SIG_STALL] = 0;
-  static const int stalls[] = {SIG_STALL_ICACHE, SIG_STALL_LOAD_USE, SIG_STALL_MULDIV, SIG_STALL_DCACHE,
-                               SIG_STALL_WBUF, SIG_STALL_BRANCH, SIG_STALL_JUMP, SIG_STALL_SYSTEM, SIG_STALL_DVFS};
-  for (size_t i = 0; i < sizeof stalls / sizeof stalls[0]; i++)
-    totals[SIG_STALL] += totals[stalls[i]];
+  signal_derive(totals);
   uint64_t markers[4];
   timing_marker_totals(sim->cpu->tm, sim->cpu->tm->cycle, markers);
   for (int i = 0; i < 4; i++)
@@ -219,4 +222,84 @@ tally_energy tally_energy_now(tally_sim *sim) {
   e = (tally_energy){t.core_j, t.static_j, t.cache_j, t.mem_j, t.total_j, t.seconds,
                      sim->cpu->tm->freq_mhz, sim->cpu->tm->voltage};
   return e;
+}
+
+/* ---- profiles ---- */
+
+int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_error *err) {
+  timing *tm = sim->cpu->tm;
+  if (!tm) {
+    snprintf(err->msg, sizeof err->msg, "profiling needs a core model (tally_set_core)");
+    return -1;
+  }
+  if (!sim->image.code_hi) {
+    snprintf(err->msg, sizeof err->msg, "profiling needs a loaded program");
+    return -1;
+  }
+  prof_state *p = prof_new(sim->image.code_lo, sim->image.code_hi, &sim->syms);
+  if (!p) {
+    snprintf(err->msg, sizeof err->msg, "out of memory for a profile of 0x%08x-0x%08x", sim->image.code_lo,
+             sim->image.code_hi);
+    return -1;
+  }
+  p->root.func = sim->image.entry;
+  p->sample_period = sample_period_cycles;
+  p->next_sample = sample_period_cycles;
+  core_fold_blocks(sim->cpu);
+  prof_free(tm->prof);
+  tm->prof = p;
+  tm->prof_row = prof_row(p, sim->cpu->pc);
+  p->last_cycle = tm->cycle;
+  return 0;
+}
+
+tally_profile *tally_profile_take(tally_sim *sim) {
+  timing *tm = sim->cpu->tm;
+  if (!tm || !tm->prof)
+    return NULL;
+  uint64_t totals[SIG_COUNT];
+  tally_signal_totals(sim, totals); /* folds the blocks into the rows too */
+  return profile_snapshot(tm->prof, &sim->syms, sim->image.entry, tm->cycle, totals);
+}
+
+void tally_profile_free(tally_profile *p) { profile_free(p); }
+
+size_t tally_profile_functions(const tally_profile *p, const tally_func_profile **out) {
+  *out = p->funcs;
+  /* the "[unknown]" bucket only when something landed there */
+  const tally_func_profile *u = &p->funcs[p->unknown];
+  return u->self[SIG_CYCLE] || u->calls || u->samples ? p->nfuncs : p->nfuncs_real;
+}
+
+size_t tally_profile_arcs(const tally_profile *p, const tally_arc **out) {
+  *out = p->arcs;
+  return p->narcs;
+}
+
+uint64_t tally_profile_total(const tally_profile *p, int signal) {
+  return signal >= 0 && signal < SIG_COUNT ? p->totals[signal] : 0;
+}
+
+uint64_t tally_profile_samples_taken(const tally_profile *p) { return p->samples_taken; }
+
+uint64_t tally_profile_at(const tally_profile *p, uint32_t pc, int signal) {
+  const prof_state *st = p->state;
+  if (signal < 0 || signal >= SIG_COUNT || pc - st->lo >= st->hi - st->lo)
+    return 0;
+  return (uint64_t)prof_row((prof_state *)st, pc)[signal];
+}
+
+void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi) {
+  *lo = p->state->lo;
+  *hi = p->state->hi;
+}
+
+void tally_profile_stacks(const tally_profile *p, void (*fn)(void *, const char *const *, size_t, uint64_t),
+                          void *ctx) {
+  profile_stacks(p, fn, ctx);
+}
+
+void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds) {
+  *unmatched_returns = p->state->unmatched_returns;
+  *unwinds = p->state->unwinds;
 }

@@ -17,6 +17,7 @@ typedef struct subcommand {
 
 static const subcommand subcommands[] = {
   {"run", cmd_run, "run a RISC-V program on the simulated board"},
+  {"profile", cmd_profile, "exact per-function profile of a run (cycles, signals, calls)"},
   {"signals", cmd_signals, "list the signals counters can count"},
 };
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../profile/profile.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 
@@ -66,29 +67,37 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     cpu->watch[c] |= bits;
 }
 
-/* Static signal counts of every cached block, times its executions. */
-static void sum_live_blocks(const core_cpu *cpu, int64_t *sig) {
-  for (uint32_t h = 0; h <= cpu->hash_mask; h++)
-    for (const core_block *b = cpu->hash[h]; b; b = b->hash_next)
-      if (b->timing && b->timing->execs)
-        timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, sig);
+/* Moves the static counts of every cached block's executions into the run's
+ * totals (and the profile's rows), so the blocks can go or be read again. */
+void core_fold_blocks(core_cpu *cpu) {
+  timing *tm = cpu->tm;
+  if (!tm)
+    return;
+  int64_t sig[SIG_COUNT] = {0};
+  for (uint32_t h = 0; h <= cpu->hash_mask; h++) {
+    for (core_block *b = cpu->hash[h]; b; b = b->hash_next) {
+      block_timing *bt = b->timing;
+      if (!bt || !bt->execs)
+        continue;
+      timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, sig);
+      if (tm->prof)
+        for (uint32_t i = 0; i < b->n_ops; i++)
+          timing_add_op(&bt->ops[i], (int64_t)bt->execs, prof_row(tm->prof, b->pcs[i]));
+      bt->execs = 0;
+    }
+  }
+  for (int i = 0; i < SIG_COUNT; i++)
+    tm->sig_folded[i] += (uint64_t)sig[i];
 }
 
 void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
-  int64_t sig[SIG_COUNT] = {0};
-  if (cpu->tm)
-    sum_live_blocks(cpu, sig);
+  core_fold_blocks(cpu);
   for (int i = 0; i < SIG_COUNT; i++)
-    totals[i] = cpu->tm ? (uint64_t)((int64_t)cpu->tm->sig_folded[i] + sig[i] + cpu->tm->sig_dyn[i]) : 0;
+    totals[i] = cpu->tm ? (uint64_t)((int64_t)cpu->tm->sig_folded[i] + cpu->tm->sig_dyn[i]) : 0;
 }
 
 void core_block_flush(core_cpu *cpu) {
-  if (cpu->tm) { /* the blocks' counts must outlive them */
-    int64_t sig[SIG_COUNT] = {0};
-    sum_live_blocks(cpu, sig);
-    for (int i = 0; i < SIG_COUNT; i++)
-      cpu->tm->sig_folded[i] += (uint64_t)sig[i];
-  }
+  core_fold_blocks(cpu); /* the blocks' counts must outlive them */
   memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
@@ -236,13 +245,15 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   if (cpu->tm) {
     block_timing *bt = (block_timing *)((char *)b + head + side);
     *bt = (block_timing){0};
-    uint32_t sum = 0;
+    uint32_t sum = 0, bound = cpu->tm->model.trap_penalty + cpu->tm->model.load_use_penalty;
     for (uint32_t i = 0; i < n; i++) {
       bt->ops[i] = d.times[i];
       sum += d.times[i].cycles;
       bt->ops[i].end = sum;
+      bound += timing_dynamic_bound(cpu->tm, d.ops[i].kind);
     }
     bt->static_cycles = sum;
+    bt->dyn_bound = bound;
     /* the first real instruction, and the last one if it is a load */
     for (uint32_t i = 0; i < n; i++) {
       if (b->ops[i].kind != K_IFETCH) {

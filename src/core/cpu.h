@@ -169,6 +169,7 @@ bool core_exec_timed(core_cpu *cpu, core_block *first);
 void core_set_timing(core_cpu *cpu, timing *tm);
 /* Totals of every signal so far (timed mode), folded from all blocks. */
 void core_signal_totals(core_cpu *cpu, uint64_t *totals);
+void core_fold_blocks(core_cpu *cpu);
 /* Changes the core clock (DVFS): keeps mtime continuous. */
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 

@@ -5,13 +5,26 @@
  * block, it single-steps up to it, so events happen at the exact
  * instruction whatever the block boundaries are.
  */
+#include "../profile/profile.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* The PC sampler: the sample at cycle T goes to the instruction whose
+ * cycles contain T. Blocks never run across a sample point (the cycle
+ * horizon), so the instruction just stepped brackets it exactly. */
+static void take_samples(core_cpu *cpu, uint32_t pc) {
+  prof_state *p = cpu->tm->prof;
+  while (p->next_sample < cpu->tm->cycle) {
+    prof_sample(p, pc);
+    p->next_sample += p->sample_period;
+  }
+}
+
 /* Runs exactly one instruction through a throwaway one-op block. */
 static void step_one(core_cpu *cpu) {
+  uint32_t pc0 = cpu->pc;
   _Alignas(16) unsigned char buf[1024]; /* one instruction, its fetch ops, side arrays */
   core_block *b = core_block_build_single(cpu, cpu->pc, buf, sizeof buf);
   if (!b) {
@@ -24,6 +37,11 @@ static void step_one(core_cpu *cpu) {
     core_exec_timed(cpu, b);
     /* the throwaway block is in no cache: fold its static counts now */
     timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
+    if (cpu->tm->prof)
+      for (uint32_t i = 0; i < b->n_ops; i++)
+        timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
+    if (cpu->tm->prof && cpu->tm->prof->sample_period)
+      take_samples(cpu, pc0);
   } else {
     core_exec_fast(cpu, b);
   }
@@ -43,8 +61,12 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
   uint64_t due = timer_event_cycle(cpu);
   cpu->horizon = limit;
   cpu->cycle_horizon = UINT64_MAX;
-  if (cpu->tm)
+  if (cpu->tm) {
     cpu->cycle_horizon = due;
+    const prof_state *p = cpu->tm->prof;
+    if (p && p->sample_period)
+      cpu->cycle_horizon = min_u64(due, p->next_sample);
+  }
   else if (due != UINT64_MAX)
     cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);
   if (cpu->horizon <= cpu->instret) /* always make progress */

@@ -6,6 +6,7 @@
  * vector is not in RAM (mtvec never set), or the trap happened on the very
  * first instruction of the handler (the handler itself is broken).
  */
+#include "../profile/profile.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 
@@ -13,6 +14,21 @@ static uint32_t vector_base(const core_cpu *cpu) { return cpu->mtvec & ~3u; }
 
 static bool in_ram(const core_cpu *cpu, uint32_t addr) {
   return addr - cpu->ram_base < cpu->ram_size;
+}
+
+/* The trap's penalty goes to the trapping instruction (exceptions) or to
+ * the handler's first instruction (interrupts); the profile's shadow stack
+ * enters the handler. */
+static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t handler) {
+  timing *tm = cpu->tm;
+  if (tm->prof) {
+    if (interrupt)
+      prof_trap(tm->prof, pc, handler, tm->cycle);
+    tm->prof_row = prof_row(tm->prof, interrupt ? handler : pc);
+  }
+  timing_trap(tm, interrupt);
+  if (tm->prof && !interrupt)
+    prof_trap(tm->prof, pc, handler, tm->cycle);
 }
 
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
@@ -39,7 +55,7 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
     }
   }
   if (cpu->tm)
-    timing_trap(cpu->tm, interrupt);
+    charge_trap(cpu, interrupt, pc, base);
   cpu->mepc = pc & ~1u;
   cpu->mcause = cause;
   cpu->mtval = tval;
@@ -73,6 +89,8 @@ bool core_take_interrupt(core_cpu *cpu) {
 }
 
 void core_mret(core_cpu *cpu) {
+  if (cpu->tm && cpu->tm->prof)
+    prof_trap_return(cpu->tm->prof, cpu->tm->cycle);
   uint32_t s = cpu->mstatus;
   s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
   cpu->mstatus = s | MSTATUS_MPIE | MSTATUS_MPP;
@@ -96,6 +114,8 @@ void core_wfi(core_cpu *cpu) {
     uint64_t due = core_timer_due_cycle(cpu), now = core_cycle_now(cpu);
     if (due != UINT64_MAX) {
       if (due > now) {
+        if (cpu->tm && cpu->tm->prof && cpu->cur_blk)
+          cpu->tm->prof_row = prof_row(cpu->tm->prof, cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops]);
         if (cpu->tm)
           timing_idle(cpu->tm, due - now);
         else

@@ -92,13 +92,19 @@ static int check_segments(Elf *e, const core_cpu *cpu, const char *path, size_t 
   return loads;
 }
 
-static void copy_segments(Elf *e, core_cpu *cpu, const char *raw) {
+static void copy_segments(Elf *e, core_cpu *cpu, const char *raw, loaded_image *img) {
   size_t n = 0;
   elf_getphdrnum(e, &n);
+  img->code_lo = UINT32_MAX;
+  img->code_hi = 0;
   for (size_t i = 0; i < n; i++) {
     GElf_Phdr ph;
     if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0)
       continue;
+    if (ph.p_flags & PF_X) {
+      if (ph.p_paddr < img->code_lo) img->code_lo = (uint32_t)ph.p_paddr;
+      if (ph.p_paddr + ph.p_memsz > img->code_hi) img->code_hi = (uint32_t)(ph.p_paddr + ph.p_memsz);
+    }
     uint8_t *dst = cpu->ram + (ph.p_paddr - cpu->ram_base);
     memcpy(dst, raw + ph.p_offset, ph.p_filesz);
     memset(dst + ph.p_filesz, 0, ph.p_memsz - ph.p_filesz);
@@ -156,7 +162,11 @@ int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *i
     if ((uint32_t)eh.e_entry - cpu->ram_base >= cpu->ram_size) {
       fail(err, "%s: entry point 0x%08llx is outside RAM", path, (unsigned long long)eh.e_entry);
     } else {
-      copy_segments(e, cpu, raw);
+      copy_segments(e, cpu, raw, img);
+      if (img->code_lo >= img->code_hi) { /* no segment marked executable: take them all */
+        img->code_lo = cpu->ram_base;
+        img->code_hi = cpu->ram_base + cpu->ram_size;
+      }
       img->entry = (uint32_t)eh.e_entry;
       read_symbols(e, syms, img);
       rc = 0;

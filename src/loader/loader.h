@@ -15,6 +15,7 @@
 
 typedef struct loaded_image {
   uint32_t entry;
+  uint32_t code_lo, code_hi;  /* span of the executable segments */
   bool has_tohost;
   uint32_t tohost, fromhost;
 } loaded_image;

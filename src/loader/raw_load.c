@@ -30,6 +30,8 @@ int loader_raw(core_cpu *cpu, const char *path, uint32_t addr, loaded_image *img
     } else if (fread(cpu->ram + off, 1, (size_t)size, f) != (size_t)size) {
       snprintf(err->msg, sizeof err->msg, "%s: read error", path);
     } else {
+      img->code_lo = addr;
+      img->code_hi = addr + (uint32_t)size;
       rc = 0;
     }
   }

@@ -14,6 +14,8 @@
 #ifndef TALLY_TIMING_SIGNALS_H
 #define TALLY_TIMING_SIGNALS_H
 
+#include <stdint.h>
+
 #define TALLY_SIGNAL_LIST(X) \
   X(CYCLE,            "cycle",              "every clock cycle (always high)") \
   X(INSTRET,          "instret",            "an instruction retires (its last cycle)") \
@@ -76,5 +78,9 @@ extern const signal_info signal_catalog[SIG_COUNT];
 
 /* The id of a signal by name, or -1. */
 int signal_lookup(const char *name);
+
+/* Fills the derived signals of a vector of totals: `stall` is the sum of
+ * the stall.* signals. */
+void signal_derive(uint64_t *totals);
 
 #endif

@@ -65,11 +65,11 @@ void timing_free(timing *t) {
 
 static void charge(timing *t, tally_signal_id sig, uint32_t cycles) {
   t->cycle += cycles;
-  t->sig_dyn[SIG_CYCLE] += cycles;
-  t->sig_dyn[sig] += cycles;
+  timing_count(t, SIG_CYCLE, cycles);
+  timing_count(t, sig, cycles);
 }
 
-static void pulse(timing *t, tally_signal_id sig) { t->sig_dyn[sig]++; }
+static void pulse(timing *t, tally_signal_id sig) { timing_count(t, sig, 1); }
 
 /* Waits for the memory port, then occupies it for `busy` cycles. Returns
  * the stall seen by the instruction. */
@@ -254,8 +254,8 @@ uint32_t timing_trap(timing *t, bool interrupt) {
 
 void timing_idle(timing *t, uint64_t cycles) {
   t->cycle += cycles;
-  t->sig_dyn[SIG_CYCLE] += (int64_t)cycles;
-  t->sig_dyn[SIG_WFI_IDLE] += (int64_t)cycles;
+  timing_count(t, SIG_CYCLE, (int64_t)cycles);
+  timing_count(t, SIG_WFI_IDLE, (int64_t)cycles);
 }
 
 void timing_set_markers(timing *t, uint32_t bits, uint64_t now) {
@@ -317,16 +317,37 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals) {
   return e;
 }
 
+void timing_add_op(const op_timing *o, int64_t n, int64_t *sig) {
+  sig[SIG_CYCLE] += n * (int64_t)o->cycles;
+  sig[SIG_STALL_LOAD_USE] += n * o->load_use;
+  sig[SIG_STALL_ICACHE] += n * o->fetch_stall;
+  sig[SIG_MEM_READ] += n * o->fetch_reads;
+  if (o->stall_sig)
+    sig[o->stall_sig] += n * (int64_t)o->stall_cycles;
+  for (uint32_t p = o->pulses; p; p &= p - 1)
+    sig[__builtin_ctz(p)] += n;
+}
+
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig) {
-  for (uint32_t i = from; i < to; i++) {
-    const op_timing *o = &bt->ops[i];
-    sig[SIG_CYCLE] += n * (int64_t)o->cycles;
-    sig[SIG_STALL_LOAD_USE] += n * o->load_use;
-    sig[SIG_STALL_ICACHE] += n * o->fetch_stall;
-    sig[SIG_MEM_READ] += n * o->fetch_reads;
-    if (o->stall_sig)
-      sig[o->stall_sig] += n * (int64_t)o->stall_cycles;
-    for (uint32_t p = o->pulses; p; p &= p - 1)
-      sig[__builtin_ctz(p)] += n;
+  for (uint32_t i = from; i < to; i++)
+    timing_add_op(&bt->ops[i], n, sig);
+}
+
+uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) {
+  const core_model *m = &t->model;
+  uint32_t line = m->dcache.line > m->icache.line ? m->dcache.line : m->icache.line;
+  uint32_t beats = (line ? line : 4) / (m->bus_bytes ? m->bus_bytes : 4) + 1;
+  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * t->mem_read_beat;
+  uint32_t write = t->mem_row_miss + beats * t->mem_write_beat;
+  uint32_t port = (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat) + write + fill;
+  switch ((isa_class)isa_infos[kind].cls) {
+  case CLASS_LOAD: case CLASS_STORE: return port + write + fill;
+  case CLASS_AMO: return 2 * (port + write + fill);
+  case CLASS_BRANCH: return m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty;
+  case CLASS_MUL: return m->mul_latency + 31;
+  case CLASS_DIV: return m->div_latency + 31;
+  case CLASS_ALU: return 31; /* serial shifts */
+  case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill : 0;
+  default: return 0;
   }
 }

@@ -20,6 +20,8 @@
 #include "core_model.h"
 #include "signals.h"
 
+struct prof_state;
+
 #define TIMING_NO_LINE 1u /* no fetch line is current (line addresses are even) */
 #define TIMING_WBUF_MAX 64
 
@@ -38,8 +40,9 @@ typedef struct op_timing {
 } op_timing;
 
 typedef struct block_timing {
-  uint64_t execs;           /* times the block was entered */
+  uint64_t execs;           /* times the block was entered (not yet folded) */
   uint32_t static_cycles;   /* sum of ops[].cycles */
+  uint32_t dyn_bound;       /* the most dynamic cycles one execution can add */
   uint32_t head_reads;      /* registers read by the block's first instruction */
   uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
   op_timing ops[];          /* parallel to the block's ops */
@@ -55,6 +58,8 @@ typedef struct timing {
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   uint64_t insn_start;      /* cycle at which the current instruction began, before its fetch */
+  struct prof_state *prof;  /* exact profile being gathered, or NULL */
+  int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   uint32_t iline_last;      /* the I-cache line looked up last (resident) */
   uint32_t dline_mask;      /* ~(D-cache line size - 1) */
   uint32_t dline_last;      /* the D-cache line accessed last, if resident; else 1 */
@@ -98,6 +103,14 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
 uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2);
 
 /* Dynamic events, each returns the stall cycles it charged. */
+/* Counts a dynamic event (or cycles) of `sig`: into the run's totals and,
+ * when profiling, into the current instruction's row. */
+static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
+  t->sig_dyn[sig] += n;
+  if (__builtin_expect(t->prof_row != NULL, 0))
+    t->prof_row[sig] += n;
+}
+
 /* `now` is the cycle at which the access happens (for the memory port
  * and the write buffer). The inline versions below take the common case
  * (the line of the previous access, still resident) without touching the
@@ -110,8 +123,8 @@ uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
 static inline uint32_t timing_fetch(timing *t, uint32_t line_addr, uint64_t now) {
   if (__builtin_expect(line_addr == t->iline_last, 1)) {
     t->fetch_line = line_addr;
-    t->sig_dyn[SIG_ICACHE_ACCESS]++;
-    t->sig_dyn[SIG_ICACHE_HIT]++;
+    timing_count(t, SIG_ICACHE_ACCESS, 1);
+    timing_count(t, SIG_ICACHE_HIT, 1);
     return 0;
   }
   return timing_fetch_slow(t, line_addr, now);
@@ -119,7 +132,7 @@ static inline uint32_t timing_fetch(timing *t, uint32_t line_addr, uint64_t now)
 
 static inline uint32_t timing_load(timing *t, uint32_t addr, uint64_t now) {
   if (__builtin_expect((addr & t->dline_mask) == t->dline_last, 1)) {
-    t->sig_dyn[SIG_DCACHE_READ_HIT]++;
+    timing_count(t, SIG_DCACHE_READ_HIT, 1);
     return 0;
   }
   return timing_load_slow(t, addr, now);
@@ -127,7 +140,7 @@ static inline uint32_t timing_load(timing *t, uint32_t addr, uint64_t now) {
 
 static inline uint32_t timing_store(timing *t, uint32_t addr, uint64_t now) {
   if (__builtin_expect((addr & t->dline_mask) == t->dline_last_dirty, 1)) {
-    t->sig_dyn[SIG_DCACHE_WRITE_HIT]++;
+    timing_count(t, SIG_DCACHE_WRITE_HIT, 1);
     return 0;
   }
   return timing_store_slow(t, addr, now);
@@ -141,13 +154,14 @@ static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32
 static inline uint32_t timing_branch(timing *t, bool taken, bool predicted_taken) {
   uint32_t penalty = t->branch_cost[taken][predicted_taken];
   if (taken) {
-    t->sig_dyn[SIG_BRANCH_TAKEN]++;
+    timing_count(t, SIG_BRANCH_TAKEN, 1);
     t->fetch_line = TIMING_NO_LINE;
   }
-  t->sig_dyn[SIG_BRANCH_MISPREDICT] += taken != predicted_taken;
+  if (taken != predicted_taken)
+    timing_count(t, SIG_BRANCH_MISPREDICT, 1);
   t->cycle += penalty;
-  t->sig_dyn[SIG_CYCLE] += penalty;
-  t->sig_dyn[SIG_STALL_BRANCH] += penalty;
+  timing_count(t, SIG_CYCLE, penalty);
+  timing_count(t, SIG_STALL_BRANCH, penalty);
   return penalty;
 }
 uint32_t timing_trap(timing *t, bool interrupt);
@@ -170,8 +184,12 @@ typedef struct timing_energy {
 } timing_energy;
 timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
 
-/* Adds what ops [from, to) of a block contribute per execution, times n
- * (negative to take back), into sig. */
+/* Adds what one op contributes per execution, times n (negative to take
+ * back), into sig; timing_add_ops does it for ops [from, to) of a block. */
+void timing_add_op(const op_timing *o, int64_t n, int64_t *sig);
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
+
+/* An upper bound of the dynamic cycles an op of this kind can add. */
+uint32_t timing_dynamic_bound(const timing *t, uint8_t kind);
 
 #endif

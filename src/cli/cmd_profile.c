@@ -1,0 +1,406 @@
+/*
+ * tally profile: the exact per-function profile of a run. Every cycle and
+ * every signal is charged to the instruction it belongs to; a shadow call
+ * stack gives calls, inclusive cycles and caller-to-callee arcs. Optionally
+ * a gprof-style PC sampler runs alongside, for comparison.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tally/tally.h"
+
+#define MAX_COLS 16
+
+typedef struct profile_opts {
+  const char *core;
+  const char *sets[64];
+  int nsets;
+  int cols[MAX_COLS];
+  int ncols;
+  int sort;               /* signal to sort by */
+  size_t top;             /* rows shown, 0 = all */
+  bool callgraph;
+  const char *annotate;
+  double sample_seconds;  /* 0 = no sampler */
+  uint64_t max_insns;
+  const char *outputs[8][2]; /* (format, path) */
+  int noutputs;
+} profile_opts;
+
+static void profile_usage(FILE *f) {
+  fprintf(f,
+          "usage: tally profile [options] PROGRAM [ARGS...]\n"
+          "\n"
+          "Runs PROGRAM on a core model and prints its exact profile: for every\n"
+          "function the cycles and signals of its own instructions, its calls, and\n"
+          "its inclusive cycles through a shadow call stack. Nothing is sampled:\n"
+          "every cycle of the run is counted once, and the numbers sum to the total.\n"
+          "\n"
+          "options:\n"
+          "      --core NAME          core model (default tally5); --set SEC.KEY=VAL to adjust\n"
+          "      --signals LIST       columns, comma-separated signal names\n"
+          "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
+          "                           dcache.write_miss,stall; see 'tally signals')\n"
+          "      --sort SIGNAL        sort by this signal's self total (default cycle)\n"
+          "      --top N              show the N first functions (default all)\n"
+          "  -g, --callgraph          also print caller -> callee arcs with exact calls\n"
+          "                           and inclusive cycles\n"
+          "      --annotate FUNC      disassembly of FUNC with per-instruction counts\n"
+          "      --sample-every T     also run a PC sampler every T of simulated time\n"
+          "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
+          "      --max-insns N        stop after N instructions\n"
+          "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
+          "      --csv FILE           the flat profile as CSV\n"
+          "  -h, --help               show this help\n");
+}
+
+static bool parse_time(const char *s, double *secs) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v <= 0)
+    return false;
+  if (!strcmp(end, "s")) *secs = v;
+  else if (!strcmp(end, "ms")) *secs = v * 1e-3;
+  else if (!strcmp(end, "us")) *secs = v * 1e-6;
+  else if (!strcmp(end, "ns")) *secs = v * 1e-9;
+  else return false;
+  return true;
+}
+
+static bool parse_signals(const char *list, profile_opts *o) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", list);
+  o->ncols = 0;
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    int id = tally_signal_lookup(tok);
+    if (id < 0) {
+      fprintf(stderr, "tally profile: unknown signal '%s' (see 'tally signals')\n", tok);
+      return false;
+    }
+    if (o->ncols == MAX_COLS) {
+      fprintf(stderr, "tally profile: at most %d signals\n", MAX_COLS);
+      return false;
+    }
+    o->cols[o->ncols++] = id;
+  }
+  return o->ncols > 0;
+}
+
+static int parse_opts(int argc, char **argv, profile_opts *o) {
+  enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV };
+  static const struct option longs[] = {
+    {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
+    {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
+    {"top", required_argument, NULL, O_TOP},       {"callgraph", no_argument, NULL, 'g'},
+    {"annotate", required_argument, NULL, O_ANNOTATE}, {"sample-every", required_argument, NULL, O_SAMPLE},
+    {"max-insns", required_argument, NULL, O_MAX}, {"folded", required_argument, NULL, O_FOLDED},
+    {"csv", required_argument, NULL, O_CSV},       {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
+  parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
+  optind = 1;
+  int c;
+  uint64_t v;
+  while ((c = getopt_long(argc, argv, "+gh", longs, NULL)) != -1) {
+    switch (c) {
+    case O_CORE: o->core = optarg; break;
+    case O_SET:
+      if (o->nsets == 64) { fprintf(stderr, "tally profile: too many --set\n"); return -1; }
+      o->sets[o->nsets++] = optarg;
+      break;
+    case O_SIGNALS: if (!parse_signals(optarg, o)) return -1; break;
+    case O_SORT:
+      if ((o->sort = tally_signal_lookup(optarg)) < 0) {
+        fprintf(stderr, "tally profile: unknown signal '%s' for --sort\n", optarg);
+        return -1;
+      }
+      break;
+    case O_TOP:
+      if (!parse_u64(optarg, &v)) { fprintf(stderr, "tally profile: --top wants a count\n"); return -1; }
+      o->top = (size_t)v;
+      break;
+    case 'g': o->callgraph = true; break;
+    case O_ANNOTATE: o->annotate = optarg; break;
+    case O_SAMPLE:
+      if (!parse_time(optarg, &o->sample_seconds)) {
+        fprintf(stderr, "tally profile: --sample-every wants a time like 10ms, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
+    case O_MAX:
+      if (!parse_u64(optarg, &o->max_insns) || !o->max_insns) {
+        fprintf(stderr, "tally profile: --max-insns wants a positive count\n");
+        return -1;
+      }
+      break;
+    case O_FOLDED: case O_CSV:
+      if (o->noutputs == 8) { fprintf(stderr, "tally profile: too many outputs\n"); return -1; }
+      o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : "csv";
+      o->outputs[o->noutputs++][1] = optarg;
+      break;
+    case 'h': profile_usage(stdout); return -2;
+    default: return -1;
+    }
+  }
+  if (optind >= argc) {
+    fprintf(stderr, "tally profile: no program given (try 'tally profile --help')\n");
+    return -1;
+  }
+  return optind;
+}
+
+typedef struct sort_ctx {
+  const tally_func_profile *f;
+  int sig;
+} sort_ctx;
+
+static int by_signal(const void *a, const void *b, void *ctx) {
+  const sort_ctx *s = ctx;
+  const tally_func_profile *x = &s->f[*(const size_t *)a], *y = &s->f[*(const size_t *)b];
+  if (x->self[s->sig] != y->self[s->sig])
+    return x->self[s->sig] < y->self[s->sig] ? 1 : -1;
+  return strcmp(x->name, y->name);
+}
+
+static size_t *sorted_order(const tally_func_profile *f, size_t n, int sig) {
+  size_t *order = malloc((n ? n : 1) * sizeof *order);
+  if (!order)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  sort_ctx ctx = {f, sig};
+  qsort_r(order, n, sizeof *order, by_signal, &ctx);
+  return order;
+}
+
+static void print_flat(const tally_profile *p, const profile_opts *o) {
+  const tally_func_profile *f;
+  size_t n = tally_profile_functions(p, &f);
+  int cyc = tally_signal_lookup("cycle");
+  uint64_t total = tally_profile_total(p, cyc);
+  size_t *order = sorted_order(f, n, o->sort);
+  if (!order)
+    return;
+  char a[32];
+  printf("\nFlat profile (exact: every cycle of the run, nothing sampled)\n\n");
+  printf("%8s %8s %14s", "%self", "%incl", "calls");
+  for (int c = 0; c < o->ncols; c++)
+    printf(" %16s", tally_signal_name(o->cols[c]));
+  printf(" %16s  %s\n", "incl cycles", "function");
+  size_t shown = 0;
+  for (size_t i = 0; i < n; i++) {
+    const tally_func_profile *fp = &f[order[i]];
+    if (!fp->self[cyc] && !fp->calls && !fp->inclusive_cycles)
+      continue;
+    if (o->top && shown == o->top)
+      break;
+    shown++;
+    printf("%7.2f%% %7.2f%% %14s", total ? 100.0 * (double)fp->self[cyc] / (double)total : 0.0,
+           total ? 100.0 * (double)fp->inclusive_cycles / (double)total : 0.0, fmt_count(fp->calls, a, sizeof a));
+    for (int c = 0; c < o->ncols; c++)
+      printf(" %16s", fmt_count(fp->self[o->cols[c]], a, sizeof a));
+    printf(" %16s  %s%s\n", fmt_count(fp->inclusive_cycles, a, sizeof a), fp->name,
+           fp->is_handler ? "  [trap handler]" : "");
+  }
+  printf("%8s %8s %14s", "", "", "total");
+  for (int c = 0; c < o->ncols; c++)
+    printf(" %16s", fmt_count(tally_profile_total(p, o->cols[c]), a, sizeof a));
+  printf("\n");
+  free(order);
+}
+
+static int by_inclusive(const void *a, const void *b, void *ctx) {
+  const tally_arc *arcs = ctx;
+  uint64_t x = arcs[*(const size_t *)a].inclusive_cycles, y = arcs[*(const size_t *)b].inclusive_cycles;
+  return x == y ? 0 : x < y ? 1 : -1;
+}
+
+static void print_callgraph(const tally_profile *p) {
+  const tally_func_profile *f;
+  const tally_arc *arcs;
+  tally_profile_functions(p, &f);
+  size_t n = tally_profile_arcs(p, &arcs);
+  char a[32], b[32];
+  printf("\nCall graph (exact calls; the callee's inclusive cycles when called from\n"
+         "this caller: time in a callee shared by several callers is split exactly)\n\n");
+  printf("%14s %18s  %s\n", "calls", "incl cycles", "caller -> callee");
+  size_t *order = malloc((n ? n : 1) * sizeof *order);
+  if (!order)
+    return;
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  qsort_r(order, n, sizeof *order, by_inclusive, (void *)arcs);
+  for (size_t k = 0; k < n; k++) {
+    size_t i = order[k];
+    const char *caller = arcs[i].caller >= 0 ? f[arcs[i].caller].name : "?";
+    const char *callee = arcs[i].callee >= 0 ? f[arcs[i].callee].name : "?";
+    printf("%14s %18s  %s -> %s\n", fmt_count(arcs[i].calls, a, sizeof a),
+           fmt_count(arcs[i].inclusive_cycles, b, sizeof b), caller, callee);
+  }
+  free(order);
+}
+
+static void print_sampling(const tally_profile *p, const profile_opts *o) {
+  const tally_func_profile *f;
+  size_t n = tally_profile_functions(p, &f);
+  int cyc = tally_signal_lookup("cycle");
+  uint64_t total = tally_profile_total(p, cyc), taken = tally_profile_samples_taken(p);
+  size_t *order = sorted_order(f, n, cyc);
+  if (!order)
+    return;
+  char a[32];
+  printf("\nPC sampling every %g ms of simulated time (%s samples) against the exact profile\n\n",
+         o->sample_seconds * 1e3, fmt_count(taken, a, sizeof a));
+  printf("%10s %10s %10s %10s  %s\n", "exact", "sampled", "error", "samples", "function");
+  for (size_t i = 0; i < n; i++) {
+    const tally_func_profile *fp = &f[order[i]];
+    if (!fp->self[cyc] && !fp->samples)
+      continue;
+    double exact = total ? 100.0 * (double)fp->self[cyc] / (double)total : 0;
+    double sampled = taken ? 100.0 * (double)fp->samples / (double)taken : 0;
+    printf("%9.2f%% %9.2f%% %+9.2f%% %10s  %s\n", exact, sampled, sampled - exact,
+           fmt_count(fp->samples, a, sizeof a), fp->name);
+  }
+  free(order);
+}
+
+static void print_annotation(tally_sim *sim, const tally_profile *p, const profile_opts *o) {
+  const tally_func_profile *f;
+  size_t n = tally_profile_functions(p, &f);
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(f[i].name, o->annotate) != 0)
+      continue;
+    printf("\n%s [0x%08x, 0x%08x)\n\n", f[i].name, f[i].lo, f[i].hi);
+    printf("%10s", "address");
+    for (int c = 0; c < o->ncols; c++)
+      printf(" %14s", tally_signal_name(o->cols[c]));
+    printf("  instruction\n");
+    for (uint32_t pc = f[i].lo; pc < f[i].hi;) {
+      char dis[96], a[32];
+      int len = tally_disasm_at(sim, pc, dis, sizeof dis);
+      if (!len)
+        break;
+      printf("%10x", pc);
+      for (int c = 0; c < o->ncols; c++)
+        printf(" %14s", fmt_count(tally_profile_at(p, pc, o->cols[c]), a, sizeof a));
+      printf("  %s\n", dis);
+      pc += (uint32_t)len;
+    }
+    return;
+  }
+  fprintf(stderr, "tally profile: no function named '%s'\n", o->annotate);
+}
+
+static void folded_line(void *ctx, const char *const *names, size_t depth, uint64_t cycles) {
+  FILE *f = ctx;
+  for (size_t i = 0; i < depth; i++)
+    fprintf(f, "%s%s", i ? ";" : "", names[i]);
+  fprintf(f, " %llu\n", (unsigned long long)cycles);
+}
+
+static int write_outputs(const tally_profile *p, const profile_opts *o) {
+  for (int i = 0; i < o->noutputs; i++) {
+    FILE *f = fopen(o->outputs[i][1], "w");
+    if (!f) {
+      perror(o->outputs[i][1]);
+      return -1;
+    }
+    if (!strcmp(o->outputs[i][0], "folded")) {
+      tally_profile_stacks(p, folded_line, f);
+    } else {
+      const tally_func_profile *fp;
+      size_t n = tally_profile_functions(p, &fp);
+      fprintf(f, "function,lo,hi,calls,inclusive_cycles");
+      for (int s = 0; s < tally_signal_count(); s++)
+        fprintf(f, ",%s", tally_signal_name(s));
+      fprintf(f, "\n");
+      for (size_t k = 0; k < n; k++) {
+        fprintf(f, "%s,0x%08x,0x%08x,%llu,%llu", fp[k].name, fp[k].lo, fp[k].hi, (unsigned long long)fp[k].calls,
+                (unsigned long long)fp[k].inclusive_cycles);
+        for (int s = 0; s < tally_signal_count(); s++)
+          fprintf(f, ",%llu", (unsigned long long)fp[k].self[s]);
+        fprintf(f, "\n");
+      }
+    }
+    if (fclose(f) != 0) {
+      perror(o->outputs[i][1]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int cmd_profile(int argc, char **argv) {
+  profile_opts o;
+  int first = parse_opts(argc, argv, &o);
+  if (first == -2)
+    return 0;
+  if (first < 0)
+    return EXIT_USAGE;
+  tally_sim *sim = tally_sim_new(NULL);
+  if (!sim) {
+    fprintf(stderr, "tally profile: out of memory\n");
+    return EXIT_INTERNAL;
+  }
+  tally_error err;
+  const char *prog = argv[first];
+  int status = EXIT_NOINPUT;
+  if (tally_load_elf(sim, prog, &err) != 0 || tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0 ||
+      tally_set_args(sim, argc - first, argv + first) != 0) {
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+    tally_sim_free(sim);
+    return status;
+  }
+  tally_energy clk = tally_energy_now(sim);
+  uint64_t period = o.sample_seconds > 0 ? (uint64_t)(o.sample_seconds * clk.frequency_mhz * 1e6 + 0.5) : 0;
+  if (o.sample_seconds > 0 && period == 0)
+    period = 1;
+  if (tally_profile_enable(sim, period, &err) != 0) {
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+    tally_sim_free(sim);
+    return EXIT_INTERNAL;
+  }
+  tally_stop s = tally_run(sim, o.max_insns ? o.max_insns : UINT64_MAX);
+  fflush(stdout);
+  switch (s) {
+  case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
+  case TALLY_STOP_LIMIT: status = EXIT_BOUND; break;
+  case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
+  case TALLY_STOP_HALT: status = EXIT_HALT; break;
+  default: status = EXIT_INTERNAL; break;
+  }
+  if (s != TALLY_STOP_EXIT)
+    fprintf(stderr, "tally profile: the run ended early (%s); profiling what ran\n", tally_stop_detail(sim));
+  tally_profile *p = tally_profile_take(sim);
+  if (!p) {
+    fprintf(stderr, "tally profile: out of memory for the report\n");
+    tally_sim_free(sim);
+    return EXIT_INTERNAL;
+  }
+  char a[32], b[32];
+  uint64_t cycles = tally_cycles(sim), insns = tally_instret(sim);
+  printf("\ntally profile: %s on core %s: %s cycles, %s instructions, CPI %.3f\n", prog, tally_core_name(sim),
+         fmt_count(cycles, a, sizeof a), fmt_count(insns, b, sizeof b), insns ? (double)cycles / (double)insns : 0.0);
+  print_flat(p, &o);
+  if (o.callgraph)
+    print_callgraph(p);
+  if (o.sample_seconds > 0)
+    print_sampling(p, &o);
+  if (o.annotate)
+    print_annotation(sim, p, &o);
+  uint64_t unmatched, unwinds;
+  tally_profile_anomalies(p, &unmatched, &unwinds);
+  if (unmatched || unwinds)
+    printf("\nnote: %llu returns matched no call and %llu returns unwound several frames\n",
+           (unsigned long long)unmatched, (unsigned long long)unwinds);
+  if (write_outputs(p, &o) != 0 && status == 0)
+    status = EXIT_INTERNAL;
+  tally_profile_free(p);
+  tally_sim_free(sim);
+  return status;
+}

@@ -1,0 +1,178 @@
+/*
+ * The shadow call stack and calling-context tree of profile.h.
+ *
+ * Matching returns: a call pushes the address it will return to. A return
+ * to address A pops frames down to the newest frame expecting A, so a
+ * longjmp-style unwind (returning past several frames) closes each skipped
+ * frame at once. A return matching no frame pops the top frame only and is
+ * counted in unmatched_returns.
+ *
+ * Traps push a frame marked is_trap whose return address is "any": mret
+ * pops back through the newest trap frame.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+#define NODES_PER_CHUNK 1024
+#define TRAP_FRAME_RET UINT32_MAX
+
+struct prof_node_chunk {
+  struct prof_node_chunk *next;
+  uint32_t used;
+  prof_node nodes[NODES_PER_CHUNK];
+};
+
+prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms) {
+  prof_state *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->syms = syms;
+  lo &= ~1u;
+  hi = (hi + 1) & ~1u;
+  p->lo = lo;
+  p->hi = hi > lo ? hi : lo;
+  size_t nrows = ((size_t)(p->hi - p->lo) >> 1) + 1;
+  p->rows = calloc(nrows * SIG_COUNT, sizeof *p->rows);
+  p->samples = calloc(nrows, sizeof *p->samples);
+  p->cap = 256;
+  p->stack = malloc(p->cap * sizeof *p->stack);
+  if (!p->rows || !p->samples || !p->stack) {
+    prof_free(p);
+    return NULL;
+  }
+  p->stack[0] = (prof_frame){&p->root, 0};
+  p->depth = 1;
+  return p;
+}
+
+void prof_free(prof_state *p) {
+  if (!p)
+    return;
+  for (prof_node_chunk *c = p->chunks, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
+  free(p->rows);
+  free(p->samples);
+  free(p->stack);
+  free(p);
+}
+
+static prof_node *new_node(prof_state *p) {
+  if (!p->chunks || p->chunks->used == NODES_PER_CHUNK) {
+    prof_node_chunk *c = calloc(1, sizeof *c);
+    if (!c)
+      return NULL;
+    c->next = p->chunks;
+    p->chunks = c;
+  }
+  return &p->chunks->nodes[p->chunks->used++];
+}
+
+/* The child of `parent` for (func, site, trap), created on first use. */
+static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
+  for (prof_node *c = parent->first_child; c; c = c->next_sibling)
+    if (c->func == func && c->call_site == site && c->is_trap == trap)
+      return c;
+  prof_node *c = new_node(p);
+  if (!c)
+    return parent; /* out of memory: keep charging the parent */
+  *c = (prof_node){.func = func, .call_site = site, .is_trap = trap, .parent = parent,
+                   .next_sibling = parent->first_child};
+  parent->first_child = c;
+  return c;
+}
+
+static void account(prof_state *p, uint64_t now) {
+  if (now > p->last_cycle) {
+    p->stack[p->depth - 1].node->self_cycles += now - p->last_cycle;
+    p->last_cycle = now;
+  }
+}
+
+static void push(prof_state *p, prof_node *n, uint32_t ret_addr) {
+  if (p->depth == p->cap) {
+    prof_frame *s = realloc(p->stack, 2 * p->cap * sizeof *s);
+    if (!s)
+      return; /* out of memory: deeper calls are charged to this frame */
+    p->stack = s;
+    p->cap *= 2;
+  }
+  n->calls++;
+  p->stack[p->depth++] = (prof_frame){n, ret_addr};
+}
+
+void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint64_t now) {
+  account(p, now);
+  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr);
+}
+
+void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
+  account(p, now);
+  if (p->depth == 1) { /* a jump out of the root: treat as a call that never returns */
+    push(p, child(p, &p->root, target, site, false), 0);
+    return;
+  }
+  /* the callee replaces the caller and returns where the caller would */
+  prof_frame top = p->stack[--p->depth];
+  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr);
+}
+
+void prof_return(prof_state *p, uint32_t target, uint64_t now) {
+  account(p, now);
+  for (uint32_t d = p->depth - 1; d >= 1; d--) {
+    if (p->stack[d].ret_addr == TRAP_FRAME_RET)
+      break; /* never unwind out of a trap handler with a plain return */
+    if (p->stack[d].ret_addr == target) {
+      if (d != p->depth - 1)
+        p->unwinds++;
+      p->depth = d;
+      return;
+    }
+  }
+  if (p->depth > 1 && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET)
+    p->depth--;
+  p->unmatched_returns++;
+}
+
+void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint64_t now) {
+  account(p, now);
+  push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET);
+}
+
+void prof_trap_return(prof_state *p, uint64_t now) {
+  account(p, now);
+  for (uint32_t d = p->depth - 1; d >= 1; d--) {
+    if (p->stack[d].ret_addr == TRAP_FRAME_RET) {
+      p->depth = d;
+      return;
+    }
+  }
+  p->unmatched_returns++;
+}
+
+static uint64_t total(prof_node *n) {
+  uint64_t t = n->self_cycles;
+  for (prof_node *c = n->first_child; c; c = c->next_sibling)
+    t += total(c);
+  n->total_cycles = t;
+  return t;
+}
+
+void prof_finish(prof_state *p, uint64_t now) {
+  account(p, now);
+  total(&p->root);
+}
+
+void prof_sample(prof_state *p, uint32_t pc) {
+  uint32_t i = pc - p->lo < p->hi - p->lo ? (pc - p->lo) >> 1 : (p->hi - p->lo) >> 1;
+  p->samples[i]++;
+  p->samples_taken++;
+}
+
+bool prof_is_function_entry(const prof_state *p, uint32_t pc) {
+  const sym_entry *e = p->syms ? sym_table_lookup(p->syms, pc) : NULL;
+  return e && e->addr == pc;
+}

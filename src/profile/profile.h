@@ -1,0 +1,88 @@
+/*
+ * Exact profiles, gathered without touching the program.
+ *
+ * Two structures, both exact to the cycle:
+ *   - per-instruction rows: for every halfword address in the profiled code
+ *     range, the total of every signal charged to the instruction there
+ *     (static costs folded from block executions, dynamic charges as they
+ *     happen). A function's self counts are sums of its rows.
+ *   - a calling-context tree (CCT) driven by a shadow call stack that
+ *     follows the calls, returns, tail calls, traps and unwinds the program
+ *     really executes. Cycles between two such events belong to the context
+ *     on top of the stack, which gives inclusive cycles per function and per
+ *     caller-to-callee arc, and folded stacks.
+ *
+ * The timing model calls in here; reports read the result (report.c).
+ */
+#ifndef TALLY_PROFILE_PROFILE_H
+#define TALLY_PROFILE_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../symbols/symtab.h"
+#include "../timing/signals.h"
+
+typedef struct prof_node {
+  uint32_t func;            /* entry address of the function; 0 for the root */
+  uint32_t call_site;       /* pc of the call (or trapping pc) that entered it */
+  bool is_trap;             /* entered by a trap or an interrupt */
+  struct prof_node *parent, *first_child, *next_sibling;
+  uint64_t self_cycles;     /* cycles while this context was on top */
+  uint64_t calls;           /* times this context was entered */
+  uint64_t total_cycles;    /* self plus descendants (prof_finish) */
+} prof_node;
+
+typedef struct prof_frame {
+  prof_node *node;
+  uint32_t ret_addr;        /* where the matching return goes */
+} prof_frame;
+
+typedef struct prof_node_chunk prof_node_chunk;
+
+typedef struct prof_state {
+  const sym_table *syms;    /* to recognise jumps to a function's entry (tail calls) */
+  uint32_t lo, hi;          /* profiled code range [lo, hi) */
+  int64_t *rows;            /* ((hi - lo) / 2 + 1) * SIG_COUNT; the last row is "elsewhere" */
+  prof_node root;
+  prof_frame *stack;
+  uint32_t depth, cap;
+  uint64_t last_cycle;
+  uint64_t unmatched_returns; /* returns with no frame to pop */
+  uint64_t unwinds;           /* returns that skipped frames (longjmp and the like) */
+  prof_node_chunk *chunks;
+  /* PC sampling, as a timer-interrupt profiler would do it */
+  uint64_t sample_period;   /* cycles between samples, 0 = off */
+  uint64_t next_sample;
+  uint64_t *samples;        /* per row */
+  uint64_t samples_taken;
+} prof_state;
+
+prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
+void prof_free(prof_state *p);
+
+/* The row of signal totals for the instruction at pc. */
+static inline int64_t *prof_row(prof_state *p, uint32_t pc) {
+  uint32_t i = pc - p->lo < p->hi - p->lo ? (pc - p->lo) >> 1 : (p->hi - p->lo) >> 1;
+  return p->rows + (uint64_t)i * SIG_COUNT;
+}
+
+/* Control-flow events at cycle `now` (the cycle the event happens at:
+ * everything before it belongs to the context on top until then). */
+void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint64_t now);
+void prof_return(prof_state *p, uint32_t target, uint64_t now);
+void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now);
+void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint64_t now);
+void prof_trap_return(prof_state *p, uint64_t now);
+
+/* Closes the books at cycle `now`: charges the open contexts and computes
+ * total_cycles over the tree. */
+void prof_finish(prof_state *p, uint64_t now);
+
+/* Is pc the first instruction of a known function? */
+bool prof_is_function_entry(const prof_state *p, uint32_t pc);
+
+/* Samples: record the instruction executing at cycle `at`. */
+void prof_sample(prof_state *p, uint32_t pc);
+
+#endif
