@@ -7,7 +7,7 @@ PKGS=(
   build-essential cmake pkg-config
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   qemu-system-misc
-  libelf-dev libinih-dev
+  libelf-dev libdw-dev libinih-dev
   python3
 )
 

@@ -20,6 +20,7 @@ enum {
 
 int cmd_run(int argc, char **argv);
 int cmd_signals(int argc, char **argv);
+int cmd_symbols(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 
 struct tally_sim;

@@ -19,6 +19,7 @@ static const subcommand subcommands[] = {
   {"run", cmd_run, "run a RISC-V program on the simulated board"},
   {"profile", cmd_profile, "exact per-function profile of a run (cycles, signals, calls)"},
   {"signals", cmd_signals, "list the signals counters can count"},
+  {"symbols", cmd_symbols, "list a program's functions and source lines"},
 };
 
 static void usage(FILE *f) {

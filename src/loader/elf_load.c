@@ -111,36 +111,17 @@ static void copy_segments(Elf *e, core_cpu *cpu, const char *raw, loaded_image *
   }
 }
 
-static void read_symbols(Elf *e, sym_table *syms, loaded_image *img) {
-  Elf_Scn *scn = NULL;
-  bool have_fromhost = false;
-  while ((scn = elf_nextscn(e, scn))) {
-    GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
-      continue;
-    Elf_Data *d = elf_getdata(scn, NULL);
-    if (!d)
-      continue;
-    size_t count = d->d_size / sh.sh_entsize;
-    for (size_t i = 0; i < count; i++) {
-      GElf_Sym s;
-      if (!gelf_getsym(d, (int)i, &s))
-        continue;
-      const char *name = elf_strptr(e, sh.sh_link, s.st_name);
-      if (!name || !*name)
-        continue;
-      if (strcmp(name, "tohost") == 0) { img->has_tohost = true; img->tohost = (uint32_t)s.st_value; }
-      if (strcmp(name, "fromhost") == 0) { have_fromhost = true; img->fromhost = (uint32_t)s.st_value; }
-      int type = GELF_ST_TYPE(s.st_info);
-      bool code_label = type == STT_NOTYPE && s.st_shndx != SHN_UNDEF && s.st_shndx != SHN_ABS &&
-                        name[0] != '.' && name[0] != '$';
-      if ((type == STT_FUNC || code_label) && s.st_shndx != SHN_UNDEF)
-        sym_table_add(syms, (uint32_t)s.st_value, (uint32_t)s.st_size, name);
-    }
-  }
-  if (!have_fromhost)
-    img->fromhost = 0;
+/* Function symbols for reports (src/symbols), and HTIF's tohost/fromhost. */
+static void read_symbols(Elf *e, const char *path, sym_table *syms, loaded_image *img) {
+  tally_error ignored; /* a damaged symbol table costs names, not the run */
+  sym_table_read_elf(syms, e, path, &ignored);
   sym_table_finish(syms);
+  uint32_t v;
+  if (sym_elf_symbol_value(e, "tohost", &v) == 0) {
+    img->has_tohost = true;
+    img->tohost = v;
+  }
+  img->fromhost = sym_elf_symbol_value(e, "fromhost", &v) == 0 ? v : 0;
 }
 
 int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *img, tally_error *err) {
@@ -168,7 +149,7 @@ int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *i
         img->code_hi = cpu->ram_base + cpu->ram_size;
       }
       img->entry = (uint32_t)eh.e_entry;
-      read_symbols(e, syms, img);
+      read_symbols(e, path, syms, img);
       rc = 0;
     }
   }
