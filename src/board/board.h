@@ -25,6 +25,7 @@
 #define BOARD_CORE_HZ 100000000u /* functional-mode clock for semihosting time calls */
 
 #define SEMIHOST_MAX_FILES 32
+#define SEMIHOST_READC_EOF_LIMIT 1000
 
 typedef struct semihost_file {
   int kind;     /* 0 free, 1 host fd, 2 the features pseudo-file */
@@ -49,6 +50,7 @@ struct board {
   /* semihosting */
   char *cmdline;
   int sh_errno;
+  uint32_t readc_at_eof;    /* SYS_READC calls in a row at end of input */
   semihost_file files[SEMIHOST_MAX_FILES];
 };
 

@@ -269,9 +269,20 @@ void board_semihost(core_cpu *cpu) {
   case SYS_WRITE: r = sys_write(&c); break;
   case SYS_READ: r = sys_read(&c); break;
   case SYS_READC: {
+    /* SYS_READC has no way to say "end of input" (picolibc's getchar turns
+     * -1 into 0xff), so a program reading past the end would spin forever:
+     * after many reads at end of input, stop it and say why. */
     unsigned char ch;
     fflush(c.b->out);
-    r = read(c.b->in_fd, &ch, 1) == 1 ? ch : UINT32_MAX;
+    if (c.b->in_fd >= 0 && read(c.b->in_fd, &ch, 1) == 1) {
+      r = ch;
+      c.b->readc_at_eof = 0;
+    } else {
+      r = UINT32_MAX;
+      if (++c.b->readc_at_eof == SEMIHOST_READC_EOF_LIMIT)
+        core_set_stop(cpu, CORE_STOP_HALT,
+                      "the program keeps reading past the end of its input (SYS_READC cannot report end of file)");
+    }
     break;
   }
   case SYS_ISERROR: { uint32_t v; r = arg(&c, 0, &v) ? (int32_t)v < 0 : 0; break; }

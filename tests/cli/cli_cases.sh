@@ -113,6 +113,18 @@ case_raw_binary() {
   expect_err "load address 0x10000000 is outside RAM"
 }
 
+case_stdin_eof() {
+  # 5 bytes and a newline are read and counted; the reads past the end of
+  # input are stopped with status 126
+  printf 'hello\n' | "$TALLY" run "$P/stdin_count.elf" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  out=$(cat "$WORK/out")
+  err=$(cat "$WORK/err")
+  expect_rc 126
+  expect_out "line of 5 bytes"
+  expect_err "keeps reading past the end of its input"
+}
+
 case_verbose() {
   run run -v "$P/uart_hello.elf"
   expect_rc 3
