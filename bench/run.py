@@ -168,6 +168,47 @@ def measure(name, elf, args, tally, qemu, runs, qemu_count=False):
     }
 
 
+MODES = [
+    ("functional", ["run"]),
+    ("timed", ["run", "--core", "tally5"]),
+    ("profiled", ["profile", "--core", "tally5", "--top", "1"]),
+]
+
+
+def measure_modes(name, elf, args, tally, runs):
+    """Alternates tally in each mode on one ELF; returns the median seconds per mode."""
+    times = {m: [] for m, _ in MODES}
+    for i in range(runs + 1):  # the first round is the warm-up
+        for mode, cmd in MODES:
+            dt, p = timed([tally] + cmd + [elf] + args)
+            if p.returncode != 0:
+                raise BenchError(f"tally {' '.join(cmd)} {name}: exit status {p.returncode}\n"
+                                 f"{p.stderr.decode(errors='replace')[-1000:]}")
+            if i:
+                times[mode].append(dt)
+    return {m: statistics.median(t) for m, t in times.items()}
+
+
+def modes_table(rows):
+    out = ["## Cost of timing and profiling", "",
+           "The same ELF run by tally functionally, with the default core model (tally5), and",
+           "with an exact profile of every function and arc (`tally profile`); median wall",
+           "time of each, the three modes alternating. Targets: timed / functional at most 2,",
+           "profiled / timed at most 1.3 (geometric means).", "",
+           "| workload | functional s | timed s | profiled s | timed / functional | profiled / timed |",
+           "|---|--:|--:|--:|--:|--:|"]
+    tf, pt = [], []
+    for r in rows:
+        a, b = r["timed"] / r["functional"], r["profiled"] / r["timed"]
+        tf.append(a)
+        pt.append(b)
+        out.append(f"| {r['name']} | {r['functional']:.3f} | {r['timed']:.3f} | {r['profiled']:.3f} "
+                   f"| {a:.2f} | {b:.2f} |")
+    out.append(f"| **geometric mean** | | | | **{geomean(tf):.2f}** | **{geomean(pt):.2f}** |")
+    out.append("")
+    return "\n".join(out), geomean(tf), geomean(pt)
+
+
 def mips(insns, seconds):
     if insns is None or seconds is None or seconds < MIN_NET_SECONDS:
         return None
@@ -244,6 +285,9 @@ def main(argv):
                     help="also count instructions from QEMU's execution trace and require "
                          "tally's count to match; fills the count in with --qemu-only "
                          "(slow, ~0.5M instructions/s: use with --sizes default)")
+    ap.add_argument("--no-modes", action="store_true",
+                    help="skip the timing/profiling cost table (tally functional vs timed vs "
+                         "profiled)")
     ap.add_argument("--output", default=os.path.join(REPO, "bench", "results.md"),
                     help="results file (default: bench/results.md)")
     opt = ap.parse_args(argv)
@@ -303,6 +347,20 @@ def main(argv):
             text, g, gn = table(flavour, rows, empty)
             sections.append(text)
             summary.append((flavour, g, gn))
+        modes_text = None
+        if tally and not opt.no_modes:
+            mrows = []
+            d = os.path.join(opt.build, "target", FLAVOURS[0])
+            for name in names:
+                size = BENCH_SIZES.get(name) if opt.sizes == "bench" else None
+                args = [size] if size else []
+                print(f"[modes] {name} {' '.join(args)} ...", flush=True)
+                r = measure_modes(name, os.path.join(d, name + ".elf"), args, tally, opt.runs)
+                r.update(name=name)
+                mrows.append(r)
+                print(f"    functional {r['functional']:.3f} s, timed {r['timed']:.3f} s, "
+                      f"profiled {r['profiled']:.3f} s", flush=True)
+            modes_text, g_tf, g_pt = modes_table(mrows)
     except BenchError as e:
         print(f"bench/run.py: error: {e}", file=sys.stderr)
         return 1
@@ -336,7 +394,11 @@ def main(argv):
     lines += ["## Summary", "", "| flavour | geomean tally/QEMU | geomean tally/QEMU net |",
               "|---|--:|--:|"]
     lines += [f"| {f} | {fmt(g, '.3f')} | {fmt(gn, '.3f')} |" for f, g, gn in summary]
+    if modes_text:
+        lines += ["", f"Timed / functional (tally5): geomean {g_tf:.2f}; profiled / timed: {g_pt:.2f}."]
     lines += ["", "## Per workload", ""] + sections
+    if modes_text:
+        lines += [modes_text]
     with open(opt.output, "w") as f:
         f.write("\n".join(lines).rstrip() + "\n")
     print(f"wrote {opt.output}")

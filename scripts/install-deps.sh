@@ -9,6 +9,7 @@ PKGS=(
   qemu-system-misc
   libelf-dev libdw-dev libinih-dev
   python3
+  valgrind
 )
 
 missing=()

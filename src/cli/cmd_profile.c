@@ -5,11 +5,13 @@
  * a gprof-style PC sampler runs alongside, for comparison.
  */
 #define _GNU_SOURCE /* qsort_r */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../report/export.h"
 #include "cli.h"
 #include "tally/tally.h"
 
@@ -27,8 +29,9 @@ typedef struct profile_opts {
   const char *annotate;
   double sample_seconds;  /* 0 = no sampler */
   uint64_t max_insns;
-  const char *outputs[8][2]; /* (format, path) */
+  const char *outputs[16][2]; /* (format, path) */
   int noutputs;
+  report_gmon_unit gmon_unit;
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -53,6 +56,13 @@ static void profile_usage(FILE *f) {
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
           "      --max-insns N        stop after N instructions\n"
+          "\n"
+          "exports (written after the run; docs/profile.md describes each):\n"
+          "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
+          "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE'\n"
+          "      --gmon-unit U        seconds (default; counts at the core clock) or cycles\n"
+          "      --callgrind FILE     Callgrind format, for callgrind_annotate and KCachegrind\n"
+          "      --speedscope FILE    speedscope's format (stacks weighted by cycles)\n"
           "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
           "      --csv FILE           the flat profile as CSV\n"
           "  -h, --help               show this help\n");
@@ -91,14 +101,18 @@ static bool parse_signals(const char *list, profile_opts *o) {
 }
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
-  enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV };
+  enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
+         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
     {"top", required_argument, NULL, O_TOP},       {"callgraph", no_argument, NULL, 'g'},
     {"annotate", required_argument, NULL, O_ANNOTATE}, {"sample-every", required_argument, NULL, O_SAMPLE},
     {"max-insns", required_argument, NULL, O_MAX}, {"folded", required_argument, NULL, O_FOLDED},
-    {"csv", required_argument, NULL, O_CSV},       {"help", no_argument, NULL, 'h'},
+    {"csv", required_argument, NULL, O_CSV},       {"json", required_argument, NULL, O_JSON},
+    {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
+    {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
+    {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
   };
   *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
@@ -138,10 +152,16 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
         return -1;
       }
       break;
-    case O_FOLDED: case O_CSV:
-      if (o->noutputs == 8) { fprintf(stderr, "tally profile: too many outputs\n"); return -1; }
-      o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : "csv";
+    case O_FOLDED: case O_CSV: case O_JSON: case O_GMON: case O_CALLGRIND: case O_SPEEDSCOPE:
+      if (o->noutputs == 16) { fprintf(stderr, "tally profile: too many outputs\n"); return -1; }
+      o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : c == O_CSV ? "csv" : c == O_JSON ? "json"
+                                   : c == O_GMON ? "gmon" : c == O_CALLGRIND ? "callgrind" : "speedscope";
       o->outputs[o->noutputs++][1] = optarg;
+      break;
+    case O_GMON_UNIT:
+      if (!strcmp(optarg, "seconds")) o->gmon_unit = REPORT_GMON_SECONDS;
+      else if (!strcmp(optarg, "cycles")) o->gmon_unit = REPORT_GMON_CYCLES;
+      else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
       break;
     case 'h': profile_usage(stdout); return -2;
     default: return -1;
@@ -296,43 +316,62 @@ static void print_annotation(tally_sim *sim, const tally_profile *p, const profi
   fprintf(stderr, "tally profile: no function named '%s'\n", o->annotate);
 }
 
-static void folded_line(void *ctx, const char *const *names, size_t depth, uint64_t cycles) {
-  FILE *f = ctx;
-  for (size_t i = 0; i < depth; i++)
-    fprintf(f, "%s%s", i ? ";" : "", names[i]);
-  fprintf(f, " %llu\n", (unsigned long long)cycles);
+/* The export files, each written by its src/report writer. */
+static int write_one(const tally_profile *p, const report_run *run, const char *format, FILE *f,
+                     const char *path, const profile_opts *o) {
+  if (!strcmp(format, "folded")) return report_write_folded(p, f);
+  if (!strcmp(format, "csv")) return report_write_csv(p, f);
+  if (!strcmp(format, "json")) return report_write_json(p, run, f);
+  if (!strcmp(format, "speedscope")) return report_write_speedscope(p, run, f);
+  if (!strcmp(format, "callgrind")) return report_write_callgrind(p, run, f);
+  report_gmon_layout layout;
+  report_gmon_opts gopts = {.unit = o->gmon_unit};
+  int rc = report_write_gmon(p, run, &gopts, f, &layout);
+  if (rc == 0 && layout.divisor > 1)
+    fprintf(stderr,
+            "tally profile: %s: histogram scaled to fit gprof's 16-bit bins: one count is %llu cycles "
+            "(rate %u per second); self times are rounded to that\n",
+            path, (unsigned long long)layout.divisor, layout.rate);
+  else if (rc != 0 && errno == EFBIG)
+    fprintf(stderr, "tally profile: %s: an instruction has too many cycles for a histogram counted in "
+                    "cycles (gprof's bins would overflow); use --gmon-unit seconds\n", path);
+  return rc;
 }
 
-static int write_outputs(const tally_profile *p, const profile_opts *o) {
+static int write_outputs(const tally_profile *p, const report_run *run, const profile_opts *o) {
+  int rc = 0;
   for (int i = 0; i < o->noutputs; i++) {
-    FILE *f = fopen(o->outputs[i][1], "w");
+    const char *format = o->outputs[i][0], *path = o->outputs[i][1];
+    FILE *f = fopen(path, !strcmp(format, "gmon") ? "wb" : "w");
     if (!f) {
-      perror(o->outputs[i][1]);
-      return -1;
+      fprintf(stderr, "tally profile: cannot write %s: %s\n", path, strerror(errno));
+      rc = -1;
+      continue;
     }
-    if (!strcmp(o->outputs[i][0], "folded")) {
-      tally_profile_stacks(p, folded_line, f);
-    } else {
-      const tally_func_profile *fp;
-      size_t n = tally_profile_functions(p, &fp);
-      fprintf(f, "function,lo,hi,calls,inclusive_cycles");
-      for (int s = 0; s < tally_signal_count(); s++)
-        fprintf(f, ",%s", tally_signal_name(s));
-      fprintf(f, "\n");
-      for (size_t k = 0; k < n; k++) {
-        fprintf(f, "%s,0x%08x,0x%08x,%llu,%llu", fp[k].name, fp[k].lo, fp[k].hi, (unsigned long long)fp[k].calls,
-                (unsigned long long)fp[k].inclusive_cycles);
-        for (int s = 0; s < tally_signal_count(); s++)
-          fprintf(f, ",%llu", (unsigned long long)fp[k].self[s]);
-        fprintf(f, "\n");
-      }
+    errno = 0;
+    int w = write_one(p, run, format, f, path, o);
+    int e = errno;
+    if (fclose(f) != 0 && w == 0) {
+      w = -1;
+      e = errno;
     }
-    if (fclose(f) != 0) {
-      perror(o->outputs[i][1]);
-      return -1;
+    if (w != 0) {
+      if (e != EFBIG)
+        fprintf(stderr, "tally profile: writing %s failed: %s\n", path, e ? strerror(e) : "out of memory");
+      rc = -1;
     }
   }
-  return 0;
+  return rc;
+}
+
+static const char *stop_word(tally_stop s) {
+  switch (s) {
+  case TALLY_STOP_EXIT: return "exit";
+  case TALLY_STOP_LIMIT: return "limit";
+  case TALLY_STOP_TRAP: return "trap";
+  case TALLY_STOP_HALT: return "halt";
+  default: return "error";
+  }
 }
 
 int cmd_profile(int argc, char **argv) {
@@ -398,7 +437,12 @@ int cmd_profile(int argc, char **argv) {
   if (unmatched || unwinds)
     printf("\nnote: %llu returns matched no call and %llu returns unwound several frames\n",
            (unsigned long long)unmatched, (unsigned long long)unwinds);
-  if (write_outputs(p, &o) != 0 && status == 0)
+  report_run run = {.program = prog, .argc = argc - first, .argv = argv + first, .core = tally_core_name(sim),
+                    .clock_hz = clk.frequency_mhz * 1e6, .cycles = cycles, .instret = insns, .stop = stop_word(s),
+                    .stop_detail = tally_stop_detail(sim), .exit_status = status};
+  if (!run.stop_detail || !*run.stop_detail)
+    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
+  if (write_outputs(p, &run, &o) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_profile_free(p);
   tally_sim_free(sim);

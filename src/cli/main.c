@@ -18,6 +18,7 @@ typedef struct subcommand {
 static const subcommand subcommands[] = {
   {"run", cmd_run, "run a RISC-V program on the simulated board"},
   {"profile", cmd_profile, "exact per-function profile of a run (cycles, signals, calls)"},
+  {"diff", cmd_diff, "compare two profiles (tally profile --json) function by function"},
   {"signals", cmd_signals, "list the signals counters can count"},
   {"symbols", cmd_symbols, "list a program's functions and source lines"},
 };

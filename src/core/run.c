@@ -90,8 +90,9 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
     /* Stopped short of a horizon because the next block would cross it:
      * step up to it one instruction at a time. */
     bool at_horizon = cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL);
-    bool short_of_it = cpu->instret < cpu->horizon && (!cpu->tm || cpu->tm->cycle < cpu->cycle_horizon);
-    if (at_horizon && short_of_it && cpu->stop == CORE_RUNNING)
+    /* At the cycle horizon itself (a sample point on an instruction edge) no
+     * block fits either: stepping is what moves past it. */
+    if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING)
       step_one(cpu);
   }
   return cpu->stop;

@@ -23,12 +23,12 @@ static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t han
   timing *tm = cpu->tm;
   if (tm->prof) {
     if (interrupt)
-      prof_trap(tm->prof, pc, handler, tm->cycle);
+      prof_trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
     tm->prof_row = prof_row(tm->prof, interrupt ? handler : pc);
   }
   timing_trap(tm, interrupt);
   if (tm->prof && !interrupt)
-    prof_trap(tm->prof, pc, handler, tm->cycle);
+    prof_trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
 }
 
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {

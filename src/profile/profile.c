@@ -1,11 +1,13 @@
 /*
  * The shadow call stack and calling-context tree of profile.h.
  *
- * Matching returns: a call pushes the address it will return to. A return
- * to address A pops frames down to the newest frame expecting A, so a
- * longjmp-style unwind (returning past several frames) closes each skipped
- * frame at once. A return matching no frame pops the top frame only and is
- * counted in unmatched_returns.
+ * Matching returns: a call pushes the address it will return to and the
+ * stack pointer it was made with. A return to address A pops frames down to
+ * the newest frame expecting A. A return that matches no frame is an unwind
+ * (longjmp returns through setjmp's long-gone frame): every frame whose call
+ * was made at or below the stack pointer the program now has is closed. Only
+ * when that closes nothing is the top frame popped, and counted in
+ * unmatched_returns.
  *
  * Traps push a frame marked is_trap whose return address is "any": mret
  * pops back through the newest trap frame.
@@ -42,7 +44,7 @@ prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms) {
     prof_free(p);
     return NULL;
   }
-  p->stack[0] = (prof_frame){&p->root, 0};
+  p->stack[0] = (prof_frame){&p->root, 0, UINT32_MAX};
   p->depth = 1;
   return p;
 }
@@ -92,7 +94,7 @@ static void account(prof_state *p, uint64_t now) {
   }
 }
 
-static void push(prof_state *p, prof_node *n, uint32_t ret_addr) {
+static void push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
   if (p->depth == p->cap) {
     prof_frame *s = realloc(p->stack, 2 * p->cap * sizeof *s);
     if (!s)
@@ -101,26 +103,26 @@ static void push(prof_state *p, prof_node *n, uint32_t ret_addr) {
     p->cap *= 2;
   }
   n->calls++;
-  p->stack[p->depth++] = (prof_frame){n, ret_addr};
+  p->stack[p->depth++] = (prof_frame){n, ret_addr, sp};
 }
 
-void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint64_t now) {
+void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
   account(p, now);
-  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr);
+  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
 }
 
 void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
   account(p, now);
   if (p->depth == 1) { /* a jump out of the root: treat as a call that never returns */
-    push(p, child(p, &p->root, target, site, false), 0);
+    push(p, child(p, &p->root, target, site, false), 0, UINT32_MAX);
     return;
   }
   /* the callee replaces the caller and returns where the caller would */
   prof_frame top = p->stack[--p->depth];
-  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr);
+  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
 }
 
-void prof_return(prof_state *p, uint32_t target, uint64_t now) {
+void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
   account(p, now);
   for (uint32_t d = p->depth - 1; d >= 1; d--) {
     if (p->stack[d].ret_addr == TRAP_FRAME_RET)
@@ -132,14 +134,21 @@ void prof_return(prof_state *p, uint32_t target, uint64_t now) {
       return;
     }
   }
+  uint32_t before = p->depth;
+  while (p->depth > 1 && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET && p->stack[p->depth - 1].sp <= sp)
+    p->depth--;
+  if (p->depth != before) {
+    p->unwinds++;
+    return;
+  }
   if (p->depth > 1 && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET)
     p->depth--;
   p->unmatched_returns++;
 }
 
-void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint64_t now) {
+void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
   account(p, now);
-  push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET);
+  push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
 }
 
 void prof_trap_return(prof_state *p, uint64_t now) {

@@ -36,6 +36,7 @@ typedef struct prof_node {
 typedef struct prof_frame {
   prof_node *node;
   uint32_t ret_addr;        /* where the matching return goes */
+  uint32_t sp;              /* the stack pointer at the call */
 } prof_frame;
 
 typedef struct prof_node_chunk prof_node_chunk;
@@ -69,10 +70,10 @@ static inline int64_t *prof_row(prof_state *p, uint32_t pc) {
 
 /* Control-flow events at cycle `now` (the cycle the event happens at:
  * everything before it belongs to the context on top until then). */
-void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint64_t now);
-void prof_return(prof_state *p, uint32_t target, uint64_t now);
+void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now);
+void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now);
 void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now);
-void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint64_t now);
+void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
 void prof_trap_return(prof_state *p, uint64_t now);
 
 /* Closes the books at cycle `now`: charges the open contexts and computes

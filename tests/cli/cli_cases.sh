@@ -125,6 +125,18 @@ case_stdin_eof() {
   expect_err "keeps reading past the end of its input"
 }
 
+case_sampler() {
+  # A sampler that samples every cycle (10 ns at the 100 MHz default clock)
+  # must reproduce the exact profile: every function's error is 0.00 points.
+  local elf="$P/stdin_count.elf"
+  printf 'abc\n' | "$TALLY" profile --sample-every 10ns "$elf" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  [ "$rc" -eq 126 ] || { echo "FAIL: profile exit status $rc"; cat "$WORK/err"; fails=$((fails + 1)); }
+  awk '/^PC sampling/{on=1; next} on && /%/ { e=$3; sub("%","",e); if (e+0 > 0.005 || e+0 < -0.005) bad++; n++ }
+       END { if (n < 5 || bad) { print "FAIL: " n " sampled rows, " bad " with an error"; exit 1 } }' "$WORK/out" \
+    || { fails=$((fails + 1)); sed -n '/^PC sampling/,$p' "$WORK/out" | head -20; }
+}
+
 case_verbose() {
   run run -v "$P/uart_hello.elf"
   expect_rc 3

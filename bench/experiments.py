@@ -1,0 +1,814 @@
+#!/usr/bin/env python3
+"""The papers' experiments, reproduced on tally.
+
+Regenerates every table of docs/experiments.md:
+
+  fig4    Statistics Module paper, Fig. 4: memory writes under a write-back
+          and a write-through D-cache (and a third, proposed configuration)
+          for heapsort, blast and hanoi, plus the write-back variants that
+          were tried to find the third one.
+  fig5    Statistics Module paper, Fig. 5: total cycles of one workload
+          across I-cache variations (sets, set size, line size,
+          replacement), every configuration run twice.
+  gprof   SnoopP: a gprof-style 10 ms (and 1 ms) PC sampler against the
+          exact profile, short and long runs of dhrystone and aes, the run
+          length the sampler needs to rank the top functions right, and the
+          same runs started a few cycles later (a longer program path).
+  table4  SnoopP, Table 4: hardware vs software multiply, the rv32imac and
+          rv32i builds of the same workloads profiled side by side.
+
+Only simulated counts are reported (cycles, signals, samples): they are
+exact and the same on every run and every machine; host times are not
+measured. The script checks what it can on the way (exit status 0, the
+workload's own "OK", counts identical between repeated runs, the exact
+profile identical whatever the sampler period, a sampler sampling every
+cycle equal to the exact profile, memory-write beats against the energy
+accounting) and stops with a message if a check fails.
+
+Standard library only; about 3 minutes on 2 cores. Examples:
+  bench/experiments.py                          # everything, Markdown on stdout
+  bench/experiments.py --output /tmp/exp.md     # also write it to a file
+  bench/experiments.py --only fig4,fig5         # some of the experiments
+  bench/experiments.py --build /tmp/b --jobs 1  # another build, one at a time
+"""
+import argparse
+import concurrent.futures
+import csv
+import datetime
+import io
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The workloads' default sizes (argv[1]; docs/workloads.md). The size is
+# always passed explicitly, so a run does not depend on the default.
+DEFAULT_SIZE = {
+    "dhrystone": 30000, "aes": 320, "heapsort": 12000, "hanoi": 18, "crc32": 1024,
+    "matmul": 96, "blast": 300, "qsort": 25000, "fft": 24, "dct": 5,
+}
+SIZE_UNIT = {
+    "dhrystone": "passes", "aes": "blocks per key", "heapsort": "keys per round",
+    "hanoi": "discs", "matmul": "matrix order", "blast": "queries", "fft": "frames",
+    "dct": "frames",
+}
+
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4"]
+
+# Per-run time limit (host seconds). The longest run of the script takes
+# about 15 s on a 2.4 GHz EPYC core.
+RUN_TIMEOUT = 300
+# A sampler run of the default-size dhrystone takes well under a second; if
+# the probe takes longer than this, the sampler is taken to hang.
+SAMPLER_PROBE_TIMEOUT = 30
+
+
+class ExperimentError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Running tally
+
+class Tally:
+    """Runs the tally binary with the build folder as working directory and
+    relative ELF paths (target/<flavour>/<name>.elf): the start-up code reads
+    the command line, so the path's length moves the counts by a few
+    instructions, and a fixed form keeps them independent of where the
+    repository is checked out."""
+
+    def __init__(self, binary, build, jobs):
+        self.binary = binary
+        self.build = build
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+        self.commands = []          # every command line run, in order of submission
+        self.lock = threading.Lock()
+        self.tmp = tempfile.mkdtemp(prefix="tally-exp-")
+        self.seq = 0
+
+    def elf(self, flavour, name):
+        rel = os.path.join("target", flavour, name + ".elf")
+        if not os.path.exists(os.path.join(self.build, rel)):
+            raise ExperimentError(f"{os.path.join(self.build, rel)} is missing: build the "
+                                  "workloads first (cmake --build build)")
+        return rel
+
+    def _tmpfile(self, suffix):
+        with self.lock:
+            self.seq += 1
+            return os.path.join(self.tmp, f"{self.seq}{suffix}")
+
+    def _record(self, argv):
+        shown = ["tally"] + [a if not a.startswith(self.tmp) else "OUT." + a.rsplit(".", 1)[-1]
+                             for a in argv[1:]]
+        with self.lock:
+            self.commands.append(" ".join(shlex.quote(a) for a in shown))
+
+    def _exec(self, argv, timeout=RUN_TIMEOUT, cwd=None):
+        self._record(argv)
+        try:
+            p = subprocess.run(argv, cwd=cwd or self.build, stdin=subprocess.DEVNULL,
+                               capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ExperimentError(f"timed out after {timeout} s: {' '.join(argv)}")
+        if p.returncode != 0:
+            raise ExperimentError(f"exit status {p.returncode}: {' '.join(argv)}\n"
+                                  f"{p.stderr[-2000:]}")
+        if not re.search(r": OK$", p.stdout, re.M):
+            raise ExperimentError(f"the workload did not print OK: {' '.join(argv)}\n"
+                                  f"{p.stdout[-2000:]}")
+        return p
+
+    @staticmethod
+    def _model_args(core, sets):
+        a = ["--core", core]
+        for s in sets:
+            a += ["--set", s]
+        return a
+
+    def run(self, flavour, name, size, core="tally5", sets=()):
+        """tally run --stats-json: returns the parsed JSON."""
+        out = self._tmpfile(".stats.json")
+        argv = [self.binary, "run"] + self._model_args(core, sets) + [
+            "--stats-json", out, self.elf(flavour, name), str(size)]
+        self._exec(argv)
+        with open(out) as f:
+            d = json.load(f)
+        os.unlink(out)
+        return d
+
+    def profile(self, flavour, name, size, core="tally5", sets=(), sample=None,
+                timeout=RUN_TIMEOUT, elf=None, cwd=None):
+        """tally profile --csv [--sample-every T]: returns
+        (total cycles, {function: row of the CSV}, sampler or None) where the
+        sampler is {"samples": n, "per_function": {name: samples}}."""
+        out = self._tmpfile(".profile.csv")
+        argv = [self.binary, "profile"] + self._model_args(core, sets)
+        if sample:
+            argv += ["--sample-every", sample]
+        argv += ["--csv", out, elf or self.elf(flavour, name), str(size)]
+        p = self._exec(argv, timeout=timeout, cwd=cwd)
+        m = re.search(r"^tally profile: .* on core \S+: ([0-9,]+) cycles, ([0-9,]+) instructions",
+                      p.stdout, re.M)
+        if not m:
+            raise ExperimentError(f"no summary line in the output of {' '.join(argv)}")
+        total = int(m.group(1).replace(",", ""))
+        insns = int(m.group(2).replace(",", ""))
+        funcs = {}
+        with open(out, newline="") as f:
+            for row in csv.DictReader(f):
+                r = {k: (v if k in ("function", "lo", "hi") else int(v)) for k, v in row.items()}
+                funcs[r["function"]] = r
+        os.unlink(out)
+        if sum(r["cycle"] for r in funcs.values()) != total:
+            raise ExperimentError(f"self cycles do not add up to the total: {' '.join(argv)}")
+        sampler = None
+        if sample:
+            sampler = parse_sampler(p.stdout, argv)
+        return total, insns, funcs, sampler
+
+    def map(self, fn, items):
+        """Runs fn over items on the pool; returns the results in order."""
+        return list(self.pool.map(fn, items))
+
+
+def parse_sampler(text, argv):
+    m = re.search(r"^PC sampling every .* \(([0-9,]+) samples\)", text, re.M)
+    if not m:
+        raise ExperimentError(f"no sampler table in the output of {' '.join(argv)}")
+    taken = int(m.group(1).replace(",", ""))
+    per = {}
+    body = text[m.end():]
+    row = re.compile(r"^\s*-?[0-9.]+%\s+-?[0-9.]+%\s+[-+]?[0-9.]+%\s+([0-9,]+)\s+(\S+)\s*$")
+    started = False
+    for line in body.splitlines():
+        r = row.match(line)
+        if r:
+            started = True
+            per[r.group(2)] = int(r.group(1).replace(",", ""))
+        elif started and not line.strip():
+            break
+    if sum(per.values()) != taken:
+        raise ExperimentError(f"sampler rows add up to {sum(per.values())}, not {taken}: "
+                              f"{' '.join(argv)}")
+    return {"samples": taken, "per_function": per}
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+
+def n(x):
+    return f"{x:,}"
+
+
+def pct(x, digits=2):
+    return f"{x:.{digits}f}%"
+
+
+def spct(x, digits=2):
+    return f"{x:+.{digits}f}%"
+
+
+def table(header, rows, align=None):
+    """A Markdown table; align is a string of 'l'/'r' per column."""
+    align = align or "l" + "r" * (len(header) - 1)
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join(":--" if a == "l" else "--:" for a in align) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(out)
+
+
+class Report:
+    def __init__(self):
+        self.buf = io.StringIO()
+
+    def __call__(self, text=""):
+        self.buf.write(text + "\n")
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------
+# Fig. 4: write-back vs write-through (and a proposed third configuration)
+
+FIG4_WORKLOADS = ["heapsort", "blast", "hanoi"]
+FIG4_CONFIGS = [
+    # (label, core, sets)
+    ("write-back (tally5)", "tally5", ()),
+    ("write-through (tally5-wt)", "tally5-wt", ()),
+    ("proposed A: write-back, 4-way", "tally5", ("dcache.ways=4",)),
+    ("proposed B: write-back, 16 B lines", "tally5", ("dcache.line=16",)),
+]
+# Write-back variants at (mostly) the same capacity: what moves the number of
+# memory writes? Used to choose the third configuration above.
+FIG4_VARIANTS = [
+    ("write-back, 2-way, 32 B lines, LRU (tally5)", "tally5", ()),
+    ("write-back, direct mapped", "tally5", ("dcache.ways=1",)),
+    ("write-back, 4-way", "tally5", ("dcache.ways=4",)),
+    ("write-back, 8-way", "tally5", ("dcache.ways=8",)),
+    ("write-back, fully associative (128-way)", "tally5", ("dcache.ways=128",)),
+    ("write-back, LRR replacement", "tally5", ("dcache.replacement=lrr",)),
+    ("write-back, random replacement", "tally5", ("dcache.replacement=random",)),
+    ("write-back, 16 B lines", "tally5", ("dcache.line=16",)),
+    ("write-back, 64 B lines", "tally5", ("dcache.line=64",)),
+    ("write-back, 8 KiB (twice the capacity)", "tally5", ("dcache.size=8K",)),
+    ("write-back, 4 KiB, SDRAM row misses free", "tally5", ("memory.sdram_row_miss_ns=0",)),
+    ("write-back, 8 KiB, SDRAM row misses free", "tally5",
+     ("dcache.size=8K", "memory.sdram_row_miss_ns=0")),
+    ("write-through, 4-entry write buffer (tally5-wt)", "tally5-wt", ()),
+    ("write-through, 16-entry write buffer", "tally5-wt", ("dcache.write_buffer=16",)),
+    ("write-through, no write buffer", "tally5-wt", ("dcache.write_buffer=0",)),
+]
+
+
+def model_value(d, sets, key, default):
+    for s in sets:
+        k, v = s.split("=", 1)
+        if k == key:
+            return v
+    return default
+
+
+def size_bytes(v):
+    v = str(v)
+    m = re.fullmatch(r"(\d+)([KkMm]?)", v)
+    mult = {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    return int(m.group(1)) * mult
+
+
+def write_beats(d, sets):
+    """Beats written to memory: a write-back moves a whole D-cache line
+    (line / bus_bytes beats), a write-through store one beat (a store is at
+    most 4 bytes, the bus is 4 bytes wide). Cross-checked against the
+    memory energy: E = (read beats x 120 pJ + write beats x 140 pJ) at 1.2 V
+    on the shipped models."""
+    s = d["signals"]
+    dline = size_bytes(model_value(d, sets, "dcache.line", "32"))
+    iline = 32
+    bus = 4
+    wb = s["writeback"] * (dline // bus)
+    wt = (s["mem.write"] - s["writeback"]) * 1
+    beats = wb + wt
+    read_beats = s["icache.miss"] * (iline // bus) + (s["mem.read"] - s["icache.miss"]) * (dline // bus)
+    e = d["energy_j"]["memory"] * 1e12
+    from_energy = (e - read_beats * 120) / 140
+    if abs(from_energy - beats) > 0.5 + 1e-6 * beats:
+        raise ExperimentError(f"write beats {beats} disagree with the memory energy "
+                              f"({from_energy:.1f} beats) for sets {sets}")
+    return beats
+
+
+def exp_fig4(t, out):
+    out("## Fig. 4 — memory writes under write-back and write-through")
+    out()
+    jobs = [(w, c) for w in FIG4_WORKLOADS for c in FIG4_CONFIGS]
+    res = t.map(lambda j: t.run("rv32imac", j[0], DEFAULT_SIZE[j[0]], j[1][1], j[1][2]), jobs)
+    R = {(w, c[0]): r for (w, c), r in zip(jobs, res)}
+    rows = []
+    for w in FIG4_WORKLOADS:
+        base = R[(w, FIG4_CONFIGS[0][0])]
+        for label, core, sets in FIG4_CONFIGS:
+            d = R[(w, label)]
+            s = d["signals"]
+            bw = base["signals"]["mem.write"]
+            bb = write_beats(base, ())
+            beats = write_beats(d, sets)
+            first = label == FIG4_CONFIGS[0][0]
+            saved = "—" if first else (pct(100.0 * (bw - s["mem.write"]) / bw, 1) if bw else "— (0 writes)")
+            bsaved = "—" if first else (pct(100.0 * (bb - beats) / bb, 1) if bb else "— (0 writes)")
+            rows.append([f"{w} ({DEFAULT_SIZE[w]} {SIZE_UNIT[w]})", label, n(s["store"]),
+                         n(s["mem.write"]), saved, n(beats), bsaved, n(s["writeback"]),
+                         n(s["dcache.write_miss"]), n(s["mem.read"]), n(d["cycles"]),
+                         spct(100.0 * (d["cycles"] - base["cycles"]) / base["cycles"], 1)])
+    out(table(["benchmark", "D-cache", "stores", "memory writes (mem.write)",
+               "writes saved vs write-back", "beats written", "beats saved vs write-back",
+               "write-backs (writeback)", "D-cache write misses", "memory reads (mem.read)",
+               "cycles", "cycles vs write-back"], rows, "ll" + "r" * 10))
+    out()
+    out("Write-back variants tried for the third configuration (same workloads, "
+        "default sizes; 4 KiB unless stated):")
+    out()
+    jobs = [(w, v) for w in ("heapsort", "blast") for v in FIG4_VARIANTS]
+    res = t.map(lambda j: t.run("rv32imac", j[0], DEFAULT_SIZE[j[0]], j[1][1], j[1][2]), jobs)
+    rows = []
+    base = {}
+    for (w, (label, core, sets)), d in zip(jobs, res):
+        s = d["signals"]
+        if w not in base:
+            base[w] = (s["mem.write"], write_beats(d, sets), d["cycles"])
+        bw, bb, bc = base[w]
+        beats = write_beats(d, sets)
+        rows.append([w, label, n(s["mem.write"]), spct(100.0 * (s["mem.write"] - bw) / bw, 1),
+                     n(beats), spct(100.0 * (beats - bb) / bb, 1), n(s["stall.write_buffer"]),
+                     n(d["cycles"]), spct(100.0 * (d["cycles"] - bc) / bc, 1)])
+    out(table(["benchmark", "D-cache", "memory writes", "vs tally5", "beats written", "vs tally5",
+               "write-buffer stall cycles", "cycles", "vs tally5"], rows, "ll" + "r" * 7))
+    out()
+
+
+# ---------------------------------------------------------------------------
+# Fig. 5: I-cache variations, each run twice
+
+FIG5_WORKLOAD = "dhrystone"
+FIG5_SIZE = 500000
+FIG5_BASE = ("icache.size=1K", "icache.ways=2", "icache.line=32", "icache.replacement=lru")
+FIG5_CONFIGS = [
+    # (label, overrides on top of FIG5_BASE). The paper's LEON calls the
+    # associativity "sets" and the bytes of one way "set size"; the labels
+    # here use the usual words (sets = size / (ways x line)).
+    ("base: 2 ways x 512 B = 1 KiB, 32 B lines, LRU", ()),
+    ("sets 8: 2 ways x 256 B = 512 B", ("icache.size=512",)),
+    ("sets 32: 2 ways x 1 KiB = 2 KiB", ("icache.size=2K",)),
+    ("sets 64: 2 ways x 2 KiB = 4 KiB (tally5)", ("icache.size=4K",)),
+    ("1 way (direct mapped), 1 KiB", ("icache.ways=1",)),
+    ("4 ways, 1 KiB", ("icache.ways=4",)),
+    ("8 ways, 1 KiB", ("icache.ways=8",)),
+    ("32 ways (fully associative), 1 KiB", ("icache.ways=32",)),
+    ("1 way x 512 B = 512 B (LEON: 1 set)", ("icache.ways=1", "icache.size=512")),
+    ("4 ways x 512 B = 2 KiB (LEON: 4 sets)", ("icache.ways=4", "icache.size=2K")),
+    ("line 16 B (4 words)", ("icache.line=16",)),
+    ("line 64 B (16 words)", ("icache.line=64",)),
+    ("replacement LRR", ("icache.replacement=lrr",)),
+    ("replacement random (seed 1)", ("icache.replacement=random",)),
+    ("replacement random (seed 2)", ("icache.replacement=random", "icache.seed=2")),
+]
+
+
+def geometry(sets):
+    cfg = dict(s.split("=", 1) for s in FIG5_BASE)
+    cfg.update(dict(s.split("=", 1) for s in sets))
+    size, ways, line = size_bytes(cfg["icache.size"]), int(cfg["icache.ways"]), size_bytes(cfg["icache.line"])
+    return size, ways, line, size // (ways * line)
+
+
+def exp_fig5(t, out):
+    out("## Fig. 5 — total cycles across I-cache variations, two runs each")
+    out()
+    jobs = [(c, r) for c in FIG5_CONFIGS for r in (1, 2)]
+    res = t.map(lambda j: t.run("rv32imac", FIG5_WORKLOAD, FIG5_SIZE, "tally5",
+                                FIG5_BASE + j[0][1]), jobs)
+    R = {(c[0], r): d for (c, r), d in zip(jobs, res)}
+    base = R[(FIG5_CONFIGS[0][0], 1)]["cycles"]
+    rows = []
+    maxdiff = 0
+    for label, sets in FIG5_CONFIGS:
+        a, b = R[(label, 1)], R[(label, 2)]
+        diff = abs(a["cycles"] - b["cycles"])
+        maxdiff = max(maxdiff, diff)
+        for k in ("instructions", "signals"):
+            if a[k] != b[k]:
+                raise ExperimentError(f"run-to-run difference in {k} for {label}")
+        size, ways, line, nsets = geometry(sets)
+        rows.append([label, ways, n(size // ways), n(size), line, nsets, n(a["cycles"]), n(b["cycles"]), diff,
+                     n(a["signals"]["icache.miss"]),
+                     pct(100.0 * a["signals"]["icache.miss"] / a["signals"]["icache.access"], 2),
+                     spct(100.0 * (a["cycles"] - base) / base, 1)])
+    out(f"{FIG5_WORKLOAD}, {n(FIG5_SIZE)} {SIZE_UNIT[FIG5_WORKLOAD]} "
+        f"({n(R[(FIG5_CONFIGS[0][0], 1)]['instructions'])} instructions), tally5 with the "
+        "I-cache set as shown (D-cache, pipeline and memory as tally5):")
+    out()
+    out(table(["configuration", "ways", "bytes per way", "bytes", "line", "sets", "cycles run 1",
+               "cycles run 2", "run 2 − run 1", "I-cache misses", "misses per fetch-line lookup",
+               "cycles vs base"], rows, "l" + "r" * 11))
+    out()
+    nsig = len(R[(FIG5_CONFIGS[0][0], 1)]["signals"])
+    out(f"Largest run-to-run difference: {maxdiff} cycles (the instruction count and all "
+        f"{nsig} signal totals are identical between the two runs too).")
+    out()
+
+
+# ---------------------------------------------------------------------------
+# SnoopP: gprof-style sampling against the exact profile
+
+GPROF_WORKLOADS = ["dhrystone", "aes"]
+GPROF_FACTORS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
+GPROF_LONG = 32          # the "long run": 32x the default (960,000 dhrystone passes)
+GPROF_PERIODS = ["10ms", "1ms"]
+GPROF_TOP = 10           # functions listed in the per-function table
+# Exact shares closer than this (percentage points) are a tie: the sampler
+# may rank the two either way. (dhrystone's strings_differ and next_hue,
+# aes's SubBytes and InvSubBytes cost the same per pass.)
+TIE_PP = 0.1
+# The phase experiment: dhrystone at this multiple of the default size, with
+# program paths up to this many characters longer.
+GPROF_PHASE_FACTORS = [4, 32]
+GPROF_PHASE_EXTRA = 7
+
+
+def shares(funcs, total):
+    return {f: 100.0 * r["cycle"] / total for f, r in funcs.items() if r["cycle"]}
+
+
+def sampled_shares(sampler):
+    k = sampler["samples"]
+    return {f: 100.0 * c / k for f, c in sampler["per_function"].items()} if k else {}
+
+
+def order_matches(exact, sampler, k):
+    """True when the sampler ranks the exact top k in the exact order:
+    position i of the sampled ranking holds the exact i-th function (or one
+    tied with it within TIE_PP), with strictly more samples than position
+    i+1 unless those two are tied too."""
+    ex = sorted(exact.items(), key=lambda kv: -kv[1])
+    per = sampler["per_function"]
+    sm = sorted(per.items(), key=lambda kv: -kv[1])
+    if len(sm) < k or len(ex) < k:
+        return False
+    for i in range(k):
+        f, c = sm[i]
+        if abs(exact.get(f, 0.0) - ex[i][1]) >= TIE_PP:
+            return False
+        if i + 1 < len(sm) and i + 1 < k + 1:
+            g, c2 = sm[i + 1]
+            if c <= c2 and abs(exact.get(f, 0.0) - exact.get(g, 0.0)) >= TIE_PP:
+                return False
+    return True
+
+
+def probe_sampler(t):
+    try:
+        t.profile("rv32imac", "dhrystone", DEFAULT_SIZE["dhrystone"], sample="10ms",
+                  timeout=SAMPLER_PROBE_TIMEOUT)
+        return None
+    except ExperimentError as e:
+        return str(e).splitlines()[0]
+
+
+def exp_gprof(t, out):
+    out("## SnoopP — a 10 ms / 1 ms PC sampler against the exact profile")
+    out()
+    bad = probe_sampler(t)
+    if bad:
+        out(f"**Not run: the PC sampler did not work** ({bad}).")
+        out()
+        return
+    # The sampler itself: sampling every cycle must give the exact profile
+    # (every cycle but cycle 0, which no sample point k x period, k >= 1, hits).
+    total, _, funcs, smp = t.profile("rv32imac", "aes", 32, sample="10ns")
+    per = smp["per_function"]
+    off = {f: funcs.get(f, {"cycle": 0})["cycle"] - per.get(f, 0) for f in set(funcs) | set(per)}
+    off = {f: v for f, v in off.items() if v}
+    if smp["samples"] != total - 1 or sum(off.values()) != 1 or any(v != 1 for v in off.values()):
+        raise ExperimentError(f"a 1-cycle sampler does not reproduce the exact profile: {off}")
+    out(f"Check of the sampler: `aes 32` sampled every 10 ns (every cycle at 100 MHz) gives "
+        f"{n(smp['samples'])} samples for {n(total)} cycles, each function's sample count equal "
+        f"to its exact self cycles (cycle 0, which no sample point hits, aside). So the "
+        f"differences below are the sampling's alone.")
+    out()
+    jobs = [(w, f, p) for w in GPROF_WORKLOADS for f in GPROF_FACTORS for p in GPROF_PERIODS]
+    # Longest first, so that the two workers finish together.
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][1])
+    res_sorted = t.map(lambda i: t.profile("rv32imac", jobs[i][0],
+                                           DEFAULT_SIZE[jobs[i][0]] * jobs[i][1],
+                                           sample=jobs[i][2]), order)
+    R = {jobs[i]: r for i, r in zip(order, res_sorted)}
+    for w in GPROF_WORKLOADS:
+        # The exact profile must not depend on the sampler.
+        for f in GPROF_FACTORS:
+            a, b = (R[(w, f, p)] for p in GPROF_PERIODS)
+            if a[0] != b[0] or a[2] != b[2]:
+                raise ExperimentError(f"{w} x{f}: the exact profile differs between sampler periods")
+        d0 = DEFAULT_SIZE[w]
+        short, long_ = R[(w, 1, "10ms")], R[(w, GPROF_LONG, "10ms")]
+        es, el = shares(short[2], short[0]), shares(long_[2], long_[0])
+        # Steady state: what one more unit of work costs, per function.
+        dn = d0 * GPROF_LONG - d0
+        steady_total = long_[0] - short[0]
+        steady = {f: 100.0 * (long_[2][f]["cycle"] - short[2].get(f, {"cycle": 0})["cycle"]) /
+                  steady_total for f in long_[2]}
+        top = sorted(el, key=lambda f: -el[f])[:GPROF_TOP]
+        # ... and the functions whose share the start-up moves most.
+        top += sorted((f for f in set(es) | set(el) if f not in top and
+                       abs(es.get(f, 0) - el.get(f, 0)) >= 0.5), key=lambda f: -es.get(f, 0))
+        sp = {(fa, p): sampled_shares(R[(w, fa, p)][3]) for fa in (1, GPROF_LONG)
+              for p in GPROF_PERIODS}
+        out(f"### {w}: per-function shares of the cycles")
+        out()
+        out(f"Short run: {n(d0)} {SIZE_UNIT[w]} ({n(short[0])} cycles, "
+            f"{short[0] / 1e8:.3f} s at 100 MHz); long run: {n(d0 * GPROF_LONG)} "
+            f"({n(long_[0])} cycles, {long_[0] / 1e8:.2f} s). Steady state = "
+            f"(long − short) per function / (long − short) in all: the cost of "
+            f"{n(dn)} more {SIZE_UNIT[w]}, {steady_total / dn:.1f} cycles each.")
+        out()
+        rows = []
+        for f in top:
+            rows.append([f, pct(es.get(f, 0)), pct(el.get(f, 0)), pct(steady.get(f, 0)),
+                         *(f"{pct(sp[(fa, p)].get(f, 0), 1)} ({spct(sp[(fa, p)].get(f, 0) - (es if fa == 1 else el).get(f, 0), 1)})"
+                           for fa in (1, GPROF_LONG) for p in GPROF_PERIODS)])
+        s_counts = {(fa, p): R[(w, fa, p)][3]["samples"] for fa in (1, GPROF_LONG)
+                    for p in GPROF_PERIODS}
+        out(table(["function", "exact, short", "exact, long", "exact, steady state",
+                   f"10 ms sampler, short ({s_counts[(1, '10ms')]} samples)",
+                   f"1 ms sampler, short ({n(s_counts[(1, '1ms')])})",
+                   f"10 ms sampler, long ({n(s_counts[(GPROF_LONG, '10ms')])})",
+                   f"1 ms sampler, long ({n(s_counts[(GPROF_LONG, '1ms')])})"], rows))
+        out()
+        out("Sampler columns: sampled share (error against the exact share of the same run).")
+        out()
+        out(f"### {w}: how long a run the sampler needs")
+        out()
+        rows = []
+        first_ok = {}
+        for fa in GPROF_FACTORS:
+            total, _, funcs, _ = R[(w, fa, "10ms")]
+            ex = shares(funcs, total)
+            cells = [n(d0 * fa), f"{total / 1e8:.2f} s"]
+            for p in GPROF_PERIODS:
+                smp = R[(w, fa, p)][3]
+                ss = sampled_shares(smp)
+                errs = [abs(ss.get(f, 0) - ex.get(f, 0)) for f in set(ex) | set(ss)]
+                top5 = sorted(ex, key=lambda f: -ex[f])[:5]
+                rms5 = (sum((ss.get(f, 0) - ex[f]) ** 2 for f in top5) / 5) ** 0.5
+                m3, m5 = order_matches(ex, smp, 3), order_matches(ex, smp, 5)
+                for k, m in ((3, m3), (5, m5)):
+                    if m and (p, k) not in first_ok:
+                        first_ok[(p, k)] = fa
+                    elif not m:
+                        first_ok.pop((p, k), None)
+                cells += [n(smp["samples"]), pct(max(errs)), pct(rms5),
+                          "yes" if m3 else "no", "yes" if m5 else "no"]
+            rows.append(cells)
+        hdr = [SIZE_UNIT[w], "simulated time"]
+        for p in GPROF_PERIODS:
+            hdr += [f"{p}: samples", "max error", "rms error, top 5", "top-3 order", "top-5 order"]
+        out(table(hdr, rows))
+        out()
+        ex_long = sorted(el, key=lambda f: -el[f])[:5]
+        out(f"Exact top 5 (long run): {', '.join(f'{f} {pct(el[f])}' for f in ex_long)}.")
+        # Random sampling separates two shares p > q (fractions) at two standard
+        # errors once n >= 4 (p + q) / (p - q)^2 samples.
+        gaps = [(el[a] - el[b], a, b) for a, b in zip(ex_long, ex_long[1:]) if el[a] - el[b] >= TIE_PP]
+        d, a, b = min(gaps)
+        p_, q_ = el[a] / 100, el[b] / 100
+        need = 4 * (p_ + q_) / (p_ - q_) ** 2
+        per_sample = {p: long_[0] / R[(w, GPROF_LONG, p)][3]["samples"] for p in GPROF_PERIODS}
+        out(f"Closest pair in the top 5 (ties of less than {TIE_PP} points aside): {a} and {b}, "
+            f"{d:.2f} points apart. Independent random samples would need about {n(round(need))} "
+            f"to order them at two standard errors: "
+            + ", ".join(f"{need * per_sample[p] / 1e8:,.0f} s of run time ({n(round(need * per_sample[p] / (steady_total / dn)))} {SIZE_UNIT[w]}) at {p}"
+                        for p in GPROF_PERIODS) + ".")
+        for p in GPROF_PERIODS:
+            for k in (3, 5):
+                fa = first_ok.get((p, k))
+                if fa:
+                    out(f"- {p} sampler, top-{k} order right from {n(d0 * fa)} {SIZE_UNIT[w]} "
+                        f"(x{fa}) on, at every longer run tried.")
+                else:
+                    out(f"- {p} sampler, top-{k} order: not right at the longest run tried "
+                        f"({n(d0 * GPROF_FACTORS[-1])} {SIZE_UNIT[w]}).")
+        out()
+        exp_gprof_phase(t, out, w)
+
+
+def exp_gprof_phase(t, out, w):
+    """The same runs started with a program path 0..GPROF_PHASE_EXTRA
+    characters longer: the start-up code reads the command line, so the run
+    shifts by a few cycles, which moves every sample point against the
+    program's loop. The exact profile hardly moves; the sampled one may."""
+    src = os.path.join(t.build, t.elf("rv32imac", w))
+    d = os.path.join(t.tmp, "phase")
+    os.makedirs(os.path.join(d, "target", "rv32imac"), exist_ok=True)
+    paths = []
+    for k in range(GPROF_PHASE_EXTRA + 1):
+        rel = os.path.join("target", "rv32imac", w + "x" * k + ".elf")
+        shutil.copyfile(src, os.path.join(d, rel))
+        paths.append(rel)
+    jobs = [(fa, k, p) for fa in GPROF_PHASE_FACTORS for k in range(len(paths))
+            for p in GPROF_PERIODS]
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][0])
+    res = t.map(lambda i: t.profile("rv32imac", w, DEFAULT_SIZE[w] * jobs[i][0], sample=jobs[i][2],
+                                    elf=paths[jobs[i][1]], cwd=d), order)
+    R = {jobs[i]: r for i, r in zip(order, res)}
+    out(f"### {w}: the same runs, started with a longer program path")
+    out()
+    out(f"The program file copied to names 0 to {GPROF_PHASE_EXTRA} characters longer than "
+        f"target/rv32imac/{w}.elf (0: the runs above); the first two columns of shares are "
+        f"the exact top two functions:")
+    out()
+    rows = []
+    right = {}
+    for fa in GPROF_PHASE_FACTORS:
+        total, _, funcs, _ = R[(fa, 0, GPROF_PERIODS[0])]
+        ex0 = shares(funcs, total)
+        f1, f2 = sorted(ex0, key=lambda f: -ex0[f])[:2]
+        for k in range(len(paths)):
+            total, insns, funcs, _ = R[(fa, k, GPROF_PERIODS[0])]
+            ex = shares(funcs, total)
+            cells = [n(DEFAULT_SIZE[w] * fa), k, n(insns), n(total),
+                     f"{f1} {pct(ex[f1])}", f"{f2} {pct(ex[f2])}"]
+            for p in GPROF_PERIODS:
+                a = R[(fa, k, p)]
+                if a[:3] != R[(fa, k, GPROF_PERIODS[0])][:3]:
+                    raise ExperimentError(f"{w}: the exact profile depends on the sampler period")
+                smp = a[3]
+                ss = sampled_shares(smp)
+                errs = [abs(ss.get(f, 0) - ex.get(f, 0)) for f in set(ex) | set(ss)]
+                ok = order_matches(ex, smp, 5)
+                right[(fa, p)] = right.get((fa, p), 0) + ok
+                cells += [pct(ss.get(f1, 0), 1), pct(ss.get(f2, 0), 1), pct(max(errs)),
+                          "yes" if ok else "no"]
+            rows.append(cells)
+    hdr = [SIZE_UNIT[w], "extra characters", "instructions", "cycles", "exact", "exact"]
+    for p in GPROF_PERIODS:
+        hdr += [f"{p}: top 1", "top 2", "max error", "top-5 order"]
+    out(table(hdr, rows, "l" + "r" * (len(hdr) - 1)))
+    out()
+    for fa in GPROF_PHASE_FACTORS:
+        fs = [R[(fa, k, GPROF_PERIODS[0])][2] for k in range(len(paths))]
+        moved = max(abs(fk.get(f, {"cycle": 0})["cycle"] - fs[0].get(f, {"cycle": 0})["cycle"])
+                    for fk in fs for f in set(fk) | set(fs[0]))
+        out(f"- {n(DEFAULT_SIZE[w] * fa)} {SIZE_UNIT[w]}: the sampler's top-5 order is right in "
+            + " and ".join(f"{right[(fa, p)]} of {len(paths)} starts at {p}" for p in GPROF_PERIODS)
+            + f"; no function's exact self cycles differ by more than {moved} between the starts.")
+    out()
+
+
+# ---------------------------------------------------------------------------
+# SnoopP Table 4: hardware vs software multiply
+
+TABLE4_WORKLOADS = [("dhrystone", 12), ("matmul", 6), ("fft", 6), ("dct", 6)]
+LIBGCC_ARITH = re.compile(r"^(__hidden_)?__(mul|div|udiv|mod|umod)(si|di)3$")
+
+
+def exp_table4(t, out):
+    out("## SnoopP Table 4 — hardware vs software multiply (rv32imac vs rv32i)")
+    out()
+    jobs = [(w, fl) for w, _ in TABLE4_WORKLOADS for fl in ("rv32imac", "rv32i")]
+    res = t.map(lambda j: t.profile(j[1], j[0], DEFAULT_SIZE[j[0]]), jobs)
+    R = dict(zip(jobs, res))
+    # The profiler must not change the run: the same cycles and instructions
+    # as a plain `tally run`.
+    plain = t.map(lambda j: t.run(j[1], j[0], DEFAULT_SIZE[j[0]]), jobs)
+    for j, d in zip(jobs, plain):
+        if (d["cycles"], d["instructions"]) != R[j][:2]:
+            raise ExperimentError(f"{j}: tally profile counts {R[j][:2]} differ from tally run's "
+                                  f"{(d['cycles'], d['instructions'])}")
+    rows = []
+    for w, _ in TABLE4_WORKLOADS:
+        a, b = R[(w, "rv32imac")], R[(w, "rv32i")]
+        arith = sum(r["cycle"] for f, r in b[2].items() if LIBGCC_ARITH.match(f))
+        rows.append([f"{w} ({DEFAULT_SIZE[w]} {SIZE_UNIT[w]})", n(a[0]), n(a[1]),
+                     f"{a[0] / a[1]:.3f}", n(b[0]), n(b[1]), f"{b[0] / b[1]:.3f}",
+                     f"{b[0] / a[0]:.2f}x", pct(100.0 * arith / b[0])])
+    out(table(["workload", "rv32imac cycles", "instructions", "CPI", "rv32i cycles",
+               "instructions", "CPI", "rv32i / rv32imac cycles",
+               "rv32i: libgcc mul/div share"], rows))
+    out()
+    for w, top in TABLE4_WORKLOADS:
+        a, b = R[(w, "rv32imac")], R[(w, "rv32i")]
+        sa, sb = shares(a[2], a[0]), shares(b[2], b[0])
+        names = (set(sorted(sa, key=lambda f: -sa[f])[:top]) |
+                 set(sorted(sb, key=lambda f: -sb[f])[:top]) |
+                 {f for f in sb if LIBGCC_ARITH.match(f)})
+        names = sorted(names, key=lambda f: (-sb.get(f, 0), f))
+        out(f"### {w}")
+        out()
+        rows = []
+        for f in names:
+            ra, rb = a[2].get(f), b[2].get(f)
+            rows.append([f, n(rb["cycle"]) if rb else "—", pct(sb.get(f, 0)) if rb else "—",
+                         n(rb["calls"]) if rb else "—", n(rb["inclusive_cycles"]) if rb else "—",
+                         n(ra["cycle"]) if ra else "—", pct(sa.get(f, 0)) if ra else "—",
+                         f"{n(ra['mul'])} / {n(ra['div'])}" if ra else "—"])
+        out(table(["function", "rv32i self cycles", "rv32i share", "rv32i calls",
+                   "rv32i inclusive cycles", "rv32imac self cycles", "rv32imac share", "rv32imac mul / div instructions"],
+                  rows))
+        out()
+
+
+# ---------------------------------------------------------------------------
+
+def first_line(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        text = (p.stdout or p.stderr).strip()
+        return text.splitlines()[0] if text else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(REPO, "build"),
+                    help="build folder with tally and target/ (default: build/)")
+    ap.add_argument("--tally", help="the tally binary (default: BUILD/tally)")
+    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS))
+    ap.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
+    ap.add_argument("--output", help="also write the Markdown to this file")
+    ap.add_argument("--no-commands", action="store_true",
+                    help="leave out the list of every command run")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    tally = os.path.abspath(args.tally or os.path.join(build, "tally"))
+    if not os.access(tally, os.X_OK):
+        sys.exit(f"experiments.py: no tally binary at {tally} (--tally or --build)")
+    only = args.only.split(",") if args.only else EXPERIMENTS
+    for e in only:
+        if e not in EXPERIMENTS:
+            sys.exit(f"experiments.py: unknown experiment {e!r} (one of {', '.join(EXPERIMENTS)})")
+
+    t = Tally(tally, build, max(1, args.jobs))
+    out = Report()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    out("# Experiment tables")
+    out()
+    out(f"- date: {started.strftime('%Y-%m-%d %H:%M UTC')}")
+    out(f"- machine: {cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
+    out(f"- tally: {first_line([tally, '--version'])} ({tally}); this checkout: "
+        f"git {first_line(['git', '-C', REPO, 'describe', '--always', '--dirty'])}")
+    out(f"- workloads: {build}/target/")
+    out(f"- cross compiler: {first_line(['riscv64-unknown-elf-gcc', '--version'])}")
+    out(f"- python: {platform.python_version()}")
+    out(f"- command: bench/experiments.py {' '.join(shlex.quote(a) for a in sys.argv[1:])}".rstrip())
+    out(f"- working directory of every tally run: the build folder "
+        f"(ELF paths target/<flavour>/<name>.elf)")
+    out()
+    try:
+        for e in only:
+            {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4}[e](t, out)
+    except ExperimentError as err:
+        sys.exit(f"experiments.py: {err}")
+    finally:
+        t.pool.shutdown(wait=True)
+        shutil.rmtree(t.tmp, ignore_errors=True)
+    ended = datetime.datetime.now(datetime.timezone.utc)
+    out(f"{len(t.commands)} simulations, {(ended - started).total_seconds():.0f} s of wall time "
+        f"with {args.jobs} at a time.")
+    out()
+    if not args.no_commands:
+        out("<details><summary>Every command run (OUT.* is a temporary file)</summary>")
+        out()
+        out("```")
+        for c in t.commands:
+            out(c)
+        out("```")
+        out()
+        out("</details>")
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(out.buf.getvalue())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+/*
+ * The Callgrind profile format (version 1), read by callgrind_annotate and
+ * KCachegrind.
+ *
+ * Positions are instruction addresses ("positions: instr"). Events: Cycles,
+ * Instructions, then every other signal with a non-zero total, named as in
+ * `tally signals` with '.' turned into '_' (the long names go on "event:"
+ * lines). For each function, one cost line per instruction that has any
+ * cost: its exact self counts. For each caller-to-callee arc, a
+ * "cfn= / calls=N target" pair and a call line carrying the callee's
+ * inclusive cycles when called from this caller; the public profile has
+ * inclusive cycles only (not other signals) and no call-site address, so
+ * the call line's other events are zero and its position is the caller's
+ * first address. A "totals:" line closes the file with the run's totals.
+ *
+ * Cycles outside any known function go to a function "[unknown]" at
+ * position 0, so the self costs add up to the totals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+typedef struct events {
+  int sig[64];
+  int n;
+} events;
+
+static void event_name(FILE *f, int sig) {
+  const char *name = tally_signal_name(sig);
+  if (!strcmp(name, "cycle")) { fputs("Cycles", f); return; }
+  if (!strcmp(name, "instret")) { fputs("Instructions", f); return; }
+  for (const char *c = name; *c; c++)
+    fputc(*c == '.' ? '_' : *c, f);
+}
+
+static void choose_events(const tally_profile *p, events *ev) {
+  int cyc = tally_signal_lookup("cycle"), ins = tally_signal_lookup("instret");
+  ev->n = 0;
+  ev->sig[ev->n++] = cyc;
+  ev->sig[ev->n++] = ins;
+  for (int s = 0; s < tally_signal_count() && ev->n < 64; s++)
+    if (s != cyc && s != ins && tally_profile_total(p, s))
+      ev->sig[ev->n++] = s;
+}
+
+/* "(id) name" the first time a function is named, "(id)" after. */
+static void fn_ref(FILE *f, const char *key, int id, const char *name, unsigned char *named) {
+  if (named[id])
+    fprintf(f, "%s=(%d)\n", key, id + 1);
+  else
+    fprintf(f, "%s=(%d) %s\n", key, id + 1, name);
+  named[id] = 1;
+}
+
+int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f) {
+  events ev;
+  choose_events(p, &ev);
+  const tally_func_profile *fn;
+  size_t n = tally_profile_functions(p, &fn);
+  const tally_arc *arcs;
+  size_t narcs = tally_profile_arcs(p, &arcs);
+  /* one extra id for "[unknown]" when the profile has no such bucket */
+  unsigned char *named = calloc(n + 1, 1);
+  if (!named)
+    return -1;
+  int unknown = (int)n;
+  for (size_t k = 0; k < n; k++)
+    if (fn[k].hi <= fn[k].lo)
+      unknown = (int)k;
+
+  fprintf(f, "# callgrind format\nversion: 1\ncreator: tally\n");
+  fprintf(f, "cmd:");
+  for (int i = 0; i < run->argc; i++)
+    fprintf(f, " %s", run->argv[i]);
+  if (run->argc == 0)
+    fprintf(f, " %s", run->program);
+  fprintf(f, "\ndesc: Core: %s at %.6g MHz\n", run->core, run->clock_hz / 1e6);
+  fprintf(f, "desc: Run: %s\n", run->stop_detail ? run->stop_detail : run->stop);
+  fprintf(f, "positions: instr\n");
+  for (int e = 0; e < ev.n; e++) {
+    fprintf(f, "event: ");
+    event_name(f, ev.sig[e]);
+    fprintf(f, " : %s\n", tally_signal_meaning(ev.sig[e]));
+  }
+  fprintf(f, "events:");
+  for (int e = 0; e < ev.n; e++) {
+    fputc(' ', f);
+    event_name(f, ev.sig[e]);
+  }
+  fprintf(f, "\n\nob=%s\nfl=???\n", run->program);
+
+  for (size_t k = 0; k <= n; k++) {
+    int id = (int)k;
+    bool is_unknown = id == unknown;
+    if (k == n && unknown != (int)n)
+      break; /* "[unknown]" was one of the functions */
+    bool has_arcs = false;
+    for (size_t a = 0; a < narcs; a++)
+      if (arcs[a].caller == id || (is_unknown && arcs[a].caller < 0))
+        has_arcs = true;
+    bool has_self = false;
+    if (k < n)
+      for (int s = 0; s < tally_signal_count(); s++)
+        has_self |= fn[k].self[s] != 0;
+    if (!has_self && !has_arcs)
+      continue;
+    fprintf(f, "\n");
+    fn_ref(f, "fn", id, k < n ? fn[k].name : "[unknown]", named);
+    if (is_unknown) {
+      if (k < n) {
+        fprintf(f, "0");
+        for (int e = 0; e < ev.n; e++)
+          fprintf(f, " %llu", (unsigned long long)fn[k].self[ev.sig[e]]);
+        fprintf(f, "\n");
+      }
+    } else {
+      for (uint32_t pc = fn[k].lo; pc < fn[k].hi; pc += 2) {
+        uint64_t v[64];
+        bool any = false;
+        for (int e = 0; e < ev.n; e++)
+          any |= (v[e] = report_at(p, pc, ev.sig[e])) != 0;
+        if (!any)
+          continue;
+        fprintf(f, "0x%x", pc);
+        for (int e = 0; e < ev.n; e++)
+          fprintf(f, " %llu", (unsigned long long)v[e]);
+        fprintf(f, "\n");
+      }
+    }
+    for (size_t a = 0; a < narcs; a++) {
+      if (!(arcs[a].caller == id || (is_unknown && arcs[a].caller < 0)) || !arcs[a].calls)
+        continue;
+      int callee = arcs[a].callee >= 0 ? arcs[a].callee : unknown;
+      uint32_t target = callee < (int)n ? fn[callee].lo : 0;
+      fn_ref(f, "cfn", callee, callee < (int)n ? fn[callee].name : "[unknown]", named);
+      fprintf(f, "calls=%llu 0x%x\n", (unsigned long long)arcs[a].calls, target);
+      fprintf(f, "0x%x %llu\n", is_unknown ? 0 : fn[k].lo, (unsigned long long)arcs[a].inclusive_cycles);
+    }
+  }
+  fprintf(f, "\ntotals:");
+  for (int e = 0; e < ev.n; e++)
+    fprintf(f, " %llu", (unsigned long long)tally_profile_total(p, ev.sig[e]));
+  fprintf(f, "\n");
+  free(named);
+  return ferror(f) ? -1 : 0;
+}

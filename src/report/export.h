@@ -1,0 +1,100 @@
+/*
+ * Profile exports: the files other tools read, written from a profile
+ * snapshot (tally_profile_take) through the public API only.
+ *
+ *   gmon.c          GNU gprof's gmon.out (histogram + call-graph arcs)
+ *   callgrind.c     the Callgrind format (callgrind_annotate, KCachegrind)
+ *   profile_json.c  tally's own JSON profile (docs/profile.md has the schema),
+ *                   and reading it back for `tally diff`
+ *   speedscope.c    speedscope's file format (sampled profile, cycle weights)
+ *   folded.c        folded stacks ("a;b;c N") for flame graphs
+ *   csv.c           the flat profile as CSV
+ *   json.c          a small JSON reader (for profile_json.c)
+ *   common.c        what several of them share
+ *
+ * Writers return 0, or -1 when the stream failed (errno set) or memory ran
+ * out; the caller opens and closes the file and names it in the message.
+ */
+#ifndef TALLY_REPORT_EXPORT_H
+#define TALLY_REPORT_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tally/tally.h"
+
+/* What the exports say about the run besides the profile itself. */
+typedef struct report_run {
+  const char *program;     /* path of the ELF as given */
+  int argc;                /* the program's command line, argv[0] first */
+  char *const *argv;
+  const char *core;        /* core model name */
+  double clock_hz;         /* core clock at the start of the run */
+  uint64_t cycles;         /* tally_cycles at the end */
+  uint64_t instret;
+  const char *stop;        /* "exit", "limit", "trap", "halt", "error" */
+  const char *stop_detail; /* tally_stop_detail */
+  int exit_status;         /* tally's exit status for the run */
+} report_run;
+
+/* A signal's total at one instruction, like tally_profile_at, but with the
+ * derived signal "stall" (the sum of the stall.* signals) computed per
+ * instruction as the function totals compute it. */
+uint64_t report_at(const tally_profile *p, uint32_t pc, int signal);
+
+/* ---- gmon.out ----------------------------------------------------------- */
+typedef enum report_gmon_unit {
+  REPORT_GMON_SECONDS, /* counts at the core clock: gprof prints seconds */
+  REPORT_GMON_CYCLES,  /* one count per cycle: gprof prints cycles */
+} report_gmon_unit;
+
+/* How gmon.c fits the exact per-instruction cycles into 16-bit bins. */
+typedef struct report_gmon_layout {
+  uint32_t lo, hi;         /* histogram range, one bin per 2 bytes */
+  uint64_t divisor;        /* cycles per histogram count (1 = exact) */
+  uint32_t rate;           /* the record's profiling rate (counts per unit) */
+  uint32_t records;        /* histogram records of the same range, summed by gprof */
+} report_gmon_layout;
+
+typedef struct report_gmon_opts {
+  report_gmon_unit unit;
+  uint64_t max_bytes;      /* histogram bytes allowed before scaling; 0 = 8 MiB */
+} report_gmon_opts;
+
+/* Writes gmon.out; `layout` (may be NULL) tells how the histogram came out.
+ * Fails with errno EFBIG when the cycles unit cannot be kept exact. */
+int report_write_gmon(const tally_profile *p, const report_run *run, const report_gmon_opts *opts, FILE *f,
+                      report_gmon_layout *layout);
+
+/* ---- the others ---------------------------------------------------------- */
+int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f);
+int report_write_json(const tally_profile *p, const report_run *run, FILE *f);
+int report_write_speedscope(const tally_profile *p, const report_run *run, FILE *f);
+int report_write_folded(const tally_profile *p, FILE *f);
+int report_write_csv(const tally_profile *p, FILE *f);
+
+/* ---- reading a JSON profile back (tally diff) ---------------------------- */
+typedef struct report_func {
+  char *name;
+  uint64_t calls, inclusive_cycles;
+  uint64_t *self;          /* one per name in report_profile.signals */
+} report_func;
+
+typedef struct report_profile {
+  char *program, *core;
+  size_t nsignals;
+  char **signals;          /* signal names, in the file's order */
+  uint64_t *totals;        /* per signal */
+  size_t nfuncs;
+  report_func *funcs;
+} report_profile;
+
+/* Reads a profile written by report_write_json. NULL with `err` saying
+ * what and where (file, line) when the file is unreadable or not one. */
+report_profile *report_read_json(const char *path, char *err, size_t errsize);
+void report_profile_free(report_profile *p);
+/* Index of a signal in the profile, -1 if absent. */
+int report_profile_signal(const report_profile *p, const char *name);
+
+#endif

@@ -1,0 +1,1001 @@
+#!/usr/bin/env python3
+"""Exactness tests of `tally profile`, its exports and `tally diff`.
+
+    check_profile.py CASE --tally TALLY --tools PREFIX [options] ELF...
+
+CASE is one of
+    laws       the laws every exact profile obeys (docs/profile.md), on each
+               ELF, plus the hand-derived counts of the test programs
+               (EXPECT below) and the mcycle checks of pstart.S programs
+    gprof      riscv64-unknown-elf-gprof on --gmon files, in seconds and in
+               cycles: its flat profile against tally's; the file itself
+               against the per-instruction cycles of the Callgrind export
+    gmon-scaled  a gmon.out forced into the scaled layout (gmon_scaled)
+    callgrind  callgrind_annotate on --callgrind files: totals, self and
+               inclusive costs against tally's
+    exports    --folded, --csv, --json and --speedscope read as their
+               consumers read them
+    diff       tally diff on two profiles: rows, deltas, totals, errors
+    cli        the export options' errors
+
+Every number compared is exact unless a comment says why not (gprof prints
+seconds with two decimals). Each failure is listed; the exit status is 0
+only when everything holds.
+"""
+import argparse
+import bisect
+import collections
+import csv
+import json
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def fail(msg):
+    FAILS.append(msg)
+    print("FAIL: " + msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    return cond
+
+
+def run(cmd, expect_rc=None, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if expect_rc is not None and p.returncode != expect_rc:
+        fail(f"{' '.join(cmd)}: exit status {p.returncode}, expected {expect_rc}\n{p.stderr}")
+    return p
+
+
+# ---------------------------------------------------------------------------
+# What the test programs must show, derived by hand in their comments.
+# calls: the function's calls; arcs: (caller, callee) -> calls; no_arcs:
+# arcs that must not exist; clusters: recursive groups that call nothing
+# else, so that the first one's inclusive cycles = the sum of the members'
+# self cycles = the inclusive cycles of the arc from `entry`.
+EXPECT = {
+    "recursion": {
+        "calls": {"main": 1, "sum": 11, "is_even": 4, "is_odd": 4},
+        "arcs": {("main", "sum"): 1, ("sum", "sum"): 10, ("main", "is_even"): 1,
+                 ("is_even", "is_odd"): 4, ("is_odd", "is_even"): 3},
+        "clusters": [("main", ["sum"]), ("main", ["is_even", "is_odd"])],
+    },
+    "two_callers": {
+        "calls": {"main": 1, "caller_a": 1, "caller_b": 1, "caller_c": 1, "work": 9},
+        "arcs": {("caller_a", "work"): 3, ("caller_b", "work"): 2, ("caller_c", "work"): 4},
+        "clusters": [],
+    },
+    "tailcall": {
+        "calls": {"main": 1, "mid": 5, "leaf": 5},
+        "arcs": {("main", "mid"): 5, ("main", "leaf"): 5},
+        "no_arcs": [("mid", "leaf")],
+        "clusters": [],
+    },
+    "longjmp": {
+        "calls": {"main": 1, "setjmp": 2, "deep": 8, "longjmp": 2, "after": 1},
+        "arcs": {("main", "setjmp"): 2, ("main", "deep"): 2, ("deep", "deep"): 6,
+                 ("deep", "longjmp"): 2, ("main", "after"): 1},
+        "no_arcs": [("deep", "setjmp"), ("deep", "after"), ("longjmp", "after")],
+        "clusters": [],
+    },
+    "trap": {
+        "calls": {"main": 1, "trap_entry": 5, "on_trap": 5},
+        "arcs": {("main", "trap_entry"): 5, ("trap_entry", "on_trap"): 5},
+        "handlers": ["trap_entry"],
+        "clusters": [],
+    },
+}
+
+
+class Profile:
+    """A JSON profile with the lookups the laws need."""
+
+    def __init__(self, path, stdout=""):
+        with open(path) as f:
+            self.j = json.load(f)
+        self.stdout = stdout
+        self.funcs = self.j["functions"]
+        self.total = self.j["totals"]["cycle"]
+        self.by_name = {}
+        for i, f in enumerate(self.funcs):
+            self.by_name.setdefault(f["name"], i)
+        self.arcs = self.j["arcs"]
+        self.arc = collections.Counter()
+        self.arc_incl = collections.Counter()
+        for a in self.arcs:
+            key = (a["caller_name"], a["callee_name"])
+            self.arc[key] += a["calls"]
+            self.arc_incl[key] += a["inclusive_cycles"]
+        # self cycles by context (the leaf of each stack), by name
+        self.ctx_self = collections.Counter()
+        for s in self.j["stacks"]:
+            self.ctx_self[s["frames"][-1]] += s["cycles"]
+
+    def f(self, name):
+        return self.funcs[self.by_name[name]]
+
+    def self_cycles(self, name):
+        return self.f(name)["self"]["cycle"] if name in self.by_name else 0
+
+    def recursive(self):
+        """Functions (indexes) that can reach themselves through arcs."""
+        succ = collections.defaultdict(set)
+        for a in self.arcs:
+            if a["caller"] is not None and a["callee"] is not None:
+                succ[a["caller"]].add(a["callee"])
+        rec = set()
+        for start in range(len(self.funcs)):
+            seen, todo = set(), list(succ[start])
+            while todo:
+                n = todo.pop()
+                if n == start:
+                    rec.add(start)
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(succ[n])
+        return rec
+
+
+def profile(args, elf, core, extra=(), tag=""):
+    """Runs tally profile with every export; returns (Profile, paths)."""
+    base = os.path.join(args.work, os.path.basename(elf).replace(".elf", "") + "." + core + tag)
+    paths = {k: base + "." + k for k in ("json", "callgrind", "folded", "csv", "speedscope")}
+    cmd = [args.tally, "profile", "--core", core]
+    for k, p in paths.items():
+        cmd += ["--" + k, p]
+    cmd += list(extra) + [elf]
+    p = run(cmd)
+    if p.returncode != 0:
+        fail(f"{' '.join(cmd)}: exit status {p.returncode}\n{p.stderr}")
+        return None, paths
+    return Profile(paths["json"], p.stdout), paths
+
+
+def read_callgrind(path):
+    """{function: {pc: [costs...]}} for self lines, [(caller, callee, calls, costs)] for calls."""
+    fns, calls, names, cur, pending, events = {}, [], {}, None, None, []
+    for line in open(path):
+        line = line.rstrip("\n")
+        m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line)
+        if m:
+            if m.group(3):
+                names[m.group(2)] = m.group(3)
+            name = names[m.group(2)]
+            if m.group(1) == "fn":
+                cur = name
+                fns.setdefault(cur, {})
+            else:
+                pending = [name, None]
+            continue
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        m = re.match(r"^calls=(\d+) ", line)
+        if m:
+            pending[1] = int(m.group(1))
+            continue
+        m = re.match(r"^(0x[0-9a-f]+|0) (.*)$", line)
+        if m and cur is not None:
+            pc = int(m.group(1), 16)
+            costs = [int(x) for x in m.group(2).split()]
+            if pending and pending[1] is not None:
+                calls.append((cur, pending[0], pending[1], costs))
+                pending = None
+            else:
+                fns[cur][pc] = costs
+    return events, fns, calls
+
+
+def objdump(args, elf):
+    return run([args.tools + "objdump", "-d", "--no-show-raw-insn", elf], expect_rc=0).stdout
+
+
+def function_disasm(dump, name):
+    m = re.search(r"^[0-9a-f]+ <" + re.escape(name) + r">:\n(.*?)(?:\n\n|\Z)", dump, re.S | re.M)
+    return m.group(1) if m else ""
+
+
+# ---------------------------------------------------------------------------
+# laws
+
+def laws_of(args, elf, core, prof, paths):
+    name = os.path.basename(elf)
+    j = prof.j
+    total = prof.total
+    where = f"{name} on {core}"
+
+    # profiling changes nothing: the same run without the profiler
+    stats = os.path.join(args.work, name + "." + core + ".stats.json")
+    r = run([args.tally, "run", "--core", core, "--stats-json", stats, elf])
+    if check(r.returncode == j["run"]["exit_status"], f"{where}: tally run exit {r.returncode}, profile run "
+             f"{j['run']['exit_status']}"):
+        with open(stats) as f:
+            st = json.load(f)
+        check(st["cycles"] == j["run"]["cycles"] == total,
+              f"{where}: cycles: tally run {st['cycles']}, profile run {j['run']['cycles']}, totals {total}")
+        check(st["instructions"] == j["run"]["instructions"],
+              f"{where}: instructions: tally run {st['instructions']}, profile {j['run']['instructions']}")
+        for s, v in st["signals"].items():
+            check(j["totals"].get(s) == v, f"{where}: signal {s}: tally run {v}, profile {j['totals'].get(s)}")
+    # program output unchanged
+    check(prof.stdout.startswith(r.stdout), f"{where}: program output differs under the profiler")
+
+    # every signal's self counts add up to its total
+    for s in j["signals"]:
+        got = sum(f["self"][s] for f in prof.funcs)
+        check(got == j["totals"][s], f"{where}: sum of self {s} = {got}, total {j['totals'][s]}")
+    # the stacks' self cycles add up to the total
+    check(sum(s["cycles"] for s in j["stacks"]) == total, f"{where}: stacks do not add up to the total")
+
+    rec = prof.recursive()
+    into = collections.defaultdict(lambda: [0, 0])
+    out = collections.defaultdict(int)
+    for a in prof.arcs:
+        if a["callee"] is not None:
+            into[a["callee"]][0] += a["calls"]
+            into[a["callee"]][1] += a["inclusive_cycles"]
+        if a["caller"] is not None:
+            out[a["caller"]] += a["inclusive_cycles"]
+    roots = 0
+    shared = []
+    names = collections.Counter(f["name"] for f in prof.funcs)
+    for i, f in enumerate(prof.funcs):
+        fn = f["name"]
+        incl, own, ctx = f["inclusive_cycles"], f["self"]["cycle"], prof.ctx_self[fn]
+        # calls are the calls of the arcs into the function
+        check(f["calls"] == into[i][0], f"{where}: {fn}: {f['calls']} calls, arcs into it {into[i][0]}")
+        # recursion counted once: nothing is more than the whole run
+        check(incl <= total, f"{where}: {fn}: inclusive {incl} > total {total}")
+        # inclusive >= self, by context always; by address where the two agree
+        check(incl >= ctx, f"{where}: {fn}: inclusive {incl} < its self cycles by context {ctx}")
+        if own == ctx:
+            check(incl >= own, f"{where}: {fn}: inclusive {incl} < self {own}")
+        else:
+            shared.append(fn)
+        if f["calls"] == 0 and incl == total and incl > 0:
+            roots += 1
+        if i in rec or names[fn] > 1:
+            continue
+        # not recursive: the arcs into it split its inclusive cycles exactly
+        if f["calls"]:
+            check(into[i][1] == incl, f"{where}: {fn}: arcs into it carry {into[i][1]} cycles, inclusive {incl}")
+        # and it is its own cycles plus its calls'
+        if incl:
+            check(incl == ctx + out[i],
+                  f"{where}: {fn}: inclusive {incl} != self by context {ctx} + calls out {out[i]}")
+    check(roots == 1, f"{where}: {roots} functions hold the whole run (expected the entry only)")
+    if shared:
+        print(f"  {where}: self by address != by context (code shared between symbols): " + ", ".join(shared))
+    return prof
+
+
+def window_law(args, elf, core, prof, paths):
+    """pstart.S programs: mcycle window around main = csrr + jal + inclusive(main)."""
+    m = re.search(r"^main-window (\d+)$", prof.stdout, re.M)
+    if not m:
+        return
+    window = int(m.group(1))
+    start = function_disasm(objdump(args, elf), "_start")
+    lines = re.findall(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", start, re.M)
+    pcs = [(int(a, 16), op, rest) for a, op, rest in lines]
+    k = next((i for i, (_, op, rest) in enumerate(pcs) if op == "csrr" and rest.startswith("s2,mcycle")), None)
+    if not check(k is not None and pcs[k + 1][1] == "jal" and "<main>" in pcs[k + 1][2],
+                 f"{elf}: _start has no 'csrr s2,mcycle; jal main'"):
+        return
+    _, fns, _ = read_callgrind(paths["callgrind"])
+    csrr = fns["_start"].get(pcs[k][0], [0])[0]
+    jal = fns["_start"].get(pcs[k + 1][0], [0])[0]
+    incl = prof.f("main")["inclusive_cycles"]
+    check(window == csrr + jal + incl,
+          f"{elf} on {core}: mcycle window {window} != csrr {csrr} + jal {jal} + inclusive(main) {incl}")
+
+
+def expectations(args, elf, core, prof):
+    prog = os.path.basename(elf).replace(".elf", "")
+    e = EXPECT.get(prog)
+    if not e:
+        return
+    where = f"{prog} on {core}"
+    for fn, n in e["calls"].items():
+        got = prof.f(fn)["calls"] if fn in prof.by_name else None
+        check(got == n, f"{where}: {fn}: {got} calls, expected {n}")
+    for (a, b), n in e["arcs"].items():
+        check(prof.arc[(a, b)] == n, f"{where}: {a} -> {b}: {prof.arc[(a, b)]} calls, expected {n}")
+    for a, b in e.get("no_arcs", []):
+        check((a, b) not in prof.arc, f"{where}: unexpected arc {a} -> {b} ({prof.arc[(a, b)]} calls)")
+    for fn in e.get("handlers", []):
+        check(prof.f(fn)["handler"], f"{where}: {fn} is not marked as a trap handler")
+    # the program's own functions: self cycles by address = by context
+    for fn in e["calls"]:
+        check(prof.self_cycles(fn) == prof.ctx_self[fn],
+              f"{where}: {fn}: self {prof.self_cycles(fn)} by address, {prof.ctx_self[fn]} by context")
+    for entry, members in e["clusters"]:
+        head = members[0]
+        own = sum(prof.self_cycles(m) for m in members)
+        incl = prof.f(head)["inclusive_cycles"]
+        check(incl == own, f"{where}: inclusive({head}) {incl} != self of {'+'.join(members)} {own}")
+        check(prof.arc_incl[(entry, head)] == incl,
+              f"{where}: arc {entry} -> {head} carries {prof.arc_incl[(entry, head)]}, inclusive {incl}")
+        if len(members) == 2:
+            a, b = members
+            check(prof.f(b)["inclusive_cycles"] == prof.arc_incl[(a, b)],
+                  f"{where}: inclusive({b}) != arc {a} -> {b}")
+            check(prof.f(b)["inclusive_cycles"] < incl, f"{where}: inclusive({b}) not below inclusive({a})")
+
+    if prog == "tailcall":
+        mid = function_disasm(objdump(args, elf), "mid")
+        check(re.search(r"\sj\s+[0-9a-f]+ <leaf>", mid) and not re.search(r"\bjal\b|\bret\b", mid),
+              f"{elf}: mid does not end in a tail jump to leaf:\n{mid}")
+        check(prof.f("mid")["inclusive_cycles"] == prof.self_cycles("mid"),
+              f"{where}: mid's inclusive cycles include more than its own")
+    if prog == "trap":
+        main = prof.f("main")
+        check(main["inclusive_cycles"] == main["self"]["cycle"] + prof.arc_incl[("main", "trap_entry")],
+              f"{where}: main's inclusive != its self + the handler's cycles")
+        check(main["self"]["trap"] == 5 and prof.f("trap_entry")["self"]["trap"] == 0,
+              f"{where}: the 5 traps are not charged to main's ecalls")
+    if prog == "two_callers":
+        got = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(caller_[abc]) (\d+)$", prof.stdout, re.M)}
+        calls = {"caller_a": 3, "caller_b": 2, "caller_c": 4}
+        n_iter = {"caller_a": 100, "caller_b": 1000, "caller_c": 10}
+        # SnoopP's limitation: the arcs split work's cycles exactly, and each
+        # caller's mcycle total is its arc plus a constant per call
+        split = sum(prof.arc_incl[(c, "work")] for c in calls)
+        check(split == prof.f("work")["inclusive_cycles"] == prof.self_cycles("work"),
+              f"{where}: arcs into work carry {split}, work has {prof.f('work')['inclusive_cycles']}")
+        if core == "sram":  # no caches: every call of work(n) costs the same
+            ks = {c: (got[c] - prof.arc_incl[(c, "work")]) / calls[c] for c in calls}
+            check(len(set(ks.values())) == 1 and all(float(k).is_integer() for k in ks.values()),
+                  f"{where}: mcycle minus arc per call differs between callers: {ks}")
+            per = {c: prof.arc_incl[(c, "work")] / calls[c] for c in calls}
+            beta = (per["caller_b"] - per["caller_a"]) / (n_iter["caller_b"] - n_iter["caller_a"])
+            alpha = per["caller_a"] - 100 * beta
+            check(per["caller_c"] == alpha + 10 * beta and alpha.is_integer() and beta.is_integer(),
+                  f"{where}: work(n) is not alpha + beta n across callers: {per}")
+            print(f"  work(n) = {alpha:.0f} + {beta:.0f} n cycles; per call outside work: {ks['caller_a']:.0f}")
+
+
+def case_laws(args):
+    for elf in args.elves:
+        for core in args.cores:
+            prof, paths = profile(args, elf, core)
+            if prof:
+                laws_of(args, elf, core, prof, paths)
+                window_law(args, elf, core, prof, paths)
+                expectations(args, elf, core, prof)
+
+
+# ---------------------------------------------------------------------------
+# gprof
+
+def elf_symbols(args, elf):
+    """gprof's view of the symbol table: [(addr, names, is_func)] sorted."""
+    nm = run([args.tools + "nm", elf], expect_rc=0).stdout
+    types = {}
+    for line in run([args.tools + "readelf", "-sW", elf], expect_rc=0).stdout.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0].endswith(":") and f[3] in ("FUNC", "NOTYPE"):
+            types[(int(f[1], 16), f[7])] = f[3]
+    syms = collections.defaultdict(list)
+    func = collections.defaultdict(bool)
+    for line in nm.splitlines():
+        f = line.split()
+        if len(f) != 3 or f[1] not in "TtW":
+            continue
+        addr, kind, name = int(f[0], 16), f[1], f[2]
+        if kind == "t" and not gprof_static_name_ok(name):
+            continue
+        syms[addr].append(name)
+        func[addr] |= types.get((addr, name)) == "FUNC"
+    return [(a, syms[a], func[a]) for a in sorted(syms)]
+
+
+def gprof_static_name_ok(name):
+    """gprof's filter on static names: no '$'; '.' only in .N, .clone.N, .constprop.N."""
+    if not name or "$" in name:
+        return False
+    i = 0
+    while i < len(name):
+        if name[i] != ".":
+            i += 1
+            continue
+        while i < len(name) and name[i] == ".":
+            rest = name[i:]
+            for pre in (".clone.", ".constprop."):
+                if len(rest) > len(pre) and rest.startswith(pre):
+                    i += len(pre) - 1
+                    break
+            digit = False
+            i += 1
+            while i < len(name):
+                if digit and name[i] == ".":
+                    break
+                if name[i].isdigit():
+                    digit = True
+                else:
+                    return False
+                i += 1
+    return True
+
+
+def gprof_model(prof, syms):
+    """What gprof must print, from tally's profile and gprof's rules:
+    self time per gprof symbol (the tally functions that start in its range,
+    which runs to the next symbol) and calls (arcs into it, the callee moved
+    back to the nearest function symbol, self-recursive calls left out)."""
+    addrs = [a for a, _, _ in syms]
+    def containing(pc):
+        i = bisect.bisect_right(addrs, pc) - 1
+        return i if i >= 0 else None
+
+    time = collections.Counter()
+    for f in prof.funcs:
+        if f["hi"] > f["lo"]:
+            g = containing(f["lo"])
+            if g is not None:
+                time[g] += f["self"]["cycle"]
+    ncalls, arcs = collections.Counter(), collections.Counter()
+    for a in prof.arcs:
+        if a["callee"] is None or a["caller"] is None:
+            continue
+        callee, caller = prof.funcs[a["callee"]], prof.funcs[a["caller"]]
+        child, parent = containing(callee["lo"]), containing(caller["lo"])
+        if child is None or parent is None:
+            continue
+        while child >= 0 and not syms[child][2]:
+            child -= 1
+        if child < 0:
+            continue
+        ncalls[child] += a["calls"]
+        arcs[(parent, child)] += a["calls"]
+    for (p, c), n in arcs.items():
+        if p == c:
+            ncalls[c] -= n
+    return time, ncalls
+
+
+def read_gmon(path):
+    """The GNU gmon.out of a 32-bit little-endian target: histogram records
+    (lo, hi, rate, dimension, bins) and arcs {(from, to): count}."""
+    data = open(path, "rb").read()
+    hists, arcs = [], collections.Counter()
+    if not check(data[:4] == b"gmon" and struct.unpack_from("<I", data, 4)[0] == 1, f"{path}: not a gmon v1 file"):
+        return hists, arcs
+    off = 20
+    while off < len(data):
+        tag = data[off]
+        off += 1
+        if tag == 0:
+            lo, hi, n, rate = struct.unpack_from("<IIII", data, off)
+            dimen, abbrev = data[off + 16:off + 31].rstrip(b"\0").decode(), chr(data[off + 31])
+            off += 32
+            bins = struct.unpack_from(f"<{n}H", data, off)
+            off += 2 * n
+            hists.append((lo, hi, rate, dimen, abbrev, bins))
+        elif tag == 1:
+            frm, to, count = struct.unpack_from("<III", data, off)
+            off += 12
+            arcs[(frm, to)] += count
+        else:
+            fail(f"{path}: unknown record tag {tag} at offset {off - 1}")
+            break
+    return hists, arcs
+
+
+def gmon_bins(path):
+    """Summed bins of the histogram records (all must cover one range)."""
+    hists, arcs = read_gmon(path)
+    if not check(hists and len({h[:5] for h in hists}) == 1, f"{path}: histogram records differ in range or rate"):
+        return None
+    lo, hi, rate, dimen, abbrev, _ = hists[0]
+    check((hi - lo) // 2 == len(hists[0][5]), f"{path}: not one bin per halfword")
+    summed = [sum(h[5][i] for h in hists) for i in range(len(hists[0][5]))]
+    return {"lo": lo, "hi": hi, "rate": rate, "dimen": dimen, "abbrev": abbrev, "bins": summed,
+            "records": len(hists), "arcs": arcs}
+
+
+def check_gmon_file(path, prof, cg_path, unit, where):
+    g = gmon_bins(path)
+    if not g:
+        return
+    clock = prof.j["clock_hz"]
+    if unit == "cycles":
+        check((g["rate"], g["dimen"], g["abbrev"]) == (1, "cycles", "c"), f"{where}: gmon rate/dimension {g}")
+    else:
+        check((g["rate"], g["dimen"], g["abbrev"]) == (clock, "seconds", "s"),
+              f"{where}: gmon rate {g['rate']} {g['dimen']}, clock {clock}")
+    # one count per cycle: every bin is the instruction's exact cycles
+    _, fns, _ = read_callgrind(cg_path)
+    per_pc = {}
+    for fn, lines in fns.items():
+        for pc, costs in lines.items():
+            if pc:
+                per_pc[pc] = per_pc.get(pc, 0) + costs[0]
+    bad = [pc for pc, c in per_pc.items() if g["bins"][(pc - g["lo"]) // 2] != c]
+    check(not bad, f"{where}: gmon bins differ from the per-instruction cycles at {[hex(pc) for pc in bad[:5]]}")
+    check(sum(g["bins"]) == sum(per_pc.values()), f"{where}: gmon bins hold {sum(g['bins'])} cycles, "
+          f"the instructions {sum(per_pc.values())}")
+    # arcs: caller's first address -> callee's entry, exact counts
+    want = collections.Counter()
+    for a in prof.arcs:
+        if a["callee"] is not None and prof.funcs[a["callee"]]["hi"] > prof.funcs[a["callee"]]["lo"]:
+            frm = prof.funcs[a["caller"]]["lo"] if a["caller"] is not None else 0
+            want[(frm, prof.funcs[a["callee"]]["lo"])] += a["calls"]
+    check(g["arcs"] == want, f"{where}: gmon arcs differ from the profile's")
+    return g
+
+
+def case_gmon_scaled(args):
+    """gmon_scaled writes dhrystone's histogram into a few KiB: counts of D
+    cycles, each function's counts summing to its self cycles / D rounded."""
+    elf, driver = args.elves[0], args.gmon_scaled
+    prof, _ = profile(args, elf, "tally5")
+    if not prof:
+        return
+    path = os.path.join(args.work, "scaled.gmon")
+    p = run([driver, elf, path, "6000"], expect_rc=0)
+    m = re.search(r"^divisor (\d+) rate (\d+) records (\d+)", p.stdout, re.M)
+    if not check(m, f"gmon_scaled printed no layout: {p.stdout}"):
+        return
+    d, rate, records = (int(x) for x in m.groups())
+    clock = prof.j["clock_hz"]
+    check(d > 1 and rate * d == clock, f"scaled gmon: divisor {d} x rate {rate} != clock {clock}")
+    g = gmon_bins(path)
+    check(g and g["records"] == records and 2 * len(g["bins"]) * records <= 6000 + 2 * len(g["bins"]),
+          f"scaled gmon: {records} records do not fit the budget")
+    for f in prof.funcs:
+        if f["hi"] <= f["lo"]:
+            continue
+        got = sum(g["bins"][(pc - g["lo"]) // 2] for pc in range(f["lo"], f["hi"], 2))
+        want = (f["self"]["cycle"] + d // 2) // d
+        check(got == want, f"scaled gmon: {f['name']}: {got} counts, self {f['self']['cycle']} / {d} = {want}")
+    gp = run([args.tools + "gprof", "-b", "-p", elf, path])
+    check(gp.returncode == 0 and not gp.stderr.strip(), f"gprof on the scaled gmon: {gp.stderr}")
+    rows = read_gprof_flat(gp.stdout)
+    by_name = {f["name"]: f for f in prof.funcs}
+    for r in rows[:10]:
+        if r["name"] in by_name:
+            check(abs(r["self"] - by_name[r["name"]]["self"]["cycle"] / clock) <= 0.005 + d / clock,
+                  f"scaled gmon: gprof {r['name']} {r['self']} s")
+    print(f"  scaled: one count = {d} cycles at {rate} counts/s, {records} record(s); every function's "
+          f"counts = round(self / {d})")
+
+
+def read_gprof_flat(text):
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"^\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(?:(\d+)\s+[\d.]+\s+[\d.]+\s+)?(\S+)\s*$", line)
+        if m:
+            rows.append({"pct": float(m.group(1)), "self": float(m.group(3)),
+                         "calls": int(m.group(4)) if m.group(4) else 0, "name": m.group(5)})
+    return rows
+
+
+def case_gprof(args):
+    for elf in args.elves:
+        for core in args.cores:
+            prof, _ = profile(args, elf, core)
+            if not prof:
+                continue
+            syms = elf_symbols(args, elf)
+            where = f"{os.path.basename(elf)} on {core}"
+            addr_of = {}
+            for i, (a, names, _) in enumerate(syms):
+                for n in names:
+                    addr_of.setdefault(n, i)
+            time, ncalls = gprof_model(prof, syms)
+            clock = prof.j["clock_hz"]
+            for unit in ("cycles", "seconds"):
+                gmon = os.path.join(args.work, f"{os.path.basename(elf)}.{core}.{unit}.gmon")
+                cg = gmon + ".callgrind"
+                p = run([args.tally, "profile", "--core", core, "--gmon", gmon, "--gmon-unit", unit,
+                         "--callgrind", cg, elf])
+                if not check(p.returncode == prof.j["run"]["exit_status"] and "scaled" not in p.stderr,
+                             f"{where}: --gmon failed or was scaled: {p.stderr}"):
+                    continue
+                check_gmon_file(gmon, prof, cg, unit, where + f" ({unit})")
+                g = run([args.tools + "gprof", "-b", "-p", elf, gmon])
+                if not check(g.returncode == 0 and not g.stderr.strip(), f"{where}: gprof: {g.stderr}"):
+                    continue
+                rows = read_gprof_flat(g.stdout)
+                check(rows, f"{where}: gprof printed no flat profile:\n{g.stdout}")
+                hist_total = sum(time.values())
+                scale = 1.0 if unit == "cycles" else 1.0 / clock
+                tol = 0.0 if unit == "cycles" else 0.005 + 1e-9  # printed with two decimals
+                seen = []
+                for r in rows:
+                    if not check(r["name"] in addr_of, f"{where}: gprof lists unknown symbol {r['name']}"):
+                        continue
+                    gi = addr_of[r["name"]]
+                    seen.append(gi)
+                    check(abs(r["self"] - time[gi] * scale) <= tol,
+                          f"{where} ({unit}): {r['name']}: gprof self {r['self']}, exact {time[gi] * scale}")
+                    check(r["calls"] == ncalls[gi],
+                          f"{where} ({unit}): {r['name']}: gprof calls {r['calls']}, expected {ncalls[gi]}")
+                    if hist_total:
+                        check(abs(r["pct"] - 100.0 * time[gi] / hist_total) <= 0.005 + 1e-9,
+                              f"{where} ({unit}): {r['name']}: gprof {r['pct']}%, exact "
+                              f"{100.0 * time[gi] / hist_total:.4f}%")
+                # the ranking: gprof sorts by time, then calls, then name
+                want = sorted((gi for gi in set(time) | set(ncalls) if time[gi] or ncalls[gi]),
+                              key=lambda gi: (-time[gi], -ncalls[gi], syms[gi][1][0]))
+                check([time[gi] for gi in seen] == [time[gi] for gi in want] and set(seen) == set(want),
+                      f"{where} ({unit}): gprof's ranking differs from the exact one")
+                # and the same as tally's own flat profile where gprof's
+                # symbols are tally's functions (documented exceptions aside)
+                same = agree_with_tally(prof, syms, rows, addr_of, unit, scale, where)
+                own = EXPECT.get(os.path.basename(elf).replace(".elf", ""), {}).get("calls", {})
+                for fn in own:
+                    check(fn in same, f"{where} ({unit}): gprof does not show {fn} as tally does")
+                listed = [f for f in prof.funcs if f["self"]["cycle"] or f["calls"]]
+                print(f"  {where} ({unit}): gprof lists {len(rows)} symbols; {len(same)} of tally's "
+                      f"{len(listed)} functions identical (self, calls, order), the rest as gprof's symbol "
+                      f"rules predict")
+
+
+def agree_with_tally(prof, syms, rows, addr_of, unit, scale, where):
+    """The functions gprof shows as tally does: the gprof symbol is a
+    function symbol at the same address, and no other tally function falls
+    in its range. For those gprof's self time is tally's self cycles and its
+    calls are tally's calls without the self-recursive ones, and gprof lists
+    them in tally's order. Returns their names."""
+    by_lo = {f["lo"]: f for f in prof.funcs if f["hi"] > f["lo"]}
+    order, names = [], set()
+    tol = 0 if unit == "cycles" else 0.005 + 1e-9
+    for r in rows:
+        gi = addr_of.get(r["name"])
+        if gi is None or syms[gi][0] not in by_lo or not syms[gi][2]:
+            continue
+        f = by_lo[syms[gi][0]]
+        nxt = syms[gi + 1][0] if gi + 1 < len(syms) else 1 << 32
+        inside = [g for g in prof.funcs if f["lo"] <= g["lo"] < nxt and g["hi"] > g["lo"] and g["self"]["cycle"]]
+        if len(inside) > 1:
+            continue
+        if abs(r["self"] - f["self"]["cycle"] * scale) <= tol and r["calls"] == f["calls"] - prof.arc[(f["name"], f["name"])]:
+            names.add(f["name"])
+            order.append(f["self"]["cycle"])
+    check(order == sorted(order, reverse=True), f"{where} ({unit}): gprof's order of tally's functions differs")
+    return names
+
+
+# ---------------------------------------------------------------------------
+# callgrind
+
+def read_annotate(text):
+    """{function: [costs]} from callgrind_annotate's function table, and the totals."""
+    totals, rows = None, {}
+    for line in text.splitlines():
+        m = re.match(r"^((?:\s*(?:[\d,]+(?: \(\s*[\d.]+%\))?|\.)\s+)+)(\S.*)$", line)
+        if not m:
+            continue
+        nums = [0 if t == "." else int(t.replace(",", ""))
+                for t in re.findall(r"([\d,]+|\.)(?: \(\s*[\d.]+%\))?", m.group(1))]
+        label = m.group(2).strip()
+        if label == "PROGRAM TOTALS":
+            totals = nums
+        else:
+            fm = re.match(r"^\?\?\?:(\S+)", label)
+            if fm:
+                rows[fm.group(1)] = nums
+    return totals, rows
+
+
+def case_callgrind(args):
+    if not args.callgrind_annotate:
+        print("callgrind_annotate not found: skipped")
+        return
+    for elf in args.elves:
+        for core in args.cores:
+            prof, paths = profile(args, elf, core)
+            if not prof:
+                continue
+            where = f"{os.path.basename(elf)} on {core}"
+            events, fns, calls = read_callgrind(paths["callgrind"])
+            names = {"Cycles": "cycle", "Instructions": "instret"}
+            sigs = [names.get(e, e.replace("_", ".", 1) if e.replace("_", ".", 1) in prof.j["totals"] else e)
+                    for e in events]
+            for s in sigs:
+                check(s in prof.j["totals"], f"{where}: callgrind event for unknown signal {s}")
+            # the file itself: self lines add up to tally's self counts
+            for f in prof.funcs:
+                if f["name"] in fns:
+                    got = [sum(c[k] if k < len(c) else 0 for c in fns[f["name"]].values()) for k in range(len(sigs))]
+                    want = [f["self"].get(s, 0) for s in sigs]
+                    check(got == want, f"{where}: callgrind self of {f['name']}: {got} != {want}")
+            ann = run([args.callgrind_annotate, "--threshold=100", "--show=Cycles,Instructions", paths["callgrind"]])
+            if not check(ann.returncode == 0, f"{where}: callgrind_annotate failed: {ann.stderr}"):
+                continue
+            totals, rows = read_annotate(ann.stdout)
+            check(totals == [prof.total, prof.j["totals"]["instret"]],
+                  f"{where}: callgrind_annotate totals {totals}, tally {prof.total} {prof.j['totals']['instret']}")
+            n = 0
+            for f in prof.funcs:
+                want = [f["self"]["cycle"], f["self"]["instret"]]
+                if want == [0, 0]:
+                    continue
+                got = rows.get(f["name"])
+                if check(got == want, f"{where}: callgrind_annotate {f['name']}: {got}, tally {want}"):
+                    n += 1
+            check(sum(r[0] for r in rows.values()) == prof.total,
+                  f"{where}: callgrind_annotate's functions do not add up to the total")
+            # every event's total
+            ann_all = run([args.callgrind_annotate, "--threshold=100", paths["callgrind"]])
+            totals_all, _ = read_annotate(ann_all.stdout)
+            check(totals_all == [prof.j["totals"][s] for s in sigs],
+                  f"{where}: callgrind_annotate totals of all events differ from tally's")
+            # inclusive: a function never called is the root, its inclusive is
+            # the total; one called and not recursive: the sum of its calls
+            inc = run([args.callgrind_annotate, "--inclusive=yes", "--threshold=100", "--show=Cycles",
+                       paths["callgrind"]])
+            _, irows = read_annotate(inc.stdout)
+            rec = {prof.funcs[i]["name"] for i in prof.recursive()}
+            m = 0
+            for f in prof.funcs:
+                if f["name"] in rec or not f["inclusive_cycles"] or list(prof.by_name).count(f["name"]) > 1:
+                    continue
+                got = irows.get(f["name"], [None])[0]
+                if check(got == f["inclusive_cycles"],
+                         f"{where}: callgrind_annotate inclusive {f['name']}: {got}, tally {f['inclusive_cycles']}"):
+                    m += 1
+            print(f"  {where}: totals of {len(sigs)} events equal; self of {n} functions equal; "
+                  f"inclusive of {m} non-recursive functions equal")
+
+
+# ---------------------------------------------------------------------------
+# folded, csv, json, speedscope
+
+def case_exports(args):
+    for elf in args.elves:
+        for core in args.cores:
+            prof, paths = profile(args, elf, core)
+            if not prof:
+                continue
+            where = f"{os.path.basename(elf)} on {core}"
+            total = prof.total
+            # folded: what flamegraph.pl and inferno accept
+            n, lines = 0, 0
+            leaf = collections.Counter()
+            for line in open(paths["folded"]):
+                lines += 1
+                m = re.match(r"^([^ ;]+(?:;[^ ;]+)*) (\d+)\n$", line)
+                if not check(m, f"{where}: folded line {lines} is not 'a;b;c N': {line!r}"):
+                    continue
+                n += int(m.group(2))
+                leaf[m.group(1).split(";")[-1]] += int(m.group(2))
+                check(int(m.group(2)) > 0, f"{where}: folded line {lines} has no cycles")
+            check(n == total, f"{where}: folded stacks add up to {n}, total {total}")
+            check(leaf == +prof.ctx_self, f"{where}: folded leaves differ from the JSON stacks")
+            roots = {line.split(";")[0].split(" ")[0] for line in open(paths["folded"])}
+            check(len(roots) == 1, f"{where}: folded stacks have several roots: {roots}")
+            # csv: one row per function, every signal a column
+            with open(paths["csv"], newline="") as f:
+                rows = list(csv.DictReader(f))
+            check(rows and list(rows[0].keys())[:5] == ["function", "lo", "hi", "calls", "inclusive_cycles"],
+                  f"{where}: csv header")
+            for s in prof.j["signals"]:
+                got = sum(int(r[s]) for r in rows)
+                check(got == prof.j["totals"][s], f"{where}: csv column {s} adds up to {got}")
+            for r in rows:
+                if r["function"] in prof.by_name:
+                    f = prof.f(r["function"])
+                    check(int(r["calls"]) == f["calls"] and int(r["inclusive_cycles"]) == f["inclusive_cycles"]
+                          and int(r["lo"], 16) == f["lo"], f"{where}: csv row {r['function']} differs from the JSON")
+            # json: schema and sums (the laws case checks the rest)
+            j = prof.j
+            check(j["format"] == "tally-profile" and j["version"] == 1, f"{where}: json format/version")
+            check(j["program"] == elf and j["core"] == core and j["argv"][0] == elf, f"{where}: json program/core")
+            check(sum(f["self"]["cycle"] for f in j["functions"]) == j["totals"]["cycle"] == j["run"]["cycles"],
+                  f"{where}: json self cycles do not add up to the total")
+            for a in j["arcs"]:
+                for k in ("caller", "callee"):
+                    if a[k] is not None:
+                        check(0 <= a[k] < len(j["functions"]) and j["functions"][a[k]]["name"] == a[k + "_name"],
+                              f"{where}: json arc {k} index {a[k]} does not name {a[k + '_name']}")
+            for f in j["functions"]:
+                check(set(f["self"]) == set(j["signals"]), f"{where}: json {f['name']}: self lacks signals")
+                check(f["lo"] <= f["hi"], f"{where}: json {f['name']}: lo > hi")
+            # speedscope: a sampled profile whose weights are the stacks' cycles
+            with open(paths["speedscope"]) as f:
+                ss = json.load(f)
+            check(ss["$schema"] == "https://www.speedscope.app/file-format-schema.json", f"{where}: speedscope schema")
+            p = ss["profiles"][0]
+            frames = ss["shared"]["frames"]
+            check(p["type"] == "sampled" and len(p["samples"]) == len(p["weights"]), f"{where}: speedscope shape")
+            check(sum(p["weights"]) == p["endValue"] == total, f"{where}: speedscope weights != total")
+            ss_leaf = collections.Counter()
+            for s, w in zip(p["samples"], p["weights"]):
+                check(all(0 <= i < len(frames) for i in s), f"{where}: speedscope frame index out of range")
+                ss_leaf[frames[s[-1]]["name"]] += w
+            check(ss_leaf == +prof.ctx_self, f"{where}: speedscope self weights differ from the stacks")
+            print(f"  {where}: folded {lines} stacks, csv {len(rows)} rows, json {len(j['functions'])} functions, "
+                  f"speedscope {len(frames)} frames: all add up to {total} cycles")
+
+
+# ---------------------------------------------------------------------------
+# tally diff
+
+def read_diff(text):
+    rows, total = [], None
+    for line in text.splitlines():
+        m = re.match(r"^\s*([\d,]+|-)\s+([\d,]+|-)\s+([+-]?[\d,]+)\s+(\S+)\s+(\S+)(?:\s+\(only in ([AB])\))?\s*$", line)
+        if not m:
+            continue
+        val = lambda s: None if s == "-" else int(s.replace(",", ""))
+        row = {"a": val(m.group(1)), "b": val(m.group(2)), "delta": int(m.group(3).replace(",", "")),
+               "ratio": m.group(4), "name": m.group(5), "only": m.group(6)}
+        if row["name"] == "total":
+            total = row
+        else:
+            rows.append(row)
+    return rows, total
+
+
+def check_diff(args, ja, jb, a, b, extra, where):
+    p = run([args.tally, "diff"] + extra + [ja, jb])
+    if not check(p.returncode == 0, f"{where}: tally diff failed: {p.stderr}"):
+        return []
+    rows, total = read_diff(p.stdout)
+    sig = extra[extra.index("--signal") + 1] if "--signal" in extra else "cycle"
+    def per_name(prof):
+        c = collections.Counter()
+        for f in prof.funcs:
+            c[f["name"]] += f["self"][sig]
+        return c
+    ca, cb = per_name(a), per_name(b)
+    check(rows, f"{where}: tally diff printed no rows:\n{p.stdout}")
+    for r in rows:
+        n = r["name"]
+        check((r["a"] or 0) == ca.get(n, 0) and (r["b"] or 0) == cb.get(n, 0),
+              f"{where}: diff row {n}: {r['a']} {r['b']}, profiles {ca.get(n)} {cb.get(n)}")
+        check(r["delta"] == (r["b"] or 0) - (r["a"] or 0), f"{where}: diff row {n}: delta {r['delta']}")
+        check((r["only"] == "A") == (n in a.by_name and n not in b.by_name) and
+              (r["only"] == "B") == (n in b.by_name and n not in a.by_name), f"{where}: diff row {n}: only-in mark")
+        if r["a"] and r["b"] is not None:
+            check(abs(float(r["ratio"]) - r["b"] / r["a"]) < 0.0006, f"{where}: diff row {n}: ratio {r['ratio']}")
+    shown = {r["name"] for r in rows}
+    for n in set(ca) | set(cb):
+        if ca.get(n, 0) or cb.get(n, 0):
+            check(n in shown, f"{where}: diff lacks {n}")
+    d = [abs(r["delta"]) for r in rows]
+    check(d == sorted(d, reverse=True), f"{where}: diff rows not sorted by the size of the change")
+    check(total and total["a"] == a.j["totals"][sig] and total["b"] == b.j["totals"][sig]
+          and total["delta"] == total["b"] - total["a"], f"{where}: diff total line {total}")
+    return rows
+
+
+def case_diff(args):
+    # A and B: the first ELF (rv32imac) and the second (rv32i) on tally5;
+    # then the first on tally5 and on sram
+    ea, eb = args.elves[0], args.elves[1]
+    a, _ = profile(args, ea, "tally5", tag=".A")
+    b, _ = profile(args, eb, "tally5", tag=".B")
+    s, _ = profile(args, ea, "sram", tag=".S")
+    if not (a and b and s):
+        return
+    ja, jb, js = (os.path.join(args.work, x) for x in ("a.json", "b.json", "s.json"))
+    for prof, path in ((a, ja), (b, jb), (s, js)):
+        with open(path, "w") as f:
+            json.dump(prof.j, f)
+    rows = check_diff(args, ja, jb, a, b, [], "rv32imac vs rv32i")
+    only_b = [r["name"] for r in rows if r["only"] == "B"]
+    check(any(re.search(r"mul|div|mod", n) for n in only_b),
+          f"rv32imac vs rv32i: libgcc's multiply/divide not shown as only in B: {only_b}")
+    check_diff(args, ja, jb, a, b, ["--signal", "instret"], "rv32imac vs rv32i, instret")
+    check_diff(args, ja, js, a, s, [], "tally5 vs sram")
+    p = run([args.tally, "diff", "--top", "3", ja, jb], expect_rc=0)
+    check(len(read_diff(p.stdout)[0]) == 3, "diff --top 3 does not show 3 rows")
+    p = run([args.tally, "diff", "--calls", ja, js], expect_rc=0)
+    for r in read_diff(p.stdout)[0]:
+        check(r["delta"] == 0, f"diff --calls: the same program on two cores differs in calls of {r['name']}")
+    p = run([args.tally, "diff", "--inclusive", ja, jb], expect_rc=0)
+    check(read_diff(p.stdout)[1]["a"] == a.total, "diff --inclusive: total line is not the run's cycles")
+    # errors: usage 64, unreadable or wrong files 66
+    bad = os.path.join(args.work, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"format": "tally-profile", "version": 1, "program": "x", "core": "y",\n "signals": [')
+    notprof = os.path.join(args.work, "other.json")
+    with open(notprof, "w") as f:
+        f.write('{"hello": 1}\n')
+    v2 = os.path.join(args.work, "v2.json")
+    with open(v2, "w") as f:
+        json.dump(dict(a.j, version=2), f)
+    neg = os.path.join(args.work, "neg.json")
+    with open(neg, "w") as f:
+        j = json.loads(json.dumps(a.j))
+        j["functions"][0]["self"]["cycle"] = -1
+        json.dump(j, f)
+    for argv, rc, words in (
+        ([], 64, "wants two profiles"),
+        ([ja], 64, "wants two profiles"),
+        ([ja, jb, js], 64, "wants two profiles"),
+        (["--bogus", ja, jb], 64, "unrecognized|unknown"),
+        (["--signal", "nonesuch", ja, jb], 64, "unknown signal 'nonesuch'"),
+        (["--top", "x", ja, jb], 64, "--top"),
+        ([ja, os.path.join(args.work, "missing.json")], 66, "missing.json: No such file"),
+        ([bad, jb], 66, "bad.json: not valid JSON: line 2"),
+        ([ja, notprof], 66, "other.json: not a tally JSON profile"),
+        ([v2, jb], 66, "v2.json: .*version"),
+        ([neg, jb], 66, "neg.json: line \\d+: count of 'cycle'"),
+        ([args.work, jb], 66, re.escape(args.work)),
+    ):
+        p = run([args.tally, "diff"] + argv)
+        check(p.returncode == rc and re.search(words, p.stderr),
+              f"tally diff {' '.join(argv)}: status {p.returncode} (expected {rc}), stderr {p.stderr!r}")
+    p = run([args.tally, "diff", "--help"], expect_rc=0)
+    check("usage: tally diff" in p.stdout, "tally diff --help")
+    # damaged files: a clear error (66) or a comparison (0), never a crash
+    rnd = random.Random(1)
+    text = open(ja, "rb").read()
+    # a small profile keeps the runs short: the first functions only
+    small = json.loads(text)
+    small["functions"], small["arcs"], small["stacks"] = small["functions"][:3], [], []
+    text = json.dumps(small, indent=1).encode()
+    cases = [text[:n] for n in range(0, len(text), max(1, len(text) // 40))]
+    for _ in range(60):
+        b = bytearray(text)
+        for _ in range(rnd.randint(1, 4)):
+            b[rnd.randrange(len(b))] = rnd.choice(b'{}[]",:\\0-9e.\x00\xff u')
+        cases.append(bytes(b))
+    cases += [b"[" * 100000, b'{"format": "tally-profile", "version": 99999999999999999999999}',
+              b'"\\ud800"', b'{"a": "\\u0000"}', b"\xef\xbb\xbf{}"]
+    dmg = os.path.join(args.work, "damaged.json")
+    for i, c in enumerate(cases):
+        with open(dmg, "wb") as f:
+            f.write(c)
+        p = run([args.tally, "diff", dmg, jb])
+        check(p.returncode in (0, 66) and "Sanitizer" not in p.stderr and "runtime error" not in p.stderr,
+              f"tally diff on damaged file #{i}: status {p.returncode}: {p.stderr[:300]}")
+    print(f"  tally diff: {len(cases)} damaged files, each refused with a message or compared")
+
+
+def case_cli(args):
+    elf = args.elves[0]
+    for argv, rc, words in (
+        (["--gmon-unit", "minutes", "--gmon", "x", elf], 64, "--gmon-unit wants 'seconds' or 'cycles'"),
+        (["--json", os.path.join(args.work, "no", "such", "dir.json"), elf], 70, "cannot write .*dir.json"),
+        (["--json"], 64, ""),
+    ):
+        p = run([args.tally, "profile"] + argv)
+        check(p.returncode == rc and re.search(words, p.stderr),
+              f"tally profile {' '.join(argv)}: status {p.returncode} (expected {rc}), stderr {p.stderr!r}")
+    p = run([args.tally, "profile", "--help"], expect_rc=0)
+    for opt in ("--json", "--gmon", "--gmon-unit", "--callgrind", "--speedscope", "--folded", "--csv"):
+        check(opt in p.stdout, f"tally profile --help does not mention {opt}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("case", choices=["laws", "gprof", "gmon-scaled", "callgrind", "exports", "diff", "cli"])
+    ap.add_argument("elves", nargs="+")
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--tools", default="riscv64-unknown-elf-")
+    ap.add_argument("--callgrind-annotate", default="")
+    ap.add_argument("--core", action="append", dest="cores")
+    ap.add_argument("--gmon-scaled", default="", help="the gmon_scaled driver (case gmon-scaled)")
+    args = ap.parse_args()
+    args.cores = args.cores or ["tally5"]
+    for e in args.elves:
+        if not os.path.exists(e):
+            print(f"FAIL: {e} does not exist (build the target programs)")
+            return 1
+    with tempfile.TemporaryDirectory(prefix="tally-profile-") as work:
+        args.work = work
+        globals()["case_" + args.case.replace("-", "_")](args)
+    if FAILS:
+        print(f"{len(FAILS)} check(s) failed")
+        return 1
+    print("all checks hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
