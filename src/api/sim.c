@@ -132,15 +132,9 @@ const char *tally_cause_name(uint32_t cause) {
 }
 
 int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size) {
-  uint16_t lo, hi;
-  if (!core_read_mem(sim->cpu, pc, &lo, 2))
+  uint32_t bits;
+  if (!core_fetch_insn(sim->cpu, pc, &bits))
     return 0;
-  uint32_t bits = lo;
-  if (isa_insn_len(lo) == 4) {
-    if (!core_read_mem(sim->cpu, pc + 2, &hi, 2))
-      return 0;
-    bits |= (uint32_t)hi << 16;
-  }
   isa_insn in;
   isa_decode(bits, &in);
   isa_disasm(&in, pc, buf, size);

@@ -106,27 +106,12 @@ void core_block_flush(core_cpu *cpu) {
   cpu->flushes++;
 }
 
-/* Fetches the instruction at pc; false if it is not entirely in RAM. */
-static bool fetch(const core_cpu *cpu, uint32_t pc, uint32_t *bits) {
-  uint16_t lo, hi;
-  if (!core_read_mem(cpu, pc, &lo, 2))
-    return false;
-  if (isa_insn_len(lo) == 2) {
-    *bits = lo;
-    return true;
-  }
-  if (!core_read_mem(cpu, pc + 2, &hi, 2))
-    return false;
-  *bits = (uint32_t)lo | (uint32_t)hi << 16;
-  return true;
-}
-
 /* An ebreak between `slli x0,x0,0x1f` and `srai x0,x0,7` is a semihosting
  * call (the RISC-V semihosting spec); all three must be 32-bit. */
 static bool is_semihost_call(const core_cpu *cpu, uint32_t pc) {
   uint32_t before, after;
-  return fetch(cpu, pc - 4, &before) && before == 0x01f01013u &&
-         fetch(cpu, pc + 4, &after) && after == 0x40705013u;
+  return core_fetch_insn(cpu, pc - 4, &before) && before == 0x01f01013u &&
+         core_fetch_insn(cpu, pc + 4, &after) && after == 0x40705013u;
 }
 
 static bool writes_only_x0(const isa_insn *in) {
@@ -192,7 +177,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
   d->prev_load_rd = 0;
   while (d->n_insns < max) {
     uint32_t bits;
-    if (!fetch(cpu, pc, &bits))
+    if (!core_fetch_insn(cpu, pc, &bits))
       break;
     isa_insn in;
     isa_decode(bits, &in);

@@ -193,6 +193,8 @@ core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, u
  * false if any byte is outside RAM. */
 bool core_read_mem(const core_cpu *cpu, uint32_t addr, void *dst, uint32_t len);
 bool core_write_mem(core_cpu *cpu, uint32_t addr, const void *src, uint32_t len);
+/* The instruction bits at pc (16 or 32 of them); false unless all in RAM. */
+bool core_fetch_insn(const core_cpu *cpu, uint32_t pc, uint32_t *bits);
 
 /* Sets stop state with a printf-style detail line. */
 void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...)

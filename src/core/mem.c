@@ -37,6 +37,19 @@ bool core_write_mem(core_cpu *cpu, uint32_t addr, const void *src, uint32_t len)
   return true;
 }
 
+bool core_fetch_insn(const core_cpu *cpu, uint32_t pc, uint32_t *bits) {
+  uint16_t lo, hi;
+  if (!core_read_mem(cpu, pc, &lo, 2))
+    return false;
+  *bits = lo;
+  if (isa_insn_len(lo) == 2)
+    return true;
+  if (!core_read_mem(cpu, pc + 2, &hi, 2))
+    return false;
+  *bits |= (uint32_t)hi << 16;
+  return true;
+}
+
 bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val) {
   uint32_t off;
   if (ram_range(cpu, addr, size, &off)) {

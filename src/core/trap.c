@@ -37,12 +37,8 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
   cpu->lr_valid = false;
   if (!interrupt) {
     cpu->trap = (core_trap_info){.cause = cause, .tval = tval, .pc = pc, .instret = cpu->instret};
-    uint16_t lo;
-    if (core_read_mem(cpu, pc, &lo, 2)) {
-      cpu->trap.insn = lo;
-      if (isa_insn_len(lo) == 4 && core_read_mem(cpu, pc + 2, &lo, 2))
-        cpu->trap.insn |= (uint32_t)lo << 16;
-    }
+    if (!core_fetch_insn(cpu, pc, &cpu->trap.insn))
+      cpu->trap.insn = 0;
     if (!in_ram(cpu, base)) {
       core_set_stop(cpu, CORE_STOP_TRAP, "no trap handler (mtvec = 0x%08x)", cpu->mtvec);
       cpu->pc = pc;
