@@ -239,6 +239,7 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     }
     bt->static_cycles = sum;
     bt->dyn_bound = bound;
+    bt->max_cycles = sum + bound;
     /* the first real instruction, and the last one if it is a load */
     for (uint32_t i = 0; i < n; i++) {
       if (b->ops[i].kind != K_IFETCH) {
@@ -247,6 +248,7 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       }
     }
     bt->tail_load_rd = d.prev_load_rd;
+    bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
     b->timing = bt;
   }
   core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);

@@ -159,11 +159,15 @@ core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_
 void core_block_flush(core_cpu *cpu);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
 
-/* The execution loops (exec_fast.c, exec_timed.c). Run from `first` if
- * given, else from cpu->pc, until an exit, a trap or the horizon; true for
- * the horizon. The timed loop also runs the timing model. */
+/* The execution loops (exec_fast.c, exec_timed.c, exec_profiled.c). Run
+ * from `first` if given, else from cpu->pc, until an exit, a trap or the
+ * horizon; true for the horizon. The timed loop also runs the timing model;
+ * the profiled loop is the timed one that also feeds the profile
+ * (cpu->tm->prof). core_exec runs whichever the cpu's mode calls for. */
 bool core_exec_fast(core_cpu *cpu, core_block *first);
 bool core_exec_timed(core_cpu *cpu, core_block *first);
+bool core_exec_profiled(core_cpu *cpu, core_block *first);
+bool core_exec(core_cpu *cpu, core_block *first);
 
 /* Attaches a timing model (taking ownership) or detaches it (NULL). */
 void core_set_timing(core_cpu *cpu, timing *tm);

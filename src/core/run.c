@@ -34,7 +34,7 @@ static void step_one(core_cpu *cpu) {
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + 1;
   if (cpu->tm) {
-    core_exec_timed(cpu, b);
+    core_exec(cpu, b);
     /* the throwaway block is in no cache: fold its static counts now */
     timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
     if (cpu->tm->prof)
@@ -43,9 +43,15 @@ static void step_one(core_cpu *cpu) {
     if (cpu->tm->prof && cpu->tm->prof->sample_period)
       take_samples(cpu, pc0);
   } else {
-    core_exec_fast(cpu, b);
+    core_exec(cpu, b);
   }
   cpu->horizon = saved;
+}
+
+bool core_exec(core_cpu *cpu, core_block *first) {
+  if (!cpu->tm)
+    return core_exec_fast(cpu, first);
+  return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed(cpu, first);
 }
 
 /* The next timer interrupt that could be taken, as a cycle count. */
@@ -89,7 +95,7 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
     set_horizons(cpu, limit);
     /* Stopped short of a horizon because the next block would cross it:
      * step up to it one instruction at a time. */
-    bool at_horizon = cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL);
+    bool at_horizon = core_exec(cpu, NULL);
     /* At the cycle horizon itself (a sample point on an instruction edge) no
      * block fits either: stepping is what moves past it. */
     if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING)

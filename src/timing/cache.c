@@ -50,6 +50,7 @@ int cache_init(cache *c, const cache_params *p) {
   c->ways = p->ways;
   c->sets = p->size / (p->line * p->ways);
   c->line_shift = log2u(p->line);
+  c->way_shift = log2u(p->ways);
   c->set_mask = c->sets - 1;
   c->replacement = p->replacement;
   c->write_back = p->write_policy == WRITE_BACK;
@@ -97,7 +98,7 @@ void cache_reset(cache *c) {
 /* The clock is about to wrap: replace each set's stamps by their rank
  * (0 = least recent), then restart the clock above every rank. The ranks
  * are built in the spare `ways` entries past the end of the stamp array. */
-static void lru_renumber(cache *c) {
+void cache_lru_renumber(cache *c) {
   uint32_t ways = c->ways;
   uint32_t *r = c->stamp + (size_t)c->sets * ways;
   for (uint32_t s = 0; s < c->sets; s++) {
@@ -111,12 +112,6 @@ static void lru_renumber(cache *c) {
     memcpy(st, r, ways * sizeof *st);
   }
   c->clock = ways;
-}
-
-static inline uint32_t lru_tick(cache *c) {
-  if (__builtin_expect(++c->clock == 0, 0))
-    lru_renumber(c);
-  return c->clock;
 }
 
 static uint32_t lru_victim(const cache *c, uint32_t base) {
@@ -168,7 +163,7 @@ __attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag,
   c->valid[i] = 1;
   c->dirty[i] = is_write;
   if (c->replacement == REPL_LRU)
-    c->stamp[i] = lru_tick(c);
+    c->stamp[i] = cache_lru_tick(c);
   else if (c->replacement == REPL_LRR)
     c->stamp[i] = ++c->clock;      /* fill order, for inspection only */
   c->mru = i;
@@ -176,34 +171,18 @@ __attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag,
   return r;
 }
 
-/* The way of the set starting at slot base that holds tag, or ways if none.
- * Four ways are compared per step into a bit mask, so finding a line in a
- * random way costs one well-predicted branch per four ways rather than a
- * mispredicted loop exit. */
-static inline uint32_t find_way(const uint32_t *t, uint32_t ways, uint32_t tag) {
-  if (ways < 4)
-    return t[0] == tag ? 0 : ways == 2 && t[1] == tag ? 1 : ways;
-  for (uint32_t w = 0; w < ways; w += 4) {
-    uint32_t m = (uint32_t)(t[w] == tag) | (uint32_t)(t[w + 1] == tag) << 1 |
-                 (uint32_t)(t[w + 2] == tag) << 2 | (uint32_t)(t[w + 3] == tag) << 3;
-    if (m)
-      return w + (uint32_t)__builtin_ctz(m);
-  }
-  return ways;
-}
-
 /* Everything but a hit on the most recently used slot. Out of line (and
  * reached by a tail call), so that cache_access is a leaf function that
  * saves no registers. */
 __attribute__((noinline)) static cache_result cache_lookup(cache *c, uint32_t tag, bool is_write) {
   uint32_t base = (tag & c->set_mask) * c->ways;
-  uint32_t w = find_way(c->tags + base, c->ways, tag);
+  uint32_t w = cache_find_way(c->tags + base, c->ways, tag);
   if (w == c->ways)
     return cache_miss(c, tag, is_write);
   uint32_t i = base + w;
   c->mru = i;
   if (c->replacement == REPL_LRU)
-    c->stamp[i] = lru_tick(c);
+    c->stamp[i] = cache_lru_tick(c);
   if (is_write && c->write_back)
     c->dirty[i] = 1;
   return (cache_result){true, false, false, 0};

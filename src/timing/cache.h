@@ -14,6 +14,7 @@
 
 typedef struct cache {
   uint32_t sets, ways, line_shift, set_mask;
+  uint32_t way_shift;       /* log2(ways) */
   cache_replacement replacement;
   bool write_back;          /* write-back + write-allocate, else write-through + no-allocate */
   uint32_t *tags;           /* sets*ways; tag = line address (addr >> line_shift), CACHE_NO_TAG when invalid */
@@ -66,6 +67,61 @@ static inline uint32_t cache_rng_next(uint64_t *state) {
   x ^= x >> 27;
   *state = x;
   return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+/* Renumbers the LRU stamps when the access clock would wrap (cache.c). */
+void cache_lru_renumber(cache *c);
+
+static inline uint32_t cache_lru_tick(cache *c) {
+  if (__builtin_expect(++c->clock == 0, 0))
+    cache_lru_renumber(c);
+  return c->clock;
+}
+
+/* The way of the set whose tags start at t that holds tag, or ways if
+ * none. Four ways are compared per step into a bit mask, so finding a line
+ * in a random way costs one well-predicted branch per four ways rather than
+ * a mispredicted loop exit. */
+static inline uint32_t cache_find_way(const uint32_t *t, uint32_t ways, uint32_t tag) {
+  if (ways < 4) {
+    /* at most one way matches: m is 0, 1 or 2, and way = m >> 1 */
+    uint32_t m = (uint32_t)(t[0] == tag) | (ways == 2 ? (uint32_t)(t[1] == tag) << 1 : 0u);
+    return m ? m >> 1 : ways;
+  }
+  for (uint32_t w = 0; w < ways; w += 4) {
+    uint32_t m = (uint32_t)(t[w] == tag) | (uint32_t)(t[w + 1] == tag) << 1 |
+                 (uint32_t)(t[w + 2] == tag) << 2 | (uint32_t)(t[w + 3] == tag) << 3;
+    if (m)
+      return w + (uint32_t)__builtin_ctz(m);
+  }
+  return ways;
+}
+
+/* A hit, inline for the timing model's fast paths: the slot holding the
+ * line `tag` (addr >> line_shift) with the replacement state updated as a
+ * hit updates it, or -1 on a miss, which changes nothing (the caller then
+ * goes through cache_access). The set is searched straight away, without
+ * a guess at the slot used last first: a guess that fails half the time
+ * costs more than it saves. A hit on the most recently used slot updates
+ * LRU state again, which leaves it the newest: the order is unchanged. */
+static inline int32_t cache_hit(cache *c, uint32_t tag) {
+  uint32_t base = (tag & c->set_mask) << c->way_shift, i;
+  const uint32_t *t = c->tags + base;
+  if (c->ways <= 2) { /* one branch, on hit or miss, not on the way */
+    uint32_t h0 = t[0] == tag, h1 = c->ways == 2 && t[1] == tag;
+    if (__builtin_expect(!(h0 | h1), 0))
+      return -1;
+    i = base + h1;
+  } else {
+    uint32_t w = cache_find_way(t, c->ways, tag);
+    if (__builtin_expect(w == c->ways, 0))
+      return -1;
+    i = base + w;
+  }
+  c->mru = i;
+  if (c->replacement == REPL_LRU)
+    c->stamp[i] = cache_lru_tick(c);
+  return (int32_t)i;
 }
 
 /* Line address (addr with the offset bits cleared). */

@@ -38,9 +38,10 @@ timing *timing_new(const core_model *m) {
   /* without an I-cache every instruction is read from memory through its own
    * port: a fixed cost per instruction, part of its static cycles */
   t->fetch_ops = m->icache.enabled;
-  t->fetch_line = t->iline_last = TIMING_NO_LINE;
-  t->dline_last = t->dline_last_dirty = TIMING_NO_LINE;
-  t->dline_mask = m->dcache.enabled ? ~(m->dcache.line - 1) : ~0u;
+  t->icache_on = m->icache.enabled;
+  t->dcache_on = m->dcache.enabled;
+  t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
+  t->fetch_line = TIMING_NO_LINE;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -50,6 +51,14 @@ timing *timing_new(const core_model *m) {
   for (unsigned i = 0; i < 16; i++)
     t->open_row[i] = UINT32_MAX;
   compute_memory_cycles(t);
+  /* power-of-two memory geometry becomes shifts (0 = divide instead) */
+  uint32_t banks = m->sdram_banks ? (m->sdram_banks > 16 ? 16 : m->sdram_banks) : 1;
+  if (m->bus_bytes > 1 && !(m->bus_bytes & (m->bus_bytes - 1)))
+    t->bus_shift = (uint32_t)__builtin_ctz(m->bus_bytes);
+  if (m->sdram_row_bytes > 1 && !(m->sdram_row_bytes & (m->sdram_row_bytes - 1)) && !(banks & (banks - 1))) {
+    t->row_shift = (uint32_t)__builtin_ctz(m->sdram_row_bytes);
+    t->bank_shift = (uint32_t)__builtin_ctz(banks);
+  }
   return t;
 }
 
@@ -83,28 +92,38 @@ static uint32_t row_penalty(timing *t, uint32_t addr) {
   const core_model *m = &t->model;
   if (m->memory != MEMORY_SDRAM || !m->sdram_row_bytes)
     return 0;
-  uint32_t banks = m->sdram_banks ? (m->sdram_banks > 16 ? 16 : m->sdram_banks) : 1;
-  uint32_t row_index = addr / m->sdram_row_bytes;
-  uint32_t bank = row_index % banks, row = row_index / banks;
+  uint32_t bank, row;
+  if (t->row_shift) { /* powers of two (the usual case): no divisions on a miss */
+    uint32_t row_index = addr >> t->row_shift;
+    bank = row_index & ((1u << t->bank_shift) - 1);
+    row = row_index >> t->bank_shift;
+  } else {
+    uint32_t banks = m->sdram_banks ? (m->sdram_banks > 16 ? 16 : m->sdram_banks) : 1;
+    uint32_t row_index = addr / m->sdram_row_bytes;
+    bank = row_index % banks;
+    row = row_index / banks;
+  }
   uint32_t open = t->open_row[bank];
   t->open_row[bank] = row;
   /* first access to a bank opens its row: part of the first-word latency */
   return open == row || open == UINT32_MAX ? 0 : t->mem_row_miss;
 }
 
+/* Bus beats of a transfer of `bytes` (at least one). */
+static uint32_t beats_of(const timing *t, uint32_t bytes) {
+  uint32_t beats = t->bus_shift ? bytes >> t->bus_shift : bytes / t->model.bus_bytes;
+  return beats ? beats : 1;
+}
+
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
-  uint32_t beats = bytes / t->model.bus_bytes;
-  if (beats == 0)
-    beats = 1;
+  uint32_t beats = beats_of(t, bytes);
   t->mem_read_beats += beats;
   pulse(t, SIG_MEM_READ);
   return row_penalty(t, addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
 }
 
 static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
-  uint32_t beats = bytes / t->model.bus_bytes;
-  if (beats == 0)
-    beats = 1;
+  uint32_t beats = beats_of(t, bytes);
   t->mem_write_beats += beats;
   pulse(t, SIG_MEM_WRITE);
   return row_penalty(t, addr) + beats * t->mem_write_beat;
@@ -116,7 +135,6 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
   if (t->model.icache.enabled) {
     pulse(t, SIG_ICACHE_ACCESS);
     cache_result r = cache_access(&t->icache, line_addr, false);
-    t->iline_last = line_addr;
     if (r.hit) {
       pulse(t, SIG_ICACHE_HIT);
       return 0;
@@ -142,19 +160,10 @@ static uint32_t dcache_miss(timing *t, cache_result r, uint32_t addr, uint64_t n
   return busy ? memory_transaction(t, now, busy) : 0;
 }
 
-/* Remembers the line just accessed (resident now) for the inline paths. */
-static void dcache_remember(timing *t, uint32_t addr, bool resident, bool dirty) {
-  uint32_t line = addr & t->dline_mask;
-  t->dline_last = resident ? line : TIMING_NO_LINE;
-  t->dline_last_dirty = resident && dirty ? line : TIMING_NO_LINE;
-}
-
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now) {
   uint32_t stall;
   if (t->model.dcache.enabled) {
-    bool was_dirty = (addr & t->dline_mask) == t->dline_last_dirty;
     cache_result r = cache_access(&t->dcache, addr, false);
-    dcache_remember(t, addr, true, was_dirty); /* a clean-looking line may still be dirty: stores then take the slow path */
     if (r.hit) {
       pulse(t, SIG_DCACHE_READ_HIT);
       return 0;
@@ -208,11 +217,8 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
   pulse(t, r.hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
   if (t->model.dcache.write_policy == WRITE_THROUGH) {
     /* no allocate; the line stays clean, and every store goes to memory */
-    dcache_remember(t, addr, r.hit, false);
-    t->dline_last_dirty = TIMING_NO_LINE;
     return buffered_write(t, addr, now);
   }
-  dcache_remember(t, addr, true, true);
   if (r.hit)
     return 0;
   uint32_t stall = dcache_miss(t, r, addr, now);

@@ -43,8 +43,10 @@ typedef struct block_timing {
   uint64_t execs;           /* times the block was entered (not yet folded) */
   uint32_t static_cycles;   /* sum of ops[].cycles */
   uint32_t dyn_bound;       /* the most dynamic cycles one execution can add */
+  uint32_t max_cycles;      /* static_cycles + dyn_bound: the most one execution can take */
   uint32_t head_reads;      /* registers read by the block's first instruction */
   uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
+  uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 
@@ -60,20 +62,20 @@ typedef struct timing {
   uint64_t insn_start;      /* cycle at which the current instruction began, before its fetch */
   struct prof_state *prof;  /* exact profile being gathered, or NULL */
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
-  uint32_t iline_last;      /* the I-cache line looked up last (resident) */
-  uint32_t dline_mask;      /* ~(D-cache line size - 1) */
-  uint32_t dline_last;      /* the D-cache line accessed last, if resident; else 1 */
-  uint32_t dline_last_dirty;/* the same line if it is already dirty (write-back); else 1 */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
   uint32_t fetch_shift;     /* log2 of the fetch granule: I-cache line or bus width */
   bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */
+  bool icache_on, dcache_on;/* the caches exist */
+  bool dcache_wb;           /* a write-back D-cache */
   uint8_t last_load_rd;     /* a load at the end of the previous block */
 
   /* memory, in core cycles at the current frequency */
   uint32_t mem_read_first, mem_read_beat, mem_write_beat, mem_row_miss;
   uint64_t mem_busy_until;
   uint32_t open_row[16];
+  uint32_t bus_shift;       /* log2(bus_bytes) if a power of two above 1, else 0 */
+  uint32_t row_shift, bank_shift; /* log2(row bytes), log2(banks) if both powers of two, else 0 */
   uint64_t wbuf[TIMING_WBUF_MAX]; /* completion cycles of buffered writes, oldest first */
   uint32_t wbuf_count;
   uint64_t mem_read_beats, mem_write_beats;
@@ -107,43 +109,47 @@ uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2);
  * when profiling, into the current instruction's row. */
 static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
   t->sig_dyn[sig] += n;
+#ifndef TIMING_NO_ROWS /* defined by a caller that never runs with a profile */
   if (__builtin_expect(t->prof_row != NULL, 0))
     t->prof_row[sig] += n;
+#endif
 }
 
 /* `now` is the cycle at which the access happens (for the memory port
- * and the write buffer). The inline versions below take the common case
- * (the line of the previous access, still resident) without touching the
- * caches: re-using the most recent line changes no replacement state. */
+ * and the write buffer). The inline versions below take cache hits
+ * (cache_hit); misses, uncached accesses and write-through stores go to the
+ * out-of-line versions. Looking up the set every time measured faster than
+ * first comparing with the line used last: that guess is a branch that
+ * fails too often. */
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
 
 static inline uint32_t timing_fetch(timing *t, uint32_t line_addr, uint64_t now) {
-  if (__builtin_expect(line_addr == t->iline_last, 1)) {
-    t->fetch_line = line_addr;
-    timing_count(t, SIG_ICACHE_ACCESS, 1);
-    timing_count(t, SIG_ICACHE_HIT, 1);
-    return 0;
-  }
-  return timing_fetch_slow(t, line_addr, now);
+  if (__builtin_expect(!t->icache_on || cache_hit(&t->icache, line_addr >> t->icache.line_shift) < 0, 0))
+    return timing_fetch_slow(t, line_addr, now);
+  t->fetch_line = line_addr;
+  timing_count(t, SIG_ICACHE_ACCESS, 1);
+  timing_count(t, SIG_ICACHE_HIT, 1);
+  return 0;
 }
 
 static inline uint32_t timing_load(timing *t, uint32_t addr, uint64_t now) {
-  if (__builtin_expect((addr & t->dline_mask) == t->dline_last, 1)) {
-    timing_count(t, SIG_DCACHE_READ_HIT, 1);
-    return 0;
-  }
-  return timing_load_slow(t, addr, now);
+  if (__builtin_expect(!t->dcache_on || cache_hit(&t->dcache, addr >> t->dcache.line_shift) < 0, 0))
+    return timing_load_slow(t, addr, now);
+  timing_count(t, SIG_DCACHE_READ_HIT, 1);
+  return 0;
 }
 
+/* Only write-back stores can hit without going to memory. */
 static inline uint32_t timing_store(timing *t, uint32_t addr, uint64_t now) {
-  if (__builtin_expect((addr & t->dline_mask) == t->dline_last_dirty, 1)) {
-    timing_count(t, SIG_DCACHE_WRITE_HIT, 1);
-    return 0;
-  }
-  return timing_store_slow(t, addr, now);
+  int32_t i;
+  if (__builtin_expect(!t->dcache_wb || (i = cache_hit(&t->dcache, addr >> t->dcache.line_shift)) < 0, 0))
+    return timing_store_slow(t, addr, now);
+  t->dcache.dirty[i] = 1;
+  timing_count(t, SIG_DCACHE_WRITE_HIT, 1);
+  return 0;
 }
 
 /* Dynamic multiply/divide/shift timing only for models that have it. */
@@ -159,9 +165,11 @@ static inline uint32_t timing_branch(timing *t, bool taken, bool predicted_taken
   }
   if (taken != predicted_taken)
     timing_count(t, SIG_BRANCH_MISPREDICT, 1);
-  t->cycle += penalty;
-  timing_count(t, SIG_CYCLE, penalty);
-  timing_count(t, SIG_STALL_BRANCH, penalty);
+  if (penalty) {
+    t->cycle += penalty;
+    timing_count(t, SIG_CYCLE, penalty);
+    timing_count(t, SIG_STALL_BRANCH, penalty);
+  }
   return penalty;
 }
 uint32_t timing_trap(timing *t, bool interrupt);
