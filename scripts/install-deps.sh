@@ -8,6 +8,9 @@ PKGS=(
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   qemu-system-misc
   libelf-dev libdw-dev libinih-dev
+  libsqlite3-dev sqlite3
+  libgcrypt20-dev
+  clang libclang-rt-14-dev
   python3
   valgrind
 )

@@ -152,6 +152,12 @@ tally_energy tally_energy_now(tally_sim *sim);
  * gprof-style PC sampler at that period, for comparison. */
 int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_error *err);
 
+/* One function: the symbol table's range and primary name (the same as
+ * `tally symbols` lists), or "[unknown]" (lo = hi = 0) for code outside
+ * every function. Inclusive counts are kept for cycles only: the other
+ * signals' fixed costs are summed per block of code, not per calling
+ * context, and splitting them by context would cost far more than the
+ * profile's budget (docs/profile.md, "What is counted"). */
 typedef struct tally_func_profile {
   const char *name;
   uint32_t lo, hi;            /* [lo, hi) */
@@ -162,11 +168,36 @@ typedef struct tally_func_profile {
   int is_handler;             /* entered by traps or interrupts */
 } tally_func_profile;
 
+/* Where the calls of an arc were made. */
+typedef struct tally_call_site {
+  uint32_t pc;                /* the call instruction; for a tail call the jump (in the function it
+                                 replaced); for a trap or interrupt the instruction it stopped at */
+  uint64_t calls;             /* calls made there */
+  uint64_t inclusive_cycles;  /* the callee's cycles when called from there, an arc-site nested in
+                                 itself counted once */
+} tally_call_site;
+
 typedef struct tally_arc {
   int caller, callee;         /* indexes into the function list; -1 = outside any function */
   uint64_t calls;
   uint64_t inclusive_cycles;  /* callee's cycles when called from this caller */
+  const tally_call_site *sites; /* the call sites, by pc; their calls add up to `calls`, and their
+                                   inclusive cycles to `inclusive_cycles` unless the arc recurses */
+  size_t nsites;
 } tally_arc;
+
+/* One source line of one function: the instructions of the function whose
+ * DWARF line is file:line. The instructions of a function without line
+ * information make a row of their own (file NULL). The rows of a function
+ * add up to its self counts, exactly. */
+typedef struct tally_line_profile {
+  const char *file;           /* as the compiler recorded it, joined to the compilation directory
+                                 (as addr2line prints it); NULL: no line information */
+  uint32_t line;              /* 0 when file is NULL */
+  int func;                   /* index into the function list */
+  const uint64_t *self;       /* tally_signal_count() totals */
+  uint64_t samples;           /* PC samples that fell on these instructions */
+} tally_line_profile;
 
 typedef struct tally_profile tally_profile;
 
@@ -189,6 +220,46 @@ void tally_profile_stacks(const tally_profile *p,
                           void *ctx);
 /* Returns that matched no call, and returns that unwound several frames. */
 void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds);
+
+/* Reads the loaded ELF's source line table (DWARF .debug_line), so that
+ * snapshots taken from then on have per-line rows. Returns 1; 0 when the
+ * program has none (built without -g, stripped, or a raw binary: err says
+ * so and how to get one); -1 when it is damaged or memory ran out (err says
+ * what and where). Calling it again returns the first answer. */
+int tally_profile_lines_enable(tally_sim *sim, tally_error *err);
+/* The per-line rows of a snapshot, sorted by function (the function list's
+ * order), then file and line, each function's "no line information" row
+ * last. 0 rows when tally_profile_lines_enable did not return 1 before the
+ * snapshot was taken. */
+size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **out);
+
+/* ---- Functions by name -------------------------------------------------- */
+
+/* Replaces the program's functions (taken from the ELF's symbol table when
+ * it was loaded) with those a GNU ld map file names: for raw binaries.
+ * Returns 0, or -1 with err naming the file and line. */
+int tally_load_map(tally_sim *sim, const char *path, tally_error *err);
+
+/* The address range [lo, hi) of the function called `name` (its primary
+ * name or an alias, as `tally symbols` lists them). Returns 0, or -1 with
+ * err when no function has that name or when several do (static functions
+ * of one name in several files: give the range by address then). */
+int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, uint32_t *hi, tally_error *err);
+
+/* ---- Statistics module ------------------------------------------------
+ * Counters of (signal, address range) events read out on a dispatch timer
+ * (src/statmod/statmod.h, docs/statmod.md). A module watches one
+ * simulation once attached; it never changes a simulated cycle. */
+
+struct statmod;
+
+/* Attaches a module to the simulation (after tally_set_core: counting needs
+ * a core model). The simulation does not own it; tally_sim_free detaches
+ * it. Returns 0, or -1 with err. */
+int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err);
+
+/* A signal's plain noun phrase, plural: "data-cache read misses". */
+const char *tally_signal_noun(int id);
 
 #ifdef __cplusplus
 }

@@ -9,19 +9,28 @@
 #include "../board/board.h"
 #include "../core/cpu.h"
 #include "../loader/loader.h"
+#include "../symbols/lines.h"
 #include "../symbols/symtab.h"
 #include "../profile/profile.h"
 #include "../profile/report.h"
+#include "../statmod/statmod.h"
 #include "../timing/core_model.h"
 #include "../timing/signals.h"
 #include "../timing/timing.h"
 #include "tally/tally.h"
+
+/* What tally_profile_lines_enable found (tally_sim.lines_state). */
+enum { LINES_UNREAD, LINES_READ, LINES_NONE, LINES_DAMAGED };
 
 struct tally_sim {
   core_cpu *cpu;
   board *board;
   sym_table syms;
   loaded_image image;
+  char *elf_path;           /* the loaded ELF, for its line table; NULL for a raw binary */
+  sym_lines lines;          /* read by tally_profile_lines_enable */
+  int lines_state;          /* LINES_*; lines_err holds the message */
+  tally_error lines_err;
 };
 
 void tally_config_default(tally_config *cfg) {
@@ -48,6 +57,7 @@ tally_sim *tally_sim_new(const tally_config *cfg) {
   }
   sim->cpu->board = sim->board;
   sym_table_init(&sim->syms);
+  sym_lines_init(&sim->lines);
   return sim;
 }
 
@@ -58,6 +68,8 @@ void tally_sim_free(tally_sim *sim) {
     fflush(sim->board->out);
     fflush(sim->board->err);
   }
+  if (sim->cpu && sim->cpu->statmod)
+    statmod_detach(sim->cpu->statmod);
   if (sim->cpu && sim->cpu->tm) {
     prof_free(sim->cpu->tm->prof);
     sim->cpu->tm->prof = NULL;
@@ -65,11 +77,17 @@ void tally_sim_free(tally_sim *sim) {
   core_free(sim->cpu);
   board_free(sim->board);
   sym_table_free(&sim->syms);
+  sym_lines_free(&sim->lines);
+  free(sim->elf_path);
   free(sim);
 }
 
-static void start_at(tally_sim *sim, const loaded_image *img) {
+static void start_at(tally_sim *sim, const loaded_image *img, const char *elf_path) {
   sim->image = *img;
+  free(sim->elf_path);
+  sim->elf_path = elf_path ? strdup(elf_path) : NULL;
+  sym_lines_free(&sim->lines);
+  sim->lines_state = LINES_UNREAD;
   core_reset(sim->cpu, img->entry);
   if (img->has_tohost)
     board_enable_htif(sim->cpu, img->tohost, img->fromhost);
@@ -79,7 +97,7 @@ int tally_load_elf(tally_sim *sim, const char *path, tally_error *err) {
   loaded_image img;
   if (loader_elf(sim->cpu, path, &sim->syms, &img, err) != 0)
     return -1;
-  start_at(sim, &img);
+  start_at(sim, &img, path);
   return 0;
 }
 
@@ -88,7 +106,7 @@ int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t ent
   if (loader_raw(sim->cpu, path, addr, &img, err) != 0)
     return -1;
   img.entry = entry;
-  start_at(sim, &img);
+  start_at(sim, &img, NULL);
   return 0;
 }
 
@@ -253,7 +271,8 @@ tally_profile *tally_profile_take(tally_sim *sim) {
     return NULL;
   uint64_t totals[SIG_COUNT];
   tally_signal_totals(sim, totals); /* folds the blocks into the rows too */
-  return profile_snapshot(tm->prof, &sim->syms, sim->image.entry, tm->cycle, totals);
+  return profile_snapshot(tm->prof, &sim->syms, sim->lines_state == LINES_READ ? &sim->lines : NULL, sim->image.entry,
+                          tm->cycle, totals);
 }
 
 void tally_profile_free(tally_profile *p) { profile_free(p); }
@@ -262,7 +281,10 @@ size_t tally_profile_functions(const tally_profile *p, const tally_func_profile 
   *out = p->funcs;
   /* the "[unknown]" bucket only when something landed there */
   const tally_func_profile *u = &p->funcs[p->unknown];
-  return u->self[SIG_CYCLE] || u->calls || u->samples ? p->nfuncs : p->nfuncs_real;
+  bool used = u->calls || u->samples;
+  for (int s = 0; s < SIG_COUNT && !used; s++)
+    used = u->self[s] != 0;
+  return used ? p->nfuncs : p->nfuncs_real;
 }
 
 size_t tally_profile_arcs(const tally_profile *p, const tally_arc **out) {
@@ -297,3 +319,99 @@ void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns
   *unmatched_returns = p->state->unmatched_returns;
   *unwinds = p->state->unwinds;
 }
+
+/* tally_profile_lines_enable's answer for the state, with its message. */
+static int lines_answer(const tally_sim *sim, tally_error *err) {
+  if (err)
+    *err = sim->lines_err;
+  return sim->lines_state == LINES_READ ? 1 : sim->lines_state == LINES_NONE ? 0 : -1;
+}
+
+int tally_profile_lines_enable(tally_sim *sim, tally_error *err) {
+  if (sim->lines_state != LINES_UNREAD)
+    return lines_answer(sim, err);
+  tally_error *e = &sim->lines_err;
+  e->msg[0] = '\0';
+  if (!sim->elf_path) {
+    snprintf(e->msg, sizeof e->msg, "the program was loaded as a raw binary, which has no source line table; "
+             "load its ELF file, built with -g");
+    sim->lines_state = LINES_NONE;
+  } else if (sym_lines_read_file(&sim->lines, sim->elf_path, e) != 0) {
+    sim->lines_state = LINES_DAMAGED;
+  } else if (sim->lines.n == 0) {
+    snprintf(e->msg, sizeof e->msg, "%s has no source line table (no DWARF .debug_line): rebuild it with -g "
+             "(and do not strip it)", sim->elf_path);
+    sim->lines_state = LINES_NONE;
+  } else {
+    sim->lines_state = LINES_READ;
+  }
+  return lines_answer(sim, err);
+}
+
+size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **out) {
+  *out = p->lines;
+  return p->nlines;
+}
+
+/* ---- functions by name ---- */
+
+int tally_load_map(tally_sim *sim, const char *path, tally_error *err) {
+  sym_table t;
+  sym_table_init(&t);
+  if (sym_table_read_map_file(&t, path, err) != 0) {
+    sym_table_free(&t);
+    return -1;
+  }
+  sym_table_free(&sim->syms);
+  sim->syms = t;
+  return 0;
+}
+
+static bool names(const sym_entry *e, const char *name) {
+  if (strcmp(e->name, name) == 0)
+    return true;
+  for (size_t k = 0; k < e->naliases; k++)
+    if (strcmp(e->aliases[k], name) == 0)
+      return true;
+  return false;
+}
+
+int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, uint32_t *hi, tally_error *err) {
+  const sym_table *t = &sim->syms;
+  const sym_entry *found = NULL;
+  size_t count = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    if (!names(&t->v[i], name))
+      continue;
+    if (count++ == 0)
+      found = &t->v[i];
+  }
+  if (count == 1) {
+    *lo = found->lo;
+    *hi = found->hi;
+    return 0;
+  }
+  if (count == 0) {
+    if (t->n == 0)
+      snprintf(err->msg, sizeof err->msg, "no function named '%s': the program has no symbols (a raw binary needs "
+               "--map FILE; or give the range as 0xLO-0xHI)", name);
+    else
+      snprintf(err->msg, sizeof err->msg, "no function named '%s' in the program (tally symbols lists them)", name);
+    return -1;
+  }
+  int n = snprintf(err->msg, sizeof err->msg, "%zu functions are named '%s':", count, name);
+  for (size_t i = 0; i < t->n && n > 0 && (size_t)n < sizeof err->msg; i++)
+    if (names(&t->v[i], name))
+      n += snprintf(err->msg + n, sizeof err->msg - (size_t)n, " 0x%08x-0x%08x", t->v[i].lo, t->v[i].hi);
+  if (n > 0 && (size_t)n < sizeof err->msg)
+    snprintf(err->msg + n, sizeof err->msg - (size_t)n, "; give the one meant as 0xLO-0xHI");
+  return -1;
+}
+
+/* ---- statistics module ---- */
+
+int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err) {
+  return statmod_attach(m, sim->cpu, err->msg, sizeof err->msg);
+}
+
+const char *tally_signal_noun(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].noun : NULL; }

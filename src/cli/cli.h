@@ -23,6 +23,9 @@ int cmd_signals(int argc, char **argv);
 int cmd_symbols(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 struct tally_sim;
 /* End-of-run statistics: a table for people, JSON for tools. */

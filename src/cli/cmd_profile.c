@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../report/export.h"
 #include "cli.h"
@@ -26,6 +27,7 @@ typedef struct profile_opts {
   int sort;               /* signal to sort by */
   size_t top;             /* rows shown, 0 = all */
   bool callgraph;
+  bool lines;             /* per-source-line profile */
   const char *annotate;
   double sample_seconds;  /* 0 = no sampler */
   uint64_t max_insns;
@@ -49,9 +51,12 @@ static void profile_usage(FILE *f) {
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
           "      --sort SIGNAL        sort by this signal's self total (default cycle)\n"
-          "      --top N              show the N first functions (default all)\n"
+          "      --top N              show the N first functions and lines (default all)\n"
           "  -g, --callgraph          also print caller -> callee arcs with exact calls\n"
-          "                           and inclusive cycles\n"
+          "                           and inclusive cycles, and their call sites\n"
+          "      --lines              also print the profile per source line (file:line\n"
+          "                           of each function, from the DWARF line table: build\n"
+          "                           PROGRAM with -g); --csv then writes it, --json adds it\n"
           "      --annotate FUNC      disassembly of FUNC with per-instruction counts\n"
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
@@ -64,8 +69,12 @@ static void profile_usage(FILE *f) {
           "      --callgrind FILE     Callgrind format, for callgrind_annotate and KCachegrind\n"
           "      --speedscope FILE    speedscope's format (stacks weighted by cycles)\n"
           "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
-          "      --csv FILE           the flat profile as CSV\n"
-          "  -h, --help               show this help\n");
+          "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
+          "  -h, --help               show this help\n"
+          "\n"
+          "exit status: the program's own; 124, 125, 126 when the run stopped early\n"
+          "(as for 'tally run'); 64 usage errors; 66 when PROGRAM cannot be loaded,\n"
+          "or --lines and it has no line table; 70 when an export cannot be written.\n");
 }
 
 static bool parse_time(const char *s, double *secs) {
@@ -102,7 +111,7 @@ static bool parse_signals(const char *list, profile_opts *o) {
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
-         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE };
+         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -112,7 +121,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"csv", required_argument, NULL, O_CSV},       {"json", required_argument, NULL, O_JSON},
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
-    {"help", no_argument, NULL, 'h'},
+    {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
   };
   *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
@@ -139,6 +148,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       o->top = (size_t)v;
       break;
     case 'g': o->callgraph = true; break;
+    case O_LINES: o->lines = true; break;
     case O_ANNOTATE: o->annotate = optarg; break;
     case O_SAMPLE:
       if (!parse_time(optarg, &o->sample_seconds)) {
@@ -234,13 +244,93 @@ static void print_flat(const tally_profile *p, const profile_opts *o) {
   free(order);
 }
 
+/* ---- the line profile ---- */
+
+typedef struct line_sort {
+  const tally_line_profile *l;
+  const tally_func_profile *f;
+  int sig;
+} line_sort;
+
+static int by_line_signal(const void *a, const void *b, void *ctx) {
+  const line_sort *s = ctx;
+  const tally_line_profile *x = &s->l[*(const size_t *)a], *y = &s->l[*(const size_t *)b];
+  if (x->self[s->sig] != y->self[s->sig])
+    return x->self[s->sig] < y->self[s->sig] ? 1 : -1;
+  if (!x->file != !y->file)
+    return x->file ? -1 : 1;
+  int c = x->file ? strcmp(x->file, y->file) : 0;
+  if (c)
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return strcmp(s->f[x->func].name, s->f[y->func].name);
+}
+
+/* "dir/file.c:12", relative to the working directory when under it (the
+ * CSV and JSON keep the recorded path). */
+static const char *line_place(const tally_line_profile *l, const char *cwd, char *buf, size_t size) {
+  if (!l->file)
+    return "[no line info]";
+  const char *file = l->file;
+  size_t n = cwd ? strlen(cwd) : 0;
+  if (n > 1 && strncmp(file, cwd, n) == 0 && file[n] == '/')
+    file += n + 1;
+  snprintf(buf, size, "%s:%u", file, l->line);
+  return buf;
+}
+
+static void print_lines(const tally_profile *p, const profile_opts *o) {
+  const tally_func_profile *f;
+  tally_profile_functions(p, &f);
+  const tally_line_profile *l;
+  size_t n = tally_profile_lines(p, &l);
+  int cyc = tally_signal_lookup("cycle");
+  uint64_t total = tally_profile_total(p, cyc);
+  size_t *order = malloc((n ? n : 1) * sizeof *order);
+  if (!order)
+    return;
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  line_sort ctx = {l, f, o->sort};
+  qsort_r(order, n, sizeof *order, by_line_signal, &ctx);
+  size_t shown = o->top && o->top < n ? o->top : n;
+  char cwd[4096], place[4400], a[32];
+  const char *here = getcwd(cwd, sizeof cwd);
+  int w = 8;
+  for (size_t k = 0; k < shown; k++) {
+    int len = (int)strlen(f[l[order[k]].func].name);
+    if (len > w)
+      w = len;
+  }
+  printf("\nLine profile (exact: every instruction counted to its source line, nothing sampled)\n\n");
+  printf("%8s", "%self");
+  for (int c = 0; c < o->ncols; c++)
+    printf(" %16s", tally_signal_name(o->cols[c]));
+  printf("  %-*s  %s\n", w, "function", "source");
+  for (size_t k = 0; k < shown; k++) {
+    const tally_line_profile *lp = &l[order[k]];
+    printf("%7.2f%%", total ? 100.0 * (double)lp->self[cyc] / (double)total : 0.0);
+    for (int c = 0; c < o->ncols; c++)
+      printf(" %16s", fmt_count(lp->self[o->cols[c]], a, sizeof a));
+    printf("  %-*s  %s\n", w, f[lp->func].name, line_place(lp, here, place, sizeof place));
+  }
+  printf("%8s", "total");
+  for (int c = 0; c < o->ncols; c++)
+    printf(" %16s", fmt_count(tally_profile_total(p, o->cols[c]), a, sizeof a));
+  printf("\n");
+  if (shown < n)
+    printf("(%s more lines; --top shows more)\n", fmt_count(n - shown, a, sizeof a));
+  free(order);
+}
+
 static int by_inclusive(const void *a, const void *b, void *ctx) {
   const tally_arc *arcs = ctx;
   uint64_t x = arcs[*(const size_t *)a].inclusive_cycles, y = arcs[*(const size_t *)b].inclusive_cycles;
   return x == y ? 0 : x < y ? 1 : -1;
 }
 
-static void print_callgraph(const tally_profile *p) {
+static void print_callgraph(tally_sim *sim, const tally_profile *p) {
   const tally_func_profile *f;
   const tally_arc *arcs;
   tally_profile_functions(p, &f);
@@ -248,7 +338,7 @@ static void print_callgraph(const tally_profile *p) {
   char a[32], b[32];
   printf("\nCall graph (exact calls; the callee's inclusive cycles when called from\n"
          "this caller: time in a callee shared by several callers is split exactly)\n\n");
-  printf("%14s %18s  %s\n", "calls", "incl cycles", "caller -> callee");
+  printf("%14s %18s  %s\n", "calls", "incl cycles", "caller -> callee  (call site)");
   size_t *order = malloc((n ? n : 1) * sizeof *order);
   if (!order)
     return;
@@ -259,8 +349,19 @@ static void print_callgraph(const tally_profile *p) {
     size_t i = order[k];
     const char *caller = arcs[i].caller >= 0 ? f[arcs[i].caller].name : "?";
     const char *callee = arcs[i].callee >= 0 ? f[arcs[i].callee].name : "?";
-    printf("%14s %18s  %s -> %s\n", fmt_count(arcs[i].calls, a, sizeof a),
-           fmt_count(arcs[i].inclusive_cycles, b, sizeof b), caller, callee);
+    char at[128];
+    if (arcs[i].nsites == 1)
+      tally_symbolize(sim, arcs[i].sites[0].pc, at, sizeof at);
+    printf("%14s %18s  %s -> %s%s%s%s\n", fmt_count(arcs[i].calls, a, sizeof a),
+           fmt_count(arcs[i].inclusive_cycles, b, sizeof b), caller, callee, arcs[i].nsites == 1 ? "  (" : "",
+           arcs[i].nsites == 1 ? at : "", arcs[i].nsites == 1 ? ")" : "");
+    /* several sites: one line each, under the arc */
+    for (size_t k = 0; arcs[i].nsites > 1 && k < arcs[i].nsites; k++) {
+      const tally_call_site *cs = &arcs[i].sites[k];
+      tally_symbolize(sim, cs->pc, at, sizeof at);
+      printf("%14s %18s      at %s (0x%08x)\n", fmt_count(cs->calls, a, sizeof a),
+             fmt_count(cs->inclusive_cycles, b, sizeof b), at, cs->pc);
+    }
   }
   free(order);
 }
@@ -320,7 +421,7 @@ static void print_annotation(tally_sim *sim, const tally_profile *p, const profi
 static int write_one(const tally_profile *p, const report_run *run, const char *format, FILE *f,
                      const char *path, const profile_opts *o) {
   if (!strcmp(format, "folded")) return report_write_folded(p, f);
-  if (!strcmp(format, "csv")) return report_write_csv(p, f);
+  if (!strcmp(format, "csv")) return o->lines ? report_write_lines_csv(p, f) : report_write_csv(p, f);
   if (!strcmp(format, "json")) return report_write_json(p, run, f);
   if (!strcmp(format, "speedscope")) return report_write_speedscope(p, run, f);
   if (!strcmp(format, "callgrind")) return report_write_callgrind(p, run, f);
@@ -395,6 +496,15 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
+  if (o.lines) {
+    /* before the run: a long run is not spent on a profile that cannot be made */
+    int has = tally_profile_lines_enable(sim, &err);
+    if (has != 1) {
+      fprintf(stderr, "tally profile: --lines: %s\n", err.msg);
+      tally_sim_free(sim);
+      return EXIT_NOINPUT;
+    }
+  }
   tally_energy clk = tally_energy_now(sim);
   uint64_t period = o.sample_seconds > 0 ? (uint64_t)(o.sample_seconds * clk.frequency_mhz * 1e6 + 0.5) : 0;
   if (o.sample_seconds > 0 && period == 0)
@@ -426,8 +536,10 @@ int cmd_profile(int argc, char **argv) {
   printf("\ntally profile: %s on core %s: %s cycles, %s instructions, CPI %.3f\n", prog, tally_core_name(sim),
          fmt_count(cycles, a, sizeof a), fmt_count(insns, b, sizeof b), insns ? (double)cycles / (double)insns : 0.0);
   print_flat(p, &o);
+  if (o.lines)
+    print_lines(p, &o);
   if (o.callgraph)
-    print_callgraph(p);
+    print_callgraph(sim, p);
   if (o.sample_seconds > 0)
     print_sampling(p, &o);
   if (o.annotate)
@@ -439,7 +551,7 @@ int cmd_profile(int argc, char **argv) {
            (unsigned long long)unmatched, (unsigned long long)unwinds);
   report_run run = {.program = prog, .argc = argc - first, .argv = argv + first, .core = tally_core_name(sim),
                     .clock_hz = clk.frequency_mhz * 1e6, .cycles = cycles, .instret = insns, .stop = stop_word(s),
-                    .stop_detail = tally_stop_detail(sim), .exit_status = status};
+                    .stop_detail = tally_stop_detail(sim), .exit_status = status, .lines = o.lines};
   if (!run.stop_detail || !*run.stop_detail)
     run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
   if (write_outputs(p, &run, &o) != 0 && status == 0)

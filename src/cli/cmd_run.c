@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_count.h"
 #include "tally/tally.h"
 
 #define SLICE_INSNS 20000000ull
@@ -30,6 +31,7 @@ typedef struct run_opts {
   int nsets;
   bool stats;
   const char *stats_json;
+  count_opts count;          /* the statistics module (--count ...) */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -59,6 +61,22 @@ static void run_usage(FILE *f) {
           "      --stats            after the run, print cycles, CPI, cache hit rates,\n"
           "                         energy and every signal's total (on stderr)\n"
           "      --stats-json FILE  the same as JSON ('-' for stdout)\n"
+          "\n"
+          "statistics module (counts on a core model; docs/statmod.md):\n"
+          "      --count SIGNAL[@WHERE]  count SIGNAL ('tally signals') on the cycles the\n"
+          "                         instruction in charge is in WHERE: a function name\n"
+          "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE.\n"
+          "                         Repeatable: one counter each\n"
+          "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
+          "                         every CYCLES core cycles (needed with --count)\n"
+          "      --counters N       counters in the module (default 16, up to 1024)\n"
+          "      --width R          bits per counter, 1-64 (default 32); a counter\n"
+          "                         saturates at 2^R - 1 within an interval\n"
+          "      --arrs P           address range registers (default 16, up to 256)\n"
+          "      --map FILE         function names from a GNU ld map file (raw binaries)\n"
+          "      --intervals-csv FILE  every interval and the totals as CSV\n"
+          "      --show-intervals N|all  intervals printed in the table (default 40:\n"
+          "                         the first and the last 20 of a longer run)\n"
           "  -h, --help             show this help\n"
           "\n"
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
@@ -68,20 +86,32 @@ static void run_usage(FILE *f) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON };
+  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
+         OPT_COUNT, OPT_COUNT_OPTION };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
-    {"stats-json", required_argument, NULL, OPT_JSON}, {NULL, 0, NULL, 0},
+    {"stats-json", required_argument, NULL, OPT_JSON},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"interval", required_argument, NULL, OPT_COUNT_OPTION},
+    {"counters", required_argument, NULL, OPT_COUNT_OPTION},
+    {"width", required_argument, NULL, OPT_COUNT_OPTION},
+    {"arrs", required_argument, NULL, OPT_COUNT_OPTION},
+    {"map", required_argument, NULL, OPT_COUNT_OPTION},
+    {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
+    {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
+    {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
+  count_opts_init(&o->count);
   optind = 1;
-  int c;
+  int c, li;
   uint64_t v;
-  while ((c = getopt_long(argc, argv, "+vh", longs, NULL)) != -1) {
+  char optname[40];
+  while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
@@ -124,9 +154,21 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       break;
     case OPT_STATS: o->stats = true; o->timed = true; break;
     case OPT_JSON: o->stats_json = optarg; o->timed = true; break;
+    case OPT_COUNT:
+      if (count_parse_spec(&o->count, optarg) != 0)
+        return -1;
+      o->timed = true; /* counting implies a core model */
+      break;
+    case OPT_COUNT_OPTION:
+      snprintf(optname, sizeof optname, "--%s", longs[li].name);
+      if (count_parse_option(&o->count, optname, optarg) != 0)
+        return -1;
+      break;
     default: return -1;
     }
   }
+  if (count_check(&o->count) != 0)
+    return -1;
   if (optind >= argc) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
     return -1;
@@ -134,6 +176,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   if (o->entry_set && !o->raw) {
     fprintf(stderr, "tally run: --entry only applies to raw binaries (with --load-addr)\n");
     return -1;
+  }
+  /* `tally run prog.elf --count ...` passes --count to the program: say so */
+  for (int i = optind + 1; i < argc; i++) {
+    if (strcmp(argv[i], "--count") == 0 || strncmp(argv[i], "--count=", 8) == 0 || strcmp(argv[i], "--interval") == 0) {
+      fprintf(stderr, "tally run: note: '%s' comes after PROGRAM, so it goes to the program; tally's own options "
+                      "come before PROGRAM (tally run --count ... --interval N PROGRAM)\n", argv[i]);
+      break;
+    }
   }
   return optind;
 }
@@ -231,13 +281,29 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
 int cmd_run(int argc, char **argv) {
   run_opts o;
   int first = parse_opts(argc, argv, &o);
-  if (first == -2)
-    return 0;
-  if (first < 0)
-    return EXIT_USAGE;
+  if (first < 0) {
+    count_opts_free(&o.count);
+    return first == -2 ? 0 : EXIT_USAGE;
+  }
   tally_sim *sim = load(&o, argc - first, argv + first);
-  if (!sim)
+  if (!sim) {
+    count_opts_free(&o.count);
     return EXIT_NOINPUT;
+  }
+  /* The statistics module, with its sinks: the table and CSV of
+   * run_count.c. A board link to a collector or an embedded store is one
+   * more sink on count_module(counting), added here before count_start. */
+  count_run *counting = NULL;
+  if (o.count.nspecs > 0) {
+    int st;
+    counting = count_setup(sim, &o.count, &st);
+    if (!counting || count_start(counting) != 0) {
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return counting ? EXIT_INTERNAL : st;
+    }
+  }
 
   struct sigaction sa = {.sa_handler = on_sigint};
   sigaction(SIGINT, &sa, NULL);
@@ -282,10 +348,15 @@ int cmd_run(int argc, char **argv) {
   }
   if (o.verbose)
     report_summary(sim, secs);
+  /* the program has ended: the counters freeze, the timer runs down */
+  if (counting && count_finish(counting, stderr) != 0 && status == 0)
+    status = EXIT_INTERNAL;
   if (o.stats)
     stats_print(sim, stderr);
   if (o.stats_json && stats_write_json(sim, o.stats_json, status) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_sim_free(sim);
+  count_free(counting);
+  count_opts_free(&o.count);
   return status;
 }

@@ -21,8 +21,9 @@ int cmd_signals(int argc, char **argv) {
       json = true;
     } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       printf("usage: tally signals [--json]\n\n"
-             "Lists every signal a counter can count: its number, its name and on\n"
-             "which cycles it is high. docs/timing.md has the cycle layout.\n");
+             "Lists every signal a counter can count: its number, its name, on\n"
+             "which cycles it is high, and what a counter of it counts, in plain\n"
+             "words. docs/timing.md has the cycle layout.\n");
       return 0;
     } else {
       fprintf(stderr, "tally signals: unknown option '%s'\n", argv[i]);
@@ -37,13 +38,22 @@ int cmd_signals(int argc, char **argv) {
       json_string(stdout, tally_signal_name(i));
       printf(", \"meaning\": ");
       json_string(stdout, tally_signal_meaning(i));
+      printf(", \"counts\": ");
+      json_string(stdout, tally_signal_noun(i));
       printf("}%s\n", i + 1 < n ? "," : "");
     }
     printf("]\n");
     return 0;
   }
-  printf("%3s  %-20s %s\n", "id", "name", "high on the cycles where");
+  int wm = 0, wn = 0;
+  for (int i = 0; i < n; i++) {
+    if ((int)strlen(tally_signal_meaning(i)) > wm)
+      wm = (int)strlen(tally_signal_meaning(i));
+    if ((int)strlen(tally_signal_name(i)) > wn)
+      wn = (int)strlen(tally_signal_name(i));
+  }
+  printf("%3s  %-*s  %-*s  %s\n", "id", wn, "name", wm, "high on the cycles where", "a counter counts");
   for (int i = 0; i < n; i++)
-    printf("%3d  %-20s %s\n", i, tally_signal_name(i), tally_signal_meaning(i));
+    printf("%3d  %-*s  %-*s  %s\n", i, wn, tally_signal_name(i), wm, tally_signal_meaning(i), tally_signal_noun(i));
   return 0;
 }

@@ -21,6 +21,9 @@ static const subcommand subcommands[] = {
   {"diff", cmd_diff, "compare two profiles (tally profile --json) function by function"},
   {"signals", cmd_signals, "list the signals counters can count"},
   {"symbols", cmd_symbols, "list a program's functions and source lines"},
+  {"report", cmd_report, "print a stored run (table, CSV or JSON), or list the runs"},
+  {"collect", cmd_collect, "receive boards' packets over UDP and store the runs"},
+  {"config", cmd_config, "configure a waiting board's statistics module over UDP"},
 };
 
 static void usage(FILE *f) {

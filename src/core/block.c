@@ -12,10 +12,23 @@
 #include <string.h>
 
 #include "../profile/profile.h"
+#include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 
 #define ARENA_CHUNK (4u << 20)
+
+/* One-instruction blocks, direct-mapped by pc, each in a fixed slot (a
+ * one-instruction block with its fetch ops is far smaller than a slot), so
+ * that stepping through the same code near every horizon decodes it once.
+ * They go with the block cache (core_block_flush). */
+#define SINGLE_SLOTS 512u
+#define SINGLE_BYTES 1024u
+struct core_singles {
+  uint32_t pc[SINGLE_SLOTS];
+  bool valid[SINGLE_SLOTS];
+  _Alignas(16) unsigned char mem[SINGLE_SLOTS][SINGLE_BYTES];
+};
 
 struct block_arena {
   struct block_arena *next;
@@ -67,6 +80,21 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     cpu->watch[c] |= bits;
 }
 
+/* Moves the static counts of a block's executions into sig (and the
+ * region's and the profile's rows). */
+static void fold_block(timing *tm, core_block *b, int64_t *sig) {
+  block_timing *bt = b->timing;
+  if (!bt || !bt->execs)
+    return;
+  timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, sig);
+  if (tm->regions) /* range counters: the block's region gets them too */
+    timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, tm->regions->rows + (size_t)bt->region * SIG_COUNT);
+  if (tm->prof)
+    for (uint32_t i = 0; i < b->n_ops; i++)
+      timing_add_op(&bt->ops[i], (int64_t)bt->execs, prof_row(tm->prof, b->pcs[i]));
+  bt->execs = 0;
+}
+
 /* Moves the static counts of every cached block's executions into the run's
  * totals (and the profile's rows), so the blocks can go or be read again. */
 void core_fold_blocks(core_cpu *cpu) {
@@ -74,17 +102,13 @@ void core_fold_blocks(core_cpu *cpu) {
   if (!tm)
     return;
   int64_t sig[SIG_COUNT] = {0};
-  for (uint32_t h = 0; h <= cpu->hash_mask; h++) {
-    for (core_block *b = cpu->hash[h]; b; b = b->hash_next) {
-      block_timing *bt = b->timing;
-      if (!bt || !bt->execs)
-        continue;
-      timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, sig);
-      if (tm->prof)
-        for (uint32_t i = 0; i < b->n_ops; i++)
-          timing_add_op(&bt->ops[i], (int64_t)bt->execs, prof_row(tm->prof, b->pcs[i]));
-      bt->execs = 0;
-    }
+  if (!cpu->cached_lost) {
+    for (uint32_t i = 0; i < cpu->ncached; i++)
+      fold_block(tm, cpu->cached[i], sig);
+  } else {
+    for (uint32_t h = 0; h <= cpu->hash_mask; h++)
+      for (core_block *b = cpu->hash[h]; b; b = b->hash_next)
+        fold_block(tm, b, sig);
   }
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
@@ -102,6 +126,10 @@ void core_block_flush(core_cpu *cpu) {
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
   arena_release(cpu);
+  if (cpu->singles)
+    memset(cpu->singles->valid, 0, sizeof cpu->singles->valid);
+  cpu->ncached = 0;
+  cpu->cached_lost = false;
   cpu->flush_pending = false;
   cpu->flushes++;
 }
@@ -169,13 +197,16 @@ static void emit_fetches(const core_cpu *cpu, block_draft *d, uint32_t pc, uint3
   }
 }
 
-/* Decodes up to `max` instructions from pc. Returns false when the first
- * instruction cannot be fetched. */
+/* Decodes up to `max` instructions from pc, and none at or past the next
+ * address-region boundary (range counters: a block lies in one region).
+ * Returns false when the first instruction cannot be fetched. */
 static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d) {
   bool ended = false;
   d->n_ops = d->n_insns = 0;
   d->prev_load_rd = 0;
-  while (d->n_insns < max) {
+  uint32_t limit = cpu->tm && cpu->tm->regions ? timing_region_limit(cpu->tm->regions, pc) : 0;
+  uint32_t room = limit ? limit - pc : UINT32_MAX, start = pc;
+  while (d->n_insns < max && (d->n_insns == 0 || pc - start < room)) {
     uint32_t bits;
     if (!core_fetch_insn(cpu, pc, &bits))
       break;
@@ -240,6 +271,9 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     bt->static_cycles = sum;
     bt->dyn_bound = bound;
     bt->max_cycles = sum + bound;
+    if (cpu->tm->regions)
+      bt->region = (uint16_t)timing_region_of(cpu->tm->regions, pc);
+    bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
     /* the first real instruction, and the last one if it is a load */
     for (uint32_t i = 0; i < n; i++) {
       if (b->ops[i].kind != K_IFETCH) {
@@ -248,7 +282,6 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       }
     }
     bt->tail_load_rd = d.prev_load_rd;
-    bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
     b->timing = bt;
   }
   core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);
@@ -266,9 +299,39 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   b->hash_next = *slot;
   *slot = b;
   cpu->blocks_built++;
+  if (cpu->ncached == cpu->cached_cap && !cpu->cached_lost) {
+    uint32_t cap = cpu->cached_cap ? 2 * cpu->cached_cap : 1024;
+    core_block **v = realloc(cpu->cached, cap * sizeof *v);
+    if (v) {
+      cpu->cached = v;
+      cpu->cached_cap = cap;
+    } else {
+      cpu->cached_lost = true;
+    }
+  }
+  if (!cpu->cached_lost)
+    cpu->cached[cpu->ncached++] = b;
   return b;
 }
 
 core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size) {
   return build(cpu, pc, 1, buf, size);
+}
+
+core_block *core_block_get_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size) {
+  if (!cpu->singles)
+    cpu->singles = calloc(1, sizeof *cpu->singles);
+  struct core_singles *s = cpu->singles;
+  if (!s)
+    return build(cpu, pc, 1, buf, size);
+  uint32_t i = (pc >> 1) & (SINGLE_SLOTS - 1);
+  if (s->valid[i] && s->pc[i] == pc)
+    return (core_block *)s->mem[i];
+  s->valid[i] = false;
+  core_block *b = build(cpu, pc, 1, s->mem[i], SINGLE_BYTES);
+  if (b) {
+    s->pc[i] = pc;
+    s->valid[i] = true;
+  }
+  return b;
 }

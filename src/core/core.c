@@ -44,6 +44,8 @@ void core_free(core_cpu *cpu) {
     munmap(cpu->ram, cpu->ram_size);
   free(cpu->watch);
   free(cpu->hash);
+  free(cpu->cached);
+  free(cpu->singles);
   free(cpu);
 }
 
@@ -110,9 +112,16 @@ void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage) {
     return;
   uint64_t before = core_mtime_now(cpu);
   timing_set_clock(cpu->tm, freq_mhz, voltage);
+  core_note_tail(cpu, SIG_STALL_DVFS, cpu->tm->model.pll_relock_cycles);
   cpu->flush_pending = true; /* static fetch costs depend on the clock */
   cpu->tick_den = (uint64_t)(freq_mhz * 1000 + 0.5);
   cpu->mtime_adj += (int64_t)(before - core_mtime_now(cpu));
+}
+
+void core_note_tail(core_cpu *cpu, uint8_t sig, uint64_t cycles) {
+  cpu->tail_pc = cpu->cur_blk ? cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops] : cpu->pc;
+  cpu->tail_sig = sig;
+  cpu->tail_cycles = cycles;
 }
 
 void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...) {

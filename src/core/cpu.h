@@ -125,6 +125,10 @@ typedef struct core_cpu {
   block_arena *arena;
   bool flush_pending;
   uint64_t blocks_built, flushes;
+  struct core_singles *singles; /* one-instruction blocks for stepping (block.c), or NULL */
+  core_block **cached;  /* the blocks in the cache, so that folding them need not walk the hash */
+  uint32_t ncached, cached_cap;
+  bool cached_lost;     /* the list could not grow: folding walks the hash */
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -136,6 +140,13 @@ typedef struct core_cpu {
   char stop_detail[160];
 
   board *board;
+  struct statmod *statmod; /* statistics module watching the run (src/statmod), or NULL */
+  /* A stall no block bound covers (wfi's sleep, a DVFS relock) ends the
+   * instruction that makes it, which then leaves its block: its pc, signal
+   * and cycles, so that a dispatch inside it can be split (run.c) */
+  uint32_t tail_pc;
+  uint8_t tail_sig;
+  uint64_t tail_cycles;
 } core_cpu;
 
 /* Lifecycle. ram_size must be a multiple of 4 KiB. Returns NULL on
@@ -156,6 +167,10 @@ uint64_t core_mtime_now(const core_cpu *cpu);
 /* Block cache (block.c). */
 core_block *core_block_get(core_cpu *cpu, uint32_t pc);
 core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size);
+/* The one-instruction block at pc, from a small cache of them (stepping
+ * near horizons), or built into buf (size bytes) when the cache has no
+ * memory. Its timing execs are the caller's to fold and clear. */
+core_block *core_block_get_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size);
 void core_block_flush(core_cpu *cpu);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
 
@@ -199,6 +214,10 @@ bool core_read_mem(const core_cpu *cpu, uint32_t addr, void *dst, uint32_t len);
 bool core_write_mem(core_cpu *cpu, uint32_t addr, const void *src, uint32_t len);
 /* The instruction bits at pc (16 or 32 of them); false unless all in RAM. */
 bool core_fetch_insn(const core_cpu *cpu, uint32_t pc, uint32_t *bits);
+
+/* The current instruction ends with `cycles` of signal `sig` that its
+ * block's bound does not cover (cpu->tail_*). */
+void core_note_tail(core_cpu *cpu, uint8_t sig, uint64_t cycles);
 
 /* Sets stop state with a printf-style detail line. */
 void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...)

@@ -5,9 +5,12 @@
  * block, it single-steps up to it, so events happen at the exact
  * instruction whatever the block boundaries are.
  */
+#include <string.h>
+
 #include "../profile/profile.h"
 #include "../timing/timing.h"
 #include "cpu.h"
+#include "probe.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -22,26 +25,34 @@ static void take_samples(core_cpu *cpu, uint32_t pc) {
   }
 }
 
-/* Runs exactly one instruction through a throwaway one-op block. */
+/* Runs exactly one instruction through a one-instruction block. */
 static void step_one(core_cpu *cpu) {
   uint32_t pc0 = cpu->pc;
   _Alignas(16) unsigned char buf[1024]; /* one instruction, its fetch ops, side arrays */
-  core_block *b = core_block_build_single(cpu, cpu->pc, buf, sizeof buf);
+  core_block *b = core_block_get_single(cpu, cpu->pc, buf, sizeof buf);
+  probe_step probe;
+  if (cpu->tm)
+    probe_step_begin(cpu, &probe, b);
   if (!b) {
     core_raise(cpu, CAUSE_FETCH_ACCESS, cpu->pc, cpu->pc);
+    if (cpu->tm)
+      probe_step_end(cpu, &probe, pc0, NULL);
     return;
   }
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + 1;
   if (cpu->tm) {
+    cpu->tail_cycles = 0;
     core_exec(cpu, b);
-    /* the throwaway block is in no cache: fold its static counts now */
+    /* the one-instruction block is in no fold's list: fold its static counts now */
     timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
     if (cpu->tm->prof)
       for (uint32_t i = 0; i < b->n_ops; i++)
         timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
+    b->timing->execs = 0;
     if (cpu->tm->prof && cpu->tm->prof->sample_period)
       take_samples(cpu, pc0);
+    probe_step_end(cpu, &probe, pc0, b);
   } else {
     core_exec(cpu, b);
   }
@@ -72,6 +83,7 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
     const prof_state *p = cpu->tm->prof;
     if (p && p->sample_period)
       cpu->cycle_horizon = min_u64(due, p->next_sample);
+    cpu->cycle_horizon = min_u64(cpu->cycle_horizon, probe_horizon(cpu)); /* a dispatch */
   }
   else if (due != UINT64_MAX)
     cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);
@@ -86,8 +98,12 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
   while (cpu->stop == CORE_RUNNING) {
     if (cpu->flush_pending)
       core_block_flush(cpu);
-    if (core_take_interrupt(cpu))
+    uint64_t before = cpu->tm ? cpu->tm->cycle : 0;
+    if (core_take_interrupt(cpu)) {
+      if (cpu->tm)
+        probe_interrupt(cpu, before);
       continue;
+    }
     if (cpu->instret >= limit) {
       cpu->stop = CORE_STOP_LIMIT;
       break;
@@ -95,7 +111,10 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
     set_horizons(cpu, limit);
     /* Stopped short of a horizon because the next block would cross it:
      * step up to it one instruction at a time. */
+    cpu->tail_cycles = 0;
     bool at_horizon = core_exec(cpu, NULL);
+    if (cpu->tm)
+      probe_passed(cpu);
     /* At the cycle horizon itself (a sample point on an instruction edge) no
      * block fits either: stepping is what moves past it. */
     if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING)

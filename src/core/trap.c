@@ -7,6 +7,7 @@
  * first instruction of the handler (the handler itself is broken).
  */
 #include "../profile/profile.h"
+#include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 
@@ -21,6 +22,7 @@ static bool in_ram(const core_cpu *cpu, uint32_t addr) {
  * enters the handler. */
 static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t handler) {
   timing *tm = cpu->tm;
+  timing_region_enter(tm, interrupt ? handler : pc); /* range counters (regions.h) */
   if (tm->prof) {
     if (interrupt)
       prof_trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
@@ -112,8 +114,10 @@ void core_wfi(core_cpu *cpu) {
       if (due > now) {
         if (cpu->tm && cpu->tm->prof && cpu->cur_blk)
           cpu->tm->prof_row = prof_row(cpu->tm->prof, cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops]);
-        if (cpu->tm)
+        if (cpu->tm) {
           timing_idle(cpu->tm, due - now);
+          core_note_tail(cpu, SIG_WFI_IDLE, due - now);
+        }
         else
           cpu->idle_cycles += due - now;
       }

@@ -1,54 +1,39 @@
 /*
  * Profile snapshots for the public API: per-function self totals (sums of
  * per-instruction rows over the function's range), calls and inclusive
- * cycles from the calling-context tree, caller-to-callee arcs, stacks.
+ * cycles from the calling-context tree, caller-to-callee arcs with their
+ * call sites, stacks, and per-source-line rows.
+ *
+ * The functions are the symbol table's, range for range and name for name
+ * (src/symbols decides both), so a profile and `tally symbols` cannot
+ * disagree about which function an address belongs to.
  *
  * Inclusive cycles count recursion once: a context adds its total to its
  * function only when no ancestor context is the same function. Arcs follow
- * the same rule per (caller, callee) pair.
+ * the same rule per (caller, callee) pair, call sites per (arc, site).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
+/* The function of pc: its index in the symbol table, or the "[unknown]"
+ * bucket. */
 static int func_of(const tally_profile *p, uint32_t pc) {
-  size_t lo = 0, hi = p->nfuncs_real;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (p->funcs[mid].hi <= pc)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < p->nfuncs_real && p->funcs[lo].lo <= pc && pc < p->funcs[lo].hi)
-    return (int)lo;
-  return p->unknown;
+  const sym_entry *e = sym_table_lookup(p->syms, pc);
+  return e ? (int)(e - p->syms->v) : p->unknown;
 }
 
-/* Functions from the symbol table: one per address, ranges up to the next
- * function when the size is unknown; then one "[unknown]" bucket. */
-static int build_functions(tally_profile *p, const sym_table *syms, uint32_t code_hi) {
+/* One function per symbol-table entry, then one "[unknown]" bucket. */
+static int build_functions(tally_profile *p, const sym_table *syms) {
+  p->syms = syms;
   p->funcs = calloc(syms->n + 1, sizeof *p->funcs);
   p->self_store = calloc((syms->n + 1) * SIG_COUNT, sizeof *p->self_store);
   if (!p->funcs || !p->self_store)
     return -1;
-  size_t n = 0;
-  for (size_t i = 0; i < syms->n; i++) {
-    const sym_entry *e = &syms->v[i];
-    if (n && p->funcs[n - 1].lo == e->addr)
-      continue; /* an alias of the previous one */
-    uint32_t next = code_hi;
-    for (size_t j = i + 1; j < syms->n; j++)
-      if (syms->v[j].addr > e->addr) { next = syms->v[j].addr; break; }
-    uint32_t hi = e->size ? e->addr + e->size : next;
-    if (hi <= e->addr)
-      continue;
-    if (n && p->funcs[n - 1].hi > e->addr) /* overlapping: earlier one ends here */
-      p->funcs[n - 1].hi = e->addr;
-    p->funcs[n] = (tally_func_profile){.name = e->name, .lo = e->addr, .hi = hi};
-    n++;
-  }
+  for (size_t i = 0; i < syms->n; i++)
+    p->funcs[i] = (tally_func_profile){.name = syms->v[i].name, .lo = syms->v[i].lo, .hi = syms->v[i].hi};
+  size_t n = syms->n;
   p->nfuncs_real = n;
   p->unknown = (int)n;
   p->funcs[n] = (tally_func_profile){.name = "[unknown]"};
@@ -58,12 +43,18 @@ static int build_functions(tally_profile *p, const sym_table *syms, uint32_t cod
   return 0;
 }
 
+static size_t row_count(const prof_state *st) { return ((size_t)(st->hi - st->lo) >> 1) + 1; }
+
+/* The function of row i; the last row ("elsewhere") is "[unknown]". */
+static int row_func(const tally_profile *p, const prof_state *st, size_t i) {
+  return i + 1 == row_count(st) ? p->unknown : func_of(p, st->lo + 2 * (uint32_t)i);
+}
+
 static void add_rows(tally_profile *p, const prof_state *st) {
-  size_t nrows = ((size_t)(st->hi - st->lo) >> 1) + 1;
+  size_t nrows = row_count(st);
   for (size_t i = 0; i < nrows; i++) {
     const int64_t *row = st->rows + i * SIG_COUNT;
-    uint32_t pc = st->lo + 2 * (uint32_t)i;
-    int f = i + 1 == nrows ? p->unknown : func_of(p, pc);
+    int f = row_func(p, st, i);
     uint64_t *self = p->self_store + (size_t)f * SIG_COUNT;
     for (int s = 0; s < SIG_COUNT; s++)
       self[s] += (uint64_t)row[s];
@@ -73,8 +64,31 @@ static void add_rows(tally_profile *p, const prof_state *st) {
     signal_derive(p->self_store + f * SIG_COUNT);
 }
 
+/* ---- arcs and call sites ---- */
+
+typedef struct site_acc {
+  long arc;
+  uint32_t pc;
+  uint64_t calls, inclusive_cycles;
+  long next;            /* the arc's next site, -1 = none */
+} site_acc;
+
+typedef struct walk {
+  tally_profile *p;
+  uint32_t *active;     /* per function: contexts of it on the current path */
+  long *path_arcs;      /* arcs on the current path, for the arc recursion rule */
+  long *path_sites;     /* the same for sites */
+  size_t depth;
+  site_acc *sites;
+  size_t nsites, sites_cap;
+  long *site_head;      /* per arc: its first site, -1 = none */
+  size_t heads_cap;
+  bool oom;
+} walk;
+
 /* Index of the (caller, callee) arc, created on first use; -1 if out of memory. */
-static long arc_for(tally_profile *p, int caller, int callee) {
+static long arc_for(walk *w, int caller, int callee) {
+  tally_profile *p = w->p;
   for (size_t i = 0; i < p->narcs; i++)
     if (p->arcs[i].caller == caller && p->arcs[i].callee == callee)
       return (long)i;
@@ -86,16 +100,43 @@ static long arc_for(tally_profile *p, int caller, int callee) {
     p->arcs = a;
     p->arcs_cap = cap;
   }
+  if (p->narcs == w->heads_cap) {
+    size_t cap = w->heads_cap ? 2 * w->heads_cap : 64;
+    long *h = realloc(w->site_head, cap * sizeof *h);
+    if (!h)
+      return -1;
+    w->site_head = h;
+    w->heads_cap = cap;
+  }
+  w->site_head[p->narcs] = -1;
   p->arcs[p->narcs] = (tally_arc){.caller = caller, .callee = callee};
   return (long)p->narcs++;
 }
 
-typedef struct walk {
-  tally_profile *p;
-  uint32_t *active;     /* per function: contexts of it on the current path */
-  long *path_arcs;      /* arcs on the current path, for the arc recursion rule */
-  size_t depth;
-} walk;
+/* Index of the arc's site at pc, created on first use; -1 if out of memory. */
+static long site_for(walk *w, long arc, uint32_t pc) {
+  for (long s = w->site_head[arc]; s >= 0; s = w->sites[s].next)
+    if (w->sites[s].pc == pc)
+      return s;
+  if (w->nsites == w->sites_cap) {
+    size_t cap = w->sites_cap ? 2 * w->sites_cap : 64;
+    site_acc *v = realloc(w->sites, cap * sizeof *v);
+    if (!v)
+      return -1;
+    w->sites = v;
+    w->sites_cap = cap;
+  }
+  w->sites[w->nsites] = (site_acc){.arc = arc, .pc = pc, .next = w->site_head[arc]};
+  w->site_head[arc] = (long)w->nsites;
+  return (long)w->nsites++;
+}
+
+static bool on_path(const long *path, size_t depth, long id) {
+  for (size_t i = 0; i < depth; i++)
+    if (path[i] == id)
+      return true;
+  return false;
+}
 
 static void visit(walk *w, const prof_node *n, int parent_func) {
   tally_profile *p = w->p;
@@ -104,16 +145,21 @@ static void visit(walk *w, const prof_node *n, int parent_func) {
     p->funcs[f].is_handler = 1;
   if (n->parent) {
     p->funcs[f].calls += n->calls;
-    long a = arc_for(p, parent_func, f);
+    long a = arc_for(w, parent_func, f);
+    long s = a >= 0 ? site_for(w, a, n->call_site) : -1;
+    w->oom |= a < 0 || s < 0;
     if (a >= 0) {
       p->arcs[a].calls += n->calls;
-      bool on_path = false;
-      for (size_t i = 0; i < w->depth; i++)
-        on_path |= w->path_arcs[i] == a;
-      if (!on_path)
+      if (!on_path(w->path_arcs, w->depth, a))
         p->arcs[a].inclusive_cycles += n->total_cycles;
     }
-    w->path_arcs[w->depth++] = a;
+    if (s >= 0) {
+      w->sites[s].calls += n->calls;
+      if (!on_path(w->path_sites, w->depth, s))
+        w->sites[s].inclusive_cycles += n->total_cycles;
+    }
+    w->path_arcs[w->depth] = a;
+    w->path_sites[w->depth++] = s;
   }
   if (w->active[f]++ == 0)
     p->funcs[f].inclusive_cycles += n->total_cycles;
@@ -122,6 +168,31 @@ static void visit(walk *w, const prof_node *n, int parent_func) {
   w->active[f]--;
   if (n->parent)
     w->depth--;
+}
+
+static int by_arc_then_pc(const void *a, const void *b) {
+  const site_acc *x = a, *y = b;
+  if (x->arc != y->arc)
+    return x->arc < y->arc ? -1 : 1;
+  return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* Hands the sites to the arcs: one array, grouped by arc, by pc within. */
+static int attach_sites(tally_profile *p, walk *w) {
+  qsort(w->sites, w->nsites, sizeof *w->sites, by_arc_then_pc);
+  p->sites = malloc((w->nsites ? w->nsites : 1) * sizeof *p->sites);
+  if (!p->sites)
+    return -1;
+  for (size_t i = 0; i < w->nsites; i++) {
+    const site_acc *s = &w->sites[i];
+    p->sites[i] = (tally_call_site){.pc = s->pc, .calls = s->calls, .inclusive_cycles = s->inclusive_cycles};
+    tally_arc *a = &p->arcs[s->arc];
+    if (!a->nsites)
+      a->sites = &p->sites[i];
+    a->nsites++;
+  }
+  p->nsites = w->nsites;
+  return 0;
 }
 
 static size_t tree_depth(const prof_node *n) {
@@ -134,13 +205,114 @@ static size_t tree_depth(const prof_node *n) {
   return d + 1;
 }
 
-tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, uint32_t entry, uint64_t now,
-                                const uint64_t *totals) {
+static int walk_tree(tally_profile *p, const prof_state *st) {
+  size_t depth = tree_depth(&st->root);
+  walk w = {.p = p, .active = calloc(p->nfuncs, sizeof *w.active),
+            .path_arcs = calloc(depth + 1, sizeof *w.path_arcs),
+            .path_sites = calloc(depth + 1, sizeof *w.path_sites)};
+  int rc = -1;
+  if (w.active && w.path_arcs && w.path_sites) {
+    visit(&w, &st->root, p->root_func);
+    rc = w.oom ? -1 : attach_sites(p, &w);
+  }
+  free(w.active);
+  free(w.path_arcs);
+  free(w.path_sites);
+  free(w.sites);
+  free(w.site_head);
+  return rc;
+}
+
+/* ---- source lines ---- */
+
+typedef struct line_key {
+  int func;
+  const char *file;     /* NULL: no line information */
+  uint32_t line;
+  size_t row;           /* the per-instruction row */
+} line_key;
+
+static int by_line_key(const void *a, const void *b) {
+  const line_key *x = a, *y = b;
+  if (x->func != y->func)
+    return x->func < y->func ? -1 : 1;
+  if (!x->file != !y->file)
+    return x->file ? -1 : 1; /* "no line information" last */
+  int c = x->file ? strcmp(x->file, y->file) : 0;
+  if (c)
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static bool row_used(const prof_state *st, size_t i) {
+  if (st->samples[i])
+    return true;
+  for (int s = 0; s < SIG_COUNT; s++)
+    if (st->rows[i * SIG_COUNT + s])
+      return true;
+  return false;
+}
+
+/* One row per (function, file, line) over the instructions that ran: the
+ * same per-instruction rows and the same function of each pc as the
+ * function totals, so the rows of a function add up to its self counts. */
+static int build_lines(tally_profile *p, const prof_state *st, const sym_lines *lines) {
+  size_t nrows = row_count(st), n = 0;
+  line_key *keys = malloc(nrows * sizeof *keys);
+  if (!keys)
+    return -1;
+  for (size_t i = 0; i < nrows; i++) {
+    if (!row_used(st, i))
+      continue;
+    const sym_line *r = i + 1 < nrows ? sym_lines_lookup(lines, st->lo + 2 * (uint32_t)i) : NULL;
+    keys[n++] = (line_key){.func = row_func(p, st, i), .file = r ? sym_lines_file(lines, r) : NULL,
+                           .line = r ? r->line : 0, .row = i};
+  }
+  qsort(keys, n, sizeof *keys, by_line_key);
+  size_t groups = 0;
+  for (size_t k = 0; k < n; k++)
+    groups += k == 0 || by_line_key(&(line_key){keys[k].func, keys[k].file, keys[k].line, 0},
+                                     &(line_key){keys[k - 1].func, keys[k - 1].file, keys[k - 1].line, 0}) != 0;
+  p->lines = calloc(groups ? groups : 1, sizeof *p->lines);
+  p->line_store = calloc((groups ? groups : 1) * SIG_COUNT, sizeof *p->line_store);
+  if (!p->lines || !p->line_store) {
+    free(keys);
+    return -1;
+  }
+  size_t g = 0;
+  for (size_t k = 0; k < n; k++) {
+    const line_key *key = &keys[k];
+    bool fresh = g == 0 || p->lines[g - 1].func != key->func || !p->lines[g - 1].file != !key->file ||
+                 p->lines[g - 1].line != key->line || (key->file && strcmp(p->lines[g - 1].file, key->file) != 0);
+    if (fresh) {
+      p->lines[g] = (tally_line_profile){.file = key->file, .line = key->line, .func = key->func,
+                                         .self = p->line_store + g * SIG_COUNT};
+      g++;
+    }
+    tally_line_profile *lp = &p->lines[g - 1];
+    uint64_t *self = p->line_store + (g - 1) * SIG_COUNT;
+    for (int s = 0; s < SIG_COUNT; s++)
+      self[s] += (uint64_t)st->rows[key->row * SIG_COUNT + s];
+    lp->samples += st->samples[key->row];
+  }
+  for (size_t i = 0; i < g; i++)
+    signal_derive(p->line_store + i * SIG_COUNT);
+  p->nlines = g;
+  free(keys);
+  return 0;
+}
+
+/* ---- snapshots ---- */
+
+tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym_lines *lines, uint32_t entry,
+                                uint64_t now, const uint64_t *totals) {
   tally_profile *p = calloc(1, sizeof *p);
   if (!p)
     return NULL;
   p->state = st;
-  if (build_functions(p, syms, st->hi) != 0) {
+  if (build_functions(p, syms) != 0) {
     profile_free(p);
     return NULL;
   }
@@ -149,18 +321,10 @@ tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, uint32_t 
   add_rows(p, st);
   prof_finish(st, now);
   p->root_func = func_of(p, entry);
-  size_t depth = tree_depth(&st->root);
-  walk w = {.p = p, .active = calloc(p->nfuncs, sizeof *w.active),
-            .path_arcs = calloc(depth + 1, sizeof *w.path_arcs)};
-  if (!w.active || !w.path_arcs) {
-    free(w.active);
-    free(w.path_arcs);
+  if (walk_tree(p, st) != 0 || (lines && build_lines(p, st, lines) != 0)) {
     profile_free(p);
     return NULL;
   }
-  visit(&w, &st->root, p->root_func);
-  free(w.active);
-  free(w.path_arcs);
   return p;
 }
 
@@ -170,6 +334,9 @@ void profile_free(tally_profile *p) {
   free(p->funcs);
   free(p->self_store);
   free(p->arcs);
+  free(p->sites);
+  free(p->lines);
+  free(p->line_store);
   free(p);
 }
 

@@ -2,24 +2,33 @@
 #ifndef TALLY_PROFILE_REPORT_H
 #define TALLY_PROFILE_REPORT_H
 
+#include "../symbols/lines.h"
 #include "../symbols/symtab.h"
 #include "profile.h"
 #include "tally/tally.h"
 
 struct tally_profile {
   prof_state *state;          /* live: per-pc rows and the tree */
+  const sym_table *syms;      /* the functions: one per symbol-table entry, same order */
   tally_func_profile *funcs;
   size_t nfuncs, nfuncs_real; /* the last function is "[unknown]" */
   int unknown, root_func;
   uint64_t *self_store;
   tally_arc *arcs;
   size_t narcs, arcs_cap;
+  tally_call_site *sites;     /* every arc's sites, grouped by arc, by pc within */
+  size_t nsites;
+  tally_line_profile *lines;  /* per (function, source line); NULL without a line table */
+  size_t nlines;
+  uint64_t *line_store;
   uint64_t totals[SIG_COUNT];
   uint64_t samples_taken;
 };
 
-tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, uint32_t entry, uint64_t now,
-                                const uint64_t *totals);
+/* A snapshot of the profile so far. `lines` (may be NULL) is the program's
+ * line table: with it the snapshot has per-line rows too. */
+tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym_lines *lines, uint32_t entry,
+                                uint64_t now, const uint64_t *totals);
 void profile_free(tally_profile *p);
 void profile_stacks(const tally_profile *p, void (*fn)(void *, const char *const *, size_t, uint64_t),
                     void *ctx);

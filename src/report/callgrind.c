@@ -6,12 +6,13 @@
  * Instructions, then every other signal with a non-zero total, named as in
  * `tally signals` with '.' turned into '_' (the long names go on "event:"
  * lines). For each function, one cost line per instruction that has any
- * cost: its exact self counts. For each caller-to-callee arc, a
- * "cfn= / calls=N target" pair and a call line carrying the callee's
- * inclusive cycles when called from this caller; the public profile has
- * inclusive cycles only (not other signals) and no call-site address, so
- * the call line's other events are zero and its position is the caller's
- * first address. A "totals:" line closes the file with the run's totals.
+ * cost: its exact self counts. For each caller-to-callee arc and each of
+ * its call sites, a "cfn= / calls=N target" pair and a call line at the
+ * site carrying the callee's inclusive cycles when called from there; the
+ * profile keeps inclusive cycles only (not other signals), so the call
+ * line's other events are zero. A tail call's site is the jump in the
+ * function it replaced, so its call line may sit outside the caller's
+ * code. A "totals:" line closes the file with the run's totals.
  *
  * Cycles outside any known function go to a function "[unknown]" at
  * position 0, so the self costs add up to the totals.
@@ -133,9 +134,14 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
         continue;
       int callee = arcs[a].callee >= 0 ? arcs[a].callee : unknown;
       uint32_t target = callee < (int)n ? fn[callee].lo : 0;
-      fn_ref(f, "cfn", callee, callee < (int)n ? fn[callee].name : "[unknown]", named);
-      fprintf(f, "calls=%llu 0x%x\n", (unsigned long long)arcs[a].calls, target);
-      fprintf(f, "0x%x %llu\n", is_unknown ? 0 : fn[k].lo, (unsigned long long)arcs[a].inclusive_cycles);
+      /* one call line per site; an arc without sites at the caller's entry */
+      tally_call_site whole = {is_unknown ? 0 : fn[k].lo, arcs[a].calls, arcs[a].inclusive_cycles};
+      const tally_call_site *sites = arcs[a].nsites ? arcs[a].sites : &whole;
+      for (size_t i = 0; i < (arcs[a].nsites ? arcs[a].nsites : 1); i++) {
+        fn_ref(f, "cfn", callee, callee < (int)n ? fn[callee].name : "[unknown]", named);
+        fprintf(f, "calls=%llu 0x%x\n", (unsigned long long)sites[i].calls, target);
+        fprintf(f, "0x%x %llu\n", sites[i].pc, (unsigned long long)sites[i].inclusive_cycles);
+      }
     }
   }
   fprintf(f, "\ntotals:");

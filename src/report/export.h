@@ -8,7 +8,7 @@
  *                   and reading it back for `tally diff`
  *   speedscope.c    speedscope's file format (sampled profile, cycle weights)
  *   folded.c        folded stacks ("a;b;c N") for flame graphs
- *   csv.c           the flat profile as CSV
+ *   csv.c           the flat profile, or the per-line profile, as CSV
  *   json.c          a small JSON reader (for profile_json.c)
  *   common.c        what several of them share
  *
@@ -36,7 +36,11 @@ typedef struct report_run {
   const char *stop;        /* "exit", "limit", "trap", "halt", "error" */
   const char *stop_detail; /* tally_stop_detail */
   int exit_status;         /* tally's exit status for the run */
+  bool lines;              /* per-line rows were asked for (--lines): the JSON has "lines" */
 } report_run;
+
+/* How the rows of instructions without line information are named. */
+#define REPORT_NO_LINE "[no line info]"
 
 /* A signal's total at one instruction, like tally_profile_at, but with the
  * derived signal "stall" (the sum of the stall.* signals) computed per
@@ -73,6 +77,8 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_speedscope(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_folded(const tally_profile *p, FILE *f);
 int report_write_csv(const tally_profile *p, FILE *f);
+/* The per-line profile as CSV (tally_profile_lines). */
+int report_write_lines_csv(const tally_profile *p, FILE *f);
 
 /* ---- reading a JSON profile back (tally diff) ---------------------------- */
 typedef struct report_func {

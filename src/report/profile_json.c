@@ -5,16 +5,18 @@
  *
  *   { "format", "version", "program", "argv", "core", "clock_hz",
  *     "run": {stop, detail, exit_status, cycles, instructions},
- *     "signals": [names...], "totals": {signal: n},
- *     "functions": [{name, lo, hi, calls, inclusive_cycles, handler,
+ *     "signals": [names...], "totals": {signal: n}, "samples_taken",
+ *     "functions": [{name, lo, hi, calls, inclusive_cycles, handler, samples,
  *                    self: {signal: n}}],
- *     "arcs": [{caller, callee, caller_name, callee_name, calls, inclusive_cycles}],
+ *     "arcs": [{caller, callee, caller_name, callee_name, calls, inclusive_cycles,
+ *               sites: [{pc, calls, inclusive_cycles}]}],
+ *     "lines": [{function, function_name, file, line, samples, self}],  (--lines)
  *     "stacks": [{frames: [root, ..., leaf], cycles}],
  *     "anomalies": {unmatched_returns, unwinds} }
  *
- * Functions are those with any self count, call or inclusive cycle; arcs
- * name them by index into "functions" (null: outside any function). Every
- * count is an exact unsigned integer.
+ * Functions are those with any self count, call, inclusive cycle or
+ * sample; arcs and lines name them by index into "functions" (null:
+ * outside any function). Every count is an exact unsigned integer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,7 +29,7 @@
 #define FORMAT_VERSION 1
 
 static bool active(const tally_func_profile *f, int nsig) {
-  if (f->calls || f->inclusive_cycles)
+  if (f->calls || f->inclusive_cycles || f->samples)
     return true;
   for (int s = 0; s < nsig; s++)
     if (f->self[s])
@@ -50,6 +52,34 @@ static void stack_entry(void *ctx, const char *const *names, size_t depth, uint6
     json_write_string(c->f, names[i]);
   }
   fprintf(c->f, "], \"cycles\": %llu}", (unsigned long long)cycles);
+}
+
+/* "lines": one object per source line of each function (--lines). */
+static void write_lines(const tally_profile *p, const tally_func_profile *fn, size_t nfn, const long *index,
+                        FILE *f) {
+  int nsig = tally_signal_count();
+  const tally_line_profile *lp;
+  size_t n = tally_profile_lines(p, &lp);
+  fputs("\n  \"lines\": [", f);
+  for (size_t k = 0; k < n; k++) {
+    fprintf(f, "%s\n    {\"function\": ", k ? "," : "");
+    size_t fi = (size_t)lp[k].func;
+    if (fi < nfn && index[fi] >= 0) fprintf(f, "%ld", index[fi]); else fputs("null", f);
+    fputs(", \"function_name\": ", f);
+    json_write_string(f, fi < nfn ? fn[fi].name : "[unknown]");
+    fputs(", \"file\": ", f);
+    if (lp[k].file) {
+      json_write_string(f, lp[k].file);
+      fprintf(f, ", \"line\": %u", lp[k].line);
+    } else {
+      fputs("null, \"line\": null", f);
+    }
+    fprintf(f, ", \"samples\": %llu,\n     \"self\": {", (unsigned long long)lp[k].samples);
+    for (int s = 0; s < nsig; s++)
+      fprintf(f, "%s\"%s\": %llu", s ? ", " : "", tally_signal_name(s), (unsigned long long)lp[k].self[s]);
+    fputs("}}", f);
+  }
+  fputs("\n  ],", f);
 }
 
 int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
@@ -86,7 +116,7 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
   for (int s = 0; s < nsig; s++)
     fprintf(f, "%s\"%s\": %llu", s ? ", " : "", tally_signal_name(s),
             (unsigned long long)tally_profile_total(p, s));
-  fprintf(f, "},\n  \"functions\": [");
+  fprintf(f, "},\n  \"samples_taken\": %llu,\n  \"functions\": [", (unsigned long long)tally_profile_samples_taken(p));
 
   long shown = 0;
   for (size_t k = 0; k < n; k++) {
@@ -96,9 +126,10 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
     index[k] = shown;
     fprintf(f, "%s\n    {\"name\": ", shown ? "," : "");
     json_write_string(f, fn[k].name);
-    fprintf(f, ", \"lo\": %u, \"hi\": %u, \"calls\": %llu, \"inclusive_cycles\": %llu, \"handler\": %s,\n     \"self\": {",
+    fprintf(f, ", \"lo\": %u, \"hi\": %u, \"calls\": %llu, \"inclusive_cycles\": %llu, \"handler\": %s, "
+            "\"samples\": %llu,\n     \"self\": {",
             fn[k].lo, fn[k].hi, (unsigned long long)fn[k].calls, (unsigned long long)fn[k].inclusive_cycles,
-            fn[k].is_handler ? "true" : "false");
+            fn[k].is_handler ? "true" : "false", (unsigned long long)fn[k].samples);
     for (int s = 0; s < nsig; s++)
       fprintf(f, "%s\"%s\": %llu", s ? ", " : "", tally_signal_name(s), (unsigned long long)fn[k].self[s]);
     fprintf(f, "}}");
@@ -119,10 +150,17 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
     json_write_string(f, arc->caller >= 0 ? fn[arc->caller].name : "[unknown]");
     fputs(", \"callee_name\": ", f);
     json_write_string(f, arc->callee >= 0 ? fn[arc->callee].name : "[unknown]");
-    fprintf(f, ", \"calls\": %llu, \"inclusive_cycles\": %llu}", (unsigned long long)arc->calls,
+    fprintf(f, ", \"calls\": %llu, \"inclusive_cycles\": %llu,\n     \"sites\": [", (unsigned long long)arc->calls,
             (unsigned long long)arc->inclusive_cycles);
+    for (size_t i = 0; i < arc->nsites; i++)
+      fprintf(f, "%s{\"pc\": %u, \"calls\": %llu, \"inclusive_cycles\": %llu}", i ? ", " : "", arc->sites[i].pc,
+              (unsigned long long)arc->sites[i].calls, (unsigned long long)arc->sites[i].inclusive_cycles);
+    fputs("]}", f);
   }
-  fprintf(f, "\n  ],\n  \"stacks\": [");
+  fputs("\n  ],", f);
+  if (run->lines)
+    write_lines(p, fn, n, index, f);
+  fprintf(f, "\n  \"stacks\": [");
   stack_ctx sc = {f, true};
   tally_profile_stacks(p, stack_entry, &sc);
   uint64_t unmatched, unwinds;

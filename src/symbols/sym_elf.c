@@ -126,6 +126,9 @@ static int add_symbol(void *p, const char *name, size_t shndx, const GElf_Sym *s
     flags |= SYM_GLOBAL;
   if (bind == STB_WEAK)
     flags |= SYM_WEAK;
+  int vis = GELF_ST_VISIBILITY(s->st_other);
+  if (vis == STV_HIDDEN || vis == STV_INTERNAL)
+    flags |= SYM_HIDDEN;
   uint32_t size = s->st_size > UINT32_MAX ? UINT32_MAX : (uint32_t)s->st_size;
   if (sym_table_add_sym(c->t, (uint32_t)s->st_value, size, name, flags, sec) != 0) {
     c->oom = true;

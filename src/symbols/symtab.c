@@ -94,7 +94,15 @@ static int rank(const sym_entry *e) {
   if (e->flags & SYM_ASSIGNED) r += 8;
   if (!(e->flags & SYM_GLOBAL)) r += 4;
   else if (e->flags & SYM_WEAK) r += 2;
+  if (e->flags & SYM_HIDDEN) r += 1;
   return r;
+}
+
+/* Is `name` made from `base` by a prefix (libgcc's __hidden___udivsi3 from
+ * __udivsi3, glibc's __GI_memcpy from memcpy)? */
+static bool derived_from(const char *name, const char *base) {
+  size_t n = strlen(name), b = strlen(base);
+  return n > b && strcmp(name + n - b, base) == 0;
 }
 
 static int by_addr_then_rank(const void *a, const void *b) {
@@ -137,15 +145,39 @@ static int take_alias(sym_entry *g, char *name) {
   return 0;
 }
 
+/* Of the run [i, end) at one address, sorted best first, moves to the front
+ * the first name that is not made from another name of the same rank. Done
+ * here, not in the sort's comparison: "made from" is no total order. */
+static void prefer_base_name(sym_table *t, size_t i, size_t end) {
+  size_t same = i + 1;
+  while (same < end && rank(&t->v[same]) == rank(&t->v[i]))
+    same++;
+  for (size_t pick = i; pick < same; pick++) {
+    bool derived = false;
+    for (size_t j = i; j < same && !derived; j++)
+      derived = derived_from(t->v[pick].name, t->v[j].name);
+    if (derived)
+      continue;
+    sym_entry tmp = t->v[i];
+    t->v[i] = t->v[pick];
+    t->v[pick] = tmp;
+    return;
+  }
+}
+
 /* Merges runs of entries at one address into their first (best) entry.
  * Returns the new count, or -1 when out of memory. */
 static long group_aliases(sym_table *t) {
   size_t out = 0;
   bool oom = false;
   for (size_t i = 0; i < t->n;) {
+    size_t end = i + 1;
+    while (end < t->n && t->v[end].addr == t->v[i].addr)
+      end++;
+    prefer_base_name(t, i, end);
     sym_entry g = t->v[i];
     size_t j = i + 1;
-    for (; j < t->n && t->v[j].addr == g.addr; j++) {
+    for (; j < end; j++) {
       sym_entry *o = &t->v[j];
       if (o->size > g.size)
         g.size = o->size; /* the group reaches as far as its longest member says */

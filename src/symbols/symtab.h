@@ -30,6 +30,7 @@ enum {
   SYM_WEAK = 1u << 2,     /* weak binding */
   SYM_SECNAME = 1u << 3,  /* map files: named after its input section .text.NAME */
   SYM_ASSIGNED = 1u << 4, /* map files: defined by a linker-script assignment or --defsym */
+  SYM_HIDDEN = 1u << 5,   /* ELF: hidden or internal visibility (not exported from a shared object) */
   /* set by sym_table_finish */
   SYM_CLIPPED = 1u << 8,  /* the declared size was cut short by the next function or the section end */
 };
@@ -87,8 +88,10 @@ int sym_table_add_section(sym_table *t, const char *name, uint32_t lo, uint32_t 
  * Turns the symbols into functions; call after adding (again after adding
  * more). Symbols at one address become one function: the primary name is
  * the best of them (declared size > function type > not assigned by the
- * linker script > global > weak > local > fewer leading underscores >
- * alphabetical), the rest are its aliases. Ranges:
+ * linker script > global > weak > local > default visibility > hidden;
+ * then a name is preferred to one made from it by a prefix, such as
+ * libgcc's __hidden___udivsi3 for __udivsi3; then fewer leading
+ * underscores > alphabetical), the rest are its aliases. Ranges:
  *  - a declared size gives [lo, lo + size);
  *  - without one, the range reaches to the next function or the end of
  *    the section, whichever comes first;

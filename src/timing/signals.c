@@ -3,7 +3,7 @@
 #include "signals.h"
 
 const signal_info signal_catalog[SIG_COUNT] = {
-#define SIGNAL_ROW(id, name, meaning) [SIG_##id] = {name, meaning},
+#define SIGNAL_ROW(id, name, meaning, noun) [SIG_##id] = {name, meaning, noun},
   TALLY_SIGNAL_LIST(SIGNAL_ROW)
 #undef SIGNAL_ROW
 };

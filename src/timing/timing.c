@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/isa.h"
+#include "regions.h"
 #include "timing.h"
 
 static uint32_t ns_to_cycles(double ns, double mhz) {
@@ -265,6 +266,7 @@ void timing_idle(timing *t, uint64_t cycles) {
 }
 
 void timing_set_markers(timing *t, uint32_t bits, uint64_t now) {
+  timing_region_markers(t, bits, now); /* range counters (regions.h) */
   for (unsigned i = 0; i < 4; i++) {
     uint32_t m = 1u << i;
     if ((t->markers & m) && !(bits & m))

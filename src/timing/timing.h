@@ -47,6 +47,7 @@ typedef struct block_timing {
   uint32_t head_reads;      /* registers read by the block's first instruction */
   uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
+  uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 
@@ -69,6 +70,8 @@ typedef struct timing {
   bool icache_on, dcache_on;/* the caches exist */
   bool dcache_wb;           /* a write-back D-cache */
   uint8_t last_load_rd;     /* a load at the end of the previous block */
+  uint16_t region;          /* address region of the block being run (regions.h) */
+  struct timing_regions *regions; /* range counting (statistics module), or NULL */
 
   /* memory, in core cycles at the current frequency */
   uint32_t mem_read_first, mem_read_beat, mem_write_beat, mem_row_miss;
@@ -173,6 +176,8 @@ static inline uint32_t timing_branch(timing *t, bool taken, bool predicted_taken
   return penalty;
 }
 uint32_t timing_trap(timing *t, bool interrupt);
+/* Execution enters a block of another address region (regions.h). */
+void timing_region_switch(timing *t, uint32_t region);
 void timing_idle(timing *t, uint64_t cycles);
 
 /* Changes clock and voltage (DVFS): closes the energy/time segment, pays

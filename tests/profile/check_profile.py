@@ -17,6 +17,14 @@ CASE is one of
                consumers read them
     diff       tally diff on two profiles: rows, deltas, totals, errors
     cli        the export options' errors
+    lines      --lines: lines add up to functions and totals, the text, CSV and
+               JSON tables agree, every instruction is on addr2line's line,
+               hashloop.c's counts by hand, programs without DWARF refused
+    sites      call sites of every arc: calls and inclusive cycles add up,
+               each a call or tail jump to the callee; the test programs'
+               sites by hand
+    samples    --sample-every: one sample per period, the same counts in the
+               text, JSON and CSV, per function and per line
 
 Every number compared is exact unless a comment says why not (gprof prints
 seconds with two decimals). Each failure is listed; the exit status is 0
@@ -68,17 +76,24 @@ EXPECT = {
         "arcs": {("main", "sum"): 1, ("sum", "sum"): 10, ("main", "is_even"): 1,
                  ("is_even", "is_odd"): 4, ("is_odd", "is_even"): 3},
         "clusters": [("main", ["sum"]), ("main", ["is_even", "is_odd"])],
+        "sites": [("main", "sum", "main", "call"), ("sum", "sum", "sum", "call"),
+                  ("main", "is_even", "main", "call"), ("is_even", "is_odd", "is_even", "call"),
+                  ("is_odd", "is_even", "is_odd", "call")],
     },
     "two_callers": {
         "calls": {"main": 1, "caller_a": 1, "caller_b": 1, "caller_c": 1, "work": 9},
         "arcs": {("caller_a", "work"): 3, ("caller_b", "work"): 2, ("caller_c", "work"): 4},
         "clusters": [],
+        "sites": [("caller_a", "work", "caller_a", "call"), ("caller_b", "work", "caller_b", "call"),
+                  ("caller_c", "work", "caller_c", "call")],
     },
     "tailcall": {
         "calls": {"main": 1, "mid": 5, "leaf": 5},
         "arcs": {("main", "mid"): 5, ("main", "leaf"): 5},
         "no_arcs": [("mid", "leaf")],
         "clusters": [],
+        # the tail call's site is the jump in mid, the function it replaced
+        "sites": [("main", "mid", "main", "call"), ("main", "leaf", "mid", "jump")],
     },
     "longjmp": {
         "calls": {"main": 1, "setjmp": 2, "deep": 8, "longjmp": 2, "after": 1},
@@ -86,12 +101,22 @@ EXPECT = {
                  ("deep", "longjmp"): 2, ("main", "after"): 1},
         "no_arcs": [("deep", "setjmp"), ("deep", "after"), ("longjmp", "after")],
         "clusters": [],
+        "sites": [("main", "setjmp", "main", "call"), ("main", "deep", "main", "call"),
+                  ("deep", "deep", "deep", "call"), ("deep", "longjmp", "deep", "call"),
+                  ("main", "after", "main", "call")],
     },
     "trap": {
         "calls": {"main": 1, "trap_entry": 5, "on_trap": 5},
         "arcs": {("main", "trap_entry"): 5, ("trap_entry", "on_trap"): 5},
         "handlers": ["trap_entry"],
         "clusters": [],
+        "sites": [("main", "trap_entry", "main", "trap"), ("trap_entry", "on_trap", "trap_entry", "call")],
+    },
+    "hashloop": {
+        "calls": {"main": 1, "mix": 3},
+        "arcs": {("main", "mix"): 3},
+        "clusters": [],
+        "sites": [("main", "mix", "main", "call")],
     },
 }
 
@@ -162,7 +187,7 @@ def profile(args, elf, core, extra=(), tag=""):
 
 
 def read_callgrind(path):
-    """{function: {pc: [costs...]}} for self lines, [(caller, callee, calls, costs)] for calls."""
+    """{function: {pc: [costs...]}} for self lines, [(caller, callee, calls, costs, pc)] for calls."""
     fns, calls, names, cur, pending, events = {}, [], {}, None, None, []
     for line in open(path):
         line = line.rstrip("\n")
@@ -188,7 +213,7 @@ def read_callgrind(path):
             pc = int(m.group(1), 16)
             costs = [int(x) for x in m.group(2).split()]
             if pending and pending[1] is not None:
-                calls.append((cur, pending[0], pending[1], costs))
+                calls.append((cur, pending[0], pending[1], costs, pc))
                 pending = None
             else:
                 fns[cur][pc] = costs
@@ -711,6 +736,12 @@ def case_callgrind(args):
                     got = [sum(c[k] if k < len(c) else 0 for c in fns[f["name"]].values()) for k in range(len(sigs))]
                     want = [f["self"].get(s, 0) for s in sigs]
                     check(got == want, f"{where}: callgrind self of {f['name']}: {got} != {want}")
+            # call lines: one per call site, at the site, with its calls and cycles
+            got = sorted((c[0], c[1], c[4], c[2], c[3][0]) for c in calls)
+            want = sorted((a["caller_name"], a["callee_name"], s["pc"], s["calls"], s["inclusive_cycles"])
+                          for a in prof.arcs if a["calls"] for s in a["sites"])
+            check(got == want, f"{where}: callgrind call lines differ from the call sites: "
+                  f"{[x for x in got if x not in want][:3]} / {[x for x in want if x not in got][:3]}")
             ann = run([args.callgrind_annotate, "--threshold=100", "--show=Cycles,Instructions", paths["callgrind"]])
             if not check(ann.returncode == 0, f"{where}: callgrind_annotate failed: {ann.stderr}"):
                 continue
@@ -779,7 +810,7 @@ def case_exports(args):
             # csv: one row per function, every signal a column
             with open(paths["csv"], newline="") as f:
                 rows = list(csv.DictReader(f))
-            check(rows and list(rows[0].keys())[:5] == ["function", "lo", "hi", "calls", "inclusive_cycles"],
+            check(rows and list(rows[0].keys())[:6] == ["function", "lo", "hi", "calls", "inclusive_cycles", "samples"],
                   f"{where}: csv header")
             for s in prof.j["signals"]:
                 got = sum(int(r[s]) for r in rows)
@@ -788,7 +819,8 @@ def case_exports(args):
                 if r["function"] in prof.by_name:
                     f = prof.f(r["function"])
                     check(int(r["calls"]) == f["calls"] and int(r["inclusive_cycles"]) == f["inclusive_cycles"]
-                          and int(r["lo"], 16) == f["lo"], f"{where}: csv row {r['function']} differs from the JSON")
+                          and int(r["lo"], 16) == f["lo"] and int(r["samples"]) == f["samples"],
+                          f"{where}: csv row {r['function']} differs from the JSON")
             # json: schema and sums (the laws case checks the rest)
             j = prof.j
             check(j["format"] == "tally-profile" and j["version"] == 1, f"{where}: json format/version")
@@ -957,6 +989,389 @@ def case_diff(args):
     print(f"  tally diff: {len(cases)} damaged files, each refused with a message or compared")
 
 
+# ---------------------------------------------------------------------------
+# per-line profiles (--lines)
+
+def disasm(args, elf):
+    """{pc: (mnemonic, operands, direct target or None, function)} from objdump -d."""
+    out, fn = {}, None
+    for line in objdump(args, elf).splitlines():
+        m = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
+        if m:
+            fn = m.group(2)
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if m and fn:
+            t = re.search(r"\b([0-9a-f]+) <", m.group(3).split("#")[0])
+            out[int(m.group(1), 16)] = (m.group(2), m.group(3), int(t.group(1), 16) if t else None, fn)
+    return out
+
+
+def addr2line(args, elf, pcs):
+    """{pc: (path, line) or None} as binutils' addr2line answers."""
+    out = run([args.tools + "addr2line", "-e", elf], input="\n".join("0x%x" % pc for pc in pcs)).stdout.splitlines()
+    check(len(out) == len(pcs), f"{elf}: addr2line gave {len(out)} answers for {len(pcs)} addresses")
+    res = {}
+    for pc, a in zip(pcs, out):
+        a = re.sub(r" \(discriminator \d+\)$", "", a)
+        path, _, line = a.rpartition(":")
+        res[pc] = None if path.startswith("??") or not line.isdigit() or line == "0" else (path, int(line))
+    return res
+
+
+def decoded_lines(args, elf):
+    """pc -> (basename, line) or None from objdump --dwarf=decodedline, binutils'
+    other line decoder: per address the last row (a sequence's end only where
+    no row starts), a row covering up to the next address."""
+    rows = []
+    for line in run([args.tools + "objdump", "--dwarf=decodedline", elf], expect_rc=0).stdout.splitlines():
+        m = re.match(r"^(\S+)\s+(\d+|-)\s+(0x[0-9a-f]+)", line)
+        if m:
+            rows.append((int(m.group(3), 16), len(rows), None if m.group(2) == "-" else (m.group(1), int(m.group(2)))))
+    at = {}
+    for addr, _, what in sorted(rows):
+        if what is not None or addr not in at:
+            at[addr] = what
+    addrs = sorted(at)
+
+    def lookup(pc):
+        i = bisect.bisect_right(addrs, pc) - 1
+        return at[addrs[i]] if i >= 0 else None
+    return lookup
+
+
+def lines_by_addr2line(args, elf, prof, callgrind_path):
+    """The line profile rebuilt without tally's line code: every instruction's
+    exact counts (the Callgrind export) summed by its function and by the
+    line addr2line gives it. Where binutils 2.40's addr2line is known to err
+    (docs/symbols.md: '??' at the start of some functions, the wrong file of
+    DWARF 5 units that #include code) objdump's line decoder decides, and
+    the file is compared by base name. Returns ({(function, file, line):
+    [costs]}, events, trusted {(function, path, line)}, fallbacks)."""
+    events, fns, _ = read_callgrind(callgrind_path)
+    sigs = callgrind_signals(events, prof)
+    pcs = sorted({pc for f, lines in fns.items() if f != "[unknown]" for pc in lines})
+    ref = addr2line(args, elf, pcs)
+    dec = decoded_lines(args, elf)
+    want, trusted, fallbacks = collections.defaultdict(lambda: [0] * len(sigs)), set(), 0
+    for fn, lines in fns.items():
+        if fn == "[unknown]":
+            continue
+        for pc, costs in lines.items():
+            r, d = ref[pc], dec(pc)
+            if r is None and d is not None:
+                key, fallbacks = (fn, d[0], d[1]), fallbacks + 1
+            elif r is not None and d is not None and os.path.basename(r[0]) != d[0] and r[1] == d[1]:
+                key, fallbacks = (fn, d[0], d[1]), fallbacks + 1
+            elif r is None:
+                key = (fn, None, None)
+            else:
+                key = (fn, os.path.basename(r[0]), r[1])
+                trusted.add((fn, r[0], r[1]))
+            for k, c in enumerate(costs):
+                want[key][k] += c
+    return want, sigs, trusted, fallbacks
+
+
+def callgrind_signals(events, prof):
+    names = {"Cycles": "cycle", "Instructions": "instret"}
+    return [names.get(e, e.replace("_", ".", 1) if e.replace("_", ".", 1) in prof.j["totals"] else e) for e in events]
+
+
+def read_line_table(stdout):
+    """The rows of the text 'Line profile' table: (pct, [counts], function, place)."""
+    rows, on = [], False
+    for line in stdout.splitlines():
+        if line.startswith("Line profile"):
+            on = True
+            continue
+        if on and re.match(r"^\s*total\s", line):
+            break
+        m = re.match(r"^\s*([\d.]+)%((?:\s+[\d,]+)+)\s\s(\S+)\s+(\S.*)$", line) if on else None
+        if m:
+            rows.append((float(m.group(1)), [int(x.replace(",", "")) for x in m.group(2).split()], m.group(3),
+                         m.group(4)))
+    return rows
+
+
+def hand_counts(args, elf, src, func):
+    """Per-line executions of FUNC's instructions, derived by hand from the
+    source's LEN and CALLS and `objdump -dl`: FUNC is straight-line code
+    around one loop closed by one backward branch; the loop's instructions
+    run CALLS x LEN times, the others on the way to the first `ret` CALLS
+    times. Returns {(path, line): instructions}."""
+    text = open(src).read()
+    length = int(re.search(r"^#define LEN (\d+)$", text, re.M).group(1))
+    calls = int(re.search(r"^#define CALLS (\d+)$", text, re.M).group(1))
+    dump = run([args.tools + "objdump", "-dl", "--no-show-raw-insn", elf], expect_rc=0).stdout
+    body = re.search(r"^[0-9a-f]+ <" + func + r">:\n(.*?)(?:\n\n|\Z)", dump, re.S | re.M).group(1)
+    insns, place = [], None
+    for line in body.splitlines():
+        m = re.match(r"^(/\S+):(\d+)(?: \(discriminator \d+\))?$", line)
+        if m:
+            place = (m.group(1), int(m.group(2)))
+            continue
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if m:
+            t = re.search(r"\b([0-9a-f]+) <", m.group(3).split("#")[0])
+            insns.append((int(m.group(1), 16), m.group(2), int(t.group(1), 16) if t else None, place))
+    back = [(pc, t) for pc, op, t, _ in insns if op.startswith("b") and t is not None and t < pc]
+    if not check(len(back) == 1, f"{elf}: {func} should have one backward branch, has {back}"):
+        return {}, 0, 0
+    branch, target = back[0]
+    counts = collections.Counter()
+    for pc, op, t, where in insns:
+        if op in ("j", "jr", "jal", "jalr") or (op.startswith("b") and pc != branch):
+            fail(f"{elf}: {func} is not straight-line code around one loop ({op} at {pc:x})")
+        counts[where] += calls * length if target <= pc <= branch else calls
+        if op == "ret":
+            break
+    return counts, length, calls
+
+
+def case_lines(args):
+    for elf in args.elves:
+        for core in args.cores:
+            prof, paths = profile(args, elf, core, extra=["--lines"], tag=".lines")
+            if not prof:
+                continue
+            where = f"{os.path.basename(elf)} on {core} --lines"
+            j = prof.j
+            if not check("lines" in j and j["lines"], f"{where}: the JSON has no lines"):
+                continue
+            lines = j["lines"]
+            sigs = j["signals"]
+            # per function: its lines add up to its self counts, every signal
+            per_func = collections.defaultdict(lambda: collections.Counter())
+            for r in lines:
+                check(r["function"] is not None and j["functions"][r["function"]]["name"] == r["function_name"],
+                      f"{where}: line row {r} does not name its function")
+                check((r["file"] is None) == (r["line"] is None), f"{where}: line row {r}: file without line")
+                for s in sigs:
+                    per_func[r["function"]][s] += r["self"][s]
+                per_func[r["function"]]["[samples]"] += r["samples"]
+            bad = [(f["name"], s) for i, f in enumerate(j["functions"]) for s in sigs
+                   if per_func[i][s] != f["self"][s]]
+            check(not bad, f"{where}: lines do not add up to the self counts of {bad[:6]}")
+            # over all lines: the run's totals
+            for s in sigs:
+                got = sum(r["self"][s] for r in lines)
+                check(got == j["totals"][s], f"{where}: lines add up to {got} {s}, total {j['totals'][s]}")
+            # one row per (function, file, line); "[no line info]" at most once per function
+            keys = [(r["function"], r["file"], r["line"]) for r in lines]
+            check(len(keys) == len(set(keys)), f"{where}: repeated line rows")
+            # the CSV is the same table
+            with open(paths["csv"], newline="") as f:
+                rows = list(csv.DictReader(f))
+            check(rows and list(rows[0].keys())[:4] == ["file", "line", "function", "samples"],
+                  f"{where}: line CSV header {list(rows[0].keys())[:4] if rows else None}")
+            csv_rows = sorted((r["function"], r["file"], int(r["line"])) + tuple(int(r[s]) for s in sigs) for r in rows)
+            json_rows = sorted((r["function_name"], r["file"] or "[no line info]", r["line"] or 0)
+                               + tuple(r["self"][s] for s in sigs) for r in lines)
+            check(csv_rows == json_rows, f"{where}: the line CSV differs from the JSON lines")
+            # the text table: the JSON's rows, by cycles
+            text = read_line_table(prof.stdout)
+            cols = ["cycle", "instret", "icache.miss", "dcache.read_miss", "dcache.write_miss", "stall"]
+            check(len(text) == len(lines), f"{where}: the text table has {len(text)} rows, the JSON {len(lines)}")
+            shown = []
+            for pct, nums, fn, place in text:
+                m = re.match(r"^(.*):(\d+)$", place)
+                match = [r for r in lines if r["function_name"] == fn and (
+                    (place == "[no line info]" and r["file"] is None) or
+                    (m and r["file"] and r["line"] == int(m.group(2)) and
+                     (r["file"] == m.group(1) or r["file"].endswith("/" + m.group(1)))))]
+                if check(len(match) == 1, f"{where}: text row {fn} {place} matches {len(match)} JSON rows"):
+                    check(nums == [match[0]["self"][c] for c in cols], f"{where}: text row {fn} {place}: {nums}")
+                    shown.append(match[0]["self"]["cycle"])
+            check(shown == sorted(shown, reverse=True), f"{where}: the text table is not sorted by cycles")
+            # every instruction on the line addr2line gives it
+            want, cg_sigs, trusted, fallbacks = lines_by_addr2line(args, elf, prof, paths["callgrind"])
+            got = collections.defaultdict(lambda: [0] * len(cg_sigs))
+            for r in lines:
+                if r["function_name"] == "[unknown]":
+                    continue
+                key = (r["function_name"], r["file"] and os.path.basename(r["file"]), r["line"])
+                for k, s in enumerate(cg_sigs):
+                    got[key][k] += r["self"][s]
+            got = {k: v for k, v in got.items() if any(v)}
+            want = {k: v for k, v in want.items() if any(v)}
+            diff = [(k, got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)]
+            check(not diff, f"{where}: {len(diff)} lines differ from addr2line's attribution, e.g. {diff[:3]}")
+            paths_of = {(r["function_name"], r["file"], r["line"]) for r in lines}
+            missing = [t for t in trusted if t not in paths_of]
+            check(not missing, f"{where}: addr2line's files and lines missing in tally's: {missing[:4]}")
+            print(f"  {where}: {len(lines)} line rows add up to {len(j['functions'])} functions and the totals; "
+                  f"{len(want)} (function, line) sums equal addr2line's ({fallbacks} instructions by objdump's "
+                  f"decoder where addr2line errs)")
+            if os.path.basename(elf) == "hashloop.elf":
+                hand_lines(args, elf, prof, where)
+    no_dwarf(args, args.elves[0])
+
+
+def hand_lines(args, elf, prof, where):
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hashloop.c")
+    counts, length, calls = hand_counts(args, elf, src, "mix")
+    rows = {(r["file"], r["line"]): r["self"]["instret"] for r in prof.j["lines"] if r["function_name"] == "mix"}
+    check(rows == dict(counts), f"{where}: mix's instructions per line {rows}, by hand {dict(counts)}")
+    check(prof.f("mix")["calls"] == calls, f"{where}: mix has {prof.f('mix')['calls']} calls, the source {calls}")
+    print(f"  {where}: mix's {len(counts)} lines run the instructions LEN = {length} x CALLS = {calls} "
+          f"gives them: " + ", ".join(f"{os.path.basename(p)}:{n} {c}" for (p, n), c in sorted(counts.items())))
+
+
+def no_dwarf(args, elf):
+    """A program without DWARF: --lines says so before running, status 66."""
+    bare = os.path.join(args.work, "nodebug.elf")
+    run([args.tools + "objcopy", "--strip-debug", elf, bare], expect_rc=0)
+    p = run([args.tally, "profile", "--lines", "--json", os.path.join(args.work, "nodebug.json"), bare])
+    check(p.returncode == 66 and "has no source line table" in p.stderr and "-g" in p.stderr
+          and "Flat profile" not in p.stdout and not os.path.exists(os.path.join(args.work, "nodebug.json")),
+          f"--lines without DWARF: status {p.returncode}, stderr {p.stderr!r}")
+    q = run([args.tally, "profile", bare])
+    check(q.returncode == 0 and "Flat profile" in q.stdout, "without --lines a program without DWARF profiles")
+    print(f"  without DWARF (status {p.returncode}): {p.stderr.strip()}")
+    # a damaged line table: the first unit's DWARF version made 0x6363
+    sec = re.search(r"\.debug_line\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)\s",
+                    run([args.tools + "readelf", "-SW", elf], expect_rc=0).stdout)
+    if check(sec, f"{elf}: no .debug_line"):
+        data = bytearray(open(elf, "rb").read())
+        off = int(sec.group(1), 16)
+        data[off + 4:off + 6] = b"\x63\x63"
+        bad = os.path.join(args.work, "baddwarf.elf")
+        open(bad, "wb").write(data)
+        p = run([args.tally, "profile", "--lines", bad])
+        check(p.returncode == 66 and re.search(r"baddwarf\.elf: damaged DWARF line table .*version", p.stderr),
+              f"--lines with a damaged line table: status {p.returncode}, stderr {p.stderr!r}")
+        print(f"  damaged DWARF (status {p.returncode}): {p.stderr.strip()}")
+
+
+# ---------------------------------------------------------------------------
+# call sites and samples
+
+def site_kind(insn):
+    op, operands = insn[0], insn[1]
+    if op in ("ecall", "ebreak"):
+        return "trap"
+    if op in ("jal", "jalr") and not operands.startswith("zero"):
+        return "call"
+    if op in ("j", "jr") or (op in ("jal", "jalr") and operands.startswith("zero")):
+        return "jump"
+    return "other"
+
+
+def case_sites(args):
+    for elf in args.elves:
+        dis = disasm(args, elf)
+        for core in args.cores:
+            prof, _ = profile(args, elf, core, tag=".sites")
+            if not prof:
+                continue
+            where = f"{os.path.basename(elf)} on {core}"
+            funcs = prof.funcs
+            rec = prof.recursive()
+            nsites = 0
+            for a in prof.arcs:
+                sites = a["sites"]
+                nsites += len(sites)
+                name = f"{a['caller_name']} -> {a['callee_name']}"
+                pcs = [s["pc"] for s in sites]
+                check(pcs == sorted(set(pcs)) and sites, f"{where}: {name}: sites {pcs} not sorted, repeated or none")
+                check(sum(s["calls"] for s in sites) == a["calls"], f"{where}: {name}: sites' calls != the arc's")
+                check(all(s["inclusive_cycles"] <= a["inclusive_cycles"] for s in sites),
+                      f"{where}: {name}: a site holds more than the arc")
+                if a["callee"] not in rec:
+                    check(sum(s["inclusive_cycles"] for s in sites) == a["inclusive_cycles"],
+                          f"{where}: {name}: sites' inclusive cycles do not add up to the arc's")
+                callee = funcs[a["callee"]] if a["callee"] is not None else None
+                for s in sites:
+                    insn = dis.get(s["pc"])
+                    if not check(insn, f"{where}: {name}: site 0x{s['pc']:x} is no instruction"):
+                        continue
+                    kind = site_kind(insn)
+                    if callee and callee["handler"]:
+                        continue  # a trap or an interrupt: any instruction
+                    check(kind in ("call", "jump"), f"{where}: {name}: site 0x{s['pc']:x} is {insn[:2]}")
+                    if insn[2] is not None and callee:
+                        check(insn[2] == callee["lo"], f"{where}: {name}: site 0x{s['pc']:x} jumps to 0x{insn[2]:x}")
+                    if kind == "call" and a["caller"] is not None:
+                        c = funcs[a["caller"]]
+                        check(c["lo"] <= s["pc"] < c["hi"], f"{where}: {name}: call site 0x{s['pc']:x} outside the caller")
+            expected_sites(args, elf, core, prof, dis, where)
+            print(f"  {where}: {len(prof.arcs)} arcs, {nsites} call sites: calls add up, inclusive cycles add up "
+                  f"for every non-recursive callee, every site a call or a tail jump to the callee")
+
+
+def expected_sites(args, elf, core, prof, dis, where):
+    """The hand-derived sites of the test programs (EXPECT[...]["sites"]):
+    the instructions in FUNCTION that call (or jump to, or trap into) the
+    callee, the arc's calls spread evenly over them."""
+    e = EXPECT.get(os.path.basename(elf).replace(".elf", ""), {})
+    for caller, callee, in_func, kind in e.get("sites", []):
+        entry = prof.f(callee)["lo"]
+        pcs = sorted(pc for pc, insn in dis.items() if insn[3] == in_func and site_kind(insn) == kind and
+                     (kind == "trap" or insn[2] == entry))
+        arc = [a for a in prof.arcs if a["caller_name"] == caller and a["callee_name"] == callee]
+        if not check(len(arc) == 1 and pcs, f"{where}: {caller} -> {callee}: {len(arc)} arcs, sites {pcs}"):
+            continue
+        arc = arc[0]
+        n = e["arcs"][(caller, callee)]
+        check(n % len(pcs) == 0, f"{where}: {caller} -> {callee}: {n} calls over {len(pcs)} sites")
+        got = [(s["pc"], s["calls"]) for s in arc["sites"]]
+        want = [(pc, n // len(pcs)) for pc in pcs]
+        check(got == want, f"{where}: {caller} -> {callee}: sites {[(hex(a), b) for a, b in got]}, "
+              f"expected the {kind} instructions in {in_func}: {[(hex(a), b) for a, b in want]}")
+    # two_callers on sram: every call of work(n) costs alpha + beta n, so
+    # a site's inclusive cycles are its calls times that
+    if os.path.basename(elf) == "two_callers.elf" and core == "sram":
+        arcs = {a["caller_name"]: a for a in prof.arcs if a["callee_name"] == "work"}
+        per = {c: arcs[c]["inclusive_cycles"] // arcs[c]["calls"] for c in arcs}
+        n = {"caller_a": 100, "caller_b": 1000, "caller_c": 10}
+        beta = (per["caller_b"] - per["caller_a"]) // (n["caller_b"] - n["caller_a"])
+        alpha = per["caller_a"] - 100 * beta
+        for c, a in arcs.items():
+            for s in a["sites"]:
+                check(s["inclusive_cycles"] == s["calls"] * (alpha + beta * n[c]),
+                      f"{where}: {c} site 0x{s['pc']:x}: {s['inclusive_cycles']} cycles for {s['calls']} calls "
+                      f"of work({n[c]}) = {alpha} + {beta} n")
+
+
+def case_samples(args):
+    """--sample-every: the samples in the text, the JSON and the CSV agree,
+    add up to the samples taken, and one is taken every P cycles."""
+    for n, elf in enumerate(args.elves):
+        for period in ("1us", "7us") if n == 0 else ("7us",):
+            prof, paths = profile(args, elf, "tally5", extra=["--sample-every", period, "--lines"], tag="." + period)
+            if not prof:
+                continue
+            where = f"{os.path.basename(elf)} --sample-every {period}"
+            j = prof.j
+            p_cycles = round(float(period[:-2]) * 1e-6 * j["clock_hz"])
+            check(j["samples_taken"] == (j["run"]["cycles"] - 1) // p_cycles,
+                  f"{where}: {j['samples_taken']} samples in {j['run']['cycles']} cycles, one per {p_cycles}")
+            check(sum(f["samples"] for f in j["functions"]) == j["samples_taken"],
+                  f"{where}: functions' samples do not add up to the samples taken")
+            per_func = collections.Counter()
+            for r in j["lines"]:
+                per_func[r["function_name"]] += r["samples"]
+            check(all(per_func[f["name"]] == f["samples"] for f in j["functions"]),
+                  f"{where}: lines' samples do not add up to their functions'")
+            with open(paths["csv"], newline="") as f:
+                rows = list(csv.DictReader(f))
+            check(sum(int(r["samples"]) for r in rows) == j["samples_taken"], f"{where}: line CSV samples")
+            # the function CSV (without --lines) and the text table
+            fcsv = os.path.join(args.work, "samples.csv")
+            p = run([args.tally, "profile", "--sample-every", period, "--csv", fcsv, elf], expect_rc=0)
+            with open(fcsv, newline="") as f:
+                rows = {r["function"]: int(r["samples"]) for r in csv.DictReader(f)}
+            text = {m.group(2): int(m.group(1).replace(",", "")) for m in
+                    re.finditer(r"^\s+\S+%\s+\S+%\s+\S+%\s+([\d,]+)\s+(\S+)$", p.stdout, re.M)}
+            for f in j["functions"]:
+                check(rows.get(f["name"], 0) == f["samples"] and text.get(f["name"], 0) == f["samples"],
+                      f"{where}: {f['name']}: {f['samples']} samples in the JSON, {rows.get(f['name'])} in the CSV, "
+                      f"{text.get(f['name'])} in the text")
+            print(f"  {where}: {j['samples_taken']} samples, one per {p_cycles} cycles; text, JSON, CSV and "
+                  f"line rows agree")
+
+
 def case_cli(args):
     elf = args.elves[0]
     for argv, rc, words in (
@@ -968,13 +1383,14 @@ def case_cli(args):
         check(p.returncode == rc and re.search(words, p.stderr),
               f"tally profile {' '.join(argv)}: status {p.returncode} (expected {rc}), stderr {p.stderr!r}")
     p = run([args.tally, "profile", "--help"], expect_rc=0)
-    for opt in ("--json", "--gmon", "--gmon-unit", "--callgrind", "--speedscope", "--folded", "--csv"):
+    for opt in ("--json", "--gmon", "--gmon-unit", "--callgrind", "--speedscope", "--folded", "--csv", "--lines"):
         check(opt in p.stdout, f"tally profile --help does not mention {opt}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("case", choices=["laws", "gprof", "gmon-scaled", "callgrind", "exports", "diff", "cli"])
+    ap.add_argument("case", choices=["laws", "gprof", "gmon-scaled", "callgrind", "exports", "diff", "cli", "lines",
+                                     "sites", "samples"])
     ap.add_argument("elves", nargs="+")
     ap.add_argument("--tally", required=True)
     ap.add_argument("--tools", default="riscv64-unknown-elf-")

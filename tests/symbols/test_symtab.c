@@ -111,6 +111,14 @@ static void test_primary(void) {
     {"__memcpy", SYM_FUNC | SYM_GLOBAL, 4, "memcpy", SYM_FUNC | SYM_GLOBAL, 4, "memcpy"},
     {"zeta", SYM_FUNC | SYM_GLOBAL, 4, "alpha", SYM_FUNC | SYM_GLOBAL, 4, "alpha"},
     {"script", SYM_GLOBAL | SYM_ASSIGNED, 0, "listed", SYM_GLOBAL, 0, "listed"},
+    {"a_hidden", SYM_FUNC | SYM_GLOBAL | SYM_HIDDEN, 4, "b_exported", SYM_FUNC | SYM_GLOBAL, 4, "b_exported"},
+    {"local", SYM_FUNC, 4, "hidden_global", SYM_FUNC | SYM_GLOBAL | SYM_HIDDEN, 4, "hidden_global"},
+    /* libgcc: both hidden, one made from the other by a prefix */
+    {"__hidden___udivsi3", SYM_FUNC | SYM_GLOBAL | SYM_HIDDEN, 72, "__udivsi3", SYM_FUNC | SYM_GLOBAL | SYM_HIDDEN, 72,
+     "__udivsi3"},
+    {"__GI_memcpy", SYM_FUNC | SYM_GLOBAL, 4, "memcpy", SYM_FUNC | SYM_GLOBAL, 4, "memcpy"},
+    /* the prefix rule never overrides a better rank */
+    {"xmemcpy", SYM_FUNC | SYM_GLOBAL, 4, "memcpy", SYM_FUNC | SYM_GLOBAL | SYM_WEAK, 4, "xmemcpy"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     for (int order = 0; order < 2; order++) {
@@ -127,6 +135,22 @@ static void test_primary(void) {
       sym_table_finish(&t);
       check(t.n == 1 && strcmp(t.v[0].name, cases[i].want) == 0 && t.v[0].naliases == 1,
             "%s vs %s: primary %s, expected %s", cases[i].a, cases[i].b, t.n ? t.v[0].name : "-", cases[i].want);
+      sym_table_free(&t);
+    }
+  }
+  /* three names: the first (alphabetically) of those not made from another:
+   * aaudiv is made from udiv, so b */
+  {
+    const char *names[] = {"aaudiv", "b", "udiv"};
+    for (int rot = 0; rot < 3; rot++) {
+      sym_table t;
+      sym_table_init(&t);
+      for (int k = 0; k < 3; k++)
+        sym_table_add(&t, 0x100, 4, names[(k + rot) % 3]);
+      sym_table_finish(&t);
+      check(t.n == 1 && strcmp(t.v[0].name, "b") == 0 && t.v[0].naliases == 2,
+            "aaudiv, b, udiv (rotation %d): primary %s, expected b", rot,
+            t.n ? t.v[0].name : "-");
       sym_table_free(&t);
     }
   }

@@ -1,0 +1,180 @@
+/*
+ * tally collect: the collection server of the paper. Listens for boards'
+ * packet streams, stores them in a SQLite file, and prints one line per run
+ * as each run is closed. The work is src/net/collector.c; this is options,
+ * signals and printing.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../net/collector.h"
+#include "../net/udp.h"
+#include "cli.h"
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig) { (void)sig; stop_requested = 1; }
+
+static void collect_usage(FILE *f) {
+  fprintf(f,
+          "usage: tally collect [options]\n"
+          "\n"
+          "Receives the statistics module's packets from boards (tally run --collector\n"
+          "ADDR:PORT, or any board speaking docs/protocol.md), stores every run in a\n"
+          "SQLite file, asks boards to resend what the network lost, and checks each\n"
+          "run's totals. Prints one line per run as it ends: its id, program, intervals,\n"
+          "packets and whether it is complete. Runs until interrupted (Ctrl-C), or as\n"
+          "--runs and --idle-timeout say. 'tally report' prints a stored run.\n"
+          "\n"
+          "options:\n"
+          "      --listen ADDR:PORT  where to listen (default 127.0.0.1:%d; 0.0.0.0:PORT\n"
+          "                          for every interface, port 0 for any free port)\n"
+          "      --db FILE           the store (default: $TALLY_DB, else ./%s)\n"
+          "      --runs N            exit after N runs have ended\n"
+          "      --idle-timeout S    exit after S seconds without a packet\n"
+          "      --run-timeout S     a run silent for S seconds without its final packet\n"
+          "                          is closed as incomplete (default 30)\n"
+          "  -q, --quiet             no warnings about refused packets\n"
+          "  -h, --help              show this help\n"
+          "\n"
+          "A run is complete only when every packet arrived and every counter's sum\n"
+          "equals the board's total; otherwise it is stored as incomplete with a note\n"
+          "saying what is missing. On exit, runs still open are closed as incomplete.\n"
+          "\n"
+          "exit status: 0 when every run that ended was complete, 1 when one was\n"
+          "incomplete, 64 for usage errors, 70 when it cannot listen or open the store.\n",
+          NET_DEFAULT_COLLECT_PORT, STORE_DEFAULT_PATH);
+}
+
+typedef struct collect_state {
+  uint64_t runs, complete, incomplete;
+  bool quiet;
+} collect_state;
+
+static void on_run(void *ctx, const net_run_result *r) {
+  collect_state *s = ctx;
+  s->runs++;
+  bool ok = r->status == STORE_RUN_COMPLETE;
+  if (ok)
+    s->complete++;
+  else
+    s->incomplete++;
+  char iv[32], pk[32];
+  fmt_count(r->intervals, iv, sizeof iv);
+  fmt_count(r->packets, pk, sizeof pk);
+  printf("%016" PRIx64 "  %-20.20s %10s %10s  %s%s%s\n", r->run_id, r->program[0] ? r->program : "(unknown)", iv,
+         pk, ok ? "complete" : "incomplete", r->note[0] ? ": " : "", r->note);
+  fflush(stdout);
+}
+
+static void on_warning(void *ctx, const char *msg) {
+  if (!((collect_state *)ctx)->quiet)
+    fprintf(stderr, "tally collect: warning: %s\n", msg);
+}
+
+int cmd_collect(int argc, char **argv) {
+  const char *listen = "127.0.0.1:7400", *db = store_default_path();
+  uint64_t max_runs = 0;
+  double idle = 0, run_timeout = 30;
+  collect_state state = {0};
+  static const struct option longs[] = {
+    {"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
+    {"runs", required_argument, 0, 'r'},   {"idle-timeout", required_argument, 0, 'i'},
+    {"run-timeout", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'},
+    {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "+qh", longs, NULL)) != -1) {
+    switch (c) {
+    case 'l': listen = optarg; break;
+    case 'd': db = optarg; break;
+    case 'r':
+      if (!parse_u64(optarg, &max_runs) || max_runs == 0) {
+        fprintf(stderr, "tally collect: --runs '%s' is not a positive number\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    case 'i':
+      if (!parse_seconds(optarg, &idle)) {
+        fprintf(stderr, "tally collect: --idle-timeout '%s' is not a positive number of seconds\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    case 't':
+      if (!parse_seconds(optarg, &run_timeout) || run_timeout > 86400) {
+        fprintf(stderr, "tally collect: --run-timeout '%s' is not a number of seconds up to 86400\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    case 'q': state.quiet = true; break;
+    case 'h': collect_usage(stdout); return 0;
+    default:
+      fprintf(stderr, "tally collect: unknown option or missing value '%s'\n\n", argv[optind - 1]);
+      collect_usage(stderr);
+      return EXIT_USAGE;
+    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "tally collect: unexpected argument '%s'\n", argv[optind]);
+    return EXIT_USAGE;
+  }
+  char err[400];
+  net_addr probe;
+  if (net_addr_parse(listen, &probe, err, sizeof err) != 0) {
+    fprintf(stderr, "tally collect: --listen %s\n", err);
+    return EXIT_USAGE;
+  }
+  store *st = store_open(db, err, sizeof err);
+  if (!st) {
+    fprintf(stderr, "tally collect: cannot open the store: %s\n", err);
+    return EXIT_INTERNAL;
+  }
+  net_collector_cfg cfg = {.listen = listen, .run_timeout_ms = (uint32_t)(run_timeout * 1000), .on_run = on_run,
+                           .on_warning = on_warning, .ctx = &state};
+  net_collector *col = net_collector_open(&cfg, st, err, sizeof err);
+  if (!col) {
+    fprintf(stderr, "tally collect: %s\n", err);
+    store_close(st);
+    return EXIT_INTERNAL;
+  }
+  char where[80];
+  fprintf(stderr, "tally collect: listening on %s (receive buffer %d KiB), storing into %s\n",
+          net_collector_addr(col, where, sizeof where), net_collector_rcvbuf(col) / 1024, db);
+  printf("%-16s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
+  fflush(stdout);
+
+  struct sigaction sa = {.sa_handler = on_signal};
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old_int, old_term;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int status = 0;
+  while (!stop_requested && (!max_runs || state.runs < max_runs)) {
+    if (net_collector_poll(col, 200) != 0) {
+      fprintf(stderr, "tally collect: %s\n", net_collector_error(col));
+      status = EXIT_INTERNAL;
+    }
+    if (idle > 0 && net_collector_idle_ms(col) >= (uint64_t)(idle * 1000)) {
+      fprintf(stderr, "tally collect: no packet for %g s; stopping\n", idle);
+      break;
+    }
+  }
+  net_collector_finish_all(col, "the collector stopped before the run ended");
+  net_collector_stats cs;
+  net_collector_get_stats(col, &cs);
+  char a[32], b[32], d[32];
+  fprintf(stderr, "tally collect: %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64 " incomplete); %s packets "
+          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused\n",
+          state.runs, state.complete, state.incomplete, fmt_count(cs.stored, a, sizeof a),
+          fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed);
+  net_collector_close(col);
+  store_close(st);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  if (status)
+    return status;
+  return state.incomplete ? 1 : 0;
+}

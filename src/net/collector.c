@@ -1,0 +1,718 @@
+/*
+ * The collector: one UDP socket, many runs. collector.h says what it
+ * promises; docs/protocol.md, "Reliability", says what the board does in
+ * return.
+ */
+#define _GNU_SOURCE
+#include "collector.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "proto.h"
+#include "udp.h"
+
+#define BATCH 64
+#define MAX_RUNS 64                  /* open at once; more is someone flooding us */
+#define MAX_SEQ_JUMP (1u << 22)      /* a sequence number this far ahead is not believed */
+#define CLOSED_KEEP_MS 60000         /* closed runs are remembered to re-acknowledge */
+#define NOTE_SIZE 600
+
+typedef struct crun {
+  uint64_t id;
+  net_addr board;
+  bool begun, closed, described, final_known;
+  uint64_t closed_at, last_heard;
+  store_run_status verdict;
+  /* sequence numbers held (have) and declared lost by the board (gone) */
+  uint8_t *have, *gone;
+  uint32_t cap;                      /* bits in each map */
+  uint32_t end;                      /* one past the highest seq seen */
+  uint32_t low;                      /* every seq below is held or gone */
+  uint32_t received, duplicates, resend_requests;
+  /* description */
+  uint32_t counters;
+  char program[NET_MAX_PROGRAM + 1];
+  /* final */
+  uint32_t total_packets, data_packets_sent;
+  uint64_t intervals_sent;
+  uint32_t final_counters;
+  uint64_t *totals;
+  /* what was stored */
+  uint64_t *sums;
+  uint32_t nsums;
+  uint32_t data_packets;
+  uint64_t intervals;
+  bool store_failed;
+  /* resend timer */
+  uint64_t gap_since, next_request;
+  uint32_t tries;
+  char note[NOTE_SIZE];
+} crun;
+
+struct net_collector {
+  net_collector_cfg cfg;
+  store *st;
+  int fd;
+  net_addr local;
+  crun **runs;
+  uint32_t nruns;
+  net_msg *msg;
+  uint8_t (*bufs)[NET_RECV_BUF];
+  struct mmsghdr mm[BATCH];
+  struct iovec iov[BATCH];
+  net_addr from[BATCH];
+  uint64_t last_packet, last_flush;
+  bool dirty;
+  net_collector_stats stats;
+  char err[300];
+};
+
+static bool bit(const uint8_t *m, uint32_t i) { return m[i >> 3] >> (i & 7) & 1; }
+static void setbit(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+
+static void warn(net_collector *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(net_collector *c, const char *fmt, ...) {
+  if (!c->cfg.on_warning)
+    return;
+  char msg[300];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  c->cfg.on_warning(c->cfg.ctx, msg);
+}
+
+const char *net_collector_error(const net_collector *c) { return c->err; }
+int net_collector_fd(const net_collector *c) { return c->fd; }
+int net_collector_rcvbuf(const net_collector *c) { return net_udp_rcvbuf(c->fd); }
+uint64_t net_collector_idle_ms(const net_collector *c) { return net_now_ms() - c->last_packet; }
+const char *net_collector_addr(const net_collector *c, char *buf, size_t size) {
+  return net_addr_str(&c->local, buf, size);
+}
+
+void net_collector_get_stats(const net_collector *c, net_collector_stats *st) {
+  *st = c->stats;
+  st->runs_open = 0;
+  for (uint32_t i = 0; i < c->nruns; i++)
+    st->runs_open += !c->runs[i]->closed;
+}
+
+net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char *err, size_t errlen) {
+  net_collector *c = calloc(1, sizeof *c);
+  if (!c || !(c->msg = malloc(sizeof *c->msg)) || !(c->bufs = malloc(BATCH * sizeof *c->bufs))) {
+    snprintf(err, errlen, "out of memory");
+    goto fail;
+  }
+  c->fd = -1;
+  c->cfg = *cfg;
+  if (!c->cfg.rcvbuf)
+    c->cfg.rcvbuf = 8 << 20;
+  if (!c->cfg.resend_delay_ms)
+    c->cfg.resend_delay_ms = 20;
+  if (!c->cfg.resend_tries)
+    c->cfg.resend_tries = 10;
+  if (!c->cfg.run_timeout_ms)
+    c->cfg.run_timeout_ms = 30000;
+  if (!c->cfg.flush_ms)
+    c->cfg.flush_ms = 100;
+  c->st = st;
+  net_addr a;
+  if (net_addr_parse(cfg->listen, &a, err, errlen) != 0 || (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0)
+    goto fail;
+  net_udp_local(c->fd, &c->local);
+  for (int i = 0; i < BATCH; i++) {
+    c->iov[i] = (struct iovec){.iov_base = c->bufs[i], .iov_len = NET_RECV_BUF};
+    c->mm[i].msg_hdr = (struct msghdr){.msg_iov = &c->iov[i], .msg_iovlen = 1};
+  }
+  c->last_packet = c->last_flush = net_now_ms();
+  return c;
+fail:
+  net_collector_close(c);
+  return NULL;
+}
+
+static void free_run_data(crun *r) {
+  free(r->have);
+  free(r->gone);
+  free(r->totals);
+  free(r->sums);
+  r->have = r->gone = NULL;
+  r->totals = r->sums = NULL;
+  r->cap = r->nsums = 0;
+}
+
+void net_collector_close(net_collector *c) {
+  if (!c)
+    return;
+  if (c->st && c->dirty)
+    store_flush(c->st);
+  for (uint32_t i = 0; i < c->nruns; i++) {
+    free_run_data(c->runs[i]);
+    free(c->runs[i]);
+  }
+  free(c->runs);
+  if (c->fd >= 0)
+    close(c->fd);
+  free(c->msg);
+  free(c->bufs);
+  free(c);
+}
+
+/* ---- runs ---- */
+
+static crun *find_run(net_collector *c, uint64_t id) {
+  for (uint32_t i = 0; i < c->nruns; i++)
+    if (c->runs[i]->id == id)
+      return c->runs[i];
+  return NULL;
+}
+
+static crun *new_run(net_collector *c, uint64_t id) {
+  uint32_t open = 0;
+  for (uint32_t i = 0; i < c->nruns; i++)
+    open += !c->runs[i]->closed;
+  if (open >= MAX_RUNS)
+    return NULL;
+  crun **rs = realloc(c->runs, (c->nruns + 1) * sizeof *rs);
+  if (!rs)
+    return NULL;
+  c->runs = rs;
+  crun *r = calloc(1, sizeof *r);
+  if (!r)
+    return NULL;
+  r->id = id;
+  c->runs[c->nruns++] = r;
+  return r;
+}
+
+static bool grow_maps(crun *r, uint32_t bits) {
+  if (bits <= r->cap)
+    return true;
+  uint32_t cap = r->cap ? r->cap : 1024;
+  while (cap < bits)
+    cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+  size_t old = (r->cap + 7) / 8, now = ((size_t)cap + 7) / 8;
+  uint8_t *h = realloc(r->have, now);
+  if (!h)
+    return false;
+  r->have = h;
+  uint8_t *g = realloc(r->gone, now);
+  if (!g)
+    return false;
+  r->gone = g;
+  memset(r->have + old, 0, now - old);
+  memset(r->gone + old, 0, now - old);
+  r->cap = cap;
+  return true;
+}
+
+static bool grow_sums(crun *r, uint32_t n) {
+  if (n <= r->nsums)
+    return true;
+  uint64_t *s = realloc(r->sums, n * sizeof *s);
+  if (!s)
+    return false;
+  memset(s + r->nsums, 0, (n - r->nsums) * sizeof *s);
+  r->sums = s;
+  r->nsums = n;
+  return true;
+}
+
+static void store_failed(net_collector *c, crun *r, const char *what) {
+  r->store_failed = true;
+  snprintf(c->err, sizeof c->err, "store: %s: %s", what, store_error(c->st));
+  if (!r->note[0])
+    snprintf(r->note, sizeof r->note, "the store failed (%s: %s)", what, store_error(c->st));
+}
+
+/* Creates the run in the store before anything of it is stored. */
+static void begin(net_collector *c, crun *r) {
+  if (r->begun)
+    return;
+  store_run_info info = {.run_id = r->id};
+  if (store_begin_run(c->st, &info) != 0)
+    store_failed(c, r, "begin run");
+  r->begun = true;
+  c->dirty = true;
+}
+
+/* ---- closing a run ---- */
+
+static void fmt_count(char *buf, size_t size, uint64_t v) {
+  char d[32];
+  int n = snprintf(d, sizeof d, "%" PRIu64, v);
+  size_t o = 0;
+  for (int i = 0; i < n && o + 2 < size; i++) {
+    if (i && (n - i) % 3 == 0)
+      buf[o++] = ',';
+    buf[o++] = d[i];
+  }
+  buf[o] = '\0';
+}
+
+/* "12-15, 40, 99-120": the sequence numbers in [from, end) that are
+ * missing (neither held nor gone), or with want_gone those declared gone. */
+static size_t list_ranges(const crun *r, uint32_t from, uint32_t end, bool want_gone, char *out, size_t size,
+                          uint32_t *count) {
+  size_t o = 0;
+  unsigned shown = 0;
+  uint32_t total = 0;
+  out[0] = '\0';
+  for (uint32_t s = from; s < end;) {
+    bool hit = want_gone ? bit(r->gone, s) : !bit(r->have, s) && !bit(r->gone, s);
+    if (!hit) {
+      s++;
+      continue;
+    }
+    uint32_t e = s;
+    while (e + 1 < end && (want_gone ? bit(r->gone, e + 1) : !bit(r->have, e + 1) && !bit(r->gone, e + 1)))
+      e++;
+    total += e - s + 1;
+    if (shown < 8 && o + 40 < size) {
+      o += (size_t)snprintf(out + o, size - o, shown ? ", %" PRIu32 : "%" PRIu32, s);
+      if (e > s)
+        o += (size_t)snprintf(out + o, size - o, "-%" PRIu32, e);
+    } else if (shown == 8 && o + 8 < size) {
+      o += (size_t)snprintf(out + o, size - o, ", ...");
+    }
+    shown++;
+    s = e + 1;
+  }
+  *count = total;
+  return o;
+}
+
+/* Checks the board's totals against what was stored; "" when they agree. */
+static void verify(const crun *r, char *note, size_t size) {
+  size_t o = 0;
+  char a[32], b[32];
+  note[0] = '\0';
+  if (r->data_packets != r->data_packets_sent) {
+    fmt_count(a, sizeof a, r->data_packets);
+    fmt_count(b, sizeof b, r->data_packets_sent);
+    o += (size_t)snprintf(note + o, size - o, "stored %s DATA packets, the board sent %s; ", a, b);
+  }
+  if (r->intervals != r->intervals_sent && o < size) {
+    fmt_count(a, sizeof a, r->intervals);
+    fmt_count(b, sizeof b, r->intervals_sent);
+    o += (size_t)snprintf(note + o, size - o, "stored %s intervals, the board dispatched %s; ", a, b);
+  }
+  unsigned wrong = 0;
+  for (uint32_t i = 0; i < r->final_counters; i++) {
+    uint64_t sum = i < r->nsums ? r->sums[i] : 0;
+    if (sum == r->totals[i])
+      continue;
+    if (wrong++ < 3 && o < size) {
+      fmt_count(a, sizeof a, sum);
+      fmt_count(b, sizeof b, r->totals[i]);
+      o += (size_t)snprintf(note + o, size - o, "counter %" PRIu32 ": stored sum %s, board total %s; ", i, a, b);
+    }
+  }
+  if (wrong > 3 && o < size)
+    o += (size_t)snprintf(note + o, size - o, "%u counters disagree in all; ", wrong);
+  if (o >= 2 && o < size)
+    note[o - 2] = '\0';
+}
+
+static void send_final_ack(net_collector *c, crun *r) {
+  if (!r->board.len)
+    return;
+  net_msg *m = c->msg;
+  m->h.type = NET_FINAL_ACK;
+  m->h.run_id = r->id;
+  m->h.seq = 0;
+  m->verdict = r->verdict == STORE_RUN_COMPLETE ? 1 : 2;
+  m->received = r->received;
+  uint8_t buf[NET_MAX_PACKET];
+  size_t n = net_encode(m, NULL, buf, NULL, 0);
+  if (n)
+    net_udp_send(c->fd, &r->board, buf, n);
+}
+
+static void close_run(net_collector *c, crun *r, store_run_status status, const char *note) {
+  if (r->store_failed)
+    status = STORE_RUN_INCOMPLETE;
+  if (note && !r->store_failed)
+    snprintf(r->note, sizeof r->note, "%s", note);
+  r->verdict = status;
+  begin(c, r);
+  if (store_finish_run(c->st, r->id, status, r->final_known ? r->totals : NULL, r->final_known ? r->final_counters : 0,
+                       r->final_known ? r->intervals_sent : r->intervals, r->note) != 0)
+    snprintf(c->err, sizeof c->err, "store: finish run: %s", store_error(c->st));
+  if (store_flush(c->st) != 0)
+    snprintf(c->err, sizeof c->err, "store: flush: %s", store_error(c->st));
+  c->dirty = false;
+  c->last_flush = net_now_ms();
+  r->closed = true;
+  r->closed_at = net_now_ms();
+  if (status == STORE_RUN_COMPLETE)
+    c->stats.runs_complete++;
+  else
+    c->stats.runs_incomplete++;
+  send_final_ack(c, r);
+  if (c->cfg.on_run) {
+    net_run_result res = {.run_id = r->id, .status = status, .intervals = r->intervals, .packets = r->received,
+                          .duplicates = r->duplicates, .resend_requests = r->resend_requests,
+                          .program = r->program, .note = r->note};
+    c->cfg.on_run(c->cfg.ctx, &res);
+  }
+  free_run_data(r);
+}
+
+/* With the final packets known and nothing left to wait for, decides. */
+static void try_close(net_collector *c, crun *r) {
+  if (r->closed || !r->final_known)
+    return;
+  while (r->low < r->total_packets && (bit(r->have, r->low) || bit(r->gone, r->low)))
+    r->low++;
+  if (r->low < r->total_packets)   /* still waiting for something */
+    return;
+  char list[300], note[NOTE_SIZE];
+  uint32_t n;
+  list_ranges(r, 0, r->total_packets, true, list, sizeof list, &n);
+  if (n) {
+    char a[32], b[32];
+    fmt_count(a, sizeof a, n);
+    fmt_count(b, sizeof b, r->total_packets);
+    snprintf(note, sizeof note, "missing %s of %s packets (the board no longer held them): seq %s", a, b, list);
+    close_run(c, r, STORE_RUN_INCOMPLETE, note);
+    return;
+  }
+  verify(r, note, sizeof note);
+  close_run(c, r, note[0] ? STORE_RUN_INCOMPLETE : STORE_RUN_COMPLETE, note);
+}
+
+/* ---- packets ---- */
+
+static void on_describe(net_collector *c, crun *r, const net_msg *m) {
+  snprintf(r->program, sizeof r->program, "%.*s", (int)m->program_len, m->program);
+  char core[NET_MAX_TEXT + 1];
+  snprintf(core, sizeof core, "%.*s", (int)m->core_len, m->core);
+  store_run_info info = {.run_id = r->id, .program = r->program, .core = core, .counters = m->counters,
+                         .width = m->width, .arrs = m->arrs, .period = m->period, .freq_mhz = m->freq_khz / 1000.0};
+  if (store_begin_run(c->st, &info) != 0)
+    store_failed(c, r, "begin run");
+  r->begun = r->described = true;
+  r->counters = m->counters;
+}
+
+static void on_counter_info(net_collector *c, crun *r, const net_msg *m) {
+  begin(c, r);
+  for (unsigned i = 0; i < m->n; i++) {
+    const net_counter_desc *d = &m->descs[i];
+    char name[NET_MAX_TEXT + 1], where[NET_MAX_TEXT + 1], label[NET_MAX_TEXT + 1];
+    snprintf(name, sizeof name, "%.*s", d->name_len, d->name);
+    snprintf(where, sizeof where, "%.*s", d->where_len, d->where);
+    snprintf(label, sizeof label, "%.*s", d->label_len, d->label);
+    store_counter_info ci = {.index = (uint32_t)m->first + i, .signal = name, .anywhere = d->arr == 0xFFFF,
+                             .lo = d->lo, .hi = d->hi, .where = where, .label = label, .enabled = d->enabled};
+    if (store_set_counter(c->st, r->id, &ci) != 0) {
+      store_failed(c, r, "set counter");
+      return;
+    }
+  }
+}
+
+static void on_data(net_collector *c, crun *r, const net_msg *m) {
+  begin(c, r);
+  if (!grow_sums(r, (uint32_t)m->first + m->n)) {
+    snprintf(r->note, sizeof r->note, "out of memory summing counters");
+    r->store_failed = true;
+    return;
+  }
+  bool dup = false;
+  if (store_add_interval(c->st, r->id, m->h.seq, m->index, m->cycle_begin, m->cycle_end, m->first, m->n, m->values,
+                         m->saturated, &dup) != 0) {
+    store_failed(c, r, "add interval");
+    return;
+  }
+  if (dup)
+    return;
+  for (unsigned i = 0; i < m->n; i++)
+    r->sums[m->first + i] += m->values[i];
+  r->data_packets++;
+  if (m->first == 0)
+    r->intervals++;
+}
+
+static void on_final(net_collector *c, crun *r, const net_msg *m) {
+  if (!r->final_known) {
+    if (m->total_packets > r->end + MAX_SEQ_JUMP) {
+      warn(c, "run %016" PRIx64 ": FINAL claims %" PRIu32 " packets, past any believable count", r->id,
+           m->total_packets);
+      return;
+    }
+    r->totals = calloc(m->counters, sizeof *r->totals);
+    if (!r->totals || !grow_maps(r, m->total_packets)) {
+      snprintf(r->note, sizeof r->note, "out of memory for the final totals");
+      r->store_failed = true;
+      return;
+    }
+    r->final_known = true;
+    r->total_packets = m->total_packets;
+    r->final_counters = m->counters;
+    r->data_packets_sent = m->data_packets;
+    r->intervals_sent = m->intervals;
+  } else if (m->total_packets != r->total_packets || m->counters != r->final_counters) {
+    warn(c, "run %016" PRIx64 ": FINAL packets disagree (%" PRIu32 " vs %" PRIu32 " packets)", r->id, m->total_packets,
+         r->total_packets);
+    r->store_failed = true;
+    snprintf(r->note, sizeof r->note, "the board's FINAL packets disagree with each other");
+    return;
+  }
+  memcpy(r->totals + m->first, m->values, m->n * sizeof *r->totals);
+}
+
+static void on_gone(net_collector *c, crun *r, const net_msg *m) {
+  uint32_t end = r->final_known ? r->total_packets : r->end;
+  for (unsigned i = 0; i < m->nranges; i++) {
+    uint64_t hi = (uint64_t)m->ranges[i].first + m->ranges[i].count;
+    for (uint64_t s = m->ranges[i].first; s < hi && s < end; s++)
+      if (!bit(r->have, (uint32_t)s))
+        setbit(r->gone, (uint32_t)s);
+  }
+  (void)c;
+}
+
+static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_addr *from, uint64_t now) {
+  net_msg *m = c->msg;
+  char why[200];
+  c->stats.received++;
+  if (net_decode(buf, len, m, why, sizeof why) != 0) {
+    c->stats.malformed++;
+    char src[80];
+    warn(c, "refused a packet from %s: %s", net_addr_str(from, src, sizeof src), why);
+    return;
+  }
+  unsigned t = m->h.type;
+  if (t != NET_RUN_START && t != NET_COUNTER_INFO && t != NET_DATA && t != NET_FINAL && t != NET_GONE) {
+    c->stats.malformed++;
+    return;
+  }
+  crun *r = find_run(c, m->h.run_id);
+  if (!r) {
+    if (t == NET_GONE || !(r = new_run(c, m->h.run_id))) {
+      c->stats.malformed++;
+      return;
+    }
+    r->last_heard = now;
+  }
+  if (r->closed) {
+    if (t == NET_FINAL)
+      send_final_ack(c, r);   /* our acknowledgement was lost: the board is still waiting */
+    else
+      c->stats.duplicates++;
+    return;
+  }
+  r->board = *from;
+  r->last_heard = now;
+  if (t == NET_GONE) {
+    on_gone(c, r, m);
+    try_close(c, r);
+    return;
+  }
+  uint32_t seq = m->h.seq;
+  if ((r->final_known && seq >= r->total_packets) || seq > r->end + MAX_SEQ_JUMP || !grow_maps(r, seq + 1)) {
+    c->stats.malformed++;
+    warn(c, "run %016" PRIx64 ": sequence number %" PRIu32 " out of range", r->id, seq);
+    return;
+  }
+  if (bit(r->have, seq)) {
+    r->duplicates++;
+    c->stats.duplicates++;
+    return;
+  }
+  switch (t) {
+  case NET_RUN_START: on_describe(c, r, m); break;
+  case NET_COUNTER_INFO: on_counter_info(c, r, m); break;
+  case NET_DATA: on_data(c, r, m); break;
+  case NET_FINAL: on_final(c, r, m); break;
+  }
+  setbit(r->have, seq);
+  if (bit(r->gone, seq))
+    r->gone[seq >> 3] &= (uint8_t)~(1u << (seq & 7));
+  r->received++;
+  c->stats.stored++;
+  c->dirty = true;
+  if (seq < r->end)
+    r->tries = 0;   /* a gap filled: the board is answering */
+  if (seq >= r->end)
+    r->end = seq + 1;
+  try_close(c, r);
+}
+
+/* ---- timers ---- */
+
+static void request_resend(net_collector *c, crun *r, uint32_t end) {
+  net_msg *m = c->msg;
+  uint16_t n = 0;
+  net_range *rg = m->range_buf;
+  for (uint32_t s = r->low; s < end && n < NET_MAX_RANGES; s++) {
+    if (bit(r->have, s) || bit(r->gone, s))
+      continue;
+    if (n && rg[n - 1].first + rg[n - 1].count == s)
+      rg[n - 1].count++;
+    else
+      rg[n++] = (net_range){s, 1};
+  }
+  if (!n)
+    return;
+  m->h.type = NET_RESEND;
+  m->h.run_id = r->id;
+  m->h.seq = 0;
+  m->nranges = n;
+  m->ranges = rg;
+  uint8_t buf[NET_MAX_PACKET];
+  size_t len = net_encode(m, NULL, buf, NULL, 0);
+  if (len && net_udp_send(c->fd, &r->board, buf, len) == 0) {
+    r->resend_requests++;
+    c->stats.resend_requests++;
+  }
+}
+
+static bool has_missing(crun *r, uint32_t end) {
+  while (r->low < end && (bit(r->have, r->low) || bit(r->gone, r->low)))
+    r->low++;
+  return r->low < end;
+}
+
+/* Runs one run's timers; returns when it next wants to be looked at. */
+static uint64_t run_timers(net_collector *c, crun *r, uint64_t now) {
+  uint32_t end = r->final_known ? r->total_packets : r->end;
+  if (now - r->last_heard >= c->cfg.run_timeout_ms) {
+    char note[NOTE_SIZE], list[300];
+    uint32_t n;
+    list_ranges(r, r->low, end, false, list, sizeof list, &n);
+    snprintf(note, sizeof note, "nothing heard from the board for %u s%s%s%s", c->cfg.run_timeout_ms / 1000,
+             r->final_known ? "" : "; no final packet", n ? "; missing seq " : "", n ? list : "");
+    close_run(c, r, STORE_RUN_INCOMPLETE, note);
+    return UINT64_MAX;
+  }
+  uint64_t wake = r->last_heard + c->cfg.run_timeout_ms;
+  if (!has_missing(r, end)) {
+    r->gap_since = 0;
+    return wake;
+  }
+  if (!r->gap_since) {
+    r->gap_since = now;
+    r->next_request = now + c->cfg.resend_delay_ms;
+    r->tries = 0;
+  }
+  if (now >= r->next_request) {
+    if (r->final_known && r->tries >= c->cfg.resend_tries) {
+      char note[NOTE_SIZE], list[300];
+      uint32_t n;
+      list_ranges(r, r->low, end, false, list, sizeof list, &n);
+      snprintf(note, sizeof note, "missing %" PRIu32 " packets after %u unanswered resend requests: seq %s", n,
+               r->tries, list);
+      close_run(c, r, STORE_RUN_INCOMPLETE, note);
+      return UINT64_MAX;
+    }
+    request_resend(c, r, end);
+    r->tries++;
+    uint64_t delay = (uint64_t)c->cfg.resend_delay_ms << (r->tries < 10 ? r->tries : 10);
+    r->next_request = now + (delay < 1000 ? delay : 1000);
+  }
+  return r->next_request < wake ? r->next_request : wake;
+}
+
+static uint64_t timers(net_collector *c, uint64_t now) {
+  uint64_t wake = UINT64_MAX;
+  for (uint32_t i = 0; i < c->nruns;) {
+    crun *r = c->runs[i];
+    if (r->closed) {
+      if (now - r->closed_at >= CLOSED_KEEP_MS) {
+        free(r);
+        c->runs[i] = c->runs[--c->nruns];
+        continue;
+      }
+      if (r->closed_at + CLOSED_KEEP_MS < wake)
+        wake = r->closed_at + CLOSED_KEEP_MS;
+    } else {
+      uint64_t w = run_timers(c, r, now);
+      if (w < wake)
+        wake = w;
+    }
+    i++;
+  }
+  if (c->dirty) {
+    if (now - c->last_flush >= c->cfg.flush_ms) {
+      if (store_flush(c->st) != 0)
+        snprintf(c->err, sizeof c->err, "store: flush: %s", store_error(c->st));
+      c->dirty = false;
+      c->last_flush = now;
+    } else if (c->last_flush + c->cfg.flush_ms < wake) {
+      wake = c->last_flush + c->cfg.flush_ms;
+    }
+  }
+  return wake;
+}
+
+/* Reads everything waiting, in batches, up to a budget that keeps timers
+ * running under a flood. Returns datagrams read. */
+static int receive(net_collector *c) {
+  int total = 0;
+  while (total < 16 * BATCH) {
+    for (int i = 0; i < BATCH; i++) {
+      c->mm[i].msg_hdr.msg_name = &c->from[i].sa;
+      c->mm[i].msg_hdr.msg_namelen = sizeof c->from[i].sa;
+      c->mm[i].msg_hdr.msg_flags = 0;
+    }
+    int n = recvmmsg(c->fd, c->mm, BATCH, MSG_DONTWAIT, NULL);
+    if (n <= 0)
+      break;
+    uint64_t now = net_now_ms();
+    for (int i = 0; i < n; i++) {
+      c->from[i].len = c->mm[i].msg_hdr.msg_namelen;
+      size_t len = c->mm[i].msg_len;
+      if (c->mm[i].msg_hdr.msg_flags & MSG_TRUNC)
+        len = NET_RECV_BUF;   /* longer than any packet: the decoder refuses it */
+      handle(c, c->bufs[i], len, &c->from[i], now);
+    }
+    total += n;
+    c->last_packet = now;
+    if (n < BATCH)
+      break;
+  }
+  return total;
+}
+
+int net_collector_poll(net_collector *c, int timeout_ms) {
+  c->err[0] = '\0';
+  uint64_t now = net_now_ms();
+  uint64_t wake = timers(c, now);
+  if (timeout_ms != 0) {
+    uint64_t limit = timeout_ms < 0 ? UINT64_MAX : now + (uint64_t)timeout_ms;
+    if (wake < limit)
+      limit = wake;
+    int wait = limit == UINT64_MAX ? -1 : limit > now ? (int)(limit - now) : 0;
+    struct pollfd p = {.fd = c->fd, .events = POLLIN};
+    poll(&p, 1, wait);
+  }
+  receive(c);
+  timers(c, net_now_ms());
+  return c->err[0] ? -1 : 0;
+}
+
+void net_collector_finish_all(net_collector *c, const char *note) {
+  for (uint32_t i = 0; i < c->nruns; i++) {
+    crun *r = c->runs[i];
+    if (r->closed)
+      continue;
+    char full[NOTE_SIZE], list[300];
+    uint32_t n;
+    uint32_t end = r->final_known ? r->total_packets : r->end;
+    list_ranges(r, r->low, end, false, list, sizeof list, &n);
+    snprintf(full, sizeof full, "%s%s%s%s", note, r->final_known ? "" : "; no final packet", n ? "; missing seq " : "",
+             n ? list : "");
+    close_run(c, r, STORE_RUN_INCOMPLETE, full);
+  }
+}

@@ -1,0 +1,91 @@
+/*
+ * The collector: receives boards' packet streams over UDP and keeps them in
+ * the store (src/store/store.h).
+ *
+ * Per run it keeps which sequence numbers it holds, stores each packet once
+ * (duplicates are counted and dropped), and asks the board to resend what is
+ * missing: a gap is asked for after resend_delay_ms (reordered packets
+ * usually arrive by then), then again with doubling delays. When it holds
+ * every packet up to the final ones it checks the board's totals against
+ * the sums of what it stored, the number of intervals and of DATA packets,
+ * and closes the run: complete only if everything is there and adds up;
+ * otherwise incomplete, with a note naming what is missing or wrong. Either
+ * way it acknowledges the final packet so the board can stop lingering.
+ * A run is also closed incomplete when the board says it no longer holds a
+ * missing packet (GONE) and the final packets are known, when the resend
+ * requests go unanswered resend_tries times after the final is known, or
+ * when nothing is heard from it for run_timeout_ms.
+ *
+ * Poll-style: call net_collector_poll in a loop, from any one thread (the
+ * collector is not shared between threads). The receive path drains the
+ * socket without blocking (recvmmsg batches) into a large receive buffer,
+ * and store writes are committed (store_flush) at most every flush_ms.
+ */
+#ifndef TALLY_NET_COLLECTOR_H
+#define TALLY_NET_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../store/store.h"
+
+typedef struct net_run_result {
+  uint64_t run_id;
+  store_run_status status;       /* STORE_RUN_COMPLETE or STORE_RUN_INCOMPLETE */
+  uint64_t intervals;            /* data intervals stored */
+  uint32_t packets;              /* distinct packets stored */
+  uint32_t duplicates;           /* packets received more than once */
+  uint32_t resend_requests;      /* RESEND packets sent for this run */
+  const char *program;           /* "" if the run was never described */
+  const char *note;              /* "" when complete; else what is missing or wrong */
+} net_run_result;
+
+typedef struct net_collector_cfg {
+  const char *listen;            /* ADDR:PORT (port 0: any free port) */
+  int rcvbuf;                    /* socket receive buffer; 0: 8 MiB */
+  uint32_t resend_delay_ms;      /* 0: 20 */
+  uint32_t resend_tries;         /* 0: 10 */
+  uint32_t run_timeout_ms;       /* 0: 30000 */
+  uint32_t flush_ms;             /* 0: 100 */
+  void (*on_run)(void *ctx, const net_run_result *r);   /* a run was closed */
+  void (*on_warning)(void *ctx, const char *msg);       /* may be NULL */
+  void *ctx;
+} net_collector_cfg;
+
+typedef struct net_collector_stats {
+  uint64_t received;             /* datagrams */
+  uint64_t stored;               /* distinct packets stored */
+  uint64_t duplicates;
+  uint64_t malformed;            /* refused by the decoder, or for an unknown run */
+  uint64_t resend_requests;
+  uint32_t runs_open, runs_complete, runs_incomplete;
+} net_collector_stats;
+
+typedef struct net_collector net_collector;
+
+/* NULL with the reason in err. The store stays the caller's. */
+net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char *err, size_t errlen);
+/* Closes without finishing open runs (net_collector_finish_all first). */
+void net_collector_close(net_collector *c);
+
+int net_collector_fd(const net_collector *c);
+/* The address it listens on (port 0 resolved). */
+const char *net_collector_addr(const net_collector *c, char *buf, size_t size);
+int net_collector_rcvbuf(const net_collector *c);
+
+/* Waits up to timeout_ms (0: not at all) for packets, handles everything
+ * that has arrived and every timer that is due. Returns 0, or -1 if the
+ * store failed (reason in net_collector_error); a store failure ends
+ * nothing silently: the run is closed incomplete if it can be. */
+int net_collector_poll(net_collector *c, int timeout_ms);
+
+/* Closes every open run as incomplete with this note (e.g. on shutdown). */
+void net_collector_finish_all(net_collector *c, const char *note);
+
+/* Milliseconds since a packet last arrived (since opening if none). */
+uint64_t net_collector_idle_ms(const net_collector *c);
+void net_collector_get_stats(const net_collector *c, net_collector_stats *st);
+const char *net_collector_error(const net_collector *c);
+
+#endif

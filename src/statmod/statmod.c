@@ -1,0 +1,397 @@
+/*
+ * The statistics module (statmod.h): parameters, configuration, run-time
+ * control, the dispatch timer and delivery to the sinks. Reading the
+ * counters is in statmod_count.c; how, in statmod_impl.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statmod_impl.h"
+
+int statmod_fail(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* ---- parameters and lifetime ---- */
+
+void statmod_params_default(statmod_params *p) {
+  *p = (statmod_params){STATMOD_DEFAULT_COUNTERS, STATMOD_DEFAULT_WIDTH, STATMOD_DEFAULT_ARRS};
+}
+
+int statmod_params_check(const statmod_params *p, char *err, size_t errlen) {
+  if (p->counters < 1 || p->counters > STATMOD_MAX_COUNTERS)
+    return statmod_fail(err, errlen, "the module can have 1 to %u counters, not %u", STATMOD_MAX_COUNTERS,
+                        p->counters);
+  if (p->width < 1 || p->width > 64)
+    return statmod_fail(err, errlen, "a counter is 1 to 64 bits wide, not %u", p->width);
+  if (p->arrs > STATMOD_MAX_ARRS)
+    return statmod_fail(err, errlen, "the module can have 0 to %u address range registers, not %u",
+                        STATMOD_MAX_ARRS, p->arrs);
+  return 0;
+}
+
+statmod *statmod_new(const statmod_params *p, char *err, size_t errlen) {
+  if (statmod_params_check(p, err, errlen) != 0)
+    return NULL;
+  statmod *m = calloc(1, sizeof *m);
+  if (!m) {
+    statmod_fail(err, errlen, "out of memory for the statistics module");
+    return NULL;
+  }
+  size_t n = p->counters;
+  m->p = *p;
+  m->max = p->width == 64 ? UINT64_MAX : (1ull << p->width) - 1;
+  m->arrs = calloc(p->arrs ? p->arrs : 1, sizeof *m->arrs);
+  m->cfg = calloc(n, sizeof *m->cfg);
+  m->carry = calloc(n, sizeof *m->carry);
+  m->base = calloc(n, sizeof *m->base);
+  m->cum = calloc(n, sizeof *m->cum);
+  m->val = calloc(n, sizeof *m->val);
+  m->total = calloc(n, sizeof *m->total);
+  m->sat = calloc(n, 1);
+  m->sat_any = calloc(n, 1);
+  m->rlo = calloc(n, sizeof *m->rlo);
+  m->rhi = calloc(n, sizeof *m->rhi);
+  if (!m->arrs || !m->cfg || !m->carry || !m->base || !m->cum || !m->val || !m->total || !m->sat || !m->sat_any ||
+      !m->rlo || !m->rhi) {
+    statmod_free(m);
+    statmod_fail(err, errlen, "out of memory for %zu counters", n);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    m->cfg[i] = (statmod_counter_cfg){.signal = SIG_CYCLE, .arr = STATMOD_ANYWHERE, .enabled = false};
+  m->state = STATMOD_IDLE;
+  m->next = UINT64_MAX;
+  return m;
+}
+
+void statmod_free(statmod *m) {
+  if (!m)
+    return;
+  statmod_detach(m);
+  free(m->arrs);
+  free(m->cfg);
+  free(m->carry);
+  free(m->base);
+  free(m->cum);
+  free(m->val);
+  free(m->total);
+  free(m->sat);
+  free(m->sat_any);
+  free(m->rlo);
+  free(m->rhi);
+  free(m->pending);
+  free(m);
+}
+
+const statmod_params *statmod_params_of(const statmod *m) { return &m->p; }
+
+int statmod_add_sink(statmod *m, statmod_sink fn, void *ctx, char *err, size_t errlen) {
+  if (!fn)
+    return statmod_fail(err, errlen, "no sink function given");
+  if (m->nsinks == STATMOD_MAX_SINKS)
+    return statmod_fail(err, errlen, "the module already has %d sinks", STATMOD_MAX_SINKS);
+  m->sinks[m->nsinks++] = (statmod_sink_entry){fn, ctx};
+  return 0;
+}
+
+void statmod_remove_sink(statmod *m, statmod_sink fn, void *ctx) {
+  for (uint32_t i = 0; i < m->nsinks; i++) {
+    if (m->sinks[i].fn == fn && m->sinks[i].ctx == ctx) {
+      memmove(&m->sinks[i], &m->sinks[i + 1], (m->nsinks - i - 1) * sizeof m->sinks[0]);
+      m->nsinks--;
+      return;
+    }
+  }
+}
+
+int statmod_attach(statmod *m, core_cpu *cpu, char *err, size_t errlen) {
+  if (!cpu->tm)
+    return statmod_fail(err, errlen, "the statistics module needs a core model (cycles are counted on one)");
+  if (cpu->statmod && cpu->statmod != m)
+    return statmod_fail(err, errlen, "another statistics module is attached to this simulation");
+  if (m->cpu && m->cpu != cpu)
+    return statmod_fail(err, errlen, "the statistics module is attached to another simulation");
+  m->cpu = cpu;
+  cpu->statmod = m;
+  return 0;
+}
+
+void statmod_detach(statmod *m) {
+  if (!m->cpu)
+    return;
+  statmod_uninstall_regions(m);
+  if (m->state == STATMOD_RUNNING) { /* abandoned: nothing is delivered */
+    m->state = STATMOD_STOPPED;
+    m->next = UINT64_MAX;
+  }
+  m->cpu->statmod = NULL;
+  m->cpu = NULL;
+}
+
+/* ---- control made from inside a sink: applied at the next edge ---- */
+
+static int queue(statmod *m, statmod_pending op, char *err, size_t errlen) {
+  if (m->npending == m->pending_cap) {
+    uint32_t cap = m->pending_cap ? 2 * m->pending_cap : 16;
+    statmod_pending *p = realloc(m->pending, cap * sizeof *p);
+    if (!p)
+      return statmod_fail(err, errlen, "out of memory for a control request");
+    m->pending = p;
+    m->pending_cap = cap;
+  }
+  m->pending[m->npending++] = op;
+  return 0;
+}
+
+static void apply_pending(statmod *m) {
+  /* each applied op may deliver (stop) and so queue more: take them in order */
+  for (uint32_t i = 0; i < m->npending; i++) {
+    statmod_pending op = m->pending[i];
+    switch (op.kind) {
+    case PENDING_PERIOD: statmod_set_period(m, op.period, NULL, 0); break;
+    case PENDING_ARR: statmod_set_arr(m, op.index, op.arr.lo, op.arr.hi, NULL, 0); break;
+    case PENDING_COUNTER: statmod_set_counter(m, op.index, &op.cfg, NULL, 0); break;
+    case PENDING_START: statmod_start(m, NULL, 0); break;
+    case PENDING_STOP: statmod_stop(m, NULL, 0); break;
+    }
+  }
+  m->npending = 0;
+}
+
+/* ---- delivery ---- */
+
+static void deliver(statmod *m, const statmod_interval *iv) {
+  for (uint32_t i = 0; i < m->nsinks; i++)
+    m->sinks[i].fn(m->sinks[i].ctx, iv);
+}
+
+/* Ends the current interval at `end` with the counts in m->cum (cum at
+ * the dispatch cycle, or at the end of the program), delivers it and
+ * starts the next one: counters reset, the timer reloaded. */
+static void end_interval(statmod *m, uint64_t end) {
+  for (uint32_t i = 0; i < m->p.counters; i++) {
+    uint64_t v = m->carry[i];
+    if (m->cfg[i].enabled) {
+      v += m->cum[i] > m->base[i] ? m->cum[i] - m->base[i] : 0;
+      m->base[i] = m->cum[i];
+    }
+    m->carry[i] = 0;
+    m->sat[i] = v >= m->max; /* the counter reached its ceiling and stopped there */
+    m->val[i] = v < m->max ? v : m->max;
+    m->total[i] = m->total[i] + m->val[i] >= m->total[i] ? m->total[i] + m->val[i] : UINT64_MAX;
+    m->sat_any[i] |= m->sat[i];
+  }
+  statmod_interval iv = {
+    .index = m->index, .cycle_begin = m->begin, .cycle_end = end, .n = m->p.counters,
+    .values = m->val, .saturated = m->sat, .final = false,
+  };
+  m->index++;
+  m->begin = end;
+  m->next = end + m->period;
+  deliver(m, &iv);
+}
+
+uint64_t statmod_horizon(const statmod *m) { return m->state == STATMOD_RUNNING ? m->next : UINT64_MAX; }
+
+void statmod_reached(statmod *m, const statmod_unit *u, uint32_t n) {
+  if (m->state != STATMOD_RUNNING || !m->cpu || m->in_dispatch)
+    return;
+  uint64_t now = m->cpu->tm->cycle;
+  if (m->next > now)
+    return;
+  statmod_settle(m);
+  m->in_dispatch = true;
+  while (m->state == STATMOD_RUNNING && m->next <= now) {
+    uint64_t c = m->next;
+    bool known = c == now || (n && u[0].start <= c);
+    if (!known)
+      m->inexact++; /* ran past the horizon unseen: cannot happen (statmod_run.h) */
+    statmod_cum(m, known ? c : now, u, known ? n : 0);
+    end_interval(m, c);
+  }
+  m->in_dispatch = false;
+  apply_pending(m);
+}
+
+/* ---- configuration ---- */
+
+static bool running(const statmod *m) { return m->state == STATMOD_RUNNING && m->cpu; }
+
+/* Before a change while running: what each counter has counted so far in
+ * this interval is kept (a counter's register keeps its value when its
+ * selection changes). */
+static void hold_counts(statmod *m) {
+  statmod_settle(m);
+  statmod_cum(m, m->cpu->tm->cycle, NULL, 0);
+  for (uint32_t i = 0; i < m->p.counters; i++)
+    if (m->cfg[i].enabled && m->cum[i] > m->base[i])
+      m->carry[i] += m->cum[i] - m->base[i];
+}
+
+/* After it: counting goes on from here under the new configuration. */
+static void resume_counts(statmod *m) {
+  statmod_settle(m);
+  statmod_cum(m, m->cpu->tm->cycle, NULL, 0);
+  memcpy(m->base, m->cum, m->p.counters * sizeof *m->base);
+}
+
+int statmod_set_period(statmod *m, uint64_t cycles, char *err, size_t errlen) {
+  if (cycles < 1 || cycles > STATMOD_MAX_PERIOD)
+    return statmod_fail(err, errlen,
+                        "the dispatch period is 1 to 4,294,967,295 cycles (a 32-bit timer), not %llu",
+                        (unsigned long long)cycles);
+  if (m->in_dispatch)
+    return queue(m, (statmod_pending){.kind = PENDING_PERIOD, .period = cycles}, err, errlen);
+  m->period = cycles; /* while running: from the next reload of the timer */
+  return 0;
+}
+
+static int check_arr_index(const statmod *m, uint32_t index, char *err, size_t errlen) {
+  if (index >= m->p.arrs)
+    return m->p.arrs ? statmod_fail(err, errlen,
+                                    "ARR %u does not exist: the module has %u address range registers (0-%u)",
+                                    index, m->p.arrs, m->p.arrs - 1)
+                     : statmod_fail(err, errlen, "ARR %u does not exist: the module has no address range registers",
+                                    index);
+  return 0;
+}
+
+int statmod_set_arr(statmod *m, uint32_t index, uint32_t lo, uint32_t hi, char *err, size_t errlen) {
+  if (check_arr_index(m, index, err, errlen) != 0)
+    return -1;
+  if (lo > hi)
+    return statmod_fail(err, errlen, "ARR %u: the range 0x%08x-0x%08x ends before it starts", index, lo, hi);
+  if (m->in_dispatch)
+    return queue(m, (statmod_pending){.kind = PENDING_ARR, .index = index, .arr = {lo, hi}}, err, errlen);
+  bool used = false;
+  for (uint32_t i = 0; i < m->p.counters && !used; i++)
+    used = statmod_counts_range(m, i) && m->cfg[i].arr == index;
+  if (!running(m) || !used) {
+    m->arrs[index] = (statmod_arr){lo, hi};
+    return 0;
+  }
+  statmod_arr old = m->arrs[index];
+  hold_counts(m);
+  m->arrs[index] = (statmod_arr){lo, hi};
+  if (statmod_install_regions(m, err, errlen) != 0) {
+    m->arrs[index] = old;
+    statmod_install_regions(m, NULL, 0);
+    resume_counts(m);
+    return -1;
+  }
+  resume_counts(m);
+  return 0;
+}
+
+int statmod_set_counter(statmod *m, uint32_t index, const statmod_counter_cfg *c, char *err, size_t errlen) {
+  if (index >= m->p.counters)
+    return statmod_fail(err, errlen, "counter %u does not exist: the module has %u counters (0-%u)", index,
+                        m->p.counters, m->p.counters - 1);
+  if (c->signal >= SIG_COUNT)
+    return statmod_fail(err, errlen, "counter %u: unknown signal %u (signals are numbered 0-%d: tally signals)",
+                        index, c->signal, SIG_COUNT - 1);
+  if (c->arr != STATMOD_ANYWHERE && check_arr_index(m, c->arr, err, errlen) != 0)
+    return -1;
+  if (m->in_dispatch)
+    return queue(m, (statmod_pending){.kind = PENDING_COUNTER, .index = index, .cfg = *c}, err, errlen);
+  if (!running(m)) {
+    m->cfg[index] = *c;
+    return 0;
+  }
+  statmod_counter_cfg old = m->cfg[index];
+  hold_counts(m);
+  m->cfg[index] = *c;
+  if (statmod_install_regions(m, err, errlen) != 0) {
+    m->cfg[index] = old;
+    statmod_install_regions(m, NULL, 0);
+    resume_counts(m);
+    return -1;
+  }
+  resume_counts(m);
+  return 0;
+}
+
+statmod_counter_cfg statmod_counter(const statmod *m, uint32_t index) {
+  return index < m->p.counters ? m->cfg[index] : (statmod_counter_cfg){0, STATMOD_ANYWHERE, false};
+}
+
+statmod_arr statmod_arr_of(const statmod *m, uint32_t index) {
+  return index < m->p.arrs ? m->arrs[index] : (statmod_arr){0, 0};
+}
+
+/* ---- start, stop, query ---- */
+
+int statmod_start(statmod *m, char *err, size_t errlen) {
+  if (m->state == STATMOD_RUNNING)
+    return statmod_fail(err, errlen, "the statistics module is already running (stop it first)");
+  if (!m->cpu)
+    return statmod_fail(err, errlen, "the statistics module is not attached to a simulation");
+  if (!m->period)
+    return statmod_fail(err, errlen, "no dispatch period is set (set the timer first)");
+  if (m->in_dispatch)
+    return queue(m, (statmod_pending){.kind = PENDING_START}, err, errlen);
+  if (statmod_install_regions(m, err, errlen) != 0)
+    return -1;
+  uint64_t now = m->cpu->tm->cycle;
+  m->index = 0;
+  m->run_begin = m->begin = now;
+  m->next = now + m->period;
+  size_t n = m->p.counters;
+  memset(m->carry, 0, n * sizeof *m->carry);
+  memset(m->total, 0, n * sizeof *m->total);
+  memset(m->sat_any, 0, n);
+  m->state = STATMOD_RUNNING;
+  resume_counts(m);
+  return 0;
+}
+
+int statmod_stop(statmod *m, char *err, size_t errlen) {
+  if (m->state != STATMOD_RUNNING || !m->cpu)
+    return statmod_fail(err, errlen, "the statistics module is not running");
+  if (m->in_dispatch)
+    return queue(m, (statmod_pending){.kind = PENDING_STOP}, err, errlen);
+  statmod_reached(m, NULL, 0); /* anything due (the loop has done it already) */
+  if (m->state != STATMOD_RUNNING)
+    return 0; /* a sink stopped it */
+  uint64_t now = m->cpu->tm->cycle;
+  m->in_dispatch = true;
+  if (now > m->begin) {
+    /* the counters freeze now; the timer runs down to its natural end */
+    statmod_settle(m);
+    statmod_cum(m, now, NULL, 0);
+    end_interval(m, m->next);
+  }
+  statmod_interval fin = {
+    .index = m->index, .cycle_begin = m->run_begin, .cycle_end = m->begin, .n = m->p.counters,
+    .values = m->total, .saturated = m->sat_any, .final = true, .intervals = m->index,
+  };
+  m->state = STATMOD_STOPPED;
+  m->next = UINT64_MAX;
+  deliver(m, &fin);
+  m->in_dispatch = false;
+  statmod_uninstall_regions(m);
+  apply_pending(m);
+  return 0;
+}
+
+void statmod_query(const statmod *m, statmod_status *st) {
+  *st = (statmod_status){
+    .state = m->state, .params = m->p, .period = m->period,
+    .cycle = m->cpu && m->cpu->tm ? m->cpu->tm->cycle : 0,
+    .intervals = m->index,
+    .interval_begin = m->state == STATMOD_RUNNING ? m->begin : 0,
+    .next_dispatch = statmod_horizon(m),
+    .inexact = m->inexact,
+  };
+  for (uint32_t i = 0; i < m->p.counters; i++)
+    st->enabled += m->cfg[i].enabled;
+}

@@ -1,0 +1,43 @@
+/*
+ * Plain words for counters: "data-cache read misses in MixColumns".
+ */
+#include <stdio.h>
+
+#include "../symbols/symtab.h"
+#include "statmod_impl.h"
+
+const char *statmod_words(const statmod_counter_cfg *c, const statmod_arr *range, const char *fname, char *label,
+                          size_t label_size, char *where, size_t where_size) {
+  char w[64];
+  const char *wh;
+  if (c->arr == STATMOD_ANYWHERE) {
+    wh = "anywhere";
+  } else if (fname && *fname) {
+    wh = fname;
+  } else {
+    snprintf(w, sizeof w, "0x%08x-0x%08x", range ? range->lo : 0, range ? range->hi : 0);
+    wh = w;
+  }
+  if (where && where_size)
+    snprintf(where, where_size, "%s", wh);
+  if (c->signal >= SIG_COUNT) {
+    if (label && label_size)
+      snprintf(label, label_size, "unknown signal %u in %s", c->signal, wh);
+    return NULL;
+  }
+  const signal_info *s = &signal_catalog[c->signal];
+  if (label && label_size) {
+    if (c->arr == STATMOD_ANYWHERE)
+      snprintf(label, label_size, "%s", s->noun);
+    else
+      snprintf(label, label_size, "%s in %s", s->noun, wh);
+  }
+  return s->name;
+}
+
+const char *statmod_range_name(const sym_table *syms, uint32_t lo, uint32_t hi) {
+  if (!syms || lo >= hi)
+    return NULL;
+  const sym_entry *e = sym_table_lookup(syms, lo);
+  return e && e->lo == lo && e->hi == hi ? e->name : NULL;
+}
