@@ -12,6 +12,7 @@ enum {
   EXIT_USAGE = 64,       /* bad command line */
   EXIT_NOINPUT = 66,     /* program file missing or not loadable */
   EXIT_INTERNAL = 70,    /* host-side failure */
+  EXIT_CANTCREAT = 73,   /* an output file (the store) cannot be created */
   EXIT_BOUND = 124,      /* --max-insns or --timeout reached */
   EXIT_TRAP = 125,       /* the program took an exception it has no handler for */
   EXIT_HALT = 126,       /* the program waits for an interrupt that can never come */

@@ -13,6 +13,8 @@
 
 #include "cli.h"
 #include "run_count.h"
+#include "run_net.h"
+#include "../store/store.h"
 #include "tally/tally.h"
 
 #define SLICE_INSNS 20000000ull
@@ -32,6 +34,7 @@ typedef struct run_opts {
   bool stats;
   const char *stats_json;
   count_opts count;          /* the statistics module (--count ...) */
+  net_opts net;              /* where its intervals go (--db, --collector, --control) */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -77,17 +80,35 @@ static void run_usage(FILE *f) {
           "      --intervals-csv FILE  every interval and the totals as CSV\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
+          "\n"
+          "where the counts go (docs/tally-run.md, docs/protocol.md):\n"
+          "      --db FILE          store the run in this SQLite file (default: $TALLY_DB,\n"
+          "                         else ./" STORE_DEFAULT_PATH "), through a collector embedded in\n"
+          "                         tally run; 'tally report --db FILE RUN' prints it again\n"
+          "      --no-store         only print the table (and --intervals-csv)\n"
+          "      --collector ADDR:PORT  send the run to a 'tally collect --listen ADDR:PORT'\n"
+          "                         (another machine, or another process) instead; it\n"
+          "                         stores it in its own --db\n"
+          "      --control ADDR:PORT  before the program starts, wait for the module's\n"
+          "                         configuration as control packets ('tally config\n"
+          "                         --board ADDR:PORT ... --start'); instead of --count and\n"
+          "                         --interval. ADDR:PORT or PORT (= 127.0.0.1:PORT, this\n"
+          "                         machine only); 0.0.0.0:PORT takes them from anywhere\n"
+          "      --key FILE         with --control: take only control packets that carry\n"
+          "                         this key's tag and a fresh sequence number; others are\n"
+          "                         refused and counted\n"
           "  -h, --help             show this help\n"
           "\n"
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
           "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
-          "PROGRAM cannot be loaded.\n");
+          "PROGRAM or the --key file cannot be read, 73 when the store cannot be\n"
+          "created.\n");
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
-         OPT_COUNT, OPT_COUNT_OPTION };
+         OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -103,6 +124,11 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"map", required_argument, NULL, OPT_COUNT_OPTION},
     {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
     {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
+    {"db", required_argument, NULL, OPT_DB},
+    {"no-store", no_argument, NULL, OPT_NO_STORE},
+    {"collector", required_argument, NULL, OPT_COLLECTOR},
+    {"control", required_argument, NULL, OPT_CONTROL},
+    {"key", required_argument, NULL, OPT_KEY},
     {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
@@ -164,10 +190,19 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (count_parse_option(&o->count, optname, optarg) != 0)
         return -1;
       break;
+    case OPT_DB: o->net.db = optarg; break;
+    case OPT_NO_STORE: o->net.no_store = true; break;
+    case OPT_COLLECTOR: o->net.collector = optarg; break;
+    case OPT_CONTROL:
+      o->net.control = optarg;
+      o->count.control = true;
+      o->timed = true;
+      break;
+    case OPT_KEY: o->net.key = optarg; break;
     default: return -1;
     }
   }
-  if (count_check(&o->count) != 0)
+  if (count_check(&o->count) != 0 || run_net_check(&o->net, o->count.nspecs > 0) != 0)
     return -1;
   if (optind >= argc) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
@@ -290,23 +325,34 @@ int cmd_run(int argc, char **argv) {
     count_opts_free(&o.count);
     return EXIT_NOINPUT;
   }
+  struct sigaction sa = {.sa_handler = on_sigint};
+  sigaction(SIGINT, &sa, NULL);
   /* The statistics module, with its sinks: the table and CSV of
-   * run_count.c. A board link to a collector or an embedded store is one
-   * more sink on count_module(counting), added here before count_start. */
+   * run_count.c, and the board link to a collector (run_net.c), embedded
+   * with its store or remote. With --control the configuration comes as
+   * control packets, and the program starts when START does. */
   count_run *counting = NULL;
-  if (o.count.nspecs > 0) {
-    int st;
-    counting = count_setup(sim, &o.count, &st);
-    if (!counting || count_start(counting) != 0) {
+  run_net *net = NULL;
+  if (o.count.nspecs > 0 || o.count.control) {
+    int st = 0;
+    counting = o.count.control ? count_setup_blank(sim, &o.count, &st) : count_setup(sim, &o.count, &st);
+    if (counting)
+      net = run_net_open(&o.net, counting, sim, argv[first], o.core ? o.core : "tally5", &st);
+    if (counting && st == 0) {
+      if (o.count.control)
+        st = run_net_wait_start(net, &interrupted);
+      else if ((net && run_net_describe(net) != 0) || count_start(counting) != 0)
+        st = EXIT_INTERNAL;
+    }
+    if (!counting || st != 0) {
+      run_net_free(net);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
-      return counting ? EXIT_INTERNAL : st;
+      return st ? st : EXIT_INTERNAL;
     }
   }
 
-  struct sigaction sa = {.sa_handler = on_sigint};
-  sigaction(SIGINT, &sa, NULL);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
   uint64_t left = o.max_insns ? o.max_insns : UINT64_MAX;
@@ -333,13 +379,19 @@ int cmd_run(int argc, char **argv) {
   fflush(stdout);
 
   int status;
+  const char *why = NULL;   /* why the program did not run to its end */
   switch (s) {
   case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
-  case TALLY_STOP_TRAP: report_trap(sim); status = EXIT_TRAP; break;
-  case TALLY_STOP_HALT: report_stop(sim, tally_stop_detail(sim)); status = EXIT_HALT; break;
+  case TALLY_STOP_TRAP: report_trap(sim); status = EXIT_TRAP; why = "it trapped"; break;
+  case TALLY_STOP_HALT:
+    report_stop(sim, tally_stop_detail(sim));
+    status = EXIT_HALT;
+    why = "it waits for an interrupt that cannot come";
+    break;
   case TALLY_STOP_LIMIT:
     report_stop(sim, bound);
     status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
+    why = bound;
     break;
   default:
     fprintf(stderr, "tally: internal error: %s\n", tally_stop_detail(sim));
@@ -349,7 +401,11 @@ int cmd_run(int argc, char **argv) {
   if (o.verbose)
     report_summary(sim, secs);
   /* the program has ended: the counters freeze, the timer runs down */
+  if (why)
+    run_net_cut_short(net);
   if (counting && count_finish(counting, stderr) != 0 && status == 0)
+    status = EXIT_INTERNAL;
+  if (net && run_net_finish(net, why ? RUN_END_STOPPED : RUN_END_EXIT, why ? why : "") != 0 && status == 0)
     status = EXIT_INTERNAL;
   if (o.stats)
     stats_print(sim, stderr);

@@ -200,6 +200,14 @@ static uint32_t distinct_ranges(const count_opts *o, int upto) {
 }
 
 int count_check(const count_opts *o) {
+  if (o->control) {
+    if (o->nspecs || o->interval) {
+      fprintf(stderr, "tally run: --count and --interval do not go with --control: the board takes its events and "
+                      "its period from control packets (tally config --timer ... --counter ... --start)\n");
+      return -1;
+    }
+    return 0;
+  }
   if (o->nspecs == 0) {
     if (o->interval || o->counters_set || o->arrs_set || o->csv) {
       fprintf(stderr, "tally run: --interval, --counters, --arrs and --intervals-csv go with --count "
@@ -231,7 +239,12 @@ typedef struct count_row {
 
 struct count_run {
   statmod *m;
-  uint32_t n;                 /* counters used (the first n) */
+  tally_sim *sim;
+  uint32_t n;                 /* columns: the counters shown */
+  uint32_t cap;               /* columns room was made for */
+  uint32_t *col;              /* column -> module counter */
+  char (*arr_name)[LABEL_MAX];/* [params.arrs]: the function an ARR was chosen as, or "" */
+  uint32_t arrs;
   uint32_t width;
   uint64_t interval;
   char (*label)[LABEL_MAX];
@@ -261,8 +274,8 @@ static void copy_row(count_run *r, count_row *row, const statmod_interval *iv) {
   row->begin = iv->cycle_begin;
   row->end = iv->cycle_end;
   for (uint32_t i = 0; i < r->n; i++) {
-    row->values[i] = iv->values[i];
-    row->sat[i] = iv->saturated[i];
+    row->values[i] = iv->values[r->col[i]];
+    row->sat[i] = iv->saturated[r->col[i]];
   }
 }
 
@@ -285,9 +298,9 @@ static void csv_row(count_run *r, const statmod_interval *iv) {
     fprintf(r->csv, "%llu,%llu,%llu", (unsigned long long)iv->index, (unsigned long long)iv->cycle_begin,
             (unsigned long long)iv->cycle_end);
   for (uint32_t i = 0; i < r->n; i++)
-    fprintf(r->csv, ",%llu", (unsigned long long)iv->values[i]);
+    fprintf(r->csv, ",%llu", (unsigned long long)iv->values[r->col[i]]);
   for (uint32_t i = 0; i < r->n; i++)
-    fprintf(r->csv, ",%u", iv->saturated[i] ? 1u : 0u);
+    fprintf(r->csv, ",%u", iv->saturated[r->col[i]] ? 1u : 0u);
   fputc('\n', r->csv);
   if (ferror(r->csv))
     r->csv_failed = true;
@@ -297,7 +310,7 @@ static void report_sink(void *ctx, const statmod_interval *iv) {
   count_run *r = ctx;
   csv_row(r, iv);
   for (uint32_t i = 0; i < r->n; i++)
-    r->any_sat |= iv->saturated[i] != 0;
+    r->any_sat |= iv->saturated[r->col[i]] != 0;
   if (iv->final) {
     copy_row(r, &r->final, iv);
     r->final_intervals = iv->intervals;
@@ -312,6 +325,9 @@ static void report_sink(void *ctx, const statmod_interval *iv) {
 }
 
 /* ---- setup ---- */
+
+static int open_csv(count_run *r, const count_opts *o);
+static void csv_header(count_run *r);
 
 static void free_run(count_run *r) {
   if (!r)
@@ -332,6 +348,8 @@ static void free_run(count_run *r) {
   free(r->lo);
   free(r->hi);
   free(r->anywhere);
+  free(r->col);
+  free(r->arr_name);
   if (r->csv)
     fclose(r->csv);
   free(r);
@@ -349,8 +367,14 @@ static count_run *alloc_run(const count_opts *o) {
   count_run *r = calloc(1, sizeof *r);
   if (!r)
     return NULL;
-  uint32_t n = (uint32_t)o->nspecs;
-  r->n = n;
+  uint32_t n = o->control ? o->params.counters : (uint32_t)o->nspecs;
+  r->n = o->control ? 0 : n;
+  r->cap = n;
+  r->arrs = o->params.arrs;
+  r->col = calloc(n ? n : 1, sizeof *r->col);
+  r->arr_name = calloc(r->arrs ? r->arrs : 1, sizeof *r->arr_name);
+  for (uint32_t i = 0; r->col && i < n; i++)
+    r->col[i] = i;
   r->width = o->params.width;
   r->interval = o->interval;
   if (o->show == UINT64_MAX) {
@@ -365,7 +389,7 @@ static count_run *alloc_run(const count_opts *o) {
   r->lo = calloc(n ? n : 1, sizeof *r->lo);
   r->hi = calloc(n ? n : 1, sizeof *r->hi);
   r->anywhere = calloc(n ? n : 1, sizeof *r->anywhere);
-  bool ok = r->label && r->where && r->signame && r->lo && r->hi && r->anywhere && alloc_row(&r->final, n);
+  bool ok = r->col && r->arr_name && r->label && r->where && r->signame && r->lo && r->hi && r->anywhere && alloc_row(&r->final, n);
   if (ok && o->show != UINT64_MAX) {
     r->rows = calloc(r->head + r->tail ? r->head + r->tail : 1, sizeof *r->rows);
     ok = r->rows != NULL;
@@ -391,7 +415,7 @@ static void report_all_sink(void *ctx, const statmod_interval *iv) {
       uint64_t i = r->head;
       for (; i < cap; i++) {
         v[i] = (count_row){0};
-        if (!alloc_row(&v[i], r->n)) {
+        if (!alloc_row(&v[i], r->cap)) {
           free(v[i].values);
           free(v[i].sat);
           break;
@@ -468,6 +492,7 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, int *status) {
           a = arr_of[k];
       if (a == next_arr) {
         rc = statmod_set_arr(r->m, a, sp->lo, sp->hi, e, sizeof e);
+        count_set_arr_name(r, a, sp->func);
         next_arr++;
       }
       arr_of[i] = a;
@@ -492,15 +517,30 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, int *status) {
     *status = EXIT_INTERNAL;
     return NULL;
   }
-  if (o->csv) {
-    r->csv = fopen(o->csv, "w");
-    r->csv_path = o->csv;
-    if (!r->csv) {
-      fprintf(stderr, "tally run: --intervals-csv: cannot write %s: %s\n", o->csv, strerror(errno));
-      free_run(r);
-      *status = EXIT_INTERNAL;
-      return NULL;
-    }
+  r->sim = sim;
+  if (open_csv(r, o) != 0) {
+    free_run(r);
+    *status = EXIT_INTERNAL;
+    return NULL;
+  }
+  csv_header(r);
+  return r;
+}
+
+static int open_csv(count_run *r, const count_opts *o) {
+  if (!o->csv)
+    return 0;
+  r->csv = fopen(o->csv, "w");
+  r->csv_path = o->csv;
+  if (!r->csv) {
+    fprintf(stderr, "tally run: --intervals-csv: cannot write %s: %s\n", o->csv, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+static void csv_header(count_run *r) {
+  if (r->csv) {
     fprintf(r->csv, "interval,cycle_begin,cycle_end");
     for (uint32_t i = 0; i < r->n; i++) {
       fputc(',', r->csv);
@@ -514,7 +554,72 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, int *status) {
     }
     fputc('\n', r->csv);
   }
+}
+
+void count_set_arr_name(count_run *r, uint32_t arr, const char *name) {
+  if (arr < r->arrs)
+    snprintf(r->arr_name[arr], LABEL_MAX, "%s", name ? name : "");
+}
+
+const char *count_arr_name(const count_run *r, uint32_t arr) { return arr < r->arrs ? r->arr_name[arr] : ""; }
+
+count_run *count_setup_blank(tally_sim *sim, const count_opts *o, int *status) {
+  tally_error err;
+  char e[256];
+  *status = EXIT_INTERNAL;
+  if (o->map && tally_load_map(sim, o->map, &err) != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    *status = EXIT_NOINPUT;
+    return NULL;
+  }
+  count_run *r = alloc_run(o);
+  if (r)
+    r->m = statmod_new(&o->params, e, sizeof e);
+  if (!r || !r->m) {
+    fprintf(stderr, "tally run: %s\n", r ? e : "out of memory");
+    free_run(r);
+    return NULL;
+  }
+  r->sim = sim;
+  if (tally_statmod_attach(sim, r->m, &err) != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    free_run(r);
+    return NULL;
+  }
+  if (statmod_add_sink(r->m, o->show == UINT64_MAX ? report_all_sink : report_sink, r, e, sizeof e) != 0) {
+    fprintf(stderr, "tally run: %s\n", e);
+    free_run(r);
+    return NULL;
+  }
+  if (open_csv(r, o) != 0) {
+    free_run(r);
+    return NULL;
+  }
   return r;
+}
+
+int count_configured(count_run *r) {
+  statmod_status st;
+  statmod_query(r->m, &st);
+  r->interval = st.period;
+  r->n = 0;
+  for (uint32_t i = 0; i < r->cap; i++) {
+    statmod_counter_cfg c = statmod_counter(r->m, i);
+    if (!c.enabled)
+      continue;
+    uint32_t k = r->n++;
+    r->col[k] = i;
+    bool anywhere = c.arr == STATMOD_ANYWHERE;
+    statmod_arr range = anywhere ? (statmod_arr){0, 0} : statmod_arr_of(r->m, c.arr);
+    const char *fname = anywhere ? NULL : count_arr_name(r, c.arr);
+    r->signame[k] = statmod_words(&c, &range, fname && *fname ? fname : NULL, r->label[k], LABEL_MAX, r->where[k],
+                                  LABEL_MAX);
+    r->lo[k] = range.lo;
+    r->hi[k] = range.hi;
+    r->anywhere[k] = anywhere;
+  }
+  csv_header(r);
+  return 0;
 }
 
 int count_start(count_run *r) {
@@ -553,7 +658,7 @@ static void print_table(const count_run *r, FILE *f) {
   if (!w)
     return;
   for (uint32_t i = 0; i < r->n; i++) {
-    snprintf(a, sizeof a, "#%u", i);
+    snprintf(a, sizeof a, "#%u", r->col[i]);
     w[i] = (int)strlen(a);
     if (width_of(r->final.values[i]) > w[i])
       w[i] = width_of(r->final.values[i]);
@@ -582,14 +687,14 @@ static void print_table(const count_run *r, FILE *f) {
   }
   fprintf(f, "  %3s  %-*s  %-*s  %s\n", "#", wl, "counts", ws, "signal", "where");
   for (uint32_t i = 0; i < r->n; i++) {
-    fprintf(f, "  %3u  %-*s  %-*s  %s", i, wl, r->label[i], ws, r->signame[i] ? r->signame[i] : "?", r->where[i]);
+    fprintf(f, "  %3u  %-*s  %-*s  %s", r->col[i], wl, r->label[i], ws, r->signame[i] ? r->signame[i] : "?", r->where[i]);
     if (!r->anywhere[i] && strncmp(r->where[i], "0x", 2) != 0) /* a function: its range too */
       fprintf(f, "  0x%08x-0x%08x", r->lo[i], r->hi[i]);
     fputc('\n', f);
   }
   fprintf(f, "\n  %*s  %*s  %*s", wi, "interval", wc, "start", wc, "end");
   for (uint32_t i = 0; i < r->n; i++) {
-    snprintf(a, sizeof a, "#%u", i);
+    snprintf(a, sizeof a, "#%u", r->col[i]);
     fprintf(f, "  %*s ", w[i], a);
   }
   fputc('\n', f);

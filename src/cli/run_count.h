@@ -35,6 +35,7 @@ typedef struct count_opts {
   const char *map;        /* --map FILE: functions from a GNU ld map file */
   const char *csv;        /* --intervals-csv FILE */
   uint64_t show;          /* intervals to print (UINT64_MAX: all) */
+  bool control;           /* --control: the events come as control packets, not --count */
 } count_opts;
 
 void count_opts_init(count_opts *o);
@@ -53,8 +54,20 @@ typedef struct count_run count_run;
  * counter, ARR and the timer, and adds the printing sinks. NULL after
  * printing the reason; *status is then the exit status to return. */
 count_run *count_setup(tally_sim *sim, const count_opts *o, int *status);
+/* The same for a module configured later (control packets): created with
+ * o->params, attached, nothing counted yet, the printing sinks added. Call
+ * count_configured once it has been started. */
+count_run *count_setup_blank(tally_sim *sim, const count_opts *o, int *status);
+/* Takes the module's configuration as it is now for the table and the CSV:
+ * one column per enabled counter, labelled from its signal and its ARR's
+ * name (count_set_arr_name). 0, or -1 (printed). */
+int count_configured(count_run *r);
+/* The name an ARR was chosen as (a function), "" if none. */
+void count_set_arr_name(count_run *r, uint32_t arr, const char *name);
+const char *count_arr_name(const count_run *r, uint32_t arr);
 statmod *count_module(count_run *r);
-/* Plain words of counter i: label ("cycles in main") and where ("main"). */
+/* Plain words of column i (the i-th --count): label ("cycles in main") and
+ * where ("main"). */
 const char *count_label(const count_run *r, uint32_t i);
 const char *count_where(const count_run *r, uint32_t i);
 

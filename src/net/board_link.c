@@ -40,6 +40,7 @@ struct net_board {
   slot *ring;
   uint32_t ring_n;
   uint32_t data_packets;
+  bool cut_short;
   /* control */
   uint32_t last_ctl_seq;
   uint8_t last_req[NET_MAX_PACKET], last_reply[NET_MAX_PACKET];
@@ -62,6 +63,7 @@ const char *net_board_error(const net_board *b) { return b->err; }
 uint64_t net_board_run_id(const net_board *b) { return b->run_id; }
 void net_board_get_stats(const net_board *b, net_board_stats *st) { *st = b->st; }
 void net_board_set_state(net_board *b, net_state s) { b->st.state = s; }
+void net_board_set_cut_short(net_board *b) { b->cut_short = true; }
 
 int net_board_control_addr(const net_board *b, char *buf, size_t size) {
   net_addr a;
@@ -304,6 +306,7 @@ static void send_final(net_board *b, const statmod_interval *iv) {
     m->first = (uint16_t)first;
     m->n = (uint16_t)(iv->n - first < NET_FINAL_CHUNK ? iv->n - first : NET_FINAL_CHUNK);
     m->values = iv->values + first;
+    m->cut_short = b->cut_short;
     stream_send(b, true);
   }
   b->final_sent = true;

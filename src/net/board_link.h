@@ -131,6 +131,11 @@ int net_board_wait_start(net_board *b, int timeout_ms, const volatile int *cance
  * timeout_ms for the first packet. Returns the number of packets handled. */
 int net_board_poll(net_board *b, int timeout_ms);
 
+/* Says in the final packets that the program did not run to its end
+ * (trapped, stopped by a bound, interrupted): the collector then stores the
+ * run as incomplete. Call before the final record reaches the sink. */
+void net_board_set_cut_short(net_board *b);
+
 /* Marks the run as stopping (the program ended or STOP was applied). */
 void net_board_set_state(net_board *b, net_state s);
 

@@ -43,6 +43,7 @@ typedef struct crun {
   /* final */
   uint32_t total_packets, data_packets_sent;
   uint64_t intervals_sent;
+  bool cut_short;                 /* the board's program did not run to its end */
   uint32_t final_counters;
   uint64_t *totals;
   /* what was stored */
@@ -387,6 +388,11 @@ static void try_close(net_collector *c, crun *r) {
     return;
   }
   verify(r, note, sizeof note);
+  if (r->cut_short) {
+    size_t o = strlen(note);
+    snprintf(note + o, sizeof note - o, "%sthe board's program did not run to its end: the counts cover only the "
+             "cycles simulated", o ? "; " : "");
+  }
   close_run(c, r, note[0] ? STORE_RUN_INCOMPLETE : STORE_RUN_COMPLETE, note);
 }
 
@@ -461,6 +467,7 @@ static void on_final(net_collector *c, crun *r, const net_msg *m) {
     r->final_counters = m->counters;
     r->data_packets_sent = m->data_packets;
     r->intervals_sent = m->intervals;
+    r->cut_short = m->cut_short;
   } else if (m->total_packets != r->total_packets || m->counters != r->final_counters) {
     warn(c, "run %016" PRIx64 ": FINAL packets disagree (%" PRIu32 " vs %" PRIu32 " packets)", r->id, m->total_packets,
          r->total_packets);

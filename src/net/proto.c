@@ -251,8 +251,11 @@ static int decode_final(cursor *c, net_msg *m, char *err, size_t errlen) {
   m->counters = get16(c);
   m->first = get16(c);
   m->n = get16(c);
-  if (!zeros(c, 2))
-    return c->bad ? 0 : fail(err, errlen, "reserved bytes not zero");
+  m->cut_short = get8(c);
+  if (!zeros(c, 1))
+    return c->bad ? 0 : fail(err, errlen, "reserved byte not zero");
+  if (m->cut_short > 1)
+    return fail(err, errlen, "FINAL's cut_short is %u (0 or 1)", m->cut_short);
   if (m->n == 0 || (uint32_t)m->first + m->n > m->counters)
     return fail(err, errlen, "totals [%u, +%u) outside the %u counters", m->first, m->n, m->counters);
   if (c->len - c->off != (size_t)m->n * 8)
@@ -522,7 +525,8 @@ static void encode_payload(cursor *c, const net_msg *m) {
     put16(c, m->counters);
     put16(c, m->first);
     put16(c, m->n);
-    put16(c, 0);
+    put8(c, m->cut_short ? 1 : 0);
+    put8(c, 0);
     for (unsigned i = 0; i < m->n; i++)
       put64(c, m->values[i]);
     break;
@@ -727,8 +731,9 @@ size_t net_format(const net_msg *m, char *buf, size_t size) {
   case NET_FINAL:
     emit(&o,
          "intervals = %" PRIu64 "\ncycle_begin = %" PRIu64 "\ncycle_end = %" PRIu64 "\ndata_packets = %" PRIu32
-         "\ntotal_packets = %" PRIu32 "\ncounters = %u\nfirst = %u\nn = %u\n",
-         m->intervals, m->cycle_begin, m->cycle_end, m->data_packets, m->total_packets, m->counters, m->first, m->n);
+         "\ntotal_packets = %" PRIu32 "\ncounters = %u\nfirst = %u\nn = %u\ncut_short = %u\n",
+         m->intervals, m->cycle_begin, m->cycle_end, m->data_packets, m->total_packets, m->counters, m->first, m->n,
+         m->cut_short);
     emit_u64s(&o, "totals", m->values, m->n);
     break;
   case NET_GONE:

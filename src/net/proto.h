@@ -145,6 +145,7 @@ typedef struct net_msg {
   const uint8_t *saturated;            /* DATA: one byte (0/1) per counter */
   /* FINAL */
   uint32_t data_packets, total_packets;
+  uint8_t cut_short;                   /* 1: the program did not run to its end */
   /* RESEND, GONE */
   uint16_t nranges;
   const net_range *ranges;

@@ -129,7 +129,8 @@ static void payload_lies(void) {
   expect_refused("data", 24 + 18, 0, "before it begins");  /* cycle_end 0x01A80 < cycle_begin */
   expect_refused("final", 24 + 36, 5, "outside");          /* first + n > counters */
   expect_refused("final", 24 + 28, 12, "not below");       /* total_packets = seq */
-  expect_refused("final", 24 + 38, 1, "reserved");
+  expect_refused("final", 24 + 38, 2, "cut_short");
+  expect_refused("final", 24 + 39, 1, "reserved");
   expect_refused("resend", 24 + 0, 0, "ranges");
   expect_refused("resend", 24 + 0, 3, "too short");
   expect_refused("resend", 24 + 8, 0, "empty");            /* count of range 0 = 0 */
