@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../report/csv.h"
 #include "../report/json.h"
 #include "../store/store_read.h"
 #include "cli.h"
@@ -118,16 +119,16 @@ static void list_csv(const store_run_view *runs, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const store_run_view *r = &runs[i];
     printf("%llu,", (unsigned long long)r->run_id);
-    csv_field(stdout, r->program);
+    report_csv_field(stdout, r->program);
     putchar(',');
-    csv_field(stdout, r->core);
+    report_csv_field(stdout, r->core);
     printf(",%s,%s,%llu,", r->started ? r->started : "", r->finished ? r->finished : "",
            (unsigned long long)r->intervals);
     if (r->has_intervals_sent)
       printf("%llu", (unsigned long long)r->intervals_sent);
     printf(",%llu,%llu,%s,", (unsigned long long)r->received, (unsigned long long)r->duplicates,
            store_status_name(r->status));
-    csv_field(stdout, r->note);
+    report_csv_field(stdout, r->note);
     putchar('\n');
   }
 }

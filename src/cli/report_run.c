@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../report/csv.h"
 #include "../report/json.h"
 #include "cli.h"
 #include "report_run.h"
@@ -328,22 +329,6 @@ static void table_totals(const run_data *d) {
 
 /* ---- CSV ---- */
 
-void csv_field(FILE *f, const char *text) {
-  if (!text)
-    return;
-  if (!strpbrk(text, ",\"\r\n")) {
-    fputs(text, f);
-    return;
-  }
-  fputc('"', f);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"')
-      fputc('"', f);
-    fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
 static int csv_interval(void *ctx, const store_interval_view *iv) {
   const run_data *d = ctx;
   printf("%llu,%llu,%llu", (unsigned long long)iv->index, (unsigned long long)iv->cycle_begin,
@@ -371,7 +356,7 @@ static int csv_run(store *s, const run_data *d, unsigned parts) {
     printf("interval,cycle_begin,cycle_end");
     for (uint32_t k = 0; k < d->nshown; k++) {
       printf(",");
-      csv_field(stdout, d->shown[k].label);
+      report_csv_field(stdout, d->shown[k].label);
     }
     printf(",saturated\n");
     if (store_each_interval(s, d->run.run_id, csv_interval, (void *)d) < 0) {
@@ -384,11 +369,11 @@ static int csv_run(store *s, const run_data *d, unsigned parts) {
       uint32_t c = d->shown[k].index;
       const store_counter_view *cv = configured(d, c);
       printf("%u,", c);
-      csv_field(stdout, cv ? cv->signal : NULL);
+      report_csv_field(stdout, cv ? cv->signal : NULL);
       printf(",");
-      csv_field(stdout, cv ? cv->where : NULL);
+      report_csv_field(stdout, cv ? cv->where : NULL);
       printf(",");
-      csv_field(stdout, d->shown[k].label);
+      report_csv_field(stdout, d->shown[k].label);
       printf(",");
       if (d->t.has_board && c < d->t.nboard)
         printf("%llu", (unsigned long long)d->t.board[c]);

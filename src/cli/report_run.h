@@ -19,9 +19,6 @@ typedef struct report_opts {
  * it cannot be read). */
 int report_run(store *s, const char *db, uint64_t run_id, const report_opts *o);
 
-/* A CSV field, quoted when it holds a comma, quote or line break; nothing
- * for NULL. */
-void csv_field(FILE *f, const char *text);
 /* The members describing a run, as one JSON object. */
 void json_run_fields(FILE *f, const store_run_view *r);
 

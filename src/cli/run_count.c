@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../report/csv.h"
 #include "cli.h"
 #include "run_count.h"
 
@@ -279,16 +280,6 @@ static void copy_row(count_run *r, count_row *row, const statmod_interval *iv) {
   }
 }
 
-static void csv_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 static void csv_row(count_run *r, const statmod_interval *iv) {
   if (!r->csv)
     return;
@@ -544,13 +535,13 @@ static void csv_header(count_run *r) {
     fprintf(r->csv, "interval,cycle_begin,cycle_end");
     for (uint32_t i = 0; i < r->n; i++) {
       fputc(',', r->csv);
-      csv_string(r->csv, r->label[i]);
+      report_csv_field(r->csv, r->label[i]);
     }
     for (uint32_t i = 0; i < r->n; i++) {
       char h[LABEL_MAX + 16];
       snprintf(h, sizeof h, "%s saturated", r->label[i]);
       fputc(',', r->csv);
-      csv_string(r->csv, h);
+      report_csv_field(r->csv, h);
     }
     fputc('\n', r->csv);
   }

@@ -7,9 +7,12 @@
  */
 #include <string.h>
 
+#include "csv.h"
 #include "export.h"
 
-static void field(FILE *f, const char *s) {
+void report_csv_field(FILE *f, const char *s) {
+  if (!s)
+    return;
   if (!strpbrk(s, ",\"\r\n")) {
     fputs(s, f);
     return;
@@ -32,7 +35,7 @@ int report_write_csv(const tally_profile *p, FILE *f) {
     fprintf(f, ",%s", tally_signal_name(s));
   fprintf(f, "\n");
   for (size_t k = 0; k < n; k++) {
-    field(f, fp[k].name);
+    report_csv_field(f, fp[k].name);
     fprintf(f, ",0x%08x,0x%08x,%llu,%llu,%llu", fp[k].lo, fp[k].hi, (unsigned long long)fp[k].calls,
             (unsigned long long)fp[k].inclusive_cycles, (unsigned long long)fp[k].samples);
     for (int s = 0; s < nsig; s++)
@@ -53,9 +56,9 @@ int report_write_lines_csv(const tally_profile *p, FILE *f) {
     fprintf(f, ",%s", tally_signal_name(s));
   fprintf(f, "\n");
   for (size_t k = 0; k < n; k++) {
-    field(f, lp[k].file ? lp[k].file : REPORT_NO_LINE);
+    report_csv_field(f, lp[k].file ? lp[k].file : REPORT_NO_LINE);
     fprintf(f, ",%u,", lp[k].line);
-    field(f, (size_t)lp[k].func < nfn ? fp[lp[k].func].name : "[unknown]");
+    report_csv_field(f, (size_t)lp[k].func < nfn ? fp[lp[k].func].name : "[unknown]");
     fprintf(f, ",%llu", (unsigned long long)lp[k].samples);
     for (int s = 0; s < nsig; s++)
       fprintf(f, ",%llu", (unsigned long long)lp[k].self[s]);

@@ -8,7 +8,8 @@
  *                   and reading it back for `tally diff`
  *   speedscope.c    speedscope's file format (sampled profile, cycle weights)
  *   folded.c        folded stacks ("a;b;c N") for flame graphs
- *   csv.c           the flat profile, or the per-line profile, as CSV
+ *   csv.c           the flat profile, or the per-line profile, as CSV (and
+ *                   csv.h: the field quoting the CLI tables share)
  *   json.c          a small JSON reader (for profile_json.c)
  *   common.c        what several of them share
  *
