@@ -19,16 +19,7 @@
 #include "net/board_link.h"
 #include "synth.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                                               \
-  do {                                                                                                                 \
-    if (!(cond)) {                                                                                                     \
-      failures++;                                                                                                      \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                             \
-      fprintf(stderr, __VA_ARGS__);                                                                                    \
-      fputc('\n', stderr);                                                                                             \
-    }                                                                                                                  \
-  } while (0)
+#include "check.h"
 
 typedef struct known {
   uint64_t run_id;

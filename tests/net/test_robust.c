@@ -14,17 +14,7 @@
 #include "net/proto.h"
 #include "vectors.h"
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                                                               \
-  do {                                                                                                                 \
-    checks++;                                                                                                          \
-    if (!(cond)) {                                                                                                     \
-      failures++;                                                                                                      \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                             \
-      fprintf(stderr, __VA_ARGS__);                                                                                    \
-      fputc('\n', stderr);                                                                                             \
-    }                                                                                                                  \
-  } while (0)
+#include "check.h"
 
 static net_msg m;
 static vector v[VEC_MAX];

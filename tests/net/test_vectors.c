@@ -12,16 +12,7 @@
 #include "net/proto.h"
 #include "vectors.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                                               \
-  do {                                                                                                                 \
-    if (!(cond)) {                                                                                                     \
-      failures++;                                                                                                      \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                             \
-      fprintf(stderr, __VA_ARGS__);                                                                                    \
-      fputc('\n', stderr);                                                                                             \
-    }                                                                                                                  \
-  } while (0)
+#include "check.h"
 
 int main(int argc, char **argv) {
   if (argc != 2) {

@@ -24,17 +24,7 @@
 #include "symbols/symtab.h"
 #include "tally/tally.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                    \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      failures++;                                                           \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-      printf(__VA_ARGS__);                                                  \
-      printf("\n");                                                         \
-    }                                                                       \
-  } while (0)
+#include "check.h"
 
 /* ---- a sink that keeps what it gets ---- */
 
