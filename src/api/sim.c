@@ -364,6 +364,8 @@ int tally_load_map(tally_sim *sim, const char *path, tally_error *err) {
   }
   sym_table_free(&sim->syms);
   sim->syms = t;
+  if (sim->cpu->tm && sim->cpu->tm->prof)
+    prof_symbols_changed(sim->cpu->tm->prof);
   return 0;
 }
 

@@ -86,13 +86,29 @@ static void fold_block(timing *tm, core_block *b, int64_t *sig) {
   block_timing *bt = b->timing;
   if (!bt || !bt->execs)
     return;
+  int64_t *region = tm->regions ? tm->regions->rows + (size_t)bt->region * SIG_COUNT : NULL;
   timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, sig);
-  if (tm->regions) /* range counters: the block's region gets them too */
-    timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, tm->regions->rows + (size_t)bt->region * SIG_COUNT);
+  if (region) /* range counters: the block's region gets them too */
+    timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, region);
   if (tm->prof)
     for (uint32_t i = 0; i < b->n_ops; i++)
       timing_add_op(&bt->ops[i], (int64_t)bt->execs, prof_row(tm->prof, b->pcs[i]));
   bt->execs = 0;
+  core_fold_events(tm, b, sig, region);
+}
+
+void core_fold_events(timing *tm, core_block *b, int64_t *sig, int64_t *region_row) {
+  block_timing *bt = b->timing;
+  if (!(bt->outcomes[0] | bt->outcomes[1] | bt->entry_hits | bt->entry_load_use))
+    return;
+  timing_add_block_events(tm, bt, true, true, sig);
+  if (region_row)
+    timing_add_block_events(tm, bt, true, true, region_row);
+  if (tm->prof) { /* the branch is the block's last op, the rest its first instruction's */
+    timing_add_block_events(tm, bt, true, false, prof_row(tm->prof, b->pcs[b->n_ops - 1]));
+    timing_add_block_events(tm, bt, false, true, prof_row(tm->prof, b->pc));
+  }
+  bt->outcomes[0] = bt->outcomes[1] = bt->entry_hits = bt->entry_load_use = 0;
 }
 
 /* Moves the static counts of every cached block's executions into the run's
@@ -193,7 +209,10 @@ static void emit_fetches(const core_cpu *cpu, block_draft *d, uint32_t pc, uint3
     if (d->n_ops > 0 && g == d->fetch_granule)
       continue;
     d->fetch_granule = g;
-    emit(d, (core_op){.kind = K_IFETCH, .imm = (int32_t)(g << shift)}, pc, (op_timing){0});
+    /* the first fetch is done on entry, if the line is a new one; every
+     * later one is a lookup, counted as a hit until it misses */
+    op_timing t = {.pulses = d->n_ops ? (1u << SIG_ICACHE_ACCESS) | (1u << SIG_ICACHE_HIT) : 0};
+    emit(d, (core_op){.kind = K_IFETCH, .imm = (int32_t)(g << shift)}, pc, t);
   }
 }
 
@@ -274,6 +293,8 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     if (cpu->tm->regions)
       bt->region = (uint16_t)timing_region_of(cpu->tm->regions, pc);
     bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
+    bt->branch_pen[0] = cpu->tm->branch_cost[0][bt->predict_taken];
+    bt->branch_pen[1] = cpu->tm->branch_cost[1][bt->predict_taken];
     /* the first real instruction, and the last one if it is a load */
     for (uint32_t i = 0; i < n; i++) {
       if (b->ops[i].kind != K_IFETCH) {

@@ -174,18 +174,22 @@ core_block *core_block_get_single(core_cpu *cpu, uint32_t pc, void *buf, size_t 
 void core_block_flush(core_cpu *cpu);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
 
-/* The execution loops (exec_fast.c, exec_timed.c, exec_profiled.c). Run
+/* The execution loops (exec_fast.c, exec_timed*.c, exec_profiled.c). Run
  * from `first` if given, else from cpu->pc, until an exit, a trap or the
  * horizon; true for the horizon. The timed loop also runs the timing model;
  * the profiled loop is the timed one that also feeds the profile
  * (cpu->tm->prof). core_exec runs whichever the cpu's mode calls for. */
 bool core_exec_fast(core_cpu *cpu, core_block *first);
 bool core_exec_timed(core_cpu *cpu, core_block *first);
+bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address regions (regions.h) */
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
 bool core_exec(core_cpu *cpu, core_block *first);
 
 /* Attaches a timing model (taking ownership) or detaches it (NULL). */
 void core_set_timing(core_cpu *cpu, timing *tm);
+/* Moves b's per-block event counts (block_timing.outcomes and the like)
+ * into sig, into region_row when given, and into its profile rows. */
+void core_fold_events(timing *tm, core_block *b, int64_t *sig, int64_t *region_row);
 /* Totals of every signal so far (timed mode), folded from all blocks. */
 void core_signal_totals(core_cpu *cpu, uint64_t *totals);
 void core_fold_blocks(core_cpu *cpu);

@@ -3,5 +3,6 @@
  * shadow call stack (see exec_loop.inc). */
 #define TIMED 1
 #define PROFILED 1
+#define REGIONS 1 /* a profile may run beside range counters */
 #define LOOP_NAME core_exec_profiled
 #include "exec_loop.inc"

@@ -46,10 +46,13 @@ static void step_one(core_cpu *cpu) {
     core_exec(cpu, b);
     /* the one-instruction block is in no fold's list: fold its static counts now */
     timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
+    if (cpu->tm->region_row) /* the current region is the instruction's */
+      timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->region_row);
     if (cpu->tm->prof)
       for (uint32_t i = 0; i < b->n_ops; i++)
         timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
     b->timing->execs = 0;
+    core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
     if (cpu->tm->prof && cpu->tm->prof->sample_period)
       take_samples(cpu, pc0);
     probe_step_end(cpu, &probe, pc0, b);
@@ -62,7 +65,9 @@ static void step_one(core_cpu *cpu) {
 bool core_exec(core_cpu *cpu, core_block *first) {
   if (!cpu->tm)
     return core_exec_fast(cpu, first);
-  return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed(cpu, first);
+  if (cpu->tm->prof)
+    return core_exec_profiled(cpu, first);
+  return cpu->tm->regions ? core_exec_timed_regions(cpu, first) : core_exec_timed(cpu, first);
 }
 
 /* The next timer interrupt that could be taken, as a cycle count. */

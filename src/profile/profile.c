@@ -57,6 +57,7 @@ void prof_free(prof_state *p) {
     free(c);
   }
   free(p->rows);
+  free(p->entries);
   free(p->samples);
   free(p->stack);
   free(p);
@@ -73,17 +74,32 @@ static prof_node *new_node(prof_state *p) {
   return &p->chunks->nodes[p->chunks->used++];
 }
 
-/* The child of `parent` for (func, site, trap), created on first use. */
+static uint32_t memo_slot(const prof_node *parent, uint32_t func, uint32_t site) {
+  uint64_t h = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull ^ (uint64_t)func * 0xC2B2AE3D27D4EB4Full ^
+               (uint64_t)site * 0x165667B19E3779F9ull;
+  return (uint32_t)(h >> 40) & (PROF_CHILD_MEMO - 1);
+}
+
+/* The child of `parent` for (func, site, trap), created on first use. A
+ * memo of recent answers saves walking long sibling lists at every call. */
 static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
-  for (prof_node *c = parent->first_child; c; c = c->next_sibling)
+  uint32_t slot = memo_slot(parent, func, site);
+  prof_node *m = p->child_memo[slot];
+  if (m && m->parent == parent && m->func == func && m->call_site == site && m->is_trap == trap)
+    return m;
+  prof_node *c;
+  for (c = parent->first_child; c; c = c->next_sibling)
     if (c->func == func && c->call_site == site && c->is_trap == trap)
-      return c;
-  prof_node *c = new_node(p);
-  if (!c)
-    return parent; /* out of memory: keep charging the parent */
-  *c = (prof_node){.func = func, .call_site = site, .is_trap = trap, .parent = parent,
-                   .next_sibling = parent->first_child};
-  parent->first_child = c;
+      break;
+  if (!c) {
+    c = new_node(p);
+    if (!c)
+      return parent; /* out of memory: keep charging the parent */
+    *c = (prof_node){.func = func, .call_site = site, .is_trap = trap, .parent = parent,
+                     .next_sibling = parent->first_child};
+    parent->first_child = c;
+  }
+  p->child_memo[slot] = c;
   return c;
 }
 
@@ -181,7 +197,38 @@ void prof_sample(prof_state *p, uint32_t pc) {
   p->samples_taken++;
 }
 
-bool prof_is_function_entry(const prof_state *p, uint32_t pc) {
+/* One bit per row of the profiled range: a function starts there. */
+static void build_entries(prof_state *p) {
+  p->entries_built = true;
+  free(p->entries);
+  p->entries = NULL;
+  size_t nrows = (size_t)(p->hi - p->lo) >> 1;
+  if (!p->syms || !nrows)
+    return;
+  p->entries = calloc((nrows + 7) / 8, 1);
+  if (!p->entries)
+    return; /* out of memory: every question goes to the symbol table */
+  for (size_t i = 0; i < p->syms->n; i++) {
+    uint32_t a = p->syms->v[i].addr;
+    const sym_entry *e = sym_table_lookup(p->syms, a); /* the same test as without the bits */
+    if (e && e->addr == a && a - p->lo < p->hi - p->lo && !(a & 1u)) {
+      size_t r = (a - p->lo) >> 1;
+      p->entries[r >> 3] |= (uint8_t)(1u << (r & 7));
+    }
+  }
+}
+
+bool prof_is_function_entry(prof_state *p, uint32_t pc) {
+  if (!p->entries_built)
+    build_entries(p);
+  if (p->entries && pc - p->lo < p->hi - p->lo && !(pc & 1u)) {
+    size_t r = (pc - p->lo) >> 1;
+    return p->entries[r >> 3] >> (r & 7) & 1u;
+  }
   const sym_entry *e = p->syms ? sym_table_lookup(p->syms, pc) : NULL;
   return e && e->addr == pc;
+}
+
+void prof_symbols_changed(prof_state *p) {
+  p->entries_built = false;
 }

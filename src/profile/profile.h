@@ -41,6 +41,8 @@ typedef struct prof_frame {
 
 typedef struct prof_node_chunk prof_node_chunk;
 
+#define PROF_CHILD_MEMO 1024
+
 typedef struct prof_state {
   const sym_table *syms;    /* to recognise jumps to a function's entry (tail calls) */
   uint32_t lo, hi;          /* profiled code range [lo, hi) */
@@ -57,6 +59,10 @@ typedef struct prof_state {
   uint64_t next_sample;
   uint64_t *samples;        /* per row */
   uint64_t samples_taken;
+  /* lookups the run does at every call and jump, made cheap: */
+  prof_node *child_memo[PROF_CHILD_MEMO]; /* recently used (parent, func, site) nodes, by hash */
+  uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
+  bool entries_built;
 } prof_state;
 
 prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
@@ -81,7 +87,9 @@ void prof_trap_return(prof_state *p, uint64_t now);
 void prof_finish(prof_state *p, uint64_t now);
 
 /* Is pc the first instruction of a known function? */
-bool prof_is_function_entry(const prof_state *p, uint32_t pc);
+bool prof_is_function_entry(prof_state *p, uint32_t pc);
+/* The symbol table behind p->syms changed (functions were loaded again). */
+void prof_symbols_changed(prof_state *p);
 
 /* Samples: record the instruction executing at cycle `at`. */
 void prof_sample(prof_state *p, uint32_t pc);

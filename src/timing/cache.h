@@ -97,31 +97,39 @@ static inline uint32_t cache_find_way(const uint32_t *t, uint32_t ways, uint32_t
   return ways;
 }
 
-/* A hit, inline for the timing model's fast paths: the slot holding the
- * line `tag` (addr >> line_shift) with the replacement state updated as a
- * hit updates it, or -1 on a miss, which changes nothing (the caller then
+/* A hit, inline for the timing model's fast paths: true and the slot
+ * holding the line `tag` (addr >> line_shift) in *slot, with the
+ * replacement state updated as a hit updates it; or false on a miss, which
+ * changes nothing (the caller then
  * goes through cache_access). The set is searched straight away, without
  * a guess at the slot used last first: a guess that fails half the time
  * costs more than it saves. A hit on the most recently used slot updates
  * LRU state again, which leaves it the newest: the order is unchanged. */
-static inline int32_t cache_hit(cache *c, uint32_t tag) {
+static inline bool cache_probe(cache *c, uint32_t tag, uint32_t *slot) {
   uint32_t base = (tag & c->set_mask) << c->way_shift, i;
   const uint32_t *t = c->tags + base;
   if (c->ways <= 2) { /* one branch, on hit or miss, not on the way */
     uint32_t h0 = t[0] == tag, h1 = c->ways == 2 && t[1] == tag;
     if (__builtin_expect(!(h0 | h1), 0))
-      return -1;
+      return false;
     i = base + h1;
   } else {
     uint32_t w = cache_find_way(t, c->ways, tag);
     if (__builtin_expect(w == c->ways, 0))
-      return -1;
+      return false;
     i = base + w;
   }
   c->mru = i;
   if (c->replacement == REPL_LRU)
     c->stamp[i] = cache_lru_tick(c);
-  return (int32_t)i;
+  *slot = i;
+  return true;
+}
+
+/* cache_probe as a slot number, -1 on a miss. */
+static inline int32_t cache_hit(cache *c, uint32_t tag) {
+  uint32_t i;
+  return cache_probe(c, tag, &i) ? (int32_t)i : -1;
 }
 
 /* Line address (addr with the offset bits cleared). */

@@ -73,15 +73,7 @@ uint32_t timing_region_limit(const timing_regions *r, uint32_t pc) {
 }
 
 void timing_region_sync(timing *t) {
-  timing_regions *r = t->regions;
-  if (!r)
-    return;
-  int64_t *row = r->rows + (size_t)t->region * SIG_COUNT;
-  for (uint32_t k = 0; k < r->ntracked; k++) {
-    uint8_t s = r->tracked[k];
-    row[s] += t->sig_dyn[s] - r->mark[s];
-    r->mark[s] = t->sig_dyn[s];
-  }
+  (void)t; /* dynamic counts reach the current region's row as they are made */
 }
 
 /* Marker k's cycles in the current region from the later of its setting
@@ -102,11 +94,11 @@ static void close_markers(timing *t, uint32_t bits, uint64_t now) {
 void timing_region_switch(timing *t, uint32_t region) {
   timing_regions *r = t->regions;
   if (r) {
-    timing_region_sync(t);
     if (t->markers) {
       close_markers(t, t->markers, t->cycle);
     }
     r->entered = t->cycle;
+    t->region_row = r->rows + (size_t)region * SIG_COUNT;
   }
   t->region = (uint16_t)region;
 }
@@ -135,11 +127,9 @@ uint64_t timing_region_marker(const timing *t, uint32_t region, unsigned k, uint
 }
 
 void timing_regions_install(timing *t, timing_regions *r) {
-  timing_region_sync(t);
   t->regions = r;
   t->region = 0;
-  if (r) {
-    memcpy(r->mark, t->sig_dyn, sizeof r->mark);
+  t->region_row = r ? r->rows : NULL;
+  if (r)
     r->entered = t->cycle;
-  }
 }

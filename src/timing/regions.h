@@ -9,18 +9,18 @@
  * A region's row receives every count its instructions are charged:
  *   - static costs when blocks are folded (core_fold_blocks): executions
  *     times the block's static costs go to the block's region;
- *   - dynamic charges are not routed per event: they go to sig_dyn as
- *     always, and when execution enters a block of another region, the
- *     dynamic counts of the tracked signals since the last switch are moved
- *     to the region being left (timing_region_switch). This is exact because
- *     every dynamic charge is made while its instruction's block is the one
- *     being run: a block's dynamic charges, its early-exit corrections and a
- *     single-stepped instruction's folded static costs all come before the
- *     next block is entered, and traps and interrupts switch to their
- *     instruction's region before they charge (trap.c).
- *
- * Only the tracked signals are moved at a switch (those some range counter
- * counts), so a switch costs a few additions.
+ *   - dynamic charges go to sig_dyn and to the row of the current region
+ *     (timing.region_row, timing_count), which entering a block of another
+ *     region changes (timing_region_switch). This is exact because every
+ *     dynamic charge is made while its instruction's block is the one being
+ *     run: a block's dynamic charges, its early-exit corrections (which take
+ *     back from the row too) and a single-stepped instruction's folded
+ *     static costs (run.c, which adds them to the row too) all come before
+ *     the next block is entered, and traps and interrupts switch to their
+ *     instruction's region before they charge (trap.c). Most dynamic events
+ *     are per-block counts folded with the static ones (block_timing), so
+ *     charges, and these extra additions, are rare; a switch costs a
+ *     pointer, not a pass over the signals.
  *
  * Markers are level signals, not charges: a marker is high from the start
  * of the instruction that sets it to the start of the one that clears it.
@@ -43,13 +43,12 @@ typedef struct timing_regions {
   uint32_t nregions;           /* nbounds + 1 */
   int64_t *rows;               /* nregions * SIG_COUNT counts */
   uint32_t ntracked;
-  uint8_t tracked[SIG_COUNT];  /* signals moved at a switch */
-  int64_t mark[SIG_COUNT];     /* sig_dyn of the tracked signals at the last switch */
+  uint8_t tracked[SIG_COUNT];  /* signals some range counter reads */
   uint64_t entered;            /* the cycle the current region was entered */
 } timing_regions;
 
 /* Regions cut at `bounds` (any order, duplicates and 0 allowed: they are
- * sorted and merged), moving the dynamic counts of `signals` at switches.
+ * sorted and merged), for range counters of `signals`.
  * NULL when out of memory or when there would be more than
  * TIMING_MAX_REGIONS regions. */
 timing_regions *timing_regions_new(const uint32_t *bounds, uint32_t nbounds, const uint8_t *signals,
@@ -67,8 +66,8 @@ uint32_t timing_region_limit(const timing_regions *r, uint32_t pc);
  * its region, and keeps r alive while installed. Rows are not cleared. */
 void timing_regions_install(timing *t, timing_regions *r);
 
-/* Moves the dynamic counts made since the last switch into the current
- * region's row (before reading rows). */
+/* Brings the rows up to date before they are read: nothing to do, since
+ * dynamic counts reach them as they are made (kept for callers). */
 void timing_region_sync(timing *t);
 
 /* Makes the region of `pc` the current one (a trap or interrupt about to

@@ -310,9 +310,9 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals) {
    * static uncached fetches, one beat each */
   const core_model *m = &t->model;
   uint64_t fetch_reads = totals[SIG_MEM_READ] - (uint64_t)t->sig_dyn[SIG_MEM_READ];
-  double icache = (double)t->sig_dyn[SIG_ICACHE_ACCESS];
-  double dcache = (double)(t->sig_dyn[SIG_DCACHE_READ_HIT] + t->sig_dyn[SIG_DCACHE_READ_MISS] +
-                           t->sig_dyn[SIG_DCACHE_WRITE_HIT] + t->sig_dyn[SIG_DCACHE_WRITE_MISS]);
+  double icache = (double)totals[SIG_ICACHE_ACCESS];
+  double dcache = (double)(totals[SIG_DCACHE_READ_HIT] + totals[SIG_DCACHE_READ_MISS] +
+                           totals[SIG_DCACHE_WRITE_HIT] + totals[SIG_DCACHE_WRITE_MISS]);
   timing_energy e = {
     .core_j = copy.energy_core_pj * 1e-12,
     .static_j = copy.energy_static_pj * 1e-12,
@@ -339,6 +339,24 @@ void timing_add_op(const op_timing *o, int64_t n, int64_t *sig) {
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig) {
   for (uint32_t i = from; i < to; i++)
     timing_add_op(&bt->ops[i], n, sig);
+}
+
+void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig) {
+  if (branch) {
+    int64_t nt = (int64_t)bt->outcomes[0], tk = (int64_t)bt->outcomes[1];
+    int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
+    sig[SIG_BRANCH_TAKEN] += tk;
+    sig[SIG_BRANCH_MISPREDICT] += bt->predict_taken ? nt : tk;
+    sig[SIG_CYCLE] += pen;
+    sig[SIG_STALL_BRANCH] += pen;
+  }
+  if (head) {
+    int64_t stall = (int64_t)bt->entry_load_use * t->model.load_use_penalty;
+    sig[SIG_ICACHE_ACCESS] += (int64_t)bt->entry_hits;
+    sig[SIG_ICACHE_HIT] += (int64_t)bt->entry_hits;
+    sig[SIG_CYCLE] += stall;
+    sig[SIG_STALL_LOAD_USE] += stall;
+  }
 }
 
 uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) {

@@ -48,6 +48,18 @@ typedef struct block_timing {
   uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
+  /* The branch that ends the block: its penalty cycles by outcome
+   * ([0] not taken, [1] taken). */
+  uint32_t branch_pen[2];
+  /* Events of an execution that are not static but need no more than a
+   * count per block: they are folded with the block's static counts
+   * (timing_add_block_events) rather than charged one by one. Not yet
+   * folded: how often the ending branch went each way, how often entry
+   * found the first fetch line in the I-cache (a lookup that hit), and
+   * how often a load at the end of the previous block stalled entry. */
+  uint64_t outcomes[2];
+  uint64_t entry_hits;
+  uint64_t entry_load_use;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 
@@ -72,6 +84,7 @@ typedef struct timing {
   uint8_t last_load_rd;     /* a load at the end of the previous block */
   uint16_t region;          /* address region of the block being run (regions.h) */
   struct timing_regions *regions; /* range counting (statistics module), or NULL */
+  int64_t *region_row;      /* with regions: the row of `region`, which gets every dynamic count too */
 
   /* memory, in core cycles at the current frequency */
   uint32_t mem_read_first, mem_read_beat, mem_write_beat, mem_row_miss;
@@ -104,24 +117,40 @@ void timing_free(timing *t);
 op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
                         int32_t imm, uint32_t pc, uint32_t len, uint8_t prev_load_rd);
 
+/* Cache hits counted as static pulses (part of timing_static's pulses):
+ * a plain load or lr.w with a D-cache, a plain store with a write-back
+ * D-cache. The timed loop takes the pulse back when the access misses,
+ * does not go to the cache (outside RAM) or the instruction traps, so the
+ * hot path of a hit counts nothing. Fetch ops after a block's first carry
+ * icache.access and icache.hit the same way (block.c). */
+#define TIMING_HIT_PULSES ((1u << SIG_DCACHE_READ_HIT) | (1u << SIG_DCACHE_WRITE_HIT))
+uint32_t timing_static_hits(const timing *t, uint8_t kind);
+
 /* Registers an instruction reads (bit mask), for load-use checks. */
 uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2);
 
 /* Dynamic events, each returns the stall cycles it charged. */
 /* Counts a dynamic event (or cycles) of `sig`: into the run's totals and,
- * when profiling, into the current instruction's row. */
+ * when profiling, into the current instruction's row, and with address
+ * regions into the current region's row. */
 static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
   t->sig_dyn[sig] += n;
 #ifndef TIMING_NO_ROWS /* defined by a caller that never runs with a profile */
   if (__builtin_expect(t->prof_row != NULL, 0))
     t->prof_row[sig] += n;
 #endif
+#ifndef TIMING_NO_REGIONS /* defined by a caller that never runs with regions */
+  if (__builtin_expect(t->region_row != NULL, 0))
+    t->region_row[sig] += n;
+#endif
 }
 
 /* `now` is the cycle at which the access happens (for the memory port
  * and the write buffer). The inline versions below take cache hits
- * (cache_hit); misses, uncached accesses and write-through stores go to the
- * out-of-line versions. Looking up the set every time measured faster than
+ * (cache_probe); misses, uncached accesses and write-through stores go to
+ * the out-of-line versions. timing_load and timing_store count every
+ * access as it happens (the atomics' accesses, which carry no static hit
+ * pulse). Looking up the set every time measured faster than
  * first comparing with the line used last: that guess is a branch that
  * fails too often. */
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now);
@@ -129,13 +158,29 @@ uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
 
-static inline uint32_t timing_fetch(timing *t, uint32_t line_addr, uint64_t now) {
-  if (__builtin_expect(!t->icache_on || cache_hit(&t->icache, line_addr >> t->icache.line_shift) < 0, 0))
-    return timing_fetch_slow(t, line_addr, now);
+/* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
+ * or a per-block count: true on a hit, which then counts nothing; on a
+ * miss nothing has changed and the caller takes the count back and goes
+ * the slow way. */
+static inline bool timing_fetch_hit(timing *t, uint32_t line_addr) {
+  uint32_t i;
+  if (__builtin_expect(!cache_probe(&t->icache, line_addr >> t->icache.line_shift, &i), 0))
+    return false;
   t->fetch_line = line_addr;
-  timing_count(t, SIG_ICACHE_ACCESS, 1);
-  timing_count(t, SIG_ICACHE_HIT, 1);
-  return 0;
+  return true;
+}
+
+static inline bool timing_load_hit(timing *t, uint32_t addr) {
+  uint32_t i;
+  return __builtin_expect(cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), 1);
+}
+
+static inline bool timing_store_hit(timing *t, uint32_t addr) {
+  uint32_t i;
+  if (__builtin_expect(!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), 0))
+    return false;
+  t->dcache.dirty[i] = 1;
+  return true;
 }
 
 static inline uint32_t timing_load(timing *t, uint32_t addr, uint64_t now) {
@@ -160,21 +205,6 @@ static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32
   return t->dynamic_muldiv ? timing_muldiv_slow(t, kind, a, b) : 0;
 }
 
-static inline uint32_t timing_branch(timing *t, bool taken, bool predicted_taken) {
-  uint32_t penalty = t->branch_cost[taken][predicted_taken];
-  if (taken) {
-    timing_count(t, SIG_BRANCH_TAKEN, 1);
-    t->fetch_line = TIMING_NO_LINE;
-  }
-  if (taken != predicted_taken)
-    timing_count(t, SIG_BRANCH_MISPREDICT, 1);
-  if (penalty) {
-    t->cycle += penalty;
-    timing_count(t, SIG_CYCLE, penalty);
-    timing_count(t, SIG_STALL_BRANCH, penalty);
-  }
-  return penalty;
-}
 uint32_t timing_trap(timing *t, bool interrupt);
 /* Execution enters a block of another address region (regions.h). */
 void timing_region_switch(timing *t, uint32_t region);
@@ -201,6 +231,12 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
  * back), into sig; timing_add_ops does it for ops [from, to) of a block. */
 void timing_add_op(const op_timing *o, int64_t n, int64_t *sig);
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
+
+/* Adds the signals of the per-block event counts of bt (block_timing) into
+ * sig: of the ending branch (taken branches, mispredictions, penalty
+ * cycles) when `branch`, of the first instruction (entry fetch hits,
+ * load-use stalls) when `head`. The caller clears the counts. */
+void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
 
 /* An upper bound of the dynamic cycles an op of this kind can add. */
 uint32_t timing_dynamic_bound(const timing *t, uint8_t kind);

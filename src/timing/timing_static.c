@@ -30,6 +30,15 @@ static void uncached_fetch(const timing *t, uint32_t pc, uint32_t len, op_timing
   o->fetch_stall = (uint16_t)(reads * t->mem_read_first);
 }
 
+uint32_t timing_static_hits(const timing *t, uint8_t kind) {
+  isa_class cls = (isa_class)isa_infos[kind].cls;
+  if (t->dcache_on && (cls == CLASS_LOAD || kind == K_LR_W))
+    return 1u << SIG_DCACHE_READ_HIT;
+  if (t->dcache_wb && cls == CLASS_STORE)
+    return 1u << SIG_DCACHE_WRITE_HIT;
+  return 0;
+}
+
 op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
                         int32_t imm, uint32_t pc, uint32_t len, uint8_t prev_load_rd) {
   bool compressed = len == 2;
@@ -113,6 +122,7 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
     o.stall_sig = 0;
   if (!t->model.icache.enabled)
     uncached_fetch(t, pc, len, &o);
+  pulses |= timing_static_hits(t, kind);
   o.pulses = pulses;
   o.cycles = o.fetch_stall + cpi + o.load_use + o.stall_cycles;
   return o;
