@@ -87,9 +87,9 @@ static void fold_block(timing *tm, core_block *b, int64_t *sig) {
   if (!bt || !bt->execs)
     return;
   int64_t *region = tm->regions ? tm->regions->rows + (size_t)bt->region * SIG_COUNT : NULL;
-  timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, sig);
+  timing_add_block(bt, (int64_t)bt->execs, sig);
   if (region) /* range counters: the block's region gets them too */
-    timing_add_ops(bt, 0, b->n_ops, (int64_t)bt->execs, region);
+    timing_add_block(bt, (int64_t)bt->execs, region);
   if (tm->prof)
     for (uint32_t i = 0; i < b->n_ops; i++)
       timing_add_op(&bt->ops[i], (int64_t)bt->execs, prof_row(tm->prof, b->pcs[i]));
@@ -264,7 +264,9 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   uint32_t n = d.n_ops;
   size_t head = align16(sizeof(core_block) + n * sizeof(core_op));
   size_t side = align16((n + 1) * sizeof(uint32_t) + (n + 1));
-  size_t timed = cpu->tm ? sizeof(block_timing) + n * sizeof(op_timing) : 0;
+  sig_count_pair counts[SIG_COUNT];
+  uint32_t nsum = cpu->tm ? timing_block_sum(d.times, n, counts) : 0;
+  size_t timed = cpu->tm ? align16(sizeof(block_timing) + n * sizeof(op_timing)) + nsum * sizeof(sig_count_pair) : 0;
   size_t size = head + side + timed;
   core_block *b = buf ? (size <= bufsize ? buf : NULL) : arena_alloc(cpu, size);
   if (!b) {
@@ -289,6 +291,10 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     }
     bt->static_cycles = sum;
     bt->dyn_bound = bound;
+    sig_count_pair *pairs = (sig_count_pair *)((char *)bt + align16(sizeof(block_timing) + n * sizeof(op_timing)));
+    memcpy(pairs, counts, nsum * sizeof *pairs);
+    bt->sum = pairs;
+    bt->nsum = nsum;
     bt->max_cycles = sum + bound;
     if (cpu->tm->regions)
       bt->region = (uint16_t)timing_region_of(cpu->tm->regions, pc);

@@ -1,7 +1,8 @@
 /* The timed loop while address regions are installed (the statistics
- * module's range counters, regions.h): entering a block of another region
- * moves the dynamic counts so far to the region being left. Apart so that
- * the plain timed loop does not pay for that check (see exec_loop.inc). */
+ * module's range counters, regions.h): dynamic counts also go to the
+ * current region's row, and entering a block of another region switches
+ * that row. Apart so that the plain timed loop pays for neither (see
+ * exec_loop.inc). */
 #define TIMED 1
 #define PROFILED 0
 #define REGIONS 1

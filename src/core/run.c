@@ -45,9 +45,9 @@ static void step_one(core_cpu *cpu) {
     cpu->tail_cycles = 0;
     core_exec(cpu, b);
     /* the one-instruction block is in no fold's list: fold its static counts now */
-    timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
+    timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
     if (cpu->tm->region_row) /* the current region is the instruction's */
-      timing_add_ops(b->timing, 0, b->n_ops, (int64_t)b->timing->execs, cpu->tm->region_row);
+      timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->region_row);
     if (cpu->tm->prof)
       for (uint32_t i = 0; i < b->n_ops; i++)
         timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));

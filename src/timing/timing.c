@@ -341,6 +341,22 @@ void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t 
     timing_add_op(&bt->ops[i], n, sig);
 }
 
+void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig) {
+  for (uint32_t i = 0; i < bt->nsum; i++)
+    sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
+}
+
+uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out) {
+  int64_t one[SIG_COUNT] = {0};
+  for (uint32_t i = 0; i < n; i++)
+    timing_add_op(&ops[i], 1, one);
+  uint32_t k = 0;
+  for (uint32_t s = 0; s < SIG_COUNT; s++)
+    if (one[s])
+      out[k++] = (sig_count_pair){s, (uint32_t)one[s]};
+  return k;
+}
+
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig) {
   if (branch) {
     int64_t nt = (int64_t)bt->outcomes[0], tk = (int64_t)bt->outcomes[1];

@@ -60,8 +60,18 @@ typedef struct block_timing {
   uint64_t outcomes[2];
   uint64_t entry_hits;
   uint64_t entry_load_use;
+  /* The static counts of one execution of the whole block, as (signal,
+   * count) pairs of the signals it raises: folding a block is then a few
+   * multiply-adds, not a walk over its ops (timing_add_block). */
+  const struct sig_count_pair *sum;
+  uint32_t nsum;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
+
+typedef struct sig_count_pair {
+  uint32_t sig;
+  uint32_t n;
+} sig_count_pair;
 
 typedef struct timing {
   core_model model;
@@ -231,6 +241,11 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
  * back), into sig; timing_add_ops does it for ops [from, to) of a block. */
 void timing_add_op(const op_timing *o, int64_t n, int64_t *sig);
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
+/* The same for all of the block's ops, from bt->sum. */
+void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig);
+/* Writes the (signal, count) pairs of one execution of ops[0, n) into out
+ * (room for SIG_COUNT) and returns how many there are. */
+uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out);
 
 /* Adds the signals of the per-block event counts of bt (block_timing) into
  * sig: of the ending branch (taken branches, mispredictions, penalty
