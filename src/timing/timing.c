@@ -388,7 +388,10 @@ uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) {
   case CLASS_BRANCH: return m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty;
   case CLASS_MUL: return m->mul_latency + 31;
   case CLASS_DIV: return m->div_latency + 31;
-  case CLASS_ALU: return 31; /* serial shifts */
+  case CLASS_ALU: /* only a shift by a register amount costs cycles the block does not know */
+    if (kind != K_SLL && kind != K_SRL && kind != K_SRA)
+      return 0;
+    return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
   case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill : 0;
   default: return 0;
   }
