@@ -65,7 +65,10 @@ static void on_run(void *ctx, const net_run_result *r) {
   char iv[32], pk[32];
   fmt_count(r->intervals, iv, sizeof iv);
   fmt_count(r->packets, pk, sizeof pk);
-  printf("%016" PRIx64 "  %-20.20s %10s %10s  %s%s%s\n", r->run_id, r->program[0] ? r->program : "(unknown)", iv,
+  /* the program's file name: the table has no room for its directory (tally report has it) */
+  const char *slash = strrchr(r->program, '/');
+  const char *prog = slash ? slash + 1 : r->program[0] ? r->program : "(unknown)";
+  printf("0x%016" PRIx64 "  %-20s %10s %10s  %s%s%s\n", r->run_id, prog, iv,
          pk, ok ? "complete" : "incomplete", r->note[0] ? ": " : "", r->note);
   fflush(stdout);
 }
@@ -143,7 +146,7 @@ int cmd_collect(int argc, char **argv) {
   char where[80];
   fprintf(stderr, "tally collect: listening on %s (receive buffer %d KiB), storing into %s\n",
           net_collector_addr(col, where, sizeof where), net_collector_rcvbuf(col) / 1024, db);
-  printf("%-16s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
+  printf("%-18s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
   fflush(stdout);
 
   struct sigaction sa = {.sa_handler = on_signal};

@@ -94,7 +94,7 @@ static void list_table(const char *db, const store_run_view *runs, size_t n) {
   int wid = 6, wprog = 7, wcore = 4, wint = 9;
   char buf[64];
   for (size_t i = 0; i < n; i++) {
-    int l = snprintf(buf, sizeof buf, "%llu", (unsigned long long)runs[i].run_id);
+    int l = snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)runs[i].run_id);
     wid = l > wid ? l : wid;
     l = (int)strlen(base_name(runs[i].program));
     wprog = l > wprog ? l : wprog;
@@ -108,7 +108,7 @@ static void list_table(const char *db, const store_run_view *runs, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const store_run_view *r = &runs[i];
     char date[40], iv[64];
-    printf("%*llu  %-*s  %-*s  %-16s  %*s  %s\n", wid, (unsigned long long)r->run_id, wprog, base_name(r->program),
+    printf("0x%0*llx  %-*s  %-*s  %-16s  %*s  %s\n", wid - 2, (unsigned long long)r->run_id, wprog, base_name(r->program),
            wcore, r->core ? r->core : "-", short_date(r->started, date, sizeof date), wint,
            intervals_text(r, iv, sizeof iv), store_status_name(r->status));
   }

@@ -222,7 +222,7 @@ static int table_interval(void *ctx, const store_interval_view *iv) {
 static void table_header(const run_data *d) {
   const store_run_view *r = &d->run;
   char a[32], b[32];
-  printf("run %llu: %s on %s\n", (unsigned long long)r->run_id, r->program ? r->program : "(program not known)",
+  printf("run 0x%016llx: %s on %s\n", (unsigned long long)r->run_id, r->program ? r->program : "(program not known)",
          r->core ? r->core : "(core not known)");
   if (r->counters || r->period) {
     printf("  module    %s counter%s x %u bits, %u address range%s", fmt_count(r->counters, a, sizeof a),

@@ -202,7 +202,7 @@ def case_collect_cli():
     check(code == 0, "collect exited %d" % code)
     rows = out.splitlines()
     check(rows[0].split()[:5] == ["run", "program", "intervals", "packets", "verdict"], "header: %r" % rows[0])
-    want = "%016x" % info["run_id"]
+    want = "0x%016x" % info["run_id"]
     check(len(rows) == 2 and rows[1].startswith(want) and "1,234" in rows[1] and rows[1].endswith("complete"),
           "run line: %r" % rows[1:])
     check("1 runs (1 complete, 0 incomplete)" in err, "summary: %r" % err)

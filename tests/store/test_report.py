@@ -65,9 +65,9 @@ def test_list(db):
     check(len(lines) == 4, f"list: a header and 3 runs, got {lines}")
     check(lines[0].split()[:3] == ["run", "id", "program"], f"list header: {lines[0]}")
     rows = [l.split() for l in lines[1:]]
-    want = [(str(RUN_A), "aes.elf", "tally5", "4", "complete"),
-            (str(RUN_B), "crc32.elf", "tally3", "4 of 5", "incomplete"),
-            (str(RUN_C), "hanoi.elf", "tally5", "2", "running")]
+    want = [(f"0x{RUN_A:016x}", "aes.elf", "tally5", "4", "complete"),
+            (f"0x{RUN_B:016x}", "crc32.elf", "tally3", "4 of 5", "incomplete"),
+            (f"0x{RUN_C:016x}", "hanoi.elf", "tally5", "2", "running")]
     for row, (rid, prog, core, ivs, status) in zip(rows, want):
         check(row[0] == rid and row[1] == prog and row[2] == core and row[-1] == status,
               f"list row {row} != {rid} {prog} {core} ... {status}")
@@ -128,10 +128,10 @@ def test_table(db):
     check("complete:" not in p.stdout, "run B is not called complete")
 
     p = report(["latest"], db)
-    check(p.returncode == 2 and f"run {RUN_C}:" in p.stdout, "latest is run C")
+    check(p.returncode == 2 and f"run 0x{RUN_C:016x}:" in p.stdout, "latest is run C")
     check("INCOMPLETE: not finished" in p.stdout, "run C: not finished banner")
     p = report([hex(RUN_C)], db)
-    check(p.returncode == 2 and f"run {RUN_C}:" in p.stdout, "a run id in hex")
+    check(p.returncode == 2 and f"run 0x{RUN_C:016x}:" in p.stdout, "a run id in hex")
 
     p = report([str(RUN_A), "--totals"], db)
     check("interval" not in p.stdout.split("totals")[0].split("counters")[1] and "4,294,969,807" in p.stdout,
