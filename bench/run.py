@@ -53,6 +53,28 @@ SUMMARY_RE = re.compile(r"tally: ([0-9][0-9,.' ]*) instructions")
 MIN_NET_SECONDS = 0.002
 
 
+# Sections of the results file that other scripts write (bench/collector/run.py,
+# bench/statmod.py): kept as they are when this one rewrites the file.
+OTHER_WRITERS = ("## Collector and store", "## Cost of the statistics module")
+
+
+def kept_sections(path):
+    """The other writers' sections of the file at path, in their order."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return ""
+    parts = []
+    for heading in OTHER_WRITERS:
+        start = text.find("\n" + heading + "\n")
+        if start < 0:
+            continue
+        end = text.find("\n## ", start + len(heading) + 2)
+        parts.append((start, text[start + 1:end + 1 if end >= 0 else len(text)].rstrip() + "\n"))
+    return "\n".join(p for _, p in sorted(parts))
+
+
 class BenchError(Exception):
     pass
 
@@ -399,8 +421,10 @@ def main(argv):
     lines += ["", "## Per workload", ""] + sections
     if modes_text:
         lines += [modes_text]
+    text = "\n".join(lines).rstrip() + "\n"
+    kept = kept_sections(opt.output)
     with open(opt.output, "w") as f:
-        f.write("\n".join(lines).rstrip() + "\n")
+        f.write(text + ("\n" + kept if kept else ""))
     print(f"wrote {opt.output}")
     for f_, g, gn in summary:
         print(f"{f_}: geomean tally/QEMU {fmt(g, '.3f')}, net {fmt(gn, '.3f')}")

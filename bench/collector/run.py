@@ -109,6 +109,8 @@ def main(argv):
            f"- load average (1 min) before / after: {load0} / {load1} — the machine is shared; "
            "figures taken under load are lower than on an idle machine",
            f"- tally source: git {rev}",
+           f"- command: `bench/collector/run.py --runs {opt.runs} --intervals {opt.intervals} "
+           f"--packets {opt.packets} --rates {opt.rates}`",
            f"- method: medians of {opt.runs} runs, the variants alternating within each run; "
            "a fresh SQLite file on the build directory's disk for every measurement",
            "",
