@@ -341,10 +341,6 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   return b;
 }
 
-core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size) {
-  return build(cpu, pc, 1, buf, size);
-}
-
 core_block *core_block_get_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size) {
   if (!cpu->singles)
     cpu->singles = calloc(1, sizeof *cpu->singles);

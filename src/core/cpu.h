@@ -166,7 +166,6 @@ uint64_t core_mtime_now(const core_cpu *cpu);
 
 /* Block cache (block.c). */
 core_block *core_block_get(core_cpu *cpu, uint32_t pc);
-core_block *core_block_build_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size);
 /* The one-instruction block at pc, from a small cache of them (stepping
  * near horizons), or built into buf (size bytes) when the cache has no
  * memory. Its timing execs are the caller's to fold and clear. */
