@@ -17,14 +17,15 @@
  * (Should single lines ever be invalidated, this has to become a scan for
  * an invalid way.)
  *
- * LRU: stamp[slot] is the value of the access clock when the slot was last
- * used; the victim has the smallest stamp in the set. When the 32-bit clock
- * would wrap, the stamps are renumbered by rank within each set, which keeps
- * every order and frees the range again.
+ * LRU: with two ways, lru_way[set] is the way used less recently, the
+ * victim. With more, stamp[slot] is the value of the access clock when the
+ * slot was last used; the victim has the smallest stamp in the set. When
+ * the 32-bit clock would wrap, the stamps are renumbered by rank within
+ * each set, which keeps every order and frees the range again. Both give
+ * the same victims (the differential test holds them to a reference).
  *
- * mru is the slot touched last (hit or fill). It is checked before the set
- * is scanned; a hit there needs no LRU update either, since its stamp is
- * already the newest of all.
+ * tags has one slot more than the cache, always CACHE_NO_TAG, so that the
+ * two-way probe may compare t[1] in a direct-mapped cache's last set.
  */
 #include "cache.h"
 
@@ -55,14 +56,21 @@ int cache_init(cache *c, const cache_params *p) {
   c->replacement = p->replacement;
   c->write_back = p->write_policy == WRITE_BACK;
   c->rng_seed = cache_rng_seed(p->seed);
+  if (c->replacement == REPL_LRU && c->ways == 2)
+    c->touch = CACHE_TOUCH_LRU2;
+  else if (c->replacement == REPL_LRU && c->ways > 2)
+    c->touch = CACHE_TOUCH_STAMP;
+  else
+    c->touch = CACHE_TOUCH_NONE;    /* FIFO, random, or one way: a hit changes nothing */
 
   size_t n = (size_t)c->sets * c->ways;
-  c->tags = malloc(n * sizeof *c->tags);
+  c->tags = malloc((n + 1) * sizeof *c->tags);   /* + the padding slot */
   c->stamp = malloc((n + c->ways) * sizeof *c->stamp);   /* + scratch, see lru_renumber */
   c->valid = malloc(n);
   c->dirty = malloc(n);
   c->next_victim = malloc((size_t)c->sets * sizeof *c->next_victim);
-  if (!c->tags || !c->stamp || !c->valid || !c->dirty || !c->next_victim) {
+  c->lru_way = malloc((size_t)c->sets * sizeof *c->lru_way);
+  if (!c->tags || !c->stamp || !c->valid || !c->dirty || !c->next_victim || !c->lru_way) {
     cache_free(c);
     return -1;
   }
@@ -76,7 +84,8 @@ void cache_free(cache *c) {
   free(c->valid);
   free(c->dirty);
   free(c->next_victim);
-  c->tags = c->stamp = c->next_victim = NULL;
+  free(c->lru_way);
+  c->tags = c->stamp = c->next_victim = c->lru_way = NULL;
   c->valid = c->dirty = NULL;
 }
 
@@ -84,14 +93,14 @@ void cache_reset(cache *c) {
   size_t n = (size_t)c->sets * c->ways;
   if (!c->tags)
     return;
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i <= n; i++)
     c->tags[i] = CACHE_NO_TAG;
   memset(c->stamp, 0, n * sizeof *c->stamp);
   memset(c->valid, 0, n);
   memset(c->dirty, 0, n);
   memset(c->next_victim, 0, (size_t)c->sets * sizeof *c->next_victim);
+  memset(c->lru_way, 0, (size_t)c->sets * sizeof *c->lru_way);
   c->clock = 0;
-  c->mru = 0;
   c->rng = c->rng_seed;
 }
 
@@ -143,6 +152,8 @@ __attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag,
   case REPL_LRU:
     if (w < ways)
       c->next_victim[set] = w + 1;
+    else if (c->touch == CACHE_TOUCH_LRU2)
+      w = c->lru_way[set];
     else
       w = lru_victim(c, base);
     break;
@@ -162,37 +173,20 @@ __attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag,
   c->tags[i] = tag;
   c->valid[i] = 1;
   c->dirty[i] = is_write;
-  if (c->replacement == REPL_LRU)
+  if (c->touch == CACHE_TOUCH_LRU2)
+    c->lru_way[set] = w ^ 1u;
+  else if (c->touch == CACHE_TOUCH_STAMP)
     c->stamp[i] = cache_lru_tick(c);
   else if (c->replacement == REPL_LRR)
     c->stamp[i] = ++c->clock;      /* fill order, for inspection only */
-  c->mru = i;
   r.filled = true;
   return r;
 }
 
-/* Everything but a hit on the most recently used slot. Out of line (and
- * reached by a tail call), so that cache_access is a leaf function that
- * saves no registers. */
-__attribute__((noinline)) static cache_result cache_lookup(cache *c, uint32_t tag, bool is_write) {
-  uint32_t base = (tag & c->set_mask) * c->ways;
-  uint32_t w = cache_find_way(c->tags + base, c->ways, tag);
-  if (w == c->ways)
-    return cache_miss(c, tag, is_write);
-  uint32_t i = base + w;
-  c->mru = i;
-  if (c->replacement == REPL_LRU)
-    c->stamp[i] = cache_lru_tick(c);
-  if (is_write && c->write_back)
-    c->dirty[i] = 1;
-  return (cache_result){true, false, false, 0};
-}
-
 cache_result cache_access(cache *c, uint32_t addr, bool is_write) {
-  uint32_t tag = addr >> c->line_shift;
-  uint32_t i = c->mru;
-  if (__builtin_expect(c->tags[i] != tag, 0))
-    return cache_lookup(c, tag, is_write);
+  uint32_t tag = addr >> c->line_shift, i;
+  if (!cache_probe(c, tag, &i))
+    return cache_miss(c, tag, is_write);
   if (is_write && c->write_back)
     c->dirty[i] = 1;
   return (cache_result){true, false, false, 0};

@@ -19,14 +19,20 @@ typedef struct cache {
   bool write_back;          /* write-back + write-allocate, else write-through + no-allocate */
   uint32_t *tags;           /* sets*ways; tag = line address (addr >> line_shift), CACHE_NO_TAG when invalid */
   uint8_t *valid, *dirty;
-  uint32_t *stamp;          /* LRU: last use time per way; LRR: fill order per way */
+  uint32_t *stamp;          /* LRU of more than two ways: last use time per way; LRR: fill order per way */
+  uint32_t *lru_way;        /* LRU of two ways: per set, the way used less recently */
   uint32_t *next_victim;    /* per set, the way the next fill goes to: LRR: round-robin pointer;
                                LRU/random: number of valid ways until the set is full */
+  uint8_t touch;            /* what a hit updates: CACHE_TOUCH_* */
   uint32_t clock;
   uint64_t rng;             /* random replacement state */
   uint64_t rng_seed;        /* rng as cache_init set it; cache_reset restores it */
-  uint32_t mru;             /* slot (set*ways + way) of the last hit or fill, looked at first */
 } cache;
+
+/* What a hit must update for the replacement policy. Two-way LRU needs
+ * one byte per set (the other way is the victim), which costs a hit a
+ * single store instead of a clock tick and a stamp. */
+enum { CACHE_TOUCH_NONE, CACHE_TOUCH_LRU2, CACHE_TOUCH_STAMP };
 
 /* Never a line address: line_shift >= 2 leaves the top two bits clear. */
 #define CACHE_NO_TAG UINT32_MAX
@@ -100,29 +106,38 @@ static inline uint32_t cache_find_way(const uint32_t *t, uint32_t ways, uint32_t
 /* A hit, inline for the timing model's fast paths: true and the slot
  * holding the line `tag` (addr >> line_shift) in *slot, with the
  * replacement state updated as a hit updates it; or false on a miss, which
- * changes nothing (the caller then
- * goes through cache_access). The set is searched straight away, without
- * a guess at the slot used last first: a guess that fails half the time
- * costs more than it saves. A hit on the most recently used slot updates
- * LRU state again, which leaves it the newest: the order is unchanged. */
+ * changes nothing (the caller then goes through cache_access). The set is
+ * searched straight away, without a guess at the slot used last first: a
+ * guess that fails half the time costs more than it saves. */
 static inline bool cache_probe(cache *c, uint32_t tag, uint32_t *slot) {
-  uint32_t base = (tag & c->set_mask) << c->way_shift, i;
-  const uint32_t *t = c->tags + base;
-  if (c->ways <= 2) { /* one branch, on hit or miss, not on the way */
-    uint32_t h0 = t[0] == tag, h1 = c->ways == 2 && t[1] == tag;
-    if (__builtin_expect(!(h0 | h1), 0))
+  uint32_t set = tag & c->set_mask, w;
+  if (__builtin_expect(c->touch == CACHE_TOUCH_LRU2, 1)) {
+    /* two-way LRU, the default cores' shape, with its constants spelled
+     * out: one branch on hit or miss, none on the way */
+    const uint32_t *t = c->tags + 2 * set;
+    w = t[1] == tag;
+    if (__builtin_expect(!((uint32_t)(t[0] == tag) | w), 0))
       return false;
-    i = base + h1;
+    c->lru_way[set] = w ^ 1u;
+    *slot = 2 * set + w;
+    return true;
+  }
+  uint32_t base = set << c->way_shift;
+  const uint32_t *t = c->tags + base;
+  if (c->ways <= 2) {
+    /* in a direct-mapped cache t[1] is the next set's (or the padding
+     * slot's) and never holds this set's tag */
+    w = t[1] == tag;
+    if (__builtin_expect(!((uint32_t)(t[0] == tag) | w), 0))
+      return false;
   } else {
-    uint32_t w = cache_find_way(t, c->ways, tag);
+    w = cache_find_way(t, c->ways, tag);
     if (__builtin_expect(w == c->ways, 0))
       return false;
-    i = base + w;
   }
-  c->mru = i;
-  if (c->replacement == REPL_LRU)
-    c->stamp[i] = cache_lru_tick(c);
-  *slot = i;
+  if (c->touch == CACHE_TOUCH_STAMP)
+    c->stamp[base + w] = cache_lru_tick(c);
+  *slot = base + w;
   return true;
 }
 
