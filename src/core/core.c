@@ -86,9 +86,19 @@ uint64_t core_cycle_now(const core_cpu *cpu) {
     return cpu->tm->cycle;
   const block_timing *bt = cpu->cur_blk->timing;
   uint32_t idx = (uint32_t)(cpu->cur_op - cpu->cur_blk->ops);
-  /* an instruction's fetch stall is its own first part */
-  if (idx > 0 && cpu->cur_blk->ops[idx - 1].kind == K_IFETCH)
-    return cpu->tm->insn_start;
+  /* an instruction's fetch stall is its own first part: it starts where
+   * its first fetch op does, or where a miss of one of them noted
+   * (timing.h, insn_start) */
+  const core_op *ops = cpu->cur_blk->ops;
+  if (idx > 0 && ops[idx - 1].kind == K_IFETCH) {
+    uint32_t first = idx - 1;
+    if (first > 0 && ops[first - 1].kind == K_IFETCH)
+      first--;   /* an instruction across two lines has two fetch ops */
+    const core_op *noted = cpu->tm->insn_start_op;
+    if (noted >= ops + first && noted < ops + idx)
+      return cpu->tm->insn_start;
+    return cpu->tm->cycle - bt->static_cycles + bt->ops[first].end;
+  }
   uint32_t start = bt->ops[idx].end - bt->ops[idx].cycles;
   return cpu->tm->cycle - bt->static_cycles + start;
 }

@@ -82,7 +82,14 @@ typedef struct timing {
   uint64_t sig_folded[SIG_COUNT];/* static counts of blocks already flushed */
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
-  uint64_t insn_start;      /* cycle at which the current instruction began, before its fetch */
+  /* An instruction's fetch stall is its own first part, so it starts
+   * before its first fetch op. A fetch op that hits adds no cycles: the
+   * start is then found from the block's static layout when asked
+   * (core_cycle_now). Only a miss writes it down, here: insn_start_op
+   * is the fetch op of the current block execution whose miss set
+   * insn_start, or NULL (cleared on block entry). */
+  uint64_t insn_start;
+  const void *insn_start_op;
   struct prof_state *prof;  /* exact profile being gathered, or NULL */
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
