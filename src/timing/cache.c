@@ -135,9 +135,8 @@ static uint32_t lru_victim(const cache *c, uint32_t base) {
   return best;
 }
 
-/* A miss: the way to fill, its victim, the new line. Kept out of line so
- * that the lookup paths stay short. */
-__attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag, bool is_write) {
+/* A miss: the way to fill, its victim, the new line. */
+cache_result cache_fill(cache *c, uint32_t tag, bool is_write) {
   cache_result r = {false, false, false, 0};
   if (is_write && !c->write_back)
     return r;                      /* write-through: no allocate */
@@ -186,7 +185,7 @@ __attribute__((noinline)) static cache_result cache_miss(cache *c, uint32_t tag,
 cache_result cache_access(cache *c, uint32_t addr, bool is_write) {
   uint32_t tag = addr >> c->line_shift, i;
   if (!cache_probe(c, tag, &i))
-    return cache_miss(c, tag, is_write);
+    return cache_fill(c, tag, is_write);
   if (is_write && c->write_back)
     c->dirty[i] = 1;
   return (cache_result){true, false, false, 0};

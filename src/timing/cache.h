@@ -53,6 +53,10 @@ void cache_reset(cache *c);
  * allocate only in write-back mode and mark the line dirty there. */
 cache_result cache_access(cache *c, uint32_t addr, bool is_write);
 
+/* The miss half of cache_access, for a caller whose cache_probe of `tag`
+ * (addr >> line_shift) just failed: the same result and state. */
+cache_result cache_fill(cache *c, uint32_t tag, bool is_write);
+
 /* The generator of random replacement, xorshift64* (Vigna) started from
  * splitmix64(seed). It advances only when a miss fills a line into a set
  * with no invalid way left; the line leaving is then way

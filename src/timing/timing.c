@@ -149,34 +149,55 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
   return stall;
 }
 
-/* A line fill on a D-cache miss, after writing back the victim if dirty. */
-static uint32_t dcache_miss(timing *t, cache_result r, uint32_t addr, uint64_t now) {
-  uint32_t line = t->model.dcache.line, busy = 0;
-  if (r.writeback) {
-    pulse(t, SIG_WRITEBACK);
-    busy += write_cycles(t, r.victim_addr, line);
+/* What a D-cache miss adds to a row of counts (the run's, or a profile's
+ * or an address region's row). */
+static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32_t stall) {
+  row[miss]++;
+  if (writeback) {
+    row[SIG_WRITEBACK]++;
+    row[SIG_MEM_WRITE]++;
   }
-  if (r.filled)
-    busy += read_cycles(t, cache_line_of(&t->dcache, addr), line);
-  return busy ? memory_transaction(t, now, busy) : 0;
+  row[SIG_MEM_READ]++;
+  row[SIG_CYCLE] += stall;
+  row[SIG_STALL_DCACHE] += stall;
+}
+
+/* The fill, after writing back the victim if dirty, counted in one pass:
+ * misses are common enough (a tenth of all accesses in some workloads)
+ * for a call per signal to show. The same counts, in the same order of
+ * memory transactions, as the signal-by-signal form of pulse/charge. */
+uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_write) {
+  cache_result r = cache_fill(&t->dcache, addr >> t->dcache.line_shift, is_write);
+  uint32_t beats = beats_of(t, t->model.dcache.line), busy = 0;
+  if (r.writeback) {
+    t->mem_write_beats += beats;
+    busy += row_penalty(t, r.victim_addr) + beats * t->mem_write_beat;
+  }
+  t->mem_read_beats += beats;
+  busy += row_penalty(t, cache_line_of(&t->dcache, addr)) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
+  uint32_t stall = memory_transaction(t, now, busy);
+  t->cycle += stall;
+  tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
+  add_dmiss(t->sig_dyn, miss, r.writeback, stall);
+  if (__builtin_expect(t->prof_row != NULL, 0))
+    add_dmiss(t->prof_row, miss, r.writeback, stall);
+  if (__builtin_expect(t->region_row != NULL, 0))
+    add_dmiss(t->region_row, miss, r.writeback, stall);
+  return stall;
 }
 
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now) {
-  uint32_t stall;
   if (t->model.dcache.enabled) {
-    cache_result r = cache_access(&t->dcache, addr, false);
-    if (r.hit) {
-      pulse(t, SIG_DCACHE_READ_HIT);
-      return 0;
-    }
-    pulse(t, SIG_DCACHE_READ_MISS);
-    stall = dcache_miss(t, r, addr, now);
-  } else {
-    uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
-    if (busy == 0 && t->mem_busy_until <= now)
-      return 0;
-    stall = memory_transaction(t, now, busy);
+    uint32_t i;
+    if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i))
+      return timing_dcache_miss(t, addr, now, false);
+    pulse(t, SIG_DCACHE_READ_HIT);
+    return 0;
   }
+  uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
+  if (busy == 0 && t->mem_busy_until <= now)
+    return 0;
+  uint32_t stall = memory_transaction(t, now, busy);
   charge(t, SIG_STALL_DCACHE, stall);
   return stall;
 }
@@ -214,17 +235,18 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
   if (!t->model.dcache.enabled)
     return buffered_write(t, addr, now);
-  cache_result r = cache_access(&t->dcache, addr, true);
-  pulse(t, r.hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
   if (t->model.dcache.write_policy == WRITE_THROUGH) {
     /* no allocate; the line stays clean, and every store goes to memory */
+    cache_result r = cache_access(&t->dcache, addr, true);
+    pulse(t, r.hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
     return buffered_write(t, addr, now);
   }
-  if (r.hit)
-    return 0;
-  uint32_t stall = dcache_miss(t, r, addr, now);
-  charge(t, SIG_STALL_DCACHE, stall);
-  return stall;
+  uint32_t i;
+  if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i))
+    return timing_dcache_miss(t, addr, now, true);
+  t->dcache.dirty[i] = 1;
+  pulse(t, SIG_DCACHE_WRITE_HIT);
+  return 0;
 }
 
 static uint32_t significant_bits(uint32_t v) { return v ? 32u - (uint32_t)__builtin_clz(v) : 0; }

@@ -173,6 +173,10 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
+/* A load, or a store to a write-back D-cache, whose cache_probe just
+ * missed: the fill and its counts (the caller has taken back the access's
+ * static hit pulse, if any). */
+uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_write);
 uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
 
 /* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
