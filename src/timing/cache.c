@@ -123,7 +123,7 @@ void cache_lru_renumber(cache *c) {
   c->clock = ways;
 }
 
-static uint32_t lru_victim(const cache *c, uint32_t base) {
+uint32_t cache_lru_victim(const cache *c, uint32_t base) {
   const uint32_t *st = c->stamp + base;
   uint32_t best = 0, oldest = st[0];     /* the minimum stays in a register */
   for (uint32_t w = 1, n = c->ways; w < n; w++) {
@@ -133,53 +133,6 @@ static uint32_t lru_victim(const cache *c, uint32_t base) {
     }
   }
   return best;
-}
-
-/* A miss: the way to fill, its victim, the new line. */
-cache_result cache_fill(cache *c, uint32_t tag, bool is_write) {
-  cache_result r = {false, false, false, 0};
-  if (is_write && !c->write_back)
-    return r;                      /* write-through: no allocate */
-
-  uint32_t set = tag & c->set_mask, ways = c->ways;
-  uint32_t base = set * ways;
-  uint32_t w = c->next_victim[set];
-  switch (c->replacement) {
-  case REPL_LRR:
-    c->next_victim[set] = (w + 1) & (ways - 1);
-    break;
-  case REPL_LRU:
-    if (w < ways)
-      c->next_victim[set] = w + 1;
-    else if (c->touch == CACHE_TOUCH_LRU2)
-      w = c->lru_way[set];
-    else
-      w = lru_victim(c, base);
-    break;
-  case REPL_RANDOM:
-    if (w < ways)
-      c->next_victim[set] = w + 1;
-    else
-      w = cache_rng_next(&c->rng) & (ways - 1);
-    break;
-  }
-
-  uint32_t i = base + w;
-  if (c->dirty[i]) {               /* only a valid line is ever dirty */
-    r.writeback = true;
-    r.victim_addr = c->tags[i] << c->line_shift;
-  }
-  c->tags[i] = tag;
-  c->valid[i] = 1;
-  c->dirty[i] = is_write;
-  if (c->touch == CACHE_TOUCH_LRU2)
-    c->lru_way[set] = w ^ 1u;
-  else if (c->touch == CACHE_TOUCH_STAMP)
-    c->stamp[i] = cache_lru_tick(c);
-  else if (c->replacement == REPL_LRR)
-    c->stamp[i] = ++c->clock;      /* fill order, for inspection only */
-  r.filled = true;
-  return r;
 }
 
 cache_result cache_access(cache *c, uint32_t addr, bool is_write) {

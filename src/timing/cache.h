@@ -53,9 +53,7 @@ void cache_reset(cache *c);
  * allocate only in write-back mode and mark the line dirty there. */
 cache_result cache_access(cache *c, uint32_t addr, bool is_write);
 
-/* The miss half of cache_access, for a caller whose cache_probe of `tag`
- * (addr >> line_shift) just failed: the same result and state. */
-cache_result cache_fill(cache *c, uint32_t tag, bool is_write);
+
 
 /* The generator of random replacement, xorshift64* (Vigna) started from
  * splitmix64(seed). It advances only when a miss fills a line into a set
@@ -143,6 +141,60 @@ static inline bool cache_probe(cache *c, uint32_t tag, uint32_t *slot) {
     c->stamp[base + w] = cache_lru_tick(c);
   *slot = base + w;
   return true;
+}
+
+/* The way of the least recently used line of the set at `base`, for LRU
+ * of more than two ways (cache.c). */
+uint32_t cache_lru_victim(const cache *c, uint32_t base);
+
+/* The miss half of cache_access, for a caller whose cache_probe of `tag`
+ * (addr >> line_shift) just failed: the way to fill, its victim, the new
+ * line; the same result and state as cache_access. Inline because the
+ * timing model's miss path is hot in workloads that miss a lot. */
+static inline cache_result cache_fill(cache *c, uint32_t tag, bool is_write) {
+  cache_result r = {false, false, false, 0};
+  if (is_write && !c->write_back)
+    return r;                      /* write-through: no allocate */
+
+  uint32_t set = tag & c->set_mask, ways = c->ways;
+  uint32_t base = set * ways;
+  uint32_t w = c->next_victim[set];
+  switch (c->replacement) {
+  case REPL_LRR:
+    c->next_victim[set] = (w + 1) & (ways - 1);
+    break;
+  case REPL_LRU:
+    if (w < ways)
+      c->next_victim[set] = w + 1;
+    else if (c->touch == CACHE_TOUCH_LRU2)
+      w = c->lru_way[set];
+    else
+      w = cache_lru_victim(c, base);
+    break;
+  case REPL_RANDOM:
+    if (w < ways)
+      c->next_victim[set] = w + 1;
+    else
+      w = cache_rng_next(&c->rng) & (ways - 1);
+    break;
+  }
+
+  uint32_t i = base + w;
+  if (c->dirty[i]) {               /* only a valid line is ever dirty */
+    r.writeback = true;
+    r.victim_addr = c->tags[i] << c->line_shift;
+  }
+  c->tags[i] = tag;
+  c->valid[i] = 1;
+  c->dirty[i] = is_write;
+  if (c->touch == CACHE_TOUCH_LRU2)
+    c->lru_way[set] = w ^ 1u;
+  else if (c->touch == CACHE_TOUCH_STAMP)
+    c->stamp[i] = cache_lru_tick(c);
+  else if (c->replacement == REPL_LRR)
+    c->stamp[i] = ++c->clock;      /* fill order, for inspection only */
+  r.filled = true;
+  return r;
 }
 
 /* cache_probe as a slot number, -1 on a miss. */

@@ -52,6 +52,7 @@ timing *timing_new(const core_model *m) {
   for (unsigned i = 0; i < 16; i++)
     t->open_row[i] = UINT32_MAX;
   compute_memory_cycles(t);
+  t->sdram_rows = m->memory == MEMORY_SDRAM && m->sdram_row_bytes;
   /* power-of-two memory geometry becomes shifts (0 = divide instead) */
   uint32_t banks = m->sdram_banks ? (m->sdram_banks > 16 ? 16 : m->sdram_banks) : 1;
   if (m->bus_bytes > 1 && !(m->bus_bytes & (m->bus_bytes - 1)))
@@ -91,7 +92,7 @@ static uint32_t memory_transaction(timing *t, uint64_t now, uint32_t busy) {
 
 static uint32_t row_penalty(timing *t, uint32_t addr) {
   const core_model *m = &t->model;
-  if (m->memory != MEMORY_SDRAM || !m->sdram_row_bytes)
+  if (!t->sdram_rows)
     return 0;
   uint32_t bank, row;
   if (t->row_shift) { /* powers of two (the usual case): no divisions on a miss */

@@ -108,6 +108,7 @@ typedef struct timing {
   uint64_t mem_busy_until;
   uint32_t open_row[16];
   uint32_t bus_shift;       /* log2(bus_bytes) if a power of two above 1, else 0 */
+  bool sdram_rows;          /* the memory is SDRAM with rows (row misses cost) */
   uint32_t row_shift, bank_shift; /* log2(row bytes), log2(banks) if both powers of two, else 0 */
   uint64_t wbuf[TIMING_WBUF_MAX]; /* completion cycles of buffered writes, oldest first */
   uint32_t wbuf_count;
