@@ -398,19 +398,33 @@ void timing_add_block_events(const timing *t, const block_timing *bt, bool branc
   }
 }
 
+/* How long an access may wait for the memory port. Every transaction but a
+ * buffered write stalls its instruction until it is done, so the port is
+ * free when the next instruction starts unless the write buffer is in use
+ * (a write-through D-cache, or none): then up to a full buffer of writes
+ * and one more transaction may be ahead. The statistics module's dispatch
+ * needs these bounds to be true (a block that could cross it is stepped);
+ * how close they are decides how much is stepped. */
+static uint32_t port_wait_bound(const timing *t, uint32_t write, uint32_t fill) {
+  const core_model *m = &t->model;
+  bool buffered = !m->dcache.enabled || m->dcache.write_policy == WRITE_THROUGH;
+  return buffered ? (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat) + write + fill : 0;
+}
+
 uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) {
   const core_model *m = &t->model;
   uint32_t line = m->dcache.line > m->icache.line ? m->dcache.line : m->icache.line;
   uint32_t beats = (line ? line : 4) / (m->bus_bytes ? m->bus_bytes : 4) + 1;
   uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * t->mem_read_beat;
   uint32_t write = t->mem_row_miss + beats * t->mem_write_beat;
-  uint32_t port = (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat) + write + fill;
+  uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
   case CLASS_LOAD: case CLASS_STORE: return port + write + fill;
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH: return m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty;
-  case CLASS_MUL: return m->mul_latency + 31;
-  case CLASS_DIV: return m->div_latency + 31;
+  /* iterative units: latency * bits / 32, rounded up, is at most the latency */
+  case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
+  case CLASS_DIV: return m->div_mode == MULDIV_ITERATIVE ? m->div_latency : 0;
   case CLASS_ALU: /* only a shift by a register amount costs cycles the block does not know */
     if (kind != K_SLL && kind != K_SRL && kind != K_SRA)
       return 0;

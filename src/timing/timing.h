@@ -90,6 +90,7 @@ typedef struct timing {
    * insn_start, or NULL (cleared on block entry). */
   uint64_t insn_start;
   const void *insn_start_op;
+  uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   struct prof_state *prof;  /* exact profile being gathered, or NULL */
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
