@@ -15,6 +15,7 @@
 #include "../net/auth.h"
 #include "../net/board_link.h"
 #include "../net/collector.h"
+#include "../net/pipe.h"
 #include "../net/udp.h"
 #include "../store/store.h"
 #include "../store/store_read.h"
@@ -35,6 +36,7 @@ struct run_net {
   const char *db;               /* embedded store's path, NULL when remote */
   store *st;
   net_collector *col;
+  net_pipe *pipe;               /* between the board link and the embedded collector */
   pthread_t thread;
   bool thread_running;
   atomic_int stop;
@@ -276,6 +278,7 @@ void run_net_free(run_net *n) {
     statmod_remove_sink(count_module(n->cr), board_sink, n);
   net_board_close(n->b);
   net_collector_close(n->col);
+  net_pipe_free(n->pipe);
   store_close(n->st);
   free(n->totals);
   free(n);
@@ -291,8 +294,17 @@ static int open_embedded(run_net *n, int *status) {
     *status = EXIT_CANTCREAT;
     return -1;
   }
+  /* The board link and the collector speak the protocol as over UDP, but
+   * through an in-process pipe: a datagram through the kernel cost more
+   * than storing it. */
+  n->pipe = net_pipe_new(RING_PACKETS, 256);
+  if (!n->pipe) {
+    fprintf(stderr, "tally run: out of memory\n");
+    *status = EXIT_INTERNAL;
+    return -1;
+  }
   net_collector_cfg cfg = {.listen = "127.0.0.1:0", .run_timeout_ms = UINT32_MAX, .on_run = on_run,
-                           .on_warning = on_warning, .ctx = n};
+                           .on_warning = on_warning, .ctx = n, .pipe = n->pipe};
   n->col = net_collector_open(&cfg, n->st, err, sizeof err);
   if (!n->col) {
     fprintf(stderr, "tally run: the embedded collector: %s\n", err);
@@ -350,8 +362,9 @@ run_net *run_net_open(const net_opts *o, count_run *counting, tally_sim *sim, co
     snprintf(n->collector_addr, sizeof n->collector_addr, "%s", o->collector);
   else if (open_embedded(n, status) != 0)
     goto fail;
-  net_board_cfg bc = {.collector = n->collector_addr, .control = o->control, .key = o->key ? &n->key : NULL,
-                      .params = *p, .ring = RING_PACKETS, .ops = &control_ops, .ops_ctx = n};
+  net_board_cfg bc = {.collector = n->collector_addr, .pipe = n->pipe, .control = o->control,
+                      .key = o->key ? &n->key : NULL, .params = *p, .ring = RING_PACKETS, .ops = &control_ops,
+                      .ops_ctx = n};
   n->b = net_board_open(&bc, err, sizeof err);
   if (!n->b) {
     fprintf(stderr, "tally run: %s%s\n", o->control ? "--control: " : "", err);

@@ -15,6 +15,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "pipe.h"
 #include "udp.h"
 
 typedef struct slot {
@@ -98,14 +99,18 @@ net_board *net_board_open(const net_board_cfg *cfg, char *err, size_t errlen) {
     b->key = *cfg->key;
     b->keyed = true;
   }
-  if (net_addr_parse(cfg->collector, &b->collector, err, errlen) != 0)
-    goto fail;
-  if (net_addr_port(&b->collector) == 0) {
-    snprintf(err, errlen, "collector address '%s' needs a port other than 0", cfg->collector);
-    goto fail;
+  if (cfg->pipe) {
+    net_pipe_addr(&b->collector);
+  } else {
+    if (net_addr_parse(cfg->collector ? cfg->collector : "", &b->collector, err, errlen) != 0)
+      goto fail;
+    if (net_addr_port(&b->collector) == 0) {
+      snprintf(err, errlen, "collector address '%s' needs a port other than 0", cfg->collector);
+      goto fail;
+    }
+    if ((b->data_fd = net_udp_open_for(&b->collector, err, errlen)) < 0)
+      goto fail;
   }
-  if ((b->data_fd = net_udp_open_for(&b->collector, err, errlen)) < 0)
-    goto fail;
   if (cfg->control) {
     net_addr ca;
     if (net_addr_parse(cfg->control, &ca, err, errlen) != 0 || (b->ctl_fd = net_udp_bind(&ca, 0, err, errlen)) < 0)
@@ -150,8 +155,18 @@ static slot *pin_slot(net_board *b) {
   return &b->pinned[b->npinned++];
 }
 
+/* To the collector, over its socket or the in-process pipe. A full pipe
+ * loses the packet as a full socket buffer would: the collector asks again. */
+static int data_send(net_board *b, const void *buf, size_t len) {
+  if (b->cfg.pipe) {
+    net_pipe_send(b->cfg.pipe, NET_PIPE_UP, buf, len);
+    return 0;
+  }
+  return net_udp_send(b->data_fd, &b->collector, buf, len);
+}
+
 static void send_slot(net_board *b, const slot *s) {
-  if (net_udp_send(b->data_fd, &b->collector, s->bytes, s->len) != 0) {
+  if (data_send(b, s->bytes, s->len) != 0) {
     b->st.send_errors++;
     char where[80];
     set_err(b, "cannot send to the collector at %s: %s", net_addr_str(&b->collector, where, sizeof where),
@@ -381,7 +396,7 @@ static void send_gone(net_board *b, gone_list *g) {
   m->ranges = g->r;
   uint8_t buf[NET_MAX_PACKET];
   size_t n = net_encode(m, NULL, buf, NULL, 0);
-  if (n && net_udp_send(b->data_fd, &b->collector, buf, n) != 0)
+  if (n && data_send(b, buf, n) != 0)
     b->st.send_errors++;
   g->n = 0;
 }
@@ -645,14 +660,45 @@ static int drain_fd(net_board *b, int fd, bool control) {
   return handled;
 }
 
+static int drain_pipe(net_board *b) {
+  int handled = 0;
+  size_t len;
+  while (handled < 1024 && net_pipe_recv(b->cfg.pipe, NET_PIPE_DOWN, b->rx, sizeof b->rx, &len)) {
+    handle_data(b, b->rx, len);
+    handled++;
+  }
+  return handled;
+}
+
 static int drain(net_board *b) {
-  int n = drain_fd(b, b->data_fd, false);
+  int n = b->cfg.pipe ? drain_pipe(b) : drain_fd(b, b->data_fd, false);
   if (b->ctl_fd >= 0)
     n += drain_fd(b, b->ctl_fd, true);
   return n;
 }
 
+/* Waits up to timeout_ms for the pipe's replies or a control packet: the
+ * pipe has nothing to poll(), so it is looked at every millisecond. */
+static void wait_pipe(net_board *b, int timeout_ms) {
+  uint64_t deadline = net_now_ms() + (uint64_t)timeout_ms;
+  for (;;) {
+    if (net_pipe_ready(b->cfg.pipe, NET_PIPE_DOWN))
+      return;
+    uint64_t now = net_now_ms();
+    if (now >= deadline)
+      return;
+    struct pollfd p = {.fd = b->ctl_fd, .events = POLLIN};
+    if (poll(&p, b->ctl_fd >= 0 ? 1 : 0, 1) > 0)
+      return;
+  }
+}
+
 int net_board_poll(net_board *b, int timeout_ms) {
+  if (b->cfg.pipe) {
+    if (timeout_ms != 0)
+      wait_pipe(b, timeout_ms < 0 ? INT32_MAX : timeout_ms);
+    return drain(b);
+  }
   if (timeout_ms != 0) {
     struct pollfd p[2] = {{.fd = b->data_fd, .events = POLLIN}, {.fd = b->ctl_fd, .events = POLLIN}};
     if (poll(p, b->ctl_fd >= 0 ? 2 : 1, timeout_ms) <= 0)

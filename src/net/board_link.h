@@ -60,7 +60,8 @@ typedef struct net_board_ops {
 } net_board_ops;
 
 typedef struct net_board_cfg {
-  const char *collector;       /* ADDR:PORT packets go to (required) */
+  const char *collector;       /* ADDR:PORT packets go to (required unless pipe is set) */
+  struct net_pipe *pipe;       /* a collector in this process (pipe.h): packets go through it, not a socket */
   const char *control;         /* ADDR:PORT to take control packets on; NULL: none */
   const net_key *key;          /* control packets must carry its tag; NULL: no key */
   statmod_params params;       /* counters, width, arrs of the module */

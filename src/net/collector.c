@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "pipe.h"
 #include "proto.h"
 #include "udp.h"
 
@@ -323,6 +324,14 @@ static void verify(const crun *r, char *note, size_t size) {
     note[o - 2] = '\0';
 }
 
+/* To a board: over the socket, or back through the pipe of a board in
+ * this process. */
+static int send_to_board(net_collector *c, const net_addr *to, const void *buf, size_t len) {
+  if (net_pipe_is_addr(to))
+    return c->cfg.pipe && net_pipe_send(c->cfg.pipe, NET_PIPE_DOWN, buf, len) ? 0 : -1;
+  return net_udp_send(c->fd, to, buf, len);
+}
+
 static void send_final_ack(net_collector *c, crun *r) {
   if (!r->board.len)
     return;
@@ -335,7 +344,7 @@ static void send_final_ack(net_collector *c, crun *r) {
   uint8_t buf[NET_MAX_PACKET];
   size_t n = net_encode(m, NULL, buf, NULL, 0);
   if (n)
-    net_udp_send(c->fd, &r->board, buf, n);
+    send_to_board(c, &r->board, buf, n);
 }
 
 static void close_run(net_collector *c, crun *r, store_run_status status, const char *note) {
@@ -579,7 +588,7 @@ static void request_resend(net_collector *c, crun *r, uint32_t end) {
   m->ranges = rg;
   uint8_t buf[NET_MAX_PACKET];
   size_t len = net_encode(m, NULL, buf, NULL, 0);
-  if (len && net_udp_send(c->fd, &r->board, buf, len) == 0) {
+  if (len && send_to_board(c, &r->board, buf, len) == 0) {
     r->resend_requests++;
     c->stats.resend_requests++;
   }
@@ -692,6 +701,22 @@ static int receive(net_collector *c) {
   return total;
 }
 
+/* The same for a board in this process (cfg.pipe). */
+static int receive_pipe(net_collector *c) {
+  int total = 0;
+  size_t len;
+  net_addr from;
+  net_pipe_addr(&from);
+  uint64_t now = net_now_ms();
+  while (total < 16 * BATCH && net_pipe_recv(c->cfg.pipe, NET_PIPE_UP, c->bufs[0], NET_RECV_BUF, &len)) {
+    handle(c, c->bufs[0], len, &from, now);
+    total++;
+  }
+  if (total)
+    c->last_packet = now;
+  return total;
+}
+
 int net_collector_poll(net_collector *c, int timeout_ms) {
   c->err[0] = '\0';
   uint64_t now = net_now_ms();
@@ -705,6 +730,8 @@ int net_collector_poll(net_collector *c, int timeout_ms) {
     poll(&p, 1, wait);
   }
   receive(c);
+  if (c->cfg.pipe)
+    receive_pipe(c);
   timers(c, net_now_ms());
   return c->err[0] ? -1 : 0;
 }

@@ -51,6 +51,7 @@ typedef struct net_collector_cfg {
   void (*on_run)(void *ctx, const net_run_result *r);   /* a run was closed */
   void (*on_warning)(void *ctx, const char *msg);       /* may be NULL */
   void *ctx;
+  struct net_pipe *pipe;         /* also takes packets from a board in this process (pipe.h); may be NULL */
 } net_collector_cfg;
 
 typedef struct net_collector_stats {

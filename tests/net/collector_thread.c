@@ -15,21 +15,23 @@ static void on_run(void *ctx, const net_run_result *r) {
 
 static void *loop(void *arg) {
   collector_thread *ct = arg;
+  /* a pipe wakes no poll(): look at it every millisecond */
   while (!atomic_load(&ct->stop))
-    if (net_collector_poll(ct->c, 50) != 0)
+    if (net_collector_poll(ct->c, ct->pipe ? 1 : 50) != 0)
       fprintf(stderr, "collector: %s\n", net_collector_error(ct->c));
   return NULL;
 }
 
-int collector_thread_start(collector_thread *ct, const char *db, const char *listen) {
+int collector_thread_start(collector_thread *ct, const char *db, const char *listen, struct net_pipe *pipe) {
   memset(ct, 0, sizeof *ct);
+  ct->pipe = pipe;
   char err[300];
   ct->st = store_open(db, err, sizeof err);
   if (!ct->st) {
     fprintf(stderr, "store: %s\n", err);
     return -1;
   }
-  net_collector_cfg cfg = {.listen = listen, .on_run = on_run, .ctx = ct};
+  net_collector_cfg cfg = {.listen = listen, .on_run = on_run, .ctx = ct, .pipe = pipe};
   ct->c = net_collector_open(&cfg, ct->st, err, sizeof err);
   if (!ct->c) {
     fprintf(stderr, "collector: %s\n", err);
