@@ -48,6 +48,9 @@ import tempfile
 import threading
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.join(REPO, "bench"))
+from benchlib import cpu_model, first_line  # noqa: E402
 
 # The workloads' default sizes (argv[1]; docs/workloads.md). The size is
 # always passed explicitly, so a run does not depend on the default.
@@ -726,26 +729,6 @@ def exp_table4(t, out):
 
 
 # ---------------------------------------------------------------------------
-
-def first_line(cmd):
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-        text = (p.stdout or p.stderr).strip()
-        return text.splitlines()[0] if text else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,

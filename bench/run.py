@@ -36,6 +36,8 @@ QEMU_RUN = os.path.join(REPO, "scripts", "qemu-run.sh")
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.join(REPO, "tests", "diff"))
 import qemu_icount  # noqa: E402  (exact counts from QEMU's execution trace)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cpu_model, first_line, kept_sections  # noqa: E402
 FLAVOURS = ["rv32imac", "rv32i"]
 
 # Benchmark sizes (argv[1]): about 250-300 million instructions each in the
@@ -58,23 +60,6 @@ MIN_NET_SECONDS = 0.002
 OTHER_WRITERS = ("## Collector and store", "## Cost of the statistics module")
 
 
-def kept_sections(path):
-    """The other writers' sections of the file at path, in their order."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return ""
-    parts = []
-    for heading in OTHER_WRITERS:
-        start = text.find("\n" + heading + "\n")
-        if start < 0:
-            continue
-        end = text.find("\n## ", start + len(heading) + 2)
-        parts.append((start, text[start + 1:end + 1 if end >= 0 else len(text)].rstrip() + "\n"))
-    return "\n".join(p for _, p in sorted(parts))
-
-
 class BenchError(Exception):
     pass
 
@@ -82,26 +67,6 @@ class BenchError(Exception):
 def workloads_in_tree():
     d = os.path.join(REPO, "target", "workloads")
     return sorted(f[:-2] for f in os.listdir(d) if f.endswith(".c"))
-
-
-def first_line(cmd):
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-        text = (out.stdout or out.stderr).strip()
-        return text.splitlines()[0] if text else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def tool_versions(tally, qemu):
@@ -422,7 +387,7 @@ def main(argv):
     if modes_text:
         lines += [modes_text]
     text = "\n".join(lines).rstrip() + "\n"
-    kept = kept_sections(opt.output)
+    kept = kept_sections(opt.output, OTHER_WRITERS)
     with open(opt.output, "w") as f:
         f.write(text + ("\n" + kept if kept else ""))
     print(f"wrote {opt.output}")

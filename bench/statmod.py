@@ -40,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from run import BENCH_SIZES  # noqa: E402  (one list of sizes for every benchmark)
+from benchlib import write_section  # noqa: E402
 
 HEADING = "## Cost of the statistics module"
 TARGET = 1.10
@@ -271,16 +272,7 @@ def main(argv):
         out.append(f"- {r['name']}: {', '.join(r['funcs'])}")
     out.append("")
     section = "\n".join(out)
-
-    text = open(opt.output).read() if os.path.exists(opt.output) else ""
-    start = text.find("\n" + HEADING + "\n")
-    if start >= 0:
-        nxt = text.find("\n## ", start + len(HEADING) + 2)
-        text = text[:start + 1] + section + ("\n" + text[nxt + 1:] if nxt >= 0 else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    with open(opt.output, "w") as f:
-        f.write(text.rstrip() + "\n")
+    write_section(opt.output, HEADING, section)
     print(f"wrote {opt.output}")
     print(section)
     return 0

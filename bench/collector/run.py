@@ -18,6 +18,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import write_section  # noqa: E402
 HEADING = "## Collector and store"
 TARGET = 100000  # packets per second (issue: the collector stores at least this many)
 
@@ -173,16 +176,7 @@ def main(argv):
             f"({'meets' if best >= TARGET else 'below'} the target).",
             ""]
     section = "\n".join(out)
-
-    text = open(opt.output).read() if os.path.exists(opt.output) else ""
-    start = text.find("\n" + HEADING + "\n")
-    if start >= 0:
-        nxt = text.find("\n## ", start + len(HEADING) + 2)
-        text = text[:start + 1] + section + ("\n" + text[nxt + 1:] if nxt >= 0 else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    with open(opt.output, "w") as f:
-        f.write(text.rstrip() + "\n")
+    write_section(opt.output, HEADING, section)
     print(f"wrote {opt.output}")
     print(section)
     return 0

@@ -7,7 +7,6 @@ tally's code, and compared with the totals the synthetic board printed.
 
     net_cases.py CASE --tally PATH --synth PATH --relay PATH --work DIR
 """
-import argparse
 import json
 import os
 import re
@@ -16,62 +15,12 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # keep the source tree clean
+import harness  # noqa: E402
+from harness import Collector, Relay, check, signed64  # noqa: E402
+
 ARGS = None
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL: " + what, file=sys.stderr)
-    return cond
-
-
-def signed64(v):
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
-class Collector:
-    """tally collect in the background; .addr is where it listens."""
-
-    def __init__(self, db, *extra):
-        if os.path.exists(db):
-            os.unlink(db)
-        self.db = db
-        self.p = subprocess.Popen([ARGS.tally, "collect", "--listen", "127.0.0.1:0", "--db", db] + list(extra),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.p.stderr.readline()
-        m = re.search(r"listening on (\S+)", line)
-        if not m:
-            raise SystemExit("tally collect did not start: " + line + self.p.stderr.read())
-        self.addr = m.group(1)
-
-    def finish(self, timeout=60):
-        try:
-            out, err = self.p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.terminate()
-            out, err = self.p.communicate()
-            check(False, "tally collect did not end by itself")
-        return self.p.returncode, out, err
-
-
-class Relay:
-    def __init__(self, to, drop, dup, reorder, seed):
-        self.p = subprocess.Popen([sys.executable, ARGS.relay, "--listen", "127.0.0.1:0", "--to", to,
-                                   "--drop", str(drop), "--dup", str(dup), "--reorder", str(reorder),
-                                   "--seed", str(seed)], stdout=subprocess.PIPE, text=True)
-        line = self.p.stdout.readline()
-        self.addr = line.strip().split("=", 1)[1]
-
-    def stop(self):
-        self.p.terminate()
-        out, _ = self.p.communicate(timeout=10)
-        counts = {}
-        for line in out.splitlines():
-            name, *kv = line.split()
-            counts[name] = {k: int(v) for k, v in (x.split("=") for x in kv)}
-        return counts
 
 
 def synth(collector, *extra, control=False):
@@ -126,11 +75,11 @@ def case_relay_lossy():
     db = os.path.join(ARGS.work, "relay_lossy.db")
     # Not --runs 2: a collector that exits on closing the second run cannot
     # acknowledge again when the relay drops its first FINAL_ACK.
-    col = Collector(db, "--idle-timeout", "3")
+    col = Collector(ARGS.tally, db, "--idle-timeout", "3")
     params = ["--counters", 40, "--width", 32, "--intervals", 400, "--seed", 11, "--linger-ms", 8000]
     clean = synth(col.addr, *params)
     check(clean.get("acked") == 1 and clean.get("verdict") == 1, "clean run not acknowledged complete: %s" % clean)
-    relay = Relay(col.addr, 0.2, 0.2, 0.2, seed=5)
+    relay = Relay(ARGS.relay, col.addr, 0.2, 0.2, 0.2, seed=5)
     # Paced, so the collector asks for resends many times during the run and
     # the relay's down direction has enough packets to hit.
     lossy = synth(relay.addr, *params, "--pace-us", 2000)
@@ -155,8 +104,8 @@ def case_relay_small_ring():
     """The board keeps 4 packets: losses cannot all be repaired, and the run
     must be stored as incomplete, never complete."""
     db = os.path.join(ARGS.work, "relay_small_ring.db")
-    col = Collector(db, "--runs", "1", "--quiet")
-    relay = Relay(col.addr, 0.2, 0.2, 0.2, seed=6)
+    col = Collector(ARGS.tally, db, "--runs", "1", "--quiet")
+    relay = Relay(ARGS.relay, col.addr, 0.2, 0.2, 0.2, seed=6)
     info = synth(relay.addr, "--counters", 40, "--intervals", 300, "--seed", 12, "--ring", 4, "--linger-ms", 8000)
     code, out, err = col.finish()
     relay.stop()
@@ -196,7 +145,7 @@ def case_collect_cli():
           "idle timeout: %d %s" % (r.returncode, r.stderr))
     # One run: one line with its id, intervals and verdict.
     db = os.path.join(ARGS.work, "collect_cli.db")
-    col = Collector(db, "--runs", "1")
+    col = Collector(ARGS.tally, db, "--runs", "1")
     info = synth(col.addr, "--counters", 8, "--intervals", 1234, "--seed", 3)
     code, out, err = col.finish()
     check(code == 0, "collect exited %d" % code)
@@ -232,7 +181,7 @@ def case_config_cli():
     check(r.returncode == 66 and "missing.key" in r.stderr, "missing key file: %s" % r.stderr)
 
     db = os.path.join(ARGS.work, "config_cli.db")
-    col = Collector(db, "--runs", "1")
+    col = Collector(ARGS.tally, db, "--runs", "1")
     board = synth(col.addr, "--control", "127.0.0.1:0", "--key", key, "--counters", 8, "--intervals", 50,
                   "--wait-ms", 30000, control=True)
     ctl = board.stdout.readline().strip().split("=", 1)[1]
@@ -271,17 +220,8 @@ def case_config_cli():
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--tally", required=True)
-    ap.add_argument("--synth", required=True)
-    ap.add_argument("--relay", required=True)
-    ap.add_argument("--work", required=True)
-    ARGS = ap.parse_args()
-    os.makedirs(ARGS.work, exist_ok=True)
-    globals()["case_" + ARGS.case]()
-    print("%s: %s" % (ARGS.case, "%d failures" % len(FAILURES) if FAILURES else "passed"))
-    return 1 if FAILURES else 0
+    ARGS = harness.parse_args("tally", "synth", "relay", "work")
+    return harness.run_case(ARGS.case, globals()["case_" + ARGS.case])
 
 
 if __name__ == "__main__":

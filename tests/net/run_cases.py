@@ -11,7 +11,6 @@ run, --count instead of control packets).
 
     run_cases.py CASE --tally PATH --relay PATH --elf PROGRAM --work DIR
 """
-import argparse
 import hashlib
 import hmac
 import os
@@ -23,22 +22,15 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # keep the source tree clean
+import harness  # noqa: E402
+from harness import Collector, Relay, check, signed64  # noqa: E402
+
 ARGS = None
-FAILURES = []
 # Three events: one in a function, two anywhere (dhrystone's main, as
 # `tally symbols` lists it, is looked up at run time by the --count form).
 COUNTS = ["cycle@main", "instret", "dcache.read_miss"]
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL: " + what, file=sys.stderr)
-    return cond
-
-
-def signed64(v):
-    return v - (1 << 64) if v >= 1 << 63 else v
 
 
 def num(s):
@@ -86,48 +78,6 @@ def stored(db, run_id):
     return (row[0] if row else None), (row[1] if row else None), sums, values, spans
 
 
-class Collector:
-    """tally collect in the background; .addr is where it listens."""
-
-    def __init__(self, db, *extra):
-        if os.path.exists(db):
-            os.unlink(db)
-        self.db = db
-        self.p = subprocess.Popen([ARGS.tally, "collect", "--listen", "127.0.0.1:0", "--db", db] + list(extra),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.p.stderr.readline()
-        m = re.search(r"listening on (\S+)", line)
-        if not m:
-            raise SystemExit("tally collect did not start: " + line + self.p.stderr.read())
-        self.addr = m.group(1)
-
-    def finish(self, timeout=60):
-        try:
-            out, err = self.p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.terminate()
-            out, err = self.p.communicate()
-            check(False, "tally collect did not end by itself")
-        return self.p.returncode, out, err
-
-
-class Relay:
-    def __init__(self, to, p, seed):
-        self.p = subprocess.Popen([sys.executable, ARGS.relay, "--listen", "127.0.0.1:0", "--to", to, "--drop", str(p),
-                                   "--dup", str(p), "--reorder", str(p), "--seed", str(seed)],
-                                  stdout=subprocess.PIPE, text=True)
-        self.addr = self.p.stdout.readline().strip().split("=", 1)[1]
-
-    def stop(self):
-        self.p.terminate()
-        out, _ = self.p.communicate(timeout=10)
-        counts = {}
-        for line in out.splitlines():
-            name, *kv = line.split()
-            counts[name] = {k: int(v) for k, v in (x.split("=") for x in kv)}
-        return counts
-
-
 def sums_as_list(sums, n):
     return [sums.get(i) for i in range(n)]
 
@@ -141,10 +91,10 @@ def case_relay():
     db = os.path.join(ARGS.work, "run_relay.db")
     # Not --runs 2: the collector must outlive the board's lingering, to
     # acknowledge again when the relay drops its first FINAL_ACK.
-    col = Collector(db, "--idle-timeout", "1.5")
+    col = Collector(ARGS.tally, db, "--idle-timeout", "1.5")
     clean = tally("run", *count_args(10000), "--collector", col.addr, ARGS.elf)
     check(clean.returncode == 0, "clean run exited %d: %s" % (clean.returncode, clean.stderr[-800:]))
-    relay = Relay(col.addr, 0.2, seed=7)
+    relay = Relay(ARGS.relay, col.addr, 0.2, 0.2, 0.2, seed=7)
     lossy = tally("run", *count_args(10000), "--collector", relay.addr, ARGS.elf)
     # A program stopped before its end: the final packets say so, and the
     # remote collector stores the run incomplete, never whole.
@@ -400,17 +350,8 @@ def case_errors():
 
 def main():
     global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--tally", required=True)
-    ap.add_argument("--relay", required=True)
-    ap.add_argument("--elf", required=True)
-    ap.add_argument("--work", required=True)
-    ARGS = ap.parse_args()
-    os.makedirs(ARGS.work, exist_ok=True)
-    globals()["case_" + ARGS.case]()
-    print("%s: %s" % (ARGS.case, "%d failures" % len(FAILURES) if FAILURES else "passed"))
-    return 1 if FAILURES else 0
+    ARGS = harness.parse_args("tally", "relay", "elf", "work")
+    return harness.run_case(ARGS.case, globals()["case_" + ARGS.case])
 
 
 if __name__ == "__main__":
