@@ -25,7 +25,7 @@
 #define PACE_LAG (RING_PACKETS / 2)
 #define PACE_GIVE_UP_MS 10000u
 #define NOTE_MAX 700
-#define COLLECT_TICK_NS 2000000L /* the embedded collector's drain period */
+#define COLLECT_TICK_NS 5000000L /* the embedded collector's drain period */
 
 struct run_net {
   net_opts o;
@@ -126,11 +126,11 @@ static void on_warning(void *ctx, const char *msg) {
   fprintf(stderr, "tally run: collector: warning: %s\n", msg);
 }
 
-/* The thread drains the socket on a tick instead of sleeping in poll():
- * a thread woken for every datagram cost the run more CPU (wake-ups and
- * context switches, most of it in the kernel) than storing the packets.
- * A tick of 2 ms holds at most a few hundred packets in the socket's
- * buffer, far below its size, and keep_pace() bounds the lag anyway. */
+/* The thread drains the pipe (and its socket) on a tick: a thread woken
+ * for every packet cost the run more CPU (wake-ups and context switches,
+ * most of it in the kernel) than storing the packets.
+ * A tick of 5 ms leaves at most about a thousand packets in the pipe
+ * (4,096), and keep_pace() bounds the lag anyway. */
 static void *collector_loop(void *arg) {
   run_net *n = arg;
   net_collector_stats cs;

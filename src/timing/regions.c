@@ -91,17 +91,7 @@ static void close_markers(timing *t, uint32_t bits, uint64_t now) {
       row[SIG_MARKER0 + k] += (int64_t)open_marker(t, k, now);
 }
 
-void timing_region_switch(timing *t, uint32_t region) {
-  timing_regions *r = t->regions;
-  if (r) {
-    if (t->markers) {
-      close_markers(t, t->markers, t->cycle);
-    }
-    r->entered = t->cycle;
-    t->region_row = r->rows + (size_t)region * SIG_COUNT;
-  }
-  t->region = (uint16_t)region;
-}
+void timing_region_close_markers(timing *t) { close_markers(t, t->markers, t->cycle); }
 
 void timing_region_enter(timing *t, uint32_t pc) {
   if (t->regions) {

@@ -66,6 +66,21 @@ uint32_t timing_region_limit(const timing_regions *r, uint32_t pc);
  * its region, and keeps r alive while installed. Rows are not cleared. */
 void timing_regions_install(timing *t, timing_regions *r);
 
+/* Execution enters a block of another region. Inline: programs that call
+ * across the counted functions switch on most block entries, and a call
+ * each showed in their profile. */
+void timing_region_close_markers(timing *t);
+static inline void timing_region_switch(timing *t, uint32_t region) {
+  timing_regions *r = t->regions;
+  if (r) {
+    if (t->markers)
+      timing_region_close_markers(t); /* the open markers' cycles so far belong to the region left */
+    r->entered = t->cycle;
+    t->region_row = r->rows + (size_t)region * SIG_COUNT;
+  }
+  t->region = (uint16_t)region;
+}
+
 /* Brings the rows up to date before they are read: nothing to do, since
  * dynamic counts reach them as they are made (kept for callers). */
 void timing_region_sync(timing *t);

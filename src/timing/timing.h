@@ -229,8 +229,6 @@ static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32
 }
 
 uint32_t timing_trap(timing *t, bool interrupt);
-/* Execution enters a block of another address region (regions.h). */
-void timing_region_switch(timing *t, uint32_t region);
 void timing_idle(timing *t, uint64_t cycles);
 
 /* Changes clock and voltage (DVFS): closes the energy/time segment, pays
