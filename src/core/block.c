@@ -18,14 +18,14 @@
 
 #define ARENA_CHUNK (4u << 20)
 
-/* One-instruction blocks, direct-mapped by pc, each in a fixed slot (a
- * one-instruction block with its fetch ops is far smaller than a slot), so
- * that stepping through the same code near every horizon decodes it once.
- * They go with the block cache (core_block_flush). */
-#define SINGLE_SLOTS 512u
-#define SINGLE_BYTES 1024u
+/* Blocks of at most a few instructions, direct-mapped by (pc, max), each in
+ * a fixed slot, so that stepping through the same code near every horizon
+ * decodes it once. They go with the block cache (core_block_flush). */
+#define SINGLE_SLOTS 1024u
+#define SINGLE_BYTES 2048u
 struct core_singles {
   uint32_t pc[SINGLE_SLOTS];
+  uint8_t max[SINGLE_SLOTS];
   bool valid[SINGLE_SLOTS];
   _Alignas(16) unsigned char mem[SINGLE_SLOTS][SINGLE_BYTES];
 };
@@ -341,19 +341,32 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   return b;
 }
 
-core_block *core_block_get_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size) {
+/* The largest block of CORE_PREFIX_MAX instructions must fit a slot, or
+ * build() would fail with an error: each instruction has at most two fetch
+ * ops (it may cross a line), a block one FALLTHRU op, and a block's
+ * (signal, count) pairs are at most SIG_COUNT. */
+#define PREFIX_OPS (3u * CORE_PREFIX_MAX + 1u)
+_Static_assert(SINGLE_BYTES >= sizeof(core_block) + PREFIX_OPS * sizeof(core_op) + 16 +
+                                    (PREFIX_OPS + 1) * (sizeof(uint32_t) + 1) + 16 + sizeof(block_timing) +
+                                    PREFIX_OPS * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair),
+               "a slot of the prefix cache is too small for CORE_PREFIX_MAX instructions");
+
+core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t size) {
+  if (max < 1 || max > CORE_PREFIX_MAX)
+    max = 1;
   if (!cpu->singles)
     cpu->singles = calloc(1, sizeof *cpu->singles);
   struct core_singles *s = cpu->singles;
   if (!s)
-    return build(cpu, pc, 1, buf, size);
-  uint32_t i = (pc >> 1) & (SINGLE_SLOTS - 1);
-  if (s->valid[i] && s->pc[i] == pc)
+    return max == 1 ? build(cpu, pc, 1, buf, size) : NULL;
+  uint32_t i = ((pc >> 1) ^ (max * 0x9E3779B1u >> 23)) & (SINGLE_SLOTS - 1);
+  if (s->valid[i] && s->pc[i] == pc && s->max[i] == max)
     return (core_block *)s->mem[i];
   s->valid[i] = false;
-  core_block *b = build(cpu, pc, 1, s->mem[i], SINGLE_BYTES);
+  core_block *b = build(cpu, pc, max, s->mem[i], SINGLE_BYTES);
   if (b) {
     s->pc[i] = pc;
+    s->max[i] = (uint8_t)max;
     s->valid[i] = true;
   }
   return b;

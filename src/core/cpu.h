@@ -166,10 +166,13 @@ uint64_t core_mtime_now(const core_cpu *cpu);
 
 /* Block cache (block.c). */
 core_block *core_block_get(core_cpu *cpu, uint32_t pc);
-/* The one-instruction block at pc, from a small cache of them (stepping
- * near horizons), or built into buf (size bytes) when the cache has no
- * memory. Its timing execs are the caller's to fold and clear. */
-core_block *core_block_get_single(core_cpu *cpu, uint32_t pc, void *buf, size_t size);
+/* The block of at most `max` instructions (1 to CORE_PREFIX_MAX) at pc,
+ * from a small cache of them apart from the block cache (stepping near
+ * horizons: a block that runs only part of the way to one), or, for one
+ * instruction, built into buf (size bytes) when that cache has no memory;
+ * NULL then for more. Its timing execs are the caller's to fold and clear. */
+#define CORE_PREFIX_MAX 8u
+core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t size);
 void core_block_flush(core_cpu *cpu);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
 

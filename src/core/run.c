@@ -25,11 +25,15 @@ static void take_samples(core_cpu *cpu, uint32_t pc) {
   }
 }
 
-/* Runs exactly one instruction through a one-instruction block. */
-static void step_one(core_cpu *cpu) {
+/* Runs the first `max` instructions at pc (fewer if a branch ends them
+ * sooner) as one block, exactly as far: one instruction, or a prefix that
+ * prefix_that_fits() found to end before every horizon. */
+static void step(core_cpu *cpu, uint32_t max) {
   uint32_t pc0 = cpu->pc;
   _Alignas(16) unsigned char buf[1024]; /* one instruction, its fetch ops, side arrays */
-  core_block *b = core_block_get_single(cpu, cpu->pc, buf, sizeof buf);
+  core_block *b = core_block_get_prefix(cpu, cpu->pc, max, buf, sizeof buf);
+  if (!b && max > 1)
+    b = core_block_get_prefix(cpu, cpu->pc, 1, buf, sizeof buf);
   probe_step probe;
   if (cpu->tm)
     probe_step_begin(cpu, &probe, b);
@@ -40,11 +44,11 @@ static void step_one(core_cpu *cpu) {
     return;
   }
   uint64_t saved = cpu->horizon;
-  cpu->horizon = cpu->instret + 1;
+  cpu->horizon = cpu->instret + b->n_insns;
   if (cpu->tm) {
     cpu->tail_cycles = 0;
     core_exec(cpu, b);
-    /* the one-instruction block is in no fold's list: fold its static counts now */
+    /* the block is in no fold's list: fold its static counts now */
     timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
     if (cpu->tm->region_row) /* the current region is the instruction's */
       timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->region_row);
@@ -60,6 +64,37 @@ static void step_one(core_cpu *cpu) {
     core_exec(cpu, b);
   }
   cpu->horizon = saved;
+}
+
+/* How many instructions from pc surely end before the cycle horizon when
+ * run as one block: the block's bound (build() in block.c) taken one
+ * instruction at a time, and strictly below, so that no dispatch, sample
+ * or interrupt can fall inside or at the end of them. Stepping near a
+ * horizon then runs such prefixes and single-steps only the last few
+ * instructions. 1 when nothing more is sure. */
+static uint32_t prefix_that_fits(core_cpu *cpu) {
+  const timing *tm = cpu->tm;
+  if (!tm || cpu->cycle_horizon <= tm->cycle)
+    return 1;
+  core_block *b = core_block_get(cpu, cpu->pc);
+  if (!b || !b->timing)
+    return 1;
+  uint64_t room = cpu->cycle_horizon - tm->cycle;
+  uint64_t worst = tm->model.trap_penalty + tm->model.load_use_penalty;
+  uint32_t fit = 0;
+  for (uint32_t i = 0; i < b->n_ops; i++) {
+    worst += b->timing->ops[i].cycles + timing_dynamic_bound(tm, b->ops[i].kind);
+    if (worst >= room)
+      break;
+    fit = b->insn_idx[i + 1];
+  }
+  uint64_t left = cpu->horizon > cpu->instret ? cpu->horizon - cpu->instret : 1;
+  if (fit > left)
+    fit = (uint32_t)left;
+  uint32_t k = 1; /* a power of two: fewer distinct prefixes to cache */
+  while (k * 2 <= fit && k * 2 <= CORE_PREFIX_MAX)
+    k *= 2;
+  return k;
 }
 
 bool core_exec(core_cpu *cpu, core_block *first) {
@@ -123,7 +158,7 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
     /* At the cycle horizon itself (a sample point on an instruction edge) no
      * block fits either: stepping is what moves past it. */
     if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING)
-      step_one(cpu);
+      step(cpu, prefix_that_fits(cpu));
   }
   return cpu->stop;
 }

@@ -16,6 +16,8 @@ static uint32_t ns_to_cycles(double ns, double mhz) {
   return c <= 0 ? 0 : (uint32_t)ceil(c - 1e-9);
 }
 
+static void compute_bounds(timing *t);
+
 static void compute_memory_cycles(timing *t) {
   const core_model *m = &t->model;
   t->mem_read_first = ns_to_cycles(m->read_first_ns, t->freq_mhz);
@@ -52,6 +54,7 @@ timing *timing_new(const core_model *m) {
   for (unsigned i = 0; i < 16; i++)
     t->open_row[i] = UINT32_MAX;
   compute_memory_cycles(t);
+  compute_bounds(t);
   t->sdram_rows = m->memory == MEMORY_SDRAM && m->sdram_row_bytes;
   /* power-of-two memory geometry becomes shifts (0 = divide instead) */
   uint32_t banks = m->sdram_banks ? (m->sdram_banks > 16 ? 16 : m->sdram_banks) : 1;
@@ -321,6 +324,7 @@ void timing_set_clock(timing *t, double freq_mhz, double voltage) {
   t->freq_mhz = freq_mhz;
   t->voltage = voltage;
   compute_memory_cycles(t);
+  compute_bounds(t);
   pulse(t, SIG_DVFS_SWITCH);
   charge(t, SIG_STALL_DVFS, t->model.pll_relock_cycles);
 }
@@ -411,7 +415,7 @@ static uint32_t port_wait_bound(const timing *t, uint32_t write, uint32_t fill) 
   return buffered ? (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat) + write + fill : 0;
 }
 
-uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) {
+static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   const core_model *m = &t->model;
   uint32_t line = m->dcache.line > m->icache.line ? m->dcache.line : m->icache.line;
   uint32_t beats = (line ? line : 4) / (m->bus_bytes ? m->bus_bytes : 4) + 1;
@@ -432,4 +436,13 @@ uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) {
   case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill : 0;
   default: return 0;
   }
+}
+
+_Static_assert(K_COUNT <= TIMING_KINDS, "timing.dyn_bounds has no room for every instruction kind");
+
+/* The table of timing_dynamic_bound, after the memory latencies in cycles
+ * (which a clock change changes). */
+static void compute_bounds(timing *t) {
+  for (uint32_t k = 0; k < K_COUNT; k++)
+    t->dyn_bounds[k] = dynamic_bound_of(t, (uint8_t)k);
 }

@@ -24,6 +24,7 @@ struct prof_state;
 
 #define TIMING_NO_LINE 1u /* no fetch line is current (line addresses are even) */
 #define TIMING_WBUF_MAX 64
+#define TIMING_KINDS 128 /* room for every instruction kind (isa.h K_COUNT) */
 
 /* What an op costs every time it runs, known when its block is built. */
 typedef struct op_timing {
@@ -121,6 +122,8 @@ typedef struct timing {
   uint64_t cycle_at_change; /* cycle of the last frequency/voltage change */
   double energy_core_pj;    /* dynamic core energy up to cycle_at_change */
   double energy_static_pj;  /* leakage up to cycle_at_change */
+
+  uint32_t dyn_bounds[TIMING_KINDS]; /* timing_dynamic_bound, by instruction kind */
 
   /* user markers: level signals, counted per cycle while high */
   uint32_t markers;
@@ -264,7 +267,8 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
  * load-use stalls) when `head`. The caller clears the counts. */
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
 
-/* An upper bound of the dynamic cycles an op of this kind can add. */
-uint32_t timing_dynamic_bound(const timing *t, uint8_t kind);
+/* An upper bound of the dynamic cycles an op of this kind can add (a table
+ * made with the model and remade at each clock change). */
+static inline uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) { return t->dyn_bounds[kind]; }
 
 #endif
