@@ -74,8 +74,9 @@ def case_relay_lossy():
     the same totals as a clean run, marked complete."""
     db = os.path.join(ARGS.work, "relay_lossy.db")
     # Not --runs 2: a collector that exits on closing the second run cannot
-    # acknowledge again when the relay drops its first FINAL_ACK.
-    col = Collector(ARGS.tally, db, "--idle-timeout", "3")
+    # acknowledge again when the relay drops its first FINAL_ACK. The idle
+    # time covers starting the relay between the runs on a loaded machine.
+    col = Collector(ARGS.tally, db, "--idle-timeout", "6")
     params = ["--counters", 40, "--width", 32, "--intervals", 400, "--seed", 11, "--linger-ms", 8000]
     clean = synth(col.addr, *params)
     check(clean.get("acked") == 1 and clean.get("verdict") == 1, "clean run not acknowledged complete: %s" % clean)
