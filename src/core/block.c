@@ -21,13 +21,13 @@
 /* Blocks of at most a few instructions, direct-mapped by (pc, max), each in
  * a fixed slot, so that stepping through the same code near every horizon
  * decodes it once. They go with the block cache (core_block_flush). */
-#define SINGLE_SLOTS 1024u
-#define SINGLE_BYTES 2048u
+#define PREFIX_SLOTS 1024u
+#define PREFIX_BYTES 2048u
 struct core_singles {
-  uint32_t pc[SINGLE_SLOTS];
-  uint8_t max[SINGLE_SLOTS];
-  bool valid[SINGLE_SLOTS];
-  _Alignas(16) unsigned char mem[SINGLE_SLOTS][SINGLE_BYTES];
+  uint32_t pc[PREFIX_SLOTS];
+  uint8_t max[PREFIX_SLOTS];
+  bool valid[PREFIX_SLOTS];
+  _Alignas(16) unsigned char mem[PREFIX_SLOTS][PREFIX_BYTES];
 };
 
 struct block_arena {
@@ -282,7 +282,7 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   if (cpu->tm) {
     block_timing *bt = (block_timing *)((char *)b + head + side);
     *bt = (block_timing){0};
-    uint32_t sum = 0, bound = cpu->tm->model.trap_penalty + cpu->tm->model.load_use_penalty;
+    uint32_t sum = 0, bound = timing_block_bound(cpu->tm);
     for (uint32_t i = 0; i < n; i++) {
       bt->ops[i] = d.times[i];
       sum += d.times[i].cycles;
@@ -346,7 +346,7 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
  * ops (it may cross a line), a block one FALLTHRU op, and a block's
  * (signal, count) pairs are at most SIG_COUNT. */
 #define PREFIX_OPS (3u * CORE_PREFIX_MAX + 1u)
-_Static_assert(SINGLE_BYTES >= sizeof(core_block) + PREFIX_OPS * sizeof(core_op) + 16 +
+_Static_assert(PREFIX_BYTES >= sizeof(core_block) + PREFIX_OPS * sizeof(core_op) + 16 +
                                     (PREFIX_OPS + 1) * (sizeof(uint32_t) + 1) + 16 + sizeof(block_timing) +
                                     PREFIX_OPS * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair),
                "a slot of the prefix cache is too small for CORE_PREFIX_MAX instructions");
@@ -359,11 +359,11 @@ core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void
   struct core_singles *s = cpu->singles;
   if (!s)
     return max == 1 ? build(cpu, pc, 1, buf, size) : NULL;
-  uint32_t i = ((pc >> 1) ^ (max * 0x9E3779B1u >> 23)) & (SINGLE_SLOTS - 1);
+  uint32_t i = ((pc >> 1) ^ (max * 0x9E3779B1u >> 23)) & (PREFIX_SLOTS - 1);
   if (s->valid[i] && s->pc[i] == pc && s->max[i] == max)
     return (core_block *)s->mem[i];
   s->valid[i] = false;
-  core_block *b = build(cpu, pc, max, s->mem[i], SINGLE_BYTES);
+  core_block *b = build(cpu, pc, max, s->mem[i], PREFIX_BYTES);
   if (b) {
     s->pc[i] = pc;
     s->max[i] = (uint8_t)max;

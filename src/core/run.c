@@ -80,7 +80,7 @@ static uint32_t prefix_that_fits(core_cpu *cpu) {
   if (!b || !b->timing)
     return 1;
   uint64_t room = cpu->cycle_horizon - tm->cycle;
-  uint64_t worst = tm->model.trap_penalty + tm->model.load_use_penalty;
+  uint64_t worst = timing_block_bound(tm);
   uint32_t fit = 0;
   for (uint32_t i = 0; i < b->n_ops; i++) {
     worst += b->timing->ops[i].cycles + timing_dynamic_bound(tm, b->ops[i].kind);

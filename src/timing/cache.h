@@ -30,8 +30,8 @@ typedef struct cache {
 } cache;
 
 /* What a hit must update for the replacement policy. Two-way LRU needs
- * one byte per set (the other way is the victim), which costs a hit a
- * single store instead of a clock tick and a stamp. */
+ * one word per set (the way not used last: the victim), which costs a hit
+ * a single store instead of a clock tick and a stamp. */
 enum { CACHE_TOUCH_NONE, CACHE_TOUCH_LRU2, CACHE_TOUCH_STAMP };
 
 /* Never a line address: line_shift >= 2 leaves the top two bits clear. */
@@ -52,8 +52,6 @@ void cache_reset(cache *c);
 /* One access to the line holding addr. Reads allocate on a miss; writes
  * allocate only in write-back mode and mark the line dirty there. */
 cache_result cache_access(cache *c, uint32_t addr, bool is_write);
-
-
 
 /* The generator of random replacement, xorshift64* (Vigna) started from
  * splitmix64(seed). It advances only when a miss fills a line into a set

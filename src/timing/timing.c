@@ -120,18 +120,27 @@ static uint32_t beats_of(const timing *t, uint32_t bytes) {
   return beats ? beats : 1;
 }
 
-static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
-  uint32_t beats = beats_of(t, bytes);
+/* Cycles the memory port is busy for a read or write of `beats` bus beats
+ * at addr; the beats are counted (energy), the mem.* pulses are the
+ * caller's. */
+static uint32_t read_latency(timing *t, uint32_t addr, uint32_t beats) {
   t->mem_read_beats += beats;
-  pulse(t, SIG_MEM_READ);
   return row_penalty(t, addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
 }
 
-static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
-  uint32_t beats = beats_of(t, bytes);
+static uint32_t write_latency(timing *t, uint32_t addr, uint32_t beats) {
   t->mem_write_beats += beats;
-  pulse(t, SIG_MEM_WRITE);
   return row_penalty(t, addr) + beats * t->mem_write_beat;
+}
+
+static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
+  pulse(t, SIG_MEM_READ);
+  return read_latency(t, addr, beats_of(t, bytes));
+}
+
+static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
+  pulse(t, SIG_MEM_WRITE);
+  return write_latency(t, addr, beats_of(t, bytes));
 }
 
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
@@ -173,12 +182,9 @@ static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32
 uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_write) {
   cache_result r = cache_fill(&t->dcache, addr >> t->dcache.line_shift, is_write);
   uint32_t beats = beats_of(t, t->model.dcache.line), busy = 0;
-  if (r.writeback) {
-    t->mem_write_beats += beats;
-    busy += row_penalty(t, r.victim_addr) + beats * t->mem_write_beat;
-  }
-  t->mem_read_beats += beats;
-  busy += row_penalty(t, cache_line_of(&t->dcache, addr)) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
+  if (r.writeback)
+    busy += write_latency(t, r.victim_addr, beats);
+  busy += read_latency(t, cache_line_of(&t->dcache, addr), beats);
   uint32_t stall = memory_transaction(t, now, busy);
   t->cycle += stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;

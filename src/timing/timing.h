@@ -270,5 +270,11 @@ void timing_add_block_events(const timing *t, const block_timing *bt, bool branc
 /* An upper bound of the dynamic cycles an op of this kind can add (a table
  * made with the model and remade at each clock change). */
 static inline uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) { return t->dyn_bounds[kind]; }
+/* ... and what any block can add besides its ops' bounds: a trap's entry
+ * and a load-use stall on entering it. A block's bound is this plus its
+ * ops' static cycles and dynamic bounds (block.c, and run.c's prefixes). */
+static inline uint32_t timing_block_bound(const timing *t) {
+  return t->model.trap_penalty + t->model.load_use_penalty;
+}
 
 #endif
