@@ -58,6 +58,8 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->mie = cpu->mtvec = cpu->mscratch = cpu->mepc = cpu->mcause = cpu->mtval = 0;
   cpu->mip_soft = 0;
   cpu->mcycle_adj = cpu->minstret_adj = 0;
+  cpu->mcountinhibit = 0;
+  cpu->mcycle_frozen = cpu->minstret_frozen = 0;
   cpu->idle_cycles = 0;
   cpu->mtimecmp = UINT64_MAX;
   cpu->mtime_adj = 0;

@@ -73,6 +73,8 @@ enum {
 #define MIP_MSIP (1u << IRQ_MSI)
 #define MIP_MTIP (1u << IRQ_MTI)
 #define MIP_MEIP (1u << IRQ_MEI)
+#define INHIBIT_CY 1u       /* mcountinhibit: mcycle */
+#define INHIBIT_IR 4u       /* mcountinhibit: minstret */
 
 /* RAM is watched in chunks: a store into a chunk with a bit set takes the
  * slow path (code that was predecoded, the HTIF tohost word). */
@@ -107,6 +109,8 @@ typedef struct core_cpu {
   uint32_t mstatus, mie, mtvec, mscratch, mepc, mcause, mtval;
   uint32_t mip_soft;    /* MSIP and MEIP as raised by devices; MTIP is computed */
   int64_t mcycle_adj, minstret_adj; /* CSR value = count + adj */
+  uint32_t mcountinhibit; /* its CY and IR bits (the hpm bits: timing/pmu.h) */
+  uint64_t mcycle_frozen, minstret_frozen; /* the values while inhibited */
   uint64_t idle_cycles; /* cycles spent waiting in wfi */
 
   /* CLINT timer: mtime = cycles * tick_num / tick_den + mtime_adj

@@ -25,6 +25,17 @@ static void take_samples(core_cpu *cpu, uint32_t pc) {
   }
 }
 
+/* Every signal's total now, as --stats and the statistics module count
+ * them (derived and marker signals included): what the PMU counts. */
+static void pmu_totals(core_cpu *cpu, uint64_t *totals) {
+  core_signal_totals(cpu, totals);
+  signal_derive(totals);
+  uint64_t markers[4];
+  timing_marker_totals(cpu->tm, cpu->tm->cycle, markers);
+  for (int i = 0; i < 4; i++)
+    totals[SIG_MARKER0 + i] = markers[i];
+}
+
 /* Runs the first `max` instructions at pc (fewer if a branch ends them
  * sooner) as one block, exactly as far: one instruction, or a prefix that
  * prefix_that_fits() found to end before every horizon. */
@@ -46,6 +57,12 @@ static void step(core_cpu *cpu, uint32_t max) {
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + b->n_insns;
   if (cpu->tm) {
+    uint64_t totals[SIG_COUNT];
+    bool pmu = b->timing->pmu; /* one instruction that reads or sets a counter: its boundaries */
+    if (pmu) {
+      pmu_totals(cpu, totals);
+      pmu_step_begin(&cpu->tm->pmu, totals);
+    }
     cpu->tail_cycles = 0;
     core_exec(cpu, b);
     /* the block is in no fold's list: fold its static counts now */
@@ -57,6 +74,10 @@ static void step(core_cpu *cpu, uint32_t max) {
         timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
     b->timing->execs = 0;
     core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
+    if (pmu) {
+      pmu_totals(cpu, totals);
+      pmu_step_end(&cpu->tm->pmu, totals);
+    }
     if (cpu->tm->prof && cpu->tm->prof->sample_period)
       take_samples(cpu, pc0);
     probe_step_end(cpu, &probe, pc0, b);
@@ -124,6 +145,8 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
     if (p && p->sample_period)
       cpu->cycle_horizon = min_u64(due, p->next_sample);
     cpu->cycle_horizon = min_u64(cpu->cycle_horizon, probe_horizon(cpu)); /* a dispatch */
+    if (cpu->tm->pmu.n) /* so that a block that must be stepped never fits (TIMING_MUST_STEP) */
+      cpu->cycle_horizon = min_u64(cpu->cycle_horizon, cpu->tm->cycle + TIMING_HORIZON_MAX);
   }
   else if (due != UINT64_MAX)
     cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);

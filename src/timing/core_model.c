@@ -85,6 +85,9 @@ void core_model_default(core_model *m) {
   m->static_mw = 5;
 
   m->pll_relock_cycles = 1000;
+
+  m->pmu_counters = 29;
+  m->pmu_absent = PMU_ABSENT_ZERO;
 }
 
 /* ------------------------------------------------------------- key table */
@@ -116,7 +119,8 @@ typedef struct key_def {
 
 _Static_assert(sizeof(cache_replacement) == sizeof(int) && sizeof(cache_write_policy) == sizeof(int) &&
                    sizeof(branch_prediction) == sizeof(int) && sizeof(shift_mode) == sizeof(int) &&
-                   sizeof(muldiv_mode) == sizeof(int) && sizeof(memory_kind) == sizeof(int),
+                   sizeof(muldiv_mode) == sizeof(int) && sizeof(memory_kind) == sizeof(int) &&
+                   sizeof(pmu_absent) == sizeof(int),
                "T_ENUM fields are accessed as int");
 
 static const enum_word replacement_words[] = {
@@ -138,6 +142,9 @@ static const enum_word muldiv_words[] = {
 };
 static const enum_word memory_words[] = {
   {"sram", MEMORY_SRAM}, {"sdram", MEMORY_SDRAM}, {NULL, 0},
+};
+static const enum_word absent_words[] = {
+  {"zero", PMU_ABSENT_ZERO}, {"illegal", PMU_ABSENT_ILLEGAL}, {NULL, 0},
 };
 
 #define AT(field) offsetof(core_model, field)
@@ -225,11 +232,14 @@ static const key_def keys[] = {
   REAL("energy", "static_mw", static_mw, 0, PJ_MAX),
 
   UINT("dvfs", "pll_relock_cycles", pll_relock_cycles, 0, 100000000),
+
+  UINT("pmu", "counters", pmu_counters, 0, 29),                      /* mhpmcounter3..31 */
+  ENUM("pmu", "absent", pmu_absent, absent_words),
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
-static const char *const sections[] = {"core", "pipeline", "icache", "dcache", "memory", "energy", "dvfs"};
+static const char *const sections[] = {"core", "pipeline", "icache", "dcache", "memory", "energy", "dvfs", "pmu"};
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
 static const key_def *find_key(const char *section, const char *key) {
