@@ -5,6 +5,8 @@
  * block, it single-steps up to it, so events happen at the exact
  * instruction whatever the block boundaries are.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../profile/profile.h"
@@ -26,15 +28,34 @@ static void take_samples(core_cpu *cpu, uint32_t pc) {
 }
 
 /* Every signal's total now, as --stats and the statistics module count
- * them (derived and marker signals included): what the PMU counts. */
-static void pmu_totals(core_cpu *cpu, uint64_t *totals) {
-  core_signal_totals(cpu, totals);
+ * them (derived and marker signals included): what the PMU counts. With
+ * `fold`, the cached blocks' executions are folded first (a walk over
+ * them); without, they must have none since the last fold. */
+static void pmu_totals(core_cpu *cpu, uint64_t *totals, bool fold) {
+  if (fold)
+    core_fold_blocks(cpu);
+  for (int i = 0; i < SIG_COUNT; i++)
+    totals[i] = (uint64_t)((int64_t)cpu->tm->sig_folded[i] + cpu->tm->sig_dyn[i]);
   signal_derive(totals);
   uint64_t markers[4];
   timing_marker_totals(cpu->tm, cpu->tm->cycle, markers);
   for (int i = 0; i < 4; i++)
     totals[SIG_MARKER0 + i] = markers[i];
 }
+
+#ifdef TALLY_CHECK_LAWS
+/* The law pmu_totals(..., false) rests on: after a PMU step no cached
+ * block has executions left to fold. */
+static void check_unfolded(core_cpu *cpu, const uint64_t *quick) {
+  uint64_t full[SIG_COUNT];
+  pmu_totals(cpu, full, true);
+  if (memcmp(full, quick, sizeof full) != 0) {
+    fprintf(stderr, "tally: internal error: signal totals after a PMU access at 0x%08x were not folded\n",
+            (unsigned)cpu->pc);
+    abort();
+  }
+}
+#endif
 
 /* Runs the first `max` instructions at pc (fewer if a branch ends them
  * sooner) as one block, exactly as far: one instruction, or a prefix that
@@ -60,7 +81,7 @@ static void step(core_cpu *cpu, uint32_t max) {
     uint64_t totals[SIG_COUNT];
     bool pmu = b->timing->pmu; /* one instruction that reads or sets a counter: its boundaries */
     if (pmu) {
-      pmu_totals(cpu, totals);
+      pmu_totals(cpu, totals, true);
       pmu_step_begin(&cpu->tm->pmu, totals);
     }
     cpu->tail_cycles = 0;
@@ -74,10 +95,16 @@ static void step(core_cpu *cpu, uint32_t max) {
         timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
     b->timing->execs = 0;
     core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
-    if (pmu) {
-      pmu_totals(cpu, totals);
-      pmu_step_end(&cpu->tm->pmu, totals);
+    /* a write takes effect at the end: the blocks were folded before the
+     * step, and the stepped one (in no fold's list) just above */
+    if (pmu && pmu_step_pending(&cpu->tm->pmu)) {
+      pmu_totals(cpu, totals, false);
+#ifdef TALLY_CHECK_LAWS
+      check_unfolded(cpu, totals);
+#endif
     }
+    if (pmu)
+      pmu_step_end(&cpu->tm->pmu, totals);
     if (cpu->tm->prof && cpu->tm->prof->sample_period)
       take_samples(cpu, pc0);
     probe_step_end(cpu, &probe, pc0, b);

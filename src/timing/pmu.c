@@ -1,6 +1,8 @@
 /*
  * The hardware performance monitor's CSRs (pmu.h, docs/pmu.md).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pmu.h"
@@ -72,6 +74,12 @@ uint32_t pmu_csr_read(const pmu_state *p, unsigned csr) {
     return 0;
   if ((csr & ~0x1fu) == 0x320)
     return p->event[i];
+#ifdef TALLY_CHECK_LAWS
+  if (!p->stepping) { /* the totals of `before` would be stale */
+    fprintf(stderr, "tally: internal error: PMU counter CSR 0x%03x read outside a PMU step\n", csr);
+    abort();
+  }
+#endif
   uint64_t v = value_at(p, i, p->before);
   return (csr & 0x80u) ? (uint32_t)(v >> 32) : (uint32_t)v;
 }

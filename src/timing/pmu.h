@@ -72,5 +72,8 @@ void pmu_csr_write(pmu_state *p, unsigned csr, uint32_t v);
  * (derived and marker signals included) before and after it. */
 void pmu_step_begin(pmu_state *p, const uint64_t *totals);
 void pmu_step_end(pmu_state *p, const uint64_t *totals);
+/* True when the stepped instruction wrote: pmu_step_end needs the totals
+ * after it (otherwise it does not read them). */
+static inline bool pmu_step_pending(const pmu_state *p) { return p->pending; }
 
 #endif
