@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The PMU's tests (docs/pmu.md), one mode per law:
 
-    check_pmu.py TALLY range ELF [tally run options...]
+    check_pmu.py TALLY range ELF [tally run options...] [-- options of the program's run]
         ELF (range.S) prints what mcycle, minstret and mhpmcounter3..31 counted
         over [kernel_lo, kernel_hi); each must equal the statistics module's
         count of the same signal over the same range (--count SIG@0xLO-0xHI),
         exactly; a counter given an event past the catalog reads back event 0
-        and counts nothing.
+        and counts nothing. Options after `--` go to the program's run only
+        (e.g. the statistics module counting at the same time).
     check_pmu.py TALLY same ELF_A ELF_B [tally run options...]
         the two programs differ only in which CSR some instructions access
         (a PMU CSR in A, mscratch in B): exit status, output, cycles and
@@ -76,10 +77,14 @@ def module_counts(tally, elf, opts, names, lo, hi):
 
 
 def check_range(tally, elf, opts):
+    extra = []
+    if "--" in opts:
+        extra = opts[opts.index("--") + 1:]
+        opts = opts[:opts.index("--")]
     syms = elf_symbols(elf)
     lo, hi = syms["kernel_lo"], syms["kernel_hi"]
     names = signal_names(tally)
-    r = run([tally, "run"] + opts + [elf])
+    r = run([tally, "run"] + opts + extra + [elf])
     if r.returncode != 0:
         print(f"FAIL: the program exited {r.returncode}: {r.stderr}")
         return 1
