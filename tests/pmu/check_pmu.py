@@ -13,6 +13,11 @@
         (a PMU CSR in A, mscratch in B): exit status, output, cycles and
         every signal total (--stats-json) must be identical. Reading or
         setting the PMU costs exactly what any CSR instruction costs.
+    check_pmu.py TALLY c ELF [tally run options...]
+        ELF (measure.c, through tally/pmu.h) prints "event value" lines for
+        one call; each value must equal the statistics module's count over
+        the range in main from after the resuming `csrc mcountinhibit` to
+        the stopping `csrrs mcountinhibit` included, plus its count in work().
     check_pmu.py TALLY run ELF EXIT STDOUT-OR-STDERR-TEXT [tally run options...]
         exit status and a text that must appear in the output.
 
@@ -61,12 +66,17 @@ def signal_names(tally):
 
 def module_counts(tally, elf, opts, names, lo, hi):
     """The statistics module's totals of each signal over [lo, hi)."""
+    return module_counts_at(tally, elf, opts, names, f"0x{lo:08x}-0x{hi:08x}")
+
+
+def module_counts_at(tally, elf, opts, names, where):
+    """The statistics module's totals of each signal at WHERE (--count SIG@WHERE)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "c.csv")
         cmd = [tally, "run", "--no-store", "--counters", str(len(names)), "--interval", "1000000",
                "--intervals-csv", path] + opts
         for n in names:
-            cmd += ["--count", f"{n}@0x{lo:08x}-0x{hi:08x}"]
+            cmd += ["--count", f"{n}@{where}"]
         r = run(cmd + [elf])
         if r.returncode != 0:
             raise SystemExit(f"FAIL: {' '.join(cmd)} exited {r.returncode}: {r.stderr}")
@@ -142,6 +152,83 @@ def check_same(tally, a, b, opts):
     return 1 if bad else 0
 
 
+def elf_symbol_sizes_and_text(path):
+    """(symbols name -> (value, size), loadable bytes by address) of an ELF32 file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    shoff, = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x2e)
+    hdrs = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
+    syms, code = {}, []
+    for h in hdrs:
+        if h[1] == 1 and h[2] & 4:  # SHT_PROGBITS, SHF_EXECINSTR
+            code.append((h[3], data[h[4]:h[4] + h[5]]))
+        if h[1] != 2:
+            continue
+        strtab = hdrs[h[6]]
+        for off in range(h[4], h[4] + h[5], 16):
+            name_off, value, size = struct.unpack_from("<III", data, off)
+            start = strtab[4] + name_off
+            name = data[start:data.index(b"\0", start)].decode()
+            if name:
+                syms[name] = (value, size)
+    return syms, code
+
+
+def instructions(code, lo, hi):
+    """(address, 32-bit word or 16-bit half) of the instructions in [lo, hi)."""
+    for base, blob in code:
+        if not base <= lo < base + len(blob):
+            continue
+        a = lo
+        while a < hi:
+            half, = struct.unpack_from("<H", blob, a - base)
+            if half & 3 == 3:
+                word, = struct.unpack_from("<I", blob, a - base)
+                yield a, word, 4
+                a += 4
+            else:
+                yield a, half, 2
+                a += 2
+
+
+def check_c(tally, elf, opts):
+    syms, code = elf_symbol_sizes_and_text(elf)
+    main_lo, main_size = syms["main"]
+    resume = stop = None
+    for a, w, n in instructions(code, main_lo, main_lo + main_size):
+        if n == 4 and w & 0xfff07fff == 0x32003073:                   # csrc mcountinhibit, rs
+            resume = a
+        elif n == 4 and w & 0xfff0707f == 0x32002073 and resume:      # csrrs rd, mcountinhibit, rs
+            stop = a
+            break
+    if resume is None or stop is None:
+        print("FAIL: no csrc mcountinhibit followed by csrrs mcountinhibit in main")
+        return 1
+    lo, hi = resume + 4, stop + 4
+    r = run([tally, "run"] + opts + [elf])
+    if r.returncode != 0:
+        print(f"FAIL: the program exited {r.returncode}: {r.stderr}")
+        return 1
+    names = signal_names(tally)
+    got = {}
+    for line in r.stdout.splitlines():
+        ev, value = line.split()
+        if ev != "result":
+            got[names[int(ev) - 1]] = int(value)
+    wanted = list(got)
+    in_main = dict(zip(wanted, module_counts(tally, elf, opts, wanted, lo, hi)))
+    in_work = dict(zip(wanted, module_counts_at(tally, elf, opts, wanted, "work")))
+    bad = 0
+    for name in wanted:
+        exp = in_main[name] + in_work[name]
+        ok = got[name] == exp and exp > 0
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {got[name]} (module: {in_main[name]} in main "
+              f"0x{lo:08x}-0x{hi:08x} + {in_work[name]} in work)")
+    return 1 if bad else 0
+
+
 def check_run(tally, elf, code, text, opts):
     r = run([tally, "run"] + opts + [elf])
     bad = 0
@@ -165,6 +252,8 @@ def main(argv):
         return check_range(tally, argv[3], argv[4:])
     if mode == "same":
         return check_same(tally, argv[3], argv[4], argv[5:])
+    if mode == "c":
+        return check_c(tally, argv[3], argv[4:])
     if mode == "run":
         return check_run(tally, argv[3], int(argv[4]), argv[5], argv[6:])
     print(f"check_pmu.py: unknown mode '{mode}'", file=sys.stderr)
