@@ -11,6 +11,7 @@ void board_free(board *b) {
   for (int i = 0; i < SEMIHOST_MAX_FILES; i++)
     if (b->files[i].kind == 1 && b->files[i].fd > STDERR_FILENO && b->files[i].fd != b->in_fd)
       close(b->files[i].fd);
+  hostfs_free(&b->fs);
   free(b->cmdline);
   free(b);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "../core/cpu.h"
+#include "hostfs.h"
 
 #define BOARD_FINISHER_BASE 0x00100000u
 #define BOARD_CONTROL_BASE 0x00110000u
@@ -26,6 +27,7 @@
 
 #define SEMIHOST_MAX_FILES 32
 #define SEMIHOST_READC_EOF_LIMIT 1000
+#define SEMIHOST_REFUSAL_NOTES 5   /* refused host files told on stderr */
 
 typedef struct semihost_file {
   int kind;     /* 0 free, 1 host fd, 2 the features pseudo-file */
@@ -52,6 +54,7 @@ struct board {
   int sh_errno;
   uint32_t readc_at_eof;    /* SYS_READC calls in a row at end of input */
   semihost_file files[SEMIHOST_MAX_FILES];
+  hostfs fs;                /* which host files SYS_OPEN may open (hostfs.h) */
 };
 
 board *board_new(FILE *out, FILE *err, int in_fd);

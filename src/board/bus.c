@@ -47,5 +47,6 @@ board *board_new(FILE *out, FILE *err, int in_fd) {
   b->out = out;
   b->err = err;
   b->in_fd = in_fd;
+  hostfs_init(&b->fs);
   return b;
 }

@@ -14,6 +14,7 @@
 
 #include "../report/export.h"
 #include "cli.h"
+#include "host_files.h"
 #include "tally/tally.h"
 
 #define MAX_COLS 16
@@ -34,6 +35,7 @@ typedef struct profile_opts {
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
   report_gmon_unit gmon_unit;
+  host_files_opts files;  /* --semihost-files, --semihost-root */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -61,6 +63,7 @@ static void profile_usage(FILE *f) {
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
           "      --max-insns N        stop after N instructions\n"
+          HOST_FILES_HELP
           "\n"
           "exports (written after the run; docs/profile.md describes each):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
@@ -111,7 +114,8 @@ static bool parse_signals(const char *list, profile_opts *o) {
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
-         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES };
+         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
+         O_HOST_FILES };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -122,14 +126,17 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
+    {"semihost-files", required_argument, NULL, O_HOST_FILES},
+    {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {NULL, 0, NULL, 0},
   };
   *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
-  int c;
+  int c, li;
   uint64_t v;
-  while ((c = getopt_long(argc, argv, "+gh", longs, NULL)) != -1) {
+  char optname[40];
+  while ((c = getopt_long(argc, argv, "+gh", longs, &li)) != -1) {
     switch (c) {
     case O_CORE: o->core = optarg; break;
     case O_SET:
@@ -172,6 +179,11 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       if (!strcmp(optarg, "seconds")) o->gmon_unit = REPORT_GMON_SECONDS;
       else if (!strcmp(optarg, "cycles")) o->gmon_unit = REPORT_GMON_CYCLES;
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
+      break;
+    case O_HOST_FILES:
+      snprintf(optname, sizeof optname, "--%s", longs[li].name);
+      if (!host_files_parse(&o->files, "profile", optname, optarg))
+        return -1;
       break;
     case 'h': profile_usage(stdout); return -2;
     default: return -1;
@@ -490,6 +502,10 @@ int cmd_profile(int argc, char **argv) {
   tally_error err;
   const char *prog = argv[first];
   int status = EXIT_NOINPUT;
+  if (host_files_apply(&o.files, sim, "profile") != 0) {
+    tally_sim_free(sim);
+    return status;
+  }
   if (tally_load_elf(sim, prog, &err) != 0 || tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0 ||
       tally_set_args(sim, argc - first, argv + first) != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
