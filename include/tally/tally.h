@@ -95,6 +95,15 @@ typedef enum tally_stop {
 /* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
 
+/* Asks the running (or next) tally_run to return TALLY_STOP_LIMIT soon:
+ * at the end of the current block, between two of the statistics module's
+ * dispatches (a wfi sleep may hold billions), or from a wait for stdin.
+ * Safe from a signal handler and from another thread. A later tally_run
+ * goes on (a stdin read it cut short saw EINTR). A pure compute loop
+ * returns at its instruction budget: give tally_run slices (tally run uses
+ * 20 million instructions) to stop within a fraction of a second. */
+void tally_request_stop(tally_sim *sim);
+
 int tally_exit_code(const tally_sim *sim);
 uint64_t tally_instret(const tally_sim *sim);
 uint32_t tally_pc(const tally_sim *sim);

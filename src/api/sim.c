@@ -441,3 +441,5 @@ int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err) {
 }
 
 const char *tally_signal_noun(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].noun : NULL; }
+
+void tally_request_stop(tally_sim *sim) { atomic_store(&sim->cpu->stop_request, 1); }

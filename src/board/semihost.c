@@ -183,8 +183,13 @@ static uint32_t sys_read(call *c) {
     while (got < want && f->pos < sizeof features)
       chunk[got++] = (char)features[f->pos++];
   } else {
-    if (f->fd == c->b->in_fd)
+    if (f->fd == c->b->in_fd) {
       fflush(c->b->out); /* show a prompt before blocking on input */
+      if (!board_wait_input(c->cpu)) {
+        c->b->sh_errno = EINTR; /* the run is stopping: nothing read */
+        return len;
+      }
+    }
     ssize_t r = read(f->fd, chunk, want);
     if (r < 0) {
       c->b->sh_errno = errno;
@@ -284,7 +289,9 @@ void board_semihost(core_cpu *cpu) {
      * after many reads at end of input, stop it and say why. */
     unsigned char ch;
     fflush(c.b->out);
-    if (c.b->in_fd >= 0 && read(c.b->in_fd, &ch, 1) == 1) {
+    if (c.b->in_fd >= 0 && !board_wait_input(cpu)) {
+      r = UINT32_MAX; /* the run is stopping: not end of input */
+    } else if (c.b->in_fd >= 0 && read(c.b->in_fd, &ch, 1) == 1) {
       r = ch;
       c.b->readc_at_eof = 0;
     } else {

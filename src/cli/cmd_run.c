@@ -15,6 +15,7 @@
 #include "host_files.h"
 #include "run_count.h"
 #include "run_net.h"
+#include "stopwatch.h"
 #include "../store/store.h"
 #include "tally/tally.h"
 
@@ -40,7 +41,6 @@ typedef struct run_opts {
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
 static void run_usage(FILE *f) {
   fprintf(f,
@@ -349,8 +349,9 @@ int cmd_run(int argc, char **argv) {
     count_opts_free(&o.count);
     return EXIT_CANTCREAT;
   }
-  struct sigaction sa = {.sa_handler = on_sigint};
-  sigaction(SIGINT, &sa, NULL);
+  /* Ctrl-C, SIGTERM and --timeout reach this thread only (not the embedded
+   * collector's) and stop the run wherever the program is (stopwatch.c). */
+  stopwatch_hold();
   /* The statistics module, with its sinks: the table and CSV of
    * run_count.c, and the board link to a collector (run_net.c), embedded
    * with its store or remote. With --control the configuration comes as
@@ -362,6 +363,7 @@ int cmd_run(int argc, char **argv) {
     counting = o.count.control ? count_setup_blank(sim, &o.count, &st) : count_setup(sim, &o.count, &st);
     if (counting)
       net = run_net_open(&o.net, counting, sim, argv[first], o.core ? o.core : "tally5", &st);
+    stopwatch_start(sim, &interrupted);
     if (counting && st == 0) {
       if (o.count.control)
         st = run_net_wait_start(net, &interrupted);
@@ -377,17 +379,22 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
+  stopwatch_start(sim, &interrupted);
+  stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
-  uint64_t left = o.max_insns ? o.max_insns : UINT64_MAX;
+  uint64_t insn0 = tally_instret(sim);
   tally_stop s;
   const char *bound = NULL;
   for (;;) {
-    uint64_t slice = left < SLICE_INSNS ? left : SLICE_INSNS;
-    s = tally_run(sim, slice);
+    /* a stop request may end a slice early: count what ran, not slices */
+    uint64_t done = tally_instret(sim) - insn0;
+    uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;
+    s = tally_run(sim, left < SLICE_INSNS ? left : SLICE_INSNS);
     if (s != TALLY_STOP_LIMIT)
       break;
-    if (o.max_insns && (left -= slice) == 0) { bound = "--max-insns reached"; break; }
+    if ((bound = stopwatch_reason())) break;
+    if (o.max_insns && tally_instret(sim) - insn0 >= o.max_insns) { bound = "--max-insns reached"; break; }
     double t = now_seconds();
     if (o.timeout && t - start >= o.timeout) { bound = "--timeout reached"; break; }
     if (interrupted) { bound = "interrupted"; break; }
@@ -397,6 +404,7 @@ int cmd_run(int argc, char **argv) {
       last_progress = t;
     }
   }
+  stopwatch_stop();
   double secs = now_seconds() - start;
   if (progress && secs >= 1.0)
     fprintf(stderr, "\r\033[K");
