@@ -309,6 +309,38 @@ case_uart_eof() {
   expect_out "xy"
 }
 
+case_bad_text_inputs() {
+  # Core models and maps that have no end or no newline are refused at
+  # once, by kind and size (bounded memory: a run that read /dev/zero would
+  # hit the ulimit and fail the expectations instead of exhausting the host)
+  printf 'x%.0s' $(seq 1 5000) >"$WORK/long.ini"        # one 5,000-byte line
+  head -c 2000000 /dev/zero | tr '\0' '\n' >"$WORK/big.ini" # 2 MB of empty lines
+  mkfifo "$WORK/fifo.ini"
+  bounded() { (ulimit -v 4000000; timeout 20 "$TALLY" "$@") >"$WORK/out" 2>"$WORK/err" </dev/null; rc=$?; err=$(cat "$WORK/err"); }
+  bounded run --core /dev/zero "$P/forever.elf"
+  expect_rc 66
+  expect_err "/dev/zero: not a regular file"
+  bounded run --core /dev/urandom "$P/forever.elf"
+  expect_rc 66
+  expect_err "/dev/urandom: not a regular file"
+  bounded run --core "$WORK/fifo.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "fifo.ini: not a regular file"
+  bounded run --core "$WORK/long.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "long.ini:1: line too long"
+  bounded run --core "$WORK/big.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "big.ini: too large for a core model file \(2000000 bytes"
+  bounded symbols --map /dev/zero "$P/forever.elf"
+  expect_rc 66
+  expect_err "/dev/zero: not a regular file"
+  printf 'y%.0s' $(seq 1 70000) >"$WORK/long.map"
+  bounded symbols --map "$WORK/long.map" "$P/forever.elf"
+  expect_rc 66
+  expect_err "long.map:1: line too long"
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"
