@@ -67,6 +67,7 @@ typedef enum tally_stop {
   TALLY_STOP_LIMIT,  /* this call's instruction budget is used up; call again to go on */
   TALLY_STOP_HALT,   /* wfi with nothing that could ever wake the hart */
   TALLY_STOP_ERROR,  /* host-side failure */
+  TALLY_STOP_CANCELLED, /* tally_measure_cancel (tally/run.h) asked it to stop */
 } tally_stop;
 
 /* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
@@ -245,6 +246,21 @@ int tally_load_map(tally_sim *sim, const char *path, tally_error *err);
  * err when no function has that name or when several do (static functions
  * of one name in several files: give the range by address then). */
 int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, uint32_t *hi, tally_error *err);
+
+/* One function of the program (as `tally symbols` lists them). */
+typedef struct tally_function {
+  const char *name;           /* primary name */
+  uint32_t lo, hi;            /* [lo, hi) */
+  const char *section;        /* ".text", or the map file's input section; NULL if not known */
+  size_t naliases;            /* other names of the same address */
+  const char *const *aliases;
+} tally_function;
+
+/* The program's functions, sorted by address: tally_function_count of
+ * them; tally_function_at fills f for index i (0 on success, -1 if out of
+ * range). The strings live until the program or map is loaded again. */
+size_t tally_function_count(const tally_sim *sim);
+int tally_function_at(const tally_sim *sim, size_t i, tally_function *f);
 
 /* ---- Statistics module ------------------------------------------------
  * Counters of (signal, address range) events read out on a dispatch timer

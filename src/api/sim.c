@@ -2,6 +2,7 @@
  * The public API (include/tally/tally.h): a tally_sim owns one hart, its
  * board and the loaded program's symbols.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "../timing/core_model.h"
 #include "../timing/signals.h"
 #include "../timing/timing.h"
+#include "api_internal.h"
 #include "tally/tally.h"
 
 /* What tally_profile_lines_enable found (tally_sim.lines_state). */
@@ -417,3 +419,27 @@ int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err) {
 }
 
 const char *tally_signal_noun(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].noun : NULL; }
+
+/* ---- what the other files of src/api need (api_internal.h) ---- */
+
+void api_error(tally_error *err, const char *fmt, ...) {
+  if (!err)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+}
+
+const sym_table *api_sim_symbols(const tally_sim *sim) { return &sim->syms; }
+
+size_t tally_function_count(const tally_sim *sim) { return sim->syms.n; }
+
+int tally_function_at(const tally_sim *sim, size_t i, tally_function *f) {
+  if (i >= sim->syms.n)
+    return -1;
+  const sym_entry *e = &sim->syms.v[i];
+  *f = (tally_function){.name = e->name, .lo = e->lo, .hi = e->hi, .section = sym_section_name(&sim->syms, e),
+                        .naliases = e->naliases, .aliases = (const char *const *)e->aliases};
+  return 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * libtally: exports.
+ *
+ * Profile exports: the files other tools read, from a profile snapshot
+ * (tally_profile_take): gprof's gmon.out, Callgrind, tally's JSON profile
+ * (docs/profile.md), speedscope, folded stacks (flame graphs), CSV.
+ * Run exports: a stored run (tally/store.h) as the table `tally report`
+ * prints, CSV or JSON (docs/tally-report.md has the layouts).
+ *
+ * Each writes to a FILE* the caller opened, or into a buffer in memory
+ * (the _mem forms: *buf is malloc'ed and NUL-terminated, *len its length
+ * without the NUL; free it with free()). Calls return 0, or -1 with err
+ * (the stream failed, memory ran out, the run cannot be read). A run
+ * export of a run that is not whole says so in its output, and returns
+ * TALLY_EXPORT_NOT_WHOLE instead of 0.
+ */
+#ifndef TALLY_EXPORT_H
+#define TALLY_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tally/store.h"
+#include "tally/tally.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Profiles ------------------------------------------------------------ */
+
+typedef enum tally_profile_format {
+  TALLY_PROFILE_JSON,          /* tally's own (docs/profile.md) */
+  TALLY_PROFILE_CSV,           /* the flat profile, one row per function */
+  TALLY_PROFILE_LINES_CSV,     /* one row per (function, source line): tally_profile_lines_enable */
+  TALLY_PROFILE_FOLDED,        /* "main;f;g 1234": flame graphs, cycles */
+  TALLY_PROFILE_SPEEDSCOPE,    /* speedscope.app, cycle weights */
+  TALLY_PROFILE_CALLGRIND,     /* callgrind_annotate, KCachegrind */
+  TALLY_PROFILE_GMON,          /* gprof's gmon.out (binary; seconds at the core clock) */
+  TALLY_PROFILE_GMON_CYCLES,   /* gmon.out counting cycles (exact, or an error if it cannot be) */
+} tally_profile_format;
+
+/* "json", "csv", "lines-csv", "folded", "speedscope", "callgrind", "gmon",
+ * "gmon-cycles" -> format; -1 if none. */
+int tally_profile_format_lookup(const char *name);
+
+/* What the exports say about the run besides the profile itself. */
+typedef struct tally_run_info {
+  const char *program;         /* path of the ELF as given */
+  int argc;                    /* the program's command line, argv[0] first */
+  char *const *argv;
+  const char *core;            /* core model name */
+  double clock_hz;             /* core clock at the start of the run */
+  uint64_t cycles;             /* tally_cycles at the end */
+  uint64_t instret;
+  const char *stop;            /* "exit", "limit", "trap", "halt", "error" */
+  const char *stop_detail;     /* tally_stop_detail */
+  int exit_status;
+  bool lines;                  /* the JSON carries the per-line rows */
+} tally_run_info;
+
+/* Fills info from the simulation as it is now (program and argv are the
+ * caller's to set). */
+void tally_run_info_from(tally_sim *sim, tally_stop stop, int exit_status, tally_run_info *info);
+
+int tally_export_profile(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt, FILE *f,
+                         tally_error *err);
+int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
+                             char **buf, size_t *len, tally_error *err);
+
+/* ---- Stored runs ----------------------------------------------------------- */
+
+#define TALLY_EXPORT_NOT_WHOLE 2
+
+typedef enum tally_run_format {
+  TALLY_RUN_TABLE,             /* for people, as `tally report RUN` prints it */
+  TALLY_RUN_CSV,
+  TALLY_RUN_JSON,
+} tally_run_format;
+
+enum { TALLY_RUN_INTERVALS = 1, TALLY_RUN_TOTALS = 2 }; /* parts, or'ed; 0 means both */
+
+/* One stored run. db names the store in messages (may be NULL). */
+int tally_export_run(tally_store *s, const char *db, uint64_t run_id, tally_run_format fmt, unsigned parts, FILE *f,
+                     tally_error *err);
+int tally_export_run_mem(tally_store *s, const char *db, uint64_t run_id, tally_run_format fmt, unsigned parts,
+                         char **buf, size_t *len, tally_error *err);
+
+/* The list of stored runs (TALLY_RUN_TABLE as `tally report` lists them,
+ * CSV, or a JSON array). */
+int tally_export_runs(tally_store *s, const char *db, tally_run_format fmt, FILE *f, tally_error *err);
+
+/* Writes s as a JSON string (quotes and escapes) : for clients building
+ * their own JSON around these. */
+void tally_json_string(FILE *f, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
