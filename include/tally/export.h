@@ -104,6 +104,22 @@ typedef enum tally_diff_measure {
 int tally_export_profile_diff(const char *a_json, const char *b_json, tally_diff_measure measure, const char *signal,
                               uint64_t top, FILE *f, tally_error *err);
 
+/* ---- Programs ------------------------------------------------------------ */
+
+/* The functions tally sees in a program, and its source lines, as
+ * `tally symbols` prints them (a table, or JSON: docs/symbols.md). */
+typedef struct tally_symbols_opts {
+  const char *program;         /* the ELF; with map, the raw binary (it must exist) */
+  const char *map;             /* a GNU ld map file naming the functions, or NULL */
+  bool lines;                  /* the DWARF line table too */
+  bool json;
+  void (*warn)(void *ctx, const char *msg); /* "no DWARF line table", ...; may be NULL */
+  void *ctx;
+} tally_symbols_opts;
+
+/* TALLY_E_INPUT when the program or map cannot be read. */
+int tally_export_symbols(const tally_symbols_opts *o, FILE *f, tally_error *err);
+
 /* ---- Stored runs ----------------------------------------------------------- */
 
 #define TALLY_EXPORT_NOT_WHOLE 2
