@@ -25,6 +25,7 @@ struct tally_control {
   uint64_t run_id;
   uint32_t next_seq;
   net_msg reply;
+  uint8_t in[NET_RECV_BUF];    /* the reply's bytes: reply.name points into them */
   char last[160];              /* the last request in words */
 };
 
@@ -35,7 +36,7 @@ const char *tally_control_last(const tally_control *c) { return c->last; }
 static int transact(tally_control *c, net_msg *m, uint64_t run_id, uint32_t seq, tally_error *err) {
   m->h.run_id = run_id;
   m->h.seq = seq;
-  uint8_t out[NET_MAX_PACKET], in[NET_RECV_BUF];
+  uint8_t out[NET_MAX_PACKET], *in = c->in;
   char e[200];
   size_t len = net_encode(m, c->keyed ? &c->key : NULL, out, e, sizeof e);
   if (!len)
@@ -50,7 +51,7 @@ static int transact(tally_control *c, net_msg *m, uint64_t run_id, uint32_t seq,
         break;
       size_t n;
       net_addr from;
-      int r = net_udp_recv(c->fd, in, sizeof in, &n, &from, (int)(deadline - now));
+      int r = net_udp_recv(c->fd, in, sizeof c->in, &n, &from, (int)(deadline - now));
       if (r < 0)
         return api_fail(err, TALLY_E_NOANSWER, "no answer from %s: %s", c->board_text, strerror(errno));
       if (r == 0)
