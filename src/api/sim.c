@@ -58,6 +58,7 @@ tally_sim *tally_sim_new(const tally_config *cfg) {
     return NULL;
   }
   sim->cpu->board = sim->board;
+  sim->cpu->bus = &board_bus;
   sym_table_init(&sim->syms);
   sym_lines_init(&sim->lines);
   return sim;
