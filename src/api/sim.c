@@ -71,8 +71,8 @@ void tally_sim_free(tally_sim *sim) {
     fflush(sim->board->out);
     fflush(sim->board->err);
   }
-  if (sim->cpu && sim->cpu->statmod)
-    statmod_detach(sim->cpu->statmod);
+  if (sim->cpu && sim->cpu->tm && sim->cpu->tm->watch) /* the statistics module */
+    sim->cpu->tm->watch_ops->detach(sim->cpu->tm->watch);
   if (sim->cpu && sim->cpu->tm) {
     prof_free(sim->cpu->tm->prof);
     sim->cpu->tm->prof = NULL;

@@ -152,7 +152,6 @@ typedef struct core_cpu {
 
   const core_bus *bus;  /* the devices outside RAM */
   void *board;          /* their state, for the bus's own use */
-  struct statmod *statmod; /* statistics module watching the run (src/statmod), or NULL */
   /* A stall no block bound covers (wfi's sleep, a DVFS relock) ends the
    * instruction that makes it, which then leaves its block: its pc, signal
    * and cycles, so that a dispatch inside it can be split (run.c) */

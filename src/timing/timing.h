@@ -74,6 +74,28 @@ typedef struct sig_count_pair {
   uint32_t n;
 } sig_count_pair;
 
+/* A unit of work that ended at the current cycle count, as the loop hands
+ * it to a horizon watcher: the instruction it is charged to, its first
+ * cycle, the memory reads its fetch made, its count of every signal
+ * (SIG_COUNT). */
+typedef struct timing_unit {
+  uint32_t pc;
+  uint64_t start;
+  uint32_t fetch_reads;
+  const int64_t *counts;
+} timing_unit;
+
+/* A consumer that must see the run at cycle horizons: the statistics
+ * module's dispatches (src/statmod/statmod_run.h has the contract), and the
+ * next one (a PMU's overflow, a trace) the same way. The core reaches it
+ * only through the timing model (src/core/probe.c) and includes nothing of
+ * it. */
+typedef struct timing_watch_ops {
+  uint64_t (*horizon)(const void *w);     /* the next cycle it must see; UINT64_MAX: none */
+  void (*reached)(void *w, const timing_unit *units, uint32_t n);
+  void (*detach)(void *w);                /* the simulation goes away */
+} timing_watch_ops;
+
 typedef struct timing {
   core_model model;
   cache icache, dcache;
@@ -93,6 +115,8 @@ typedef struct timing {
   const void *insn_start_op;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   struct prof_state *prof;  /* exact profile being gathered, or NULL */
+  const timing_watch_ops *watch_ops; /* the horizon watcher, or NULL (watch too) */
+  void *watch;
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
