@@ -27,7 +27,7 @@ MAY_INCLUDE = {
     "api": {"board", "core", "loader", "net", "profile", "report", "statmod", "store", "symbols", "timing"},
     "board": {"core", "timing"},
     "cli": set(),
-    "core": {"timing", "profile", "statmod"},
+    "core": {"timing"},
     "loader": {"core", "symbols"},
     "net": {"statmod", "store"},
     "profile": {"symbols", "timing"},

@@ -262,8 +262,8 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   p->next_sample = sample_period_cycles;
   core_fold_blocks(sim->cpu);
   prof_free(tm->prof);
-  tm->prof = p;
-  tm->prof_row = prof_row(p, sim->cpu->pc);
+  prof_attach(p, tm);
+  tm->prof_row = timing_row(tm, sim->cpu->pc);
   p->last_cycle = tm->cycle;
   return 0;
 }
