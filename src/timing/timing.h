@@ -137,11 +137,8 @@ typedef struct timing {
   uint64_t insn_start;
   const void *insn_start_op;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
-  void *prof;               /* the consumer of rows and flow (the exact profile), or NULL */
-  const timing_flow_ops *flow; /* its control-flow calls (with prof) */
-  timing_rows rows;         /* its per-instruction rows (with prof) */
-  const timing_watch_ops *watch_ops; /* the horizon watcher, or NULL (watch too) */
-  void *watch;
+  void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
+                               flow and rows, at the end, go with it */
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
@@ -177,6 +174,13 @@ typedef struct timing {
   /* user markers: level signals, counted per cycle while high */
   uint32_t markers;
   uint64_t marker_since[4];
+
+  /* The run's consumers, looked at off the hot path (kept last so that
+   * the fields above keep their places in the cache lines): */
+  const timing_flow_ops *flow; /* prof's control-flow calls */
+  timing_rows rows;         /* prof's per-instruction rows */
+  const timing_watch_ops *watch_ops; /* the horizon watcher, or NULL (watch too) */
+  void *watch;
 } timing;
 
 /* Creates the timing state for a validated model; NULL on failure. */
