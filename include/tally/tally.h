@@ -18,6 +18,7 @@
 #ifndef TALLY_TALLY_H
 #define TALLY_TALLY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,9 +32,22 @@ extern "C" {
 
 typedef struct tally_sim tally_sim;
 
+/* What kind of failure a tally_error reports, for a client's exit status.
+ * Set by the calls of run.h, store.h, collector.h and export.h. */
+typedef enum tally_errcode {
+  TALLY_E_UNSPECIFIED = 0,
+  TALLY_E_USAGE,      /* a bad argument: spec, parameter, address, option combination */
+  TALLY_E_INPUT,      /* an input file that cannot be read or is not what it should be (map, key, store) */
+  TALLY_E_CREATE,     /* an output that cannot be created (the store) */
+  TALLY_E_INTERNAL,   /* host-side failure: memory, threads, sockets, SQLite */
+  TALLY_E_REFUSED,    /* the other side said no (a board refusing a control packet) */
+  TALLY_E_NOANSWER,   /* the other side did not answer */
+} tally_errcode;
+
 /* A human-readable error: what went wrong and where (file, offset, address). */
 typedef struct tally_error {
   char msg[512];
+  tally_errcode code;
 } tally_error;
 
 typedef struct tally_config {
@@ -90,6 +104,7 @@ typedef enum tally_stop {
   TALLY_STOP_LIMIT,  /* this call's instruction budget is used up; call again to go on */
   TALLY_STOP_HALT,   /* wfi with nothing that could ever wake the hart */
   TALLY_STOP_ERROR,  /* host-side failure */
+  TALLY_STOP_CANCELLED, /* tally_measure_cancel (tally/run.h) asked it to stop */
 } tally_stop;
 
 /* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
@@ -278,6 +293,21 @@ int tally_load_map(tally_sim *sim, const char *path, tally_error *err);
  * of one name in several files: give the range by address then). */
 int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, uint32_t *hi, tally_error *err);
 
+/* One function of the program (as `tally symbols` lists them). */
+typedef struct tally_function {
+  const char *name;           /* primary name */
+  uint32_t lo, hi;            /* [lo, hi) */
+  const char *section;        /* ".text", or the map file's input section; NULL if not known */
+  size_t naliases;            /* other names of the same address */
+  const char *const *aliases;
+} tally_function;
+
+/* The program's functions, sorted by address: tally_function_count of
+ * them; tally_function_at fills f for index i (0 on success, -1 if out of
+ * range). The strings live until the program or map is loaded again. */
+size_t tally_function_count(const tally_sim *sim);
+int tally_function_at(const tally_sim *sim, size_t i, tally_function *f);
+
 /* ---- Statistics module ------------------------------------------------
  * Counters of (signal, address range) events read out on a dispatch timer
  * (src/statmod/statmod.h, docs/statmod.md). A module watches one
@@ -292,6 +322,16 @@ int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err);
 
 /* A signal's plain noun phrase, plural: "data-cache read misses". */
 const char *tally_signal_noun(int id);
+
+/* ---- Numbers for people -------------------------------------------------- */
+
+/* "12,345,678" into buf; returns buf. */
+const char *tally_format_count(uint64_t v, char *buf, size_t size);
+/* "123", "0x80000000", "10k", "5M", "2G" (k/M/G = 10^3/10^6/10^9,
+ * Ki/Mi/Gi = 2^10/2^20/2^30). false when s is not such a number. */
+bool tally_parse_number(const char *s, uint64_t *out);
+/* A positive number of seconds ("2", "0.5"). */
+bool tally_parse_seconds(const char *s, double *out);
 
 #ifdef __cplusplus
 }

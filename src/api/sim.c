@@ -2,6 +2,7 @@
  * The public API (include/tally/tally.h): a tally_sim owns one hart, its
  * board and the loaded program's symbols.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "../timing/core_model.h"
 #include "../timing/signals.h"
 #include "../timing/timing.h"
+#include "api_internal.h"
 #include "tally/tally.h"
 
 /* What tally_profile_lines_enable found (tally_sim.lines_state). */
@@ -56,6 +58,7 @@ tally_sim *tally_sim_new(const tally_config *cfg) {
     return NULL;
   }
   sim->cpu->board = sim->board;
+  sim->cpu->bus = &board_bus;
   sym_table_init(&sim->syms);
   sym_lines_init(&sim->lines);
   return sim;
@@ -68,8 +71,8 @@ void tally_sim_free(tally_sim *sim) {
     fflush(sim->board->out);
     fflush(sim->board->err);
   }
-  if (sim->cpu && sim->cpu->statmod)
-    statmod_detach(sim->cpu->statmod);
+  if (sim->cpu && sim->cpu->tm && sim->cpu->tm->watch) /* the statistics module */
+    sim->cpu->tm->watch_ops->detach(sim->cpu->tm->watch);
   if (sim->cpu && sim->cpu->tm) {
     prof_free(sim->cpu->tm->prof);
     sim->cpu->tm->prof = NULL;
@@ -283,8 +286,8 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   p->next_sample = sample_period_cycles;
   core_fold_blocks(sim->cpu);
   prof_free(tm->prof);
-  tm->prof = p;
-  tm->prof_row = prof_row(p, sim->cpu->pc);
+  prof_attach(p, tm);
+  tm->prof_row = timing_row(tm, sim->cpu->pc);
   p->last_cycle = tm->cycle;
   return 0;
 }
@@ -443,3 +446,29 @@ int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err) {
 const char *tally_signal_noun(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].noun : NULL; }
 
 void tally_request_stop(tally_sim *sim) { atomic_store(&sim->cpu->stop_request, 1); }
+
+/* ---- what the other files of src/api need (api_internal.h) ---- */
+
+int api_fail(tally_error *err, tally_errcode code, const char *fmt, ...) {
+  if (!err)
+    return -1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  err->code = code;
+  return -1;
+}
+
+const sym_table *api_sim_symbols(const tally_sim *sim) { return &sim->syms; }
+
+size_t tally_function_count(const tally_sim *sim) { return sim->syms.n; }
+
+int tally_function_at(const tally_sim *sim, size_t i, tally_function *f) {
+  if (i >= sim->syms.n)
+    return -1;
+  const sym_entry *e = &sim->syms.v[i];
+  *f = (tally_function){.name = e->name, .lo = e->lo, .hi = e->hi, .section = sym_section_name(&sim->syms, e),
+                        .naliases = e->naliases, .aliases = (const char *const *)e->aliases};
+  return 0;
+}

@@ -51,3 +51,6 @@ board *board_new(FILE *out, FILE *err, int in_fd) {
   hostfs_init(&b->fs);
   return b;
 }
+
+const core_bus board_bus = {.load = board_load, .store = board_store, .watched_store = board_htif_store,
+                            .semihost = board_semihost};

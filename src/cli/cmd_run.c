@@ -14,9 +14,9 @@
 #include "cli.h"
 #include "host_files.h"
 #include "run_count.h"
-#include "run_net.h"
 #include "stopwatch.h"
-#include "../store/store.h"
+#include "tally/export.h"
+#include "tally/store.h"
 #include "tally/tally.h"
 
 #define SLICE_INSNS 20000000ull
@@ -35,8 +35,7 @@ typedef struct run_opts {
   int nsets;
   bool stats;
   const char *stats_json;
-  count_opts count;          /* the statistics module (--count ...) */
-  net_opts net;              /* where its intervals go (--db, --collector, --control) */
+  count_opts count;          /* the statistics module (--count ...) and where its intervals go */
   host_files_opts files;     /* --semihost-files, --semihost-root */
 } run_opts;
 
@@ -86,7 +85,7 @@ static void run_usage(FILE *f) {
           "\n"
           "where the counts go (docs/tally-run.md, docs/protocol.md):\n"
           "      --db FILE          store the run in this SQLite file (default: $TALLY_DB,\n"
-          "                         else ./" STORE_DEFAULT_PATH "), through a collector embedded in\n"
+          "                         else ./tally.db), through a collector embedded in\n"
           "                         tally run; 'tally report --db FILE RUN' prints it again\n"
           "      --no-store         only print the table (and --intervals-csv)\n"
           "      --collector ADDR:PORT  send the run to a 'tally collect --listen ADDR:PORT'\n"
@@ -196,15 +195,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (count_parse_option(&o->count, optname, optarg) != 0)
         return -1;
       break;
-    case OPT_DB: o->net.db = optarg; break;
-    case OPT_NO_STORE: o->net.no_store = true; break;
-    case OPT_COLLECTOR: o->net.collector = optarg; break;
+    case OPT_DB: o->count.db = optarg; break;
+    case OPT_NO_STORE: o->count.no_store = true; break;
+    case OPT_COLLECTOR: o->count.collector = optarg; break;
     case OPT_CONTROL:
-      o->net.control = optarg;
-      o->count.control = true;
+      o->count.control = optarg;
       o->timed = true;
       break;
-    case OPT_KEY: o->net.key = optarg; break;
+    case OPT_KEY: o->count.key = optarg; break;
     case OPT_HOST_FILES:
       snprintf(optname, sizeof optname, "--%s", longs[li].name);
       if (!host_files_parse(&o->files, "run", optname, optarg))
@@ -213,7 +211,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     default: return -1;
     }
   }
-  if (count_check(&o->count) != 0 || run_net_check(&o->net, o->count.nspecs > 0) != 0)
+  if (count_check(&o->count) != 0)
     return -1;
   if (optind >= argc) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
@@ -240,52 +238,18 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void print_registers(const tally_sim *sim) {
-  static const char *const names[32] = {
-    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-  };
-  for (unsigned r = 0; r < 32; r++)
-    fprintf(stderr, "%s%4s 0x%08x%s", r % 4 ? "  " : "    ", names[r], tally_reg(sim, r),
-            r % 4 == 3 ? "\n" : "");
-}
-
-static void describe_pc(const tally_sim *sim, uint32_t pc) {
-  char sym[160], dis[96];
-  tally_symbolize(sim, pc, sym, sizeof sym);
-  int len = tally_disasm_at(sim, pc, dis, sizeof dis);
-  fprintf(stderr, "  at    0x%08x  <%s>\n", pc, sym);
-  if (len) {
-    tally_trap t = tally_last_trap(sim);
-    if (len == 2)
-      fprintf(stderr, "  insn  %04x        %s\n", t.insn & 0xffff, dis);
-    else
-      fprintf(stderr, "  insn  %08x    %s\n", t.insn, dis);
-  } else {
-    fprintf(stderr, "  insn  (not in RAM: nothing to fetch there)\n");
+/* --stats-json FILE ('-': stdout). */
+static int write_stats_json(tally_sim *sim, const char *path, int status) {
+  bool out = path[0] == '-' && !path[1];
+  FILE *f = out ? stdout : fopen(path, "w");
+  if (!f) {
+    perror(path);
+    return -1;
   }
-}
-
-static void report_trap(const tally_sim *sim) {
-  tally_trap t = tally_last_trap(sim);
-  char n[32];
-  fprintf(stderr, "tally: the program trapped: %s (mcause %u), %s\n", tally_cause_name(t.cause), t.cause,
-          tally_stop_detail(sim));
-  describe_pc(sim, t.pc);
-  fprintf(stderr, "  mtval 0x%08x\n", t.tval);
-  fprintf(stderr, "  after %s instructions\n", fmt_count(t.instret, n, sizeof n));
-  fprintf(stderr, "  registers:\n");
-  print_registers(sim);
-}
-
-static void report_stop(const tally_sim *sim, const char *why) {
-  char sym[160], dis[96], n[32];
-  uint32_t pc = tally_pc(sim);
-  tally_symbolize(sim, pc, sym, sizeof sym);
-  if (!tally_disasm_at(sim, pc, dis, sizeof dis))
-    snprintf(dis, sizeof dis, "?");
-  fprintf(stderr, "tally: stopped: %s after %s instructions, next pc 0x%08x <%s>: %s\n", why,
-          fmt_count(tally_instret(sim), n, sizeof n), pc, sym, dis);
+  int rc = tally_export_stats(sim, true, status, f, NULL);
+  if (out)
+    return fflush(f) == 0 ? rc : -1;
+  return fclose(f) == 0 ? rc : -1;
 }
 
 static void report_summary(const tally_sim *sim, double secs) {
@@ -342,44 +306,33 @@ int cmd_run(int argc, char **argv) {
   }
   /* the store this run writes is never the program's to open */
   tally_error err;
-  if ((o.count.nspecs > 0 || o.count.control) && !o.net.no_store && !o.net.collector &&
-      tally_protect_host_file(sim, o.net.db ? o.net.db : store_default_path(), &err) != 0) {
+  if (count_wanted(&o.count) && !o.count.no_store && !o.count.collector &&
+      tally_protect_host_file(sim, o.count.db ? o.count.db : tally_store_default_path(), &err) != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     tally_sim_free(sim);
     count_opts_free(&o.count);
     return EXIT_CANTCREAT;
   }
-  /* Ctrl-C, SIGTERM and --timeout reach this thread only (not the embedded
-   * collector's) and stop the run wherever the program is (stopwatch.c). */
-  stopwatch_hold();
-  /* The statistics module, with its sinks: the table and CSV of
-   * run_count.c, and the board link to a collector (run_net.c), embedded
-   * with its store or remote. With --control the configuration comes as
-   * control packets, and the program starts when START does. */
+  /* Ctrl-C, SIGTERM and --timeout stop the run wherever the program is,
+   * waiting for its configuration included (stopwatch.c); the library's
+   * own threads (the embedded collector) never take these signals. */
+  stopwatch_start(sim, &interrupted);
+  /* The statistics module (run_count.c): the table and CSV, and the
+   * counts kept in a store (embedded) or sent to a collector. With
+   * --control the configuration comes as control packets, and the program
+   * starts when START does. */
   count_run *counting = NULL;
-  run_net *net = NULL;
-  if (o.count.nspecs > 0 || o.count.control) {
+  if (count_wanted(&o.count)) {
     int st = 0;
-    counting = o.count.control ? count_setup_blank(sim, &o.count, &st) : count_setup(sim, &o.count, &st);
-    if (counting)
-      net = run_net_open(&o.net, counting, sim, argv[first], o.core ? o.core : "tally5", &st);
-    stopwatch_start(sim, &interrupted);
-    if (counting && st == 0) {
-      if (o.count.control)
-        st = run_net_wait_start(net, &interrupted);
-      else if ((net && run_net_describe(net) != 0) || count_start(counting) != 0)
-        st = EXIT_INTERNAL;
-    }
-    if (!counting || st != 0) {
-      run_net_free(net);
-      count_free(counting);
+    counting = count_setup(sim, &o.count, argv[first], o.core ? o.core : "tally5", &interrupted, &st);
+    if (!counting) {
+      stopwatch_stop();
       count_opts_free(&o.count);
       tally_sim_free(sim);
       return st ? st : EXIT_INTERNAL;
     }
   }
 
-  stopwatch_start(sim, &interrupted);
   stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
@@ -414,14 +367,14 @@ int cmd_run(int argc, char **argv) {
   const char *why = NULL;   /* why the program did not run to its end */
   switch (s) {
   case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
-  case TALLY_STOP_TRAP: report_trap(sim); status = EXIT_TRAP; why = "it trapped"; break;
+  case TALLY_STOP_TRAP: tally_export_stop(sim, s, NULL, stderr); status = EXIT_TRAP; why = "it trapped"; break;
   case TALLY_STOP_HALT:
-    report_stop(sim, tally_stop_detail(sim));
+    tally_export_stop(sim, s, NULL, stderr);
     status = EXIT_HALT;
     why = "it waits for an interrupt that cannot come";
     break;
   case TALLY_STOP_LIMIT:
-    report_stop(sim, bound);
+    tally_export_stop(sim, s, bound, stderr);
     status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
     why = bound;
     break;
@@ -433,15 +386,12 @@ int cmd_run(int argc, char **argv) {
   if (o.verbose)
     report_summary(sim, secs);
   /* the program has ended: the counters freeze, the timer runs down */
-  if (why)
-    run_net_cut_short(net);
-  if (counting && count_finish(counting, stderr) != 0 && status == 0)
-    status = EXIT_INTERNAL;
-  if (net && run_net_finish(net, why ? RUN_END_STOPPED : RUN_END_EXIT, why ? why : "") != 0 && status == 0)
-    status = EXIT_INTERNAL;
+  int cs = counting ? count_finish(counting, why, stderr) : 0;
+  if (cs != 0 && status == 0)
+    status = cs;
   if (o.stats)
-    stats_print(sim, stderr);
-  if (o.stats_json && stats_write_json(sim, o.stats_json, status) != 0 && status == 0)
+    tally_export_stats(sim, false, status, stderr, NULL);
+  if (o.stats_json && write_stats_json(sim, o.stats_json, status) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_sim_free(sim);
   count_free(counting);

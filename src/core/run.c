@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../profile/profile.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 #include "probe.h"
@@ -20,13 +19,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
  * cycles contain T. Blocks never run across a sample point (the cycle
  * horizon), so the instruction just stepped brackets it exactly. */
 static void take_samples(core_cpu *cpu, uint32_t pc) {
-  prof_state *p = cpu->tm->prof;
-  if (p->next_sample >= cpu->tm->cycle)
-    return;
-  /* all of them at once: a wfi sleep may hold 2^62 cycles of samples */
-  uint64_t n = (cpu->tm->cycle - p->next_sample - 1) / p->sample_period + 1;
-  prof_sample_n(p, pc, n);
-  p->next_sample += n * p->sample_period;
+  cpu->tm->flow->sample_until(cpu->tm->prof, pc, cpu->tm->cycle);
 }
 
 /* Every signal's total now, as --stats and the statistics module count
@@ -94,7 +87,7 @@ static void step(core_cpu *cpu, uint32_t max) {
       timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->region_row);
     if (cpu->tm->prof)
       for (uint32_t i = 0; i < b->n_ops; i++)
-        timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
+        timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, timing_row(cpu->tm, b->pcs[i]));
     b->timing->execs = 0;
     core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
     /* a write takes effect at the end: the blocks were folded before the
@@ -107,7 +100,7 @@ static void step(core_cpu *cpu, uint32_t max) {
     }
     if (pmu)
       pmu_step_end(&cpu->tm->pmu, totals);
-    if (cpu->tm->prof && cpu->tm->prof->sample_period)
+    if (cpu->tm->prof && cpu->tm->flow->next_sample(cpu->tm->prof) != UINT64_MAX)
       take_samples(cpu, pc0);
     probe_step_end(cpu, &probe, pc0, b);
   } else {
@@ -170,9 +163,8 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
   cpu->cycle_horizon = UINT64_MAX;
   if (cpu->tm) {
     cpu->cycle_horizon = due;
-    const prof_state *p = cpu->tm->prof;
-    if (p && p->sample_period)
-      cpu->cycle_horizon = min_u64(due, p->next_sample);
+    if (cpu->tm->prof)
+      cpu->cycle_horizon = min_u64(due, cpu->tm->flow->next_sample(cpu->tm->prof));
     cpu->cycle_horizon = min_u64(cpu->cycle_horizon, probe_horizon(cpu)); /* a dispatch */
     if (cpu->tm->pmu.n) /* so that a block that must be stepped never fits (TIMING_MUST_STEP) */
       cpu->cycle_horizon = min_u64(cpu->cycle_horizon, cpu->tm->cycle + TIMING_HORIZON_MAX);

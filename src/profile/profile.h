@@ -22,6 +22,7 @@
 
 #include "../symbols/symtab.h"
 #include "../timing/signals.h"
+#include "../timing/timing.h"
 
 typedef struct prof_node {
   uint32_t func;            /* entry address of the function; 0 for the root */
@@ -95,5 +96,10 @@ void prof_symbols_changed(prof_state *p);
 void prof_sample(prof_state *p, uint32_t pc);
 /* n samples at once at pc (a long sleep holds many). */
 void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n);
+
+/* Feeds p from the timing model's loops: its rows and control flow
+ * (timing_rows, timing_flow_ops), so that the core needs nothing of this
+ * header. */
+void prof_attach(prof_state *p, struct timing *tm);
 
 #endif

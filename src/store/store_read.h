@@ -101,6 +101,10 @@ typedef struct store_totals_view {
 int store_get_totals(store *s, uint64_t run_id, store_totals_view *t);
 void store_totals_clear(store_totals_view *t);
 
+/* Removes a run and everything stored for it, in one transaction:
+ * 1 removed, 0 no such run, -1 error. */
+int store_delete_run(store *s, uint64_t run_id);
+
 /* "running", "complete", "incomplete" */
 const char *store_status_name(store_run_status status);
 

@@ -1,0 +1,28 @@
+/*
+ * What the files of src/api share and nothing else sees: the error helper
+ * and the structs behind the public handles of include/tally/.
+ */
+#ifndef TALLY_API_INTERNAL_H
+#define TALLY_API_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "../store/store.h"
+#include "../symbols/symtab.h"
+#include "tally/tally.h"
+
+/* Fills err (if not NULL) with a printf-style message; api_error's code is
+ * TALLY_E_INTERNAL. Both return -1, for `return api_fail(...)`. */
+int api_fail(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define api_error(err, ...) api_fail((err), TALLY_E_INTERNAL, __VA_ARGS__)
+
+/* include/tally/store.h's handle: the store's own. */
+struct tally_store {
+  store *st;
+  bool owned;
+};
+
+/* The program's symbols, for naming control packets' ranges (sim.c). */
+const sym_table *api_sim_symbols(const tally_sim *sim);
+
+#endif
