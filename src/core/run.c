@@ -21,10 +21,12 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
  * horizon), so the instruction just stepped brackets it exactly. */
 static void take_samples(core_cpu *cpu, uint32_t pc) {
   prof_state *p = cpu->tm->prof;
-  while (p->next_sample < cpu->tm->cycle) {
-    prof_sample(p, pc);
-    p->next_sample += p->sample_period;
-  }
+  if (p->next_sample >= cpu->tm->cycle)
+    return;
+  /* all of them at once: a wfi sleep may hold 2^62 cycles of samples */
+  uint64_t n = (cpu->tm->cycle - p->next_sample - 1) / p->sample_period + 1;
+  prof_sample_n(p, pc, n);
+  p->next_sample += n * p->sample_period;
 }
 
 #ifdef TALLY_CHECK_LAWS
@@ -209,7 +211,10 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
   uint64_t limit = budget > UINT64_MAX - cpu->instret ? UINT64_MAX : cpu->instret + budget;
   if (cpu->stop == CORE_STOP_LIMIT)
     cpu->stop = CORE_RUNNING;
+  atomic_store(&cpu->stop_request, 0); /* a new call goes on */
   while (cpu->stop == CORE_RUNNING) {
+    if (core_poll_stop_request(cpu))
+      break;
     if (cpu->flush_pending)
       core_block_flush(cpu);
     uint64_t before = cpu->tm ? cpu->tm->cycle : 0;
