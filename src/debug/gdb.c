@@ -4,14 +4,17 @@
  * breakpoints, step, continue, Ctrl-C, monitor commands, the program's exit.
  *
  * The program is run one instruction at a time while GDB waits for a stop
- * (tally_run with a budget of 1): an instruction run alone is exact, so the
- * cycle counts are those of an undisturbed run. The client is untrusted
+ * with breakpoints set (tally_run with a budget of 1), in slices without:
+ * stopping between any two instructions is exact (that is how the run loop
+ * meets its event horizons), so the cycle counts are those of an
+ * undisturbed run. The client is untrusted
  * input: every packet is bounded and checked; a client that sends garbage
  * gets errors, one that goes away ends the session.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #define PACKET_MAX 4096      /* what qSupported announces */
 #define MAX_BREAKPOINTS 64
 #define POLL_EVERY 4096      /* instructions between looks for a Ctrl-C */
+#define FREE_SLICE 100000    /* instructions run at once when no breakpoint is set */
 #define SIGTRAP 5
 #define SIGINT 2
 #define SIGSEGV 11
@@ -84,15 +88,21 @@ static int read_byte(session *s) {
   }
 }
 
-/* Sends "$data#cs" (acknowledgements are read as packets come in). */
+/* Sends "$data#cs" in one piece (acknowledgements are read as packets
+ * come in). */
 static bool put_packet(session *s, const char *data) {
   size_t n = strlen(data);
+  if (n > PACKET_MAX)
+    n = PACKET_MAX;
+  char out[PACKET_MAX + 4];
   unsigned sum = 0;
-  for (size_t i = 0; i < n; i++)
+  out[0] = '$';
+  for (size_t i = 0; i < n; i++) {
+    out[1 + i] = data[i];
     sum += (unsigned char)data[i];
-  char tail[4];
-  snprintf(tail, sizeof tail, "#%02x", sum & 0xffu);
-  return send_all(s, "$", 1) && send_all(s, data, n) && send_all(s, tail, 3);
+  }
+  snprintf(out + 1 + n, 4, "#%02x", sum & 0xffu);
+  return send_all(s, out, n + 4);
 }
 
 /* The next packet's data into s->in (NUL-terminated); false when the
@@ -363,7 +373,10 @@ static void resume(session *s, bool step) {
     return;
   }
   for (uint64_t n = 1;; n++) {
-    tally_stop st = tally_run(s->sim, 1);
+    /* with no breakpoint to look for, run in slices (Ctrl-C is looked for
+     * between them); else one instruction at a time */
+    bool free_run = !step && s->nbp == 0;
+    tally_stop st = tally_run(s->sim, free_run ? FREE_SLICE : 1);
     if (st != TALLY_STOP_LIMIT) {
       s->ended = true;
       s->stop = st;
@@ -377,7 +390,7 @@ static void resume(session *s, bool step) {
       put_packet(s, "S05");
       return;
     }
-    if (n % POLL_EVERY == 0 && (client_interrupts(s) || (s->interrupted && *s->interrupted))) {
+    if ((free_run || n % POLL_EVERY == 0) && (client_interrupts(s) || (s->interrupted && *s->interrupted))) {
       if (!s->gone)
         put_packet(s, "S02");
       return;
@@ -580,6 +593,8 @@ int tally_gdb_serve(tally_sim *sim, const char *where, FILE *note, volatile sig_
     snprintf(r->err, sizeof r->err, "out of memory");
     return -1;
   }
+  int one = 1; /* small packets at once: a stop reply must not wait for an ack of the last one */
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   s->sim = sim;
   s->fd = fd;
   s->interrupted = interrupted;

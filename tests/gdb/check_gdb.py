@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""The GDB stub's tests (docs/tally-gdb.md), one mode each; exit 77 (skip)
+when gdb-multiarch is not installed.
+
+    check_gdb.py TALLY GDB session ELF [tally run options...]
+        GDB (batch) stops at work's first instruction and at its return
+        address: the cycles and instructions between the two stops
+        (monitor cycles, monitor instret) must equal the statistics
+        module's cycle@work and instret@work; registers and memory read
+        there must be what the program holds (a0 = the argument 2048, the
+        word at &data[0] = 1, set by main); the program's output, exit
+        status and --stats-json totals must be those of a run without GDB.
+    check_gdb.py TALLY GDB garbage ELF
+        a client that sends garbage, a bad checksum and a packet cut in the
+        middle, then goes away: tally neither crashes nor hangs (it ends
+        with 124, "GDB killed it or went away").
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def module_count(tally, elf, opts, spec):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "c.csv")
+        subprocess.run([tally, "run", "--no-store", "--count", spec, "--interval", "1000000",
+                        "--intervals-csv", path] + opts + [elf], capture_output=True, check=True, timeout=60)
+        with open(path) as f:
+            total = [l for l in f.read().splitlines() if l.startswith("total,")][0]
+        return int(total.split(",")[3])
+
+
+def session(tally, gdb, elf, opts):
+    port = free_port()  # GDB retries until tally listens (tcp connect-timeout)
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        cmd = [tally, "run", "--gdb", str(port), "--stats-json", stats] + opts + [elf]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = p.stderr.readline()  # "tally: waiting for GDB on ...": it listens
+        if "waiting for GDB" not in first:
+            print(f"FAIL: tally did not wait for GDB: {first}")
+            p.kill()
+            return 1
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"""set pagination off
+set confirm off
+set tcp connect-timeout 10
+target remote 127.0.0.1:{port}
+break *work
+continue
+printf "A0 %d\\n", $a0
+printf "DATA0 %d\\n", *(int *)&data
+monitor cycles
+monitor instret
+break *$ra
+continue
+monitor cycles
+monitor instret
+stepi
+stepi
+delete
+continue
+""")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+        out, err = p.communicate(timeout=60)
+        with open(stats) as f:
+            js = json.load(f)
+    lines = g.stdout.splitlines()
+    # GDB writes monitor output to its stderr, the rest to its stdout
+    nums = [int(l) for l in g.stderr.splitlines() + lines if l.strip().isdigit()]
+    vals = dict(l.split() for l in lines if l.startswith(("A0 ", "DATA0 ")))
+    bad = 0
+
+    def check(what, got, exp):
+        nonlocal bad
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r} (expected {exp!r})")
+
+    if len(nums) != 4:
+        print(f"FAIL: expected four monitor numbers from GDB, got:\n{g.stdout}\n{g.stderr}")
+        return 1
+    check("cycles from work's entry to its return", nums[2] - nums[0],
+          module_count(tally, elf, opts, "cycle@work"))
+    check("instructions from work's entry to its return", nums[3] - nums[1],
+          module_count(tally, elf, opts, "instret@work"))
+    check("a0 at work's entry", vals.get("A0"), "2048")
+    check("data[0] at work's entry", vals.get("DATA0"), "1")
+    check("GDB saw the exit", "exited normally" in g.stdout, True)
+    plain = subprocess.run([tally, "run", "--stats-json", "-"] + opts + [elf], capture_output=True, text=True,
+                           timeout=60)
+    pj = json.loads(plain.stdout[plain.stdout.index("{\n"):])
+    check("exit status", p.returncode, plain.returncode)
+    check("output", out, plain.stdout[:plain.stdout.index("{\n")])
+    check("cycles", js["cycles"], pj["cycles"])
+    check("every signal total", js["signals"], pj["signals"])
+    return 1 if bad else 0
+
+
+def garbage(tally, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--gdb", str(port), elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    s = None
+    for _ in range(100):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    if s is None:
+        print("FAIL: tally never listened")
+        p.kill()
+        return 1
+    s.sendall(b"\x00\xff+-garbage$g#00$" + b"m" * 10000 + b"#00$qSupported#37$m80000000,ffffffff#00")
+    s.sendall(b"$m80000000,4#")  # cut in the middle
+    time.sleep(0.2)
+    s.close()
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        print("FAIL: tally hangs after the client went away")
+        return 1
+    ok = p.returncode == 124 and "GDB killed it or went away" in err
+    print(f"{'ok  ' if ok else 'FAIL'} exit {p.returncode}: {err.strip().splitlines()[-1] if err.strip() else ''}")
+    return 0 if ok else 1
+
+
+def main(argv):
+    if len(argv) < 5 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) > 1 and argv[1] in ("-h", "--help") else 64
+    tally, gdb, mode, elf = argv[1:5]
+    if not gdb or not os.path.exists(gdb):
+        print("gdb-multiarch is not installed: skipped (scripts/install-deps.sh installs it)")
+        return 77
+    if mode == "session":
+        return session(tally, gdb, elf, argv[5:])
+    if mode == "garbage":
+        return garbage(tally, elf)
+    print(f"check_gdb.py: unknown mode '{mode}'", file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
