@@ -10,6 +10,10 @@ when gdb-multiarch is not installed.
         there must be what the program holds (a0 = the argument 2048, the
         word at &data[0] = 1, set by main); the program's output, exit
         status and --stats-json totals must be those of a run without GDB.
+    check_gdb.py TALLY GDB interrupt ELF
+        a raw client continues a program that never ends, with no breakpoint
+        and with one that is never reached, sends Ctrl-C (0x03) and must get
+        the stop reply S02 each time; then kills it (tally ends with 124).
     check_gdb.py TALLY GDB garbage ELF
         a client that sends garbage, a bad checksum and a packet cut in the
         middle, then goes away: tally neither crashes nor hangs (it ends
@@ -140,6 +144,51 @@ def garbage(tally, elf):
     return 0 if ok else 1
 
 
+def rsp(data):
+    return b"$" + data + b"#%02x" % (sum(data) & 0xff)
+
+
+def read_reply(s):
+    """The data of the next packet from the stub (acks skipped)."""
+    buf = b""
+    while True:
+        chunk = s.recv(4096)
+        if not chunk:
+            return None
+        buf += chunk
+        start = buf.find(b"$")
+        if start >= 0 and b"#" in buf[start:] and len(buf) >= buf.index(b"#", start) + 3:
+            return buf[start + 1:buf.index(b"#", start)]
+
+
+def interrupt(tally, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "sram", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    bad = 0
+    for setup in (b"", b"Z0,70000000,4"):
+        if setup:
+            s.sendall(rsp(setup))
+            if read_reply(s) != b"OK":
+                bad += 1
+        s.sendall(rsp(b"c"))
+        time.sleep(0.3)
+        s.sendall(b"\x03")
+        reply = read_reply(s)
+        ok = reply == b"S02"
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} Ctrl-C{' with a breakpoint' if setup else ''}: {reply!r}")
+    s.sendall(rsp(b"k"))
+    s.close()
+    out, err = p.communicate(timeout=30)
+    ok = p.returncode == 124
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} killed: exit {p.returncode}")
+    return 1 if bad else 0
+
+
 def main(argv):
     if len(argv) < 5 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -150,6 +199,8 @@ def main(argv):
         return 77
     if mode == "session":
         return session(tally, gdb, elf, argv[5:])
+    if mode == "interrupt":
+        return interrupt(tally, elf)
     if mode == "garbage":
         return garbage(tally, elf)
     print(f"check_gdb.py: unknown mode '{mode}'", file=sys.stderr)
