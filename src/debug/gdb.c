@@ -1,7 +1,8 @@
 /*
  * The GDB remote stub (include/tally/gdb.h): the remote serial protocol's packets,
  * registers from a target description, memory, software and hardware
- * breakpoints, step, continue, Ctrl-C, monitor commands, the program's exit.
+ * breakpoints, write watchpoints, step, continue, Ctrl-C, monitor commands,
+ * the program's exit.
  *
  * The program is run one instruction at a time while GDB waits for a stop
  * with breakpoints set (tally_run with a budget of 1), in slices without:
@@ -27,11 +28,22 @@
 
 #define PACKET_MAX 4096      /* what qSupported announces */
 #define MAX_BREAKPOINTS 64
+#define MAX_WATCHPOINTS 8
+#define WATCH_MAX_LEN 8
 #define POLL_EVERY 4096      /* instructions between looks for a Ctrl-C */
 #define FREE_SLICE 100000    /* instructions run at once when no breakpoint is set */
 #define SIGTRAP 5
 #define SIGINT 2
 #define SIGSEGV 11
+
+/* A write watchpoint: the stub compares the watched bytes after every
+ * instruction and stops when they changed (what GDB reports for `watch`
+ * anyway: a write of the same value goes unseen, as with GDB's own
+ * software watchpoints). */
+typedef struct watch_point {
+  uint32_t addr, len;
+  unsigned char old[WATCH_MAX_LEN];
+} watch_point;
 
 typedef struct session {
   tally_sim *sim;
@@ -39,6 +51,8 @@ typedef struct session {
   volatile sig_atomic_t *interrupted;
   uint32_t bp[MAX_BREAKPOINTS];
   int nbp;
+  watch_point wp[MAX_WATCHPOINTS];
+  int nwp;
   bool ended;          /* the program stopped for good (exit, trap, halt) */
   bool gone;           /* the client went away */
   bool detached;       /* GDB detached: the program runs on */
@@ -309,10 +323,55 @@ static bool is_breakpoint(const session *s, uint32_t pc) {
   return false;
 }
 
+/* Z2/z2: a write watchpoint over [addr, addr + len). */
+static void watchpoint(session *s, const char *p, bool insert) {
+  uint32_t addr, len;
+  if (*p++ != ',' || !parse_range(p, &addr, &len, NULL) || len == 0) {
+    put_packet(s, "E01");
+    return;
+  }
+  for (int i = 0; i < s->nwp; i++)
+    if (s->wp[i].addr == addr && s->wp[i].len == len) {
+      if (!insert)
+        s->wp[i] = s->wp[--s->nwp];
+      put_packet(s, "OK");
+      return;
+    }
+  if (!insert) {
+    put_packet(s, "OK");
+    return;
+  }
+  watch_point w = {.addr = addr, .len = len};
+  if (len > WATCH_MAX_LEN || s->nwp == MAX_WATCHPOINTS || !tally_read_mem(s->sim, addr, w.old, len)) {
+    put_packet(s, "E01"); /* GDB then watches by stepping itself */
+    return;
+  }
+  s->wp[s->nwp++] = w;
+  put_packet(s, "OK");
+}
+
+/* The first watched range whose bytes changed (noting the new ones), or -1. */
+static int watch_hit(session *s) {
+  for (int i = 0; i < s->nwp; i++) {
+    unsigned char now[WATCH_MAX_LEN];
+    watch_point *w = &s->wp[i];
+    if (tally_read_mem(s->sim, w->addr, now, w->len) && memcmp(now, w->old, w->len) != 0) {
+      memcpy(w->old, now, w->len);
+      return i;
+    }
+  }
+  return -1;
+}
+
 /* Z0/Z1 (software and hardware breakpoints are the same here: the stub
- * looks at the pc, the program's code is never patched); watchpoints are
- * not offered (an empty reply tells GDB so). */
+ * looks at the pc, the program's code is never patched), Z2 (a write
+ * watchpoint); read and access watchpoints are not offered (an empty reply
+ * tells GDB so). */
 static void breakpoint(session *s, const char *p, bool insert) {
+  if (p[0] == '2') {
+    watchpoint(s, p + 1, insert);
+    return;
+  }
   if (p[0] != '0' && p[0] != '1') {
     put_packet(s, "");
     return;
@@ -375,7 +434,7 @@ static void resume(session *s, bool step) {
   for (uint64_t n = 1;; n++) {
     /* with no breakpoint to look for, run in slices (Ctrl-C is looked for
      * between them); else one instruction at a time */
-    bool free_run = !step && s->nbp == 0;
+    bool free_run = !step && s->nbp == 0 && s->nwp == 0;
     tally_stop st = tally_run(s->sim, free_run ? FREE_SLICE : 1);
     if (st != TALLY_STOP_LIMIT) {
       s->ended = true;
@@ -384,6 +443,13 @@ static void resume(session *s, bool step) {
         reply_end(s);
       else /* a trap with no handler: GDB sees a signal, and may look around */
         put_packet(s, "S0b");
+      return;
+    }
+    int w = s->nwp ? watch_hit(s) : -1;
+    if (w >= 0) {
+      char out[32];
+      snprintf(out, sizeof out, "T05watch:%08x;", s->wp[w].addr);
+      put_packet(s, out);
       return;
     }
     if (step || is_breakpoint(s, tally_pc(s->sim))) {

@@ -8,7 +8,9 @@ when gdb-multiarch is not installed.
         (monitor cycles, monitor instret) must equal the statistics
         module's cycle@work and instret@work; registers and memory read
         there must be what the program holds (a0 = the argument 2048, the
-        word at &data[0] = 1, set by main); the program's output, exit
+        word at &data[0] = 1, set by main); a write watchpoint on data[5]
+        must stop with its old and new values (36, then 333, by hand from
+        measure.c); the program's output, exit
         status and --stats-json totals must be those of a run without GDB.
     check_gdb.py TALLY GDB interrupt ELF
         a raw client continues a program that never ends, with no breakpoint
@@ -69,6 +71,9 @@ printf "A0 %d\\n", $a0
 printf "DATA0 %d\\n", *(int *)&data
 monitor cycles
 monitor instret
+watch data[5]
+continue
+delete 2
 break *$ra
 continue
 monitor cycles
@@ -103,6 +108,8 @@ continue
           module_count(tally, elf, opts, "instret@work"))
     check("a0 at work's entry", vals.get("A0"), "2048")
     check("data[0] at work's entry", vals.get("DATA0"), "1")
+    # data[5] = 5 * 7 + 1 = 36 before work; work's sums s: 3, 27, 72, 138, 225, 333
+    check("watchpoint on data[5]", "Old value = 36" in g.stdout and "New value = 333" in g.stdout, True)
     check("GDB saw the exit", "exited normally" in g.stdout, True)
     plain = subprocess.run([tally, "run", "--stats-json", "-"] + opts + [elf], capture_output=True, text=True,
                            timeout=60)
