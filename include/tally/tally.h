@@ -116,6 +116,9 @@ void tally_set_reg(tally_sim *sim, unsigned r, uint32_t v);
 void tally_set_pc(tally_sim *sim, uint32_t pc);
 bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len);
 bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len);
+/* A CSR's value between runs (mstatus, mepc, mcycle, ...); false for one
+ * that does not exist and for the hpm counters. */
+bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v);
 /* One line on why the run stopped ("semihosting exit (code 0)", ...). */
 const char *tally_stop_detail(const tally_sim *sim);
 

@@ -159,6 +159,7 @@ bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len
 bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len) {
   return core_write_mem(sim->cpu, addr, src, len);
 }
+bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v) { return core_csr_peek(sim->cpu, csr, v); }
 const char *tally_stop_detail(const tally_sim *sim) { return sim->cpu->stop_detail; }
 
 tally_trap tally_last_trap(const tally_sim *sim) {

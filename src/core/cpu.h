@@ -228,6 +228,9 @@ void core_wfi(core_cpu *cpu);
 
 /* CSRs (csr.c). Returns false for an illegal access. */
 bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val);
+/* A CSR's value between instructions, for a debugger; false for one that
+ * does not exist and for the hpm counters. */
+bool core_csr_peek(const core_cpu *cpu, unsigned csr, uint32_t *v);
 
 /* Memory slow paths (mem.c): outside RAM, straddling its end, or watched. */
 bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);

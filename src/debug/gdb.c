@@ -211,6 +211,15 @@ static const char *const reg_names[32] = {
   "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
 };
 
+/* GDB numbers CSR n as register CSR_REGNUM + n (its RISC-V convention). */
+#define CSR_REGNUM 65
+static const struct { unsigned num; const char *name; } csrs[] = {
+  {0x300, "mstatus"}, {0x301, "misa"}, {0x304, "mie"}, {0x305, "mtvec"}, {0x340, "mscratch"},
+  {0x341, "mepc"}, {0x342, "mcause"}, {0x343, "mtval"}, {0x344, "mip"}, {0x320, "mcountinhibit"},
+  {0xb00, "mcycle"}, {0xb80, "mcycleh"}, {0xb02, "minstret"}, {0xb82, "minstreth"}, {0xf14, "mhartid"},
+};
+#define NCSRS (sizeof csrs / sizeof csrs[0])
+
 /* The target description GDB reads (qXfer:features:read:target.xml). */
 static size_t target_xml(char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size,
@@ -222,11 +231,18 @@ static size_t target_xml(char *buf, size_t size) {
                           reg_names[i], i == 1 ? "code_ptr" : i == 2 || i == 8 ? "data_ptr" : "int", i);
   if (n < size)
     n += (size_t)snprintf(buf + n, size - n,
-                          "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"32\"/></feature></target>");
+                          "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"32\"/></feature>"
+                          "<feature name=\"org.gnu.gdb.riscv.csr\">");
+  for (size_t i = 0; i < NCSRS && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "<reg name=\"%s\" bitsize=\"32\" type=\"int\" regnum=\"%u\"/>",
+                          csrs[i].name, CSR_REGNUM + csrs[i].num);
+  if (n < size)
+    n += (size_t)snprintf(buf + n, size - n, "</feature></target>");
   return n < size ? n : size - 1;
 }
 
 static uint32_t reg_value(const session *s, unsigned r) { return r < 32 ? tally_reg(s->sim, r) : tally_pc(s->sim); }
+
 
 static void reply_all_regs(session *s) {
   char out[33 * 8 + 1];
@@ -253,13 +269,21 @@ static void write_all_regs(session *s, const char *hex) {
 }
 
 static void read_reg(session *s, const char *p) {
-  uint32_t r;
+  uint32_t r, v;
   char out[9];
-  if (!parse_hex(&p, &r) || r > 32) {
+  if (!parse_hex(&p, &r) || (r > 32 && r < CSR_REGNUM) || r > CSR_REGNUM + 0xfff) {
     put_packet(s, "E01");
     return;
   }
-  put_le32(out, reg_value(s, r));
+  if (r >= CSR_REGNUM) {
+    if (!tally_csr_read(s->sim, r - CSR_REGNUM, &v)) {
+      put_packet(s, "E01");
+      return;
+    }
+  } else {
+    v = reg_value(s, r);
+  }
+  put_le32(out, v);
   put_packet(s, out);
 }
 

@@ -8,7 +8,8 @@ when gdb-multiarch is not installed.
         (monitor cycles, monitor instret) must equal the statistics
         module's cycle@work and instret@work; registers and memory read
         there must be what the program holds (a0 = the argument 2048, the
-        word at &data[0] = 1, set by main); a write watchpoint on data[5]
+        word at &data[0] = 1, set by main; the CSRs misa and mstatus by the
+        spec's encoding); a write watchpoint on data[5]
         must stop with its old and new values (36, then 333, by hand from
         measure.c); the program's output, exit
         status and --stats-json totals must be those of a run without GDB.
@@ -69,6 +70,8 @@ break *work
 continue
 printf "A0 %d\\n", $a0
 printf "DATA0 %d\\n", *(int *)&data
+printf "MISA %x\\n", $misa
+printf "MSTATUS %x\\n", $mstatus
 monitor cycles
 monitor instret
 watch data[5]
@@ -90,7 +93,7 @@ continue
     lines = g.stdout.splitlines()
     # GDB writes monitor output to its stderr, the rest to its stdout
     nums = [int(l) for l in g.stderr.splitlines() + lines if l.strip().isdigit()]
-    vals = dict(l.split() for l in lines if l.startswith(("A0 ", "DATA0 ")))
+    vals = dict(l.split() for l in lines if l.startswith(("A0 ", "DATA0 ", "MISA ", "MSTATUS ")))
     bad = 0
 
     def check(what, got, exp):
@@ -108,6 +111,10 @@ continue
           module_count(tally, elf, opts, "instret@work"))
     check("a0 at work's entry", vals.get("A0"), "2048")
     check("data[0] at work's entry", vals.get("DATA0"), "1")
+    # misa: MXL 1 (bit 30) and the extensions A, C, I, M (bits 0, 2, 8, 12);
+    # mstatus: MPP = 3 (machine mode only) and nothing else set by the program
+    check("CSR misa", vals.get("MISA"), "40001105")
+    check("CSR mstatus", vals.get("MSTATUS"), "1800")
     # data[5] = 5 * 7 + 1 = 36 before work; work's sums s: 3, 27, 72, 138, 225, 333
     check("watchpoint on data[5]", "Old value = 36" in g.stdout and "New value = 333" in g.stdout, True)
     check("GDB saw the exit", "exited normally" in g.stdout, True)
