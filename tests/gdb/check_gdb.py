@@ -13,6 +13,11 @@ when gdb-multiarch is not installed.
         must stop with its old and new values (36, then 333, by hand from
         measure.c); the program's output, exit
         status and --stats-json totals must be those of a run without GDB.
+    check_gdb.py TALLY GDB step ELF SOURCE
+        GDB stops at the line of SOURCE that calls work (a line breakpoint),
+        then at work, and steps three instructions there (the first
+        compressed, the next 4-byte ones; none jumps, n > 0): each stepi
+        must land on the address GDB's own disassembler gives as the next.
     check_gdb.py TALLY GDB interrupt ELF
         a raw client continues a program that never ends, with no breakpoint
         and with one that is never reached, sends Ctrl-C (0x03) and must get
@@ -203,6 +208,43 @@ def interrupt(tally, elf):
     return 1 if bad else 0
 
 
+def step(tally, gdb, elf, source):
+    with open(source) as f:
+        line = next(i + 1 for i, l in enumerate(f) if "int r = work(N);" in l)
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\n"
+                    f"break {os.path.basename(source)}:{line}\ncontinue\nbreak *work\ncontinue\n"
+                    + "x/2i $pc\nstepi\n" * 3 + "x/2i $pc\nkill\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+    p.communicate(timeout=30)
+    bad = 0
+    at_line = f"main () at {source}:{line}" in g.stdout or f"measure.c:{line}" in g.stdout
+    print(f"{'ok  ' if at_line else 'FAIL'} stopped at line {line} of {os.path.basename(source)}")
+    bad += not at_line
+    # pairs of "=> ADDR" (where it is) and the following "   ADDR" (the next instruction)
+    here = [int(l.split()[1], 16) for l in g.stdout.splitlines() if l.startswith("=> ")]
+    nxt = [int(l.split()[0], 16) for l in g.stdout.splitlines() if l.startswith("   0x")]
+    if len(here) != 4 or len(nxt) != 4:
+        print(f"FAIL: expected four disassemblies:\n{g.stdout}\n{g.stderr}")
+        return 1
+    sizes = []
+    for i in range(3):
+        ok = here[i + 1] == nxt[i]
+        bad += not ok
+        sizes.append(nxt[i] - here[i])
+        print(f"{'ok  ' if ok else 'FAIL'} stepi from 0x{here[i]:08x} ({nxt[i] - here[i]} bytes) to 0x{here[i + 1]:08x}")
+    ok = 2 in sizes and 4 in sizes
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} stepped compressed and 4-byte instructions: {sizes}")
+    return 1 if bad else 0
+
+
 def main(argv):
     if len(argv) < 5 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -213,6 +255,8 @@ def main(argv):
         return 77
     if mode == "session":
         return session(tally, gdb, elf, argv[5:])
+    if mode == "step":
+        return step(tally, gdb, elf, argv[5])
     if mode == "interrupt":
         return interrupt(tally, elf)
     if mode == "garbage":
