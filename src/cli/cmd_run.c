@@ -396,6 +396,10 @@ int cmd_run(int argc, char **argv) {
   const char *bound = NULL;
   if (o.gdb) {
     tally_gdb_result g;
+    tally_error perr;
+    /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
+    if (o.timed && tally_profile_enable(sim, 0, &perr) != 0)
+      fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", perr.msg);
     if (tally_gdb_serve(sim, o.gdb, stderr, &interrupted, &g) != 0) {
       fprintf(stderr, "tally run: %s\n", g.err);
       stopwatch_stop();

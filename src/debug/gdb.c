@@ -506,6 +506,39 @@ static void console(session *s, const char *text) {
   }
 }
 
+/* "SIGNAL@FUNCTION": the signal's count in the function's own
+ * instructions so far, from the exact profile (tally_profile_take is a
+ * snapshot; the run goes on). */
+static void count_in_function(session *s, const char *spec, char *text, size_t size) {
+  const char *at = strchr(spec, '@');
+  char sig[64];
+  if (!at || (size_t)(at - spec) >= sizeof sig) {
+    snprintf(text, size, "expected count SIGNAL@FUNCTION\n");
+    return;
+  }
+  memcpy(sig, spec, (size_t)(at - spec));
+  sig[at - spec] = '\0';
+  int id = tally_signal_lookup(sig);
+  if (id < 0) {
+    snprintf(text, size, "no signal named '%s' (tally signals lists them)\n", sig);
+    return;
+  }
+  tally_profile *p = tally_profile_take(s->sim);
+  if (!p) {
+    snprintf(text, size, "no counts by function: the run has no core model (use --core)\n");
+    return;
+  }
+  const tally_func_profile *f;
+  size_t n = tally_profile_functions(p, &f);
+  snprintf(text, size, "no function named '%s' (tally symbols lists them)\n", at + 1);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(f[i].name, at + 1)) {
+      snprintf(text, size, "%llu\n", (unsigned long long)f[i].self[id]);
+      break;
+    }
+  tally_profile_free(p);
+}
+
 static void monitor(session *s, const char *hex) {
   char cmd[256];
   size_t n = 0;
@@ -538,13 +571,17 @@ static void monitor(session *s, const char *hex) {
                               (unsigned long long)totals[i]);
     if (!k)
       snprintf(text, sizeof text, "no signal named '%s' (tally signals lists them)\n", cmd + 7);
+  } else if (!strncmp(cmd, "count ", 6)) {
+    count_in_function(s, cmd + 6, text, sizeof text);
   } else {
     snprintf(text, sizeof text,
              "tally monitor commands:\n"
              "  cycles         cycles so far (the cycles before the next instruction starts)\n"
              "  instret        instructions retired so far\n"
              "  signals        every signal's total so far\n"
-             "  signal NAME    one signal's total so far\n");
+             "  signal NAME    one signal's total so far\n"
+             "  count SIGNAL@FUNCTION  SIGNAL's count in FUNCTION's own instructions so far\n"
+             "                 (timed runs: from the exact profile kept while GDB is attached)\n");
   }
   console(s, text);
   put_packet(s, "OK");

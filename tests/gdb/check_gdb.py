@@ -6,7 +6,8 @@ when gdb-multiarch is not installed.
         GDB (batch) stops at work's first instruction and at its return
         address: the cycles and instructions between the two stops
         (monitor cycles, monitor instret) must equal the statistics
-        module's cycle@work and instret@work; registers and memory read
+        module's cycle@work and instret@work, and so must monitor count
+        cycle@work and instret@work at the second stop; registers and memory read
         there must be what the program holds (a0 = the argument 2048, the
         word at &data[0] = 1, set by main; the CSRs misa and mstatus by the
         spec's encoding); a write watchpoint on data[5]
@@ -86,6 +87,8 @@ break *$ra
 continue
 monitor cycles
 monitor instret
+monitor count cycle@work
+monitor count instret@work
 stepi
 stepi
 delete
@@ -107,13 +110,15 @@ continue
         bad += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r} (expected {exp!r})")
 
-    if len(nums) != 4:
-        print(f"FAIL: expected four monitor numbers from GDB, got:\n{g.stdout}\n{g.stderr}")
+    if len(nums) != 6:
+        print(f"FAIL: expected six monitor numbers from GDB, got:\n{g.stdout}\n{g.stderr}")
         return 1
-    check("cycles from work's entry to its return", nums[2] - nums[0],
-          module_count(tally, elf, opts, "cycle@work"))
-    check("instructions from work's entry to its return", nums[3] - nums[1],
-          module_count(tally, elf, opts, "instret@work"))
+    cycles_work = module_count(tally, elf, opts, "cycle@work")
+    instret_work = module_count(tally, elf, opts, "instret@work")
+    check("cycles from work's entry to its return", nums[2] - nums[0], cycles_work)
+    check("instructions from work's entry to its return", nums[3] - nums[1], instret_work)
+    check("monitor count cycle@work after it returned", nums[4], cycles_work)
+    check("monitor count instret@work after it returned", nums[5], instret_work)
     check("a0 at work's entry", vals.get("A0"), "2048")
     check("data[0] at work's entry", vals.get("DATA0"), "1")
     # misa: MXL 1 (bit 30) and the extensions A, C, I, M (bits 0, 2, 8, 12);
