@@ -28,6 +28,7 @@ MAY_INCLUDE = {
     "board": {"core", "timing"},
     "cli": set(),
     "core": {"timing"},
+    "debug": set(),
     "loader": {"core", "symbols"},
     "net": {"statmod", "store"},
     "profile": {"symbols", "timing"},

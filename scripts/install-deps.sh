@@ -13,6 +13,7 @@ PKGS=(
   clang libclang-rt-14-dev
   python3
   valgrind
+  gdb-multiarch
 )
 
 missing=()

@@ -16,6 +16,7 @@
 #include "run_count.h"
 #include "stopwatch.h"
 #include "tally/export.h"
+#include "tally/gdb.h"
 #include "tally/store.h"
 #include "tally/tally.h"
 
@@ -37,6 +38,7 @@ typedef struct run_opts {
   const char *stats_json;
   count_opts count;          /* the statistics module (--count ...) and where its intervals go */
   host_files_opts files;     /* --semihost-files, --semihost-root */
+  const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -56,6 +58,10 @@ static void run_usage(FILE *f) {
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
+          "      --gdb [ADDR:]PORT  wait for GDB (target remote PORT) before the first\n"
+          "                         instruction; the program runs as GDB says, not a\n"
+          "                         cycle changed (docs/tally-gdb.md). Loopback unless\n"
+          "                         ADDR is given\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -111,7 +117,7 @@ static void run_usage(FILE *f) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES };
+         OPT_HOST_FILES, OPT_GDB };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -134,6 +140,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"key", required_argument, NULL, OPT_KEY},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
+    {"gdb", required_argument, NULL, OPT_GDB},
     {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
@@ -146,6 +153,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     switch (c) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
+    case OPT_GDB: o->gdb = optarg; break;
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
         fprintf(stderr, "tally run: --max-insns wants a positive count, got '%s'\n", optarg);
@@ -337,9 +345,27 @@ int cmd_run(int argc, char **argv) {
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
   uint64_t insn0 = tally_instret(sim);
-  tally_stop s;
+  tally_stop s = TALLY_STOP_LIMIT;
   const char *bound = NULL;
-  for (;;) {
+  if (o.gdb) {
+    tally_gdb_result g;
+    tally_error perr;
+    /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
+    if (o.timed && tally_profile_enable(sim, 0, &perr) != 0)
+      fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", perr.msg);
+    if (tally_gdb_serve(sim, o.gdb, stderr, &interrupted, &g) != 0) {
+      fprintf(stderr, "tally run: %s\n", g.err);
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return EXIT_USAGE;
+    }
+    s = g.stop;
+    if (s == TALLY_STOP_LIMIT && !g.detached)
+      bound = "GDB killed it or went away";
+  }
+  for (; s == TALLY_STOP_LIMIT && !bound;) {
     /* a stop request may end a slice early: count what ran, not slices */
     uint64_t done = tally_instret(sim) - insn0;
     uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;
