@@ -65,6 +65,8 @@ typedef struct tally_run_info {
  * caller's to set). */
 void tally_run_info_from(tally_sim *sim, tally_stop stop, int exit_status, tally_run_info *info);
 
+/* Writes one format. On success err->msg is "" or a note worth showing
+ * (gmon.out: "histogram scaled to fit gprof's 16-bit bins: ..."). */
 int tally_export_profile(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt, FILE *f,
                          tally_error *err);
 int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
@@ -82,7 +84,10 @@ typedef enum tally_run_format {
 
 enum { TALLY_RUN_INTERVALS = 1, TALLY_RUN_TOTALS = 2 }; /* parts, or'ed; 0 means both */
 
-/* One stored run. db names the store in messages (may be NULL). */
+/* One stored run. db names the store in messages (may be NULL). parts 0:
+ * both for the table and JSON, the intervals for CSV (which is one table:
+ * not both). Returns TALLY_EXPORT_NOT_WHOLE with err->msg saying why
+ * ("INCOMPLETE: 3 intervals missing ...") when the run is not whole. */
 int tally_export_run(tally_store *s, const char *db, uint64_t run_id, tally_run_format fmt, unsigned parts, FILE *f,
                      tally_error *err);
 int tally_export_run_mem(tally_store *s, const char *db, uint64_t run_id, tally_run_format fmt, unsigned parts,
@@ -92,9 +97,11 @@ int tally_export_run_mem(tally_store *s, const char *db, uint64_t run_id, tally_
  * CSV, or a JSON array). */
 int tally_export_runs(tally_store *s, const char *db, tally_run_format fmt, FILE *f, tally_error *err);
 
-/* Writes s as a JSON string (quotes and escapes) : for clients building
- * their own JSON around these. */
+/* For clients writing their own tables around these: s as a JSON string
+ * (quoted and escaped), and as one CSV field (quoted when it must be,
+ * RFC 4180). */
 void tally_json_string(FILE *f, const char *s);
+void tally_csv_field(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

@@ -136,18 +136,27 @@ typedef void (*tally_interval_fn)(void *ctx, const tally_interval *iv);
  * thread, in order. Up to 4 callbacks. */
 int tally_measure_on_interval(tally_measure *m, tally_interval_fn fn, void *ctx, tally_error *err);
 
+/* Warnings that end nothing ("the embedded collector stopped keeping up")
+ * go to fn, which may be called from the embedded collector's thread; by
+ * default they are dropped. */
+void tally_measure_on_warning(tally_measure *m, void (*fn)(void *ctx, const char *msg), void *ctx);
+
 /* ---- The paper's board: configuration by control packets ---------------
  * Instead of tally_measure_add: the module waits for authenticated control
  * packets (`tally config`, docs/protocol.md) on ADDR:PORT. key_path: a key
- * file (docs/tally-config.md), or NULL for unauthenticated control. Needs a
- * store or a collector. */
+ * file (docs/tally-config.md), or NULL for unauthenticated control. Call
+ * after tally_measure_store or tally_measure_collector (the run must go
+ * somewhere). Errors: TALLY_E_INPUT for the key, TALLY_E_USAGE when the
+ * address cannot be bound. */
 int tally_measure_control(tally_measure *m, const char *addr, const char *key_path, tally_error *err);
 /* The address control packets are taken on (port 0 resolved). */
 const char *tally_measure_control_addr(const tally_measure *m);
 /* Blocks until a control client sends START (the run is then described and
- * counting), or until *cancel becomes nonzero (returns 1). 0 when started,
- * -1 with err. */
-int tally_measure_wait_start(tally_measure *m, const volatile int *cancel, tally_error *err);
+ * counting: the events are the enabled counters), or until *cancel becomes
+ * nonzero (returns 1). 0 when started, -1 with err. program and core as
+ * for tally_measure_start. */
+int tally_measure_wait_start(tally_measure *m, const char *program, const char *core, const volatile int *cancel,
+                             tally_error *err);
 
 /* ---- Running ----------------------------------------------------------- */
 
@@ -192,6 +201,7 @@ typedef struct tally_measure_result {
   const char *db;            /* the embedded store's path, or NULL */
   const char *collector;     /* the collector's address, or NULL */
   const char *note;          /* "" or what is missing or wrong */
+  uint32_t control_bad_tags, control_stale, control_malformed; /* control packets refused */
 } tally_measure_result;
 
 /* Ends the run: counters freeze, the last interval and the final record go

@@ -18,6 +18,7 @@
 #ifndef TALLY_TALLY_H
 #define TALLY_TALLY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,9 +32,20 @@ extern "C" {
 
 typedef struct tally_sim tally_sim;
 
+/* What kind of failure a tally_error reports, for a client's exit status.
+ * Set by the calls of run.h, store.h, collector.h and export.h. */
+typedef enum tally_errcode {
+  TALLY_E_UNSPECIFIED = 0,
+  TALLY_E_USAGE,      /* a bad argument: spec, parameter, address, option combination */
+  TALLY_E_INPUT,      /* an input file that cannot be read or is not what it should be (map, key, store) */
+  TALLY_E_CREATE,     /* an output that cannot be created (the store) */
+  TALLY_E_INTERNAL,   /* host-side failure: memory, threads, sockets, SQLite */
+} tally_errcode;
+
 /* A human-readable error: what went wrong and where (file, offset, address). */
 typedef struct tally_error {
   char msg[512];
+  tally_errcode code;
 } tally_error;
 
 typedef struct tally_config {
@@ -276,6 +288,16 @@ int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err);
 
 /* A signal's plain noun phrase, plural: "data-cache read misses". */
 const char *tally_signal_noun(int id);
+
+/* ---- Numbers for people -------------------------------------------------- */
+
+/* "12,345,678" into buf; returns buf. */
+const char *tally_format_count(uint64_t v, char *buf, size_t size);
+/* "123", "0x80000000", "10k", "5M", "2G" (k/M/G = 10^3/10^6/10^9,
+ * Ki/Mi/Gi = 2^10/2^20/2^30). false when s is not such a number. */
+bool tally_parse_number(const char *s, uint64_t *out);
+/* A positive number of seconds ("2", "0.5"). */
+bool tally_parse_seconds(const char *s, double *out);
 
 #ifdef __cplusplus
 }

@@ -11,8 +11,10 @@
 #include "../symbols/symtab.h"
 #include "tally/tally.h"
 
-/* Fills err (if not NULL) with a printf-style message. */
-void api_error(tally_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fills err (if not NULL) with a printf-style message; api_error's code is
+ * TALLY_E_INTERNAL. Both return -1, for `return api_fail(...)`. */
+int api_fail(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define api_error(err, ...) api_fail((err), TALLY_E_INTERNAL, __VA_ARGS__)
 
 /* include/tally/store.h's handle: the store's own. */
 struct tally_store {

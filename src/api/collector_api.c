@@ -43,7 +43,7 @@ tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_erro
   c->cfg = *cfg;
   c->st = store_open(db, e, sizeof e);
   if (!c->st) {
-    api_error(err, "cannot open the store: %s", e);
+    api_fail(err, TALLY_E_CREATE, "cannot open the store: %s", e);
     free(c);
     return NULL;
   }
@@ -98,12 +98,10 @@ int tally_addr_check(const char *text, bool need_port, tally_error *err) {
   net_addr a;
   char e[300];
   if (net_addr_parse(text, &a, e, sizeof e) != 0) {
-    api_error(err, "%s", e);
-    return -1;
+    return api_fail(err, TALLY_E_USAGE, "%s", e);
   }
   if (need_port && net_addr_port(&a) == 0) {
-    api_error(err, "'%s' needs a port other than 0", text);
-    return -1;
+    return api_fail(err, TALLY_E_USAGE, "'%s' needs a port other than 0", text);
   }
   return 0;
 }

@@ -1,44 +1,336 @@
 /*
- * include/tally/run.h: a measured run. (Being moved here from src/cli;
- * until then every call fails with "not implemented yet".)
+ * A measured run (include/tally/run.h): the statistics module attached to
+ * a simulation, its events in plain words, the callbacks, running in
+ * slices, and the results. Where the intervals go is measure_net.c.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api_internal.h"
-#include "tally/run.h"
-
-#define NOT_YET(err) (api_error(err, "%s: not implemented yet", __func__), -1)
+#include "measure_internal.h"
 
 void tally_measure_params_default(tally_measure_params *p) {
-  *p = (tally_measure_params){.counters = 16, .width = 32, .arrs = 16};
+  *p = (tally_measure_params){.counters = STATMOD_DEFAULT_COUNTERS, .width = STATMOD_DEFAULT_WIDTH,
+                              .arrs = STATMOD_DEFAULT_ARRS};
 }
-int tally_event_parse(const char *spec, tally_event *ev, tally_error *err) { (void)spec; (void)ev; return NOT_YET(err); }
+
+/* ---- the module's sink: results and callbacks ---- */
+
+static void measure_sink(void *ctx, const statmod_interval *iv) {
+  tally_measure *m = ctx;
+  for (uint32_t i = 0; i < m->n; i++) {
+    uint32_t c = m->ev[i].counter;
+    m->vals[i] = c < iv->n ? iv->values[c] : 0;
+    m->sat[i] = c < iv->n ? iv->saturated[c] : 0;
+    m->ev[i].saturated |= m->sat[i] != 0;
+    if (iv->final)
+      m->ev[i].total = m->vals[i];
+  }
+  if (!iv->final)
+    atomic_store(&m->prog_intervals, iv->index + 1);
+  tally_interval t = {.index = iv->index, .cycle_begin = iv->cycle_begin, .cycle_end = iv->cycle_end, .n = m->n,
+                      .values = m->vals, .saturated = m->sat, .final = iv->final, .intervals = iv->intervals};
+  for (int k = 0; k < m->ncb; k++)
+    m->cb[k].fn(m->cb[k].ctx, &t);
+}
+
+/* ---- creating ---- */
+
+void tally_measure_free(tally_measure *m) {
+  if (!m)
+    return;
+  mnet_free(m->net);
+  statmod_free(m->sm);
+  free(m->ev);
+  free(m->label);
+  free(m->where);
+  free(m->arr_name);
+  free(m->vals);
+  free(m->sat);
+  free(m);
+}
+
+static bool alloc_tables(tally_measure *m) {
+  uint32_t n = m->p.counters ? m->p.counters : 1, a = m->p.arrs ? m->p.arrs : 1;
+  m->ev = calloc(n, sizeof *m->ev);
+  m->label = calloc(n, sizeof *m->label);
+  m->where = calloc(n, sizeof *m->where);
+  m->arr_name = calloc(a, sizeof *m->arr_name);
+  m->vals = calloc(n, sizeof *m->vals);
+  m->sat = calloc(n, sizeof *m->sat);
+  return m->ev && m->label && m->where && m->arr_name && m->vals && m->sat;
+}
+
 tally_measure *tally_measure_new(tally_sim *sim, const tally_measure_params *p, tally_error *err) {
-  (void)sim; (void)p; api_error(err, "%s: not implemented yet", __func__); return NULL;
+  char e[256];
+  statmod_params sp = {.counters = p->counters, .width = p->width, .arrs = p->arrs};
+  if (statmod_params_check(&sp, e, sizeof e) != 0) {
+    api_fail(err, TALLY_E_USAGE, "%s", e);
+    return NULL;
+  }
+  if (p->interval > STATMOD_MAX_PERIOD) {
+    api_fail(err, TALLY_E_USAGE, "interval %llu is above the dispatch timer's %llu", (unsigned long long)p->interval,
+             (unsigned long long)STATMOD_MAX_PERIOD);
+    return NULL;
+  }
+  tally_measure *m = calloc(1, sizeof *m);
+  if (!m || (m->p = *p, !alloc_tables(m))) {
+    tally_measure_free(m);
+    api_error(err, "out of memory");
+    return NULL;
+  }
+  m->sim = sim;
+  atomic_init(&m->cancel, 0);
+  atomic_init(&m->prog_instret, 0);
+  atomic_init(&m->prog_cycles, 0);
+  atomic_init(&m->prog_intervals, 0);
+  m->sm = statmod_new(&sp, e, sizeof e);
+  int rc = m->sm ? 0 : api_error(err, "%s", e);
+  if (rc == 0 && tally_statmod_attach(sim, m->sm, err) != 0)
+    rc = api_fail(err, TALLY_E_USAGE, "%s", err ? err->msg : "cannot attach the statistics module");
+  if (rc == 0 && p->interval && statmod_set_period(m->sm, p->interval, e, sizeof e) != 0)
+    rc = api_fail(err, TALLY_E_USAGE, "%s", e);
+  if (rc == 0 && statmod_add_sink(m->sm, measure_sink, m, e, sizeof e) != 0)
+    rc = api_error(err, "%s", e);
+  if (rc != 0) {
+    tally_measure_free(m);
+    return NULL;
+  }
+  return m;
 }
-void tally_measure_free(tally_measure *m) { (void)m; }
-int tally_measure_add(tally_measure *m, const char *spec, tally_error *err) { (void)m; (void)spec; return NOT_YET(err); }
-int tally_measure_add_event(tally_measure *m, const tally_event *ev, tally_error *err) { (void)m; (void)ev; return NOT_YET(err); }
-int tally_measure_store(tally_measure *m, const char *db, tally_error *err) { (void)m; (void)db; return NOT_YET(err); }
-int tally_measure_collector(tally_measure *m, const char *a, tally_error *err) { (void)m; (void)a; return NOT_YET(err); }
+
+/* ---- events ---- */
+
+void measure_set_arr_name(tally_measure *m, uint32_t arr, const char *name) {
+  if (arr < m->p.arrs)
+    snprintf(m->arr_name[arr], MEASURE_LABEL_MAX, "%s", name ? name : "");
+}
+
+const char *measure_arr_name(const tally_measure *m, uint32_t arr) {
+  return arr < m->p.arrs ? m->arr_name[arr] : "";
+}
+
+const char *measure_words(const tally_measure *m, uint32_t counter, char *label, size_t lsize, char *where,
+                          size_t wsize, bool *anywhere, uint32_t *lo, uint32_t *hi) {
+  statmod_counter_cfg c = statmod_counter(m->sm, counter);
+  *anywhere = c.arr == STATMOD_ANYWHERE;
+  statmod_arr range = *anywhere ? (statmod_arr){0, 0} : statmod_arr_of(m->sm, c.arr);
+  const char *fname = *anywhere ? "" : measure_arr_name(m, c.arr);
+  *lo = range.lo;
+  *hi = range.hi;
+  return statmod_words(&c, &range, *fname ? fname : NULL, label, lsize, where, wsize);
+}
+
+/* Event i's description from its counter's configuration. */
+static void describe_event(tally_measure *m, uint32_t i, uint32_t counter) {
+  tally_event_info *e = &m->ev[i];
+  *e = (tally_event_info){.counter = counter, .label = m->label[i], .where = m->where[i]};
+  e->signal = measure_words(m, counter, m->label[i], MEASURE_LABEL_MAX, m->where[i], MEASURE_LABEL_MAX,
+                            &e->anywhere, &e->lo, &e->hi);
+}
+
+void measure_configured(tally_measure *m) {
+  statmod_status st;
+  statmod_query(m->sm, &st);
+  m->p.interval = st.period;
+  m->n = 0;
+  for (uint32_t i = 0; i < m->p.counters; i++)
+    if (statmod_counter(m->sm, i).enabled)
+      describe_event(m, m->n++, i);
+}
+
+/* The ARR an event's range uses: one already holding the same range under
+ * the same name, else the next free one (ARR_NONE when none is left). */
+#define ARR_NONE UINT32_MAX
+static uint32_t arr_for(const tally_measure *m, const tally_event *ev) {
+  const char *name = ev->func ? ev->func : "";
+  for (uint32_t a = 0; a < m->arrs_used; a++) {
+    statmod_arr r = statmod_arr_of(m->sm, a);
+    if (r.lo == ev->lo && r.hi == ev->hi && strcmp(m->arr_name[a], name) == 0)
+      return a;
+  }
+  return m->arrs_used < m->p.arrs ? m->arrs_used : ARR_NONE;
+}
+
+static int add_event(tally_measure *m, const tally_event *given, const char *text, tally_error *err) {
+  char e[256];
+  tally_event ev = *given;
+  if (m->started)
+    return api_fail(err, TALLY_E_USAGE, "'%s': the run has started; events are added before", text);
+  if (ev.signal < 0 || ev.signal >= tally_signal_count())
+    return api_fail(err, TALLY_E_USAGE, "'%s': unknown signal number %d", text, ev.signal);
+  if (m->n == m->p.counters)
+    return api_fail(err, TALLY_E_USAGE, "'%s': %u events asked for but the module has %u counters: add --counters "
+                    "%u (up to %u)", text, m->n + 1, m->p.counters, m->n + 1, STATMOD_MAX_COUNTERS);
+  if (!ev.anywhere && ev.func && ev.lo == ev.hi) {
+    tally_error fe;
+    if (tally_function_range(m->sim, ev.func, &ev.lo, &ev.hi, &fe) != 0)
+      return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, fe.msg);
+  }
+  statmod_counter_cfg c = {.signal = (uint16_t)ev.signal, .arr = STATMOD_ANYWHERE, .enabled = true};
+  if (!ev.anywhere) {
+    uint32_t a = arr_for(m, &ev);
+    if (a == ARR_NONE)
+      return api_fail(err, TALLY_E_USAGE, "the events name %u different address ranges but the module has %u "
+                      "address range registers: add --arrs %u (up to %u)", m->arrs_used + 1, m->p.arrs,
+                      m->arrs_used + 1, STATMOD_MAX_ARRS);
+    if (a == m->arrs_used) {
+      if (statmod_set_arr(m->sm, a, ev.lo, ev.hi, e, sizeof e) != 0)
+        return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, e);
+      measure_set_arr_name(m, a, ev.func);
+      m->arrs_used++;
+    }
+    c.arr = (uint16_t)a;
+  }
+  if (statmod_set_counter(m->sm, m->n, &c, e, sizeof e) != 0)
+    return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, e);
+  describe_event(m, m->n, m->n);
+  m->n++;
+  return 0;
+}
+
+int tally_measure_add(tally_measure *m, const char *spec, tally_error *err) {
+  tally_event ev;
+  if (tally_event_parse(spec, &ev, err) != 0)
+    return -1;
+  return add_event(m, &ev, spec, err);
+}
+
+int tally_measure_add_event(tally_measure *m, const tally_event *ev, tally_error *err) {
+  char text[128];
+  const char *sig = ev->signal >= 0 && ev->signal < tally_signal_count() ? tally_signal_name(ev->signal) : "?";
+  if (ev->anywhere)
+    snprintf(text, sizeof text, "%s", sig);
+  else if (ev->func)
+    snprintf(text, sizeof text, "%s@%s", sig, ev->func);
+  else
+    snprintf(text, sizeof text, "%s@0x%08x-0x%08x", sig, ev->lo, ev->hi);
+  return add_event(m, ev, text, err);
+}
+
+/* ---- where the intervals go ---- */
+
+static int not_started(const tally_measure *m, tally_error *err) {
+  return m->started ? api_fail(err, TALLY_E_USAGE, "the run has started: choose where it goes before") : 0;
+}
+
+int tally_measure_store(tally_measure *m, const char *db_path, tally_error *err) {
+  return not_started(m, err) ? -1 : mnet_store(m, db_path, err);
+}
+
+int tally_measure_collector(tally_measure *m, const char *addr, tally_error *err) {
+  return not_started(m, err) ? -1 : mnet_remote(m, addr, err);
+}
+
+int tally_measure_control(tally_measure *m, const char *addr, const char *key_path, tally_error *err) {
+  return not_started(m, err) ? -1 : mnet_control(m, addr, key_path, err);
+}
+
+const char *tally_measure_control_addr(const tally_measure *m) { return mnet_control_addr(m->net); }
+
 int tally_measure_on_interval(tally_measure *m, tally_interval_fn fn, void *ctx, tally_error *err) {
-  (void)m; (void)fn; (void)ctx; return NOT_YET(err);
+  if (m->ncb == MEASURE_MAX_CALLBACKS)
+    return api_fail(err, TALLY_E_USAGE, "at most %d interval callbacks", MEASURE_MAX_CALLBACKS);
+  m->cb[m->ncb++] = (measure_callback){fn, ctx};
+  return 0;
 }
-int tally_measure_control(tally_measure *m, const char *a, const char *k, tally_error *err) {
-  (void)m; (void)a; (void)k; return NOT_YET(err);
+
+void tally_measure_on_warning(tally_measure *m, void (*fn)(void *ctx, const char *msg), void *ctx) {
+  m->warn_fn = fn;
+  m->warn_ctx = ctx;
 }
-const char *tally_measure_control_addr(const tally_measure *m) { (void)m; return ""; }
-int tally_measure_wait_start(tally_measure *m, const volatile int *c, tally_error *err) { (void)m; (void)c; return NOT_YET(err); }
-int tally_measure_start(tally_measure *m, const char *p, const char *c, tally_error *err) {
-  (void)m; (void)p; (void)c; return NOT_YET(err);
+
+/* ---- running ---- */
+
+int tally_measure_start(tally_measure *m, const char *program, const char *core, tally_error *err) {
+  char e[256];
+  if (not_started(m, err))
+    return -1;
+  if (m->n == 0)
+    return api_fail(err, TALLY_E_USAGE, "nothing to count: add an event first");
+  if (!m->p.interval)
+    return api_fail(err, TALLY_E_USAGE, "no dispatch interval: set tally_measure_params.interval");
+  if (mnet_begin(m, program, core, err) != 0)
+    return -1;
+  if (statmod_start(m->sm, e, sizeof e) != 0)
+    return api_error(err, "%s", e);
+  m->started = true;
+  return 0;
 }
-tally_stop tally_measure_run(tally_measure *m, uint64_t n) { (void)m; (void)n; return TALLY_STOP_ERROR; }
-void tally_measure_cancel(tally_measure *m) { (void)m; }
-void tally_measure_progress(const tally_measure *m, tally_progress *p) { (void)m; *p = (tally_progress){0}; }
-int tally_measure_finish(tally_measure *m, const char *why, tally_measure_result *res, tally_error *err) {
-  (void)m; (void)why; *res = (tally_measure_result){0}; return NOT_YET(err);
+
+int tally_measure_wait_start(tally_measure *m, const char *program, const char *core, const volatile int *cancel,
+                             tally_error *err) {
+  if (not_started(m, err))
+    return -1;
+  int rc = mnet_wait_start(m, program, core, cancel, err);
+  if (rc == 0)
+    m->started = true;
+  return rc;
 }
-uint32_t tally_measure_events(const tally_measure *m) { (void)m; return 0; }
-const tally_event_info *tally_measure_event(const tally_measure *m, uint32_t i) { (void)m; (void)i; return NULL; }
-const tally_measure_params *tally_measure_params_of(const tally_measure *m) { (void)m; return NULL; }
-uint64_t tally_measure_run_id(const tally_measure *m) { (void)m; return 0; }
+
+static void note_progress(tally_measure *m) {
+  atomic_store(&m->prog_instret, tally_instret(m->sim));
+  atomic_store(&m->prog_cycles, tally_cycles(m->sim));
+}
+
+tally_stop tally_measure_run(tally_measure *m, uint64_t max_insns) {
+  tally_stop s = TALLY_STOP_LIMIT;
+  while (max_insns > 0) {
+    if (atomic_load(&m->cancel)) {
+      s = TALLY_STOP_CANCELLED;
+      break;
+    }
+    uint64_t slice = max_insns < MEASURE_SLICE ? max_insns : MEASURE_SLICE;
+    s = tally_run(m->sim, slice);
+    note_progress(m);
+    if (s != TALLY_STOP_LIMIT)
+      break;
+    max_insns -= slice;
+  }
+  return s;
+}
+
+void tally_measure_cancel(tally_measure *m) { atomic_store(&m->cancel, 1); }
+
+void tally_measure_progress(const tally_measure *m, tally_progress *p) {
+  tally_measure *mm = (tally_measure *)m; /* atomics: loading does not change them */
+  *p = (tally_progress){.instret = atomic_load(&mm->prog_instret), .cycles = atomic_load(&mm->prog_cycles),
+                        .intervals = atomic_load(&mm->prog_intervals)};
+}
+
+int tally_measure_finish(tally_measure *m, const char *stopped_why, tally_measure_result *res, tally_error *err) {
+  char e[256];
+  *res = (tally_measure_result){.note = m->note};
+  if (m->finished)
+    return api_fail(err, TALLY_E_USAGE, "the run was finished already");
+  m->finished = true;
+  if (stopped_why)
+    mnet_cut_short(m->net);
+  statmod_status st;
+  statmod_query(m->sm, &st);
+  int rc = 0;
+  if (st.state == STATMOD_RUNNING && statmod_stop(m->sm, e, sizeof e) != 0)
+    rc = api_error(err, "%s", e);
+  note_progress(m);
+  statmod_query(m->sm, &st);
+  res->intervals = st.intervals;
+  if (st.inexact)
+    rc = api_error(err, "internal error: %llu dispatches could not be split exactly",
+                   (unsigned long long)st.inexact);
+  if (mnet_finish(m, stopped_why, res, err) != 0)
+    rc = -1;
+  res->note = m->note;
+  return rc;
+}
+
+/* ---- results ---- */
+
+uint32_t tally_measure_events(const tally_measure *m) { return m->n; }
+
+const tally_event_info *tally_measure_event(const tally_measure *m, uint32_t i) {
+  return i < m->n ? &m->ev[i] : NULL;
+}
+
+const tally_measure_params *tally_measure_params_of(const tally_measure *m) { return &m->p; }
+
+uint64_t tally_measure_run_id(const tally_measure *m) { return mnet_run_id(m->net); }

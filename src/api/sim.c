@@ -422,13 +422,15 @@ const char *tally_signal_noun(int id) { return id >= 0 && id < SIG_COUNT ? signa
 
 /* ---- what the other files of src/api need (api_internal.h) ---- */
 
-void api_error(tally_error *err, const char *fmt, ...) {
+int api_fail(tally_error *err, tally_errcode code, const char *fmt, ...) {
   if (!err)
-    return;
+    return -1;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err->msg, sizeof err->msg, fmt, ap);
   va_end(ap);
+  err->code = code;
+  return -1;
 }
 
 const sym_table *api_sim_symbols(const tally_sim *sim) { return &sim->syms; }

@@ -30,7 +30,7 @@ tally_store *tally_store_open(const char *path, bool create, tally_error *err) {
   }
   s->st = create ? store_open(path, e, sizeof e) : store_open_existing(path, e, sizeof e);
   if (!s->st) {
-    api_error(err, "%s", e);
+    api_fail(err, create ? TALLY_E_CREATE : TALLY_E_INPUT, "%s", e);
     free(s);
     return NULL;
   }

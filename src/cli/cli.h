@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tally/tally.h"
+
 /* Exit statuses of tally itself (a program's own status passes through). */
 enum {
   EXIT_USAGE = 64,       /* bad command line */
@@ -34,11 +36,9 @@ struct tally_sim;
 void stats_print(struct tally_sim *sim, FILE *f);
 int stats_write_json(struct tally_sim *sim, const char *path, int exit_status);
 
-/* "12,345,678" */
-const char *fmt_count(uint64_t v, char *buf, size_t size);
-/* Parses "123", "0x80000000", "10k", "5M", "2G" (k/M/G = 10^3/10^6/10^9,
- * Ki/Mi/Gi = 2^10/2^20/2^30). */
-bool parse_u64(const char *s, uint64_t *out);
-bool parse_seconds(const char *s, double *out);
+/* Numbers for people, as the library formats and parses them. */
+static inline const char *fmt_count(uint64_t v, char *buf, size_t size) { return tally_format_count(v, buf, size); }
+static inline bool parse_u64(const char *s, uint64_t *out) { return tally_parse_number(s, out); }
+static inline bool parse_seconds(const char *s, double *out) { return tally_parse_seconds(s, out); }
 
 #endif

@@ -13,8 +13,7 @@
 
 #include "cli.h"
 #include "run_count.h"
-#include "run_net.h"
-#include "../store/store.h"
+#include "tally/store.h"
 #include "tally/tally.h"
 
 #define SLICE_INSNS 20000000ull
@@ -33,8 +32,7 @@ typedef struct run_opts {
   int nsets;
   bool stats;
   const char *stats_json;
-  count_opts count;          /* the statistics module (--count ...) */
-  net_opts net;              /* where its intervals go (--db, --collector, --control) */
+  count_opts count;          /* the statistics module (--count ...) and where its intervals go */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -83,7 +81,7 @@ static void run_usage(FILE *f) {
           "\n"
           "where the counts go (docs/tally-run.md, docs/protocol.md):\n"
           "      --db FILE          store the run in this SQLite file (default: $TALLY_DB,\n"
-          "                         else ./" STORE_DEFAULT_PATH "), through a collector embedded in\n"
+          "                         else ./tally.db), through a collector embedded in\n"
           "                         tally run; 'tally report --db FILE RUN' prints it again\n"
           "      --no-store         only print the table (and --intervals-csv)\n"
           "      --collector ADDR:PORT  send the run to a 'tally collect --listen ADDR:PORT'\n"
@@ -190,19 +188,18 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (count_parse_option(&o->count, optname, optarg) != 0)
         return -1;
       break;
-    case OPT_DB: o->net.db = optarg; break;
-    case OPT_NO_STORE: o->net.no_store = true; break;
-    case OPT_COLLECTOR: o->net.collector = optarg; break;
+    case OPT_DB: o->count.db = optarg; break;
+    case OPT_NO_STORE: o->count.no_store = true; break;
+    case OPT_COLLECTOR: o->count.collector = optarg; break;
     case OPT_CONTROL:
-      o->net.control = optarg;
-      o->count.control = true;
+      o->count.control = optarg;
       o->timed = true;
       break;
-    case OPT_KEY: o->net.key = optarg; break;
+    case OPT_KEY: o->count.key = optarg; break;
     default: return -1;
     }
   }
-  if (count_check(&o->count) != 0 || run_net_check(&o->net, o->count.nspecs > 0) != 0)
+  if (count_check(&o->count) != 0)
     return -1;
   if (optind >= argc) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
@@ -327,26 +324,15 @@ int cmd_run(int argc, char **argv) {
   }
   struct sigaction sa = {.sa_handler = on_sigint};
   sigaction(SIGINT, &sa, NULL);
-  /* The statistics module, with its sinks: the table and CSV of
-   * run_count.c, and the board link to a collector (run_net.c), embedded
-   * with its store or remote. With --control the configuration comes as
-   * control packets, and the program starts when START does. */
+  /* The statistics module (run_count.c): the table and CSV, and the
+   * counts kept in a store (embedded) or sent to a collector. With
+   * --control the configuration comes as control packets, and the program
+   * starts when START does. */
   count_run *counting = NULL;
-  run_net *net = NULL;
-  if (o.count.nspecs > 0 || o.count.control) {
+  if (count_wanted(&o.count)) {
     int st = 0;
-    counting = o.count.control ? count_setup_blank(sim, &o.count, &st) : count_setup(sim, &o.count, &st);
-    if (counting)
-      net = run_net_open(&o.net, counting, sim, argv[first], o.core ? o.core : "tally5", &st);
-    if (counting && st == 0) {
-      if (o.count.control)
-        st = run_net_wait_start(net, &interrupted);
-      else if ((net && run_net_describe(net) != 0) || count_start(counting) != 0)
-        st = EXIT_INTERNAL;
-    }
-    if (!counting || st != 0) {
-      run_net_free(net);
-      count_free(counting);
+    counting = count_setup(sim, &o.count, argv[first], o.core ? o.core : "tally5", &interrupted, &st);
+    if (!counting) {
       count_opts_free(&o.count);
       tally_sim_free(sim);
       return st ? st : EXIT_INTERNAL;
@@ -401,12 +387,9 @@ int cmd_run(int argc, char **argv) {
   if (o.verbose)
     report_summary(sim, secs);
   /* the program has ended: the counters freeze, the timer runs down */
-  if (why)
-    run_net_cut_short(net);
-  if (counting && count_finish(counting, stderr) != 0 && status == 0)
-    status = EXIT_INTERNAL;
-  if (net && run_net_finish(net, why ? RUN_END_STOPPED : RUN_END_EXIT, why ? why : "") != 0 && status == 0)
-    status = EXIT_INTERNAL;
+  int cs = counting ? count_finish(counting, why, stderr) : 0;
+  if (cs != 0 && status == 0)
+    status = cs;
   if (o.stats)
     stats_print(sim, stderr);
   if (o.stats_json && stats_write_json(sim, o.stats_json, status) != 0 && status == 0)

@@ -1,23 +1,27 @@
 /*
  * tally run --count: the statistics module from the command line
- * (run_count.h, docs/statmod.md).
+ * (run_count.h, docs/statmod.md). The run itself is the library's
+ * (include/tally/run.h); this file has the options, the table, the CSV and
+ * the messages.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/csv.h"
 #include "cli.h"
 #include "run_count.h"
+#include "tally/collector.h"
+#include "tally/export.h"
+#include "tally/store.h"
 
 #define DEFAULT_SHOW 40   /* intervals printed in full; more: the first and last half of it */
-#define LABEL_MAX 320
 
 /* ---- options ---- */
 
 void count_opts_init(count_opts *o) {
   *o = (count_opts){.show = DEFAULT_SHOW};
-  statmod_params_default(&o->params);
+  tally_measure_params_default(&o->params);
 }
 
 void count_opts_free(count_opts *o) {
@@ -26,107 +30,18 @@ void count_opts_free(count_opts *o) {
   o->nspecs = o->cap = 0;
 }
 
-/* Up to four signal names that look like `name`: the same family (the part
- * before the dot) or containing it. */
-static void suggest(const char *name, char *buf, size_t size) {
-  size_t fam = strcspn(name, ".");
-  int found = 0;
-  size_t o = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < tally_signal_count() && found < 4; i++) {
-    const char *s = tally_signal_name(i);
-    bool same_family = fam > 0 && strncmp(s, name, fam) == 0 && (s[fam] == '.' || s[fam] == '\0');
-    if (same_family || (strlen(name) >= 3 && strstr(s, name))) {
-      int n = snprintf(buf + o, size - o, "%s%s", found ? ", " : "; did you mean ", s);
-      if (n < 0 || (size_t)n >= size - o)
-        break;
-      o += (size_t)n;
-      found++;
-    }
-  }
-  if (found && o + 2 < size)
-    strcat(buf, "?");
-}
-
-static int parse_signal(const char *arg, const char *text, int *sig) {
-  int s = tally_signal_lookup(text);
-  if (s < 0) {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(text, &end, 10);
-    if (*text && !*end && !errno && v < (unsigned long)tally_signal_count())
-      s = (int)v;
-  }
-  if (s < 0) {
-    char hint[160];
-    suggest(text, hint, sizeof hint);
-    fprintf(stderr, "tally run: --count '%s': unknown signal '%s' ('tally signals' lists them%s)\n", arg,
-            text, hint);
-    return -1;
-  }
-  *sig = s;
-  return 0;
-}
-
-/* "0xLO-0xHI": [lo, hi). Returns 1 when it is a range, 0 when it is not
- * one (a function name), -1 for a bad range (printed). */
-static int parse_range(const char *arg, const char *where, uint32_t *lo, uint32_t *hi) {
-  const char *dash = strchr(where, '-');
-  if (!dash || !(where[0] >= '0' && where[0] <= '9'))
-    return 0;
-  char a[32];
-  size_t n = (size_t)(dash - where);
-  uint64_t l, h;
-  if (n >= sizeof a) {
-    fprintf(stderr, "tally run: --count '%s': bad address range '%s' (expected 0xLO-0xHI)\n", arg, where);
-    return -1;
-  }
-  memcpy(a, where, n);
-  a[n] = '\0';
-  if (!parse_u64(a, &l) || !parse_u64(dash + 1, &h) || l > UINT32_MAX || h > UINT32_MAX) {
-    fprintf(stderr, "tally run: --count '%s': bad address range '%s' (expected 0xLO-0xHI, 32-bit addresses)\n",
-            arg, where);
-    return -1;
-  }
-  if (l >= h) {
-    fprintf(stderr, "tally run: --count '%s': the range %s is empty (it is [LO, HI): HI must be above LO)\n", arg,
-            where);
-    return -1;
-  }
-  *lo = (uint32_t)l;
-  *hi = (uint32_t)h;
-  return 1;
-}
+bool count_wanted(const count_opts *o) { return o->nspecs > 0 || o->control; }
 
 int count_parse_spec(count_opts *o, const char *arg) {
-  count_spec sp = {.text = arg, .anywhere = true};
-  char sig[64];
-  const char *at = strchr(arg, '@');
-  size_t n = at ? (size_t)(at - arg) : strlen(arg);
-  if (n == 0 || n >= sizeof sig) {
-    fprintf(stderr, "tally run: --count '%s': expected SIGNAL or SIGNAL@WHERE (a function or 0xLO-0xHI)\n", arg);
+  tally_event ev;
+  tally_error err;
+  if (tally_event_parse(arg, &ev, &err) != 0) {
+    fprintf(stderr, "tally run: --count %s\n", err.msg);
     return -1;
-  }
-  memcpy(sig, arg, n);
-  sig[n] = '\0';
-  if (parse_signal(arg, sig, &sp.signal) != 0)
-    return -1;
-  if (at) {
-    const char *where = at + 1;
-    if (!*where) {
-      fprintf(stderr, "tally run: --count '%s': nothing after '@' (a function name or 0xLO-0xHI)\n", arg);
-      return -1;
-    }
-    sp.anywhere = false;
-    int r = parse_range(arg, where, &sp.lo, &sp.hi);
-    if (r < 0)
-      return -1;
-    if (r == 0)
-      sp.func = where;
   }
   if (o->nspecs == o->cap) {
     int cap = o->cap ? 2 * o->cap : 16;
-    count_spec *v = realloc(o->specs, (size_t)cap * sizeof *v);
+    const char **v = realloc(o->specs, (size_t)cap * sizeof *v);
     if (!v) {
       fprintf(stderr, "tally run: out of memory\n");
       return -1;
@@ -134,7 +49,7 @@ int count_parse_spec(count_opts *o, const char *arg) {
     o->specs = v;
     o->cap = cap;
   }
-  o->specs[o->nspecs++] = sp;
+  o->specs[o->nspecs++] = arg;
   return 0;
 }
 
@@ -153,9 +68,9 @@ static int parse_bounded(const char *opt, const char *arg, uint64_t lo, uint64_t
 int count_parse_option(count_opts *o, const char *opt, const char *arg) {
   uint64_t v;
   if (strcmp(opt, "--interval") == 0)
-    return parse_bounded(opt, arg, 1, STATMOD_MAX_PERIOD, &o->interval);
+    return parse_bounded(opt, arg, 1, TALLY_MAX_INTERVAL, &o->params.interval);
   if (strcmp(opt, "--counters") == 0) {
-    if (parse_bounded(opt, arg, 1, STATMOD_MAX_COUNTERS, &v) != 0)
+    if (parse_bounded(opt, arg, 1, TALLY_MAX_COUNTERS, &v) != 0)
       return -1;
     o->params.counters = (uint32_t)v;
     o->counters_set = true;
@@ -164,7 +79,7 @@ int count_parse_option(count_opts *o, const char *opt, const char *arg) {
       return -1;
     o->params.width = (uint32_t)v;
   } else if (strcmp(opt, "--arrs") == 0) {
-    if (parse_bounded(opt, arg, 0, STATMOD_MAX_ARRS, &v) != 0)
+    if (parse_bounded(opt, arg, 0, TALLY_MAX_ARRS, &v) != 0)
       return -1;
     o->params.arrs = (uint32_t)v;
     o->arrs_set = true;
@@ -184,25 +99,9 @@ int count_parse_option(count_opts *o, const char *opt, const char *arg) {
   return 0;
 }
 
-/* Distinct ranges of the events, each one ARR. */
-static uint32_t distinct_ranges(const count_opts *o, int upto) {
-  uint32_t n = 0;
-  for (int i = 0; i < upto; i++) {
-    if (o->specs[i].anywhere)
-      continue;
-    bool seen = false;
-    for (int k = 0; k < i && !seen; k++)
-      seen = !o->specs[k].anywhere && o->specs[k].lo == o->specs[i].lo && o->specs[k].hi == o->specs[i].hi &&
-             (o->specs[k].func == NULL) == (o->specs[i].func == NULL) &&
-             (!o->specs[k].func || strcmp(o->specs[k].func, o->specs[i].func) == 0);
-    n += !seen;
-  }
-  return n;
-}
-
-int count_check(const count_opts *o) {
+static int check_events(const count_opts *o) {
   if (o->control) {
-    if (o->nspecs || o->interval) {
+    if (o->nspecs || o->params.interval) {
       fprintf(stderr, "tally run: --count and --interval do not go with --control: the board takes its events and "
                       "its period from control packets (tally config --timer ... --counter ... --start)\n");
       return -1;
@@ -210,27 +109,71 @@ int count_check(const count_opts *o) {
     return 0;
   }
   if (o->nspecs == 0) {
-    if (o->interval || o->counters_set || o->arrs_set || o->csv) {
+    if (o->params.interval || o->counters_set || o->arrs_set || o->csv) {
       fprintf(stderr, "tally run: --interval, --counters, --arrs and --intervals-csv go with --count "
                       "(what to count: tally run --count cycle@main --interval 100000 PROGRAM)\n");
       return -1;
     }
     return 0;
   }
-  if (!o->interval) {
+  if (!o->params.interval) {
     fprintf(stderr, "tally run: --count needs --interval CYCLES, the dispatch period (e.g. --interval 100000: "
                     "the counters are read out and reset every 100,000 core cycles)\n");
     return -1;
   }
   if ((uint32_t)o->nspecs > o->params.counters) {
     fprintf(stderr, "tally run: %d events asked for (--count) but the module has %u counters: add --counters %d "
-            "(up to %u)\n", o->nspecs, o->params.counters, o->nspecs, STATMOD_MAX_COUNTERS);
+            "(up to %u)\n", o->nspecs, o->params.counters, o->nspecs, TALLY_MAX_COUNTERS);
     return -1;
   }
   return 0;
 }
 
-/* ---- the sinks: what is printed ---- */
+static int check_addr(const char *opt, const char *text, bool need_port) {
+  tally_error err;
+  if (tally_addr_check(text, need_port, &err) != 0) {
+    fprintf(stderr, "tally run: %s %s%s\n", opt, err.msg,
+            need_port && strstr(err.msg, "port other than 0") ? " (where 'tally collect --listen' listens)" : "");
+    return -1;
+  }
+  return 0;
+}
+
+static int check_destination(const count_opts *o) {
+  bool counting = o->nspecs > 0;
+  if (o->key && !o->control) {
+    fprintf(stderr, "tally run: --key FILE goes with --control ADDR:PORT (it authenticates control packets)\n");
+    return -1;
+  }
+  if (o->no_store && o->db) {
+    fprintf(stderr, "tally run: --no-store and --db FILE contradict each other\n");
+    return -1;
+  }
+  if (o->collector && (o->db || o->no_store)) {
+    fprintf(stderr, "tally run: --collector sends the run to a remote 'tally collect', which stores it in its own "
+                    "--db; --db and --no-store do not go with it\n");
+    return -1;
+  }
+  if (o->no_store && o->control) {
+    fprintf(stderr, "tally run: --control needs somewhere to send the run: drop --no-store (store locally) or "
+                    "give --collector ADDR:PORT\n");
+    return -1;
+  }
+  if (!counting && !o->control && (o->db || o->no_store || o->collector)) {
+    fprintf(stderr, "tally run: --db, --no-store and --collector go with --count or --control (what to count: "
+                    "tally run --count cycle@main --interval 100000 PROGRAM)\n");
+    return -1;
+  }
+  if (o->collector && check_addr("--collector", o->collector, true) != 0)
+    return -1;
+  if (o->control && check_addr("--control", o->control, false) != 0)
+    return -1;
+  return 0;
+}
+
+int count_check(const count_opts *o) { return check_events(o) != 0 || check_destination(o) != 0 ? -1 : 0; }
+
+/* ---- what is printed: rows kept for the table, the CSV ---- */
 
 typedef struct count_row {
   uint64_t index, begin, end;
@@ -239,20 +182,9 @@ typedef struct count_row {
 } count_row;
 
 struct count_run {
-  statmod *m;
-  tally_sim *sim;
-  uint32_t n;                 /* columns: the counters shown */
-  uint32_t cap;               /* columns room was made for */
-  uint32_t *col;              /* column -> module counter */
-  char (*arr_name)[LABEL_MAX];/* [params.arrs]: the function an ARR was chosen as, or "" */
-  uint32_t arrs;
-  uint32_t width;
-  uint64_t interval;
-  char (*label)[LABEL_MAX];
-  char (*where)[LABEL_MAX];
-  const char **signame;
-  uint32_t *lo, *hi;
-  bool *anywhere;
+  tally_measure *m;
+  const count_opts *o;
+  uint32_t cap;               /* columns room was made for (the module's counters) */
   /* rows kept for the table: the first `head` and a ring of the last `tail` */
   uint64_t head, tail;
   count_row *rows;            /* head + tail rows */
@@ -260,27 +192,24 @@ struct count_run {
   bool any_sat;
   bool have_final;
   count_row final;
-  uint64_t final_intervals;
   FILE *csv;
-  const char *csv_path;
   bool csv_failed;
 };
 
-statmod *count_module(count_run *r) { return r->m; }
-const char *count_label(const count_run *r, uint32_t i) { return i < r->n ? r->label[i] : ""; }
-const char *count_where(const count_run *r, uint32_t i) { return i < r->n ? r->where[i] : ""; }
+tally_measure *count_measure(count_run *r) { return r->m; }
 
-static void copy_row(count_run *r, count_row *row, const statmod_interval *iv) {
+static uint32_t columns(const count_run *r) { return tally_measure_events(r->m); }
+
+static void copy_row(count_run *r, count_row *row, const tally_interval *iv) {
   row->index = iv->index;
   row->begin = iv->cycle_begin;
   row->end = iv->cycle_end;
-  for (uint32_t i = 0; i < r->n; i++) {
-    row->values[i] = iv->values[r->col[i]];
-    row->sat[i] = iv->saturated[r->col[i]];
-  }
+  memcpy(row->values, iv->values, iv->n * sizeof *row->values);
+  memcpy(row->sat, iv->saturated, iv->n);
+  (void)r;
 }
 
-static void csv_row(count_run *r, const statmod_interval *iv) {
+static void csv_row(count_run *r, const tally_interval *iv) {
   if (!r->csv)
     return;
   if (iv->final)
@@ -288,65 +217,14 @@ static void csv_row(count_run *r, const statmod_interval *iv) {
   else
     fprintf(r->csv, "%llu,%llu,%llu", (unsigned long long)iv->index, (unsigned long long)iv->cycle_begin,
             (unsigned long long)iv->cycle_end);
-  for (uint32_t i = 0; i < r->n; i++)
-    fprintf(r->csv, ",%llu", (unsigned long long)iv->values[r->col[i]]);
-  for (uint32_t i = 0; i < r->n; i++)
-    fprintf(r->csv, ",%u", iv->saturated[r->col[i]] ? 1u : 0u);
+  for (uint32_t i = 0; i < iv->n; i++)
+    fprintf(r->csv, ",%llu", (unsigned long long)iv->values[i]);
+  for (uint32_t i = 0; i < iv->n; i++)
+    fprintf(r->csv, ",%u", iv->saturated[i] ? 1u : 0u);
   fputc('\n', r->csv);
   if (ferror(r->csv))
     r->csv_failed = true;
 }
-
-static void report_sink(void *ctx, const statmod_interval *iv) {
-  count_run *r = ctx;
-  csv_row(r, iv);
-  for (uint32_t i = 0; i < r->n; i++)
-    r->any_sat |= iv->saturated[r->col[i]] != 0;
-  if (iv->final) {
-    copy_row(r, &r->final, iv);
-    r->final_intervals = iv->intervals;
-    r->have_final = true;
-    return;
-  }
-  if (r->seen < r->head)
-    copy_row(r, &r->rows[r->seen], iv);
-  else if (r->tail)
-    copy_row(r, &r->rows[r->head + (r->seen - r->head) % r->tail], iv);
-  r->seen++;
-}
-
-/* ---- setup ---- */
-
-static int open_csv(count_run *r, const count_opts *o);
-static void csv_header(count_run *r);
-
-static void free_run(count_run *r) {
-  if (!r)
-    return;
-  statmod_free(r->m);
-  if (r->rows) {
-    for (uint64_t i = 0; i < r->head + r->tail; i++) {
-      free(r->rows[i].values);
-      free(r->rows[i].sat);
-    }
-  }
-  free(r->rows);
-  free(r->final.values);
-  free(r->final.sat);
-  free(r->label);
-  free(r->where);
-  free(r->signame);
-  free(r->lo);
-  free(r->hi);
-  free(r->anywhere);
-  free(r->col);
-  free(r->arr_name);
-  if (r->csv)
-    fclose(r->csv);
-  free(r);
-}
-
-void count_free(count_run *r) { free_run(r); }
 
 static bool alloc_row(count_row *row, uint32_t n) {
   row->values = calloc(n ? n : 1, sizeof *row->values);
@@ -354,209 +232,180 @@ static bool alloc_row(count_row *row, uint32_t n) {
   return row->values && row->sat;
 }
 
+/* --show-intervals all: the rows grow with the run. Rows that cannot be
+ * kept (no memory) are counted as not shown, like any others. */
+static void grow_rows(count_run *r) {
+  uint64_t cap = r->head ? 2 * r->head : 64;
+  count_row *v = realloc(r->rows, cap * sizeof *v);
+  if (!v)
+    return;
+  r->rows = v;
+  uint64_t i = r->head;
+  for (; i < cap; i++) {
+    v[i] = (count_row){0};
+    if (!alloc_row(&v[i], r->cap)) {
+      free(v[i].values);
+      free(v[i].sat);
+      break;
+    }
+  }
+  r->head = i;
+}
+
+static void report_sink(void *ctx, const tally_interval *iv) {
+  count_run *r = ctx;
+  csv_row(r, iv);
+  for (uint32_t i = 0; i < iv->n; i++)
+    r->any_sat |= iv->saturated[i] != 0;
+  if (iv->final) {
+    copy_row(r, &r->final, iv);
+    r->have_final = true;
+    return;
+  }
+  if (r->o->show == UINT64_MAX && r->seen == r->head)
+    grow_rows(r);
+  if (r->seen < r->head)
+    copy_row(r, &r->rows[r->seen], iv);
+  else if (r->tail)
+    copy_row(r, &r->rows[r->head + (r->seen - r->head) % r->tail], iv);
+  r->seen++;
+}
+
+void count_free(count_run *r) {
+  if (!r)
+    return;
+  tally_measure_free(r->m);
+  for (uint64_t i = 0; r->rows && i < r->head + r->tail; i++) {
+    free(r->rows[i].values);
+    free(r->rows[i].sat);
+  }
+  free(r->rows);
+  free(r->final.values);
+  free(r->final.sat);
+  if (r->csv)
+    fclose(r->csv);
+  free(r);
+}
+
 static count_run *alloc_run(const count_opts *o) {
   count_run *r = calloc(1, sizeof *r);
   if (!r)
     return NULL;
-  uint32_t n = o->control ? o->params.counters : (uint32_t)o->nspecs;
-  r->n = o->control ? 0 : n;
-  r->cap = n;
-  r->arrs = o->params.arrs;
-  r->col = calloc(n ? n : 1, sizeof *r->col);
-  r->arr_name = calloc(r->arrs ? r->arrs : 1, sizeof *r->arr_name);
-  for (uint32_t i = 0; r->col && i < n; i++)
-    r->col[i] = i;
-  r->width = o->params.width;
-  r->interval = o->interval;
-  if (o->show == UINT64_MAX) {
-    r->head = r->tail = 0; /* grows with the run (report_all_sink) */
-  } else {
+  r->o = o;
+  r->cap = o->params.counters;
+  if (o->show != UINT64_MAX) {
     r->head = (o->show + 1) / 2;
     r->tail = o->show / 2;
   }
-  r->label = calloc(n ? n : 1, sizeof *r->label);
-  r->where = calloc(n ? n : 1, sizeof *r->where);
-  r->signame = calloc(n ? n : 1, sizeof *r->signame);
-  r->lo = calloc(n ? n : 1, sizeof *r->lo);
-  r->hi = calloc(n ? n : 1, sizeof *r->hi);
-  r->anywhere = calloc(n ? n : 1, sizeof *r->anywhere);
-  bool ok = r->col && r->arr_name && r->label && r->where && r->signame && r->lo && r->hi && r->anywhere && alloc_row(&r->final, n);
+  bool ok = alloc_row(&r->final, r->cap);
   if (ok && o->show != UINT64_MAX) {
     r->rows = calloc(r->head + r->tail ? r->head + r->tail : 1, sizeof *r->rows);
     ok = r->rows != NULL;
     for (uint64_t i = 0; ok && i < r->head + r->tail; i++)
-      ok = alloc_row(&r->rows[i], n);
+      ok = alloc_row(&r->rows[i], r->cap);
   }
   if (!ok) {
-    free_run(r);
+    count_free(r);
     return NULL;
   }
   return r;
 }
 
-/* --show-intervals all: the rows grow with the run. Rows that cannot be
- * kept (no memory) are counted as not shown, like any others. */
-static void report_all_sink(void *ctx, const statmod_interval *iv) {
-  count_run *r = ctx;
-  if (!iv->final && r->seen == r->head && r->tail == 0) {
-    uint64_t cap = r->head ? 2 * r->head : 64;
-    count_row *v = realloc(r->rows, cap * sizeof *v);
-    if (v) {
-      r->rows = v;
-      uint64_t i = r->head;
-      for (; i < cap; i++) {
-        v[i] = (count_row){0};
-        if (!alloc_row(&v[i], r->cap)) {
-          free(v[i].values);
-          free(v[i].sat);
-          break;
-        }
-      }
-      r->head = i;
-    }
+static void csv_header(count_run *r) {
+  if (!r->csv)
+    return;
+  fprintf(r->csv, "interval,cycle_begin,cycle_end");
+  for (uint32_t i = 0; i < columns(r); i++) {
+    fputc(',', r->csv);
+    tally_csv_field(r->csv, tally_measure_event(r->m, i)->label);
   }
-  report_sink(ctx, iv);
+  for (uint32_t i = 0; i < columns(r); i++) {
+    char h[400];
+    snprintf(h, sizeof h, "%s saturated", tally_measure_event(r->m, i)->label);
+    fputc(',', r->csv);
+    tally_csv_field(r->csv, h);
+  }
+  fputc('\n', r->csv);
 }
 
-count_run *count_setup(tally_sim *sim, const count_opts *o, int *status) {
-  *status = EXIT_USAGE;
-  tally_error err;
-  if (o->map && tally_load_map(sim, o->map, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    *status = EXIT_NOINPUT;
-    return NULL;
+/* ---- setup ---- */
+
+static int exit_for(const tally_error *err) {
+  switch (err->code) {
+  case TALLY_E_USAGE: return EXIT_USAGE;
+  case TALLY_E_INPUT: return EXIT_NOINPUT;
+  case TALLY_E_CREATE: return EXIT_CANTCREAT;
+  default: return EXIT_INTERNAL;
   }
-  count_opts res = *o; /* functions resolved into ranges */
-  count_spec *specs = malloc((size_t)(o->nspecs ? o->nspecs : 1) * sizeof *specs);
-  if (!specs) {
-    fprintf(stderr, "tally run: out of memory\n");
-    *status = EXIT_INTERNAL;
-    return NULL;
-  }
-  memcpy(specs, o->specs, (size_t)o->nspecs * sizeof *specs);
-  res.specs = specs;
-  for (int i = 0; i < o->nspecs; i++) {
-    if (specs[i].func && tally_function_range(sim, specs[i].func, &specs[i].lo, &specs[i].hi, &err) != 0) {
-      fprintf(stderr, "tally run: --count '%s': %s\n", specs[i].text, err.msg);
-      free(specs);
-      return NULL;
-    }
-  }
-  uint32_t ranges = distinct_ranges(&res, res.nspecs);
-  if (ranges > o->params.arrs) {
-    fprintf(stderr, "tally run: the events name %u different address ranges but the module has %u address range "
-            "registers: add --arrs %u (up to %u)\n", ranges, o->params.arrs, ranges, STATMOD_MAX_ARRS);
-    free(specs);
-    return NULL;
-  }
-  count_run *r = alloc_run(o);
-  char e[256];
-  if (r)
-    r->m = statmod_new(&o->params, e, sizeof e);
-  if (!r || !r->m) {
-    fprintf(stderr, "tally run: %s\n", r ? e : "out of memory");
-    free_run(r);
-    free(specs);
-    *status = EXIT_INTERNAL;
-    return NULL;
-  }
-  if (tally_statmod_attach(sim, r->m, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    free_run(r);
-    free(specs);
-    *status = EXIT_INTERNAL;
-    return NULL;
-  }
-  /* counters in the order given; one ARR per distinct range */
-  uint32_t *arr_of = calloc((size_t)(o->nspecs ? o->nspecs : 1), sizeof *arr_of);
-  int rc = arr_of ? 0 : -1;
-  uint32_t next_arr = 0;
-  for (int i = 0; i < res.nspecs && rc == 0; i++) {
-    const count_spec *sp = &specs[i];
-    statmod_counter_cfg c = {.signal = (uint16_t)sp->signal, .arr = STATMOD_ANYWHERE, .enabled = true};
-    statmod_arr range = {sp->lo, sp->hi};
-    if (!sp->anywhere) {
-      uint32_t a = next_arr;
-      for (int k = 0; k < i; k++)
-        if (!specs[k].anywhere && specs[k].lo == sp->lo && specs[k].hi == sp->hi &&
-            (specs[k].func == NULL) == (sp->func == NULL) && (!sp->func || strcmp(specs[k].func, sp->func) == 0))
-          a = arr_of[k];
-      if (a == next_arr) {
-        rc = statmod_set_arr(r->m, a, sp->lo, sp->hi, e, sizeof e);
-        count_set_arr_name(r, a, sp->func);
-        next_arr++;
-      }
-      arr_of[i] = a;
-      c.arr = (uint16_t)a;
-    }
-    if (rc == 0)
-      rc = statmod_set_counter(r->m, (uint32_t)i, &c, e, sizeof e);
-    r->signame[i] = statmod_words(&c, &range, sp->func, r->label[i], LABEL_MAX, r->where[i], LABEL_MAX);
-    r->lo[i] = sp->lo;
-    r->hi[i] = sp->hi;
-    r->anywhere[i] = sp->anywhere;
-  }
-  free(arr_of);
-  free(specs);
-  if (rc == 0)
-    rc = statmod_set_period(r->m, o->interval, e, sizeof e);
-  if (rc == 0)
-    rc = statmod_add_sink(r->m, o->show == UINT64_MAX ? report_all_sink : report_sink, r, e, sizeof e);
-  if (rc != 0) {
-    fprintf(stderr, "tally run: %s\n", arr_of ? e : "out of memory");
-    free_run(r);
-    *status = EXIT_INTERNAL;
-    return NULL;
-  }
-  r->sim = sim;
-  if (open_csv(r, o) != 0) {
-    free_run(r);
-    *status = EXIT_INTERNAL;
-    return NULL;
-  }
-  csv_header(r);
-  return r;
 }
 
-static int open_csv(count_run *r, const count_opts *o) {
-  if (!o->csv)
-    return 0;
-  r->csv = fopen(o->csv, "w");
-  r->csv_path = o->csv;
-  if (!r->csv) {
-    fprintf(stderr, "tally run: --intervals-csv: cannot write %s: %s\n", o->csv, strerror(errno));
-    return -1;
+static void on_warning(void *ctx, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, "tally run: %s\n", msg);
+}
+
+/* Where the counts go: the embedded store unless --no-store, or a remote
+ * collector; with --control, the board link taking control packets. */
+static int open_destination(count_run *r, tally_error *err) {
+  const count_opts *o = r->o;
+  int rc = 0;
+  if (o->collector)
+    rc = tally_measure_collector(r->m, o->collector, err);
+  else if (!o->no_store && (rc = tally_measure_store(r->m, o->db, err)) != 0 && err->code == TALLY_E_CREATE)
+    snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+             " (choose another with --db FILE, or --no-store)");
+  if (rc == 0 && o->control)
+    rc = tally_measure_control(r->m, o->control, o->key, err);
+  return rc;
+}
+
+static int add_events(count_run *r, tally_error *err) {
+  for (int i = 0; i < r->o->nspecs; i++) {
+    if (tally_measure_add(r->m, r->o->specs[i], err) != 0) {
+      if (err->msg[0] == '\'') { /* names the spec: say which option */
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "--count %.490s", err->msg);
+        snprintf(err->msg, sizeof err->msg, "%s", m);
+      }
+      return -1;
+    }
   }
   return 0;
 }
 
-static void csv_header(count_run *r) {
-  if (r->csv) {
-    fprintf(r->csv, "interval,cycle_begin,cycle_end");
-    for (uint32_t i = 0; i < r->n; i++) {
-      fputc(',', r->csv);
-      report_csv_field(r->csv, r->label[i]);
-    }
-    for (uint32_t i = 0; i < r->n; i++) {
-      char h[LABEL_MAX + 16];
-      snprintf(h, sizeof h, "%s saturated", r->label[i]);
-      fputc(',', r->csv);
-      report_csv_field(r->csv, h);
-    }
-    fputc('\n', r->csv);
-  }
+static void say_destination(const count_run *r) {
+  uint64_t id = tally_measure_run_id(r->m);
+  if (!id)
+    return;
+  if (r->o->collector)
+    fprintf(stderr, "tally run: run 0x%016" PRIx64 ": sending to the collector at %s\n", id, r->o->collector);
+  else
+    fprintf(stderr, "tally run: run 0x%016" PRIx64 ": storing into %s\n", id,
+            r->o->db ? r->o->db : tally_store_default_path());
 }
 
-void count_set_arr_name(count_run *r, uint32_t arr, const char *name) {
-  if (arr < r->arrs)
-    snprintf(r->arr_name[arr], LABEL_MAX, "%s", name ? name : "");
-}
-
-const char *count_arr_name(const count_run *r, uint32_t arr) { return arr < r->arrs ? r->arr_name[arr] : ""; }
-
-count_run *count_setup_blank(tally_sim *sim, const count_opts *o, int *status) {
+/* --control: the configuration comes as control packets. 0, or the exit status (printed). */
+static int wait_for_start(count_run *r, const char *program, const char *core, const volatile sig_atomic_t *cancel) {
   tally_error err;
-  char e[256];
+  const char *addr = tally_measure_control_addr(r->m);
+  fprintf(stderr, "tally run: waiting for the configuration on %s%s (tally config --board %s%s --timer CYCLES "
+                  "--counter 0=SIGNAL ... --start)\n",
+          addr, r->o->key ? ", authenticated" : "", addr, r->o->key ? " --key FILE" : "");
+  int rc = tally_measure_wait_start(r->m, program, core, (const volatile int *)cancel, &err);
+  if (rc == 1) {
+    fprintf(stderr, "tally run: interrupted while waiting for the configuration; nothing was run\n");
+    return EXIT_INTERRUPTED;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    return EXIT_INTERNAL;
+  }
+  return 0;
+}
+
+count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program, const char *core,
+                       const volatile sig_atomic_t *cancel, int *status) {
+  tally_error err;
   *status = EXIT_INTERNAL;
   if (o->map && tally_load_map(sim, o->map, &err) != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
@@ -564,62 +413,45 @@ count_run *count_setup_blank(tally_sim *sim, const count_opts *o, int *status) {
     return NULL;
   }
   count_run *r = alloc_run(o);
-  if (r)
-    r->m = statmod_new(&o->params, e, sizeof e);
-  if (!r || !r->m) {
-    fprintf(stderr, "tally run: %s\n", r ? e : "out of memory");
-    free_run(r);
+  if (!r) {
+    fprintf(stderr, "tally run: out of memory\n");
     return NULL;
   }
-  r->sim = sim;
-  if (tally_statmod_attach(sim, r->m, &err) != 0) {
+  int rc = (r->m = tally_measure_new(sim, &o->params, &err)) ? 0 : -1;
+  if (rc == 0)
+    rc = add_events(r, &err);
+  if (rc == 0)
+    rc = tally_measure_on_interval(r->m, report_sink, r, &err);
+  if (rc == 0 && o->csv && !(r->csv = fopen(o->csv, "w"))) {
+    fprintf(stderr, "tally run: --intervals-csv: cannot write %s: %s\n", o->csv, strerror(errno));
+    count_free(r);
+    return NULL;
+  }
+  if (rc == 0) {
+    tally_measure_on_warning(r->m, on_warning, NULL);
+    rc = open_destination(r, &err);
+  }
+  if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
-    free_run(r);
+    *status = exit_for(&err);
+    count_free(r);
     return NULL;
   }
-  if (statmod_add_sink(r->m, o->show == UINT64_MAX ? report_all_sink : report_sink, r, e, sizeof e) != 0) {
-    fprintf(stderr, "tally run: %s\n", e);
-    free_run(r);
+  if (o->control) {
+    *status = wait_for_start(r, program, core, cancel);
+  } else if (tally_measure_start(r->m, program, core, &err) != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    *status = exit_for(&err);
+  } else {
+    *status = 0;
+  }
+  if (*status != 0) {
+    count_free(r);
     return NULL;
   }
-  if (open_csv(r, o) != 0) {
-    free_run(r);
-    return NULL;
-  }
-  return r;
-}
-
-int count_configured(count_run *r) {
-  statmod_status st;
-  statmod_query(r->m, &st);
-  r->interval = st.period;
-  r->n = 0;
-  for (uint32_t i = 0; i < r->cap; i++) {
-    statmod_counter_cfg c = statmod_counter(r->m, i);
-    if (!c.enabled)
-      continue;
-    uint32_t k = r->n++;
-    r->col[k] = i;
-    bool anywhere = c.arr == STATMOD_ANYWHERE;
-    statmod_arr range = anywhere ? (statmod_arr){0, 0} : statmod_arr_of(r->m, c.arr);
-    const char *fname = anywhere ? NULL : count_arr_name(r, c.arr);
-    r->signame[k] = statmod_words(&c, &range, fname && *fname ? fname : NULL, r->label[k], LABEL_MAX, r->where[k],
-                                  LABEL_MAX);
-    r->lo[k] = range.lo;
-    r->hi[k] = range.hi;
-    r->anywhere[k] = anywhere;
-  }
+  say_destination(r);
   csv_header(r);
-  return 0;
-}
-
-int count_start(count_run *r) {
-  char e[256];
-  if (statmod_start(r->m, e, sizeof e) != 0) {
-    fprintf(stderr, "tally run: %s\n", e);
-    return -1;
-  }
-  return 0;
+  return r;
 }
 
 /* ---- the table ---- */
@@ -634,22 +466,49 @@ static void print_row(FILE *f, const count_run *r, const char *first, const coun
   char a[32], b[32];
   fprintf(f, "  %*s  %*s  %*s", wi, first, wc, fmt_count(row->begin, a, sizeof a), wc,
           fmt_count(row->end, b, sizeof b));
-  for (uint32_t i = 0; i < r->n; i++)
+  for (uint32_t i = 0; i < columns(r); i++)
     fprintf(f, "  %*s%s", w[i], fmt_count(row->values[i], a, sizeof a), row->sat[i] ? "*" : " ");
   fputc('\n', f);
 }
 
+/* The events: number, plain words, signal, where (and a function's range). */
+static void print_events(const count_run *r, FILE *f, int *wl) {
+  uint32_t n = columns(r);
+  const tally_measure_params *p = tally_measure_params_of(r->m);
+  char a[32];
+  fprintf(f, "\ntally: statistics module: %u event%s, %u-bit counters, interval %s cycles\n", n, n == 1 ? "" : "s",
+          p->width, fmt_count(p->interval, a, sizeof a));
+  int ws = 6;
+  *wl = 6;
+  for (uint32_t i = 0; i < n; i++) {
+    const tally_event_info *e = tally_measure_event(r->m, i);
+    if ((int)strlen(e->label) > *wl)
+      *wl = (int)strlen(e->label);
+    if (e->signal && (int)strlen(e->signal) > ws)
+      ws = (int)strlen(e->signal);
+  }
+  fprintf(f, "  %3s  %-*s  %-*s  %s\n", "#", *wl, "counts", ws, "signal", "where");
+  for (uint32_t i = 0; i < n; i++) {
+    const tally_event_info *e = tally_measure_event(r->m, i);
+    fprintf(f, "  %3u  %-*s  %-*s  %s", e->counter, *wl, e->label, ws, e->signal ? e->signal : "?", e->where);
+    if (!e->anywhere && strncmp(e->where, "0x", 2) != 0) /* a function: its range too */
+      fprintf(f, "  0x%08x-0x%08x", e->lo, e->hi);
+    fputc('\n', f);
+  }
+}
+
 static void print_table(const count_run *r, FILE *f) {
   char a[32], b[32];
+  uint32_t n = columns(r);
   uint64_t kept = r->seen < r->head + r->tail ? r->seen : r->head + r->tail;
   uint64_t shown_head = r->seen < r->head ? r->seen : r->head;
   /* column widths: the numbers and the "#i" headers */
   int wi = (int)strlen("interval"), wc = (int)strlen("start");
-  int *w = calloc(r->n ? r->n : 1, sizeof *w);
+  int *w = calloc(n ? n : 1, sizeof *w);
   if (!w)
     return;
-  for (uint32_t i = 0; i < r->n; i++) {
-    snprintf(a, sizeof a, "#%u", r->col[i]);
+  for (uint32_t i = 0; i < n; i++) {
+    snprintf(a, sizeof a, "#%u", tally_measure_event(r->m, i)->counter);
     w[i] = (int)strlen(a);
     if (width_of(r->final.values[i]) > w[i])
       w[i] = width_of(r->final.values[i]);
@@ -660,32 +519,18 @@ static void print_table(const count_run *r, FILE *f) {
       wi = width_of(row->index);
     if (width_of(row->end) > wc)
       wc = width_of(row->end);
-    for (uint32_t i = 0; i < r->n; i++)
+    for (uint32_t i = 0; i < n; i++)
       if (width_of(row->values[i]) > w[i])
         w[i] = width_of(row->values[i]);
   }
   if (width_of(r->final.end) > wc)
     wc = width_of(r->final.end);
 
-  fprintf(f, "\ntally: statistics module: %u event%s, %u-bit counters, interval %s cycles\n", r->n,
-          r->n == 1 ? "" : "s", r->width, fmt_count(r->interval, a, sizeof a));
-  int wl = 6, ws = 6;
-  for (uint32_t i = 0; i < r->n; i++) {
-    if ((int)strlen(r->label[i]) > wl)
-      wl = (int)strlen(r->label[i]);
-    if (r->signame[i] && (int)strlen(r->signame[i]) > ws)
-      ws = (int)strlen(r->signame[i]);
-  }
-  fprintf(f, "  %3s  %-*s  %-*s  %s\n", "#", wl, "counts", ws, "signal", "where");
-  for (uint32_t i = 0; i < r->n; i++) {
-    fprintf(f, "  %3u  %-*s  %-*s  %s", r->col[i], wl, r->label[i], ws, r->signame[i] ? r->signame[i] : "?", r->where[i]);
-    if (!r->anywhere[i] && strncmp(r->where[i], "0x", 2) != 0) /* a function: its range too */
-      fprintf(f, "  0x%08x-0x%08x", r->lo[i], r->hi[i]);
-    fputc('\n', f);
-  }
+  int wl;
+  print_events(r, f, &wl);
   fprintf(f, "\n  %*s  %*s  %*s", wi, "interval", wc, "start", wc, "end");
-  for (uint32_t i = 0; i < r->n; i++) {
-    snprintf(a, sizeof a, "#%u", r->col[i]);
+  for (uint32_t i = 0; i < n; i++) {
+    snprintf(a, sizeof a, "#%u", tally_measure_event(r->m, i)->counter);
     fprintf(f, "  %*s ", w[i], a);
   }
   fputc('\n', f);
@@ -703,41 +548,76 @@ static void print_table(const count_run *r, FILE *f) {
   fprintf(f, "  an interval holds the cycles from start to end - 1; a counter's event on the dispatch cycle\n"
              "  counts in the next interval.");
   if (r->any_sat) {
-    uint64_t max = r->width == 64 ? UINT64_MAX : (1ull << r->width) - 1;
+    uint32_t width = tally_measure_params_of(r->m)->width;
+    uint64_t max = width == 64 ? UINT64_MAX : (1ull << width) - 1;
     fprintf(f, " * saturated: the counter reached %s (2^%u - 1) and stopped\n  counting in that interval; "
-               "its total is then a lower bound.", fmt_count(max, a, sizeof a), r->width);
+               "its total is then a lower bound.", fmt_count(max, a, sizeof a), width);
   }
   fprintf(f, "\n\n");
   /* totals in plain words */
-  for (uint32_t i = 0; i < r->n; i++)
-    fprintf(f, "  %-*s  %*s%s\n", wl, r->label[i], w[i], fmt_count(r->final.values[i], a, sizeof a),
+  for (uint32_t i = 0; i < n; i++)
+    fprintf(f, "  %-*s  %*s%s\n", wl, tally_measure_event(r->m, i)->label, w[i],
+            fmt_count(r->final.values[i], a, sizeof a),
             r->final.sat[i] ? " (saturated in some interval: at least this many)" : "");
   free(w);
 }
 
-int count_finish(count_run *r, FILE *f) {
-  char e[256];
-  statmod_status st;
-  statmod_query(r->m, &st);
-  if (st.state == STATMOD_RUNNING && statmod_stop(r->m, e, sizeof e) != 0)
-    fprintf(stderr, "tally run: %s\n", e);
+/* ---- the end ---- */
+
+/* Where the run went and how to see it again. Returns 0, or EXIT_INTERNAL
+ * when a run that ran to its end did not reach the store whole. */
+static int say_verdict(const count_run *r, const tally_measure_result *res, const char *why) {
+  char a[32], b[32];
+  static const char *const words[] = {"", "complete", "incomplete", "still running"};
+  if (!res->run_id)
+    return 0;
+  if (res->db) {
+    fprintf(stderr, "tally run: run 0x%016" PRIx64 " stored in %s: %s, %s intervals%s%s\n", res->run_id, res->db,
+            words[res->verdict], fmt_count(res->stored_intervals, a, sizeof a), res->note[0] ? ": " : "",
+            res->note);
+    fprintf(stderr, "tally run: 'tally report --db %s 0x%016" PRIx64 "' prints it again\n", res->db, res->run_id);
+    if (res->verdict != TALLY_VERDICT_COMPLETE && !why) {
+      fprintf(stderr, "tally run: the store did not get the whole run (the table above has every count)\n");
+      return EXIT_INTERNAL;
+    }
+  } else if (res->verdict != TALLY_VERDICT_UNKNOWN) {
+    fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s (%s packets, %s sent again on "
+                    "request): it has it %s\n", res->run_id, res->collector,
+            fmt_count(res->packets_sent, a, sizeof a), fmt_count(res->resent, b, sizeof b),
+            res->verdict == TALLY_VERDICT_COMPLETE ? "complete"
+                                                   : "incomplete ('tally report' there says what is missing)");
+  } else {
+    fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
+                    "(is 'tally collect --listen %s' running?); it will decide on its own\n",
+            res->run_id, res->collector, res->collector);
+  }
+  if (r->o->control)
+    fprintf(stderr, "tally run: control: %u packets refused (%u bad tags, %u stale, %u malformed)\n",
+            res->control_bad_tags + res->control_stale + res->control_malformed, res->control_bad_tags,
+            res->control_stale, res->control_malformed);
+  return 0;
+}
+
+int count_finish(count_run *r, const char *why, FILE *f) {
+  tally_error err;
+  tally_measure_result res;
+  int status = 0;
+  int rc = tally_measure_finish(r->m, why, &res, &err);
   if (r->have_final)
     print_table(r, f);
-  int rc = 0;
   if (r->csv) {
     if (fclose(r->csv) != 0)
       r->csv_failed = true;
     r->csv = NULL;
     if (r->csv_failed) {
-      fprintf(stderr, "tally run: --intervals-csv: could not write all of %s\n", r->csv_path);
-      rc = -1;
+      fprintf(stderr, "tally run: --intervals-csv: could not write all of %s\n", r->o->csv);
+      status = EXIT_INTERNAL;
     }
   }
-  statmod_query(r->m, &st);
-  if (st.inexact) {
-    fprintf(stderr, "tally run: internal error: %llu dispatches could not be split exactly\n",
-            (unsigned long long)st.inexact);
-    rc = -1;
+  if (rc != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    status = EXIT_INTERNAL;
   }
-  return rc;
+  int v = say_verdict(r, &res, why);
+  return status ? status : v;
 }

@@ -296,7 +296,7 @@ static char *map_with(const char *find, const char *replace) {
 
 static void test_map_good(void) {
   sym_table t;
-  tally_error err = {{0}};
+  tally_error err = {0};
   sym_table_init(&t);
   int rc = read_map_text(map_with(NULL, NULL), &t, &err);
   check(rc == 0, "the sample map reads: %s", err.msg);
@@ -340,7 +340,7 @@ static void test_map_errors(void) {
       continue;
     }
     sym_table t;
-    tally_error err = {{0}};
+    tally_error err = {0};
     sym_table_init(&t);
     int rc = read_map_text(text, &t, &err);
     check(rc == -1 && strncmp(err.msg, cases[i].want, strlen(cases[i].want)) == 0, "map error %zu: got '%s', expected '%s...'",
@@ -355,7 +355,7 @@ static void test_map_errors(void) {
   };
   for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
     sym_table t;
-    tally_error err = {{0}};
+    tally_error err = {0};
     sym_table_init(&t);
     int rc = read_map_text(whole[i].text, &t, &err);
     check(rc == -1 && strncmp(err.msg, whole[i].want, strlen(whole[i].want)) == 0, "whole-file error %zu: got '%s'", i,
@@ -396,7 +396,7 @@ static void test_map_truncations(const char *path) {
     if (!m)
       continue;
     sym_table t;
-    tally_error err = {{0}};
+    tally_error err = {0};
     sym_table_init(&t);
     int rc = sym_table_read_map(&t, m, "real.map", &err);
     fclose(m);
@@ -469,7 +469,7 @@ static void test_map_mutations(const char *path) {
     if (!m)
       continue;
     sym_table t;
-    tally_error err = {{0}};
+    tally_error err = {0};
     sym_table_init(&t);
     int rc = sym_table_read_map(&t, m, "m.map", &err);
     fclose(m);
@@ -516,7 +516,7 @@ static void test_lines(void) {
   sym_lines empty;
   sym_lines_init(&empty);
   check(sym_lines_lookup(&empty, 0x100) == NULL, "an empty line table");
-  tally_error err = {{0}};
+  tally_error err = {0};
   check(sym_lines_read_file(&empty, "/nonexistent/x.elf", &err) == -1 && strstr(err.msg, "cannot open"),
         "a missing file: %s", err.msg);
   sym_lines_free(&empty);

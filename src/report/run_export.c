@@ -1,8 +1,8 @@
 /*
- * tally report RUN: one stored run as a table, CSV or JSON. Everything
- * printed comes from the store's read API; whether the run is whole is the
- * store's judgement (store_get_totals), and a run that is not is never
- * printed as if it were.
+ * One stored run as a table, CSV or JSON (run_export.h; `tally report RUN`,
+ * tally_export_run). Everything written comes from the store's read API;
+ * whether the run is whole is the store's judgement (store_get_totals),
+ * and a run that is not is never written as if it were.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,12 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/csv.h"
-#include "../report/json.h"
-#include "cli.h"
-#include "report_run.h"
-
-#define EXIT_NOT_WHOLE 2
+#include "../store/store_read.h"
+#include "csv.h"
+#include "json.h"
+#include "run_export.h"
+#include "tally/tally.h"
 
 typedef struct shown_counter {
   uint32_t index;
@@ -31,6 +30,8 @@ typedef struct run_data {
   shown_counter *shown;
   uint32_t nshown;
   char banner[900];                /* "" when the run is whole */
+  FILE *out;
+  char *err;                       /* [RUN_EXPORT_ERR]: what went wrong */
 } run_data;
 
 static void run_data_free(run_data *d) {
@@ -105,19 +106,19 @@ static void what_is_lacking(const run_data *d, char *buf, size_t size) {
   char a[32], b[32];
   buf[0] = '\0';
   if (t->missing)
-    add(buf, size, "%s%s intervals missing (the first is %s)", *buf ? "; " : "", fmt_count(t->missing, a, sizeof a),
-        fmt_count(t->first_missing, b, sizeof b));
+    add(buf, size, "%s%s intervals missing (the first is %s)", *buf ? "; " : "", tally_format_count(t->missing, a, sizeof a),
+        tally_format_count(t->first_missing, b, sizeof b));
   if (t->intervals_partial)
-    add(buf, size, "%s%s intervals lack some counters", *buf ? "; " : "", fmt_count(t->intervals_partial, a, sizeof a));
+    add(buf, size, "%s%s intervals lack some counters", *buf ? "; " : "", tally_format_count(t->intervals_partial, a, sizeof a));
   if (t->overlaps)
-    add(buf, size, "%s%s counter values stored twice", *buf ? "; " : "", fmt_count(t->overlaps, a, sizeof a));
+    add(buf, size, "%s%s counter values stored twice", *buf ? "; " : "", tally_format_count(t->overlaps, a, sizeof a));
   if (t->beyond)
-    add(buf, size, "%s%s intervals past the board's count", *buf ? "; " : "", fmt_count(t->beyond, a, sizeof a));
+    add(buf, size, "%s%s intervals past the board's count", *buf ? "; " : "", tally_format_count(t->beyond, a, sizeof a));
   if (t->has_board)
     for (uint32_t i = 0; i < t->n; i++)
       if (t->board[i] != t->stored[i]) {
         add(buf, size, "%scounter %u's stored sum %s differs from the board's total %s", *buf ? "; " : "", i,
-            fmt_count(t->stored[i], a, sizeof a), fmt_count(t->board[i], b, sizeof b));
+            tally_format_count(t->stored[i], a, sizeof a), tally_format_count(t->board[i], b, sizeof b));
         break;
       }
 }
@@ -144,20 +145,19 @@ static void make_banner(run_data *d) {
 }
 
 static int load(store *s, const char *db, uint64_t run_id, run_data *d) {
-  memset(d, 0, sizeof *d);
   int found = store_get_run(s, run_id, &d->run);
   if (found == 0) {
-    fprintf(stderr, "tally report: %s: no run %llu (plain 'tally report' lists the runs)\n", db,
-            (unsigned long long)run_id);
+    snprintf(d->err, RUN_EXPORT_ERR, "%s: no run %llu (plain 'tally report' lists the runs)", db ? db : "the store",
+             (unsigned long long)run_id);
     return -1;
   }
   if (found < 0 || store_get_counters(s, run_id, &d->counters, &d->ncounters) < 0 ||
       store_get_totals(s, run_id, &d->t) < 0) {
-    fprintf(stderr, "tally report: %s\n", store_error(s));
+    snprintf(d->err, RUN_EXPORT_ERR, "%s", store_error(s));
     return -1;
   }
   if (choose_shown(d) < 0) {
-    fprintf(stderr, "tally report: out of memory\n");
+    snprintf(d->err, RUN_EXPORT_ERR, "out of memory");
     return -1;
   }
   make_banner(d);
@@ -186,77 +186,81 @@ static int measure_interval(void *ctx, const store_interval_view *iv) {
 
 static int width_of(uint64_t v) {
   char buf[32];
-  return (int)strlen(fmt_count(v, buf, sizeof buf));
+  return (int)strlen(tally_format_count(v, buf, sizeof buf));
 }
 
 static void gap_line(table_ctx *tc, uint64_t lo, uint64_t hi) {
+  FILE *out = tc->d->out;
   char a[32], b[32];
   if (lo + 1 == hi)
-    printf("%*s  (interval %s missing)\n", tc->wi, "", fmt_count(lo, a, sizeof a));
+    fprintf(out, "%*s  (interval %s missing)\n", tc->wi, "", tally_format_count(lo, a, sizeof a));
   else
-    printf("%*s  (intervals %s-%s missing)\n", tc->wi, "", fmt_count(lo, a, sizeof a), fmt_count(hi - 1, b, sizeof b));
+    fprintf(out, "%*s  (intervals %s-%s missing)\n", tc->wi, "", tally_format_count(lo, a, sizeof a), tally_format_count(hi - 1, b, sizeof b));
 }
 
 static int table_interval(void *ctx, const store_interval_view *iv) {
+  FILE *out = ((table_ctx *)ctx)->d->out;
   table_ctx *tc = ctx;
   char a[32], b[32], e[32], v[40];
   if (iv->index > tc->next)
     gap_line(tc, tc->next, iv->index);
   if (iv->index >= tc->next)
     tc->next = iv->index + 1;
-  printf("%*s  %*s  %*s", tc->wi, fmt_count(iv->index, a, sizeof a), tc->wc, fmt_count(iv->cycle_begin, b, sizeof b),
-         tc->wc, fmt_count(iv->cycle_end, e, sizeof e));
+  fprintf(out, "%*s  %*s  %*s", tc->wi, tally_format_count(iv->index, a, sizeof a), tc->wc, tally_format_count(iv->cycle_begin, b, sizeof b),
+         tc->wc, tally_format_count(iv->cycle_end, e, sizeof e));
   for (uint32_t k = 0; k < tc->d->nshown; k++) {
     uint32_t c = tc->d->shown[k].index;
     if (!iv->present[c])
       snprintf(v, sizeof v, "-");
     else
-      snprintf(v, sizeof v, "%s%s", fmt_count(iv->values[c], a, sizeof a), iv->saturated[c] ? "*" : "");
+      snprintf(v, sizeof v, "%s%s", tally_format_count(iv->values[c], a, sizeof a), iv->saturated[c] ? "*" : "");
     tc->any_saturated |= iv->saturated[c] != 0;
-    printf("  %*s", tc->wv[k] + 1, v);
+    fprintf(out, "  %*s", tc->wv[k] + 1, v);
   }
-  printf("%s\n", iv->whole ? "" : "  (partial)");
+  fprintf(out, "%s\n", iv->whole ? "" : "  (partial)");
   return 0;
 }
 
 static void table_header(const run_data *d) {
+  FILE *out = d->out;
   const store_run_view *r = &d->run;
   char a[32], b[32];
-  printf("run 0x%016llx: %s on %s\n", (unsigned long long)r->run_id, r->program ? r->program : "(program not known)",
+  fprintf(out, "run 0x%016llx: %s on %s\n", (unsigned long long)r->run_id, r->program ? r->program : "(program not known)",
          r->core ? r->core : "(core not known)");
   if (r->counters || r->period) {
-    printf("  module    %s counter%s x %u bits, %u address range%s", fmt_count(r->counters, a, sizeof a),
+    fprintf(out, "  module    %s counter%s x %u bits, %u address range%s", tally_format_count(r->counters, a, sizeof a),
            r->counters == 1 ? "" : "s", r->width, r->arrs, r->arrs == 1 ? "" : "s");
     if (r->period)
-      printf("; dispatch every %s cycles", fmt_count(r->period, b, sizeof b));
+      fprintf(out, "; dispatch every %s cycles", tally_format_count(r->period, b, sizeof b));
     if (r->freq_mhz > 0)
-      printf(" at %g MHz", r->freq_mhz);
-    printf("\n");
+      fprintf(out, " at %g MHz", r->freq_mhz);
+    fprintf(out, "\n");
   }
-  printf("  started   %.10s %.12s UTC", r->started ? r->started : "?", r->started && strlen(r->started) > 11 ? r->started + 11 : "");
+  fprintf(out, "  started   %.10s %.12s UTC", r->started ? r->started : "?", r->started && strlen(r->started) > 11 ? r->started + 11 : "");
   if (r->finished)
-    printf("; finished %.10s %.12s UTC", r->finished, strlen(r->finished) > 11 ? r->finished + 11 : "");
-  printf("\n  received  %s packets", fmt_count(r->received, a, sizeof a));
+    fprintf(out, "; finished %.10s %.12s UTC", r->finished, strlen(r->finished) > 11 ? r->finished + 11 : "");
+  fprintf(out, "\n  received  %s packets", tally_format_count(r->received, a, sizeof a));
   if (r->duplicates)
-    printf(", %s repeats ignored", fmt_count(r->duplicates, b, sizeof b));
-  printf("\n");
+    fprintf(out, ", %s repeats ignored", tally_format_count(r->duplicates, b, sizeof b));
+  fprintf(out, "\n");
   if (d->banner[0])
-    printf("\n%s\n", d->banner);
+    fprintf(out, "\n%s\n", d->banner);
   int wl = 0;
   for (uint32_t k = 0; k < d->nshown; k++) {
     int l = (int)strlen(d->shown[k].label);
     wl = l > wl ? l : wl;
   }
-  printf("\ncounters\n");
+  fprintf(out, "\ncounters\n");
   for (uint32_t k = 0; k < d->nshown; k++)
-    printf("  #%-4u %-*s  %s\n", d->shown[k].index, wl, d->shown[k].label, d->shown[k].key);
+    fprintf(out, "  #%-4u %-*s  %s\n", d->shown[k].index, wl, d->shown[k].label, d->shown[k].key);
 }
 
 static int table_intervals(store *s, const run_data *d) {
+  FILE *out = d->out;
   table_ctx tc = {.d = d};
   tc.wv = calloc(d->nshown ? d->nshown : 1, sizeof *tc.wv);
   if (!tc.wv) {
-    fprintf(stderr, "tally report: out of memory\n");
+    snprintf(d->err, RUN_EXPORT_ERR, "out of memory");
     return -1;
   }
   if (store_each_interval(s, d->run.run_id, measure_interval, &tc) < 0)
@@ -271,28 +275,29 @@ static int table_intervals(store *s, const run_data *d) {
     int w = width_of(d->t.stored[d->shown[k].index]);
     tc.wv[k] = w > wh ? w : wh;
   }
-  printf("\n%*s  %*s  %*s", tc.wi, "interval", tc.wc, "from", tc.wc, "to");
+  fprintf(out, "\n%*s  %*s  %*s", tc.wi, "interval", tc.wc, "from", tc.wc, "to");
   for (uint32_t k = 0; k < d->nshown; k++) {
     char h[16];
     snprintf(h, sizeof h, "#%u", d->shown[k].index);
-    printf("  %*s", tc.wv[k] + 1, h);
+    fprintf(out, "  %*s", tc.wv[k] + 1, h);
   }
-  printf("\n");
+  fprintf(out, "\n");
   if (store_each_interval(s, d->run.run_id, table_interval, &tc) < 0)
     goto fail;
   if (d->run.has_intervals_sent && d->run.intervals_sent > tc.next)
     gap_line(&tc, tc.next, d->run.intervals_sent);
   if (tc.any_saturated)
-    printf("  * saturated: the counter reached 2^%u - 1 in that interval; the count is a floor\n", d->run.width);
+    fprintf(out, "  * saturated: the counter reached 2^%u - 1 in that interval; the count is a floor\n", d->run.width);
   free(tc.wv);
   return 0;
 fail:
-  fprintf(stderr, "tally report: %s\n", store_error(s));
+  snprintf(d->err, RUN_EXPORT_ERR, "%s", store_error(s));
   free(tc.wv);
   return -1;
 }
 
 static void table_totals(const run_data *d) {
+  FILE *out = d->out;
   const store_totals_view *t = &d->t;
   int wl = 5;
   for (uint32_t k = 0; k < d->nshown; k++) {
@@ -307,77 +312,79 @@ static void table_totals(const run_data *d) {
     l = width_of(t->stored[c]);
     ws = l > ws ? l : ws;
   }
-  printf("\n  %-5s %-*s  %*s  %*s\n", "", wl, "totals", wb, "board total", ws, d->t.whole ? "stored sum" : "stored sum*");
+  fprintf(out, "\n  %-5s %-*s  %*s  %*s\n", "", wl, "totals", wb, "board total", ws, d->t.whole ? "stored sum" : "stored sum*");
   for (uint32_t k = 0; k < d->nshown; k++) {
     uint32_t c = d->shown[k].index;
     char a[32], b[32], h[16];
     snprintf(h, sizeof h, "#%u", c);
     bool known = t->has_board && c < t->nboard;
-    printf("  %-5s %-*s  %*s  %*s%s\n", h, wl, d->shown[k].label, wb, known ? fmt_count(t->board[c], a, sizeof a) : "-",
-           ws, fmt_count(t->stored[c], b, sizeof b), known && t->board[c] != t->stored[c] ? "  (differs)" : "");
+    fprintf(out, "  %-5s %-*s  %*s  %*s%s\n", h, wl, d->shown[k].label, wb, known ? tally_format_count(t->board[c], a, sizeof a) : "-",
+           ws, tally_format_count(t->stored[c], b, sizeof b), known && t->board[c] != t->stored[c] ? "  (differs)" : "");
   }
   char a[32];
   if (d->t.whole) {
-    printf("\ncomplete: %s intervals, every one stored; the sums equal the board's totals\n",
-           fmt_count(d->t.intervals_whole, a, sizeof a));
+    fprintf(out, "\ncomplete: %s intervals, every one stored; the sums equal the board's totals\n",
+           tally_format_count(d->t.intervals_whole, a, sizeof a));
   } else {
-    printf("\n* the sums of the %s intervals stored; they are not the run's totals.\n",
-           fmt_count(d->run.intervals, a, sizeof a));
-    printf("%s\n", d->banner);
+    fprintf(out, "\n* the sums of the %s intervals stored; they are not the run's totals.\n",
+           tally_format_count(d->run.intervals, a, sizeof a));
+    fprintf(out, "%s\n", d->banner);
   }
 }
 
 /* ---- CSV ---- */
 
 static int csv_interval(void *ctx, const store_interval_view *iv) {
+  FILE *out = ((const run_data *)ctx)->out;
   const run_data *d = ctx;
-  printf("%llu,%llu,%llu", (unsigned long long)iv->index, (unsigned long long)iv->cycle_begin,
+  fprintf(out, "%llu,%llu,%llu", (unsigned long long)iv->index, (unsigned long long)iv->cycle_begin,
          (unsigned long long)iv->cycle_end);
   for (uint32_t k = 0; k < d->nshown; k++) {
     uint32_t c = d->shown[k].index;
     if (iv->present[c])
-      printf(",%llu", (unsigned long long)iv->values[c]);
+      fprintf(out, ",%llu", (unsigned long long)iv->values[c]);
     else
-      printf(",");
+      fprintf(out, ",");
   }
-  printf(",");
+  fprintf(out, ",");
   bool first = true;
   for (uint32_t c = 0; c < iv->n; c++)
     if (iv->saturated[c]) {
-      printf("%s%u", first ? "" : " ", c);
+      fprintf(out, "%s%u", first ? "" : " ", c);
       first = false;
     }
-  printf("\n");
+  fprintf(out, "\n");
   return 0;
 }
 
 static int csv_run(store *s, const run_data *d, unsigned parts) {
+  FILE *out = d->out;
   if (parts & REPORT_INTERVALS) {
-    printf("interval,cycle_begin,cycle_end");
+    fprintf(out, "interval,cycle_begin,cycle_end");
     for (uint32_t k = 0; k < d->nshown; k++) {
-      printf(",");
-      report_csv_field(stdout, d->shown[k].label);
+      fprintf(out, ",");
+      report_csv_field(out, d->shown[k].label);
     }
-    printf(",saturated\n");
+    fprintf(out, ",saturated\n");
     if (store_each_interval(s, d->run.run_id, csv_interval, (void *)d) < 0) {
-      fprintf(stderr, "tally report: %s\n", store_error(s));
+      snprintf(d->err, RUN_EXPORT_ERR, "%s", store_error(s));
       return -1;
     }
   } else {
-    printf("counter,signal,where,label,board_total,stored_sum,saturated_intervals\n");
+    fprintf(out, "counter,signal,where,label,board_total,stored_sum,saturated_intervals\n");
     for (uint32_t k = 0; k < d->nshown; k++) {
       uint32_t c = d->shown[k].index;
       const store_counter_view *cv = configured(d, c);
-      printf("%u,", c);
-      report_csv_field(stdout, cv ? cv->signal : NULL);
-      printf(",");
-      report_csv_field(stdout, cv ? cv->where : NULL);
-      printf(",");
-      report_csv_field(stdout, d->shown[k].label);
-      printf(",");
+      fprintf(out, "%u,", c);
+      report_csv_field(out, cv ? cv->signal : NULL);
+      fprintf(out, ",");
+      report_csv_field(out, cv ? cv->where : NULL);
+      fprintf(out, ",");
+      report_csv_field(out, d->shown[k].label);
+      fprintf(out, ",");
       if (d->t.has_board && c < d->t.nboard)
-        printf("%llu", (unsigned long long)d->t.board[c]);
-      printf(",%llu,%llu\n", (unsigned long long)d->t.stored[c], (unsigned long long)d->t.saturated[c]);
+        fprintf(out, "%llu", (unsigned long long)d->t.board[c]);
+      fprintf(out, ",%llu,%llu\n", (unsigned long long)d->t.stored[c], (unsigned long long)d->t.saturated[c]);
     }
   }
   return 0;
@@ -420,85 +427,89 @@ void json_run_fields(FILE *f, const store_run_view *r) {
 
 typedef struct json_ctx {
   bool first;
+  FILE *out;
 } json_ctx;
 
 static int json_interval(void *ctx, const store_interval_view *iv) {
+  FILE *out = ((json_ctx *)ctx)->out;
   json_ctx *jc = ctx;
-  printf("%s\n    {\"index\": %llu, \"cycle_begin\": %llu, \"cycle_end\": %llu, \"whole\": %s, \"values\": [",
+  fprintf(out, "%s\n    {\"index\": %llu, \"cycle_begin\": %llu, \"cycle_end\": %llu, \"whole\": %s, \"values\": [",
          jc->first ? "" : ",", (unsigned long long)iv->index, (unsigned long long)iv->cycle_begin,
          (unsigned long long)iv->cycle_end, iv->whole ? "true" : "false");
   jc->first = false;
   for (uint32_t c = 0; c < iv->n; c++) {
     if (iv->present[c])
-      printf("%s%llu", c ? ", " : "", (unsigned long long)iv->values[c]);
+      fprintf(out, "%s%llu", c ? ", " : "", (unsigned long long)iv->values[c]);
     else
-      printf("%snull", c ? ", " : "");
+      fprintf(out, "%snull", c ? ", " : "");
   }
-  printf("], \"saturated\": [");
+  fprintf(out, "], \"saturated\": [");
   bool first = true;
   for (uint32_t c = 0; c < iv->n; c++)
     if (iv->saturated[c]) {
-      printf("%s%u", first ? "" : ", ", c);
+      fprintf(out, "%s%u", first ? "" : ", ", c);
       first = false;
     }
-  printf("]}");
+  fprintf(out, "]}");
   return 0;
 }
 
 static int json_run(store *s, const run_data *d, unsigned parts) {
-  printf("{\"run\": ");
-  json_run_fields(stdout, &d->run);
-  printf(",\n \"whole\": %s, \"banner\": ", d->t.whole ? "true" : "false");
-  json_str(stdout, d->banner[0] ? d->banner : NULL);
-  printf(",\n \"counters\": [");
+  FILE *out = d->out;
+  fprintf(out, "{\"run\": ");
+  json_run_fields(out, &d->run);
+  fprintf(out, ",\n \"whole\": %s, \"banner\": ", d->t.whole ? "true" : "false");
+  json_str(out, d->banner[0] ? d->banner : NULL);
+  fprintf(out, ",\n \"counters\": [");
   for (size_t i = 0; i < d->ncounters; i++) {
     const store_counter_view *c = &d->counters[i];
-    printf("%s\n    {\"index\": %u, \"signal\": ", i ? "," : "", c->index);
-    json_str(stdout, c->signal);
-    printf(", \"where\": ");
-    json_str(stdout, c->where);
+    fprintf(out, "%s\n    {\"index\": %u, \"signal\": ", i ? "," : "", c->index);
+    json_str(out, c->signal);
+    fprintf(out, ", \"where\": ");
+    json_str(out, c->where);
     if (c->anywhere)
-      printf(", \"anywhere\": true, \"lo\": null, \"hi\": null");
+      fprintf(out, ", \"anywhere\": true, \"lo\": null, \"hi\": null");
     else
-      printf(", \"anywhere\": false, \"lo\": %u, \"hi\": %u", c->lo, c->hi);
-    printf(", \"label\": ");
-    json_str(stdout, c->label);
-    printf(", \"enabled\": %s}", c->enabled ? "true" : "false");
+      fprintf(out, ", \"anywhere\": false, \"lo\": %u, \"hi\": %u", c->lo, c->hi);
+    fprintf(out, ", \"label\": ");
+    json_str(out, c->label);
+    fprintf(out, ", \"enabled\": %s}", c->enabled ? "true" : "false");
   }
-  printf("]");
+  fprintf(out, "]");
   if (parts & REPORT_INTERVALS) {
-    printf(",\n \"intervals\": [");
-    json_ctx jc = {.first = true};
+    fprintf(out, ",\n \"intervals\": [");
+    json_ctx jc = {.first = true, .out = out};
     if (store_each_interval(s, d->run.run_id, json_interval, &jc) < 0) {
-      fprintf(stderr, "tally report: %s\n", store_error(s));
+      snprintf(d->err, RUN_EXPORT_ERR, "%s", store_error(s));
       return -1;
     }
-    printf("]");
+    fprintf(out, "]");
   }
   if (parts & REPORT_TOTALS) {
     const store_totals_view *t = &d->t;
-    printf(",\n \"totals\": {\"board_known\": %s, \"intervals_whole\": %llu, \"intervals_partial\": %llu, "
+    fprintf(out, ",\n \"totals\": {\"board_known\": %s, \"intervals_whole\": %llu, \"intervals_partial\": %llu, "
            "\"missing\": %llu, \"overlaps\": %llu, \"beyond\": %llu, \"counters\": [",
            t->has_board ? "true" : "false", (unsigned long long)t->intervals_whole,
            (unsigned long long)t->intervals_partial, (unsigned long long)t->missing, (unsigned long long)t->overlaps,
            (unsigned long long)t->beyond);
     for (uint32_t c = 0; c < t->n; c++) {
-      printf("%s\n    {\"counter\": %u, \"board\": ", c ? "," : "", c);
+      fprintf(out, "%s\n    {\"counter\": %u, \"board\": ", c ? "," : "", c);
       if (t->has_board && c < t->nboard)
-        printf("%llu", (unsigned long long)t->board[c]);
+        fprintf(out, "%llu", (unsigned long long)t->board[c]);
       else
-        printf("null");
-      printf(", \"stored\": %llu, \"saturated_intervals\": %llu}", (unsigned long long)t->stored[c],
+        fprintf(out, "null");
+      fprintf(out, ", \"stored\": %llu, \"saturated_intervals\": %llu}", (unsigned long long)t->stored[c],
              (unsigned long long)t->saturated[c]);
     }
-    printf("]}");
+    fprintf(out, "]}");
   }
-  printf("}\n");
+  fprintf(out, "}\n");
   return 0;
 }
 
-int report_run(store *s, const char *db, uint64_t run_id, const report_opts *o) {
-  run_data d;
+int run_export(store *s, const char *db, uint64_t run_id, const run_export_opts *o, FILE *out, char *err) {
+  run_data d = {.out = out, .err = err};
+  err[0] = '\0';
   int rc = load(s, db, run_id, &d);
   if (rc == 0) {
     switch (o->format) {
@@ -509,11 +520,9 @@ int report_run(store *s, const char *db, uint64_t run_id, const report_opts *o) 
       if (rc == 0 && (o->parts & REPORT_TOTALS))
         table_totals(&d);
       else if (rc == 0 && d.banner[0])
-        printf("\n%s\n", d.banner);
+        fprintf(out, "\n%s\n", d.banner);
       break;
     case REPORT_CSV:
-      if (d.banner[0])
-        fprintf(stderr, "tally report: run %llu: %s\n", (unsigned long long)run_id, d.banner);
       rc = csv_run(s, &d, o->parts);
       break;
     case REPORT_JSON:
@@ -522,6 +531,12 @@ int report_run(store *s, const char *db, uint64_t run_id, const report_opts *o) 
     }
   }
   bool whole = d.t.whole;
+  if (rc == 0 && !whole)
+    snprintf(err, RUN_EXPORT_ERR, "%s", d.banner);
+  if (rc == 0 && ferror(out)) {
+    snprintf(err, RUN_EXPORT_ERR, "could not write the run out");
+    rc = -1;
+  }
   run_data_free(&d);
-  return rc < 0 ? EXIT_NOINPUT : whole ? 0 : EXIT_NOT_WHOLE;
+  return rc < 0 ? -1 : whole ? 0 : RUN_EXPORT_NOT_WHOLE;
 }

@@ -1,12 +1,13 @@
-/* Number formatting and parsing for people: separators, units, suffixes. */
+/* Number formatting and parsing for people: separators, units, suffixes
+ * (include/tally/tally.h: tally_format_count, tally_parse_number, tally_parse_seconds). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tally/tally.h"
 
-const char *fmt_count(uint64_t v, char *buf, size_t size) {
+const char *tally_format_count(uint64_t v, char *buf, size_t size) {
   char digits[32];
   int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
   size_t o = 0;
@@ -19,7 +20,7 @@ const char *fmt_count(uint64_t v, char *buf, size_t size) {
   return buf;
 }
 
-bool parse_u64(const char *s, uint64_t *out) {
+bool tally_parse_number(const char *s, uint64_t *out) {
   if (!s || !*s || *s == '-')
     return false;
   char *end;
@@ -42,7 +43,7 @@ bool parse_u64(const char *s, uint64_t *out) {
   return false;
 }
 
-bool parse_seconds(const char *s, double *out) {
+bool tally_parse_seconds(const char *s, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
