@@ -165,6 +165,7 @@ function startWatching(job, req) {
   if (!state.plot) state.plot = new TimePlot($('plot'));
   state.plot.setSeries([]);
   $('live').dataset.state = 'running';
+  delete $('live').dataset.runId;
   poll();
 }
 
@@ -284,16 +285,17 @@ async function openRuns(ids) {
       (r.totals.whole ? ', verified whole' : ' — not whole: never read as complete')));
     const plotBox = el('div', { class: 'plot' });
     card.append(plotBox);
+    const on = r.events.filter((c) => c.enabled);  /* the store keeps every counter of the module */
     const t = el('table', { class: 'grid totals' }, el('thead', {}, el('tr', {}, el('th', {}, 'event'), el('th', { class: 'num' }, 'total'))));
     const tb = el('tbody');
-    r.events.forEach((c, i) => tb.append(el('tr', {}, el('td', {}, c.label || `${c.signal} in ${c.where}`),
-      el('td', { class: 'num' }, fmtInt(r.totals.stored[i] || 0)))));
+    for (const c of on)
+      tb.append(el('tr', {}, el('td', {}, c.label || `${c.signal} in ${c.where}`), el('td', { class: 'num' }, fmtInt(r.totals.stored[c.index] || 0))));
     t.append(tb);
     card.append(t);
     view.append(card);
     const p = new TimePlot(plotBox);
-    p.setSeries(r.events.map((c) => c.label || c.signal));
-    p.append(r.rows);
+    p.setSeries(on.map((c) => c.label || c.signal));
+    p.append(r.rows.map((row) => [row[0], row[1], ...on.map((c) => row[2 + c.index])]));
   }
 }
 
