@@ -89,7 +89,7 @@ def main():
     check(gone.returncode != 0 and "no run" in gone.stderr, "the second run was deleted from the page: %s" % gone.stderr)
     check(seen["flameFrames"] > 10 and seen["annotatedRows"] > 0, "profile drawn: %d frames, %d code rows"
           % (seen["flameFrames"], seen["annotatedRows"]))
-    for n in ("01-bad-upload", "02-functions", "03-run", "04-compare", "05-profile"):
+    for n in ("serve-bad-upload", "serve-functions", "serve-run", "serve-compare", "serve-profile"):
         check(os.path.getsize(os.path.join(SHOTS, n + ".png")) > 10000, "screenshot %s" % n)
     done()
 

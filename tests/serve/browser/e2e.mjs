@@ -32,7 +32,7 @@ try {
   await page.click('#upload');
   await page.waitForSelector('#upload-error:not(.hidden)');
   seen.badUpload = await page.textContent('#upload-error');
-  await shot(page, '01-bad-upload');
+  await shot(page, 'serve-bad-upload');
 
   // the workload as the paper's users gave it: a .bin and its linker map
   await page.check('input[name=kind][value=bin]');
@@ -43,7 +43,7 @@ try {
   await page.waitForSelector('#program-view:not(.hidden)');
   seen.uploadErrorHidden = await page.isHidden('#upload-error');
   seen.functions = await page.$$eval('#functions tbody tr', (rows) => rows.map((r) => r.cells[0].textContent));
-  await shot(page, '02-functions');
+  await shot(page, 'serve-functions');
 
   // two pairs: one picked from the function table, one typed
   await page.fill('#func-filter', 'memcpy');
@@ -74,7 +74,7 @@ try {
   seen.status = await page.textContent('#status');
   seen.output = await page.textContent('#output');
   seen.totals = await page.$$eval('#totals tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[1].textContent]));
-  await shot(page, '03-run');
+  await shot(page, 'serve-run');
 
   // a second run on another core, for the comparison
   await page.selectOption('#core', 'sram');
@@ -102,7 +102,7 @@ try {
     id: c.dataset.id, points: Number(c.querySelector('.plot').dataset.points || 0),
     totals: [...c.querySelectorAll('table.totals tbody tr')].map((r) => [r.cells[0].textContent, r.cells[1].textContent]),
   })));
-  await shot(page, '04-compare');
+  await shot(page, 'serve-compare');
 
   // the profile of the second run (the page keeps the last one)
   await page.click('button[data-tab=profile]');
@@ -113,7 +113,7 @@ try {
   seen.flameFrames = Number(await page.getAttribute('#flame svg', 'data-frames'));
   await page.selectOption('#annotate-func', 'memcpy');
   seen.annotatedRows = await page.$$eval('#annotate tbody tr', (rows) => rows.length);
-  await shot(page, '05-profile');
+  await shot(page, 'serve-profile');
 
   // delete the second run from the list
   await page.click('button[data-tab=runs]');
