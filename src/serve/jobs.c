@@ -110,17 +110,17 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
 /* ---- the child ---- */
 
 /* Between fork and exec: async-signal-safe calls only. */
-static void exec_worker(serve_ctx *c, serve_job *j, int wfd, const char *errlog) {
+static void exec_worker(serve_ctx *c, const char *dir, int wfd, const char *errlog) {
   int null = open("/dev/null", O_RDONLY);
   int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(wfd, 1) < 0 || dup2(err, 2) < 0 || chdir(j->dir) != 0)
+  if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(wfd, 1) < 0 || dup2(err, 2) < 0 || chdir(dir) != 0)
     _exit(70);
   for (int fd = 3; fd < 1024; fd++) /* the server's sockets and files stay with the server */
     close(fd);
   setpgid(0, 0);
   if (serve_sandbox_limits(&c->lim) != 0)
     _exit(70);
-  char *argv[] = {"tally", "serve", "--worker", j->dir, NULL};
+  char *argv[] = {"tally", "serve", "--worker", (char *)dir, NULL};
   execv(c->self_exe, argv);
   _exit(70);
 }
@@ -216,7 +216,7 @@ static int spawn(serve_ctx *c, serve_job *j, json_t *job) {
     return -1;
   j->pid = fork();
   if (j->pid == 0)
-    exec_worker(c, j, p[1], errlog);
+    exec_worker(c, j->dir, p[1], errlog);
   close(p[1]);
   if (j->pid < 0)
     return close(p[0]), -1;
@@ -261,6 +261,52 @@ json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_
   pthread_mutex_unlock(&c->lock);
   pthread_create(&j->reader, NULL, reader, arg);
   return json_pack("{s:I}", "job", (json_int_t)j->id);
+}
+
+/* A worker run to its end, its output gathered: for checking uploads in a
+ * child too (a hostile file must not crash the server). */
+char *serve_child_output(serve_ctx *c, const char *dir, unsigned timeout_s, size_t *len) {
+  char errlog[PATH_MAX + 16];
+  snprintf(errlog, sizeof errlog, "%s/stderr.log", dir);
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0)
+    return NULL;
+  pid_t pid = fork();
+  if (pid == 0)
+    exec_worker(c, dir, p[1], errlog);
+  close(p[1]);
+  if (pid < 0)
+    return close(p[0]), NULL;
+  size_t n = 0, cap = 1 << 16, max = 64u << 20;
+  char *buf = malloc(cap);
+  time_t deadline = time(NULL) + timeout_s;
+  for (;;) {
+    struct pollfd pf = {.fd = p[0], .events = POLLIN};
+    if (time(NULL) > deadline) {
+      kill(-pid, SIGKILL);
+      free(buf), buf = NULL;
+    }
+    if (!buf || poll(&pf, 1, 200) < 0)
+      break;
+    if (n + 1 >= cap && cap < max) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b)
+        break;
+      buf = b;
+    }
+    ssize_t got = pf.revents ? read(p[0], buf + n, cap - 1 - n) : 1;
+    if (got <= 0 || n + 1 >= max)
+      break;
+    if (pf.revents)
+      n += (size_t)got;
+  }
+  close(p[0]);
+  kill(-pid, SIGKILL); /* no-op when it has ended */
+  while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  if (buf)
+    buf[n] = 0, *len = n;
+  return buf;
 }
 
 static serve_job *find(serve_ctx *c, unsigned id) {

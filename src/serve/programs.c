@@ -14,8 +14,6 @@
 #include <unistd.h>
 
 #include "serve.h"
-#include "tally/lines.h"
-#include "tally/tally.h"
 
 #define MAX_PROGRAMS 1000
 
@@ -52,6 +50,19 @@ static void clean_msg(char *msg, size_t size, const char *path, const char *part
   snprintf(msg, size, "%s", out);
 }
 
+/* The program's files for a worker's job. */
+static void program_fill(const serve_program *p, json_t *job) {
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/%s", p->dir, p->raw ? "program.bin" : "program.elf");
+  json_object_set_new(job, "program", json_string(path));
+  if (p->raw) {
+    snprintf(path, sizeof path, "%s/program.map", p->dir);
+    json_object_set_new(job, "map", json_string(path));
+    json_object_set_new(job, "load_addr", json_integer(p->load_addr));
+    json_object_set_new(job, "entry", json_integer(p->entry));
+  }
+}
+
 static bool parse_addr(const char *s, uint32_t *out) {
   char *end;
   if (!*s)
@@ -64,64 +75,42 @@ static bool parse_addr(const char *s, uint32_t *out) {
   return true;
 }
 
-/* The function table; the source files from the ELF's lines, if any. */
-static json_t *functions_json(tally_sim *sim, const char *elf, char *msg, size_t msgsize) {
-  tally_error err;
-  tally_line_table *lt = elf ? tally_line_table_read(elf, &err) : NULL;
-  if (elf && !lt) {
-    snprintf(msg, msgsize, "%s", err.msg);
-    return NULL;
-  }
-  json_t *a = json_array();
-  for (size_t i = 0; i < tally_function_count(sim); i++) {
-    tally_function f;
-    if (tally_function_at(sim, i, &f) != 0)
-      break;
-    const char *file = lt ? tally_line_file_in(lt, f.lo, f.hi) : NULL;
-    json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:I,s:s?,s:s?}", "name", f.name, "lo", (json_int_t)f.lo,
-                                       "hi", (json_int_t)f.hi, "size", (json_int_t)(f.hi - f.lo), "file", file,
-                                       "section", f.section));
-  }
-  tally_line_table_free(lt);
-  return a;
+/* The last line of a worker's output, as JSON. */
+static json_t *last_line(char *out, size_t n) {
+  while (n && out[n - 1] == '\n')
+    out[--n] = 0;
+  char *nl = strrchr(out, '\n');
+  return json_loads(nl ? nl + 1 : out, 0, NULL);
 }
 
-/* Loads the stored parts as a run will; fills the description. */
-static json_t *check(serve_program *p, char *msg, size_t msgsize) {
-  char path[PATH_MAX + 16], map[PATH_MAX + 16];
-  tally_error err;
-  tally_config cfg;
-  tally_config_default(&cfg);
-  cfg.in_fd = -1;
-  tally_sim *sim = tally_sim_new(&cfg);
-  if (!sim) {
-    snprintf(msg, msgsize, "out of memory");
+/* Loads the stored parts as a run will, in a worker (a hostile file may
+ * crash the loader, never the server); fills the description. */
+static json_t *check(serve_ctx *c, serve_program *p, char *msg, size_t msgsize) {
+  char path[PATH_MAX + 16];
+  json_t *job = json_pack("{s:b}", "check", 1);
+  program_fill(p, job);
+  snprintf(path, sizeof path, "%s/job.json", p->dir);
+  int rc = json_dump_file(job, path, JSON_COMPACT);
+  json_decref(job);
+  size_t n = 0;
+  char *out = rc == 0 ? serve_child_output(c, p->dir, 20, &n) : NULL;
+  json_t *r = out ? last_line(out, n) : NULL;
+  free(out);
+  json_t *funcs = json_object_get(r, "functions");
+  if (!json_is_array(funcs)) {
+    const char *m = json_string_value(json_object_get(r, "msg"));
+    snprintf(msg, msgsize, "%s", m ? m : "the upload could not be checked (it crashed the loader or took too long)");
+    const char *part = p->raw ? "the .bin file" : "the ELF file";
+    snprintf(path, sizeof path, "%s/%s", p->dir, p->raw ? "program.bin" : "program.elf");
+    clean_msg(msg, msgsize, path, part);
+    snprintf(path, sizeof path, "%s/program.map", p->dir);
+    clean_msg(msg, msgsize, path, "the .map file");
+    json_decref(r);
     return NULL;
   }
-  int rc;
-  const char *part = p->raw ? "the .bin file" : "the ELF file";
-  snprintf(path, sizeof path, "%s/%s", p->dir, p->raw ? "program.bin" : "program.elf");
-  snprintf(map, sizeof map, "%s/program.map", p->dir);
-  if (p->raw)
-    rc = tally_load_raw(sim, path, p->load_addr, p->entry, &err);
-  else
-    rc = tally_load_elf(sim, path, &err);
-  if (rc == 0 && p->raw && (rc = tally_load_map(sim, map, &err)) != 0)
-    path[0] = 0, part = "the .map file", snprintf(path, sizeof path, "%s", map);
-  json_t *funcs = NULL;
-  if (rc != 0) {
-    clean_msg(err.msg, sizeof err.msg, path, part);
-    snprintf(msg, msgsize, "%s", err.msg);
-  } else {
-    funcs = functions_json(sim, p->raw ? NULL : path, msg, msgsize);
-    if (!funcs)
-      clean_msg(msg, msgsize, path, part);
-  }
-  tally_sim_free(sim);
-  if (!funcs)
-    return NULL;
-  json_t *d = json_pack("{s:I,s:s,s:o}", "id", (json_int_t)p->id, "kind", p->raw ? "bin" : "elf", "functions",
+  json_t *d = json_pack("{s:I,s:s,s:O}", "id", (json_int_t)p->id, "kind", p->raw ? "bin" : "elf", "functions",
                         funcs);
+  json_decref(r);
   if (p->raw) {
     json_object_set_new(d, "load_addr", json_integer(p->load_addr));
     json_object_set_new(d, "entry", json_integer(p->entry));
@@ -166,9 +155,9 @@ static int store_parts(serve_ctx *c, serve_program *p, const serve_upload *u) {
 }
 
 static void remove_parts(serve_program *p) {
-  const char *names[] = {"program.elf", "program.bin", "program.map"};
+  const char *names[] = {"program.elf", "program.bin", "program.map", "job.json", "stderr.log"};
   char path[PATH_MAX + 16];
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < 5; i++) {
     snprintf(path, sizeof path, "%s/%s", p->dir, names[i]);
     unlink(path);
   }
@@ -191,7 +180,7 @@ json_t *serve_program_add(serve_ctx *c, const serve_upload *u, char *msg, size_t
     remove_parts(p);
     return free(p), NULL;
   }
-  p->desc = check(p, msg, msgsize);
+  p->desc = check(c, p, msg, msgsize);
   if (!p->desc) {
     remove_parts(p);
     return free(p), NULL;
@@ -218,23 +207,6 @@ json_t *serve_program_json(serve_ctx *c, unsigned id) {
   return d;
 }
 
-int serve_program_paths(serve_ctx *c, unsigned id, json_t *job) {
-  char path[PATH_MAX + 16];
-  pthread_mutex_lock(&c->lock);
-  serve_program *p = find(c, id);
-  if (p) {
-    snprintf(path, sizeof path, "%s/%s", p->dir, p->raw ? "program.bin" : "program.elf");
-    json_object_set_new(job, "program", json_string(path));
-    if (p->raw) {
-      snprintf(path, sizeof path, "%s/program.map", p->dir);
-      json_object_set_new(job, "map", json_string(path));
-      json_object_set_new(job, "load_addr", json_integer(p->load_addr));
-      json_object_set_new(job, "entry", json_integer(p->entry));
-    }
-  }
-  pthread_mutex_unlock(&c->lock);
-  return p ? 0 : -1;
-}
 
 void serve_programs_free(serve_ctx *c) {
   while (c->programs) {
@@ -243,4 +215,13 @@ void serve_programs_free(serve_ctx *c) {
     json_decref(p->desc);
     free(p);
   }
+}
+
+int serve_program_paths(serve_ctx *c, unsigned id, json_t *job) {
+  pthread_mutex_lock(&c->lock);
+  serve_program *p = find(c, id);
+  if (p)
+    program_fill(p, job);
+  pthread_mutex_unlock(&c->lock);
+  return p ? 0 : -1;
 }

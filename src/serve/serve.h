@@ -84,6 +84,9 @@ json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_
 /* The job's state and its events from index `since` on; NULL if unknown. */
 json_t *serve_job_poll(serve_ctx *c, unsigned id, size_t since);
 int serve_job_stop(serve_ctx *c, unsigned id);
+/* Runs a worker on the job.json in dir to its end (killed after timeout_s)
+ * and returns its stdout (malloc'd, NUL-terminated), or NULL. */
+char *serve_child_output(serve_ctx *c, const char *dir, unsigned timeout_s, size_t *len);
 /* A file the worker wrote in its folder ("profile.json"); malloc'd, or NULL. */
 char *serve_job_file(serve_ctx *c, unsigned id, const char *name, size_t *len);
 void serve_jobs_free(serve_ctx *c);

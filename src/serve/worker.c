@@ -291,7 +291,13 @@ int serve_worker_main(const char *jobdir) {
   cfg.out = cfg.err = w.out;
   cfg.in_fd = -1;
   w.sim = tally_sim_new(&cfg);
-  int rc = w.sim ? go(&w) : fail("the run", "out of memory");
+  int rc;
+  if (!w.sim)
+    rc = fail("the run", "out of memory");
+  else if (json_is_true(json_object_get(w.job, "check")))
+    rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
+  else
+    rc = go(&w);
   tally_measure_free(w.m);
   tally_line_table_free(w.lines);
   tally_sim_free(w.sim);

@@ -13,4 +13,8 @@
  * disassembly) as JSON to f; lt gives source lines (NULL: none). */
 int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_line_table *lt, FILE *f);
 
+/* Prints the loaded program's function table as one JSON line, or why it
+ * could not be loaded (loaded != 0: err says). Returns the exit status. */
+int worker_check(tally_sim *sim, int loaded, const char *elf, tally_error *err);
+
 #endif

@@ -125,8 +125,12 @@ def case_refusals(s):
     check(st == 404, "a path outside the page: status %d" % st)
     st, _, b = s.request("GET", "/")
     check(st == 200 and b"<title>tally</title>" in b, "the page itself: status %d" % st)
-    st, r = s.upload({"kind": "elf", "elf": b"\x7fELF" + b"\0" * (3 << 20)})
-    check(st == 413, "upload over --max-upload: status %d %s" % (st, r))
+    st = s.oversized(3 << 20)
+    check(st == 413, "upload over --max-upload by its Content-Length: status %d" % st)
+    body = (b"--xyz\r\nContent-Disposition: form-data; name=\"elf\"; filename=\"a\"\r\n\r\n" + b"\0" * (3 << 20)
+            + b"\r\n--xyz--\r\n")
+    st = s.oversized(0, body)
+    check(st == 413, "upload over --max-upload, chunked: status %d" % st)
     for req, words in [({"program": 999}, "no such program"), ({"program": 1, "core": "../../etc/passwd"}, "core"),
                        ({"program": 1, "max_insns": 10 ** 12}, "max_insns"), ({"program": 1, "sets": ["a;rm"]}, "sets"),
                        ({"program": 1, "interval": -5}, "interval"), ("[1,2", "not JSON")]:
@@ -279,6 +283,18 @@ def case_token(tmp):
     check(u.returncode == 64 and "ADDRESS:PORT" in u.stderr, "bad --listen: %d %s" % (u.returncode, u.stderr))
 
 
+def case_wall(tmp):
+    s = Server(TALLY, fresh_dir(tmp), "--wall-limit", "1", "--cpu-limit", "60")
+    try:
+        st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "spin.elf"))})
+        st, r = s.json("POST", "/api/jobs", {"program": p["id"]})
+        final, _ = s.wait_job(r["job"], timeout=20)
+        check(final["state"] == "stopped" and final["reason"] == "stopped at its wall-time limit",
+              "wall-time limit: %s" % final)
+    finally:
+        s.stop()
+
+
 def main():
     fresh_dir(WORK)
     s = Server(TALLY, os.path.join(WORK, "a"), "--max-upload", "2Mi", "--cpu-limit", "2", "--wall-limit", "20",
@@ -297,6 +313,7 @@ def main():
     finally:
         s.stop()
     case_token(os.path.join(WORK, "t"))
+    case_wall(os.path.join(WORK, "w"))
     done()
 
 

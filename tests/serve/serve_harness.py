@@ -3,6 +3,7 @@ background on a free loopback port, HTTP requests with urllib (the real
 server, real sockets), multipart uploads, and checks that record failures
 instead of stopping so one run reports everything wrong.
 """
+import http.client
 import json
 import os
 import re
@@ -82,6 +83,31 @@ class Server:
                 return r.status, r.headers, r.read()
         except urllib.error.HTTPError as e:
             return e.code, e.headers, e.read()
+
+    def oversized(self, length, chunked_body=None):
+        """An upload larger than --max-upload, as a careful client sends it: either its Content-Length
+        with Expect: 100-continue (the server answers before any body is sent), or a chunked body
+        with no length (the server reads and drops it, then answers). Returns the status."""
+        host, port = self.url.split("//")[1].split(":")
+        c = http.client.HTTPConnection(host, int(port), timeout=30)
+        c.putrequest("POST", "/api/programs")
+        c.putheader("X-Tally", "1")
+        c.putheader("Content-Type", "multipart/form-data; boundary=xyz")
+        if chunked_body is None:
+            c.putheader("Content-Length", str(length))
+            c.putheader("Expect", "100-continue")
+            c.endheaders()
+        else:
+            c.putheader("Transfer-Encoding", "chunked")
+            c.endheaders()
+            for k in range(0, len(chunked_body), 65536):
+                part = chunked_body[k:k + 65536]
+                c.send(b"%x\r\n" % len(part) + part + b"\r\n")
+            c.send(b"0\r\n\r\n")
+        r = c.getresponse()
+        r.read()
+        c.close()
+        return r.status
 
     def json(self, method, path, body=None, headers=None):
         st, _, b = self.request(method, path, body, headers)
