@@ -225,6 +225,22 @@ def case_stored(s, run_id, totals, nrows):
     check(st == 404, "delete twice: %d" % st)
 
 
+def case_cli_run_listed(s):
+    """A run made by tally run --count into the same store shows up in the list and opens."""
+    out = subprocess.run([TALLY, "run", "--core", "tally5", "--count", "cycle@MixColumns", "--interval", "500000",
+                          "--db", s.db, AES, "5"], capture_output=True, text=True)
+    check(out.returncode == 0, "tally run --count: %d %s" % (out.returncode, out.stderr))
+    rep = tally_report_json(TALLY, s.db, "latest")
+    if not rep:
+        return
+    rid = "0x%016x" % (rep["run"]["run_id"] % (1 << 64))
+    st, lst = s.json("GET", "/api/runs")
+    check(any(x["id"] == rid and x["program"] == AES for x in lst.get("runs", [])), "CLI run %s listed" % rid)
+    st, one = s.json("GET", "/api/runs/%s" % rid)
+    check(st == 200 and one["totals"]["stored"][0] == rep["totals"]["counters"][0]["stored"],
+          "CLI run opens with its total")
+
+
 def case_host_files(s):
     st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "host_files.elf"))})
     st, r = s.json("POST", "/api/jobs", {"program": p["id"]})
@@ -308,6 +324,7 @@ def main():
         run_id, totals, nrows = case_measured_run(s, prog)
         if run_id:
             case_stored(s, run_id, totals, nrows)
+        case_cli_run_listed(s)
         case_host_files(s)
         case_limits(s)
     finally:
