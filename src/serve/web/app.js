@@ -272,13 +272,35 @@ async function loadRuns() {
   if (!r.runs.length) body.append(el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'no runs stored yet')));
 }
 
+/* Two runs' totals side by side, matched by their plain names. */
+function compareTable(a, b) {
+  const totals = (r) => new Map(r.events.filter((c) => c.enabled).map((c) => [c.label || c.signal, r.totals.stored[c.index] || 0]));
+  const ta = totals(a), tb = totals(b);
+  const t = el('table', { class: 'grid', id: 'compare-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'event'),
+    el('th', { class: 'num' }, a.id), el('th', { class: 'num' }, b.id), el('th', { class: 'num' }, 'difference'),
+    el('th', { class: 'num' }, 'ratio'))));
+  const body = el('tbody');
+  for (const label of new Set([...ta.keys(), ...tb.keys()])) {
+    const x = ta.get(label), y = tb.get(label);
+    const both = x !== undefined && y !== undefined;
+    body.append(el('tr', {}, el('td', {}, label), el('td', { class: 'num' }, x === undefined ? '—' : fmtInt(x)),
+      el('td', { class: 'num' }, y === undefined ? '—' : fmtInt(y)),
+      el('td', { class: 'num' }, both ? (y - x > 0 ? '+' : '') + fmtInt(y - x) : ''),
+      el('td', { class: 'num' }, both && x ? (y / x).toFixed(3) : '')));
+  }
+  t.append(body);
+  return el('div', { class: 'wide' }, el('h3', {}, 'Totals compared'), t);
+}
+
 async function openRuns(ids) {
   const view = $('run-view');
   view.textContent = '';
   view.classList.toggle('cols', ids.length > 1);
+  const runs = [];
   for (const id of ids) {
     let r;
     try { r = await api(`/runs/${id}`); } catch (e) { showError('runs-error', e.message); continue; }
+    runs.push(r);
     const card = el('div', { class: 'run-card', 'data-id': id });
     card.append(el('h3', {}, `Run ${r.id}`), el('p', { class: 'muted' },
       `${r.program || '?'} on ${r.core || '?'}, every ${fmtInt(r.period)} cycles, ${r.status}` +
@@ -297,6 +319,7 @@ async function openRuns(ids) {
     p.setSeries(on.map((c) => c.label || c.signal));
     p.append(r.rows.map((row) => [row[0], row[1], ...on.map((c) => row[2 + c.index])]));
   }
+  if (runs.length === 2) view.append(compareTable(runs[0], runs[1]));
 }
 
 /* ---- start ---- */
