@@ -14,6 +14,7 @@
  * UDP, which stores the run like `tally collect` does.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct worker {
   tally_line_table *lines;    /* the ELF's, read before the sandbox closes files */
   uint64_t rows_sent;
   tally_error err;
+  int rc;                     /* go()'s exit status */
 } worker;
 
 static void emit(json_t *e) {
@@ -278,6 +280,22 @@ static int go(worker *w) {
   return 0;
 }
 
+static void *go_thread(void *arg) {
+  worker *w = arg;
+  w->rc = go(w);
+  return NULL;
+}
+
+/* The simulation gets a thread of its own, which shuts itself off from
+ * files (sandbox.c says why a thread). */
+static int go_in_thread(worker *w) {
+  pthread_t t;
+  if (pthread_create(&t, NULL, go_thread, w) != 0)
+    return fail("the run", "cannot start its thread");
+  pthread_join(t, NULL);
+  return w->rc;
+}
+
 int serve_worker_main(const char *jobdir) {
   worker w = {.rows = json_array()};
   json_error_t je;
@@ -297,7 +315,7 @@ int serve_worker_main(const char *jobdir) {
   else if (json_is_true(json_object_get(w.job, "check")))
     rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
   else
-    rc = go(&w);
+    rc = go_in_thread(&w);
   tally_measure_free(w.m);
   tally_line_table_free(w.lines);
   tally_sim_free(w.sim);

@@ -66,6 +66,13 @@ class Server:
         err = self.p.stderr.read()
         if err.strip():
             print("tally serve's stderr:\n" + err, file=sys.stderr)
+        check(self.p.returncode == 0, "tally serve ended with status %d" % self.p.returncode)
+        # the workers' own stderr: a sanitizer report there fails the test too
+        for root, _, files in os.walk(os.path.join(self.work, "srv")):
+            if "stderr.log" in files:
+                with open(os.path.join(root, "stderr.log"), errors="replace") as f:
+                    log = f.read()
+                check(not re.search(r"Sanitizer|runtime error", log), "%s/stderr.log: %s" % (root, log[:2000]))
 
     def request(self, method, path, body=None, headers=None, ctype=None):
         """(status, headers, body bytes); the page's X-Tally header unless told otherwise."""

@@ -57,6 +57,7 @@ try {
   await page.fill('#args', '200');
   seen.pairs = await page.$$eval('#pairs li', (li) => li.map((x) => x.dataset.spec));
   await page.click('#run');
+  await page.waitForSelector('#live[data-state]');  // the server took the run
   // the plot fills while the run goes on
   const fills = [];
   for (;;) {
