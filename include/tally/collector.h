@@ -57,11 +57,16 @@ typedef struct tally_collector_stats {
   uint32_t runs_open, runs_complete, runs_incomplete;
 } tally_collector_stats;
 
+#define TALLY_DEFAULT_COLLECT_PORT 7400  /* tally collect's, and the protocol's, default */
+
 typedef struct tally_collector tally_collector;
 
 tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_error *err);
-/* Closes every open run as incomplete with this note (NULL: "collector
- * closed"), then the socket and the store. */
+/* Closes every open run as incomplete with this note (on_run is called for
+ * each), e.g. before reading the final stats on shutdown. */
+void tally_collector_finish_all(tally_collector *c, const char *note);
+/* tally_collector_finish_all with this note (NULL: "collector closed"),
+ * then closes the socket and the store. */
 void tally_collector_close(tally_collector *c, const char *note);
 /* Waits up to timeout_ms (0: not at all) for packets and handles what has
  * arrived and every timer due. -1 with err when the store failed. */

@@ -72,6 +72,54 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *run, tall
 int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
                              char **buf, size_t *len, tally_error *err);
 
+/* The profile as text for people, as `tally profile` prints it. */
+typedef struct tally_profile_text_opts {
+  const char *program;         /* the heading line names it; NULL: no heading */
+  const int *signals;          /* columns (signal ids) */
+  int nsignals;
+  int sort;                    /* signal the functions and lines are sorted by */
+  size_t top;                  /* rows shown, 0 = all */
+  bool lines;                  /* the line profile too (tally_profile_lines_enable before the run) */
+  bool callgraph;              /* arcs with exact calls, inclusive cycles and call sites */
+  double sample_seconds;       /* > 0: the sampler's shares against the exact ones (its period) */
+  const char *annotate;        /* a function's disassembly with per-instruction counts, or NULL */
+} tally_profile_text_opts;
+
+/* Returns 0, or 1 when the function to annotate does not exist (err says
+ * so; everything else is written). */
+int tally_export_profile_text(const tally_sim *sim, const tally_profile *p, const tally_profile_text_opts *o,
+                              FILE *f, tally_error *err);
+
+/* Two JSON profiles (TALLY_PROFILE_JSON files) compared function by
+ * function, as `tally diff` prints them: A, B, B - A and B / A, largest
+ * change first. */
+typedef enum tally_diff_measure {
+  TALLY_DIFF_SELF,             /* a signal's self counts */
+  TALLY_DIFF_INCLUSIVE,        /* inclusive cycles */
+  TALLY_DIFF_CALLS,            /* calls */
+} tally_diff_measure;
+
+/* signal: for TALLY_DIFF_SELF (NULL: "cycle"); top: rows shown, 0 = all.
+ * TALLY_E_INPUT when a profile cannot be read or lacks the signal. */
+int tally_export_profile_diff(const char *a_json, const char *b_json, tally_diff_measure measure, const char *signal,
+                              uint64_t top, FILE *f, tally_error *err);
+
+/* ---- Programs ------------------------------------------------------------ */
+
+/* The functions tally sees in a program, and its source lines, as
+ * `tally symbols` prints them (a table, or JSON: docs/symbols.md). */
+typedef struct tally_symbols_opts {
+  const char *program;         /* the ELF; with map, the raw binary (it must exist) */
+  const char *map;             /* a GNU ld map file naming the functions, or NULL */
+  bool lines;                  /* the DWARF line table too */
+  bool json;
+  void (*warn)(void *ctx, const char *msg); /* "no DWARF line table", ...; may be NULL */
+  void *ctx;
+} tally_symbols_opts;
+
+/* TALLY_E_INPUT when the program or map cannot be read. */
+int tally_export_symbols(const tally_symbols_opts *o, FILE *f, tally_error *err);
+
 /* ---- Stored runs ----------------------------------------------------------- */
 
 #define TALLY_EXPORT_NOT_WHOLE 2

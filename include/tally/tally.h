@@ -40,6 +40,8 @@ typedef enum tally_errcode {
   TALLY_E_INPUT,      /* an input file that cannot be read or is not what it should be (map, key, store) */
   TALLY_E_CREATE,     /* an output that cannot be created (the store) */
   TALLY_E_INTERNAL,   /* host-side failure: memory, threads, sockets, SQLite */
+  TALLY_E_REFUSED,    /* the other side said no (a board refusing a control packet) */
+  TALLY_E_NOANSWER,   /* the other side did not answer */
 } tally_errcode;
 
 /* A human-readable error: what went wrong and where (file, offset, address). */

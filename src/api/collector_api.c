@@ -69,6 +69,8 @@ void tally_collector_close(tally_collector *c, const char *note) {
   free(c);
 }
 
+void tally_collector_finish_all(tally_collector *c, const char *note) { net_collector_finish_all(c->col, note); }
+
 int tally_collector_poll(tally_collector *c, int timeout_ms, tally_error *err) {
   if (net_collector_poll(c->col, timeout_ms) != 0) {
     api_error(err, "%s", net_collector_error(c->col));

@@ -9,6 +9,7 @@
 #include "../report/csv.h"
 #include "../report/export.h"
 #include "../report/json.h"
+#include "../report/profile_text.h"
 #include "../report/run_export.h"
 #include "api_internal.h"
 #include "tally/export.h"
@@ -89,6 +90,16 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *info, tal
   return 0;
 }
 
+int tally_export_profile_text(const tally_sim *sim, const tally_profile *p, const tally_profile_text_opts *o,
+                              FILE *f, tally_error *err) {
+  char e[300];
+  if (report_profile_text(sim, p, o, f, e, sizeof e) != 0) {
+    api_fail(err, TALLY_E_USAGE, "%s", e);
+    return 1;
+  }
+  return 0;
+}
+
 /* Runs `write` on a memory stream and hands back its buffer. */
 typedef int (*writer)(void *ctx, FILE *f, tally_error *err);
 
@@ -124,6 +135,18 @@ int tally_export_profile_mem(const tally_profile *p, const tally_run_info *info,
                              char **buf, size_t *len, tally_error *err) {
   profile_job j = {p, info, fmt};
   return to_memory(write_profile, &j, buf, len, err);
+}
+
+int tally_export_profile_diff(const char *a_json, const char *b_json, tally_diff_measure measure, const char *signal,
+                              uint64_t top, FILE *f, tally_error *err) {
+  char e[600];
+  diff_measure m = measure == TALLY_DIFF_INCLUSIVE ? BY_INCLUSIVE : measure == TALLY_DIFF_CALLS ? BY_CALLS : BY_SIGNAL;
+  int rc = report_profile_diff(a_json, b_json, m, signal ? signal : "cycle", top, f, e, sizeof e);
+  if (rc == REPORT_DIFF_INPUT)
+    return api_fail(err, TALLY_E_INPUT, "%s", e);
+  if (rc != 0)
+    return api_error(err, "%s", e);
+  return 0;
 }
 
 /* ---- stored runs ---- */

@@ -1,8 +1,8 @@
 /*
  * tally collect: the collection server of the paper. Listens for boards'
  * packet streams, stores them in a SQLite file, and prints one line per run
- * as each run is closed. The work is src/net/collector.c; this is options,
- * signals and printing.
+ * as each run is closed. The work is the library's collector
+ * (include/tally/collector.h); this is options, signals and printing.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../net/collector.h"
-#include "../net/udp.h"
 #include "cli.h"
+#include "tally/collector.h"
 
 static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
@@ -46,7 +45,7 @@ static void collect_usage(FILE *f) {
           "\n"
           "exit status: 0 when every run that ended was complete, 1 when one was\n"
           "incomplete, 64 for usage errors, 70 when it cannot listen or open the store.\n",
-          NET_DEFAULT_COLLECT_PORT, STORE_DEFAULT_PATH);
+          TALLY_DEFAULT_COLLECT_PORT, "tally.db");
 }
 
 typedef struct collect_state {
@@ -54,10 +53,10 @@ typedef struct collect_state {
   bool quiet;
 } collect_state;
 
-static void on_run(void *ctx, const net_run_result *r) {
+static void on_run(void *ctx, const tally_collected_run *r) {
   collect_state *s = ctx;
   s->runs++;
-  bool ok = r->status == STORE_RUN_COMPLETE;
+  bool ok = r->status == TALLY_STORE_COMPLETE;
   if (ok)
     s->complete++;
   else
@@ -79,7 +78,7 @@ static void on_warning(void *ctx, const char *msg) {
 }
 
 int cmd_collect(int argc, char **argv) {
-  const char *listen = "127.0.0.1:7400", *db = store_default_path();
+  const char *listen = "127.0.0.1:7400", *db = tally_store_default_path();
   uint64_t max_runs = 0;
   double idle = 0, run_timeout = 30;
   collect_state state = {0};
@@ -124,28 +123,21 @@ int cmd_collect(int argc, char **argv) {
     fprintf(stderr, "tally collect: unexpected argument '%s'\n", argv[optind]);
     return EXIT_USAGE;
   }
-  char err[400];
-  net_addr probe;
-  if (net_addr_parse(listen, &probe, err, sizeof err) != 0) {
-    fprintf(stderr, "tally collect: --listen %s\n", err);
+  tally_error err;
+  if (tally_addr_check(listen, false, &err) != 0) {
+    fprintf(stderr, "tally collect: --listen %s\n", err.msg);
     return EXIT_USAGE;
   }
-  store *st = store_open(db, err, sizeof err);
-  if (!st) {
-    fprintf(stderr, "tally collect: cannot open the store: %s\n", err);
-    return EXIT_INTERNAL;
-  }
-  net_collector_cfg cfg = {.listen = listen, .run_timeout_ms = (uint32_t)(run_timeout * 1000), .on_run = on_run,
-                           .on_warning = on_warning, .ctx = &state};
-  net_collector *col = net_collector_open(&cfg, st, err, sizeof err);
+  tally_collector_cfg cfg = {.listen = listen, .db = db, .run_timeout_ms = (uint32_t)(run_timeout * 1000),
+                             .on_run = on_run, .on_warning = on_warning, .ctx = &state};
+  tally_collector *col = tally_collector_open(&cfg, &err);
   if (!col) {
-    fprintf(stderr, "tally collect: %s\n", err);
-    store_close(st);
+    fprintf(stderr, "tally collect: %s\n", err.msg);
     return EXIT_INTERNAL;
   }
   char where[80];
   fprintf(stderr, "tally collect: listening on %s (receive buffer %d KiB), storing into %s\n",
-          net_collector_addr(col, where, sizeof where), net_collector_rcvbuf(col) / 1024, db);
+          tally_collector_addr(col, where, sizeof where), tally_collector_rcvbuf(col) / 1024, db);
   printf("%-18s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
   fflush(stdout);
 
@@ -156,25 +148,24 @@ int cmd_collect(int argc, char **argv) {
   sigaction(SIGTERM, &sa, &old_term);
   int status = 0;
   while (!stop_requested && (!max_runs || state.runs < max_runs)) {
-    if (net_collector_poll(col, 200) != 0) {
-      fprintf(stderr, "tally collect: %s\n", net_collector_error(col));
+    if (tally_collector_poll(col, 200, &err) != 0) {
+      fprintf(stderr, "tally collect: %s\n", err.msg);
       status = EXIT_INTERNAL;
     }
-    if (idle > 0 && net_collector_idle_ms(col) >= (uint64_t)(idle * 1000)) {
+    if (idle > 0 && tally_collector_idle_ms(col) >= (uint64_t)(idle * 1000)) {
       fprintf(stderr, "tally collect: no packet for %g s; stopping\n", idle);
       break;
     }
   }
-  net_collector_finish_all(col, "the collector stopped before the run ended");
-  net_collector_stats cs;
-  net_collector_get_stats(col, &cs);
+  tally_collector_finish_all(col, "the collector stopped before the run ended");
+  tally_collector_stats cs;
+  tally_collector_stats_get(col, &cs);
   char a[32], b[32], d[32];
   fprintf(stderr, "tally collect: %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64 " incomplete); %s packets "
           "stored, %s duplicates, %s resend requests, %" PRIu64 " refused\n",
           state.runs, state.complete, state.incomplete, fmt_count(cs.stored, a, sizeof a),
           fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed);
-  net_collector_close(col);
-  store_close(st);
+  tally_collector_close(col, "the collector stopped before the run ended");
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   if (status)

@@ -10,15 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <unistd.h>
 
-#include "../net/auth.h"
-#include "../net/proto.h"
-#include "../net/udp.h"
-#include "../statmod/statmod.h"
 #include "cli.h"
-#include "tally/tally.h"
+#include "tally/control.h"
 
 enum { EXIT_REFUSED = 1, EXIT_NOANSWER = 69 };
 
@@ -57,25 +51,22 @@ static void config_usage(FILE *f) {
           "\n"
           "exit status: 0, 1 when the board refused a request, 64 for usage errors,\n"
           "66 when the key cannot be read, 69 when the board does not answer.\n",
-          NET_DEFAULT_CONTROL_PORT);
+          TALLY_DEFAULT_CONTROL_PORT);
 }
 
+/* One setting as given, sent in the paper's order (timer, ARRs, counters,
+ * then start or stop) whatever the order of the options. */
+enum { REQ_TIMER, REQ_ARR, REQ_COUNTER, REQ_START, REQ_STOP };
 typedef struct request {
-  net_msg m;        /* header type and the fields of that type */
-  char what[96];    /* for messages: "counter 3 = dcache.read_miss in ARR 0" */
-  char name[NET_MAX_TEXT + 1];
+  int type;
+  unsigned index, arr;
+  int signal;
+  bool enabled;
+  uint32_t lo, hi;
+  uint64_t period;
+  char name[TALLY_CONTROL_MAX_NAME + 1];
+  bool named;
 } request;
-
-typedef struct client {
-  int fd;
-  net_addr board;
-  const char *board_text;
-  const net_key *key;
-  int timeout_ms, retries;
-  uint64_t run_id;
-  uint32_t next_seq;
-  net_msg reply;
-} client;
 
 static bool parse_index(const char *s, const char *opt, unsigned max, unsigned *out, const char **rest) {
   char *end;
@@ -117,14 +108,12 @@ static bool parse_arr(const char *s, request *r) {
     fprintf(stderr, "tally config: --arr '%s': expected I=LO-HI with LO <= HI, e.g. 0=0x80000100-0x80000180\n", s);
     return false;
   }
-  if (name && strlen(name) > NET_MAX_TEXT) {
-    fprintf(stderr, "tally config: --arr '%s': the name is longer than %d bytes\n", s, NET_MAX_TEXT);
+  if (name && strlen(name) > TALLY_CONTROL_MAX_NAME) {
+    fprintf(stderr, "tally config: --arr '%s': the name is longer than %d bytes\n", s, TALLY_CONTROL_MAX_NAME);
     return false;
   }
+  *r = (request){.type = REQ_ARR, .index = index, .lo = lo, .hi = hi, .named = name != NULL};
   snprintf(r->name, sizeof r->name, "%s", name ? name : "");
-  r->m = (net_msg){.h = {.type = NET_SET_ARR}, .index = index, .lo = lo, .hi = hi, .name = r->name,
-                   .name_len = (uint16_t)strlen(r->name)};
-  snprintf(r->what, sizeof r->what, "ARR %u = 0x%08x-0x%08x%s%s", index, lo, hi, name ? " " : "", name ? name : "");
   return true;
 }
 
@@ -150,98 +139,59 @@ static bool parse_counter(const char *s, request *r) {
     fprintf(stderr, "tally config: --counter '%s': unknown signal '%s' ('tally signals' lists them)\n", s, buf);
     return false;
   }
-  unsigned arr = STATMOD_ANYWHERE;
+  unsigned arr = TALLY_CONTROL_ANYWHERE;
   if (at) {
     char *end;
     unsigned long v = strtoul(at, &end, 10);
-    if (!*at || *end || v >= STATMOD_ANYWHERE) {
+    if (!*at || *end || v >= TALLY_CONTROL_ANYWHERE) {
       fprintf(stderr, "tally config: --counter '%s': '%s' is not an ARR number (set ARRs with --arr)\n", s, at);
       return false;
     }
     arr = (unsigned)v;
   }
-  r->m = (net_msg){.h = {.type = NET_SET_COUNTER}, .index = index, .signal = (uint16_t)sig, .arr = (uint16_t)arr,
-                   .enabled = true};
-  if (at)
-    snprintf(r->what, sizeof r->what, "counter %u = %s in ARR %u", index, tally_signal_name(sig), arr);
-  else
-    snprintf(r->what, sizeof r->what, "counter %u = %s anywhere", index, tally_signal_name(sig));
+  *r = (request){.type = REQ_COUNTER, .index = index, .signal = sig, .arr = arr, .enabled = true};
   return true;
 }
 
-/* Sends one request (m's header type, fields) and waits for its reply. 0 with
- * c->reply set, or an exit status after saying what went wrong. */
-static int transact(client *c, net_msg *m, uint64_t run_id, uint32_t seq, const char *what) {
-  m->h.run_id = run_id;
-  m->h.seq = seq;
-  uint8_t out[NET_MAX_PACKET], in[NET_RECV_BUF];
-  char err[200];
-  size_t len = net_encode(m, c->key, out, err, sizeof err);
-  if (!len) {
-    fprintf(stderr, "tally config: %s: %s\n", what, err);
-    return EXIT_USAGE;
+/* A message of the library, one "tally config: " per line. */
+static void say(const char *msg) {
+  for (const char *line = msg; line;) {
+    const char *nl = strchr(line, '\n');
+    fprintf(stderr, "tally config: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+    line = nl ? nl + 1 : NULL;
   }
-  for (int attempt = 0; attempt < c->retries; attempt++) {
-    if (net_udp_send(c->fd, &c->board, out, len) != 0) {
-      fprintf(stderr, "tally config: cannot send to %s: %s\n", c->board_text, strerror(errno));
-      return EXIT_NOANSWER;
-    }
-    uint64_t deadline = net_now_ms() + (uint64_t)c->timeout_ms;
-    for (;;) {
-      uint64_t now = net_now_ms();
-      if (now >= deadline)
-        break;
-      size_t n;
-      net_addr from;
-      int r = net_udp_recv(c->fd, in, sizeof in, &n, &from, (int)(deadline - now));
-      if (r < 0) {
-        fprintf(stderr, "tally config: no answer from %s: %s\n", c->board_text, strerror(errno));
-        return EXIT_NOANSWER;
-      }
-      if (r == 0)
-        break;
-      if (!net_addr_equal(&from, &c->board) || net_decode(in, n, &c->reply, NULL, 0) != 0 ||
-          c->reply.h.seq != seq || (c->reply.h.type != NET_ACK && c->reply.h.type != NET_ERROR &&
-                                    c->reply.h.type != NET_STATUS))
-        continue;   /* not the answer to this request */
-      if (c->key && !(c->reply.h.flags & NET_FLAG_AUTH)) {
-        fprintf(stderr, "tally config: the board at %s answers without authentication: is it running without "
-                        "--key?\n", c->board_text);
-        return EXIT_REFUSED;
-      }
-      if (c->key && !net_verify(c->key, in, n)) {
-        fprintf(stderr, "tally config: the board's answer to %s carries a tag that does not match --key: the keys "
-                        "differ\n", what);
-        return EXIT_REFUSED;
-      }
-      return 0;
-    }
-  }
-  fprintf(stderr, "tally config: no answer from %s to %s after %d tries (is the board waiting: tally run --control "
-                  "%s?)\n", c->board_text, what, c->retries, c->board_text);
-  return EXIT_NOANSWER;
 }
 
-static int refused(const client *c, const char *what) {
-  const net_msg *r = &c->reply;
-  fprintf(stderr, "tally config: the board refused %s: %s%s%.*s\n", what, net_err_name(r->code),
-          r->name_len ? ": " : "", (int)r->name_len, r->name);
-  if (r->code == NET_E_BAD_TAG && !c->key)
-    fprintf(stderr, "tally config: the board wants authenticated packets: give its key with --key FILE\n");
-  return EXIT_REFUSED;
+static int exit_for(const tally_error *err) {
+  switch (err->code) {
+  case TALLY_E_USAGE: return EXIT_USAGE;
+  case TALLY_E_INPUT: return EXIT_NOINPUT;
+  case TALLY_E_REFUSED: return EXIT_REFUSED;
+  case TALLY_E_NOANSWER: return EXIT_NOANSWER;
+  default: return EXIT_INTERNAL;
+  }
 }
 
-static void print_status(const client *c) {
-  const net_msg *r = &c->reply;
+static int send_one(tally_control *c, const request *r, tally_error *err) {
+  switch (r->type) {
+  case REQ_TIMER: return tally_control_set_timer(c, r->period, err);
+  case REQ_ARR: return tally_control_set_arr(c, r->index, r->lo, r->hi, r->named ? r->name : NULL, err);
+  case REQ_COUNTER: return tally_control_set_counter(c, r->index, r->signal, r->arr, r->enabled, err);
+  case REQ_START: return tally_control_start(c, err);
+  default: return tally_control_stop(c, err);
+  }
+}
+
+static void print_status(const char *board, const tally_control_status *st) {
   char a[32], b[32], d[32];
-  printf("board      %s\n", c->board_text);
-  printf("run        %016" PRIx64 "\n", r->h.run_id);
-  printf("state      %s\n", net_state_name(r->state));
-  printf("module     %u counters of %u bits, %u ARRs\n", r->counters, r->width, r->arrs);
-  printf("period     %s cycles\n", fmt_count(r->period, a, sizeof a));
-  printf("intervals  %s\n", fmt_count(r->intervals, b, sizeof b));
-  printf("cycle      %s\n", fmt_count(r->cycle, d, sizeof d));
-  printf("refused    %u bad tags, %u stale, %u malformed\n", r->bad_tags, r->stale, r->malformed);
+  printf("board      %s\n", board);
+  printf("run        %016" PRIx64 "\n", st->run_id);
+  printf("state      %s\n", st->state);
+  printf("module     %u counters of %u bits, %u ARRs\n", st->counters, st->width, st->arrs);
+  printf("period     %s cycles\n", fmt_count(st->period, a, sizeof a));
+  printf("intervals  %s\n", fmt_count(st->intervals, b, sizeof b));
+  printf("cycle      %s\n", fmt_count(st->cycle, d, sizeof d));
+  printf("refused    %u bad tags, %u stale, %u malformed\n", st->bad_tags, st->stale, st->malformed);
 }
 
 int cmd_config(int argc, char **argv) {
@@ -276,9 +226,7 @@ int cmd_config(int argc, char **argv) {
         fprintf(stderr, "tally config: --timer '%s' is not a number of cycles above 0\n", optarg);
         return EXIT_USAGE;
       }
-      r->m = (net_msg){.h = {.type = NET_SET_TIMER}, .period = period};
-      char n[32];
-      snprintf(r->what, sizeof r->what, "timer = %s cycles", fmt_count(period, n, sizeof n));
+      *r = (request){.type = REQ_TIMER, .period = period};
       nreq++;
       break;
     }
@@ -299,8 +247,7 @@ int cmd_config(int argc, char **argv) {
         fprintf(stderr, "tally config: --disable '%s' is not a counter number\n", optarg);
         return EXIT_USAGE;
       }
-      r->m = (net_msg){.h = {.type = NET_SET_COUNTER}, .index = v, .arr = STATMOD_ANYWHERE, .enabled = false};
-      snprintf(r->what, sizeof r->what, "counter %lu disabled", v);
+      *r = (request){.type = REQ_COUNTER, .index = (unsigned)v, .arr = TALLY_CONTROL_ANYWHERE, .enabled = false};
       nreq++;
       break;
     }
@@ -339,76 +286,40 @@ int cmd_config(int argc, char **argv) {
     fprintf(stderr, "tally config: nothing to do: give settings, --start, --stop or --query (see --help)\n");
     return EXIT_USAGE;
   }
-  char err[400];
-  client c = {.board_text = board, .timeout_ms = (int)(timeout * 1000), .retries = retries};
-  if (net_addr_parse(board, &c.board, err, sizeof err) != 0) {
-    fprintf(stderr, "tally config: --board %s\n", err);
-    return EXIT_USAGE;
+  tally_error err;
+  tally_control_cfg cfg = {.board = board, .key_path = keyfile, .timeout_ms = (int)(timeout * 1000),
+                           .retries = retries};
+  tally_control *c = tally_control_open(&cfg, &err);
+  if (!c) {
+    say(err.msg);
+    return exit_for(&err);
   }
-  if (net_addr_port(&c.board) == 0) {
-    fprintf(stderr, "tally config: --board '%s' needs a port other than 0\n", board);
-    return EXIT_USAGE;
-  }
-  static net_key key;
-  if (keyfile) {
-    if (net_key_load(keyfile, &key, err, sizeof err) != 0) {
-      fprintf(stderr, "tally config: %s\n", err);
-      return EXIT_NOINPUT;
-    }
-    c.key = &key;
-  }
-  if ((c.fd = net_udp_open_for(&c.board, err, sizeof err)) < 0) {
-    fprintf(stderr, "tally config: %s\n", err);
-    return EXIT_INTERNAL;
-  }
-  /* Hello: learn the board's run and the sequence number it accepts next. */
-  uint32_t hello_seq;
-  if (getrandom(&hello_seq, sizeof hello_seq, 0) != sizeof hello_seq)
-    hello_seq = (uint32_t)net_now_ms();
-  net_msg hello = {.h = {.type = NET_QUERY}};
-  int rc = transact(&c, &hello, 0, hello_seq, "the first QUERY");
-  if (rc == 0 && c.reply.h.type == NET_ERROR)
-    rc = refused(&c, "the first QUERY");
-  if (rc == 0 && c.reply.h.type != NET_STATUS)
-    rc = EXIT_NOANSWER;
-  if (rc) {
-    close(c.fd);
-    return rc;
-  }
-  c.run_id = c.reply.h.run_id;
-  c.next_seq = c.reply.next_seq;
-  if (start) {
-    reqs[nreq].m = (net_msg){.h = {.type = NET_START}};
-    snprintf(reqs[nreq++].what, sizeof reqs[0].what, "START");
-  }
-  if (stop) {
-    reqs[nreq].m = (net_msg){.h = {.type = NET_STOP}};
-    snprintf(reqs[nreq++].what, sizeof reqs[0].what, "STOP");
-  }
-  /* Timer first, then ARRs, then counters, then start or stop (the paper's order). */
-  static const uint8_t order[] = {NET_SET_TIMER, NET_SET_ARR, NET_SET_COUNTER, NET_START, NET_STOP};
-  for (size_t o = 0; o < sizeof order && rc == 0; o++) {
+  if (start)
+    reqs[nreq++] = (request){.type = REQ_START};
+  if (stop)
+    reqs[nreq++] = (request){.type = REQ_STOP};
+  int rc = 0;
+  for (int type = REQ_TIMER; type <= REQ_STOP && rc == 0; type++) {
     for (int i = 0; i < nreq && rc == 0; i++) {
-      if (reqs[i].m.h.type != order[o])
+      if (reqs[i].type != type)
         continue;
-      rc = transact(&c, &reqs[i].m, c.run_id, c.next_seq, reqs[i].what);
-      if (rc)
-        break;
-      c.next_seq = c.reply.next_seq > c.next_seq ? c.reply.next_seq : c.next_seq + 1;
-      if (c.reply.h.type == NET_ERROR)
-        rc = refused(&c, reqs[i].what);
-      else
-        printf("%-50s ok\n", reqs[i].what);
+      if (send_one(c, &reqs[i], &err) != 0) {
+        say(err.msg);
+        rc = exit_for(&err);
+      } else {
+        printf("%-50s ok\n", tally_control_last(c));
+      }
     }
   }
+  tally_control_status st;
   if (rc == 0 && query) {
-    net_msg q = {.h = {.type = NET_QUERY}};
-    rc = transact(&c, &q, c.run_id, c.next_seq, "QUERY");
-    if (rc == 0 && c.reply.h.type == NET_ERROR)
-      rc = refused(&c, "QUERY");
-    else if (rc == 0)
-      print_status(&c);
+    if (tally_control_query(c, &st, &err) != 0) {
+      say(err.msg);
+      rc = exit_for(&err);
+    } else {
+      print_status(board, &st);
+    }
   }
-  close(c.fd);
+  tally_control_close(c);
   return rc;
 }

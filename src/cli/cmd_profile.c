@@ -4,7 +4,6 @@
  * stack gives calls, inclusive cycles and caller-to-callee arcs. Optionally
  * a gprof-style PC sampler runs alongside, for comparison.
  */
-#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,9 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/export.h"
 #include "cli.h"
-#include "tally/tally.h"
+#include "tally/export.h"
 
 #define MAX_COLS 16
 
@@ -33,7 +31,7 @@ typedef struct profile_opts {
   uint64_t max_insns;
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
-  report_gmon_unit gmon_unit;
+  bool gmon_cycles;        /* --gmon-unit cycles */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -169,8 +167,8 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       o->outputs[o->noutputs++][1] = optarg;
       break;
     case O_GMON_UNIT:
-      if (!strcmp(optarg, "seconds")) o->gmon_unit = REPORT_GMON_SECONDS;
-      else if (!strcmp(optarg, "cycles")) o->gmon_unit = REPORT_GMON_CYCLES;
+      if (!strcmp(optarg, "seconds")) o->gmon_cycles = false;
+      else if (!strcmp(optarg, "cycles")) o->gmon_cycles = true;
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
       break;
     case 'h': profile_usage(stdout); return -2;
@@ -184,262 +182,24 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   return optind;
 }
 
-typedef struct sort_ctx {
-  const tally_func_profile *f;
-  int sig;
-} sort_ctx;
-
-static int by_signal(const void *a, const void *b, void *ctx) {
-  const sort_ctx *s = ctx;
-  const tally_func_profile *x = &s->f[*(const size_t *)a], *y = &s->f[*(const size_t *)b];
-  if (x->self[s->sig] != y->self[s->sig])
-    return x->self[s->sig] < y->self[s->sig] ? 1 : -1;
-  return strcmp(x->name, y->name);
-}
-
-static size_t *sorted_order(const tally_func_profile *f, size_t n, int sig) {
-  size_t *order = malloc((n ? n : 1) * sizeof *order);
-  if (!order)
-    return NULL;
-  for (size_t i = 0; i < n; i++)
-    order[i] = i;
-  sort_ctx ctx = {f, sig};
-  qsort_r(order, n, sizeof *order, by_signal, &ctx);
-  return order;
-}
-
-static void print_flat(const tally_profile *p, const profile_opts *o) {
-  const tally_func_profile *f;
-  size_t n = tally_profile_functions(p, &f);
-  int cyc = tally_signal_lookup("cycle");
-  uint64_t total = tally_profile_total(p, cyc);
-  size_t *order = sorted_order(f, n, o->sort);
-  if (!order)
-    return;
-  char a[32];
-  printf("\nFlat profile (exact: every cycle of the run, nothing sampled)\n\n");
-  printf("%8s %8s %14s", "%self", "%incl", "calls");
-  for (int c = 0; c < o->ncols; c++)
-    printf(" %16s", tally_signal_name(o->cols[c]));
-  printf(" %16s  %s\n", "incl cycles", "function");
-  size_t shown = 0;
-  for (size_t i = 0; i < n; i++) {
-    const tally_func_profile *fp = &f[order[i]];
-    if (!fp->self[cyc] && !fp->calls && !fp->inclusive_cycles)
-      continue;
-    if (o->top && shown == o->top)
-      break;
-    shown++;
-    printf("%7.2f%% %7.2f%% %14s", total ? 100.0 * (double)fp->self[cyc] / (double)total : 0.0,
-           total ? 100.0 * (double)fp->inclusive_cycles / (double)total : 0.0, fmt_count(fp->calls, a, sizeof a));
-    for (int c = 0; c < o->ncols; c++)
-      printf(" %16s", fmt_count(fp->self[o->cols[c]], a, sizeof a));
-    printf(" %16s  %s%s\n", fmt_count(fp->inclusive_cycles, a, sizeof a), fp->name,
-           fp->is_handler ? "  [trap handler]" : "");
-  }
-  printf("%8s %8s %14s", "", "", "total");
-  for (int c = 0; c < o->ncols; c++)
-    printf(" %16s", fmt_count(tally_profile_total(p, o->cols[c]), a, sizeof a));
-  printf("\n");
-  free(order);
-}
-
-/* ---- the line profile ---- */
-
-typedef struct line_sort {
-  const tally_line_profile *l;
-  const tally_func_profile *f;
-  int sig;
-} line_sort;
-
-static int by_line_signal(const void *a, const void *b, void *ctx) {
-  const line_sort *s = ctx;
-  const tally_line_profile *x = &s->l[*(const size_t *)a], *y = &s->l[*(const size_t *)b];
-  if (x->self[s->sig] != y->self[s->sig])
-    return x->self[s->sig] < y->self[s->sig] ? 1 : -1;
-  if (!x->file != !y->file)
-    return x->file ? -1 : 1;
-  int c = x->file ? strcmp(x->file, y->file) : 0;
-  if (c)
-    return c;
-  if (x->line != y->line)
-    return x->line < y->line ? -1 : 1;
-  return strcmp(s->f[x->func].name, s->f[y->func].name);
-}
-
-/* "dir/file.c:12", relative to the working directory when under it (the
- * CSV and JSON keep the recorded path). */
-static const char *line_place(const tally_line_profile *l, const char *cwd, char *buf, size_t size) {
-  if (!l->file)
-    return "[no line info]";
-  const char *file = l->file;
-  size_t n = cwd ? strlen(cwd) : 0;
-  if (n > 1 && strncmp(file, cwd, n) == 0 && file[n] == '/')
-    file += n + 1;
-  snprintf(buf, size, "%s:%u", file, l->line);
-  return buf;
-}
-
-static void print_lines(const tally_profile *p, const profile_opts *o) {
-  const tally_func_profile *f;
-  tally_profile_functions(p, &f);
-  const tally_line_profile *l;
-  size_t n = tally_profile_lines(p, &l);
-  int cyc = tally_signal_lookup("cycle");
-  uint64_t total = tally_profile_total(p, cyc);
-  size_t *order = malloc((n ? n : 1) * sizeof *order);
-  if (!order)
-    return;
-  for (size_t i = 0; i < n; i++)
-    order[i] = i;
-  line_sort ctx = {l, f, o->sort};
-  qsort_r(order, n, sizeof *order, by_line_signal, &ctx);
-  size_t shown = o->top && o->top < n ? o->top : n;
-  char cwd[4096], place[4400], a[32];
-  const char *here = getcwd(cwd, sizeof cwd);
-  int w = 8;
-  for (size_t k = 0; k < shown; k++) {
-    int len = (int)strlen(f[l[order[k]].func].name);
-    if (len > w)
-      w = len;
-  }
-  printf("\nLine profile (exact: every instruction counted to its source line, nothing sampled)\n\n");
-  printf("%8s", "%self");
-  for (int c = 0; c < o->ncols; c++)
-    printf(" %16s", tally_signal_name(o->cols[c]));
-  printf("  %-*s  %s\n", w, "function", "source");
-  for (size_t k = 0; k < shown; k++) {
-    const tally_line_profile *lp = &l[order[k]];
-    printf("%7.2f%%", total ? 100.0 * (double)lp->self[cyc] / (double)total : 0.0);
-    for (int c = 0; c < o->ncols; c++)
-      printf(" %16s", fmt_count(lp->self[o->cols[c]], a, sizeof a));
-    printf("  %-*s  %s\n", w, f[lp->func].name, line_place(lp, here, place, sizeof place));
-  }
-  printf("%8s", "total");
-  for (int c = 0; c < o->ncols; c++)
-    printf(" %16s", fmt_count(tally_profile_total(p, o->cols[c]), a, sizeof a));
-  printf("\n");
-  if (shown < n)
-    printf("(%s more lines; --top shows more)\n", fmt_count(n - shown, a, sizeof a));
-  free(order);
-}
-
-static int by_inclusive(const void *a, const void *b, void *ctx) {
-  const tally_arc *arcs = ctx;
-  uint64_t x = arcs[*(const size_t *)a].inclusive_cycles, y = arcs[*(const size_t *)b].inclusive_cycles;
-  return x == y ? 0 : x < y ? 1 : -1;
-}
-
-static void print_callgraph(tally_sim *sim, const tally_profile *p) {
-  const tally_func_profile *f;
-  const tally_arc *arcs;
-  tally_profile_functions(p, &f);
-  size_t n = tally_profile_arcs(p, &arcs);
-  char a[32], b[32];
-  printf("\nCall graph (exact calls; the callee's inclusive cycles when called from\n"
-         "this caller: time in a callee shared by several callers is split exactly)\n\n");
-  printf("%14s %18s  %s\n", "calls", "incl cycles", "caller -> callee  (call site)");
-  size_t *order = malloc((n ? n : 1) * sizeof *order);
-  if (!order)
-    return;
-  for (size_t i = 0; i < n; i++)
-    order[i] = i;
-  qsort_r(order, n, sizeof *order, by_inclusive, (void *)arcs);
-  for (size_t k = 0; k < n; k++) {
-    size_t i = order[k];
-    const char *caller = arcs[i].caller >= 0 ? f[arcs[i].caller].name : "?";
-    const char *callee = arcs[i].callee >= 0 ? f[arcs[i].callee].name : "?";
-    char at[128];
-    if (arcs[i].nsites == 1)
-      tally_symbolize(sim, arcs[i].sites[0].pc, at, sizeof at);
-    printf("%14s %18s  %s -> %s%s%s%s\n", fmt_count(arcs[i].calls, a, sizeof a),
-           fmt_count(arcs[i].inclusive_cycles, b, sizeof b), caller, callee, arcs[i].nsites == 1 ? "  (" : "",
-           arcs[i].nsites == 1 ? at : "", arcs[i].nsites == 1 ? ")" : "");
-    /* several sites: one line each, under the arc */
-    for (size_t k = 0; arcs[i].nsites > 1 && k < arcs[i].nsites; k++) {
-      const tally_call_site *cs = &arcs[i].sites[k];
-      tally_symbolize(sim, cs->pc, at, sizeof at);
-      printf("%14s %18s      at %s (0x%08x)\n", fmt_count(cs->calls, a, sizeof a),
-             fmt_count(cs->inclusive_cycles, b, sizeof b), at, cs->pc);
-    }
-  }
-  free(order);
-}
-
-static void print_sampling(const tally_profile *p, const profile_opts *o) {
-  const tally_func_profile *f;
-  size_t n = tally_profile_functions(p, &f);
-  int cyc = tally_signal_lookup("cycle");
-  uint64_t total = tally_profile_total(p, cyc), taken = tally_profile_samples_taken(p);
-  size_t *order = sorted_order(f, n, cyc);
-  if (!order)
-    return;
-  char a[32];
-  printf("\nPC sampling every %g ms of simulated time (%s samples) against the exact profile\n\n",
-         o->sample_seconds * 1e3, fmt_count(taken, a, sizeof a));
-  printf("%10s %10s %10s %10s  %s\n", "exact", "sampled", "error", "samples", "function");
-  for (size_t i = 0; i < n; i++) {
-    const tally_func_profile *fp = &f[order[i]];
-    if (!fp->self[cyc] && !fp->samples)
-      continue;
-    double exact = total ? 100.0 * (double)fp->self[cyc] / (double)total : 0;
-    double sampled = taken ? 100.0 * (double)fp->samples / (double)taken : 0;
-    printf("%9.2f%% %9.2f%% %+9.2f%% %10s  %s\n", exact, sampled, sampled - exact,
-           fmt_count(fp->samples, a, sizeof a), fp->name);
-  }
-  free(order);
-}
-
-static void print_annotation(tally_sim *sim, const tally_profile *p, const profile_opts *o) {
-  const tally_func_profile *f;
-  size_t n = tally_profile_functions(p, &f);
-  for (size_t i = 0; i < n; i++) {
-    if (strcmp(f[i].name, o->annotate) != 0)
-      continue;
-    printf("\n%s [0x%08x, 0x%08x)\n\n", f[i].name, f[i].lo, f[i].hi);
-    printf("%10s", "address");
-    for (int c = 0; c < o->ncols; c++)
-      printf(" %14s", tally_signal_name(o->cols[c]));
-    printf("  instruction\n");
-    for (uint32_t pc = f[i].lo; pc < f[i].hi;) {
-      char dis[96], a[32];
-      int len = tally_disasm_at(sim, pc, dis, sizeof dis);
-      if (!len)
-        break;
-      printf("%10x", pc);
-      for (int c = 0; c < o->ncols; c++)
-        printf(" %14s", fmt_count(tally_profile_at(p, pc, o->cols[c]), a, sizeof a));
-      printf("  %s\n", dis);
-      pc += (uint32_t)len;
-    }
-    return;
-  }
-  fprintf(stderr, "tally profile: no function named '%s'\n", o->annotate);
-}
-
-/* The export files, each written by its src/report writer. */
-static int write_one(const tally_profile *p, const report_run *run, const char *format, FILE *f,
+/* The export files, each written by the library (tally/export.h). */
+static int write_one(const tally_profile *p, const tally_run_info *run, const char *format, FILE *f,
                      const char *path, const profile_opts *o) {
-  if (!strcmp(format, "folded")) return report_write_folded(p, f);
-  if (!strcmp(format, "csv")) return o->lines ? report_write_lines_csv(p, f) : report_write_csv(p, f);
-  if (!strcmp(format, "json")) return report_write_json(p, run, f);
-  if (!strcmp(format, "speedscope")) return report_write_speedscope(p, run, f);
-  if (!strcmp(format, "callgrind")) return report_write_callgrind(p, run, f);
-  report_gmon_layout layout;
-  report_gmon_opts gopts = {.unit = o->gmon_unit};
-  int rc = report_write_gmon(p, run, &gopts, f, &layout);
-  if (rc == 0 && layout.divisor > 1)
-    fprintf(stderr,
-            "tally profile: %s: histogram scaled to fit gprof's 16-bit bins: one count is %llu cycles "
-            "(rate %u per second); self times are rounded to that\n",
-            path, (unsigned long long)layout.divisor, layout.rate);
-  else if (rc != 0 && errno == EFBIG)
-    fprintf(stderr, "tally profile: %s: an instruction has too many cycles for a histogram counted in "
-                    "cycles (gprof's bins would overflow); use --gmon-unit seconds\n", path);
+  tally_error err;
+  int fmt = tally_profile_format_lookup(format);
+  if (fmt == TALLY_PROFILE_CSV && o->lines)
+    fmt = TALLY_PROFILE_LINES_CSV;
+  if (fmt == TALLY_PROFILE_GMON && o->gmon_cycles)
+    fmt = TALLY_PROFILE_GMON_CYCLES;
+  int rc = tally_export_profile(p, run, (tally_profile_format)fmt, f, &err);
+  if (rc == 0 && err.msg[0])
+    fprintf(stderr, "tally profile: %s: %s\n", path, err.msg);
+  else if (rc != 0)
+    fprintf(stderr, "tally profile: %s: %s%s\n", path, err.msg, err.code == TALLY_E_USAGE ? "; use --gmon-unit seconds" : "");
   return rc;
 }
 
-static int write_outputs(const tally_profile *p, const report_run *run, const profile_opts *o) {
+static int write_outputs(const tally_profile *p, const tally_run_info *run, const profile_opts *o) {
   int rc = 0;
   for (int i = 0; i < o->noutputs; i++) {
     const char *format = o->outputs[i][0], *path = o->outputs[i][1];
@@ -449,30 +209,14 @@ static int write_outputs(const tally_profile *p, const report_run *run, const pr
       rc = -1;
       continue;
     }
-    errno = 0;
     int w = write_one(p, run, format, f, path, o);
-    int e = errno;
     if (fclose(f) != 0 && w == 0) {
+      fprintf(stderr, "tally profile: writing %s failed: %s\n", path, strerror(errno));
       w = -1;
-      e = errno;
     }
-    if (w != 0) {
-      if (e != EFBIG)
-        fprintf(stderr, "tally profile: writing %s failed: %s\n", path, e ? strerror(e) : "out of memory");
-      rc = -1;
-    }
+    rc |= w;
   }
   return rc;
-}
-
-static const char *stop_word(tally_stop s) {
-  switch (s) {
-  case TALLY_STOP_EXIT: return "exit";
-  case TALLY_STOP_LIMIT: return "limit";
-  case TALLY_STOP_TRAP: return "trap";
-  case TALLY_STOP_HALT: return "halt";
-  default: return "error";
-  }
 }
 
 int cmd_profile(int argc, char **argv) {
@@ -531,27 +275,20 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return EXIT_INTERNAL;
   }
-  char a[32], b[32];
-  uint64_t cycles = tally_cycles(sim), insns = tally_instret(sim);
-  printf("\ntally profile: %s on core %s: %s cycles, %s instructions, CPI %.3f\n", prog, tally_core_name(sim),
-         fmt_count(cycles, a, sizeof a), fmt_count(insns, b, sizeof b), insns ? (double)cycles / (double)insns : 0.0);
-  print_flat(p, &o);
-  if (o.lines)
-    print_lines(p, &o);
-  if (o.callgraph)
-    print_callgraph(sim, p);
-  if (o.sample_seconds > 0)
-    print_sampling(p, &o);
-  if (o.annotate)
-    print_annotation(sim, p, &o);
-  uint64_t unmatched, unwinds;
-  tally_profile_anomalies(p, &unmatched, &unwinds);
-  if (unmatched || unwinds)
-    printf("\nnote: %llu returns matched no call and %llu returns unwound several frames\n",
-           (unsigned long long)unmatched, (unsigned long long)unwinds);
-  report_run run = {.program = prog, .argc = argc - first, .argv = argv + first, .core = tally_core_name(sim),
-                    .clock_hz = clk.frequency_mhz * 1e6, .cycles = cycles, .instret = insns, .stop = stop_word(s),
-                    .stop_detail = tally_stop_detail(sim), .exit_status = status, .lines = o.lines};
+  tally_profile_text_opts text = {.program = prog, .signals = o.cols, .nsignals = o.ncols, .sort = o.sort,
+                                  .top = o.top, .lines = o.lines, .callgraph = o.callgraph,
+                                  .sample_seconds = o.sample_seconds, .annotate = o.annotate};
+  if (tally_export_profile_text(sim, p, &text, stdout, &err) != 0)
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+  tally_run_info run;
+  tally_run_info_from(sim, s, status, &run);
+  run.program = prog;
+  run.argc = argc - first;
+  run.argv = argv + first;
+  run.clock_hz = clk.frequency_mhz * 1e6; /* at the start of the run */
+  run.lines = o.lines;
+  if (!run.stop_detail || !*run.stop_detail)
+    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
   if (!run.stop_detail || !*run.stop_detail)
     run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
   if (write_outputs(p, &run, &o) != 0 && status == 0)

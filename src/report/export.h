@@ -104,4 +104,14 @@ void report_profile_free(report_profile *p);
 /* Index of a signal in the profile, -1 if absent. */
 int report_profile_signal(const report_profile *p, const char *name);
 
+/* ---- two JSON profiles compared (profile_diff.c, tally diff) ------------- */
+
+typedef enum { BY_SIGNAL, BY_INCLUSIVE, BY_CALLS } diff_measure;
+#define REPORT_DIFF_INPUT (-2) /* a profile cannot be read, or lacks the signal */
+
+/* Writes the comparison (top 0: every function). 0; REPORT_DIFF_INPUT or
+ * -1 (memory) with err saying what. */
+int report_profile_diff(const char *path_a, const char *path_b, diff_measure m, const char *signal, uint64_t top,
+                        FILE *out, char *err, size_t errsize);
+
 #endif

@@ -1,0 +1,15 @@
+/* A profile as text for people (profile_text.c; tally_export_profile_text). */
+#ifndef TALLY_REPORT_PROFILE_TEXT_H
+#define TALLY_REPORT_PROFILE_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tally/export.h"
+
+/* 0; 1 when the function to annotate does not exist (err says so; the
+ * rest is written). */
+int report_profile_text(const tally_sim *sim, const tally_profile *p, const tally_profile_text_opts *o, FILE *out,
+                        char *err, size_t errsize);
+
+#endif
