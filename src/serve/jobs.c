@@ -117,6 +117,10 @@ static void exec_worker(serve_ctx *c, const char *dir, int wfd, const char *errl
     _exit(70);
   for (int fd = 3; fd < 1024; fd++) /* the server's sockets and files stay with the server */
     close(fd);
+  sigset_t none; /* a mask and ignored signals survive exec: the server's must not */
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  signal(SIGPIPE, SIG_DFL);
   setpgid(0, 0);
   if (serve_sandbox_limits(&c->lim) != 0)
     _exit(70);
@@ -152,11 +156,25 @@ static int read_lines(serve_ctx *c, serve_job *j, char *buf, size_t *have, size_
   return 0;
 }
 
+/* The reason the worker gave in its end event, when it stopped on a signal. */
+static const char *worker_reason(serve_job *j) {
+  for (size_t i = json_array_size(j->events); i-- > 0;) {
+    json_t *e = json_array_get(j->events, i);
+    const char *t = json_string_value(json_object_get(e, "t"));
+    if (t && strcmp(t, "end") == 0) {
+      const char *r = json_string_value(json_object_get(e, "reason"));
+      return r && *r ? r : NULL;
+    }
+  }
+  return NULL;
+}
+
 static void finish(serve_ctx *c, serve_job *j, int status, const char *why) {
   pthread_mutex_lock(&c->lock);
-  if (why) {
+  const char *said = worker_reason(j);
+  if (said || (why && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))) {
     j->state = "stopped";
-    snprintf(j->reason, sizeof j->reason, "%s", why);
+    snprintf(j->reason, sizeof j->reason, "%s", said ? said : why);
   } else if (WIFSIGNALED(status)) {
     int s = WTERMSIG(status);
     j->state = "stopped";
@@ -174,6 +192,15 @@ static void finish(serve_ctx *c, serve_job *j, int status, const char *why) {
   pthread_mutex_unlock(&c->lock);
 }
 
+/* Asks the worker to stop (it stores what it has, saying why), and kills
+ * it if it has not ended GRACE seconds later. */
+#define GRACE 10
+static void ask_stop(serve_job *j, int sig, const char **why, const char *reason, time_t *kill_at) {
+  *why = reason;
+  *kill_at = time(NULL) + GRACE;
+  kill(j->pid, sig);
+}
+
 static void *reader(void *arg) {
   void **a = arg;
   serve_ctx *c = a[0];
@@ -183,13 +210,16 @@ static void *reader(void *arg) {
   char *buf = malloc(cap);
   size_t have = 0;
   const char *why = NULL;
+  time_t kill_at = 0;
   for (;;) {
     struct pollfd p = {.fd = j->fd, .events = POLLIN};
     int r = poll(&p, 1, 200);
     if (j->stop && !why)
-      why = "stopped by the user", kill(-j->pid, SIGKILL);
+      ask_stop(j, SIGTERM, &why, "stopped by the user", &kill_at);
     if (!why && time(NULL) > j->deadline)
-      why = "stopped at its wall-time limit", kill(-j->pid, SIGKILL);
+      ask_stop(j, SIGUSR1, &why, "stopped at its wall-time limit", &kill_at);
+    if (why && time(NULL) > kill_at)
+      kill(-j->pid, SIGKILL);
     if (r > 0 && (!buf || read_lines(c, j, buf, &have, cap) != 0))
       break;
   }

@@ -21,7 +21,9 @@
 #include "serve.h"
 
 int serve_sandbox_limits(const serve_limits *lim) {
-  struct rlimit cpu = {lim->cpu_seconds, lim->cpu_seconds + 1};
+  /* SIGXCPU at the soft limit lets the run end and be stored as stopped;
+   * the kernel's SIGKILL at the hard one ends it in any case */
+  struct rlimit cpu = {lim->cpu_seconds, lim->cpu_seconds + 3};
   struct rlimit fsize = {256u << 20, 256u << 20}; /* the profile and the store stay far below */
   struct rlimit core = {0, 0};
   if (setrlimit(RLIMIT_CPU, &cpu) != 0 || setrlimit(RLIMIT_FSIZE, &fsize) != 0 ||

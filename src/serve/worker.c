@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,31 @@ typedef struct worker {
   tally_error err;
   int rc;                     /* go()'s exit status */
 } worker;
+
+/* Why to stop, from the server (jobs.c: SIGTERM the user, SIGUSR1 the
+ * wall-time limit) or the kernel (SIGXCPU: the CPU-time limit's soft
+ * part). A signal handler reaches nothing but statics, hence these two. */
+static volatile sig_atomic_t stop_signal;
+static tally_measure *volatile stop_measure;
+
+static void on_stop(int sig) {
+  stop_signal = sig;
+  if (stop_measure)
+    tally_measure_cancel(stop_measure); /* async-signal-safe */
+}
+
+static const char *stop_reason(int sig) {
+  return sig == SIGTERM ? "stopped by the user" : sig == SIGUSR1 ? "stopped at its wall-time limit"
+       : sig == SIGXCPU ? "stopped at its CPU-time limit" : NULL;
+}
+
+static void catch_stops(void) {
+  struct sigaction sa = {.sa_handler = on_stop};
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
+  sigaction(SIGXCPU, &sa, NULL);
+}
 
 static void emit(json_t *e) {
   json_dumpf(e, stdout, JSON_COMPACT);
@@ -186,6 +212,8 @@ static tally_stop run(worker *w) {
     uint64_t slice = budget - done < SLICE_INSNS ? budget - done : SLICE_INSNS;
     tally_stop s = w->m ? tally_measure_run(w->m, slice) : tally_run(w->sim, slice);
     emit_progress(w);
+    if (stop_signal && (s == TALLY_STOP_LIMIT || s == TALLY_STOP_CANCELLED))
+      return TALLY_STOP_CANCELLED;
     if (s != TALLY_STOP_LIMIT)
       return s;
   }
@@ -220,10 +248,10 @@ static void emit_end(worker *w, tally_stop s, const tally_measure_result *res) {
     tally_symbolize(w->sim, t.pc, where, sizeof where);
     snprintf(trap, sizeof trap, "%s at %s (mtval 0x%08x)", tally_cause_name(t.cause), where, t.tval);
   }
-  emit(json_pack("{s:s,s:s,s:i,s:s,s:s,s:I,s:I,s:o,s:o,s:o,s:s,s:s}", "t", "end", "stop", stop_name(s),
+  emit(json_pack("{s:s,s:s,s:i,s:s,s:s,s:I,s:I,s:o,s:o,s:o,s:s,s:s,s:s}", "t", "end", "stop", stop_name(s),
                  "exit_code", tally_exit_code(w->sim), "detail", tally_stop_detail(w->sim), "trap", trap, "insns",
                  (json_int_t)tally_instret(w->sim), "cycles", (json_int_t)tally_cycles(w->sim), "totals", totals,
-                 "signals", signal_totals(w->sim), "run_id", serve_run_id(res ? res->run_id : 0), "verdict",
+                 "signals", signal_totals(w->sim), "run_id", serve_run_id(res ? res->run_id : 0), "reason", s == TALLY_STOP_CANCELLED && stop_reason(stop_signal) ? stop_reason(stop_signal) : "", "verdict",
                  !res ? "none" : res->verdict == TALLY_VERDICT_COMPLETE ? "complete"
                  : res->verdict == TALLY_VERDICT_INCOMPLETE ? "incomplete" : res->verdict == TALLY_VERDICT_UNKNOWN
                  ? "unknown" : "none", "note", res && res->note ? res->note : ""));
@@ -258,13 +286,16 @@ static int go(worker *w) {
     return fail("the sandbox", "cannot shut the run off from host files on this machine");
   if (w->m && tally_measure_start(w->m, "program", tally_core_name(w->sim), &w->err) != 0)
     return fail("the statistics module", w->err.msg);
+  stop_measure = w->m;
+  if (stop_signal)
+    tally_measure_cancel(w->m);
   emit_start(w);
   tally_stop s = run(w);
   fflush(w->out);
   tally_measure_result res;
   if (w->m) {
     const char *why = s == TALLY_STOP_EXIT ? NULL : s == TALLY_STOP_LIMIT ? "instruction budget used up"
-                    : stop_name(s);
+                    : s == TALLY_STOP_CANCELLED && stop_reason(stop_signal) ? stop_reason(stop_signal) : stop_name(s);
     if (tally_measure_finish(w->m, why, &res, &w->err) != 0)
       emit(json_pack("{s:s,s:s}", "t", "warning", "msg", w->err.msg));
     flush_rows(w);
@@ -301,6 +332,7 @@ int serve_worker_main(const char *jobdir) {
   json_error_t je;
   if (chdir(jobdir) != 0 || !(w.job = json_load_file("job.json", 0, &je)))
     return fail("the run", "cannot read its job file");
+  catch_stops();
   w.out_max = jnum(w.job, "max_output", 256 << 10);
   w.out = fopencookie(&w, "w", (cookie_io_functions_t){.write = out_write});
   setvbuf(w.out, NULL, _IOLBF, 0);
@@ -316,6 +348,7 @@ int serve_worker_main(const char *jobdir) {
     rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
   else
     rc = go_in_thread(&w);
+  stop_measure = NULL;
   tally_measure_free(w.m);
   tally_line_table_free(w.lines);
   tally_sim_free(w.sim);

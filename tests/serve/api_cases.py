@@ -263,7 +263,8 @@ def case_limits(s):
     final, ev = s.wait_job(r["job"], timeout=30)
     check(final["state"] == "stopped" and "CPU-time limit" in final["reason"], "CPU limit: %s %s"
           % (final["state"], final["reason"]))
-    jobs = [s.json("POST", "/api/jobs", {"program": spin})[1].get("job") for _ in range(2)]
+    jobs = [s.json("POST", "/api/jobs", {"program": spin, "pairs": ["cycle"], "interval": 100000})[1].get("job")
+            for _ in range(2)]
     st, r = s.json("POST", "/api/jobs", {"program": spin})
     check(st == 503 and "try again" in r.get("error", ""), "a third run at once: %d %s" % (st, r))
     st, _ = s.json("GET", "/api/info")
@@ -271,8 +272,14 @@ def case_limits(s):
     for j in jobs:
         s.json("POST", "/api/jobs/%d/stop" % j)
     for j in jobs:
-        final, _ = s.wait_job(j, timeout=10)
+        final, ev = s.wait_job(j, timeout=10)
         check(final["state"] == "stopped" and final["reason"] == "stopped by the user", "stop: %s" % final)
+        end = event(ev, "end") or {}
+        check(end.get("stop") == "cancelled", "a stopped run ends cancelled: %s" % end.get("stop"))
+        time.sleep(0.3)
+        st, run = s.json("GET", "/api/runs/%s" % end.get("run_id"))
+        check(st == 200 and run.get("status") == "incomplete" and "did not run to its end" in (run.get("note") or ""),
+              "a stopped run is stored incomplete, saying why: %s %s" % (run.get("status"), run.get("note")))
     st, _ = s.json("POST", "/api/jobs/99999/stop")
     check(st == 404, "stop an unknown run: %d" % st)
 
