@@ -343,7 +343,7 @@ int serve_worker_main(const char *jobdir) {
   w.sim = tally_sim_new(&cfg);
   int rc;
   if (!w.sim)
-    rc = fail("the run", "out of memory");
+    rc = fail("the run", "out of memory for the simulated board (the server's --mem-limit)");
   else if (json_is_true(json_object_get(w.job, "check")))
     rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
   else

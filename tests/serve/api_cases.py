@@ -11,7 +11,7 @@ source files from addr2line, the run's cycles from `tally run --stats-json`
 and the laws of docs/statmod.md (a counter's intervals sum to its total;
 (cycle, function) equals the profile's self cycles of that function).
 
-usage: api_cases.py TALLY WORKLOADS_DIR SERVE_PROGRAMS_DIR WORK_DIR
+usage: api_cases.py TALLY WORKLOADS_DIR SERVE_PROGRAMS_DIR WORK_DIR [SANITIZED: ON/OFF]
 """
 import json
 import os
@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_harness import Server, check, done, event, fresh_dir, tally_report_json  # noqa: E402
 
 TALLY, WL, PROGS, WORK = sys.argv[1:5]
+SANITIZED = len(sys.argv) > 5 and sys.argv[5] == "ON"
 AES = os.path.join(WL, "aes.elf")
 AES_MAP = os.path.join(WL, "aes.map")
 INTERVAL = 20000
@@ -318,6 +319,19 @@ def case_wall(tmp):
         s.stop()
 
 
+def case_memory(tmp):
+    """Release builds only (the sanitizer build sets no address-space limit): a limit too small for the
+    board's 128 MiB of RAM refuses the upload's check with a message saying so; the server lives on."""
+    s = Server(TALLY, fresh_dir(tmp), "--mem-limit", "64Mi")
+    try:
+        st, r = s.upload({"kind": "elf", "elf": read(AES)})
+        check(st == 422 and "--mem-limit" in r.get("error", ""), "memory limit: %d %s" % (st, r))
+        st, _ = s.json("GET", "/api/info")
+        check(st == 200, "the server answers after a run ran out of memory")
+    finally:
+        s.stop()
+
+
 def main():
     fresh_dir(WORK)
     s = Server(TALLY, os.path.join(WORK, "a"), "--max-upload", "2Mi", "--cpu-limit", "2", "--wall-limit", "20",
@@ -338,6 +352,8 @@ def main():
         s.stop()
     case_token(os.path.join(WORK, "t"))
     case_wall(os.path.join(WORK, "w"))
+    if not SANITIZED:
+        case_memory(os.path.join(WORK, "m"))
     done()
 
 
