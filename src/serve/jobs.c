@@ -117,9 +117,14 @@ static void exec_worker(serve_ctx *c, const char *dir, int wfd, const char *errl
     _exit(70);
   for (int fd = 3; fd < 1024; fd++) /* the server's sockets and files stay with the server */
     close(fd);
-  sigset_t none; /* a mask and ignored signals survive exec: the server's must not */
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
+  /* A mask and ignored signals survive exec: the server's must not. The
+   * stop signals stay blocked until the worker has its handlers (a stop
+   * that comes while it starts is then taken, not fatal). */
+  sigset_t stops;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGTERM);
+  sigaddset(&stops, SIGUSR1);
+  sigprocmask(SIG_SETMASK, &stops, NULL);
   signal(SIGPIPE, SIG_DFL);
   setpgid(0, 0);
   if (serve_sandbox_limits(&c->lim) != 0)

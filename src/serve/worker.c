@@ -65,6 +65,11 @@ static void catch_stops(void) {
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGUSR1, &sa, NULL);
   sigaction(SIGXCPU, &sa, NULL);
+  sigset_t stops; /* blocked by the server until now (jobs.c) */
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGTERM);
+  sigaddset(&stops, SIGUSR1);
+  sigprocmask(SIG_UNBLOCK, &stops, NULL);
 }
 
 static void emit(json_t *e) {
