@@ -28,6 +28,7 @@
 
 #define SLICE_INSNS 2000000ull
 #define MAX_ROWS 100000       /* intervals sent to the page; the store keeps them all */
+#define ROWS_PER_EVENT 4096
 
 typedef struct worker {
   json_t *job;
@@ -98,16 +99,6 @@ static ssize_t out_write(void *cookie, const char *buf, size_t n) {
   return (ssize_t)n;
 }
 
-static void on_interval(void *ctx, const tally_interval *iv) {
-  worker *w = ctx;
-  if (iv->final || w->rows_sent + json_array_size(w->rows) >= MAX_ROWS)
-    return;
-  json_t *r = json_pack("[I,I]", (json_int_t)iv->index, (json_int_t)iv->cycle_end);
-  for (uint32_t i = 0; i < iv->n; i++)
-    json_array_append_new(r, json_integer((json_int_t)iv->values[i]));
-  json_array_append_new(w->rows, r);
-}
-
 static void flush_rows(worker *w) {
   size_t n = json_array_size(w->rows);
   if (!n)
@@ -116,6 +107,19 @@ static void flush_rows(worker *w) {
   w->rows_sent += n;
   json_array_clear(w->rows);
 }
+
+static void on_interval(void *ctx, const tally_interval *iv) {
+  worker *w = ctx;
+  if (iv->final || w->rows_sent + json_array_size(w->rows) >= MAX_ROWS)
+    return;
+  json_t *r = json_pack("[I,I]", (json_int_t)iv->index, (json_int_t)iv->cycle_end);
+  for (uint32_t i = 0; i < iv->n; i++)
+    json_array_append_new(r, json_integer((json_int_t)iv->values[i]));
+  json_array_append_new(w->rows, r);
+  if (json_array_size(w->rows) >= ROWS_PER_EVENT) /* keeps each line well under the server's 1 MiB */
+    flush_rows(w);
+}
+
 
 static const char *jstr(json_t *o, const char *k, const char *dflt) {
   json_t *v = json_object_get(o, k);

@@ -193,6 +193,32 @@ def case_measured_run(s, prog):
     return end.get("run_id"), totals, len(rows)
 
 
+def case_many_intervals(s, prog):
+    """17,000-odd intervals come to the page in several events, each one once, and cycles anywhere sum to
+    the run's cycles."""
+    st, r = s.json("POST", "/api/jobs", {"program": prog, "pairs": ["cycle"], "interval": 100, "args": ["20"]})
+    final, ev = s.wait_job(r["job"])
+    end = event(ev, "end") or {}
+    rows = [row for e in ev if e["t"] == "iv" for row in e["rows"]]
+    check(len([e for e in ev if e["t"] == "iv"]) > 4, "intervals come in several events")
+    check([row[0] for row in rows] == list(range(len(rows))), "each interval once, in order")
+    check(len(rows) == -(-end.get("cycles", 0) // 100), "%d intervals for %s cycles at 100" % (len(rows), end.get("cycles")))
+    check(sum(row[2] for row in rows) == end.get("cycles"), "cycles anywhere sum to the run's cycles")
+
+
+def case_bad_pair(s, prog):
+    st, r = s.json("POST", "/api/jobs", {"program": prog, "pairs": ["nosuch@main"], "interval": 1000})
+    final, ev = s.wait_job(r["job"])
+    err = event(ev, "error") or {}
+    check(final["state"] == "failed" and "unknown signal 'nosuch'" in err.get("msg", ""),
+          "a pair with an unknown signal: %s %s" % (final["state"], err))
+    st, r = s.json("POST", "/api/jobs", {"program": prog, "pairs": ["cycle@NoSuchFunction"], "interval": 1000})
+    final, ev = s.wait_job(r["job"])
+    err = event(ev, "error") or {}
+    check(final["state"] == "failed" and "NoSuchFunction" in err.get("msg", ""),
+          "a pair with an unknown function: %s %s" % (final["state"], err))
+
+
 def case_stored(s, run_id, totals, nrows):
     time.sleep(0.5)  # the collector closes the run on the final record; it may be a moment behind
     st, lst = s.json("GET", "/api/runs")
@@ -345,6 +371,8 @@ def main():
         run_id, totals, nrows = case_measured_run(s, prog)
         if run_id:
             case_stored(s, run_id, totals, nrows)
+        case_bad_pair(s, prog)
+        case_many_intervals(s, prog)
         case_cli_run_listed(s)
         case_host_files(s)
         case_limits(s)
