@@ -200,7 +200,8 @@ def case_many_intervals(s, prog):
     final, ev = s.wait_job(r["job"])
     end = event(ev, "end") or {}
     rows = [row for e in ev if e["t"] == "iv" for row in e["rows"]]
-    check(len([e for e in ev if e["t"] == "iv"]) > 4, "intervals come in several events")
+    n_iv = len([e for e in ev if e["t"] == "iv"])
+    check(n_iv > 4, "intervals come in several events: %d" % n_iv)
     check([row[0] for row in rows] == list(range(len(rows))), "each interval once, in order")
     check(len(rows) == -(-end.get("cycles", 0) // 100), "%d intervals for %s cycles at 100" % (len(rows), end.get("cycles")))
     check(sum(row[2] for row in rows) == end.get("cycles"), "cycles anywhere sum to the run's cycles")
