@@ -120,6 +120,27 @@ typedef struct tally_symbols_opts {
 /* TALLY_E_INPUT when the program or map cannot be read. */
 int tally_export_symbols(const tally_symbols_opts *o, FILE *f, tally_error *err);
 
+/* ---- A run's end ----------------------------------------------------------- */
+
+/* Cycles, CPI, time, energy, cache hit rates and every signal's total, as
+ * `tally run --stats` prints them, or as JSON (`--stats-json`). */
+int tally_export_stats(tally_sim *sim, bool json, int exit_status, FILE *f, tally_error *err);
+
+/* Why a run stopped: for TALLY_STOP_TRAP the cause, the PC as
+ * symbol+offset, the instruction, mtval and every register; otherwise
+ * where it stopped and why (NULL: tally_stop_detail). */
+void tally_export_stop(const tally_sim *sim, tally_stop stop, const char *why, FILE *f);
+
+/* A measured run's events (tally/run.h): the module's parameters, then
+ * per event its counter, plain words, signal and where, as `tally run
+ * --count` prints them above its table. */
+struct tally_measure;
+void tally_export_events(const struct tally_measure *m, FILE *f);
+
+/* The signal catalog: id, name, when it is high, what a counter of it
+ * counts (`tally signals`), or as a JSON array. 0, or -1 when f failed. */
+int tally_export_signals(bool json, FILE *f);
+
 /* ---- Stored runs ----------------------------------------------------------- */
 
 #define TALLY_EXPORT_NOT_WHOLE 2

@@ -58,6 +58,7 @@ tally_sim *tally_sim_new(const tally_config *cfg) {
     return NULL;
   }
   sim->cpu->board = sim->board;
+  sim->cpu->bus = &board_bus;
   sym_table_init(&sim->syms);
   sym_lines_init(&sim->lines);
   return sim;
@@ -70,8 +71,8 @@ void tally_sim_free(tally_sim *sim) {
     fflush(sim->board->out);
     fflush(sim->board->err);
   }
-  if (sim->cpu && sim->cpu->statmod)
-    statmod_detach(sim->cpu->statmod);
+  if (sim->cpu && sim->cpu->tm && sim->cpu->tm->watch) /* the statistics module */
+    sim->cpu->tm->watch_ops->detach(sim->cpu->tm->watch);
   if (sim->cpu && sim->cpu->tm) {
     prof_free(sim->cpu->tm->prof);
     sim->cpu->tm->prof = NULL;
@@ -261,8 +262,8 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   p->next_sample = sample_period_cycles;
   core_fold_blocks(sim->cpu);
   prof_free(tm->prof);
-  tm->prof = p;
-  tm->prof_row = prof_row(p, sim->cpu->pc);
+  prof_attach(p, tm);
+  tm->prof_row = timing_row(tm, sim->cpu->pc);
   p->last_cycle = tm->cycle;
   return 0;
 }

@@ -33,6 +33,11 @@ typedef struct semihost_file {
   uint32_t pos; /* for the pseudo-file */
 } semihost_file;
 
+typedef struct board board;
+
+/* The core's bus (src/core/cpu.h): these devices, semihosting and HTIF. */
+extern const core_bus board_bus;
+
 struct board {
   FILE *out, *err;  /* the program's stdout and stderr */
   int in_fd;        /* the program's stdin */
@@ -59,7 +64,8 @@ void board_free(board *b);
 bool board_set_cmdline(board *b, int argc, char *const argv[]);
 void board_enable_htif(core_cpu *cpu, uint32_t tohost, uint32_t fromhost);
 
-/* MMIO, called by the core's slow paths: false means an access fault. */
+/* MMIO, called by the core's slow paths through board_bus: false means an
+ * access fault. */
 bool board_load(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);
 bool board_store(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);
 

@@ -49,3 +49,6 @@ board *board_new(FILE *out, FILE *err, int in_fd) {
   b->in_fd = in_fd;
   return b;
 }
+
+const core_bus board_bus = {.load = board_load, .store = board_store, .watched_store = board_htif_store,
+                            .semihost = board_semihost};

@@ -31,11 +31,6 @@ int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_serve(int argc, char **argv);   /* src/serve/cmd_serve.c */
 
-struct tally_sim;
-/* End-of-run statistics: a table for people, JSON for tools. */
-void stats_print(struct tally_sim *sim, FILE *f);
-int stats_write_json(struct tally_sim *sim, const char *path, int exit_status);
-
 /* Numbers for people, as the library formats and parses them. */
 static inline const char *fmt_count(uint64_t v, char *buf, size_t size) { return tally_format_count(v, buf, size); }
 static inline bool parse_u64(const char *s, uint64_t *out) { return tally_parse_number(s, out); }

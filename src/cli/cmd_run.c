@@ -13,8 +13,7 @@
 
 #include "cli.h"
 #include "run_count.h"
-#include "tally/store.h"
-#include "tally/tally.h"
+#include "tally/export.h"
 
 #define SLICE_INSNS 20000000ull
 
@@ -226,52 +225,18 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void print_registers(const tally_sim *sim) {
-  static const char *const names[32] = {
-    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-  };
-  for (unsigned r = 0; r < 32; r++)
-    fprintf(stderr, "%s%4s 0x%08x%s", r % 4 ? "  " : "    ", names[r], tally_reg(sim, r),
-            r % 4 == 3 ? "\n" : "");
-}
-
-static void describe_pc(const tally_sim *sim, uint32_t pc) {
-  char sym[160], dis[96];
-  tally_symbolize(sim, pc, sym, sizeof sym);
-  int len = tally_disasm_at(sim, pc, dis, sizeof dis);
-  fprintf(stderr, "  at    0x%08x  <%s>\n", pc, sym);
-  if (len) {
-    tally_trap t = tally_last_trap(sim);
-    if (len == 2)
-      fprintf(stderr, "  insn  %04x        %s\n", t.insn & 0xffff, dis);
-    else
-      fprintf(stderr, "  insn  %08x    %s\n", t.insn, dis);
-  } else {
-    fprintf(stderr, "  insn  (not in RAM: nothing to fetch there)\n");
+/* --stats-json FILE ('-': stdout). */
+static int write_stats_json(tally_sim *sim, const char *path, int status) {
+  bool out = path[0] == '-' && !path[1];
+  FILE *f = out ? stdout : fopen(path, "w");
+  if (!f) {
+    perror(path);
+    return -1;
   }
-}
-
-static void report_trap(const tally_sim *sim) {
-  tally_trap t = tally_last_trap(sim);
-  char n[32];
-  fprintf(stderr, "tally: the program trapped: %s (mcause %u), %s\n", tally_cause_name(t.cause), t.cause,
-          tally_stop_detail(sim));
-  describe_pc(sim, t.pc);
-  fprintf(stderr, "  mtval 0x%08x\n", t.tval);
-  fprintf(stderr, "  after %s instructions\n", fmt_count(t.instret, n, sizeof n));
-  fprintf(stderr, "  registers:\n");
-  print_registers(sim);
-}
-
-static void report_stop(const tally_sim *sim, const char *why) {
-  char sym[160], dis[96], n[32];
-  uint32_t pc = tally_pc(sim);
-  tally_symbolize(sim, pc, sym, sizeof sym);
-  if (!tally_disasm_at(sim, pc, dis, sizeof dis))
-    snprintf(dis, sizeof dis, "?");
-  fprintf(stderr, "tally: stopped: %s after %s instructions, next pc 0x%08x <%s>: %s\n", why,
-          fmt_count(tally_instret(sim), n, sizeof n), pc, sym, dis);
+  int rc = tally_export_stats(sim, true, status, f, NULL);
+  if (out)
+    return fflush(f) == 0 ? rc : -1;
+  return fclose(f) == 0 ? rc : -1;
 }
 
 static void report_summary(const tally_sim *sim, double secs) {
@@ -368,14 +333,14 @@ int cmd_run(int argc, char **argv) {
   const char *why = NULL;   /* why the program did not run to its end */
   switch (s) {
   case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
-  case TALLY_STOP_TRAP: report_trap(sim); status = EXIT_TRAP; why = "it trapped"; break;
+  case TALLY_STOP_TRAP: tally_export_stop(sim, s, NULL, stderr); status = EXIT_TRAP; why = "it trapped"; break;
   case TALLY_STOP_HALT:
-    report_stop(sim, tally_stop_detail(sim));
+    tally_export_stop(sim, s, NULL, stderr);
     status = EXIT_HALT;
     why = "it waits for an interrupt that cannot come";
     break;
   case TALLY_STOP_LIMIT:
-    report_stop(sim, bound);
+    tally_export_stop(sim, s, bound, stderr);
     status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
     why = bound;
     break;
@@ -391,8 +356,8 @@ int cmd_run(int argc, char **argv) {
   if (cs != 0 && status == 0)
     status = cs;
   if (o.stats)
-    stats_print(sim, stderr);
-  if (o.stats_json && stats_write_json(sim, o.stats_json, status) != 0 && status == 0)
+    tally_export_stats(sim, false, status, stderr, NULL);
+  if (o.stats_json && write_stats_json(sim, o.stats_json, status) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_sim_free(sim);
   count_free(counting);

@@ -196,8 +196,6 @@ struct count_run {
   bool csv_failed;
 };
 
-tally_measure *count_measure(count_run *r) { return r->m; }
-
 static uint32_t columns(const count_run *r) { return tally_measure_events(r->m); }
 
 static void copy_row(count_run *r, count_row *row, const tally_interval *iv) {
@@ -471,32 +469,6 @@ static void print_row(FILE *f, const count_run *r, const char *first, const coun
   fputc('\n', f);
 }
 
-/* The events: number, plain words, signal, where (and a function's range). */
-static void print_events(const count_run *r, FILE *f, int *wl) {
-  uint32_t n = columns(r);
-  const tally_measure_params *p = tally_measure_params_of(r->m);
-  char a[32];
-  fprintf(f, "\ntally: statistics module: %u event%s, %u-bit counters, interval %s cycles\n", n, n == 1 ? "" : "s",
-          p->width, fmt_count(p->interval, a, sizeof a));
-  int ws = 6;
-  *wl = 6;
-  for (uint32_t i = 0; i < n; i++) {
-    const tally_event_info *e = tally_measure_event(r->m, i);
-    if ((int)strlen(e->label) > *wl)
-      *wl = (int)strlen(e->label);
-    if (e->signal && (int)strlen(e->signal) > ws)
-      ws = (int)strlen(e->signal);
-  }
-  fprintf(f, "  %3s  %-*s  %-*s  %s\n", "#", *wl, "counts", ws, "signal", "where");
-  for (uint32_t i = 0; i < n; i++) {
-    const tally_event_info *e = tally_measure_event(r->m, i);
-    fprintf(f, "  %3u  %-*s  %-*s  %s", e->counter, *wl, e->label, ws, e->signal ? e->signal : "?", e->where);
-    if (!e->anywhere && strncmp(e->where, "0x", 2) != 0) /* a function: its range too */
-      fprintf(f, "  0x%08x-0x%08x", e->lo, e->hi);
-    fputc('\n', f);
-  }
-}
-
 static void print_table(const count_run *r, FILE *f) {
   char a[32], b[32];
   uint32_t n = columns(r);
@@ -526,8 +498,11 @@ static void print_table(const count_run *r, FILE *f) {
   if (width_of(r->final.end) > wc)
     wc = width_of(r->final.end);
 
-  int wl;
-  print_events(r, f, &wl);
+  tally_export_events(r->m, f);
+  int wl = 6;
+  for (uint32_t i = 0; i < n; i++)
+    if ((int)strlen(tally_measure_event(r->m, i)->label) > wl)
+      wl = (int)strlen(tally_measure_event(r->m, i)->label);
   fprintf(f, "\n  %*s  %*s  %*s", wi, "interval", wc, "start", wc, "end");
   for (uint32_t i = 0; i < n; i++) {
     snprintf(a, sizeof a, "#%u", tally_measure_event(r->m, i)->counter);

@@ -50,7 +50,6 @@ typedef struct count_run count_run;
  * *status is then the exit status to return. */
 count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program, const char *core,
                        const volatile sig_atomic_t *cancel, int *status);
-tally_measure *count_measure(count_run *r);
 /* Ends the run (why: NULL when the program ran to its end), prints the
  * table on f and where the run went. Returns 0, or the exit status for a
  * failure (printed). */

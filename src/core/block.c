@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../profile/profile.h"
 #include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
@@ -92,7 +91,7 @@ static void fold_block(timing *tm, core_block *b, int64_t *sig) {
     timing_add_block(bt, (int64_t)bt->execs, region);
   if (tm->prof)
     for (uint32_t i = 0; i < b->n_ops; i++)
-      timing_add_op(&bt->ops[i], (int64_t)bt->execs, prof_row(tm->prof, b->pcs[i]));
+      timing_add_op(&bt->ops[i], (int64_t)bt->execs, timing_row(tm, b->pcs[i]));
   bt->execs = 0;
   core_fold_events(tm, b, sig, region);
 }
@@ -105,8 +104,8 @@ void core_fold_events(timing *tm, core_block *b, int64_t *sig, int64_t *region_r
   if (region_row)
     timing_add_block_events(tm, bt, true, true, region_row);
   if (tm->prof) { /* the branch is the block's last op, the rest its first instruction's */
-    timing_add_block_events(tm, bt, true, false, prof_row(tm->prof, b->pcs[b->n_ops - 1]));
-    timing_add_block_events(tm, bt, false, true, prof_row(tm->prof, b->pc));
+    timing_add_block_events(tm, bt, true, false, timing_row(tm, b->pcs[b->n_ops - 1]));
+    timing_add_block_events(tm, bt, false, true, timing_row(tm, b->pc));
   }
   bt->outcomes[0] = bt->outcomes[1] = bt->entry_hits = bt->entry_load_use = 0;
 }

@@ -14,12 +14,26 @@
 #define HASH_BUCKETS (1u << 16)
 #define CORE_FUNCTIONAL_MHZ 100 /* with QEMU virt's 10 MHz CLINT timebase */
 
+/* No board: nothing outside RAM (cpu.h, core_bus). */
+static bool no_load(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val) {
+  (void)cpu, (void)addr, (void)size, (void)val;
+  return false;
+}
+static bool no_store(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val) {
+  (void)cpu, (void)addr, (void)size, (void)val;
+  return false;
+}
+static void no_watch(core_cpu *cpu, uint32_t addr, unsigned size) { (void)cpu, (void)addr, (void)size; }
+static void no_semihost(core_cpu *cpu) { core_set_stop(cpu, CORE_STOP_ERROR, "a semihosting call with no board"); }
+static const core_bus no_devices = {no_load, no_store, no_watch, no_semihost};
+
 core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   core_cpu *cpu = calloc(1, sizeof *cpu);
   if (!cpu)
     return NULL;
   cpu->ram_base = ram_base;
   cpu->ram_size = ram_size;
+  cpu->bus = &no_devices;
   /* mmap gives zero pages lazily: a 128 MiB board costs only what it touches */
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;

@@ -86,7 +86,18 @@ typedef struct core_trap_info {
   uint64_t instret;   /* instructions retired before the trapping one */
 } core_trap_info;
 
-typedef struct board board; /* devices; see src/board/board.h */
+/* The devices outside RAM as the core sees them: one interface the board
+ * implements (src/board/bus.c: board_bus), so that the core calls no
+ * device and includes nothing of the board's. The devices' own state is
+ * cpu->board. Without a board (core_new's default), every access outside
+ * RAM faults and a semihosting call stops the run. */
+struct core_cpu;
+typedef struct core_bus {
+  bool (*load)(struct core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);   /* false: access fault */
+  bool (*store)(struct core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);   /* false: access fault */
+  void (*watched_store)(struct core_cpu *cpu, uint32_t addr, unsigned size);          /* a store hit a WATCH_HTIF word */
+  void (*semihost)(struct core_cpu *cpu);                                             /* the call in a0/a1 */
+} core_bus;
 
 typedef struct block_arena block_arena;
 typedef struct timing timing;
@@ -139,8 +150,8 @@ typedef struct core_cpu {
   core_trap_info trap;
   char stop_detail[160];
 
-  board *board;
-  struct statmod *statmod; /* statistics module watching the run (src/statmod), or NULL */
+  const core_bus *bus;  /* the devices outside RAM */
+  void *board;          /* their state, for the bus's own use */
   /* A stall no block bound covers (wfi's sleep, a DVFS relock) ends the
    * instruction that makes it, which then leaves its block: its pc, signal
    * and cycles, so that a dispatch inside it can be split (run.c) */

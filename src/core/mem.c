@@ -6,7 +6,6 @@
  */
 #include <string.h>
 
-#include "../board/board.h"
 #include "cpu.h"
 
 static bool ram_range(const core_cpu *cpu, uint32_t addr, uint32_t len, uint32_t *off) {
@@ -57,13 +56,13 @@ bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val) 
     memcpy(val, cpu->ram + off, size);
     return true;
   }
-  return board_load(cpu, addr, size, val);
+  return cpu->bus->load(cpu, addr, size, val);
 }
 
 core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val) {
   uint32_t off;
   if (!ram_range(cpu, addr, size, &off))
-    return board_store(cpu, addr, size, val) ? STORE_DONE_EXIT : STORE_FAULT;
+    return cpu->bus->store(cpu, addr, size, val) ? STORE_DONE_EXIT : STORE_FAULT;
   memcpy(cpu->ram + off, &val, size);
   uint8_t w = cpu->watch[off >> WATCH_SHIFT] | cpu->watch[(off + size - 1) >> WATCH_SHIFT];
   if (!(w & (WATCH_CODE | WATCH_HTIF)))
@@ -71,6 +70,6 @@ core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, u
   if (w & WATCH_CODE)
     cpu->flush_pending = true;
   if (w & WATCH_HTIF)
-    board_htif_store(cpu, addr, size);
+    cpu->bus->watched_store(cpu, addr, size);
   return STORE_DONE_EXIT;
 }

@@ -1,14 +1,15 @@
 /*
- * The run loop's side of the statistics module's dispatch timer (probe.h).
+ * The run loop's side of the horizon watcher (probe.h): the statistics
+ * module's dispatch timer, reached through the timing model
+ * (timing_watch_ops), never called by name.
  */
 #include <string.h>
 
-#include "../statmod/statmod_run.h"
 #include "../timing/timing.h"
 #include "probe.h"
 
 uint64_t probe_horizon(const core_cpu *cpu) {
-  return cpu->statmod && cpu->tm ? statmod_horizon(cpu->statmod) : UINT64_MAX;
+  return cpu->tm && cpu->tm->watch ? cpu->tm->watch_ops->horizon(cpu->tm->watch) : UINT64_MAX;
 }
 
 void probe_step_begin(core_cpu *cpu, probe_step *p, const core_block *b) {
@@ -35,8 +36,8 @@ void probe_step_end(core_cpu *cpu, const probe_step *p, uint32_t pc, const core_
   if (b && !cpu->tm->fetch_ops)
     for (uint32_t i = 0; i < b->n_ops; i++)
       fetch_reads += b->timing->ops[i].fetch_reads;
-  statmod_unit u = {.pc = pc, .start = p->start, .fetch_reads = fetch_reads, .counts = counts};
-  statmod_reached(cpu->statmod, &u, 1);
+  timing_unit u = {.pc = pc, .start = p->start, .fetch_reads = fetch_reads, .counts = counts};
+  cpu->tm->watch_ops->reached(cpu->tm->watch, &u, 1);
 }
 
 /* Its trap penalty is charged to the handler's first instruction, before
@@ -48,8 +49,8 @@ void probe_interrupt(core_cpu *cpu, uint64_t start) {
   int64_t penalty = (int64_t)(cpu->tm->cycle - start);
   counts[SIG_CYCLE] = counts[SIG_STALL_SYSTEM] = penalty;
   counts[SIG_INTERRUPT] = 1;
-  statmod_unit u = {.pc = cpu->mtvec & ~3u, .start = start, .fetch_reads = 0, .counts = counts};
-  statmod_reached(cpu->statmod, &u, 1);
+  timing_unit u = {.pc = cpu->mtvec & ~3u, .start = start, .fetch_reads = 0, .counts = counts};
+  cpu->tm->watch_ops->reached(cpu->tm->watch, &u, 1);
 }
 
 /* The tail's cycles are the last of its instruction: only instret (its last
@@ -59,13 +60,13 @@ void probe_passed(core_cpu *cpu) {
   if (!cpu->tm || cpu->tm->cycle < h)
     return;
   if (!cpu->tail_cycles || cpu->tm->cycle - cpu->tail_cycles >= h) {
-    statmod_reached(cpu->statmod, NULL, 0); /* on an instruction edge */
+    cpu->tm->watch_ops->reached(cpu->tm->watch, NULL, 0); /* on an instruction edge */
     return;
   }
   int64_t counts[SIG_COUNT] = {0};
   counts[SIG_CYCLE] = counts[cpu->tail_sig] = (int64_t)cpu->tail_cycles;
   counts[SIG_INSTRET] = 1;
-  statmod_unit u = {.pc = cpu->tail_pc, .start = cpu->tm->cycle - cpu->tail_cycles, .fetch_reads = 0,
+  timing_unit u = {.pc = cpu->tail_pc, .start = cpu->tm->cycle - cpu->tail_cycles, .fetch_reads = 0,
                     .counts = counts};
-  statmod_reached(cpu->statmod, &u, 1);
+  cpu->tm->watch_ops->reached(cpu->tm->watch, &u, 1);
 }

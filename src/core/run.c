@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "../profile/profile.h"
 #include "../timing/timing.h"
 #include "cpu.h"
 #include "probe.h"
@@ -18,11 +17,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
  * cycles contain T. Blocks never run across a sample point (the cycle
  * horizon), so the instruction just stepped brackets it exactly. */
 static void take_samples(core_cpu *cpu, uint32_t pc) {
-  prof_state *p = cpu->tm->prof;
-  while (p->next_sample < cpu->tm->cycle) {
-    prof_sample(p, pc);
-    p->next_sample += p->sample_period;
-  }
+  cpu->tm->flow->sample_until(cpu->tm->prof, pc, cpu->tm->cycle);
 }
 
 /* Runs the first `max` instructions at pc (fewer if a branch ends them
@@ -54,10 +49,10 @@ static void step(core_cpu *cpu, uint32_t max) {
       timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->region_row);
     if (cpu->tm->prof)
       for (uint32_t i = 0; i < b->n_ops; i++)
-        timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
+        timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, timing_row(cpu->tm, b->pcs[i]));
     b->timing->execs = 0;
     core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
-    if (cpu->tm->prof && cpu->tm->prof->sample_period)
+    if (cpu->tm->prof && cpu->tm->flow->next_sample(cpu->tm->prof) != UINT64_MAX)
       take_samples(cpu, pc0);
     probe_step_end(cpu, &probe, pc0, b);
   } else {
@@ -120,9 +115,8 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
   cpu->cycle_horizon = UINT64_MAX;
   if (cpu->tm) {
     cpu->cycle_horizon = due;
-    const prof_state *p = cpu->tm->prof;
-    if (p && p->sample_period)
-      cpu->cycle_horizon = min_u64(due, p->next_sample);
+    if (cpu->tm->prof)
+      cpu->cycle_horizon = min_u64(due, cpu->tm->flow->next_sample(cpu->tm->prof));
     cpu->cycle_horizon = min_u64(cpu->cycle_horizon, probe_horizon(cpu)); /* a dispatch */
   }
   else if (due != UINT64_MAX)

@@ -6,7 +6,6 @@
  * vector is not in RAM (mtvec never set), or the trap happened on the very
  * first instruction of the handler (the handler itself is broken).
  */
-#include "../profile/profile.h"
 #include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
@@ -25,12 +24,12 @@ static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t han
   timing_region_enter(tm, interrupt ? handler : pc); /* range counters (regions.h) */
   if (tm->prof) {
     if (interrupt)
-      prof_trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
-    tm->prof_row = prof_row(tm->prof, interrupt ? handler : pc);
+      tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
+    tm->prof_row = timing_row(tm, interrupt ? handler : pc);
   }
   timing_trap(tm, interrupt);
   if (tm->prof && !interrupt)
-    prof_trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
+    tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
 }
 
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
@@ -88,7 +87,7 @@ bool core_take_interrupt(core_cpu *cpu) {
 
 void core_mret(core_cpu *cpu) {
   if (cpu->tm && cpu->tm->prof)
-    prof_trap_return(cpu->tm->prof, cpu->tm->cycle);
+    cpu->tm->flow->trap_return(cpu->tm->prof, cpu->tm->cycle);
   uint32_t s = cpu->mstatus;
   s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
   cpu->mstatus = s | MSTATUS_MPIE | MSTATUS_MPP;
@@ -113,7 +112,7 @@ void core_wfi(core_cpu *cpu) {
     if (due != UINT64_MAX) {
       if (due > now) {
         if (cpu->tm && cpu->tm->prof && cpu->cur_blk)
-          cpu->tm->prof_row = prof_row(cpu->tm->prof, cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops]);
+          cpu->tm->prof_row = timing_row(cpu->tm, cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops]);
         if (cpu->tm) {
           timing_idle(cpu->tm, due - now);
           core_note_tail(cpu, SIG_WFI_IDLE, due - now);

@@ -232,3 +232,42 @@ bool prof_is_function_entry(prof_state *p, uint32_t pc) {
 void prof_symbols_changed(prof_state *p) {
   p->entries_built = false;
 }
+
+/* ---- as the timing model's loops see it (timing_flow_ops) ---- */
+
+static void flow_call(void *f, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
+  prof_call(f, site, target, ret_addr, sp, now);
+}
+static void flow_ret(void *f, uint32_t target, uint32_t sp, uint64_t now) { prof_return(f, target, sp, now); }
+static void flow_tail_call(void *f, uint32_t site, uint32_t target, uint64_t now) {
+  prof_tail_call(f, site, target, now);
+}
+static bool flow_is_entry(void *f, uint32_t pc) { return prof_is_function_entry(f, pc); }
+static void flow_trap(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
+  prof_trap(f, pc, handler, sp, now);
+}
+static void flow_trap_return(void *f, uint64_t now) { prof_trap_return(f, now); }
+static uint64_t flow_next_sample(const void *f) {
+  const prof_state *p = f;
+  return p->sample_period ? p->next_sample : UINT64_MAX;
+}
+/* The sample at cycle T goes to the instruction whose cycles contain T. */
+static void flow_sample_until(void *f, uint32_t pc, uint64_t now) {
+  prof_state *p = f;
+  while (p->next_sample < now) {
+    prof_sample(p, pc);
+    p->next_sample += p->sample_period;
+  }
+}
+
+static const timing_flow_ops prof_flow = {
+  .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry,
+  .trap = flow_trap, .trap_return = flow_trap_return, .next_sample = flow_next_sample,
+  .sample_until = flow_sample_until,
+};
+
+void prof_attach(prof_state *p, timing *tm) {
+  tm->prof = p;
+  tm->flow = &prof_flow;
+  tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
+}

@@ -22,6 +22,7 @@
 
 #include "../symbols/symtab.h"
 #include "../timing/signals.h"
+#include "../timing/timing.h"
 
 typedef struct prof_node {
   uint32_t func;            /* entry address of the function; 0 for the root */
@@ -93,5 +94,10 @@ void prof_symbols_changed(prof_state *p);
 
 /* Samples: record the instruction executing at cycle `at`. */
 void prof_sample(prof_state *p, uint32_t pc);
+
+/* Feeds p from the timing model's loops: its rows and control flow
+ * (timing_rows, timing_flow_ops), so that the core needs nothing of this
+ * header. */
+void prof_attach(prof_state *p, struct timing *tm);
 
 #endif

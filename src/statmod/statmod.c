@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "statmod_impl.h"
+#include "statmod_run.h"
 
 int statmod_fail(char *err, size_t errlen, const char *fmt, ...) {
   if (err && errlen) {
@@ -116,12 +117,13 @@ void statmod_remove_sink(statmod *m, statmod_sink fn, void *ctx) {
 int statmod_attach(statmod *m, core_cpu *cpu, char *err, size_t errlen) {
   if (!cpu->tm)
     return statmod_fail(err, errlen, "the statistics module needs a core model (cycles are counted on one)");
-  if (cpu->statmod && cpu->statmod != m)
+  if (cpu->tm->watch && cpu->tm->watch != m)
     return statmod_fail(err, errlen, "another statistics module is attached to this simulation");
   if (m->cpu && m->cpu != cpu)
     return statmod_fail(err, errlen, "the statistics module is attached to another simulation");
   m->cpu = cpu;
-  cpu->statmod = m;
+  cpu->tm->watch_ops = &statmod_watch_ops;
+  cpu->tm->watch = m;
   return 0;
 }
 
@@ -133,7 +135,10 @@ void statmod_detach(statmod *m) {
     m->state = STATMOD_STOPPED;
     m->next = UINT64_MAX;
   }
-  m->cpu->statmod = NULL;
+  if (m->cpu->tm && m->cpu->tm->watch == m) {
+    m->cpu->tm->watch = NULL;
+    m->cpu->tm->watch_ops = NULL;
+  }
   m->cpu = NULL;
 }
 
@@ -201,6 +206,12 @@ static void end_interval(statmod *m, uint64_t end) {
 }
 
 uint64_t statmod_horizon(const statmod *m) { return m->state == STATMOD_RUNNING ? m->next : UINT64_MAX; }
+
+static uint64_t watch_horizon(const void *w) { return statmod_horizon(w); }
+static void watch_reached(void *w, const timing_unit *units, uint32_t n) { statmod_reached(w, units, n); }
+static void watch_detach(void *w) { statmod_detach(w); }
+const timing_watch_ops statmod_watch_ops = {.horizon = watch_horizon, .reached = watch_reached,
+                                            .detach = watch_detach};
 
 void statmod_reached(statmod *m, const statmod_unit *u, uint32_t n) {
   if (m->state != STATMOD_RUNNING || !m->cpu || m->in_dispatch)

@@ -17,15 +17,16 @@
 
 #include <stdint.h>
 
+#include "../timing/timing.h"
+
 struct statmod;
 
-/* One unit of work that ended at the current cycle count. */
-typedef struct statmod_unit {
-  uint32_t pc;             /* the instruction it is charged to */
-  uint64_t start;          /* its first cycle */
-  uint32_t fetch_reads;    /* memory reads made by its fetch (I-cache fills, uncached fetch) */
-  const int64_t *counts;   /* its count of every signal (SIG_COUNT); markers are not used */
-} statmod_unit;
+/* One unit of work that ended at the current cycle count (timing.h). */
+typedef timing_unit statmod_unit;
+
+/* The module as the timing model's horizon watcher (statmod_attach
+ * installs it). */
+extern const timing_watch_ops statmod_watch_ops;
 
 /* The next cycle the module must see, or UINT64_MAX when it is not timing. */
 uint64_t statmod_horizon(const struct statmod *m);

@@ -20,7 +20,6 @@
 #include "core_model.h"
 #include "signals.h"
 
-struct prof_state;
 
 #define TIMING_NO_LINE 1u /* no fetch line is current (line addresses are even) */
 #define TIMING_WBUF_MAX 64
@@ -74,6 +73,52 @@ typedef struct sig_count_pair {
   uint32_t n;
 } sig_count_pair;
 
+/* A unit of work that ended at the current cycle count, as the loop hands
+ * it to a horizon watcher: the instruction it is charged to, its first
+ * cycle, the memory reads its fetch made, its count of every signal
+ * (SIG_COUNT). */
+typedef struct timing_unit {
+  uint32_t pc;
+  uint64_t start;
+  uint32_t fetch_reads;
+  const int64_t *counts;
+} timing_unit;
+
+/* A consumer that must see the run at cycle horizons: the statistics
+ * module's dispatches (src/statmod/statmod_run.h has the contract), and the
+ * next one (a PMU's overflow, a trace) the same way. The core reaches it
+ * only through the timing model (src/core/probe.c) and includes nothing of
+ * it. */
+typedef struct timing_watch_ops {
+  uint64_t (*horizon)(const void *w);     /* the next cycle it must see; UINT64_MAX: none */
+  void (*reached)(void *w, const timing_unit *units, uint32_t n);
+  void (*detach)(void *w);                /* the simulation goes away */
+} timing_watch_ops;
+
+/* Per-instruction rows of signal totals over a code range: one row per 2
+ * bytes of [lo, hi) and a last row for everything outside it. The exact
+ * profile keeps its counts there; the loops charge them through
+ * timing_row and include nothing of the profile's. */
+typedef struct timing_rows {
+  int64_t *base;            /* ((hi - lo) / 2 + 1) * SIG_COUNT */
+  uint32_t lo, hi;
+} timing_rows;
+
+/* Control flow for a consumer that follows calls (the exact profile's
+ * shadow call stack, src/profile/profile.h has the contract), and its PC
+ * sampler. The profiled loop and the trap code call these through the
+ * timing model; `now` is the cycle the event happens at. */
+typedef struct timing_flow_ops {
+  void (*call)(void *f, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now);
+  void (*ret)(void *f, uint32_t target, uint32_t sp, uint64_t now);
+  void (*tail_call)(void *f, uint32_t site, uint32_t target, uint64_t now);
+  bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
+  void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
+  void (*trap_return)(void *f, uint64_t now);
+  uint64_t (*next_sample)(const void *f);     /* the sampler's next cycle; UINT64_MAX: no sampler */
+  void (*sample_until)(void *f, uint32_t pc, uint64_t now); /* samples before `now` fall on pc */
+} timing_flow_ops;
+
 typedef struct timing {
   core_model model;
   cache icache, dcache;
@@ -92,7 +137,11 @@ typedef struct timing {
   uint64_t insn_start;
   const void *insn_start_op;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
-  struct prof_state *prof;  /* exact profile being gathered, or NULL */
+  void *prof;               /* the consumer of rows and flow (the exact profile), or NULL */
+  const timing_flow_ops *flow; /* its control-flow calls (with prof) */
+  timing_rows rows;         /* its per-instruction rows (with prof) */
+  const timing_watch_ops *watch_ops; /* the horizon watcher, or NULL (watch too) */
+  void *watch;
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
@@ -275,6 +324,13 @@ static inline uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) { ret
  * ops' static cycles and dynamic bounds (block.c, and run.c's prefixes). */
 static inline uint32_t timing_block_bound(const timing *t) {
   return t->model.trap_penalty + t->model.load_use_penalty;
+}
+
+/* The row of signal totals for the instruction at pc (timing_rows). */
+static inline int64_t *timing_row(const timing *t, uint32_t pc) {
+  const timing_rows *r = &t->rows;
+  uint32_t i = pc - r->lo < r->hi - r->lo ? (pc - r->lo) >> 1 : (r->hi - r->lo) >> 1;
+  return r->base + (uint64_t)i * SIG_COUNT;
 }
 
 #endif

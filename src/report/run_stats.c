@@ -1,9 +1,9 @@
-/* The end-of-run statistics of `tally run --stats` and `--stats-json`. */
+/* The end-of-run statistics (tally_export_stats; `tally run --stats` and
+ * `--stats-json`), from the public API only. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
-#include "tally/tally.h"
+#include "tally/export.h"
 
 static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
@@ -18,7 +18,7 @@ static const char *si(double v, const char *unit, char *buf, size_t size) {
   return buf;
 }
 
-void stats_print(tally_sim *sim, FILE *f) {
+static void stats_text(tally_sim *sim, FILE *f) {
   int n = tally_signal_count();
   uint64_t *t = calloc((size_t)n, sizeof *t);
   if (!t)
@@ -29,8 +29,8 @@ void stats_print(tally_sim *sim, FILE *f) {
   tally_energy e = tally_energy_now(sim);
 #define S(name) t[tally_signal_lookup(name)]
   fprintf(f, "\ntally: core model %s\n", tally_core_name(sim));
-  fprintf(f, "  cycles        %20s\n", fmt_count(cycles, a, sizeof a));
-  fprintf(f, "  instructions  %20s   CPI %.3f\n", fmt_count(insns, a, sizeof a), insns ? (double)cycles / (double)insns : 0.0);
+  fprintf(f, "  cycles        %20s\n", tally_format_count(cycles, a, sizeof a));
+  fprintf(f, "  instructions  %20s   CPI %.3f\n", tally_format_count(insns, a, sizeof a), insns ? (double)cycles / (double)insns : 0.0);
   fprintf(f, "  time          %20s   at %.1f MHz, %.2f V\n", si(e.seconds, "s", a, sizeof a), e.frequency_mhz, e.voltage);
   fprintf(f, "  energy        %20s   core %s, static %s, caches %s, memory %s\n", si(e.total_j, "J", a, sizeof a),
           si(e.core_j, "J", b, sizeof b), si(e.static_j, "J", c, sizeof c), si(e.cache_j, "J", d, sizeof d),
@@ -38,31 +38,24 @@ void stats_print(tally_sim *sim, FILE *f) {
   uint64_t ia = S("icache.access"), ih = S("icache.hit");
   uint64_t rh = S("dcache.read_hit"), rm = S("dcache.read_miss"), wh = S("dcache.write_hit"), wm = S("dcache.write_miss");
   if (ia)
-    fprintf(f, "  I-cache       %20s   accesses, %.2f%% hits\n", fmt_count(ia, a, sizeof a), pct(ih, ia));
+    fprintf(f, "  I-cache       %20s   accesses, %.2f%% hits\n", tally_format_count(ia, a, sizeof a), pct(ih, ia));
   if (rh + rm + wh + wm) {
-    fprintf(f, "  D-cache reads %20s   accesses, %.2f%% hits\n", fmt_count(rh + rm, a, sizeof a), pct(rh, rh + rm));
-    fprintf(f, "  D-cache writes%20s   accesses, %.2f%% hits\n", fmt_count(wh + wm, a, sizeof a), pct(wh, wh + wm));
+    fprintf(f, "  D-cache reads %20s   accesses, %.2f%% hits\n", tally_format_count(rh + rm, a, sizeof a), pct(rh, rh + rm));
+    fprintf(f, "  D-cache writes%20s   accesses, %.2f%% hits\n", tally_format_count(wh + wm, a, sizeof a), pct(wh, wh + wm));
   }
   fprintf(f, "\n  %-20s %20s %9s  %s\n", "signal", "total", "per insn", "meaning");
   for (int i = 0; i < n; i++)
-    fprintf(f, "  %-20s %20s %9.4f  %s\n", tally_signal_name(i), fmt_count(t[i], a, sizeof a),
+    fprintf(f, "  %-20s %20s %9.4f  %s\n", tally_signal_name(i), tally_format_count(t[i], a, sizeof a),
             insns ? (double)t[i] / (double)insns : 0.0, tally_signal_meaning(i));
 #undef S
   free(t);
 }
 
-int stats_write_json(tally_sim *sim, const char *path, int exit_status) {
-  FILE *f = path[0] == '-' && !path[1] ? stdout : fopen(path, "w");
-  if (!f) {
-    perror(path);
-    return -1;
-  }
+static int stats_json(tally_sim *sim, int exit_status, FILE *f) {
   int n = tally_signal_count();
   uint64_t *t = calloc((size_t)n, sizeof *t);
-  if (!t) {
-    if (f != stdout) fclose(f);
+  if (!t)
     return -1;
-  }
   tally_signal_totals(sim, t);
   tally_energy e = tally_energy_now(sim);
   uint64_t cycles = tally_cycles(sim), insns = tally_instret(sim);
@@ -77,8 +70,19 @@ int stats_write_json(tally_sim *sim, const char *path, int exit_status) {
     fprintf(f, "    \"%s\": %llu%s\n", tally_signal_name(i), (unsigned long long)t[i], i + 1 < n ? "," : "");
   fprintf(f, "  }\n}\n");
   free(t);
-  if (f != stdout)
-    return fclose(f) == 0 ? 0 : -1;
-  fflush(f);
   return 0;
+}
+
+static int fail(tally_error *err, const char *what) {
+  if (err) {
+    snprintf(err->msg, sizeof err->msg, "%s", what);
+    err->code = TALLY_E_INTERNAL;
+  }
+  return -1;
+}
+
+int tally_export_stats(tally_sim *sim, bool json, int exit_status, FILE *f, tally_error *err) {
+  if (json ? stats_json(sim, exit_status, f) : (stats_text(sim, f), 0))
+    return fail(err, "out of memory");
+  return ferror(f) ? fail(err, "could not write the statistics") : 0;
 }
