@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
 #include "serve.h"
+#include "tally/tally.h"
+
+int cmd_serve(int argc, char **argv); /* listed in src/cli/main.c */
 
 static void serve_usage(FILE *f) {
   fprintf(f,
@@ -45,7 +47,7 @@ static void serve_usage(FILE *f) {
 static int parse_listen(serve_ctx *c, const char *s) {
   const char *colon = strrchr(s, ':');
   uint64_t port;
-  if (!colon || colon == s || (size_t)(colon - s) >= sizeof c->host || !parse_u64(colon + 1, &port) ||
+  if (!colon || colon == s || (size_t)(colon - s) >= sizeof c->host || !tally_parse_number(colon + 1, &port) ||
       port > 65535)
     return -1;
   memcpy(c->host, s, (size_t)(colon - s));
@@ -70,7 +72,7 @@ static int make_dirs(serve_ctx *c) {
 }
 
 static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
-  if (parse_u64(arg, out))
+  if (tally_parse_number(arg, out))
     return true;
   fprintf(stderr, "tally serve: %s: '%s' is not a number\n", name, arg);
   return false;
@@ -95,19 +97,19 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
     case O_TOKEN: c->token = optarg; break;
     case O_DB: c->db = optarg; break;
     case O_DIR: c->dir = optarg; break;
-    case O_MAXUP: if (!opt_u64("--max-upload", optarg, &v)) return EXIT_USAGE; c->lim.max_upload = v; break;
-    case O_INSNS: if (!opt_u64("--max-insns", optarg, &v)) return EXIT_USAGE; c->lim.max_insns = v; break;
-    case O_CPU: if (!opt_u64("--cpu-limit", optarg, &v)) return EXIT_USAGE; c->lim.cpu_seconds = (unsigned)v; break;
-    case O_WALL: if (!opt_u64("--wall-limit", optarg, &v)) return EXIT_USAGE; c->lim.wall_seconds = (unsigned)v; break;
-    case O_MEM: if (!opt_u64("--mem-limit", optarg, &v)) return EXIT_USAGE; c->lim.mem_bytes = v; break;
-    case O_JOBS: if (!opt_u64("--max-jobs", optarg, &v)) return EXIT_USAGE; c->lim.max_jobs = (unsigned)v; break;
+    case O_MAXUP: if (!opt_u64("--max-upload", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_upload = v; break;
+    case O_INSNS: if (!opt_u64("--max-insns", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_insns = v; break;
+    case O_CPU: if (!opt_u64("--cpu-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.cpu_seconds = (unsigned)v; break;
+    case O_WALL: if (!opt_u64("--wall-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.wall_seconds = (unsigned)v; break;
+    case O_MEM: if (!opt_u64("--mem-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.mem_bytes = v; break;
+    case O_JOBS: if (!opt_u64("--max-jobs", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_jobs = (unsigned)v; break;
     case 'h': serve_usage(stdout); return 0;
-    default: serve_usage(stderr); return EXIT_USAGE;
+    default: serve_usage(stderr); return SERVE_EXIT_USAGE;
     }
   }
   if (optind < argc) {
     fprintf(stderr, "tally serve: unexpected argument '%s'\n", argv[optind]);
-    return EXIT_USAGE;
+    return SERVE_EXIT_USAGE;
   }
   return -1;
 }
@@ -143,28 +145,28 @@ int cmd_serve(int argc, char **argv) {
     return rc;
   if (parse_listen(&c, listen) != 0) {
     fprintf(stderr, "tally serve: --listen '%s': expected ADDRESS:PORT, e.g. 127.0.0.1:8080\n", listen);
-    return EXIT_USAGE;
+    return SERVE_EXIT_USAGE;
   }
   if (!c.loopback && !c.token) {
     fprintf(stderr, "tally serve: --listen %s is not loopback: give --token TOKEN so that only people "
             "who have it can run programs\n", listen);
-    return EXIT_USAGE;
+    return SERVE_EXIT_USAGE;
   }
   if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0) {
     fprintf(stderr, "tally serve: --max-jobs, --wall-limit and --cpu-limit must be at least 1\n");
-    return EXIT_USAGE;
+    return SERVE_EXIT_USAGE;
   }
   if (make_dirs(&c) != 0 || absolutize(&c.dir) != 0) {
     fprintf(stderr, "tally serve: --dir %s: cannot create it: %s\n", c.dir, strerror(errno));
-    return EXIT_CANTCREAT;
+    return SERVE_EXIT_CANTCREAT;
   }
   c.self_exe = realpath("/proc/self/exe", NULL);
   if (!c.self_exe) {
     fprintf(stderr, "tally serve: cannot find its own executable: %s\n", strerror(errno));
-    return EXIT_INTERNAL;
+    return SERVE_EXIT_INTERNAL;
   }
   if (serve_collector_start(&c) != 0)
-    return EXIT_CANTCREAT;
+    return SERVE_EXIT_CANTCREAT;
   rc = serve_http_run(&c, listen);
   serve_collector_stop(&c);
   serve_jobs_free(&c);

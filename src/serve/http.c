@@ -16,7 +16,6 @@
 
 #include <microhttpd.h>
 
-#include "../cli/cli.h"
 #include "serve.h"
 
 /* One request's state between libmicrohttpd's calls. */
@@ -279,7 +278,7 @@ int serve_http_run(serve_ctx *c, const char *addr) {
   const char *h = strcmp(c->host, "localhost") == 0 ? "127.0.0.1" : c->host;
   if (inet_pton(AF_INET, h, &sin.sin_addr) != 1) {
     fprintf(stderr, "tally serve: --listen %s: not an IPv4 address\n", addr);
-    return EXIT_USAGE;
+    return SERVE_EXIT_USAGE;
   }
   signal(SIGPIPE, SIG_IGN);
   sigset_t set; /* blocked before the daemon's threads start, so that sigwait gets them */
@@ -293,7 +292,7 @@ int serve_http_run(serve_ctx *c, const char *addr) {
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "tally serve: cannot listen on %s (in use, or not an address of this machine)\n", addr);
-    return EXIT_CANTCREAT;
+    return SERVE_EXIT_CANTCREAT;
   }
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
   if (info && info->port)

@@ -16,6 +16,9 @@
 
 #include <jansson.h>
 
+/* Exit statuses of tally serve, as the CLI's (src/cli/cli.h). */
+enum { SERVE_EXIT_USAGE = 64, SERVE_EXIT_INTERNAL = 70, SERVE_EXIT_CANTCREAT = 73 };
+
 /* Limits a run and an upload get; set by tally serve's options. */
 typedef struct serve_limits {
   size_t max_upload;        /* bytes in one request body */
