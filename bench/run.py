@@ -57,7 +57,7 @@ MIN_NET_SECONDS = 0.002
 
 # Sections of the results file that other scripts write (bench/collector/run.py,
 # bench/statmod.py): kept as they are when this one rewrites the file.
-OTHER_WRITERS = ("## Collector and store", "## Cost of the statistics module")
+OTHER_WRITERS = ("## Collector and store", "## Cost of the statistics module", "## Old against new binary")
 
 
 class BenchError(Exception):

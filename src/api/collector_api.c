@@ -34,6 +34,10 @@ static void on_warning(void *ctx, const char *msg) {
 
 tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_error *err) {
   char e[512];
+  if (!cfg->listen) {
+    api_fail(err, TALLY_E_USAGE, "the collector needs an address to listen on (ADDR:PORT)");
+    return NULL;
+  }
   const char *db = cfg->db ? cfg->db : store_default_path();
   tally_collector *c = calloc(1, sizeof *c);
   if (!c) {

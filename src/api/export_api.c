@@ -74,6 +74,7 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *info, tal
                     .clock_hz = info->clock_hz, .cycles = info->cycles, .instret = info->instret, .stop = info->stop,
                     .stop_detail = info->stop_detail, .exit_status = info->exit_status, .lines = info->lines};
   int rc;
+  errno = 0; /* the writers set it when the stream fails */
   switch (fmt) {
   case TALLY_PROFILE_JSON: rc = report_write_json(p, &run, f); break;
   case TALLY_PROFILE_CSV: rc = report_write_csv(p, f); break;

@@ -86,8 +86,9 @@ tally_measure *tally_measure_new(tally_sim *sim, const tally_measure_params *p, 
   atomic_init(&m->prog_intervals, 0);
   m->sm = statmod_new(&sp, e, sizeof e);
   int rc = m->sm ? 0 : api_error(err, "%s", e);
-  if (rc == 0 && tally_statmod_attach(sim, m->sm, err) != 0)
-    rc = api_fail(err, TALLY_E_USAGE, "%s", err ? err->msg : "cannot attach the statistics module");
+  tally_error ae;
+  if (rc == 0 && tally_statmod_attach(sim, m->sm, &ae) != 0)
+    rc = api_fail(err, TALLY_E_USAGE, "%s", ae.msg);
   if (rc == 0 && p->interval && statmod_set_period(m->sm, p->interval, e, sizeof e) != 0)
     rc = api_fail(err, TALLY_E_USAGE, "%s", e);
   if (rc == 0 && statmod_add_sink(m->sm, measure_sink, m, e, sizeof e) != 0)

@@ -263,33 +263,51 @@ static measure_net *net_of(tally_measure *m, tally_error *err) {
   return n;
 }
 
+/* A store that could not be opened whole leaves nothing behind. */
+static int store_failed(measure_net *n) {
+  net_collector_close(n->col);
+  net_pipe_free(n->pipe);
+  store_close(n->st);
+  free(n->db);
+  n->col = NULL;
+  n->pipe = NULL;
+  n->st = NULL;
+  n->db = NULL;
+  n->collector_addr[0] = '\0';
+  return -1;
+}
+
 int mnet_store(tally_measure *m, const char *db, tally_error *err) {
   char e[400];
   measure_net *n = net_of(m, err);
   if (!n)
     return -1;
   if (n->col || n->collector_addr[0])
-    return api_fail(err, TALLY_E_USAGE, "the run already goes to %s",
-                    n->db ? n->db : n->collector_addr);
+    return api_fail(err, TALLY_E_USAGE, "the run already goes to %s", n->db ? n->db : n->collector_addr);
   if (!db)
     db = store_default_path();
-  n->db = strdup(db);
-  if (!n->db)
+  if (!(n->db = strdup(db)))
     return api_error(err, "out of memory");
   n->st = store_open(db, e, sizeof e);
-  if (!n->st)
-    return api_fail(err, TALLY_E_CREATE, "cannot create the store %s: %s", db, e);
+  if (!n->st) {
+    api_fail(err, TALLY_E_CREATE, "cannot create the store %s: %s", db, e);
+    return store_failed(n);
+  }
   /* The board link and the collector speak the protocol as over UDP, but
    * through an in-process pipe: a datagram through the kernel cost more
    * than storing it. */
   n->pipe = net_pipe_new(RING_PACKETS, 256);
-  if (!n->pipe)
-    return api_error(err, "out of memory");
+  if (!n->pipe) {
+    api_error(err, "out of memory");
+    return store_failed(n);
+  }
   net_collector_cfg cfg = {.listen = "127.0.0.1:0", .run_timeout_ms = UINT32_MAX, .on_run = on_run,
                            .on_warning = on_warning, .ctx = n, .pipe = n->pipe};
   n->col = net_collector_open(&cfg, n->st, e, sizeof e);
-  if (!n->col)
-    return api_error(err, "the embedded collector: %s", e);
+  if (!n->col) {
+    api_error(err, "the embedded collector: %s", e);
+    return store_failed(n);
+  }
   net_collector_addr(n->col, n->collector_addr, sizeof n->collector_addr);
   return 0;
 }
