@@ -259,6 +259,17 @@ static int spawn(serve_ctx *c, serve_job *j, json_t *job) {
   return 0;
 }
 
+/* A server that runs for weeks keeps the events of its last KEEP_EVENTS
+ * finished runs only (newest first in the list); older ones answer with
+ * their state and no events. Called with the lock held. */
+#define KEEP_EVENTS 32
+static void forget_old(serve_ctx *c) {
+  unsigned finished = 0;
+  for (serve_job *j = c->jobs; j; j = j->next)
+    if (strcmp(j->state, "running") != 0 && ++finished > KEEP_EVENTS && json_array_size(j->events))
+      json_array_clear(j->events);
+}
+
 json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_t msgsize) {
   json_t *job = json_object();
   *status = 400;
@@ -293,6 +304,7 @@ json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_
   pthread_mutex_lock(&c->lock);
   j->next = c->jobs;
   c->jobs = j;
+  forget_old(c);
   pthread_mutex_unlock(&c->lock);
   pthread_create(&j->reader, NULL, reader, arg);
   return json_pack("{s:I}", "job", (json_int_t)j->id);
