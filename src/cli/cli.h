@@ -29,6 +29,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_serve(int argc, char **argv);   /* src/serve/cmd_serve.c */
 
 /* Numbers for people, as the library formats and parses them. */
 static inline const char *fmt_count(uint64_t v, char *buf, size_t size) { return tally_format_count(v, buf, size); }
