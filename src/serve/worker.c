@@ -353,6 +353,10 @@ int serve_worker_main(const char *jobdir) {
   int rc;
   if (!w.sim)
     rc = fail("the run", "out of memory for the simulated board (the server's --mem-limit)");
+  /* an uploaded program gets no host file at all: the library refuses
+   * every open but the console, below the seccomp filter that backs it */
+  else if (tally_set_host_files(w.sim, TALLY_HOST_FILES_NONE, NULL, &w.err) != 0)
+    rc = fail("the run", w.err.msg);
   else if (json_is_true(json_object_get(w.job, "check")))
     rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
   else
