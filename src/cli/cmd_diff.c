@@ -14,6 +14,7 @@
 #include "../report/export.h"
 #include "cli.h"
 #include "tally/tally.h"
+#include "../util/array.h"
 
 static void diff_usage(FILE *f) {
   fprintf(f,
@@ -173,7 +174,7 @@ int cmd_diff(int argc, char **argv) {
     status = EXIT_INTERNAL;
     goto out;
   }
-  qsort(rows, n, sizeof *rows, by_change);
+  sort_array(rows, n, sizeof *rows, by_change);
 
   const char *what = m == BY_INCLUSIVE ? "inclusive cycles" : m == BY_CALLS ? "calls" : signal;
   printf("tally diff: %s%s\n  A: %s (%s on %s)\n  B: %s (%s on %s)\n\n", m == BY_SIGNAL ? "self " : "", what, path_a,

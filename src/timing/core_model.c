@@ -30,6 +30,7 @@
 #include <sys/types.h>
 
 #include "../textio/textio.h"
+#include "../util/array.h"
 
 /* A core model is a page of INI: these bounds are far above any real one
  * and keep /dev/zero or a stray binary from exhausting memory. */
@@ -748,7 +749,7 @@ size_t core_model_list(const char *dirs, char names[][64], size_t max) {
     }
     closedir(d);
   }
-  qsort(names, n, sizeof names[0], cmp_names);
+  sort_array(names, n, sizeof names[0], cmp_names);
   return n;
 }
 

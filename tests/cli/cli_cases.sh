@@ -341,6 +341,36 @@ case_bad_text_inputs() {
   expect_err "long.map:1: line too long"
 }
 
+case_empty_arrays() {
+  # Empty lists (a program that makes no calls, an ELF with no executable
+  # section) once reached qsort(NULL, 0, ...), which the sanitizer build
+  # aborts on: this case fails there when one comes back.
+  run profile --max-insns 1000 -g "$P/forever.elf"
+  expect_rc 124
+  no_crash
+  run symbols --lines "$P/data_only.elf"
+  expect_rc 0
+  expect_err "no function symbols in executable sections"
+  no_crash
+}
+
+case_unterminated_line_str() {
+  # A .debug_line_str whose last string has no NUL byte: libdw would read
+  # past the section (a heap overflow under ASan, garbage file names in a
+  # release build); tally refuses the line table and says why.
+  python3 "$(dirname "$0")/../programs/patch_section.py" "$P/stdin_count.elf" "$WORK/dmg.elf" .debug_line_str 0x41
+  run symbols --lines "$WORK/dmg.elf"
+  expect_rc 66
+  expect_err "damaged DWARF: section .debug_line_str does not end with a NUL byte"
+  ! grep -q "memcmp.cA" "$WORK/out" || { echo "FAIL: a file name read past its section"; fails=$((fails + 1)); }
+  no_crash
+  python3 "$(dirname "$0")/../programs/patch_section.py" "$P/stdin_count.elf" "$WORK/dmg2.elf" .debug_str 0x41
+  run profile --lines "$WORK/dmg2.elf"
+  expect_rc 66
+  expect_err "section .debug_str does not end with a NUL byte"
+  no_crash
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"
