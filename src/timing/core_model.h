@@ -73,6 +73,8 @@ typedef struct core_model {
 
   /* [dvfs] */
   uint32_t pll_relock_cycles;
+  double min_mhz, max_mhz;          /* the PLL's range: a switch outside it is refused */
+  double min_voltage, max_voltage;  /* the regulator's range, likewise */
 } core_model;
 
 /* The built-in default: a 5-stage in-order pipeline with 4 KiB I/D caches

@@ -371,6 +371,18 @@ case_unterminated_line_str() {
   no_crash
 }
 
+case_dvfs_range() {
+  # dvfs.elf checks from inside that an in-range switch applies and that
+  # 4,294,967 mV and 1,001 MHz are refused (exit 0 when all hold)
+  run run --core tally5 "$P/dvfs.elf"
+  expect_rc 0
+  expect_err "DVFS switch to 50000 kHz, 4294967 mV refused: outside the core model's range 1-1000 MHz, 0.5-1.5 V"
+  # a model whose starting point is outside its own range is refused
+  run run --core tally5 --set dvfs.max_mhz=50 "$P/dvfs.elf"
+  expect_rc 66
+  expect_err "outside the \[dvfs\] range"
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"
