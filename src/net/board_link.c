@@ -600,10 +600,16 @@ static void handle_control(net_board *b, const uint8_t *buf, size_t len, const n
     reply_error(b, from, m->h.type, m->h.seq, NET_E_WRONG_RUN, why, false);
     return;
   }
-  if (m->h.seq <= b->last_ctl_seq) {
+  /* Above the last accepted one, but not by more than a window: a jump to
+   * 2^32 - 1 would leave no number to accept afterwards (a locked channel). */
+  if (m->h.seq <= b->last_ctl_seq || m->h.seq - b->last_ctl_seq > NET_CTL_SEQ_WINDOW) {
     b->st.stale++;
-    snprintf(why, sizeof why, "sequence number %u is not above the last accepted one (%u)", m->h.seq,
-             b->last_ctl_seq);
+    if (m->h.seq <= b->last_ctl_seq)
+      snprintf(why, sizeof why, "sequence number %u is not above the last accepted one (%u)", m->h.seq,
+               b->last_ctl_seq);
+    else
+      snprintf(why, sizeof why, "sequence number %u is more than %u above the last accepted one (%u)", m->h.seq,
+               NET_CTL_SEQ_WINDOW, b->last_ctl_seq);
     reply_error(b, from, m->h.type, m->h.seq, NET_E_STALE, why, false);
     return;
   }

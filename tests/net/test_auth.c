@@ -188,6 +188,11 @@ int main(void) {
             reply.next_seq == 5 && reply.period == 0,
         "STATUS: bad_tags %u stale %u malformed %u next %u", reply.bad_tags, reply.stale, reply.malformed,
         reply.next_seq);
+  /* 11b. a sequence number far ahead (2^32 - 1) is stale: accepting it would
+   * leave no number above it, locking the channel; stale 4 */
+  CHECK(exchange(NET_SET_TIMER, run, UINT32_MAX, &key, 500), "no answer");
+  CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_STALE, "seq 2^32-1: %s", net_type_name(reply.h.type));
+  CHECK(a.timers == 1, "the far-ahead SET_TIMER was applied");
   /* 12. START, then START again */
   CHECK(exchange(NET_START, run, 5, &key, 0), "no answer");
   CHECK(reply.h.type == NET_ACK && a.starts == 1 && stats().state == NET_STATE_RUNNING, "START: %s",
@@ -197,7 +202,7 @@ int main(void) {
   CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_STATE && a.starts == 1, "second START: %s",
         net_type_name(reply.h.type));
   net_board_stats s = stats();
-  CHECK(s.bad_tags == 3 && s.stale == 3 && s.malformed == 1, "final counts: bad_tags %u stale %u malformed %u",
+  CHECK(s.bad_tags == 3 && s.stale == 4 && s.malformed == 1, "final counts: bad_tags %u stale %u malformed %u",
         s.bad_tags, s.stale, s.malformed);
 
   net_board_close(board);
