@@ -170,9 +170,10 @@ int cmd_collect(int argc, char **argv) {
   net_collector_get_stats(col, &cs);
   char a[32], b[32], d[32];
   fprintf(stderr, "tally collect: %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64 " incomplete); %s packets "
-          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused\n",
+          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused, %" PRIu64 " from a sender not the run's\n",
           state.runs, state.complete, state.incomplete, fmt_count(cs.stored, a, sizeof a),
-          fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed);
+          fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed,
+          cs.foreign);
   net_collector_close(col);
   store_close(st);
   sigaction(SIGINT, &old_int, NULL);

@@ -513,13 +513,24 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     c->stats.malformed++;
     return;
   }
+  if (m->h.run_id == 0) {
+    /* 0 is the control channel's "no run yet" (its hello): never a run */
+    c->stats.malformed++;
+    return;
+  }
   crun *r = find_run(c, m->h.run_id);
   if (!r) {
     if (t == NET_GONE || !(r = new_run(c, m->h.run_id))) {
       c->stats.malformed++;
       return;
     }
+    r->board = *from; /* a run belongs to its first sender */
     r->last_heard = now;
+  } else if (!net_addr_equal(&r->board, from)) {
+    /* Another sender using a known run id is forged or confused: it can
+     * neither add to the run, nor make us resend to it, nor take the run. */
+    c->stats.foreign++;
+    return;
   }
   if (r->closed) {
     if (t == NET_FINAL)
@@ -528,7 +539,6 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
       c->stats.duplicates++;
     return;
   }
-  r->board = *from;
   r->last_heard = now;
   if (t == NET_GONE) {
     on_gone(c, r, m);

@@ -1,0 +1,88 @@
+/*
+ * The collector against a second sender (tests/net, "forge"): a run belongs
+ * to the address that sent its first packet. Packets for that run id from
+ * anywhere else are counted as foreign and change nothing: not the stored
+ * packets, not the address resends and acknowledgements go to. Run id 0
+ * (the control channel's hello) is never a run. The packets are the
+ * document's own vectors (docs/protocol.md), sent over real loopback
+ * sockets to a real collector with a real SQLite store.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "net/collector.h"
+#include "net/udp.h"
+#include "vectors.h"
+
+#include "check.h"
+
+static vector v[VEC_MAX];
+static int nv;
+
+static const vector *find(const char *name) {
+  for (int i = 0; i < nv; i++)
+    if (strcmp(v[i].name, name) == 0)
+      return &v[i];
+  fprintf(stderr, "no vector named %s in the document\n", name);
+  exit(1);
+}
+
+static net_collector_stats after_sending(net_collector *c, int fd, const net_addr *to, const uint8_t *b, size_t len) {
+  net_udp_send(fd, to, b, len);
+  for (int i = 0; i < 20; i++)
+    net_collector_poll(c, 10);
+  net_collector_stats st;
+  net_collector_get_stats(c, &st);
+  return st;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3 || (nv = vectors_load(argv[1], v, VEC_MAX)) <= 0)
+    return 2;
+  char db[512], err[256];
+  snprintf(db, sizeof db, "%s/forge.db", argv[2]);
+  unlink(db);
+  store *st = store_open(db, err, sizeof err);
+  net_collector_cfg cfg = {.listen = "127.0.0.1:0", .run_timeout_ms = 60000};
+  net_collector *c = st ? net_collector_open(&cfg, st, err, sizeof err) : NULL;
+  if (!c) {
+    fprintf(stderr, "collector: %s\n", err);
+    return 1;
+  }
+  char where[80];
+  net_addr to;
+  net_collector_addr(c, where, sizeof where);
+  net_addr_parse(where, &to, err, sizeof err);
+  int board = net_udp_open_for(&to, err, sizeof err), forger = net_udp_open_for(&to, err, sizeof err);
+
+  const vector *start = find("run-start"), *data = find("data");
+  net_collector_stats s = after_sending(c, board, &to, start->bytes, start->len);
+  CHECK(s.stored == 1 && s.foreign == 0, "RUN_START from the board: stored %llu, foreign %llu",
+        (unsigned long long)s.stored, (unsigned long long)s.foreign);
+  /* the same run's DATA from another socket: foreign, not stored */
+  s = after_sending(c, forger, &to, data->bytes, data->len);
+  CHECK(s.stored == 1 && s.foreign == 1, "DATA from a forger: stored %llu, foreign %llu",
+        (unsigned long long)s.stored, (unsigned long long)s.foreign);
+  /* from the board itself it is taken */
+  s = after_sending(c, board, &to, data->bytes, data->len);
+  CHECK(s.stored == 2 && s.foreign == 1, "DATA from the board: stored %llu, foreign %llu",
+        (unsigned long long)s.stored, (unsigned long long)s.foreign);
+  /* run id 0 is refused whoever sends it */
+  uint8_t zero[2048];
+  memcpy(zero, start->bytes, start->len);
+  memset(zero + 8, 0, 8);
+  uint64_t malformed = s.malformed;
+  s = after_sending(c, forger, &to, zero, start->len);
+  CHECK(s.stored == 2 && s.malformed == malformed + 1, "run id 0: stored %llu, malformed %llu",
+        (unsigned long long)s.stored, (unsigned long long)s.malformed);
+  close(board);
+  close(forger);
+  net_collector_finish_all(c, "test over");
+  net_collector_close(c);
+  store_close(st);
+  unlink(db);
+  printf("%d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
