@@ -274,13 +274,15 @@ int sym_lines_read_elf(sym_lines *l, Elf *e, const char *path, tally_error *err)
   sym_lines_free(l);
   if (!has_section(e, ".debug_line"))
     return 0; /* built without -g */
-  builder b = {.l = l};
-  if (find_code(&b, e) != 0)
-    return fail(err, "%s: cannot read section headers: %s", path, elf_errmsg(-1));
   const char *bad = unterminated_string_section(e);
   if (bad)
     return fail(err, "%s: damaged DWARF: section %s does not end with a NUL byte (its last string runs off the end)",
                 path, bad);
+  builder b = {.l = l};
+  if (find_code(&b, e) != 0) {
+    free(b.code);
+    return fail(err, "%s: cannot read section headers: %s", path, elf_errmsg(-1));
+  }
   int rc = 0;
   Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
   if (!dw) {
