@@ -33,6 +33,10 @@ struct tally_sim;
 void stats_print(struct tally_sim *sim, FILE *f);
 int stats_write_json(struct tally_sim *sim, const char *path, int exit_status);
 
+/* Sets the core model (core_opts.c): 0, EXIT_USAGE for a bad --core name
+ * or --set value, EXIT_NOINPUT for a model file that cannot be read. */
+int cli_set_core(struct tally_sim *sim, const char *name, const char *const *sets, int nsets, const char *cmd);
+
 /* "12,345,678" */
 const char *fmt_count(uint64_t v, char *buf, size_t size);
 /* Parses "123", "0x80000000", "10k", "5M", "2G" (k/M/G = 10^3/10^6/10^9,

@@ -295,7 +295,8 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
-static tally_sim *load(const run_opts *o, int argc, char **argv) {
+static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
+  *status = EXIT_NOINPUT;
   tally_config cfg;
   tally_config_default(&cfg);
   cfg.ram_size = (uint32_t)o->ram_size;
@@ -316,11 +317,11 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
     tally_sim_free(sim);
     return NULL;
   }
-  if (o->timed && tally_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
+  if (o->timed && (*status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "run")) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
+  *status = EXIT_NOINPUT;
   if (tally_set_args(sim, argc, argv) != 0) {
     tally_sim_free(sim);
     return NULL;
@@ -335,10 +336,11 @@ int cmd_run(int argc, char **argv) {
     count_opts_free(&o.count);
     return first == -2 ? 0 : EXIT_USAGE;
   }
-  tally_sim *sim = load(&o, argc - first, argv + first);
+  int load_status;
+  tally_sim *sim = load(&o, argc - first, argv + first, &load_status);
   if (!sim) {
     count_opts_free(&o.count);
-    return EXIT_NOINPUT;
+    return load_status;
   }
   /* the store this run writes is never the program's to open */
   tally_error err;

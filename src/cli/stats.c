@@ -1,6 +1,8 @@
 /* The end-of-run statistics of `tally run --stats` and `--stats-json`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "tally/tally.h"
@@ -54,7 +56,7 @@ void stats_print(tally_sim *sim, FILE *f) {
 int stats_write_json(tally_sim *sim, const char *path, int exit_status) {
   FILE *f = path[0] == '-' && !path[1] ? stdout : fopen(path, "w");
   if (!f) {
-    perror(path);
+    fprintf(stderr, "tally: --stats-json %s: cannot create: %s\n", path, strerror(errno));
     return -1;
   }
   int n = tally_signal_count();
@@ -77,8 +79,14 @@ int stats_write_json(tally_sim *sim, const char *path, int exit_status) {
     fprintf(f, "    \"%s\": %llu%s\n", tally_signal_name(i), (unsigned long long)t[i], i + 1 < n ? "," : "");
   fprintf(f, "  }\n}\n");
   free(t);
-  if (f != stdout)
-    return fclose(f) == 0 ? 0 : -1;
-  fflush(f);
-  return 0;
+  /* a full disk shows only here: say so, never fail in silence */
+  int bad = fflush(f) != 0 || ferror(f);
+  int werr = errno;
+  if (f != stdout && fclose(f) != 0 && !bad) {
+    bad = 1;
+    werr = errno;
+  }
+  if (bad)
+    fprintf(stderr, "tally: --stats-json %s: cannot write: %s\n", path, strerror(werr));
+  return bad ? -1 : 0;
 }

@@ -383,6 +383,25 @@ case_dvfs_range() {
   expect_err "outside the \[dvfs\] range"
 }
 
+case_option_errors() {
+  # a bad value on the command line is a usage error (64); a model file
+  # that cannot be read is bad input (66); a JSON file that cannot be
+  # written says so (70)
+  run run --core nosuch "$P/forever.elf"
+  expect_rc 64
+  expect_err "--core nosuch"
+  run run --core "$WORK/missing.ini" "$P/forever.elf"
+  expect_rc 66
+  run run --set icache.size=3 "$P/forever.elf"
+  expect_rc 64
+  expect_err "--set: .*icache"
+  run profile --set nosuch.key=1 "$P/forever.elf"
+  expect_rc 64
+  run run --stats-json /dev/full "$P/../../target/rv32imac/empty.elf"
+  expect_rc 70
+  expect_err "--stats-json /dev/full: cannot write: No space left on device"
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"
