@@ -455,10 +455,17 @@ static void answer_resend(net_board *b, const net_msg *m) {
 
 /* ---- control packets ---- */
 
+/* Replies to a peer that has not shown the key (keyed boards only) name no
+ * run and no sequence number: a run id is what a forger needs. */
+static bool anonymous_reply(const net_board *b, const net_msg *m) {
+  return b->keyed && m->h.type == NET_ERROR && (m->code == NET_E_BAD_TAG || m->code == NET_E_MALFORMED);
+}
+
 static void send_reply(net_board *b, const net_addr *to, bool remember) {
   net_msg *m = b->out;
-  m->h.run_id = b->run_id;
-  m->next_seq = b->last_ctl_seq + 1;
+  bool anon = anonymous_reply(b, m);
+  m->h.run_id = anon ? 0 : b->run_id;
+  m->next_seq = anon ? 0 : b->last_ctl_seq + 1;
   uint8_t buf[NET_MAX_PACKET];
   size_t n = net_encode(m, b->keyed ? &b->key : NULL, buf, NULL, 0);
   if (!n)
