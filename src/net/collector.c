@@ -22,7 +22,13 @@
 
 #define BATCH 64
 #define MAX_RUNS 64                  /* open at once; more is someone flooding us */
-#define MAX_SEQ_JUMP (1u << 22)      /* a sequence number this far ahead is not believed */
+/* A run's gap bitmaps grow to its highest sequence number. A jump is
+ * believed only while the run would be at most MAX_MISSING packets short of
+ * what it has received (the board's resend ring holds 4,096), so a run's
+ * maps are bounded by the packets really received plus 128 KiB, and all
+ * runs together by MAX_RUNS times that: 1,025 forged packets can no longer
+ * walk the window to 2^32 bits. */
+#define MAX_MISSING (1u << 20)
 #define CLOSED_KEEP_MS 60000         /* closed runs are remembered to re-acknowledge */
 #define NOTE_SIZE 600
 
@@ -193,6 +199,11 @@ static crun *new_run(net_collector *c, uint64_t id) {
   r->id = id;
   c->runs[c->nruns++] = r;
   return r;
+}
+
+/* Could the run really reach `end` packets, given what it has received? */
+static bool believable_end(const crun *r, uint64_t end) {
+  return end <= r->end || end - r->received <= (uint64_t)MAX_MISSING + 1;
 }
 
 static bool grow_maps(crun *r, uint32_t bits) {
@@ -460,7 +471,7 @@ static void on_data(net_collector *c, crun *r, const net_msg *m) {
 
 static void on_final(net_collector *c, crun *r, const net_msg *m) {
   if (!r->final_known) {
-    if (m->total_packets > r->end + MAX_SEQ_JUMP) {
+    if (!believable_end(r, m->total_packets)) {
       warn(c, "run %016" PRIx64 ": FINAL claims %" PRIu32 " packets, past any believable count", r->id,
            m->total_packets);
       return;
@@ -546,7 +557,7 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     return;
   }
   uint32_t seq = m->h.seq;
-  if ((r->final_known && seq >= r->total_packets) || seq > r->end + MAX_SEQ_JUMP || !grow_maps(r, seq + 1)) {
+  if ((r->final_known && seq >= r->total_packets) || !believable_end(r, seq + 1) || !grow_maps(r, seq + 1)) {
     c->stats.malformed++;
     warn(c, "run %016" PRIx64 ": sequence number %" PRIu32 " out of range", r->id, seq);
     return;

@@ -77,6 +77,20 @@ int main(int argc, char **argv) {
   s = after_sending(c, forger, &to, zero, start->len);
   CHECK(s.stored == 2 && s.malformed == malformed + 1, "run id 0: stored %llu, malformed %llu",
         (unsigned long long)s.stored, (unsigned long long)s.malformed);
+  /* A sequence number 2^21 ahead of 2 received packets is not believed
+   * (the gap maps would grow without bound under a flood of such jumps);
+   * one 1,000 ahead is. */
+  uint8_t far[2048];
+  memcpy(far, data->bytes, data->len);
+  uint32_t seqs[2] = {1u << 21, 1000};
+  for (int i = 0; i < 2; i++) {
+    far[16] = (uint8_t)seqs[i], far[17] = (uint8_t)(seqs[i] >> 8), far[18] = (uint8_t)(seqs[i] >> 16),
+    far[19] = (uint8_t)(seqs[i] >> 24);
+    uint64_t before = s.stored;
+    s = after_sending(c, board, &to, far, data->len);
+    CHECK(s.stored == before + (i == 1), "DATA at seq %u: stored %llu (was %llu)", seqs[i],
+          (unsigned long long)s.stored, (unsigned long long)before);
+  }
   close(board);
   close(forger);
   net_collector_finish_all(c, "test over");
