@@ -11,6 +11,7 @@
 enum {
   EXIT_USAGE = 64,       /* bad command line */
   EXIT_NOINPUT = 66,     /* program file missing or not loadable */
+  EXIT_UNAVAILABLE = 69, /* the collector never confirmed the run (--collector) */
   EXIT_INTERNAL = 70,    /* host-side failure */
   EXIT_CANTCREAT = 73,   /* an output file (the store) cannot be created */
   EXIT_BOUND = 124,      /* --max-insns or --timeout reached */

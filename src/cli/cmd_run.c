@@ -105,8 +105,9 @@ static void run_usage(FILE *f) {
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
           "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
-          "PROGRAM, the --key file or the --semihost-root cannot be read, 73 when\n"
-          "the store cannot be created.\n");
+          "PROGRAM, the --key file or the --semihost-root cannot be read, 69 when\n"
+          "the --collector never acknowledged the run, 73 when the store cannot be\n"
+          "created.\n");
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
@@ -439,8 +440,9 @@ int cmd_run(int argc, char **argv) {
     run_net_cut_short(net);
   if (counting && count_finish(counting, stderr) != 0 && status == 0)
     status = EXIT_INTERNAL;
-  if (net && run_net_finish(net, why ? RUN_END_STOPPED : RUN_END_EXIT, why ? why : "") != 0 && status == 0)
-    status = EXIT_INTERNAL;
+  int net_status = net ? run_net_finish(net, why ? RUN_END_STOPPED : RUN_END_EXIT, why ? why : "") : 0;
+  if (net_status != 0 && status == 0)
+    status = net_status > 0 ? net_status : EXIT_INTERNAL;
   if (o.stats)
     stats_print(sim, stderr);
   if (o.stats_json && stats_write_json(sim, o.stats_json, status) != 0 && status == 0)

@@ -512,8 +512,9 @@ int run_net_finish(run_net *n, run_end end, const char *why) {
             bs.verdict == 1 ? "complete" : "incomplete ('tally report' there says what is missing)");
   } else {
     fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
-                    "(is 'tally collect --listen %s' running?); it will decide on its own\n",
+                    "(is 'tally collect --listen %s' running?): the run is NOT known to be stored\n",
             id, n->collector_addr, n->collector_addr);
+    rc = EXIT_UNAVAILABLE;
   }
   if (n->o.control) {
     fprintf(stderr, "tally run: control: %u packets refused (%u bad tags, %u stale, %u malformed)\n",

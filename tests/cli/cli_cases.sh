@@ -402,6 +402,14 @@ case_option_errors() {
   expect_err "--stats-json /dev/full: cannot write: No space left on device"
 }
 
+case_collector_absent() {
+  # a run sent to a collector that is not there is not stored: tally run
+  # must say so and not exit 0
+  run run --count cycle --interval 100000 --collector 127.0.0.1:9 "$P/../../target/rv32imac/empty.elf"
+  expect_rc 69
+  expect_err "did not acknowledge its end .*the run is NOT known to be stored"
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"
