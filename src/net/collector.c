@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "collector.h"
+#include "../store/store_read.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -537,6 +538,15 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     }
     r->board = *from; /* a run belongs to its first sender */
     r->last_heard = now;
+    /* A run the store already holds complete (a replay, or a board still
+     * finishing after this collector restarted) is never reopened: its
+     * packets are duplicates and its FINAL is acknowledged as complete. */
+    store_run_status was;
+    if (store_run_status_of(c->st, r->id, &was) == 1 && was == STORE_RUN_COMPLETE) {
+      r->begun = r->closed = true;
+      r->closed_at = now;
+      r->verdict = STORE_RUN_COMPLETE;
+    }
   } else if (!net_addr_equal(&r->board, from)) {
     /* Another sender using a known run id is forged or confused: it can
      * neither add to the run, nor make us resend to it, nor take the run. */

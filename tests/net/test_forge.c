@@ -14,6 +14,7 @@
 
 #include "net/collector.h"
 #include "net/udp.h"
+#include "store/store_read.h"
 #include "vectors.h"
 
 #include "check.h"
@@ -45,6 +46,24 @@ int main(int argc, char **argv) {
   snprintf(db, sizeof db, "%s/forge.db", argv[2]);
   unlink(db);
   store *st = store_open(db, err, sizeof err);
+  /* a run already stored complete: the id of the document's vectors + 1 */
+  const vector *start0 = find("run-start");
+  uint64_t stored_id = 0;
+  for (int i = 0; i < 8; i++)
+    stored_id |= (uint64_t)start0->bytes[8 + i] << (8 * i);
+  stored_id += 1;
+  store_run_info done = {.run_id = stored_id, .program = "replayed.elf", .core = "tally5", .counters = 1,
+                        .width = 32, .period = 1000};
+  store_counter_info ctr = {.index = 0, .signal = "cycle", .anywhere = true, .where = "anywhere",
+                            .label = "cycles", .enabled = true};
+  uint64_t value = 1000;
+  uint8_t sat = 0;
+  store_run_status was = 0;
+  CHECK(st && store_begin_run(st, &done) == 0 && store_set_counter(st, stored_id, &ctr) == 0 &&
+            store_add_interval(st, stored_id, 2, 0, 0, 1000, 0, 1, &value, &sat, NULL) == 0 &&
+            store_finish_run(st, stored_id, STORE_RUN_COMPLETE, &value, 1, 1, "") == 0 && store_flush(st) == 0 &&
+            store_run_status_of(st, stored_id, &was) == 1 && was == STORE_RUN_COMPLETE,
+        "could not store a complete run (%d)", (int)was);
   net_collector_cfg cfg = {.listen = "127.0.0.1:0", .run_timeout_ms = 60000};
   net_collector *c = st ? net_collector_open(&cfg, st, err, sizeof err) : NULL;
   if (!c) {
@@ -91,10 +110,22 @@ int main(int argc, char **argv) {
     CHECK(s.stored == before + (i == 1), "DATA at seq %u: stored %llu (was %llu)", seqs[i],
           (unsigned long long)s.stored, (unsigned long long)before);
   }
+  /* Replaying that complete run's packets (a restarted collector) leaves
+   * it complete: nothing of it is stored again or recomputed. */
+  uint8_t replay[2048];
+  memcpy(replay, start0->bytes, start0->len);
+  for (int i = 0; i < 8; i++)
+    replay[8 + i] = (uint8_t)(stored_id >> (8 * i));
+  uint64_t before = s.stored;
+  s = after_sending(c, board, &to, replay, start0->len);
+  CHECK(s.stored == before, "a replayed packet of a complete run was stored");
   close(board);
   close(forger);
   net_collector_finish_all(c, "test over");
   net_collector_close(c);
+  store_run_status now = STORE_RUN_INCOMPLETE;
+  CHECK(store_run_status_of(st, stored_id, &now) == 1 && now == STORE_RUN_COMPLETE,
+        "the complete run became %d after a replay", (int)now);
   store_close(st);
   unlink(db);
   printf("%d checks, %d failures\n", checks, failures);
