@@ -286,9 +286,12 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
-  if (tally_load_elf(sim, prog, &err) != 0 || tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0 ||
-      tally_set_args(sim, argc - first, argv + first) != 0) {
+  if (tally_load_elf(sim, prog, &err) != 0 || tally_set_args(sim, argc - first, argv + first) != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
+    tally_sim_free(sim);
+    return status;
+  }
+  if ((status = cli_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, "profile")) != 0) {
     tally_sim_free(sim);
     return status;
   }

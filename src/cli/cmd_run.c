@@ -3,6 +3,7 @@
  * through. The run goes in slices of instructions so that a deadline,
  * Ctrl-C and progress are looked at between slices, never per instruction.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -110,8 +111,9 @@ static void run_usage(FILE *f) {
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
           "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
-          "PROGRAM, the --key file or the --semihost-root cannot be read, 73 when\n"
-          "the store cannot be created.\n");
+          "PROGRAM, the --key file or the --semihost-root cannot be read, 69 when\n"
+          "the --collector never acknowledged the run, 73 when the store cannot be\n"
+          "created.\n");
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
@@ -251,13 +253,23 @@ static int write_stats_json(tally_sim *sim, const char *path, int status) {
   bool out = path[0] == '-' && !path[1];
   FILE *f = out ? stdout : fopen(path, "w");
   if (!f) {
-    perror(path);
+    fprintf(stderr, "tally run: --stats-json %s: cannot create: %s\n", path, strerror(errno));
     return -1;
   }
-  int rc = tally_export_stats(sim, true, status, f, NULL);
-  if (out)
-    return fflush(f) == 0 ? rc : -1;
-  return fclose(f) == 0 ? rc : -1;
+  tally_error err;
+  int rc = tally_export_stats(sim, true, status, f, &err);
+  /* a full disk shows only here: say so, never fail in silence */
+  int bad = fflush(f) != 0 || ferror(f);
+  int werr = errno;
+  if (!out && fclose(f) != 0 && !bad) {
+    bad = 1;
+    werr = errno;
+  }
+  if (rc != 0 && !bad)
+    fprintf(stderr, "tally run: --stats-json %s: %s\n", path, err.msg);
+  else if (bad)
+    fprintf(stderr, "tally run: --stats-json %s: cannot write: %s\n", path, strerror(werr));
+  return rc != 0 || bad ? -1 : 0;
 }
 
 static void report_summary(const tally_sim *sim, double secs) {
@@ -267,7 +279,8 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
-static tally_sim *load(const run_opts *o, int argc, char **argv) {
+static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
+  *status = EXIT_NOINPUT;
   tally_config cfg;
   tally_config_default(&cfg);
   cfg.ram_size = (uint32_t)o->ram_size;
@@ -288,11 +301,11 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
     tally_sim_free(sim);
     return NULL;
   }
-  if (o->timed && tally_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
+  if (o->timed && (*status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "run")) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
+  *status = EXIT_NOINPUT;
   if (tally_set_args(sim, argc, argv) != 0) {
     tally_sim_free(sim);
     return NULL;
@@ -307,10 +320,11 @@ int cmd_run(int argc, char **argv) {
     count_opts_free(&o.count);
     return first == -2 ? 0 : EXIT_USAGE;
   }
-  tally_sim *sim = load(&o, argc - first, argv + first);
+  int load_status;
+  tally_sim *sim = load(&o, argc - first, argv + first, &load_status);
   if (!sim) {
     count_opts_free(&o.count);
-    return EXIT_NOINPUT;
+    return load_status;
   }
   /* the store this run writes is never the program's to open */
   tally_error err;

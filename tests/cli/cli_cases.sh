@@ -341,6 +341,76 @@ case_bad_text_inputs() {
   expect_err "long.map:1: line too long"
 }
 
+case_empty_arrays() {
+  # Empty lists (a program that makes no calls, an ELF with no executable
+  # section) once reached qsort(NULL, 0, ...), which the sanitizer build
+  # aborts on: this case fails there when one comes back.
+  run profile --max-insns 1000 -g "$P/forever.elf"
+  expect_rc 124
+  no_crash
+  run symbols --lines "$P/data_only.elf"
+  expect_rc 0
+  expect_err "no function symbols in executable sections"
+  no_crash
+}
+
+case_unterminated_line_str() {
+  # A .debug_line_str whose last string has no NUL byte: libdw would read
+  # past the section (a heap overflow under ASan, garbage file names in a
+  # release build); tally refuses the line table and says why.
+  python3 "$(dirname "$0")/../programs/patch_section.py" "$P/stdin_count.elf" "$WORK/dmg.elf" .debug_line_str 0x41
+  run symbols --lines "$WORK/dmg.elf"
+  expect_rc 66
+  expect_err "damaged DWARF: section .debug_line_str does not end with a NUL byte"
+  ! grep -q "memcmp.cA" "$WORK/out" || { echo "FAIL: a file name read past its section"; fails=$((fails + 1)); }
+  no_crash
+  python3 "$(dirname "$0")/../programs/patch_section.py" "$P/stdin_count.elf" "$WORK/dmg2.elf" .debug_str 0x41
+  run profile --lines "$WORK/dmg2.elf"
+  expect_rc 66
+  expect_err "section .debug_str does not end with a NUL byte"
+  no_crash
+}
+
+case_dvfs_range() {
+  # dvfs.elf checks from inside that an in-range switch applies and that
+  # 4,294,967 mV and 1,001 MHz are refused (exit 0 when all hold)
+  run run --core tally5 "$P/dvfs.elf"
+  expect_rc 0
+  expect_err "DVFS switch to 50000 kHz, 4294967 mV refused: outside the core model's range 1-1000 MHz, 0.5-1.5 V"
+  # a model whose starting point is outside its own range is refused (a
+  # --set that makes it so is a usage error)
+  run run --core tally5 --set dvfs.max_mhz=50 "$P/dvfs.elf"
+  expect_rc 64
+  expect_err "outside the \[dvfs\] range"
+}
+
+case_option_errors() {
+  # a bad value on the command line is a usage error (64); a model file
+  # that cannot be read is bad input (66); a JSON file that cannot be
+  # written says so (70)
+  run run --core nosuch "$P/forever.elf"
+  expect_rc 64
+  expect_err "--core nosuch"
+  run run --core "$WORK/missing.ini" "$P/forever.elf"
+  expect_rc 66
+  run run --set icache.size=3 "$P/forever.elf"
+  expect_rc 64
+  expect_err "--set: .*icache"
+  run profile --set nosuch.key=1 "$P/forever.elf"
+  expect_rc 64
+  run run --stats-json /dev/full "$P/../../target/rv32imac/empty.elf"
+  expect_rc 70
+  expect_err "--stats-json /dev/full: cannot write: No space left on device"
+}
+
+case_collector_absent() {
+  # a run sent to a collector that is not there is not stored: tally run
+  # must say so and not exit 0
+  run run --count cycle --interval 100000 --collector 127.0.0.1:9 "$P/../../target/rv32imac/empty.elf"
+  expect_rc 69
+  expect_err "did not acknowledge its end .*the run is NOT known to be stored"
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"
