@@ -23,8 +23,9 @@ def read_bbcount(path):
         sys.exit(f"{path}: version {version}, {n} records, {len(data)} bytes: malformed")
     out = {}
     for i in range(n):
-        pc, _zero, count = struct.unpack_from("<IIQ", data, 12 + 16 * i)
-        out[pc] = count
+        pc, flags, count = struct.unpack_from("<IIQ", data, 12 + 16 * i)
+        if flags & 1:  # a counted site (the others are the runtime's own)
+            out[pc] = count
     return out
 
 
