@@ -46,7 +46,7 @@ static void inst_usage(FILE *f) {
           "No instruction or data of the program moves: each instrumented instruction\n"
           "is replaced in place by a trap of the same length and re-created by the\n"
           "runtime; the analysis lives above the program's 128 MiB, at 0x88000000\n"
-          "(run the output with tally run --ram-size 256Mi, or on QEMU with\n"
+          "(tally run sizes its RAM for it; on QEMU add\n"
           "-m 256M -device loader,addr=0x88001000,cpu-num=0).\n"
           "\n"
           "where:\n"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_inst.sh [--qemu] [--tactic T] TALLY PROG.elf POINTS TOOL [ARGS...]
 #
+# (tally run sizes its RAM from the instrumented ELF by itself.)
 # Transparency of `tally inst`: PROG instrumented at POINTS with TOOL must
 # print the same output and exit with the same status as PROG itself, on
 # tally and (with --qemu, when qemu-system-riscv32 is installed) on QEMU.
@@ -40,7 +41,7 @@ prog=$work/orig.elf
 mkdir "$work/orig" "$work/tally" "$work/qemu"
 (cd "$work/orig" && "$tally" profile --callgrind cg.out "$prog" "$@" >/dev/null 2>&1)
 (cd "$work/orig" && "$tally" run "$prog" "$@" >out 2>&1); want_rc=$?
-(cd "$work/tally" && "$tally" run --ram-size 256Mi "$work/inst.elf" "$@" >out 2>&1); got_rc=$?
+(cd "$work/tally" && "$tally" run "$work/inst.elf" "$@" >out 2>&1); got_rc=$?
 diff -u "$work/orig/out" "$work/tally/out" || fail "instrumented output differs on tally"
 [ "$want_rc" = "$got_rc" ] || fail "exit status $got_rc on tally, the original's is $want_rc"
 
