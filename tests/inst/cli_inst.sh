@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# cli_inst.sh TALLY PROG.elf: the command line of `tally inst` (docs/tally-inst.md):
+# cli_inst.sh TALLY PROG.elf [ARGS...]: the command line of `tally inst` (docs/tally-inst.md):
 # help, usage errors (64), refusals (65), bad input (66), toolchain
 # failures (70, with the compiler's message), never an output file left
 # behind on failure; and a user analysis with --analysis/--call whose load
 # count equals the load signal of tally's exact profile of the original.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tally=$(realpath "$1"); prog=$(realpath "$2")
+tally=$(realpath "$1"); prog=$(realpath "$2"); shift 2  # the rest: PROG's arguments
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -41,10 +41,10 @@ check 70 "undefined reference to .missing_fn" --points bb --analysis "$here/load
 # a user analysis: loads(pc, ea, sp) at every load
 check 0 "" --points load --analysis "$here/loadcount.c" --call 'loads(pc,ea,reg:2)' --report "$prog" -o "$work/o.elf"
 grep -q "trap" "$work/out" || { echo "FAIL: --report shows no tactic"; fails=$((fails + 1)); }
-(cd "$work" && "$tally" run o.elf >run.out 2>&1) || { echo "FAIL: instrumented run"; cat "$work/run.out"; fails=$((fails + 1)); }
+(cd "$work" && "$tally" run o.elf "$@" >run.out 2>&1) || { echo "FAIL: instrumented run"; cat "$work/run.out"; fails=$((fails + 1)); }
 # p.elf and o.elf: argv[0] of the same length (start-up code loads each byte of the command line)
 cp "$prog" "$work/p.elf"
-(cd "$work" && "$tally" profile --csv prof.csv --signals instret,load p.elf >/dev/null 2>&1)
+(cd "$work" && "$tally" profile --csv prof.csv --signals instret,load p.elf "$@" >/dev/null 2>&1)
 want=$(python3 - "$work/prof.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
