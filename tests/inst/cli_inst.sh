@@ -13,7 +13,7 @@ fails=0
 check() { # check WANT_STATUS PATTERN ARGS...: status and a message matching PATTERN
   local want=$1 pat=$2; shift 2
   "$tally" inst "$@" >"$work/out" 2>&1; local got=$?
-  if [ "$got" != "$want" ] || ! grep -qE -- "$pat" "$work/out"; then
+  if [ "$got" != "$want" ] || { [ -n "$pat" ] && ! grep -qE -- "$pat" "$work/out"; }; then
     echo "FAIL: tally inst $* -> $got (want $want, /$pat/):"; cat "$work/out"; fails=$((fails + 1))
   fi
   if [ "$want" != 0 ] && [ -e "$work/o.elf" ]; then
@@ -54,4 +54,15 @@ PY
 )
 got=$(cat "$work/loadcount.out" 2>/dev/null)
 [ "$got" = "loads $want bad 0" ] || { echo "FAIL: loadcount.out '$got', tally profile says $want loads"; fails=$((fails + 1)); }
+
+# an instrumented program is read (for --show) but not instrumented again
+mv "$work/o.elf" "$work/i.elf"
+check 65 "already instrumented" --points bb "$work/i.elf" -o "$work/o.elf"
+
+# --show: bbcount at function entries; main runs once
+check 0 "" --points func-entry --tool bbcount "$prog" -o "$work/o.elf"
+mv "$work/o.elf" "$work/b.elf"
+(cd "$work" && "$tally" run b.elf "$@" >/dev/null 2>&1 && "$tally" inst --show bbcount.out b.elf >show.out 2>&1)
+grep -qE "^0x[0-9a-f]{8}  main +1$" "$work/show.out" || { echo "FAIL: --show:"; cat "$work/show.out"; fails=$((fails + 1)); }
+
 [ $fails = 0 ] && echo "PASS: $fails failures" || exit 1
