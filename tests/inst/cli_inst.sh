@@ -41,7 +41,7 @@ check 70 "undefined reference to .missing_fn" --points bb --analysis "$here/load
 # a user analysis: loads(pc, ea, sp) at every load
 check 0 "" --points load --analysis "$here/loadcount.c" --call 'loads(pc,ea,reg:2)' --report "$prog" -o "$work/o.elf"
 grep -q "trap" "$work/out" || { echo "FAIL: --report shows no tactic"; fails=$((fails + 1)); }
-(cd "$work" && "$tally" run o.elf "$@" >run.out 2>&1) || { echo "FAIL: instrumented run"; cat "$work/run.out"; fails=$((fails + 1)); }
+(cd "$work" && "$tally" run --semihost-files rw o.elf "$@" >run.out 2>&1) || { echo "FAIL: instrumented run"; cat "$work/run.out"; fails=$((fails + 1)); }
 # p.elf and o.elf: argv[0] of the same length (start-up code loads each byte of the command line)
 cp "$prog" "$work/p.elf"
 (cd "$work" && "$tally" profile --csv prof.csv --signals instret,load p.elf "$@" >/dev/null 2>&1)
@@ -62,7 +62,7 @@ check 65 "already instrumented" --points bb "$work/i.elf" -o "$work/o.elf"
 # --show: bbcount at function entries; main runs once
 check 0 "" --points func-entry --tool bbcount "$prog" -o "$work/o.elf"
 mv "$work/o.elf" "$work/b.elf"
-(cd "$work" && "$tally" run b.elf "$@" >/dev/null 2>&1 && "$tally" inst --show bbcount.out b.elf >show.out 2>&1)
+(cd "$work" && "$tally" run --semihost-files rw b.elf "$@" >/dev/null 2>&1 && "$tally" inst --show bbcount.out b.elf >show.out 2>&1)
 grep -qE "^0x[0-9a-f]{8}  main +1$" "$work/show.out" || { echo "FAIL: --show:"; cat "$work/show.out"; fails=$((fails + 1)); }
 
 [ $fails = 0 ] && echo "PASS: $fails failures" || exit 1
