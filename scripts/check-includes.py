@@ -30,6 +30,7 @@ MAY_INCLUDE = {
     "cli": set(),
     "core": {"timing", "util"},
     "debug": set(),
+    "inst": {"core", "symbols", "util"},
     "loader": {"core", "symbols", "util"},
     "net": {"statmod", "store", "util"},
     "profile": {"symbols", "timing", "util"},
