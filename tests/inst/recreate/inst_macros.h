@@ -34,6 +34,15 @@
 .Lok\@:
 .endm
 
+/* Fail unless register \reg equals register \exp (neither t1 nor t2). */
+.macro CHECK_REG reg, exp
+    mv      t2, \exp
+    beq     \reg, t2, .Lok\@
+    mv      t1, \reg
+    j       test_fail_value
+.Lok\@:
+.endm
+
 /* Fail unless \to - \from == \dist: proves at run time that a test sits at
  * the edge of an encoding's reach (the assembler would otherwise be free to
  * rewrite an out-of-range branch as a branch over a jump). Clobbers a5, t0. */
