@@ -59,8 +59,8 @@ class Case:
         rc, out, err = self.inst(*args)
         ok = rc in status if isinstance(status, tuple) else rc == status
         check(ok, "exit status %d, expected %s" % (rc, status))
-        for w in words:
-            check(w in err, "the message does not name '%s'" % w)
+        for w in words:     # a path may be named as given or by its file name
+            check(w in err or os.path.basename(w) in err, "the message does not name '%s'" % w)
         left = set(os.listdir(self.outdir)) - before
         check(not left, "files left behind in the output directory: %s" % sorted(left))
         return rc, out, err
