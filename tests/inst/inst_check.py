@@ -105,11 +105,19 @@ def disassemble(objdump, path):
 
 
 def parse_report(text, insns):
-    """{site address: tactic} from `--report`: a line per site whose first
-    address is an instruction of the program and which names a tactic
-    (jump or trap) or says the site is out of reach ('unreach')."""
+    """{site address: tactic} from `--report`: a table whose header names a
+    `tactic` column (columns are separated by two or more spaces), a line
+    per site starting with the site's address. Without such a header, any
+    line whose first address is an instruction and which names a tactic.
+    A site with neither tactic whose line says it is out of reach counts
+    as 'unreachable'."""
     sites = {}
+    col = None
     for line in text.splitlines():
+        fields = re.split(r"\s{2,}", line.strip())
+        if col is None and "tactic" in [f.lower() for f in fields]:
+            col = [f.lower() for f in fields].index("tactic")
+            continue
         addr = None
         for tok in re.findall(r"\b(?:0x)?([0-9a-fA-F]{8})\b", line):
             if int(tok, 16) in insns:
@@ -118,11 +126,16 @@ def parse_report(text, insns):
         if addr is None:
             continue
         low = line.lower()
-        m = re.search(r"\b(jump|trap)\b", low)
-        if re.search(r"unreach|out of reach|cannot reach|not reach", low):
-            sites[addr] = "unreachable"
-        elif m:
+        if col is not None and len(fields) > col:
+            m = re.match(r"(jump|trap)\b", fields[col].lower())
+        else:
+            m = re.search(r"\b(jump|trap)\b", low)
+        if m:
             sites[addr] = m.group(1)
+        elif re.search(r"unreach|out of reach|cannot reach|not reach", low):
+            sites[addr] = "unreachable"
+        else:
+            sites[addr] = fields[col].lower() if col is not None and len(fields) > col else "?"
     return sites
 
 
