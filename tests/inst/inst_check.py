@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """inst_check.py: one transparency test of `tally inst` (docs/inst-tests.md).
 
-    inst_check.py --tally TALLY --config CONFIG --work DIR PROG.elf
+    inst_check.py --tally TALLY --config CONFIG --work DIR PROG.elf [ARGS...]
 
 CONFIG is POINTS-TACTIC (insn-trap, insn-jump, insn-auto, bb-auto, ...).
-PROG.elf is a self-checking program: it exits 0 when every check passes.
+PROG.elf is a self-checking program (it exits 0 when every check passes)
+or a workload run with ARGS (it must exit 0 and print the same).
 The test
   1. runs PROG.elf on tally and on QEMU: both must exit 0 (else the program,
      not the instrumenter, is wrong);
@@ -70,18 +71,18 @@ def ram_mib(elf):
     return mib
 
 
-def run_tally(tally, path, mib):
+def run_tally(tally, path, mib, args=()):
     cmd = [tally, "run", "--timeout", "60"]
     if mib > 128:
         cmd += ["--ram-size", "%dMi" % mib]
-    return run(cmd + [path])
+    return run(cmd + [path] + list(args))
 
 
-def run_qemu(path, mib):
+def run_qemu(path, mib, args=()):
     env = dict(os.environ, QEMU_TIMEOUT="60")
     if mib > 128:
         env["QEMU_EXTRA_ARGS"] = (env.get("QEMU_EXTRA_ARGS", "") + " -m %dM" % mib).strip()
-    return run(["bash", QEMU_RUN, path], env=env)
+    return run(["bash", QEMU_RUN, path] + list(args), env=env)
 
 
 def disassemble(objdump, path):
@@ -208,6 +209,7 @@ def main():
     ap.add_argument("--work", required=True, help="directory for the outputs (emptied first)")
     ap.add_argument("--objdump", default=shutil.which("riscv64-unknown-elf-objdump") or "riscv64-unknown-elf-objdump")
     ap.add_argument("elf")
+    ap.add_argument("args", nargs="*", help="the program's arguments")
     a = ap.parse_args()
     points, tactic = a.config.rsplit("-", 1)
     name = os.path.basename(a.elf)
@@ -221,14 +223,17 @@ def main():
 
     orig = elfutil.Elf32(a.elf)
     insns = disassemble(a.objdump, a.elf)
-    ref_t = run_tally(a.tally, a.elf, 128)
+    ref_t = run_tally(a.tally, a.elf, 128, a.args)
     if ref_t[0] != 0:
         print("FAIL: %s fails uninstrumented on tally (status %d): fix the program first\n%s"
               % (name, ref_t[0], ref_t[1].decode(errors="replace")))
         return 1
-    ref_q = run_qemu(a.elf, 128) if qemu else None
+    ref_q = run_qemu(a.elf, 128, a.args) if qemu else None
     if ref_q and ref_q[0] != 0:
         print("FAIL: %s fails uninstrumented on QEMU (status %d)" % (name, ref_q[0]))
+        return 1
+    if ref_q and ref_q[1] != ref_t[1]:
+        print("FAIL: %s prints differently on tally and QEMU uninstrumented" % name)
         return 1
 
     out_path = os.path.join(a.work, "out.elf")
@@ -256,12 +261,12 @@ def main():
             mib = ram_mib(out)
             if mib > 128:
                 note("the output needs %d MiB of RAM" % mib)
-            got = run_tally(a.tally, out_path, mib)
+            got = run_tally(a.tally, out_path, mib, a.args)
             check(got[0] == ref_t[0], "tally: instrumented %s exits %d, original %d\n%s"
                   % (name, got[0], ref_t[0], (got[1] + got[2]).decode(errors="replace")[-2000:]))
             check(got[1] == ref_t[1], "tally: instrumented %s prints something else" % name)
             if ref_q:
-                got = run_qemu(out_path, mib)
+                got = run_qemu(out_path, mib, a.args)
                 check(got[0] == ref_q[0], "QEMU: instrumented %s exits %d, original %d\n%s"
                       % (name, got[0], ref_q[0], (got[1] + got[2]).decode(errors="replace")[-2000:]))
                 check(got[1] == ref_q[1], "QEMU: instrumented %s prints something else" % name)
