@@ -1,0 +1,383 @@
+/*
+ * tally inst: static binary instrumentation, ELF in, ELF out. A client of
+ * the instrumenter API (include/tally/inst.h): it picks the points from
+ * the options, attaches the tool's or the user's call to each, and writes
+ * the result. `--show FILE PROG` reads what the shipped bbcount tool wrote.
+ * docs/tally-inst.md is the manual.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tally/inst.h"
+
+#define MAX_LIST 64
+
+typedef struct where_opt {
+  const char *where;
+  int when;
+} where_opt;
+
+typedef struct inst_opts {
+  const char *in, *out, *tool, *call, *show;
+  unsigned points;
+  where_opt wheres[MAX_LIST];
+  size_t nwheres;
+  const char *globs[MAX_LIST];
+  size_t nglobs;
+  uint32_t range_lo[MAX_LIST], range_hi[MAX_LIST];
+  size_t nranges;
+  const char *analysis[MAX_LIST];
+  size_t nanalysis;
+  tally_inst_tactic tactic;
+  bool report;
+} inst_opts;
+
+static void inst_usage(FILE *f) {
+  fprintf(f,
+          "usage: tally inst [options] IN.elf -o OUT.elf\n"
+          "       tally inst --show bbcount.out PROG.elf\n"
+          "\n"
+          "Rewrites an RV32 executable so that analysis code runs at chosen points.\n"
+          "No instruction or data of the program moves: each instrumented instruction\n"
+          "is replaced in place by a trap of the same length and re-created by the\n"
+          "runtime; the analysis lives at 0x88000000 (run the output with tally run\n"
+          "--ram-size 256Mi, or QEMU -m 256M).\n"
+          "\n"
+          "where:\n"
+          "      --points KIND[,KIND...]  insn (every instruction), bb (basic-block\n"
+          "                           entry), func-entry, func-exit (before every\n"
+          "                           return), loop (loop headers), call (call sites),\n"
+          "                           load, store, mem (load+store)\n"
+          "      --before WHERE       before one instruction: 0xADDR, SYMBOL+OFF or\n"
+          "                           FILE:LINE (repeatable)\n"
+          "      --after WHERE        after one instruction (repeatable)\n"
+          "      --functions GLOB     only points in functions matching GLOB (repeatable)\n"
+          "      --range 0xLO-0xHI    only points in [LO, HI) (repeatable)\n"
+          "how:\n"
+          "      --tactic T           auto (default: a jump where a trampoline reaches,\n"
+          "                           else a trap), jump, trap\n"
+          "what:\n"
+          "      --tool NAME          a shipped tool: none (no analysis: transparency\n"
+          "                           tests; the default), bbcount (counts per site,\n"
+          "                           written to bbcount.out at exit)\n"
+          "      --analysis FILE      analysis code to link: .c, .S or .o (repeatable)\n"
+          "      --call FUNC[(ARG,...)]  the analysis function called at every point;\n"
+          "                           ARG = site | pc | ea | taken | reg:N | hpm:N |\n"
+          "                           cycle | instret (passed in a0..a5)\n"
+          "      --report             print a table of the sites: address, symbol+off,\n"
+          "                           instruction, tactic and why\n"
+          "  -o, --output FILE        the instrumented executable\n"
+          "      --show FILE          print a bbcount.out against PROG.elf's symbols\n"
+          "  -h, --help               show this help\n"
+          "\n"
+          "exit status: 0; 64 usage; 65 the input cannot be instrumented as asked\n"
+          "(says what and where); 66 unreadable or not an RV32 executable; 70 the\n"
+          "cross toolchain (riscv64-unknown-elf-gcc on PATH) is missing or failed.\n"
+          "See docs/tally-inst.md.\n");
+}
+
+static const struct {
+  const char *name;
+  unsigned flags;
+} point_kinds[] = {
+  {"insn", ~0u}, {"bb", TALLY_INST_LEADER}, {"func-entry", TALLY_INST_FUNC_ENTRY}, {"func-exit", TALLY_INST_RET},
+  {"loop", TALLY_INST_LOOP}, {"call", TALLY_INST_CALL}, {"load", TALLY_INST_LOAD}, {"store", TALLY_INST_STORE},
+  {"mem", TALLY_INST_LOAD | TALLY_INST_STORE},
+};
+
+static bool parse_points(const char *s, unsigned *out) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", s);
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    size_t k = 0;
+    while (k < sizeof point_kinds / sizeof point_kinds[0] && strcmp(point_kinds[k].name, tok) != 0)
+      k++;
+    if (k == sizeof point_kinds / sizeof point_kinds[0]) {
+      fprintf(stderr, "tally inst: --points: unknown kind '%s' (insn, bb, func-entry, func-exit, loop, call, load, "
+                      "store, mem)\n", tok);
+      return false;
+    }
+    *out |= point_kinds[k].flags;
+  }
+  return true;
+}
+
+static bool parse_range(const char *s, uint32_t *lo, uint32_t *hi) {
+  char *end;
+  unsigned long a = strtoul(s, &end, 0);
+  if (*end != '-')
+    return false;
+  unsigned long b = strtoul(end + 1, &end, 0);
+  if (*end || a >= b || b > 0x100000000ul)
+    return false;
+  *lo = (uint32_t)a;
+  *hi = (uint32_t)(b - 1) + 1u;
+  return true;
+}
+
+static bool add_list(const char **list, size_t *n, const char *v, const char *opt) {
+  if (*n == MAX_LIST) {
+    fprintf(stderr, "tally inst: %s given more than %d times\n", opt, MAX_LIST);
+    return false;
+  }
+  list[(*n)++] = v;
+  return true;
+}
+
+static int parse_opts(int argc, char **argv, inst_opts *o) {
+  enum { OPT_POINTS = 256, OPT_BEFORE, OPT_AFTER, OPT_FUNCS, OPT_RANGE, OPT_TACTIC, OPT_TOOL, OPT_ANALYSIS, OPT_CALL,
+         OPT_REPORT, OPT_SHOW };
+  static const struct option longs[] = {
+    {"points", required_argument, NULL, OPT_POINTS}, {"before", required_argument, NULL, OPT_BEFORE},
+    {"after", required_argument, NULL, OPT_AFTER},   {"functions", required_argument, NULL, OPT_FUNCS},
+    {"range", required_argument, NULL, OPT_RANGE},   {"tactic", required_argument, NULL, OPT_TACTIC},
+    {"tool", required_argument, NULL, OPT_TOOL},     {"analysis", required_argument, NULL, OPT_ANALYSIS},
+    {"call", required_argument, NULL, OPT_CALL},     {"report", no_argument, NULL, OPT_REPORT},
+    {"show", required_argument, NULL, OPT_SHOW},     {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0},
+  };
+  *o = (inst_opts){0};
+  optind = 1;
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+    switch (c) {
+    case OPT_POINTS:
+      if (!parse_points(optarg, &o->points)) return EXIT_USAGE;
+      break;
+    case OPT_BEFORE: case OPT_AFTER:
+      if (o->nwheres == MAX_LIST) {
+        fprintf(stderr, "tally inst: more than %d --before/--after\n", MAX_LIST);
+        return EXIT_USAGE;
+      }
+      o->wheres[o->nwheres++] = (where_opt){optarg, c == OPT_AFTER ? TALLY_INST_AFTER : TALLY_INST_BEFORE};
+      break;
+    case OPT_FUNCS:
+      if (!add_list(o->globs, &o->nglobs, optarg, "--functions")) return EXIT_USAGE;
+      break;
+    case OPT_RANGE:
+      if (o->nranges == MAX_LIST || !parse_range(optarg, &o->range_lo[o->nranges], &o->range_hi[o->nranges])) {
+        fprintf(stderr, "tally inst: --range wants 0xLO-0xHI with LO < HI, got '%s'\n", optarg);
+        return EXIT_USAGE;
+      }
+      o->nranges++;
+      break;
+    case OPT_TACTIC:
+      if (strcmp(optarg, "auto") == 0) o->tactic = TALLY_INST_TACTIC_AUTO;
+      else if (strcmp(optarg, "jump") == 0) o->tactic = TALLY_INST_TACTIC_JUMP;
+      else if (strcmp(optarg, "trap") == 0) o->tactic = TALLY_INST_TACTIC_TRAP;
+      else {
+        fprintf(stderr, "tally inst: --tactic wants auto, jump or trap, got '%s'\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    case OPT_TOOL: o->tool = optarg; break;
+    case OPT_ANALYSIS:
+      if (!add_list(o->analysis, &o->nanalysis, optarg, "--analysis")) return EXIT_USAGE;
+      break;
+    case OPT_CALL: o->call = optarg; break;
+    case OPT_REPORT: o->report = true; break;
+    case OPT_SHOW: o->show = optarg; break;
+    case 'o': o->out = optarg; break;
+    case 'h': inst_usage(stdout); return -1;
+    default:
+      fprintf(stderr, "tally inst: unknown or incomplete option '%s' (try 'tally inst --help')\n", argv[optind - 1]);
+      return EXIT_USAGE;
+    }
+  }
+  if (optind != argc - 1) {
+    fprintf(stderr, "tally inst: %s (try 'tally inst --help')\n",
+            optind >= argc ? "no input program given" : "more than one input program given");
+    return EXIT_USAGE;
+  }
+  o->in = argv[optind];
+  if (o->show)
+    return 0;
+  if (!o->out) {
+    fprintf(stderr, "tally inst: no output file: -o OUT.elf\n");
+    return EXIT_USAGE;
+  }
+  if (!o->points && !o->nwheres) {
+    fprintf(stderr, "tally inst: nothing to instrument: give --points, --before or --after\n");
+    return EXIT_USAGE;
+  }
+  if (o->nanalysis && !o->call) {
+    fprintf(stderr, "tally inst: --analysis needs --call FUNC(...) to say what to call\n");
+    return EXIT_USAGE;
+  }
+  if (o->call && !o->nanalysis && (!o->tool || strcmp(o->tool, "none") == 0)) {
+    fprintf(stderr, "tally inst: --call %s: no analysis code to find it in (--analysis FILE or --tool)\n", o->call);
+    return EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* FUNC or FUNC(ARG,...) */
+static bool parse_call(const char *s, char *name, size_t size, tally_inst_arg *args, unsigned *nargs) {
+  const char *paren = strchr(s, '(');
+  size_t n = paren ? (size_t)(paren - s) : strlen(s);
+  if (n == 0 || n >= size)
+    return false;
+  memcpy(name, s, n);
+  name[n] = 0;
+  *nargs = 0;
+  if (!paren)
+    return true;
+  const char *end = strrchr(s, ')');
+  if (!end || end[1] || end < paren)
+    return false;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%.*s", (int)(end - paren - 1), paren + 1);
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    while (isspace((unsigned char)*tok)) tok++;
+    if (*nargs == TALLY_INST_MAX_ARGS)
+      return false;
+    tally_inst_arg *a = &args[(*nargs)++];
+    char *e;
+    *a = (tally_inst_arg){0};
+    if (strcmp(tok, "site") == 0) a->kind = TALLY_INST_ARG_SITE;
+    else if (strcmp(tok, "pc") == 0) a->kind = TALLY_INST_ARG_PC;
+    else if (strcmp(tok, "ea") == 0) a->kind = TALLY_INST_ARG_EA;
+    else if (strcmp(tok, "taken") == 0) a->kind = TALLY_INST_ARG_TAKEN;
+    else if (strcmp(tok, "cycle") == 0) a->kind = TALLY_INST_ARG_CYCLE;
+    else if (strcmp(tok, "instret") == 0) a->kind = TALLY_INST_ARG_INSTRET;
+    else if (strncmp(tok, "reg:", 4) == 0 || strncmp(tok, "hpm:", 4) == 0) {
+      a->kind = tok[0] == 'r' ? TALLY_INST_ARG_REG : TALLY_INST_ARG_HPM;
+      unsigned long v = strtoul(tok + 4, &e, 10);
+      if (e == tok + 4 || *e || v > 31)
+        return false;
+      a->value = (unsigned)v;
+    } else
+      return false;
+  }
+  return true;
+}
+
+static bool selected(const inst_opts *o, const tally_inst *ti, const tally_inst_insn *in) {
+  if (in->flags & TALLY_INST_NOSITE)
+    return false;
+  if (o->points != ~0u && !(in->flags & o->points))
+    return false;
+  if (o->nranges) {
+    bool hit = false;
+    for (size_t r = 0; r < o->nranges; r++)
+      hit |= in->pc >= o->range_lo[r] && in->pc < o->range_hi[r];
+    if (!hit)
+      return false;
+  }
+  if (o->nglobs) {
+    const tally_inst_func *f = in->func >= 0 ? tally_inst_func_at(ti, (size_t)in->func) : NULL;
+    bool hit = false;
+    for (size_t g = 0; f && g < o->nglobs; g++)
+      hit |= fnmatch(o->globs[g], f->name, 0) == 0;
+    if (!hit)
+      return false;
+  }
+  return true;
+}
+
+/* The call attached at every point: the user's, the tool's, or none. */
+typedef struct point_call {
+  char name[128];
+  tally_inst_arg args[TALLY_INST_MAX_ARGS];
+  unsigned nargs;
+  bool any;
+} point_call;
+
+static int attach(tally_inst *ti, const point_call *pc, uint32_t addr, int when, tally_error *err) {
+  if (!pc->any)
+    return tally_inst_add_site(ti, addr, err);
+  return tally_inst_add_call(ti, addr, when, pc->name, pc->args, pc->nargs, err);
+}
+
+static int select_points(tally_inst *ti, const inst_opts *o, const point_call *pc, tally_error *err) {
+  for (size_t i = 0; o->points && i < tally_inst_ninsns(ti); i++) {
+    const tally_inst_insn *in = tally_inst_insn_at(ti, i);
+    if (selected(o, ti, in)) {
+      int rc = attach(ti, pc, in->pc, TALLY_INST_BEFORE, err);
+      if (rc)
+        return rc;
+    }
+  }
+  for (size_t w = 0; w < o->nwheres; w++) {
+    uint32_t addr;
+    int rc = tally_inst_resolve(ti, o->wheres[w].where, &addr, err);
+    if (!rc)
+      rc = attach(ti, pc, addr, o->wheres[w].when, err);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+static void print_report(const tally_inst *ti) {
+  printf("%-10s  %-36s  %-28s  %-6s  %s\n", "address", "where", "instruction", "tactic", "why");
+  for (size_t s = 0; s < tally_inst_nsites(ti); s++) {
+    tally_inst_site_info si;
+    tally_inst_site_get(ti, s, &si);
+    char where[200], text[96];
+    long i = tally_inst_find_insn(ti, si.pc);
+    tally_inst_disasm(ti, (size_t)i, text, sizeof text);
+    tally_inst_where(ti, si.pc, where, sizeof where);
+    const char *sym = strchr(where, '(');
+    printf("0x%08x  %-36.*s  %-28s  %-6s  %s\n", si.pc, sym ? (int)strlen(sym + 1) - 1 : 1, sym ? sym + 1 : "-", text,
+           si.tactic, si.why);
+  }
+}
+
+static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_error *err) {
+  int rc = 0;
+  if (o->tool && strcmp(o->tool, "none") != 0 && (rc = tally_inst_use_tool(ti, o->tool, err)) != 0)
+    return rc;
+  for (size_t a = 0; a < o->nanalysis; a++)
+    if ((rc = tally_inst_add_source(ti, o->analysis[a], err)) != 0)
+      return rc;
+  if (o->call) {
+    if (!parse_call(o->call, pc->name, sizeof pc->name, pc->args, &pc->nargs)) {
+      snprintf(err->msg, sizeof err->msg, "--call '%s': want FUNC or FUNC(ARG,...) with ARG = site, pc, ea, taken, "
+               "reg:N, hpm:N, cycle or instret (at most 6)", o->call);
+      return EXIT_USAGE;
+    }
+    pc->any = true;
+  } else if (o->tool && strcmp(o->tool, "bbcount") == 0) {
+    snprintf(pc->name, sizeof pc->name, "tally_bbcount_hit");
+    pc->args[0] = (tally_inst_arg){TALLY_INST_ARG_SITE, 0};
+    pc->nargs = 1;
+    pc->any = true;
+  }
+  tally_inst_set_tactic(ti, o->tactic);
+  return select_points(ti, o, pc, err);
+}
+
+int inst_show(const char *file, const char *prog);
+
+int cmd_inst(int argc, char **argv) {
+  inst_opts o;
+  int rc = parse_opts(argc, argv, &o);
+  if (rc)
+    return rc < 0 ? 0 : rc;
+  if (o.show)
+    return inst_show(o.show, o.in);
+  tally_error err = {{0}};
+  tally_inst *ti;
+  rc = tally_inst_open(o.in, &ti, &err);
+  if (rc) {
+    fprintf(stderr, "tally inst: %s\n", err.msg);
+    return rc;
+  }
+  point_call pc = {0};
+  rc = configure(ti, &o, &pc, &err);
+  if (!rc)
+    rc = tally_inst_write(ti, o.out, &err);
+  if (rc)
+    fprintf(stderr, "tally inst: %s\n", err.msg);
+  else if (o.report)
+    print_report(ti);
+  tally_inst_close(ti);
+  return rc;
+}

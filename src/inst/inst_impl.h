@@ -1,0 +1,116 @@
+/*
+ * The instrumenter's insides, shared by the files of src/inst/ (one concern
+ * each: inst_elf.c reads the input, inst_cfg.c decodes and finds blocks,
+ * inst_sites.c keeps the sites and calls, inst_gen.c writes the analysis
+ * sources, inst_link.c runs the cross toolchain, inst_write.c writes the
+ * output ELF, inst_api.c is the public walk API).
+ */
+#ifndef TALLY_INST_IMPL_H
+#define TALLY_INST_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/isa.h"
+#include "../symbols/lines.h"
+#include "../symbols/symtab.h"
+#include "tally/inst.h"
+
+/* One PT_LOAD segment (of the input, or of the linked analysis image). */
+typedef struct inst_seg {
+  uint32_t offset, vaddr, paddr, filesz, memsz, flags, align;
+} inst_seg;
+
+/* An executable section: the only place instructions are decoded from. */
+typedef struct inst_code {
+  char *name;
+  uint32_t lo, hi;   /* addresses */
+  uint32_t offset;   /* file offset of lo */
+} inst_code;
+
+typedef struct inst_call {
+  char *func;
+  uint8_t when; /* TALLY_INST_BEFORE / AFTER */
+  uint8_t nargs;
+  tally_inst_arg args[TALLY_INST_MAX_ARGS];
+} inst_call;
+
+typedef struct inst_site {
+  uint32_t pc;
+  size_t insn;            /* index into ti->insns */
+  inst_call *calls;
+  size_t ncalls, cap;
+  const char *tactic, *why;
+} inst_site;
+
+struct tally_inst {
+  char *path;
+  uint8_t *file;        /* the whole input file */
+  size_t file_size;
+  uint32_t entry;
+  bool rvc;             /* built with compressed instructions (e_flags) */
+  inst_seg *segs;
+  size_t nsegs;
+  inst_code *code;
+  size_t ncode;
+
+  sym_table syms;
+  bool has_symtab;
+  sym_lines lines;
+  bool has_lines;
+
+  tally_inst_insn *insns;
+  isa_insn *dec;        /* decoded form of insns[i] */
+  size_t ninsns;
+  tally_inst_block *blocks;
+  size_t nblocks;
+  tally_inst_func *funcs;
+  size_t nfuncs;
+
+  long *site_of;        /* per instruction: its index in sites, or -1 */
+  inst_site *sites;     /* sorted by pc once written */
+  size_t nsites, sites_cap;
+  const char *tool;     /* a shipped tool's source file name (from target/inst/), or NULL */
+  const char *tool_name;
+  char **sources;
+  size_t nsources;
+  tally_inst_tactic tactic;
+};
+
+int inst_fail(tally_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* inst_elf.c: reads and checks the input; fills file, segs, code, syms, lines. */
+int inst_elf_read(tally_inst *ti, const char *path, tally_error *err);
+
+/* inst_cfg.c: decodes every executable section; functions, blocks, flags. */
+int inst_cfg_build(tally_inst *ti, tally_error *err);
+
+/* inst_sites.c */
+inst_site *inst_site_get(tally_inst *ti, uint32_t pc, tally_error *err);
+void inst_sites_sort(tally_inst *ti);
+/* Checks what the sites need against what can be done (ECANNOT). */
+int inst_sites_check(tally_inst *ti, tally_error *err);
+
+/* inst_gen.c: writes the analysis sources (runtime, site tables, linker
+ * script) into dir. */
+int inst_gen_write(const tally_inst *ti, const char *dir, tally_error *err);
+
+/* inst_link.c: compiles and links dir's sources plus ti->sources into
+ * dir/analysis.elf. */
+int inst_link_run(const tally_inst *ti, const char *dir, tally_error *err);
+
+/* inst_write.c: merges the analysis image into a copy of the input with
+ * every site patched; writes `out` through a temporary file. */
+int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_error *err);
+
+/* inst_embed.c (generated at build time): the target-side runtime sources. */
+typedef struct inst_embedded_file {
+  const char *name;
+  const unsigned char *data;
+  size_t size;
+} inst_embedded_file;
+extern const inst_embedded_file inst_embedded_files[];
+extern const size_t inst_embedded_nfiles;
+
+#endif

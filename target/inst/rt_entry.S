@@ -1,0 +1,151 @@
+/*
+ * rt_entry.S - the instrumented program's new entry point and the trap
+ * entry of the analysis runtime. Neither touches a program register for
+ * good: mscratch holds the context's address, and every register the
+ * handler uses is saved into the context first and restored last.
+ */
+#include "rt.h"
+
+        .section .text.tally_inst_entry, "ax", @progbits
+        .option push
+        .option norelax
+        .option norvc
+
+/* The ELF entry: install the trap vector, keep the context's address in
+ * mscratch and go on to the program's own entry point (mret: a jal would
+ * not reach 128 MiB down; MPIE cleared so that interrupts stay off, MPP
+ * set to machine mode, which QEMU leaves at 0 after reset). */
+        .globl  __tally_inst_start
+        .type   __tally_inst_start, @function
+__tally_inst_start:
+        csrw    mscratch, t0
+        la      t0, __tally_inst_trap
+        csrw    mtvec, t0
+        la      t0, __tally_inst_orig_entry
+        csrw    mepc, t0
+        li      t0, 0x80
+        csrc    mstatus, t0
+        li      t0, 0x1800
+        csrs    mstatus, t0
+        la      t0, __tally_inst_ctx
+        csrrw   t0, mscratch, t0
+        mret
+        .size   __tally_inst_start, . - __tally_inst_start
+
+/* Every trap comes here: a site's ebreak, or the program's own trap,
+ * which is handed on to the program's handler (rt.c). */
+        .balign 4
+        .globl  __tally_inst_trap
+        .type   __tally_inst_trap, @function
+__tally_inst_trap:
+        csrrw   sp, mscratch, sp        /* sp = context, mscratch = program sp */
+        sw      t0, CTX_TMP(sp)
+        lw      t0, CTX_BUSY(sp)
+        bnez    t0, 2f
+        li      t0, -1                  /* pause every counter while we run */
+        csrrw   t0, CSR_MCOUNTINHIBIT, t0
+        sw      t0, CTX_INHIBIT(sp)
+        lw      t0, CTX_TMP(sp)
+        sw      x1, 4(sp)
+        sw      x3, 12(sp)
+        sw      x4, 16(sp)
+        sw      x5, 20(sp)
+        sw      x6, 24(sp)
+        sw      x7, 28(sp)
+        sw      x8, 32(sp)
+        sw      x9, 36(sp)
+        sw      x10, 40(sp)
+        sw      x11, 44(sp)
+        sw      x12, 48(sp)
+        sw      x13, 52(sp)
+        sw      x14, 56(sp)
+        sw      x15, 60(sp)
+        sw      x16, 64(sp)
+        sw      x17, 68(sp)
+        sw      x18, 72(sp)
+        sw      x19, 76(sp)
+        sw      x20, 80(sp)
+        sw      x21, 84(sp)
+        sw      x22, 88(sp)
+        sw      x23, 92(sp)
+        sw      x24, 96(sp)
+        sw      x25, 100(sp)
+        sw      x26, 104(sp)
+        sw      x27, 108(sp)
+        sw      x28, 112(sp)
+        sw      x29, 116(sp)
+        sw      x30, 120(sp)
+        sw      x31, 124(sp)
+        csrr    t0, mscratch
+        sw      t0, 8(sp)
+        csrw    mscratch, sp
+        li      t0, 1
+        sw      t0, CTX_BUSY(sp)
+        mv      a0, sp
+        la      sp, __tally_inst_stack_top
+        li      gp, 0
+        li      tp, 0
+        call    __tally_inst_handle
+1:      csrr    sp, mscratch
+        lw      t0, CTX_NEWPC(sp)
+        csrw    mepc, t0
+        sw      zero, CTX_BUSY(sp)
+        lw      t0, CTX_INHIBIT(sp)
+        csrw    CSR_MCOUNTINHIBIT, t0
+        lw      x1, 4(sp)
+        lw      x3, 12(sp)
+        lw      x4, 16(sp)
+        lw      x5, 20(sp)
+        lw      x6, 24(sp)
+        lw      x7, 28(sp)
+        lw      x8, 32(sp)
+        lw      x9, 36(sp)
+        lw      x10, 40(sp)
+        lw      x11, 44(sp)
+        lw      x12, 48(sp)
+        lw      x13, 52(sp)
+        lw      x14, 56(sp)
+        lw      x15, 60(sp)
+        lw      x16, 64(sp)
+        lw      x17, 68(sp)
+        lw      x18, 72(sp)
+        lw      x19, 76(sp)
+        lw      x20, 80(sp)
+        lw      x21, 84(sp)
+        lw      x22, 88(sp)
+        lw      x23, 92(sp)
+        lw      x24, 96(sp)
+        lw      x25, 100(sp)
+        lw      x26, 104(sp)
+        lw      x27, 108(sp)
+        lw      x28, 112(sp)
+        lw      x29, 116(sp)
+        lw      x30, 120(sp)
+        lw      x31, 124(sp)
+        lw      sp, 8(sp)
+        mret
+
+/* A trap while the handler runs: a displaced load or store faulted (or the
+ * analysis code did). The handler's state is dropped; the program's
+ * registers are still in the context. */
+2:      csrw    mscratch, sp
+        la      sp, __tally_inst_stack_top
+        csrr    a0, mscratch
+        li      gp, 0
+        li      tp, 0
+        call    __tally_inst_nested
+        j       1b
+        .size   __tally_inst_trap, . - __tally_inst_trap
+
+/* A semihosting call of our own: a0 = operation, a1 = parameter. The three
+ * instructions must be uncompressed and on one page. */
+        .balign 16
+        .globl  __tally_inst_semihost
+        .type   __tally_inst_semihost, @function
+__tally_inst_semihost:
+        slli    zero, zero, 0x1f
+        ebreak
+        srai    zero, zero, 7
+        ret
+        .size   __tally_inst_semihost, . - __tally_inst_semihost
+        .option pop
