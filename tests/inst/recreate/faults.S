@@ -101,10 +101,10 @@ e4: C(c.ebreak)
     FAULT   20, CAUSE_LOAD_ACCESS, 0x00000000, lw a4, 0(a1)
     FAULT   21, CAUSE_LOAD_ACCESS, 0x00000102, lhu a4, 0x102(a1)
     CHECK   a4, 0x5a5a5a5a              // rd unchanged by a faulting load
-    li      a2, 0x12345678
-    li      a1, 0x88000000
-    FAULT   22, CAUSE_STORE_ACCESS, 0x88000000, sw a2, 0(a1)
-    FAULT   23, CAUSE_STORE_ACCESS, 0x88000010, sb a2, 16(a1)
+    li      a2, 0x12345678              // (nothing past the end of RAM:
+    li      a1, 0x400                   // instrumented programs get more)
+    FAULT   22, CAUSE_STORE_ACCESS, 0x00000400, sw a2, 0(a1)
+    FAULT   23, CAUSE_STORE_ACCESS, 0x00000410, sb a2, 16(a1)
     li      s0, 0
     CFAULT  24, CAUSE_LOAD_ACCESS, 0x00000004, c.lw a4, 4(s0)
     CFAULT  25, CAUSE_STORE_ACCESS, 0x00000008, c.sw a2, 8(s0)
@@ -132,13 +132,13 @@ j30:jalr    ra, 0(a1)
     CHECK   t5, 0x100
     CHECK_ABS ra, j30 + 4
     TEST_NUM 31
-    li      s1, 0x88000000
+    li      s1, 0x300
     EXPECT_TRAP 31f
 j31:C(c.jalr s1)
     C(c.nop)
     j       test_fail_no_trap
 31: CHECK_TRAP_CAUSE CAUSE_FETCH_ACCESS
-    CHECK_TRAP_TVAL 0x88000000
+    CHECK_TRAP_TVAL 0x300
     CHECK_ABS ra, j31 + 2
     TEST_NUM 32                         // rd == rs1: the link replaces the
     li      a1, 0x200                   // base, the target is the old base
