@@ -79,10 +79,25 @@ def run_tally(tally, path, mib, args=()):
     return run(cmd + [path] + list(args))
 
 
+def qemu_flags(elf):
+    """QEMU options an output needs: more RAM when its segments end past
+    128 MiB (-m, a power of two), and its entry point as the first pc when
+    that is not the RAM base: `-M virt -bios none` starts at 0x80000000 and
+    ignores the ELF entry, so the generic loader device sets the pc."""
+    flags = []
+    mib = ram_mib(elf)
+    if mib > 128:
+        flags.append("-m %dM" % mib)
+    if elf.e_entry != RAM_BASE:
+        flags.append("-device loader,addr=0x%x,cpu-num=0" % elf.e_entry)
+    return " ".join(flags)
+
+
 def run_qemu(path, mib, args=()):
     env = dict(os.environ, QEMU_TIMEOUT=str(TIMEOUT))
-    if mib > 128:
-        env["QEMU_EXTRA_ARGS"] = (env.get("QEMU_EXTRA_ARGS", "") + " -m %dM" % mib).strip()
+    extra = qemu_flags(elfutil.Elf32(path))
+    if extra:
+        env["QEMU_EXTRA_ARGS"] = (env.get("QEMU_EXTRA_ARGS", "") + " " + extra).strip()
     return run(["bash", QEMU_RUN, path] + list(args), env=env)
 
 
