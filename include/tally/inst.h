@@ -166,6 +166,9 @@ int tally_inst_write(tally_inst *ti, const char *out, tally_error *err);
 /* Where the analysis image lives in the output (for tally run's reports). */
 #define TALLY_INST_REGION_BASE 0x88000000u
 #define TALLY_INST_REGION_SIZE 0x01000000u
+/* The instrumented program's entry point (QEMU -bios none starts at the RAM
+ * base whatever the ELF says: -device loader,addr=0x88001000,cpu-num=0). */
+#define TALLY_INST_ENTRY 0x88001000u
 /* RAM the instrumented program needs: 256 MiB (QEMU: -m 256M). */
 #define TALLY_INST_RAM_SIZE (256u << 20)
 

@@ -54,6 +54,13 @@ void tally_sim_free(tally_sim *sim);
  * Returns 0, or -1 with `err` saying what is wrong with the file. */
 int tally_load_elf(tally_sim *sim, const char *path, tally_error *err);
 
+/* RAM an ELF file's PT_LOAD segments need from TALLY_RAM_BASE up, rounded
+ * up to 1 MiB (e.g. 256 MiB for a program instrumented by tally inst,
+ * whose analysis code lives above the 128 MiB default); 0 when the file
+ * cannot be read or has nothing in RAM. For sizing the board before
+ * tally_sim_new. */
+uint64_t tally_elf_ram_needed(const char *path);
+
 /* Loads a raw binary image at `addr` (in RAM) and starts at `entry`. */
 int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t entry, tally_error *err);
 

@@ -93,6 +93,8 @@ static void start_at(tally_sim *sim, const loaded_image *img, const char *elf_pa
     board_enable_htif(sim->cpu, img->tohost, img->fromhost);
 }
 
+uint64_t tally_elf_ram_needed(const char *path) { return loader_elf_ram_needed(path); }
+
 int tally_load_elf(tally_sim *sim, const char *path, tally_error *err) {
   loaded_image img;
   if (loader_elf(sim->cpu, path, &sim->syms, &img, err) != 0)

@@ -27,6 +27,7 @@ typedef struct run_opts {
   uint32_t load_addr, entry;
   bool entry_set;
   uint64_t ram_size;
+  bool ram_size_given;
   const char *core;          /* NULL and no --set/--stats: functional run */
   bool timed;
   const char *sets[64];
@@ -54,7 +55,8 @@ static void run_usage(FILE *f) {
           "      --timeout S        stop after S seconds of wall time\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
-          "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
+          "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
+          "                         what the ELF's segments need, up to 256Mi)\n"
           "\n"
           "timing (any of these counts cycles on a core model):\n"
           "      --core NAME        core model: a shipped name (tally5, tally5-wt, sram,\n"
@@ -163,6 +165,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
     case OPT_RAM:
+      o->ram_size_given = true;
       if (!parse_u64(optarg, &o->ram_size) || o->ram_size == 0 || o->ram_size % 4096 ||
           o->ram_size > 0x80000000ull) {
         fprintf(stderr, "tally run: --ram-size wants a multiple of 4 KiB up to 2 GiB, got '%s'\n", optarg);
@@ -288,6 +291,13 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
   tally_config cfg;
   tally_config_default(&cfg);
   cfg.ram_size = (uint32_t)o->ram_size;
+  if (!o->raw && !o->ram_size_given) {
+    /* an ELF that needs more, up to 256 MiB (tally inst's output), gets it;
+     * beyond that a segment outside RAM is an error, as it was */
+    uint64_t need = tally_elf_ram_needed(argv[0]);
+    if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
+      cfg.ram_size = (uint32_t)need;
+  }
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);

@@ -50,6 +50,8 @@ int inst_show(const char *file, const char *prog) {
       break;
     }
     uint32_t pc = get32(r);
+    if (!(get32(r + 4) & 1u)) /* the runtime's own site: not counted */
+      continue;
     unsigned long long count = get32(r + 8) | (unsigned long long)get32(r + 12) << 32;
     char where[200];
     tally_inst_where(ti, pc, where, sizeof where);

@@ -75,6 +75,10 @@ static void write_sites(FILE *f, const tally_inst *ti, const char **names) {
   for (size_t s = 0; s < n; s++)
     fprintf(f, "%s0x%08x", s % 8 ? ", " : ",\n  " + (s == 0), ti->sites[s].pc);
   fprintf(f, "%s};\nunsigned long long tally_inst_site_scratch[%zu];\n", n ? "" : "0", n ? n : 1);
+  fprintf(f, "const unsigned char tally_inst_site_ncalls[%zu] = {", n ? n : 1);
+  for (size_t s = 0; s < n; s++)
+    fprintf(f, "%s%zu", s ? (s % 32 ? "," : ",\n  ") : "", ti->sites[s].ncalls);
+  fprintf(f, "%s};\n", n ? "" : "0");
   fprintf(f, "const struct tally_inst_site __tally_inst_sites[%zu] = {\n", n ? n : 1);
   size_t first = 0;
   for (size_t s = 0; s < n; s++) {

@@ -101,6 +101,9 @@ static int read_image(image *im, const char *path, tally_error *err) {
   }
   if (im->nsegs == 0)
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "%s: the analysis image has no loadable segment", path);
+  if (im->entry != TALLY_INST_ENTRY)
+    return inst_fail(err, TALLY_INST_ETOOLCHAIN, "%s: the runtime's entry is 0x%08x, not 0x%08x", path, im->entry,
+                     TALLY_INST_ENTRY);
   return 0;
 }
 

@@ -158,3 +158,28 @@ int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *i
   close(fd);
   return rc;
 }
+
+uint64_t loader_elf_ram_needed(const char *path) {
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  uint64_t top = 0;
+  size_t n = 0;
+  if (e && elf_kind(e) == ELF_K_ELF && elf_getphdrnum(e, &n) == 0) {
+    for (size_t i = 0; i < n; i++) {
+      GElf_Phdr ph;
+      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0 || ph.p_paddr < TALLY_RAM_BASE)
+        continue;
+      uint64_t end = ph.p_paddr + ph.p_memsz - TALLY_RAM_BASE;
+      if (end > top)
+        top = end;
+    }
+  }
+  if (e)
+    elf_end(e);
+  close(fd);
+  return (top + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+}

@@ -21,6 +21,7 @@ typedef struct loaded_image {
 } loaded_image;
 
 int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *img, tally_error *err);
+uint64_t loader_elf_ram_needed(const char *path);
 int loader_raw(core_cpu *cpu, const char *path, uint32_t addr, loaded_image *img, tally_error *err);
 
 #endif

@@ -5,7 +5,9 @@
  * runs in. `tally inst --show bbcount.out PROG.elf` prints it.
  *
  * bbcount.out, little-endian: "TIBB", u32 version (1), u32 site count n,
- * then n records of { u32 original pc, u32 zero, u64 count }.
+ * then n records of { u32 original pc, u32 flags, u64 count }; flags bit 0
+ * says the site was counted (a site the runtime needs for itself, with no
+ * call, has 0 and count 0).
  */
 #include <tally/inst.h>
 
@@ -36,7 +38,7 @@ void tally_inst_fini(void) {
       unsigned char *r = buf + 16 * j;
       unsigned long long c = tally_inst_site_scratch[i + j];
       put32(r, tally_inst_site_pc[i + j]);
-      put32(r + 4, 0);
+      put32(r + 4, tally_inst_site_ncalls[i + j] ? 1u : 0u);
       put32(r + 8, (unsigned)c);
       put32(r + 12, (unsigned)(c >> 32));
     }

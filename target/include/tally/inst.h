@@ -10,6 +10,9 @@
  *   tally_inst_nsites       how many sites the program was instrumented at
  *   tally_inst_site_pc[i]   the original address of site i (the `site`
  *                           argument of an analysis call is this i)
+ *   tally_inst_site_ncalls[i]  analysis calls at site i (0: a site the
+ *                           runtime needs for itself, e.g. a semihosting
+ *                           call or a trap-CSR instruction)
  *   tally_inst_site_scratch[i]  a 64-bit word per site, zero at start,
  *                           the analysis's to use (counters, say)
  *   tally_inst_fini()       defined by the analysis if it wants: called once
@@ -29,6 +32,7 @@ extern "C" {
 extern const unsigned tally_inst_nsites;
 extern const unsigned tally_inst_site_pc[];
 extern unsigned long long tally_inst_site_scratch[];
+extern const unsigned char tally_inst_site_ncalls[];
 
 void tally_inst_fini(void);
 int tally_inst_write_file(const char *name, const void *buf, unsigned len);
