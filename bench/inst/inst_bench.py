@@ -42,7 +42,7 @@ FLAVOURS = ["rv32imac", "rv32i"]
 
 def run_cycles(tally, elf, size, cwd, ram=None):
     out = os.path.join(cwd, "stats.json")
-    cmd = [tally, "run", "--core", "tally5", "--stats-json", out]
+    cmd = [tally, "run", "--core", "tally5", "--stats-json", out, "--semihost-files", "rw"]
     if ram:
         cmd += ["--ram-size", ram]
     subprocess.run(cmd + [elf, str(size)], cwd=cwd, check=True, stdout=subprocess.DEVNULL)

@@ -257,8 +257,9 @@ void __tally_inst_handle(struct tally_inst_ctx *c) {
   }
   const struct tally_inst_site *d = &__tally_inst_sites[site];
   c->site = (uint32_t)site;
-  run_calls(c, d, (uint32_t)site, 0);
-  if (exec_insn(c, d, c->mepc))
+  if (d->ncalls > d->nafter)
+    run_calls(c, d, (uint32_t)site, 0);
+  if (exec_insn(c, d, c->mepc) && d->nafter)
     run_calls(c, d, (uint32_t)site, 1);
   c->x[0] = 0;
 }
