@@ -24,7 +24,7 @@ struct tally_inst_ctx {
   uint32_t busy, tmp, inhibit, new_pc;
   uint32_t mstatus, mcause, mepc, mtval; /* as the trap left them */
   uint32_t site;
-  uint32_t in_access;                    /* a displaced load/store is being done */
+  volatile uint32_t in_access;                  /* a displaced load/store is being done */
   uint32_t fini_done;
   /* the program's view of the trap CSRs (its handler's, not ours) */
   uint32_t s_mtvec, s_mscratch, s_mepc, s_mcause, s_mtval, s_mpie;
