@@ -67,6 +67,29 @@ int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t ent
 /* The program's command line, as seen through semihosting: argv[0] first. */
 int tally_set_args(tally_sim *sim, int argc, char *const argv[]);
 
+/* ---- Host files ---------------------------------------------------------
+ * A program opens host files through semihosting (SYS_OPEN). Programs are
+ * untrusted: a board lets them open regular files under one directory (the
+ * root) only, by relative names without "..", through no symbolic link
+ * that leads out, never a device, FIFO or /proc file, and never a file
+ * protected with tally_protect_host_file. The ":tt" console handles always
+ * work. The default is TALLY_HOST_FILES_READ under the working directory
+ * at tally_sim_new (docs/tally-run.md, "Host files"). */
+typedef enum tally_host_files {
+  TALLY_HOST_FILES_READ = 0,  /* read existing files (the default) */
+  TALLY_HOST_FILES_NONE,      /* no host file at all */
+  TALLY_HOST_FILES_RW,        /* also create, truncate, write and append */
+} tally_host_files;
+
+/* Sets the policy; root is a directory (NULL: the working directory now).
+ * Returns 0, or -1 with err naming the directory and what is wrong. */
+int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root, tally_error *err);
+
+/* Never lets the program open `path` (it need not exist yet), nor its
+ * SQLite side files (path-journal, -wal, -shm): for the store the run is
+ * written to. Up to 4 files. Returns 0, or -1 with err. */
+int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err);
+
 typedef enum tally_stop {
   TALLY_RUNNING = 0,
   TALLY_STOP_EXIT,   /* the program exited; see tally_exit_code */
@@ -78,6 +101,15 @@ typedef enum tally_stop {
 
 /* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
+
+/* Asks the running (or next) tally_run to return TALLY_STOP_LIMIT soon:
+ * at the end of the current block, between two of the statistics module's
+ * dispatches (a wfi sleep may hold billions), or from a wait for stdin.
+ * Safe from a signal handler and from another thread. A later tally_run
+ * goes on (a stdin read it cut short saw EINTR). A pure compute loop
+ * returns at its instruction budget: give tally_run slices (tally run uses
+ * 20 million instructions) to stop within a fraction of a second. */
+void tally_request_stop(tally_sim *sim);
 
 int tally_exit_code(const tally_sim *sim);
 uint64_t tally_instret(const tally_sim *sim);

@@ -116,6 +116,30 @@ int tally_set_args(tally_sim *sim, int argc, char *const argv[]) {
   return board_set_cmdline(sim->board, argc, argv) ? 0 : -1;
 }
 
+int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root, tally_error *err) {
+  static const int modes[] = {[TALLY_HOST_FILES_READ] = HOSTFS_READ, [TALLY_HOST_FILES_NONE] = HOSTFS_NONE,
+                              [TALLY_HOST_FILES_RW] = HOSTFS_RW};
+  char msg[sizeof err->msg - 64];
+  if ((unsigned)mode >= sizeof modes / sizeof modes[0]) {
+    snprintf(err->msg, sizeof err->msg, "unknown host-file policy %d", (int)mode);
+    return -1;
+  }
+  if (hostfs_set(&sim->board->fs, modes[mode], root, msg, sizeof msg) != 0) {
+    snprintf(err->msg, sizeof err->msg, "the program's directory %s", msg);
+    return -1;
+  }
+  return 0;
+}
+
+int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err) {
+  char msg[sizeof err->msg - 64];
+  if (hostfs_protect(&sim->board->fs, path, msg, sizeof msg) != 0) {
+    snprintf(err->msg, sizeof err->msg, "cannot protect %s from the program: %s", path, msg);
+    return -1;
+  }
+  return 0;
+}
+
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns) {
   tally_stop s = (tally_stop)core_run(sim->cpu, max_insns);
   fflush(sim->board->out);
@@ -419,3 +443,5 @@ int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err) {
 }
 
 const char *tally_signal_noun(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].noun : NULL; }
+
+void tally_request_stop(tally_sim *sim) { atomic_store(&sim->cpu->stop_request, 1); }

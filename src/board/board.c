@@ -1,4 +1,6 @@
-/* Board-wide state: the program's command line and freeing. */
+/* Board-wide state: the program's command line, its input, freeing. */
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@ void board_free(board *b) {
   for (int i = 0; i < SEMIHOST_MAX_FILES; i++)
     if (b->files[i].kind == 1 && b->files[i].fd > STDERR_FILENO && b->files[i].fd != b->in_fd)
       close(b->files[i].fd);
+  hostfs_free(&b->fs);
   free(b->cmdline);
   free(b);
 }
@@ -32,4 +35,20 @@ bool board_set_cmdline(board *b, int argc, char *const argv[]) {
   free(b->cmdline);
   b->cmdline = s;
   return true;
+}
+
+/* A read of the program's stdin would block until input comes, and a
+ * signal only fails one read() (the guest reads again): wait in short polls
+ * instead, so that a stop the host asks for (Ctrl-C, --timeout) ends the
+ * wait. True when a read() will not block; false when the run is stopping. */
+bool board_wait_input(core_cpu *cpu) {
+  board *b = cpu->board;
+  for (;;) {
+    if (core_poll_stop_request(cpu))
+      return false;
+    struct pollfd p = {.fd = b->in_fd, .events = POLLIN};
+    int r = poll(&p, 1, BOARD_INPUT_POLL_MS);
+    if (r > 0 || (r < 0 && errno != EINTR))
+      return true;
+  }
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "../core/cpu.h"
+#include "hostfs.h"
 
 #define BOARD_FINISHER_BASE 0x00100000u
 #define BOARD_CONTROL_BASE 0x00110000u
@@ -26,6 +27,10 @@
 
 #define SEMIHOST_MAX_FILES 32
 #define SEMIHOST_READC_EOF_LIMIT 1000
+#define UART_EOF_SPIN_LIMIT 100000 /* polls at end of input, in a row, before a stop */
+#define UART_SPIN_INSNS 64          /* ... with at most this many instructions between */
+#define BOARD_INPUT_POLL_MS 50     /* how often a wait for input looks for a stop */
+#define SEMIHOST_REFUSAL_NOTES 5   /* refused host files told on stderr */
 
 typedef struct semihost_file {
   int kind;     /* 0 free, 1 host fd, 2 the features pseudo-file */
@@ -39,6 +44,9 @@ struct board {
 
   /* ns16550 registers that keep what is written */
   uint8_t uart_ier, uart_lcr, uart_mcr, uart_scr, uart_dll, uart_dlm;
+  int uart_rx;              /* the received byte waiting in RBR, -1 none */
+  bool in_eof;              /* stdin has ended (the UART's view of it) */
+  uint64_t uart_eof_polls, uart_last_poll; /* polls for input after its end, in a tight loop */
 
   /* control block */
   uint32_t markers, next_khz, next_mv;
@@ -52,12 +60,16 @@ struct board {
   int sh_errno;
   uint32_t readc_at_eof;    /* SYS_READC calls in a row at end of input */
   semihost_file files[SEMIHOST_MAX_FILES];
+  hostfs fs;                /* which host files SYS_OPEN may open (hostfs.h) */
 };
 
 board *board_new(FILE *out, FILE *err, int in_fd);
 void board_free(board *b);
 bool board_set_cmdline(board *b, int argc, char *const argv[]);
 void board_enable_htif(core_cpu *cpu, uint32_t tohost, uint32_t fromhost);
+/* Waits until the program's stdin can be read without blocking; false when
+ * the host asked the run to stop meanwhile (board.c). */
+bool board_wait_input(core_cpu *cpu);
 
 /* MMIO, called by the core's slow paths: false means an access fault. */
 bool board_load(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);

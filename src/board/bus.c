@@ -47,5 +47,7 @@ board *board_new(FILE *out, FILE *err, int in_fd) {
   b->out = out;
   b->err = err;
   b->in_fd = in_fd;
+  b->uart_rx = -1;
+  hostfs_init(&b->fs);
   return b;
 }

@@ -2,7 +2,8 @@
  * RISC-V semihosting (the Arm semihosting calls, RV32 flavour: every field
  * of a parameter block is 32 bits). Covers every call picolibc's semihost
  * library makes. The program's ":tt" handles are tally's stdin, stdout and
- * stderr; other names open host files relative to the working directory.
+ * stderr and always work; other names are host files, opened only as the
+ * board's policy allows (hostfs.c: one directory, read-only by default).
  * Calls that would change the host beyond a file the program opened
  * (remove, rename, system) are refused.
  *
@@ -78,6 +79,18 @@ static char *guest_string(core_cpu *cpu, uint32_t addr, uint32_t len) {
   return s;
 }
 
+/* Tells the user (on the program's stderr) why a host file was refused:
+ * the first few times only, since a hostile program may ask forever. The
+ * name is the guest's bytes, so anything unprintable is shown as '?'. */
+static void note_refusal(board *b, const char *path, const char *why) {
+  if (b->fs.refusals++ >= SEMIHOST_REFUSAL_NOTES)
+    return;
+  fprintf(b->err, "tally: semihosting: refused '");
+  for (size_t i = 0; path[i] && i < 200; i++)
+    fputc(path[i] >= 0x20 && path[i] < 0x7f ? path[i] : '?', b->err);
+  fprintf(b->err, "': %s (tally run --semihost-files, --semihost-root)\n", why);
+}
+
 static uint32_t sys_open(call *c) {
   uint32_t name, mode, len;
   if (!arg(c, 0, &name) || !arg(c, 1, &mode) || !arg(c, 2, &len))
@@ -92,16 +105,13 @@ static uint32_t sys_open(call *c) {
   } else if (strcmp(path, ":semihosting-features") == 0) {
     h = new_handle(c->b, FILE_FEATURES, -1);
   } else {
-    static const int flags[12] = {
-      O_RDONLY, O_RDONLY, O_RDWR, O_RDWR,
-      O_WRONLY | O_CREAT | O_TRUNC, O_WRONLY | O_CREAT | O_TRUNC, O_RDWR | O_CREAT | O_TRUNC, O_RDWR | O_CREAT | O_TRUNC,
-      O_WRONLY | O_CREAT | O_APPEND, O_WRONLY | O_CREAT | O_APPEND, O_RDWR | O_CREAT | O_APPEND, O_RDWR | O_CREAT | O_APPEND,
-    };
-    int fd = mode < 12 ? open(path, flags[mode] | O_CLOEXEC, 0644) : -1;
+    const char *why;
+    int fd = hostfs_open(&c->b->fs, path, len, mode, &why);
     if (fd < 0) {
-      int e = mode < 12 ? errno : EINVAL;
+      if (why)
+        note_refusal(c->b, path, why);
       free(path);
-      return fail(c, e);
+      return fail(c, -fd);
     }
     h = new_handle(c->b, FILE_HOST, fd);
     if (!h)
@@ -173,8 +183,13 @@ static uint32_t sys_read(call *c) {
     while (got < want && f->pos < sizeof features)
       chunk[got++] = (char)features[f->pos++];
   } else {
-    if (f->fd == c->b->in_fd)
+    if (f->fd == c->b->in_fd) {
       fflush(c->b->out); /* show a prompt before blocking on input */
+      if (!board_wait_input(c->cpu)) {
+        c->b->sh_errno = EINTR; /* the run is stopping: nothing read */
+        return len;
+      }
+    }
     ssize_t r = read(f->fd, chunk, want);
     if (r < 0) {
       c->b->sh_errno = errno;
@@ -274,7 +289,9 @@ void board_semihost(core_cpu *cpu) {
      * after many reads at end of input, stop it and say why. */
     unsigned char ch;
     fflush(c.b->out);
-    if (c.b->in_fd >= 0 && read(c.b->in_fd, &ch, 1) == 1) {
+    if (c.b->in_fd >= 0 && !board_wait_input(cpu)) {
+      r = UINT32_MAX; /* the run is stopping: not end of input */
+    } else if (c.b->in_fd >= 0 && read(c.b->in_fd, &ch, 1) == 1) {
       r = ch;
       c.b->readc_at_eof = 0;
     } else {

@@ -1,7 +1,8 @@
 /*
  * ns16550 UART, as much as bare-metal drivers use: transmit goes straight
  * to the program's stdout, receive reads the program's stdin when a byte is
- * there, and the line status always says the transmitter is empty.
+ * there (end of input is no data), and the line status always says the
+ * transmitter is empty.
  */
 #include <poll.h>
 #include <unistd.h>
@@ -14,9 +15,37 @@ enum { RBR_THR = 0, IER = 1, IIR_FCR = 2, LCR = 3, MCR = 4, LSR = 5, MSR = 6, SC
 #define LSR_THRE 0x20
 #define LSR_TEMT 0x40
 
-static bool input_ready(const board *b) {
+/* Is a received byte waiting? Reads at most one byte ahead into the
+ * receive buffer register. End of input is not data: once read() returns
+ * 0 the line stays quiet for good (a real UART whose sender went away). */
+static bool rx_ready(board *b) {
+  if (b->uart_rx >= 0)
+    return true;
+  if (b->in_fd < 0 || b->in_eof)
+    return false;
   struct pollfd p = {.fd = b->in_fd, .events = POLLIN};
-  return b->in_fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+  if (poll(&p, 1, 0) != 1 || !(p.revents & (POLLIN | POLLHUP)))
+    return false;
+  unsigned char c;
+  ssize_t r = read(b->in_fd, &c, 1);
+  if (r == 1)
+    b->uart_rx = c;
+  else if (r == 0)
+    b->in_eof = true;
+  return r == 1;
+}
+
+/* A program that polls for input after its end would spin forever: when
+ * it has polled UART_EOF_SPIN_LIMIT times in a row with no more than a few
+ * instructions between, stop it as SYS_READC does. A stop the host asks
+ * for is looked at here too (a polling loop never leaves the fast loop). */
+static void note_empty_poll(core_cpu *cpu, board *b) {
+  if (core_poll_stop_request(cpu) || !b->in_eof)
+    return;
+  b->uart_eof_polls = cpu->instret - b->uart_last_poll <= UART_SPIN_INSNS ? b->uart_eof_polls + 1 : 1;
+  b->uart_last_poll = cpu->instret;
+  if (b->uart_eof_polls == UART_EOF_SPIN_LIMIT)
+    core_set_stop(cpu, CORE_STOP_HALT, "the program keeps polling the UART for input after the end of its input");
 }
 
 bool uart_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val) {
@@ -24,19 +53,25 @@ bool uart_load(core_cpu *cpu, uint32_t off, unsigned size, uint32_t *val) {
   (void)size;
   bool dlab = b->uart_lcr & LCR_DLAB;
   switch (off) {
-  case RBR_THR: {
+  case RBR_THR:
     if (dlab) { *val = b->uart_dll; break; }
-    unsigned char c = 0;
-    if (input_ready(b) && read(b->in_fd, &c, 1) != 1)
-      c = 0;
-    *val = c;
+    if (rx_ready(b)) {
+      *val = (uint32_t)b->uart_rx;
+      b->uart_rx = -1;
+    } else {
+      *val = 0; /* empty: reads 0, as the chip's idle register */
+      note_empty_poll(cpu, b);
+    }
     break;
-  }
   case IER: *val = dlab ? b->uart_dlm : b->uart_ier; break;
   case IIR_FCR: *val = 0xc1; break; /* FIFOs enabled, no interrupt pending */
   case LCR: *val = b->uart_lcr; break;
   case MCR: *val = b->uart_mcr; break;
-  case LSR: *val = LSR_THRE | LSR_TEMT | (input_ready(b) ? LSR_DR : 0); break;
+  case LSR:
+    *val = LSR_THRE | LSR_TEMT | (rx_ready(b) ? LSR_DR : 0);
+    if (!(*val & LSR_DR))
+      note_empty_poll(cpu, b);
+    break;
   case MSR: *val = 0xb0; break; /* CTS, DSR, DCD */
   case SCR: *val = b->uart_scr; break;
   default: *val = 0; break;

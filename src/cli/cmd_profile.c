@@ -14,9 +14,13 @@
 
 #include "../report/export.h"
 #include "cli.h"
+#include "host_files.h"
+#include "stopwatch.h"
 #include "tally/tally.h"
 
 #define MAX_COLS 16
+
+#define PROFILE_SLICE_INSNS 20000000ull
 
 typedef struct profile_opts {
   const char *core;
@@ -31,9 +35,11 @@ typedef struct profile_opts {
   const char *annotate;
   double sample_seconds;  /* 0 = no sampler */
   uint64_t max_insns;
+  double timeout;         /* wall-time seconds, 0 = none */
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
   report_gmon_unit gmon_unit;
+  host_files_opts files;  /* --semihost-files, --semihost-root */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -61,6 +67,9 @@ static void profile_usage(FILE *f) {
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
           "      --max-insns N        stop after N instructions\n"
+          "      --timeout S          stop after S seconds of wall time (Ctrl-C stops too;\n"
+          "                           either way the profile of what ran is printed)\n"
+          HOST_FILES_HELP
           "\n"
           "exports (written after the run; docs/profile.md describes each):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
@@ -109,9 +118,32 @@ static bool parse_signals(const char *list, profile_opts *o) {
   return o->ncols > 0;
 }
 
+static volatile sig_atomic_t interrupted;
+
+/* Runs in slices, so that --max-insns, --timeout and Ctrl-C all end the run
+ * with its profile kept; *bound says which did when it returns LIMIT. */
+static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char **bound) {
+  stopwatch_start(sim, &interrupted);
+  stopwatch_arm(o->timeout);
+  tally_stop s;
+  for (;;) {
+    uint64_t left = o->max_insns ? o->max_insns - tally_instret(sim) : UINT64_MAX;
+    s = tally_run(sim, left < PROFILE_SLICE_INSNS ? left : PROFILE_SLICE_INSNS);
+    if (s != TALLY_STOP_LIMIT || (*bound = stopwatch_reason()))
+      break;
+    if (o->max_insns && tally_instret(sim) >= o->max_insns) {
+      *bound = "--max-insns reached";
+      break;
+    }
+  }
+  stopwatch_stop();
+  return s;
+}
+
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
-         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES };
+         O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
+         O_HOST_FILES, O_TIMEOUT };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -122,14 +154,18 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
+    {"semihost-files", required_argument, NULL, O_HOST_FILES},
+    {"timeout", required_argument, NULL, O_TIMEOUT},
+    {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {NULL, 0, NULL, 0},
   };
   *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
-  int c;
+  int c, li;
   uint64_t v;
-  while ((c = getopt_long(argc, argv, "+gh", longs, NULL)) != -1) {
+  char optname[40];
+  while ((c = getopt_long(argc, argv, "+gh", longs, &li)) != -1) {
     switch (c) {
     case O_CORE: o->core = optarg; break;
     case O_SET:
@@ -162,6 +198,12 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
         return -1;
       }
       break;
+    case O_TIMEOUT:
+      if (!parse_seconds(optarg, &o->timeout)) {
+        fprintf(stderr, "tally profile: --timeout wants seconds > 0, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
     case O_FOLDED: case O_CSV: case O_JSON: case O_GMON: case O_CALLGRIND: case O_SPEEDSCOPE:
       if (o->noutputs == 16) { fprintf(stderr, "tally profile: too many outputs\n"); return -1; }
       o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : c == O_CSV ? "csv" : c == O_JSON ? "json"
@@ -172,6 +214,11 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       if (!strcmp(optarg, "seconds")) o->gmon_unit = REPORT_GMON_SECONDS;
       else if (!strcmp(optarg, "cycles")) o->gmon_unit = REPORT_GMON_CYCLES;
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
+      break;
+    case O_HOST_FILES:
+      snprintf(optname, sizeof optname, "--%s", longs[li].name);
+      if (!host_files_parse(&o->files, "profile", optname, optarg))
+        return -1;
       break;
     case 'h': profile_usage(stdout); return -2;
     default: return -1;
@@ -490,6 +537,10 @@ int cmd_profile(int argc, char **argv) {
   tally_error err;
   const char *prog = argv[first];
   int status = EXIT_NOINPUT;
+  if (host_files_apply(&o.files, sim, "profile") != 0) {
+    tally_sim_free(sim);
+    return status;
+  }
   if (tally_load_elf(sim, prog, &err) != 0 || tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0 ||
       tally_set_args(sim, argc - first, argv + first) != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
@@ -514,17 +565,19 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return EXIT_INTERNAL;
   }
-  tally_stop s = tally_run(sim, o.max_insns ? o.max_insns : UINT64_MAX);
+  const char *bound = NULL;
+  tally_stop s = run_bounded(sim, &o, &bound);
   fflush(stdout);
   switch (s) {
   case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
-  case TALLY_STOP_LIMIT: status = EXIT_BOUND; break;
+  case TALLY_STOP_LIMIT: status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND; break;
   case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
   case TALLY_STOP_HALT: status = EXIT_HALT; break;
   default: status = EXIT_INTERNAL; break;
   }
   if (s != TALLY_STOP_EXIT)
-    fprintf(stderr, "tally profile: the run ended early (%s); profiling what ran\n", tally_stop_detail(sim));
+    fprintf(stderr, "tally profile: the run ended early (%s); profiling what ran\n",
+            s == TALLY_STOP_LIMIT ? bound : tally_stop_detail(sim));
   tally_profile *p = tally_profile_take(sim);
   if (!p) {
     fprintf(stderr, "tally profile: out of memory for the report\n");

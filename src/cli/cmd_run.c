@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "host_files.h"
 #include "run_count.h"
 #include "run_net.h"
+#include "stopwatch.h"
 #include "../store/store.h"
 #include "tally/tally.h"
 
@@ -36,10 +38,10 @@ typedef struct run_opts {
   const char *stats_json;
   count_opts count;          /* the statistics module (--count ...) */
   net_opts net;              /* where its intervals go (--db, --collector, --control) */
+  host_files_opts files;     /* --semihost-files, --semihost-root */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
 static void run_usage(FILE *f) {
   fprintf(f,
@@ -55,8 +57,13 @@ static void run_usage(FILE *f) {
           "      --timeout S        stop after S seconds of wall time\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
+<<<<<<< HEAD
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
           "                         what the ELF's segments need, up to 256Mi)\n"
+=======
+          "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
+          HOST_FILES_HELP
+>>>>>>> main
           "\n"
           "timing (any of these counts cycles on a core model):\n"
           "      --core NAME        core model: a shipped name (tally5, tally5-wt, sram,\n"
@@ -104,13 +111,14 @@ static void run_usage(FILE *f) {
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
           "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
-          "PROGRAM or the --key file cannot be read, 73 when the store cannot be\n"
-          "created.\n");
+          "PROGRAM, the --key file or the --semihost-root cannot be read, 73 when\n"
+          "the store cannot be created.\n");
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
-         OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY };
+         OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
+         OPT_HOST_FILES };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -131,6 +139,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"collector", required_argument, NULL, OPT_COLLECTOR},
     {"control", required_argument, NULL, OPT_CONTROL},
     {"key", required_argument, NULL, OPT_KEY},
+    {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
+    {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
     {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
@@ -202,6 +212,11 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       o->timed = true;
       break;
     case OPT_KEY: o->net.key = optarg; break;
+    case OPT_HOST_FILES:
+      snprintf(optname, sizeof optname, "--%s", longs[li].name);
+      if (!host_files_parse(&o->files, "run", optname, optarg))
+        return -1;
+      break;
     default: return -1;
     }
   }
@@ -303,6 +318,10 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
     fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);
     return NULL;
   }
+  if (host_files_apply(&o->files, sim, "run") != 0) {
+    tally_sim_free(sim);
+    return NULL;
+  }
   tally_error err;
   int rc = o->raw ? tally_load_raw(sim, argv[0], o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
                   : tally_load_elf(sim, argv[0], &err);
@@ -335,8 +354,18 @@ int cmd_run(int argc, char **argv) {
     count_opts_free(&o.count);
     return EXIT_NOINPUT;
   }
-  struct sigaction sa = {.sa_handler = on_sigint};
-  sigaction(SIGINT, &sa, NULL);
+  /* the store this run writes is never the program's to open */
+  tally_error err;
+  if ((o.count.nspecs > 0 || o.count.control) && !o.net.no_store && !o.net.collector &&
+      tally_protect_host_file(sim, o.net.db ? o.net.db : store_default_path(), &err) != 0) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    tally_sim_free(sim);
+    count_opts_free(&o.count);
+    return EXIT_CANTCREAT;
+  }
+  /* Ctrl-C, SIGTERM and --timeout reach this thread only (not the embedded
+   * collector's) and stop the run wherever the program is (stopwatch.c). */
+  stopwatch_hold();
   /* The statistics module, with its sinks: the table and CSV of
    * run_count.c, and the board link to a collector (run_net.c), embedded
    * with its store or remote. With --control the configuration comes as
@@ -348,6 +377,7 @@ int cmd_run(int argc, char **argv) {
     counting = o.count.control ? count_setup_blank(sim, &o.count, &st) : count_setup(sim, &o.count, &st);
     if (counting)
       net = run_net_open(&o.net, counting, sim, argv[first], o.core ? o.core : "tally5", &st);
+    stopwatch_start(sim, &interrupted);
     if (counting && st == 0) {
       if (o.count.control)
         st = run_net_wait_start(net, &interrupted);
@@ -363,17 +393,22 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
+  stopwatch_start(sim, &interrupted);
+  stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
-  uint64_t left = o.max_insns ? o.max_insns : UINT64_MAX;
+  uint64_t insn0 = tally_instret(sim);
   tally_stop s;
   const char *bound = NULL;
   for (;;) {
-    uint64_t slice = left < SLICE_INSNS ? left : SLICE_INSNS;
-    s = tally_run(sim, slice);
+    /* a stop request may end a slice early: count what ran, not slices */
+    uint64_t done = tally_instret(sim) - insn0;
+    uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;
+    s = tally_run(sim, left < SLICE_INSNS ? left : SLICE_INSNS);
     if (s != TALLY_STOP_LIMIT)
       break;
-    if (o.max_insns && (left -= slice) == 0) { bound = "--max-insns reached"; break; }
+    if ((bound = stopwatch_reason())) break;
+    if (o.max_insns && tally_instret(sim) - insn0 >= o.max_insns) { bound = "--max-insns reached"; break; }
     double t = now_seconds();
     if (o.timeout && t - start >= o.timeout) { bound = "--timeout reached"; break; }
     if (interrupted) { bound = "interrupted"; break; }
@@ -383,6 +418,7 @@ int cmd_run(int argc, char **argv) {
       last_progress = t;
     }
   }
+  stopwatch_stop();
   double secs = now_seconds() - start;
   if (progress && secs >= 1.0)
     fprintf(stderr, "\r\033[K");

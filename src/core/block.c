@@ -192,6 +192,7 @@ typedef struct block_draft {
   uint32_t n_ops, n_insns;
   uint32_t fetch_granule;  /* last granule a fetch op was emitted for */
   uint8_t prev_load_rd;
+  bool pmu;                /* its one instruction touches the PMU */
 } block_draft;
 
 static void emit(block_draft *d, core_op op, uint32_t pc, op_timing t) {
@@ -216,6 +217,20 @@ static void emit_fetches(const core_cpu *cpu, block_draft *d, uint32_t pc, uint3
   }
 }
 
+/* A CSR instruction whose value or effect needs the exact signal totals
+ * at its boundaries (timing/pmu.h): it runs alone in its block, and that
+ * block is always stepped (run.c). */
+static bool touches_pmu(const core_cpu *cpu, const isa_insn *in) {
+  if (!cpu->tm)
+    return false;
+  switch (in->kind) {
+  case K_CSRRW: case K_CSRRS: case K_CSRRC: case K_CSRRWI: case K_CSRRSI: case K_CSRRCI:
+    return pmu_needs_step(&cpu->tm->pmu, in->csr);
+  default:
+    return false;
+  }
+}
+
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
@@ -223,6 +238,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
   bool ended = false;
   d->n_ops = d->n_insns = 0;
   d->prev_load_rd = 0;
+  d->pmu = false;
   uint32_t limit = cpu->tm && cpu->tm->regions ? timing_region_limit(cpu->tm->regions, pc) : 0;
   uint32_t room = limit ? limit - pc : UINT32_MAX, start = pc;
   while (d->n_insns < max && (d->n_insns == 0 || pc - start < room)) {
@@ -231,6 +247,11 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       break;
     isa_insn in;
     isa_decode(bits, &in);
+    if (touches_pmu(cpu, &in)) {
+      if (d->n_insns > 0)
+        break; /* it starts a block of its own */
+      d->pmu = true;
+    }
     op_timing t = {0};
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
@@ -296,6 +317,10 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     bt->sum = pairs;
     bt->nsum = nsum;
     bt->max_cycles = sum + bound;
+    if (d.pmu) {
+      bt->pmu = true;
+      bt->max_cycles = TIMING_MUST_STEP;
+    }
     if (cpu->tm->regions)
       bt->region = (uint16_t)timing_region_of(cpu->tm->regions, pc);
     bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */

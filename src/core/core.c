@@ -58,6 +58,8 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->mie = cpu->mtvec = cpu->mscratch = cpu->mepc = cpu->mcause = cpu->mtval = 0;
   cpu->mip_soft = 0;
   cpu->mcycle_adj = cpu->minstret_adj = 0;
+  cpu->mcountinhibit = 0;
+  cpu->mcycle_frozen = cpu->minstret_frozen = 0;
   cpu->idle_cycles = 0;
   cpu->mtimecmp = UINT64_MAX;
   cpu->mtime_adj = 0;
@@ -134,8 +136,18 @@ void core_note_tail(core_cpu *cpu, uint8_t sig, uint64_t cycles) {
   cpu->tail_cycles = cycles;
 }
 
+bool core_poll_stop_request(core_cpu *cpu) {
+  if (!atomic_load_explicit(&cpu->stop_request, memory_order_relaxed))
+    return false;
+  if (cpu->stop == CORE_RUNNING)
+    core_set_stop(cpu, CORE_STOP_LIMIT, "stopped on request");
+  cpu->horizon = 0; /* the next block does not fit: the loop returns */
+  return true;
+}
+
 void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...) {
   cpu->stop = why;
+  cpu->horizon = 0; /* from a device or host call: no further block fits, the loop returns */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(cpu->stop_detail, sizeof cpu->stop_detail, fmt, ap);

@@ -15,6 +15,7 @@
 #ifndef TALLY_CORE_CPU_H
 #define TALLY_CORE_CPU_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -73,6 +74,8 @@ enum {
 #define MIP_MSIP (1u << IRQ_MSI)
 #define MIP_MTIP (1u << IRQ_MTI)
 #define MIP_MEIP (1u << IRQ_MEI)
+#define INHIBIT_CY 1u       /* mcountinhibit: mcycle */
+#define INHIBIT_IR 4u       /* mcountinhibit: minstret */
 
 /* RAM is watched in chunks: a store into a chunk with a bit set takes the
  * slow path (code that was predecoded, the HTIF tohost word). */
@@ -97,6 +100,7 @@ typedef struct core_cpu {
   uint64_t instret;     /* instructions retired; counts a block on entry */
   uint64_t horizon;     /* the fast loop must not take instret past this */
   uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
+  atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */
   timing *tm;           /* the timing model; NULL runs the functional loop */
 
   uint8_t *ram;
@@ -107,6 +111,8 @@ typedef struct core_cpu {
   uint32_t mstatus, mie, mtvec, mscratch, mepc, mcause, mtval;
   uint32_t mip_soft;    /* MSIP and MEIP as raised by devices; MTIP is computed */
   int64_t mcycle_adj, minstret_adj; /* CSR value = count + adj */
+  uint32_t mcountinhibit; /* its CY and IR bits (the hpm bits: timing/pmu.h) */
+  uint64_t mcycle_frozen, minstret_frozen; /* the values while inhibited */
   uint64_t idle_cycles; /* cycles spent waiting in wfi */
 
   /* CLINT timer: mtime = cycles * tick_num / tick_den + mtime_adj
@@ -224,6 +230,13 @@ bool core_fetch_insn(const core_cpu *cpu, uint32_t pc, uint32_t *bits);
 /* The current instruction ends with `cycles` of signal `sig` that its
  * block's bound does not cover (cpu->tail_*). */
 void core_note_tail(core_cpu *cpu, uint8_t sig, uint64_t cycles);
+
+/* From the slow paths a guest can spin or sleep in (devices, semihosting
+ * waits, the statistics module's dispatches): when the host has asked the
+ * run to stop (tally_request_stop), stops it as CORE_STOP_LIMIT ("call
+ * again to go on") at the end of the current block and returns true. The
+ * hot loop itself never looks: a run returns at its instruction budget. */
+bool core_poll_stop_request(core_cpu *cpu);
 
 /* Sets stop state with a printf-style detail line. */
 void core_set_stop(core_cpu *cpu, core_stop why, const char *fmt, ...)

@@ -2,8 +2,11 @@
  * Machine-mode CSRs of an RV32IMAC hart with no S or U mode. Reads of the
  * counters are exact at the instruction that reads them (the fast loop syncs
  * its position before calling here). Unknown CSRs, and writes to read-only
- * ones, are illegal instructions.
+ * ones, are illegal instructions. The hardware performance counters belong
+ * to the timing model (src/timing/pmu.h); mcycle, minstret and their bits
+ * of mcountinhibit are kept here, since they exist without a core model.
  */
+#include "../timing/timing.h"
 #include "cpu.h"
 
 #define MISA_VALUE (1u << 30 | 1u << ('A' - 'A') | 1u << ('C' - 'A') | 1u << ('I' - 'A') | 1u << ('M' - 'A'))
@@ -11,7 +14,15 @@
 
 typedef enum { CSR_NONE, CSR_RO, CSR_RW } csr_access;
 
-static csr_access csr_kind(unsigned csr) {
+static csr_access csr_kind(const core_cpu *cpu, unsigned csr) {
+  if (cpu->tm) {
+    switch (pmu_csr_access_of(&cpu->tm->pmu, csr)) {
+    case PMU_ILLEGAL: return CSR_NONE;
+    case PMU_READ_ONLY: return CSR_RO;
+    case PMU_READ_WRITE: return CSR_RW;
+    case PMU_NOT_MINE: break;
+    }
+  }
   switch (csr) {
   case 0x300: case 0x301: case 0x304: case 0x305: case 0x310: case 0x320:
   case 0x340: case 0x341: case 0x342: case 0x343: case 0x344:
@@ -23,7 +34,8 @@ static csr_access csr_kind(unsigned csr) {
   default:
     break;
   }
-  /* hpm counters and events exist and read zero; PMP registers likewise */
+  /* without a core model, hpm counters and events exist and read zero;
+   * PMP registers likewise */
   if ((csr >= 0xb03 && csr <= 0xb1f) || (csr >= 0xb83 && csr <= 0xb9f) ||
       (csr >= 0x323 && csr <= 0x33f) || (csr >= 0x3a0 && csr <= 0x3a3) ||
       (csr >= 0x3b0 && csr <= 0x3bf))
@@ -33,9 +45,25 @@ static csr_access csr_kind(unsigned csr) {
   return CSR_NONE;
 }
 
+static uint64_t mcycle_now(const core_cpu *cpu) {
+  if (cpu->mcountinhibit & INHIBIT_CY)
+    return cpu->mcycle_frozen;
+  return core_cycle_now(cpu) + (uint64_t)cpu->mcycle_adj;
+}
+
+static uint64_t minstret_now(const core_cpu *cpu) {
+  if (cpu->mcountinhibit & INHIBIT_IR)
+    return cpu->minstret_frozen;
+  return core_instret_now(cpu) + (uint64_t)cpu->minstret_adj;
+}
+
+static bool pmu_on(const core_cpu *cpu) { return cpu->tm && cpu->tm->pmu.n; }
+
 static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
-  uint64_t cyc = core_cycle_now(cpu) + (uint64_t)cpu->mcycle_adj;
-  uint64_t ins = core_instret_now(cpu) + (uint64_t)cpu->minstret_adj;
+  if (cpu->tm && pmu_csr_access_of(&cpu->tm->pmu, csr) != PMU_NOT_MINE && csr != PMU_CSR_INHIBIT)
+    return pmu_csr_read(&cpu->tm->pmu, csr);
+  uint64_t cyc = mcycle_now(cpu);
+  uint64_t ins = minstret_now(cpu);
   switch (csr) {
   case 0x300: return cpu->mstatus;
   case 0x301: return MISA_VALUE;
@@ -46,6 +74,7 @@ static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
   case 0x342: return cpu->mcause;
   case 0x343: return cpu->mtval;
   case 0x344: return core_mip(cpu);
+  case 0x320: return cpu->mcountinhibit | (pmu_on(cpu) ? pmu_csr_read(&cpu->tm->pmu, csr) : 0);
   case 0xb00: case 0xc00: return (uint32_t)cyc;
   case 0xb80: case 0xc80: return (uint32_t)(cyc >> 32);
   case 0xb02: case 0xc02: return (uint32_t)ins;
@@ -63,7 +92,45 @@ static int64_t counter_adj(uint64_t now_after, uint64_t old_value, uint32_t v, b
   return (int64_t)(want - now_after);
 }
 
+/* The cycle and instruction counts when the current instruction ends: a
+ * CSR instruction ends its block, whose static cycles were charged on
+ * entry; without a core model every instruction is one cycle. */
+static uint64_t cycle_after(const core_cpu *cpu) { return cpu->tm ? cpu->tm->cycle : core_cycle_now(cpu) + 1; }
+static uint64_t instret_after(const core_cpu *cpu) { return core_instret_now(cpu) + 1; }
+
+/* mcountinhibit's CY and IR bits take effect when the writing instruction
+ * ends: an inhibit freezes the value the counter has then, a resume counts
+ * on from it. */
+static void write_inhibit(core_cpu *cpu, uint32_t v) {
+  uint32_t now = v & (INHIBIT_CY | INHIBIT_IR), was = cpu->mcountinhibit;
+  uint64_t cyc = cycle_after(cpu), ins = instret_after(cpu);
+  if ((now ^ was) & INHIBIT_CY) {
+    if (now & INHIBIT_CY)
+      cpu->mcycle_frozen = cyc + (uint64_t)cpu->mcycle_adj;
+    else
+      cpu->mcycle_adj = (int64_t)(cpu->mcycle_frozen - cyc);
+  }
+  if ((now ^ was) & INHIBIT_IR) {
+    if (now & INHIBIT_IR)
+      cpu->minstret_frozen = ins + (uint64_t)cpu->minstret_adj;
+    else
+      cpu->minstret_adj = (int64_t)(cpu->minstret_frozen - ins);
+  }
+  cpu->mcountinhibit = now;
+  if (pmu_on(cpu))
+    pmu_csr_write(&cpu->tm->pmu, PMU_CSR_INHIBIT, v);
+}
+
+/* Replaces the low or high half of a 64-bit counter value. */
+static uint64_t with_half(uint64_t old, uint32_t v, bool high) {
+  return high ? (old & 0xffffffffu) | (uint64_t)v << 32 : (old & ~(uint64_t)0xffffffffu) | v;
+}
+
 static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
+  if (cpu->tm && pmu_csr_access_of(&cpu->tm->pmu, csr) != PMU_NOT_MINE && csr != PMU_CSR_INHIBIT) {
+    pmu_csr_write(&cpu->tm->pmu, csr, v);
+    return;
+  }
   switch (csr) {
   case 0x300: cpu->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP; break;
   case 0x304: cpu->mie = v & MIE_WRITABLE; break;
@@ -72,24 +139,33 @@ static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
   case 0x341: cpu->mepc = v & ~1u; break;
   case 0x342: cpu->mcause = v; break;
   case 0x343: cpu->mtval = v; break;
+  case 0x320: write_inhibit(cpu, v); break;
   case 0xb00: case 0xb80: {
-    uint64_t after = core_cycle_now(cpu) + 1;
-    cpu->mcycle_adj = counter_adj(after, after - 1 + (uint64_t)cpu->mcycle_adj, v, csr == 0xb80);
+    if (cpu->mcountinhibit & INHIBIT_CY) {
+      cpu->mcycle_frozen = with_half(cpu->mcycle_frozen, v, csr == 0xb80);
+      break;
+    }
+    uint64_t after = cycle_after(cpu);
+    cpu->mcycle_adj = counter_adj(after, mcycle_now(cpu), v, csr == 0xb80);
     break;
   }
   case 0xb02: case 0xb82: {
+    if (cpu->mcountinhibit & INHIBIT_IR) {
+      cpu->minstret_frozen = with_half(cpu->minstret_frozen, v, csr == 0xb82);
+      break;
+    }
     /* the writing instruction itself does not count */
-    uint64_t after = core_instret_now(cpu) + 1;
+    uint64_t after = instret_after(cpu);
     cpu->minstret_adj = counter_adj(after, after - 1 + (uint64_t)cpu->minstret_adj, v, csr == 0xb82);
     break;
   }
-  default: break; /* WARL fields hardwired: misa, mip, mcountinhibit, hpm, pmp */
+  default: break; /* WARL fields hardwired: misa, mip, hpm without a core model, pmp */
   }
 }
 
 bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
   unsigned csr = (unsigned)op->imm & 0xfff;
-  csr_access acc = csr_kind(csr);
+  csr_access acc = csr_kind(cpu, csr);
   bool imm_form = op->kind == K_CSRRWI || op->kind == K_CSRRSI || op->kind == K_CSRRCI;
   uint32_t src = imm_form ? op->rs1 : cpu->x[op->rs1];
   bool is_write = op->kind == K_CSRRW || op->kind == K_CSRRWI || op->rs1 != 0;

@@ -5,6 +5,8 @@
  * block, it single-steps up to it, so events happen at the exact
  * instruction whatever the block boundaries are.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../profile/profile.h"
@@ -19,11 +21,43 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
  * horizon), so the instruction just stepped brackets it exactly. */
 static void take_samples(core_cpu *cpu, uint32_t pc) {
   prof_state *p = cpu->tm->prof;
-  while (p->next_sample < cpu->tm->cycle) {
-    prof_sample(p, pc);
-    p->next_sample += p->sample_period;
+  if (p->next_sample >= cpu->tm->cycle)
+    return;
+  /* all of them at once: a wfi sleep may hold 2^62 cycles of samples */
+  uint64_t n = (cpu->tm->cycle - p->next_sample - 1) / p->sample_period + 1;
+  prof_sample_n(p, pc, n);
+  p->next_sample += n * p->sample_period;
+}
+
+/* Every signal's total now, as --stats and the statistics module count
+ * them (derived and marker signals included): what the PMU counts. With
+ * `fold`, the cached blocks' executions are folded first (a walk over
+ * them); without, they must have none since the last fold. */
+static void pmu_totals(core_cpu *cpu, uint64_t *totals, bool fold) {
+  if (fold)
+    core_fold_blocks(cpu);
+  for (int i = 0; i < SIG_COUNT; i++)
+    totals[i] = (uint64_t)((int64_t)cpu->tm->sig_folded[i] + cpu->tm->sig_dyn[i]);
+  signal_derive(totals);
+  uint64_t markers[4];
+  timing_marker_totals(cpu->tm, cpu->tm->cycle, markers);
+  for (int i = 0; i < 4; i++)
+    totals[SIG_MARKER0 + i] = markers[i];
+}
+
+#ifdef TALLY_CHECK_LAWS
+/* The law pmu_totals(..., false) rests on: after a PMU step no cached
+ * block has executions left to fold. */
+static void check_unfolded(core_cpu *cpu, const uint64_t *quick) {
+  uint64_t full[SIG_COUNT];
+  pmu_totals(cpu, full, true);
+  if (memcmp(full, quick, sizeof full) != 0) {
+    fprintf(stderr, "tally: internal error: signal totals after a PMU access at 0x%08x were not folded\n",
+            (unsigned)cpu->pc);
+    abort();
   }
 }
+#endif
 
 /* Runs the first `max` instructions at pc (fewer if a branch ends them
  * sooner) as one block, exactly as far: one instruction, or a prefix that
@@ -46,6 +80,12 @@ static void step(core_cpu *cpu, uint32_t max) {
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + b->n_insns;
   if (cpu->tm) {
+    uint64_t totals[SIG_COUNT];
+    bool pmu = b->timing->pmu; /* one instruction that reads or sets a counter: its boundaries */
+    if (pmu) {
+      pmu_totals(cpu, totals, true);
+      pmu_step_begin(&cpu->tm->pmu, totals);
+    }
     cpu->tail_cycles = 0;
     core_exec(cpu, b);
     /* the block is in no fold's list: fold its static counts now */
@@ -57,6 +97,16 @@ static void step(core_cpu *cpu, uint32_t max) {
         timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, prof_row(cpu->tm->prof, b->pcs[i]));
     b->timing->execs = 0;
     core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
+    /* a write takes effect at the end: the blocks were folded before the
+     * step, and the stepped one (in no fold's list) just above */
+    if (pmu && pmu_step_pending(&cpu->tm->pmu)) {
+      pmu_totals(cpu, totals, false);
+#ifdef TALLY_CHECK_LAWS
+      check_unfolded(cpu, totals);
+#endif
+    }
+    if (pmu)
+      pmu_step_end(&cpu->tm->pmu, totals);
     if (cpu->tm->prof && cpu->tm->prof->sample_period)
       take_samples(cpu, pc0);
     probe_step_end(cpu, &probe, pc0, b);
@@ -124,6 +174,8 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
     if (p && p->sample_period)
       cpu->cycle_horizon = min_u64(due, p->next_sample);
     cpu->cycle_horizon = min_u64(cpu->cycle_horizon, probe_horizon(cpu)); /* a dispatch */
+    if (cpu->tm->pmu.n) /* so that a block that must be stepped never fits (TIMING_MUST_STEP) */
+      cpu->cycle_horizon = min_u64(cpu->cycle_horizon, cpu->tm->cycle + TIMING_HORIZON_MAX);
   }
   else if (due != UINT64_MAX)
     cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);
@@ -135,7 +187,10 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
   uint64_t limit = budget > UINT64_MAX - cpu->instret ? UINT64_MAX : cpu->instret + budget;
   if (cpu->stop == CORE_STOP_LIMIT)
     cpu->stop = CORE_RUNNING;
+  atomic_store(&cpu->stop_request, 0); /* a new call goes on */
   while (cpu->stop == CORE_RUNNING) {
+    if (core_poll_stop_request(cpu))
+      break;
     if (cpu->flush_pending)
       core_block_flush(cpu);
     uint64_t before = cpu->tm ? cpu->tm->cycle : 0;

@@ -191,10 +191,12 @@ void prof_finish(prof_state *p, uint64_t now) {
   total(&p->root);
 }
 
-void prof_sample(prof_state *p, uint32_t pc) {
+void prof_sample(prof_state *p, uint32_t pc) { prof_sample_n(p, pc, 1); }
+
+void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n) {
   uint32_t i = pc - p->lo < p->hi - p->lo ? (pc - p->lo) >> 1 : (p->hi - p->lo) >> 1;
-  p->samples[i]++;
-  p->samples_taken++;
+  p->samples[i] += n;
+  p->samples_taken += n;
 }
 
 /* One bit per row of the profiled range: a function starts there. */

@@ -93,5 +93,7 @@ void prof_symbols_changed(prof_state *p);
 
 /* Samples: record the instruction executing at cycle `at`. */
 void prof_sample(prof_state *p, uint32_t pc);
+/* n samples at once at pc (a long sleep holds many). */
+void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n);
 
 #endif

@@ -210,7 +210,10 @@ void statmod_reached(statmod *m, const statmod_unit *u, uint32_t n) {
     return;
   statmod_settle(m);
   m->in_dispatch = true;
-  while (m->state == STATMOD_RUNNING && m->next <= now) {
+  /* A wfi sleep may hold 2^62 cycles of intervals: a stop the host asks
+   * for ends the dispatches here (statmod_stop then ends the run at the
+   * last one dispatched). */
+  while (m->state == STATMOD_RUNNING && m->next <= now && !core_poll_stop_request(m->cpu)) {
     uint64_t c = m->next;
     bool known = c == now || (n && u[0].start <= c);
     if (!known)
@@ -364,7 +367,9 @@ int statmod_stop(statmod *m, char *err, size_t errlen) {
     return 0; /* a sink stopped it */
   uint64_t now = m->cpu->tm->cycle;
   m->in_dispatch = true;
-  if (now > m->begin) {
+  /* m->next <= now: a stop cut the dispatches of a sleep short; the cycles
+   * after the last one are not measured, so no partial interval */
+  if (now > m->begin && m->next > now) {
     /* the counters freeze now; the timer runs down to its natural end */
     statmod_settle(m);
     statmod_cum(m, now, NULL, 0);

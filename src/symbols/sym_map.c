@@ -22,7 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../textio/textio.h"
 #include "symtab.h"
+
+/* Bounds far above real GNU ld maps (a big firmware's is tens of MB, with
+ * lines of a few hundred bytes), so that /dev/zero or a binary is refused. */
+#define MAP_MAX_BYTES (1ull << 30)
+#define MAP_MAX_LINE 65536
 
 typedef struct map_isec { /* a text input section */
   uint32_t lo, hi;
@@ -471,9 +477,9 @@ int sym_table_read_map(sym_table *t, FILE *f, const char *name, tally_error *err
   map_parse p = {.file = name, .err = err, .cur = -1};
   char *buf = NULL;
   size_t cap = 0;
-  ssize_t len;
+  ssize_t len = 0;
   bool done = false;
-  while (!p.failed && !done && (len = getline(&buf, &cap, f)) >= 0) {
+  while (!p.failed && !done && (len = textio_getline(&buf, &cap, f, MAP_MAX_LINE)) >= 0) {
     p.line++;
     while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
       buf[--len] = '\0';
@@ -500,7 +506,11 @@ int sym_table_read_map(sym_table *t, FILE *f, const char *name, tally_error *err
     map_line(&p, buf);
   }
   free(buf);
-  if (!p.failed && ferror(f))
+  if (!p.failed && len == TEXTIO_TOO_LONG)
+    perr(&p, p.line + 1, "line too long (more than %d bytes): not a linker map", MAP_MAX_LINE);
+  if (!p.failed && len == TEXTIO_NOMEM)
+    perr(&p, p.line + 1, "out of memory");
+  if (!p.failed && (len == TEXTIO_ERROR || ferror(f)))
     perr(&p, p.line, "read error: %s", strerror(errno));
   if (!p.failed && p.line == 0)
     perr(&p, 1, "empty file, not a linker map");
@@ -517,11 +527,9 @@ int sym_table_read_map(sym_table *t, FILE *f, const char *name, tally_error *err
 }
 
 int sym_table_read_map_file(sym_table *t, const char *path, tally_error *err) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = textio_open(path, MAP_MAX_BYTES, "a linker map", err->msg, sizeof err->msg);
+  if (!f)
     return -1;
-  }
   int rc = sym_table_read_map(t, f, path, err);
   fclose(f);
   if (rc == 0 && sym_table_finish(t) != 0) {

@@ -29,6 +29,13 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "../textio/textio.h"
+
+/* A core model is a page of INI: these bounds are far above any real one
+ * and keep /dev/zero or a stray binary from exhausting memory. */
+#define CORE_MODEL_MAX_BYTES (1u << 20)
+#define CORE_MODEL_MAX_LINE 4096
+
 /* ---------------------------------------------------------------- defaults */
 
 void core_model_default(core_model *m) {
@@ -85,6 +92,9 @@ void core_model_default(core_model *m) {
   m->static_mw = 5;
 
   m->pll_relock_cycles = 1000;
+
+  m->pmu_counters = 29;
+  m->pmu_absent = PMU_ABSENT_ZERO;
 }
 
 /* ------------------------------------------------------------- key table */
@@ -116,7 +126,8 @@ typedef struct key_def {
 
 _Static_assert(sizeof(cache_replacement) == sizeof(int) && sizeof(cache_write_policy) == sizeof(int) &&
                    sizeof(branch_prediction) == sizeof(int) && sizeof(shift_mode) == sizeof(int) &&
-                   sizeof(muldiv_mode) == sizeof(int) && sizeof(memory_kind) == sizeof(int),
+                   sizeof(muldiv_mode) == sizeof(int) && sizeof(memory_kind) == sizeof(int) &&
+                   sizeof(pmu_absent) == sizeof(int),
                "T_ENUM fields are accessed as int");
 
 static const enum_word replacement_words[] = {
@@ -138,6 +149,9 @@ static const enum_word muldiv_words[] = {
 };
 static const enum_word memory_words[] = {
   {"sram", MEMORY_SRAM}, {"sdram", MEMORY_SDRAM}, {NULL, 0},
+};
+static const enum_word absent_words[] = {
+  {"zero", PMU_ABSENT_ZERO}, {"illegal", PMU_ABSENT_ILLEGAL}, {NULL, 0},
 };
 
 #define AT(field) offsetof(core_model, field)
@@ -225,11 +239,14 @@ static const key_def keys[] = {
   REAL("energy", "static_mw", static_mw, 0, PJ_MAX),
 
   UINT("dvfs", "pll_relock_cycles", pll_relock_cycles, 0, 100000000),
+
+  UINT("pmu", "counters", pmu_counters, 0, 29),                      /* mhpmcounter3..31 */
+  ENUM("pmu", "absent", pmu_absent, absent_words),
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
-static const char *const sections[] = {"core", "pipeline", "icache", "dcache", "memory", "energy", "dvfs"};
+static const char *const sections[] = {"core", "pipeline", "icache", "dcache", "memory", "energy", "dvfs", "pmu"};
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
 static const key_def *find_key(const char *section, const char *key) {
@@ -561,9 +578,20 @@ static void ctx_error(parse_ctx *c, const char *fmt, ...) {
  * never split, however long. */
 static char *read_line(char *str, int num, void *stream) {
   parse_ctx *c = stream;
-  ssize_t got = getline(&c->line, &c->line_cap, c->f);
-  if (got < 0)
+  ssize_t got = textio_getline(&c->line, &c->line_cap, c->f, CORE_MODEL_MAX_LINE);
+  if (got < 0) {
+    /* anything but the end stops inih here, with the reason kept */
+    c->lineno++;
+    if (got == TEXTIO_TOO_LONG)
+      ctx_error(c, "line too long (more than %d bytes): not a core model file", CORE_MODEL_MAX_LINE);
+    else if (got == TEXTIO_NOMEM)
+      ctx_error(c, "out of memory");
+    else if (got == TEXTIO_ERROR)
+      ctx_error(c, "read error: %s", strerror(errno));
+    else
+      c->lineno--;
     return NULL;
+  }
   c->lineno++;
   char *s = c->line;
   while (*s == ' ' || *s == '\t')
@@ -649,16 +677,8 @@ static int parse_file(core_model *m, const char *path, char *err, size_t errlen)
   }
   c->m = m;
   c->path = path;
-  c->f = fopen(path, "r");
+  c->f = textio_open(path, CORE_MODEL_MAX_BYTES, "a core model file", err, errlen);
   if (!c->f) {
-    errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    free(c);
-    return -1;
-  }
-  struct stat st;
-  if (fstat(fileno(c->f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    errf(err, errlen, "%s: is a directory, not a core model file", path);
-    fclose(c->f);
     free(c);
     return -1;
   }

@@ -17,6 +17,10 @@ typedef enum branch_prediction { PREDICT_NOT_TAKEN, PREDICT_BACKWARD_TAKEN, PRED
 typedef enum shift_mode { SHIFT_BARREL, SHIFT_TWO_STAGE, SHIFT_SERIAL } shift_mode;
 typedef enum muldiv_mode { MULDIV_FIXED, MULDIV_ITERATIVE } muldiv_mode;
 typedef enum memory_kind { MEMORY_SRAM, MEMORY_SDRAM } memory_kind;
+/* What a CSR of a hardware performance counter the core does not have does:
+ * read as zero and ignore writes (the RISC-V privileged spec's choice), or
+ * raise an illegal-instruction exception (a core with no such CSRs). */
+typedef enum pmu_absent { PMU_ABSENT_ZERO, PMU_ABSENT_ILLEGAL } pmu_absent;
 
 typedef struct cache_params {
   bool enabled;
@@ -73,6 +77,10 @@ typedef struct core_model {
 
   /* [dvfs] */
   uint32_t pll_relock_cycles;
+
+  /* [pmu]: mhpmcounter3 .. mhpmcounter(2 + pmu_counters) exist (docs/pmu.md) */
+  uint32_t pmu_counters;    /* 0..29 */
+  pmu_absent pmu_absent;    /* the others, and mcountinhibit when there are none */
 } core_model;
 
 /* The built-in default: a 5-stage in-order pipeline with 4 KiB I/D caches

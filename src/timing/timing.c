@@ -45,6 +45,7 @@ timing *timing_new(const core_model *m) {
   t->dcache_on = m->dcache.enabled;
   t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
   t->fetch_line = TIMING_NO_LINE;
+  pmu_init(&t->pmu, m);
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */

@@ -18,6 +18,7 @@
 
 #include "cache.h"
 #include "core_model.h"
+#include "pmu.h"
 #include "signals.h"
 
 struct prof_state;
@@ -49,6 +50,7 @@ typedef struct block_timing {
   uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
+  bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -128,6 +130,8 @@ typedef struct timing {
   /* user markers: level signals, counted per cycle while high */
   uint32_t markers;
   uint64_t marker_since[4];
+
+  pmu_state pmu;            /* the hardware performance counters (pmu.h) */
 } timing;
 
 /* Creates the timing state for a validated model; NULL on failure. */
@@ -273,6 +277,11 @@ static inline uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) { ret
 /* ... and what any block can add besides its ops' bounds: a trap's entry
  * and a load-use stall on entering it. A block's bound is this plus its
  * ops' static cycles and dynamic bounds (block.c, and run.c's prefixes). */
+/* The bound of a block that must never be run unstepped (a PMU access):
+ * no horizon is ever this far away (run.c keeps the cycle horizon within
+ * TIMING_HORIZON_MAX of the count on a core that has PMU counters). */
+#define TIMING_MUST_STEP UINT32_MAX
+#define TIMING_HORIZON_MAX (UINT32_MAX / 2)
 static inline uint32_t timing_block_bound(const timing *t) {
   return t->model.trap_penalty + t->model.load_use_penalty;
 }

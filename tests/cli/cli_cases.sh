@@ -208,6 +208,139 @@ case_bad_elf() {
   [ "$rc" -ne 0 ] || { echo "FAIL: noise.elf ran"; fails=$((fails + 1)); }
 }
 
+# ---- Every stop works in every mode, and keeps what was measured ----------
+
+# run_held ARGS...: tally with stdin a FIFO that stays open and silent (a
+# user who never types); sets rc, out, err and ms (tally's own wall time).
+run_held() {
+  mkfifo "$WORK/in"
+  sleep 60 >"$WORK/in" & local holder=$!
+  local t0=$(date +%s%N)
+  timeout 30 "$TALLY" "$@" <"$WORK/in" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+  rm -f "$WORK/in"
+  out=$(cat "$WORK/out"); err=$(cat "$WORK/err")
+}
+# sigint_after SECONDS ARGS...: tally in the background (stdin held open as
+# above), SIGINT after SECONDS; sets rc, out, err, ms.
+sigint_after() {
+  local delay=$1; shift
+  mkfifo "$WORK/in"
+  sleep 60 >"$WORK/in" & local holder=$!
+  local t0=$(date +%s%N)
+  "$TALLY" "$@" <"$WORK/in" >"$WORK/out" 2>"$WORK/err" & local pid=$!
+  sleep "$delay"
+  kill -INT "$pid" 2>/dev/null
+  wait "$pid"; rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+  rm -f "$WORK/in"
+  out=$(cat "$WORK/out"); err=$(cat "$WORK/err")
+}
+expect_fast() { [ "$ms" -lt "$1" ] || { echo "FAIL: took ${ms} ms, expected under $1 ms"; fails=$((fails + 1)); }; }
+
+case_stop_sleep_counted() {
+  # sleep_long.elf sleeps 2^52 timer ticks in one wfi; at --interval 100 the
+  # statistics module has ~4.5e14 intervals to dispatch in it: --timeout 1
+  # must still stop the run within seconds, and the store keep the run
+  # (incomplete) with every interval dispatched so far.
+  run_held run --count cycle --interval 100 --timeout 1 --db "$WORK/s.db" --show-intervals 2 "$P/sleep_long.elf"
+  expect_rc 124
+  expect_fast 10000
+  expect_err "stopped: --timeout reached"
+  expect_err "stored in .*s.db: incomplete, [0-9,]+ intervals: the program did not run to its end \(--timeout reached\)"
+  run report --db "$WORK/s.db"
+  grep -qE "sleep_long.elf .* incomplete" "$WORK/out" || { echo "FAIL: report lacks the run"; cat "$WORK/out"; fails=$((fails + 1)); }
+  # the same with Ctrl-C
+  sigint_after 1 run --count cycle --interval 100 --db "$WORK/s2.db" --show-intervals 2 "$P/sleep_long.elf"
+  expect_rc 130
+  expect_fast 10000
+  expect_err "stopped: interrupted"
+  expect_err "incomplete"
+}
+
+case_stop_stdin() {
+  # a program blocked reading stdin (SYS_READC) that never gets input
+  run_held run --timeout 1 "$P/stdin_count.elf"
+  expect_rc 124
+  expect_fast 10000
+  expect_err "stopped: --timeout reached"
+  sigint_after 1 run "$P/stdin_count.elf"
+  expect_rc 130
+  expect_fast 10000
+  expect_err "stopped: interrupted"
+}
+
+case_stop_profile() {
+  # tally profile stops on --timeout and Ctrl-C too, and prints the profile
+  # of what ran; the PC sampler at 10 ns over a 2^52-tick sleep takes its
+  # samples at once, not one by one
+  run_held profile --sample-every 10ns --timeout 1 "$P/sleep_long.elf"
+  expect_rc 124
+  expect_fast 10000
+  expect_err "the run ended early \(--timeout reached\); profiling what ran"
+  grep -q "_start" "$WORK/out" || { echo "FAIL: no profile printed"; fails=$((fails + 1)); }
+  sigint_after 1 profile "$P/stdin_count.elf"
+  expect_rc 130
+  expect_fast 10000
+  expect_err "the run ended early \(interrupted\)"
+  grep -q "main" "$WORK/out" || { echo "FAIL: no profile printed after Ctrl-C"; fails=$((fails + 1)); }
+  run profile --max-insns 1000 "$P/stdin_count.elf"
+  expect_rc 124
+  expect_err "the run ended early \(--max-insns reached\)"
+}
+
+case_uart_eof() {
+  # End of input through the UART is no data: the program reads "abc" and
+  # never a NUL (which it would report with exit 3); polling on at the end
+  # of input is stopped like SYS_READC's reads.
+  printf 'abc' >"$WORK/abc"
+  "$TALLY" run "$P/uart_read.elf" <"$WORK/abc" >"$WORK/out" 2>"$WORK/err"
+  rc=$?; out=$(cat "$WORK/out"); err=$(cat "$WORK/err")
+  expect_rc 126
+  expect_out "abc"
+  expect_err "keeps polling the UART for input after the end of its input"
+  # and from a pipe that closes
+  printf 'xy' | "$TALLY" run "$P/uart_read.elf" >"$WORK/out" 2>"$WORK/err"
+  rc=$?; out=$(cat "$WORK/out")
+  expect_rc 126
+  expect_out "xy"
+}
+
+case_bad_text_inputs() {
+  # Core models and maps that have no end or no newline are refused at
+  # once, by kind and size (bounded memory: a run that read /dev/zero would
+  # hit the ulimit and fail the expectations instead of exhausting the host)
+  printf 'x%.0s' $(seq 1 5000) >"$WORK/long.ini"        # one 5,000-byte line
+  head -c 2000000 /dev/zero | tr '\0' '\n' >"$WORK/big.ini" # 2 MB of empty lines
+  mkfifo "$WORK/fifo.ini"
+  bounded() { (ulimit -v 4000000; timeout 20 "$TALLY" "$@") >"$WORK/out" 2>"$WORK/err" </dev/null; rc=$?; err=$(cat "$WORK/err"); }
+  bounded run --core /dev/zero "$P/forever.elf"
+  expect_rc 66
+  expect_err "/dev/zero: not a regular file"
+  bounded run --core /dev/urandom "$P/forever.elf"
+  expect_rc 66
+  expect_err "/dev/urandom: not a regular file"
+  bounded run --core "$WORK/fifo.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "fifo.ini: not a regular file"
+  bounded run --core "$WORK/long.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "long.ini:1: line too long"
+  bounded run --core "$WORK/big.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "big.ini: too large for a core model file \(2000000 bytes"
+  bounded symbols --map /dev/zero "$P/forever.elf"
+  expect_rc 66
+  expect_err "/dev/zero: not a regular file"
+  printf 'y%.0s' $(seq 1 70000) >"$WORK/long.map"
+  bounded symbols --map "$WORK/long.map" "$P/forever.elf"
+  expect_rc 66
+  expect_err "long.map:1: line too long"
+}
+
 "case_$CASE"
 if [ "$fails" -eq 0 ]; then echo "cli.$CASE: ok"; exit 0; fi
 echo "cli.$CASE: $fails check(s) failed"

@@ -51,7 +51,7 @@ static char tmpdir[256];
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(csr_penalty)         \
   X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(memory) X(bus_bytes) X(sdram_row_bytes)      \
-  X(sdram_banks) X(pll_relock_cycles)                                                                \
+  X(sdram_banks) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)                                 \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
   X(icache.seed) X(icache.write_policy) X(icache.write_buffer)                                      \
   X(dcache.enabled) X(dcache.size) X(dcache.ways) X(dcache.line) X(dcache.replacement)              \
@@ -176,6 +176,7 @@ static void test_default(void) {
             m.static_mw == 5,
         "energy");
   CHECK(m.pll_relock_cycles == 1000, "dvfs");
+  CHECK(m.pmu_counters == 29 && m.pmu_absent == PMU_ABSENT_ZERO, "pmu");
 }
 
 static void test_shipped(void) {
@@ -288,6 +289,7 @@ static const char *const every_key[] = {
   "energy.dcache_pj_per_access=4", "energy.mem_pj_per_read_beat=99", "energy.mem_pj_per_write_beat=101",
   "energy.static_mw=0.3",
   "dvfs.pll_relock_cycles=250",
+  "pmu.counters=7", "pmu.absent=illegal",
 };
 #define N_EVERY (sizeof every_key / sizeof every_key[0])
 
@@ -370,7 +372,7 @@ static void test_set(void) {
   EXPECT_SET_ERROR("icache.sise=4K", "unknown key icache.sise");
   EXPECT_SET_ERROR("cache.size=4K",
                    "--set cache.size=4K: unknown section 'cache' (expected core, pipeline, icache, dcache, memory, "
-                   "energy or dvfs)");
+                   "energy, dvfs or pmu)");
   EXPECT_SET_ERROR("icache", "--set icache: expected section.key=value (e.g. icache.size=8K)");
   EXPECT_SET_ERROR("size=4K", "expected section.key=value");
   EXPECT_SET_ERROR("", "expected section.key=value");
@@ -441,11 +443,11 @@ static void test_file_errors(void) {
   EXPECT_FILE_ERROR("; a model\n\n[icache]\nsise = 4K\n",
                     "4: [icache] sise: unknown key (expected one of: enabled, size, ways, line, replacement, seed)");
   EXPECT_FILE_ERROR("[core]\nname = x\n[caches]\nsize = 4K\n",
-                    "4: [caches] size: unknown section (expected core, pipeline, icache, dcache, memory, energy or "
-                    "dvfs)");
+                    "4: [caches] size: unknown section (expected core, pipeline, icache, dcache, memory, energy, "
+                    "dvfs or pmu)");
   EXPECT_FILE_ERROR("name = x\n",
                     "1: name: key outside any section (expected a [section] line first: core, pipeline, icache, "
-                    "dcache, memory, energy or dvfs)");
+                    "dcache, memory, energy, dvfs or pmu)");
   EXPECT_FILE_ERROR("[pipeline]\ncpi.alu = 1\ncpi.load = abc\n",
                     "3: [pipeline] cpi.load: 'abc' is not an integer (expected an integer from 1 to 1000)");
   EXPECT_FILE_ERROR("[pipeline]\ncpi.load = 0\n",

@@ -1,0 +1,26 @@
+/* --semihost-files and --semihost-root (host_files.c). */
+#ifndef TALLY_CLI_HOST_FILES_H
+#define TALLY_CLI_HOST_FILES_H
+
+#include <stdbool.h>
+
+#include "tally/tally.h"
+
+typedef struct host_files_opts {
+  tally_host_files mode;   /* TALLY_HOST_FILES_READ unless given */
+  const char *root;        /* NULL: the working directory */
+} host_files_opts;
+
+#define HOST_FILES_HELP                                                                            \
+  "      --semihost-files none|read|rw  host files the program may open through\n"               \
+  "                         semihosting: none, read (the default) or also write;\n"              \
+  "                         only under one directory, never devices, /proc or the\n"             \
+  "                         store (its console always works)\n"                                   \
+  "      --semihost-root DIR  that directory (default: the working directory)\n"
+
+/* One of the two options; false (with a message) for a bad value. */
+bool host_files_parse(host_files_opts *o, const char *cmd, const char *option, const char *value);
+/* Sets the policy on sim: 0, or EXIT_NOINPUT with a message naming DIR. */
+int host_files_apply(const host_files_opts *o, struct tally_sim *sim, const char *cmd);
+
+#endif
