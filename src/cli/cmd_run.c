@@ -57,13 +57,9 @@ static void run_usage(FILE *f) {
           "      --timeout S        stop after S seconds of wall time\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
-<<<<<<< HEAD
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
           "                         what the ELF's segments need, up to 256Mi)\n"
-=======
-          "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
           HOST_FILES_HELP
->>>>>>> main
           "\n"
           "timing (any of these counts cycles on a core model):\n"
           "      --core NAME        core model: a shipped name (tally5, tally5-wt, sram,\n"
