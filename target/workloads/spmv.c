@@ -14,7 +14,7 @@
  * each of the iterations (x changes between them). Row 0 is also
  * recomputed by hand. Arithmetic is modulo 2^32, exact on both sides.
  *
- * Size parameter: products y = A x (default 6).
+ * Size parameter: products y = A x (default 2).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -73,7 +73,7 @@ static __attribute__((noinline)) uint32_t dot_colsum(const uint32_t *x)
 
 int main(int argc, char **argv)
 {
-    unsigned long iters = TALLY_ITERS(6);
+    unsigned long iters = TALLY_ITERS(2);
     if (iters > 100000) {
         printf("spmv: at most 100000 products\n");
         return 2;
