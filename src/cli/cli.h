@@ -28,6 +28,7 @@ int cmd_report(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_inst(int argc, char **argv);
+int cmd_dvfs(int argc, char **argv);
 
 struct tally_sim;
 /* End-of-run statistics: a table for people, JSON for tools. */

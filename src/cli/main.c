@@ -24,6 +24,7 @@ static const subcommand subcommands[] = {
   {"report", cmd_report, "print a stored run (table, CSV or JSON), or list the runs"},
   {"collect", cmd_collect, "receive boards' packets over UDP and store the runs"},
   {"config", cmd_config, "configure a waiting board's statistics module over UDP"},
+  {"dvfs", cmd_dvfs, "profile-guided DVFS: switches around memory-bound regions (ELF in, ELF out)"},
   {"inst", cmd_inst, "instrument an executable: analysis code at chosen points (ELF in, ELF out)"},
 };
 
