@@ -13,7 +13,12 @@
 #   rest at 500 MHz, the simulated time is T = (C - C_low)/500 MHz +
 #   C_low/250 MHz, so T/2 ns - C must be a whole number C_low; and the low
 #   cycles hold all of phase_kernel's own (statistics module over its
-#   range) and at most the switch code and its relock besides (< 5000).
+#   range) and at most the switch code and its relock besides (< 5000);
+# - code outside the region takes the same cycles as in the original run:
+#   main (which calls the region) and puts (which runs after it), by the
+#   statistics module over each function in both programs. (Not _start:
+#   the instrumentation runtime runs before it and leaves the caches in
+#   another state.)
 set -eu
 tally=$1 elf=$2
 command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || { echo "no cross compiler for tally inst: skipped"; exit 77; }
@@ -42,6 +47,15 @@ set -e
 "$tally" run --core dsp500 --stats-json "$dir/stats.json" "$dir/dvfs.elf" >/dev/null
 "$tally" run --core dsp500 --interval 4000000000 --intervals-csv "$dir/region.csv" --count cycle@phase_kernel \
   "$dir/dvfs.elf" >/dev/null 2>&1
+for f in "$elf" "$dir/dvfs.elf"; do
+  "$tally" run --core dsp500 --interval 4000000000 --intervals-csv "$dir/outside.csv" \
+    --count cycle@main --count cycle@puts "$f" >/dev/null 2>&1
+  grep '^total' "$dir/outside.csv" | cut -d, -f4,5 >>"$dir/outside.txt"
+done
+[ "$(grep -c '^[0-9][0-9]*,[0-9][0-9]*$' "$dir/outside.txt")" = 2 ] || fail "no counts of main and puts"
+[ "$(sed -n 1p "$dir/outside.txt")" = "$(sed -n 2p "$dir/outside.txt")" ] ||
+  fail "cycles of main,puts outside the region differ: $(tr '\n' ' ' <"$dir/outside.txt")"
+
 python3 - "$dir" <<'PY'
 import csv, json, sys
 d = sys.argv[1]
