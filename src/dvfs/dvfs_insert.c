@@ -111,14 +111,15 @@ int dvfs_insert(const dvfs_opts *o, const char *dir, const dvfs_region *regions,
   if ((rc = tally_inst_open(o->in, &ti, err)) != 0)
     return rc;
   rc = tally_inst_add_source(ti, src, err);
+  const tally_inst_arg none[1] = {{TALLY_INST_ARG_SITE, 0}}; /* no arguments, but never a null pointer */
   for (size_t r = 0; !rc && r < nregions; r++) {
     if (!regions[r].chosen)
       continue;
-    rc = tally_inst_add_call(ti, regions[r].lo, TALLY_INST_BEFORE, "tally_dvfs_down", NULL, 0, err);
+    rc = tally_inst_add_call(ti, regions[r].lo, TALLY_INST_BEFORE, "tally_dvfs_down", none, 0, err);
     for (size_t i = 0; !rc && i < tally_inst_ninsns(ti); i++) {
       const tally_inst_insn *in = tally_inst_insn_at(ti, i);
       if (in->pc >= regions[r].lo && in->pc < regions[r].hi && is_exit(in, regions[r].lo, regions[r].hi))
-        rc = tally_inst_add_call(ti, in->pc, TALLY_INST_BEFORE, "tally_dvfs_up", NULL, 0, err);
+        rc = tally_inst_add_call(ti, in->pc, TALLY_INST_BEFORE, "tally_dvfs_up", none, 0, err);
     }
   }
   if (!rc)
