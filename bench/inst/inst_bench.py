@@ -42,7 +42,7 @@ FLAVOURS = ["rv32imac", "rv32i"]
 
 def run_cycles(tally, elf, size, cwd, ram=None):
     out = os.path.join(cwd, "stats.json")
-    cmd = [tally, "run", "--core", "tally5", "--stats-json", out]
+    cmd = [tally, "run", "--core", "tally5", "--stats-json", out, "--semihost-files", "rw"]
     if ram:
         cmd += ["--ram-size", ram]
     subprocess.run(cmd + [elf, str(size)], cwd=cwd, check=True, stdout=subprocess.DEVNULL)
@@ -97,7 +97,21 @@ def table(rows):
     return "\n".join(lines)
 
 
+def rows_from_log(path):
+    """The rows of an earlier run's progress lines ("flavour workload {...}")."""
+    import ast
+    rows = []
+    for line in open(path):
+        f = line.split(" ", 2)
+        if len(f) == 3 and f[0] in FLAVOURS and f[1] in WORKLOADS:
+            rows.append(((f[0], f[1]), ast.literal_eval(f[2])))
+    return rows
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--from-log":  # rewrite results.md from a run's progress lines
+        write_results(rows_from_log(sys.argv[2]))
+        return
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "build"))
     tally = os.path.join(build, "tally")
     rows = []
@@ -106,6 +120,10 @@ def main():
             for w in WORKLOADS:
                 rows.append(((flavour, w), measure(tally, build, flavour, w, tmp)))
                 print(flavour, w, rows[-1][1], flush=True)
+    write_results(rows)
+
+
+def write_results(rows):
     geo = math.exp(statistics.mean(math.log(r["bbcount"] / r["orig"]) for _, r in rows))
     per_site = [(r["none"] - r["orig"]) / r["executions"] for _, r in rows]
     text = f"""# tally inst: figures
@@ -132,6 +150,9 @@ own count total (equal, by the law tests/inst checks, to tally's exact per-instr
   time of tally inst and the cross compiler and linker it runs; wall is larger on this shared machine
   (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs when written).
 """
+    missing = [f"{fl}/{w}" for fl in FLAVOURS for w in WORKLOADS if (fl, w) not in dict(rows)]
+    if missing:
+        text += f"\nNot measured in this run: {', '.join(missing)}.\n"
     with open(os.path.join(HERE, "results.md"), "w") as f:
         f.write(text)
     print(f"geomean {geo:.2f}; wrote bench/inst/results.md")

@@ -20,7 +20,7 @@
  *     tally_inst_arg a = {TALLY_INST_ARG_SITE, 0};
  *     tally_inst_add_call(ti, tally_inst_block_at(ti, b)->lo, TALLY_INST_BEFORE, "count", &a, 1, &err);
  *   }
- *   tally_inst_add_source(ti, "count.c");
+ *   tally_inst_add_source(ti, "count.c", &err);
  *   int rc = tally_inst_write(ti, "prog.inst.elf", &err);  // 0 or a TALLY_INST_E* code
  *   tally_inst_close(ti);
  *

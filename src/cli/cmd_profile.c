@@ -529,7 +529,12 @@ int cmd_profile(int argc, char **argv) {
     return 0;
   if (first < 0)
     return EXIT_USAGE;
-  tally_sim *sim = tally_sim_new(NULL);
+  tally_config cfg; /* RAM as the ELF needs, up to 256 MiB (a tally inst output), as tally run */
+  tally_config_default(&cfg);
+  uint64_t need = tally_elf_ram_needed(argv[first]);
+  if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
+    cfg.ram_size = (uint32_t)need;
+  tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally profile: out of memory\n");
     return EXIT_INTERNAL;

@@ -107,8 +107,8 @@ static void classify(tally_inst *ti, size_t i) {
     else if (d->rd == 0 && is_link(d->rs1) && d->imm == 0)
       in->flags |= TALLY_INST_RET;
     mark(ti, next, TALLY_INST_LEADER);
-  } else if (d->kind == K_ECALL || d->kind == K_EBREAK || d->kind == K_MRET) {
-    mark(ti, next, TALLY_INST_LEADER);
+  } else if (d->kind == K_ECALL || (d->kind == K_EBREAK && !(in->flags & TALLY_INST_NOSITE)) || d->kind == K_MRET) {
+    mark(ti, next, TALLY_INST_LEADER); /* a semihosting call's ebreak returns to the next instruction */
   }
 }
 
@@ -187,9 +187,9 @@ int inst_cfg_build(tally_inst *ti, tally_error *err) {
   if (rc)
     return rc;
   mark(ti, ti->entry, TALLY_INST_LEADER);
+  find_semihost(ti);
   for (size_t i = 0; i < ti->ninsns; i++)
     classify(ti, i);
-  find_semihost(ti);
   if ((rc = build_funcs(ti, err)) != 0 || (rc = build_blocks(ti, err)) != 0)
     return rc;
   attach_blocks(ti);

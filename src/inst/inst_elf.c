@@ -88,14 +88,6 @@ static int read_segments(tally_inst *ti, Elf *e, tally_error *err) {
         return inst_fail(err, TALLY_INST_EINPUT, "%s: segments overlap: 0x%08x-0x%08x and 0x%08x-0x%08x", ti->path,
                          a->vaddr, a->vaddr + a->memsz, b->vaddr, b->vaddr + b->memsz);
     }
-  for (size_t i = 0; i < ti->nsegs; i++) {
-    uint64_t hi = (uint64_t)ti->segs[i].vaddr + ti->segs[i].memsz;
-    if (hi > TALLY_INST_REGION_BASE && ti->segs[i].vaddr < TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE)
-      return inst_fail(err, TALLY_INST_ECANNOT,
-                       "%s: segment 0x%08x-0x%08llx uses the analysis region 0x%08x-0x%08x (already instrumented?)",
-                       ti->path, ti->segs[i].vaddr, (unsigned long long)hi, TALLY_INST_REGION_BASE,
-                       TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE);
-  }
   return 0;
 }
 

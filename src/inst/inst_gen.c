@@ -85,8 +85,11 @@ static void write_sites(FILE *f, const tally_inst *ti, const char **names) {
     const inst_site *site = &ti->sites[s];
     const isa_insn *d = &ti->dec[site->insn];
     bool semi = ti->insns[site->insn].flags & TALLY_INST_SEMIHOST;
-    fprintf(f, "  {%d, 0x%x, %u, %u, %u, %u, %u, %zu, 0x%08x, %zu},\n", d->imm, d->csr,
-            semi ? (unsigned)K_SEMIHOST : d->kind, d->len, d->rd, d->rs1, d->rs2, site->ncalls, d->raw, first);
+    size_t nafter = 0;
+    for (size_t c = 0; c < site->ncalls; c++)
+      nafter += site->calls[c].when == TALLY_INST_AFTER;
+    fprintf(f, "  {%d, 0x%x, %u, %u, %u, %u, %u, %zu, %zu, 0x%08x, %zu},\n", d->imm, d->csr,
+            semi ? (unsigned)K_SEMIHOST : d->kind, d->len, d->rd, d->rs1, d->rs2, site->ncalls, nafter, d->raw, first);
     first += site->ncalls;
   }
   fprintf(f, "%s};\nconst struct tally_inst_call __tally_inst_calls[%zu] = {\n", n ? "" : "  {0}\n", ncalls ? ncalls : 1);

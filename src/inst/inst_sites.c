@@ -128,8 +128,25 @@ static int check_self_reads(const tally_inst *ti, tally_error *err) {
   return 0;
 }
 
+/* The analysis region must be free (an instrumented program can be read,
+ * for its symbols, but not instrumented again). */
+static int check_region(const tally_inst *ti, tally_error *err) {
+  for (size_t i = 0; i < ti->nsegs; i++) {
+    uint64_t hi = (uint64_t)ti->segs[i].vaddr + ti->segs[i].memsz;
+    if (hi > TALLY_INST_REGION_BASE && ti->segs[i].vaddr < TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE)
+      return inst_fail(err, TALLY_INST_ECANNOT,
+                       "%s: segment 0x%08x-0x%08llx uses the analysis region 0x%08x-0x%08x (already instrumented?)",
+                       ti->path, ti->segs[i].vaddr, (unsigned long long)hi, TALLY_INST_REGION_BASE,
+                       TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE);
+  }
+  return 0;
+}
+
 int inst_sites_check(tally_inst *ti, tally_error *err) {
-  int rc = add_forced(ti, err);
+  int rc = check_region(ti, err);
+  if (rc)
+    return rc;
+  rc = add_forced(ti, err);
   if (rc)
     return rc;
   inst_sites_sort(ti);

@@ -125,6 +125,60 @@ static void patch_sites(const tally_inst *ti, uint8_t *out) {
   }
 }
 
+/* The analysis image's code symbols, renamed "inst.NAME", appended (as
+ * global functions, so that the locals-first order holds) to copies of
+ * the program's .symtab and .strtab: profiles of the output then name the
+ * instrumentation's own functions. A stripped program gets none. */
+static void add_symbols(const tally_inst *ti, const image *im, Elf32_Shdr *osh, unsigned shnum, unsigned text_shndx,
+                        uint32_t text_lo, uint32_t text_hi, buf *b) {
+  unsigned symi = 0;
+  for (unsigned i = 1; i < shnum; i++)
+    if (osh[i].sh_type == SHT_SYMTAB)
+      symi = i;
+  if (!symi || osh[symi].sh_link >= shnum || osh[symi].sh_entsize != sizeof(Elf32_Sym))
+    return;
+  Elf32_Shdr *sym = &osh[symi], *str = &osh[sym->sh_link];
+  if (sym->sh_offset > ti->file_size || sym->sh_size > ti->file_size - sym->sh_offset ||
+      str->sh_offset > ti->file_size || str->sh_size > ti->file_size - str->sh_offset)
+    return;
+  Elf_Scn *scn = NULL;
+  Elf_Data *data = NULL;
+  GElf_Shdr ash;
+  while ((scn = elf_nextscn(im->e, scn)))
+    if (gelf_getshdr(scn, &ash) && ash.sh_type == SHT_SYMTAB && (data = elf_getdata(scn, NULL)))
+      break;
+  if (!scn || !data)
+    return;
+  uint32_t str_off = (uint32_t)b->n;
+  put(b, ti->file + str->sh_offset, str->sh_size);
+  size_t nsyms = ash.sh_entsize ? ash.sh_size / ash.sh_entsize : 0;
+  buf syms = {0};
+  put(&syms, ti->file + sym->sh_offset, sym->sh_size);
+  for (size_t i = 0; i < nsyms; i++) {
+    GElf_Sym gs;
+    const char *name;
+    if (!gelf_getsym(data, (int)i, &gs) || !(name = elf_strptr(im->e, ash.sh_link, gs.st_name)) || !*name)
+      continue;
+    int type = GELF_ST_TYPE(gs.st_info);
+    if ((type != STT_FUNC && type != STT_NOTYPE) || name[0] == '$' || strncmp(name, ".L", 2) == 0 ||
+        gs.st_value < text_lo || gs.st_value >= text_hi)
+      continue;
+    Elf32_Sym ns = {.st_name = (uint32_t)(b->n - str_off), .st_value = (uint32_t)gs.st_value,
+                    .st_size = (uint32_t)gs.st_size, .st_info = ELF32_ST_INFO(STB_GLOBAL, type),
+                    .st_shndx = (Elf32_Half)text_shndx};
+    put(b, "inst.", 5);
+    put(b, name, strlen(name) + 1);
+    put(&syms, &ns, sizeof ns);
+  }
+  str->sh_offset = str_off;
+  str->sh_size = (uint32_t)(b->n - str_off);
+  pad_to(b, (b->n + 3) & ~(size_t)3);
+  sym->sh_offset = (uint32_t)b->n;
+  sym->sh_size = (uint32_t)syms.n;
+  put(b, syms.p, syms.n);
+  free(syms.p);
+}
+
 /* Section names added after the original ones in a new .shstrtab. */
 static const char *const new_names[] = {".tally_inst.text", ".tally_inst.data", ".tally_inst.bss"};
 
@@ -161,6 +215,17 @@ static int compose(const tally_inst *ti, const image *im, buf *b, tally_error *e
   if (!osh)
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
   memcpy(osh, ti->file + eh.e_shoff, (size_t)eh.e_shnum * sizeof *osh);
+  /* where the analysis code's section will be among the new headers */
+  unsigned text_shndx = 0, next = eh.e_shnum;
+  uint32_t text_lo = 0, text_hi = 0;
+  for (size_t i = 0; i < im->nsegs; i++) {
+    const inst_seg *s = &im->segs[i];
+    if ((s->flags & PF_X) && s->filesz && !text_shndx)
+      text_shndx = next, text_lo = s->vaddr, text_hi = s->vaddr + s->filesz;
+    next += (s->filesz ? 1u : 0u) + (s->memsz > s->filesz ? 1u : 0u);
+  }
+  if (text_shndx)
+    add_symbols(ti, im, osh, eh.e_shnum, text_shndx, text_lo, text_hi, b);
   Elf32_Shdr *strsh = &osh[eh.e_shstrndx];
   uint32_t str_off = (uint32_t)b->n, name_off[3];
   put(b, ti->file + strsh->sh_offset, strsh->sh_size);

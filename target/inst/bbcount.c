@@ -25,8 +25,10 @@ static void put32(unsigned char *p, unsigned v) {
 void tally_inst_fini(void) {
   static unsigned char buf[CHUNK * 16];
   int fd = tally_inst_file_open("bbcount.out");
-  if (fd < 0)
+  if (fd < 0) { /* tally lets programs write host files only with --semihost-files rw */
+    tally_inst_print("bbcount: cannot create bbcount.out (on tally: run with --semihost-files rw)\n");
     return;
+  }
   unsigned n = tally_inst_nsites;
   buf[0] = 'T', buf[1] = 'I', buf[2] = 'B', buf[3] = 'B';
   put32(buf + 4, 1);

@@ -37,6 +37,7 @@ struct tally_inst_site {
   uint16_t csr;
   uint8_t kind, len, rd, rs1, rs2;
   uint8_t ncalls;
+  uint8_t nafter;   /* how many of them run after the instruction */
   uint32_t raw;
   uint32_t first_call;
 };

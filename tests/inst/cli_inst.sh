@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# cli_inst.sh TALLY PROG.elf: the command line of `tally inst` (docs/tally-inst.md):
+# cli_inst.sh TALLY PROG.elf [ARGS...]: the command line of `tally inst` (docs/tally-inst.md):
 # help, usage errors (64), refusals (65), bad input (66), toolchain
 # failures (70, with the compiler's message), never an output file left
 # behind on failure; and a user analysis with --analysis/--call whose load
 # count equals the load signal of tally's exact profile of the original.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tally=$(realpath "$1"); prog=$(realpath "$2")
+tally=$(realpath "$1"); prog=$(realpath "$2"); shift 2  # the rest: PROG's arguments
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
 check() { # check WANT_STATUS PATTERN ARGS...: status and a message matching PATTERN
   local want=$1 pat=$2; shift 2
   "$tally" inst "$@" >"$work/out" 2>&1; local got=$?
-  if [ "$got" != "$want" ] || ! grep -qE -- "$pat" "$work/out"; then
+  if [ "$got" != "$want" ] || { [ -n "$pat" ] && ! grep -qE -- "$pat" "$work/out"; }; then
     echo "FAIL: tally inst $* -> $got (want $want, /$pat/):"; cat "$work/out"; fails=$((fails + 1))
   fi
   if [ "$want" != 0 ] && [ -e "$work/o.elf" ]; then
@@ -41,10 +41,10 @@ check 70 "undefined reference to .missing_fn" --points bb --analysis "$here/load
 # a user analysis: loads(pc, ea, sp) at every load
 check 0 "" --points load --analysis "$here/loadcount.c" --call 'loads(pc,ea,reg:2)' --report "$prog" -o "$work/o.elf"
 grep -q "trap" "$work/out" || { echo "FAIL: --report shows no tactic"; fails=$((fails + 1)); }
-(cd "$work" && "$tally" run o.elf >run.out 2>&1) || { echo "FAIL: instrumented run"; cat "$work/run.out"; fails=$((fails + 1)); }
+(cd "$work" && "$tally" run --semihost-files rw o.elf "$@" >run.out 2>&1) || { echo "FAIL: instrumented run"; cat "$work/run.out"; fails=$((fails + 1)); }
 # p.elf and o.elf: argv[0] of the same length (start-up code loads each byte of the command line)
 cp "$prog" "$work/p.elf"
-(cd "$work" && "$tally" profile --csv prof.csv --signals instret,load p.elf >/dev/null 2>&1)
+(cd "$work" && "$tally" profile --csv prof.csv --signals instret,load p.elf "$@" >/dev/null 2>&1)
 want=$(python3 - "$work/prof.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -54,4 +54,15 @@ PY
 )
 got=$(cat "$work/loadcount.out" 2>/dev/null)
 [ "$got" = "loads $want bad 0" ] || { echo "FAIL: loadcount.out '$got', tally profile says $want loads"; fails=$((fails + 1)); }
+
+# an instrumented program is read (for --show) but not instrumented again
+mv "$work/o.elf" "$work/i.elf"
+check 65 "already instrumented" --points bb "$work/i.elf" -o "$work/o.elf"
+
+# --show: bbcount at function entries; main runs once
+check 0 "" --points func-entry --tool bbcount "$prog" -o "$work/o.elf"
+mv "$work/o.elf" "$work/b.elf"
+(cd "$work" && "$tally" run --semihost-files rw b.elf "$@" >/dev/null 2>&1 && "$tally" inst --show bbcount.out b.elf >show.out 2>&1)
+grep -qE "^0x[0-9a-f]{8}  main +1$" "$work/show.out" || { echo "FAIL: --show:"; cat "$work/show.out"; fails=$((fails + 1)); }
+
 [ $fails = 0 ] && echo "PASS: $fails failures" || exit 1

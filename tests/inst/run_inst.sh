@@ -41,7 +41,7 @@ prog=$work/orig.elf
 mkdir "$work/orig" "$work/tally" "$work/qemu"
 (cd "$work/orig" && "$tally" profile --callgrind cg.out "$prog" "$@" >/dev/null 2>&1)
 (cd "$work/orig" && "$tally" run "$prog" "$@" >out 2>&1); want_rc=$?
-(cd "$work/tally" && "$tally" run "$work/inst.elf" "$@" >out 2>&1); got_rc=$?
+(cd "$work/tally" && "$tally" run --semihost-files rw "$work/inst.elf" "$@" >out 2>&1); got_rc=$?
 diff -u "$work/orig/out" "$work/tally/out" || fail "instrumented output differs on tally"
 [ "$want_rc" = "$got_rc" ] || fail "exit status $got_rc on tally, the original's is $want_rc"
 

@@ -42,6 +42,9 @@ int tally_inst_file_open(const char *name);
 int tally_inst_file_write(int fd, const void *buf, unsigned len);
 int tally_inst_file_close(int fd);
 
+/* Writes a line of text to the console (semihosting SYS_WRITE0). */
+void tally_inst_print(const char *s);
+
 /* Freestanding helpers (the analysis has no C library). */
 void *tally_inst_memset(void *dst, int c, unsigned n);
 unsigned tally_inst_strlen(const char *s);
