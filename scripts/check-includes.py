@@ -23,13 +23,16 @@ import sys
 # src folder -> the src folders it may include (util: header-only helpers
 # every library folder may use). api is the composition root
 # (it wires everything behind the public headers); cli is a client of the
-# public API like any other program, and so is serve (the web front end).
+# public API like any other program, and so are serve (the web front end)
+# and dvfs (a command of the tally executable: its exit statuses and number
+# parsing come from cli.h, the engine only through include/tally/).
 MAY_INCLUDE = {
     "api": {"board", "core", "loader", "net", "profile", "report", "statmod", "store", "symbols", "textio", "timing", "util"},
     "board": {"core", "timing", "util"},
     "cli": set(),
     "core": {"timing", "util"},
     "debug": set(),
+    "dvfs": {"cli"},
     "inst": {"core", "symbols", "util"},
     "loader": {"core", "symbols", "util"},
     "net": {"statmod", "store", "util"},

@@ -65,7 +65,9 @@ static void inst_usage(FILE *f) {
           "what:\n"
           "      --tool NAME          a shipped tool: none (no analysis: transparency\n"
           "                           tests; the default), bbcount (counts per site,\n"
-          "                           written to bbcount.out at exit)\n"
+          "                           written to bbcount.out at exit), phases (loop/\n"
+          "                           phase profile from the performance counters,\n"
+          "                           phases.out; --points loop unless given)\n"
           "      --analysis FILE      analysis code to link: .c, .S or .o (repeatable)\n"
           "      --call FUNC[(ARG,...)]  the analysis function called at every point;\n"
           "                           ARG = site | pc | ea | taken | reg:N | hpm:N |\n"
@@ -203,6 +205,8 @@ static int parse_opts(int argc, char **argv, inst_opts *o) {
     fprintf(stderr, "tally inst: no output file: -o OUT.elf\n");
     return EXIT_USAGE;
   }
+  if (!o->points && !o->nwheres && o->tool && strcmp(o->tool, "phases") == 0)
+    parse_points("loop", &o->points); /* the phase profiler reads the counters at loop entries */
   if (!o->points && !o->nwheres) {
     fprintf(stderr, "tally inst: nothing to instrument: give --points, --before or --after\n");
     return EXIT_USAGE;
@@ -344,6 +348,11 @@ static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_e
                "reg:N, hpm:N, cycle or instret (at most 6)", o->call);
       return EXIT_USAGE;
     }
+    pc->any = true;
+  } else if (o->tool && strcmp(o->tool, "phases") == 0) {
+    snprintf(pc->name, sizeof pc->name, "tally_phases_hit");
+    pc->args[0] = (tally_inst_arg){TALLY_INST_ARG_SITE, 0};
+    pc->nargs = 1;
     pc->any = true;
   } else if (o->tool && strcmp(o->tool, "bbcount") == 0) {
     snprintf(pc->name, sizeof pc->name, "tally_bbcount_hit");

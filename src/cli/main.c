@@ -25,6 +25,7 @@ static const subcommand subcommands[] = {
   {"collect", cmd_collect, "receive boards' packets over UDP and store the runs"},
   {"serve", cmd_serve, "the web front end: upload, pick pairs, run, watch, compare"},
   {"config", cmd_config, "configure a waiting board's statistics module over UDP"},
+  {"dvfs", cmd_dvfs, "profile-guided DVFS: switches around memory-bound regions (ELF in, ELF out)"},
   {"inst", cmd_inst, "instrument an executable: analysis code at chosen points (ELF in, ELF out)"},
 };
 

@@ -1,0 +1,79 @@
+#!/bin/sh
+# run_dvfs.sh TALLY PHASETEST.elf
+# tally dvfs on phasetest.elf (phasekern.S: two loops whose loads and
+# stores all miss), thresholds set so that phase_kernel alone is chosen.
+# Checked, independently of the tool's own report:
+# - the command line: --help exits 0, usage errors 64, a missing input 66;
+# - the DVFS'd program's output and exit status equal the original's
+#   (tally run of both);
+# - it switches exactly twice (down at phase_kernel's entry, up at its
+#   return) and the PLL stands still 2 x 1000 cycles (dsp500's
+#   pll_relock_cycles);
+# - the time law: with C cycles in all, C_low of them at 250 MHz and the
+#   rest at 500 MHz, the simulated time is T = (C - C_low)/500 MHz +
+#   C_low/250 MHz, so T/2 ns - C must be a whole number C_low; and the low
+#   cycles hold all of phase_kernel's own (statistics module over its
+#   range) and at most the switch code and its relock besides (< 5000);
+# - code outside the region takes the same cycles as in the original run:
+#   main (which calls the region) and puts (which runs after it), by the
+#   statistics module over each function in both programs. (Not _start:
+#   the instrumentation runtime runs before it and leaves the caches in
+#   another state.)
+set -eu
+tally=$1 elf=$2
+command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || { echo "no cross compiler for tally inst: skipped"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+status() { set +e; "$@" >"$dir/cli.out" 2>&1; s=$?; set -e; echo $s; }
+
+[ "$(status "$tally" dvfs --help)" = 0 ] || fail "--help"
+grep -q "max-slowdown" "$dir/cli.out" || fail "--help does not name --max-slowdown"
+[ "$(status "$tally" dvfs "$elf")" = 64 ] || fail "no -o: want 64"
+[ "$(status "$tally" dvfs --low 250 "$elf" -o "$dir/x.elf")" = 64 ] || fail "bad --low: want 64"
+[ "$(status "$tally" dvfs "$dir/missing.elf" -o "$dir/x.elf")" = 66 ] || fail "missing input: want 66"
+[ ! -e "$dir/x.elf" ] || fail "an output was left behind after a failure"
+
+"$tally" dvfs --core dsp500 --min-misses 50 --min-mpc 0.001 --min-relocks 0 --max-slowdown 100 \
+  "$elf" -o "$dir/dvfs.elf" >"$dir/report.txt" || { cat "$dir/report.txt"; fail "tally dvfs"; }
+grep -q "phase_kernel .* chosen" "$dir/report.txt" || { cat "$dir/report.txt"; fail "phase_kernel not chosen"; }
+
+set +e
+"$tally" run "$elf" >"$dir/a.out" 2>&1; sa=$?
+"$tally" run "$dir/dvfs.elf" >"$dir/b.out" 2>&1; sb=$?
+set -e
+[ $sa = $sb ] && cmp -s "$dir/a.out" "$dir/b.out" || fail "output or exit status differs ($sa, $sb)"
+
+"$tally" run --core dsp500 --stats-json "$dir/stats.json" "$dir/dvfs.elf" >/dev/null
+"$tally" run --core dsp500 --interval 4000000000 --intervals-csv "$dir/region.csv" --count cycle@phase_kernel \
+  "$dir/dvfs.elf" >/dev/null 2>&1
+for f in "$elf" "$dir/dvfs.elf"; do
+  "$tally" run --core dsp500 --interval 4000000000 --intervals-csv "$dir/outside.csv" \
+    --count cycle@main --count cycle@puts "$f" >/dev/null 2>&1
+  grep '^total' "$dir/outside.csv" | cut -d, -f4,5 >>"$dir/outside.txt"
+done
+[ "$(grep -c '^[0-9][0-9]*,[0-9][0-9]*$' "$dir/outside.txt")" = 2 ] || fail "no counts of main and puts"
+[ "$(sed -n 1p "$dir/outside.txt")" = "$(sed -n 2p "$dir/outside.txt")" ] ||
+  fail "cycles of main,puts outside the region differ: $(tr '\n' ' ' <"$dir/outside.txt")"
+
+python3 - "$dir" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/stats.json"))
+sig = s["signals"]
+def total(name):
+    v = sig[name]
+    return v["total"] if isinstance(v, dict) else v
+fail = []
+if total("dvfs.switch") != 2: fail.append("dvfs.switch %d, expected 2" % total("dvfs.switch"))
+if total("stall.dvfs") != 2000: fail.append("stall.dvfs %d, expected 2000" % total("stall.dvfs"))
+C = s["cycles"]
+t_ns = round(s["seconds"] * 1e9)
+if t_ns % 2: fail.append("T = %d ns is not a whole number of 2 ns periods" % t_ns)
+c_low = t_ns // 2 - C
+region = int([r for r in csv.reader(open(d + "/region.csv")) if r and r[0] == "total"][0][3])
+if not (region <= c_low < region + 5000):
+    fail.append("cycles at 250 MHz %d, phase_kernel's own %d" % (c_low, region))
+if fail: print("\n".join(fail)); sys.exit(1)
+print("dvfs ok: C=%d T=%d ns C_low=%d region=%d" % (C, t_ns, c_low, region))
+PY
