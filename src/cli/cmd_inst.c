@@ -301,6 +301,14 @@ static int attach(tally_inst *ti, const point_call *pc, uint32_t addr, int when,
 }
 
 static int select_points(tally_inst *ti, const inst_opts *o, const point_call *pc, tally_error *err) {
+  /* function entries come from the symbol table: without one there are
+   * none, and an output with no sites would look instrumented */
+  if (o->points != ~0u && (o->points & TALLY_INST_FUNC_ENTRY) && tally_inst_nfuncs(ti) == 0) {
+    snprintf(err->msg, sizeof err->msg,
+             "%s: --points func-entry needs function symbols, and it has none (stripped?); "
+             "use --points bb or --before ADDR instead", o->in);
+    return TALLY_INST_ECANNOT;
+  }
   for (size_t i = 0; o->points && i < tally_inst_ninsns(ti); i++) {
     const tally_inst_insn *in = tally_inst_insn_at(ti, i);
     if (selected(o, ti, in)) {
