@@ -32,6 +32,8 @@
 #define MAX_MISSING (1u << 20)
 #define CLOSED_KEEP_MS 60000         /* closed runs are remembered to re-acknowledge */
 #define NOTE_SIZE 600
+/* widest chunk a stored run can have: a 16-bit first counter plus a packet's values */
+#define TAKE_UP_COUNTERS (65536u + NET_MAX_VALUES)
 
 typedef struct crun {
   uint64_t id;
@@ -256,6 +258,40 @@ static void begin(net_collector *c, crun *r) {
     store_failed(c, r, "begin run");
   r->begun = true;
   c->dirty = true;
+}
+
+/* Taking up a run the store already holds but has not closed complete (this
+ * collector was restarted, or killed and restarted, while the board went
+ * on): what the store holds counts as received, so the verdict comes from
+ * the store, and no packet stored by the earlier process is asked for again
+ * or reported missing. */
+static int take_up_chunk(void *ctx, const store_chunk_view *ch) {
+  crun *r = ctx;
+  if (!believable_end(r, (uint64_t)ch->seq + 1) || !grow_maps(r, ch->seq + 1) || !grow_sums(r, ch->first + ch->n))
+    return 1;
+  if (bit(r->have, ch->seq))
+    return 0;
+  setbit(r->have, ch->seq);
+  for (uint32_t i = 0; i < ch->n; i++)
+    r->sums[ch->first + i] += ch->values[i];
+  r->data_packets++;
+  if (ch->first == 0)
+    r->intervals++;
+  r->received++;
+  if (ch->seq >= r->end)
+    r->end = ch->seq + 1;
+  return 0;
+}
+
+static void take_up_stored(net_collector *c, crun *r) {
+  r->begun = true; /* the store has the run: its description stays unless resent */
+  int rc = store_each_chunk(c->st, r->id, TAKE_UP_COUNTERS, take_up_chunk, r);
+  if (rc < 0)
+    store_failed(c, r, "read what was stored before a restart");
+  else if (rc > 0) {
+    r->store_failed = true;
+    snprintf(r->note, sizeof r->note, "the store's earlier packets of this run are past any believable count");
+  }
 }
 
 /* ---- closing a run ---- */
@@ -542,10 +578,13 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
      * finishing after this collector restarted) is never reopened: its
      * packets are duplicates and its FINAL is acknowledged as complete. */
     store_run_status was;
-    if (store_run_status_of(c->st, r->id, &was) == 1 && was == STORE_RUN_COMPLETE) {
+    int known = store_run_status_of(c->st, r->id, &was);
+    if (known == 1 && was == STORE_RUN_COMPLETE) {
       r->begun = r->closed = true;
       r->closed_at = now;
       r->verdict = STORE_RUN_COMPLETE;
+    } else if (known == 1) {
+      take_up_stored(c, r);
     }
   } else if (!net_addr_equal(&r->board, from)) {
     /* Another sender using a known run id is forged or confused: it can
