@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "collector.h"
 #include "../store/store_read.h"
+#include "spool.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -375,6 +376,8 @@ static void verify(const crun *r, char *note, size_t size) {
 /* To a board: over the socket, or back through the pipe of a board in
  * this process. */
 static int send_to_board(net_collector *c, const net_addr *to, const void *buf, size_t len) {
+  if (!to->len)
+    return -1; /* a run read from a spool file: no board to answer */
   if (net_pipe_is_addr(to))
     return c->cfg.pipe && net_pipe_send(c->cfg.pipe, NET_PIPE_DOWN, buf, len) ? 0 : -1;
   return net_udp_send(c->fd, to, buf, len);
@@ -819,4 +822,27 @@ void net_collector_finish_all(net_collector *c, const char *note) {
              n ? list : "");
     close_run(c, r, STORE_RUN_INCOMPLETE, full);
   }
+}
+
+/* ---- spool files ---- */
+
+typedef struct import_ctx {
+  net_collector *c;
+  net_addr from; /* no address: nothing is sent back to a spool file */
+} import_ctx;
+
+static int import_one(void *ctx, const uint8_t *buf, size_t len) {
+  import_ctx *ic = ctx;
+  handle(ic->c, buf, len, &ic->from, net_now_ms());
+  return 0;
+}
+
+long net_collector_import(net_collector *c, const char *path, bool *truncated, bool *bad_input, char *err,
+                          size_t errlen) {
+  import_ctx ic = {.c = c};
+  long n = net_spool_read(path, import_one, &ic, truncated, bad_input, err, errlen);
+  if (c->dirty && store_flush(c->st) != 0)
+    snprintf(c->err, sizeof c->err, "store: flush: %s", store_error(c->st));
+  c->dirty = false;
+  return n;
 }
