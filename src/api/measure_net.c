@@ -505,7 +505,7 @@ int mnet_finish(tally_measure *m, const char *why, tally_measure_result *res, ta
   res->collector = n->collector_addr;
   res->verdict = !bs.acked ? TALLY_VERDICT_UNKNOWN
                  : bs.verdict == 1 ? TALLY_VERDICT_COMPLETE : TALLY_VERDICT_INCOMPLETE;
-  bool stored = res->verdict == TALLY_VERDICT_COMPLETE;
+  bool stored = res->verdict != TALLY_VERDICT_UNKNOWN; /* the collector has it, and its verdict stands */
   if (net_board_spool_end(n->b, stored) != 0 && !stored)
     return api_fail(err, TALLY_E_CREATE, "%s", net_board_error(n->b));
   if (!stored && net_board_spool_path(n->b)[0])
