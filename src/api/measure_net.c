@@ -341,6 +341,9 @@ static int open_link(measure_net *n, const char *control, tally_error *err) {
   n->b = net_board_open(&bc, e, sizeof e);
   if (!n->b)
     return api_fail(err, control ? TALLY_E_USAGE : TALLY_E_INTERNAL, "%s%s", control ? "--control: " : "", e);
+  if (spool_dir && !net_board_spool_path(n->b)[0])
+    warn(n, "no spool for this run (%s): if no collector acknowledges it, nothing is kept",
+         net_board_error(n->b));
   if (control)
     net_board_control_addr(n->b, n->control_addr, sizeof n->control_addr);
   if (statmod_add_sink(n->m, board_sink, n, e, sizeof e) != 0) {

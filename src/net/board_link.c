@@ -133,9 +133,12 @@ net_board *net_board_open(const net_board_cfg *cfg, char *err, size_t errlen) {
       b->spool_path[0] = '\0';
       goto fail;
     }
-    if (!(b->spool = net_spool_create(b->spool_path, err, errlen))) {
+    /* no spool (a full or unwritable folder) does not stop the run: the
+     * owner reads why from net_board_error and says so */
+    char why[300];
+    if (!(b->spool = net_spool_create(b->spool_path, why, sizeof why))) {
       b->spool_path[0] = '\0';
-      goto fail;
+      set_err(b, "%s", why);
     }
   }
   b->st.state = cfg->control ? NET_STATE_CONFIGURING : NET_STATE_RUNNING;

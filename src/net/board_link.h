@@ -68,7 +68,9 @@ typedef struct net_board_cfg {
   uint32_t ring;               /* DATA packets kept for resends; 0: 4096 */
   uint32_t linger_ms;          /* after the final packet; 0: 5000 */
   uint64_t run_id;             /* 0: a random one */
-  const char *spool_dir;       /* keep every stream packet in DIR/tally-RUNID.spool (spool.h); NULL: none */
+  const char *spool_dir;       /* keep every stream packet in DIR/tally-RUNID.spool (spool.h); NULL: none.
+                                  A spool that cannot be created leaves net_board_spool_path "" and
+                                  net_board_error saying why; the link works without it */
   const net_board_ops *ops;    /* control mode only */
   void *ops_ctx;
 } net_board_cfg;
