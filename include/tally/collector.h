@@ -83,6 +83,16 @@ void tally_collector_stats_get(const tally_collector *c, tally_collector_stats *
  * refused. 0, or -1 with err saying what is wrong. */
 int tally_addr_check(const char *text, bool need_port, tally_error *err);
 
+/* Stores the run(s) kept in a spool file by a board whose collector never
+ * answered (tally run --collector; docs/protocol.md, "Spool files"), as if
+ * the packets had arrived now: runs they complete end as complete (on_run
+ * is called); finish the others with tally_collector_finish_all. Returns
+ * the datagrams read, *truncated when the file ends inside a record (what
+ * came before is taken); -1 with TALLY_E_INPUT (unreadable, or not a spool
+ * file: see bad_data) or TALLY_E_INTERNAL (the store). */
+long tally_collector_import(tally_collector *c, const char *path, bool *truncated, bool *bad_data,
+                            tally_error *err);
+
 /* The file descriptor to wait on (poll/epoll) before tally_collector_poll. */
 int tally_collector_fd(const tally_collector *c);
 

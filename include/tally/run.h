@@ -202,6 +202,9 @@ typedef struct tally_measure_result {
   const char *collector;     /* the collector's address, or NULL */
   const char *note;          /* "" or what is missing or wrong */
   uint32_t control_bad_tags, control_stale, control_malformed; /* control packets refused */
+  const char *spool;         /* a remote run no collector acknowledged: the spool file keeping its
+                                packets ($TMPDIR or /tmp, tally-RUNID.spool) for `tally collect
+                                --import`; NULL otherwise (the file is removed once acknowledged) */
 } tally_measure_result;
 
 /* Ends the run: counters freeze, the last interval and the final record go

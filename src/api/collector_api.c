@@ -75,6 +75,18 @@ void tally_collector_close(tally_collector *c, const char *note) {
 
 void tally_collector_finish_all(tally_collector *c, const char *note) { net_collector_finish_all(c->col, note); }
 
+long tally_collector_import(tally_collector *c, const char *path, bool *truncated, bool *bad_data,
+                            tally_error *err) {
+  char e[600];
+  long n = net_collector_import(c->col, path, truncated, bad_data, e, sizeof e);
+  if (n < 0)
+    return api_fail(err, TALLY_E_INPUT, "%s", e);
+  const char *store_err = net_collector_error(c->col);
+  if (store_err && *store_err)
+    return api_error(err, "%s", store_err);
+  return n;
+}
+
 int tally_collector_poll(tally_collector *c, int timeout_ms, tally_error *err) {
   if (net_collector_poll(c->col, timeout_ms) != 0) {
     api_error(err, "%s", net_collector_error(c->col));

@@ -198,6 +198,10 @@ int tally_export_runs(tally_store *s, const char *db, tally_run_format fmt, FILE
   size_t n;
   if (store_list_runs(s->st, &runs, &n) < 0)
     return api_fail(err, TALLY_E_INPUT, "%s", store_error(s->st));
+  if (run_list_check(s->st, runs, n) < 0) {
+    store_runs_free(runs, n);
+    return api_fail(err, TALLY_E_INPUT, "%s", store_error(s->st));
+  }
   if (fmt == TALLY_RUN_TABLE)
     run_list_table(f, db ? db : "the store", runs, n);
   else if (fmt == TALLY_RUN_CSV)

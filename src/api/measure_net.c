@@ -331,12 +331,19 @@ int mnet_remote(tally_measure *m, const char *addr, tally_error *err) {
 
 static int open_link(measure_net *n, const char *control, tally_error *err) {
   char e[400];
+  /* a remote run keeps its packets on disk until the collector acknowledges it complete */
+  const char *tmp = getenv("TMPDIR");
+  const char *spool_dir = n->pipe ? NULL : tmp && *tmp ? tmp : "/tmp";
   net_board_cfg bc = {.collector = n->collector_addr, .pipe = n->pipe, .control = control,
+                      .spool_dir = spool_dir,
                       .key = n->keyed ? &n->key : NULL, .params = *statmod_params_of(n->m), .ring = RING_PACKETS,
                       .ops = &control_ops, .ops_ctx = n};
   n->b = net_board_open(&bc, e, sizeof e);
   if (!n->b)
     return api_fail(err, control ? TALLY_E_USAGE : TALLY_E_INTERNAL, "%s%s", control ? "--control: " : "", e);
+  if (spool_dir && !net_board_spool_path(n->b)[0])
+    warn(n, "no spool for this run (%s): if no collector acknowledges it, nothing is kept",
+         net_board_error(n->b));
   if (control)
     net_board_control_addr(n->b, n->control_addr, sizeof n->control_addr);
   if (statmod_add_sink(n->m, board_sink, n, e, sizeof e) != 0) {
@@ -501,5 +508,10 @@ int mnet_finish(tally_measure *m, const char *why, tally_measure_result *res, ta
   res->collector = n->collector_addr;
   res->verdict = !bs.acked ? TALLY_VERDICT_UNKNOWN
                  : bs.verdict == 1 ? TALLY_VERDICT_COMPLETE : TALLY_VERDICT_INCOMPLETE;
+  bool stored = res->verdict != TALLY_VERDICT_UNKNOWN; /* the collector has it, and its verdict stands */
+  if (net_board_spool_end(n->b, stored) != 0 && !stored)
+    return api_fail(err, TALLY_E_CREATE, "%s", net_board_error(n->b));
+  if (!stored && net_board_spool_path(n->b)[0])
+    res->spool = net_board_spool_path(n->b);
   return 0;
 }

@@ -12,6 +12,7 @@
 /* Exit statuses of tally itself (a program's own status passes through). */
 enum {
   EXIT_USAGE = 64,       /* bad command line */
+  EXIT_DATAERR = 65,     /* an input file that is not what it should be (a spool file) */
   EXIT_NOINPUT = 66,     /* program file missing or not loadable */
   EXIT_UNAVAILABLE = 69, /* the collector never confirmed the run (--collector) */
   EXIT_INTERNAL = 70,    /* host-side failure */

@@ -36,6 +36,9 @@ static void collect_usage(FILE *f) {
           "      --idle-timeout S    exit after S seconds without a packet\n"
           "      --run-timeout S     a run silent for S seconds without its final packet\n"
           "                          is closed as incomplete (default 30)\n"
+          "      --import SPOOL      store the run kept in a spool file by 'tally run\n"
+          "                          --collector' when no collector answered, then exit\n"
+          "                          (no listening; docs/protocol.md, \"Spool files\")\n"
           "  -q, --quiet             no warnings about refused packets\n"
           "  -h, --help              show this help\n"
           "\n"
@@ -44,7 +47,8 @@ static void collect_usage(FILE *f) {
           "saying what is missing. On exit, runs still open are closed as incomplete.\n"
           "\n"
           "exit status: 0 when every run that ended was complete, 1 when one was\n"
-          "incomplete, 64 for usage errors, 70 when it cannot listen or open the store.\n",
+          "incomplete, 64 for usage errors, 65 when a SPOOL is not a spool file, 66\n"
+          "when it cannot be read, 70 when it cannot listen or open the store.\n",
           TALLY_DEFAULT_COLLECT_PORT, "tally.db");
 }
 
@@ -77,6 +81,37 @@ static void on_warning(void *ctx, const char *msg) {
     fprintf(stderr, "tally collect: warning: %s\n", msg);
 }
 
+/* tally collect --import SPOOL: the spool's runs into the store, then exit. */
+static int import_spool(tally_collector *col, const char *spool, const char *db, collect_state *state) {
+  printf("%-18s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
+  tally_error err;
+  bool truncated = false, bad = false;
+  long n = tally_collector_import(col, spool, &truncated, &bad, &err);
+  int status = 0;
+  if (n < 0) {
+    fprintf(stderr, "tally collect: --import %s\n", err.msg);
+    status = err.code == TALLY_E_INPUT ? (bad ? EXIT_DATAERR : EXIT_NOINPUT) : EXIT_INTERNAL;
+  }
+  tally_collector_finish_all(col, truncated ? "the spool file ends inside a packet (its writer was stopped): "
+                                              "the run's later packets are not in it"
+                                            : "the spool file holds only part of the run (no final packet, or "
+                                              "packets missing)");
+  tally_collector_stats cs;
+  tally_collector_stats_get(col, &cs);
+  tally_collector_close(col, NULL);
+  /* every packet a repeat: the runs were stored complete before (an import done twice) */
+  bool again = n > 0 && state->runs == 0 && cs.stored == 0;
+  if (again)
+    fprintf(stderr, "tally collect: %s: its run is already stored complete in %s; nothing new\n", spool, db);
+  else if (n >= 0)
+    fprintf(stderr, "tally collect: %s: %ld packets read%s; %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64
+                    " incomplete) stored into %s\n", spool, n, truncated ? " (the last one cut off)" : "",
+            state->runs, state->complete, state->incomplete, db);
+  if (fflush(stdout) != 0 && !status)
+    status = EXIT_INTERNAL;
+  return status ? status : again ? 0 : state->incomplete || state->runs == 0 ? 1 : 0;
+}
+
 int cmd_collect(int argc, char **argv) {
   const char *listen = "127.0.0.1:7400", *db = tally_store_default_path();
   uint64_t max_runs = 0;
@@ -86,7 +121,9 @@ int cmd_collect(int argc, char **argv) {
     {"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
     {"runs", required_argument, 0, 'r'},   {"idle-timeout", required_argument, 0, 'i'},
     {"run-timeout", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'},
-    {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    {"import", required_argument, 0, 'I'}, {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
+  const char *spool = NULL;
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "+qh", longs, NULL)) != -1) {
@@ -112,6 +149,7 @@ int cmd_collect(int argc, char **argv) {
       }
       break;
     case 'q': state.quiet = true; break;
+    case 'I': spool = optarg; break;
     case 'h': collect_usage(stdout); return 0;
     default:
       fprintf(stderr, "tally collect: unknown option or missing value '%s'\n\n", argv[optind - 1]);
@@ -128,6 +166,8 @@ int cmd_collect(int argc, char **argv) {
     fprintf(stderr, "tally collect: --listen %s\n", err.msg);
     return EXIT_USAGE;
   }
+  if (spool)
+    listen = "127.0.0.1:0"; /* an import answers nobody: any free port, never a live collector's */
   tally_collector_cfg cfg = {.listen = listen, .db = db, .run_timeout_ms = (uint32_t)(run_timeout * 1000),
                              .on_run = on_run, .on_warning = on_warning, .ctx = &state};
   tally_collector *col = tally_collector_open(&cfg, &err);
@@ -135,6 +175,8 @@ int cmd_collect(int argc, char **argv) {
     fprintf(stderr, "tally collect: %s\n", err.msg);
     return EXIT_INTERNAL;
   }
+  if (spool)
+    return import_spool(col, spool, db, &state);
   char where[80];
   fprintf(stderr, "tally collect: listening on %s (receive buffer %d KiB), storing into %s\n",
           tally_collector_addr(col, where, sizeof where), tally_collector_rcvbuf(col) / 1024, db);

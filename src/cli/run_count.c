@@ -570,8 +570,12 @@ static int say_verdict(const count_run *r, const tally_measure_result *res, cons
     fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
                     "(is 'tally collect --listen %s' running?): the run is NOT known to be stored\n",
             res->run_id, res->collector, res->collector);
-    return EXIT_UNAVAILABLE;
   }
+  if (res->spool)
+    fprintf(stderr, "tally run: its packets are kept in %s: 'tally collect --import %s --db FILE' stores them\n",
+            res->spool, res->spool);
+  if (!res->db && res->verdict == TALLY_VERDICT_UNKNOWN)
+    return EXIT_UNAVAILABLE;
   return 0;
 }
 

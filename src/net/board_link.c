@@ -5,8 +5,10 @@
  */
 #define _GNU_SOURCE
 #include "board_link.h"
+#include "spool.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +33,9 @@ struct net_board {
   net_addr collector;
   int data_fd, ctl_fd;
   uint64_t run_id;
+  net_spool *spool;
+  char spool_path[4200];
+  bool spool_failed;
   uint32_t next_seq;        /* the run's next stream sequence number */
   bool described;
   uint32_t desc_end;        /* describe packets are seqs [0, desc_end) */
@@ -62,6 +67,7 @@ static void set_err(net_board *b, const char *fmt, ...) {
 
 const char *net_board_error(const net_board *b) { return b->err; }
 uint64_t net_board_run_id(const net_board *b) { return b->run_id; }
+const char *net_board_spool_path(const net_board *b) { return b->spool_path; }
 void net_board_get_stats(const net_board *b, net_board_stats *st) { *st = b->st; }
 void net_board_set_state(net_board *b, net_state s) { b->st.state = s; }
 void net_board_set_cut_short(net_board *b) { b->cut_short = true; }
@@ -120,6 +126,21 @@ net_board *net_board_open(const net_board_cfg *cfg, char *err, size_t errlen) {
   while (b->run_id == 0)
     if (getrandom(&b->run_id, sizeof b->run_id, 0) != sizeof b->run_id)
       b->run_id = ((uint64_t)getpid() << 32) ^ net_now_ms();
+  if (cfg->spool_dir) {
+    if ((size_t)snprintf(b->spool_path, sizeof b->spool_path, "%s/tally-%016" PRIx64 ".spool", cfg->spool_dir,
+                         b->run_id) >= sizeof b->spool_path) {
+      snprintf(err, errlen, "spool directory '%s': path too long", cfg->spool_dir);
+      b->spool_path[0] = '\0';
+      goto fail;
+    }
+    /* no spool (a full or unwritable folder) does not stop the run: the
+     * owner reads why from net_board_error and says so */
+    char why[300];
+    if (!(b->spool = net_spool_create(b->spool_path, why, sizeof why))) {
+      b->spool_path[0] = '\0';
+      set_err(b, "%s", why);
+    }
+  }
   b->st.state = cfg->control ? NET_STATE_CONFIGURING : NET_STATE_RUNNING;
   return b;
 fail:
@@ -127,9 +148,24 @@ fail:
   return NULL;
 }
 
+int net_board_spool_end(net_board *b, bool remove) {
+  if (!b->spool_path[0])
+    return 0;
+  int rc = net_spool_close(b->spool);
+  b->spool = NULL;
+  if (rc != 0 && !b->spool_failed)
+    set_err(b, "spool file %s: %s", b->spool_path, strerror(errno));
+  rc = rc != 0 || b->spool_failed ? -1 : 0;
+  if (remove)
+    unlink(b->spool_path);
+  return rc;
+}
+
 void net_board_close(net_board *b) {
   if (!b)
     return;
+  if (b->spool) /* not ended by its owner (an error path): what was written is kept */
+    net_spool_close(b->spool);
   if (b->data_fd >= 0)
     close(b->data_fd);
   if (b->ctl_fd >= 0)
@@ -196,6 +232,10 @@ static int stream_send(net_board *b, bool pin) {
   s->seq = b->next_seq++;
   s->len = (uint16_t)n;
   b->st.packets_sent++;
+  if (b->spool && !b->spool_failed && net_spool_add(b->spool, s->bytes, n) != 0) {
+    b->spool_failed = true; /* said once; the network copy goes on */
+    set_err(b, "spool file %s: %s", b->spool_path, strerror(errno));
+  }
   send_slot(b, s);
   return 0;
 }

@@ -68,6 +68,9 @@ typedef struct net_board_cfg {
   uint32_t ring;               /* DATA packets kept for resends; 0: 4096 */
   uint32_t linger_ms;          /* after the final packet; 0: 5000 */
   uint64_t run_id;             /* 0: a random one */
+  const char *spool_dir;       /* keep every stream packet in DIR/tally-RUNID.spool (spool.h); NULL: none.
+                                  A spool that cannot be created leaves net_board_spool_path "" and
+                                  net_board_error saying why; the link works without it */
   const net_board_ops *ops;    /* control mode only */
   void *ops_ctx;
 } net_board_cfg;
@@ -110,6 +113,11 @@ net_board *net_board_open(const net_board_cfg *cfg, char *err, size_t errlen);
 void net_board_close(net_board *b);
 
 uint64_t net_board_run_id(const net_board *b);
+/* The spool file's path ("" without one). */
+const char *net_board_spool_path(const net_board *b);
+/* Closes the spool file: removes it (remove: the collector has the run),
+ * or keeps it. -1 when it was not written whole (net_board_error says why). */
+int net_board_spool_end(net_board *b, bool remove);
 /* The address control packets are taken on (useful with port 0). */
 int net_board_control_addr(const net_board *b, char *buf, size_t size);
 

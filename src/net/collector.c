@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "collector.h"
 #include "../store/store_read.h"
+#include "spool.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -32,6 +33,8 @@
 #define MAX_MISSING (1u << 20)
 #define CLOSED_KEEP_MS 60000         /* closed runs are remembered to re-acknowledge */
 #define NOTE_SIZE 600
+/* widest chunk a stored run can have: a 16-bit first counter plus a packet's values */
+#define TAKE_UP_COUNTERS (65536u + NET_MAX_VALUES)
 
 typedef struct crun {
   uint64_t id;
@@ -258,6 +261,40 @@ static void begin(net_collector *c, crun *r) {
   c->dirty = true;
 }
 
+/* Taking up a run the store already holds but has not closed complete (this
+ * collector was restarted, or killed and restarted, while the board went
+ * on): what the store holds counts as received, so the verdict comes from
+ * the store, and no packet stored by the earlier process is asked for again
+ * or reported missing. */
+static int take_up_chunk(void *ctx, const store_chunk_view *ch) {
+  crun *r = ctx;
+  if (!believable_end(r, (uint64_t)ch->seq + 1) || !grow_maps(r, ch->seq + 1) || !grow_sums(r, ch->first + ch->n))
+    return 1;
+  if (bit(r->have, ch->seq))
+    return 0;
+  setbit(r->have, ch->seq);
+  for (uint32_t i = 0; i < ch->n; i++)
+    r->sums[ch->first + i] += ch->values[i];
+  r->data_packets++;
+  if (ch->first == 0)
+    r->intervals++;
+  r->received++;
+  if (ch->seq >= r->end)
+    r->end = ch->seq + 1;
+  return 0;
+}
+
+static void take_up_stored(net_collector *c, crun *r) {
+  r->begun = true; /* the store has the run: its description stays unless resent */
+  int rc = store_each_chunk(c->st, r->id, TAKE_UP_COUNTERS, take_up_chunk, r);
+  if (rc < 0)
+    store_failed(c, r, "read what was stored before a restart");
+  else if (rc > 0) {
+    r->store_failed = true;
+    snprintf(r->note, sizeof r->note, "the store's earlier packets of this run are past any believable count");
+  }
+}
+
 /* ---- closing a run ---- */
 
 static void fmt_count(char *buf, size_t size, uint64_t v) {
@@ -339,6 +376,8 @@ static void verify(const crun *r, char *note, size_t size) {
 /* To a board: over the socket, or back through the pipe of a board in
  * this process. */
 static int send_to_board(net_collector *c, const net_addr *to, const void *buf, size_t len) {
+  if (!to->len)
+    return -1; /* a run read from a spool file: no board to answer */
   if (net_pipe_is_addr(to))
     return c->cfg.pipe && net_pipe_send(c->cfg.pipe, NET_PIPE_DOWN, buf, len) ? 0 : -1;
   return net_udp_send(c->fd, to, buf, len);
@@ -542,10 +581,13 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
      * finishing after this collector restarted) is never reopened: its
      * packets are duplicates and its FINAL is acknowledged as complete. */
     store_run_status was;
-    if (store_run_status_of(c->st, r->id, &was) == 1 && was == STORE_RUN_COMPLETE) {
+    int known = store_run_status_of(c->st, r->id, &was);
+    if (known == 1 && was == STORE_RUN_COMPLETE) {
       r->begun = r->closed = true;
       r->closed_at = now;
       r->verdict = STORE_RUN_COMPLETE;
+    } else if (known == 1) {
+      take_up_stored(c, r);
     }
   } else if (!net_addr_equal(&r->board, from)) {
     /* Another sender using a known run id is forged or confused: it can
@@ -780,4 +822,27 @@ void net_collector_finish_all(net_collector *c, const char *note) {
              n ? list : "");
     close_run(c, r, STORE_RUN_INCOMPLETE, full);
   }
+}
+
+/* ---- spool files ---- */
+
+typedef struct import_ctx {
+  net_collector *c;
+  net_addr from; /* no address: nothing is sent back to a spool file */
+} import_ctx;
+
+static int import_one(void *ctx, const uint8_t *buf, size_t len) {
+  import_ctx *ic = ctx;
+  handle(ic->c, buf, len, &ic->from, net_now_ms());
+  return 0;
+}
+
+long net_collector_import(net_collector *c, const char *path, bool *truncated, bool *bad_input, char *err,
+                          size_t errlen) {
+  import_ctx ic = {.c = c};
+  long n = net_spool_read(path, import_one, &ic, truncated, bad_input, err, errlen);
+  if (c->dirty && store_flush(c->st) != 0)
+    snprintf(c->err, sizeof c->err, "store: flush: %s", store_error(c->st));
+  c->dirty = false;
+  return n;
 }

@@ -90,4 +90,12 @@ uint64_t net_collector_idle_ms(const net_collector *c);
 void net_collector_get_stats(const net_collector *c, net_collector_stats *st);
 const char *net_collector_error(const net_collector *c);
 
+/* Takes the datagrams of a spool file (spool.h) as if received: runs they
+ * complete are closed as from the network (on_run is called); runs still
+ * open afterwards are for net_collector_finish_all. Returns the number of
+ * datagrams read, or -1 with err (*bad_input: not a spool file, else
+ * unreadable); *truncated when the file ends inside a record. */
+long net_collector_import(net_collector *c, const char *path, bool *truncated, bool *bad_input, char *err,
+                          size_t errlen);
+
 #endif

@@ -30,6 +30,12 @@ typedef struct run_export_opts {
 int run_export(store *s, const char *db, uint64_t run_id, const run_export_opts *o, FILE *out, char *err);
 
 /* The list of runs (as store_list_runs returns them). */
+/* Puts every run the store marks complete through the same check as the
+ * detail view (store_get_totals): one that fails it is listed incomplete,
+ * with a note saying so, so the list never calls whole what the detail
+ * calls INCOMPLETE (rows edited or deleted after the run was closed).
+ * 0, or -1 on a read error (store_error says why). */
+int run_list_check(store *s, store_run_view *runs, size_t n);
 void run_list_table(FILE *out, const char *db, const store_run_view *runs, size_t n);
 void run_list_csv(FILE *out, const store_run_view *runs, size_t n);
 void run_list_json(FILE *out, const store_run_view *runs, size_t n);

@@ -3,6 +3,7 @@
  * CSV, or JSON; `tally report` with no run, tally_export_runs.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -36,6 +37,28 @@ static const char *intervals_text(const store_run_view *r, char *buf, size_t siz
   else
     snprintf(buf, size, "%s", a);
   return buf;
+}
+
+int run_list_check(store *s, store_run_view *runs, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    store_run_view *r = &runs[i];
+    if (r->status != STORE_RUN_COMPLETE)
+      continue; /* already not whole; the check can only take wholeness away */
+    store_totals_view t;
+    if (store_get_totals(s, r->run_id, &t) < 0)
+      return -1;
+    bool whole = t.whole;
+    store_totals_clear(&t);
+    if (whole)
+      continue;
+    r->status = STORE_RUN_INCOMPLETE;
+    char *note = strdup("marked complete, but the stored rows do not check (the run's detail says what is lacking)");
+    if (note) { /* out of memory: the status alone still says it */
+      free(r->note);
+      r->note = note;
+    }
+  }
+  return 0;
 }
 
 void run_list_table(FILE *out, const char *db, const store_run_view *runs, size_t n) {

@@ -189,6 +189,52 @@ static int schema_version(store *s) {
   return version;
 }
 
+/* True when the first read fails because SQLite may not create or open the
+ * files beside a WAL store (PATH-shm, PATH-wal): a permission problem, not a
+ * damaged or foreign file. */
+static bool read_denied(store *s) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  int primary = rc & 0xff;
+  return primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM;
+}
+
+/* A store a reader may not write (another user's, or on read-only media):
+ * SQLite reads a WAL store only through its PATH-shm file, which it cannot
+ * create here. When there is no PATH-wal either, no writer has the store
+ * open and every committed row is in the main file, so it is read as an
+ * immutable file. Otherwise the error says it is permission, and what to do. */
+static int reopen_unwritable(store *s) {
+  if (!read_denied(s))
+    return 0;
+  char *wal = sqlite3_mprintf("%s-wal", s->path);
+  struct stat sb;
+  bool has_wal = wal && stat(wal, &sb) == 0;
+  sqlite3_free(wal);
+  if (has_wal)
+    return store_fail(s, "%s: cannot read it: no permission to open or create %s-shm beside it (a store in WAL "
+                         "mode needs it; run as a user who may write its directory, or copy the store with its "
+                         "-wal file)", s->path, s->path);
+  char *uri = sqlite3_mprintf("file:%s?immutable=1", s->path);
+  if (!uri)
+    return store_fail(s, "%s: out of memory", s->path);
+  /* the path's own '?' and '#' must not end it inside the URI */
+  sqlite3_close(s->db);
+  s->db = NULL;
+  int rc = strpbrk(s->path, "?#%") ? SQLITE_CANTOPEN
+                                   : sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+                                                                      SQLITE_OPEN_NOMUTEX, NULL);
+  sqlite3_free(uri);
+  if (rc != SQLITE_OK || read_denied(s))
+    return store_fail(s, "%s: cannot read it: permission denied (the store is read-only to this user and SQLite "
+                         "cannot open it without writing beside it)", s->path);
+  sqlite3_extended_result_codes(s->db, 1);
+  return 0;
+}
+
 static int prepare_all(store *s) {
   static const char *const sql[STMT_COUNT] = {
 #define X(name, text) [STMT_##name] = text,
@@ -238,6 +284,8 @@ static store *open_file(const char *path, bool create, char *err, unsigned errle
   }
   sqlite3_extended_result_codes(s->db, 1);
   sqlite3_busy_timeout(s->db, 5000);
+  if (!create && reopen_unwritable(s) < 0)
+    goto fail;
   int version = schema_version(s);
   if (version < 0)
     goto fail;

@@ -411,6 +411,43 @@ int store_each_interval(store *s, uint64_t run_id, store_interval_fn fn, void *c
   return rc;
 }
 
+int store_each_chunk(store *s, uint64_t run_id, uint32_t max_counters, store_chunk_fn fn, void *ctx) {
+  uint64_t *vals = calloc(max_counters ? max_counters : 1, sizeof *vals);
+  if (!vals)
+    return store_fail(s, "out of memory");
+  sqlite3_stmt *st = prepare(s, "SELECT seq, interval, first_counter, n, vals FROM intervals "
+                                "WHERE run_id = ?1 ORDER BY seq");
+  if (!st) {
+    free(vals);
+    return -1;
+  }
+  sqlite3_bind_int64(st, 1, store_i64(run_id));
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    uint64_t seq = column_u64(st, 0);
+    int64_t first = sqlite3_column_int64(st, 2), count = sqlite3_column_int64(st, 3);
+    const char *text = (const char *)sqlite3_column_text(st, 4);
+    long k = text ? store_decode_array(text, (size_t)sqlite3_column_bytes(st, 4), vals, max_counters) : -1;
+    if (seq > UINT32_MAX || first < 0 || count < 1 || (uint64_t)first + (uint64_t)count > max_counters ||
+        k != count) {
+      sqlite3_finalize(st);
+      free(vals);
+      return store_fail(s, "%s: run %llu seq %llu: damaged interval values", s->path, (unsigned long long)run_id,
+                        (unsigned long long)seq);
+    }
+    store_chunk_view ch = {.seq = (uint32_t)seq, .index = column_u64(st, 1), .first = (uint32_t)first,
+                           .n = (uint32_t)count, .values = vals};
+    stop = fn(ctx, &ch);
+  }
+  if (stop) {
+    sqlite3_finalize(st);
+    free(vals);
+    return stop;
+  }
+  free(vals);
+  return finish_read(s, st, rc, "read a run's intervals");
+}
+
 /* ---- totals and the checks ---- */
 
 typedef struct scan {

@@ -80,6 +80,23 @@ typedef int (*store_interval_fn)(void *ctx, const store_interval_view *iv);
  * chunk carries, plus one. */
 int store_each_interval(store *s, uint64_t run_id, store_interval_fn fn, void *ctx);
 
+/* One stored data packet (a chunk of an interval), as the collector wrote
+ * it: values of counters [first, first + n). */
+typedef struct store_chunk_view {
+  uint32_t seq;
+  uint64_t index;
+  uint32_t first, n;
+  const uint64_t *values;          /* [n] */
+} store_chunk_view;
+
+typedef int (*store_chunk_fn)(void *ctx, const store_chunk_view *ch);
+
+/* Calls fn with each stored chunk of the run, in sequence-number order (a
+ * collector restarted mid-run takes up what its predecessor stored). A
+ * nonzero return from fn stops the walk and is returned. Chunks wider than
+ * max_counters are damage: -1. */
+int store_each_chunk(store *s, uint64_t run_id, uint32_t max_counters, store_chunk_fn fn, void *ctx);
+
 /* A run's totals and what the stored intervals say about them. */
 typedef struct store_totals_view {
   uint32_t n;                      /* counters */

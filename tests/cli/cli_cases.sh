@@ -410,9 +410,11 @@ case_option_errors() {
 case_collector_absent() {
   # a run sent to a collector that is not there is not stored: tally run
   # must say so and not exit 0
-  run run --count cycle --interval 100000 --collector 127.0.0.1:9 "$P/../../target/rv32imac/empty.elf"
+  # (its packets go to a spool file under $TMPDIR: here the test's own folder)
+  TMPDIR="$WORK" run run --count cycle --interval 100000 --collector 127.0.0.1:9 "$P/../../target/rv32imac/empty.elf"
   expect_rc 69
   expect_err "did not acknowledge its end .*the run is NOT known to be stored"
+  expect_err "its packets are kept in $WORK/tally-"
 }
 
 "case_$CASE"

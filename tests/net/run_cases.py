@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import struct
@@ -341,13 +342,81 @@ def case_errors():
     # A collector that is not there: the run and its table are whole here,
     # and tally run says nobody acknowledged, so the run is not known to be
     # stored: status 69 (EX_UNAVAILABLE), never 0.
-    r = tally("run", *count_args(1000000), "--collector", "127.0.0.1:9", ARGS.elf, timeout=60)
+    r = tally("run", *count_args(1000000), "--collector", "127.0.0.1:9", ARGS.elf, timeout=60,
+              env=dict(os.environ, TMPDIR=ARGS.work))   # its spool file stays in the build tree
     check(r.returncode == 69 and printed_totals(r.stderr) and "did not acknowledge" in r.stderr and
           "NOT known to be stored" in r.stderr,
           "no collector: %d %s" % (r.returncode, r.stderr[-400:]))
     r = tally("run", "--help")
     check(r.returncode == 0 and all(o in r.stdout for o in ("--db", "--no-store", "--collector", "--control", "--key")),
           "tally run --help does not list the network options")
+
+
+def case_spool():
+    """(e) A run sent to a collector that never started: tally run exits 69
+    and names the spool file that keeps its packets; `tally collect
+    --import` stores it later, complete, with the totals tally run printed
+    (read back by plain SQL). Importing twice adds nothing; a spool cut
+    inside a record is stored incomplete; a file that is not a spool is
+    refused (65). A run the collector acknowledges complete leaves no spool."""
+    spool_dir = os.path.join(ARGS.work, "spool")
+    shutil.rmtree(spool_dir, ignore_errors=True)
+    os.makedirs(spool_dir)
+    env = dict(os.environ, TMPDIR=spool_dir)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    nobody = "127.0.0.1:%d" % s.getsockname()[1]
+    s.close()   # a port nothing listens on
+    r = tally("run", *count_args(100000), "--collector", nobody, ARGS.elf, env=env)
+    totals = printed_totals(r.stderr)
+    files = os.listdir(spool_dir)
+    check(r.returncode == 69 and len(files) == 1, "no collector: %d, spool dir %s: %s" %
+          (r.returncode, files, r.stderr[-400:]))
+    if not files:
+        return
+    path = os.path.join(spool_dir, files[0])
+    rid = run_id_of(r.stderr)
+    check(files[0] == "tally-%016x.spool" % rid and path in r.stderr and "--import" in r.stderr,
+          "tally run names the spool: %s" % r.stderr[-400:])
+    db = os.path.join(ARGS.work, "spool.db")
+    for f in (db, db + "-wal", db + "-shm"):
+        if os.path.exists(f):
+            os.unlink(f)
+    imp = tally("collect", "--import", path, "--db", db)
+    check(imp.returncode == 0 and "complete" in imp.stdout, "import: %d %r %r" % (imp.returncode, imp.stdout,
+                                                                             imp.stderr))
+    status, note, sums, _, spans = stored(db, rid)
+    check(status == "complete", "imported run stored as %s (%s)" % (status, note))
+    check(totals and sums_as_list(sums, len(COUNTS)) == totals, "imported sums %s, printed totals %s" %
+          (sums_as_list(sums, len(COUNTS)), totals))
+    again = tally("collect", "--import", path, "--db", db)
+    check(again.returncode == 0 and "already stored complete" in again.stderr, "import twice: %d %r" %
+          (again.returncode, again.stderr))
+    cut = os.path.join(ARGS.work, "cut.spool")
+    with open(path, "rb") as f, open(cut, "wb") as g:
+        g.write(f.read()[:3001])
+    db2 = os.path.join(ARGS.work, "spool_cut.db")
+    for f in (db2, db2 + "-wal", db2 + "-shm"):
+        if os.path.exists(f):
+            os.unlink(f)
+    part = tally("collect", "--import", cut, "--db", db2)
+    status, note, _, _, _ = stored(db2, rid)
+    check(part.returncode == 1 and status == "incomplete" and note and "spool file ends" in note,
+          "cut spool: %d, stored %s (%s)" % (part.returncode, status, note))
+    junk = os.path.join(ARGS.work, "junk.spool")
+    with open(junk, "wb") as f:
+        f.write(b"not a spool file at all\n")
+    bad = tally("collect", "--import", junk, "--db", db2)
+    check(bad.returncode == 65 and junk in bad.stderr, "junk: %d %r" % (bad.returncode, bad.stderr))
+    missing = tally("collect", "--import", os.path.join(ARGS.work, "none.spool"), "--db", db2)
+    check(missing.returncode == 66 and "none.spool" in missing.stderr, "missing: %d" % missing.returncode)
+    # acknowledged complete: nothing left behind
+    os.unlink(path)
+    col = Collector(ARGS.tally, os.path.join(ARGS.work, "spool_live.db"), "--runs", "1")
+    live = tally("run", *count_args(100000), "--collector", col.addr, ARGS.elf, env=env)
+    col.finish()
+    check(live.returncode == 0 and os.listdir(spool_dir) == [] and ".spool" not in live.stderr,
+          "acknowledged run: %d, spool dir %s" % (live.returncode, os.listdir(spool_dir)))
 
 
 def main():

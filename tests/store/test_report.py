@@ -274,6 +274,67 @@ def test_bad(work):
     check(p.returncode == 66 and "tally.db" in p.stderr, f"./tally.db is the default: {p.stderr}")
 
 
+def test_edited(work, db):
+    """Rows of complete run A changed after it was closed: the list must give
+    the same verdict as the detail (not whole), whatever row was touched."""
+    if not ARGS.sqlite3:
+        print("skip: no sqlite3 tool to edit a store")
+        return
+    edits = {"deleted": "DELETE FROM intervals WHERE run_id = 1001 AND interval = 2",
+             "changed": "UPDATE intervals SET vals = '[1,2,3,4]' WHERE run_id = 1001 AND interval = 3"}
+    for what, sql in edits.items():
+        path = os.path.join(work, f"edited-{what}.db")
+        shutil.copy(db, path)
+        p = run([ARGS.sqlite3, path, sql])
+        check(p.returncode == 0, f"{what}: sqlite3 edit: {p.stderr}")
+        p = report([str(RUN_A)], path)
+        check(p.returncode == 2 and "INCOMPLETE" in p.stdout, f"{what}: detail not whole: {p.returncode}")
+        p = report([], path)
+        row = [l.split() for l in p.stdout.splitlines() if l.startswith(f"0x{RUN_A:016x}")]
+        check(p.returncode == 0 and row and row[0][-1] == "incomplete",
+              f"{what}: the list calls run A incomplete like its detail: {p.stdout}")
+        runs = json.loads(report(["--json"], path).stdout)["runs"]
+        check(runs[0]["status"] == "incomplete" and "do not check" in (runs[0]["note"] or ""),
+              f"{what}: list --json status and note: {runs[0]}")
+        # the untouched runs keep their own verdicts
+        check([r["status"] for r in runs[1:]] == ["incomplete", "running"], f"{what}: others: {runs[1:]}")
+
+
+def test_readonly(work, db):
+    """A store the user may not write (nobody, file 0444 in a 0555 directory)
+    is read, or refused for permission, never called 'not a tally store'."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        print("skip: read-only store test needs root and setpriv to become nobody")
+        return
+    ro = os.path.join(work, "ro")
+    shutil.rmtree(ro, ignore_errors=True)
+    os.makedirs(ro)
+    path = os.path.join(ro, "a.db")
+    shutil.copy(db, path)
+    os.chmod(path, 0o444)
+    os.chmod(ro, 0o555)
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    probe = subprocess.run(as_nobody + [ARGS.tally, "--help"], capture_output=True, timeout=30)
+    if probe.returncode != 0:
+        print("skip: nobody cannot run the tally binary here")
+        return
+    p = run(as_nobody + [ARGS.tally, "report", "--db", path])
+    check("not a tally store" not in p.stderr, f"read-only store called not a tally store: {p.stderr}")
+    check(p.returncode == 0 and f"0x{RUN_A:016x}" in p.stdout, f"read-only store listed: {p.returncode} {p.stderr}")
+    p = run(as_nobody + [ARGS.tally, "report", "--db", path, str(RUN_A)])
+    check(p.returncode == 0 and "INCOMPLETE" not in p.stdout, f"read-only store, run A: {p.returncode} {p.stderr}")
+    # with a -wal beside it that nobody may not share, the refusal says permission
+    os.chmod(ro, 0o755)
+    with open(path + "-wal", "wb"):
+        pass
+    os.chmod(ro, 0o555)
+    p = run(as_nobody + [ARGS.tally, "report", "--db", path])
+    check(p.returncode in (0, 66) and "not a tally store" not in p.stderr, f"read-only with -wal: {p.stderr}")
+    if p.returncode == 66:
+        check("permission" in p.stderr and path in p.stderr, f"read-only with -wal says permission: {p.stderr}")
+    os.chmod(ro, 0o755)
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
@@ -305,6 +366,8 @@ def main():
     test_json(db)
     test_sqlite3(db)
     test_bad(work)
+    test_edited(work, db)
+    test_readonly(work, db)
     print(f"{'FAILED' if FAILS else 'ok'}: {len(FAILS)} failures")
     return 1 if FAILS else 0
 
