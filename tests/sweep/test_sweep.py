@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""tests/sweep: `tally sweep` against separate `tally run`s and the laws of
+its outputs (one case per invocation, --case NAME).
+
+  local   a tiny sweep (2 x 2 I-cache points of hanoi): every point's cycles,
+          instructions and signals equal a separate `tally run --stats-json`
+          with the same --set options; the Pareto front and the best point
+          obey their definitions (computed here from the CSV); CSV and JSON
+          agree; a second run of the same sweep runs nothing.
+  resume  a sweep killed (SIGKILL) after its first stored point, started
+          again: it runs exactly the points the file lacked, and the results
+          equal an uninterrupted sweep's, point for point.
+  errors  bad spec lines name file and line (66), bad options are usage
+          errors (64), --help exits 0.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def sweep(a, *args, check=True):
+    p = subprocess.run([a.tally, "sweep", *args], capture_output=True, text=True, cwd=a.work, timeout=300)
+    if check and p.returncode != 0:
+        fail(f"tally sweep {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+def rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def case_local(a):
+    db = os.path.join(a.work, "local.db")
+    spec = ["-p", f"{a.elf} 6", "-a", "icache.size=1K,4K", "-a", "icache.ways=1,2",
+            "--record", "cycles,instructions,icache.miss,mem.read", "--pareto", "cycles,icache.miss",
+            "--objective", "icache.miss", "--db", db, "-j", "2"]
+    out = sweep(a, *spec, "--csv", "-", "--json", "res.json", "-q").stdout
+    table = rows(out)
+    if len(table) != 4:
+        fail(f"expected 4 points, got {len(table)}")
+    # each point equals a separate run with the same options
+    for r in table:
+        sets = [f"icache.size={r['icache.size']}", f"icache.ways={r['icache.ways']}"]
+        argv = [a.tally, "run", "--core", "tally5"]
+        for s in sets:
+            argv += ["--set", s]
+        sj = os.path.join(a.work, "run.json")
+        p = subprocess.run(argv + ["--stats-json", sj, a.elf, "6"], capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            fail(f"tally run {sets}: exit {p.returncode}")
+        d = json.load(open(sj))
+        got = {"cycles": d["cycles"], "instructions": d["instructions"],
+               "icache.miss": d["signals"]["icache.miss"], "mem.read": d["signals"]["mem.read"]}
+        for k, v in got.items():
+            if int(r[k]) != v:
+                fail(f"point {r['point']} {sets}: {k} {r[k]} in the sweep, {v} from tally run")
+        if r["exit"] != "0":
+            fail(f"point {r['point']}: exit {r['exit']}")
+    # a bigger cache never misses more here: a sanity check that axes reach the model
+    by = {(r["icache.size"], r["icache.ways"]): int(r["icache.miss"]) for r in table}
+    if not by[("4K", "2")] < by[("1K", "1")]:
+        fail(f"4K 2-way misses {by[('4K', '2')]} not below 1K direct-mapped {by[('1K', '1')]}")
+    # Pareto law and best point, from the definitions
+    pts = [(int(r["cycles"]), int(r["icache.miss"]), r["point"]) for r in table]
+    front = {p[2] for p in pts
+             if not any(q[0] <= p[0] and q[1] <= p[1] and (q[0] < p[0] or q[1] < p[1]) for q in pts)}
+    j = json.load(open(os.path.join(a.work, "res.json")))
+    jfront = {str(p["point"]) for p in j["points"] if p["pareto"]}
+    if front != jfront or not front:
+        fail(f"Pareto front {sorted(jfront)} in JSON, {sorted(front)} by definition")
+    for p in j["points"]:
+        r = table[p["point"]]
+        for k, v in p["metrics"].items():
+            if str(v) != r[k]:
+                fail(f"point {p['point']} {k}: JSON {v}, CSV {r[k]}")
+    text = sweep(a, *spec).stdout
+    pareto_part = text.split("Pareto front")[1].split("best point")[0]
+    shown = {ln.split()[0] for ln in pareto_part.splitlines()[2:] if ln.strip()}
+    if shown != front:
+        fail(f"printed front {sorted(shown)}, expected {sorted(front)}")
+    best = min(pts, key=lambda p: p[1])
+    best_line = text.split("best point by icache.miss:")[1].splitlines()[2]
+    if best_line.split()[0] != best[2]:
+        fail(f"best point printed {best_line.split()[0]}, expected {best[2]}")
+    # everything was stored: nothing runs again
+    again = sweep(a, *spec, "-q")
+    if "running 0 of 4" not in again.stderr:
+        fail(f"a finished sweep ran again: {again.stderr}")
+
+
+def count(db):
+    if not os.path.exists(db):
+        return 0
+    try:
+        c = sqlite3.connect(db, timeout=10)
+        n = c.execute("SELECT count(*) FROM sweep_point").fetchone()[0]
+        c.close()
+        return n
+    except sqlite3.Error:
+        return 0
+
+
+def case_resume(a):
+    spec = ["-p", f"{a.elf} 16", "-a", "icache.size=512,1K,2K,4K,8K,16K", "--record",
+            "cycles,instructions,icache.miss,dcache.read_miss", "-j", "1", "-q"]
+    whole = os.path.join(a.work, "whole.db")
+    cut = os.path.join(a.work, "cut.db")
+    ref = sweep(a, *spec, "--db", whole, "--csv", "-").stdout
+    p = subprocess.Popen([a.tally, "sweep", *spec, "--db", cut], cwd=a.work, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while count(cut) < 1 and time.time() < deadline and p.poll() is None:
+        time.sleep(0.005)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    before = count(cut)
+    if not 1 <= before < 6:
+        fail(f"the killed sweep had stored {before} of 6 points (expected some, not all)")
+    r = sweep(a, *spec, "--db", cut, "--csv", "-")
+    want = f"running {6 - before} of 6 ({before} already in"
+    if want not in r.stderr:
+        fail(f"resume: expected '{want}', got: {r.stderr}")
+    if r.stdout != ref:
+        fail(f"resumed results differ from an uninterrupted sweep:\n{r.stdout}\n---\n{ref}")
+
+
+def case_errors(a):
+    def expect(status, args, words):
+        p = sweep(a, *args, check=False)
+        if p.returncode != status or any(w not in p.stderr for w in words):
+            fail(f"tally sweep {args}: exit {p.returncode}, stderr {p.stderr!r}; expected {status} and {words}")
+    bad = os.path.join(a.work, "bad.ini")
+    with open(bad, "w") as f:
+        f.write("[sweep]\ncore = tally5\n\n[axis]\nicache.size = 1K\nnokey = 3\n")
+    expect(66, [bad], [f"{bad}:6", "nokey"])
+    with open(bad, "w") as f:
+        f.write("[program x]\nargs = 1\n[sweep]\nobjective = cycles\n")
+    expect(66, [bad], [bad, "has no 'elf ='"])
+    with open(bad, "w") as f:
+        f.write("[weird]\na = b\n")
+    expect(66, [bad], [f"{bad}:2", "unknown section"])
+    expect(66, [os.path.join(a.work, "missing.ini")], ["missing.ini"])
+    expect(64, ["-a", "icache.size"], ["icache.size", "section.key=value"])
+    expect(64, ["-j", "0", "-p", a.elf], ["--jobs"])
+    expect(64, [], ["no points"])
+    expect(64, ["-p", a.elf, "--objective", "bogus", "--db", "e.db"], ["unknown metric 'bogus'"])
+    expect(66, ["-p", "/nonexistent.elf", "--db", "e2.db"], ["/nonexistent.elf"])
+    h = sweep(a, "--help")
+    if "usage: tally sweep" not in h.stdout:
+        fail("--help prints no usage")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--elf", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--case", required=True, choices=["local", "resume", "errors"])
+    a = ap.parse_args()
+    a.work = os.path.join(a.work, a.case)
+    os.makedirs(a.work, exist_ok=True)
+    for f in os.listdir(a.work):
+        os.unlink(os.path.join(a.work, f))
+    globals()["case_" + a.case](a)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
