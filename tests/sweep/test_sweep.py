@@ -96,7 +96,7 @@ def case_local(a):
         fail(f"best point printed {best_line.split()[0]}, expected {best[2]}")
     # everything was stored: nothing runs again
     again = sweep(a, *spec, "-q")
-    if "running 0 of 4" not in again.stderr:
+    if "running 0 of 4 points (4 already in" not in again.stderr:
         fail(f"a finished sweep ran again: {again.stderr}")
 
 
@@ -129,7 +129,7 @@ def case_resume(a):
     if not 1 <= before < 6:
         fail(f"the killed sweep had stored {before} of 6 points (expected some, not all)")
     r = sweep(a, *spec, "--db", cut, "--csv", "-")
-    want = f"running {6 - before} of 6 ({before} already in"
+    want = f"running {6 - before} of 6 points ({before} already in"
     if want not in r.stderr:
         fail(f"resume: expected '{want}', got: {r.stderr}")
     if r.stdout != ref:
