@@ -10,6 +10,9 @@ its outputs (one case per invocation, --case NAME).
   resume  a sweep killed (SIGKILL) after its first stored point, started
           again: it runs exactly the points the file lacked, and the results
           equal an uninterrupted sweep's, point for point.
+  plot    scripts/sweep-plot.py draws an SVG of a sweep's JSON (well-formed,
+          one line per --by value, named in the legend); a metric the JSON
+          lacks is refused with 65. Skipped (77) without matplotlib.
   errors  bad spec lines name file and line (66), bad options are usage
           errors (64), --help exits 0.
 """
@@ -162,12 +165,37 @@ def case_errors(a):
         fail("--help prints no usage")
 
 
+def case_plot(a):
+    import xml.etree.ElementTree as ET
+    plot = os.path.join(a.repo, "scripts", "sweep-plot.py")
+    if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True).returncode != 0:
+        print("skipped: no matplotlib for /usr/bin/python3 (python3-matplotlib)")
+        sys.exit(77)
+    sweep(a, "-p", f"{a.elf} 5", "-a", "icache.size=1K,2K,4K", "-a", "icache.ways=1,2", "-q", "--json", "s.json")
+    svg = os.path.join(a.work, "s.svg")
+    p = subprocess.run([plot, "s.json", "cycles", "icache.size", "--by", "icache.ways", "-o", svg],
+                       cwd=a.work, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        fail(f"sweep-plot: exit {p.returncode}: {p.stderr}")
+    root = ET.parse(svg).getroot()
+    if not root.tag.endswith("svg"):
+        fail(f"{svg}: root element {root.tag}")
+    text = open(svg).read()
+    for w in ("hanoi icache.ways=1", "hanoi icache.ways=2"):
+        if w not in text:
+            fail(f"{svg}: no legend entry '{w}'")
+    p = subprocess.run([plot, "s.json", "nope", "icache.size", "-o", svg], cwd=a.work, capture_output=True, text=True)
+    if p.returncode != 65 or "nope" not in p.stderr:
+        fail(f"sweep-plot with an unknown metric: exit {p.returncode}, {p.stderr!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--case", required=True, choices=["local", "resume", "errors"])
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "errors"])
+    ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)
     os.makedirs(a.work, exist_ok=True)
