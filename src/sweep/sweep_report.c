@@ -21,6 +21,7 @@ typedef struct table {
   row *rows;
   size_t n;
   int iexit, iobj, ip0, ip1; /* column indexes */
+  int wcfg;                  /* the config column's width */
 } table;
 
 static int col(table *t, const char *m) {
@@ -93,6 +94,10 @@ static int table_load(table *t, const tally_sweep *s, const char *db, tally_erro
         r->v[c] = NAN;
   }
   sw_db_close(d);
+  t->wcfg = 6;
+  for (size_t i = 0; i < s->ncfgs; i++)
+    if ((int)strlen(s->cfgs[i].name) > t->wcfg)
+      t->wcfg = (int)strlen(s->cfgs[i].name);
   if (rc != 0)
     sw_err(err, TALLY_E_INTERNAL, "out of memory");
   return rc;
@@ -112,8 +117,10 @@ static const char *cfg_name(const row *r) {
 }
 
 static void header(FILE *out, const table *t, const char *sep, int csv) {
-  fprintf(out, csv ? "point%sprogram%sconfig" : "%5s%s%-12s%s%-16s", csv ? sep : "point", csv ? sep : " ",
-          csv ? "" : "program", csv ? sep : " ", csv ? "" : "config");
+  if (csv)
+    fprintf(out, "point%sprogram%sconfig", sep, sep);
+  else
+    fprintf(out, "%5s %-12s %-*s", "point", "program", t->wcfg, "config");
   for (size_t a = 0; a < t->s->naxes; a++)
     fprintf(out, csv ? "%s%s" : "%s%14s", sep, t->s->axes[a].key);
   for (size_t c = 0; c < t->cols.n; c++)
@@ -125,7 +132,7 @@ static void line(FILE *out, const table *t, const row *r, const char *sep, int c
   if (csv)
     fprintf(out, "%zu%s%s%s%s", r->pt.index, sep, r->pt.prog->name, sep, cfg_name(r));
   else
-    fprintf(out, "%5zu %-12s %-16s", r->pt.index, r->pt.prog->name, cfg_name(r));
+    fprintf(out, "%5zu %-12s %-*s", r->pt.index, r->pt.prog->name, t->wcfg, cfg_name(r));
   for (size_t a = 0; a < t->s->naxes; a++)
     fprintf(out, csv ? "%s%s" : "%s%14s", sep, sw_axis_value(t->s, a, r->pt.index));
   for (size_t c = 0; c < t->cols.n; c++) {
