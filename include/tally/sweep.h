@@ -73,6 +73,16 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
  * a job array). Returns the number copied, or -1. */
 long tally_sweep_merge(const char *db, const char *src, tally_error *err);
 
+/* Submits the sweep of the spec file `spec` to Slurm (sbatch on PATH): a
+ * job array whose task i runs `tally sweep SPEC --slice` on one slice of
+ * the points into DIR/task-i.db, and a merge job, after every task ended
+ * well, that copies them into db (docs/tally-sweep.md). `tally` is the
+ * tally executable the tasks run; tasks run in the current directory.
+ * Writes DIR/array.sh, DIR/merge.sh and DIR/jobs ("ARRAY MERGE TASKS
+ * POINTS"). TALLY_E_NOANSWER when sbatch fails. */
+int tally_sweep_slurm_submit(const tally_sweep *s, const char *tally, const char *spec, const char *db,
+                             unsigned tasks, const char *dir, tally_error *err);
+
 typedef enum tally_sweep_format {
   TALLY_SWEEP_TABLE = 0, /* every point, its axes and metrics, aligned text */
   TALLY_SWEEP_CSV,

@@ -43,6 +43,10 @@ static void sweep_usage(FILE *f) {
           "      --slice FIRST:COUNT     run only points FIRST .. FIRST+COUNT-1 (a job array's task)\n"
           "      --merge FILE            copy the points of another sweep file into --db (repeatable)\n"
           "      --no-run                print what the file holds; run nothing\n"
+          "      --slurm TASKS           submit to Slurm: a job array of TASKS slices, then a merge\n"
+          "                              job into --db (SPEC must hold the whole sweep)\n"
+          "      --slurm-dir DIR         the job scripts, logs and task files (default DB.slurm)\n"
+          "      --status                the Slurm jobs of --slurm-dir and what --db holds\n"
           "      --csv FILE, --json FILE write the results ('-' for stdout)\n"
           "  -q, --quiet                 no table, front or best point\n"
           "  -h, --help                  show this help\n"
@@ -101,6 +105,10 @@ typedef struct sweep_opts {
   int no_run, quiet;
   const char *merge[64];
   int nmerge;
+  unsigned slurm;            /* --slurm TASKS */
+  const char *slurm_dir;
+  int status;                /* --status */
+  int cli_points;            /* points or options given on the command line */
 } sweep_opts;
 
 static int add_program(tally_sweep *s, const char *arg, tally_error *err) {
@@ -148,7 +156,9 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
       {"slice", required_argument, NULL, 'L'},   {"merge", required_argument, NULL, 'm'},
       {"no-run", no_argument, NULL, 'n'},        {"csv", required_argument, NULL, 'c'},
       {"json", required_argument, NULL, 'J'},    {"quiet", no_argument, NULL, 'q'},
-      {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
+      {"slurm", required_argument, NULL, 'U'},   {"slurm-dir", required_argument, NULL, 'D'},
+      {"status", no_argument, NULL, 's'},        {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0}};
   int c;
   uint64_t n;
   optind = 1;
@@ -180,6 +190,13 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
       o->merge[o->nmerge++] = optarg;
       break;
     case 'n': o->no_run = 1; break;
+    case 'U':
+      if (!parse_u64(optarg, &n) || n == 0 || n > 100000)
+        return snprintf(err->msg, sizeof err->msg, "--slurm '%s': expected 1 to 100000 tasks", optarg), -1;
+      o->slurm = (unsigned)n;
+      break;
+    case 'D': o->slurm_dir = optarg; break;
+    case 's': o->status = 1; break;
     case 'c': o->csv = optarg; break;
     case 'J': o->json = optarg; break;
     case 'q': o->quiet = 1; break;
@@ -188,6 +205,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
     }
     if (rc != 0)
       return -1;
+    o->cli_points |= strchr("paSCOPRM", c) != NULL;
   }
   if (argc - optind > 1)
     return snprintf(err->msg, sizeof err->msg, "one SPEC file at most ('%s' is extra)", argv[optind + 1]), -1;
@@ -256,6 +274,51 @@ static int run(tally_sweep *s, sweep_opts *o) {
   return report(s, o);
 }
 
+/* --slurm: the job array and the merge job (the spec file alone describes
+ * the sweep: the tasks read it again). */
+static int slurm(tally_sweep *s, const sweep_opts *o, const char *spec) {
+  if (!spec || o->cli_points) {
+    fprintf(stderr, "tally sweep: --slurm needs a SPEC file holding the whole sweep (no -p, -a, --set, ...)\n");
+    return EXIT_USAGE;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return fprintf(stderr, "tally sweep: cannot find the tally executable\n"), EXIT_INTERNAL;
+  exe[n] = 0;
+  tally_error err;
+  if (tally_sweep_slurm_submit(s, exe, spec, o->db, o->slurm, o->slurm_dir, &err) != 0)
+    return fprintf(stderr, "tally sweep: %s\n", err.msg), err.code == TALLY_E_NOANSWER ? EXIT_UNAVAILABLE
+                                                                                           : status_of(&err);
+  fprintf(stderr, "tally sweep: submitted to Slurm; jobs in %s/jobs; follow with tally sweep %s --status --db %s\n",
+          o->slurm_dir, spec, o->db);
+  return 0;
+}
+
+/* --status: the Slurm jobs (squeue) and what the files hold so far. */
+static int status(const tally_sweep *s, const sweep_opts *o) {
+  char path[4300], arr[64] = "", mrg[64] = "";
+  unsigned tasks = 0;
+  if (snprintf(path, sizeof path, "%s/jobs", o->slurm_dir) >= (int)sizeof path)
+    return fprintf(stderr, "tally sweep: --slurm-dir too long\n"), EXIT_USAGE;
+  FILE *f = fopen(path, "r");
+  if (!f || fscanf(f, "%63s %63s %u", arr, mrg, &tasks) != 3) {
+    if (f)
+      fclose(f);
+    fprintf(stderr, "tally sweep: %s: no submitted sweep there\n", path);
+    return EXIT_NOINPUT;
+  }
+  fclose(f);
+  printf("job array %s (%u tasks), merge job %s\n", arr, tasks, mrg);
+  fflush(stdout);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "squeue -h -j '%s,%s' -o '  %%i %%T %%R' 2>/dev/null", arr, mrg);
+  if (system(cmd) != 0)
+    printf("  (squeue gave no answer)\n");
+  (void)s;
+  return 0;
+}
+
 int cmd_sweep(int argc, char **argv) {
   tally_sweep *s = tally_sweep_new();
   if (!s)
@@ -274,7 +337,18 @@ int cmd_sweep(int argc, char **argv) {
     fprintf(stderr, "tally sweep: %s\n", err.msg);
     rc = status_of(&err);
   } else {
-    rc = run(s, &o);
+    char dir[4096];
+    if (!o.slurm_dir) {
+      if (snprintf(dir, sizeof dir, "%s.slurm", o.db) >= (int)sizeof dir)
+        return tally_sweep_free(s), fprintf(stderr, "tally sweep: --db too long\n"), EXIT_USAGE;
+      o.slurm_dir = dir;
+    }
+    const char *spec = first < argc ? argv[first] : NULL;
+    rc = o.slurm ? slurm(s, &o, spec) : o.status ? status(s, &o) : run(s, &o);
+    if (o.status && rc == 0) {
+      o.no_run = 1;
+      rc = run(s, &o);
+    }
   }
   tally_sweep_free(s);
   return rc;
