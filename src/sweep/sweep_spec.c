@@ -135,7 +135,8 @@ static int split_set(const char *spec, char *key, size_t ksize, const char **val
   }
   memcpy(key, spec, (size_t)(eq - spec));
   key[eq - spec] = 0;
-  strcpy(key, trim(key));
+  char *k = trim(key);
+  memmove(key, k, strlen(k) + 1); /* trim may start inside key: overlapping */
   *value = eq + 1;
   return 0;
 }
