@@ -53,8 +53,8 @@ static void sweep_usage(FILE *f) {
           "\n"
           "Metrics: cycles, instructions, energy_uj, exit, or any signal (tally signals).\n"
           "exit status: 0; 1 when a point run this time did not exit 0; 64 usage; 66 bad\n"
-          "spec, program or sweep file; 70 internal; 73 an export cannot be created;\n"
-          "130 interrupted (finished points are kept).\n");
+          "spec, program or sweep file; 69 sbatch refused (--slurm); 70 internal; 73 an\n"
+          "export cannot be created; 130 interrupted (finished points are kept).\n");
 }
 
 typedef struct progress_ctx {
