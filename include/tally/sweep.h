@@ -48,7 +48,10 @@ int tally_sweep_add_set(tally_sweep *s, const char *spec, tally_error *err);
  * ("sig1,sig2"), max_insns. */
 int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally_error *err);
 
-/* Points: programs x configurations x the axes' product. */
+/* Points: programs x configurations x the axes' product (SIZE_MAX when it
+ * overflows). Running, writing or submitting more than
+ * TALLY_SWEEP_MAX_POINTS is refused as a usage error. */
+#define TALLY_SWEEP_MAX_POINTS 1000000u
 size_t tally_sweep_points(const tally_sweep *s);
 
 typedef struct tally_sweep_status {

@@ -1,7 +1,8 @@
 /*
  * A sweep's SQLite file: one row per finished point (keyed by what the
  * point is) and its metrics, written in one transaction so that a sweep
- * killed at any moment leaves whole points or none.
+ * killed at any moment leaves whole points or none. Two points of one key
+ * (an axis value given twice) are one simulation, kept once.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -34,8 +35,8 @@ sw_db *sw_db_open(const char *path, tally_error *err) {
   if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
       sqlite3_exec(d->db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
       prep(d, "SELECT 1 FROM sweep_point WHERE key=?", &d->has) ||
-      prep(d, "INSERT INTO sweep_point VALUES(?,?,?,?,?,?)", &d->put) ||
-      prep(d, "INSERT INTO sweep_metric VALUES(?,?,?)", &d->metric) ||
+      prep(d, "INSERT OR IGNORE INTO sweep_point VALUES(?,?,?,?,?,?)", &d->put) ||
+      prep(d, "INSERT OR IGNORE INTO sweep_metric VALUES(?,?,?)", &d->metric) ||
       prep(d, "SELECT value FROM sweep_metric WHERE key=? AND name=?", &d->get)) {
     sw_err(err, TALLY_E_INPUT, "%s: not a sweep file SQLite can open (%s)", path,
            d->db ? sqlite3_errmsg(d->db) : "out of memory");

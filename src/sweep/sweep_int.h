@@ -54,6 +54,8 @@ int sw_list_add(sw_list *l, const char *s);
 void sw_list_free(sw_list *l);
 int sw_split(sw_list *l, const char *s, const char *seps);
 
+/* -1 with err when the sweep has more than TALLY_SWEEP_MAX_POINTS points. */
+int sw_check_size(const tally_sweep *s, tally_error *err);
 int sw_point_make(const tally_sweep *s, size_t index, sw_point *p);
 void sw_point_free(sw_point *p);
 /* The value axis a has at point index. */

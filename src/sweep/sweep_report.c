@@ -69,6 +69,8 @@ static void table_free(table *t) {
 static int table_load(table *t, const tally_sweep *s, const char *db, tally_error *err) {
   memset(t, 0, sizeof *t);
   t->s = s;
+  if (sw_check_size(s, err) != 0)
+    return -1;
   if (columns(t) != 0)
     return sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1;
   for (size_t i = 0; i < t->cols.n; i++)

@@ -86,6 +86,8 @@ int tally_sweep_slurm_submit(const tally_sweep *s, const char *tally, const char
                              unsigned tasks, const char *dir, tally_error *err) {
   char aspec[PATH_MAX], adb[PATH_MAX], adir[PATH_MAX], a[PATH_MAX + 16], m[PATH_MAX + 16];
   size_t total = tally_sweep_points(s);
+  if (sw_check_size(s, err) != 0)
+    return -1;
   if (total == 0 || tasks == 0)
     return sw_err(err, TALLY_E_USAGE, "--slurm: no points, or no tasks"), -1;
   if (tasks > total)

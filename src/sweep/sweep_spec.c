@@ -378,10 +378,24 @@ int tally_sweep_load_spec(tally_sweep *s, const char *path, tally_error *err) {
 /* ---- Points ---- */
 
 size_t tally_sweep_points(const tally_sweep *s) {
-  size_t n = s->nprogs * (s->ncfgs ? s->ncfgs : 1);
+  size_t n = s->nprogs;
+  if (__builtin_mul_overflow(n, s->ncfgs ? s->ncfgs : 1, &n))
+    return SIZE_MAX;
   for (size_t a = 0; a < s->naxes; a++)
-    n *= s->axes[a].values.n;
+    if (__builtin_mul_overflow(n, s->axes[a].values.n, &n))
+      return SIZE_MAX;
   return n;
+}
+
+int sw_check_size(const tally_sweep *s, tally_error *err) {
+  size_t n = tally_sweep_points(s);
+  if (n <= TALLY_SWEEP_MAX_POINTS)
+    return 0;
+  if (n == SIZE_MAX)
+    sw_err(err, TALLY_E_USAGE, "the sweep has more points than can be counted (at most %u)", TALLY_SWEEP_MAX_POINTS);
+  else
+    sw_err(err, TALLY_E_USAGE, "the sweep has %zu points (at most %u)", n, TALLY_SWEEP_MAX_POINTS);
+  return -1;
 }
 
 /* Point numbering: program slowest, then config, then the axes in order,

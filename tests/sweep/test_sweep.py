@@ -165,6 +165,16 @@ def case_errors(a):
     expect(64, [], ["no points"])
     expect(64, ["-p", a.elf, "--objective", "bogus", "--db", "e.db"], ["unknown metric 'bogus'"])
     expect(66, ["-p", "/nonexistent.elf", "--db", "e2.db"], ["/nonexistent.elf"])
+    vals = ",".join(str(i) for i in range(100))
+    expect(64, ["-p", a.elf, "-a", "icache.ways=" + vals, "-a", "dcache.ways=" + vals,
+                "-a", "icache.line=" + ",".join(["16"] * 200), "--db", "e3.db"],
+           ["2000000 points (at most 1000000)"])
+    huge = [x for i in range(12) for x in ("-a", f"s{i}.k=" + ",".join(["1"] * 1000))]
+    expect(64, ["-p", a.elf, *huge, "--db", "e4.db"], ["more points than can be counted"])
+    # a value given twice is one simulation, stored once, shown twice
+    dup = rows(sweep(a, "-p", f"{a.elf} 5", "-a", "icache.line=16,16,32", "--db", "dup.db", "--csv", "-", "-q").stdout)
+    if [r["icache.line"] for r in dup] != ["16", "16", "32"] or dup[0]["cycles"] != dup[1]["cycles"]:
+        fail(f"duplicate axis value: {dup}")
     h = sweep(a, "--help")
     if "usage: tally sweep" not in h.stdout:
         fail("--help prints no usage")
