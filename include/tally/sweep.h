@@ -86,6 +86,10 @@ long tally_sweep_merge(const char *db, const char *src, tally_error *err);
 int tally_sweep_slurm_submit(const tally_sweep *s, const char *tally, const char *spec, const char *db,
                              unsigned tasks, const char *dir, tally_error *err);
 
+/* Points the file db holds (any sweep's), or -1 when it cannot be read;
+ * a missing file holds 0 and is not created. */
+long tally_sweep_stored(const char *db, tally_error *err);
+
 typedef enum tally_sweep_format {
   TALLY_SWEEP_TABLE = 0, /* every point, its axes and metrics, aligned text */
   TALLY_SWEEP_CSV,

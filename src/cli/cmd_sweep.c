@@ -315,7 +315,18 @@ static int status(const tally_sweep *s, const sweep_opts *o) {
   snprintf(cmd, sizeof cmd, "squeue -h -j '%s,%s' -o '  %%i %%T %%R' 2>/dev/null", arr, mrg);
   if (system(cmd) != 0)
     printf("  (squeue gave no answer)\n");
-  (void)s;
+  for (unsigned i = 0; i < tasks; i++) {
+    tally_error err;
+    snprintf(path, sizeof path, "%s/task-%u.db", o->slurm_dir, i);
+    long n = tally_sweep_stored(path, &err);
+    if (n < 0)
+      printf("  task %u: %s\n", i, err.msg);
+    else
+      printf("  task %u: %ld points done\n", i, n);
+  }
+  tally_error err;
+  long merged = tally_sweep_stored(o->db, &err);
+  printf("%s: %ld of %zu points merged\n", o->db, merged < 0 ? 0 : merged, tally_sweep_points(s));
   return 0;
 }
 

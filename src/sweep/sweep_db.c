@@ -154,3 +154,22 @@ fail:
   sqlite3_exec(d->db, "DETACH src", NULL, NULL, NULL);
   return -1;
 }
+
+long tally_sweep_stored(const char *db, tally_error *err) {
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  long n = -1;
+  int rc = sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL);
+  if (rc == SQLITE_CANTOPEN) {
+    sqlite3_close(h);
+    return 0;
+  }
+  if (rc == SQLITE_OK && sqlite3_prepare_v2(h, "SELECT count(*) FROM sweep_point", -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    n = (long)sqlite3_column_int64(st, 0);
+  if (n < 0)
+    sw_err(err, TALLY_E_INPUT, "%s: not a sweep file (%s)", db, h ? sqlite3_errmsg(h) : "out of memory");
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n;
+}

@@ -292,7 +292,8 @@ def case_slurm(a):
             fail(f"the jobs did not finish: {q.stdout}")
         st = subprocess.run([a.tally, "sweep", spec, "--status", "--db", "slurm.db", "-q"], cwd=a.work,
                             capture_output=True, text=True, env=env)
-        if st.returncode != 0 or f"job array {jobs[0]} (3 tasks)" not in st.stdout:
+        if (st.returncode != 0 or f"job array {jobs[0]} (3 tasks)" not in st.stdout
+                or "task 2: 2 points done" not in st.stdout or "slurm.db: 6 of 6 points merged" not in st.stdout):
             fail(f"--status: exit {st.returncode}: {st.stdout} {st.stderr}")
         merged = sweep(a, spec, "--no-run", "--db", "slurm.db", "--csv", "-", "-q").stdout
         local = sweep(a, spec, "--db", "local.db", "--csv", "-", "-q").stdout
