@@ -41,6 +41,7 @@ MAY_INCLUDE = {
     "serve": set(),
     "statmod": {"core", "symbols", "timing", "util"},
     "store": {"util"},
+    "sweep": set(),
     "symbols": {"textio", "util"},
     "textio": {"util"},
     "util": set(),

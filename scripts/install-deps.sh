@@ -16,6 +16,8 @@ PKGS=(
   gdb-multiarch                          # the GDB stub's tests (tests/gdb)
   libmicrohttpd-dev libjansson-dev       # tally serve
   chromium nodejs                        # tally serve's browser tests (tests/serve)
+  python3-matplotlib                     # scripts/sweep-plot.py (tally sweep plots)
+  slurm-wlm munge                        # tally sweep --slurm on a one-node cluster (tests/sweep)
 )
 
 missing=()

@@ -33,6 +33,7 @@ int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_inst(int argc, char **argv);
 int cmd_dvfs(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_serve(int argc, char **argv);   /* src/serve/cmd_serve.c */
 
 /* Numbers for people, as the library formats and parses them. */

@@ -24,6 +24,7 @@ static const subcommand subcommands[] = {
   {"report", cmd_report, "print a stored run (table, CSV or JSON), or list the runs"},
   {"collect", cmd_collect, "receive boards' packets over UDP and store the runs"},
   {"serve", cmd_serve, "the web front end: upload, pick pairs, run, watch, compare"},
+  {"sweep", cmd_sweep, "design-space sweep: configurations x programs on all cores, stored, Pareto front"},
   {"config", cmd_config, "configure a waiting board's statistics module over UDP"},
   {"dvfs", cmd_dvfs, "profile-guided DVFS: switches around memory-bound regions (ELF in, ELF out)"},
   {"inst", cmd_inst, "instrument an executable: analysis code at chosen points (ELF in, ELF out)"},

@@ -1,0 +1,87 @@
+/* src/sweep: the sweep engine's insides (README.md). */
+#ifndef TALLY_SWEEP_INT_H
+#define TALLY_SWEEP_INT_H
+#include <stdint.h>
+#include "tally/sweep.h"
+
+typedef struct sw_list {     /* a growable list of owned strings */
+  char **v;
+  size_t n;
+} sw_list;
+
+typedef struct sw_program {
+  char *name;
+  sw_list argv;              /* argv[0] = the ELF path */
+} sw_program;
+
+typedef struct sw_config {   /* a named list of overrides ([config NAME]) */
+  char *name;
+  char *core;                /* its own core model, or NULL: the sweep's */
+  sw_list sets;
+} sw_config;
+
+typedef struct sw_axis {
+  char *key;                 /* section.key */
+  sw_list values;
+} sw_axis;
+
+struct tally_sweep {
+  sw_program *progs;
+  size_t nprogs;
+  sw_config *cfgs;
+  size_t ncfgs;
+  sw_axis *axes;
+  size_t naxes;
+  sw_list sets;              /* overrides of every point */
+  char *core;                /* core model name or .ini path */
+  char *objective;           /* metric the best point minimises */
+  char *pareto[2];
+  sw_list record;            /* metrics shown in the table */
+  uint64_t max_insns;        /* per point; 0 = none */
+};
+
+/* One point, as its parts. */
+typedef struct sw_point {
+  size_t index;
+  const sw_program *prog;
+  const sw_config *cfg;      /* NULL when the sweep has no [config] */
+  const char *core;          /* the core model */
+  sw_list sets;              /* sweep sets, then config sets, then axis values */
+  char *key;                 /* what the point is, the file's primary key */
+} sw_point;
+
+int sw_list_add(sw_list *l, const char *s);
+void sw_list_free(sw_list *l);
+int sw_split(sw_list *l, const char *s, const char *seps);
+
+/* -1 with err when the sweep has more than TALLY_SWEEP_MAX_POINTS points. */
+int sw_check_size(const tally_sweep *s, tally_error *err);
+int sw_point_make(const tally_sweep *s, size_t index, sw_point *p);
+void sw_point_free(sw_point *p);
+/* The value axis a has at point index. */
+const char *sw_axis_value(const tally_sweep *s, size_t a, size_t index);
+
+/* ---- The file (sweep_db.c) ---- */
+typedef struct sw_db sw_db;
+sw_db *sw_db_open(const char *path, tally_error *err);
+void sw_db_close(sw_db *d);
+int sw_db_has(sw_db *d, const char *key);        /* 1, 0, -1 */
+typedef struct sw_result {
+  int exit_code;
+  char stop[160];
+  uint64_t cycles, instret;
+  double energy_j;
+  int nsignals;
+  const uint64_t *signals;   /* tally_signal_count() totals */
+} sw_result;
+int sw_db_put(sw_db *d, const sw_point *p, const sw_result *r, tally_error *err);
+/* A metric of a stored point: "cycles", "instructions", "energy_uj",
+ * "exit", or a signal name. 1 found, 0 not stored, -1 error. */
+int sw_db_metric(sw_db *d, const char *key, const char *metric, double *v);
+long sw_db_merge(sw_db *d, const char *src, tally_error *err);
+
+/* ---- One simulation (sweep_point.c) ---- */
+int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err);
+
+void sw_err(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#endif

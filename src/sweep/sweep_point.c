@@ -1,0 +1,75 @@
+/*
+ * One point of a sweep: one simulation on its own tally_sim, run to its
+ * end (or to the sweep's max_insns), with the program's output thrown away
+ * and no host file open to it (a sweep's programs are untrusted input).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sweep_int.h"
+
+/* tally run's slice: short enough to see a stop request promptly */
+#define SLICE 20000000ull
+
+static tally_stop run_to_end(tally_sim *sim, uint64_t max_insns) {
+  tally_stop why;
+  for (;;) {
+    uint64_t left = max_insns ? max_insns - tally_instret(sim) : SLICE;
+    why = tally_run(sim, left < SLICE ? left : SLICE);
+    if (why != TALLY_STOP_LIMIT)
+      return why;
+    if (max_insns && tally_instret(sim) >= max_insns)
+      return why;
+  }
+}
+
+static tally_sim *board(const sw_point *p, FILE *sink, tally_error *err) {
+  tally_config cfg;
+  tally_config_default(&cfg);
+  cfg.out = cfg.err = sink;
+  cfg.in_fd = -1;
+  tally_sim *sim = tally_sim_new(&cfg);
+  if (!sim) {
+    sw_err(err, TALLY_E_INTERNAL, "cannot allocate a board");
+    return NULL;
+  }
+  const char *elf = p->prog->argv.v[0];
+  if (tally_set_host_files(sim, TALLY_HOST_FILES_NONE, NULL, err) != 0 || tally_load_elf(sim, elf, err) != 0 ||
+      tally_set_core(sim, p->core, (const char *const *)p->sets.v, (int)p->sets.n, err) != 0 ||
+      tally_set_args(sim, (int)p->prog->argv.n, p->prog->argv.v) != 0) {
+    if (err && err->code == TALLY_E_UNSPECIFIED)
+      err->code = TALLY_E_INPUT;
+    tally_sim_free(sim);
+    return NULL;
+  }
+  return sim;
+}
+
+int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err) {
+  FILE *sink = fopen("/dev/null", "w");
+  if (!sink) {
+    sw_err(err, TALLY_E_INTERNAL, "cannot open /dev/null");
+    return -1;
+  }
+  tally_error e = {{0}, TALLY_E_UNSPECIFIED};
+  tally_sim *sim = board(p, sink, &e);
+  if (!sim) {
+    sw_err(err, e.code, "point %zu (%s): %s", p->index, p->prog->name, e.msg);
+    fclose(sink);
+    return -1;
+  }
+  tally_stop why = run_to_end(sim, s->max_insns);
+  memset(r, 0, sizeof *r);
+  r->exit_code = why == TALLY_STOP_EXIT ? tally_exit_code(sim) : -1;
+  snprintf(r->stop, sizeof r->stop, "%s",
+           why == TALLY_STOP_LIMIT ? "max_insns reached" : tally_stop_detail(sim));
+  r->cycles = tally_cycles(sim);
+  r->instret = tally_instret(sim);
+  r->energy_j = tally_energy_now(sim).total_j;
+  r->nsignals = tally_signal_count();
+  tally_signal_totals(sim, signals);
+  r->signals = signals;
+  tally_sim_free(sim);
+  fclose(sink);
+  return 0;
+}

@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""tests/sweep: `tally sweep` against separate `tally run`s and the laws of
+its outputs (one case per invocation, --case NAME).
+
+  local   a tiny sweep (2 x 2 I-cache points of hanoi): every point's cycles,
+          instructions and signals equal a separate `tally run --stats-json`
+          with the same --set options; the Pareto front and the best point
+          obey their definitions (computed here from the CSV); CSV and JSON
+          agree; a second run of the same sweep runs nothing.
+  resume  a sweep killed (SIGKILL) after its first stored point, started
+          again: it runs exactly the points the file lacked, and the results
+          equal an uninterrupted sweep's, point for point.
+  plot    scripts/sweep-plot.py draws an SVG of a sweep's JSON (well-formed,
+          one line per --by value, named in the legend); a metric the JSON
+          lacks is refused with 65. Skipped (77) without matplotlib.
+  slurm   a real one-node Slurm cluster (munged, slurmctld, slurmd started
+          here as root on free ports, state in the work folder): `tally sweep
+          SPEC --slurm 3` submits a job array and a merge job; the merged
+          file's results equal a local run's, point for point. Skipped (77)
+          without root or slurm-wlm/munge.
+  errors  bad spec lines name file and line (66), bad options are usage
+          errors (64), --help exits 0.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def sweep(a, *args, check=True):
+    p = subprocess.run([a.tally, "sweep", *args], capture_output=True, text=True, cwd=a.work, timeout=300)
+    if check and p.returncode != 0:
+        fail(f"tally sweep {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+def rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def case_local(a):
+    db = os.path.join(a.work, "local.db")
+    spec = ["-p", f"{a.elf} 6", "-a", "icache.size=1K,4K", "-a", "icache.ways=1,2",
+            "--record", "cycles,instructions,icache.miss,mem.read", "--pareto", "cycles,icache.miss",
+            "--objective", "icache.miss", "--db", db, "-j", "2"]
+    out = sweep(a, *spec, "--csv", "-", "--json", "res.json", "-q").stdout
+    table = rows(out)
+    if len(table) != 4:
+        fail(f"expected 4 points, got {len(table)}")
+    # each point equals a separate run with the same options
+    for r in table:
+        sets = [f"icache.size={r['icache.size']}", f"icache.ways={r['icache.ways']}"]
+        argv = [a.tally, "run", "--core", "tally5"]
+        for s in sets:
+            argv += ["--set", s]
+        sj = os.path.join(a.work, "run.json")
+        p = subprocess.run(argv + ["--stats-json", sj, a.elf, "6"], capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            fail(f"tally run {sets}: exit {p.returncode}")
+        d = json.load(open(sj))
+        got = {"cycles": d["cycles"], "instructions": d["instructions"],
+               "icache.miss": d["signals"]["icache.miss"], "mem.read": d["signals"]["mem.read"]}
+        for k, v in got.items():
+            if int(r[k]) != v:
+                fail(f"point {r['point']} {sets}: {k} {r[k]} in the sweep, {v} from tally run")
+        if r["exit"] != "0":
+            fail(f"point {r['point']}: exit {r['exit']}")
+    # a bigger cache never misses more here: a sanity check that axes reach the model
+    by = {(r["icache.size"], r["icache.ways"]): int(r["icache.miss"]) for r in table}
+    if not by[("4K", "2")] < by[("1K", "1")]:
+        fail(f"4K 2-way misses {by[('4K', '2')]} not below 1K direct-mapped {by[('1K', '1')]}")
+    # Pareto law and best point, from the definitions
+    pts = [(int(r["cycles"]), int(r["icache.miss"]), r["point"]) for r in table]
+    front = {p[2] for p in pts
+             if not any(q[0] <= p[0] and q[1] <= p[1] and (q[0] < p[0] or q[1] < p[1]) for q in pts)}
+    j = json.load(open(os.path.join(a.work, "res.json")))
+    jfront = {str(p["point"]) for p in j["points"] if p["pareto"]}
+    if front != jfront or not front:
+        fail(f"Pareto front {sorted(jfront)} in JSON, {sorted(front)} by definition")
+    for p in j["points"]:
+        r = table[p["point"]]
+        for k, v in p["metrics"].items():
+            if str(v) != r[k]:
+                fail(f"point {p['point']} {k}: JSON {v}, CSV {r[k]}")
+    text = sweep(a, *spec).stdout
+    pareto_part = text.split("Pareto front")[1].split("best point")[0]
+    shown = {ln.split()[0] for ln in pareto_part.splitlines()[2:] if ln.strip()}
+    if shown != front:
+        fail(f"printed front {sorted(shown)}, expected {sorted(front)}")
+    best = min(pts, key=lambda p: p[1])
+    best_line = text.split("best point by icache.miss:")[1].splitlines()[2]
+    if best_line.split()[0] != best[2]:
+        fail(f"best point printed {best_line.split()[0]}, expected {best[2]}")
+    # everything was stored: nothing runs again
+    again = sweep(a, *spec, "-q")
+    if "running 0 of 4 points (4 already in" not in again.stderr:
+        fail(f"a finished sweep ran again: {again.stderr}")
+
+
+def count(db):
+    if not os.path.exists(db):
+        return 0
+    try:
+        c = sqlite3.connect(db, timeout=10)
+        n = c.execute("SELECT count(*) FROM sweep_point").fetchone()[0]
+        c.close()
+        return n
+    except sqlite3.Error:
+        return 0
+
+
+def case_resume(a):
+    spec = ["-p", f"{a.elf} 16", "-a", "icache.size=512,1K,2K,4K,8K,16K", "--record",
+            "cycles,instructions,icache.miss,dcache.read_miss", "-j", "1", "-q"]
+    whole = os.path.join(a.work, "whole.db")
+    cut = os.path.join(a.work, "cut.db")
+    ref = sweep(a, *spec, "--db", whole, "--csv", "-").stdout
+    p = subprocess.Popen([a.tally, "sweep", *spec, "--db", cut], cwd=a.work, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while count(cut) < 1 and time.time() < deadline and p.poll() is None:
+        time.sleep(0.005)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    before = count(cut)
+    if not 1 <= before < 6:
+        fail(f"the killed sweep had stored {before} of 6 points (expected some, not all)")
+    r = sweep(a, *spec, "--db", cut, "--csv", "-")
+    want = f"running {6 - before} of 6 points ({before} already in"
+    if want not in r.stderr:
+        fail(f"resume: expected '{want}', got: {r.stderr}")
+    if r.stdout != ref:
+        fail(f"resumed results differ from an uninterrupted sweep:\n{r.stdout}\n---\n{ref}")
+
+
+def case_errors(a):
+    def expect(status, args, words):
+        p = sweep(a, *args, check=False)
+        if p.returncode != status or any(w not in p.stderr for w in words):
+            fail(f"tally sweep {args}: exit {p.returncode}, stderr {p.stderr!r}; expected {status} and {words}")
+    bad = os.path.join(a.work, "bad.ini")
+    with open(bad, "w") as f:
+        f.write("[sweep]\ncore = tally5\n\n[axis]\nicache.size = 1K\nnokey = 3\n")
+    expect(66, [bad], [f"{bad}:6", "nokey"])
+    with open(bad, "w") as f:
+        f.write("[program x]\nargs = 1\n[sweep]\nobjective = cycles\n")
+    expect(66, [bad], [bad, "has no 'elf ='"])
+    with open(bad, "w") as f:
+        f.write("[weird]\na = b\n")
+    expect(66, [bad], [f"{bad}:2", "unknown section"])
+    expect(66, [os.path.join(a.work, "missing.ini")], ["missing.ini"])
+    expect(64, ["-a", "icache.size"], ["icache.size", "section.key=value"])
+    expect(64, ["-j", "0", "-p", a.elf], ["--jobs"])
+    expect(64, [], ["no points"])
+    expect(64, ["-p", a.elf, "--objective", "bogus", "--db", "e.db"], ["unknown metric 'bogus'"])
+    expect(66, ["-p", "/nonexistent.elf", "--db", "e2.db"], ["/nonexistent.elf"])
+    vals = ",".join(str(i) for i in range(100))
+    expect(64, ["-p", a.elf, "-a", "icache.ways=" + vals, "-a", "dcache.ways=" + vals,
+                "-a", "icache.line=" + ",".join(["16"] * 200), "--db", "e3.db"],
+           ["2000000 points (at most 1000000)"])
+    huge = [x for i in range(12) for x in ("-a", f"s{i}.k=" + ",".join(["1"] * 1000))]
+    expect(64, ["-p", a.elf, *huge, "--db", "e4.db"], ["more points than can be counted"])
+    # a value given twice is one simulation, stored once, shown twice
+    dup = rows(sweep(a, "-p", f"{a.elf} 5", "-a", "icache.line=16,16,32", "--db", "dup.db", "--csv", "-", "-q").stdout)
+    if [r["icache.line"] for r in dup] != ["16", "16", "32"] or dup[0]["cycles"] != dup[1]["cycles"]:
+        fail(f"duplicate axis value: {dup}")
+    h = sweep(a, "--help")
+    if "usage: tally sweep" not in h.stdout:
+        fail("--help prints no usage")
+
+
+def case_plot(a):
+    import xml.etree.ElementTree as ET
+    plot = os.path.join(a.repo, "scripts", "sweep-plot.py")
+    if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True).returncode != 0:
+        print("skipped: no matplotlib for /usr/bin/python3 (python3-matplotlib)")
+        sys.exit(77)
+    sweep(a, "-p", f"{a.elf} 5", "-a", "icache.size=1K,2K,4K", "-a", "icache.ways=1,2", "-q", "--json", "s.json")
+    svg = os.path.join(a.work, "s.svg")
+    p = subprocess.run([plot, "s.json", "cycles", "icache.size", "--by", "icache.ways", "-o", svg],
+                       cwd=a.work, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        fail(f"sweep-plot: exit {p.returncode}: {p.stderr}")
+    root = ET.parse(svg).getroot()
+    if not root.tag.endswith("svg"):
+        fail(f"{svg}: root element {root.tag}")
+    text = open(svg).read()
+    for w in ("hanoi icache.ways=1", "hanoi icache.ways=2"):
+        if w not in text:
+            fail(f"{svg}: no legend entry '{w}'")
+    p = subprocess.run([plot, "s.json", "nope", "icache.size", "-o", svg], cwd=a.work, capture_output=True, text=True)
+    if p.returncode != 65 or "nope" not in p.stderr:
+        fail(f"sweep-plot with an unknown metric: exit {p.returncode}, {p.stderr!r}")
+
+
+SLURM_CONF = """ClusterName=tallytest
+SlurmctldHost={host}
+SlurmctldPort={p1}
+SlurmdPort={p2}
+AuthType=auth/munge
+AuthInfo=socket={d}/munge.sock
+CredType=cred/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+StateSaveLocation={d}/state
+SlurmdSpoolDir={d}/spool
+SlurmctldPidFile={d}/slurmctld.pid
+SlurmdPidFile={d}/slurmd.pid
+SlurmctldLogFile={d}/slurmctld.log
+SlurmdLogFile={d}/slurmd.log
+SlurmUser=root
+ReturnToService=2
+MpiDefault=none
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+NodeName={host} CPUs=2 State=UNKNOWN
+PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
+"""
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def case_slurm(a):
+    import shutil
+    need = ["mungekey", "munged", "slurmctld", "slurmd", "sbatch", "squeue"]
+    if os.geteuid() != 0 or any(shutil.which(x) is None for x in need):
+        print("skipped: needs root and slurm-wlm + munge (scripts/install-deps.sh)")
+        sys.exit(77)
+    d = os.path.join(a.work, "cluster")
+    os.makedirs(os.path.join(d, "state"))
+    os.makedirs(os.path.join(d, "spool"))
+    host = subprocess.run(["hostname", "-s"], capture_output=True, text=True).stdout.strip()
+    conf = os.path.join(d, "slurm.conf")
+    with open(conf, "w") as f:
+        f.write(SLURM_CONF.format(host=host, p1=free_port(), p2=free_port(), d=d))
+    env = dict(os.environ, SLURM_CONF=conf)
+    try:
+        subprocess.run(["mungekey", "-c", "-k", f"{d}/munge.key"], check=True, capture_output=True)
+        os.chmod(f"{d}/munge.key", 0o600)
+        subprocess.run(["munged", "--force", "--key-file", f"{d}/munge.key", "--socket", f"{d}/munge.sock",
+                        "--pid-file", f"{d}/munged.pid", "--log-file", f"{d}/munged.log",
+                        "--seed-file", f"{d}/munge.seed"], check=True, capture_output=True)
+        subprocess.run(["slurmctld", "-f", conf], check=True, capture_output=True, env=env)
+        subprocess.run(["slurmd", "-f", conf], check=True, capture_output=True, env=env)
+        spec = os.path.join(a.work, "tiny.ini")
+        with open(spec, "w") as f:
+            f.write(f"[sweep]\nrecord = cycles, instructions, icache.miss, dcache.read_miss\n"
+                    f"[program hanoi]\nelf = {a.elf}\nargs = 7\n"
+                    "[axis]\nicache.size = 512, 1K, 2K\nicache.ways = 1, 2\n")
+        deadline = time.time() + 60
+        while time.time() < deadline:   # the node registers with the controller
+            p = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True, env=env)
+            if p.stdout.strip() == "idle":
+                break
+            time.sleep(0.5)
+        else:
+            fail(f"the one-node cluster did not come up: {p.stdout} {p.stderr}")
+        p = subprocess.run([a.tally, "sweep", spec, "--slurm", "3", "--db", "slurm.db"], cwd=a.work,
+                           capture_output=True, text=True, env=env, timeout=60)
+        if p.returncode != 0:
+            fail(f"--slurm: exit {p.returncode}: {p.stderr}")
+        jobs = open(os.path.join(a.work, "slurm.db.slurm", "jobs")).read().split()
+        if jobs[2:] != ["3", "6"]:
+            fail(f"jobs file {jobs}: expected 3 tasks for 6 points")
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            q = subprocess.run(["squeue", "-h", "-j", f"{jobs[0]},{jobs[1]}"], capture_output=True, text=True,
+                               env=env)
+            if q.returncode == 0 and not q.stdout.strip():
+                break
+            time.sleep(0.5)
+        else:
+            fail(f"the jobs did not finish: {q.stdout}")
+        st = subprocess.run([a.tally, "sweep", spec, "--status", "--db", "slurm.db", "-q"], cwd=a.work,
+                            capture_output=True, text=True, env=env)
+        if (st.returncode != 0 or f"job array {jobs[0]} (3 tasks)" not in st.stdout
+                or "task 2: 2 points done" not in st.stdout or "slurm.db: 6 of 6 points merged" not in st.stdout):
+            fail(f"--status: exit {st.returncode}: {st.stdout} {st.stderr}")
+        merged = sweep(a, spec, "--no-run", "--db", "slurm.db", "--csv", "-", "-q").stdout
+        local = sweep(a, spec, "--db", "local.db", "--csv", "-", "-q").stdout
+        if len(rows(merged)) != 6 or merged != local:
+            fail(f"merged Slurm results differ from a local run:\n{merged}\n---\n{local}")
+        for i in range(3):
+            log = open(os.path.join(a.work, "slurm.db.slurm", f"task-{i}.log")).read()
+            if "running 2 of 2 points" not in log:
+                fail(f"task {i} did not run its slice of 2 points: {log}")
+    finally:
+        for name in ("slurmd", "slurmctld", "munged"):
+            try:
+                os.kill(int(open(os.path.join(d, name + ".pid")).read()), signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--elf", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors"])
+    ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    a = ap.parse_args()
+    a.work = os.path.join(a.work, a.case)
+    os.makedirs(a.work, exist_ok=True)
+    import shutil
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    globals()["case_" + a.case](a)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
