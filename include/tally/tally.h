@@ -257,7 +257,8 @@ size_t tally_profile_functions(const tally_profile *p, const tally_func_profile 
 size_t tally_profile_arcs(const tally_profile *p, const tally_arc **out);
 uint64_t tally_profile_total(const tally_profile *p, int signal);
 uint64_t tally_profile_samples_taken(const tally_profile *p);
-/* Per instruction: a signal's total at pc (0 outside the profiled code). */
+/* Per instruction: a signal's total at pc (0 outside the profiled code);
+ * derived signals ("stall", the sum of the stall.* signals) included. */
 uint64_t tally_profile_at(const tally_profile *p, uint32_t pc, int signal);
 void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi);
 /* Every distinct call stack with its self cycles, root first: calls
@@ -279,6 +280,10 @@ int tally_profile_lines_enable(tally_sim *sim, tally_error *err);
  * last. 0 rows when tally_profile_lines_enable did not return 1 before the
  * snapshot was taken. */
 size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **out);
+/* The source line of the instruction at pc, as the line table gives it
+ * (file as in tally_line_profile). Returns 1, or 0 when pc has no line or
+ * tally_profile_lines_enable did not return 1 before the snapshot. */
+int tally_profile_source_at(const tally_profile *p, uint32_t pc, const char **file, uint32_t *line);
 
 /* ---- Functions by name -------------------------------------------------- */
 

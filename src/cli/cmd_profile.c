@@ -38,6 +38,7 @@ typedef struct profile_opts {
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
   bool gmon_cycles;        /* --gmon-unit cycles */
+  bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
 } profile_opts;
 
@@ -62,7 +63,8 @@ static void profile_usage(FILE *f) {
           "      --lines              also print the profile per source line (file:line\n"
           "                           of each function, from the DWARF line table: build\n"
           "                           PROGRAM with -g); --csv then writes it, --json adds it\n"
-          "      --annotate FUNC      disassembly of FUNC with per-instruction counts\n"
+          "      --annotate FUNC      disassembly of FUNC with per-instruction counts, and\n"
+          "                           its source lines when PROGRAM has a line table\n"
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
           "      --max-insns N        stop after N instructions\n"
@@ -70,7 +72,8 @@ static void profile_usage(FILE *f) {
           "                           either way the profile of what ran is printed)\n"
           HOST_FILES_HELP
           "\n"
-          "exports (written after the run; docs/profile.md describes each):\n"
+          "exports (written after the run; docs/profile.md describes each; FILE '-'\n"
+          "is standard output, and the report and the program's output then go to stderr):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
           "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE'\n"
           "      --gmon-unit U        seconds (default; counts at the core clock) or cycles\n"
@@ -208,6 +211,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : c == O_CSV ? "csv" : c == O_JSON ? "json"
                                    : c == O_GMON ? "gmon" : c == O_CALLGRIND ? "callgrind" : "speedscope";
       o->outputs[o->noutputs++][1] = optarg;
+      if (!strcmp(optarg, "-")) {
+        if (o->to_stdout) { fprintf(stderr, "tally profile: only one export can go to standard output ('-')\n"); return -1; }
+        o->to_stdout = true;
+      }
       break;
     case O_GMON_UNIT:
       if (!strcmp(optarg, "seconds")) o->gmon_cycles = false;
@@ -228,6 +235,36 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     return -1;
   }
   return optind;
+}
+
+/* --annotate NAME, before the run: a wrong name is said at once (with the
+ * names it may have meant), and an alias becomes the function's primary
+ * name, the one the profile lists. */
+static int resolve_annotate(const tally_sim *sim, profile_opts *o) {
+  tally_error err;
+  uint32_t lo, hi;
+  if (tally_function_range(sim, o->annotate, &lo, &hi, &err) != 0) {
+    fprintf(stderr, "tally profile: --annotate: %s\n", err.msg);
+    return -1;
+  }
+  tally_function f;
+  for (size_t i = 0; i < tally_function_count(sim); i++)
+    if (tally_function_at(sim, i, &f) == 0 && f.lo == lo && f.hi == hi) {
+      o->annotate = f.name;
+      break;
+    }
+  return 0;
+}
+
+/* Whether an output shows source lines without --lines: Callgrind's
+ * positions and --annotate. */
+static bool wants_source(const profile_opts *o) {
+  if (o->annotate)
+    return true;
+  for (int i = 0; i < o->noutputs; i++)
+    if (!strcmp(o->outputs[i][0], "callgrind"))
+      return true;
+  return false;
 }
 
 /* The export files, each written by the library (tally/export.h). */
@@ -251,14 +288,15 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
   int rc = 0;
   for (int i = 0; i < o->noutputs; i++) {
     const char *format = o->outputs[i][0], *path = o->outputs[i][1];
-    FILE *f = fopen(path, !strcmp(format, "gmon") ? "wb" : "w");
+    bool out = !strcmp(path, "-");
+    FILE *f = out ? stdout : fopen(path, !strcmp(format, "gmon") ? "wb" : "w");
     if (!f) {
       fprintf(stderr, "tally profile: cannot write %s: %s\n", path, strerror(errno));
       rc = -1;
       continue;
     }
-    int w = write_one(p, run, format, f, path, o);
-    if (fclose(f) != 0 && w == 0) {
+    int w = write_one(p, run, format, f, out ? "standard output" : path, o);
+    if ((out ? fflush(f) : fclose(f)) != 0 && w == 0) {
       fprintf(stderr, "tally profile: writing %s failed: %s\n", path, strerror(errno));
       w = -1;
     }
@@ -274,7 +312,11 @@ int cmd_profile(int argc, char **argv) {
     return 0;
   if (first < 0)
     return EXIT_USAGE;
-  tally_sim *sim = tally_sim_new(NULL);
+  tally_config cfg;
+  tally_config_default(&cfg);
+  if (o.to_stdout)
+    cfg.out = stderr; /* stdout carries the export alone */
+  tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally profile: out of memory\n");
     return EXIT_INTERNAL;
@@ -292,6 +334,10 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
+  if (o.annotate && resolve_annotate(sim, &o) != 0) {
+    tally_sim_free(sim);
+    return EXIT_USAGE;
+  }
   if (o.lines) {
     /* before the run: a long run is not spent on a profile that cannot be made */
     int has = tally_profile_lines_enable(sim, &err);
@@ -300,6 +346,9 @@ int cmd_profile(int argc, char **argv) {
       tally_sim_free(sim);
       return EXIT_NOINPUT;
     }
+  } else if (wants_source(&o) && tally_profile_lines_enable(sim, &err) < 0) {
+    /* Callgrind's positions and --annotate's source lines: without a line table they go without */
+    fprintf(stderr, "tally profile: warning: no source lines: %s\n", err.msg);
   }
   tally_energy clk = tally_energy_now(sim);
   uint64_t period = o.sample_seconds > 0 ? (uint64_t)(o.sample_seconds * clk.frequency_mhz * 1e6 + 0.5) : 0;
@@ -332,7 +381,7 @@ int cmd_profile(int argc, char **argv) {
   tally_profile_text_opts text = {.program = prog, .signals = o.cols, .nsignals = o.ncols, .sort = o.sort,
                                   .top = o.top, .lines = o.lines, .callgraph = o.callgraph,
                                   .sample_seconds = o.sample_seconds, .annotate = o.annotate};
-  if (tally_export_profile_text(sim, p, &text, stdout, &err) != 0)
+  if (tally_export_profile_text(sim, p, &text, o.to_stdout ? stderr : stdout, &err) != 0)
     fprintf(stderr, "tally profile: %s\n", err.msg);
   tally_run_info run;
   tally_run_info_from(sim, s, status, &run);

@@ -65,7 +65,8 @@ static void run_usage(FILE *f) {
           "                         e.g. --set icache.size=8K --set pipeline.cpi.load=2\n"
           "      --stats            after the run, print cycles, CPI, cache hit rates,\n"
           "                         energy and every signal's total (on stderr)\n"
-          "      --stats-json FILE  the same as JSON ('-' for stdout)\n"
+          "      --stats-json FILE  the same as JSON ('-' for stdout; the program's output\n"
+          "                         then goes to stderr)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
           "      --count SIGNAL[@WHERE]  count SIGNAL ('tally signals') on the cycles the\n"
@@ -79,7 +80,7 @@ static void run_usage(FILE *f) {
           "                         saturates at 2^R - 1 within an interval\n"
           "      --arrs P           address range registers (default 16, up to 256)\n"
           "      --map FILE         function names from a GNU ld map file (raw binaries)\n"
-          "      --intervals-csv FILE  every interval and the totals as CSV\n"
+          "      --intervals-csv FILE  every interval and the totals as CSV ('-' for stdout)\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
           "\n"
@@ -263,6 +264,8 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
   tally_config cfg;
   tally_config_default(&cfg);
   cfg.ram_size = (uint32_t)o->ram_size;
+  if ((o->stats_json && !strcmp(o->stats_json, "-")) || (o->count.csv && !strcmp(o->count.csv, "-")))
+    cfg.out = stderr; /* stdout carries the JSON alone */
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);

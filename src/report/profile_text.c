@@ -218,6 +218,23 @@ static void print_sampling(FILE *out, const tally_profile *p, const tally_profil
   free(order);
 }
 
+/* Before the first instruction of each new source line: "file:line" and
+ * the line's text when the file can be read (the line table's path). */
+static void print_source(FILE *out, const tally_profile *p, uint32_t pc, const char **last_file,
+                         uint32_t *last_line) {
+  const char *file;
+  uint32_t line;
+  if (!tally_profile_source_at(p, pc, &file, &line) || (*last_file && !strcmp(file, *last_file) && line == *last_line))
+    return;
+  *last_file = file;
+  *last_line = line;
+  char text[256];
+  if (report_source_line(file, line, text, sizeof text))
+    fprintf(out, "%10s  %s:%u: %s\n", "", file, line, text);
+  else
+    fprintf(out, "%10s  %s:%u\n", "", file, line);
+}
+
 static int print_annotation(FILE *out, const tally_sim *sim, const tally_profile *p, const tally_profile_text_opts *o) {
   const tally_func_profile *f;
   size_t n = tally_profile_functions(p, &f);
@@ -229,11 +246,14 @@ static int print_annotation(FILE *out, const tally_sim *sim, const tally_profile
     for (int c = 0; c < o->nsignals; c++)
       fprintf(out, " %14s", tally_signal_name(o->signals[c]));
     fprintf(out, "  instruction\n");
+    const char *last_file = NULL;
+    uint32_t last_line = 0;
     for (uint32_t pc = f[i].lo; pc < f[i].hi;) {
       char dis[96], a[32];
       int len = tally_disasm_at(sim, pc, dis, sizeof dis);
       if (!len)
         break;
+      print_source(out, p, pc, &last_file, &last_line);
       fprintf(out, "%10x", pc);
       for (int c = 0; c < o->nsignals; c++)
         fprintf(out, " %14s", tally_format_count(tally_profile_at(p, pc, o->signals[c]), a, sizeof a));
