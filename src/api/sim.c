@@ -450,7 +450,7 @@ static size_t distance(const char *a, const char *b, size_t limit) {
 /* Up to four function names close to `name` (a typo away, or containing it),
  * as "; did you mean a, b?", appended to msg. */
 static void suggest_functions(const sym_table *t, const char *name, char *msg, size_t size) {
-  size_t o = strlen(msg), found = 0, limit = strlen(name) < 5 ? 1 : 2;
+  size_t o = strlen(msg), found = 0, limit = strlen(name) < 4 ? 1 : 2;
   for (size_t i = 0; i < t->n && found < 4; i++) {
     const char *s = t->v[i].name;
     if (distance(name, s, limit) > limit && !(strlen(name) >= 3 && strstr(s, name)))
