@@ -156,7 +156,9 @@ void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size
 /* Selects the core model: NAME is a shipped model ("tally5", "picorv32",
  * ...; see tally_core_dirs) or a path to an .ini file; NULL = the built-in
  * default. `sets` are "section.key=value" overrides applied in order.
- * Must be called before running. Returns 0, or -1 with err filled. */
+ * Must be called before running. Returns 0, or -1 with err filled; its
+ * code is TALLY_E_USAGE for an unknown model name or a bad override,
+ * TALLY_E_INPUT for a model file that cannot be read or is wrong. */
 int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, int nsets, tally_error *err);
 
 /* Where shipped core models are looked for: $TALLY_CORES_PATH, then the

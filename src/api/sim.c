@@ -206,13 +206,20 @@ const char *tally_core_dirs(void) {
 int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, int nsets, tally_error *err) {
   core_model m;
   core_model_default(&m);
+  /* a model named is a usage error when wrong, a model file an input error */
+  bool is_file = name && (strchr(name, '/') || (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".ini")));
+  err->code = is_file ? TALLY_E_INPUT : TALLY_E_USAGE;
   if (name && core_model_load(&m, name, tally_core_dirs(), err->msg, sizeof err->msg) != 0)
     return -1;
+  err->code = TALLY_E_USAGE;
   for (int i = 0; i < nsets; i++)
     if (core_model_set(&m, sets[i], err->msg, sizeof err->msg) != 0)
       return -1;
-  if (core_model_validate(&m, err->msg, sizeof err->msg) != 0)
+  if (core_model_validate(&m, err->msg, sizeof err->msg) != 0) {
+    err->code = nsets ? TALLY_E_USAGE : TALLY_E_INPUT; /* the --set values, or the file's own */
     return -1;
+  }
+  err->code = TALLY_E_INTERNAL;
   timing *tm = timing_new(&m);
   if (!tm) {
     snprintf(err->msg, sizeof err->msg, "cannot set up core model '%s'", m.name);

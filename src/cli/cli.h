@@ -30,6 +30,11 @@ int cmd_report(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
+struct option;
+/* Prints a one-line hint on stderr when an argument after PROGRAM (argv's
+ * index `program`) is one of the subcommand's own long options. */
+void cli_hint_after_program(const char *cmd, const struct option *longs, int argc, char **argv, int program);
+
 /* Numbers for people, as the library formats and parses them. */
 static inline const char *fmt_count(uint64_t v, char *buf, size_t size) { return tally_format_count(v, buf, size); }
 static inline bool parse_u64(const char *s, uint64_t *out) { return tally_parse_number(s, out); }

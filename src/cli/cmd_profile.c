@@ -227,13 +227,14 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
         return -1;
       break;
     case 'h': profile_usage(stdout); return -2;
-    default: return -1;
+    default: fprintf(stderr, "(try 'tally profile --help')\n"); return -1;
     }
   }
   if (optind >= argc) {
     fprintf(stderr, "tally profile: no program given (try 'tally profile --help')\n");
     return -1;
   }
+  cli_hint_after_program("profile", longs, argc, argv, optind);
   return optind;
 }
 
@@ -328,11 +329,20 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
-  if (tally_load_elf(sim, prog, &err) != 0 || tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0 ||
-      tally_set_args(sim, argc - first, argv + first) != 0) {
+  int loaded = tally_load_elf(sim, prog, &err);
+  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
+    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
+    loaded = -1;
+  }
+  if (loaded != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     tally_sim_free(sim);
     return status;
+  }
+  if (tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0) {
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+    tally_sim_free(sim);
+    return err.code == TALLY_E_USAGE ? EXIT_USAGE : EXIT_NOINPUT;
   }
   if (o.annotate && resolve_annotate(sim, &o) != 0) {
     tally_sim_free(sim);

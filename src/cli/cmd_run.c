@@ -209,7 +209,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (!host_files_parse(&o->files, "run", optname, optarg))
         return -1;
       break;
-    default: return -1;
+    default: fprintf(stderr, "(try 'tally run --help')\n"); return -1;
     }
   }
   if (count_check(&o->count) != 0)
@@ -223,13 +223,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     return -1;
   }
   /* `tally run prog.elf --count ...` passes --count to the program: say so */
-  for (int i = optind + 1; i < argc; i++) {
-    if (strcmp(argv[i], "--count") == 0 || strncmp(argv[i], "--count=", 8) == 0 || strcmp(argv[i], "--interval") == 0) {
-      fprintf(stderr, "tally run: note: '%s' comes after PROGRAM, so it goes to the program; tally's own options "
-                      "come before PROGRAM (tally run --count ... --interval N PROGRAM)\n", argv[i]);
-      break;
-    }
-  }
+  cli_hint_after_program("run", longs, argc, argv, optind);
   return optind;
 }
 
@@ -260,7 +254,10 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
-static tally_sim *load(const run_opts *o, int argc, char **argv) {
+/* The board with the program loaded and the core set; NULL after saying
+ * why, *status the exit status then (64 for a wrong --core or --set). */
+static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
+  *status = EXIT_NOINPUT;
   tally_config cfg;
   tally_config_default(&cfg);
   cfg.ram_size = (uint32_t)o->ram_size;
@@ -285,6 +282,8 @@ static tally_sim *load(const run_opts *o, int argc, char **argv) {
   }
   if (o->timed && tally_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, &err) != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
+    if (err.code == TALLY_E_USAGE)
+      *status = EXIT_USAGE;
     tally_sim_free(sim);
     return NULL;
   }
@@ -302,10 +301,11 @@ int cmd_run(int argc, char **argv) {
     count_opts_free(&o.count);
     return first == -2 ? 0 : EXIT_USAGE;
   }
-  tally_sim *sim = load(&o, argc - first, argv + first);
+  int load_status;
+  tally_sim *sim = load(&o, argc - first, argv + first, &load_status);
   if (!sim) {
     count_opts_free(&o.count);
-    return EXIT_NOINPUT;
+    return load_status;
   }
   /* the store this run writes is never the program's to open */
   tally_error err;

@@ -63,8 +63,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-    if (strcmp(subcommands[i].name, cmd) == 0)
+    if (strcmp(subcommands[i].name, cmd) == 0) {
+      /* getopt names the program by argv[0]: "tally run: unrecognized option ..." */
+      char name[32];
+      snprintf(name, sizeof name, "tally %s", cmd);
+      argv[1] = name;
       return subcommands[i].fn(argc - 1, argv + 1);
+    }
   fprintf(stderr, "tally: unknown command '%s'\n\n", cmd);
   usage(stderr);
   return EXIT_USAGE;

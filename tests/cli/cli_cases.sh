@@ -162,6 +162,38 @@ case_usage() {
   expect_rc 0
 }
 
+# Mistakes on the command line are usage errors (64), said before the run,
+# naming the subcommand and pointing to --help; a model file that is wrong
+# is bad input (66).
+case_usage_mistakes() {
+  for cmd in run profile; do
+    run $cmd --core nosuch "$P/forever.elf"
+    expect_rc 64
+    expect_err "^tally $cmd: unknown core model 'nosuch' \(available: .*tally5"
+    run $cmd --core sram --set icache.bogus=1 "$P/forever.elf"
+    expect_rc 64
+    expect_err "^tally $cmd: --set icache.bogus=1: "
+    run $cmd --core sram --set foo "$P/forever.elf"
+    expect_rc 64
+    run $cmd --frobnicate "$P/forever.elf"
+    expect_rc 64
+    expect_err "^tally $cmd: unrecognized option '--frobnicate'"
+    expect_err "tally $cmd --help"
+    # an option of tally's after PROGRAM goes to the program, with a hint
+    run $cmd --max-insns 1000 "$P/forever.elf" --max-insns 5
+    expect_rc 124
+    expect_err "^tally $cmd: note: '--max-insns' comes after PROGRAM, so it goes to the program"
+  done
+  # the program's own options get no hint
+  run run --max-insns 1000 "$P/forever.elf" --verbose-ish -x
+  expect_rc 124
+  ! grep -q "comes after PROGRAM" "$WORK/err" || { echo "FAIL: a hint for the program's own options"; fails=$((fails + 1)); }
+  printf '[core]\nnot a key line\n' >"$WORK/bad.ini"
+  run run --core "$WORK/bad.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "bad.ini"
+}
+
 # Bad input: every malformed file gets status 66 and a message naming the
 # file and the problem; nothing crashes.
 bad() { # bad FILE PATTERN
