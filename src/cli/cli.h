@@ -30,6 +30,11 @@ int cmd_report(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
+/* The status for a program that exited by itself: its code's low byte,
+ * 1 for a non-zero code whose low byte is 0; says on stderr what the
+ * program reported when it was an HTIF failure or does not fit. */
+int cli_exit_status(const tally_sim *sim, const char *cmd);
+
 struct option;
 /* Prints a one-line hint on stderr when an argument after PROGRAM (argv's
  * index `program`) is one of the subcommand's own long options. */

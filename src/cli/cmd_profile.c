@@ -373,7 +373,7 @@ int cmd_profile(int argc, char **argv) {
   tally_stop s = run_bounded(sim, &o, &bound);
   fflush(stdout);
   switch (s) {
-  case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
+  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "profile"); break;
   case TALLY_STOP_LIMIT: status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND; break;
   case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
   case TALLY_STOP_HALT: status = EXIT_HALT; break;

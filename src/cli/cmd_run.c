@@ -369,7 +369,7 @@ int cmd_run(int argc, char **argv) {
   int status;
   const char *why = NULL;   /* why the program did not run to its end */
   switch (s) {
-  case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
+  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "run"); break;
   case TALLY_STOP_TRAP: tally_export_stop(sim, s, NULL, stderr); status = EXIT_TRAP; why = "it trapped"; break;
   case TALLY_STOP_HALT:
     tally_export_stop(sim, s, NULL, stderr);

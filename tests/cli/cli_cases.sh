@@ -96,6 +96,13 @@ case_wfi_halt() {
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
+  expect_err "reported failure through HTIF tohost: code 7 \(riscv-tests: test 7 failed\)"
+  # tohost = 256 << 1 | 1: code 256, whose low byte is 0, is still a failure
+  for cmd in run profile; do
+    run $cmd "$P/htif_fail256.elf"
+    expect_rc 1
+    expect_err "^tally $cmd: the program reported failure through HTIF tohost: code 256 \(riscv-tests: test 256 failed\); exit status 1"
+  done
 }
 
 case_uart_and_finisher() {
