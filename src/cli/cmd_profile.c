@@ -57,7 +57,8 @@ static void profile_usage(FILE *f) {
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
           "      --sort SIGNAL        sort by this signal's self total (default cycle)\n"
-          "      --top N              show the N first functions and lines (default all)\n"
+          "      --top N              show the N first functions, lines, arcs of the call\n"
+          "                           graph and rows of the sampler table (default all)\n"
           "  -g, --callgraph          also print caller -> callee arcs with exact calls\n"
           "                           and inclusive cycles, and their call sites\n"
           "      --lines              also print the profile per source line (file:line\n"
@@ -388,6 +389,10 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return EXIT_INTERNAL;
   }
+  if (period && tally_profile_samples_taken(p) == 0)
+    fprintf(stderr, "tally profile: warning: --sample-every %g ms took no samples: the run was %llu cycles, "
+                    "shorter than the period (%llu cycles); give a shorter period\n",
+            o.sample_seconds * 1e3, (unsigned long long)tally_cycles(sim), (unsigned long long)period);
   tally_profile_text_opts text = {.program = prog, .signals = o.cols, .nsignals = o.ncols, .sort = o.sort,
                                   .top = o.top, .lines = o.lines, .callgraph = o.callgraph,
                                   .sample_seconds = o.sample_seconds, .annotate = o.annotate};

@@ -158,7 +158,7 @@ static int by_inclusive(const void *a, const void *b, void *ctx) {
   return x == y ? 0 : x < y ? 1 : -1;
 }
 
-static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile *p) {
+static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile *p, size_t top) {
   const tally_func_profile *f;
   const tally_arc *arcs;
   tally_profile_functions(p, &f);
@@ -173,7 +173,8 @@ static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile
   for (size_t i = 0; i < n; i++)
     order[i] = i;
   qsort_r(order, n, sizeof *order, by_inclusive, (void *)arcs);
-  for (size_t k = 0; k < n; k++) {
+  size_t shown = top && top < n ? top : n; /* --top: the arcs with the most inclusive cycles */
+  for (size_t k = 0; k < shown; k++) {
     size_t i = order[k];
     const char *caller = arcs[i].caller >= 0 ? f[arcs[i].caller].name : "?";
     const char *callee = arcs[i].callee >= 0 ? f[arcs[i].callee].name : "?";
@@ -206,10 +207,13 @@ static void print_sampling(FILE *out, const tally_profile *p, const tally_profil
   fprintf(out, "\nPC sampling every %g ms of simulated time (%s samples) against the exact profile\n\n",
          o->sample_seconds * 1e3, tally_format_count(taken, a, sizeof a));
   fprintf(out, "%10s %10s %10s %10s  %s\n", "exact", "sampled", "error", "samples", "function");
+  size_t shown = 0;
   for (size_t i = 0; i < n; i++) {
     const tally_func_profile *fp = &f[order[i]];
     if (!fp->self[cyc] && !fp->samples)
       continue;
+    if (o->top && shown++ == o->top)
+      break; /* --top: as many functions as the flat profile shows */
     double exact = total ? 100.0 * (double)fp->self[cyc] / (double)total : 0;
     double sampled = taken ? 100.0 * (double)fp->samples / (double)taken : 0;
     fprintf(out, "%9.2f%% %9.2f%% %+9.2f%% %10s  %s\n", exact, sampled, sampled - exact,
@@ -278,7 +282,7 @@ int report_profile_text(const tally_sim *sim, const tally_profile *p, const tall
   if (o->lines)
     print_lines(out, p, o);
   if (o->callgraph)
-    print_callgraph(out, sim, p);
+    print_callgraph(out, sim, p, o->top);
   if (o->sample_seconds > 0)
     print_sampling(out, p, o);
   int rc = 0;

@@ -1510,6 +1510,14 @@ def case_cli(args):
             check_annotate(args, e, "mix")
         if os.path.basename(e) == "two_callers.elf":
             check_stdout_exports(args, e)
+    # --top N limits every table: the call graph's arcs and the sampler's rows too;
+    # a sampler period longer than the run says it took no samples
+    p = run([args.tally, "profile", "--top", "2", "-g", "--sample-every", "1s", elf], expect_rc=0)
+    arcs = re.findall(r"^\s+[\d,]+\s+[\d,]+  \S+ -> \S+", p.stdout, re.M)
+    sampler = p.stdout.split("PC sampling", 1)[-1]
+    rows = re.findall(r"^\s+[\d.]+% +[\d.]+% ", sampler, re.M)
+    check(len(arcs) == 2 and len(rows) == 2, f"--top 2: {len(arcs)} arcs and {len(rows)} sampler rows shown")
+    check("took no samples" in p.stderr, f"--sample-every 1s on a short run: no warning in {p.stderr!r}")
     p = run([args.tally, "profile", "--help"], expect_rc=0)
     for opt in ("--json", "--gmon", "--gmon-unit", "--callgrind", "--speedscope", "--folded", "--csv", "--lines"):
         check(opt in p.stdout, f"tally profile --help does not mention {opt}")
