@@ -40,6 +40,12 @@ typedef struct profile_opts {
   bool gmon_cycles;        /* --gmon-unit cycles */
   bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
+  /* loading, as tally run does it */
+  bool raw;                /* --load-addr: PROGRAM is a raw binary */
+  uint32_t load_addr, entry;
+  bool entry_set;
+  uint64_t ram_size;
+  const char *map;         /* --map FILE: functions from a GNU ld map file */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -68,6 +74,10 @@ static void profile_usage(FILE *f) {
           "                           its source lines when PROGRAM has a line table\n"
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
+          "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
+          "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
+          "      --map FILE           function names from a GNU ld map file (raw binaries)\n"
+          "      --ram-size SIZE      RAM size, a multiple of 4 KiB (default 128Mi)\n"
           "      --max-insns N        stop after N instructions\n"
           "      --timeout S          stop after S seconds of wall time (Ctrl-C stops too;\n"
           "                           either way the profile of what ran is printed)\n"
@@ -146,7 +156,7 @@ static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
-         O_HOST_FILES, O_TIMEOUT };
+         O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -159,10 +169,12 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {"semihost-files", required_argument, NULL, O_HOST_FILES},
     {"timeout", required_argument, NULL, O_TIMEOUT},
+    {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
+    {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {NULL, 0, NULL, 0},
   };
-  *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
+  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
   int c, li;
@@ -207,6 +219,22 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
         return -1;
       }
       break;
+    case O_LOAD: case O_ENTRY:
+      if (!parse_u64(optarg, &v) || v > UINT32_MAX) {
+        fprintf(stderr, "tally profile: %s wants a 32-bit address, got '%s'\n", c == O_LOAD ? "--load-addr" : "--entry",
+                optarg);
+        return -1;
+      }
+      if (c == O_LOAD) { o->raw = true; o->load_addr = (uint32_t)v; }
+      else { o->entry_set = true; o->entry = (uint32_t)v; }
+      break;
+    case O_MAP: o->map = optarg; break;
+    case O_RAM:
+      if (!parse_u64(optarg, &o->ram_size) || o->ram_size == 0 || o->ram_size % 4096 || o->ram_size > 0x80000000ull) {
+        fprintf(stderr, "tally profile: --ram-size wants a multiple of 4 KiB up to 2 GiB, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
     case O_FOLDED: case O_CSV: case O_JSON: case O_GMON: case O_CALLGRIND: case O_SPEEDSCOPE:
       if (o->noutputs == 16) { fprintf(stderr, "tally profile: too many outputs\n"); return -1; }
       o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : c == O_CSV ? "csv" : c == O_JSON ? "json"
@@ -233,6 +261,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   }
   if (optind >= argc) {
     fprintf(stderr, "tally profile: no program given (try 'tally profile --help')\n");
+    return -1;
+  }
+  if (o->entry_set && !o->raw) {
+    fprintf(stderr, "tally profile: --entry only applies to raw binaries (with --load-addr)\n");
     return -1;
   }
   cli_hint_after_program("profile", longs, argc, argv, optind);
@@ -316,6 +348,7 @@ int cmd_profile(int argc, char **argv) {
     return EXIT_USAGE;
   tally_config cfg;
   tally_config_default(&cfg);
+  cfg.ram_size = (uint32_t)o.ram_size;
   if (o.to_stdout)
     cfg.out = stderr; /* stdout carries the export alone */
   tally_sim *sim = tally_sim_new(&cfg);
@@ -330,7 +363,10 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
-  int loaded = tally_load_elf(sim, prog, &err);
+  int loaded = o.raw ? tally_load_raw(sim, prog, o.load_addr, o.entry_set ? o.entry : o.load_addr, &err)
+                     : tally_load_elf(sim, prog, &err);
+  if (loaded == 0 && o.map)
+    loaded = tally_load_map(sim, o.map, &err);
   if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
     snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
     loaded = -1;

@@ -39,6 +39,7 @@ import json
 import os
 import random
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -1492,6 +1493,38 @@ def check_stdout_exports(args, elf):
     check(p.returncode == 64 and "only one export" in p.stderr, f"two exports to stdout: {p.returncode} {p.stderr!r}")
 
 
+def check_raw_load(args, elf):
+    """tally profile loads as tally run does: the same program as a raw
+    binary (objcopy) with its linker map gives the ELF's profile exactly."""
+    mapfile = elf[:-4] + ".map"
+    if not check(os.path.exists(mapfile), f"{mapfile} missing"):
+        return
+    # the program sees its own name (argv[0]): the same one, "prog", in both runs
+    for d in ("elf", "raw"):
+        os.makedirs(os.path.join(args.work, d), exist_ok=True)
+    shutil.copy(elf, os.path.join(args.work, "elf", "prog"))
+    run([args.tools + "objcopy", "-O", "binary", elf, os.path.join(args.work, "raw", "prog")], expect_rc=0)
+    lo = min(int(l.split()[2], 16) for l in run([args.tools + "readelf", "-lW", elf], expect_rc=0).stdout.splitlines()
+             if l.split()[:1] == ["LOAD"])
+    a, b = os.path.join(args.work, "elf.json"), os.path.join(args.work, "raw.json")
+    run([args.tally, "profile", "--json", a, "prog"], expect_rc=0, cwd=os.path.join(args.work, "elf"))
+    run([args.tally, "profile", "--load-addr", hex(lo), "--map", mapfile, "--ram-size", "128Mi", "--json", b, "prog"],
+        expect_rc=0, cwd=os.path.join(args.work, "raw"))
+    ja, jb = json.load(open(a)), json.load(open(b))
+    # a map names global functions only, each up to the next symbol: the
+    # functions with the same range in both have the same counts
+    fa = {(f["name"], f["lo"], f["hi"]): f["self"] for f in ja["functions"]}
+    fb = {(f["name"], f["lo"], f["hi"]): f["self"] for f in jb["functions"]}
+    same = [k for k in fa if k in fb and k[1] < k[2]]
+    check(ja["totals"] == jb["totals"], "raw binary + map: the totals differ from the ELF's")
+    check(len(same) >= 3 and all(fa[k] == fb[k] for k in same),
+          f"raw binary + map: {len(same)} functions with the ELF's ranges, differing: "
+          f"{[k[0] for k in same if fa[k] != fb[k]]}")
+    p = run([args.tally, "profile", "--entry", hex(lo), elf])
+    check(p.returncode == 64 and "--entry only applies to raw binaries" in p.stderr, f"--entry with an ELF: {p.stderr!r}")
+    print(f"  {os.path.basename(elf)} as a raw binary with --load-addr {hex(lo)} --map: the ELF's profile")
+
+
 def case_cli(args):
     elf = args.elves[0]
     for argv, rc, words in (
@@ -1510,6 +1543,8 @@ def case_cli(args):
             check_annotate(args, e, "mix")
         if os.path.basename(e) == "two_callers.elf":
             check_stdout_exports(args, e)
+        if os.path.exists(e[:-4] + ".map"):
+            check_raw_load(args, e)
     # --top N limits every table: the call graph's arcs and the sampler's rows too;
     # a sampler period longer than the run says it took no samples
     p = run([args.tally, "profile", "--top", "2", "-g", "--sample-every", "1s", elf], expect_rc=0)
