@@ -120,6 +120,25 @@ case_raw_binary() {
   expect_err "load address 0x10000000 is outside RAM"
 }
 
+# A program linked for another memory map, or for more RAM than the board
+# has: the message names the fix that works (link with target/tally.ld, or
+# the --ram-size that holds the segments: forever.elf's end in link.ld's
+# layout is read from its program headers by the test).
+case_link_hints() {
+  run run "$P/elsewhere.elf"
+  expect_rc 66
+  expect_err "is below RAM \(0x80000000-0x88000000\): the program is linked for another memory map; link it for tally's board with target/tally.ld"
+  # stdin_count.elf (picolibc, about 10 KiB of code and data) on 4 KiB of RAM
+  run run --ram-size 4Ki "$P/stdin_count.elf"
+  expect_rc 66
+  expect_err "beyond RAM \(0x80000000-0x80001000\): give --ram-size [0-9]+Ki or more"
+  need=$(sed -nE 's/.*give --ram-size ([0-9]+)Ki or more.*/\1/p' "$WORK/err")
+  run run --max-insns 1000 --ram-size "${need:-0}Ki" "$P/stdin_count.elf"
+  # the size named holds its segments: it loads (its stack, at the top of
+  # tally.ld's 128 MiB, is another matter: it may trap, status 125)
+  [ "$rc" -ne 66 ] && [ "$rc" -ne 64 ] || { echo "FAIL: --ram-size ${need}Ki: status $rc: $err"; fails=$((fails + 1)); }
+}
+
 case_stdin_eof() {
   # 5 bytes and a newline are read and counted; the reads past the end of
   # input are stopped with status 126
