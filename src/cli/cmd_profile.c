@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -138,6 +139,11 @@ static volatile sig_atomic_t interrupted;
 static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char **bound) {
   stopwatch_start(sim, &interrupted);
   stopwatch_arm(o->timeout);
+  /* a long run shows that it is going, on a terminal only */
+  bool progress = isatty(STDERR_FILENO);
+  struct timespec t0, now;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  time_t last = t0.tv_sec;
   tally_stop s;
   for (;;) {
     uint64_t left = o->max_insns ? o->max_insns - tally_instret(sim) : UINT64_MAX;
@@ -148,7 +154,15 @@ static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char 
       *bound = "--max-insns reached";
       break;
     }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (progress && now.tv_sec > last) {
+      char n[32];
+      fprintf(stderr, "\rtally profile: %s instructions...", fmt_count(tally_instret(sim), n, sizeof n));
+      last = now.tv_sec;
+    }
   }
+  if (progress && last != t0.tv_sec)
+    fprintf(stderr, "\r\033[K");
   stopwatch_stop();
   return s;
 }
