@@ -75,7 +75,7 @@ def section(old, new, rows, runs):
              f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
              f"- machine: {benchlib.cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
              f"- load average (1 min) at the end: {load:.2f} — the machine is shared",
-             f"- old: `{old}`; new: `{new}`",
+             f"- old: `{old}`; new: `{new}` (name their commits here when they are copies)",
              f"- method: median user+system CPU time of {runs} runs per binary and mode after one warm-up run each, "
              "the binaries alternating; rv32imac workloads at the sizes of `bench/run.py`; *statmod stored*: "
              "`--count cycle@main --count dcache.read_miss --interval 100000` into a fresh store", "",

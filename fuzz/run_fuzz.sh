@@ -10,5 +10,5 @@ fi
 rm -rf "$work/seeds" "$work/corpus"
 mkdir -p "$work/corpus" || exit 1
 python3 "$(dirname "$0")/make_corpus.py" "$doc" "$work/seeds" || exit 1
-exec "$fuzzer" -max_total_time="$seconds" -seed=1 -max_len=1500 -timeout=5 -rss_limit_mb=1024 \
+exec "$fuzzer" -error_exitcode=1 -timeout_exitcode=1 -max_total_time="$seconds" -seed=1 -max_len=1500 -timeout=5 -rss_limit_mb=1024 \
   -artifact_prefix="$work/" "$work/corpus" "$work/seeds"

@@ -13,13 +13,26 @@ PKGS=(
   clang libclang-rt-14-dev
   python3
   valgrind
+  gdb-multiarch                          # the GDB stub's tests (tests/gdb)
+  libmicrohttpd-dev libjansson-dev       # tally serve
+  chromium nodejs                        # tally serve's browser tests (tests/serve)
 )
 
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# Debian's nodejs comes without npm; a nodejs from elsewhere may bring its own.
+command -v npm >/dev/null || missing+=(npm)
+
+# The browser tests' npm packages (playwright-core, from the committed lock);
+# a no-op once installed, so tests never need the network.
+serve_npm() { "$(dirname "$0")/../tests/serve/browser/setup.sh"; }
+
+if [ ${#missing[@]} -eq 0 ]; then
+  serve_npm
+  exit 0
+fi
 
 echo "install-deps: installing ${missing[*]}" >&2
 SUDO=""
@@ -27,3 +40,4 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+serve_npm

@@ -54,6 +54,7 @@ typedef struct tally_collector_cfg {
 
 typedef struct tally_collector_stats {
   uint64_t received, stored, duplicates, malformed, resend_requests;
+  uint64_t foreign;   /* packets for a known run from another address than its first sender: ignored */
   uint32_t runs_open, runs_complete, runs_incomplete;
 } tally_collector_stats;
 

@@ -123,6 +123,16 @@ int tally_exit_code(const tally_sim *sim);
 uint64_t tally_instret(const tally_sim *sim);
 uint32_t tally_pc(const tally_sim *sim);
 uint32_t tally_reg(const tally_sim *sim, unsigned r);
+/* For a debugger, between runs: set x1..x31 (x0 stays 0) or the pc, and
+ * read or write guest RAM (false when any byte is outside it; a write into
+ * predecoded code is seen by the next fetch). None of them costs a cycle. */
+void tally_set_reg(tally_sim *sim, unsigned r, uint32_t v);
+void tally_set_pc(tally_sim *sim, uint32_t pc);
+bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len);
+bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len);
+/* A CSR's value between runs (mstatus, mepc, mcycle, ...); false for one
+ * that does not exist and for the hpm counters. */
+bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v);
 /* One line on why the run stopped ("semihosting exit (code 0)", ...). */
 const char *tally_stop_detail(const tally_sim *sim);
 

@@ -95,7 +95,7 @@ void tally_collector_stats_get(const tally_collector *c, tally_collector_stats *
   net_collector_stats s;
   net_collector_get_stats(c->col, &s);
   *st = (tally_collector_stats){.received = s.received, .stored = s.stored, .duplicates = s.duplicates,
-                                .malformed = s.malformed, .resend_requests = s.resend_requests,
+                                .malformed = s.malformed, .resend_requests = s.resend_requests, .foreign = s.foreign,
                                 .runs_open = s.runs_open, .runs_complete = s.runs_complete,
                                 .runs_incomplete = s.runs_incomplete};
 }

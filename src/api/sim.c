@@ -151,6 +151,18 @@ int tally_exit_code(const tally_sim *sim) { return sim->cpu->exit_code; }
 uint64_t tally_instret(const tally_sim *sim) { return sim->cpu->instret; }
 uint32_t tally_pc(const tally_sim *sim) { return sim->cpu->pc; }
 uint32_t tally_reg(const tally_sim *sim, unsigned r) { return r < 32 ? sim->cpu->x[r] : 0; }
+void tally_set_reg(tally_sim *sim, unsigned r, uint32_t v) {
+  if (r > 0 && r < 32)
+    sim->cpu->x[r] = v;
+}
+void tally_set_pc(tally_sim *sim, uint32_t pc) { sim->cpu->pc = pc & ~1u; }
+bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len) {
+  return core_read_mem(sim->cpu, addr, dst, len);
+}
+bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len) {
+  return core_write_mem(sim->cpu, addr, src, len);
+}
+bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v) { return core_csr_peek(sim->cpu, csr, v); }
 const char *tally_stop_detail(const tally_sim *sim) { return sim->cpu->stop_detail; }
 
 tally_trap tally_last_trap(const tally_sim *sim) {

@@ -55,6 +55,8 @@ struct board {
 
   /* control block */
   uint32_t markers, next_khz, next_mv;
+  uint32_t dvfs_refused;    /* STATUS: the last APPLY was outside the model's range */
+  uint32_t dvfs_refusals;   /* refusals so far, for the first few notes */
 
   /* HTIF: tohost/fromhost words, found from the ELF's symbols */
   bool htif;

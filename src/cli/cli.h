@@ -13,6 +13,7 @@
 enum {
   EXIT_USAGE = 64,       /* bad command line */
   EXIT_NOINPUT = 66,     /* program file missing or not loadable */
+  EXIT_UNAVAILABLE = 69, /* the collector never confirmed the run (--collector) */
   EXIT_INTERNAL = 70,    /* host-side failure */
   EXIT_CANTCREAT = 73,   /* an output file (the store) cannot be created */
   EXIT_BOUND = 124,      /* --max-insns or --timeout reached */
@@ -29,6 +30,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_serve(int argc, char **argv);   /* src/serve/cmd_serve.c */
 
 /* The status for a program that exited by itself: its code's low byte,
  * 1 for a non-zero code whose low byte is 0; says on stderr what the
@@ -44,5 +46,10 @@ void cli_hint_after_program(const char *cmd, const struct option *longs, int arg
 static inline const char *fmt_count(uint64_t v, char *buf, size_t size) { return tally_format_count(v, buf, size); }
 static inline bool parse_u64(const char *s, uint64_t *out) { return tally_parse_number(s, out); }
 static inline bool parse_seconds(const char *s, double *out) { return tally_parse_seconds(s, out); }
+
+struct tally_sim;
+/* Sets the core model (core_opts.c): 0, EXIT_USAGE for a bad --core name
+ * or --set value, EXIT_NOINPUT for a model file that cannot be read. */
+int cli_set_core(struct tally_sim *sim, const char *name, const char *const *sets, int nsets, const char *cmd);
 
 #endif

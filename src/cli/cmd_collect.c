@@ -162,9 +162,10 @@ int cmd_collect(int argc, char **argv) {
   tally_collector_stats_get(col, &cs);
   char a[32], b[32], d[32];
   fprintf(stderr, "tally collect: %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64 " incomplete); %s packets "
-          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused\n",
+          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused, %" PRIu64 " from a sender not the run's\n",
           state.runs, state.complete, state.incomplete, fmt_count(cs.stored, a, sizeof a),
-          fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed);
+          fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed,
+          cs.foreign);
   tally_collector_close(col, "the collector stopped before the run ended");
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);

@@ -390,10 +390,9 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
-  if (tally_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, &err) != 0) {
-    fprintf(stderr, "tally profile: %s\n", err.msg);
+  if ((status = cli_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, "profile")) != 0) {
     tally_sim_free(sim);
-    return err.code == TALLY_E_USAGE ? EXIT_USAGE : EXIT_NOINPUT;
+    return status;
   }
   if (o.annotate && resolve_annotate(sim, &o) != 0) {
     tally_sim_free(sim);

@@ -3,6 +3,7 @@
  * through. The run goes in slices of instructions so that a deadline,
  * Ctrl-C and progress are looked at between slices, never per instruction.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "run_count.h"
 #include "stopwatch.h"
 #include "tally/export.h"
+#include "tally/gdb.h"
 #include "tally/store.h"
 #include "tally/tally.h"
 
@@ -37,6 +39,7 @@ typedef struct run_opts {
   const char *stats_json;
   count_opts count;          /* the statistics module (--count ...) and where its intervals go */
   host_files_opts files;     /* --semihost-files, --semihost-root */
+  const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -56,6 +59,10 @@ static void run_usage(FILE *f) {
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt)\n"
+          "      --gdb [ADDR:]PORT  wait for GDB (target remote PORT) before the first\n"
+          "                         instruction; the program runs as GDB says, not a\n"
+          "                         cycle changed (docs/tally-gdb.md). Loopback unless\n"
+          "                         ADDR is given\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -105,14 +112,15 @@ static void run_usage(FILE *f) {
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
           "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
-          "PROGRAM, the --key file or the --semihost-root cannot be read, 73 when\n"
-          "the store cannot be created.\n");
+          "PROGRAM, the --key file or the --semihost-root cannot be read, 69 when\n"
+          "the --collector never acknowledged the run, 73 when the store cannot be\n"
+          "created.\n");
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES };
+         OPT_HOST_FILES, OPT_GDB };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -135,6 +143,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"key", required_argument, NULL, OPT_KEY},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
+    {"gdb", required_argument, NULL, OPT_GDB},
     {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
@@ -147,6 +156,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     switch (c) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
+    case OPT_GDB: o->gdb = optarg; break;
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
         fprintf(stderr, "tally run: --max-insns wants a positive count, got '%s'\n", optarg);
@@ -238,13 +248,23 @@ static int write_stats_json(tally_sim *sim, const char *path, int status) {
   bool out = path[0] == '-' && !path[1];
   FILE *f = out ? stdout : fopen(path, "w");
   if (!f) {
-    perror(path);
+    fprintf(stderr, "tally run: --stats-json %s: cannot create: %s\n", path, strerror(errno));
     return -1;
   }
-  int rc = tally_export_stats(sim, true, status, f, NULL);
-  if (out)
-    return fflush(f) == 0 ? rc : -1;
-  return fclose(f) == 0 ? rc : -1;
+  tally_error err;
+  int rc = tally_export_stats(sim, true, status, f, &err);
+  /* a full disk shows only here: say so, never fail in silence */
+  int bad = fflush(f) != 0 || ferror(f);
+  int werr = errno;
+  if (!out && fclose(f) != 0 && !bad) {
+    bad = 1;
+    werr = errno;
+  }
+  if (rc != 0 && !bad)
+    fprintf(stderr, "tally run: --stats-json %s: %s\n", path, err.msg);
+  else if (bad)
+    fprintf(stderr, "tally run: --stats-json %s: cannot write: %s\n", path, strerror(werr));
+  return rc != 0 || bad ? -1 : 0;
 }
 
 static void report_summary(const tally_sim *sim, double secs) {
@@ -280,13 +300,11 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
     tally_sim_free(sim);
     return NULL;
   }
-  if (o->timed && tally_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    if (err.code == TALLY_E_USAGE)
-      *status = EXIT_USAGE;
+  if (o->timed && (*status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "run")) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
+  *status = EXIT_NOINPUT;
   if (tally_set_args(sim, argc, argv) != 0) {
     tally_sim_free(sim);
     return NULL;
@@ -340,9 +358,27 @@ int cmd_run(int argc, char **argv) {
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
   uint64_t insn0 = tally_instret(sim);
-  tally_stop s;
+  tally_stop s = TALLY_STOP_LIMIT;
   const char *bound = NULL;
-  for (;;) {
+  if (o.gdb) {
+    tally_gdb_result g;
+    tally_error perr;
+    /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
+    if (o.timed && tally_profile_enable(sim, 0, &perr) != 0)
+      fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", perr.msg);
+    if (tally_gdb_serve(sim, o.gdb, stderr, &interrupted, &g) != 0) {
+      fprintf(stderr, "tally run: %s\n", g.err);
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return EXIT_USAGE;
+    }
+    s = g.stop;
+    if (s == TALLY_STOP_LIMIT && !g.detached)
+      bound = "GDB killed it or went away";
+  }
+  for (; s == TALLY_STOP_LIMIT && !bound;) {
     /* a stop request may end a slice early: count what ran, not slices */
     uint64_t done = tally_instret(sim) - insn0;
     uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;

@@ -27,6 +27,7 @@ static const subcommand subcommands[] = {
   {"symbols", cmd_symbols, "list a program's functions and source lines"},
   {"report", cmd_report, "print a stored run (table, CSV or JSON), or list the runs"},
   {"collect", cmd_collect, "receive boards' packets over UDP and store the runs"},
+  {"serve", cmd_serve, "the web front end: upload, pick pairs, run, watch, compare"},
   {"config", cmd_config, "configure a waiting board's statistics module over UDP"},
 };
 

@@ -561,15 +561,17 @@ static int say_verdict(const count_run *r, const tally_measure_result *res, cons
             fmt_count(res->packets_sent, a, sizeof a), fmt_count(res->resent, b, sizeof b),
             res->verdict == TALLY_VERDICT_COMPLETE ? "complete"
                                                    : "incomplete ('tally report' there says what is missing)");
-  } else {
-    fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
-                    "(is 'tally collect --listen %s' running?); it will decide on its own\n",
-            res->run_id, res->collector, res->collector);
   }
   if (r->o->control)
     fprintf(stderr, "tally run: control: %u packets refused (%u bad tags, %u stale, %u malformed)\n",
             res->control_bad_tags + res->control_stale + res->control_malformed, res->control_bad_tags,
             res->control_stale, res->control_malformed);
+  if (!res->db && res->verdict == TALLY_VERDICT_UNKNOWN) {
+    fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
+                    "(is 'tally collect --listen %s' running?): the run is NOT known to be stored\n",
+            res->run_id, res->collector, res->collector);
+    return EXIT_UNAVAILABLE;
+  }
   return 0;
 }
 

@@ -127,6 +127,38 @@ void core_fold_blocks(core_cpu *cpu) {
   }
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
+  cpu->ndirty = 0;
+  cpu->track_complete = true;
+}
+
+void core_fold_dirty(core_cpu *cpu) {
+  timing *tm = cpu->tm;
+  if (!tm)
+    return;
+  if (!cpu->track_complete) {
+    core_fold_blocks(cpu);
+    return;
+  }
+  int64_t sig[SIG_COUNT] = {0};
+  for (uint32_t i = 0; i < cpu->ndirty; i++)
+    fold_block(tm, cpu->dirty[i], sig);
+  for (int i = 0; i < SIG_COUNT; i++)
+    tm->sig_folded[i] += (uint64_t)sig[i];
+  cpu->ndirty = 0;
+}
+
+void core_track(core_cpu *cpu, core_block *b) {
+  if (cpu->ndirty == cpu->dirty_cap) {
+    uint32_t cap = cpu->dirty_cap ? 2 * cpu->dirty_cap : 256;
+    core_block **v = realloc(cpu->dirty, cap * sizeof *v);
+    if (!v) { /* the next fold walks the whole cache */
+      cpu->track_complete = false;
+      return;
+    }
+    cpu->dirty = v;
+    cpu->dirty_cap = cap;
+  }
+  cpu->dirty[cpu->ndirty++] = b;
 }
 
 void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
@@ -349,6 +381,7 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
     return NULL;
   b->hash_next = *slot;
   *slot = b;
+  b->cached = true;
   cpu->blocks_built++;
   if (cpu->ncached == cpu->cached_cap && !cpu->cached_lost) {
     uint32_t cap = cpu->cached_cap ? 2 * cpu->cached_cap : 1024;

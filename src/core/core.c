@@ -60,6 +60,7 @@ void core_free(core_cpu *cpu) {
   free(cpu->hash);
   free(cpu->cached);
   free(cpu->singles);
+  free(cpu->dirty);
   free(cpu);
 }
 

@@ -46,6 +46,7 @@ typedef struct core_block {
   struct block_timing *timing; /* static costs; NULL when no timing model is active */
   uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
   uint8_t *insn_idx;           /* instructions before ops[i]; insn_idx[n_ops] = n_insns */
+  bool cached;                 /* in the block cache (not a prefix block of stepping) */
   core_op ops[];
 } core_block;
 
@@ -146,6 +147,14 @@ typedef struct core_cpu {
   core_block **cached;  /* the blocks in the cache, so that folding them need not walk the hash */
   uint32_t ncached, cached_cap;
   bool cached_lost;     /* the list could not grow: folding walks the hash */
+  /* Once a program has touched the PMU, the timed loop also lists the
+   * cached blocks it enters that had no executions left to fold
+   * (core_exec_timed_pmu), so that a PMU access folds only those
+   * (core_fold_dirty) instead of walking the whole cache. */
+  bool track;           /* the program has touched the PMU */
+  bool track_complete;  /* every block with executions to fold is in dirty[] */
+  core_block **dirty;
+  uint32_t ndirty, dirty_cap;
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -202,6 +211,7 @@ bool core_exec_fast(core_cpu *cpu, core_block *first);
 bool core_exec_timed(core_cpu *cpu, core_block *first);
 bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address regions (regions.h) */
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
+bool core_exec_timed_pmu(core_cpu *cpu, core_block *first); /* timed, listing entered blocks (core_track) */
 bool core_exec(core_cpu *cpu, core_block *first);
 
 /* Attaches a timing model (taking ownership) or detaches it (NULL). */
@@ -212,6 +222,10 @@ void core_fold_events(timing *tm, core_block *b, int64_t *sig, int64_t *region_r
 /* Totals of every signal so far (timed mode), folded from all blocks. */
 void core_signal_totals(core_cpu *cpu, uint64_t *totals);
 void core_fold_blocks(core_cpu *cpu);
+/* The same, walking only the listed blocks when the list is complete. */
+void core_fold_dirty(core_cpu *cpu);
+/* Lists a cached block entered with no executions to fold (the PMU loop). */
+void core_track(core_cpu *cpu, core_block *b);
 /* Changes the core clock (DVFS): keeps mtime continuous. */
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 
@@ -225,6 +239,9 @@ void core_wfi(core_cpu *cpu);
 
 /* CSRs (csr.c). Returns false for an illegal access. */
 bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val);
+/* A CSR's value between instructions, for a debugger; false for one that
+ * does not exist and for the hpm counters. */
+bool core_csr_peek(const core_cpu *cpu, unsigned csr, uint32_t *v);
 
 /* Memory slow paths (mem.c): outside RAM, straddling its end, or watched. */
 bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);

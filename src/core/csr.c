@@ -163,6 +163,18 @@ static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
   }
 }
 
+bool core_csr_peek(const core_cpu *cpu, unsigned csr, uint32_t *v) {
+  csr &= 0xfff;
+  if (csr_kind(cpu, csr) == CSR_NONE)
+    return false;
+  /* the hpm counters are exact only inside a PMU step (pmu.h) */
+  if (cpu->tm && pmu_csr_access_of(&cpu->tm->pmu, csr) != PMU_NOT_MINE && csr != PMU_CSR_INHIBIT &&
+      (csr & ~0x1fu) != 0x320)
+    return false;
+  *v = csr_read(cpu, csr);
+  return true;
+}
+
 bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
   unsigned csr = (unsigned)op->imm & 0xfff;
   csr_access acc = csr_kind(cpu, csr);

@@ -1,7 +1,8 @@
 /*
  * Disassembly from the same decode tables the executor uses, so what a trap
  * report or a profile shows is exactly what ran. Compressed instructions are
- * shown as the base instruction they expand to, with a "c." prefix.
+ * shown as the base instruction they expand to, with a "c." prefix, except
+ * where that name is another compressed instruction's (disasm_rvc_alias).
  */
 #include <stdio.h>
 
@@ -33,6 +34,24 @@ const char *isa_csr_name(unsigned csr) {
   return NULL;
 }
 
+/* Compressed instructions whose "c." + expansion name would be another
+ * compressed instruction (c.j expands to jal zero, but c.jal is jal ra;
+ * c.li to addi rd, zero, but c.addi adds to rd): shown by their own RVC
+ * name, as objdump shows them. -1 when in is none of these. */
+static int disasm_rvc_alias(const isa_insn *in, uint32_t pc, char *buf, size_t size) {
+  unsigned quadrant = in->raw & 3, funct3 = (in->raw >> 13) & 7;
+  const char *rd = isa_reg_name(in->rd), *rs1 = isa_reg_name(in->rs1), *rs2 = isa_reg_name(in->rs2);
+  if (quadrant == 1 && (funct3 == 1 || funct3 == 5))
+    return snprintf(buf, size, "%s 0x%08x", funct3 == 1 ? "c.jal" : "c.j", pc + (uint32_t)in->imm);
+  if (quadrant == 1 && funct3 == 2)
+    return snprintf(buf, size, "c.li %s, %d", rd, in->imm);
+  if (quadrant == 2 && funct3 == 4 && in->kind == K_JALR)
+    return snprintf(buf, size, "%s %s", in->rd ? "c.jalr" : "c.jr", rs1);
+  if (quadrant == 2 && funct3 == 4 && in->kind == K_ADD && in->rs1 == 0)
+    return snprintf(buf, size, "c.mv %s, %s", rd, rs2);
+  return -1;
+}
+
 int isa_disasm(const isa_insn *in, uint32_t pc, char *buf, size_t size) {
   const isa_info *info = &isa_infos[in->kind];
   const char *c = in->len == 2 ? "c." : "";
@@ -46,6 +65,9 @@ int isa_disasm(const isa_insn *in, uint32_t pc, char *buf, size_t size) {
   if (in->kind == K_ILLEGAL)
     return in->len == 2 ? snprintf(buf, size, ".half 0x%04x", in->raw & 0xffff)
                         : snprintf(buf, size, ".word 0x%08x", in->raw);
+  int alias = in->len == 2 ? disasm_rvc_alias(in, pc, buf, size) : -1;
+  if (alias >= 0)
+    return alias;
   const char *m = info->mnemonic;
   switch ((isa_fmt)info->fmt) {
   case FMT_R: return snprintf(buf, size, "%s%s %s, %s, %s", c, m, rd, rs1, rs2);

@@ -455,10 +455,17 @@ static void answer_resend(net_board *b, const net_msg *m) {
 
 /* ---- control packets ---- */
 
+/* Replies to a peer that has not shown the key (keyed boards only) name no
+ * run and no sequence number: a run id is what a forger needs. */
+static bool anonymous_reply(const net_board *b, const net_msg *m) {
+  return b->keyed && m->h.type == NET_ERROR && (m->code == NET_E_BAD_TAG || m->code == NET_E_MALFORMED);
+}
+
 static void send_reply(net_board *b, const net_addr *to, bool remember) {
   net_msg *m = b->out;
-  m->h.run_id = b->run_id;
-  m->next_seq = b->last_ctl_seq + 1;
+  bool anon = anonymous_reply(b, m);
+  m->h.run_id = anon ? 0 : b->run_id;
+  m->next_seq = anon ? 0 : b->last_ctl_seq + 1;
   uint8_t buf[NET_MAX_PACKET];
   size_t n = net_encode(m, b->keyed ? &b->key : NULL, buf, NULL, 0);
   if (!n)
@@ -600,10 +607,16 @@ static void handle_control(net_board *b, const uint8_t *buf, size_t len, const n
     reply_error(b, from, m->h.type, m->h.seq, NET_E_WRONG_RUN, why, false);
     return;
   }
-  if (m->h.seq <= b->last_ctl_seq) {
+  /* Above the last accepted one, but not by more than a window: a jump to
+   * 2^32 - 1 would leave no number to accept afterwards (a locked channel). */
+  if (m->h.seq <= b->last_ctl_seq || m->h.seq - b->last_ctl_seq > NET_CTL_SEQ_WINDOW) {
     b->st.stale++;
-    snprintf(why, sizeof why, "sequence number %u is not above the last accepted one (%u)", m->h.seq,
-             b->last_ctl_seq);
+    if (m->h.seq <= b->last_ctl_seq)
+      snprintf(why, sizeof why, "sequence number %u is not above the last accepted one (%u)", m->h.seq,
+               b->last_ctl_seq);
+    else
+      snprintf(why, sizeof why, "sequence number %u is more than %u above the last accepted one (%u)", m->h.seq,
+               NET_CTL_SEQ_WINDOW, b->last_ctl_seq);
     reply_error(b, from, m->h.type, m->h.seq, NET_E_STALE, why, false);
     return;
   }

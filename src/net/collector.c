@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "collector.h"
+#include "../store/store_read.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +23,13 @@
 
 #define BATCH 64
 #define MAX_RUNS 64                  /* open at once; more is someone flooding us */
-#define MAX_SEQ_JUMP (1u << 22)      /* a sequence number this far ahead is not believed */
+/* A run's gap bitmaps grow to its highest sequence number. A jump is
+ * believed only while the run would be at most MAX_MISSING packets short of
+ * what it has received (the board's resend ring holds 4,096), so a run's
+ * maps are bounded by the packets really received plus 128 KiB, and all
+ * runs together by MAX_RUNS times that: 1,025 forged packets can no longer
+ * walk the window to 2^32 bits. */
+#define MAX_MISSING (1u << 20)
 #define CLOSED_KEEP_MS 60000         /* closed runs are remembered to re-acknowledge */
 #define NOTE_SIZE 600
 
@@ -193,6 +200,11 @@ static crun *new_run(net_collector *c, uint64_t id) {
   r->id = id;
   c->runs[c->nruns++] = r;
   return r;
+}
+
+/* Could the run really reach `end` packets, given what it has received? */
+static bool believable_end(const crun *r, uint64_t end) {
+  return end <= r->end || end - r->received <= (uint64_t)MAX_MISSING + 1;
 }
 
 static bool grow_maps(crun *r, uint32_t bits) {
@@ -460,7 +472,7 @@ static void on_data(net_collector *c, crun *r, const net_msg *m) {
 
 static void on_final(net_collector *c, crun *r, const net_msg *m) {
   if (!r->final_known) {
-    if (m->total_packets > r->end + MAX_SEQ_JUMP) {
+    if (!believable_end(r, m->total_packets)) {
       warn(c, "run %016" PRIx64 ": FINAL claims %" PRIu32 " packets, past any believable count", r->id,
            m->total_packets);
       return;
@@ -513,13 +525,33 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     c->stats.malformed++;
     return;
   }
+  if (m->h.run_id == 0) {
+    /* 0 is the control channel's "no run yet" (its hello): never a run */
+    c->stats.malformed++;
+    return;
+  }
   crun *r = find_run(c, m->h.run_id);
   if (!r) {
     if (t == NET_GONE || !(r = new_run(c, m->h.run_id))) {
       c->stats.malformed++;
       return;
     }
+    r->board = *from; /* a run belongs to its first sender */
     r->last_heard = now;
+    /* A run the store already holds complete (a replay, or a board still
+     * finishing after this collector restarted) is never reopened: its
+     * packets are duplicates and its FINAL is acknowledged as complete. */
+    store_run_status was;
+    if (store_run_status_of(c->st, r->id, &was) == 1 && was == STORE_RUN_COMPLETE) {
+      r->begun = r->closed = true;
+      r->closed_at = now;
+      r->verdict = STORE_RUN_COMPLETE;
+    }
+  } else if (!net_addr_equal(&r->board, from)) {
+    /* Another sender using a known run id is forged or confused: it can
+     * neither add to the run, nor make us resend to it, nor take the run. */
+    c->stats.foreign++;
+    return;
   }
   if (r->closed) {
     if (t == NET_FINAL)
@@ -528,7 +560,6 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
       c->stats.duplicates++;
     return;
   }
-  r->board = *from;
   r->last_heard = now;
   if (t == NET_GONE) {
     on_gone(c, r, m);
@@ -536,7 +567,7 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     return;
   }
   uint32_t seq = m->h.seq;
-  if ((r->final_known && seq >= r->total_packets) || seq > r->end + MAX_SEQ_JUMP || !grow_maps(r, seq + 1)) {
+  if ((r->final_known && seq >= r->total_packets) || !believable_end(r, seq + 1) || !grow_maps(r, seq + 1)) {
     c->stats.malformed++;
     warn(c, "run %016" PRIx64 ": sequence number %" PRIu32 " out of range", r->id, seq);
     return;

@@ -59,6 +59,7 @@ typedef struct net_collector_stats {
   uint64_t stored;               /* distinct packets stored */
   uint64_t duplicates;
   uint64_t malformed;            /* refused by the decoder, or for an unknown run */
+  uint64_t foreign;              /* for a known run, from another address than its first sender */
   uint64_t resend_requests;
   uint32_t runs_open, runs_complete, runs_incomplete;
 } net_collector_stats;

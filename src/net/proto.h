@@ -20,6 +20,9 @@
 #include <stdint.h>
 
 #define NET_VERSION 1
+/* A control packet's sequence number may be at most this far above the
+ * last one the board accepted (docs/protocol.md, "Sequence numbers"). */
+#define NET_CTL_SEQ_WINDOW 65536u
 #define NET_MAX_PACKET 1400
 #define NET_HEADER_SIZE 24
 #define NET_TAG_SIZE 16

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../util/array.h"
 
 /* The function of pc: its index in the symbol table, or the "[unknown]"
  * bucket. */
@@ -179,7 +180,7 @@ static int by_arc_then_pc(const void *a, const void *b) {
 
 /* Hands the sites to the arcs: one array, grouped by arc, by pc within. */
 static int attach_sites(tally_profile *p, walk *w) {
-  qsort(w->sites, w->nsites, sizeof *w->sites, by_arc_then_pc);
+  sort_array(w->sites, w->nsites, sizeof *w->sites, by_arc_then_pc);
   p->sites = malloc((w->nsites ? w->nsites : 1) * sizeof *p->sites);
   if (!p->sites)
     return -1;
@@ -270,7 +271,7 @@ static int build_lines(tally_profile *p, const prof_state *st, const sym_lines *
     keys[n++] = (line_key){.func = row_func(p, st, i), .file = r ? sym_lines_file(lines, r) : NULL,
                            .line = r ? r->line : 0, .row = i};
   }
-  qsort(keys, n, sizeof *keys, by_line_key);
+  sort_array(keys, n, sizeof *keys, by_line_key);
   size_t groups = 0;
   for (size_t k = 0; k < n; k++)
     groups += k == 0 || by_line_key(&(line_key){keys[k].func, keys[k].file, keys[k].line, 0},

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/array.h"
 #include "export.h"
 #include "tally/tally.h"
 
@@ -114,7 +115,7 @@ int report_profile_diff(const char *path_a, const char *path_b, diff_measure m, 
     status = -1;
     goto out;
   }
-  qsort(rows, n, sizeof *rows, by_change);
+  sort_array(rows, n, sizeof *rows, by_change);
 
   const char *what = m == BY_INCLUSIVE ? "inclusive cycles" : m == BY_CALLS ? "calls" : signal;
   fprintf(out, "tally diff: %s%s\n  A: %s (%s on %s)\n  B: %s (%s on %s)\n\n", m == BY_SIGNAL ? "self " : "", what, path_a,

@@ -32,7 +32,8 @@ static size_t *sorted_order(const tally_func_profile *f, size_t n, int sig) {
   for (size_t i = 0; i < n; i++)
     order[i] = i;
   sort_ctx ctx = {f, sig};
-  qsort_r(order, n, sizeof *order, by_signal, &ctx);
+  if (n > 1) /* order may be NULL when empty */
+    qsort_r(order, n, sizeof *order, by_signal, &ctx);
   return order;
 }
 
@@ -121,7 +122,8 @@ static void print_lines(FILE *out, const tally_profile *p, const tally_profile_t
   for (size_t i = 0; i < n; i++)
     order[i] = i;
   line_sort ctx = {l, f, o->sort};
-  qsort_r(order, n, sizeof *order, by_line_signal, &ctx);
+  if (n > 1) /* order may be NULL when empty */
+    qsort_r(order, n, sizeof *order, by_line_signal, &ctx);
   size_t shown = o->top && o->top < n ? o->top : n;
   char cwd[4096], place[4400], a[32];
   const char *here = getcwd(cwd, sizeof cwd);
@@ -172,7 +174,8 @@ static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile
     return;
   for (size_t i = 0; i < n; i++)
     order[i] = i;
-  qsort_r(order, n, sizeof *order, by_inclusive, (void *)arcs);
+  if (n > 1) /* order may be NULL when empty */
+    qsort_r(order, n, sizeof *order, by_inclusive, (void *)arcs);
   size_t shown = top && top < n ? top : n; /* --top: the arcs with the most inclusive cycles */
   for (size_t k = 0; k < shown; k++) {
     size_t i = order[k];

@@ -2,6 +2,7 @@
  * `--stats-json`), from the public API only. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tally/export.h"
 

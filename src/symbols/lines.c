@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lines.h"
+#include "../util/array.h"
 
 static int fail(tally_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(tally_error *err, const char *fmt, ...) {
@@ -143,6 +144,35 @@ static bool has_section(Elf *e, const char *want) {
   return false;
 }
 
+/* libdw reads a string in .debug_str or .debug_line_str up to its NUL
+ * without looking at the section's end (elfutils 0.188: a heap overflow
+ * under ASan, garbage file names without): a string section must end with
+ * a NUL byte before libdw is given the file. NULL when all are sound, else
+ * the name of the first that is not. */
+static const char *unterminated_string_section(Elf *e) {
+  static const char *const names[] = {".debug_str", ".debug_line_str"};
+  size_t shstrndx;
+  if (elf_getshdrstrndx(e, &shstrndx) != 0)
+    return NULL; /* libdw will say the headers are damaged */
+  Elf_Scn *scn = NULL;
+  while ((scn = elf_nextscn(e, scn))) {
+    GElf_Shdr sh;
+    const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+    if (!name)
+      continue;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+      if (strcmp(name, names[i]) != 0)
+        continue;
+      if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+        return names[i]; /* cannot be unpacked: not sound either */
+      Elf_Data *d = elf_getdata(scn, NULL);
+      if (d && d->d_size > 0 && (!d->d_buf || ((const char *)d->d_buf)[d->d_size - 1] != '\0'))
+        return names[i];
+    }
+  }
+  return NULL;
+}
+
 static int add_row(builder *b, const sym_line *r) {
   if (b->nrows == b->rows_cap) {
     size_t cap = b->rows_cap ? b->rows_cap * 2 : 1024;
@@ -218,7 +248,7 @@ static int by_addr_order(const void *a, const void *b) {
 /* One row per address (the last real row there, else the end marker),
  * without rows that repeat the previous one. */
 static int collapse(builder *b) {
-  qsort(b->rows, b->nrows, sizeof *b->rows, by_addr_order);
+  sort_array(b->rows, b->nrows, sizeof *b->rows, by_addr_order);
   sym_lines *l = b->l;
   l->v = malloc((b->nrows ? b->nrows : 1) * sizeof *l->v);
   if (!l->v)
@@ -244,9 +274,15 @@ int sym_lines_read_elf(sym_lines *l, Elf *e, const char *path, tally_error *err)
   sym_lines_free(l);
   if (!has_section(e, ".debug_line"))
     return 0; /* built without -g */
+  const char *bad = unterminated_string_section(e);
+  if (bad)
+    return fail(err, "%s: damaged DWARF: section %s does not end with a NUL byte (its last string runs off the end)",
+                path, bad);
   builder b = {.l = l};
-  if (find_code(&b, e) != 0)
+  if (find_code(&b, e) != 0) {
+    free(b.code);
     return fail(err, "%s: cannot read section headers: %s", path, elf_errmsg(-1));
+  }
   int rc = 0;
   Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
   if (!dw) {

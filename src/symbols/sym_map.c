@@ -24,6 +24,7 @@
 
 #include "../textio/textio.h"
 #include "symtab.h"
+#include "../util/array.h"
 
 /* Bounds far above real GNU ld maps (a big firmware's is tens of MB, with
  * lines of a few hundred bytes), so that /dev/zero or a binary is refused. */
@@ -392,7 +393,7 @@ static int build(map_parse *p, sym_table *t) {
   for (size_t i = 0; i < p->nisecs; i++)
     if (p->isecs[i].hi > p->isecs[i].lo)
       sorted[n++] = &p->isecs[i];
-  qsort(sorted, n, sizeof *sorted, by_lo);
+  sort_array(sorted, n, sizeof *sorted, by_lo);
   for (size_t i = 1; i < n; i++)
     if (sorted[i]->lo < sorted[i - 1]->hi) {
       const map_isec *a = sorted[i - 1], *b = sorted[i];
@@ -436,14 +437,14 @@ static int build(map_parse *p, sym_table *t) {
     if (fn && !cold)
       names[nnames++] = fn;
   }
-  qsort(names, nnames, sizeof *names, by_name);
+  sort_array(names, nnames, sizeof *names, by_name);
   for (size_t k = 0; k < n; k++) {
     bool cold = false;
     const char *fn = named[k] ? NULL : section_function_name(sorted[k]->name, &cold);
     if (!fn)
       continue;
     char buf[512];
-    if (cold && bsearch(&fn, names, nnames, sizeof *names, by_name)) {
+    if (cold && search_array(&fn, names, nnames, sizeof *names, by_name)) {
       snprintf(buf, sizeof buf, "%s.cold", fn);
       fn = buf;
     }

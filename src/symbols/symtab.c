@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "symtab.h"
+#include "../util/array.h"
 
 #define ADDR_END 0xffffffffu /* hi of a range that reaches the end of the address space */
 
@@ -191,7 +192,7 @@ static long group_aliases(sym_table *t) {
       free(o->aliases);
     }
     if (g.naliases > 1)
-      qsort(g.aliases, g.naliases, sizeof *g.aliases, by_string);
+      sort_array(g.aliases, g.naliases, sizeof *g.aliases, by_string);
     t->v[out++] = g;
     i = j;
   }
@@ -231,7 +232,7 @@ static int demote(sym_table *t, sym_entry *e) {
 int sym_table_finish(sym_table *t) {
   if (t->n == 0)
     return 0;
-  qsort(t->v, t->n, sizeof *t->v, by_addr_then_rank);
+  sort_array(t->v, t->n, sizeof *t->v, by_addr_then_rank);
   int rc = group_aliases(t) < 0 ? -1 : 0;
 
   /* Labels inside sized functions and empty ranges go; the rest keep

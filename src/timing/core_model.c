@@ -30,6 +30,7 @@
 #include <sys/types.h>
 
 #include "../textio/textio.h"
+#include "../util/array.h"
 
 /* A core model is a page of INI: these bounds are far above any real one
  * and keep /dev/zero or a stray binary from exhausting memory. */
@@ -92,6 +93,10 @@ void core_model_default(core_model *m) {
   m->static_mw = 5;
 
   m->pll_relock_cycles = 1000;
+  m->min_mhz = 1;
+  m->max_mhz = 1000;
+  m->min_voltage = 0.5;
+  m->max_voltage = 1.5;
 
   m->pmu_counters = 29;
   m->pmu_absent = PMU_ABSENT_ZERO;
@@ -240,6 +245,10 @@ static const key_def keys[] = {
   REAL("energy", "static_mw", static_mw, 0, PJ_MAX),
 
   UINT("dvfs", "pll_relock_cycles", pll_relock_cycles, 0, 100000000),
+  POSITIVE("dvfs", "min_mhz", min_mhz, 100000),
+  POSITIVE("dvfs", "max_mhz", max_mhz, 100000),
+  POSITIVE("dvfs", "min_voltage", min_voltage, 10),
+  POSITIVE("dvfs", "max_voltage", max_voltage, 10),
 
   UINT("pmu", "counters", pmu_counters, 0, 29),                      /* mhpmcounter3..31 */
   ENUM("pmu", "absent", pmu_absent, absent_words),
@@ -759,7 +768,7 @@ size_t core_model_list(const char *dirs, char names[][64], size_t max) {
     }
     closedir(d);
   }
-  qsort(names, n, sizeof names[0], cmp_names);
+  sort_array(names, n, sizeof names[0], cmp_names);
   return n;
 }
 
@@ -946,6 +955,14 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
   if (check_cache(m, "icache", &m->icache, err, errlen) != 0 ||
       check_cache(m, "dcache", &m->dcache, err, errlen) != 0)
     return -1;
+  if (!(m->min_mhz <= m->frequency_mhz && m->frequency_mhz <= m->max_mhz) ||
+      !(m->min_voltage <= m->voltage && m->voltage <= m->max_voltage)) {
+    errf(err, errlen,
+         "core model %s: [core] frequency_mhz = %g, voltage = %g: outside the [dvfs] range %g-%g MHz, %g-%g V "
+         "(expected the starting point inside the range)",
+         m->name, m->frequency_mhz, m->voltage, m->min_mhz, m->max_mhz, m->min_voltage, m->max_voltage);
+    return -1;
+  }
   if (m->memory == MEMORY_SDRAM && m->sdram_row_bytes < m->bus_bytes) {
     errf(err, errlen,
          "core model %s: [memory] sdram_row_bytes: %u is smaller than bus_bytes = %u (expected a row of at "

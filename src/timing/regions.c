@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "regions.h"
+#include "../util/array.h"
 
 static int cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -20,8 +21,8 @@ timing_regions *timing_regions_new(const uint32_t *bounds, uint32_t nbounds, con
     free(b);
     return NULL;
   }
-  memcpy(b, bounds, nbounds * sizeof *b);
-  qsort(b, nbounds, sizeof *b, cmp_u32);
+  copy_array(b, bounds, nbounds * sizeof *b);
+  sort_array(b, nbounds, sizeof *b, cmp_u32);
   uint32_t n = 0;
   for (uint32_t i = 0; i < nbounds; i++)
     if (b[i] != 0 && (n == 0 || b[i] != b[n - 1]))

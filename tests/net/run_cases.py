@@ -339,9 +339,11 @@ def case_errors():
           (r.returncode, r.stderr))
     s.close()
     # A collector that is not there: the run and its table are whole here,
-    # and tally run says nobody acknowledged.
+    # and tally run says nobody acknowledged, so the run is not known to be
+    # stored: status 69 (EX_UNAVAILABLE), never 0.
     r = tally("run", *count_args(1000000), "--collector", "127.0.0.1:9", ARGS.elf, timeout=60)
-    check(r.returncode == 0 and printed_totals(r.stderr) and "did not acknowledge" in r.stderr,
+    check(r.returncode == 69 and printed_totals(r.stderr) and "did not acknowledge" in r.stderr and
+          "NOT known to be stored" in r.stderr,
           "no collector: %d %s" % (r.returncode, r.stderr[-400:]))
     r = tally("run", "--help")
     check(r.returncode == 0 and all(o in r.stdout for o in ("--db", "--no-store", "--collector", "--control", "--key")),

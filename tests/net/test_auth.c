@@ -125,6 +125,12 @@ int main(void) {
   /* 2. no tag: refused, bad_tags 1 */
   CHECK(exchange(NET_SET_TIMER, run, 1, NULL, 1000), "no answer");
   CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_TAG, "untagged SET_TIMER: %s", net_type_name(reply.h.type));
+  CHECK(reply.h.run_id == 0 && reply.next_seq == 0, "the refusal told an unauthenticated peer run %016" PRIx64
+        " and next_seq %u", reply.h.run_id, reply.next_seq);
+  /* an unauthenticated hello learns nothing either */
+  CHECK(exchange(NET_QUERY, 0, 98, NULL, 0), "no answer to an untagged hello");
+  CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_TAG && reply.h.run_id == 0,
+        "untagged hello: %s run %016" PRIx64, net_type_name(reply.h.type), reply.h.run_id);
   /* 3. the wrong key: refused, bad_tags 2 */
   CHECK(exchange(NET_SET_TIMER, run, 1, &wrong_key, 1000), "no answer");
   CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_TAG, "wrong key: %s", net_type_name(reply.h.type));
@@ -138,7 +144,7 @@ int main(void) {
     CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_TAG, "tampered: %s", net_type_name(reply.h.type));
   }
   CHECK(a.timers == 0, "a refused SET_TIMER was applied");
-  CHECK(stats().bad_tags == 3 && stats().stale == 0, "bad_tags %u stale %u, expected 3 and 0", stats().bad_tags,
+  CHECK(stats().bad_tags == 4 && stats().stale == 0, "bad_tags %u stale %u, expected 4 and 0", stats().bad_tags,
         stats().stale);
   /* 5. right: applied once */
   CHECK(exchange(NET_SET_TIMER, run, 1, &key, 1000), "no answer");
@@ -182,12 +188,17 @@ int main(void) {
     CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_VALUE && memmem(reply.name, reply.name_len, "counter 20", 10),
           "SET_COUNTER 20: %s", net_type_name(reply.h.type));
   }
-  /* 11. QUERY reports the counts: bad_tags 3, stale 3, malformed 1 */
+  /* 11. QUERY reports the counts: bad_tags 4, stale 3, malformed 1 */
   CHECK(exchange(NET_QUERY, run, 4, &key, 0), "no answer");
-  CHECK(reply.h.type == NET_STATUS && reply.bad_tags == 3 && reply.stale == 3 && reply.malformed == 1 &&
+  CHECK(reply.h.type == NET_STATUS && reply.bad_tags == 4 && reply.stale == 3 && reply.malformed == 1 &&
             reply.next_seq == 5 && reply.period == 0,
         "STATUS: bad_tags %u stale %u malformed %u next %u", reply.bad_tags, reply.stale, reply.malformed,
         reply.next_seq);
+  /* 11b. a sequence number far ahead (2^32 - 1) is stale: accepting it would
+   * leave no number above it, locking the channel; stale 4 */
+  CHECK(exchange(NET_SET_TIMER, run, UINT32_MAX, &key, 500), "no answer");
+  CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_STALE, "seq 2^32-1: %s", net_type_name(reply.h.type));
+  CHECK(a.timers == 1, "the far-ahead SET_TIMER was applied");
   /* 12. START, then START again */
   CHECK(exchange(NET_START, run, 5, &key, 0), "no answer");
   CHECK(reply.h.type == NET_ACK && a.starts == 1 && stats().state == NET_STATE_RUNNING, "START: %s",
@@ -197,7 +208,7 @@ int main(void) {
   CHECK(reply.h.type == NET_ERROR && reply.code == NET_E_BAD_STATE && a.starts == 1, "second START: %s",
         net_type_name(reply.h.type));
   net_board_stats s = stats();
-  CHECK(s.bad_tags == 3 && s.stale == 3 && s.malformed == 1, "final counts: bad_tags %u stale %u malformed %u",
+  CHECK(s.bad_tags == 4 && s.stale == 4 && s.malformed == 1, "final counts: bad_tags %u stale %u malformed %u",
         s.bad_tags, s.stale, s.malformed);
 
   net_board_close(board);

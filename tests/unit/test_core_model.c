@@ -44,7 +44,8 @@ static char tmpdir[256];
 #define REAL_FIELDS(X)                                                                             \
   X(frequency_mhz) X(voltage) X(read_first_ns) X(read_beat_ns) X(write_ns) X(sdram_row_miss_ns)   \
   X(nominal_voltage) X(core_pj_per_cycle) X(icache_pj_per_access) X(dcache_pj_per_access)          \
-  X(mem_pj_per_read_beat) X(mem_pj_per_write_beat) X(static_mw)
+  X(mem_pj_per_read_beat) X(mem_pj_per_write_beat) X(static_mw) X(min_mhz) X(max_mhz)                \
+  X(min_voltage) X(max_voltage)
 #define INT_FIELDS(X)                                                                               \
   X(cpi_alu) X(cpi_alu_reg) X(cpi_shift) X(cpi_load) X(cpi_store) X(cpi_branch) X(cpi_jal)          \
   X(cpi_jalr) X(cpi_mul) X(cpi_mulh) X(cpi_div) X(cpi_csr) X(cpi_system) X(cpi_amo) X(shift)        \
@@ -288,7 +289,8 @@ static const char *const every_key[] = {
   "energy.nominal_voltage=1.1", "energy.core_pj_per_cycle=41.5", "energy.icache_pj_per_access=3",
   "energy.dcache_pj_per_access=4", "energy.mem_pj_per_read_beat=99", "energy.mem_pj_per_write_beat=101",
   "energy.static_mw=0.3",
-  "dvfs.pll_relock_cycles=250",
+  "dvfs.pll_relock_cycles=250", "dvfs.min_mhz=2.5", "dvfs.max_mhz=900", "dvfs.min_voltage=0.7",
+  "dvfs.max_voltage=1.3",
   "pmu.counters=7", "pmu.absent=illegal",
 };
 #define N_EVERY (sizeof every_key / sizeof every_key[0])

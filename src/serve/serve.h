@@ -1,0 +1,139 @@
+/*
+ * tally serve: the web front end's server. One serve_ctx holds everything
+ * (no globals): options, the uploaded programs, the runs in progress. HTTP
+ * comes from libmicrohttpd (http.c); each run is a child process (jobs.c)
+ * that executes `tally serve --worker DIR` (worker.c) in a sandbox
+ * (sandbox.c). The server is a client of include/tally/ only.
+ */
+#ifndef TALLY_SERVE_H
+#define TALLY_SERVE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+/* Exit statuses of tally serve, as the CLI's (src/cli/cli.h). */
+enum { SERVE_EXIT_USAGE = 64, SERVE_EXIT_INTERNAL = 70, SERVE_EXIT_CANTCREAT = 73 };
+
+/* Limits a run and an upload get; set by tally serve's options. */
+typedef struct serve_limits {
+  size_t max_upload;        /* bytes in one request body */
+  uint64_t max_insns;       /* instruction budget of a run (and its default) */
+  unsigned cpu_seconds;     /* RLIMIT_CPU of a run's child */
+  unsigned wall_seconds;    /* the child is killed after this long */
+  uint64_t mem_bytes;       /* RLIMIT_AS of a run's child (not in sanitizer builds) */
+  unsigned max_jobs;        /* runs at once; more are refused with 503 */
+  size_t max_output;        /* bytes of program output kept */
+} serve_limits;
+
+typedef struct serve_program serve_program;
+typedef struct serve_job serve_job;
+
+typedef struct serve_ctx {
+  char *dir;                /* the server's own folder: programs/ and jobs/ under it */
+  char *db;                 /* the SQLite store of runs */
+  char *token;              /* required on /api when not NULL */
+  char *self_exe;           /* this binary, for the workers */
+  char host[64];            /* the listen address as Host headers must name it */
+  unsigned port;
+  bool loopback;
+  serve_limits lim;
+  pthread_mutex_t lock;     /* guards the lists and counters below */
+  serve_program *programs;
+  unsigned next_program;
+  serve_job *jobs;
+  unsigned next_job;
+  unsigned running;
+  struct tally_collector *collector; /* collector.c: where the runs' packets go */
+  char collector_addr[80];
+  pthread_t collector_thread;
+  volatile int stopping;
+} serve_ctx;
+
+/* ---- collector.c ---- */
+int serve_collector_start(serve_ctx *c);
+void serve_collector_stop(serve_ctx *c);
+/* "0x" + 16 hex digits, as tally prints run ids (stored.c). */
+json_t *serve_run_id(uint64_t id);
+
+/* ---- programs.c: uploads ---- */
+
+/* An upload's parts, as the multipart form gave them. */
+typedef struct serve_upload {
+  char *elf, *bin, *map;    /* file contents (NULL if absent) */
+  size_t elf_n, bin_n, map_n;
+  char load_addr[32], entry[32];
+  char kind[8];             /* "elf" or "bin" */
+} serve_upload;
+
+/* Stores and checks an upload; returns the program as JSON (id, kind,
+ * functions, ...) or NULL with `msg` saying what is wrong with it. */
+json_t *serve_program_add(serve_ctx *c, const serve_upload *u, char *msg, size_t msgsize);
+/* The program's JSON description, or NULL. */
+json_t *serve_program_json(serve_ctx *c, unsigned id);
+/* Fills paths of a stored program for a worker's job; -1 if unknown. */
+int serve_program_paths(serve_ctx *c, unsigned id, json_t *job);
+void serve_programs_free(serve_ctx *c);
+
+/* ---- jobs.c: runs in child processes ---- */
+
+/* Starts a run from the page's request; returns {"job": N} or NULL with
+ * msg and *status (400 bad request, 503 busy, 500). */
+json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_t msgsize);
+/* The job's state and its events from index `since` on; NULL if unknown. */
+json_t *serve_job_poll(serve_ctx *c, unsigned id, size_t since);
+int serve_job_stop(serve_ctx *c, unsigned id);
+/* Runs a worker on the job.json in dir to its end (killed after timeout_s)
+ * and returns its stdout (malloc'd, NUL-terminated), or NULL. */
+char *serve_child_output(serve_ctx *c, const char *dir, unsigned timeout_s, size_t *len);
+/* A file the worker wrote in its folder ("profile.json"); malloc'd, or NULL. */
+char *serve_job_file(serve_ctx *c, unsigned id, const char *name, size_t *len);
+void serve_jobs_free(serve_ctx *c);
+
+/* ---- http.c ---- */
+int serve_http_run(serve_ctx *c, const char *addr);
+
+/* ---- api.c: the JSON endpoints ---- */
+
+/* One API request: method, path under /api, query lookup, body. Fills a
+ * JSON answer or a raw one (content type + bytes) and an HTTP status. */
+typedef struct serve_reply {
+  int status;
+  json_t *json;             /* answer, if JSON */
+  char *body;               /* answer, if raw (malloc'd) */
+  size_t len;
+  const char *type;
+  char disposition[128];    /* Content-Disposition, "" = none */
+} serve_reply;
+
+typedef const char *(*serve_query_fn)(void *conn, const char *key);
+void serve_api(serve_ctx *c, const char *method, const char *path, serve_query_fn q, void *conn,
+               const char *body, size_t len, serve_reply *r);
+/* POST /api/programs: the upload form's parts. */
+void serve_api_upload(serve_ctx *c, const char *path, const serve_upload *u, serve_reply *r);
+/* A JSON error answer: {"error": msg}. */
+void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- stored.c: the store of runs (tally report's) ---- */
+void serve_stored(serve_ctx *c, const char *method, const char *rest, serve_query_fn q, void *conn,
+                  serve_reply *r);
+
+/* ---- assets.c: the page, embedded at build time ---- */
+typedef struct serve_asset {
+  const char *path, *type;
+  const unsigned char *data;
+  size_t len;
+} serve_asset;
+const serve_asset *serve_asset_find(const char *path);
+
+/* ---- worker.c / sandbox.c: the child's side ---- */
+int serve_worker_main(const char *jobdir);
+/* Limits and the syscall filter; 0 or -1 with errno. */
+int serve_sandbox_limits(const serve_limits *lim);
+int serve_sandbox_no_files(void);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * The exact profile as the page draws it, from a snapshot (public API):
+ * the flat table (each function's own counts of a few signals, calls,
+ * inclusive cycles), the arcs of the call graph, every distinct call stack
+ * with its own cycles (the flame graph), and the annotated disassembly of
+ * every function that ran, with source lines when the ELF has them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tally/lines.h"
+#include "worker.h"
+
+#define MAX_CODE_ROWS 200000  /* annotated instructions in one profile */
+
+static const char *const shown[] = {"cycle", "instret", "icache.miss", "dcache.read_miss", "dcache.write_miss",
+                                    "stall", "branch.mispredict", "call"};
+#define NSHOWN (sizeof shown / sizeof shown[0])
+
+static json_t *functions(const tally_profile *p, const int *sig) {
+  const tally_func_profile *f;
+  size_t n = tally_profile_functions(p, &f);
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++) {
+    json_t *self = json_array();
+    for (size_t k = 0; k < NSHOWN; k++)
+      json_array_append_new(self, json_integer(sig[k] >= 0 ? (json_int_t)f[i].self[sig[k]] : 0));
+    json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:b}", "name", f[i].name, "lo",
+                                       (json_int_t)f[i].lo, "hi", (json_int_t)f[i].hi, "calls",
+                                       (json_int_t)f[i].calls, "incl", (json_int_t)f[i].inclusive_cycles, "self",
+                                       self, "handler", f[i].is_handler));
+  }
+  return a;
+}
+
+static json_t *arcs(const tally_profile *p) {
+  const tally_arc *a;
+  size_t n = tally_profile_arcs(p, &a);
+  json_t *j = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(j, json_pack("[i,i,I,I]", a[i].caller, a[i].callee, (json_int_t)a[i].calls,
+                                       (json_int_t)a[i].inclusive_cycles));
+  return j;
+}
+
+static void one_stack(void *ctx, const char *const *names, size_t depth, uint64_t cycles) {
+  json_t *s = json_array();
+  for (size_t i = 0; i < depth; i++)
+    json_array_append_new(s, json_string(names[i]));
+  json_array_append_new(ctx, json_pack("[o,I]", s, (json_int_t)cycles));
+}
+
+/* Annotated code of the functions that ran: [pc, text, cycles, retired, line] per instruction. */
+static json_t *code(tally_sim *sim, const tally_profile *p, const tally_line_table *lt, int instret) {
+  const tally_func_profile *f;
+  size_t n = tally_profile_functions(p, &f), rows = 0;
+  json_t *all = json_object();
+  for (size_t i = 0; i < n && rows < MAX_CODE_ROWS; i++) {
+    if (f[i].self[0] == 0 || f[i].hi <= f[i].lo)
+      continue;
+    json_t *a = json_array();
+    char text[96];
+    for (uint32_t pc = f[i].lo; pc < f[i].hi && rows < MAX_CODE_ROWS; rows++) {
+      int len = tally_disasm_at(sim, pc, text, sizeof text);
+      if (len == 0)
+        break;
+      const char *file = NULL;
+      uint32_t line = 0;
+      char where[300] = "";
+      if (lt && tally_line_at(lt, pc, &file, &line)) {
+        const char *base = strrchr(file, '/');
+        snprintf(where, sizeof where, "%s:%u", base ? base + 1 : file, line);
+      }
+      json_array_append_new(a, json_pack("[I,s,I,I,s]", (json_int_t)pc, text,
+                                         (json_int_t)tally_profile_at(p, pc, 0),
+                                         (json_int_t)(instret >= 0 ? tally_profile_at(p, pc, instret) : 0), where));
+      pc += (uint32_t)len;
+    }
+    json_object_set_new(all, f[i].name, a);
+  }
+  return all;
+}
+
+int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_line_table *lt, FILE *f) {
+  int sig[NSHOWN];
+  json_t *names = json_array();
+  for (size_t k = 0; k < NSHOWN; k++) {
+    sig[k] = tally_signal_lookup(shown[k]);
+    json_array_append_new(names, json_pack("{s:s,s:s}", "signal", shown[k], "noun",
+                                           sig[k] >= 0 ? tally_signal_noun(sig[k]) : shown[k]));
+  }
+  json_t *stacks = json_array();
+  tally_profile_stacks(p, one_stack, stacks);
+  json_t *j = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:b}", "total_cycles", (json_int_t)tally_profile_total(p, 0),
+                        "signals", names, "functions", functions(p, sig), "arcs", arcs(p), "stacks", stacks,
+                        "code", code(sim, p, lt, tally_signal_lookup("instret")), "lines",
+                        lt && tally_line_table_rows(lt) > 0);
+  int rc = json_dumpf(j, f, JSON_COMPACT);
+  json_decref(j);
+  return rc;
+}

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""The GDB stub's tests (docs/tally-gdb.md), one mode each; exit 77 (skip)
+when gdb-multiarch is not installed.
+
+    check_gdb.py TALLY GDB session ELF [tally run options...]
+        GDB (batch) stops at work's first instruction and at its return
+        address: the cycles and instructions between the two stops
+        (monitor cycles, monitor instret) must equal the statistics
+        module's cycle@work and instret@work, and so must monitor count
+        cycle@work and instret@work at the second stop; registers and memory read
+        there must be what the program holds (a0 = the argument 2048, the
+        word at &data[0] = 1, set by main; the CSRs misa and mstatus by the
+        spec's encoding); a write watchpoint on data[5]
+        must stop with its old and new values (36, then 333, by hand from
+        measure.c); the program's output, exit
+        status and --stats-json totals must be those of a run without GDB.
+    check_gdb.py TALLY GDB step ELF SOURCE
+        GDB stops at the line of SOURCE that calls work (a line breakpoint),
+        then at work, and steps three instructions there (the first
+        compressed, the next 4-byte ones; none jumps, n > 0): each stepi
+        must land on the address GDB's own disassembler gives as the next.
+    check_gdb.py TALLY GDB interrupt ELF
+        a raw client continues a program that never ends, with no breakpoint
+        and with one that is never reached, sends Ctrl-C (0x03) and must get
+        the stop reply S02 each time; then kills it (tally ends with 124).
+    check_gdb.py TALLY GDB garbage ELF
+        a client that sends garbage, a bad checksum and a packet cut in the
+        middle, then goes away: tally neither crashes nor hangs (it ends
+        with 124, "GDB killed it or went away").
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def module_count(tally, elf, opts, spec):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "c.csv")
+        subprocess.run([tally, "run", "--no-store", "--count", spec, "--interval", "1000000",
+                        "--intervals-csv", path] + opts + [elf], capture_output=True, check=True, timeout=60)
+        with open(path) as f:
+            total = [l for l in f.read().splitlines() if l.startswith("total,")][0]
+        return int(total.split(",")[3])
+
+
+def session(tally, gdb, elf, opts):
+    port = free_port()  # GDB retries until tally listens (tcp connect-timeout)
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        cmd = [tally, "run", "--gdb", str(port), "--stats-json", stats] + opts + [elf]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = p.stderr.readline()  # "tally: waiting for GDB on ...": it listens
+        if "waiting for GDB" not in first:
+            print(f"FAIL: tally did not wait for GDB: {first}")
+            p.kill()
+            return 1
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"""set pagination off
+set confirm off
+set tcp connect-timeout 10
+target remote 127.0.0.1:{port}
+break *work
+continue
+printf "A0 %d\\n", $a0
+printf "DATA0 %d\\n", *(int *)&data
+printf "MISA %x\\n", $misa
+printf "MSTATUS %x\\n", $mstatus
+monitor cycles
+monitor instret
+watch data[5]
+continue
+delete 2
+break *$ra
+continue
+monitor cycles
+monitor instret
+monitor count cycle@work
+monitor count instret@work
+stepi
+stepi
+delete
+continue
+""")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+        out, err = p.communicate(timeout=60)
+        with open(stats) as f:
+            js = json.load(f)
+    lines = g.stdout.splitlines()
+    # GDB writes monitor output to its stderr, the rest to its stdout
+    nums = [int(l) for l in g.stderr.splitlines() + lines if l.strip().isdigit()]
+    vals = dict(l.split() for l in lines if l.startswith(("A0 ", "DATA0 ", "MISA ", "MSTATUS ")))
+    bad = 0
+
+    def check(what, got, exp):
+        nonlocal bad
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r} (expected {exp!r})")
+
+    if len(nums) != 6:
+        print(f"FAIL: expected six monitor numbers from GDB, got:\n{g.stdout}\n{g.stderr}")
+        return 1
+    cycles_work = module_count(tally, elf, opts, "cycle@work")
+    instret_work = module_count(tally, elf, opts, "instret@work")
+    check("cycles from work's entry to its return", nums[2] - nums[0], cycles_work)
+    check("instructions from work's entry to its return", nums[3] - nums[1], instret_work)
+    check("monitor count cycle@work after it returned", nums[4], cycles_work)
+    check("monitor count instret@work after it returned", nums[5], instret_work)
+    check("a0 at work's entry", vals.get("A0"), "2048")
+    check("data[0] at work's entry", vals.get("DATA0"), "1")
+    # misa: MXL 1 (bit 30) and the extensions A, C, I, M (bits 0, 2, 8, 12);
+    # mstatus: MPP = 3 (machine mode only) and nothing else set by the program
+    check("CSR misa", vals.get("MISA"), "40001105")
+    check("CSR mstatus", vals.get("MSTATUS"), "1800")
+    # data[5] = 5 * 7 + 1 = 36 before work; work's sums s: 3, 27, 72, 138, 225, 333
+    check("watchpoint on data[5]", "Old value = 36" in g.stdout and "New value = 333" in g.stdout, True)
+    check("GDB saw the exit", "exited normally" in g.stdout, True)
+    plain = subprocess.run([tally, "run", "--stats-json", "-"] + opts + [elf], capture_output=True, text=True,
+                           timeout=60)
+    pj = json.loads(plain.stdout[plain.stdout.index("{\n"):])
+    check("exit status", p.returncode, plain.returncode)
+    check("output", out, plain.stdout[:plain.stdout.index("{\n")])
+    check("cycles", js["cycles"], pj["cycles"])
+    check("every signal total", js["signals"], pj["signals"])
+    return 1 if bad else 0
+
+
+def garbage(tally, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--gdb", str(port), elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    s = None
+    for _ in range(100):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    if s is None:
+        print("FAIL: tally never listened")
+        p.kill()
+        return 1
+    s.sendall(b"\x00\xff+-garbage$g#00$" + b"m" * 10000 + b"#00$qSupported#37$m80000000,ffffffff#00")
+    s.sendall(b"$m80000000,4#")  # cut in the middle
+    time.sleep(0.2)
+    s.close()
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        print("FAIL: tally hangs after the client went away")
+        return 1
+    ok = p.returncode == 124 and "GDB killed it or went away" in err
+    print(f"{'ok  ' if ok else 'FAIL'} exit {p.returncode}: {err.strip().splitlines()[-1] if err.strip() else ''}")
+    return 0 if ok else 1
+
+
+def rsp(data):
+    return b"$" + data + b"#%02x" % (sum(data) & 0xff)
+
+
+def read_reply(s):
+    """The data of the next packet from the stub (acks skipped)."""
+    buf = b""
+    while True:
+        chunk = s.recv(4096)
+        if not chunk:
+            return None
+        buf += chunk
+        start = buf.find(b"$")
+        if start >= 0 and b"#" in buf[start:] and len(buf) >= buf.index(b"#", start) + 3:
+            return buf[start + 1:buf.index(b"#", start)]
+
+
+def interrupt(tally, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "sram", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    bad = 0
+    for setup in (b"", b"Z0,70000000,4"):
+        if setup:
+            s.sendall(rsp(setup))
+            if read_reply(s) != b"OK":
+                bad += 1
+        s.sendall(rsp(b"c"))
+        time.sleep(0.3)
+        s.sendall(b"\x03")
+        reply = read_reply(s)
+        ok = reply == b"S02"
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} Ctrl-C{' with a breakpoint' if setup else ''}: {reply!r}")
+    s.sendall(rsp(b"k"))
+    s.close()
+    out, err = p.communicate(timeout=30)
+    ok = p.returncode == 124
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} killed: exit {p.returncode}")
+    return 1 if bad else 0
+
+
+def step(tally, gdb, elf, source):
+    with open(source) as f:
+        line = next(i + 1 for i, l in enumerate(f) if "int r = work(N);" in l)
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\n"
+                    f"break {os.path.basename(source)}:{line}\ncontinue\nbreak *work\ncontinue\n"
+                    + "x/2i $pc\nstepi\n" * 3 + "x/2i $pc\nkill\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+    p.communicate(timeout=30)
+    bad = 0
+    at_line = f"main () at {source}:{line}" in g.stdout or f"measure.c:{line}" in g.stdout
+    print(f"{'ok  ' if at_line else 'FAIL'} stopped at line {line} of {os.path.basename(source)}")
+    bad += not at_line
+    # pairs of "=> ADDR" (where it is) and the following "   ADDR" (the next instruction)
+    here = [int(l.split()[1], 16) for l in g.stdout.splitlines() if l.startswith("=> ")]
+    nxt = [int(l.split()[0], 16) for l in g.stdout.splitlines() if l.startswith("   0x")]
+    if len(here) != 4 or len(nxt) != 4:
+        print(f"FAIL: expected four disassemblies:\n{g.stdout}\n{g.stderr}")
+        return 1
+    sizes = []
+    for i in range(3):
+        ok = here[i + 1] == nxt[i]
+        bad += not ok
+        sizes.append(nxt[i] - here[i])
+        print(f"{'ok  ' if ok else 'FAIL'} stepi from 0x{here[i]:08x} ({nxt[i] - here[i]} bytes) to 0x{here[i + 1]:08x}")
+    ok = 2 in sizes and 4 in sizes
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} stepped compressed and 4-byte instructions: {sizes}")
+    return 1 if bad else 0
+
+
+def main(argv):
+    if len(argv) < 5 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) > 1 and argv[1] in ("-h", "--help") else 64
+    tally, gdb, mode, elf = argv[1:5]
+    if not gdb or not os.path.exists(gdb):
+        print("gdb-multiarch is not installed: skipped (scripts/install-deps.sh installs it)")
+        return 77
+    if mode == "session":
+        return session(tally, gdb, elf, argv[5:])
+    if mode == "step":
+        return step(tally, gdb, elf, argv[5])
+    if mode == "interrupt":
+        return interrupt(tally, elf)
+    if mode == "garbage":
+        return garbage(tally, elf)
+    print(f"check_gdb.py: unknown mode '{mode}'", file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
