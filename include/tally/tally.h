@@ -173,7 +173,9 @@ void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size
 /* Selects the core model: NAME is a shipped model ("tally5", "picorv32",
  * ...; see tally_core_dirs) or a path to an .ini file; NULL = the built-in
  * default. `sets` are "section.key=value" overrides applied in order.
- * Must be called before running. Returns 0, or -1 with err filled. */
+ * Must be called before running. Returns 0, or -1 with err filled; its
+ * code is TALLY_E_USAGE for an unknown model name or a bad override,
+ * TALLY_E_INPUT for a model file that cannot be read or is wrong. */
 int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, int nsets, tally_error *err);
 
 /* Where shipped core models are looked for: $TALLY_CORES_PATH, then the
@@ -274,7 +276,8 @@ size_t tally_profile_functions(const tally_profile *p, const tally_func_profile 
 size_t tally_profile_arcs(const tally_profile *p, const tally_arc **out);
 uint64_t tally_profile_total(const tally_profile *p, int signal);
 uint64_t tally_profile_samples_taken(const tally_profile *p);
-/* Per instruction: a signal's total at pc (0 outside the profiled code). */
+/* Per instruction: a signal's total at pc (0 outside the profiled code);
+ * derived signals ("stall", the sum of the stall.* signals) included. */
 uint64_t tally_profile_at(const tally_profile *p, uint32_t pc, int signal);
 void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi);
 /* Every distinct call stack with its self cycles, root first: calls
@@ -296,6 +299,10 @@ int tally_profile_lines_enable(tally_sim *sim, tally_error *err);
  * last. 0 rows when tally_profile_lines_enable did not return 1 before the
  * snapshot was taken. */
 size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **out);
+/* The source line of the instruction at pc, as the line table gives it
+ * (file as in tally_line_profile). Returns 1, or 0 when pc has no line or
+ * tally_profile_lines_enable did not return 1 before the snapshot. */
+int tally_profile_source_at(const tally_profile *p, uint32_t pc, const char **file, uint32_t *line);
 
 /* ---- Functions by name -------------------------------------------------- */
 

@@ -220,13 +220,20 @@ const char *tally_core_dirs(void) {
 int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, int nsets, tally_error *err) {
   core_model m;
   core_model_default(&m);
+  /* a model named is a usage error when wrong, a model file an input error */
+  bool is_file = name && (strchr(name, '/') || (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".ini")));
+  err->code = is_file ? TALLY_E_INPUT : TALLY_E_USAGE;
   if (name && core_model_load(&m, name, tally_core_dirs(), err->msg, sizeof err->msg) != 0)
     return -1;
+  err->code = TALLY_E_USAGE;
   for (int i = 0; i < nsets; i++)
     if (core_model_set(&m, sets[i], err->msg, sizeof err->msg) != 0)
       return -1;
-  if (core_model_validate(&m, err->msg, sizeof err->msg) != 0)
+  if (core_model_validate(&m, err->msg, sizeof err->msg) != 0) {
+    err->code = nsets ? TALLY_E_USAGE : TALLY_E_INPUT; /* the --set values, or the file's own */
     return -1;
+  }
+  err->code = TALLY_E_INTERNAL;
   timing *tm = timing_new(&m);
   if (!tm) {
     snprintf(err->msg, sizeof err->msg, "cannot set up core model '%s'", m.name);
@@ -343,7 +350,15 @@ uint64_t tally_profile_at(const tally_profile *p, uint32_t pc, int signal) {
   const prof_state *st = p->state;
   if (signal < 0 || signal >= SIG_COUNT || pc - st->lo >= st->hi - st->lo)
     return 0;
-  return (uint64_t)prof_row((prof_state *)st, pc)[signal];
+  const int64_t *row = prof_row((prof_state *)st, pc);
+  if (signal != SIG_STALL)
+    return (uint64_t)row[signal];
+  /* rows hold the stall.* parts; "stall" is derived from them, as in the totals */
+  uint64_t v[SIG_COUNT];
+  for (int s = 0; s < SIG_COUNT; s++)
+    v[s] = (uint64_t)row[s];
+  signal_derive(v);
+  return v[SIG_STALL];
 }
 
 void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi) {
@@ -389,6 +404,15 @@ int tally_profile_lines_enable(tally_sim *sim, tally_error *err) {
   return lines_answer(sim, err);
 }
 
+int tally_profile_source_at(const tally_profile *p, uint32_t pc, const char **file, uint32_t *line) {
+  const sym_line *r = p->line_table ? sym_lines_lookup(p->line_table, pc) : NULL;
+  if (!r)
+    return 0;
+  *file = sym_lines_file(p->line_table, r);
+  *line = r->line;
+  return 1;
+}
+
 size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **out) {
   *out = p->lines;
   return p->nlines;
@@ -419,6 +443,49 @@ static bool names(const sym_entry *e, const char *name) {
   return false;
 }
 
+/* Edit distance of a and b, giving up above `limit` (returns limit + 1). */
+static size_t distance(const char *a, const char *b, size_t limit) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > lb + limit || lb > la + limit || lb >= 64)
+    return limit + 1;
+  size_t row[64];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0], best = row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t v = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < v) v = up + 1;
+      if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+      row[j] = v;
+      diag = up;
+      if (v < best) best = v;
+    }
+    if (best > limit)
+      return limit + 1;
+  }
+  return row[lb];
+}
+
+/* Up to four function names close to `name` (a typo away, or containing it),
+ * as "; did you mean a, b?", appended to msg. */
+static void suggest_functions(const sym_table *t, const char *name, char *msg, size_t size) {
+  size_t o = strlen(msg), found = 0, limit = strlen(name) < 4 ? 1 : 2;
+  for (size_t i = 0; i < t->n && found < 4; i++) {
+    const char *s = t->v[i].name;
+    if (distance(name, s, limit) > limit && !(strlen(name) >= 3 && strstr(s, name)))
+      continue;
+    int n = snprintf(msg + o, size - o, "%s%s", found ? ", " : "; did you mean ", s);
+    if (n < 0 || (size_t)n >= size - o)
+      break;
+    o += (size_t)n;
+    found++;
+  }
+  if (found && o + 2 < size)
+    strcat(msg, "?");
+}
+
 int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, uint32_t *hi, tally_error *err) {
   const sym_table *t = &sim->syms;
   const sym_entry *found = NULL;
@@ -438,8 +505,10 @@ int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, u
     if (t->n == 0)
       snprintf(err->msg, sizeof err->msg, "no function named '%s': the program has no symbols (a raw binary needs "
                "--map FILE; or give the range as 0xLO-0xHI)", name);
-    else
+    else {
       snprintf(err->msg, sizeof err->msg, "no function named '%s' in the program (tally symbols lists them)", name);
+      suggest_functions(t, name, err->msg, sizeof err->msg);
+    }
     return -1;
   }
   int n = snprintf(err->msg, sizeof err->msg, "%zu functions are named '%s':", count, name);

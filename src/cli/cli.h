@@ -36,6 +36,16 @@ int cmd_dvfs(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_serve(int argc, char **argv);   /* src/serve/cmd_serve.c */
 
+/* The status for a program that exited by itself: its code's low byte,
+ * 1 for a non-zero code whose low byte is 0; says on stderr what the
+ * program reported when it was an HTIF failure or does not fit. */
+int cli_exit_status(const tally_sim *sim, const char *cmd);
+
+struct option;
+/* Prints a one-line hint on stderr when an argument after PROGRAM (argv's
+ * index `program`) is one of the subcommand's own long options. */
+void cli_hint_after_program(const char *cmd, const struct option *longs, int argc, char **argv, int program);
+
 /* Numbers for people, as the library formats and parses them. */
 static inline const char *fmt_count(uint64_t v, char *buf, size_t size) { return tally_format_count(v, buf, size); }
 static inline bool parse_u64(const char *s, uint64_t *out) { return tally_parse_number(s, out); }

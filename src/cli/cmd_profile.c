@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -38,7 +39,15 @@ typedef struct profile_opts {
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
   bool gmon_cycles;        /* --gmon-unit cycles */
+  bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
+  /* loading, as tally run does it */
+  bool raw;                /* --load-addr: PROGRAM is a raw binary */
+  uint32_t load_addr, entry;
+  bool entry_set;
+  uint64_t ram_size;
+  bool ram_size_given;     /* --ram-size: else as the ELF needs */
+  const char *map;         /* --map FILE: functions from a GNU ld map file */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -56,21 +65,28 @@ static void profile_usage(FILE *f) {
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
           "      --sort SIGNAL        sort by this signal's self total (default cycle)\n"
-          "      --top N              show the N first functions and lines (default all)\n"
+          "      --top N              show the N first functions, lines, arcs of the call\n"
+          "                           graph and rows of the sampler table (default all)\n"
           "  -g, --callgraph          also print caller -> callee arcs with exact calls\n"
           "                           and inclusive cycles, and their call sites\n"
           "      --lines              also print the profile per source line (file:line\n"
           "                           of each function, from the DWARF line table: build\n"
           "                           PROGRAM with -g); --csv then writes it, --json adds it\n"
-          "      --annotate FUNC      disassembly of FUNC with per-instruction counts\n"
+          "      --annotate FUNC      disassembly of FUNC with per-instruction counts, and\n"
+          "                           its source lines when PROGRAM has a line table\n"
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
+          "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
+          "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
+          "      --map FILE           function names from a GNU ld map file (raw binaries)\n"
+          "      --ram-size SIZE      RAM size, a multiple of 4 KiB (default 128Mi)\n"
           "      --max-insns N        stop after N instructions\n"
           "      --timeout S          stop after S seconds of wall time (Ctrl-C stops too;\n"
           "                           either way the profile of what ran is printed)\n"
           HOST_FILES_HELP
           "\n"
-          "exports (written after the run; docs/profile.md describes each):\n"
+          "exports (written after the run; docs/profile.md describes each; FILE '-'\n"
+          "is standard output, and the report and the program's output then go to stderr):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
           "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE'\n"
           "      --gmon-unit U        seconds (default; counts at the core clock) or cycles\n"
@@ -124,6 +140,11 @@ static volatile sig_atomic_t interrupted;
 static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char **bound) {
   stopwatch_start(sim, &interrupted);
   stopwatch_arm(o->timeout);
+  /* a long run shows that it is going, on a terminal only */
+  bool progress = isatty(STDERR_FILENO);
+  struct timespec t0, now;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  time_t last = t0.tv_sec;
   tally_stop s;
   for (;;) {
     uint64_t left = o->max_insns ? o->max_insns - tally_instret(sim) : UINT64_MAX;
@@ -134,7 +155,15 @@ static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char 
       *bound = "--max-insns reached";
       break;
     }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (progress && now.tv_sec > last) {
+      char n[32];
+      fprintf(stderr, "\rtally profile: %s instructions...", fmt_count(tally_instret(sim), n, sizeof n));
+      last = now.tv_sec;
+    }
   }
+  if (progress && last != t0.tv_sec)
+    fprintf(stderr, "\r\033[K");
   stopwatch_stop();
   return s;
 }
@@ -142,7 +171,7 @@ static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
-         O_HOST_FILES, O_TIMEOUT };
+         O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -155,10 +184,12 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {"semihost-files", required_argument, NULL, O_HOST_FILES},
     {"timeout", required_argument, NULL, O_TIMEOUT},
+    {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
+    {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {NULL, 0, NULL, 0},
   };
-  *o = (profile_opts){.sort = tally_signal_lookup("cycle")};
+  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
   int c, li;
@@ -203,11 +234,32 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
         return -1;
       }
       break;
+    case O_LOAD: case O_ENTRY:
+      if (!parse_u64(optarg, &v) || v > UINT32_MAX) {
+        fprintf(stderr, "tally profile: %s wants a 32-bit address, got '%s'\n", c == O_LOAD ? "--load-addr" : "--entry",
+                optarg);
+        return -1;
+      }
+      if (c == O_LOAD) { o->raw = true; o->load_addr = (uint32_t)v; }
+      else { o->entry_set = true; o->entry = (uint32_t)v; }
+      break;
+    case O_MAP: o->map = optarg; break;
+    case O_RAM:
+      if (!parse_u64(optarg, &o->ram_size) || o->ram_size == 0 || o->ram_size % 4096 || o->ram_size > 0x80000000ull) {
+        fprintf(stderr, "tally profile: --ram-size wants a multiple of 4 KiB up to 2 GiB, got '%s'\n", optarg);
+        return -1;
+      }
+      o->ram_size_given = true;
+      break;
     case O_FOLDED: case O_CSV: case O_JSON: case O_GMON: case O_CALLGRIND: case O_SPEEDSCOPE:
       if (o->noutputs == 16) { fprintf(stderr, "tally profile: too many outputs\n"); return -1; }
       o->outputs[o->noutputs][0] = c == O_FOLDED ? "folded" : c == O_CSV ? "csv" : c == O_JSON ? "json"
                                    : c == O_GMON ? "gmon" : c == O_CALLGRIND ? "callgrind" : "speedscope";
       o->outputs[o->noutputs++][1] = optarg;
+      if (!strcmp(optarg, "-")) {
+        if (o->to_stdout) { fprintf(stderr, "tally profile: only one export can go to standard output ('-')\n"); return -1; }
+        o->to_stdout = true;
+      }
       break;
     case O_GMON_UNIT:
       if (!strcmp(optarg, "seconds")) o->gmon_cycles = false;
@@ -220,14 +272,49 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
         return -1;
       break;
     case 'h': profile_usage(stdout); return -2;
-    default: return -1;
+    default: fprintf(stderr, "(try 'tally profile --help')\n"); return -1;
     }
   }
   if (optind >= argc) {
     fprintf(stderr, "tally profile: no program given (try 'tally profile --help')\n");
     return -1;
   }
+  if (o->entry_set && !o->raw) {
+    fprintf(stderr, "tally profile: --entry only applies to raw binaries (with --load-addr)\n");
+    return -1;
+  }
+  cli_hint_after_program("profile", longs, argc, argv, optind);
   return optind;
+}
+
+/* --annotate NAME, before the run: a wrong name is said at once (with the
+ * names it may have meant), and an alias becomes the function's primary
+ * name, the one the profile lists. */
+static int resolve_annotate(const tally_sim *sim, profile_opts *o) {
+  tally_error err;
+  uint32_t lo, hi;
+  if (tally_function_range(sim, o->annotate, &lo, &hi, &err) != 0) {
+    fprintf(stderr, "tally profile: --annotate: %s\n", err.msg);
+    return -1;
+  }
+  tally_function f;
+  for (size_t i = 0; i < tally_function_count(sim); i++)
+    if (tally_function_at(sim, i, &f) == 0 && f.lo == lo && f.hi == hi) {
+      o->annotate = f.name;
+      break;
+    }
+  return 0;
+}
+
+/* Whether an output shows source lines without --lines: Callgrind's
+ * positions and --annotate. */
+static bool wants_source(const profile_opts *o) {
+  if (o->annotate)
+    return true;
+  for (int i = 0; i < o->noutputs; i++)
+    if (!strcmp(o->outputs[i][0], "callgrind"))
+      return true;
+  return false;
 }
 
 /* The export files, each written by the library (tally/export.h). */
@@ -251,14 +338,15 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
   int rc = 0;
   for (int i = 0; i < o->noutputs; i++) {
     const char *format = o->outputs[i][0], *path = o->outputs[i][1];
-    FILE *f = fopen(path, !strcmp(format, "gmon") ? "wb" : "w");
+    bool out = !strcmp(path, "-");
+    FILE *f = out ? stdout : fopen(path, !strcmp(format, "gmon") ? "wb" : "w");
     if (!f) {
       fprintf(stderr, "tally profile: cannot write %s: %s\n", path, strerror(errno));
       rc = -1;
       continue;
     }
-    int w = write_one(p, run, format, f, path, o);
-    if (fclose(f) != 0 && w == 0) {
+    int w = write_one(p, run, format, f, out ? "standard output" : path, o);
+    if ((out ? fflush(f) : fclose(f)) != 0 && w == 0) {
       fprintf(stderr, "tally profile: writing %s failed: %s\n", path, strerror(errno));
       w = -1;
     }
@@ -274,11 +362,17 @@ int cmd_profile(int argc, char **argv) {
     return 0;
   if (first < 0)
     return EXIT_USAGE;
-  tally_config cfg; /* RAM as the ELF needs, up to 256 MiB (a tally inst output), as tally run */
+  tally_config cfg;
   tally_config_default(&cfg);
-  uint64_t need = tally_elf_ram_needed(argv[first]);
-  if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
-    cfg.ram_size = (uint32_t)need;
+  cfg.ram_size = (uint32_t)o.ram_size;
+  if (!o.raw && !o.ram_size_given) {
+    /* RAM as the ELF needs, up to 256 MiB (a tally inst output), as tally run */
+    uint64_t need = tally_elf_ram_needed(argv[first]);
+    if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
+      cfg.ram_size = (uint32_t)need;
+  }
+  if (o.to_stdout)
+    cfg.out = stderr; /* stdout carries the export alone */
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally profile: out of memory\n");
@@ -291,7 +385,15 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return status;
   }
-  if (tally_load_elf(sim, prog, &err) != 0 || tally_set_args(sim, argc - first, argv + first) != 0) {
+  int loaded = o.raw ? tally_load_raw(sim, prog, o.load_addr, o.entry_set ? o.entry : o.load_addr, &err)
+                     : tally_load_elf(sim, prog, &err);
+  if (loaded == 0 && o.map)
+    loaded = tally_load_map(sim, o.map, &err);
+  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
+    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
+    loaded = -1;
+  }
+  if (loaded != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     tally_sim_free(sim);
     return status;
@@ -299,6 +401,10 @@ int cmd_profile(int argc, char **argv) {
   if ((status = cli_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, "profile")) != 0) {
     tally_sim_free(sim);
     return status;
+  }
+  if (o.annotate && resolve_annotate(sim, &o) != 0) {
+    tally_sim_free(sim);
+    return EXIT_USAGE;
   }
   if (o.lines) {
     /* before the run: a long run is not spent on a profile that cannot be made */
@@ -308,6 +414,9 @@ int cmd_profile(int argc, char **argv) {
       tally_sim_free(sim);
       return EXIT_NOINPUT;
     }
+  } else if (wants_source(&o) && tally_profile_lines_enable(sim, &err) < 0) {
+    /* Callgrind's positions and --annotate's source lines: without a line table they go without */
+    fprintf(stderr, "tally profile: warning: no source lines: %s\n", err.msg);
   }
   tally_energy clk = tally_energy_now(sim);
   uint64_t period = o.sample_seconds > 0 ? (uint64_t)(o.sample_seconds * clk.frequency_mhz * 1e6 + 0.5) : 0;
@@ -322,7 +431,7 @@ int cmd_profile(int argc, char **argv) {
   tally_stop s = run_bounded(sim, &o, &bound);
   fflush(stdout);
   switch (s) {
-  case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
+  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "profile"); break;
   case TALLY_STOP_LIMIT: status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND; break;
   case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
   case TALLY_STOP_HALT: status = EXIT_HALT; break;
@@ -337,10 +446,14 @@ int cmd_profile(int argc, char **argv) {
     tally_sim_free(sim);
     return EXIT_INTERNAL;
   }
+  if (period && tally_profile_samples_taken(p) == 0)
+    fprintf(stderr, "tally profile: warning: --sample-every %g ms took no samples: the run was %llu cycles, "
+                    "shorter than the period (%llu cycles); give a shorter period\n",
+            o.sample_seconds * 1e3, (unsigned long long)tally_cycles(sim), (unsigned long long)period);
   tally_profile_text_opts text = {.program = prog, .signals = o.cols, .nsignals = o.ncols, .sort = o.sort,
                                   .top = o.top, .lines = o.lines, .callgraph = o.callgraph,
                                   .sample_seconds = o.sample_seconds, .annotate = o.annotate};
-  if (tally_export_profile_text(sim, p, &text, stdout, &err) != 0)
+  if (tally_export_profile_text(sim, p, &text, o.to_stdout ? stderr : stdout, &err) != 0)
     fprintf(stderr, "tally profile: %s\n", err.msg);
   tally_run_info run;
   tally_run_info_from(sim, s, status, &run);

@@ -74,7 +74,8 @@ static void run_usage(FILE *f) {
           "                         e.g. --set icache.size=8K --set pipeline.cpi.load=2\n"
           "      --stats            after the run, print cycles, CPI, cache hit rates,\n"
           "                         energy and every signal's total (on stderr)\n"
-          "      --stats-json FILE  the same as JSON ('-' for stdout)\n"
+          "      --stats-json FILE  the same as JSON ('-' for stdout; the program's output\n"
+          "                         then goes to stderr)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
           "      --count SIGNAL[@WHERE]  count SIGNAL ('tally signals') on the cycles the\n"
@@ -88,7 +89,7 @@ static void run_usage(FILE *f) {
           "                         saturates at 2^R - 1 within an interval\n"
           "      --arrs P           address range registers (default 16, up to 256)\n"
           "      --map FILE         function names from a GNU ld map file (raw binaries)\n"
-          "      --intervals-csv FILE  every interval and the totals as CSV\n"
+          "      --intervals-csv FILE  every interval and the totals as CSV ('-' for stdout)\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
           "\n"
@@ -221,7 +222,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       if (!host_files_parse(&o->files, "run", optname, optarg))
         return -1;
       break;
-    default: return -1;
+    default: fprintf(stderr, "(try 'tally run --help')\n"); return -1;
     }
   }
   if (count_check(&o->count) != 0)
@@ -235,13 +236,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     return -1;
   }
   /* `tally run prog.elf --count ...` passes --count to the program: say so */
-  for (int i = optind + 1; i < argc; i++) {
-    if (strcmp(argv[i], "--count") == 0 || strncmp(argv[i], "--count=", 8) == 0 || strcmp(argv[i], "--interval") == 0) {
-      fprintf(stderr, "tally run: note: '%s' comes after PROGRAM, so it goes to the program; tally's own options "
-                      "come before PROGRAM (tally run --count ... --interval N PROGRAM)\n", argv[i]);
-      break;
-    }
-  }
+  cli_hint_after_program("run", longs, argc, argv, optind);
   return optind;
 }
 
@@ -282,6 +277,8 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
+/* The board with the program loaded and the core set; NULL after saying
+ * why, *status the exit status then (64 for a wrong --core or --set). */
 static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
   *status = EXIT_NOINPUT;
   tally_config cfg;
@@ -294,6 +291,8 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
     if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
       cfg.ram_size = (uint32_t)need;
   }
+  if ((o->stats_json && !strcmp(o->stats_json, "-")) || (o->count.csv && !strcmp(o->count.csv, "-")))
+    cfg.out = stderr; /* stdout carries the JSON alone */
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);
@@ -416,7 +415,7 @@ int cmd_run(int argc, char **argv) {
   int status;
   const char *why = NULL;   /* why the program did not run to its end */
   switch (s) {
-  case TALLY_STOP_EXIT: status = tally_exit_code(sim) & 0xff; break;
+  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "run"); break;
   case TALLY_STOP_TRAP: tally_export_stop(sim, s, NULL, stderr); status = EXIT_TRAP; why = "it trapped"; break;
   case TALLY_STOP_HALT:
     tally_export_stop(sim, s, NULL, stderr);

@@ -66,7 +66,7 @@ static int parse_opts(int argc, char **argv, symbols_opts *o) {
         fprintf(stderr, "tally symbols: --map needs a FILE\n");
       else
         fprintf(stderr, "tally symbols: unknown option '%s'\n", argv[optind - 1]);
-      fprintf(stderr, "usage: tally symbols [--map FILE] [--lines] [--json] PROGRAM\n");
+      fprintf(stderr, "usage: tally symbols [--map FILE] [--lines] [--json] PROGRAM (try 'tally symbols --help')\n");
       return EXIT_USAGE;
     }
   }

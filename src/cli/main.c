@@ -2,8 +2,12 @@
  * tally: git-style subcommands over libtally. Each subcommand lives in its
  * own cmd_*.c and is listed once in the table below.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -45,7 +49,32 @@ static void usage(FILE *f) {
           "options: --help, --version\n");
 }
 
+/* An installed tally (cmake --install) finds its core models next to it,
+ * in <prefix>/share/tally/cores, wherever the tree was moved: the library
+ * looks in $TALLY_CORES_PATH first (tally_core_dirs), so that is where they
+ * are named when the user has not set it. A tally in its build tree has no
+ * such folder and uses the source tree's cores/. */
+static void find_installed_cores(void) {
+  const char *set = getenv("TALLY_CORES_PATH");
+  if (set && *set)
+    return;
+  char exe[PATH_MAX], dir[PATH_MAX + 32];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (!slash)
+    return;
+  *slash = '\0';
+  snprintf(dir, sizeof dir, "%s/../share/tally/cores", exe);
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    setenv("TALLY_CORES_PATH", dir, 0);
+}
+
 int main(int argc, char **argv) {
+  find_installed_cores();
   if (argc < 2) {
     usage(stderr);
     return EXIT_USAGE;
@@ -67,8 +96,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-    if (strcmp(subcommands[i].name, cmd) == 0)
+    if (strcmp(subcommands[i].name, cmd) == 0) {
+      /* getopt names the program by argv[0]: "tally run: unrecognized option ..." */
+      char name[32];
+      snprintf(name, sizeof name, "tally %s", cmd);
+      argv[1] = name;
       return subcommands[i].fn(argc - 1, argv + 1);
+    }
   fprintf(stderr, "tally: unknown command '%s'\n\n", cmd);
   usage(stderr);
   return EXIT_USAGE;

@@ -280,7 +280,7 @@ void count_free(count_run *r) {
   free(r->rows);
   free(r->final.values);
   free(r->final.sat);
-  if (r->csv)
+  if (r->csv && r->csv != stdout)
     fclose(r->csv);
   free(r);
 }
@@ -420,7 +420,7 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program,
     rc = add_events(r, &err);
   if (rc == 0)
     rc = tally_measure_on_interval(r->m, report_sink, r, &err);
-  if (rc == 0 && o->csv && !(r->csv = fopen(o->csv, "w"))) {
+  if (rc == 0 && o->csv && !(r->csv = strcmp(o->csv, "-") ? fopen(o->csv, "w") : stdout)) {
     fprintf(stderr, "tally run: --intervals-csv: cannot write %s: %s\n", o->csv, strerror(errno));
     count_free(r);
     return NULL;
@@ -587,7 +587,7 @@ int count_finish(count_run *r, const char *why, FILE *f) {
   if (r->have_final)
     print_table(r, f);
   if (r->csv) {
-    if (fclose(r->csv) != 0)
+    if ((r->csv == stdout ? fflush(r->csv) : fclose(r->csv)) != 0)
       r->csv_failed = true;
     r->csv = NULL;
     if (r->csv_failed) {

@@ -68,6 +68,7 @@ static int check_segments(Elf *e, const core_cpu *cpu, const char *path, size_t 
   if (elf_getphdrnum(e, &n) != 0)
     return fail(err, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
   int loads = 0;
+  uint64_t top = 0; /* the end of the highest segment */
   for (size_t i = 0; i < n; i++) {
     GElf_Phdr ph;
     if (!gelf_getphdr(e, (int)i, &ph))
@@ -82,11 +83,22 @@ static int check_segments(Elf *e, const core_cpu *cpu, const char *path, size_t 
       return fail(err, "%s: truncated: segment %zu needs file bytes 0x%llx-0x%llx but the file has %zu bytes", path, i,
                   (unsigned long long)ph.p_offset, (unsigned long long)(ph.p_offset + ph.p_filesz), file_size);
     uint64_t lo = ph.p_paddr, hi = lo + ph.p_memsz;
-    if (lo < cpu->ram_base || hi > (uint64_t)cpu->ram_base + cpu->ram_size)
-      return fail(err, "%s: segment %zu (0x%08llx-0x%08llx) is outside RAM (0x%08x-0x%08llx); link the program for RAM at 0x%08x or raise --ram-size",
+    /* below RAM: linked for another memory map (picolibc's default layout
+     * puts code at 0x10000000), which no RAM size fixes; above its end: a
+     * larger RAM does */
+    if (lo < cpu->ram_base)
+      return fail(err, "%s: segment %zu (0x%08llx-0x%08llx) is below RAM (0x%08x-0x%08llx): the program is linked "
+                  "for another memory map; link it for tally's board with target/tally.ld and target/crt0.S "
+                  "(-nostartfiles -T target/tally.ld, as target/README.md shows)",
                   path, i, (unsigned long long)lo, (unsigned long long)hi, cpu->ram_base,
-                  (unsigned long long)cpu->ram_base + cpu->ram_size, cpu->ram_base);
+                  (unsigned long long)cpu->ram_base + cpu->ram_size);
+    if (hi > top)
+      top = hi;
   }
+  if (top > (uint64_t)cpu->ram_base + cpu->ram_size)
+    return fail(err, "%s: its segments end at 0x%08llx, beyond RAM (0x%08x-0x%08llx): give --ram-size %lluKi or more",
+                path, (unsigned long long)top, cpu->ram_base, (unsigned long long)cpu->ram_base + cpu->ram_size,
+                (unsigned long long)((top - cpu->ram_base + 4095) / 4096 * 4));
   if (loads == 0)
     return fail(err, "%s: no loadable segments", path);
   return loads;

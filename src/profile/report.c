@@ -313,6 +313,7 @@ tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym
   if (!p)
     return NULL;
   p->state = st;
+  p->line_table = lines;
   if (build_functions(p, syms) != 0) {
     profile_free(p);
     return NULL;

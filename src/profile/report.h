@@ -21,6 +21,7 @@ struct tally_profile {
   tally_line_profile *lines;  /* per (function, source line); NULL without a line table */
   size_t nlines;
   uint64_t *line_store;
+  const sym_lines *line_table; /* the program's line table; NULL without one */
   uint64_t totals[SIG_COUNT];
   uint64_t samples_taken;
 };

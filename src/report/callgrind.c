@@ -2,15 +2,22 @@
  * The Callgrind profile format (version 1), read by callgrind_annotate and
  * KCachegrind.
  *
- * Positions are instruction addresses ("positions: instr"). Events: Cycles,
+ * Positions are instruction addresses and source lines ("positions: instr
+ * line"): with the program's line table (tally_profile_lines_enable before
+ * the snapshot) each function's "fl=" is the file of its first instruction
+ * that has a line, an instruction from another file (inlined code) is
+ * preceded by "fi=" (and "fe=" back), and its line is the line table's;
+ * without one, "fl=???" and line 0. Events: Cycles,
  * Instructions, then every other signal with a non-zero total, named as in
  * `tally signals` with '.' turned into '_' (the long names go on "event:"
  * lines). For each function, one cost line per instruction that has any
  * cost: its exact self counts. For each caller-to-callee arc and each of
  * its call sites, a "cfn= / calls=N target" pair and a call line at the
- * site carrying the callee's inclusive cycles when called from there; the
- * profile keeps inclusive cycles only (not other signals), so the call
- * line's other events are zero. A tail call's site is the jump in the
+ * site carrying the callee's inclusive cycles when called from there. The
+ * profile keeps inclusive counts of cycles only (tally.h, tally_func_profile:
+ * the other signals are summed per block of code, not per calling context),
+ * so a call line carries Cycles alone and the file's header says that the
+ * inclusive counts of the other events are not known. A tail call's site is the jump in the
  * function it replaced, so its call line may sit outside the caller's
  * code. A "totals:" line closes the file with the run's totals.
  *
@@ -43,6 +50,38 @@ static void choose_events(const tally_profile *p, events *ev) {
   for (int s = 0; s < tally_signal_count() && ev->n < 64; s++)
     if (s != cyc && s != ins && tally_profile_total(p, s))
       ev->sig[ev->n++] = s;
+}
+
+/* Where pc's source is: its file and line, or (`fallback`, 0) without one. */
+static const char *source_of(const tally_profile *p, uint32_t pc, const char *fallback, uint32_t *line) {
+  const char *file;
+  if (tally_profile_source_at(p, pc, &file, line))
+    return file;
+  *line = 0;
+  return fallback;
+}
+
+/* A function's file: that of its first instruction with a line. */
+static const char *function_file(const tally_profile *p, const tally_func_profile *fn) {
+  uint32_t line;
+  for (uint32_t pc = fn->lo; pc < fn->hi; pc += 2) {
+    const char *file = source_of(p, pc, NULL, &line);
+    if (file)
+      return file;
+  }
+  return "???";
+}
+
+/* Switches the current file to pc's ("fi=" / "fe=") when they differ, and
+ * returns pc's line. */
+static uint32_t position(FILE *f, const tally_profile *p, uint32_t pc, const char *fn_file, const char **cur) {
+  uint32_t line;
+  const char *file = source_of(p, pc, *cur, &line);
+  if (strcmp(file, *cur) != 0) {
+    fprintf(f, "%s=%s\n", strcmp(file, fn_file) ? "fi" : "fe", file);
+    *cur = file;
+  }
+  return line;
 }
 
 /* "(id) name" the first time a function is named, "(id)" after. */
@@ -78,7 +117,9 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
     fprintf(f, " %s", run->program);
   fprintf(f, "\ndesc: Core: %s at %.6g MHz\n", run->core, run->clock_hz / 1e6);
   fprintf(f, "desc: Run: %s\n", run->stop_detail ? run->stop_detail : run->stop);
-  fprintf(f, "positions: instr\n");
+  fprintf(f, "desc: Inclusive: call lines carry Cycles only; the inclusive counts of the other events are not "
+             "known (tally keeps them for cycles alone), so they are not inclusive of callees\n");
+  fprintf(f, "positions: instr line\n");
   for (int e = 0; e < ev.n; e++) {
     fprintf(f, "event: ");
     event_name(f, ev.sig[e]);
@@ -89,7 +130,7 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
     fputc(' ', f);
     event_name(f, ev.sig[e]);
   }
-  fprintf(f, "\n\nob=%s\nfl=???\n", run->program);
+  fprintf(f, "\n\nob=%s\n", run->program);
 
   for (size_t k = 0; k <= n; k++) {
     int id = (int)k;
@@ -106,11 +147,12 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
         has_self |= fn[k].self[s] != 0;
     if (!has_self && !has_arcs)
       continue;
-    fprintf(f, "\n");
+    const char *fn_file = is_unknown ? "???" : function_file(p, &fn[k]), *cur = fn_file;
+    fprintf(f, "\nfl=%s\n", fn_file);
     fn_ref(f, "fn", id, k < n ? fn[k].name : "[unknown]", named);
     if (is_unknown) {
       if (k < n) {
-        fprintf(f, "0");
+        fprintf(f, "0 0");
         for (int e = 0; e < ev.n; e++)
           fprintf(f, " %llu", (unsigned long long)fn[k].self[ev.sig[e]]);
         fprintf(f, "\n");
@@ -123,7 +165,8 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
           any |= (v[e] = report_at(p, pc, ev.sig[e])) != 0;
         if (!any)
           continue;
-        fprintf(f, "0x%x", pc);
+        uint32_t line = position(f, p, pc, fn_file, &cur);
+        fprintf(f, "0x%x %u", pc, line);
         for (int e = 0; e < ev.n; e++)
           fprintf(f, " %llu", (unsigned long long)v[e]);
         fprintf(f, "\n");
@@ -138,9 +181,14 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
       tally_call_site whole = {is_unknown ? 0 : fn[k].lo, arcs[a].calls, arcs[a].inclusive_cycles};
       const tally_call_site *sites = arcs[a].nsites ? arcs[a].sites : &whole;
       for (size_t i = 0; i < (arcs[a].nsites ? arcs[a].nsites : 1); i++) {
+        uint32_t line = is_unknown ? 0 : position(f, p, sites[i].pc, fn_file, &cur);
+        fprintf(f, "cfi=%s\n", callee < (int)n && fn[callee].hi > fn[callee].lo ? function_file(p, &fn[callee]) : "???");
         fn_ref(f, "cfn", callee, callee < (int)n ? fn[callee].name : "[unknown]", named);
-        fprintf(f, "calls=%llu 0x%x\n", (unsigned long long)sites[i].calls, target);
-        fprintf(f, "0x%x %llu\n", sites[i].pc, (unsigned long long)sites[i].inclusive_cycles);
+        uint32_t target_line = 0;
+        if (callee < (int)n)
+          source_of(p, target, NULL, &target_line);
+        fprintf(f, "calls=%llu 0x%x %u\n", (unsigned long long)sites[i].calls, target, target_line);
+        fprintf(f, "0x%x %u %llu\n", sites[i].pc, line, (unsigned long long)sites[i].inclusive_cycles);
       }
     }
   }

@@ -160,7 +160,7 @@ static int by_inclusive(const void *a, const void *b, void *ctx) {
   return x == y ? 0 : x < y ? 1 : -1;
 }
 
-static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile *p) {
+static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile *p, size_t top) {
   const tally_func_profile *f;
   const tally_arc *arcs;
   tally_profile_functions(p, &f);
@@ -176,7 +176,8 @@ static void print_callgraph(FILE *out, const tally_sim *sim, const tally_profile
     order[i] = i;
   if (n > 1) /* order may be NULL when empty */
     qsort_r(order, n, sizeof *order, by_inclusive, (void *)arcs);
-  for (size_t k = 0; k < n; k++) {
+  size_t shown = top && top < n ? top : n; /* --top: the arcs with the most inclusive cycles */
+  for (size_t k = 0; k < shown; k++) {
     size_t i = order[k];
     const char *caller = arcs[i].caller >= 0 ? f[arcs[i].caller].name : "?";
     const char *callee = arcs[i].callee >= 0 ? f[arcs[i].callee].name : "?";
@@ -209,16 +210,36 @@ static void print_sampling(FILE *out, const tally_profile *p, const tally_profil
   fprintf(out, "\nPC sampling every %g ms of simulated time (%s samples) against the exact profile\n\n",
          o->sample_seconds * 1e3, tally_format_count(taken, a, sizeof a));
   fprintf(out, "%10s %10s %10s %10s  %s\n", "exact", "sampled", "error", "samples", "function");
+  size_t shown = 0;
   for (size_t i = 0; i < n; i++) {
     const tally_func_profile *fp = &f[order[i]];
     if (!fp->self[cyc] && !fp->samples)
       continue;
+    if (o->top && shown++ == o->top)
+      break; /* --top: as many functions as the flat profile shows */
     double exact = total ? 100.0 * (double)fp->self[cyc] / (double)total : 0;
     double sampled = taken ? 100.0 * (double)fp->samples / (double)taken : 0;
     fprintf(out, "%9.2f%% %9.2f%% %+9.2f%% %10s  %s\n", exact, sampled, sampled - exact,
            tally_format_count(fp->samples, a, sizeof a), fp->name);
   }
   free(order);
+}
+
+/* Before the first instruction of each new source line: "file:line" and
+ * the line's text when the file can be read (the line table's path). */
+static void print_source(FILE *out, const tally_profile *p, uint32_t pc, const char **last_file,
+                         uint32_t *last_line) {
+  const char *file;
+  uint32_t line;
+  if (!tally_profile_source_at(p, pc, &file, &line) || (*last_file && !strcmp(file, *last_file) && line == *last_line))
+    return;
+  *last_file = file;
+  *last_line = line;
+  char text[256];
+  if (report_source_line(file, line, text, sizeof text))
+    fprintf(out, "%10s  %s:%u: %s\n", "", file, line, text);
+  else
+    fprintf(out, "%10s  %s:%u\n", "", file, line);
 }
 
 static int print_annotation(FILE *out, const tally_sim *sim, const tally_profile *p, const tally_profile_text_opts *o) {
@@ -232,11 +253,14 @@ static int print_annotation(FILE *out, const tally_sim *sim, const tally_profile
     for (int c = 0; c < o->nsignals; c++)
       fprintf(out, " %14s", tally_signal_name(o->signals[c]));
     fprintf(out, "  instruction\n");
+    const char *last_file = NULL;
+    uint32_t last_line = 0;
     for (uint32_t pc = f[i].lo; pc < f[i].hi;) {
       char dis[96], a[32];
       int len = tally_disasm_at(sim, pc, dis, sizeof dis);
       if (!len)
         break;
+      print_source(out, p, pc, &last_file, &last_line);
       fprintf(out, "%10x", pc);
       for (int c = 0; c < o->nsignals; c++)
         fprintf(out, " %14s", tally_format_count(tally_profile_at(p, pc, o->signals[c]), a, sizeof a));
@@ -261,7 +285,7 @@ int report_profile_text(const tally_sim *sim, const tally_profile *p, const tall
   if (o->lines)
     print_lines(out, p, o);
   if (o->callgraph)
-    print_callgraph(out, sim, p);
+    print_callgraph(out, sim, p, o->top);
   if (o->sample_seconds > 0)
     print_sampling(out, p, o);
   int rc = 0;

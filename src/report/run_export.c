@@ -147,7 +147,7 @@ static void make_banner(run_data *d) {
 static int load(store *s, const char *db, uint64_t run_id, run_data *d) {
   int found = store_get_run(s, run_id, &d->run);
   if (found == 0) {
-    snprintf(d->err, RUN_EXPORT_ERR, "%s: no run %llu (plain 'tally report' lists the runs)", db ? db : "the store",
+    snprintf(d->err, RUN_EXPORT_ERR, "%s: no run 0x%016llx (plain 'tally report' lists the runs)", db ? db : "the store",
              (unsigned long long)run_id);
     return -1;
   }
@@ -400,7 +400,8 @@ static void json_str(FILE *f, const char *s) {
 }
 
 void json_run_fields(FILE *f, const store_run_view *r) {
-  fprintf(f, "{\"run_id\": %llu, \"program\": ", (unsigned long long)r->run_id);
+  /* a string, as every format prints it: JSON readers keep numbers as doubles (53 bits) */
+  fprintf(f, "{\"run_id\": \"0x%016llx\", \"program\": ", (unsigned long long)r->run_id);
   json_str(f, r->program);
   fprintf(f, ", \"core\": ");
   json_str(f, r->core);

@@ -93,7 +93,7 @@ void run_list_csv(FILE *out, const store_run_view *runs, size_t n) {
   fprintf(out, "run_id,program,core,started,finished,intervals_stored,intervals_sent,received,duplicates,status,note\n");
   for (size_t i = 0; i < n; i++) {
     const store_run_view *r = &runs[i];
-    fprintf(out, "%llu,", (unsigned long long)r->run_id);
+    fprintf(out, "0x%016llx,", (unsigned long long)r->run_id); /* as the table and the JSON print it */
     report_csv_field(out, r->program);
     fputc(',', out);
     report_csv_field(out, r->core);

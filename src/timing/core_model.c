@@ -219,6 +219,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "mret_penalty", mret_penalty, 0, PENALTY_MAX),
+  UINT("pipeline", "split_fetch_penalty", split_fetch_penalty, 0, 255), /* within op_timing.fetch_stall */
 
   CACHE_KEYS("icache", icache),
 

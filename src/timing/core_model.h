@@ -55,6 +55,8 @@ typedef struct core_model {
   uint32_t jal_penalty, jalr_penalty;
   uint32_t load_use_penalty;      /* a load's result used by the very next instruction */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
+  uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
+                                     on a 4-byte bus) costs this much more than its memory reads */
 
   /* [icache] [dcache] */
   cache_params icache, dcache;

@@ -22,12 +22,15 @@ uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2) {
 static bool is_link(uint8_t r) { return r == 1 || r == 5; }
 
 /* Without an I-cache each instruction is read from memory, one bus word at a
- * time, on the instruction port; the latency is fixed at the current clock. */
+ * time, on the instruction port; the latency is fixed at the current clock.
+ * A 32-bit instruction that straddles two bus words also costs the core's
+ * own extra fetch step (PicoRV32 with COMPRESSED_ISA: one cycle, whether
+ * reached in sequence or by a jump). */
 static void uncached_fetch(const timing *t, uint32_t pc, uint32_t len, op_timing *o) {
   uint32_t bus = t->model.bus_bytes ? t->model.bus_bytes : 4;
   uint32_t reads = (pc + len - 1) / bus - pc / bus + 1;
   o->fetch_reads = (uint8_t)reads;
-  o->fetch_stall = (uint16_t)(reads * t->mem_read_first);
+  o->fetch_stall = (uint16_t)(reads * t->mem_read_first + (reads > 1 ? t->model.split_fetch_penalty : 0));
 }
 
 uint32_t timing_static_hits(const timing *t, uint8_t kind) {

@@ -96,6 +96,13 @@ case_wfi_halt() {
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
+  expect_err "reported failure through HTIF tohost: code 7 \(riscv-tests: test 7 failed\)"
+  # tohost = 256 << 1 | 1: code 256, whose low byte is 0, is still a failure
+  for cmd in run profile; do
+    run $cmd "$P/htif_fail256.elf"
+    expect_rc 1
+    expect_err "^tally $cmd: the program reported failure through HTIF tohost: code 256 \(riscv-tests: test 256 failed\); exit status 1"
+  done
 }
 
 case_uart_and_finisher() {
@@ -111,6 +118,25 @@ case_raw_binary() {
   run run --load-addr 0x10000000 "$P/uart_hello.bin"
   expect_rc 66
   expect_err "load address 0x10000000 is outside RAM"
+}
+
+# A program linked for another memory map, or for more RAM than the board
+# has: the message names the fix that works (link with target/tally.ld, or
+# the --ram-size that holds the segments: forever.elf's end in link.ld's
+# layout is read from its program headers by the test).
+case_link_hints() {
+  run run "$P/elsewhere.elf"
+  expect_rc 66
+  expect_err "is below RAM \(0x80000000-0x88000000\): the program is linked for another memory map; link it for tally's board with target/tally.ld"
+  # stdin_count.elf (picolibc, about 10 KiB of code and data) on 4 KiB of RAM
+  run run --ram-size 4Ki "$P/stdin_count.elf"
+  expect_rc 66
+  expect_err "beyond RAM \(0x80000000-0x80001000\): give --ram-size [0-9]+Ki or more"
+  need=$(sed -nE 's/.*give --ram-size ([0-9]+)Ki or more.*/\1/p' "$WORK/err")
+  run run --max-insns 1000 --ram-size "${need:-0}Ki" "$P/stdin_count.elf"
+  # the size named holds its segments: it loads (its stack, at the top of
+  # tally.ld's 128 MiB, is another matter: it may trap, status 125)
+  [ "$rc" -ne 66 ] && [ "$rc" -ne 64 ] || { echo "FAIL: --ram-size ${need}Ki: status $rc: $err"; fails=$((fails + 1)); }
 }
 
 case_stdin_eof() {
@@ -160,6 +186,38 @@ case_usage() {
   grep -q -- "--max-insns" "$WORK/out" || { echo "FAIL: run --help lacks --max-insns"; fails=$((fails + 1)); }
   run --help
   expect_rc 0
+}
+
+# Mistakes on the command line are usage errors (64), said before the run,
+# naming the subcommand and pointing to --help; a model file that is wrong
+# is bad input (66).
+case_usage_mistakes() {
+  for cmd in run profile; do
+    run $cmd --core nosuch "$P/forever.elf"
+    expect_rc 64
+    expect_err "^tally $cmd: (--core nosuch: )?unknown core model 'nosuch' \(available: .*tally5"
+    run $cmd --core sram --set icache.bogus=1 "$P/forever.elf"
+    expect_rc 64
+    expect_err "^tally $cmd: .*icache.bogus=1: unknown key"
+    run $cmd --core sram --set foo "$P/forever.elf"
+    expect_rc 64
+    run $cmd --frobnicate "$P/forever.elf"
+    expect_rc 64
+    expect_err "^tally $cmd: unrecognized option '--frobnicate'"
+    expect_err "tally $cmd --help"
+    # an option of tally's after PROGRAM goes to the program, with a hint
+    run $cmd --max-insns 1000 "$P/forever.elf" --max-insns 5
+    expect_rc 124
+    expect_err "^tally $cmd: note: '--max-insns' comes after PROGRAM, so it goes to the program"
+  done
+  # the program's own options get no hint
+  run run --max-insns 1000 "$P/forever.elf" --verbose-ish -x
+  expect_rc 124
+  ! grep -q "comes after PROGRAM" "$WORK/err" || { echo "FAIL: a hint for the program's own options"; fails=$((fails + 1)); }
+  printf '[core]\nnot a key line\n' >"$WORK/bad.ini"
+  run run --core "$WORK/bad.ini" "$P/forever.elf"
+  expect_rc 66
+  expect_err "bad.ini"
 }
 
 # Bad input: every malformed file gets status 66 and a message naming the

@@ -34,10 +34,12 @@ import argparse
 import bisect
 import collections
 import csv
+import io
 import json
 import os
 import random
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -186,11 +188,20 @@ def profile(args, elf, core, extra=(), tag=""):
     return Profile(paths["json"], p.stdout), paths
 
 
-def read_callgrind(path):
-    """{function: {pc: [costs...]}} for self lines, [(caller, callee, calls, costs, pc)] for calls."""
+def read_callgrind(path, where=None):
+    """{function: {pc: [costs...]}} for self lines, [(caller, callee, calls, costs, pc)] for calls.
+    With `where` (a dict), also {pc: (file, line)} of every cost line, the file
+    as fl=/fi=/fe= set it (line 0: none)."""
     fns, calls, names, cur, pending, events = {}, [], {}, None, None, []
+    has_line, file = False, None
     for line in open(path):
         line = line.rstrip("\n")
+        if line.startswith("positions:"):
+            has_line = "line" in line.split()[1:]
+        m = re.match(r"^(fl|fi|fe)=(.*)$", line)
+        if m:
+            file = m.group(2)
+            continue
         m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line)
         if m:
             if m.group(3):
@@ -212,6 +223,10 @@ def read_callgrind(path):
         if m and cur is not None:
             pc = int(m.group(1), 16)
             costs = [int(x) for x in m.group(2).split()]
+            if has_line:
+                lineno, costs = costs[0], costs[1:]
+                if where is not None:
+                    where[pc] = (file, lineno)
             if pending and pending[1] is not None:
                 calls.append((cur, pending[0], pending[1], costs, pc))
                 pending = None
@@ -695,8 +710,12 @@ def agree_with_tally(prof, syms, rows, addr_of, unit, scale, where):
 # ---------------------------------------------------------------------------
 # callgrind
 
-def read_annotate(text):
-    """{function: [costs]} from callgrind_annotate's function table, and the totals."""
+def read_annotate(text, primary_only=False):
+    """{function: [costs]} from callgrind_annotate's function table, and the totals.
+    A function whose code comes from several files (inlined) has a row per
+    file: their sum is its self cost. With primary_only, the row of its own
+    file (the one fn= opened, shown with its object) alone: that is where
+    --inclusive=yes puts the calls into it."""
     totals, rows = None, {}
     for line in text.splitlines():
         m = re.match(r"^((?:\s*(?:[\d,]+(?: \(\s*[\d.]+%\))?|\.)\s+)+)(\S.*)$", line)
@@ -708,9 +727,13 @@ def read_annotate(text):
         if label == "PROGRAM TOTALS":
             totals = nums
         else:
-            fm = re.match(r"^\?\?\?:(\S+)", label)
+            # "file:function [object]"; ("=> file:function (Nx)" lines are
+            # calls in its source view, not functions)
+            fm = None if label.startswith(("=>", "<", ">", "*")) else (
+                re.match(r"^(?:.*):(\S+) \[", label) or (not primary_only and re.match(r"^(?:.*):(\S+)$", label)))
             if fm:
-                rows[fm.group(1)] = nums
+                old = rows.get(fm.group(1))
+                rows[fm.group(1)] = nums if old is None else [a + b for a, b in zip(old, nums)]
     return totals, rows
 
 
@@ -742,6 +765,12 @@ def case_callgrind(args):
                           for a in prof.arcs if a["calls"] for s in a["sites"])
             check(got == want, f"{where}: callgrind call lines differ from the call sites: "
                   f"{[x for x in got if x not in want][:3]} / {[x for x in want if x not in got][:3]}")
+            # inclusive counts are kept for cycles only: a call line carries
+            # Cycles alone (no 0 standing for an unknown count) and the header says so
+            check(all(len(c[3]) == 1 for c in calls), f"{where}: a call line carries more than Cycles")
+            check(any(l.startswith("desc: Inclusive: call lines carry Cycles only") for l in open(paths["callgrind"])),
+                  f"{where}: the header does not say that inclusive counts are cycles only")
+            check_callgrind_positions(args, elf, paths["callgrind"], where)
             ann = run([args.callgrind_annotate, "--threshold=100", "--show=Cycles,Instructions", paths["callgrind"]])
             if not check(ann.returncode == 0, f"{where}: callgrind_annotate failed: {ann.stderr}"):
                 continue
@@ -767,18 +796,44 @@ def case_callgrind(args):
             # the total; one called and not recursive: the sum of its calls
             inc = run([args.callgrind_annotate, "--inclusive=yes", "--threshold=100", "--show=Cycles",
                        paths["callgrind"]])
-            _, irows = read_annotate(inc.stdout)
+            # a called function: callgrind_annotate sets its inclusive count to
+            # the calls into it, on its own file's row; one never called (the
+            # root) keeps its rows' self and call lines, whatever their file
+            _, irows_called = read_annotate(inc.stdout, primary_only=True)
+            _, irows_root = read_annotate(inc.stdout)
             rec = {prof.funcs[i]["name"] for i in prof.recursive()}
             m = 0
             for f in prof.funcs:
                 if f["name"] in rec or not f["inclusive_cycles"] or list(prof.by_name).count(f["name"]) > 1:
                     continue
-                got = irows.get(f["name"], [None])[0]
+                got = (irows_called if f["calls"] else irows_root).get(f["name"], [None])[0]
                 if check(got == f["inclusive_cycles"],
                          f"{where}: callgrind_annotate inclusive {f['name']}: {got}, tally {f['inclusive_cycles']}"):
                     m += 1
             print(f"  {where}: totals of {len(sigs)} events equal; self of {n} functions equal; "
                   f"inclusive of {m} non-recursive functions equal")
+
+
+def same_line(pc, file, line, ref, dec):
+    """Is (file, line) the source of pc as binutils says: addr2line, or where
+    it errs (docs/symbols.md), objdump's line decoder?"""
+    r, d = ref.get(pc), dec(pc)
+    if line == 0:
+        return r is None or d is None
+    return (r is not None and r == (file, line)) or (d is not None and d == (os.path.basename(file), line))
+
+
+def check_callgrind_positions(args, elf, path, where):
+    """Every cost line's (fl=/fi= file, line) is the line binutils gives its address."""
+    at = {}
+    read_callgrind(path, at)
+    pcs = sorted(pc for pc in at if pc)
+    ref, dec = addr2line(args, elf, pcs), decoded_lines(args, elf)
+    bad = [(hex(pc), at[pc], ref.get(pc)) for pc in pcs if not same_line(pc, *at[pc], ref, dec)]
+    known = sum(1 for pc in pcs if at[pc][1])
+    check(not bad, f"{where}: {len(bad)} callgrind positions differ from addr2line's, e.g. {bad[:3]}")
+    check(known > len(pcs) // 2, f"{where}: only {known} of {len(pcs)} callgrind positions have a source line")
+    print(f"  {where}: {known} callgrind positions with a source line, as addr2line gives them")
 
 
 # ---------------------------------------------------------------------------
@@ -1372,6 +1427,104 @@ def case_samples(args):
                   f"line rows agree")
 
 
+def read_annotation(text):
+    """tally profile --annotate's table: [(pc, [counts], source or None)], the
+    source being (file, line) of the last "file:line" header above."""
+    rows, src, started = [], None, False
+    for line in text.splitlines():
+        if re.match(r"^\s+address\s", line):
+            started = True
+            continue
+        if not started:
+            continue
+        m = re.match(r"^ {10}  (.+?):(\d+)(?::|$)", line)
+        if m:
+            src = (m.group(1), int(m.group(2)))
+            continue
+        m = re.match(r"^\s*([0-9a-f]+)((?:\s+[\d,]+)+)\s\s\S", line)
+        if m:
+            rows.append((int(m.group(1), 16), [int(x.replace(",", "")) for x in m.group(2).split()], src))
+        elif rows:
+            break
+    return rows
+
+
+def check_annotate(args, elf, func):
+    """--annotate: stall is the sum of the stall.* columns row by row, the
+    rows add up to the function's self counts, and the source lines above
+    the instructions are binutils' (addr2line, objdump's decoder)."""
+    where = f"{os.path.basename(elf)} --annotate {func}"
+    prof, _ = profile(args, elf, "tally5", extra=["--annotate", func], tag=".annotate")
+    if not prof:
+        return
+    parts = [s for s in prof.j["signals"] if s.startswith("stall.")]
+    p = run([args.tally, "profile", "--signals", ",".join(["stall"] + parts), "--annotate", func, elf], expect_rc=0)
+    rows = read_annotation(p.stdout)
+    if not check(rows, f"{where}: no annotation rows in\n{p.stdout[-800:]}"):
+        return
+    check(all(r[1][0] == sum(r[1][1:]) for r in rows), f"{where}: a stall cell is not the sum of its stall.* cells")
+    self = prof.f(func)["self"]
+    check(sum(r[1][0] for r in rows) == self["stall"] > 0,
+          f"{where}: the stall column adds up to {sum(r[1][0] for r in rows)}, self stall {self['stall']}")
+    ref, dec = addr2line(args, elf, [r[0] for r in rows]), decoded_lines(args, elf)
+    bad = [(hex(pc), src) for pc, _, src in rows if src is None or not same_line(pc, *src, ref, dec)]
+    check(not bad, f"{where}: source lines above instructions differ from addr2line's: {bad[:3]}")
+    print(f"  {where}: {len(rows)} instructions, stall = sum of stall.*, {self['stall']} = self; source lines "
+          f"as addr2line gives them")
+
+
+def check_stdout_exports(args, elf):
+    """'-' is standard output for every export; the report and the program's
+    output then go to stderr, so stdout holds the export alone."""
+    for opt, parse in (("--json", json.loads), ("--csv", lambda t: list(csv.reader(io.StringIO(t)))),
+                       ("--folded", lambda t: [l.rsplit(" ", 1)[1] for l in t.splitlines()]),
+                       ("--speedscope", json.loads), ("--callgrind", lambda t: t.index("events:"))):
+        p = run([args.tally, "profile", opt, "-", elf], cwd=args.work)
+        where = f"tally profile {opt} - {os.path.basename(elf)}"
+        check(p.returncode == 0, f"{where}: status {p.returncode}: {p.stderr}")
+        check(not os.path.exists(os.path.join(args.work, "-")), f"{where}: created a file named '-'")
+        try:
+            parse(p.stdout)
+        except (ValueError, IndexError) as e:
+            fail(f"{where}: stdout is not the export alone ({e}): {p.stdout[:200]!r}")
+        check("main-window " in p.stderr and "main-window" not in p.stdout and "tally profile:" in p.stderr,
+              f"{where}: the program's output and the report are not on stderr alone")
+    p = run([args.tally, "profile", "--json", "-", "--csv", "-", elf])
+    check(p.returncode == 64 and "only one export" in p.stderr, f"two exports to stdout: {p.returncode} {p.stderr!r}")
+
+
+def check_raw_load(args, elf):
+    """tally profile loads as tally run does: the same program as a raw
+    binary (objcopy) with its linker map gives the ELF's profile exactly."""
+    mapfile = elf[:-4] + ".map"
+    if not check(os.path.exists(mapfile), f"{mapfile} missing"):
+        return
+    # the program sees its own name (argv[0]): the same one, "prog", in both runs
+    for d in ("elf", "raw"):
+        os.makedirs(os.path.join(args.work, d), exist_ok=True)
+    shutil.copy(elf, os.path.join(args.work, "elf", "prog"))
+    run([args.tools + "objcopy", "-O", "binary", elf, os.path.join(args.work, "raw", "prog")], expect_rc=0)
+    lo = min(int(l.split()[2], 16) for l in run([args.tools + "readelf", "-lW", elf], expect_rc=0).stdout.splitlines()
+             if l.split()[:1] == ["LOAD"])
+    a, b = os.path.join(args.work, "elf.json"), os.path.join(args.work, "raw.json")
+    run([args.tally, "profile", "--json", a, "prog"], expect_rc=0, cwd=os.path.join(args.work, "elf"))
+    run([args.tally, "profile", "--load-addr", hex(lo), "--map", mapfile, "--ram-size", "128Mi", "--json", b, "prog"],
+        expect_rc=0, cwd=os.path.join(args.work, "raw"))
+    ja, jb = json.load(open(a)), json.load(open(b))
+    # a map names global functions only, each up to the next symbol: the
+    # functions with the same range in both have the same counts
+    fa = {(f["name"], f["lo"], f["hi"]): f["self"] for f in ja["functions"]}
+    fb = {(f["name"], f["lo"], f["hi"]): f["self"] for f in jb["functions"]}
+    same = [k for k in fa if k in fb and k[1] < k[2]]
+    check(ja["totals"] == jb["totals"], "raw binary + map: the totals differ from the ELF's")
+    check(len(same) >= 3 and all(fa[k] == fb[k] for k in same),
+          f"raw binary + map: {len(same)} functions with the ELF's ranges, differing: "
+          f"{[k[0] for k in same if fa[k] != fb[k]]}")
+    p = run([args.tally, "profile", "--entry", hex(lo), elf])
+    check(p.returncode == 64 and "--entry only applies to raw binaries" in p.stderr, f"--entry with an ELF: {p.stderr!r}")
+    print(f"  {os.path.basename(elf)} as a raw binary with --load-addr {hex(lo)} --map: the ELF's profile")
+
+
 def case_cli(args):
     elf = args.elves[0]
     for argv, rc, words in (
@@ -1382,6 +1535,24 @@ def case_cli(args):
         p = run([args.tally, "profile"] + argv)
         check(p.returncode == rc and re.search(words, p.stderr),
               f"tally profile {' '.join(argv)}: status {p.returncode} (expected {rc}), stderr {p.stderr!r}")
+    p = run([args.tally, "profile", "--annotate", "mian", elf])
+    check(p.returncode == 64 and "did you mean main?" in p.stderr and "tally profile" not in p.stdout,
+          f"--annotate mian: status {p.returncode} (expected 64 before the run), stderr {p.stderr!r}")
+    for e in args.elves[1:]:
+        if os.path.basename(e) == "hashloop.elf":
+            check_annotate(args, e, "mix")
+        if os.path.basename(e) == "two_callers.elf":
+            check_stdout_exports(args, e)
+        if os.path.exists(e[:-4] + ".map"):
+            check_raw_load(args, e)
+    # --top N limits every table: the call graph's arcs and the sampler's rows too;
+    # a sampler period longer than the run says it took no samples
+    p = run([args.tally, "profile", "--top", "2", "-g", "--sample-every", "1s", elf], expect_rc=0)
+    arcs = re.findall(r"^\s+[\d,]+\s+[\d,]+  \S+ -> \S+", p.stdout, re.M)
+    sampler = p.stdout.split("PC sampling", 1)[-1]
+    rows = re.findall(r"^\s+[\d.]+% +[\d.]+% ", sampler, re.M)
+    check(len(arcs) == 2 and len(rows) == 2, f"--top 2: {len(arcs)} arcs and {len(rows)} sampler rows shown")
+    check("took no samples" in p.stderr, f"--sample-every 1s on a short run: no warning in {p.stderr!r}")
     p = run([args.tally, "profile", "--help"], expect_rc=0)
     for opt in ("--json", "--gmon", "--gmon-unit", "--callgrind", "--speedscope", "--folded", "--csv", "--lines"):
         check(opt in p.stdout, f"tally profile --help does not mention {opt}")

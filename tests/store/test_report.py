@@ -77,14 +77,16 @@ def test_list(db):
 
     p = report(["--json"], db)
     runs = json.loads(p.stdout)["runs"]
-    check([r["run_id"] for r in runs] == [RUN_A, RUN_B, RUN_C], "list --json: ids, in order, 64-bit exact")
+    # ids are strings written as the table writes them: a JSON number loses 64-bit ids in most readers
+    check([r["run_id"] for r in runs] == [f"0x{i:016x}" for i in (RUN_A, RUN_B, RUN_C)],
+          f"list --json: ids, in order, as 0x strings: {[r['run_id'] for r in runs]}")
     check(runs[0]["received"] == 5 and runs[0]["duplicates"] == 2, "run A: 5 received, 2 repeats")
     check(runs[1]["intervals_sent"] == 5 and runs[1]["intervals_stored"] == 4, "run B: 4 of 5")
     check(runs[2]["finished"] is None and runs[2]["status"] == "running", "run C running")
 
     p = report(["--csv"], db)
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
-    check([int(r["run_id"]) for r in rows] == [RUN_A, RUN_B, RUN_C], "list --csv ids")
+    check([r["run_id"] for r in rows] == [f"0x{i:016x}" for i in (RUN_A, RUN_B, RUN_C)], "list --csv ids")
     check(rows[1]["status"] == "incomplete" and "resend" in rows[1]["note"], "list --csv: B's note")
 
 
@@ -258,7 +260,8 @@ def test_bad(work):
         if p.returncode == 66:
             check("torn.db" in p.stderr, f"torn store error names the file: {p.stderr}")
     p = report(["12345"], os.path.join(work, "a.db"))
-    check(p.returncode == 66 and "no run 12345" in p.stderr, f"an unknown run: {p.stderr}")
+    # ids are printed one way everywhere: 12345 is 0x3039
+    check(p.returncode == 66 and "no run 0x0000000000003039" in p.stderr, f"an unknown run: {p.stderr}")
     p = report(["notanumber"], os.path.join(work, "a.db"))
     check(p.returncode == 64, "a bad run id is a usage error")
     p = report(["--csv", "--json"], os.path.join(work, "a.db"))

@@ -51,7 +51,7 @@ static char tmpdir[256];
   X(cpi_jalr) X(cpi_mul) X(cpi_mulh) X(cpi_div) X(cpi_csr) X(cpi_system) X(cpi_amo) X(shift)        \
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(csr_penalty)         \
-  X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(memory) X(bus_bytes) X(sdram_row_bytes)      \
+  X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(sdram_row_bytes)      \
   X(sdram_banks) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)                                 \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
   X(icache.seed) X(icache.write_policy) X(icache.write_buffer)                                      \
@@ -279,7 +279,7 @@ static const char *const every_key[] = {
   "pipeline.branch_predict=taken", "pipeline.branch_penalty=5", "pipeline.branch_taken_penalty=6",
   "pipeline.jal_penalty=7", "pipeline.jalr_penalty=8", "pipeline.load_use_penalty=9",
   "pipeline.csr_penalty=10", "pipeline.fence_i_penalty=11", "pipeline.trap_penalty=12",
-  "pipeline.mret_penalty=13",
+  "pipeline.mret_penalty=13", "pipeline.split_fetch_penalty=14",
   "icache.enabled=no", "icache.size=16K", "icache.ways=4", "icache.line=64", "icache.replacement=random",
   "icache.seed=12345",
   "dcache.enabled=0", "dcache.size=64KiB", "dcache.ways=8", "dcache.line=16", "dcache.replacement=fifo",
@@ -571,7 +571,7 @@ static void test_load_errors(void) {
         "%s", err);
 
   CHECK(core_model_load(&m, "nosuch", cores_dir, err, sizeof err) != 0, "loaded");
-  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: picorv32, sram, tally5, tally5-wt; or give a path "
+  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: picorv32, picorv32-ws1, sram, tally5, tally5-wt; or give a path "
                      "to an .ini file)"),
         "%s", err);
 
@@ -656,11 +656,11 @@ static void test_validate(void) {
 static void test_list(void) {
   char names[16][64];
   size_t n = core_model_list(cores_dir, names, 16);
-  CHECK(n == 4, "%zu models", n);
-  if (n == 4)
-    CHECK(!strcmp(names[0], "picorv32") && !strcmp(names[1], "sram") && !strcmp(names[2], "tally5") &&
-              !strcmp(names[3], "tally5-wt"),
-          "%s %s %s %s", names[0], names[1], names[2], names[3]);
+  CHECK(n == 5, "%zu models", n);
+  if (n == 5)
+    CHECK(!strcmp(names[0], "picorv32") && !strcmp(names[1], "picorv32-ws1") && !strcmp(names[2], "sram") &&
+              !strcmp(names[3], "tally5") && !strcmp(names[4], "tally5-wt"),
+          "%s %s %s %s %s", names[0], names[1], names[2], names[3], names[4]);
 
   /* a second folder: its own models join, duplicates once, non-models skipped */
   mkdir(tmp_path("more"), 0700);
@@ -673,9 +673,9 @@ static void test_list(void) {
   char dirs[1024];
   snprintf(dirs, sizeof dirs, "%s:%s", tmp_path("more"), cores_dir);
   n = core_model_list(dirs, names, 16);
-  CHECK(n == 5, "%zu models", n);
-  if (n == 5)
-    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[4], "tally5-wt"), "%s .. %s", names[0], names[4]);
+  CHECK(n == 6, "%zu models", n);
+  if (n == 6)
+    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[5], "tally5-wt"), "%s .. %s", names[0], names[5]);
   CHECK(core_model_list(dirs, names, 2) == 2, "max not kept");
   CHECK(core_model_list(NULL, names, 16) == 0, "NULL dirs");
   CHECK(core_model_list("/nonexistent/dir", names, 16) == 0, "missing dir");
