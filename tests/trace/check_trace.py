@@ -9,6 +9,9 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            and the trace's own laws: one line per retired instruction, each
            line issued on the cycle the previous one ended, the cycles
            taken adding up to the run's total.
+  module   the same with the statistics module counting (cycle@main,
+           dcache.read_miss anywhere, instret@FUNCTION, interval 997): its
+           table and every interval (--intervals-csv) identical too.
   qemu     the pcs of a functional trace against the pcs QEMU executes
            (qemu-system-riscv32 -singlestep -d exec,nochain: one translation
            block per instruction, one log line each).
@@ -62,12 +65,28 @@ def stats(tally, elf, args, extra, tmp, name):
         return p, json.load(f)
 
 
-def case_same(tally, elf, args, tmp):
+def case_module(tally, elf, args, tmp):
+    func = os.environ.get("TRACE_FUNCTION", "main")
+    count = ["--no-store", "--count", "cycle@main", "--count", "dcache.read_miss", "--count",
+             "instret@" + func, "--interval", "997", "--show-intervals", "all"]
+    case_same(tally, elf, args, tmp, count)
+
+
+def case_same(tally, elf, args, tmp, extra=()):
     trace = os.path.join(tmp, "t.txt")
-    p0, j0 = stats(tally, elf, args, [], tmp, "plain")
-    p1, j1 = stats(tally, elf, args, ["--trace", trace, "--trace-count", "1G"], tmp, "traced")
+    csv0, csv1 = os.path.join(tmp, "plain.csv"), os.path.join(tmp, "traced.csv")
+    more0 = list(extra) + (["--intervals-csv", csv0] if extra else [])
+    more1 = list(extra) + (["--intervals-csv", csv1] if extra else [])
+    p0, j0 = stats(tally, elf, args, more0, tmp, "plain")
+    p1, j1 = stats(tally, elf, args, more1 + ["--trace", trace, "--trace-count", "1G"], tmp, "traced")
     if (p0.returncode, p0.stdout) != (p1.returncode, p1.stdout):
         fail("status or output differ: %d vs %d" % (p0.returncode, p1.returncode))
+    if extra:
+        if p0.stderr != p1.stderr or b"total" not in p0.stderr:
+            fail("the module's table differs:\n%s\n---\n%s" % (p0.stderr.decode(), p1.stderr.decode()))
+        with open(csv0, "rb") as a, open(csv1, "rb") as b:
+            if a.read() != b.read():
+                fail("--intervals-csv differs")
     for k in sorted(set(j0) | set(j1)):
         if k in ("wall_seconds", "seconds", "mips") or "wall" in k:
             continue
@@ -140,7 +159,7 @@ def tool(name):
 
 def case_objdump(tally, elf, args, tmp):
     trace = os.path.join(tmp, "t.txt")
-    run([tally, "run", "--trace", trace, "--trace-count", "200000", elf] + args)
+    run([tally, "run", "--trace", trace, "--trace-count", "20000", elf] + args)
     dump = run([tool("objdump"), "-d", "-M", "no-aliases", elf]).stdout.decode()
     mnem, func = {}, None
     for line in dump.splitlines():
@@ -190,7 +209,7 @@ def main():
         print(__doc__)
         sys.exit(2)
     case, tally, elf, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    cases = {"same": case_same, "qemu": case_qemu, "objdump": case_objdump, "window": case_window}
+    cases = {"same": case_same, "module": case_module, "qemu": case_qemu, "objdump": case_objdump, "window": case_window}
     with tempfile.TemporaryDirectory() as tmp:
         cases[case](tally, elf, args, tmp)
 
