@@ -17,6 +17,9 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            block per instruction, one log line each).
   objdump  the mnemonic and symbol of every traced pc against
            riscv64-unknown-elf-objdump -d -M no-aliases on the same ELF.
+  errors   bad uses say what and where, with tally run's exit statuses:
+           64 for --trace-count 0, an unknown --trace-from function,
+           --trace-from without --trace; 73 for a FILE that cannot be made.
   window   --trace-from FUNCTION --trace-count 40: the first line is at the
            function's address in the ELF's symbol table (nm), 40 lines.
 """
@@ -204,12 +207,25 @@ def case_window(tally, elf, args, tmp, func="main"):
     print("ok: 40 lines from %s at %08x" % (func, addr))
 
 
+def case_errors(tally, elf, args, tmp):
+    bad = [(["--trace", "-", "--trace-count", "0"], 64, "--trace-count"),
+           (["--trace", "-", "--trace-from", "no_such_function"], 64, "no_such_function"),
+           (["--trace-from", "main"], 64, "--trace"),
+           (["--trace", os.path.join(tmp, "no", "such", "dir", "t.txt")], 73, "cannot create")]
+    for opts, status, words in bad:
+        p = run([tally, "run"] + opts + [elf] + args)
+        err = p.stderr.decode()
+        if p.returncode != status or words not in err or p.stdout:
+            fail("%s: exit %d (want %d), stderr %r" % (" ".join(opts), p.returncode, status, err))
+    print("ok: %d bad uses refused" % len(bad))
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
         sys.exit(2)
     case, tally, elf, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    cases = {"same": case_same, "module": case_module, "qemu": case_qemu, "objdump": case_objdump, "window": case_window}
+    cases = {"same": case_same, "module": case_module, "qemu": case_qemu, "objdump": case_objdump, "window": case_window, "errors": case_errors}
     with tempfile.TemporaryDirectory() as tmp:
         cases[case](tally, elf, args, tmp)
 
