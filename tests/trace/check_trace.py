@@ -16,7 +16,11 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            (qemu-system-riscv32 -singlestep -d exec,nochain: one translation
            block per instruction, one log line each).
   objdump  the mnemonic and symbol of every traced pc against
-           riscv64-unknown-elf-objdump -d -M no-aliases on the same ELF.
+           riscv64-unknown-elf-objdump -d -M no-aliases on the same ELF;
+           and every load's and store's MEMORY field against the address
+           made of objdump's operand (imm(reg)) and the register's value as
+           the trace's own REGISTERS fields left it (a register counts once
+           the trace has shown it written).
   errors   bad uses say what and where, with tally run's exit statuses:
            64 for --trace-count 0, an unknown --trace-from function,
            --trace-from without --trace; 73 for a FILE that cannot be made.
@@ -35,6 +39,10 @@ import tempfile
 # writes as the general compressed instruction they are special cases of.
 RVC_SPEC_NAMES = {"c.bnez": "c.bne", "c.beqz": "c.beq", "c.addi16sp": "c.addi", "c.addi4spn": "c.addi",
                   "c.swsp": "c.sw", "c.lwsp": "c.lw"}
+# objdump's loads and stores: (MEMORY kind, bytes)
+MEM_OPS = {"lb": ("r", 1), "lbu": ("r", 1), "lh": ("r", 2), "lhu": ("r", 2), "lw": ("r", 4),
+           "sb": ("w", 1), "sh": ("w", 2), "sw": ("w", 4),
+           "c.lw": ("r", 4), "c.lwsp": ("r", 4), "c.sw": ("w", 4), "c.swsp": ("w", 4)}
 LINE = re.compile(r"^(\d+) \+(\d+) ([0-9a-f]{8}) (\S+): (.*?) \|(.*?)\|(.*?)\|(.*)$")
 
 
@@ -164,17 +172,36 @@ def case_objdump(tally, elf, args, tmp):
     trace = os.path.join(tmp, "t.txt")
     run([tally, "run", "--trace", trace, "--trace-count", "20000", elf] + args)
     dump = run([tool("objdump"), "-d", "-M", "no-aliases", elf]).stdout.decode()
-    mnem, func = {}, None
+    mnem, ops, func = {}, {}, None
+    aliases = {}
+    for line in run([tool("nm"), elf]).stdout.decode().splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "TtWw":
+            aliases.setdefault(int(f[0], 16), set()).add(f[2])
     for line in dump.splitlines():
         m = re.match(r"^([0-9a-f]{8}) <(.*)>:$", line)
         if m:
             func = (m.group(2), int(m.group(1), 16))
             continue
-        m = re.match(r"^\s*([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)", line)
+        m = re.match(r"^\s*([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)\s*(\S*)", line)
         if m and func:
             mnem[int(m.group(1), 16)] = (m.group(2), func)
-    checked = 0
+            ops[int(m.group(1), 16)] = m.group(3)
+    checked = accesses = 0
+    regs = {"zero": 0}
     for r in parse_trace(trace):
+        pc = int(r[2], 16)
+        mem = MEM_OPS.get(mnem.get(pc, ("",))[0])
+        o = re.search(r"(-?\d+)\((\w+)\)$", ops.get(pc, ""))
+        if mem and o and o.group(2) in regs:
+            want_mem = "%s 0x%08x/%d" % (mem[0], (regs[o.group(2)] + int(o.group(1))) & 0xffffffff, mem[1])
+            if r[6].strip() != want_mem:
+                fail("%08x %s %s: trace memory '%s', objdump and the registers say '%s'" %
+                     (pc, mnem[pc][0], ops[pc], r[6].strip(), want_mem))
+            accesses += 1
+        for w in r[5].split():
+            name, val = w.split("=")
+            regs[name] = int(val, 16)
         pc = int(r[2], 16)
         if pc not in mnem:
             fail("pc %08x not in objdump's disassembly" % pc)
@@ -182,11 +209,15 @@ def case_objdump(tally, elf, args, tmp):
         got = r[4].split()[0]
         if got != want and got != RVC_SPEC_NAMES.get(want):
             fail("%08x: trace says '%s', objdump says '%s'" % (pc, r[4], want))
-        sym = fname if pc == fstart else "%s+0x%x" % (fname, pc - fstart)
-        if r[3] != sym:
-            fail("%08x: trace symbol '%s', objdump '%s'" % (pc, r[3], sym))
+        # a function with two names (malloc, __malloc_malloc): objdump shows one, tally may show the other
+        names = aliases.get(fstart, set()) | {fname}
+        off = "" if pc == fstart else "+0x%x" % (pc - fstart)
+        if r[3] not in {n + off for n in names}:
+            fail("%08x: trace symbol '%s', objdump '%s%s'" % (pc, r[3], fname, off))
         checked += 1
-    print("ok: %d lines agree with objdump" % checked)
+    if accesses < 100:
+        fail("only %d loads and stores checked" % accesses)
+    print("ok: %d lines agree with objdump, %d memory addresses" % (checked, accesses))
 
 
 def case_window(tally, elf, args, tmp, func="main"):
