@@ -162,6 +162,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   int c, li;
   uint64_t v;
   char optname[40];
+  bool trace_count_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
@@ -174,6 +175,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         fprintf(stderr, "tally run: --trace-count wants a positive count, got '%s'\n", optarg);
         return -1;
       }
+      trace_count_given = true;
       break;
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
@@ -246,7 +248,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
     return -1;
   }
-  if ((o->trace.from || o->trace.count != TRACE_COUNT_DEFAULT) && !o->trace.file) {
+  if ((o->trace.from || trace_count_given) && !o->trace.file) {
     fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
     return -1;
   }

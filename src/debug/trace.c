@@ -23,6 +23,10 @@ struct tally_trace {
   int nsig;
   int sig_cycle, sig_instret;   /* implied by every line: not listed */
   uint64_t *before, *after;     /* signal totals around one step */
+  /* The totals after one step are the next step's before (reading them
+   * is most of a step's cost): valid while the run is where it was then. */
+  bool have_before;
+  uint64_t before_cycle, before_instret;
   uint64_t lines, cycles;
 };
 
@@ -141,6 +145,17 @@ static void write_signals(tally_trace *t) {
   }
 }
 
+static void write_line(tally_trace *t, uint32_t pc, uint64_t c0, uint64_t c1, const char *sym, const char *dis,
+                       const uint32_t *regs, const mem_access *m) {
+  fprintf(t->out, "%" PRIu64 " +%" PRIu64 " %08" PRIx32 " %s: %s", c0, c1 - c0, pc, sym, dis);
+  write_regs(t, regs);
+  fputs(" |", t->out);
+  if (m->valid)
+    fprintf(t->out, " %c 0x%08" PRIx32 "/%" PRIu32, m->kind, m->addr, m->len);
+  write_signals(t);
+  fputc('\n', t->out);
+}
+
 tally_stop tally_trace_step(tally_trace *t) {
   uint32_t pc = tally_pc(t->sim), regs[32];
   for (unsigned r = 0; r < 32; r++)
@@ -151,19 +166,20 @@ tally_stop tally_trace_step(tally_trace *t) {
     snprintf(dis, sizeof dis, "(not in RAM)");
   tally_symbolize(t->sim, pc, sym, sizeof sym);
   uint64_t c0 = tally_cycles(t->sim), i0 = tally_instret(t->sim);
-  tally_signal_totals(t->sim, t->before);
+  if (!t->have_before || t->before_cycle != c0 || t->before_instret != i0)
+    tally_signal_totals(t->sim, t->before);
   tally_stop st = tally_run(t->sim, 1);
   uint64_t c1 = tally_cycles(t->sim);
   if (c1 == c0 && tally_instret(t->sim) == i0 && tally_pc(t->sim) == pc)
     return st;   /* nothing ran: the program had stopped */
   tally_signal_totals(t->sim, t->after);
-  fprintf(t->out, "%" PRIu64 " +%" PRIu64 " %08" PRIx32 " %s: %s", c0, c1 - c0, pc, sym, dis);
-  write_regs(t, regs);
-  fputs(" |", t->out);
-  if (m.valid)
-    fprintf(t->out, " %c 0x%08" PRIx32 "/%" PRIu32, m.kind, m.addr, m.len);
-  write_signals(t);
-  fputc('\n', t->out);
+  write_line(t, pc, c0, c1, sym, dis, regs, &m);
+  uint64_t *swap = t->before;   /* this step's after is the next one's before */
+  t->before = t->after;
+  t->after = swap;
+  t->have_before = true;
+  t->before_cycle = c1;
+  t->before_instret = tally_instret(t->sim);
   t->lines++;
   t->cycles += c1 - c0;
   return st;

@@ -23,7 +23,7 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            the trace has shown it written).
   errors   bad uses say what and where, with tally run's exit statuses:
            64 for --trace-count 0, an unknown --trace-from function,
-           --trace-from without --trace; 73 for a FILE that cannot be made.
+           --trace-from or --trace-count without --trace; 73 for a FILE that cannot be made.
   window   --trace-from FUNCTION --trace-count 40: the first line is at the
            function's address in the ELF's symbol table (nm), 40 lines.
 """
@@ -242,6 +242,7 @@ def case_errors(tally, elf, args, tmp):
     bad = [(["--trace", "-", "--trace-count", "0"], 64, "--trace-count"),
            (["--trace", "-", "--trace-from", "no_such_function"], 64, "no_such_function"),
            (["--trace-from", "main"], 64, "--trace"),
+           (["--trace-count", "5"], 64, "--trace"),
            (["--trace", os.path.join(tmp, "no", "such", "dir", "t.txt")], 73, "cannot create")]
     for opts, status, words in bad:
         p = run([tally, "run"] + opts + [elf] + args)
