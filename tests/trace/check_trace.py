@@ -25,7 +25,8 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            64 for --trace-count 0, an unknown --trace-from function,
            --trace-from or --trace-count without --trace; 73 for a FILE that cannot be made.
   window   --trace-from FUNCTION --trace-count 40: the first line is at the
-           function's address in the ELF's symbol table (nm), 40 lines.
+           function's address in the ELF's symbol table (nm), 40 lines; the
+           program then runs on to the end an untraced run reaches.
 """
 import json
 import os
@@ -235,7 +236,11 @@ def case_window(tally, elf, args, tmp, func="main"):
     if len(rows) != 40 or int(rows[0][2], 16) != addr or rows[0][3] != func:
         fail("window: %d lines, first at %s %s (want 40 lines from %08x %s); exit %d" %
              (len(rows), rows[0][2] if rows else "-", rows[0][3] if rows else "-", addr, func, p.returncode))
-    print("ok: 40 lines from %s at %08x" % (func, addr))
+    plain = run([tally, "run", elf] + args)
+    if (p.returncode, p.stdout) != (plain.returncode, plain.stdout):
+        fail("after the window the program did not run on to its end as without a trace (exit %d, %d)" %
+             (p.returncode, plain.returncode))
+    print("ok: 40 lines from %s at %08x, then the program ran on to its end" % (func, addr))
 
 
 def case_errors(tally, elf, args, tmp):
