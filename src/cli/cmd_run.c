@@ -18,6 +18,7 @@
 #include "stopwatch.h"
 #include "tally/export.h"
 #include "tally/gdb.h"
+#include "run_trace.h"
 #include "tally/store.h"
 #include "tally/tally.h"
 
@@ -41,6 +42,7 @@ typedef struct run_opts {
   count_opts count;          /* the statistics module (--count ...) and where its intervals go */
   host_files_opts files;     /* --semihost-files, --semihost-root */
   const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
+  trace_opts trace;          /* --trace FILE, --trace-from, --trace-count */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -65,6 +67,12 @@ static void run_usage(FILE *f) {
           "                         instruction; the program runs as GDB says, not a\n"
           "                         cycle changed (docs/tally-gdb.md). Loopback unless\n"
           "                         ADDR is given\n"
+          "      --trace FILE       write one line per instruction to FILE ('-': stdout):\n"
+          "                         cycle, cycles taken, pc, symbol, disassembly,\n"
+          "                         registers written, memory, signals\n"
+          "                         (docs/tally-trace.md); no cycle changes\n"
+          "      --trace-from FUNC|ADDR  start the trace when the pc first gets there\n"
+          "      --trace-count N    at most N lines (default 1M)\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -122,7 +130,7 @@ static void run_usage(FILE *f) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES, OPT_GDB };
+         OPT_HOST_FILES, OPT_GDB, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -146,19 +154,32 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"trace-from", required_argument, NULL, OPT_TRACE_FROM},
+    {"trace-count", required_argument, NULL, OPT_TRACE_COUNT},
     {NULL, 0, NULL, 0},
   };
-  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT};
+  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT};
   count_opts_init(&o->count);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
+  bool trace_count_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
     case OPT_GDB: o->gdb = optarg; break;
+    case OPT_TRACE: o->trace.file = optarg; break;
+    case OPT_TRACE_FROM: o->trace.from = optarg; break;
+    case OPT_TRACE_COUNT:
+      if (!parse_u64(optarg, &o->trace.count) || o->trace.count == 0) {
+        fprintf(stderr, "tally run: --trace-count wants a positive count, got '%s'\n", optarg);
+        return -1;
+      }
+      trace_count_given = true;
+      break;
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
         fprintf(stderr, "tally run: --max-insns wants a positive count, got '%s'\n", optarg);
@@ -229,6 +250,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     return -1;
   if (optind >= argc) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
+    return -1;
+  }
+  if ((o->trace.from || trace_count_given) && !o->trace.file) {
+    fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
+    return -1;
+  }
+  if (o->trace.file && o->gdb) {
+    fprintf(stderr, "tally run: --trace and --gdb cannot be used together\n");
     return -1;
   }
   if (o->entry_set && !o->raw) {
@@ -388,6 +417,18 @@ int cmd_run(int argc, char **argv) {
     if (s == TALLY_STOP_LIMIT && !g.detached)
       bound = "GDB killed it or went away";
   }
+  int trace_status = 0;   /* the trace could not be written: the run goes on, its status says so */
+  if (o.trace.file) {
+    s = trace_window(sim, &o.trace, o.max_insns, &interrupted, &bound, &trace_status);
+    if (trace_status && s == TALLY_STOP_ERROR) {
+      int ts = trace_status;
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return ts;
+    }
+  }
   for (; s == TALLY_STOP_LIMIT && !bound;) {
     /* a stop request may end a slice early: count what ran, not slices */
     uint64_t done = tally_instret(sim) - insn0;
@@ -438,6 +479,8 @@ int cmd_run(int argc, char **argv) {
   int cs = counting ? count_finish(counting, why, stderr) : 0;
   if (cs != 0 && status == 0)
     status = cs;
+  if (trace_status && status == 0)
+    status = trace_status;
   if (o.stats)
     tally_export_stats(sim, false, status, stderr, NULL);
   if (o.stats_json && write_stats_json(sim, o.stats_json, status) != 0 && status == 0)
