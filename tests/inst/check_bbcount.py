@@ -32,9 +32,12 @@ def read_bbcount(path):
 def read_callgrind(path):
     """Per address: the Instructions event summed over the cost lines
     (call lines, which follow a calls= line, carry inclusive cycles only)."""
-    events, counts, after_calls = None, {}, False
+    events, counts, after_calls, npos = None, {}, False, 1
     for line in open(path):
         line = line.rstrip("\n")
+        if line.startswith("positions:"):
+            npos = len(line.split()[1:])  # "instr" or "instr line": cost columns follow them
+            continue
         if line.startswith("events:"):
             events = line.split()[1:]
             col = events.index("Instructions")
@@ -48,7 +51,7 @@ def read_callgrind(path):
                 continue
             f = line.split()
             pc = int(f[0], 16)
-            counts[pc] = counts.get(pc, 0) + int(f[1 + col])
+            counts[pc] = counts.get(pc, 0) + int(f[npos + col])
     return counts
 
 

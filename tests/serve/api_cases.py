@@ -261,7 +261,9 @@ def case_cli_run_listed(s):
     rep = tally_report_json(TALLY, s.db, "latest")
     if not rep:
         return
-    rid = "0x%016x" % (rep["run"]["run_id"] % (1 << 64))
+    rid = rep["run"]["run_id"]  # a string, "0x" and 16 hex digits, as every format writes run ids
+    if not isinstance(rid, str):
+        rid = "0x%016x" % (rid % (1 << 64))
     st, lst = s.json("GET", "/api/runs")
     check(any(x["id"] == rid and x["program"] == AES for x in lst.get("runs", [])), "CLI run %s listed" % rid)
     st, one = s.json("GET", "/api/runs/%s" % rid)

@@ -571,7 +571,8 @@ static void test_load_errors(void) {
         "%s", err);
 
   CHECK(core_model_load(&m, "nosuch", cores_dir, err, sizeof err) != 0, "loaded");
-  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: picorv32, picorv32-ws1, sram, tally5, tally5-wt; or give a path "
+  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: dsp500, picorv32, picorv32-ws1, sram, tally5, tally5-wt; or give a "
+                     "path "
                      "to an .ini file)"),
         "%s", err);
 
@@ -656,11 +657,11 @@ static void test_validate(void) {
 static void test_list(void) {
   char names[16][64];
   size_t n = core_model_list(cores_dir, names, 16);
-  CHECK(n == 5, "%zu models", n);
-  if (n == 5)
-    CHECK(!strcmp(names[0], "picorv32") && !strcmp(names[1], "picorv32-ws1") && !strcmp(names[2], "sram") &&
-              !strcmp(names[3], "tally5") && !strcmp(names[4], "tally5-wt"),
-          "%s %s %s %s %s", names[0], names[1], names[2], names[3], names[4]);
+  CHECK(n == 6, "%zu models", n);
+  if (n == 6)
+    CHECK(!strcmp(names[0], "dsp500") && !strcmp(names[1], "picorv32") && !strcmp(names[2], "picorv32-ws1") &&
+              !strcmp(names[3], "sram") && !strcmp(names[4], "tally5") && !strcmp(names[5], "tally5-wt"),
+          "%s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5]);
 
   /* a second folder: its own models join, duplicates once, non-models skipped */
   mkdir(tmp_path("more"), 0700);
@@ -673,9 +674,9 @@ static void test_list(void) {
   char dirs[1024];
   snprintf(dirs, sizeof dirs, "%s:%s", tmp_path("more"), cores_dir);
   n = core_model_list(dirs, names, 16);
-  CHECK(n == 6, "%zu models", n);
-  if (n == 6)
-    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[5], "tally5-wt"), "%s .. %s", names[0], names[5]);
+  CHECK(n == 7, "%zu models", n);
+  if (n == 7)
+    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[6], "tally5-wt"), "%s .. %s", names[0], names[6]);
   CHECK(core_model_list(dirs, names, 2) == 2, "max not kept");
   CHECK(core_model_list(NULL, names, 16) == 0, "NULL dirs");
   CHECK(core_model_list("/nonexistent/dir", names, 16) == 0, "missing dir");
@@ -689,7 +690,7 @@ static void test_list(void) {
   core_model_default(&m);
   CHECK(core_model_load(&m, "alpha", dirs, err, sizeof err) == 0 && !strcmp(m.name, "alpha"), "%s", err);
   CHECK(core_model_load(&m, "picorv32", dirs, err, sizeof err) == 0 && !strcmp(m.name, "picorv32"), "%s", err);
-  CHECK(core_model_load(&m, "folder", dirs, err, sizeof err) != 0 && strstr(err, "available: alpha, picorv32"),
+  CHECK(core_model_load(&m, "folder", dirs, err, sizeof err) != 0 && strstr(err, "available: alpha, dsp500, picorv32"),
         "%s", err);
 }
 
