@@ -16,6 +16,7 @@ PKGS=(
   gdb-multiarch                          # the GDB stub's tests (tests/gdb)
   libmicrohttpd-dev libjansson-dev       # tally serve
   chromium nodejs                        # tally serve's browser tests (tests/serve)
+  verilator yosys python3-matplotlib     # rtl/: co-simulation, synthesis, the area plot (tests/rtl)
 )
 
 missing=()
