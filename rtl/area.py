@@ -35,7 +35,8 @@ def synth(outdir, design, family, S, P, N, R):
     with open(log, "w") as f:
         r = subprocess.run(["yosys", "-q", "-p", script], stdout=f, stderr=subprocess.STDOUT)
     if r.returncode != 0:
-        sys.exit(f"area: yosys failed for {tag} (see {log})")
+        print(f"area: yosys failed for {tag} (see {log})", file=sys.stderr)
+        sys.exit(70)
     cells = {}
     for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", open(stat).read(), re.M):
         cells[m.group(1)] = int(m.group(2))
@@ -130,6 +131,9 @@ def plot(rows, path):
 
 
 def main(a):
+    if a and a[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
     if len(a) == 2 and a[0] == "check":
         return check(a[1])
     if len(a) in (2, 3, 4) and a[0] == "sweep":

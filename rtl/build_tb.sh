@@ -2,6 +2,10 @@
 # Builds the Verilator testbench of rtl/statmod.v for one set of parameters:
 #   rtl/build_tb.sh OUTDIR S P N R      -> OUTDIR/tb_S_P_N_R/tb
 set -euo pipefail
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+  echo "usage: $0 OUTDIR S P N R   (builds OUTDIR/tb_S_P_N_R/tb, the Verilator testbench of rtl/statmod.v)"
+  exit 0
+fi
 if [ $# -ne 5 ]; then
   echo "usage: $0 OUTDIR S P N R" >&2
   exit 64

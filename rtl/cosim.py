@@ -24,7 +24,8 @@ def run_tb(tb, trace, seed=None):
     args = [tb] + ([str(seed)] if seed is not None else [])
     out = subprocess.run(args, input="\n".join(trace) + "\n", capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
-        sys.exit(f"cosim: {tb} failed ({out.returncode}): {out.stderr.strip()}")
+        print(f"cosim: {tb} failed ({out.returncode}): {out.stderr.strip()}", file=sys.stderr)
+        sys.exit(70)
     return [bytes.fromhex(line) for line in out.stdout.split()]
 
 
@@ -111,11 +112,15 @@ def doc_vector(md, name):
     text = open(md, encoding="utf-8").read()
     m = re.search(r"### Vector: " + re.escape(name) + r"\n.*?```hex\n(.*?)```", text, re.S)
     if not m:
-        sys.exit(f"cosim: {md}: no vector '{name}'")
+        print(f"cosim: {md}: no vector '{name}'", file=sys.stderr)
+        sys.exit(66)
     return bytes.fromhex("".join(" ".join(line.split()[1:]) for line in m.group(1).splitlines()))
 
 
 def main(a):
+    if a and a[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
     if len(a) == 8 and a[0] == "random":
         tb, (S, P, N, R), seed, cycles = a[1], map(int, a[2:6]), int(a[6]), int(a[7])
         trace = random_trace(S, P, N, seed, cycles)
