@@ -32,8 +32,11 @@ def synth(outdir, design, family, S, P, N, R):
     script = (f"read_verilog {os.path.join(HERE, src)}; chparam {params} {top}; "
               f"{FAMILIES[family]} -top {top}; tee -q -o {stat} stat")
     log = os.path.join(outdir, tag + ".log")
-    with open(log, "w") as f:
-        r = subprocess.run(["yosys", "-q", "-p", script], stdout=f, stderr=subprocess.STDOUT)
+    fresh = os.path.exists(stat) and os.path.getmtime(stat) > os.path.getmtime(os.path.join(HERE, src))
+    r = subprocess.CompletedProcess([], 0)
+    if not fresh:  # a result newer than the Verilog is reused (a stopped sweep resumes)
+        with open(log, "w") as f:
+            r = subprocess.run(["yosys", "-q", "-p", script], stdout=f, stderr=subprocess.STDOUT)
     if r.returncode != 0:
         print(f"area: yosys failed for {tag} (see {log})", file=sys.stderr)
         sys.exit(70)
@@ -109,7 +112,12 @@ def write(rows, docs):
 
 
 def plot(rows, path):
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        print("area: no matplotlib for this python3 (Debian: python3-matplotlib, /usr/bin/python3); no plot",
+              file=sys.stderr)
+        return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
