@@ -18,6 +18,7 @@ PKGS=(
   chromium nodejs                        # tally serve's browser tests (tests/serve)
   python3-matplotlib                     # scripts/sweep-plot.py (tally sweep plots)
   slurm-wlm munge                        # tally sweep --slurm on a one-node cluster (tests/sweep)
+  verilator yosys                        # rtl/: co-simulation, synthesis (tests/rtl)
 )
 
 missing=()

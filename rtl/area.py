@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Area of rtl/statmod.v and rtl/naive.v with yosys (docs/rtl-area.md).
+
+  area.py check OUTDIR           one small iCE40 synthesis (CTest rtl.synth.small)
+  area.py sweep OUTDIR [DOCS [FAMILIES]]  the Statistics Module paper's Fig. 3: from 2 of
+                                 each, S, P and n raised one at a time (2..16),
+                                 the naive design (k signals, k ARRs, k^2 counters)
+                                 beside it, and the SnoopP-equivalent size, on
+                                 iCE40 and Xilinx 7-series; writes DOCS/rtl-area.csv,
+                                 DOCS/rtl-area-table.md and DOCS/images/rtl-area.png
+Exit 0 done, 1 a check failed, 64 usage, 70 yosys failed."""
+import csv
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+R_SWEEP = 32
+FAMILIES = {"ice40": "synth_ice40", "xilinx": "synth_xilinx"}
+
+
+def synth(outdir, design, family, S, P, N, R):
+    """Returns (luts, ffs, cells) after synthesis, from yosys' stat."""
+    os.makedirs(outdir, exist_ok=True)
+    if design == "statmod":
+        src, top, params = "statmod.v", "tally_statmod", f"-set S {S} -set P {P} -set N {N} -set R {R}"
+    else:
+        src, top, params = "naive.v", "tally_statmod_naive", f"-set S {S} -set P {P} -set R {R}"
+    tag = f"{design}_{family}_{S}_{P}_{N}_{R}"
+    stat = os.path.join(outdir, tag + ".stat")
+    script = (f"read_verilog {os.path.join(HERE, src)}; chparam {params} {top}; "
+              f"{FAMILIES[family]} -top {top}; tee -q -o {stat} stat")
+    log = os.path.join(outdir, tag + ".log")
+    fresh = os.path.exists(stat) and os.path.getmtime(stat) > os.path.getmtime(os.path.join(HERE, src))
+    r = subprocess.CompletedProcess([], 0)
+    if not fresh:  # a result newer than the Verilog is reused (a stopped sweep resumes)
+        with open(log, "w") as f:
+            r = subprocess.run(["yosys", "-q", "-p", script], stdout=f, stderr=subprocess.STDOUT)
+    if r.returncode != 0:
+        print(f"area: yosys failed for {tag} (see {log})", file=sys.stderr)
+        sys.exit(70)
+    cells = {}
+    for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", open(stat).read(), re.M):
+        cells[m.group(1)] = int(m.group(2))
+    if family == "ice40":
+        luts = cells.get("SB_LUT4", 0)
+        ffs = sum(v for k, v in cells.items() if k.startswith("SB_DFF"))
+    else:
+        luts = sum(v for k, v in cells.items() if re.fullmatch(r"LUT[1-6]", k))
+        ffs = sum(v for k, v in cells.items() if re.fullmatch(r"FD[RSCP]E", k))
+    return luts, ffs, cells
+
+
+def min_ffs(S, P, N, R):
+    """Flip-flops tally_statmod cannot do without, counted by hand from
+    docs/rtl.md: per counter its count, saturation flag, snapshot of both,
+    64-bit total, 16-bit signal and ARR selectors and enable; per ARR two
+    32-bit bounds; the 32-bit period and timer, the 64-bit run id and cycle."""
+    return N * (2 * R + 2 + 64 + 33) + P * 64 + 32 + 32 + 64 + 64
+
+
+def check(outdir):
+    S, P, N, R = 4, 2, 2, 4
+    luts, ffs, _ = synth(outdir, "statmod", "ice40", S, P, N, R)
+    need = min_ffs(S, P, N, R)
+    print(f"area: S={S} P={P} n={N} R={R} on iCE40: {luts} LUTs, {ffs} flip-flops (at least {need} needed)")
+    if luts == 0 or ffs < need:
+        print("area: the synthesis lost state the module must keep")
+        return 1
+    return 0
+
+
+def sweep(outdir, docs, families):
+    """Smallest sizes first, each result written at once (a long sweep
+    stopped early leaves the sizes it finished in the table and plot)."""
+    rows, done = [], {}
+    ks = [2, 4, 8, 16]
+    os.makedirs(os.path.join(docs, "images"), exist_ok=True)
+
+    def add(series, design, S, P, N, R, k):
+        for fam in families:
+            key = (design, fam, S, P, N, R)
+            if key not in done:
+                done[key] = synth(outdir, design, fam, S, P, N, R)[:2]
+            luts, ffs = done[key]
+            rows.append(dict(series=series, design=design, family=fam, S=S, P=P, N=N, R=R, k=k, luts=luts, ffs=ffs))
+            print(f"area: {series:8s} {fam:6s} S={S:2d} P={P:2d} n={N:2d} R={R}: {luts:6d} LUTs {ffs:6d} FFs", flush=True)
+            write(rows, docs)
+
+    for k in ks:
+        add("signals", "statmod", k, 2, 2, R_SWEEP, k)
+        add("arrs", "statmod", 2, k, 2, R_SWEEP, k)
+        add("counters", "statmod", 2, 2, k, R_SWEEP, k)
+        add("naive", "naive", k, k, k * k, R_SWEEP, k)
+        if k == 4:
+            # SnoopP: 16 code regions counting cycles, 64-bit counters
+            add("snoopp", "statmod", 1, 16, 16, 64, 16)
+    return 0
+
+
+def write(rows, docs):
+    with open(os.path.join(docs, "rtl-area.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with open(os.path.join(docs, "rtl-area-table.md"), "w") as f:
+        f.write("| series | family | S | P | n | R | LUTs | flip-flops |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
+        for r in rows:
+            f.write(f"| {r['series']} | {r['family']} | {r['S']} | {r['P']} | {r['N']} | {r['R']} | {r['luts']} | {r['ffs']} |\n")
+    plot(rows, os.path.join(docs, "images", "rtl-area.png"))
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+    except ImportError:
+        print("area: no matplotlib for this python3 (Debian: python3-matplotlib, /usr/bin/python3); no plot",
+              file=sys.stderr)
+        return
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, fam in zip(axes, FAMILIES):
+        if not any(r["family"] == fam for r in rows):
+            continue
+        for series in ["signals", "arrs", "counters", "naive"]:
+            pts = [(r["k"], r["luts"]) for r in rows if r["family"] == fam and r["series"] == series]
+            label = {"signals": "S varied", "arrs": "P varied", "counters": "n varied",
+                     "naive": "naive (S=P=k, k² counters)"}[series]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("k (the varied parameter; others 2), R = 32")
+        ax.set_ylabel("LUTs")
+        ax.set_title(f"yosys {FAMILIES[fam]}")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def main(a):
+    if a and a[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    if len(a) == 2 and a[0] == "check":
+        return check(a[1])
+    if len(a) in (2, 3, 4) and a[0] == "sweep":
+        fams = a[3].split(",") if len(a) == 4 else list(FAMILIES)
+        if any(f not in FAMILIES for f in fams):
+            print(f"area: families are {', '.join(FAMILIES)}", file=sys.stderr)
+            return 64
+        return sweep(a[1], a[2] if len(a) >= 3 else os.path.join(HERE, "..", "docs"), fams)
+    print(__doc__, file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the Verilator testbench of rtl/statmod.v for one set of parameters:
+#   rtl/build_tb.sh OUTDIR S P N R      -> OUTDIR/tb_S_P_N_R/tb
+set -euo pipefail
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+  echo "usage: $0 OUTDIR S P N R   (builds OUTDIR/tb_S_P_N_R/tb, the Verilator testbench of rtl/statmod.v)"
+  exit 0
+fi
+if [ $# -ne 5 ]; then
+  echo "usage: $0 OUTDIR S P N R" >&2
+  exit 64
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+dir="$1/tb_$2_$3_$4_$5"
+mkdir -p "$dir"
+command -v verilator >/dev/null || { echo "build_tb: verilator not found (scripts/install-deps.sh installs it)" >&2; exit 66; }
+# -Wno-WIDTH: the register map compares 16-bit addresses with 32-bit integer
+# expressions on purpose; everything else is a lint error.
+verilator --cc --exe --build -O1 -Wall -Wno-WIDTH -Wno-UNUSEDSIGNAL -Wno-DECLFILENAME \
+  -GS="$2" -GP="$3" -GN="$4" -GR="$5" --Mdir "$dir" --top-module tally_statmod \
+  "$here/statmod.v" "$here/tb_statmod.cpp" -o tb >"$dir/build.log" 2>&1 ||
+  { cat "$dir/build.log" >&2; exit 70; }
+echo "$dir/tb"

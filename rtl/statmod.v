@@ -1,0 +1,286 @@
+// tally statistics module as hardware (docs/rtl.md, docs/protocol.md).
+//
+// n counters of (signal, address range) events, each R bits wide and
+// saturating; P address range registers [lo, hi) shared by the counters; a
+// dispatch timer that snapshots and resets the counters every `period`
+// observed cycles; a byte-stream packet output (valid/ready) carrying the
+// DATA and FINAL packets of docs/protocol.md, so `tally collect` can store
+// what the hardware sends (the host sends RUN_START/COUNTER_INFO itself and
+// tells the module the first stream sequence number through SEQ_BASE).
+//
+// Cost is O(S + P + n*R) as in the Statistics Module paper: the P range
+// comparators are shared, each counter has a signal mux (S inputs) and an
+// ARR mux (P inputs) and its R-bit counter. The snapshot and 64-bit run
+// totals (n*(R+64) flip-flops) are what the FINAL packet needs.
+//
+// Parameters: S signals, P ARRs (>= 1), N counters (1..160: one DATA and one
+// FINAL packet per interval), R counter bits (1..64).
+`default_nettype none
+module tally_statmod #(
+    parameter integer S = 8,
+    parameter integer P = 4,
+    parameter integer N = 4,
+    parameter integer R = 32
+) (
+    input  wire         clk,
+    input  wire         rst,
+    // the observed core: one cycle per clock with cyc_en high
+    input  wire         cyc_en,
+    input  wire [31:0]  pc,
+    input  wire         pc_valid,
+    input  wire [S-1:0] sig,
+    output wire         hold,      // the core must not advance this clock (snapshot still being sent)
+    // register interface (word writes), map in docs/rtl.md
+    input  wire         reg_we,
+    input  wire [15:0]  reg_addr,
+    input  wire [31:0]  reg_wdata,
+    output reg  [31:0]  reg_rdata,
+    // packets
+    output wire         out_valid,
+    output wire [7:0]   out_data,
+    output wire         out_last,
+    input  wire         out_ready
+);
+  localparam integer B = (R + 7) / 8;             // bytes per DATA value
+  localparam integer SB = (N + 7) / 8;            // saturation bitmap bytes
+  localparam integer DATA_LEN = 32 + SB + N * B;  // payload bytes
+  localparam integer FINAL_LEN = 40 + 8 * N;
+  localparam [R-1:0] MAXV = {R{1'b1}};
+
+  // ---- configuration registers --------------------------------------------
+  reg [31:0] period;
+  reg [63:0] run_id;
+  reg [31:0] seq_base;
+  reg        cut_short;
+  reg [31:0] arr_lo[0:P-1];
+  reg [31:0] arr_hi[0:P-1];
+  reg [15:0] c_sig[0:N-1];
+  reg [15:0] c_arr[0:N-1];
+  reg        c_en[0:N-1];
+
+  // ---- run state ------------------------------------------------------------
+  localparam [2:0] ST_IDLE = 0, ST_RUN = 1, ST_DRAIN = 2, ST_FINAL = 3, ST_DONE = 4;
+  reg [2:0]  state;
+  reg [63:0] cycle;       // number of the cycle presented now
+  reg [63:0] run_begin, iv_begin, last_end;
+  reg [31:0] remaining;   // cycles to the next dispatch
+  reg [63:0] iv_index;    // next interval number
+  reg        overrun;     // sticky: a cycle arrived while hold was high
+  reg [R-1:0] cnt[0:N-1];
+  reg         sat[0:N-1];
+  reg [63:0]  total[0:N-1];
+
+  // snapshot of one interval, read by the packet emitter
+  reg         snap_full;
+  reg [R-1:0] snap_v[0:N-1];
+  reg         snap_s[0:N-1];
+  reg [63:0]  snap_index, snap_begin, snap_end;
+  reg         final_pending;
+  reg [31:0]  seq, data_packets;
+
+  // ---- events: shared range comparators, per-counter muxes ---------------
+  wire [P-1:0] hit;
+  genvar gi;
+  generate
+    for (gi = 0; gi < P; gi = gi + 1) begin : g_arr
+      assign hit[gi] = pc_valid && pc >= arr_lo[gi] && pc < arr_hi[gi];
+    end
+  endgenerate
+
+  wire [N-1:0] ev;
+  generate
+    for (gi = 0; gi < N; gi = gi + 1) begin : g_ev
+      wire s_on = (c_sig[gi] < S) ? sig[c_sig[gi]] : 1'b0;
+      wire where = (c_arr[gi] == 16'hFFFF) ? pc_valid : ((c_arr[gi] < P) ? hit[c_arr[gi]] : 1'b0);
+      assign ev[gi] = c_en[gi] && s_on && where;
+    end
+  endgenerate
+
+  wire timing = (state == ST_RUN) || (state == ST_DRAIN);
+  wire dispatch_now = timing && remaining == 32'd0;
+  assign hold = dispatch_now && snap_full;
+  wire step = cyc_en && !hold;
+
+  // where the run stands after this clock's cycle (if any): a write applies after it
+  wire [63:0] cycle_next = step ? cycle + 64'd1 : cycle;
+  wire [63:0] iv_begin_next = (step && dispatch_now) ? cycle : iv_begin;
+  wire start_w = reg_we && reg_addr == 16'h0000 && reg_wdata[0] &&
+                 (state == ST_IDLE || state == ST_DONE) && period != 32'd0;
+  wire stop_w = reg_we && reg_addr == 16'h0000 && reg_wdata[1] && state == ST_RUN;
+
+  // ---- packet emitter -------------------------------------------------------
+  reg        em_busy, em_final;
+  reg [15:0] em_pos;       // byte of the packet being offered
+  reg [15:0] em_len;       // payload length
+  reg [15:0] em_ci;        // counter index within the value/total section
+  reg [3:0]  em_bi;        // byte within that value
+  wire [15:0] em_total = em_len + 16'd24;
+  wire [15:0] p = em_pos - 16'd24;
+  wire [15:0] vstart = em_final ? 16'd40 : (16'd32 + SB);
+  wire [3:0]  vbytes = em_final ? 4'd8 : B[3:0];
+
+  function [7:0] b8(input [63:0] v, input [2:0] k);
+    b8 = v[8*k +: 8];
+  endfunction
+
+  reg [7:0] byte_o;
+  reg [63:0] val_sel;
+  reg [7:0] satbyte;
+  integer k;
+  always @* begin
+    val_sel = 64'd0;
+    for (k = 0; k < N; k = k + 1)
+      if (em_ci == k) val_sel = em_final ? total[k] : {{(64 - R) {1'b0}}, snap_v[k]};
+    satbyte = 8'd0;
+    for (k = 0; k < N; k = k + 1)
+      if (k / 8 == p - 16'd32) satbyte[k%8] = snap_s[k];
+    byte_o = 8'd0;
+    if (em_pos < 16'd24) begin
+      case (em_pos[4:0])
+        5'd0: byte_o = 8'h54; 5'd1: byte_o = 8'h41; 5'd2: byte_o = 8'h4C; 5'd3: byte_o = 8'h59;
+        5'd4: byte_o = 8'd1;  5'd5: byte_o = em_final ? 8'h24 : 8'h23;
+        5'd8, 5'd9, 5'd10, 5'd11, 5'd12, 5'd13, 5'd14, 5'd15: byte_o = b8(run_id, em_pos[2:0]);
+        5'd16, 5'd17, 5'd18, 5'd19: byte_o = b8({32'd0, seq}, em_pos[2:0]);
+        5'd20: byte_o = em_len[7:0]; 5'd21: byte_o = em_len[15:8];
+        default: byte_o = 8'd0;
+      endcase
+    end else if (p >= vstart) begin
+      byte_o = b8(val_sel, em_bi[2:0]);
+    end else if (em_final) begin
+      if (p < 8) byte_o = b8(snap_index, p[2:0]);          // intervals
+      else if (p < 16) byte_o = b8(run_begin, p[2:0]);
+      else if (p < 24) byte_o = b8(last_end, p[2:0]);
+      else if (p < 28) byte_o = b8({32'd0, data_packets}, p[2:0]);
+      else if (p < 32) byte_o = b8({32'd0, seq + 32'd1}, p[1:0] + 3'd0); // total_packets: FINAL is last
+      else if (p == 32) byte_o = N[7:0];
+      else if (p == 33) byte_o = N[15:8];
+      else if (p == 36) byte_o = N[7:0];
+      else if (p == 37) byte_o = N[15:8];
+      else if (p == 38) byte_o = {7'd0, cut_short};
+      else byte_o = 8'd0;
+    end else begin
+      if (p < 8) byte_o = b8(snap_index, p[2:0]);
+      else if (p < 16) byte_o = b8(snap_begin, p[2:0]);
+      else if (p < 24) byte_o = b8(snap_end, p[2:0]);
+      else if (p == 26) byte_o = N[7:0];
+      else if (p == 27) byte_o = N[15:8];
+      else if (p == 28) byte_o = R[7:0];
+      else if (p < 32) byte_o = 8'd0;
+      else byte_o = satbyte;
+    end
+  end
+
+  assign out_valid = em_busy;
+  assign out_data = byte_o;
+  assign out_last = em_busy && em_pos == em_total - 16'd1;
+
+  // ---- register read-back: status -------------------------------------------
+  always @* begin
+    case (reg_addr)
+      16'h0000: reg_rdata = {24'd0, overrun, 4'd0, state};
+      16'h0004: reg_rdata = period;
+      16'h0020: reg_rdata = {S[7:0], R[7:0], P[7:0], N[7:0]};
+      default: reg_rdata = 32'd0;
+    endcase
+  end
+
+  // ---- sequential -------------------------------------------------------------
+  integer i;
+  always @(posedge clk) begin
+    if (rst) begin
+      state <= ST_IDLE; cycle <= 64'd0; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
+      cut_short <= 1'b0; overrun <= 1'b0; snap_full <= 1'b0; final_pending <= 1'b0;
+      em_busy <= 1'b0; em_final <= 1'b0; em_pos <= 16'd0; em_len <= 16'd0; em_ci <= 16'd0; em_bi <= 4'd0;
+      remaining <= 32'd0; iv_index <= 64'd0; seq <= 32'd0; data_packets <= 32'd0;
+      run_begin <= 64'd0; iv_begin <= 64'd0; last_end <= 64'd0;
+      snap_index <= 64'd0; snap_begin <= 64'd0; snap_end <= 64'd0;
+      for (i = 0; i < P; i = i + 1) begin arr_lo[i] <= 32'd0; arr_hi[i] <= 32'd0; end
+      for (i = 0; i < N; i = i + 1) begin
+        c_sig[i] <= 16'd0; c_arr[i] <= 16'hFFFF; c_en[i] <= 1'b0;
+        cnt[i] <= {R{1'b0}}; sat[i] <= 1'b0; total[i] <= 64'd0; snap_v[i] <= {R{1'b0}}; snap_s[i] <= 1'b0;
+      end
+    end else begin
+      if (cyc_en && hold) overrun <= 1'b1;
+
+      // counting and the dispatch timer, one observed cycle per step
+      if (step) begin
+        cycle <= cycle + 64'd1;
+        if (dispatch_now) begin
+          // the interval [iv_begin, cycle) is complete: snapshot, add to totals, reset.
+          snap_full <= 1'b1; snap_index <= iv_index; snap_begin <= iv_begin; snap_end <= cycle;
+          iv_index <= iv_index + 64'd1; iv_begin <= cycle; last_end <= cycle;
+          remaining <= period - 32'd1;
+          for (i = 0; i < N; i = i + 1) begin
+            snap_v[i] <= cnt[i]; snap_s[i] <= sat[i];
+            total[i] <= total[i] + {{(64 - R) {1'b0}}, cnt[i]};
+            // the reset-cycle rule: an event on the dispatch cycle leaves 1, not 0
+            cnt[i] <= (state == ST_RUN && ev[i]) ? {{(R - 1) {1'b0}}, 1'b1} : {R{1'b0}};
+            sat[i] <= (state == ST_RUN && ev[i]) && R == 1;
+          end
+          if (state == ST_DRAIN) begin state <= ST_FINAL; final_pending <= 1'b1; end
+        end else if (timing) begin
+          remaining <= remaining - 32'd1;
+          if (state == ST_RUN)
+            for (i = 0; i < N; i = i + 1)
+              if (ev[i] && cnt[i] != MAXV) begin
+                cnt[i] <= cnt[i] + {{(R - 1) {1'b0}}, 1'b1};
+                if (cnt[i] + {{(R - 1) {1'b0}}, 1'b1} == MAXV) sat[i] <= 1'b1;
+              end
+        end
+      end
+
+      // register writes (after counting: a write takes effect from the next cycle)
+      if (reg_we) begin
+        case (reg_addr)
+          16'h0004: period <= reg_wdata;
+          16'h0010: run_id[31:0] <= reg_wdata;
+          16'h0014: run_id[63:32] <= reg_wdata;
+          16'h0018: seq_base <= reg_wdata;
+          16'h001C: cut_short <= reg_wdata[0];
+          default: ;
+        endcase
+        for (i = 0; i < P; i = i + 1) begin
+          if (reg_addr == 16'h1000 + 8 * i) arr_lo[i] <= reg_wdata;
+          if (reg_addr == 16'h1004 + 8 * i) arr_hi[i] <= reg_wdata;
+        end
+        for (i = 0; i < N; i = i + 1) begin
+          if (reg_addr == 16'h2000 + 8 * i) begin c_sig[i] <= reg_wdata[15:0]; c_arr[i] <= reg_wdata[31:16]; end
+          if (reg_addr == 16'h2004 + 8 * i) c_en[i] <= reg_wdata[0];
+        end
+      end
+      if (start_w) begin
+        state <= ST_RUN; run_begin <= cycle_next; iv_begin <= cycle_next; last_end <= cycle_next; remaining <= period;
+        iv_index <= 64'd0; seq <= seq_base; data_packets <= 32'd0; overrun <= 1'b0; final_pending <= 1'b0;
+        for (i = 0; i < N; i = i + 1) begin cnt[i] <= {R{1'b0}}; sat[i] <= 1'b0; total[i] <= 64'd0; end
+      end
+      if (stop_w) begin
+        // counters freeze; the timer runs down unless the run ends exactly on a dispatch
+        if (cycle_next == iv_begin_next) begin state <= ST_FINAL; final_pending <= 1'b1; end
+        else state <= ST_DRAIN;
+      end
+
+      // the emitter: a DATA snapshot first, then FINAL once the run is over
+      if (!em_busy) begin
+        if (snap_full) begin
+          em_busy <= 1'b1; em_final <= 1'b0; em_pos <= 16'd0; em_len <= DATA_LEN[15:0]; em_ci <= 16'd0; em_bi <= 4'd0;
+        end else if (final_pending) begin
+          em_busy <= 1'b1; em_final <= 1'b1; em_pos <= 16'd0; em_len <= FINAL_LEN[15:0]; em_ci <= 16'd0; em_bi <= 4'd0;
+          snap_index <= iv_index;  // FINAL's "intervals" field
+        end
+      end else if (out_ready) begin
+        if (em_pos == em_total - 16'd1) begin
+          em_busy <= 1'b0; seq <= seq + 32'd1;
+          if (em_final) begin final_pending <= 1'b0; state <= ST_DONE; end
+          else begin snap_full <= 1'b0; data_packets <= data_packets + 32'd1; end
+        end else begin
+          em_pos <= em_pos + 16'd1;
+          if (em_pos >= 16'd24 && p >= vstart) begin
+            if (em_bi == vbytes - 4'd1) begin em_bi <= 4'd0; em_ci <= em_ci + 16'd1; end
+            else em_bi <= em_bi + 4'd1;
+          end
+        end
+      end
+    end
+  end
+endmodule
+`default_nettype wire
