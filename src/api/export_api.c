@@ -70,20 +70,18 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *info, tal
   tally_run_info none = {0};
   if (!info)
     info = &none;
-  report_run run = {.program = info->program, .argc = info->argc, .argv = info->argv, .core = info->core,
-                    .clock_hz = info->clock_hz, .cycles = info->cycles, .instret = info->instret, .stop = info->stop,
-                    .stop_detail = info->stop_detail, .exit_status = info->exit_status, .lines = info->lines};
+  const report_run *run = info;
   int rc;
   errno = 0; /* the writers set it when the stream fails */
   switch (fmt) {
-  case TALLY_PROFILE_JSON: rc = report_write_json(p, &run, f); break;
+  case TALLY_PROFILE_JSON: rc = report_write_json(p, run, f); break;
   case TALLY_PROFILE_CSV: rc = report_write_csv(p, f); break;
   case TALLY_PROFILE_LINES_CSV: rc = report_write_lines_csv(p, f); break;
   case TALLY_PROFILE_FOLDED: rc = report_write_folded(p, f); break;
-  case TALLY_PROFILE_SPEEDSCOPE: rc = report_write_speedscope(p, &run, f); break;
-  case TALLY_PROFILE_CALLGRIND: rc = report_write_callgrind(p, &run, f); break;
-  case TALLY_PROFILE_GMON: return write_gmon(p, &run, REPORT_GMON_SECONDS, f, err) ? -1 : 0;
-  case TALLY_PROFILE_GMON_CYCLES: return write_gmon(p, &run, REPORT_GMON_CYCLES, f, err) ? -1 : 0;
+  case TALLY_PROFILE_SPEEDSCOPE: rc = report_write_speedscope(p, run, f); break;
+  case TALLY_PROFILE_CALLGRIND: rc = report_write_callgrind(p, run, f); break;
+  case TALLY_PROFILE_GMON: return write_gmon(p, run, REPORT_GMON_SECONDS, f, err) ? -1 : 0;
+  case TALLY_PROFILE_GMON_CYCLES: return write_gmon(p, run, REPORT_GMON_CYCLES, f, err) ? -1 : 0;
   default: return api_fail(err, TALLY_E_USAGE, "unknown profile format %d", (int)fmt);
   }
   if (rc != 0)

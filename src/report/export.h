@@ -23,22 +23,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tally/export.h"
 #include "tally/tally.h"
 
-/* What the exports say about the run besides the profile itself. */
-typedef struct report_run {
-  const char *program;     /* path of the ELF as given */
-  int argc;                /* the program's command line, argv[0] first */
-  char *const *argv;
-  const char *core;        /* core model name */
-  double clock_hz;         /* core clock at the start of the run */
-  uint64_t cycles;         /* tally_cycles at the end */
-  uint64_t instret;
-  const char *stop;        /* "exit", "limit", "trap", "halt", "error" */
-  const char *stop_detail; /* tally_stop_detail */
-  int exit_status;         /* tally's exit status for the run */
-  bool lines;              /* per-line rows were asked for (--lines): the JSON has "lines" */
-} report_run;
+/* What the exports say about the run besides the profile itself: the
+ * public description (tally/export.h), under the name the writers use. */
+typedef tally_run_info report_run;
 
 /* How the rows of instructions without line information are named. */
 #define REPORT_NO_LINE "[no line info]"
