@@ -128,7 +128,9 @@ void core_fold_blocks(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
-  cpu->track_complete = true;
+  /* the list is complete from here only if the loop that runs next lists
+   * what it enters: before the first PMU access it does not */
+  cpu->track_complete = cpu->track;
 }
 
 void core_fold_dirty(core_cpu *cpu) {
