@@ -137,9 +137,17 @@ void tally_set_reg(tally_sim *sim, unsigned r, uint32_t v);
 void tally_set_pc(tally_sim *sim, uint32_t pc);
 bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len);
 bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len);
-/* A CSR's value between runs (mstatus, mepc, mcycle, ...); false for one
- * that does not exist and for the hpm counters. */
-bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v);
+/* A CSR's value between runs (mstatus, mepc, mcycle, mhpmcounter3, ...):
+ * what an instruction reading it next would read; false for one that
+ * does not exist. */
+bool tally_csr_read(tally_sim *sim, unsigned csr, uint32_t *v);
+/* Writes a CSR between runs through the path a program's csrw takes
+ * (WARL fields keep legal values; mcycle, minstret, the PMU's
+ * mhpmcounter/mhpmevent and mcountinhibit included), taking effect at
+ * once: the next instruction reads v (docs/pmu.md). Costs no cycle.
+ * False for a CSR that does not exist or is read-only (misa, mhartid,
+ * cycle, hpmcounterN, ...). */
+bool tally_csr_write(tally_sim *sim, unsigned csr, uint32_t v);
 /* One line on why the run stopped ("semihosting exit (code 0)", ...). */
 const char *tally_stop_detail(const tally_sim *sim);
 

@@ -164,7 +164,17 @@ bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len
 bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len) {
   return core_write_mem(sim->cpu, addr, src, len);
 }
-bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v) { return core_csr_peek(sim->cpu, csr, v); }
+bool tally_csr_read(tally_sim *sim, unsigned csr, uint32_t *v) {
+  uint64_t totals[SIG_COUNT];
+  tally_signal_totals(sim, totals); /* the PMU's counters are worked out from them */
+  return core_csr_debug_read(sim->cpu, csr, totals, v);
+}
+
+bool tally_csr_write(tally_sim *sim, unsigned csr, uint32_t v) {
+  uint64_t totals[SIG_COUNT];
+  tally_signal_totals(sim, totals);
+  return core_csr_debug_write(sim->cpu, csr, v, totals);
+}
 const char *tally_stop_detail(const tally_sim *sim) { return sim->cpu->stop_detail; }
 
 tally_trap tally_last_trap(const tally_sim *sim) {

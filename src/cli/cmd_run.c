@@ -23,6 +23,7 @@
 #include "tally/tally.h"
 
 #define SLICE_INSNS 20000000ull
+#define GDB_SLICE_INSNS 1000000ull  /* with --gdb a GDB may attach between two slices */
 
 typedef struct run_opts {
   bool verbose;
@@ -42,6 +43,7 @@ typedef struct run_opts {
   count_opts count;          /* the statistics module (--count ...) and where its intervals go */
   host_files_opts files;     /* --semihost-files, --semihost-root */
   const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
+  bool gdb_wait;             /* --gdb-wait: GDB first, then the program */
   trace_opts trace;          /* --trace FILE, --trace-from, --trace-count */
 } run_opts;
 
@@ -63,10 +65,11 @@ static void run_usage(FILE *f) {
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
           "                         what the ELF's segments need, up to 256Mi)\n"
-          "      --gdb [ADDR:]PORT  wait for GDB (target remote PORT) before the first\n"
-          "                         instruction; the program runs as GDB says, not a\n"
-          "                         cycle changed (docs/tally-gdb.md). Loopback unless\n"
-          "                         ADDR is given\n"
+          "      --gdb [ADDR:]PORT  GDB may attach (target remote PORT) while the program\n"
+          "                         runs: it stops where it is and runs as GDB says,\n"
+          "                         not a cycle changed (docs/tally-gdb.md). Loopback\n"
+          "                         unless ADDR is given\n"
+          "      --gdb-wait         with --gdb: wait for GDB before the first instruction\n"
           "      --trace FILE       write one line per instruction to FILE ('-': stdout):\n"
           "                         cycle, cycles taken, pc, symbol, disassembly,\n"
           "                         registers written, memory, signals\n"
@@ -130,7 +133,7 @@ static void run_usage(FILE *f) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES, OPT_GDB, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT };
+         OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -154,6 +157,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
+    {"gdb-wait", no_argument, NULL, OPT_GDB_WAIT},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"trace-from", required_argument, NULL, OPT_TRACE_FROM},
     {"trace-count", required_argument, NULL, OPT_TRACE_COUNT},
@@ -171,6 +175,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
     case OPT_GDB: o->gdb = optarg; break;
+    case OPT_GDB_WAIT: o->gdb_wait = true; break;
     case OPT_TRACE: o->trace.file = optarg; break;
     case OPT_TRACE_FROM: o->trace.from = optarg; break;
     case OPT_TRACE_COUNT:
@@ -254,6 +259,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if ((o->trace.from || trace_count_given) && !o->trace.file) {
     fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
+    return -1;
+  }
+  if (o->gdb_wait && !o->gdb) {
+    fprintf(stderr, "tally run: --gdb-wait needs --gdb [ADDR:]PORT\n");
     return -1;
   }
   if (o->trace.file && o->gdb) {
@@ -351,6 +360,40 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
   return sim;
 }
 
+/* --gdb: listens, and with --gdb-wait serves GDB before the first
+ * instruction. NULL after saying why (a bad PORT, a port in use). */
+static tally_gdb *gdb_open(tally_sim *sim, const run_opts *o) {
+  tally_error err;
+  tally_gdb *g = tally_gdb_listen(o->gdb, &err);
+  if (!g) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    return NULL;
+  }
+  /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
+  if (o->timed && tally_profile_enable(sim, 0, &err) != 0)
+    fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", err.msg);
+  if (o->gdb_wait)
+    fprintf(stderr, "tally: waiting for GDB on %s (target remote %s)\n", o->gdb, o->gdb);
+  else
+    fprintf(stderr, "tally: GDB may attach on %s (target remote %s); the program runs\n", o->gdb, o->gdb);
+  fflush(stderr);
+  return g;
+}
+
+/* One GDB session, from where the program is: how the program stopped
+ * (TALLY_STOP_LIMIT: it runs on, unless *bound says why not). */
+static tally_stop gdb_session(tally_gdb *g, tally_sim *sim, const char **bound) {
+  tally_gdb_result r;
+  if (tally_gdb_serve(g, sim, &interrupted, &r) != 0) {
+    fprintf(stderr, "tally run: %s\n", r.err);
+    *bound = interrupted ? "interrupted" : "GDB could not attach";
+    return TALLY_STOP_LIMIT;
+  }
+  if (r.stop == TALLY_STOP_LIMIT && !r.detached)
+    *bound = interrupted ? "interrupted" : "GDB killed it or went away";
+  return r.stop;
+}
+
 int cmd_run(int argc, char **argv) {
   run_opts o;
   int first = parse_opts(argc, argv, &o);
@@ -399,23 +442,17 @@ int cmd_run(int argc, char **argv) {
   uint64_t insn0 = tally_instret(sim);
   tally_stop s = TALLY_STOP_LIMIT;
   const char *bound = NULL;
+  tally_gdb *gdb = NULL;
   if (o.gdb) {
-    tally_gdb_result g;
-    tally_error perr;
-    /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
-    if (o.timed && tally_profile_enable(sim, 0, &perr) != 0)
-      fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", perr.msg);
-    if (tally_gdb_serve(sim, o.gdb, stderr, &interrupted, &g) != 0) {
-      fprintf(stderr, "tally run: %s\n", g.err);
+    if (!(gdb = gdb_open(sim, &o))) {
       stopwatch_stop();
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
       return EXIT_USAGE;
     }
-    s = g.stop;
-    if (s == TALLY_STOP_LIMIT && !g.detached)
-      bound = "GDB killed it or went away";
+    if (o.gdb_wait)
+      s = gdb_session(gdb, sim, &bound);
   }
   int trace_status = 0;   /* the trace could not be written: the run goes on, its status says so */
   if (o.trace.file) {
@@ -433,8 +470,11 @@ int cmd_run(int argc, char **argv) {
     /* a stop request may end a slice early: count what ran, not slices */
     uint64_t done = tally_instret(sim) - insn0;
     uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;
-    s = tally_run(sim, left < SLICE_INSNS ? left : SLICE_INSNS);
+    uint64_t slice = gdb ? GDB_SLICE_INSNS : SLICE_INSNS;
+    s = tally_run(sim, left < slice ? left : slice);
     if (s != TALLY_STOP_LIMIT)
+      break;
+    if (gdb && tally_gdb_pending(gdb) && ((s = gdb_session(gdb, sim, &bound)) != TALLY_STOP_LIMIT || bound))
       break;
     if ((bound = stopwatch_reason())) break;
     if (o.max_insns && tally_instret(sim) - insn0 >= o.max_insns) { bound = "--max-insns reached"; break; }
@@ -448,6 +488,7 @@ int cmd_run(int argc, char **argv) {
     }
   }
   stopwatch_stop();
+  tally_gdb_close(gdb);
   double secs = now_seconds() - start;
   if (progress && secs >= 1.0)
     fprintf(stderr, "\r\033[K");

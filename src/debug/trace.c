@@ -7,14 +7,15 @@
  * What an instruction did is read around that step through the public
  * API: the cycle counter, the registers and the signal totals before and
  * after. The memory an instruction touches is worked out from its bits
- * and the registers before it ran (loads, stores, AMOs, their compressed
- * forms), since the API has no hook into the memory system.
+ * and the registers before it ran (mem_access.h), since the API has no
+ * hook into the memory system.
  */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_access.h"
 #include "tally/trace.h"
 
 struct tally_trace {
@@ -29,65 +30,6 @@ struct tally_trace {
   uint64_t before_cycle, before_instret;
   uint64_t lines, cycles;
 };
-
-/* A memory access worked out from an instruction's bits. */
-typedef struct mem_access {
-  bool valid;
-  char kind;        /* 'r' load, 'w' store, 'a' atomic read-modify-write */
-  uint32_t addr, len;
-} mem_access;
-
-static int32_t sext(uint32_t v, int bits) {
-  uint32_t m = 1u << (bits - 1);
-  return (int32_t)((v ^ m) - m);
-}
-
-static mem_access access_rv32(const tally_sim *sim, uint32_t in) {
-  mem_access a = {0};
-  uint32_t op = in & 0x7f, f3 = (in >> 12) & 7, rs1 = (in >> 15) & 31;
-  uint32_t base = tally_reg(sim, rs1);
-  static const uint32_t load_len[8] = {1, 2, 4, 0, 1, 2, 0, 0};
-  if (op == 0x03 && load_len[f3]) {
-    a = (mem_access){true, 'r', base + (uint32_t)sext(in >> 20, 12), load_len[f3]};
-  } else if (op == 0x23 && f3 <= 2) {
-    uint32_t imm = ((in >> 25) << 5) | ((in >> 7) & 31);
-    a = (mem_access){true, 'w', base + (uint32_t)sext(imm, 12), 1u << f3};
-  } else if (op == 0x2f && f3 == 2) {
-    uint32_t f5 = in >> 27;   /* lr.w reads, sc.w writes, the rest do both */
-    a = (mem_access){true, f5 == 2 ? 'r' : f5 == 3 ? 'w' : 'a', base, 4};
-  }
-  return a;
-}
-
-/* c.lw, c.sw (rs1' + uimm), c.lwsp, c.swsp (sp + uimm). */
-static mem_access access_rvc(const tally_sim *sim, uint32_t in) {
-  mem_access a = {0};
-  uint32_t q = in & 3, f3 = (in >> 13) & 7;
-  if (q == 0 && (f3 == 2 || f3 == 6)) {
-    uint32_t off = ((in >> 10) & 7) << 3 | ((in >> 6) & 1) << 2 | ((in >> 5) & 1) << 6;
-    uint32_t rs1 = 8 + ((in >> 7) & 7);
-    a = (mem_access){true, f3 == 2 ? 'r' : 'w', tally_reg(sim, rs1) + off, 4};
-  } else if (q == 2 && f3 == 2) {
-    uint32_t off = ((in >> 12) & 1) << 5 | ((in >> 4) & 7) << 2 | ((in >> 2) & 3) << 6;
-    a = (mem_access){true, 'r', tally_reg(sim, 2) + off, 4};
-  } else if (q == 2 && f3 == 6) {
-    uint32_t off = ((in >> 9) & 15) << 2 | ((in >> 7) & 3) << 6;
-    a = (mem_access){true, 'w', tally_reg(sim, 2) + off, 4};
-  }
-  return a;
-}
-
-static mem_access access_at(const tally_sim *sim, uint32_t pc) {
-  unsigned char b[4];
-  if (!tally_read_mem(sim, pc, b, 2))
-    return (mem_access){0};
-  uint32_t in = (uint32_t)b[0] | (uint32_t)b[1] << 8;
-  if ((in & 3) != 3)
-    return access_rvc(sim, in);
-  if (!tally_read_mem(sim, pc + 2, b + 2, 2))
-    return (mem_access){0};
-  return access_rv32(sim, in | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-}
 
 tally_trace *tally_trace_new(tally_sim *sim, FILE *out) {
   tally_trace *t = calloc(1, sizeof *t);
@@ -160,7 +102,7 @@ tally_stop tally_trace_step(tally_trace *t) {
   uint32_t pc = tally_pc(t->sim), regs[32];
   for (unsigned r = 0; r < 32; r++)
     regs[r] = tally_reg(t->sim, r);
-  mem_access m = access_at(t->sim, pc);
+  mem_access m = debug_mem_access(t->sim, pc);
   char dis[96], sym[128];
   if (!tally_disasm_at(t->sim, pc, dis, sizeof dis))
     snprintf(dis, sizeof dis, "(not in RAM)");

@@ -59,7 +59,7 @@ def session(tally, gdb, elf, opts):
     port = free_port()  # GDB retries until tally listens (tcp connect-timeout)
     with tempfile.TemporaryDirectory() as d:
         stats = os.path.join(d, "s.json")
-        cmd = [tally, "run", "--gdb", str(port), "--stats-json", stats] + opts + [elf]
+        cmd = [tally, "run", "--gdb", str(port), "--gdb-wait", "--stats-json", stats] + opts + [elf]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         first = p.stderr.readline()  # "tally: waiting for GDB on ...": it listens
         if "waiting for GDB" not in first:
@@ -143,7 +143,7 @@ continue
 
 def garbage(tally, elf):
     port = free_port()
-    p = subprocess.Popen([tally, "run", "--gdb", str(port), elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    p = subprocess.Popen([tally, "run", "--gdb", str(port), "--gdb-wait", elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     s = None
     for _ in range(100):
@@ -190,7 +190,7 @@ def read_reply(s):
 
 def interrupt(tally, elf):
     port = free_port()
-    p = subprocess.Popen([tally, "run", "--core", "sram", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+    p = subprocess.Popen([tally, "run", "--core", "sram", "--gdb", str(port), "--gdb-wait", elf], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     p.stderr.readline()
     s = socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -220,7 +220,7 @@ def step(tally, gdb, elf, source):
     with open(source) as f:
         line = next(i + 1 for i, l in enumerate(f) if "int r = work(N);" in l)
     port = free_port()
-    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", elf], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     p.stderr.readline()
     with tempfile.TemporaryDirectory() as d:

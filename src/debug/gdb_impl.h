@@ -1,0 +1,93 @@
+/*
+ * The GDB stub's parts (include/tally/gdb.h): the session every part works
+ * on, the packet layer (gdb_packet.c), registers and CSRs (gdb_regs.c),
+ * breakpoints and watchpoints (gdb_watch.c); running, monitor commands and
+ * queries stay in gdb.c, listening in gdb_listen.c.
+ */
+#ifndef TALLY_DEBUG_GDB_IMPL_H
+#define TALLY_DEBUG_GDB_IMPL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem_access.h"
+#include "tally/gdb.h"
+
+#define PACKET_MAX 4096      /* what qSupported announces */
+#define MAX_BREAKPOINTS 64
+#define MAX_WATCHPOINTS 8
+#define WATCH_MAX_LEN 8
+
+/* A watchpoint. Write watchpoints (Z2) compare the watched bytes after
+ * every instruction and stop when they changed (what GDB reports for
+ * `watch` anyway: a write of the same value goes unseen, as with GDB's own
+ * software watchpoints). Read and access watchpoints (Z3, Z4) stop after
+ * an instruction whose load (or, for access, load or store) touches any
+ * watched byte, whatever the value: the access is worked out from the
+ * instruction's bits before it runs (mem_access.h). */
+typedef enum watch_kind { WATCH_WRITE = 2, WATCH_READ = 3, WATCH_ACCESS = 4 } watch_kind;
+
+typedef struct watch_point {
+  watch_kind kind;
+  uint32_t addr, len;
+  unsigned char old[WATCH_MAX_LEN];
+} watch_point;
+
+typedef struct gdb_session {
+  tally_sim *sim;
+  int fd;
+  volatile sig_atomic_t *interrupted;
+  uint32_t bp[MAX_BREAKPOINTS];
+  int nbp;
+  watch_point wp[MAX_WATCHPOINTS];
+  int nwp;
+  bool ended;          /* the program stopped for good (exit, trap, halt) */
+  bool gone;           /* the client went away */
+  bool detached;       /* GDB detached: the program runs on */
+  tally_stop stop;
+  uint16_t csr[128];   /* the CSRs the target description offers */
+  int ncsr;
+  char in[PACKET_MAX + 1];
+} gdb_session;
+
+/* ---- the listener (gdb_listen.c) ---- */
+/* Takes the next connection, waiting for it; -1 with err. */
+int gdb_accept(tally_gdb *g, volatile sig_atomic_t *interrupted, tally_error *err);
+
+/* ---- packets (gdb_packet.c) ---- */
+int gdb_hexval(int c);
+bool gdb_send_all(gdb_session *s, const void *buf, size_t n);
+/* Sends "$data#cs". */
+bool gdb_put_packet(gdb_session *s, const char *data);
+/* The next packet's data into s->in; false when the client is gone. */
+bool gdb_get_packet(gdb_session *s);
+/* Text as console output ('O' packets). */
+void gdb_console(gdb_session *s, const char *text);
+void gdb_put_le32(char *out, uint32_t v);
+bool gdb_get_le32(const char *in, uint32_t *v);
+/* A hex number (up to 32 bits) at *p, which moves past it. */
+bool gdb_parse_hex(const char **p, uint32_t *v);
+/* "ADDR,LEN" */
+bool gdb_parse_range(const char *p, uint32_t *addr, uint32_t *len, const char **end);
+
+/* ---- registers (gdb_regs.c) ---- */
+/* Chooses the CSRs offered (the PMU's when the core model has them). */
+void gdb_regs_init(gdb_session *s);
+size_t gdb_target_xml(const gdb_session *s, char *buf, size_t size);
+void gdb_read_all_regs(gdb_session *s);
+void gdb_write_all_regs(gdb_session *s, const char *hex);
+void gdb_read_reg(gdb_session *s, const char *p);
+void gdb_write_reg(gdb_session *s, const char *p);
+
+/* ---- breakpoints and watchpoints (gdb_watch.c) ---- */
+/* Z and z packets (after the letter). */
+void gdb_breakpoint(gdb_session *s, const char *p, bool insert);
+bool gdb_is_breakpoint(const gdb_session *s, uint32_t pc);
+/* Around one instruction: what it will touch (before it runs), then the
+ * watchpoint it hit (after it ran; `retired`: it completed), writing the
+ * stop reply's "watch:ADDR;" part into out. -1 when none. */
+mem_access gdb_watch_before(const gdb_session *s);
+int gdb_watch_after(gdb_session *s, const mem_access *a, bool retired, char *out, size_t size);
+
+#endif
