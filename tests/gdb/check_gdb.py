@@ -23,6 +23,17 @@ when gdb-multiarch is not installed.
         a raw client continues a program that never ends, with no breakpoint
         and with one that is never reached, sends Ctrl-C (0x03) and must get
         the stop reply S02 each time; then kills it (tally ends with 124).
+    check_gdb.py TALLY GDB attach ELF
+        without --gdb-wait the program runs at once; GDB attaches to it
+        (ELF never ends) and stops it where it is: instructions had run
+        before (monitor instret > 0), and the cycles, the instructions and
+        the pc at that stop are those of a run without GDB stopped by
+        --max-insns after the same number of instructions (a law: stopping
+        between two instructions changes no cycle). GDB kills it: 124.
+    check_gdb.py TALLY GDB nowait ELF
+        --gdb without --gdb-wait, and no GDB ever comes: the program runs
+        to its end as without --gdb (output, exit status, cycles, every
+        signal total), and tally said where GDB may attach.
     check_gdb.py TALLY GDB garbage ELF
         a client that sends garbage, a bad checksum and a packet cut in the
         middle, then goes away: tally neither crashes nor hangs (it ends
@@ -138,6 +149,75 @@ continue
     check("output", out, plain.stdout)
     check("cycles", js["cycles"], pj["cycles"])
     check("every signal total", js["signals"], pj["signals"])
+    return 1 if bad else 0
+
+
+def plain_stats(tally, elf, opts):
+    """A run without GDB: (its process, its --stats-json)."""
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "plain.json")
+        p = subprocess.run([tally, "run", "--stats-json", stats] + opts + [elf], capture_output=True, text=True,
+                           timeout=60)
+        with open(stats) as f:
+            return p, json.load(f)
+
+
+def attach(tally, gdb, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()
+    if "GDB may attach" not in first:
+        print(f"FAIL: tally did not say GDB may attach: {first!r}")
+        p.kill()
+        return 1
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\nset tcp connect-timeout 10\n"
+                    f"target remote 127.0.0.1:{port}\nprintf \"PC %x\\n\", $pc\n"
+                    "monitor instret\nmonitor cycles\nkill\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+    out, err = p.communicate(timeout=30)
+    nums = [int(l) for l in g.stderr.splitlines() + g.stdout.splitlines() if l.strip().isdigit()]
+    pcs = [l.split()[1] for l in g.stdout.splitlines() if l.startswith("PC ")]
+    if len(nums) != 2 or len(pcs) != 1:
+        print(f"FAIL: expected a pc and two monitor numbers from GDB, got:\n{g.stdout}\n{g.stderr}")
+        return 1
+    instret, cycles = nums
+    bad = 0
+
+    def check(what, ok, text):
+        nonlocal bad
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {text}")
+
+    check("the program ran before GDB attached", instret > 0, f"{instret} instructions")
+    check("killed by GDB", p.returncode == 124 and "GDB killed it" in err, f"exit {p.returncode}")
+    plain, js = plain_stats(tally, elf, ["--core", "tally5", "--max-insns", str(instret)])
+    check("cycles at the stop = a run stopped after as many instructions", js["cycles"] == cycles,
+          f"{cycles} vs {js['cycles']}")
+    check("pc at the stop = that run's next pc", f"next pc 0x{int(pcs[0], 16):08x}" in plain.stderr,
+          f"0x{pcs[0]} vs {plain.stderr.strip().splitlines()[-1]}")
+    return 1 if bad else 0
+
+
+def nowait(tally, elf):
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        p = subprocess.run([tally, "run", "--core", "tally5", "--gdb", str(port), "--stats-json", stats, elf],
+                           capture_output=True, text=True, timeout=60)
+        with open(stats) as f:
+            js = json.load(f)
+    plain, pj = plain_stats(tally, elf, ["--core", "tally5"])
+    bad = 0
+    for what, got, exp in (("said where GDB may attach", "GDB may attach on" in p.stderr, True),
+                           ("exit status", p.returncode, plain.returncode), ("output", p.stdout, plain.stdout),
+                           ("cycles", js["cycles"], pj["cycles"]), ("every signal total", js["signals"], pj["signals"])):
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r}" + ("" if ok else f" (expected {exp!r})"))
     return 1 if bad else 0
 
 
@@ -267,6 +347,10 @@ def main(argv):
         return step(tally, gdb, elf, argv[5])
     if mode == "interrupt":
         return interrupt(tally, elf)
+    if mode == "attach":
+        return attach(tally, gdb, elf)
+    if mode == "nowait":
+        return nowait(tally, elf)
     if mode == "garbage":
         return garbage(tally, elf)
     print(f"check_gdb.py: unknown mode '{mode}'", file=sys.stderr)
