@@ -91,11 +91,15 @@ static bool client_interrupts(gdb_session *s) {
   return c == 0x03;
 }
 
-/* Runs one instruction and says whether it stopped the session: the
- * program's end, a watchpoint, the end of a step, a breakpoint. */
+/* Runs one instruction and says whether it stopped the session: a
+ * watchpoint its access hits (before it runs), the program's end, the end of a
+ * step, a breakpoint. */
 static bool one_instruction(gdb_session *s, bool step) {
-  mem_access a = gdb_watch_before(s);
-  uint64_t i0 = tally_instret(s->sim);
+  char out[48];
+  if (s->nwp && gdb_watch_hit(s, out, sizeof out) >= 0) {
+    gdb_put_packet(s, out);
+    return true;
+  }
   tally_stop st = tally_run(s->sim, 1);
   if (st != TALLY_STOP_LIMIT) {
     s->ended = true;
@@ -104,11 +108,6 @@ static bool one_instruction(gdb_session *s, bool step) {
       reply_end(s);
     else /* a trap with no handler: GDB sees a signal, and may look around */
       gdb_put_packet(s, "S0b");
-    return true;
-  }
-  char out[48];
-  if (s->nwp && gdb_watch_after(s, &a, tally_instret(s->sim) != i0, out, sizeof out) >= 0) {
-    gdb_put_packet(s, out);
     return true;
   }
   if (step || gdb_is_breakpoint(s, tally_pc(s->sim))) {

@@ -19,19 +19,14 @@
 #define MAX_WATCHPOINTS 8
 #define WATCH_MAX_LEN 8
 
-/* A watchpoint. Write watchpoints (Z2) compare the watched bytes after
- * every instruction and stop when they changed (what GDB reports for
- * `watch` anyway: a write of the same value goes unseen, as with GDB's own
- * software watchpoints). Read and access watchpoints (Z3, Z4) stop after
- * an instruction whose load (or, for access, load or store) touches any
- * watched byte, whatever the value: the access is worked out from the
- * instruction's bits before it runs (mem_access.h). */
+/* A watchpoint: Z2 write, Z3 read, Z4 access (read or write). Every kind
+ * fires on the instruction whose access touches any watched byte, before
+ * it runs (gdb_watch.c says why); GDB itself looks at the value. */
 typedef enum watch_kind { WATCH_WRITE = 2, WATCH_READ = 3, WATCH_ACCESS = 4 } watch_kind;
 
 typedef struct watch_point {
   watch_kind kind;
   uint32_t addr, len;
-  unsigned char old[WATCH_MAX_LEN];
 } watch_point;
 
 typedef struct gdb_session {
@@ -46,6 +41,9 @@ typedef struct gdb_session {
   bool gone;           /* the client went away */
   bool detached;       /* GDB detached: the program runs on */
   tally_stop stop;
+  bool watch_reported;  /* a watchpoint stop was reported at (watch_pc, watch_instret) */
+  uint32_t watch_pc;
+  uint64_t watch_instret;
   uint16_t csr[128];   /* the CSRs the target description offers */
   int ncsr;
   char in[PACKET_MAX + 1];
@@ -84,10 +82,9 @@ void gdb_write_reg(gdb_session *s, const char *p);
 /* Z and z packets (after the letter). */
 void gdb_breakpoint(gdb_session *s, const char *p, bool insert);
 bool gdb_is_breakpoint(const gdb_session *s, uint32_t pc);
-/* Around one instruction: what it will touch (before it runs), then the
- * watchpoint it hit (after it ran; `retired`: it completed), writing the
- * stop reply's "watch:ADDR;" part into out. -1 when none. */
-mem_access gdb_watch_before(const gdb_session *s);
-int gdb_watch_after(gdb_session *s, const mem_access *a, bool retired, char *out, size_t size);
+/* Before an instruction runs: the watchpoint its access will hit, with
+ * the stop reply ("T05watch:ADDR;", rwatch, awatch) in out; -1 when none,
+ * or when the stub stopped at this very point for it already. */
+int gdb_watch_hit(gdb_session *s, char *out, size_t size);
 
 #endif

@@ -4,10 +4,13 @@
  * the same), and at what each instruction touches (Z2 write, Z3 read, Z4
  * access watchpoints), so none of them costs the program a cycle.
  *
- * Stop pcs: GDB 13 treats RISC-V watchpoints as reported after the access
- * (it does not step over the instruction again), so the stub stops after
- * the instruction that touched the watched bytes, with the pc on the next
- * one, as for write watchpoints.
+ * Stop pcs: GDB treats RISC-V watchpoints as "non-steppable" (the debug
+ * spec's triggers fire before the access): told of a hit, it takes the
+ * watchpoints out, steps the instruction itself and then shows the stop,
+ * with the pc on the instruction after the access, and for `watch` only
+ * when the value changed. So the stub reports a hit before the
+ * instruction that will touch the watched bytes runs (worked out from its
+ * bits, mem_access.h), and a resume from that very point runs it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +43,8 @@ static void watchpoint(gdb_session *s, watch_kind kind, const char *p, bool inse
     return;
   }
   watch_point w = {.kind = kind, .addr = addr, .len = len};
-  if (len > WATCH_MAX_LEN || s->nwp == MAX_WATCHPOINTS || !tally_read_mem(s->sim, addr, w.old, len)) {
+  unsigned char probe[WATCH_MAX_LEN];
+  if (len > WATCH_MAX_LEN || s->nwp == MAX_WATCHPOINTS || !tally_read_mem(s->sim, addr, probe, len)) {
     gdb_put_packet(s, "E01"); /* GDB then watches by stepping itself (or says it cannot) */
     return;
   }
@@ -80,36 +84,23 @@ void gdb_breakpoint(gdb_session *s, const char *p, bool insert) {
   gdb_put_packet(s, "OK");
 }
 
-mem_access gdb_watch_before(const gdb_session *s) {
-  for (int i = 0; i < s->nwp; i++)
-    if (s->wp[i].kind != WATCH_WRITE)
-      return debug_mem_access(s->sim, tally_pc(s->sim));
-  return (mem_access){0}; /* write watchpoints look at the bytes afterwards */
-}
-
-/* Whether watchpoint w fired on the instruction that just ran. A write
- * watchpoint's bytes are compared (and noted) whatever else fires, so
- * that a later change is measured from what they hold now. */
-static bool fired(gdb_session *s, watch_point *w, const mem_access *a, bool retired) {
-  if (w->kind == WATCH_WRITE) {
-    unsigned char now[WATCH_MAX_LEN];
-    if (!tally_read_mem(s->sim, w->addr, now, w->len) || !memcmp(now, w->old, w->len))
-      return false;
-    memcpy(w->old, now, w->len);
-    return true;
-  }
-  if (!retired || !mem_access_overlaps(a, w->addr, w->len))
-    return false;
-  return w->kind == WATCH_ACCESS || mem_access_reads(a);
-}
-
-int gdb_watch_after(gdb_session *s, const mem_access *a, bool retired, char *out, size_t size) {
+int gdb_watch_hit(gdb_session *s, char *out, size_t size) {
   static const char *const names[5] = {"", "", "watch", "rwatch", "awatch"};
-  int hit = -1;
-  for (int i = 0; i < s->nwp; i++)
-    if (fired(s, &s->wp[i], a, retired) && hit < 0)
-      hit = i;
-  if (hit >= 0)
-    snprintf(out, size, "T05%s:%08x;", names[s->wp[hit].kind], s->wp[hit].addr);
-  return hit;
+  uint32_t pc = tally_pc(s->sim);
+  uint64_t at = tally_instret(s->sim);
+  if (s->watch_reported && s->watch_pc == pc && s->watch_instret == at)
+    return -1; /* it stopped here already: resuming runs the access */
+  mem_access a = debug_mem_access(s->sim, pc);
+  for (int i = 0; i < s->nwp; i++) {
+    const watch_point *w = &s->wp[i];
+    bool kind_ok = w->kind == WATCH_ACCESS || (w->kind == WATCH_READ ? mem_access_reads(&a) : mem_access_writes(&a));
+    if (kind_ok && mem_access_overlaps(&a, w->addr, w->len)) {
+      snprintf(out, size, "T05%s:%08x;", names[w->kind], w->addr);
+      s->watch_reported = true;
+      s->watch_pc = pc;
+      s->watch_instret = at;
+      return i;
+    }
+  }
+  return -1;
 }

@@ -23,6 +23,15 @@ when gdb-multiarch is not installed.
         a raw client continues a program that never ends, with no breakpoint
         and with one that is never reached, sends Ctrl-C (0x03) and must get
         the stop reply S02 each time; then kills it (tally ends with 124).
+    check_gdb.py TALLY GDB watch ELF
+        read and access watchpoints with exact stop pcs. At work's entry,
+        rwatch data[5] and awatch data[6]; by hand from measure.c, work's
+        loop reads data[5] (36), writes it (333: the rwatch must not fire),
+        reads data[6] (43) and writes it (111 + 3 * 43 = 240), and nothing
+        touches either again. GDB must stop after the loop's load, after
+        it again, after its store, then see the exit; the addresses
+        after the load and the store come from objdump's disassembly of
+        work. Cycles and signal totals are those of a run without GDB.
     check_gdb.py TALLY GDB attach ELF
         without --gdb-wait the program runs at once; GDB attaches to it
         (ELF never ends) and stops it where it is: instructions had run
@@ -93,6 +102,7 @@ monitor cycles
 monitor instret
 watch data[5]
 continue
+printf "WPC %x\\n", $pc
 delete 2
 break *$ra
 continue
@@ -138,6 +148,8 @@ continue
     check("CSR mstatus", vals.get("MSTATUS"), "1800")
     # data[5] = 5 * 7 + 1 = 36 before work; work's sums s: 3, 27, 72, 138, 225, 333
     check("watchpoint on data[5]", "Old value = 36" in g.stdout and "New value = 333" in g.stdout, True)
+    wpc = [int(l.split()[1], 16) for l in lines if l.startswith("WPC ")]
+    check("watchpoint stop pc: after work's store (objdump)", wpc, [after_access(elf, "work", ("sw", "c.sw"))])
     check("GDB saw the exit", "exited normally" in g.stdout, True)
     # the statistics go to a file, so that stdout is the program's alone
     stats = os.path.join(tempfile.mkdtemp(prefix="tally-gdb-"), "plain.json")
@@ -149,6 +161,67 @@ continue
     check("output", out, plain.stdout)
     check("cycles", js["cycles"], pj["cycles"])
     check("every signal total", js["signals"], pj["signals"])
+    return 1 if bad else 0
+
+
+def after_access(elf, func, mnemonics):
+    """The address after the first instruction of func whose mnemonic is
+    one of mnemonics, from objdump."""
+    dis = subprocess.run(["riscv64-unknown-elf-objdump", "-d", "-M", "no-aliases", elf], capture_output=True,
+                         text=True, check=True).stdout
+    inside = False
+    for line in dis.splitlines():
+        if line.endswith(f"<{func}>:"):
+            inside = True
+        elif inside and not line.strip():
+            break
+        elif inside:
+            parts = line.split("\t")
+            if len(parts) >= 3 and parts[2].strip() in mnemonics:
+                return int(parts[0].strip().rstrip(":"), 16) + len(parts[1].strip().replace(" ", "")) // 2
+    return None
+
+
+def watch(tally, gdb, elf):
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", "--stats-json",
+                              stats, elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.stderr.readline()
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\nbreak *work\ncontinue\n"
+                    "rwatch data[5]\nawatch data[6]\n" + "continue\nprintf \"PC %x\\n\", $pc\n" * 3 + "continue\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+        p.communicate(timeout=30)
+        with open(stats) as f:
+            js = json.load(f)
+    pcs = [int(l.split()[1], 16) for l in g.stdout.splitlines() if l.startswith("PC ")]
+    load = after_access(elf, "work", ("lw", "c.lw"))
+    store = after_access(elf, "work", ("sw", "c.sw"))
+    bad = 0
+
+    def check(what, got, exp):
+        nonlocal bad
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r}" + ("" if ok else f" (expected {exp!r})"))
+
+    text = g.stdout
+    check("stop pcs (after the load, after it again, after the store)", [hex(p) for p in pcs],
+          [hex(load), hex(load), hex(store)])
+    check("read watchpoint on data[5]", "Hardware read watchpoint 2: data[5]\n\nValue = 36" in text, True)
+    check("access watchpoint reads data[6]", "Hardware access (read/write) watchpoint 3: data[6]\n\nValue = 43" in text,
+          True)
+    check("access watchpoint writes data[6]", "Old value = 43\nNew value = 240" in text, True)
+    check("the write of data[5] went by the read watchpoint", text.count("watchpoint 2: data[5]\n\nValue"), 1)
+    check("GDB saw the exit", "exited normally" in text, True)
+    plain, pj = plain_stats(tally, elf, ["--core", "tally5"])
+    check("cycles", js["cycles"], pj["cycles"])
+    check("every signal total", js["signals"], pj["signals"])
+    if bad:
+        print(text, g.stderr)
     return 1 if bad else 0
 
 
@@ -347,6 +420,8 @@ def main(argv):
         return step(tally, gdb, elf, argv[5])
     if mode == "interrupt":
         return interrupt(tally, elf)
+    if mode == "watch":
+        return watch(tally, gdb, elf)
     if mode == "attach":
         return attach(tally, gdb, elf)
     if mode == "nowait":
