@@ -32,6 +32,15 @@ when gdb-multiarch is not installed.
         it again, after its store, then see the exit; the addresses
         after the load and the store come from objdump's disassembly of
         work. Cycles and signal totals are those of a run without GDB.
+    check_gdb.py TALLY GDB csr ELF
+        CSR writes from GDB reach the program (tests/gdb/csr.c, whose
+        comment derives what each read must see). At at_write GDB sets
+        mcycle 5000, minstret 7, mscratch, mhpmevent4 = 2 (instret),
+        mhpmcounter4 1000, mhpmcounter5 0xdeadbeef (event 0), mhpmevent6 = 1
+        with mcountinhibit 0x40 and mhpmcounter6 99; the program must print
+        5000, 8, the mscratch value, 2, 1007 (7 instructions later),
+        0xdeadbeef, 99, 0x40, 1. GDB reads back what it wrote, and a write
+        of the read-only mhartid is refused.
     check_gdb.py TALLY GDB attach ELF
         without --gdb-wait the program runs at once; GDB attaches to it
         (ELF never ends) and stops it where it is: instructions had run
@@ -222,6 +231,50 @@ def watch(tally, gdb, elf):
     check("every signal total", js["signals"], pj["signals"])
     if bad:
         print(text, g.stderr)
+    return 1 if bad else 0
+
+
+def csr(tally, gdb, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", elf],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    writes = [("mcycle", 5000), ("minstret", 7), ("mscratch", 0x12345678), ("mhpmevent4", 2),
+              ("mhpmcounter4", 1000), ("mhpmcounter5", 0xdeadbeef), ("mhpmevent6", 1), ("mcountinhibit", 0x40),
+              ("mhpmcounter6", 99)]
+    with tempfile.TemporaryDirectory() as d:
+        first, second = os.path.join(d, "a.gdb"), os.path.join(d, "b.gdb")
+        with open(first, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\n"
+                    "break *at_write\ncontinue\n")
+            f.write("".join(f"set ${n} = {v}\n" for n, v in writes))
+            f.write("".join(f'printf "BACK {n} %u\\n", ${n}\n' for n, _ in writes))
+            f.write("set $mhartid = 5\n")  # refused: the rest of this file is skipped
+        with open(second, "w") as f:
+            f.write("continue\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", first, "-x", second, elf], capture_output=True, text=True,
+                           timeout=120)
+    out, err = p.communicate(timeout=30)
+    got = dict((l.split()[0], int(l.split()[1], 16)) for l in out.splitlines() if len(l.split()) == 2)
+    back = dict((l.split()[1], int(l.split()[2])) for l in g.stdout.splitlines() if l.startswith("BACK "))
+    expected = {"mcycle": 5000, "minstret": 8, "mscratch": 0x12345678, "mhpmevent4": 2, "mhpmcounter4": 1007,
+                "mhpmcounter5": 0xdeadbeef, "mhpmcounter6": 99, "mcountinhibit": 0x40, "mhpmevent6": 1}
+    bad = 0
+    for name, exp in expected.items():
+        ok = got.get(name) == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} the program reads {name}: {got.get(name)} (expected {exp})")
+    ok = back == dict(writes)
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} GDB reads back what it wrote: {back}")
+    ok = 'Could not write register "mhartid"' in g.stderr
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} a write of the read-only mhartid is refused")
+    ok = p.returncode == 0 and "exited normally" in g.stdout
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} the program ran to its end: exit {p.returncode}")
+    if bad:
+        print(g.stdout, g.stderr, err)
     return 1 if bad else 0
 
 
@@ -422,6 +475,8 @@ def main(argv):
         return interrupt(tally, elf)
     if mode == "watch":
         return watch(tally, gdb, elf)
+    if mode == "csr":
+        return csr(tally, gdb, elf)
     if mode == "attach":
         return attach(tally, gdb, elf)
     if mode == "nowait":
