@@ -312,6 +312,28 @@ size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **ou
  * tally_profile_lines_enable did not return 1 before the snapshot. */
 int tally_profile_source_at(const tally_profile *p, uint32_t pc, const char **file, uint32_t *line);
 
+/* The profile's timeline: every function activation (a frame of the
+ * shadow call stack) with the cycles it began and ended at, nested as the
+ * calls were. A function's slices that are not inside another slice of
+ * its own add up to its inclusive cycles exactly. Turn it on after
+ * tally_profile_enable and before running; max_calls bounds its memory
+ * (16 bytes a call, plus a slice in each snapshot): past it the timeline
+ * stops, and snapshots end every slice at that cycle. Returns 0, or -1
+ * with err (no profile, out of memory). */
+int tally_profile_timeline_enable(tally_sim *sim, uint64_t max_calls, tally_error *err);
+
+typedef struct tally_slice {
+  int func;                   /* index into the function list */
+  uint64_t begin, end;        /* cycles [begin, end) */
+  uint32_t depth;             /* 0: the program's entry function; a callee is one deeper */
+  int is_handler;             /* entered by a trap or an interrupt */
+} tally_slice;
+
+/* A snapshot's slices, by begin cycle, a caller before its callees (the
+ * entry function's slice first). 0 without a timeline. *cut is the cycle
+ * the timeline stopped at when it reached max_calls, else 0. */
+size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut);
+
 /* ---- Functions by name -------------------------------------------------- */
 
 /* Replaces the program's functions (taken from the ELF's symbol table when

@@ -335,6 +335,29 @@ tally_profile *tally_profile_take(tally_sim *sim) {
 
 void tally_profile_free(tally_profile *p) { profile_free(p); }
 
+int tally_profile_timeline_enable(tally_sim *sim, uint64_t max_calls, tally_error *err) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (!p) {
+    snprintf(err->msg, sizeof err->msg, "a timeline needs the profile on (tally_profile_enable)");
+    err->code = TALLY_E_USAGE;
+    return -1;
+  }
+  size_t changes = max_calls > SIZE_MAX / 4 ? SIZE_MAX / 2 : (size_t)max_calls * 2;
+  if (!prof_timeline_enable(p, changes)) {
+    snprintf(err->msg, sizeof err->msg, "out of memory for a timeline");
+    err->code = TALLY_E_INTERNAL;
+    return -1;
+  }
+  return 0;
+}
+
+size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut) {
+  *out = p->slices;
+  if (cut)
+    *cut = p->timeline_cut;
+  return p->nslices;
+}
+
 size_t tally_profile_functions(const tally_profile *p, const tally_func_profile **out) {
   *out = p->funcs;
   /* the "[unknown]" bucket only when something landed there */

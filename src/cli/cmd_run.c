@@ -18,6 +18,7 @@
 #include "stopwatch.h"
 #include "tally/export.h"
 #include "tally/gdb.h"
+#include "run_perfetto.h"
 #include "run_trace.h"
 #include "tally/store.h"
 #include "tally/tally.h"
@@ -45,6 +46,8 @@ typedef struct run_opts {
   const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
   bool gdb_wait;             /* --gdb-wait: GDB first, then the program */
   trace_opts trace;          /* --trace FILE, --trace-from, --trace-count */
+  const char *perfetto;      /* --perfetto FILE, or NULL */
+  uint64_t perfetto_calls;   /* --perfetto-calls N */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -76,6 +79,12 @@ static void run_usage(FILE *f) {
           "                         (docs/tally-trace.md); no cycle changes\n"
           "      --trace-from FUNC|ADDR  start the trace when the pc first gets there\n"
           "      --trace-count N    at most N lines (default 1M)\n"
+          "      --perfetto FILE    write the run's timeline for ui.perfetto.dev or\n"
+          "                         chrome://tracing (Chrome JSON trace events): every\n"
+          "                         call as a slice at its exact cycles, and the --count\n"
+          "                         intervals as counter tracks; implies a core model\n"
+          "                         (docs/tally-trace.md); no cycle changes\n"
+          "      --perfetto-calls N at most N calls in it (default 1M)\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -133,7 +142,8 @@ static void run_usage(FILE *f) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT };
+         OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
+         OPT_PERFETTO, OPT_PERFETTO_CALLS };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -161,15 +171,18 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"trace", required_argument, NULL, OPT_TRACE},
     {"trace-from", required_argument, NULL, OPT_TRACE_FROM},
     {"trace-count", required_argument, NULL, OPT_TRACE_COUNT},
+    {"perfetto", required_argument, NULL, OPT_PERFETTO},
+    {"perfetto-calls", required_argument, NULL, OPT_PERFETTO_CALLS},
     {NULL, 0, NULL, 0},
   };
-  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT};
+  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
+                  .perfetto_calls = PERFETTO_CALLS_DEFAULT};
   count_opts_init(&o->count);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
-  bool trace_count_given = false;
+  bool trace_count_given = false, perfetto_calls_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
@@ -184,6 +197,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       trace_count_given = true;
+      break;
+    case OPT_PERFETTO: o->perfetto = optarg; o->timed = true; break;
+    case OPT_PERFETTO_CALLS:
+      if (!parse_u64(optarg, &o->perfetto_calls) || o->perfetto_calls == 0) {
+        fprintf(stderr, "tally run: --perfetto-calls wants a positive count, got '%s'\n", optarg);
+        return -1;
+      }
+      perfetto_calls_given = true;
       break;
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
@@ -259,6 +280,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if ((o->trace.from || trace_count_given) && !o->trace.file) {
     fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
+    return -1;
+  }
+  if (perfetto_calls_given && !o->perfetto) {
+    fprintf(stderr, "tally run: --perfetto-calls needs --perfetto FILE\n");
     return -1;
   }
   if (o->gdb_wait && !o->gdb) {
@@ -362,16 +387,13 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
 
 /* --gdb: listens, and with --gdb-wait serves GDB before the first
  * instruction. NULL after saying why (a bad PORT, a port in use). */
-static tally_gdb *gdb_open(tally_sim *sim, const run_opts *o) {
+static tally_gdb *gdb_open(const run_opts *o) {
   tally_error err;
   tally_gdb *g = tally_gdb_listen(o->gdb, &err);
   if (!g) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     return NULL;
   }
-  /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
-  if (o->timed && tally_profile_enable(sim, 0, &err) != 0)
-    fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", err.msg);
   if (o->gdb_wait)
     fprintf(stderr, "tally: waiting for GDB on %s (target remote %s)\n", o->gdb, o->gdb);
   else
@@ -436,6 +458,24 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
+  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
+   * --perfetto's call slices; it changes no cycle */
+  if ((o.gdb || o.perfetto) && o.timed && tally_profile_enable(sim, 0, &err) != 0)
+    fprintf(stderr, "tally run: no counts by function: %s\n", err.msg);
+  perfetto_run *timeline = NULL;
+  if (o.perfetto) {
+    int st = 0;
+    timeline = perfetto_start(sim, o.perfetto, o.perfetto_calls, counting ? count_measure(counting) : NULL,
+                              argv[first], &st);
+    if (!timeline) {
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return st;
+    }
+  }
+
   stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
@@ -444,7 +484,8 @@ int cmd_run(int argc, char **argv) {
   const char *bound = NULL;
   tally_gdb *gdb = NULL;
   if (o.gdb) {
-    if (!(gdb = gdb_open(sim, &o))) {
+    if (!(gdb = gdb_open(&o))) {
+      perfetto_finish(timeline);
       stopwatch_stop();
       count_free(counting);
       count_opts_free(&o.count);
@@ -459,6 +500,7 @@ int cmd_run(int argc, char **argv) {
     s = trace_window(sim, &o.trace, o.max_insns, &interrupted, &bound, &trace_status);
     if (trace_status && s == TALLY_STOP_ERROR) {
       int ts = trace_status;
+      perfetto_finish(timeline);
       stopwatch_stop();
       count_free(counting);
       count_opts_free(&o.count);
@@ -520,6 +562,9 @@ int cmd_run(int argc, char **argv) {
   int cs = counting ? count_finish(counting, why, stderr) : 0;
   if (cs != 0 && status == 0)
     status = cs;
+  int ps = perfetto_finish(timeline);   /* after the module's last interval */
+  if (ps != 0 && status == 0)
+    status = ps;
   if (trace_status && status == 0)
     status = trace_status;
   if (o.stats)
