@@ -317,7 +317,7 @@ int tally_profile_source_at(const tally_profile *p, uint32_t pc, const char **fi
  * calls were. A function's slices that are not inside another slice of
  * its own add up to its inclusive cycles exactly. Turn it on after
  * tally_profile_enable and before running; max_calls bounds its memory
- * (16 bytes a call, plus a slice in each snapshot): past it the timeline
+ * (about 48 bytes a call, and a 32-byte slice in each snapshot): past it the timeline
  * stops, and snapshots end every slice at that cycle. Returns 0, or -1
  * with err (no profile, out of memory). */
 int tally_profile_timeline_enable(tally_sim *sim, uint64_t max_calls, tally_error *err);

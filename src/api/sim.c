@@ -342,8 +342,7 @@ int tally_profile_timeline_enable(tally_sim *sim, uint64_t max_calls, tally_erro
     err->code = TALLY_E_USAGE;
     return -1;
   }
-  size_t changes = max_calls > SIZE_MAX / 4 ? SIZE_MAX / 2 : (size_t)max_calls * 2;
-  if (!prof_timeline_enable(p, changes)) {
+  if (!prof_timeline_enable(p, max_calls > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)max_calls)) {
     snprintf(err->msg, sizeof err->msg, "out of memory for a timeline");
     err->code = TALLY_E_INTERNAL;
     return -1;

@@ -53,7 +53,8 @@ typedef struct prof_change {
 
 typedef struct prof_timeline {
   prof_change *log;
-  size_t n, cap, max;       /* max: changes kept; the log stops there */
+  size_t n, cap;
+  size_t calls, max;        /* pushes kept, and the bound: the log stops at the next push */
   bool full;                /* it stopped: slices end at `full_cycle` */
   uint64_t full_cycle;
   uint64_t start_cycle;     /* the root's begin: the cycle the profile started at */
@@ -115,9 +116,9 @@ void prof_sample(prof_state *p, uint32_t pc);
 /* n samples at once at pc (a long sleep holds many). */
 void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n);
 
-/* Starts keeping the timeline, at most max_changes depth changes (two per
- * call). false when out of memory. */
-bool prof_timeline_enable(prof_state *p, size_t max_changes);
+/* Starts keeping the timeline, at most max_calls pushes (and the pops,
+ * which are fewer). false when out of memory. */
+bool prof_timeline_enable(prof_state *p, size_t max_calls);
 /* Notes a depth change (profile.c calls it on every push and pop). */
 void prof_timeline_note(prof_state *p, const prof_node *entered);
 

@@ -13,38 +13,43 @@
 #include "../util/array.h"
 #include "report.h"
 
-bool prof_timeline_enable(prof_state *p, size_t max_changes) {
+bool prof_timeline_enable(prof_state *p, size_t max_calls) {
   if (p->timeline)
     return true;
   prof_timeline *t = calloc(1, sizeof *t);
   if (!t)
     return false;
-  t->max = max_changes;
+  t->max = max_calls;
   t->start_cycle = p->last_cycle;
   p->timeline = t;
   return true;
+}
+
+/* The timeline ends here: slices still open end at this cycle. */
+static void stop(prof_timeline *t, uint64_t cycle) {
+  t->full = true;
+  t->full_cycle = cycle;
 }
 
 void prof_timeline_note(prof_state *p, const prof_node *entered) {
   prof_timeline *t = p->timeline;
   if (t->full)
     return;
+  if (entered && t->calls == t->max) {
+    stop(t, p->last_cycle);
+    return;
+  }
   if (t->n == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 4096;
-    prof_change *v = t->n < t->max ? realloc(t->log, cap * sizeof *v) : NULL;
-    if (!v) { /* the bound, or out of memory: the timeline ends here */
-      t->full = true;
-      t->full_cycle = p->last_cycle;
+    prof_change *v = realloc(t->log, cap * sizeof *v);
+    if (!v) {
+      stop(t, p->last_cycle);
       return;
     }
     t->log = v;
     t->cap = cap;
   }
-  if (t->n == t->max) {
-    t->full = true;
-    t->full_cycle = p->last_cycle;
-    return;
-  }
+  t->calls += entered != NULL;
   t->log[t->n++] = (prof_change){p->last_cycle, entered, p->depth - 1};
 }
 

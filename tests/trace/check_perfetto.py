@@ -20,9 +20,14 @@ One run writes the timeline (--perfetto, with --count cycle@main and
     its own add up to its inclusive cycles in `tally profile --json` of the
     same program (recursion counted once, as the profile does);
   - the counter events are the stored intervals (`tally report --csv`):
-    the same labels, begin cycles and values;
+    the same labels, begin cycles and values; and `tally report latest
+    --perfetto` writes the same counter events from the store;
   - the run's cycles and signal totals are those of a run without
-    --perfetto.
+    --perfetto;
+  - bounds and errors: --perfetto-calls 10 keeps at most 10 calls (11
+    slices with the entry function's), says so, and the file is still
+    well formed and nested; a FILE that cannot be created is exit 73;
+    --perfetto-calls without --perfetto is exit 64.
 """
 import json
 import os
@@ -102,6 +107,11 @@ def main(argv):
             prof = json.load(f)
         csv = subprocess.run([tally, "report", "--db", db, "latest", "--csv"], capture_output=True, text=True,
                              check=True, timeout=60).stdout
+        stored_trace = os.path.join(d, "r.json")
+        rep = subprocess.run([tally, "report", "--db", db, "latest", "--perfetto", stored_trace], capture_output=True,
+                             text=True, timeout=60)
+        with open(stored_trace) as f:
+            rdoc = json.load(f)
         plain = os.path.join(d, "plain.json")
         subprocess.run([tally, "run", "--stats-json", plain] + counts + ["--no-store", elf] + args,
                        capture_output=True, timeout=120)
@@ -133,9 +143,31 @@ def main(argv):
     counters = {(e["name"], e["ts"]): e["args"]["count"] for e in events if e["ph"] == "C"}
     check(f"counter events = stored intervals ({len(rows)} intervals of {labels})",
           [] if counters == stored and rows else [f"file {sorted(counters.items())[:6]}", f"store {sorted(stored.items())[:6]}"])
+    rcounters = {(e["name"], e["ts"]): e["args"]["count"] for e in rdoc["traceEvents"] if e["ph"] == "C"}
+    check("tally report --perfetto: the same counter events, from the store",
+          check_shape(rdoc) + ([] if rep.returncode == 0 and rcounters == stored else
+                               [f"exit {rep.returncode} {rep.stderr.strip()}", f"{sorted(rcounters.items())[:6]}"]))
     check("cycles and signal totals as without --perfetto",
           [] if js["cycles"] == pj["cycles"] and js["signals"] == pj["signals"] else
           [f"{js['cycles']} vs {pj['cycles']}"])
+    with tempfile.TemporaryDirectory() as d:
+        small = os.path.join(d, "small.json")
+        cut = subprocess.run([tally, "run", "--perfetto", small, "--perfetto-calls", "10", elf] + args,
+                             capture_output=True, text=True, timeout=120)
+        with open(small) as f:
+            sdoc = json.load(f)
+        nocreate = subprocess.run([tally, "run", "--perfetto", os.path.join(d, "no", "such", "dir.json"), elf] + args,
+                                  capture_output=True, text=True, timeout=120)
+    alone = subprocess.run([tally, "run", "--perfetto-calls", "10", elf] + args, capture_output=True, text=True,
+                           timeout=120)
+    sslices = [e for e in sdoc["traceEvents"] if e["ph"] == "X"]
+    check("--perfetto-calls 10: at most 11 slices, nested, and said so",
+          check_shape(sdoc) + check_nesting(sslices) +
+          ([] if len(sslices) <= 11 and "--perfetto-calls bounds them" in cut.stderr and cut.returncode == 0 else
+           [f"{len(sslices)} slices, exit {cut.returncode}: {cut.stderr.strip()}"]))
+    check("a FILE that cannot be created: exit 73", [] if nocreate.returncode == 73 and "cannot create" in
+          nocreate.stderr else [f"exit {nocreate.returncode}: {nocreate.stderr.strip()}"])
+    check("--perfetto-calls alone: exit 64", [] if alone.returncode == 64 else [f"exit {alone.returncode}"])
     return 1 if bad else 0
 
 
