@@ -79,6 +79,8 @@ static void run_usage(FILE *f) {
           "                         (docs/tally-trace.md); no cycle changes\n"
           "      --trace-from FUNC|ADDR  start the trace when the pc first gets there\n"
           "      --trace-count N    at most N lines (default 1M)\n"
+          "      --trace-format text|bin  the trace as text lines (default) or in the\n"
+          "                         compact binary form ('tally trace --print' reads it)\n"
           "      --perfetto FILE    write the run's timeline for ui.perfetto.dev or\n"
           "                         chrome://tracing (Chrome JSON trace events): every\n"
           "                         call as a slice at its exact cycles, and the --count\n"
@@ -143,7 +145,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
-         OPT_PERFETTO, OPT_PERFETTO_CALLS };
+         OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -171,6 +173,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"trace", required_argument, NULL, OPT_TRACE},
     {"trace-from", required_argument, NULL, OPT_TRACE_FROM},
     {"trace-count", required_argument, NULL, OPT_TRACE_COUNT},
+    {"trace-format", required_argument, NULL, OPT_TRACE_FORMAT},
     {"perfetto", required_argument, NULL, OPT_PERFETTO},
     {"perfetto-calls", required_argument, NULL, OPT_PERFETTO_CALLS},
     {NULL, 0, NULL, 0},
@@ -197,6 +200,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       trace_count_given = true;
+      break;
+    case OPT_TRACE_FORMAT:
+      if (strcmp(optarg, "text") && strcmp(optarg, "bin")) {
+        fprintf(stderr, "tally run: --trace-format wants text or bin, got '%s'\n", optarg);
+        return -1;
+      }
+      o->trace.binary = optarg[0] == 'b';
+      trace_count_given = trace_count_given || o->trace.binary;
       break;
     case OPT_PERFETTO: o->perfetto = optarg; o->timed = true; break;
     case OPT_PERFETTO_CALLS:
@@ -279,7 +290,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     return -1;
   }
   if ((o->trace.from || trace_count_given) && !o->trace.file) {
-    fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
+    fprintf(stderr, "tally run: --trace-from, --trace-count and --trace-format bin need --trace FILE\n");
     return -1;
   }
   if (perfetto_calls_given && !o->perfetto) {
@@ -288,6 +299,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if (o->gdb_wait && !o->gdb) {
     fprintf(stderr, "tally run: --gdb-wait needs --gdb [ADDR:]PORT\n");
+    return -1;
+  }
+  if (o->trace.binary && o->trace.file && !strcmp(o->trace.file, "-")) {
+    fprintf(stderr, "tally run: --trace-format bin wants a FILE, not '-' (stdout carries the program's output)\n");
     return -1;
   }
   if (o->trace.file && o->gdb) {
