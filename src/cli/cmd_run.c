@@ -185,7 +185,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   int c, li;
   uint64_t v;
   char optname[40];
-  bool trace_count_given = false, perfetto_calls_given = false;
+  bool trace_option_given = false, perfetto_calls_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
@@ -199,7 +199,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         fprintf(stderr, "tally run: --trace-count wants a positive count, got '%s'\n", optarg);
         return -1;
       }
-      trace_count_given = true;
+      trace_option_given = true;
       break;
     case OPT_TRACE_FORMAT:
       if (strcmp(optarg, "text") && strcmp(optarg, "bin")) {
@@ -207,7 +207,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       o->trace.binary = optarg[0] == 'b';
-      trace_count_given = trace_count_given || o->trace.binary;
+      trace_option_given = trace_option_given || o->trace.binary; /* needs --trace */
       break;
     case OPT_PERFETTO: o->perfetto = optarg; o->timed = true; break;
     case OPT_PERFETTO_CALLS:
@@ -289,7 +289,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
     return -1;
   }
-  if ((o->trace.from || trace_count_given) && !o->trace.file) {
+  if ((o->trace.from || trace_option_given) && !o->trace.file) {
     fprintf(stderr, "tally run: --trace-from, --trace-count and --trace-format bin need --trace FILE\n");
     return -1;
   }

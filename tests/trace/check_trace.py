@@ -29,7 +29,7 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            functional and on tally5, and a --trace-from main window), and
            under a quarter of its size for the whole program (smaller for
            the window, where each instruction's text is new); a binary trace cut in half prints
-           the lines before the cut and fails with 65 ("cut short"), 60
+           the lines before the cut and fails with 65 ("cut short"), 20
            single-bit changes give lines or 65, never a crash, a text
            file given as a binary one, bytes after the end record, a bad
            --trace-format and a binary trace to stdout are refused.
@@ -303,7 +303,7 @@ def case_binary(tally, elf, args, tmp):
         fail("a cut binary trace: exit %d, %r, %d lines" % (p.returncode, p.stderr.decode(), len(lines)))
     # untrusted input: any byte changed gives lines or a refusal (65), never a crash
     flipped = os.path.join(tmp, "flipped.bin")
-    for k in range(60):
+    for k in range(20):
         at = (k * 7919 + 13) % len(data)
         with open(flipped, "wb") as f:
             f.write(data[:at] + bytes([data[at] ^ (1 << (k % 8))]) + data[at + 1:])
