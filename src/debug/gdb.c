@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gdb_impl.h"
+#include "tally/export.h"
 
 #define POLL_EVERY 4096      /* instructions between looks for a Ctrl-C */
 #define FREE_SLICE 100000    /* instructions run at once when no breakpoint is set */
@@ -185,6 +186,21 @@ static void count_in_function(gdb_session *s, const char *spec, char *text, size
   tally_profile_free(p);
 }
 
+/* `monitor stats`: tally run --stats's report of the run so far. */
+static void stats_text(gdb_session *s) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
+    gdb_console(s, "out of memory\n");
+    return;
+  }
+  tally_export_stats(s->sim, false, 0, f, NULL);
+  fclose(f);
+  gdb_console(s, buf && len ? buf : "no statistics: the run has no core model (use --core)\n");
+  free(buf);
+}
+
 static void monitor(gdb_session *s, const char *hex) {
   char cmd[256];
   size_t n = 0;
@@ -203,6 +219,10 @@ static void monitor(gdb_session *s, const char *hex) {
     snprintf(text, sizeof text, "%llu\n", (unsigned long long)tally_cycles(s->sim));
   } else if (!strcmp(cmd, "instret")) {
     snprintf(text, sizeof text, "%llu\n", (unsigned long long)tally_instret(s->sim));
+  } else if (!strcmp(cmd, "stats")) {
+    stats_text(s);
+    gdb_put_packet(s, "OK");
+    return;
   } else if (!strcmp(cmd, "signals") || !strncmp(cmd, "signal ", 7)) {
     uint64_t totals[128] = {0};
     int count = tally_signal_count();
@@ -224,6 +244,8 @@ static void monitor(gdb_session *s, const char *hex) {
              "tally monitor commands:\n"
              "  cycles         cycles so far (the cycles before the next instruction starts)\n"
              "  instret        instructions retired so far\n"
+             "  stats          what tally run --stats prints, so far (cycles, CPI, caches,\n"
+             "                 energy, every signal)\n"
              "  signals        every signal's total so far\n"
              "  signal NAME    one signal's total so far\n"
              "  count SIGNAL@FUNCTION  SIGNAL's count in FUNCTION's own instructions so far\n"

@@ -7,7 +7,9 @@ when gdb-multiarch is not installed.
         address: the cycles and instructions between the two stops
         (monitor cycles, monitor instret) must equal the statistics
         module's cycle@work and instret@work, and so must monitor count
-        cycle@work and instret@work at the second stop; registers and memory read
+        cycle@work and instret@work at the second stop; monitor stats at
+        the first stop says the cycles and instructions monitor cycles
+        and monitor instret say; registers and memory read
         there must be what the program holds (a0 = the argument 2048, the
         word at &data[0] = 1, set by main; the CSRs misa and mstatus by the
         spec's encoding); a write watchpoint on data[5]
@@ -109,6 +111,7 @@ printf "MISA %x\\n", $misa
 printf "MSTATUS %x\\n", $mstatus
 monitor cycles
 monitor instret
+monitor stats
 watch data[5]
 continue
 printf "WPC %x\\n", $pc
@@ -153,6 +156,10 @@ continue
     check("data[0] at work's entry", vals.get("DATA0"), "1")
     # misa: MXL 1 (bit 30) and the extensions A, C, I, M (bits 0, 2, 8, 12);
     # mstatus: MPP = 3 (machine mode only) and nothing else set by the program
+    # monitor stats at work's entry: --stats's report of the run so far
+    stat = [l.split() for l in g.stderr.splitlines() + lines if l.strip().startswith(("cycles ", "instructions "))]
+    check("monitor stats: cycles and instructions at the stop", [int(x[1].replace(",", "")) for x in stat[:2]],
+          nums[:2])
     check("CSR misa", vals.get("MISA"), "40001105")
     check("CSR mstatus", vals.get("MSTATUS"), "1800")
     # data[5] = 5 * 7 + 1 = 36 before work; work's sums s: 3, 27, 72, 138, 225, 333
