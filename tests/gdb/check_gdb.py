@@ -53,7 +53,9 @@ when gdb-multiarch is not installed.
     check_gdb.py TALLY GDB nowait ELF
         --gdb without --gdb-wait, and no GDB ever comes: the program runs
         to its end as without --gdb (output, exit status, cycles, every
-        signal total), and tally said where GDB may attach.
+        signal total), and tally said where GDB may attach. Bad uses are
+        refused with 64: --gdb-wait without --gdb, port 0, a bad address,
+        a port already taken.
     check_gdb.py TALLY GDB garbage ELF
         a client that sends garbage, a bad checksum and a packet cut in the
         middle, then goes away: tally neither crashes nor hangs (it ends
@@ -351,6 +353,17 @@ def nowait(tally, elf):
         ok = got == exp
         bad += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r}" + ("" if ok else f" (expected {exp!r})"))
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    for opts, words in ((["--gdb-wait"], "--gdb-wait needs --gdb"), (["--gdb", "0"], "expected PORT"),
+                        (["--gdb", "1.2.3:99"], "expected PORT"),
+                        (["--gdb", str(taken.getsockname()[1])], "cannot listen")):
+        p = subprocess.run([tally, "run"] + opts + [elf], capture_output=True, text=True, timeout=60)
+        ok = p.returncode == 64 and words in p.stderr and not p.stdout
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {' '.join(opts)}: exit {p.returncode}, {p.stderr.strip()!r}")
+    taken.close()
     return 1 if bad else 0
 
 
