@@ -50,7 +50,7 @@ tally_perfetto *tally_perfetto_begin(FILE *f, const tally_run_info *run, tally_e
   }
   w->f = f;
   w->first = true;
-  fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us on the axis is 1 core cycle\"", f);
+  fputs("{\"otherData\":{\"time_unit\":\"1 us on the axis is 1 core cycle\"", f);
   if (run && run->program) {
     fputs(",\"program\":", f);
     tally_json_string(f, run->program);
