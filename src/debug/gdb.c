@@ -10,7 +10,6 @@
  * how the run loop meets its event horizons), so the cycle counts are
  * those of an undisturbed run.
  */
-#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -92,9 +91,19 @@ static bool client_interrupts(gdb_session *s) {
   return c == 0x03;
 }
 
+/* The program stopped for good (exit, trap, halt): GDB is told. */
+static void program_ended(gdb_session *s, tally_stop st) {
+  s->ended = true;
+  s->stop = st;
+  if (st == TALLY_STOP_EXIT)
+    reply_end(s);
+  else /* a trap with no handler: GDB sees a signal, and may look around */
+    gdb_put_packet(s, "S0b");
+}
+
 /* Runs one instruction and says whether it stopped the session: a
- * watchpoint its access hits (before it runs), the program's end, the end of a
- * step, a breakpoint. */
+ * watchpoint its access hits (before it runs), the program's end, the
+ * end of a step, a breakpoint. */
 static bool one_instruction(gdb_session *s, bool step) {
   char out[48];
   if (s->nwp && gdb_watch_hit(s, out, sizeof out) >= 0) {
@@ -103,12 +112,7 @@ static bool one_instruction(gdb_session *s, bool step) {
   }
   tally_stop st = tally_run(s->sim, 1);
   if (st != TALLY_STOP_LIMIT) {
-    s->ended = true;
-    s->stop = st;
-    if (st == TALLY_STOP_EXIT)
-      reply_end(s);
-    else /* a trap with no handler: GDB sees a signal, and may look around */
-      gdb_put_packet(s, "S0b");
+    program_ended(s, st);
     return true;
   }
   if (step || gdb_is_breakpoint(s, tally_pc(s->sim))) {
@@ -132,12 +136,7 @@ static void resume(gdb_session *s, bool step) {
     if (free_run) {
       tally_stop st = tally_run(s->sim, FREE_SLICE);
       if (st != TALLY_STOP_LIMIT) {
-        s->ended = true;
-        s->stop = st;
-        if (st == TALLY_STOP_EXIT)
-          reply_end(s);
-        else
-          gdb_put_packet(s, "S0b");
+        program_ended(s, st);
         return;
       }
     } else if (one_instruction(s, step)) {
