@@ -400,13 +400,15 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
   return sim;
 }
 
-/* --gdb: listens, and with --gdb-wait serves GDB before the first
- * instruction. NULL after saying why (a bad PORT, a port in use). */
-static tally_gdb *gdb_open(const run_opts *o) {
+/* --gdb: listens, and says where (and whether the program waits for
+ * GDB). NULL after saying why, *status the exit status then (64: a bad
+ * PORT, a port in use). */
+static tally_gdb *gdb_open(const run_opts *o, int *status) {
   tally_error err;
   tally_gdb *g = tally_gdb_listen(o->gdb, &err);
   if (!g) {
     fprintf(stderr, "tally run: %s\n", err.msg);
+    *status = err.code == TALLY_E_INTERNAL ? EXIT_INTERNAL : EXIT_USAGE;
     return NULL;
   }
   if (o->gdb_wait)
@@ -499,13 +501,14 @@ int cmd_run(int argc, char **argv) {
   const char *bound = NULL;
   tally_gdb *gdb = NULL;
   if (o.gdb) {
-    if (!(gdb = gdb_open(&o))) {
+    int st = EXIT_USAGE;
+    if (!(gdb = gdb_open(&o, &st))) {
       perfetto_finish(timeline);
       stopwatch_stop();
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
-      return EXIT_USAGE;
+      return st;
     }
     if (o.gdb_wait)
       s = gdb_session(gdb, sim, &bound);
