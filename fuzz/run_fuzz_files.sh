@@ -3,7 +3,8 @@
 # bounded time, seeded with real files of its kind from the build: the test
 # programs and workloads (ELF, with DWARF) or their linker maps. Exit 77
 # (skipped) when the target could not be built.
-#   run_fuzz_files.sh FUZZER WORKDIR SECONDS BUILD_DIR elf|lines|map
+#   run_fuzz_files.sh FUZZER WORKDIR SECONDS BUILD_DIR elf|lines|map|trace
+# (trace: binary instruction traces, seeded from fuzz/regressions alone)
 fuzzer=$1 work=$2 seconds=$3 build=$4 kind=$5
 if [ ! -x "$fuzzer" ]; then
   echo "fuzz.$kind skipped: no clang with libFuzzer (install clang and libclang-rt-14-dev)"
@@ -11,7 +12,9 @@ if [ ! -x "$fuzzer" ]; then
 fi
 rm -rf "$work/seeds" "$work/corpus"
 mkdir -p "$work/seeds" "$work/corpus" || exit 1
-if [ "$kind" = map ]; then
+if [ "$kind" = trace ]; then
+  :
+elif [ "$kind" = map ]; then
   find "$build" -name '*.map' -size -1024k | head -20 | while read -r f; do cp "$f" "$work/seeds/"; done
 else
   # small ELF files first: libFuzzer's -max_len keeps inputs near them

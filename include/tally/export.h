@@ -104,6 +104,26 @@ typedef enum tally_diff_measure {
 int tally_export_profile_diff(const char *a_json, const char *b_json, tally_diff_measure measure, const char *signal,
                               uint64_t top, FILE *f, tally_error *err);
 
+/* ---- Timelines: Perfetto and Chromium's trace viewer ------------------------
+ * The Chrome JSON trace event format (ui.perfetto.dev, trace_processor,
+ * chrome://tracing read it), written as a run goes: begin, any number of
+ * the statistics module's intervals (a counter track per event), the
+ * profile's call slices (tally_profile_timeline_enable), end. The time
+ * axis is cycles: "ts" and "dur" count core cycles (the viewers say
+ * microseconds). docs/tally-trace.md, "Timelines". */
+typedef struct tally_perfetto tally_perfetto;
+
+/* Starts the file (run may be NULL). NULL with err when out of memory. */
+tally_perfetto *tally_perfetto_begin(FILE *f, const tally_run_info *run, tally_error *err);
+/* One interval: counter labels[i] had values[i] from cycle_begin on
+ * (tally_interval's cycle_begin and values; not the final record). */
+void tally_perfetto_interval(tally_perfetto *w, uint64_t cycle_begin, uint32_t n, const uint64_t *values,
+                             const char *const *labels);
+/* Every slice of the profile's timeline, a complete event each. */
+void tally_perfetto_slices(tally_perfetto *w, const tally_profile *p);
+/* Ends the file and frees w: 0, or -1 with err when the stream failed. */
+int tally_perfetto_end(tally_perfetto *w, tally_error *err);
+
 /* ---- Programs ------------------------------------------------------------ */
 
 /* The functions tally sees in a program, and its source lines, as

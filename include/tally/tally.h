@@ -137,9 +137,17 @@ void tally_set_reg(tally_sim *sim, unsigned r, uint32_t v);
 void tally_set_pc(tally_sim *sim, uint32_t pc);
 bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len);
 bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len);
-/* A CSR's value between runs (mstatus, mepc, mcycle, ...); false for one
- * that does not exist and for the hpm counters. */
-bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v);
+/* A CSR's value between runs (mstatus, mepc, mcycle, mhpmcounter3, ...):
+ * what an instruction reading it next would read; false for one that
+ * does not exist. */
+bool tally_csr_read(tally_sim *sim, unsigned csr, uint32_t *v);
+/* Writes a CSR between runs through the path a program's csrw takes
+ * (WARL fields keep legal values; mcycle, minstret, the PMU's
+ * mhpmcounter/mhpmevent and mcountinhibit included), taking effect at
+ * once: the next instruction reads v (docs/pmu.md). Costs no cycle.
+ * False for a CSR that does not exist or is read-only (misa, mhartid,
+ * cycle, hpmcounterN, ...). */
+bool tally_csr_write(tally_sim *sim, unsigned csr, uint32_t v);
 /* One line on why the run stopped ("semihosting exit (code 0)", ...). */
 const char *tally_stop_detail(const tally_sim *sim);
 
@@ -303,6 +311,28 @@ size_t tally_profile_lines(const tally_profile *p, const tally_line_profile **ou
  * (file as in tally_line_profile). Returns 1, or 0 when pc has no line or
  * tally_profile_lines_enable did not return 1 before the snapshot. */
 int tally_profile_source_at(const tally_profile *p, uint32_t pc, const char **file, uint32_t *line);
+
+/* The profile's timeline: every function activation (a frame of the
+ * shadow call stack) with the cycles it began and ended at, nested as the
+ * calls were. A function's slices that are not inside another slice of
+ * its own add up to its inclusive cycles exactly. Turn it on after
+ * tally_profile_enable and before running; max_calls bounds its memory
+ * (about 48 bytes a call, and a 32-byte slice in each snapshot): past it the timeline
+ * stops, and snapshots end every slice at that cycle. Returns 0, or -1
+ * with err (no profile, out of memory). */
+int tally_profile_timeline_enable(tally_sim *sim, uint64_t max_calls, tally_error *err);
+
+typedef struct tally_slice {
+  int func;                   /* index into the function list */
+  uint64_t begin, end;        /* cycles [begin, end) */
+  uint32_t depth;             /* 0: the program's entry function; a callee is one deeper */
+  int is_handler;             /* entered by a trap or an interrupt */
+} tally_slice;
+
+/* A snapshot's slices, by begin cycle, a caller before its callees (the
+ * entry function's slice first). 0 without a timeline. *cut is the cycle
+ * the timeline stopped at when it reached max_calls, else 0. */
+size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut);
 
 /* ---- Functions by name -------------------------------------------------- */
 

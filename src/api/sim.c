@@ -164,7 +164,17 @@ bool tally_read_mem(const tally_sim *sim, uint32_t addr, void *dst, uint32_t len
 bool tally_write_mem(tally_sim *sim, uint32_t addr, const void *src, uint32_t len) {
   return core_write_mem(sim->cpu, addr, src, len);
 }
-bool tally_csr_read(const tally_sim *sim, unsigned csr, uint32_t *v) { return core_csr_peek(sim->cpu, csr, v); }
+bool tally_csr_read(tally_sim *sim, unsigned csr, uint32_t *v) {
+  uint64_t totals[SIG_COUNT];
+  tally_signal_totals(sim, totals); /* the PMU's counters are worked out from them */
+  return core_csr_debug_read(sim->cpu, csr, totals, v);
+}
+
+bool tally_csr_write(tally_sim *sim, unsigned csr, uint32_t v) {
+  uint64_t totals[SIG_COUNT];
+  tally_signal_totals(sim, totals);
+  return core_csr_debug_write(sim->cpu, csr, v, totals);
+}
 const char *tally_stop_detail(const tally_sim *sim) { return sim->cpu->stop_detail; }
 
 tally_trap tally_last_trap(const tally_sim *sim) {
@@ -324,6 +334,28 @@ tally_profile *tally_profile_take(tally_sim *sim) {
 }
 
 void tally_profile_free(tally_profile *p) { profile_free(p); }
+
+int tally_profile_timeline_enable(tally_sim *sim, uint64_t max_calls, tally_error *err) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (!p) {
+    snprintf(err->msg, sizeof err->msg, "a timeline needs the profile on (tally_profile_enable)");
+    err->code = TALLY_E_USAGE;
+    return -1;
+  }
+  if (!prof_timeline_enable(p, max_calls > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)max_calls)) {
+    snprintf(err->msg, sizeof err->msg, "out of memory for a timeline");
+    err->code = TALLY_E_INTERNAL;
+    return -1;
+  }
+  return 0;
+}
+
+size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut) {
+  *out = p->slices;
+  if (cut)
+    *cut = p->timeline_cut;
+  return p->nslices;
+}
 
 size_t tally_profile_functions(const tally_profile *p, const tally_func_profile **out) {
   *out = p->funcs;

@@ -29,6 +29,7 @@ int cmd_symbols(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_inst(int argc, char **argv);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report_perfetto.h"
 #include "tally/export.h"
 #include "tally/store.h"
 
@@ -36,10 +37,14 @@ static void report_usage(FILE *f) {
           "      --json         one JSON object (\"whole\": false if not whole)\n"
           "      --intervals    only the per-interval rows\n"
           "      --totals       only the totals and the verdict\n"
+          "      --perfetto FILE  the run's intervals as counter tracks for\n"
+          "                     ui.perfetto.dev or chrome://tracing (Chrome JSON\n"
+          "                     trace events; docs/tally-trace.md)\n"
           "  -h, --help         show this help\n"
           "\n"
           "exit status: 0; 2 when the run printed is not whole; 64 for usage errors;\n"
-          "66 when the store cannot be read or has no such run.\n"
+          "66 when the store cannot be read or has no such run; 73 when the\n"
+          "--perfetto FILE cannot be created.\n"
           "docs/tally-report.md describes every column.\n");
 }
 
@@ -61,11 +66,13 @@ int cmd_report(int argc, char **argv) {
     {"db", required_argument, NULL, 'd'},  {"csv", no_argument, NULL, 'c'},
     {"json", no_argument, NULL, 'j'},      {"intervals", no_argument, NULL, 'i'},
     {"totals", no_argument, NULL, 't'},    {"help", no_argument, NULL, 'h'},
+    {"perfetto", required_argument, NULL, 'p'},
     {NULL, 0, NULL, 0},
   };
   tally_run_format format = TALLY_RUN_TABLE;
   unsigned parts = 0;
   const char *db = tally_store_default_path();
+  const char *perfetto = NULL;
   optind = 1;
   int c;
   while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
@@ -81,6 +88,7 @@ int cmd_report(int argc, char **argv) {
       break;
     case 'i': parts |= TALLY_RUN_INTERVALS; break;
     case 't': parts |= TALLY_RUN_TOTALS; break;
+    case 'p': perfetto = optarg; break;
     case 'h': report_usage(stdout); return 0;
     default: fprintf(stderr, "(try 'tally report --help')\n"); return EXIT_USAGE;
     }
@@ -98,6 +106,10 @@ int cmd_report(int argc, char **argv) {
   }
   if (!which && parts) {
     fprintf(stderr, "tally report: --intervals and --totals want a run (an id or 'latest')\n");
+    return EXIT_USAGE;
+  }
+  if (perfetto && (!which || parts || format != TALLY_RUN_TABLE)) {
+    fprintf(stderr, "tally report: --perfetto FILE wants a run (an id or 'latest'), and no other format\n");
     return EXIT_USAGE;
   }
   if (format == TALLY_RUN_CSV && parts == (TALLY_RUN_INTERVALS | TALLY_RUN_TOTALS)) {
@@ -120,6 +132,8 @@ int cmd_report(int argc, char **argv) {
   } else if (latest && (found = tally_store_latest(s, &run_id, &err)) == 0) {
     fprintf(stderr, "tally report: %s: no runs stored\n", db);
     status = EXIT_NOINPUT;
+  } else if (found > 0 && perfetto) {
+    status = report_perfetto(s, run_id, perfetto);
   } else if (found > 0) {
     int rc = tally_export_run(s, db, run_id, format, parts, stdout, &err);
     if (rc < 0)

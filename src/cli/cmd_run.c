@@ -18,11 +18,13 @@
 #include "stopwatch.h"
 #include "tally/export.h"
 #include "tally/gdb.h"
+#include "run_perfetto.h"
 #include "run_trace.h"
 #include "tally/store.h"
 #include "tally/tally.h"
 
 #define SLICE_INSNS 20000000ull
+#define GDB_SLICE_INSNS 1000000ull  /* with --gdb a GDB may attach between two slices */
 
 typedef struct run_opts {
   bool verbose;
@@ -42,7 +44,10 @@ typedef struct run_opts {
   count_opts count;          /* the statistics module (--count ...) and where its intervals go */
   host_files_opts files;     /* --semihost-files, --semihost-root */
   const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
+  bool gdb_wait;             /* --gdb-wait: GDB first, then the program */
   trace_opts trace;          /* --trace FILE, --trace-from, --trace-count */
+  const char *perfetto;      /* --perfetto FILE, or NULL */
+  uint64_t perfetto_calls;   /* --perfetto-calls N */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -63,16 +68,25 @@ static void run_usage(FILE *f) {
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
           "                         what the ELF's segments need, up to 256Mi)\n"
-          "      --gdb [ADDR:]PORT  wait for GDB (target remote PORT) before the first\n"
-          "                         instruction; the program runs as GDB says, not a\n"
-          "                         cycle changed (docs/tally-gdb.md). Loopback unless\n"
-          "                         ADDR is given\n"
+          "      --gdb [ADDR:]PORT  GDB may attach (target remote PORT) while the program\n"
+          "                         runs: it stops where it is and runs as GDB says,\n"
+          "                         not a cycle changed (docs/tally-gdb.md). Loopback\n"
+          "                         unless ADDR is given\n"
+          "      --gdb-wait         with --gdb: wait for GDB before the first instruction\n"
           "      --trace FILE       write one line per instruction to FILE ('-': stdout):\n"
           "                         cycle, cycles taken, pc, symbol, disassembly,\n"
           "                         registers written, memory, signals\n"
           "                         (docs/tally-trace.md); no cycle changes\n"
           "      --trace-from FUNC|ADDR  start the trace when the pc first gets there\n"
           "      --trace-count N    at most N lines (default 1M)\n"
+          "      --trace-format text|bin  the trace as text lines (default) or in the\n"
+          "                         compact binary form ('tally trace --print' reads it)\n"
+          "      --perfetto FILE    write the run's timeline for ui.perfetto.dev or\n"
+          "                         chrome://tracing (Chrome JSON trace events): every\n"
+          "                         call as a slice at its exact cycles, and the --count\n"
+          "                         intervals as counter tracks; implies a core model\n"
+          "                         (docs/tally-trace.md); no cycle changes\n"
+          "      --perfetto-calls N at most N calls in it (default 1M)\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -130,7 +144,8 @@ static void run_usage(FILE *f) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES, OPT_GDB, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT };
+         OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
+         OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -154,23 +169,29 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
+    {"gdb-wait", no_argument, NULL, OPT_GDB_WAIT},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"trace-from", required_argument, NULL, OPT_TRACE_FROM},
     {"trace-count", required_argument, NULL, OPT_TRACE_COUNT},
+    {"trace-format", required_argument, NULL, OPT_TRACE_FORMAT},
+    {"perfetto", required_argument, NULL, OPT_PERFETTO},
+    {"perfetto-calls", required_argument, NULL, OPT_PERFETTO_CALLS},
     {NULL, 0, NULL, 0},
   };
-  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT};
+  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
+                  .perfetto_calls = PERFETTO_CALLS_DEFAULT};
   count_opts_init(&o->count);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
-  bool trace_count_given = false;
+  bool trace_option_given = false, perfetto_calls_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
     case OPT_GDB: o->gdb = optarg; break;
+    case OPT_GDB_WAIT: o->gdb_wait = true; break;
     case OPT_TRACE: o->trace.file = optarg; break;
     case OPT_TRACE_FROM: o->trace.from = optarg; break;
     case OPT_TRACE_COUNT:
@@ -178,7 +199,23 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         fprintf(stderr, "tally run: --trace-count wants a positive count, got '%s'\n", optarg);
         return -1;
       }
-      trace_count_given = true;
+      trace_option_given = true;
+      break;
+    case OPT_TRACE_FORMAT:
+      if (strcmp(optarg, "text") && strcmp(optarg, "bin")) {
+        fprintf(stderr, "tally run: --trace-format wants text or bin, got '%s'\n", optarg);
+        return -1;
+      }
+      o->trace.binary = optarg[0] == 'b';
+      trace_option_given = trace_option_given || o->trace.binary; /* needs --trace */
+      break;
+    case OPT_PERFETTO: o->perfetto = optarg; o->timed = true; break;
+    case OPT_PERFETTO_CALLS:
+      if (!parse_u64(optarg, &o->perfetto_calls) || o->perfetto_calls == 0) {
+        fprintf(stderr, "tally run: --perfetto-calls wants a positive count, got '%s'\n", optarg);
+        return -1;
+      }
+      perfetto_calls_given = true;
       break;
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
@@ -252,8 +289,20 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     fprintf(stderr, "tally run: no program given (try 'tally run --help')\n");
     return -1;
   }
-  if ((o->trace.from || trace_count_given) && !o->trace.file) {
-    fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
+  if ((o->trace.from || trace_option_given) && !o->trace.file) {
+    fprintf(stderr, "tally run: --trace-from, --trace-count and --trace-format bin need --trace FILE\n");
+    return -1;
+  }
+  if (perfetto_calls_given && !o->perfetto) {
+    fprintf(stderr, "tally run: --perfetto-calls needs --perfetto FILE\n");
+    return -1;
+  }
+  if (o->gdb_wait && !o->gdb) {
+    fprintf(stderr, "tally run: --gdb-wait needs --gdb [ADDR:]PORT\n");
+    return -1;
+  }
+  if (o->trace.binary && o->trace.file && !strcmp(o->trace.file, "-")) {
+    fprintf(stderr, "tally run: --trace-format bin wants a FILE, not '-' (stdout carries the program's output)\n");
     return -1;
   }
   if (o->trace.file && o->gdb) {
@@ -351,6 +400,39 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
   return sim;
 }
 
+/* --gdb: listens, and says where (and whether the program waits for
+ * GDB). NULL after saying why, *status the exit status then (64: a bad
+ * PORT, a port in use). */
+static tally_gdb *gdb_open(const run_opts *o, int *status) {
+  tally_error err;
+  tally_gdb *g = tally_gdb_listen(o->gdb, &err);
+  if (!g) {
+    fprintf(stderr, "tally run: %s\n", err.msg);
+    *status = err.code == TALLY_E_INTERNAL ? EXIT_INTERNAL : EXIT_USAGE;
+    return NULL;
+  }
+  if (o->gdb_wait)
+    fprintf(stderr, "tally: waiting for GDB on %s (target remote %s)\n", o->gdb, o->gdb);
+  else
+    fprintf(stderr, "tally: GDB may attach on %s (target remote %s); the program runs\n", o->gdb, o->gdb);
+  fflush(stderr);
+  return g;
+}
+
+/* One GDB session, from where the program is: how the program stopped
+ * (TALLY_STOP_LIMIT: it runs on, unless *bound says why not). */
+static tally_stop gdb_session(tally_gdb *g, tally_sim *sim, const char **bound) {
+  tally_gdb_result r;
+  if (tally_gdb_serve(g, sim, &interrupted, &r) != 0) {
+    fprintf(stderr, "tally run: %s\n", r.err);
+    *bound = interrupted ? "interrupted" : "GDB could not attach";
+    return TALLY_STOP_LIMIT;
+  }
+  if (r.stop == TALLY_STOP_LIMIT && !r.detached)
+    *bound = interrupted ? "interrupted" : "GDB killed it or went away";
+  return r.stop;
+}
+
 int cmd_run(int argc, char **argv) {
   run_opts o;
   int first = parse_opts(argc, argv, &o);
@@ -393,35 +475,50 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
+  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
+   * --perfetto's call slices; it changes no cycle */
+  if ((o.gdb || o.perfetto) && o.timed && tally_profile_enable(sim, 0, &err) != 0)
+    fprintf(stderr, "tally run: no counts by function: %s\n", err.msg);
+  perfetto_run *timeline = NULL;
+  if (o.perfetto) {
+    int st = 0;
+    timeline = perfetto_start(sim, o.perfetto, o.perfetto_calls, counting ? count_measure(counting) : NULL,
+                              argv[first], &st);
+    if (!timeline) {
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return st;
+    }
+  }
+
   stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
   uint64_t insn0 = tally_instret(sim);
   tally_stop s = TALLY_STOP_LIMIT;
   const char *bound = NULL;
+  tally_gdb *gdb = NULL;
   if (o.gdb) {
-    tally_gdb_result g;
-    tally_error perr;
-    /* the exact profile answers `monitor count SIG@FUNC`; it changes no cycle */
-    if (o.timed && tally_profile_enable(sim, 0, &perr) != 0)
-      fprintf(stderr, "tally run: --gdb: no counts by function: %s\n", perr.msg);
-    if (tally_gdb_serve(sim, o.gdb, stderr, &interrupted, &g) != 0) {
-      fprintf(stderr, "tally run: %s\n", g.err);
+    int st = EXIT_USAGE;
+    if (!(gdb = gdb_open(&o, &st))) {
+      perfetto_finish(timeline);
       stopwatch_stop();
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
-      return EXIT_USAGE;
+      return st;
     }
-    s = g.stop;
-    if (s == TALLY_STOP_LIMIT && !g.detached)
-      bound = "GDB killed it or went away";
+    if (o.gdb_wait)
+      s = gdb_session(gdb, sim, &bound);
   }
   int trace_status = 0;   /* the trace could not be written: the run goes on, its status says so */
   if (o.trace.file) {
     s = trace_window(sim, &o.trace, o.max_insns, &interrupted, &bound, &trace_status);
     if (trace_status && s == TALLY_STOP_ERROR) {
       int ts = trace_status;
+      perfetto_finish(timeline);
       stopwatch_stop();
       count_free(counting);
       count_opts_free(&o.count);
@@ -433,8 +530,11 @@ int cmd_run(int argc, char **argv) {
     /* a stop request may end a slice early: count what ran, not slices */
     uint64_t done = tally_instret(sim) - insn0;
     uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;
-    s = tally_run(sim, left < SLICE_INSNS ? left : SLICE_INSNS);
+    uint64_t slice = gdb ? GDB_SLICE_INSNS : SLICE_INSNS;
+    s = tally_run(sim, left < slice ? left : slice);
     if (s != TALLY_STOP_LIMIT)
+      break;
+    if (gdb && tally_gdb_pending(gdb) && ((s = gdb_session(gdb, sim, &bound)) != TALLY_STOP_LIMIT || bound))
       break;
     if ((bound = stopwatch_reason())) break;
     if (o.max_insns && tally_instret(sim) - insn0 >= o.max_insns) { bound = "--max-insns reached"; break; }
@@ -448,6 +548,7 @@ int cmd_run(int argc, char **argv) {
     }
   }
   stopwatch_stop();
+  tally_gdb_close(gdb);
   double secs = now_seconds() - start;
   if (progress && secs >= 1.0)
     fprintf(stderr, "\r\033[K");
@@ -479,6 +580,9 @@ int cmd_run(int argc, char **argv) {
   int cs = counting ? count_finish(counting, why, stderr) : 0;
   if (cs != 0 && status == 0)
     status = cs;
+  int ps = perfetto_finish(timeline);   /* after the module's last interval */
+  if (ps != 0 && status == 0)
+    status = ps;
   if (trace_status && status == 0)
     status = trace_status;
   if (o.stats)

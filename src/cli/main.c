@@ -25,6 +25,7 @@ static const subcommand subcommands[] = {
   {"diff", cmd_diff, "compare two profiles (tally profile --json) function by function"},
   {"signals", cmd_signals, "list the signals counters can count"},
   {"symbols", cmd_symbols, "list a program's functions and source lines"},
+  {"trace", cmd_trace, "print a binary instruction trace (tally run --trace-format bin) as text"},
   {"report", cmd_report, "print a stored run (table, CSV or JSON), or list the runs"},
   {"collect", cmd_collect, "receive boards' packets over UDP and store the runs"},
   {"serve", cmd_serve, "the web front end: upload, pick pairs, run, watch, compare"},

@@ -198,6 +198,8 @@ struct count_run {
 
 static uint32_t columns(const count_run *r) { return tally_measure_events(r->m); }
 
+tally_measure *count_measure(count_run *r) { return r->m; }
+
 static void copy_row(count_run *r, count_row *row, const tally_interval *iv) {
   row->index = iv->index;
   row->begin = iv->cycle_begin;

@@ -54,6 +54,8 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program,
  * table on f and where the run went. Returns 0, or the exit status for a
  * failure (printed). */
 int count_finish(count_run *r, const char *why, FILE *f);
+/* The module's measure, for another interval consumer (--perfetto). */
+tally_measure *count_measure(count_run *r);
 void count_free(count_run *r);
 
 #endif

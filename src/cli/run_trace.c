@@ -86,14 +86,14 @@ tally_stop trace_window(tally_sim *sim, const trace_opts *o, uint64_t max_insns,
     *status = EXIT_CANTCREAT;
     return TALLY_STOP_ERROR;
   }
-  tally_trace *t = tally_trace_new(sim, f);
+  tally_trace *t = tally_trace_open(sim, f, o->binary ? TALLY_TRACE_BINARY : TALLY_TRACE_TEXT);
   uint64_t insn0 = tally_instret(sim);
   tally_stop s = TALLY_STOP_ERROR;
   if (!t)
     fprintf(stderr, "tally run: --trace: out of memory\n");
   else if (!o->from || (s = run_to(sim, from, insn0, max_insns, interrupted, bound)) == TALLY_STOP_LIMIT)
     s = *bound ? TALLY_STOP_LIMIT : trace_lines(t, sim, o->count, insn0, max_insns, interrupted, bound);
-  tally_trace_free(t);
+  tally_trace_free(t);   /* the binary form's end record */
   /* a full disk shows only here: say so, never fail in silence */
   int bad = fflush(f) != 0 || ferror(f);
   if ((!out && fclose(f) != 0) || bad) {

@@ -14,6 +14,7 @@ typedef struct trace_opts {
   const char *file;      /* --trace FILE ('-': stdout), or NULL */
   const char *from;      /* --trace-from FUNC|ADDR, or NULL: from the first instruction */
   uint64_t count;        /* --trace-count N */
+  bool binary;           /* --trace-format bin */
 } trace_opts;
 
 /* Runs the program up to the window's start, then through the window,

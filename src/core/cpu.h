@@ -242,6 +242,14 @@ bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val);
 /* A CSR's value between instructions, for a debugger; false for one that
  * does not exist and for the hpm counters. */
 bool core_csr_peek(const core_cpu *cpu, unsigned csr, uint32_t *v);
+/* For a debugger between two instructions, with every signal's total at
+ * that boundary (derived and markers included, as tally_signal_totals):
+ * any CSR's value, the hpm counters included; and a write through the
+ * same path as a csrw, taking effect at once (the next instruction reads
+ * it), WARL fields as for the program. False for a CSR that does not
+ * exist, and for a write to a read-only one. */
+bool core_csr_debug_read(core_cpu *cpu, unsigned csr, const uint64_t *totals, uint32_t *v);
+bool core_csr_debug_write(core_cpu *cpu, unsigned csr, uint32_t v, const uint64_t *totals);
 
 /* Memory slow paths (mem.c): outside RAM, straddling its end, or watched. */
 bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);

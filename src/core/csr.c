@@ -98,12 +98,19 @@ static int64_t counter_adj(uint64_t now_after, uint64_t old_value, uint32_t v, b
 static uint64_t cycle_after(const core_cpu *cpu) { return cpu->tm ? cpu->tm->cycle : core_cycle_now(cpu) + 1; }
 static uint64_t instret_after(const core_cpu *cpu) { return core_instret_now(cpu) + 1; }
 
-/* mcountinhibit's CY and IR bits take effect when the writing instruction
- * ends: an inhibit freezes the value the counter has then, a resume counts
- * on from it. */
-static void write_inhibit(core_cpu *cpu, uint32_t v) {
+/* When a write takes effect and what the counters read before it: for a
+ * csr instruction, when it ends (cycle_after, instret_after); for a
+ * debugger between two instructions, at once. */
+typedef struct csr_moment {
+  uint64_t cycle, instret;          /* the core's counts when the write takes effect */
+  uint64_t mcycle_old, minstret_old; /* mcycle and minstret before it (unless inhibited) */
+} csr_moment;
+
+/* mcountinhibit's CY and IR bits take effect at the moment: an inhibit
+ * freezes the value the counter has then, a resume counts on from it. */
+static void write_inhibit(core_cpu *cpu, uint32_t v, const csr_moment *m) {
   uint32_t now = v & (INHIBIT_CY | INHIBIT_IR), was = cpu->mcountinhibit;
-  uint64_t cyc = cycle_after(cpu), ins = instret_after(cpu);
+  uint64_t cyc = m->cycle, ins = m->instret;
   if ((now ^ was) & INHIBIT_CY) {
     if (now & INHIBIT_CY)
       cpu->mcycle_frozen = cyc + (uint64_t)cpu->mcycle_adj;
@@ -126,7 +133,7 @@ static uint64_t with_half(uint64_t old, uint32_t v, bool high) {
   return high ? (old & 0xffffffffu) | (uint64_t)v << 32 : (old & ~(uint64_t)0xffffffffu) | v;
 }
 
-static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
+static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v, const csr_moment *m) {
   if (cpu->tm && pmu_csr_access_of(&cpu->tm->pmu, csr) != PMU_NOT_MINE && csr != PMU_CSR_INHIBIT) {
     pmu_csr_write(&cpu->tm->pmu, csr, v);
     return;
@@ -139,14 +146,13 @@ static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
   case 0x341: cpu->mepc = v & ~1u; break;
   case 0x342: cpu->mcause = v; break;
   case 0x343: cpu->mtval = v; break;
-  case 0x320: write_inhibit(cpu, v); break;
+  case 0x320: write_inhibit(cpu, v, m); break;
   case 0xb00: case 0xb80: {
     if (cpu->mcountinhibit & INHIBIT_CY) {
       cpu->mcycle_frozen = with_half(cpu->mcycle_frozen, v, csr == 0xb80);
       break;
     }
-    uint64_t after = cycle_after(cpu);
-    cpu->mcycle_adj = counter_adj(after, mcycle_now(cpu), v, csr == 0xb80);
+    cpu->mcycle_adj = counter_adj(m->cycle, m->mcycle_old, v, csr == 0xb80);
     break;
   }
   case 0xb02: case 0xb82: {
@@ -154,9 +160,7 @@ static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v) {
       cpu->minstret_frozen = with_half(cpu->minstret_frozen, v, csr == 0xb82);
       break;
     }
-    /* the writing instruction itself does not count */
-    uint64_t after = instret_after(cpu);
-    cpu->minstret_adj = counter_adj(after, after - 1 + (uint64_t)cpu->minstret_adj, v, csr == 0xb82);
+    cpu->minstret_adj = counter_adj(m->instret, m->minstret_old, v, csr == 0xb82);
     break;
   }
   default: break; /* WARL fields hardwired: misa, mip, hpm without a core model, pmp */
@@ -175,6 +179,50 @@ bool core_csr_peek(const core_cpu *cpu, unsigned csr, uint32_t *v) {
   return true;
 }
 
+/* Between two instructions the core's counts are its totals so far. */
+static csr_moment moment_between(const core_cpu *cpu) {
+  uint64_t cyc = cpu->tm ? cpu->tm->cycle : cpu->instret + cpu->idle_cycles;
+  return (csr_moment){cyc, cpu->instret, cyc + (uint64_t)cpu->mcycle_adj, cpu->instret + (uint64_t)cpu->minstret_adj};
+}
+
+/* The PMU reads and writes at an instruction boundary whose totals it is
+ * handed, as it does around a stepped instruction (pmu.h): a boundary is
+ * a step of no cycles. */
+bool core_csr_debug_read(core_cpu *cpu, unsigned csr, const uint64_t *totals, uint32_t *v) {
+  csr &= 0xfff;
+  if (csr_kind(cpu, csr) == CSR_NONE)
+    return false;
+  if (cpu->tm)
+    pmu_step_begin(&cpu->tm->pmu, totals);
+  if ((csr & 0xf7fu) == 0xb00 || (csr & 0xf7fu) == 0xc00) { /* mcycle[h], cycle[h]: at the boundary */
+    csr_moment m = moment_between(cpu);
+    uint64_t c = cpu->mcountinhibit & INHIBIT_CY ? cpu->mcycle_frozen : m.mcycle_old;
+    *v = csr & 0x80u ? (uint32_t)(c >> 32) : (uint32_t)c;
+  } else if ((csr & 0xf7fu) == 0xb02 || (csr & 0xf7fu) == 0xc02) {
+    csr_moment m = moment_between(cpu);
+    uint64_t c = cpu->mcountinhibit & INHIBIT_IR ? cpu->minstret_frozen : m.minstret_old;
+    *v = csr & 0x80u ? (uint32_t)(c >> 32) : (uint32_t)c;
+  } else {
+    *v = csr_read(cpu, csr);
+  }
+  if (cpu->tm)
+    pmu_step_end(&cpu->tm->pmu, totals);
+  return true;
+}
+
+bool core_csr_debug_write(core_cpu *cpu, unsigned csr, uint32_t v, const uint64_t *totals) {
+  csr &= 0xfff;
+  if (csr_kind(cpu, csr) != CSR_RW || (csr >> 10) == 3)
+    return false;
+  csr_moment m = moment_between(cpu);
+  if (cpu->tm)
+    pmu_step_begin(&cpu->tm->pmu, totals);
+  csr_write(cpu, csr, v, &m);
+  if (cpu->tm)
+    pmu_step_end(&cpu->tm->pmu, totals);
+  return true;
+}
+
 bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
   unsigned csr = (unsigned)op->imm & 0xfff;
   csr_access acc = csr_kind(cpu, csr);
@@ -188,7 +236,10 @@ bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
     uint32_t v = src;
     if (op->kind == K_CSRRS || op->kind == K_CSRRSI) v = old | src;
     if (op->kind == K_CSRRC || op->kind == K_CSRRCI) v = old & ~src;
-    csr_write(cpu, csr, v);
+    /* the writing instruction itself does not count in minstret */
+    uint64_t ins = instret_after(cpu);
+    csr_moment m = {cycle_after(cpu), ins, mcycle_now(cpu), ins - 1 + (uint64_t)cpu->minstret_adj};
+    csr_write(cpu, csr, v, &m);
   }
   *rd_val = old;
   return true;

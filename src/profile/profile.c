@@ -60,6 +60,9 @@ void prof_free(prof_state *p) {
   free(p->entries);
   free(p->samples);
   free(p->stack);
+  if (p->timeline)
+    free(p->timeline->log);
+  free(p->timeline);
   free(p);
 }
 
@@ -120,6 +123,15 @@ static void push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
   }
   n->calls++;
   p->stack[p->depth++] = (prof_frame){n, ret_addr, sp};
+  if (p->timeline)
+    prof_timeline_note(p, n);
+}
+
+/* Closes the frames above depth d. */
+static void pop_to(prof_state *p, uint32_t d) {
+  p->depth = d;
+  if (p->timeline)
+    prof_timeline_note(p, NULL);
 }
 
 void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
@@ -134,7 +146,8 @@ void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now)
     return;
   }
   /* the callee replaces the caller and returns where the caller would */
-  prof_frame top = p->stack[--p->depth];
+  prof_frame top = p->stack[p->depth - 1];
+  pop_to(p, p->depth - 1);
   push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
 }
 
@@ -146,19 +159,20 @@ void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
     if (p->stack[d].ret_addr == target) {
       if (d != p->depth - 1)
         p->unwinds++;
-      p->depth = d;
+      pop_to(p, d);
       return;
     }
   }
-  uint32_t before = p->depth;
-  while (p->depth > 1 && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET && p->stack[p->depth - 1].sp <= sp)
-    p->depth--;
-  if (p->depth != before) {
+  uint32_t d = p->depth;
+  while (d > 1 && p->stack[d - 1].ret_addr != TRAP_FRAME_RET && p->stack[d - 1].sp <= sp)
+    d--;
+  if (d != p->depth) {
     p->unwinds++;
+    pop_to(p, d);
     return;
   }
   if (p->depth > 1 && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET)
-    p->depth--;
+    pop_to(p, p->depth - 1);
   p->unmatched_returns++;
 }
 
@@ -171,7 +185,7 @@ void prof_trap_return(prof_state *p, uint64_t now) {
   account(p, now);
   for (uint32_t d = p->depth - 1; d >= 1; d--) {
     if (p->stack[d].ret_addr == TRAP_FRAME_RET) {
-      p->depth = d;
+      pop_to(p, d);
       return;
     }
   }

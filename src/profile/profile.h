@@ -42,6 +42,24 @@ typedef struct prof_frame {
 
 typedef struct prof_node_chunk prof_node_chunk;
 
+/* The timeline (timeline.c): every change of the shadow stack's depth, in
+ * order, so that each frame's lifetime [push, pop) is known to the cycle.
+ * A push names the node entered; a pop gives the depth left. */
+typedef struct prof_change {
+  uint64_t cycle;
+  const prof_node *node;    /* entered (a push), or NULL (frames above `depth` closed) */
+  uint32_t depth;           /* the depth after the change */
+} prof_change;
+
+typedef struct prof_timeline {
+  prof_change *log;
+  size_t n, cap;
+  size_t calls, max;        /* pushes kept, and the bound: the log stops at the next push */
+  bool full;                /* it stopped: slices end at `full_cycle` */
+  uint64_t full_cycle;
+  uint64_t start_cycle;     /* the root's begin: the cycle the profile started at */
+} prof_timeline;
+
 #define PROF_CHILD_MEMO 1024
 
 typedef struct prof_state {
@@ -64,6 +82,7 @@ typedef struct prof_state {
   prof_node *child_memo[PROF_CHILD_MEMO]; /* recently used (parent, func, site) nodes, by hash */
   uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
   bool entries_built;
+  prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
 } prof_state;
 
 prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
@@ -96,6 +115,12 @@ void prof_symbols_changed(prof_state *p);
 void prof_sample(prof_state *p, uint32_t pc);
 /* n samples at once at pc (a long sleep holds many). */
 void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n);
+
+/* Starts keeping the timeline, at most max_calls pushes (and the pops,
+ * which are fewer). false when out of memory. */
+bool prof_timeline_enable(prof_state *p, size_t max_calls);
+/* Notes a depth change (profile.c calls it on every push and pop). */
+void prof_timeline_note(prof_state *p, const prof_node *entered);
 
 /* Feeds p from the timing model's loops: its rows and control flow
  * (timing_rows, timing_flow_ops), so that the core needs nothing of this

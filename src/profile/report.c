@@ -323,7 +323,7 @@ tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym
   add_rows(p, st);
   prof_finish(st, now);
   p->root_func = func_of(p, entry);
-  if (walk_tree(p, st) != 0 || (lines && build_lines(p, st, lines) != 0)) {
+  if (walk_tree(p, st) != 0 || (lines && build_lines(p, st, lines) != 0) || profile_build_slices(p, st, now) != 0) {
     profile_free(p);
     return NULL;
   }
@@ -339,8 +339,11 @@ void profile_free(tally_profile *p) {
   free(p->sites);
   free(p->lines);
   free(p->line_store);
+  free(p->slices);
   free(p);
 }
+
+int profile_func_of(const tally_profile *p, uint32_t pc) { return func_of(p, pc); }
 
 typedef struct stack_walk {
   const tally_profile *p;

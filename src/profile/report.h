@@ -24,6 +24,10 @@ struct tally_profile {
   const sym_lines *line_table; /* the program's line table; NULL without one */
   uint64_t totals[SIG_COUNT];
   uint64_t samples_taken;
+  tally_slice *slices;        /* the timeline's slices (timeline.c); NULL without one */
+  size_t nslices;
+  bool has_timeline;
+  uint64_t timeline_cut;      /* the cycle the timeline stopped at when it filled up, else 0 */
 };
 
 /* A snapshot of the profile so far. `lines` (may be NULL) is the program's
@@ -31,6 +35,12 @@ struct tally_profile {
 tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym_lines *lines, uint32_t entry,
                                 uint64_t now, const uint64_t *totals);
 void profile_free(tally_profile *p);
+/* The function index of the one containing pc ("[unknown]" if none). */
+int profile_func_of(const tally_profile *p, uint32_t pc);
+/* The snapshot's slices from the live timeline (timeline.c), after the
+ * functions and root_func are known; 0 (none without a timeline), or -1
+ * when out of memory. */
+int profile_build_slices(tally_profile *p, const prof_state *st, uint64_t now);
 void profile_stacks(const tally_profile *p, void (*fn)(void *, const char *const *, size_t, uint64_t),
                     void *ctx);
 

@@ -7,7 +7,9 @@ when gdb-multiarch is not installed.
         address: the cycles and instructions between the two stops
         (monitor cycles, monitor instret) must equal the statistics
         module's cycle@work and instret@work, and so must monitor count
-        cycle@work and instret@work at the second stop; registers and memory read
+        cycle@work and instret@work at the second stop; monitor stats at
+        the first stop says the cycles and instructions monitor cycles
+        and monitor instret say; registers and memory read
         there must be what the program holds (a0 = the argument 2048, the
         word at &data[0] = 1, set by main; the CSRs misa and mstatus by the
         spec's encoding); a write watchpoint on data[5]
@@ -23,6 +25,37 @@ when gdb-multiarch is not installed.
         a raw client continues a program that never ends, with no breakpoint
         and with one that is never reached, sends Ctrl-C (0x03) and must get
         the stop reply S02 each time; then kills it (tally ends with 124).
+    check_gdb.py TALLY GDB watch ELF
+        read and access watchpoints with exact stop pcs. At work's entry,
+        rwatch data[5] and awatch data[6]; by hand from measure.c, work's
+        loop reads data[5] (36), writes it (333: the rwatch must not fire),
+        reads data[6] (43) and writes it (111 + 3 * 43 = 240), and nothing
+        touches either again. GDB must stop after the loop's load, after
+        it again, after its store, then see the exit; the addresses
+        after the load and the store come from objdump's disassembly of
+        work. Cycles and signal totals are those of a run without GDB.
+    check_gdb.py TALLY GDB csr ELF
+        CSR writes from GDB reach the program (tests/gdb/csr.c, whose
+        comment derives what each read must see). At at_write GDB sets
+        mcycle 5000, minstret 7, mscratch, mhpmevent4 = 2 (instret),
+        mhpmcounter4 1000, mhpmcounter5 0xdeadbeef (event 0), mhpmevent6 = 1
+        with mcountinhibit 0x40 and mhpmcounter6 99; the program must print
+        5000, 8, the mscratch value, 2, 1007 (7 instructions later),
+        0xdeadbeef, 99, 0x40, 1. GDB reads back what it wrote, and a write
+        of the read-only mhartid is refused.
+    check_gdb.py TALLY GDB attach ELF
+        without --gdb-wait the program runs at once; GDB attaches to it
+        (ELF never ends) and stops it where it is: instructions had run
+        before (monitor instret > 0), and the cycles, the instructions and
+        the pc at that stop are those of a run without GDB stopped by
+        --max-insns after the same number of instructions (a law: stopping
+        between two instructions changes no cycle). GDB kills it: 124.
+    check_gdb.py TALLY GDB nowait ELF
+        --gdb without --gdb-wait, and no GDB ever comes: the program runs
+        to its end as without --gdb (output, exit status, cycles, every
+        signal total), and tally said where GDB may attach. Bad uses are
+        refused with 64: --gdb-wait without --gdb, port 0, a bad address,
+        a port already taken.
     check_gdb.py TALLY GDB garbage ELF
         a client that sends garbage, a bad checksum and a packet cut in the
         middle, then goes away: tally neither crashes nor hangs (it ends
@@ -59,7 +92,7 @@ def session(tally, gdb, elf, opts):
     port = free_port()  # GDB retries until tally listens (tcp connect-timeout)
     with tempfile.TemporaryDirectory() as d:
         stats = os.path.join(d, "s.json")
-        cmd = [tally, "run", "--gdb", str(port), "--stats-json", stats] + opts + [elf]
+        cmd = [tally, "run", "--gdb", str(port), "--gdb-wait", "--stats-json", stats] + opts + [elf]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         first = p.stderr.readline()  # "tally: waiting for GDB on ...": it listens
         if "waiting for GDB" not in first:
@@ -80,8 +113,10 @@ printf "MISA %x\\n", $misa
 printf "MSTATUS %x\\n", $mstatus
 monitor cycles
 monitor instret
+monitor stats
 watch data[5]
 continue
+printf "WPC %x\\n", $pc
 delete 2
 break *$ra
 continue
@@ -123,10 +158,16 @@ continue
     check("data[0] at work's entry", vals.get("DATA0"), "1")
     # misa: MXL 1 (bit 30) and the extensions A, C, I, M (bits 0, 2, 8, 12);
     # mstatus: MPP = 3 (machine mode only) and nothing else set by the program
+    # monitor stats at work's entry: --stats's report of the run so far
+    stat = [l.split() for l in g.stderr.splitlines() + lines if l.strip().startswith(("cycles ", "instructions "))]
+    check("monitor stats: cycles and instructions at the stop", [int(x[1].replace(",", "")) for x in stat[:2]],
+          nums[:2])
     check("CSR misa", vals.get("MISA"), "40001105")
     check("CSR mstatus", vals.get("MSTATUS"), "1800")
     # data[5] = 5 * 7 + 1 = 36 before work; work's sums s: 3, 27, 72, 138, 225, 333
     check("watchpoint on data[5]", "Old value = 36" in g.stdout and "New value = 333" in g.stdout, True)
+    wpc = [int(l.split()[1], 16) for l in lines if l.startswith("WPC ")]
+    check("watchpoint stop pc: after work's store (objdump)", wpc, [after_access(elf, "work", ("sw", "c.sw"))])
     check("GDB saw the exit", "exited normally" in g.stdout, True)
     # the statistics go to a file, so that stdout is the program's alone
     stats = os.path.join(tempfile.mkdtemp(prefix="tally-gdb-"), "plain.json")
@@ -141,9 +182,194 @@ continue
     return 1 if bad else 0
 
 
+def after_access(elf, func, mnemonics):
+    """The address after the first instruction of func whose mnemonic is
+    one of mnemonics, from objdump."""
+    dis = subprocess.run(["riscv64-unknown-elf-objdump", "-d", "-M", "no-aliases", elf], capture_output=True,
+                         text=True, check=True).stdout
+    inside = False
+    for line in dis.splitlines():
+        if line.endswith(f"<{func}>:"):
+            inside = True
+        elif inside and not line.strip():
+            break
+        elif inside:
+            parts = line.split("\t")
+            if len(parts) >= 3 and parts[2].strip() in mnemonics:
+                return int(parts[0].strip().rstrip(":"), 16) + len(parts[1].strip().replace(" ", "")) // 2
+    return None
+
+
+def watch(tally, gdb, elf):
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", "--stats-json",
+                              stats, elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.stderr.readline()
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\nbreak *work\ncontinue\n"
+                    "rwatch data[5]\nawatch data[6]\n" + "continue\nprintf \"PC %x\\n\", $pc\n" * 3 + "continue\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+        p.communicate(timeout=30)
+        with open(stats) as f:
+            js = json.load(f)
+    pcs = [int(l.split()[1], 16) for l in g.stdout.splitlines() if l.startswith("PC ")]
+    load = after_access(elf, "work", ("lw", "c.lw"))
+    store = after_access(elf, "work", ("sw", "c.sw"))
+    bad = 0
+
+    def check(what, got, exp):
+        nonlocal bad
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r}" + ("" if ok else f" (expected {exp!r})"))
+
+    text = g.stdout
+    check("stop pcs (after the load, after it again, after the store)", [hex(p) for p in pcs],
+          [hex(load), hex(load), hex(store)])
+    check("read watchpoint on data[5]", "Hardware read watchpoint 2: data[5]\n\nValue = 36" in text, True)
+    check("access watchpoint reads data[6]", "Hardware access (read/write) watchpoint 3: data[6]\n\nValue = 43" in text,
+          True)
+    check("access watchpoint writes data[6]", "Old value = 43\nNew value = 240" in text, True)
+    check("the write of data[5] went by the read watchpoint", text.count("watchpoint 2: data[5]\n\nValue"), 1)
+    check("GDB saw the exit", "exited normally" in text, True)
+    plain, pj = plain_stats(tally, elf, ["--core", "tally5"])
+    check("cycles", js["cycles"], pj["cycles"])
+    check("every signal total", js["signals"], pj["signals"])
+    if bad:
+        print(text, g.stderr)
+    return 1 if bad else 0
+
+
+def csr(tally, gdb, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", elf],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    writes = [("mcycle", 5000), ("minstret", 7), ("mscratch", 0x12345678), ("mhpmevent4", 2),
+              ("mhpmcounter4", 1000), ("mhpmcounter5", 0xdeadbeef), ("mhpmevent6", 1), ("mcountinhibit", 0x40),
+              ("mhpmcounter6", 99)]
+    with tempfile.TemporaryDirectory() as d:
+        first, second = os.path.join(d, "a.gdb"), os.path.join(d, "b.gdb")
+        with open(first, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\n"
+                    "break *at_write\ncontinue\n")
+            f.write("".join(f"set ${n} = {v}\n" for n, v in writes))
+            f.write("".join(f'printf "BACK {n} %u\\n", ${n}\n' for n, _ in writes))
+            f.write("set $mhartid = 5\n")  # refused: the rest of this file is skipped
+        with open(second, "w") as f:
+            f.write("continue\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", first, "-x", second, elf], capture_output=True, text=True,
+                           timeout=120)
+    out, err = p.communicate(timeout=30)
+    got = dict((l.split()[0], int(l.split()[1], 16)) for l in out.splitlines() if len(l.split()) == 2)
+    back = dict((l.split()[1], int(l.split()[2])) for l in g.stdout.splitlines() if l.startswith("BACK "))
+    expected = {"mcycle": 5000, "minstret": 8, "mscratch": 0x12345678, "mhpmevent4": 2, "mhpmcounter4": 1007,
+                "mhpmcounter5": 0xdeadbeef, "mhpmcounter6": 99, "mcountinhibit": 0x40, "mhpmevent6": 1}
+    bad = 0
+    for name, exp in expected.items():
+        ok = got.get(name) == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} the program reads {name}: {got.get(name)} (expected {exp})")
+    ok = back == dict(writes)
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} GDB reads back what it wrote: {back}")
+    ok = 'Could not write register "mhartid"' in g.stderr
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} a write of the read-only mhartid is refused")
+    ok = p.returncode == 0 and "exited normally" in g.stdout
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} the program ran to its end: exit {p.returncode}")
+    if bad:
+        print(g.stdout, g.stderr, err)
+    return 1 if bad else 0
+
+
+def plain_stats(tally, elf, opts):
+    """A run without GDB: (its process, its --stats-json)."""
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "plain.json")
+        p = subprocess.run([tally, "run", "--stats-json", stats] + opts + [elf], capture_output=True, text=True,
+                           timeout=60)
+        with open(stats) as f:
+            return p, json.load(f)
+
+
+def attach(tally, gdb, elf):
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()
+    if "GDB may attach" not in first:
+        print(f"FAIL: tally did not say GDB may attach: {first!r}")
+        p.kill()
+        return 1
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\nset tcp connect-timeout 10\n"
+                    f"target remote 127.0.0.1:{port}\nprintf \"PC %x\\n\", $pc\n"
+                    "monitor instret\nmonitor cycles\nkill\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+    out, err = p.communicate(timeout=30)
+    nums = [int(l) for l in g.stderr.splitlines() + g.stdout.splitlines() if l.strip().isdigit()]
+    pcs = [l.split()[1] for l in g.stdout.splitlines() if l.startswith("PC ")]
+    if len(nums) != 2 or len(pcs) != 1:
+        print(f"FAIL: expected a pc and two monitor numbers from GDB, got:\n{g.stdout}\n{g.stderr}")
+        return 1
+    instret, cycles = nums
+    bad = 0
+
+    def check(what, ok, text):
+        nonlocal bad
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {text}")
+
+    check("the program ran before GDB attached", instret > 0, f"{instret} instructions")
+    check("killed by GDB", p.returncode == 124 and "GDB killed it" in err, f"exit {p.returncode}")
+    plain, js = plain_stats(tally, elf, ["--core", "tally5", "--max-insns", str(instret)])
+    check("cycles at the stop = a run stopped after as many instructions", js["cycles"] == cycles,
+          f"{cycles} vs {js['cycles']}")
+    check("pc at the stop = that run's next pc", f"next pc 0x{int(pcs[0], 16):08x}" in plain.stderr,
+          f"0x{pcs[0]} vs {plain.stderr.strip().splitlines()[-1]}")
+    return 1 if bad else 0
+
+
+def nowait(tally, elf):
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        p = subprocess.run([tally, "run", "--core", "tally5", "--gdb", str(port), "--stats-json", stats, elf],
+                           capture_output=True, text=True, timeout=60)
+        with open(stats) as f:
+            js = json.load(f)
+    plain, pj = plain_stats(tally, elf, ["--core", "tally5"])
+    bad = 0
+    for what, got, exp in (("said where GDB may attach", "GDB may attach on" in p.stderr, True),
+                           ("exit status", p.returncode, plain.returncode), ("output", p.stdout, plain.stdout),
+                           ("cycles", js["cycles"], pj["cycles"]), ("every signal total", js["signals"], pj["signals"])):
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r}" + ("" if ok else f" (expected {exp!r})"))
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    for opts, words in ((["--gdb-wait"], "--gdb-wait needs --gdb"), (["--gdb", "0"], "expected PORT"),
+                        (["--gdb", "1.2.3:99"], "expected PORT"),
+                        (["--gdb", str(taken.getsockname()[1])], "cannot listen")):
+        p = subprocess.run([tally, "run"] + opts + [elf], capture_output=True, text=True, timeout=60)
+        ok = p.returncode == 64 and words in p.stderr and not p.stdout
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {' '.join(opts)}: exit {p.returncode}, {p.stderr.strip()!r}")
+    taken.close()
+    return 1 if bad else 0
+
+
 def garbage(tally, elf):
     port = free_port()
-    p = subprocess.Popen([tally, "run", "--gdb", str(port), elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    p = subprocess.Popen([tally, "run", "--gdb", str(port), "--gdb-wait", elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     s = None
     for _ in range(100):
@@ -190,7 +416,7 @@ def read_reply(s):
 
 def interrupt(tally, elf):
     port = free_port()
-    p = subprocess.Popen([tally, "run", "--core", "sram", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+    p = subprocess.Popen([tally, "run", "--core", "sram", "--gdb", str(port), "--gdb-wait", elf], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     p.stderr.readline()
     s = socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -220,7 +446,7 @@ def step(tally, gdb, elf, source):
     with open(source) as f:
         line = next(i + 1 for i, l in enumerate(f) if "int r = work(N);" in l)
     port = free_port()
-    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), elf], stdout=subprocess.PIPE,
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", elf], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     p.stderr.readline()
     with tempfile.TemporaryDirectory() as d:
@@ -267,6 +493,14 @@ def main(argv):
         return step(tally, gdb, elf, argv[5])
     if mode == "interrupt":
         return interrupt(tally, elf)
+    if mode == "watch":
+        return watch(tally, gdb, elf)
+    if mode == "csr":
+        return csr(tally, gdb, elf)
+    if mode == "attach":
+        return attach(tally, gdb, elf)
+    if mode == "nowait":
+        return nowait(tally, elf)
     if mode == "garbage":
         return garbage(tally, elf)
     print(f"check_gdb.py: unknown mode '{mode}'", file=sys.stderr)

@@ -24,6 +24,15 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
   errors   bad uses say what and where, with tally run's exit statuses:
            64 for --trace-count 0, an unknown --trace-from function,
            --trace-from or --trace-count without --trace; 73 for a FILE that cannot be made.
+  binary   --trace-format bin, read back by `tally trace --print`: the
+           very text --trace writes, byte for byte (the whole program
+           functional and on tally5, and a --trace-from main window), and
+           under a quarter of its size for the whole program (smaller for
+           the window, where each instruction's text is new); a binary trace cut in half prints
+           the lines before the cut and fails with 65 ("cut short"), 20
+           single-bit changes give lines or 65, never a crash, a text
+           file given as a binary one, bytes after the end record, a bad
+           --trace-format and a binary trace to stdout are refused.
   window   --trace-from FUNCTION --trace-count 40: the first line is at the
            function's address in the ELF's symbol table (nm), 40 lines; the
            program then runs on to the end an untraced run reaches.
@@ -257,12 +266,73 @@ def case_errors(tally, elf, args, tmp):
     print("ok: %d bad uses refused" % len(bad))
 
 
+def case_binary(tally, elf, args, tmp):
+    sizes = []
+    for opts in (["--core", "tally5"], [], ["--core", "tally5", "--trace-from", "main", "--trace-count", "500"]):
+        text, binary, back = (os.path.join(tmp, n) for n in ("t.txt", "t.bin", "back.txt"))
+        a = run([tally, "run", "--trace", text] + opts + [elf] + args)
+        b = run([tally, "run", "--trace", binary, "--trace-format", "bin"] + opts + [elf] + args)
+        if (a.returncode, a.stdout) != (b.returncode, b.stdout):
+            fail("%s: the binary-traced run differs from the text-traced one" % " ".join(opts))
+        p = run([tally, "trace", "--print", binary, "-o", back])
+        with open(text, "rb") as f:
+            want = f.read()
+        with open(back, "rb") as f:
+            got = f.read()
+        if p.returncode != 0 or got != want:
+            fail("%s: tally trace --print (exit %d, %s) is not the text trace (%d vs %d bytes)" %
+                 (" ".join(opts), p.returncode, p.stderr.decode().strip(), len(got), len(want)))
+        sizes.append((len(want), os.path.getsize(binary)))
+        # a short window is mostly each instruction's first sight (its text)
+        share = 4 if "--trace-from" not in opts else 1
+        if share * sizes[-1][1] >= sizes[-1][0]:
+            fail("%s: the binary trace is %d bytes, the text %d: not under 1/%d" % (" ".join(opts), sizes[-1][1],
+                                                                               sizes[-1][0], share))
+    # damaged input: cut in half, not a binary trace, bytes after the end
+    with open(binary, "rb") as f:
+        data = f.read()
+    cut, junk = os.path.join(tmp, "cut.bin"), os.path.join(tmp, "junk.bin")
+    with open(cut, "wb") as f:
+        f.write(data[:len(data) // 2])
+    with open(junk, "wb") as f:
+        f.write(data + b"x")
+    p = run([tally, "trace", "--print", cut])
+    lines = p.stdout.decode().splitlines(keepends=True)
+    if p.returncode != 65 or "cut short" not in p.stderr.decode() or not lines or \
+            "".join(lines) != want.decode()[:len("".join(lines))]:
+        fail("a cut binary trace: exit %d, %r, %d lines" % (p.returncode, p.stderr.decode(), len(lines)))
+    # untrusted input: any byte changed gives lines or a refusal (65), never a crash
+    flipped = os.path.join(tmp, "flipped.bin")
+    for k in range(20):
+        at = (k * 7919 + 13) % len(data)
+        with open(flipped, "wb") as f:
+            f.write(data[:at] + bytes([data[at] ^ (1 << (k % 8))]) + data[at + 1:])
+        p = run([tally, "trace", "--print", flipped])
+        if p.returncode not in (0, 65):
+            fail("byte %d changed: tally trace --print ended with %d: %r" % (at, p.returncode, p.stderr.decode()))
+    for path, words in ((text, "not a tally binary trace"), (junk, "bytes after the end record")):
+        p = run([tally, "trace", "--print", path])
+        if p.returncode != 65 or words not in p.stderr.decode():
+            fail("%s: exit %d, %r" % (words, p.returncode, p.stderr.decode()))
+    for opts, status, words in ((["run", "--trace", "-", "--trace-format", "bin", elf], 64, "not '-'"),
+                                (["run", "--trace", text, "--trace-format", "xml", elf], 64, "text or bin"),
+                                (["run", "--trace-format", "bin", elf], 64, "--trace FILE"),
+                                (["trace"], 64, "--print FILE"),
+                                (["trace", "--print", os.path.join(tmp, "none.bin")], 66, "cannot read")):
+        p = run([tally] + opts + (args if opts[0] == "run" else []))
+        if p.returncode != status or words not in p.stderr.decode():
+            fail("%s: exit %d (want %d), %r" % (" ".join(opts), p.returncode, status, p.stderr.decode()))
+    print("ok: binary traces print as the text ones (%s bytes, text vs binary); damage and bad uses refused" %
+          ", ".join("%d/%d" % s for s in sizes))
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
         sys.exit(2)
     case, tally, elf, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    cases = {"same": case_same, "module": case_module, "qemu": case_qemu, "objdump": case_objdump, "window": case_window, "errors": case_errors}
+    cases = {"same": case_same, "module": case_module, "qemu": case_qemu, "objdump": case_objdump, "window": case_window, "errors": case_errors,
+             "binary": case_binary}
     with tempfile.TemporaryDirectory() as tmp:
         cases[case](tally, elf, args, tmp)
 

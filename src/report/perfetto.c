@@ -1,0 +1,109 @@
+/*
+ * Timelines for Perfetto and Chromium's trace viewer (include/tally/
+ * export.h, docs/tally-trace.md "Timelines"): the Chrome JSON trace event
+ * format, which ui.perfetto.dev, trace_processor and chrome://tracing all
+ * read. Written as the run goes: the statistics module's intervals as
+ * counter events ("ph":"C") when they arrive, the profile's call slices
+ * ("ph":"X", complete events, a caller before its callees) at the end.
+ *
+ * The time axis is the core's cycles: "ts" and "dur" are integers, one
+ * unit per cycle, which the viewers show as microseconds. Cycles rather
+ * than seconds keep every number exact (a slice's "dur" is its cycles);
+ * the clock is in the metadata for converting.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tally/export.h"
+
+#define PID 1
+#define TID_CALLS 1
+
+struct tally_perfetto {
+  FILE *f;
+  bool first;          /* no event written yet: no comma before the next */
+};
+
+static void event_start(tally_perfetto *w) {
+  fputs(w->first ? "\n" : ",\n", w->f);
+  w->first = false;
+}
+
+static void metadata(tally_perfetto *w, const char *what, int tid, const char *name) {
+  event_start(w);
+  fprintf(w->f, "{\"ph\":\"M\",\"pid\":%d,", PID);
+  if (tid)
+    fprintf(w->f, "\"tid\":%d,", tid);
+  fprintf(w->f, "\"name\":\"%s\",\"args\":{\"name\":", what);
+  tally_json_string(w->f, name);
+  fputs("}}", w->f);
+}
+
+tally_perfetto *tally_perfetto_begin(FILE *f, const tally_run_info *run, tally_error *err) {
+  tally_perfetto *w = calloc(1, sizeof *w);
+  if (!w) {
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    err->code = TALLY_E_INTERNAL;
+    return NULL;
+  }
+  w->f = f;
+  w->first = true;
+  fputs("{\"otherData\":{\"time_unit\":\"1 us on the axis is 1 core cycle\"", f);
+  if (run && run->program) {
+    fputs(",\"program\":", f);
+    tally_json_string(f, run->program);
+  }
+  if (run && run->core) {
+    fputs(",\"core\":", f);
+    tally_json_string(f, run->core);
+  }
+  if (run && run->clock_hz > 0)
+    fprintf(f, ",\"clock_hz\":%.0f", run->clock_hz);
+  fputs("},\"traceEvents\":[", f);
+  char name[300];
+  snprintf(name, sizeof name, "tally %s", run && run->program ? run->program : "run");
+  metadata(w, "process_name", 0, name);
+  metadata(w, "thread_name", TID_CALLS, "calls (hart 0)");
+  return w;
+}
+
+void tally_perfetto_interval(tally_perfetto *w, uint64_t cycle_begin, uint32_t n, const uint64_t *values,
+                             const char *const *labels) {
+  for (uint32_t i = 0; i < n; i++) {
+    event_start(w);
+    fprintf(w->f, "{\"ph\":\"C\",\"pid\":%d,\"ts\":%" PRIu64 ",\"name\":", PID, cycle_begin);
+    tally_json_string(w->f, labels[i]);
+    fprintf(w->f, ",\"args\":{\"count\":%" PRIu64 "}}", values[i]);
+  }
+}
+
+void tally_perfetto_slices(tally_perfetto *w, const tally_profile *p) {
+  const tally_func_profile *funcs;
+  size_t nfuncs = tally_profile_functions(p, &funcs);
+  const tally_slice *s;
+  size_t n = tally_profile_slices(p, &s, NULL);
+  for (size_t i = 0; i < n; i++) {
+    const char *name = s[i].func >= 0 && (size_t)s[i].func < nfuncs ? funcs[s[i].func].name : "[unknown]";
+    event_start(w);
+    fprintf(w->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"cat\":\"%s\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"name\":",
+            PID, TID_CALLS, s[i].is_handler ? "handler" : "function", s[i].begin, s[i].end - s[i].begin);
+    tally_json_string(w->f, name);
+    fprintf(w->f, ",\"args\":{\"depth\":%" PRIu32 "}}", s[i].depth);
+  }
+}
+
+int tally_perfetto_end(tally_perfetto *w, tally_error *err) {
+  if (!w)
+    return 0;
+  fputs("\n]}\n", w->f);
+  int bad = fflush(w->f) != 0 || ferror(w->f);
+  free(w);
+  if (bad) {
+    snprintf(err->msg, sizeof err->msg, "cannot write: %s", strerror(errno));
+    err->code = TALLY_E_CREATE;
+    return -1;
+  }
+  return 0;
+}
