@@ -212,6 +212,20 @@ static int attach(tally_inst *ti, const point_call *pc, uint32_t addr, int when,
   return tally_inst_add_call(ti, addr, when, pc->name, pc->args, pc->nargs, err);
 }
 
+/* An error about a value read from a spec file names its line. */
+static void from_spec(tally_error *err, const char *origin) {
+  if (!origin)
+    return;
+  char msg[sizeof err->msg];
+  size_t n = strlen(origin);
+  if (n + 2 >= sizeof msg)
+    return;
+  memcpy(msg, origin, n);
+  memcpy(msg + n, ": ", 2);
+  snprintf(msg + n + 2, sizeof msg - n - 2, "%.*s", (int)(sizeof msg - n - 3), err->msg);
+  memcpy(err->msg, msg, sizeof msg);
+}
+
 static int select_points(tally_inst *ti, const inst_opts *o, const point_call *pc, tally_error *err) {
   /* function entries come from the symbol table: without one there are
    * none, and an output with no sites would look instrumented */
@@ -235,7 +249,7 @@ static int select_points(tally_inst *ti, const inst_opts *o, const point_call *p
     if (!rc)
       rc = attach(ti, pc, addr, o->wheres[w].when, err);
     if (rc)
-      return rc;
+      return from_spec(err, o->wheres[w].origin), rc;
   }
   return 0;
 }
@@ -261,11 +275,12 @@ static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_e
     return rc;
   for (size_t a = 0; a < o->nanalysis; a++)
     if ((rc = tally_inst_add_source(ti, o->analysis[a], err)) != 0)
-      return rc;
+      return from_spec(err, o->analysis_origin[a]), rc;
   if (o->call) {
     if (!parse_call(o->call, pc->name, sizeof pc->name, pc->args, &pc->nargs)) {
       snprintf(err->msg, sizeof err->msg, "--call '%s': want FUNC or FUNC(ARG,...) with ARG = site, pc, ea, taken, "
                "reg:N, hpm:N, cycle or instret (at most 6)", o->call);
+      from_spec(err, o->call_origin);
       return EXIT_USAGE;
     }
     pc->any = true;

@@ -77,7 +77,7 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
   if (strcmp(key, "before") == 0 || strcmp(key, "after") == 0) {
     if (o->nwheres == INST_MAX_LIST)
       return snprintf(msg, size, "more than %d --before/--after", INST_MAX_LIST), EXIT_USAGE;
-    o->wheres[o->nwheres++] = (inst_where){v, key[0] == 'a' ? TALLY_INST_AFTER : TALLY_INST_BEFORE};
+    o->wheres[o->nwheres++] = (inst_where){v, key[0] == 'a' ? TALLY_INST_AFTER : TALLY_INST_BEFORE, o->origin};
     return 0;
   }
   if (strcmp(key, "functions") == 0)
@@ -86,12 +86,14 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
     return set_range(o, v, msg, size);
   if (strcmp(key, "tactic") == 0)
     return set_tactic(o, v, msg, size);
-  if (strcmp(key, "analysis") == 0)
+  if (strcmp(key, "analysis") == 0) {
+    o->analysis_origin[o->nanalysis < INST_MAX_LIST ? o->nanalysis : 0] = o->origin;
     return add_list(o->analysis, &o->nanalysis, v, msg, size);
+  }
   if (strcmp(key, "tool") == 0)
     return o->tool = v, 0;
   if (strcmp(key, "call") == 0)
-    return o->call = v, 0;
+    return o->call = v, o->call_origin = o->origin, 0;
   return snprintf(msg, size, "unknown key (points, before, after, functions, range, tactic, tool, analysis, call)"),
          EXIT_USAGE;
 }

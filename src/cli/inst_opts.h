@@ -17,7 +17,8 @@
 
 typedef struct inst_where {
   const char *where;
-  int when; /* TALLY_INST_BEFORE or TALLY_INST_AFTER */
+  int when;           /* TALLY_INST_BEFORE or TALLY_INST_AFTER */
+  const char *origin; /* "FILE:LINE" of the spec line, NULL: the command line */
 } inst_where;
 
 typedef struct inst_opts {
@@ -30,7 +31,10 @@ typedef struct inst_opts {
   uint32_t range_lo[INST_MAX_LIST], range_hi[INST_MAX_LIST];
   size_t nranges;
   const char *analysis[INST_MAX_LIST];
+  const char *analysis_origin[INST_MAX_LIST];
   size_t nanalysis;
+  const char *call_origin;
+  const char *origin; /* where the option being set comes from (inst_opt_set) */
   tally_inst_tactic tactic;
   bool report;
   char **owned; /* strings read from spec files, freed by inst_opts_free */

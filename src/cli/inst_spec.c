@@ -70,8 +70,11 @@ static int spec_line(inst_opts *o, const char *path, unsigned lineno, char *line
     fprintf(stderr, "tally inst: %s:%u: out of memory\n", path, lineno);
     return EXIT_INTERNAL;
   }
-  char msg[256];
+  char msg[256], where[4200];
+  snprintf(where, sizeof where, "%s:%u", path, lineno);
+  o->origin = inst_opts_keep(o, where); /* for errors found later (an unknown function, ...) */
   int rc = inst_opt_set(o, key, kept, msg, sizeof msg);
+  o->origin = NULL;
   if (rc)
     fprintf(stderr, "tally inst: %s:%u: '%s': %s\n", path, lineno, key, msg);
   return rc;
