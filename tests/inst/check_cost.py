@@ -21,6 +21,11 @@ loop runs N = argv[1] times; nothing else depends on N), checked by laws:
   5. on tally5 (caches), `--count SIGNAL@0x88000000-0x89000000` and
      `@0x0-0x88000000` give the table's inst and program columns: the names
      inst and program are those address ranges.
+  6. with the analysis region in on-chip SRAM (--set memory.sram_base=
+     0x88000000 --set memory.sram_size=16M on tally5), every cache miss
+     count of the instrumented run equals the original's (the caches are
+     not disturbed), and the analysis region's cycles are those of the sram
+     core (the same pipeline without memory waits).
 And misuse: with --count, exit 64; a missing original, 66 naming it.
 Exit 0 pass, 1 fail.
 """
@@ -52,8 +57,8 @@ def num(s):
     return int(s.replace(",", ""))
 
 
-def cost_table(tally, core, orig, inst, n, work):
-    rc, _, err = run([tally, "run", "--core", core, "--inst-cost", orig, inst, str(n)], work)
+def cost_table(tally, core, orig, inst, n, work, sets=()):
+    rc, _, err = run([tally, "run", "--core", core] + list(sets) + ["--inst-cost", orig, inst, str(n)], work)
     if rc:
         fail("tally run --inst-cost exit %d:\n%s" % (rc, err))
     table = {}
@@ -123,6 +128,18 @@ def main():
     want = [v for row in tab.values() for v in (row[3], row[2])]
     if got != want:
         fail("tally5: by address ranges %s; @inst and @program said %s" % (got, want))
+    # the analysis region in on-chip SRAM (the paper's placement): the
+    # program's caches see no access of the analysis code, so the run's
+    # misses are the original's, and the analysis code runs as on the sram
+    # core (the same pipeline, no memory waits)
+    sram = ["--set", "memory.sram_base=0x88000000", "--set", "memory.sram_size=16M"]
+    tab_s = cost_table(tally, "tally5", orig, inst, 100, work, sram)
+    for sig in ("icache.miss", "dcache.read_miss", "dcache.write_miss", "writeback"):
+        if tab_s[sig][1] != tab_s[sig][0]:
+            fail("tally5 + SRAM: %s %d instrumented, %d original" % (sig, tab_s[sig][1], tab_s[sig][0]))
+    if tab_s["cycle"][3] != t[100]["cycle"][3]:
+        fail("tally5 + SRAM: %d cycles in inst, on the sram core %d" % (tab_s["cycle"][3], t[100]["cycle"][3]))
+
     # misuse: one statistics module per run; an original that is not there
     rc, _, err = run([tally, "run", "--inst-cost", orig, "--count", "cycle", "--interval", "1000", inst], work)
     if rc != 64 or "--inst-cost is not used with --count" not in err:
