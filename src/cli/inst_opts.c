@@ -106,6 +106,13 @@ int inst_opts_finish(inst_opts *o) {
     set_points(o, "loop", msg, sizeof msg); /* the phase profiler reads the counters at loop entries */
   if (!o->points && !o->nwheres && tool_is(o, "memtrace"))
     set_points(o, "mem", msg, sizeof msg); /* the tracer records every data access */
+  for (size_t w = 0; w < o->nwheres && tool_is(o, "memtrace") && !o->call; w++)
+    if (o->wheres[w].when == TALLY_INST_AFTER) {
+      /* the address is worked out from the registers before the access */
+      fprintf(stderr, "tally inst: --after %s: memtrace records an access before it is made: use --before\n",
+              o->wheres[w].where);
+      return EXIT_USAGE;
+    }
   if (!o->points && !o->nwheres) {
     fprintf(stderr, "tally inst: nothing to instrument: give --points, --before or --after\n");
     return EXIT_USAGE;

@@ -71,6 +71,7 @@ bad 64 "bad.txt:1: points: no value" 'points =\n'
 bad 64 "bad.txt:2: 'nosuchfn': no function" 'points = bb\nafter = nosuchfn\n'
 bad 64 "bad.txt:2: zz.c: cannot read the analysis source" 'points = bb\nanalysis = zz.c\ncall = f(site)\n'
 bad 64 "bad.txt:3: --call 'f(sote)'" "points = bb\nanalysis = $here/loadcount.c\ncall = f(sote)\n"
+bad 64 "memtrace records an access before it is made" 'tool = memtrace\nafter = main\n'
 rm -f out.elf
 "$tally" inst --spec missing.txt prog.elf -o out.elf 2> err.txt; rc=$?
 [ "$rc" = 66 ] && grep -q "missing.txt: cannot open" err.txt && [ ! -e out.elf ] || fail "a missing spec: exit $rc"
