@@ -87,8 +87,11 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
   if (strcmp(key, "tactic") == 0)
     return set_tactic(o, v, msg, size);
   if (strcmp(key, "analysis") == 0) {
-    o->analysis_origin[o->nanalysis < INST_MAX_LIST ? o->nanalysis : 0] = o->origin;
-    return add_list(o->analysis, &o->nanalysis, v, msg, size);
+    size_t i = o->nanalysis;
+    int rc = add_list(o->analysis, &o->nanalysis, v, msg, size);
+    if (!rc)
+      o->analysis_origin[i] = o->origin;
+    return rc;
   }
   if (strcmp(key, "tool") == 0)
     return o->tool = v, 0;
