@@ -136,8 +136,8 @@ inst_cost *inst_cost_setup(tally_sim *sim, const char *orig, const char *core, c
   return c;
 }
 
-static void print_row(FILE *f, const char *name, const uint64_t v[5]) {
-  char a[5][32];
+static void print_row(FILE *f, const char *name, const uint64_t v[4]) {
+  char a[4][32];
   for (int k = 0; k < 4; k++)
     tally_format_count(v[k], a[k], sizeof a[k]);
   int64_t d = (int64_t)(v[1] - v[0]);
@@ -158,7 +158,7 @@ int inst_cost_finish(inst_cost *c, const char *why, int status, FILE *f) {
           "in inst (0x88..)", "cost");
   bool law = true, any = false;
   for (size_t i = 0; i < NSIG; i++) {
-    uint64_t v[5] = {c->orig_totals[i]};
+    uint64_t v[4] = {c->orig_totals[i]};
     for (size_t w = 0; w < 3; w++)
       v[1 + w] = tally_measure_event(c->m, (uint32_t)(w * NSIG + i))->total;
     law &= v[2] + v[3] == v[1];
