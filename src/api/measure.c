@@ -8,6 +8,7 @@
 
 #include "api_internal.h"
 #include "measure_internal.h"
+#include "tally/inst.h"
 
 void tally_measure_params_default(tally_measure_params *p) {
   *p = (tally_measure_params){.counters = STATMOD_DEFAULT_COUNTERS, .width = STATMOD_DEFAULT_WIDTH,
@@ -153,6 +154,25 @@ static uint32_t arr_for(const tally_measure *m, const tally_event *ev) {
   return m->arrs_used < m->p.arrs ? m->arrs_used : ARR_NONE;
 }
 
+/* The two ranges of a program instrumented by `tally inst` that have names
+ * of their own (when no function of the program has that name): "inst",
+ * the analysis region, and "program", every address below it, which holds
+ * all of an instrumented program's code. So a counter can leave the
+ * instrumentation out (cycle@program) or count only it (cycle@inst). */
+static bool named_region(const char *name, uint32_t *lo, uint32_t *hi) {
+  if (strcmp(name, "inst") == 0) {
+    *lo = TALLY_INST_REGION_BASE;
+    *hi = TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE;
+    return true;
+  }
+  if (strcmp(name, "program") == 0) {
+    *lo = 0;
+    *hi = TALLY_INST_REGION_BASE;
+    return true;
+  }
+  return false;
+}
+
 static int add_event(tally_measure *m, const tally_event *given, const char *text, tally_error *err) {
   char e[256];
   tally_event ev = *given;
@@ -165,7 +185,7 @@ static int add_event(tally_measure *m, const tally_event *given, const char *tex
                     "%u (up to %u)", text, m->n + 1, m->p.counters, m->n + 1, STATMOD_MAX_COUNTERS);
   if (!ev.anywhere && ev.func && ev.lo == ev.hi) {
     tally_error fe;
-    if (tally_function_range(m->sim, ev.func, &ev.lo, &ev.hi, &fe) != 0)
+    if (tally_function_range(m->sim, ev.func, &ev.lo, &ev.hi, &fe) != 0 && !named_region(ev.func, &ev.lo, &ev.hi))
       return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, fe.msg);
   }
   statmod_counter_cfg c = {.signal = (uint16_t)ev.signal, .arr = STATMOD_ANYWHERE, .enabled = true};

@@ -2,7 +2,9 @@
  * tally inst: static binary instrumentation, ELF in, ELF out. A client of
  * the instrumenter API (include/tally/inst.h): it picks the points from
  * the options, attaches the tool's or the user's call to each, and writes
- * the result. `--show FILE PROG` reads what the shipped bbcount tool wrote.
+ * the result. The options are inst_opts.c's (a spec file's lines too,
+ * inst_spec.c). `--show FILE PROG` prints what the shipped bbcount and
+ * memtrace tools wrote (inst_show.c, inst_show_memtrace.c).
  * docs/tally-inst.md is the manual.
  */
 #include <ctype.h>
@@ -13,34 +15,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inst_opts.h"
 #include "tally/inst.h"
-
-#define MAX_LIST 64
-
-typedef struct where_opt {
-  const char *where;
-  int when;
-} where_opt;
-
-typedef struct inst_opts {
-  const char *in, *out, *tool, *call, *show;
-  unsigned points;
-  where_opt wheres[MAX_LIST];
-  size_t nwheres;
-  const char *globs[MAX_LIST];
-  size_t nglobs;
-  uint32_t range_lo[MAX_LIST], range_hi[MAX_LIST];
-  size_t nranges;
-  const char *analysis[MAX_LIST];
-  size_t nanalysis;
-  tally_inst_tactic tactic;
-  bool report;
-} inst_opts;
 
 static void inst_usage(FILE *f) {
   fprintf(f,
           "usage: tally inst [options] IN.elf -o OUT.elf\n"
-          "       tally inst --show bbcount.out PROG.elf\n"
+          "       tally inst --spec FILE [options] IN.elf -o OUT.elf\n"
+          "       tally inst --show bbcount.out|memtrace.out PROG.elf\n"
           "\n"
           "Rewrites an RV32 executable so that analysis code runs at chosen points.\n"
           "No instruction or data of the program moves: each instrumented instruction\n"
@@ -68,7 +50,10 @@ static void inst_usage(FILE *f) {
           "                           tests; the default), bbcount (counts per site,\n"
           "                           written to bbcount.out at exit), phases (loop/\n"
           "                           phase profile from the performance counters,\n"
-          "                           phases.out; --points loop unless given)\n"
+          "                           phases.out; --points loop unless given),\n"
+          "                           memtrace (every data access: pc, address, size,\n"
+          "                           load/store, memtrace.out; --points mem unless\n"
+          "                           given, or load or store)\n"
           "      --analysis FILE      analysis code to link: .c, .S or .o (repeatable)\n"
           "      --call FUNC[(ARG,...)]  the analysis function called at every point;\n"
           "                           ARG = site | pc | ea | taken | reg:N | hpm:N |\n"
@@ -76,7 +61,11 @@ static void inst_usage(FILE *f) {
           "      --report             print a table of the sites: address, symbol+off,\n"
           "                           instruction, tactic and why\n"
           "  -o, --output FILE        the instrumented executable\n"
-          "      --show FILE          print a bbcount.out against PROG.elf's symbols\n"
+          "      --spec FILE          the options above from a file, one KEY = VALUE a\n"
+          "                           line (points = bb, tool = bbcount, ...), read\n"
+          "                           where it stands among the options\n"
+          "      --show FILE          print a bbcount.out or memtrace.out against\n"
+          "                           PROG.elf's symbols\n"
           "  -h, --help               show this help\n"
           "\n"
           "exit status: 0; 64 usage; 65 the input cannot be instrumented as asked\n"
@@ -85,114 +74,50 @@ static void inst_usage(FILE *f) {
           "See docs/tally-inst.md.\n");
 }
 
-static const struct {
-  const char *name;
-  unsigned flags;
-} point_kinds[] = {
-  {"insn", ~0u}, {"bb", TALLY_INST_LEADER}, {"func-entry", TALLY_INST_FUNC_ENTRY}, {"func-exit", TALLY_INST_RET},
-  {"loop", TALLY_INST_LOOP}, {"call", TALLY_INST_CALL}, {"load", TALLY_INST_LOAD}, {"store", TALLY_INST_STORE},
-  {"mem", TALLY_INST_LOAD | TALLY_INST_STORE},
-};
-
-static bool parse_points(const char *s, unsigned *out) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", s);
-  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    size_t k = 0;
-    while (k < sizeof point_kinds / sizeof point_kinds[0] && strcmp(point_kinds[k].name, tok) != 0)
-      k++;
-    if (k == sizeof point_kinds / sizeof point_kinds[0]) {
-      fprintf(stderr, "tally inst: --points: unknown kind '%s' (insn, bb, func-entry, func-exit, loop, call, load, "
-                      "store, mem)\n", tok);
-      return false;
-    }
-    *out |= point_kinds[k].flags;
-  }
-  return true;
-}
-
-static bool parse_range(const char *s, uint32_t *lo, uint32_t *hi) {
-  char *end;
-  unsigned long a = strtoul(s, &end, 0);
-  if (*end != '-')
-    return false;
-  unsigned long b = strtoul(end + 1, &end, 0);
-  if (*end || a >= b || b > 0x100000000ul)
-    return false;
-  *lo = (uint32_t)a;
-  *hi = (uint32_t)(b - 1) + 1u;
-  return true;
-}
-
-static bool add_list(const char **list, size_t *n, const char *v, const char *opt) {
-  if (*n == MAX_LIST) {
-    fprintf(stderr, "tally inst: %s given more than %d times\n", opt, MAX_LIST);
-    return false;
-  }
-  list[(*n)++] = v;
-  return true;
-}
-
 static int parse_opts(int argc, char **argv, inst_opts *o) {
   enum { OPT_POINTS = 256, OPT_BEFORE, OPT_AFTER, OPT_FUNCS, OPT_RANGE, OPT_TACTIC, OPT_TOOL, OPT_ANALYSIS, OPT_CALL,
-         OPT_REPORT, OPT_SHOW };
+         OPT_REPORT, OPT_SHOW, OPT_SPEC };
   static const struct option longs[] = {
     {"points", required_argument, NULL, OPT_POINTS}, {"before", required_argument, NULL, OPT_BEFORE},
     {"after", required_argument, NULL, OPT_AFTER},   {"functions", required_argument, NULL, OPT_FUNCS},
     {"range", required_argument, NULL, OPT_RANGE},   {"tactic", required_argument, NULL, OPT_TACTIC},
     {"tool", required_argument, NULL, OPT_TOOL},     {"analysis", required_argument, NULL, OPT_ANALYSIS},
     {"call", required_argument, NULL, OPT_CALL},     {"report", no_argument, NULL, OPT_REPORT},
-    {"show", required_argument, NULL, OPT_SHOW},     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0},
+    {"show", required_argument, NULL, OPT_SHOW},     {"spec", required_argument, NULL, OPT_SPEC},
+    {"output", required_argument, NULL, 'o'},        {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
   };
-  *o = (inst_opts){0};
   optind = 1;
   opterr = 0;
-  int c;
-  while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+  int c, idx = -1;
+  while ((c = getopt_long(argc, argv, "ho:", longs, &idx)) != -1) {
+    if (c >= OPT_POINTS && c <= OPT_CALL) {
+      /* the keys a spec file has too: one code path for both */
+      char msg[256];
+      const char *key = longs[idx].name;
+      if (inst_opt_set(o, key, optarg, msg, sizeof msg) != 0) {
+        fprintf(stderr, "tally inst: --%s: %s\n", key, msg);
+        return EXIT_USAGE;
+      }
+      idx = -1;
+      continue;
+    }
     switch (c) {
-    case OPT_POINTS:
-      if (!parse_points(optarg, &o->points)) return EXIT_USAGE;
-      break;
-    case OPT_BEFORE: case OPT_AFTER:
-      if (o->nwheres == MAX_LIST) {
-        fprintf(stderr, "tally inst: more than %d --before/--after\n", MAX_LIST);
-        return EXIT_USAGE;
-      }
-      o->wheres[o->nwheres++] = (where_opt){optarg, c == OPT_AFTER ? TALLY_INST_AFTER : TALLY_INST_BEFORE};
-      break;
-    case OPT_FUNCS:
-      if (!add_list(o->globs, &o->nglobs, optarg, "--functions")) return EXIT_USAGE;
-      break;
-    case OPT_RANGE:
-      if (o->nranges == MAX_LIST || !parse_range(optarg, &o->range_lo[o->nranges], &o->range_hi[o->nranges])) {
-        fprintf(stderr, "tally inst: --range wants 0xLO-0xHI with LO < HI, got '%s'\n", optarg);
-        return EXIT_USAGE;
-      }
-      o->nranges++;
-      break;
-    case OPT_TACTIC:
-      if (strcmp(optarg, "auto") == 0) o->tactic = TALLY_INST_TACTIC_AUTO;
-      else if (strcmp(optarg, "jump") == 0) o->tactic = TALLY_INST_TACTIC_JUMP;
-      else if (strcmp(optarg, "trap") == 0) o->tactic = TALLY_INST_TACTIC_TRAP;
-      else {
-        fprintf(stderr, "tally inst: --tactic wants auto, jump or trap, got '%s'\n", optarg);
-        return EXIT_USAGE;
-      }
-      break;
-    case OPT_TOOL: o->tool = optarg; break;
-    case OPT_ANALYSIS:
-      if (!add_list(o->analysis, &o->nanalysis, optarg, "--analysis")) return EXIT_USAGE;
-      break;
-    case OPT_CALL: o->call = optarg; break;
     case OPT_REPORT: o->report = true; break;
     case OPT_SHOW: o->show = optarg; break;
+    case OPT_SPEC: {
+      int rc = inst_spec_read(o, optarg);
+      if (rc)
+        return rc;
+      break;
+    }
     case 'o': o->out = optarg; break;
     case 'h': inst_usage(stdout); return -1;
     default:
       fprintf(stderr, "tally inst: unknown or incomplete option '%s' (try 'tally inst --help')\n", argv[optind - 1]);
       return EXIT_USAGE;
     }
+    idx = -1;
   }
   if (optind != argc - 1) {
     fprintf(stderr, "tally inst: %s (try 'tally inst --help')\n",
@@ -206,21 +131,7 @@ static int parse_opts(int argc, char **argv, inst_opts *o) {
     fprintf(stderr, "tally inst: no output file: -o OUT.elf\n");
     return EXIT_USAGE;
   }
-  if (!o->points && !o->nwheres && o->tool && strcmp(o->tool, "phases") == 0)
-    parse_points("loop", &o->points); /* the phase profiler reads the counters at loop entries */
-  if (!o->points && !o->nwheres) {
-    fprintf(stderr, "tally inst: nothing to instrument: give --points, --before or --after\n");
-    return EXIT_USAGE;
-  }
-  if (o->nanalysis && !o->call) {
-    fprintf(stderr, "tally inst: --analysis needs --call FUNC(...) to say what to call\n");
-    return EXIT_USAGE;
-  }
-  if (o->call && !o->nanalysis && (!o->tool || strcmp(o->tool, "none") == 0)) {
-    fprintf(stderr, "tally inst: --call %s: no analysis code to find it in (--analysis FILE or --tool)\n", o->call);
-    return EXIT_USAGE;
-  }
-  return 0;
+  return inst_opts_finish(o);
 }
 
 /* FUNC or FUNC(ARG,...) */
@@ -272,7 +183,7 @@ static bool selected(const inst_opts *o, const tally_inst *ti, const tally_inst_
   if (o->nranges) {
     bool hit = false;
     for (size_t r = 0; r < o->nranges; r++)
-      hit |= in->pc >= o->range_lo[r] && in->pc < o->range_hi[r];
+      hit |= in->pc >= o->range_lo[r] && in->pc - o->range_lo[r] <= o->range_hi[r] - 1u - o->range_lo[r];
     if (!hit)
       return false;
   }
@@ -301,6 +212,20 @@ static int attach(tally_inst *ti, const point_call *pc, uint32_t addr, int when,
   return tally_inst_add_call(ti, addr, when, pc->name, pc->args, pc->nargs, err);
 }
 
+/* An error about a value read from a spec file names its line. */
+static void from_spec(tally_error *err, const char *origin) {
+  if (!origin)
+    return;
+  char msg[sizeof err->msg];
+  size_t n = strlen(origin);
+  if (n + 2 >= sizeof msg)
+    return;
+  memcpy(msg, origin, n);
+  memcpy(msg + n, ": ", 2);
+  snprintf(msg + n + 2, sizeof msg - n - 2, "%.*s", (int)(sizeof msg - n - 3), err->msg);
+  memcpy(err->msg, msg, sizeof msg);
+}
+
 static int select_points(tally_inst *ti, const inst_opts *o, const point_call *pc, tally_error *err) {
   /* function entries come from the symbol table: without one there are
    * none, and an output with no sites would look instrumented */
@@ -324,7 +249,7 @@ static int select_points(tally_inst *ti, const inst_opts *o, const point_call *p
     if (!rc)
       rc = attach(ti, pc, addr, o->wheres[w].when, err);
     if (rc)
-      return rc;
+      return from_spec(err, o->wheres[w].origin), rc;
   }
   return 0;
 }
@@ -350,11 +275,12 @@ static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_e
     return rc;
   for (size_t a = 0; a < o->nanalysis; a++)
     if ((rc = tally_inst_add_source(ti, o->analysis[a], err)) != 0)
-      return rc;
+      return from_spec(err, o->analysis_origin[a]), rc;
   if (o->call) {
     if (!parse_call(o->call, pc->name, sizeof pc->name, pc->args, &pc->nargs)) {
       snprintf(err->msg, sizeof err->msg, "--call '%s': want FUNC or FUNC(ARG,...) with ARG = site, pc, ea, taken, "
                "reg:N, hpm:N, cycle or instret (at most 6)", o->call);
+      from_spec(err, o->call_origin);
       return EXIT_USAGE;
     }
     pc->any = true;
@@ -362,6 +288,12 @@ static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_e
     snprintf(pc->name, sizeof pc->name, "tally_phases_hit");
     pc->args[0] = (tally_inst_arg){TALLY_INST_ARG_SITE, 0};
     pc->nargs = 1;
+    pc->any = true;
+  } else if (o->tool && strcmp(o->tool, "memtrace") == 0) {
+    snprintf(pc->name, sizeof pc->name, "tally_memtrace_hit");
+    pc->args[0] = (tally_inst_arg){TALLY_INST_ARG_SITE, 0};
+    pc->args[1] = (tally_inst_arg){TALLY_INST_ARG_EA, 0};
+    pc->nargs = 2;
     pc->any = true;
   } else if (o->tool && strcmp(o->tool, "bbcount") == 0) {
     snprintf(pc->name, sizeof pc->name, "tally_bbcount_hit");
@@ -375,28 +307,34 @@ static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_e
 
 int inst_show(const char *file, const char *prog);
 
-int cmd_inst(int argc, char **argv) {
-  inst_opts o;
-  int rc = parse_opts(argc, argv, &o);
+static int inst_main(int argc, char **argv, inst_opts *o) {
+  int rc = parse_opts(argc, argv, o);
   if (rc)
     return rc < 0 ? 0 : rc;
-  if (o.show)
-    return inst_show(o.show, o.in);
+  if (o->show)
+    return inst_show(o->show, o->in);
   tally_error err = {0};
   tally_inst *ti;
-  rc = tally_inst_open(o.in, &ti, &err);
+  rc = tally_inst_open(o->in, &ti, &err);
   if (rc) {
     fprintf(stderr, "tally inst: %s\n", err.msg);
     return rc;
   }
   point_call pc = {0};
-  rc = configure(ti, &o, &pc, &err);
+  rc = configure(ti, o, &pc, &err);
   if (!rc)
-    rc = tally_inst_write(ti, o.out, &err);
+    rc = tally_inst_write(ti, o->out, &err);
   if (rc)
     fprintf(stderr, "tally inst: %s\n", err.msg);
-  else if (o.report)
+  else if (o->report)
     print_report(ti);
   tally_inst_close(ti);
+  return rc;
+}
+
+int cmd_inst(int argc, char **argv) {
+  inst_opts o = {0};
+  int rc = inst_main(argc, argv, &o);
+  inst_opts_free(&o);
   return rc;
 }

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "host_files.h"
 #include "run_count.h"
+#include "run_inst_cost.h"
 #include "stopwatch.h"
 #include "tally/export.h"
 #include "tally/gdb.h"
@@ -48,6 +49,7 @@ typedef struct run_opts {
   trace_opts trace;          /* --trace FILE, --trace-from, --trace-count */
   const char *perfetto;      /* --perfetto FILE, or NULL */
   uint64_t perfetto_calls;   /* --perfetto-calls N */
+  const char *inst_cost;     /* --inst-cost ORIG.elf: PROGRAM is its tally inst output */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -98,11 +100,18 @@ static void run_usage(FILE *f) {
           "                         energy and every signal's total (on stderr)\n"
           "      --stats-json FILE  the same as JSON ('-' for stdout; the program's output\n"
           "                         then goes to stderr)\n"
+          "      --inst-cost ORIG.elf  PROGRAM is ORIG.elf instrumented by tally inst: run\n"
+          "                         ORIG.elf too (same core and arguments, its output\n"
+          "                         discarded) and print what the instrumentation cost:\n"
+          "                         cycles and misses of the analysis code and those it\n"
+          "                         added in the program (on stderr; docs/tally-inst.md)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
           "      --count SIGNAL[@WHERE]  count SIGNAL ('tally signals') on the cycles the\n"
           "                         instruction in charge is in WHERE: a function name\n"
-          "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE.\n"
+          "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE;\n"
+          "                         inst / program: a tally inst output's analysis\n"
+          "                         region / every address below it.\n"
           "                         Repeatable: one counter each\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
@@ -145,7 +154,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
-         OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT };
+         OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -153,6 +162,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
     {"stats-json", required_argument, NULL, OPT_JSON},
+    {"inst-cost", required_argument, NULL, OPT_INST_COST},
     {"count", required_argument, NULL, OPT_COUNT},
     {"interval", required_argument, NULL, OPT_COUNT_OPTION},
     {"counters", required_argument, NULL, OPT_COUNT_OPTION},
@@ -257,6 +267,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       break;
     case OPT_STATS: o->stats = true; o->timed = true; break;
     case OPT_JSON: o->stats_json = optarg; o->timed = true; break;
+    case OPT_INST_COST: o->inst_cost = optarg; o->timed = true; break;
     case OPT_COUNT:
       if (count_parse_spec(&o->count, optarg) != 0)
         return -1;
@@ -307,6 +318,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if (o->trace.file && o->gdb) {
     fprintf(stderr, "tally run: --trace and --gdb cannot be used together\n");
+    return -1;
+  }
+  if (o->inst_cost && (count_wanted(&o->count) || o->gdb || o->raw)) {
+    /* its counters are the statistics module's: one module per run */
+    fprintf(stderr, "tally run: --inst-cost is not used with %s\n",
+            o->gdb ? "--gdb" : o->raw ? "--load-addr (it compares ELF files)" : "--count or --control");
     return -1;
   }
   if (o->entry_set && !o->raw) {
@@ -492,6 +509,19 @@ int cmd_run(int argc, char **argv) {
       return st;
     }
   }
+  inst_cost *cost = NULL;
+  if (o.inst_cost) {
+    int st = 0;
+    cost = inst_cost_setup(sim, o.inst_cost, o.core ? o.core : "tally5", o.sets, o.nsets, &o.files, argc - first,
+                           argv + first, &st);
+    if (!cost) {
+      stopwatch_stop();
+      perfetto_finish(timeline);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return st;
+    }
+  }
 
   stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
@@ -520,6 +550,7 @@ int cmd_run(int argc, char **argv) {
       int ts = trace_status;
       perfetto_finish(timeline);
       stopwatch_stop();
+      inst_cost_free(cost);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
@@ -587,6 +618,10 @@ int cmd_run(int argc, char **argv) {
     status = trace_status;
   if (o.stats)
     tally_export_stats(sim, false, status, stderr, NULL);
+  int ic = cost ? inst_cost_finish(cost, why, status, stderr) : 0;
+  if (ic != 0 && status == 0)
+    status = ic;
+  inst_cost_free(cost);
   if (o.stats_json && write_stats_json(sim, o.stats_json, status) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_sim_free(sim);

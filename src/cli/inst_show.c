@@ -2,7 +2,8 @@
  * tally inst --show FILE PROG: prints a bbcount.out (written by the
  * shipped bbcount tool at the end of an instrumented run) as one line per
  * site: original address, function+offset from PROG's symbols, count.
- * The file is the program's output, so it is checked like any input.
+ * A memtrace.out (its own magic) goes to inst_show_memtrace.c. The file
+ * is the program's output, so it is checked like any input.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,13 +13,12 @@
 #include "cli.h"
 #include "tally/inst.h"
 
-#define EXIT_DATAERR 65
-
 static uint32_t get32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 int inst_show(const char *file, const char *prog);
+int inst_show_memtrace(FILE *f, const char *file, const char *prog);
 
 int inst_show(const char *file, const char *prog) {
   FILE *f = fopen(file, "rb");
@@ -27,8 +27,15 @@ int inst_show(const char *file, const char *prog) {
     return EXIT_NOINPUT;
   }
   unsigned char h[12];
-  if (fread(h, 1, 12, f) != 12 || memcmp(h, "TIBB", 4) != 0 || get32(h + 4) != 1) {
-    fprintf(stderr, "tally inst: %s: not a bbcount.out file (version 1)\n", file);
+  size_t got = fread(h, 1, 12, f);
+  if (got >= 4 && memcmp(h, "TIMT", 4) == 0) {
+    rewind(f);
+    int rc = inst_show_memtrace(f, file, prog);
+    fclose(f);
+    return rc;
+  }
+  if (got != 12 || memcmp(h, "TIBB", 4) != 0 || get32(h + 4) != 1) {
+    fprintf(stderr, "tally inst: %s: neither a bbcount.out (version 1) nor a memtrace.out file\n", file);
     fclose(f);
     return EXIT_DATAERR;
   }

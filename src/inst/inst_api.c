@@ -209,7 +209,7 @@ int tally_inst_use_tool(tally_inst *ti, const char *name, tally_error *err) {
       ti->tool_name = name;
       return 0;
     }
-  return inst_fail(err, TALLY_INST_EUSAGE, "no shipped tool '%s' (there are: none, bbcount)", name);
+  return inst_fail(err, TALLY_INST_EUSAGE, "no shipped tool '%s' (there are: none, bbcount, phases, memtrace)", name);
 }
 
 void tally_inst_set_tactic(tally_inst *ti, tally_inst_tactic t) { ti->tactic = t; }

@@ -235,6 +235,8 @@ static const key_def keys[] = {
   SIZE("memory", "sdram_row_bytes", sdram_row_bytes, 4, 1 * MIB),
   UINT("memory", "sdram_banks", sdram_banks, 1, 16),                 /* timing keeps 16 open rows */
   REAL("memory", "sdram_row_miss_ns", sdram_row_miss_ns, 0, NS_MAX),
+  UINT("memory", "sram_base", sram_base, 0, UINT32_MAX),
+  {"memory", "sram_size", T_SIZE, AT(sram_size), 0, 2048 * MIB, 0, NULL},  /* 0: no SRAM; checked below */
 
   POSITIVE("energy", "nominal_voltage", nominal_voltage, 10),
   REAL("energy", "core_pj_per_cycle", core_pj_per_cycle, 0, PJ_MAX),
@@ -961,6 +963,14 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
          "core model %s: [core] frequency_mhz = %g, voltage = %g: outside the [dvfs] range %g-%g MHz, %g-%g V "
          "(expected the starting point inside the range)",
          m->name, m->frequency_mhz, m->voltage, m->min_mhz, m->max_mhz, m->min_voltage, m->max_voltage);
+    return -1;
+  }
+  if (m->sram_size && (m->sram_base % 4096 || m->sram_size % 4096 || m->sram_size > 0u - m->sram_base)) {
+    /* whole pages: a cache line is either all SRAM or not at all */
+    errf(err, errlen,
+         "core model %s: [memory] sram_base = 0x%08x, sram_size = %u: expected multiples of 4 KiB with the "
+         "range below 4 GiB",
+         m->name, m->sram_base, m->sram_size);
     return -1;
   }
   if (m->memory == MEMORY_SDRAM && m->sdram_row_bytes < m->bus_bytes) {

@@ -69,6 +69,9 @@ typedef struct core_model {
   double write_ns;          /* each beat written */
   uint32_t sdram_row_bytes, sdram_banks;
   double sdram_row_miss_ns; /* extra when the bank has another row open */
+  /* on-chip SRAM at [sram_base, sram_base + sram_size): never cached, read
+   * and written without a wait, like a cache hit (sram_size 0: none) */
+  uint32_t sram_base, sram_size;
 
   /* [energy] at nominal_voltage; dynamic scales with (V/Vn)^2, static with V/Vn */
   double nominal_voltage;

@@ -146,6 +146,8 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
 
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
   t->fetch_line = line_addr;
+  if (timing_in_sram(t, line_addr))
+    return 0; /* no I-cache lookup, no wait */
   uint32_t stall;
   if (t->model.icache.enabled) {
     pulse(t, SIG_ICACHE_ACCESS);
@@ -181,6 +183,8 @@ static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32
  * for a call per signal to show. The same counts, in the same order of
  * memory transactions, as the signal-by-signal form of pulse/charge. */
 uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_write) {
+  if (timing_in_sram(t, addr))
+    return 0; /* on-chip SRAM: not cached, no wait (the caller took back the static hit) */
   cache_result r = cache_fill(&t->dcache, addr >> t->dcache.line_shift, is_write);
   uint32_t beats = beats_of(t, t->model.dcache.line), busy = 0;
   if (r.writeback)
@@ -198,6 +202,8 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
 }
 
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now) {
+  if (timing_in_sram(t, addr))
+    return 0;
   if (t->model.dcache.enabled) {
     uint32_t i;
     if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i))
@@ -244,6 +250,8 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
 }
 
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
+  if (timing_in_sram(t, addr))
+    return 0;
   if (!t->model.dcache.enabled)
     return buffered_write(t, addr, now);
   if (t->model.dcache.write_policy == WRITE_THROUGH) {

@@ -123,7 +123,7 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
     o.load_use = (uint8_t)m->load_use_penalty;
   if (!o.stall_cycles)
     o.stall_sig = 0;
-  if (!t->model.icache.enabled)
+  if (!t->model.icache.enabled && !timing_in_sram(t, pc)) /* on-chip SRAM: no wait */
     uncached_fetch(t, pc, len, &o);
   pulses |= timing_static_hits(t, kind);
   o.pulses = pulses;
