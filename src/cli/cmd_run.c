@@ -18,6 +18,7 @@
 #include "stopwatch.h"
 #include "tally/export.h"
 #include "tally/gdb.h"
+#include "run_cycle_trace.h"
 #include "run_trace.h"
 #include "tally/store.h"
 #include "tally/tally.h"
@@ -43,6 +44,7 @@ typedef struct run_opts {
   host_files_opts files;     /* --semihost-files, --semihost-root */
   const char *gdb;           /* --gdb [ADDR:]PORT, or NULL */
   trace_opts trace;          /* --trace FILE, --trace-from, --trace-count */
+  cycle_trace_opts ctrace;   /* --cycle-trace FILE, --cycle-trace-window */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -73,6 +75,12 @@ static void run_usage(FILE *f) {
           "                         (docs/tally-trace.md); no cycle changes\n"
           "      --trace-from FUNC|ADDR  start the trace when the pc first gets there\n"
           "      --trace-count N    at most N lines (default 1M)\n"
+          "      --cycle-trace FILE  write every core cycle's PC and signal values, as\n"
+          "                         the statistics module counts them, to FILE ('-':\n"
+          "                         stdout) in the binary format of docs/cycle-trace.md\n"
+          "                         (needs a core model; every instruction is stepped)\n"
+          "      --cycle-trace-window FROM:TO  only the cycles [FROM, TO) (either may\n"
+          "                         be empty; default the whole run)\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -130,7 +138,8 @@ static void run_usage(FILE *f) {
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
-         OPT_HOST_FILES, OPT_GDB, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT };
+         OPT_HOST_FILES, OPT_GDB, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT, OPT_CTRACE,
+         OPT_CTRACE_WINDOW };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -157,21 +166,30 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"trace", required_argument, NULL, OPT_TRACE},
     {"trace-from", required_argument, NULL, OPT_TRACE_FROM},
     {"trace-count", required_argument, NULL, OPT_TRACE_COUNT},
+    {"cycle-trace", required_argument, NULL, OPT_CTRACE},
+    {"cycle-trace-window", required_argument, NULL, OPT_CTRACE_WINDOW},
     {NULL, 0, NULL, 0},
   };
-  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT};
+  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
+                  .ctrace = {.from = 0, .to = UINT64_MAX}};
   count_opts_init(&o->count);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
-  bool trace_count_given = false;
+  bool trace_count_given = false, ctrace_window_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
     case 'h': run_usage(stdout); return -2;
     case OPT_GDB: o->gdb = optarg; break;
     case OPT_TRACE: o->trace.file = optarg; break;
+    case OPT_CTRACE: o->ctrace.file = optarg; o->timed = true; break;
+    case OPT_CTRACE_WINDOW:
+      if (cycle_trace_window(optarg, &o->ctrace) != 0)
+        return -1;
+      ctrace_window_given = true;
+      break;
     case OPT_TRACE_FROM: o->trace.from = optarg; break;
     case OPT_TRACE_COUNT:
       if (!parse_u64(optarg, &o->trace.count) || o->trace.count == 0) {
@@ -254,6 +272,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if ((o->trace.from || trace_count_given) && !o->trace.file) {
     fprintf(stderr, "tally run: --trace-from and --trace-count need --trace FILE\n");
+    return -1;
+  }
+  if (ctrace_window_given && !o->ctrace.file) {
+    fprintf(stderr, "tally run: --cycle-trace-window needs --cycle-trace FILE\n");
     return -1;
   }
   if (o->trace.file && o->gdb) {
@@ -393,6 +415,19 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
+  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
+  cycle_trace_run ctrace = {0};
+  if (o.ctrace.file) {
+    int st = cycle_trace_open(sim, &o.ctrace, &ctrace);
+    if (st) {
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return st;
+    }
+  }
+
   stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
   double start = now_seconds(), last_progress = start;
@@ -408,6 +443,7 @@ int cmd_run(int argc, char **argv) {
     if (tally_gdb_serve(sim, o.gdb, stderr, &interrupted, &g) != 0) {
       fprintf(stderr, "tally run: %s\n", g.err);
       stopwatch_stop();
+      cycle_trace_close(&ctrace, o.ctrace.file);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
@@ -423,6 +459,7 @@ int cmd_run(int argc, char **argv) {
     if (trace_status && s == TALLY_STOP_ERROR) {
       int ts = trace_status;
       stopwatch_stop();
+      cycle_trace_close(&ctrace, o.ctrace.file);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
@@ -475,8 +512,12 @@ int cmd_run(int argc, char **argv) {
   }
   if (o.verbose)
     report_summary(sim, secs);
+  /* the trace ends where the program did, before the last interval goes out */
+  int cts = cycle_trace_close(&ctrace, o.ctrace.file);
   /* the program has ended: the counters freeze, the timer runs down */
   int cs = counting ? count_finish(counting, why, stderr) : 0;
+  if (cts != 0 && status == 0)
+    status = cts;
   if (cs != 0 && status == 0)
     status = cs;
   if (trace_status && status == 0)

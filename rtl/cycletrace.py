@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Reader of tally's per-cycle trace (docs/cycle-trace.md), written from
+that page alone, and the law check of the trace against the C statistics
+module's own intervals.
+
+  cycletrace.py dump TRACE [N]          the first N records (default 20), as text
+  cycletrace.py law TRACE CSV INTERVAL SPEC...
+        sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
+        order of tally run's --count options) over every interval of INTERVAL
+        cycles starting at the trace's first cycle, and compares each
+        interval and each total with tally run's --intervals-csv CSV.
+        Counters must not saturate (wide --width): the law is about sums.
+
+Exit 0: the law holds; 1: it does not (the first difference is printed);
+64: usage; 65: the trace or the CSV is malformed; 66: a file cannot be read.
+"""
+import csv
+import struct
+import sys
+
+MAGIC = b"TALCYC1\n"
+TAG_PC, TAG_ONES, TAG_VALUES, TAG_END = 0x01, 0x03, 0x04, 0x0F
+
+
+class TraceError(Exception):
+    pass
+
+
+class Reader:
+    """Streams a trace: header fields, then records (cycle, repeat, pc,
+    values) where values maps signal index -> value on each of the repeat
+    cycles."""
+
+    def __init__(self, f):
+        self.f = f
+        head = self._read(24)
+        if head[:8] != MAGIC:
+            raise TraceError("not a cycle trace (bad magic)")
+        version, nsig, _reserved, self.first = struct.unpack("<HHIQ", head[8:])
+        if version != 1:
+            raise TraceError(f"trace version {version}, this reader knows 1")
+        if not 1 <= nsig <= 64:
+            raise TraceError(f"{nsig} signals: a cycle's mask has 64 bits")
+        self.names = []
+        for _ in range(nsig):
+            n = self._read(1)[0]
+            self.names.append(self._read(n).decode("ascii"))
+        self.end = None
+
+    def _read(self, n):
+        b = self.f.read(n)
+        if len(b) != n:
+            raise TraceError("the trace ends inside a record (cut short?)")
+        return b
+
+    def _varint(self):
+        v, shift = 0, 0
+        while True:
+            b = self._read(1)[0]
+            v |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return v
+            shift += 7
+            if shift > 63:
+                raise TraceError("a varint longer than 64 bits")
+
+    def records(self):
+        cycle, pc = self.first, None
+        while True:
+            tag = self._read(1)[0]
+            if tag == TAG_PC:
+                pc = struct.unpack("<I", self._read(4))[0]
+            elif tag in (TAG_ONES, TAG_VALUES):
+                rep, mask = self._varint(), self._varint()
+                if rep == 0 or mask >> len(self.names):
+                    raise TraceError(f"cycle {cycle}: a record of 0 cycles or of unknown signals")
+                if pc is None:
+                    raise TraceError(f"cycle {cycle}: cycles before any pc")
+                bits = [s for s in range(len(self.names)) if mask >> s & 1]
+                vals = {s: (1 if tag == TAG_ONES else self._varint()) for s in bits}
+                yield cycle, rep, pc, vals
+                cycle += rep
+            elif tag == TAG_END:
+                self.end = struct.unpack("<Q", self._read(8))[0]
+                if self.end != cycle:
+                    raise TraceError(f"the end record says cycle {self.end}, the records add up to {cycle}")
+                if self.f.read(1):
+                    raise TraceError("bytes after the end record")
+                return
+            else:
+                raise TraceError(f"cycle {cycle}: unknown record tag 0x{tag:02x}")
+
+
+def parse_spec(spec, names):
+    sig, _, where = spec.partition("@")
+    if sig not in names:
+        raise ValueError(f"unknown signal '{sig}'")
+    if not where:
+        return names.index(sig), None
+    lo, _, hi = where.partition("-")
+    return names.index(sig), (int(lo, 16), int(hi, 16))
+
+
+def law(trace, csv_path, interval, specs):
+    with open(trace, "rb") as f:
+        r = Reader(f)
+        counters = [parse_spec(s, r.names) for s in specs]
+        sums = {}  # interval index -> [counts]
+        for cycle, rep, pc, vals in r.records():
+            for i, (sig, rng) in enumerate(counters):
+                v = vals.get(sig, 0)
+                if not v or (rng and not rng[0] <= pc < rng[1]):
+                    continue
+                # the record's cycles may span intervals: split them
+                c, left = cycle, rep
+                while left:
+                    k = (c - r.first) // interval
+                    take = min(left, r.first + (k + 1) * interval - c)
+                    sums.setdefault(k, [0] * len(counters))[i] += v * take
+                    c, left = c + take, left - take
+        first, end = r.first, r.end
+    with open(csv_path, newline="") as f:
+        rows = list(csv.reader(f))
+    n = len(counters)
+    want_rows = [row for row in rows[1:] if row and row[0] != "total"]
+    total_row = [row for row in rows[1:] if row and row[0] == "total"]
+    if len(total_row) != 1:
+        raise TraceError(f"{csv_path}: no total row")
+    ok = True
+    for row in want_rows:
+        k = int(row[0])
+        begin = int(row[1])
+        if begin != first + k * interval:
+            print(f"law: interval {k} begins at {begin} in the CSV, the trace puts it at {first + k * interval}")
+            return False
+        got = sums.get(k, [0] * n)
+        want = [int(x) for x in row[3:3 + n]]
+        if got != want:
+            print(f"law: interval {k}: trace sums {got}, the C module {want}")
+            ok = False
+            break
+    extra = [k for k in sums if k >= len(want_rows)]
+    if extra:
+        print(f"law: the trace has events in interval {min(extra)}, the C module sent {len(want_rows)}")
+        ok = False
+    tot = [sum(v[i] for v in sums.values()) for i in range(n)]
+    want_tot = [int(x) for x in total_row[0][3:3 + n]]
+    if tot != want_tot:
+        print(f"law: totals: trace {tot}, the C module {want_tot}")
+        ok = False
+    if ok:
+        print(f"law: {len(want_rows)} intervals of {interval} cycles, {n} counters, "
+              f"cycles {first}-{end} of the trace: every interval and total equal")
+    return ok
+
+
+def dump(trace, n):
+    with open(trace, "rb") as f:
+        r = Reader(f)
+        print(f"# first cycle {r.first}, {len(r.names)} signals")
+        for k, (cycle, rep, pc, vals) in enumerate(r.records()):
+            if k >= n:
+                break
+            sig = " ".join(f"{r.names[s]}" + (f"={v}" if v != 1 else "") for s, v in sorted(vals.items()))
+            print(f"{cycle} x{rep} pc 0x{pc:08x} {sig}")
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    try:
+        if len(argv) in (3, 4) and argv[1] == "dump":
+            dump(argv[2], int(argv[3]) if len(argv) == 4 else 20)
+            return 0
+        if len(argv) >= 6 and argv[1] == "law":
+            return 0 if law(argv[2], argv[3], int(argv[4], 0), argv[5:]) else 1
+    except TraceError as e:
+        print(f"cycletrace: {e}", file=sys.stderr)
+        return 65
+    except OSError as e:
+        print(f"cycletrace: {e}", file=sys.stderr)
+        return 66
+    except ValueError as e:
+        print(f"cycletrace: {e}", file=sys.stderr)
+        return 64
+    print(__doc__.strip(), file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
