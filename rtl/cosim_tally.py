@@ -21,9 +21,10 @@ one cycle cannot be given to the RTL (one bit per signal): that is an error
 (65), not a difference.
 
 Exit 0: identical; 1: a difference (the first is printed); 64 usage;
-65 bad data; 70 a tool failed.
+65 bad data; 70 a tool failed; 77 skipped (no verilator, no testbench).
 """
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -165,6 +166,9 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 64
     tally, tb = argv[1], argv[2]
+    if not os.path.exists(tb) and not shutil.which("verilator"):
+        print("cosim_tally: verilator is not installed (scripts/install-deps.sh): skipped")
+        return 77
     S, P, N, R = (int(x) for x in argv[3:7])
     run_args = argv[7:]
     cap = Capture()

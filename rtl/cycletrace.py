@@ -4,6 +4,13 @@ that page alone, and the law check of the trace against the C statistics
 module's own intervals.
 
   cycletrace.py dump TRACE [N]          the first N records (default 20), as text
+  cycletrace.py run-law TALLY [TALLY RUN OPTIONS...] PROGRAM
+        runs `TALLY run --no-store --cycle-trace --intervals-csv OPTIONS
+        PROGRAM` and checks the law below on what it wrote; SPECs and
+        INTERVAL are the options' --count and --interval; a --count
+        SIGNAL@FUNCTION is given the range `TALLY symbols PROGRAM` lists.
+        Counters must not saturate (give --width 64); a signal name "all"
+        is every signal of the catalog, anywhere.
   cycletrace.py law TRACE CSV INTERVAL SPEC...
         sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
         order of tally run's --count options) over every interval of INTERVAL
@@ -15,8 +22,11 @@ Exit 0: the law holds; 1: it does not (the first difference is printed);
 64: usage; 65: the trace or the CSV is malformed; 66: a file cannot be read.
 """
 import csv
+import os
 import struct
+import subprocess
 import sys
+import tempfile
 
 MAGIC = b"TALCYC1\n"
 TAG_PC, TAG_ONES, TAG_VALUES, TAG_END = 0x01, 0x03, 0x04, 0x0F
@@ -154,6 +164,57 @@ def law(trace, csv_path, interval, specs):
     return ok
 
 
+def function_ranges(tally, program):
+    out = subprocess.run([tally, "symbols", program], capture_output=True, text=True, check=True).stdout
+    ranges = {}
+    for line in out.splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 4:
+            for name in [f[3]] + [a.strip("[],") for a in f[4:]]:
+                ranges[name] = f"{f[0]}-{f[1]}"
+    return ranges
+
+
+def run_law(tally, args):
+    """tally run with the options, then the law on its trace and CSV."""
+    program, specs, interval, opts = args[-1], [], None, []
+    ranges = None
+    k = 0
+    while k < len(args) - 1:
+        a = args[k]
+        if a == "--count":
+            spec = args[k + 1]
+            sig, _, where = spec.partition("@")
+            if where and not where.startswith("0x"):
+                ranges = ranges or function_ranges(tally, program)
+                if where not in ranges:
+                    raise ValueError(f"no function {where} in {program}")
+                spec = f"{sig}@{ranges[where]}"
+            specs.append(spec)
+            opts += ["--count", spec]
+            k += 2
+            continue
+        if a == "--interval":
+            interval = int(args[k + 1], 0)
+        opts.append(a)
+        k += 1
+    if interval is None or not specs:
+        raise ValueError("run-law needs --interval and --count options")
+    with tempfile.TemporaryDirectory() as tmp:
+        trace, table = os.path.join(tmp, "run.ct"), os.path.join(tmp, "run.csv")
+        if specs == ["all"]:
+            out = subprocess.run([tally, "signals"], capture_output=True, text=True, check=True).stdout
+            specs = [line.split()[1] for line in out.splitlines()[1:] if line.split()[:1] and line.split()[0].isdigit()]
+            i = opts.index("all")
+            opts[i - 1:i + 1] = [x for n in specs for x in ("--count", n)]
+        cmd = [tally, "run", "--no-store", "--cycle-trace", trace, "--intervals-csv", table] + opts + [program]
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
+        if r.returncode not in (0, 124):  # 124: --max-insns ended it
+            print(f"cycletrace: {' '.join(cmd)} exited {r.returncode}:\n{r.stderr}", file=sys.stderr)
+            return 70
+        return 0 if law(trace, table, interval, specs) else 1
+
+
 def dump(trace, n):
     with open(trace, "rb") as f:
         r = Reader(f)
@@ -173,11 +234,16 @@ def main(argv):
         if len(argv) in (3, 4) and argv[1] == "dump":
             dump(argv[2], int(argv[3]) if len(argv) == 4 else 20)
             return 0
+        if len(argv) >= 4 and argv[1] == "run-law":
+            return run_law(argv[2], argv[3:])
         if len(argv) >= 6 and argv[1] == "law":
             return 0 if law(argv[2], argv[3], int(argv[4], 0), argv[5:]) else 1
     except TraceError as e:
         print(f"cycletrace: {e}", file=sys.stderr)
         return 65
+    except subprocess.CalledProcessError as e:
+        print(f"cycletrace: {e}", file=sys.stderr)
+        return 70
     except OSError as e:
         print(f"cycletrace: {e}", file=sys.stderr)
         return 66
