@@ -11,6 +11,9 @@ module's own intervals.
         SIGNAL@FUNCTION is given the range `TALLY symbols PROGRAM` lists.
         Counters must not saturate (give --width 64); a signal name "all"
         is every signal of the catalog, anywhere.
+  cycletrace.py run-window TALLY FROM:TO [TALLY RUN OPTIONS...] PROGRAM
+        traces the whole run and the window FROM:TO (no statistics module):
+        the window's cycles must be the whole trace's, cycle for cycle.
   cycletrace.py law TRACE CSV INTERVAL SPEC...
         sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
         order of tally run's --count options) over every interval of INTERVAL
@@ -225,6 +228,38 @@ def run_law(tally, args):
         return 0 if law(trace, table, interval, specs) else 1
 
 
+def cycles(trace):
+    """Every cycle of a trace as (cycle, pc, values), and its first and end."""
+    with open(trace, "rb") as f:
+        r = Reader(f)
+        out = [(cycle + k, pc, tuple(sorted(vals.items())))
+               for cycle, rep, pc, vals in r.records() for k in range(rep)]
+        return out, r.first, r.end
+
+
+def run_window(tally, window, args):
+    lo, _, hi = window.partition(":")
+    with tempfile.TemporaryDirectory() as tmp:
+        whole, part = os.path.join(tmp, "whole.ct"), os.path.join(tmp, "part.ct")
+        for path, extra in ((whole, []), (part, ["--cycle-trace-window", window])):
+            cmd = [tally, "run", "--cycle-trace", path] + extra + args
+            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
+            if r.returncode not in (0, 124):
+                print(f"cycletrace: {' '.join(cmd)} exited {r.returncode}:\n{r.stderr}", file=sys.stderr)
+                return 70
+        all_cycles, _, end = cycles(whole)
+        got, first, got_end = cycles(part)
+    lo, hi = int(lo or 0, 0), min(int(hi, 0) if hi else end, end)
+    want = [c for c in all_cycles if lo <= c[0] < hi]
+    if (first, got_end) != (lo, hi) or got != want:
+        bad = next((k for k, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+        print(f"window: cycles [{first}, {got_end}) traced, [{lo}, {hi}) wanted; first difference at "
+              f"record {bad}: {got[bad] if bad < len(got) else None} vs {want[bad] if bad < len(want) else None}")
+        return 1
+    print(f"window: cycles [{lo}, {hi}) identical to the whole run's trace")
+    return 0
+
+
 def dump(trace, n):
     with open(trace, "rb") as f:
         r = Reader(f)
@@ -244,6 +279,8 @@ def main(argv):
         if len(argv) in (3, 4) and argv[1] == "dump":
             dump(argv[2], int(argv[3]) if len(argv) == 4 else 20)
             return 0
+        if len(argv) >= 5 and argv[1] == "run-window":
+            return run_window(argv[2], argv[3], argv[4:])
         if len(argv) >= 4 and argv[1] == "run-law":
             return run_law(argv[2], argv[3:])
         if len(argv) >= 6 and argv[1] == "law":

@@ -342,9 +342,12 @@ statmod_ctrace *statmod_ctrace_new(core_cpu *cpu, FILE *out, uint64_t from, uint
 
 int statmod_ctrace_end(statmod_ctrace *t, char *err, size_t errlen) {
   if (t->cpu && t->cpu->tm->watch == t) {
+    /* cycles of the window after the last edge seen: the run stopped off
+     * an instruction edge, which cannot happen (run.c) */
     uint64_t now = t->cpu->tm->cycle;
-    if (now > t->last) /* the run stopped off an instruction edge: cannot happen (run.c) */
-      t->unexplained += (now < t->to ? now : t->to) - (t->last > t->from ? t->last : t->from);
+    uint64_t lo = t->last > t->from ? t->last : t->from, hi = now < t->to ? now : t->to;
+    if (hi > lo)
+      t->unexplained += hi - lo;
     t->cpu->tm->watch_ops = t->inner_ops;
     t->cpu->tm->watch = t->inner;
     t->cpu = NULL;
