@@ -1,122 +1,30 @@
 /*
  * The per-cycle trace (cycle_trace.h): the recorder in the horizon-watcher
- * slot, the per-cycle signal values of each unit by the module's cycle
- * layout, and the binary records of docs/cycle-trace.md.
+ * slot, and the per-cycle signal values of each unit by the module's cycle
+ * layout; cycle_trace_write.c turns them into the records of
+ * docs/cycle-trace.md.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../timing/timing.h"
 #include "cycle_trace.h"
+#include "cycle_trace_write.h"
 #include "statmod_layout.h"
-
-_Static_assert(SIG_COUNT <= 64, "a cycle's signal mask is 64 bits");
-
-#define TAG_PC 0x01      /* u32 pc: the cycles that follow belong to it */
-#define TAG_ONES 0x03    /* varint repeat, varint mask: cycles whose signals in mask are 1 */
-#define TAG_VALUES 0x04  /* varint repeat, varint mask, a varint value per bit: the same with values */
-#define TAG_END 0x0F     /* u64 the cycle after the last one traced */
 
 struct statmod_ctrace {
   core_cpu *cpu;                 /* NULL once the simulation has gone */
   const timing_watch_ops *inner_ops;
   void *inner;                   /* the watcher behind (the statistics module), or NULL */
-  FILE *out;
-  bool write_failed;
-  int write_errno;
+  ctrace_writer w;
   uint64_t from, to;             /* the window [from, to) */
   uint64_t last;                 /* the cycle count at the last instruction edge seen */
   uint64_t unexplained;          /* cycles of the window no unit came for */
-  uint64_t cycles;               /* cycles written */
   /* marker levels at `last` */
   uint32_t mk_bits;
   uint64_t mk_since[4];
   int64_t mk_dyn[4];
-  /* the record being gathered: rep cycles at pc with values vec */
-  uint64_t rep;
-  uint32_t pc, pc_out;
-  bool pc_written;
-  uint64_t vec[SIG_COUNT];
 };
-
-/* ---- writing ---- */
-
-static void put(statmod_ctrace *t, const void *p, size_t n) {
-  if (!t->write_failed && fwrite(p, 1, n, t->out) != n) {
-    t->write_failed = true;
-    t->write_errno = errno ? errno : EIO;
-  }
-}
-
-static void put_le(statmod_ctrace *t, uint64_t v, int bytes) {
-  uint8_t b[8];
-  for (int i = 0; i < bytes; i++)
-    b[i] = (uint8_t)(v >> (8 * i));
-  put(t, b, (size_t)bytes);
-}
-
-static void put_varint(statmod_ctrace *t, uint64_t v) {
-  uint8_t b[10];
-  size_t n = 0;
-  do {
-    b[n++] = (uint8_t)((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
-    v >>= 7;
-  } while (v);
-  put(t, b, n);
-}
-
-static void write_header(statmod_ctrace *t) {
-  put(t, "TALCYC1\n", 8);
-  put_le(t, 1, 2);             /* version */
-  put_le(t, SIG_COUNT, 2);
-  put_le(t, 0, 4);
-  put_le(t, t->from, 8);
-  for (int s = 0; s < SIG_COUNT; s++) {
-    size_t n = strlen(signal_catalog[s].name);
-    put_le(t, n, 1);
-    put(t, signal_catalog[s].name, n);
-  }
-}
-
-static void flush_record(statmod_ctrace *t) {
-  if (!t->rep)
-    return;
-  if (!t->pc_written || t->pc != t->pc_out) {
-    put_le(t, TAG_PC, 1);
-    put_le(t, t->pc, 4);
-    t->pc_out = t->pc;
-    t->pc_written = true;
-  }
-  uint64_t mask = 0;
-  bool ones = true;
-  for (int s = 0; s < SIG_COUNT; s++) {
-    if (t->vec[s])
-      mask |= 1ull << s;
-    ones &= t->vec[s] <= 1;
-  }
-  put_le(t, ones ? TAG_ONES : TAG_VALUES, 1);
-  put_varint(t, t->rep);
-  put_varint(t, mask);
-  if (!ones)
-    for (int s = 0; s < SIG_COUNT; s++)
-      if (t->vec[s])
-        put_varint(t, t->vec[s]);
-  t->cycles += t->rep;
-  t->rep = 0;
-}
-
-/* rep cycles at pc with values v: merged with the record being gathered
- * when they are the same. */
-static void emit(statmod_ctrace *t, uint32_t pc, const uint64_t *v, uint64_t rep) {
-  if (t->rep && (t->pc != pc || memcmp(t->vec, v, sizeof t->vec) != 0))
-    flush_record(t);
-  if (!t->rep) {
-    t->pc = pc;
-    memcpy(t->vec, v, sizeof t->vec);
-  }
-  t->rep += rep;
-}
 
 /* ---- one unit, cycle by cycle ---- */
 
@@ -226,7 +134,7 @@ static void lay_unit(statmod_ctrace *t, const statmod_unit *u, uint64_t end, con
     if (a >= b || b > T || u->start + a < t->from || u->start + b > t->to)
       continue;
     values_at(u, &l, fi, a, mk, v);
-    emit(t, u->pc, v, b - a);
+    ctrace_emit(&t->w, u->pc, v, b - a);
   }
 }
 
@@ -323,13 +231,11 @@ statmod_ctrace *statmod_ctrace_new(core_cpu *cpu, FILE *out, uint64_t from, uint
     return NULL;
   }
   t->cpu = cpu;
-  t->out = out;
   t->from = from > cpu->tm->cycle ? from : cpu->tm->cycle;
   t->to = to > t->from ? to : t->from;
   note_edge(t);
-  write_header(t);
-  if (t->write_failed) {
-    snprintf(err, errlen, "cannot write the cycle trace: %s", strerror(t->write_errno));
+  if (ctrace_begin(&t->w, out, t->from) != 0) {
+    snprintf(err, errlen, "cannot write the cycle trace: %s", strerror(t->w.write_errno));
     free(t);
     return NULL;
   }
@@ -352,15 +258,8 @@ int statmod_ctrace_end(statmod_ctrace *t, char *err, size_t errlen) {
     t->cpu->tm->watch = t->inner;
     t->cpu = NULL;
   }
-  flush_record(t);
-  put_le(t, TAG_END, 1);
-  put_le(t, t->from + t->cycles, 8);
-  if (!t->write_failed && fflush(t->out) != 0) {
-    t->write_failed = true;
-    t->write_errno = errno;
-  }
-  if (t->write_failed) {
-    snprintf(err, errlen, "cannot write the cycle trace: %s", strerror(t->write_errno));
+  if (ctrace_finish(&t->w) != 0) {
+    snprintf(err, errlen, "cannot write the cycle trace: %s", strerror(t->w.write_errno));
     return -1;
   }
   if (t->unexplained) {
@@ -379,4 +278,4 @@ void statmod_ctrace_free(statmod_ctrace *t) {
   free(t);
 }
 
-uint64_t statmod_ctrace_cycles(const statmod_ctrace *t) { return t->cycles + t->rep; }
+uint64_t statmod_ctrace_cycles(const statmod_ctrace *t) { return t->w.cycles + t->w.rep; }
