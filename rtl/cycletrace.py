@@ -14,6 +14,9 @@ module's own intervals.
   cycletrace.py run-window TALLY FROM:TO [TALLY RUN OPTIONS...] PROGRAM
         traces the whole run and the window FROM:TO (no statistics module):
         the window's cycles must be the whole trace's, cycle for cycle.
+  cycletrace.py run-nonintrusive TALLY [TALLY RUN OPTIONS...] PROGRAM
+        the run's --stats-json (cycles, every signal's total, energy, exit
+        status) is the same with and without --cycle-trace.
   cycletrace.py law TRACE CSV INTERVAL SPEC...
         sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
         order of tally run's --count options) over every interval of INTERVAL
@@ -260,6 +263,22 @@ def run_window(tally, window, args):
     return 0
 
 
+def run_nonintrusive(tally, args):
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = []
+        for extra in ([], ["--cycle-trace", os.path.join(tmp, "run.ct")]):
+            path = os.path.join(tmp, f"stats{len(stats)}.json")
+            cmd = [tally, "run", "--stats-json", path] + extra + args
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+            with open(path) as f:
+                stats.append(f.read())
+    if stats[0] != stats[1]:
+        print("nonintrusive: --stats-json differs with --cycle-trace")
+        return 1
+    print(f"nonintrusive: --stats-json identical with and without --cycle-trace ({len(stats[0])} bytes)")
+    return 0
+
+
 def dump(trace, n):
     with open(trace, "rb") as f:
         r = Reader(f)
@@ -281,6 +300,8 @@ def main(argv):
             return 0
         if len(argv) >= 5 and argv[1] == "run-window":
             return run_window(argv[2], argv[3], argv[4:])
+        if len(argv) >= 4 and argv[1] == "run-nonintrusive":
+            return run_nonintrusive(argv[2], argv[3:])
         if len(argv) >= 4 and argv[1] == "run-law":
             return run_law(argv[2], argv[3:])
         if len(argv) >= 6 and argv[1] == "law":
