@@ -6,7 +6,8 @@
 runs `TALLY run --collector 127.0.0.1:PORT --cycle-trace FILE OPTIONS
 PROGRAM`: the C module counts the run and tally's board link sends its
 packets over UDP to this script, which holds them as a collector would
-(and acknowledges the end, so the board stops waiting). Then the Verilator
+(asking again for what is missing, acknowledging the end so that the board
+stops waiting). Then the Verilator
 testbench TB (rtl/build_tb.sh with the same S, P, N, R) is configured
 through its register interface as the C module was (the counters, ARRs and
 period the C board described in its RUN_START and COUNTER_INFO packets, the
