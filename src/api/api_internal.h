@@ -22,6 +22,10 @@ struct tally_store {
   bool owned;
 };
 
+/* The simulation's hart (sim.c), for the recorders that watch its timing
+ * model (the cycle trace). */
+struct core_cpu *api_sim_cpu(tally_sim *sim);
+
 /* The program's symbols, for naming control packets' ranges (sim.c). */
 const sym_table *api_sim_symbols(const tally_sim *sim);
 

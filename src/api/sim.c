@@ -554,6 +554,8 @@ int tally_function_range(const tally_sim *sim, const char *name, uint32_t *lo, u
 
 /* ---- statistics module ---- */
 
+struct core_cpu *api_sim_cpu(tally_sim *sim) { return sim->cpu; }
+
 int tally_statmod_attach(tally_sim *sim, struct statmod *m, tally_error *err) {
   return statmod_attach(m, sim->cpu, err->msg, sizeof err->msg);
 }

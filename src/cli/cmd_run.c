@@ -20,6 +20,7 @@
 #include "tally/export.h"
 #include "tally/gdb.h"
 #include "run_perfetto.h"
+#include "run_cycle_trace.h"
 #include "run_trace.h"
 #include "tally/store.h"
 #include "tally/tally.h"
@@ -50,6 +51,7 @@ typedef struct run_opts {
   const char *perfetto;      /* --perfetto FILE, or NULL */
   uint64_t perfetto_calls;   /* --perfetto-calls N */
   const char *inst_cost;     /* --inst-cost ORIG.elf: PROGRAM is its tally inst output */
+  cycle_trace_opts ctrace;   /* --cycle-trace FILE, --cycle-trace-window */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -89,6 +91,12 @@ static void run_usage(FILE *f) {
           "                         intervals as counter tracks; implies a core model\n"
           "                         (docs/tally-trace.md); no cycle changes\n"
           "      --perfetto-calls N at most N calls in it (default 1M)\n"
+          "      --cycle-trace FILE  write every core cycle's PC and signal values, as\n"
+          "                         the statistics module counts them, to FILE ('-':\n"
+          "                         stdout) in the binary format of docs/cycle-trace.md\n"
+          "                         (needs a core model; every instruction is stepped)\n"
+          "      --cycle-trace-window FROM:TO  only the cycles [FROM, TO) (either may\n"
+          "                         be empty; default the whole run)\n"
           HOST_FILES_HELP
           "\n"
           "timing (any of these counts cycles on a core model):\n"
@@ -154,7 +162,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
-         OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST };
+         OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
+         OPT_CTRACE_WINDOW };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -186,16 +195,18 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"trace-format", required_argument, NULL, OPT_TRACE_FORMAT},
     {"perfetto", required_argument, NULL, OPT_PERFETTO},
     {"perfetto-calls", required_argument, NULL, OPT_PERFETTO_CALLS},
+    {"cycle-trace", required_argument, NULL, OPT_CTRACE},
+    {"cycle-trace-window", required_argument, NULL, OPT_CTRACE_WINDOW},
     {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
-                  .perfetto_calls = PERFETTO_CALLS_DEFAULT};
+                  .perfetto_calls = PERFETTO_CALLS_DEFAULT, .ctrace = {.from = 0, .to = UINT64_MAX}};
   count_opts_init(&o->count);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
-  bool trace_option_given = false, perfetto_calls_given = false;
+  bool trace_option_given = false, perfetto_calls_given = false, ctrace_window_given = false;
   while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
@@ -203,6 +214,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     case OPT_GDB: o->gdb = optarg; break;
     case OPT_GDB_WAIT: o->gdb_wait = true; break;
     case OPT_TRACE: o->trace.file = optarg; break;
+    case OPT_CTRACE: o->ctrace.file = optarg; o->timed = true; break;
+    case OPT_CTRACE_WINDOW:
+      if (cycle_trace_window(optarg, &o->ctrace) != 0)
+        return -1;
+      ctrace_window_given = true;
+      break;
     case OPT_TRACE_FROM: o->trace.from = optarg; break;
     case OPT_TRACE_COUNT:
       if (!parse_u64(optarg, &o->trace.count) || o->trace.count == 0) {
@@ -314,6 +331,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   }
   if (o->trace.binary && o->trace.file && !strcmp(o->trace.file, "-")) {
     fprintf(stderr, "tally run: --trace-format bin wants a FILE, not '-' (stdout carries the program's output)\n");
+    return -1;
+  }
+  if (ctrace_window_given && !o->ctrace.file) {
+    fprintf(stderr, "tally run: --cycle-trace-window needs --cycle-trace FILE\n");
     return -1;
   }
   if (o->trace.file && o->gdb) {
@@ -492,6 +513,18 @@ int cmd_run(int argc, char **argv) {
     }
   }
 
+  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
+  cycle_trace_run ctrace = {0};
+  if (o.ctrace.file) {
+    int st = cycle_trace_open(sim, &o.ctrace, &ctrace);
+    if (st) {
+      stopwatch_stop();
+      count_free(counting);
+      count_opts_free(&o.count);
+      tally_sim_free(sim);
+      return st;
+    }
+  }
   /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
    * --perfetto's call slices; it changes no cycle */
   if ((o.gdb || o.perfetto) && o.timed && tally_profile_enable(sim, 0, &err) != 0)
@@ -503,6 +536,7 @@ int cmd_run(int argc, char **argv) {
                               argv[first], &st);
     if (!timeline) {
       stopwatch_stop();
+      cycle_trace_close(&ctrace, o.ctrace.file);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
@@ -517,6 +551,7 @@ int cmd_run(int argc, char **argv) {
     if (!cost) {
       stopwatch_stop();
       perfetto_finish(timeline);
+      cycle_trace_close(&ctrace, o.ctrace.file);
       count_opts_free(&o.count);
       tally_sim_free(sim);
       return st;
@@ -535,6 +570,7 @@ int cmd_run(int argc, char **argv) {
     if (!(gdb = gdb_open(&o, &st))) {
       perfetto_finish(timeline);
       stopwatch_stop();
+      cycle_trace_close(&ctrace, o.ctrace.file);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
@@ -551,6 +587,7 @@ int cmd_run(int argc, char **argv) {
       perfetto_finish(timeline);
       stopwatch_stop();
       inst_cost_free(cost);
+      cycle_trace_close(&ctrace, o.ctrace.file);
       count_free(counting);
       count_opts_free(&o.count);
       tally_sim_free(sim);
@@ -607,8 +644,12 @@ int cmd_run(int argc, char **argv) {
   }
   if (o.verbose)
     report_summary(sim, secs);
+  /* the trace ends where the program did, before the last interval goes out */
+  int cts = cycle_trace_close(&ctrace, o.ctrace.file);
   /* the program has ended: the counters freeze, the timer runs down */
   int cs = counting ? count_finish(counting, why, stderr) : 0;
+  if (cts != 0 && status == 0)
+    status = cts;
   if (cs != 0 && status == 0)
     status = cs;
   int ps = perfetto_finish(timeline);   /* after the module's last interval */

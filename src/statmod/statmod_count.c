@@ -8,19 +8,13 @@
 #include <string.h>
 
 #include "statmod_impl.h"
+#include "statmod_layout.h"
 
 bool statmod_counts_range(const statmod *m, uint32_t i) {
   return m->cfg[i].enabled && m->cfg[i].arr != STATMOD_ANYWHERE;
 }
 
 static bool is_marker(uint32_t s) { return s >= SIG_MARKER0 && s <= SIG_MARKER3; }
-
-/* The signals `stall` is the sum of. */
-static const uint8_t stall_parts[] = {
-  SIG_STALL_ICACHE, SIG_STALL_LOAD_USE, SIG_STALL_MULDIV, SIG_STALL_DCACHE, SIG_STALL_WBUF,
-  SIG_STALL_DVFS,   SIG_STALL_BRANCH,   SIG_STALL_JUMP,   SIG_STALL_SYSTEM,
-};
-#define N_STALL_PARTS (sizeof stall_parts / sizeof stall_parts[0])
 
 /* ---- address regions ---- */
 
@@ -38,7 +32,7 @@ void statmod_uninstall_regions(statmod *m) {
 int statmod_install_regions(statmod *m, char *err, size_t errlen) {
   uint32_t n = m->p.counters, nb = 0, ns = 0;
   uint32_t *bounds = malloc(2 * (size_t)n * sizeof *bounds);
-  uint8_t *sigs = malloc(((size_t)n * N_STALL_PARTS + 1) * sizeof *sigs);
+  uint8_t *sigs = malloc(((size_t)n * STATMOD_N_STALL_PARTS + 1) * sizeof *sigs);
   if (!bounds || !sigs) {
     free(bounds);
     free(sigs);
@@ -54,8 +48,8 @@ int statmod_install_regions(statmod *m, char *err, size_t errlen) {
     }
     uint16_t s = m->cfg[i].signal;
     if (s == SIG_STALL)
-      for (size_t k = 0; k < N_STALL_PARTS; k++)
-        sigs[ns++] = stall_parts[k];
+      for (size_t k = 0; k < STATMOD_N_STALL_PARTS; k++)
+        sigs[ns++] = statmod_stall_parts[k];
     else if (!is_marker(s))
       sigs[ns++] = (uint8_t)s;
   }
@@ -98,8 +92,8 @@ static int64_t row_value(const int64_t *row, uint32_t s) {
   if (s != SIG_STALL)
     return row[s];
   int64_t v = 0;
-  for (size_t k = 0; k < N_STALL_PARTS; k++)
-    v += row[stall_parts[k]];
+  for (size_t k = 0; k < STATMOD_N_STALL_PARTS; k++)
+    v += row[statmod_stall_parts[k]];
   return v;
 }
 
@@ -107,48 +101,12 @@ static int64_t global_value(const timing *tm, uint32_t s) {
   if (s != SIG_STALL)
     return (int64_t)tm->sig_folded[s] + tm->sig_dyn[s];
   int64_t v = 0;
-  for (size_t k = 0; k < N_STALL_PARTS; k++)
-    v += (int64_t)tm->sig_folded[stall_parts[k]] + tm->sig_dyn[stall_parts[k]];
+  for (size_t k = 0; k < STATMOD_N_STALL_PARTS; k++)
+    v += (int64_t)tm->sig_folded[statmod_stall_parts[k]] + tm->sig_dyn[statmod_stall_parts[k]];
   return v;
 }
 
-/* ---- the cycle layout of one instruction (docs/timing.md) ----
- * fetch | load-use | issue | execute extra | memory | wait (wfi) | redirect,
- * each part the cycles of its stall signals, in this order; issue is what
- * is left. Fetch events (I-cache lookups and the memory reads of fetch) are
- * high on the instruction's first cycle, instret on its last, every other
- * event on its first issue cycle. */
-static const uint8_t layout_parts[] = {
-  SIG_STALL_ICACHE, SIG_STALL_LOAD_USE, SIG_COUNT /* issue */, SIG_STALL_MULDIV, SIG_STALL_DCACHE,
-  SIG_STALL_WBUF,   SIG_STALL_DVFS,     SIG_WFI_IDLE,          SIG_STALL_BRANCH, SIG_STALL_JUMP,
-  SIG_STALL_SYSTEM,
-};
-
-typedef struct layout {
-  uint64_t cycles;                 /* T: the unit's cycles */
-  uint64_t first_issue;            /* offset of its first issue cycle */
-  uint64_t from[SIG_COUNT + 1];    /* offset of each part ([SIG_COUNT]: issue) */
-  uint64_t len[SIG_COUNT + 1];
-} layout;
-
-static void lay_out(const statmod_unit *u, uint64_t cycles, layout *l) {
-  memset(l, 0, sizeof *l);
-  l->cycles = cycles;
-  uint64_t stalls = 0;
-  for (size_t i = 0; i < sizeof layout_parts; i++)
-    if (layout_parts[i] != SIG_COUNT)
-      stalls += (uint64_t)u->counts[layout_parts[i]];
-  uint64_t at = 0;
-  for (size_t i = 0; i < sizeof layout_parts; i++) {
-    uint32_t s = layout_parts[i];
-    uint64_t len = s == SIG_COUNT ? (cycles > stalls ? cycles - stalls : 0) : (uint64_t)u->counts[s];
-    if (s == SIG_COUNT)
-      l->first_issue = at;
-    l->from[s] = at;
-    l->len[s] = len;
-    at += len;
-  }
-}
+/* ---- the exact split, by the cycle layout (statmod_layout.h) ---- */
 
 /* Cycles of [from, from + len) at or after offset k. */
 static uint64_t part_after(uint64_t from, uint64_t len, uint64_t k) {
@@ -157,14 +115,14 @@ static uint64_t part_after(uint64_t from, uint64_t len, uint64_t k) {
 }
 
 /* The unit's events of signal s on its cycles at offsets >= k (0 < k < T). */
-static uint64_t unit_after(const statmod_unit *u, const layout *l, uint64_t k, uint32_t s) {
+static uint64_t unit_after(const statmod_unit *u, const statmod_layout *l, uint64_t k, uint32_t s) {
   switch (s) {
   case SIG_CYCLE:
     return l->cycles - k;
   case SIG_STALL: {
     uint64_t v = 0;
-    for (size_t i = 0; i < N_STALL_PARTS; i++)
-      v += part_after(l->from[stall_parts[i]], l->len[stall_parts[i]], k);
+    for (size_t i = 0; i < STATMOD_N_STALL_PARTS; i++)
+      v += part_after(l->from[statmod_stall_parts[i]], l->len[statmod_stall_parts[i]], k);
     return v;
   }
   case SIG_STALL_ICACHE: case SIG_STALL_LOAD_USE: case SIG_STALL_MULDIV: case SIG_STALL_DCACHE:
@@ -194,8 +152,8 @@ static uint64_t unit_all(const statmod_unit *u, uint32_t s) {
   if (s != SIG_STALL)
     return (uint64_t)u->counts[s];
   uint64_t v = 0;
-  for (size_t k = 0; k < N_STALL_PARTS; k++)
-    v += (uint64_t)u->counts[stall_parts[k]];
+  for (size_t k = 0; k < STATMOD_N_STALL_PARTS; k++)
+    v += (uint64_t)u->counts[statmod_stall_parts[k]];
   return v;
 }
 
@@ -205,7 +163,7 @@ void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) 
   /* the units after t, and the one t falls inside (split by the layout) */
   uint32_t first = n;
   const statmod_unit *cut = NULL;
-  layout l;
+  statmod_layout l;
   for (uint32_t j = 0; j < n && t < now; j++) {
     uint64_t end = j + 1 < n ? units[j + 1].start : now;
     if (end <= t)
@@ -214,7 +172,7 @@ void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) 
       first = j;
     if (units[j].start < t) {
       cut = &units[j];
-      lay_out(cut, end - cut->start, &l);
+      statmod_lay_out(cut, end - cut->start, &l);
     }
   }
   uint64_t markers[4];
