@@ -30,6 +30,8 @@
 
 #include "../store/store.h"
 
+struct net_key;
+
 typedef struct net_run_result {
   uint64_t run_id;
   store_run_status status;       /* STORE_RUN_COMPLETE or STORE_RUN_INCOMPLETE */
@@ -52,6 +54,8 @@ typedef struct net_collector_cfg {
   void (*on_warning)(void *ctx, const char *msg);       /* may be NULL */
   void *ctx;
   struct net_pipe *pipe;         /* also takes packets from a board in this process (pipe.h); may be NULL */
+  const struct net_key *key;     /* every packet must carry its tag, and RESEND and FINAL_ACK carry one
+                                    (copied at open); NULL: no key, and tagged packets are refused */
 } net_collector_cfg;
 
 typedef struct net_collector_stats {
@@ -60,6 +64,7 @@ typedef struct net_collector_stats {
   uint64_t duplicates;
   uint64_t malformed;            /* refused by the decoder, or for an unknown run */
   uint64_t foreign;              /* for a known run, from another address than its first sender */
+  uint64_t bad_tags;             /* with a key: no tag or a wrong one; without: a tag (refused, unused) */
   uint64_t resend_requests;
   uint32_t runs_open, runs_complete, runs_incomplete;
 } net_collector_stats;
@@ -68,6 +73,8 @@ typedef struct net_collector net_collector;
 
 /* NULL with the reason in err. The store stays the caller's. */
 net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char *err, size_t errlen);
+/* Sets or replaces the key (as cfg.key), before any packet has come. */
+void net_collector_set_key(net_collector *c, const struct net_key *key);
 /* Closes without finishing open runs (net_collector_finish_all first). */
 void net_collector_close(net_collector *c);
 
