@@ -320,7 +320,7 @@ def case_errors():
         (["--control", "[::1"], 64, "[::1"),
         (["--control", "127.0.0.1:0", "--key", missing_key], 66, missing_key),
         (["--count", "cycle", "--interval", "1000", "--db", "/nonexistent/dir/x.db"], 73, "/nonexistent/dir/x.db"),
-        (["--count", "cycle", "--interval", "1000", "--key", missing_key], 64, "--key FILE goes with --control"),
+        (["--count", "cycle", "--interval", "1000", "--key", missing_key], 64, "--key FILE goes with --collector ADDR:PORT"),
         (["--control", "0", "--count", "cycle"], 64, "do not go with --control"),
         (["--count", "cycle", "--interval", "1000", "--collector", "127.0.0.1:9", "--db", "x.db"], 64, "--db"),
         (["--db", "x.db"], 64, "go with --count or --control"),
