@@ -88,7 +88,7 @@ static void on_warning(void *ctx, const char *msg) {
 }
 
 /* tally collect --import SPOOL: the spool's runs into the store, then exit. */
-static int import_spool(tally_collector *col, const char *spool, const char *db, collect_state *state) {
+static int import_spool(tally_collector *col, const char *spool, const char *db, bool cfg_keyed, collect_state *state) {
   printf("%-18s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
   tally_error err;
   bool truncated = false, bad = false;
@@ -105,8 +105,11 @@ static int import_spool(tally_collector *col, const char *spool, const char *db,
   tally_collector_stats cs;
   tally_collector_stats_get(col, &cs);
   tally_collector_close(col, NULL);
+  if (cs.bad_tags)
+    fprintf(stderr, "tally collect: %s: %" PRIu64 " packets refused for their authentication tag (%s)\n", spool,
+            cs.bad_tags, cfg_keyed ? "not made with this key" : "a keyed run's spool: give its --key");
   /* every packet a repeat: the runs were stored complete before (an import done twice) */
-  bool again = n > 0 && state->runs == 0 && cs.stored == 0;
+  bool again = n > 0 && state->runs == 0 && cs.stored == 0 && cs.bad_tags == 0;
   if (again)
     fprintf(stderr, "tally collect: %s: its run is already stored complete in %s; nothing new\n", spool, db);
   else if (n >= 0)
@@ -190,7 +193,7 @@ int cmd_collect(int argc, char **argv) {
     return err.code == TALLY_E_INPUT ? EXIT_NOINPUT : EXIT_INTERNAL;
   }
   if (spool)
-    return import_spool(col, spool, db, &state);
+    return import_spool(col, spool, db, key_file || key_env, &state);
   char where[80];
   fprintf(stderr, "tally collect: listening on %s (receive buffer %d KiB), storing into %s\n",
           tally_collector_addr(col, where, sizeof where), tally_collector_rcvbuf(col) / 1024, db);
