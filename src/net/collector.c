@@ -387,12 +387,12 @@ static void verify(const crun *r, char *note, size_t size) {
     note[o - 2] = '\0';
 }
 
-/* To a board: over the socket, or back through the pipe of a board in
- * this process. */
 /* With a key the collector's RESEND and FINAL_ACK carry its tag: the board
  * takes them from nobody else. */
 static const net_key *reply_key(const net_collector *c) { return c->keyed ? &c->key : NULL; }
 
+/* To a board: over the socket, or back through the pipe of a board in
+ * this process. */
 static int send_to_board(net_collector *c, const net_addr *to, const void *buf, size_t len) {
   if (!to->len)
     return -1; /* a run read from a spool file: no board to answer */
