@@ -25,6 +25,11 @@
  * sequence numbers and malformed packets are refused with an ERROR reply
  * and counted.
  *
+ * With a key, every packet to the collector carries a tag too, and RESEND
+ * and FINAL_ACK are taken only with a right one. A FINAL_ACK ends the
+ * lingering only as the answer to this run's final packets (its sequence
+ * number is the stream's length); others are counted in refused_replies.
+ *
  * Not thread-safe: one thread drives a link.
  */
 #ifndef TALLY_NET_BOARD_LINK_H

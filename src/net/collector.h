@@ -16,6 +16,12 @@
  * requests go unanswered resend_tries times after the final is known, or
  * when nothing is heard from it for run_timeout_ms.
  *
+ * With a key (cfg.key) every packet must carry a right tag, checked before
+ * it can open or touch a run (refusals counted in bad_tags), and RESEND and
+ * FINAL_ACK carry one. A FINAL_ACK's sequence number is the stream's packet
+ * count from the FINAL packets it answers; a run closed before they came is
+ * acknowledged when they do.
+ *
  * Poll-style: call net_collector_poll in a loop, from any one thread (the
  * collector is not shared between threads). The receive path drains the
  * socket without blocking (recvmmsg batches) into a large receive buffer,
