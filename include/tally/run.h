@@ -216,6 +216,8 @@ typedef struct tally_measure_result {
   const char *spool;         /* a remote run no collector acknowledged: the spool file keeping its
                                 packets ($TMPDIR or /tmp, tally-RUNID.spool) for `tally collect
                                 --import`; NULL otherwise (the file is removed once acknowledged) */
+  uint32_t replies_refused;  /* RESEND or FINAL_ACK the board did not take: without a right tag (keyed),
+                                or an acknowledgement that does not answer its final packets */
 } tally_measure_result;
 
 /* Ends the run: counters freeze, the last interval and the final record go

@@ -522,6 +522,7 @@ int mnet_finish(tally_measure *m, const char *why, tally_measure_result *res, ta
   res->packets_sent = bs.packets_sent;
   res->resent = bs.resent;
   res->control_bad_tags = bs.bad_tags;
+  res->replies_refused = bs.refused_replies;
   res->control_stale = bs.stale;
   res->control_malformed = bs.malformed;
   if (n->col)

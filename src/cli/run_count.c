@@ -574,6 +574,10 @@ static int say_verdict(const count_run *r, const tally_measure_result *res, cons
     fprintf(stderr, "tally run: control: %u packets refused (%u bad tags, %u stale, %u malformed)\n",
             res->control_bad_tags + res->control_stale + res->control_malformed, res->control_bad_tags,
             res->control_stale, res->control_malformed);
+  if (res->replies_refused) /* someone else answered for the collector, or it has another key */
+    fprintf(stderr, "tally run: %u resend requests or acknowledgements refused (%s)\n", res->replies_refused,
+            r->o->key || r->o->key_env ? "without this key's tag, or not answering this run's final packets"
+                                       : "not answering this run's final packets");
   if (!res->db && res->verdict == TALLY_VERDICT_UNKNOWN) {
     bool keyed = r->o->key || r->o->key_env;
     fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
