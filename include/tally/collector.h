@@ -50,11 +50,18 @@ typedef struct tally_collector_cfg {
   void (*on_run)(void *ctx, const tally_collected_run *r);  /* may be NULL */
   void (*on_warning)(void *ctx, const char *msg);           /* may be NULL */
   void *ctx;
+  /* The key boards tag their packets with (docs/protocol.md,
+   * "Authentication"): a file whose bytes are the key, or an environment
+   * variable whose value's bytes are; at most one. With a key every packet
+   * without a right tag is refused (counted in bad_tags) and RESEND and
+   * FINAL_ACK carry a tag. NULL, NULL: no key (tagged packets are refused). */
+  const char *key_file, *key_env;
 } tally_collector_cfg;
 
 typedef struct tally_collector_stats {
   uint64_t received, stored, duplicates, malformed, resend_requests;
   uint64_t foreign;   /* packets for a known run from another address than its first sender: ignored */
+  uint64_t bad_tags;  /* with a key: packets without a right tag; without one: tagged packets (refused) */
   uint32_t runs_open, runs_complete, runs_incomplete;
 } tally_collector_stats;
 

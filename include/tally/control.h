@@ -41,6 +41,7 @@ typedef struct tally_control_cfg {
   const char *key_path;        /* its key file (docs/tally-config.md), or NULL */
   int timeout_ms;              /* per try; 0: 1000 */
   int retries;                 /* tries per request; 0: 3 */
+  const char *key_env;         /* or the environment variable whose value's bytes are the key (not with key_path) */
 } tally_control_cfg;
 
 typedef struct tally_control tally_control;

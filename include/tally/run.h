@@ -116,6 +116,17 @@ int tally_measure_store(tally_measure *m, const char *db_path, tally_error *err)
  * at ADDR:PORT over UDP. Not with tally_measure_store. */
 int tally_measure_collector(tally_measure *m, const char *addr, tally_error *err);
 
+/* The run's key (docs/protocol.md, "Authentication"): every packet of its
+ * stream carries a tag, and only RESEND and FINAL_ACK with a right tag are
+ * taken; control packets (tally_measure_control) need it too. key_file: a
+ * file whose bytes are the key (16 to 1,024), or key_env: an environment
+ * variable whose value's bytes are; exactly one. Call after
+ * tally_measure_store or tally_measure_collector, before
+ * tally_measure_control and tally_measure_start. The collector needs the
+ * same key (tally_collector_cfg). Errors: TALLY_E_INPUT (unreadable, too
+ * short or too long), TALLY_E_USAGE (order, or both or neither given). */
+int tally_measure_key(tally_measure *m, const char *key_file, const char *key_env, tally_error *err);
+
 /* One interval as the module delivered it. values[i] and saturated[i] are
  * event i's (the order of tally_measure_event); for the final record
  * (final == true), values are the run's totals, intervals the number of
@@ -205,6 +216,8 @@ typedef struct tally_measure_result {
   const char *spool;         /* a remote run no collector acknowledged: the spool file keeping its
                                 packets ($TMPDIR or /tmp, tally-RUNID.spool) for `tally collect
                                 --import`; NULL otherwise (the file is removed once acknowledged) */
+  uint32_t replies_refused;  /* RESEND or FINAL_ACK the board did not take: without a right tag (keyed),
+                                or an acknowledgement that does not answer its final packets */
 } tally_measure_result;
 
 /* Ends the run: counters freeze, the last interval and the final record go

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../net/auth.h"
 #include "../net/collector.h"
 #include "../net/udp.h"
 #include "api_internal.h"
@@ -38,6 +39,19 @@ tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_erro
     api_fail(err, TALLY_E_USAGE, "the collector needs an address to listen on (ADDR:PORT)");
     return NULL;
   }
+  net_key key;
+  if (cfg->key_file && cfg->key_env) {
+    api_fail(err, TALLY_E_USAGE, "the key comes from a file or an environment variable, not both");
+    return NULL;
+  }
+  if (cfg->key_file && net_key_load(cfg->key_file, &key, e, sizeof e) != 0) {
+    api_fail(err, TALLY_E_INPUT, "--key %s", e);
+    return NULL;
+  }
+  if (cfg->key_env && net_key_from_env(cfg->key_env, &key, e, sizeof e) != 0) {
+    api_fail(err, TALLY_E_INPUT, "--key-env %s", e);
+    return NULL;
+  }
   const char *db = cfg->db ? cfg->db : store_default_path();
   tally_collector *c = calloc(1, sizeof *c);
   if (!c) {
@@ -53,7 +67,8 @@ tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_erro
   }
   net_collector_cfg nc = {.listen = cfg->listen, .rcvbuf = cfg->rcvbuf, .resend_delay_ms = cfg->resend_delay_ms,
                           .resend_tries = cfg->resend_tries, .run_timeout_ms = cfg->run_timeout_ms,
-                          .on_run = on_run, .on_warning = on_warning, .ctx = c};
+                          .on_run = on_run, .on_warning = on_warning, .ctx = c,
+                          .key = cfg->key_file || cfg->key_env ? &key : NULL};
   c->col = net_collector_open(&nc, c->st, e, sizeof e);
   if (!c->col) {
     api_error(err, "%s", e);
@@ -107,7 +122,7 @@ void tally_collector_stats_get(const tally_collector *c, tally_collector_stats *
   net_collector_stats s;
   net_collector_get_stats(c->col, &s);
   *st = (tally_collector_stats){.received = s.received, .stored = s.stored, .duplicates = s.duplicates,
-                                .malformed = s.malformed, .resend_requests = s.resend_requests, .foreign = s.foreign,
+                                .malformed = s.malformed, .resend_requests = s.resend_requests, .foreign = s.foreign, .bad_tags = s.bad_tags,
                                 .runs_open = s.runs_open, .runs_complete = s.runs_complete,
                                 .runs_incomplete = s.runs_incomplete};
 }

@@ -132,11 +132,15 @@ tally_control *tally_control_open(const tally_control_cfg *cfg, tally_error *err
     rc = api_fail(err, TALLY_E_USAGE, "--board %s", e);
   else if (net_addr_port(&c->board) == 0)
     rc = api_fail(err, TALLY_E_USAGE, "--board '%s' needs a port other than 0", cfg->board);
+  else if (cfg->key_path && cfg->key_env)
+    rc = api_fail(err, TALLY_E_USAGE, "--key FILE and --key-env VAR both name a key: give one");
   else if (cfg->key_path && net_key_load(cfg->key_path, &c->key, e, sizeof e) != 0)
     rc = api_fail(err, TALLY_E_INPUT, "%s", e);
+  else if (cfg->key_env && net_key_from_env(cfg->key_env, &c->key, e, sizeof e) != 0)
+    rc = api_fail(err, TALLY_E_INPUT, "--key-env %s", e);
   else if ((c->fd = net_udp_open_for(&c->board, e, sizeof e)) < 0)
     rc = api_error(err, "%s", e);
-  c->keyed = cfg->key_path != NULL;
+  c->keyed = cfg->key_path != NULL || cfg->key_env != NULL;
   if (rc == 0)
     rc = hello(c, err);
   if (rc != 0) {

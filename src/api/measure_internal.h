@@ -74,7 +74,11 @@ const char *measure_words(const tally_measure *m, uint32_t counter, char *label,
 int mnet_store(tally_measure *m, const char *db, tally_error *err);
 /* A remote collector. */
 int mnet_remote(tally_measure *m, const char *addr, tally_error *err);
-/* Control packets: loads the key, opens the board link. */
+/* The key of the stream and control (a file or an environment variable),
+ * before the board link is opened. */
+int mnet_key(tally_measure *m, const char *key_file, const char *key_env, tally_error *err);
+/* Control packets: loads the key (key: a file, or NULL for the one
+ * mnet_key set, if any), opens the board link. */
 int mnet_control(tally_measure *m, const char *addr, const char *key, tally_error *err);
 const char *mnet_control_addr(const measure_net *n);
 /* Opens the board link if not yet (tally_measure_start), describes the run

@@ -354,18 +354,39 @@ static int open_link(measure_net *n, const char *control, tally_error *err) {
   return 0;
 }
 
-int mnet_control(tally_measure *m, const char *addr, const char *key, tally_error *err) {
+/* One key for the whole run: the board link tags its stream and checks
+ * control packets and the collector's replies with it, and an embedded
+ * collector checks the stream with it too. */
+static int load_key(measure_net *n, const char *key_file, const char *key_env, tally_error *err) {
   char e[400];
+  int rc = key_file ? net_key_load(key_file, &n->key, e, sizeof e) : net_key_from_env(key_env, &n->key, e, sizeof e);
+  if (rc != 0)
+    return api_fail(err, TALLY_E_INPUT, "%s %s", key_file ? "--key" : "--key-env", e);
+  n->keyed = true;
+  if (n->col)
+    net_collector_set_key(n->col, &n->key);
+  return 0;
+}
+
+int mnet_key(tally_measure *m, const char *key_file, const char *key_env, tally_error *err) {
+  measure_net *n = m->net;
+  if (!n || !n->collector_addr[0])
+    return api_fail(err, TALLY_E_USAGE, "a key authenticates the run's stream: a store or a collector first");
+  if (n->b)
+    return api_fail(err, TALLY_E_USAGE, "the board link is already open: set the key before control or start");
+  if (!key_file == !key_env)
+    return api_fail(err, TALLY_E_USAGE, "a key comes from a file or an environment variable: exactly one of them");
+  return load_key(n, key_file, key_env, err);
+}
+
+int mnet_control(tally_measure *m, const char *addr, const char *key, tally_error *err) {
   measure_net *n = m->net;
   if (!n || !n->collector_addr[0])
     return api_fail(err, TALLY_E_USAGE, "control needs somewhere to send the run: a store or a collector first");
   if (n->b)
     return api_fail(err, TALLY_E_USAGE, "the board link is already open");
-  if (key) {
-    if (net_key_load(key, &n->key, e, sizeof e) != 0)
-      return api_fail(err, TALLY_E_INPUT, "--key %s", e);
-    n->keyed = true;
-  }
+  if (key && load_key(n, key, NULL, err) != 0)
+    return -1;
   n->control = true;
   return open_link(n, addr, err);
 }
@@ -501,6 +522,7 @@ int mnet_finish(tally_measure *m, const char *why, tally_measure_result *res, ta
   res->packets_sent = bs.packets_sent;
   res->resent = bs.resent;
   res->control_bad_tags = bs.bad_tags;
+  res->replies_refused = bs.refused_replies;
   res->control_stale = bs.stale;
   res->control_malformed = bs.malformed;
   if (n->col)

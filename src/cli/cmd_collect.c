@@ -36,6 +36,11 @@ static void collect_usage(FILE *f) {
           "      --idle-timeout S    exit after S seconds without a packet\n"
           "      --run-timeout S     a run silent for S seconds without its final packet\n"
           "                          is closed as incomplete (default 30)\n"
+          "      --key FILE          take only packets tagged with this key (the file's\n"
+          "                          bytes, 16 to 1,024: the boards' 'tally run --key'); the\n"
+          "                          others are refused and counted, and resend requests\n"
+          "                          and acknowledgements carry its tag\n"
+          "      --key-env VAR       the same, the key being the value of variable VAR\n"
           "      --import SPOOL      store the run kept in a spool file by 'tally run\n"
           "                          --collector' when no collector answered, then exit\n"
           "                          (no listening; docs/protocol.md, \"Spool files\")\n"
@@ -48,7 +53,8 @@ static void collect_usage(FILE *f) {
           "\n"
           "exit status: 0 when every run that ended was complete, 1 when one was\n"
           "incomplete, 64 for usage errors, 65 when a SPOOL is not a spool file, 66\n"
-          "when it cannot be read, 70 when it cannot listen or open the store.\n",
+          "when it or the key cannot be read, 70 when it cannot listen or open the\n"
+          "store.\n",
           TALLY_DEFAULT_COLLECT_PORT, "tally.db");
 }
 
@@ -82,7 +88,7 @@ static void on_warning(void *ctx, const char *msg) {
 }
 
 /* tally collect --import SPOOL: the spool's runs into the store, then exit. */
-static int import_spool(tally_collector *col, const char *spool, const char *db, collect_state *state) {
+static int import_spool(tally_collector *col, const char *spool, const char *db, bool cfg_keyed, collect_state *state) {
   printf("%-18s  %-20s %10s %10s  %s\n", "run", "program", "intervals", "packets", "verdict");
   tally_error err;
   bool truncated = false, bad = false;
@@ -99,8 +105,11 @@ static int import_spool(tally_collector *col, const char *spool, const char *db,
   tally_collector_stats cs;
   tally_collector_stats_get(col, &cs);
   tally_collector_close(col, NULL);
+  if (cs.bad_tags)
+    fprintf(stderr, "tally collect: %s: %" PRIu64 " packets refused for their authentication tag (%s)\n", spool,
+            cs.bad_tags, cfg_keyed ? "not made with this key" : "a keyed run's spool: give its --key");
   /* every packet a repeat: the runs were stored complete before (an import done twice) */
-  bool again = n > 0 && state->runs == 0 && cs.stored == 0;
+  bool again = n > 0 && state->runs == 0 && cs.stored == 0 && cs.bad_tags == 0;
   if (again)
     fprintf(stderr, "tally collect: %s: its run is already stored complete in %s; nothing new\n", spool, db);
   else if (n >= 0)
@@ -122,8 +131,9 @@ int cmd_collect(int argc, char **argv) {
     {"runs", required_argument, 0, 'r'},   {"idle-timeout", required_argument, 0, 'i'},
     {"run-timeout", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'},
     {"import", required_argument, 0, 'I'}, {"help", no_argument, 0, 'h'},
+    {"key", required_argument, 0, 'k'},    {"key-env", required_argument, 0, 'K'},
     {0, 0, 0, 0}};
-  const char *spool = NULL;
+  const char *spool = NULL, *key_file = NULL, *key_env = NULL;
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "+qh", longs, NULL)) != -1) {
@@ -150,6 +160,8 @@ int cmd_collect(int argc, char **argv) {
       break;
     case 'q': state.quiet = true; break;
     case 'I': spool = optarg; break;
+    case 'k': key_file = optarg; break;
+    case 'K': key_env = optarg; break;
     case 'h': collect_usage(stdout); return 0;
     default:
       fprintf(stderr, "tally collect: unknown option or missing value '%s'\n\n", argv[optind - 1]);
@@ -161,6 +173,10 @@ int cmd_collect(int argc, char **argv) {
     fprintf(stderr, "tally collect: unexpected argument '%s'\n", argv[optind]);
     return EXIT_USAGE;
   }
+  if (key_file && key_env) {
+    fprintf(stderr, "tally collect: --key FILE and --key-env VAR both name a key: give one\n");
+    return EXIT_USAGE;
+  }
   tally_error err;
   if (tally_addr_check(listen, false, &err) != 0) {
     fprintf(stderr, "tally collect: --listen %s\n", err.msg);
@@ -169,14 +185,15 @@ int cmd_collect(int argc, char **argv) {
   if (spool)
     listen = "127.0.0.1:0"; /* an import answers nobody: any free port, never a live collector's */
   tally_collector_cfg cfg = {.listen = listen, .db = db, .run_timeout_ms = (uint32_t)(run_timeout * 1000),
-                             .on_run = on_run, .on_warning = on_warning, .ctx = &state};
+                             .on_run = on_run, .on_warning = on_warning, .ctx = &state,
+                             .key_file = key_file, .key_env = key_env};
   tally_collector *col = tally_collector_open(&cfg, &err);
   if (!col) {
     fprintf(stderr, "tally collect: %s\n", err.msg);
-    return EXIT_INTERNAL;
+    return err.code == TALLY_E_INPUT ? EXIT_NOINPUT : EXIT_INTERNAL;
   }
   if (spool)
-    return import_spool(col, spool, db, &state);
+    return import_spool(col, spool, db, key_file || key_env, &state);
   char where[80];
   fprintf(stderr, "tally collect: listening on %s (receive buffer %d KiB), storing into %s\n",
           tally_collector_addr(col, where, sizeof where), tally_collector_rcvbuf(col) / 1024, db);
@@ -202,12 +219,15 @@ int cmd_collect(int argc, char **argv) {
   tally_collector_finish_all(col, "the collector stopped before the run ended");
   tally_collector_stats cs;
   tally_collector_stats_get(col, &cs);
-  char a[32], b[32], d[32];
+  char a[32], b[32], d[32], tags[96] = "";
+  if (key_file || key_env || cs.bad_tags) /* with a key, say so even when nothing was forged */
+    snprintf(tags, sizeof tags, ", %" PRIu64 " refused for their authentication tag%s", cs.bad_tags,
+             key_file || key_env ? "" : " (tagged, and this collector has no --key)");
   fprintf(stderr, "tally collect: %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64 " incomplete); %s packets "
-          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused, %" PRIu64 " from a sender not the run's\n",
+          "stored, %s duplicates, %s resend requests, %" PRIu64 " refused, %" PRIu64 " from a sender not the run's%s\n",
           state.runs, state.complete, state.incomplete, fmt_count(cs.stored, a, sizeof a),
           fmt_count(cs.duplicates, b, sizeof b), fmt_count(cs.resend_requests, d, sizeof d), cs.malformed,
-          cs.foreign);
+          cs.foreign, tags);
   tally_collector_close(col, "the collector stopped before the run ended");
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);

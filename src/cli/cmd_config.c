@@ -31,6 +31,7 @@ static void config_usage(FILE *f) {
           "options:\n"
           "      --board ADDR:PORT     the board's control address (default 127.0.0.1:%d)\n"
           "      --key FILE            authenticate with this key (the board's --key)\n"
+          "      --key-env VAR         the same, the key being the value of variable VAR\n"
           "      --timer CYCLES        dispatch period in core cycles (k/M/G suffixes)\n"
           "      --arr I=LO-HI[,NAME]  ARR I covers PCs [LO, HI); NAME (e.g. the function)\n"
           "                            goes into the counters' labels; repeatable\n"
@@ -197,12 +198,13 @@ static void print_status(const char *board, const tally_control_status *st) {
 int cmd_config(int argc, char **argv) {
   static request reqs[MAX_REQUESTS];
   int nreq = 0;
-  const char *board = "127.0.0.1:7401", *keyfile = NULL;
+  const char *board = "127.0.0.1:7401", *keyfile = NULL, *keyenv = NULL;
   double timeout = 1;
   int retries = 3;
   bool start = false, stop = false, query = false;
   static const struct option longs[] = {
     {"board", required_argument, 0, 'b'}, {"key", required_argument, 0, 'k'},
+    {"key-env", required_argument, 0, 'K'},
     {"timer", required_argument, 0, 'T'}, {"arr", required_argument, 0, 'a'},
     {"counter", required_argument, 0, 'c'}, {"disable", required_argument, 0, 'D'},
     {"start", no_argument, 0, 's'},       {"stop", no_argument, 0, 'S'},
@@ -220,6 +222,7 @@ int cmd_config(int argc, char **argv) {
     switch (opt) {
     case 'b': board = optarg; break;
     case 'k': keyfile = optarg; break;
+    case 'K': keyenv = optarg; break;
     case 'T': {
       uint64_t period;
       if (!parse_u64(optarg, &period) || period == 0) {
@@ -287,7 +290,7 @@ int cmd_config(int argc, char **argv) {
     return EXIT_USAGE;
   }
   tally_error err;
-  tally_control_cfg cfg = {.board = board, .key_path = keyfile, .timeout_ms = (int)(timeout * 1000),
+  tally_control_cfg cfg = {.board = board, .key_path = keyfile, .key_env = keyenv, .timeout_ms = (int)(timeout * 1000),
                            .retries = retries};
   tally_control *c = tally_control_open(&cfg, &err);
   if (!c) {

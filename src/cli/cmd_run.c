@@ -145,22 +145,27 @@ static void run_usage(FILE *f) {
           "                         --board ADDR:PORT ... --start'); instead of --count and\n"
           "                         --interval. ADDR:PORT or PORT (= 127.0.0.1:PORT, this\n"
           "                         machine only); 0.0.0.0:PORT takes them from anywhere\n"
-          "      --key FILE         with --control: take only control packets that carry\n"
-          "                         this key's tag and a fresh sequence number; others are\n"
-          "                         refused and counted\n"
+          "      --key FILE         authenticate with this key (the file's bytes, 16 to\n"
+          "                         1,024): with --control, take only control packets\n"
+          "                         that carry its tag and a fresh sequence number; with\n"
+          "                         --collector (or --control), tag every packet of the\n"
+          "                         run and take resend requests and the collector's\n"
+          "                         acknowledgement only with its tag ('tally collect\n"
+          "                         --key' the same key). Others are refused and counted\n"
+          "      --key-env VAR      the same, the key being the value of variable VAR\n"
           "  -h, --help             show this help\n"
           "\n"
           "exit status: the program's own; otherwise 124 when --max-insns or\n"
           "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
-          "PROGRAM, the --key file or the --semihost-root cannot be read, 69 when\n"
+          "PROGRAM, the key or the --semihost-root cannot be read, 69 when\n"
           "the --collector never acknowledged the run, 73 when the store cannot be\n"
           "created.\n");
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
   enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
-         OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY,
+         OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
          OPT_CTRACE_WINDOW };
@@ -184,7 +189,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"no-store", no_argument, NULL, OPT_NO_STORE},
     {"collector", required_argument, NULL, OPT_COLLECTOR},
     {"control", required_argument, NULL, OPT_CONTROL},
-    {"key", required_argument, NULL, OPT_KEY},
+    {"key", required_argument, NULL, OPT_KEY}, {"key-env", required_argument, NULL, OPT_KEY_ENV},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
@@ -303,6 +308,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       o->timed = true;
       break;
     case OPT_KEY: o->count.key = optarg; break;
+    case OPT_KEY_ENV: o->count.key_env = optarg; break;
     case OPT_HOST_FILES:
       snprintf(optname, sizeof optname, "--%s", longs[li].name);
       if (!host_files_parse(&o->files, "run", optname, optarg))

@@ -141,8 +141,13 @@ static int check_addr(const char *opt, const char *text, bool need_port) {
 
 static int check_destination(const count_opts *o) {
   bool counting = o->nspecs > 0;
-  if (o->key && !o->control) {
-    fprintf(stderr, "tally run: --key FILE goes with --control ADDR:PORT (it authenticates control packets)\n");
+  if (o->key && o->key_env) {
+    fprintf(stderr, "tally run: --key FILE and --key-env VAR both name a key: give one\n");
+    return -1;
+  }
+  if ((o->key || o->key_env) && !o->control && !o->collector) {
+    fprintf(stderr, "tally run: %s goes with --collector ADDR:PORT (it authenticates the run's packets) or "
+                    "--control ADDR:PORT (control packets)\n", o->key ? "--key FILE" : "--key-env VAR");
     return -1;
   }
   if (o->no_store && o->db) {
@@ -354,8 +359,10 @@ static int open_destination(count_run *r, tally_error *err) {
   else if (!o->no_store && (rc = tally_measure_store(r->m, o->db, err)) != 0 && err->code == TALLY_E_CREATE)
     snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
              " (choose another with --db FILE, or --no-store)");
+  if (rc == 0 && (o->key || o->key_env))
+    rc = tally_measure_key(r->m, o->key, o->key_env, err);
   if (rc == 0 && o->control)
-    rc = tally_measure_control(r->m, o->control, o->key, err);
+    rc = tally_measure_control(r->m, o->control, NULL, err);
   return rc;
 }
 
@@ -390,7 +397,8 @@ static int wait_for_start(count_run *r, const char *program, const char *core, c
   const char *addr = tally_measure_control_addr(r->m);
   fprintf(stderr, "tally run: waiting for the configuration on %s%s (tally config --board %s%s --timer CYCLES "
                   "--counter 0=SIGNAL ... --start)\n",
-          addr, r->o->key ? ", authenticated" : "", addr, r->o->key ? " --key FILE" : "");
+          addr, r->o->key || r->o->key_env ? ", authenticated" : "", addr,
+          r->o->key ? " --key FILE" : r->o->key_env ? " --key-env VAR" : "");
   int rc = tally_measure_wait_start(r->m, program, core, (const volatile int *)cancel, &err);
   if (rc == 1) {
     fprintf(stderr, "tally run: interrupted while waiting for the configuration; nothing was run\n");
@@ -568,10 +576,15 @@ static int say_verdict(const count_run *r, const tally_measure_result *res, cons
     fprintf(stderr, "tally run: control: %u packets refused (%u bad tags, %u stale, %u malformed)\n",
             res->control_bad_tags + res->control_stale + res->control_malformed, res->control_bad_tags,
             res->control_stale, res->control_malformed);
+  if (res->replies_refused) /* someone else answered for the collector, or it has another key */
+    fprintf(stderr, "tally run: %u resend requests or acknowledgements refused (%s)\n", res->replies_refused,
+            r->o->key || r->o->key_env ? "without this key's tag, or not answering this run's final packets"
+                                       : "not answering this run's final packets");
   if (!res->db && res->verdict == TALLY_VERDICT_UNKNOWN) {
+    bool keyed = r->o->key || r->o->key_env;
     fprintf(stderr, "tally run: run 0x%016" PRIx64 " sent to the collector at %s, which did not acknowledge its end "
-                    "(is 'tally collect --listen %s' running?): the run is NOT known to be stored\n",
-            res->run_id, res->collector, res->collector);
+                    "(is 'tally collect --listen %s%s' running%s?): the run is NOT known to be stored\n",
+            res->run_id, res->collector, res->collector, keyed ? " --key FILE" : "", keyed ? ", with the same key" : "");
   }
   if (res->spool)
     fprintf(stderr, "tally run: its packets are kept in %s: 'tally collect --import %s --db FILE' stores them\n",

@@ -28,7 +28,8 @@ typedef struct count_opts {
   bool no_store;          /* --no-store: print only */
   const char *collector;  /* --collector ADDR:PORT: a remote tally collect */
   const char *control;    /* --control ADDR:PORT: the events come as control packets */
-  const char *key;        /* --key FILE (with --control) */
+  const char *key;        /* --key FILE (with --control or --collector) */
+  const char *key_env;    /* --key-env VAR: the same from an environment variable */
 } count_opts;
 
 void count_opts_init(count_opts *o);

@@ -1,9 +1,10 @@
-/* HMAC-SHA256 tags for control packets, through libgcrypt. */
+/* HMAC-SHA256 tags for every packet of a keyed board and collector, through libgcrypt. */
 #include "auth.h"
 
 #include <errno.h>
 #include <gcrypt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proto.h"
@@ -49,6 +50,20 @@ int net_key_load(const char *path, net_key *key, char *err, size_t errlen) {
       snprintf(err, errlen, "key file '%s' is longer than %d bytes", path, NET_KEY_MAX);
     else
       snprintf(err, errlen, "key file '%s': %s", path, why);
+    return -1;
+  }
+  return 0;
+}
+
+int net_key_from_env(const char *var, net_key *key, char *err, size_t errlen) {
+  const char *v = getenv(var);
+  if (!v || !*v) {
+    snprintf(err, errlen, "environment variable %s (the key) is %s", var, v ? "empty" : "not set");
+    return -1;
+  }
+  char why[160];
+  if (net_key_set(key, v, strlen(v), why, sizeof why) != 0) {
+    snprintf(err, errlen, "environment variable %s: %s", var, why);
     return -1;
   }
   return 0;

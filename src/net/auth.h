@@ -1,5 +1,6 @@
 /*
- * Authentication of control packets: HMAC-SHA256 (libgcrypt) over the
+ * Authentication of control packets and, with a key, of the run's stream
+ * and the collector's replies: HMAC-SHA256 (libgcrypt) over the
  * header and payload, truncated to its first 16 bytes (128 bits, as
  * HMAC-SHA-256-128 of RFC 4868). docs/protocol.md, "Authentication".
  */
@@ -21,6 +22,10 @@ typedef struct net_key {
 /* The key is a file's bytes, as they are (e.g. head -c 32 /dev/urandom).
  * 0 on success; -1 with the reason in err (missing, too short, too long). */
 int net_key_load(const char *path, net_key *key, char *err, size_t errlen);
+/* The value of environment variable VAR, its bytes as they are (so that
+ * `--key-env VAR` and `--key FILE` name the same key when FILE holds those
+ * bytes and no newline). -1 with the reason in err (unset, too short...). */
+int net_key_from_env(const char *var, net_key *key, char *err, size_t errlen);
 /* The same from memory (tests). */
 int net_key_set(net_key *key, const void *bytes, size_t len, char *err, size_t errlen);
 

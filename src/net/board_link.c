@@ -20,6 +20,10 @@
 #include "pipe.h"
 #include "udp.h"
 
+/* Bytes of entries a COUNTER_INFO packet takes: room is left for a tag
+ * whether or not there is a key, so a keyed stream is the same packets. */
+#define INFO_ROOM (NET_MAX_PAYLOAD - NET_TAG_SIZE - 4)
+
 typedef struct slot {
   uint32_t seq;
   uint16_t len;   /* 0: empty */
@@ -210,6 +214,10 @@ static void send_slot(net_board *b, const slot *s) {
   }
 }
 
+/* With a key every packet to the collector carries its tag, so the
+ * collector can tell the board's packets from anyone else's. */
+static const net_key *stream_key(const net_board *b) { return b->keyed ? &b->key : NULL; }
+
 /* Encodes b->out as the stream's next packet, keeps it (pinned or in the
  * ring) and sends it. */
 static int stream_send(net_board *b, bool pin) {
@@ -221,7 +229,7 @@ static int stream_send(net_board *b, bool pin) {
   b->out->h.run_id = b->run_id;
   b->out->h.seq = b->next_seq;
   char why[200];
-  size_t n = net_encode(b->out, NULL, s->bytes, why, sizeof why);
+  size_t n = net_encode(b->out, stream_key(b), s->bytes, why, sizeof why);
   if (n == 0) {
     set_err(b, "cannot encode %s packet: %s", net_type_name(b->out->h.type), why);
     s->len = 0;
@@ -286,7 +294,7 @@ int net_board_describe(net_board *b, const net_run_desc *d) {
     size_t sz = net_desc_size(&descs[i]);
     if (info_packets == 0 || sz > room || in_packet == NET_MAX_DESCS) {
       info_packets++;
-      room = NET_MAX_PAYLOAD - 4;
+      room = INFO_ROOM;
       in_packet = 0;
     }
     room -= sz;
@@ -310,7 +318,7 @@ int net_board_describe(net_board *b, const net_run_desc *d) {
   for (unsigned i = 0; rc == 0 && descs && i < p->counters;) {
     unsigned n = 0;
     size_t used = 0;
-    while (i + n < p->counters && n < NET_MAX_DESCS && used + net_desc_size(&descs[i + n]) <= NET_MAX_PAYLOAD - 4)
+    while (i + n < p->counters && n < NET_MAX_DESCS && used + net_desc_size(&descs[i + n]) <= INFO_ROOM)
       used += net_desc_size(&descs[i + n++]);
     m->h.type = NET_COUNTER_INFO;
     m->first = (uint16_t)i;
@@ -435,7 +443,7 @@ static void send_gone(net_board *b, gone_list *g) {
   m->nranges = (uint16_t)g->n;
   m->ranges = g->r;
   uint8_t buf[NET_MAX_PACKET];
-  size_t n = net_encode(m, NULL, buf, NULL, 0);
+  size_t n = net_encode(m, stream_key(b), buf, NULL, 0);
   if (n && data_send(b, buf, n) != 0)
     b->st.send_errors++;
   g->n = 0;
@@ -680,19 +688,39 @@ static void handle_control(net_board *b, const uint8_t *buf, size_t len, const n
   send_reply(b, from, true);
 }
 
+/* A FINAL_ACK counts only as the answer to this run's final packets: its
+ * sequence number is the number of packets in the stream (the FINAL
+ * packets' total_packets), so an acknowledgement sent or forged before the
+ * final packets, or for a stream of another length, is not one; and
+ * "complete" must say the collector holds every packet. */
+static bool ack_answers_final(const net_board *b, const net_msg *m) {
+  if (!b->final_sent || m->h.seq != b->next_seq)
+    return false;
+  return m->verdict != 1 || m->received == b->next_seq;
+}
+
 static void handle_data(net_board *b, const uint8_t *buf, size_t len) {
   net_msg *m = b->in;
   if (net_decode(buf, len, m, NULL, 0) != 0 || m->h.run_id != b->run_id) {
     b->st.malformed++;
     return;
   }
+  if (m->h.type != NET_RESEND && m->h.type != NET_FINAL_ACK) {
+    b->st.malformed++;
+    return;
+  }
+  /* With a key only the collector can ask for resends or end the run. */
+  if (b->keyed && (!(m->h.flags & NET_FLAG_AUTH) || !net_verify(&b->key, buf, len))) {
+    b->st.refused_replies++;
+    return;
+  }
   if (m->h.type == NET_RESEND) {
     answer_resend(b, m);
-  } else if (m->h.type == NET_FINAL_ACK) {
+  } else if (ack_answers_final(b, m)) {
     b->st.acked = true;
     b->st.verdict = m->verdict;
   } else {
-    b->st.malformed++;
+    b->st.refused_replies++;
   }
 }
 

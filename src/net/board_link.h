@@ -25,6 +25,11 @@
  * sequence numbers and malformed packets are refused with an ERROR reply
  * and counted.
  *
+ * With a key, every packet to the collector carries a tag too, and RESEND
+ * and FINAL_ACK are taken only with a right one. A FINAL_ACK ends the
+ * lingering only as the answer to this run's final packets (its sequence
+ * number is the stream's length); others are counted in refused_replies.
+ *
  * Not thread-safe: one thread drives a link.
  */
 #ifndef TALLY_NET_BOARD_LINK_H
@@ -63,7 +68,8 @@ typedef struct net_board_cfg {
   const char *collector;       /* ADDR:PORT packets go to (required unless pipe is set) */
   struct net_pipe *pipe;       /* a collector in this process (pipe.h): packets go through it, not a socket */
   const char *control;         /* ADDR:PORT to take control packets on; NULL: none */
-  const net_key *key;          /* control packets must carry its tag; NULL: no key */
+  const net_key *key;          /* control packets, and the collector's RESEND and FINAL_ACK, must carry its
+                                  tag, and every packet sent carries one; NULL: no key */
   statmod_params params;       /* counters, width, arrs of the module */
   uint32_t ring;               /* DATA packets kept for resends; 0: 4096 */
   uint32_t linger_ms;          /* after the final packet; 0: 5000 */
@@ -100,6 +106,8 @@ typedef struct net_board_stats {
   uint64_t gone;               /* sequence numbers asked for but no longer held */
   uint64_t intervals;
   uint32_t bad_tags, stale, malformed;   /* refused control packets */
+  uint32_t refused_replies;    /* RESEND or FINAL_ACK refused: no or a wrong tag (keyed), or an
+                                  acknowledgement that does not answer this run's final packets */
   uint32_t send_errors;
   bool acked;                  /* the collector acknowledged the final packet */
   uint8_t verdict;             /* its verdict: 1 complete, 2 incomplete (0: none) */

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "pipe.h"
 #include "proto.h"
 #include "udp.h"
@@ -83,6 +84,8 @@ struct net_collector {
   net_addr from[BATCH];
   uint64_t last_packet, last_flush;
   bool dirty;
+  net_key key;
+  bool keyed, told_bad_tag;
   net_collector_stats stats;
   char err[300];
 };
@@ -136,6 +139,11 @@ net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char 
   if (!c->cfg.flush_ms)
     c->cfg.flush_ms = 100;
   c->st = st;
+  if (cfg->key) {
+    c->key = *cfg->key;
+    c->keyed = true;
+  }
+  c->cfg.key = NULL; /* the copy above is the one used */
   net_addr a;
   if (net_addr_parse(cfg->listen, &a, err, errlen) != 0 || (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0)
     goto fail;
@@ -149,6 +157,12 @@ net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char 
 fail:
   net_collector_close(c);
   return NULL;
+}
+
+void net_collector_set_key(net_collector *c, const net_key *key) {
+  c->keyed = key != NULL;
+  if (key)
+    c->key = *key;
 }
 
 static void free_run_data(crun *r) {
@@ -373,6 +387,10 @@ static void verify(const crun *r, char *note, size_t size) {
     note[o - 2] = '\0';
 }
 
+/* With a key the collector's RESEND and FINAL_ACK carry its tag: the board
+ * takes them from nobody else. */
+static const net_key *reply_key(const net_collector *c) { return c->keyed ? &c->key : NULL; }
+
 /* To a board: over the socket, or back through the pipe of a board in
  * this process. */
 static int send_to_board(net_collector *c, const net_addr *to, const void *buf, size_t len) {
@@ -383,17 +401,22 @@ static int send_to_board(net_collector *c, const net_addr *to, const void *buf, 
   return net_udp_send(c->fd, to, buf, len);
 }
 
-static void send_final_ack(net_collector *c, crun *r) {
+/* The answer to final packets that said the stream has `total` packets:
+ * its sequence number is that total, so the board can tell it from an
+ * acknowledgement of anything else (docs/protocol.md, FINAL_ACK). A run
+ * closed complete holds every packet, whether this process or an earlier
+ * one stored them. */
+static void send_final_ack(net_collector *c, crun *r, uint32_t total) {
   if (!r->board.len)
     return;
   net_msg *m = c->msg;
   m->h.type = NET_FINAL_ACK;
   m->h.run_id = r->id;
-  m->h.seq = 0;
+  m->h.seq = total;
   m->verdict = r->verdict == STORE_RUN_COMPLETE ? 1 : 2;
-  m->received = r->received;
+  m->received = m->verdict == 1 ? total : r->received;
   uint8_t buf[NET_MAX_PACKET];
-  size_t n = net_encode(m, NULL, buf, NULL, 0);
+  size_t n = net_encode(m, reply_key(c), buf, NULL, 0);
   if (n)
     send_to_board(c, &r->board, buf, n);
 }
@@ -418,7 +441,8 @@ static void close_run(net_collector *c, crun *r, store_run_status status, const 
     c->stats.runs_complete++;
   else
     c->stats.runs_incomplete++;
-  send_final_ack(c, r);
+  if (r->final_known) /* else nothing to answer yet: the board's FINAL, when it comes, is answered then */
+    send_final_ack(c, r, r->total_packets);
   if (c->cfg.on_run) {
     net_run_result res = {.run_id = r->id, .status = status, .intervals = r->intervals, .packets = r->received,
                           .duplicates = r->duplicates, .resend_requests = r->resend_requests,
@@ -549,6 +573,28 @@ static void on_gone(net_collector *c, crun *r, const net_msg *m) {
   (void)c;
 }
 
+/* With a key, a packet counts only with a right tag: checked before it can
+ * open, claim or touch a run, so a forger who knows a run id can neither
+ * store anything under it nor take it from its board. Without a key, a
+ * tagged packet (a keyed board) is refused too: it could not be checked,
+ * and this collector's answers would carry no tag the board takes. */
+static bool authentic(net_collector *c, const uint8_t *buf, size_t len, const net_msg *m, const net_addr *from) {
+  bool tagged = m->h.flags & NET_FLAG_AUTH;
+  if (c->keyed ? tagged && net_verify(&c->key, buf, len) : !tagged)
+    return true;
+  c->stats.bad_tags++;
+  if (!c->told_bad_tag) { /* once: a flood of forgeries must not become a flood of warnings */
+    c->told_bad_tag = true;
+    char src[80];
+    warn(c, "refused a %s packet from %s: %s (further ones are only counted)", net_type_name(m->h.type),
+         net_addr_str(from, src, sizeof src),
+         !c->keyed ? "it carries a tag and this collector has no key (--key)"
+         : tagged  ? "its tag does not match the key"
+                   : "it carries no tag and this collector has a key");
+  }
+  return false;
+}
+
 static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_addr *from, uint64_t now) {
   net_msg *m = c->msg;
   char why[200];
@@ -569,6 +615,8 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     c->stats.malformed++;
     return;
   }
+  if (!authentic(c, buf, len, m, from))
+    return;
   crun *r = find_run(c, m->h.run_id);
   if (!r) {
     if (t == NET_GONE || !(r = new_run(c, m->h.run_id))) {
@@ -597,7 +645,7 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
   }
   if (r->closed) {
     if (t == NET_FINAL)
-      send_final_ack(c, r);   /* our acknowledgement was lost: the board is still waiting */
+      send_final_ack(c, r, m->total_packets);   /* our acknowledgement was lost: the board is still waiting */
     else
       c->stats.duplicates++;
     return;
@@ -660,7 +708,7 @@ static void request_resend(net_collector *c, crun *r, uint32_t end) {
   m->nranges = n;
   m->ranges = rg;
   uint8_t buf[NET_MAX_PACKET];
-  size_t len = net_encode(m, NULL, buf, NULL, 0);
+  size_t len = net_encode(m, reply_key(c), buf, NULL, 0);
   if (len && send_to_board(c, &r->board, buf, len) == 0) {
     r->resend_requests++;
     c->stats.resend_requests++;

@@ -16,6 +16,12 @@
  * requests go unanswered resend_tries times after the final is known, or
  * when nothing is heard from it for run_timeout_ms.
  *
+ * With a key (cfg.key) every packet must carry a right tag, checked before
+ * it can open or touch a run (refusals counted in bad_tags), and RESEND and
+ * FINAL_ACK carry one. A FINAL_ACK's sequence number is the stream's packet
+ * count from the FINAL packets it answers; a run closed before they came is
+ * acknowledged when they do.
+ *
  * Poll-style: call net_collector_poll in a loop, from any one thread (the
  * collector is not shared between threads). The receive path drains the
  * socket without blocking (recvmmsg batches) into a large receive buffer,
@@ -29,6 +35,8 @@
 #include <stdint.h>
 
 #include "../store/store.h"
+
+struct net_key;
 
 typedef struct net_run_result {
   uint64_t run_id;
@@ -52,6 +60,8 @@ typedef struct net_collector_cfg {
   void (*on_warning)(void *ctx, const char *msg);       /* may be NULL */
   void *ctx;
   struct net_pipe *pipe;         /* also takes packets from a board in this process (pipe.h); may be NULL */
+  const struct net_key *key;     /* every packet must carry its tag, and RESEND and FINAL_ACK carry one
+                                    (copied at open); NULL: no key, and tagged packets are refused */
 } net_collector_cfg;
 
 typedef struct net_collector_stats {
@@ -60,6 +70,7 @@ typedef struct net_collector_stats {
   uint64_t duplicates;
   uint64_t malformed;            /* refused by the decoder, or for an unknown run */
   uint64_t foreign;              /* for a known run, from another address than its first sender */
+  uint64_t bad_tags;             /* with a key: no tag or a wrong one; without: a tag (refused, unused) */
   uint64_t resend_requests;
   uint32_t runs_open, runs_complete, runs_incomplete;
 } net_collector_stats;
@@ -68,6 +79,8 @@ typedef struct net_collector net_collector;
 
 /* NULL with the reason in err. The store stays the caller's. */
 net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char *err, size_t errlen);
+/* Sets or replaces the key (as cfg.key), before any packet has come. */
+void net_collector_set_key(net_collector *c, const struct net_key *key);
 /* Closes without finishing open runs (net_collector_finish_all first). */
 void net_collector_close(net_collector *c);
 

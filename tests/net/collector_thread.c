@@ -23,6 +23,11 @@ static void *loop(void *arg) {
 }
 
 int collector_thread_start(collector_thread *ct, const char *db, const char *listen, struct net_pipe *pipe) {
+  return collector_thread_start_keyed(ct, db, listen, pipe, NULL);
+}
+
+int collector_thread_start_keyed(collector_thread *ct, const char *db, const char *listen, struct net_pipe *pipe,
+                                 const struct net_key *key) {
   memset(ct, 0, sizeof *ct);
   ct->pipe = pipe;
   char err[300];
@@ -31,7 +36,7 @@ int collector_thread_start(collector_thread *ct, const char *db, const char *lis
     fprintf(stderr, "store: %s\n", err);
     return -1;
   }
-  net_collector_cfg cfg = {.listen = listen, .on_run = on_run, .ctx = ct, .pipe = pipe};
+  net_collector_cfg cfg = {.listen = listen, .on_run = on_run, .ctx = ct, .pipe = pipe, .key = key};
   ct->c = net_collector_open(&cfg, ct->st, err, sizeof err);
   if (!ct->c) {
     fprintf(stderr, "collector: %s\n", err);
@@ -46,6 +51,7 @@ int collector_thread_start(collector_thread *ct, const char *db, const char *lis
 void collector_thread_stop(collector_thread *ct) {
   atomic_store(&ct->stop, 1);
   pthread_join(ct->thread, NULL);
+  net_collector_get_stats(ct->c, &ct->stats);
   net_collector_close(ct->c);
   store_close(ct->st);
 }

@@ -17,10 +17,14 @@ typedef struct collector_thread {
   /* written by the collector thread, read after collector_thread_stop */
   int complete, incomplete;
   char last_note[600];
+  net_collector_stats stats; /* taken by collector_thread_stop, before closing */
 } collector_thread;
 
 /* With pipe non-NULL the collector also takes packets from it (pipe.h). */
 int collector_thread_start(collector_thread *ct, const char *db, const char *listen, struct net_pipe *pipe);
+/* The same with a key (the collector's cfg.key; NULL: none). */
+int collector_thread_start_keyed(collector_thread *ct, const char *db, const char *listen, struct net_pipe *pipe,
+                                 const struct net_key *key);
 /* Stops polling, joins, closes the collector and the store. */
 void collector_thread_stop(collector_thread *ct);
 

@@ -241,7 +241,8 @@ def case_config_cli():
     check(r.returncode == 66 and "missing.key" in r.stderr, "missing key file: %s" % r.stderr)
 
     db = os.path.join(ARGS.work, "config_cli.db")
-    col = Collector(ARGS.tally, db, "--runs", "1")
+    # one key for the board: its control packets and its stream (the collector checks the stream's tags)
+    col = Collector(ARGS.tally, db, "--runs", "1", "--key", key)
     board = synth(col.addr, "--control", "127.0.0.1:0", "--key", key, "--counters", 8, "--intervals", 50,
                   "--wait-ms", 30000, control=True)
     ctl = board.stdout.readline().strip().split("=", 1)[1]

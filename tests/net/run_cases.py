@@ -320,7 +320,7 @@ def case_errors():
         (["--control", "[::1"], 64, "[::1"),
         (["--control", "127.0.0.1:0", "--key", missing_key], 66, missing_key),
         (["--count", "cycle", "--interval", "1000", "--db", "/nonexistent/dir/x.db"], 73, "/nonexistent/dir/x.db"),
-        (["--count", "cycle", "--interval", "1000", "--key", missing_key], 64, "--key FILE goes with --control"),
+        (["--count", "cycle", "--interval", "1000", "--key", missing_key], 64, "--key FILE goes with --collector ADDR:PORT"),
         (["--control", "0", "--count", "cycle"], 64, "do not go with --control"),
         (["--count", "cycle", "--interval", "1000", "--collector", "127.0.0.1:9", "--db", "x.db"], 64, "--db"),
         (["--db", "x.db"], 64, "go with --count or --control"),
@@ -417,6 +417,65 @@ def case_spool():
     col.finish()
     check(live.returncode == 0 and os.listdir(spool_dir) == [] and ".spool" not in live.stderr,
           "acknowledged run: %d, spool dir %s" % (live.returncode, os.listdir(spool_dir)))
+
+
+def case_keyed():
+    """(f) One key on both sides (tally run --collector --key, tally collect
+    --key): stored complete with the totals tally run printed, the summary
+    saying nothing was refused for its tag. The key from an environment
+    variable (--key-env) holding the same bytes is the same key. A board with
+    another key is never acknowledged (exit 69, its packets refused and
+    counted by the collector, the spool kept), and its spool imports only
+    with its own key."""
+    spool_dir = os.path.join(ARGS.work, "keyed_spool")
+    shutil.rmtree(spool_dir, ignore_errors=True)
+    os.makedirs(spool_dir)
+    key = os.path.join(ARGS.work, "run.key")
+    other = os.path.join(ARGS.work, "other.key")
+    with open(key, "wb") as f:   # printable bytes, so that a variable can hold them too
+        f.write(b"0123456789abcdefghijklmnopqrstuv")
+    with open(other, "wb") as f:
+        f.write(b"vutsrqponmlkjihgfedcba9876543210")
+    env = dict(os.environ, TMPDIR=spool_dir, TALLY_TEST_KEY="0123456789abcdefghijklmnopqrstuv")
+    db = os.path.join(ARGS.work, "keyed.db")
+    col = Collector(ARGS.tally, db, "--runs", "2", "--key", key)
+    good = tally("run", *count_args(100000), "--collector", col.addr, "--key", key, ARGS.elf, env=env)
+    bad = tally("run", *count_args(100000), "--collector", col.addr, "--key", other, ARGS.elf, env=env)
+    from_env = tally("run", *count_args(100000), "--collector", col.addr, "--key-env", "TALLY_TEST_KEY", ARGS.elf,
+                     env=env)
+    code, out, err = col.finish()
+    check(good.returncode == 0 and "it has it complete" in good.stderr, "keyed run: %d %s" %
+          (good.returncode, good.stderr[-300:]))
+    check(from_env.returncode == 0 and "it has it complete" in from_env.stderr, "--key-env run: %d %s" %
+          (from_env.returncode, from_env.stderr[-300:]))
+    for r in (good, from_env):
+        status, note, sums, _, _ = stored(db, run_id_of(r.stderr))
+        check(status == "complete" and sums_as_list(sums, len(COUNTS)) == printed_totals(r.stderr),
+              "stored %s (%s), sums %s, printed %s" % (status, note, sums_as_list(sums, len(COUNTS)),
+                                                       printed_totals(r.stderr)))
+    check(bad.returncode == 69 and "with the same key" in bad.stderr, "another key: %d %s" %
+          (bad.returncode, bad.stderr[-400:]))
+    m = re.search(r"([\d,]+) refused for their authentication tag", err)
+    check(m and num(m.group(1)) > 0 and "tag does not match" in err, "collector summary: %s" % err[-500:])
+    rid = run_id_of(bad.stderr)
+    status, _, _, _, _ = stored(db, rid)
+    check(status is None, "the other key's run was stored (%s)" % status)
+    path = os.path.join(spool_dir, "tally-%016x.spool" % rid)
+    check(os.path.exists(path), "no spool kept for the refused run: %s" % os.listdir(spool_dir))
+    if not os.path.exists(path):
+        return
+    db2 = os.path.join(ARGS.work, "keyed_import.db")
+    for f in (db2, db2 + "-wal", db2 + "-shm"):
+        if os.path.exists(f):
+            os.unlink(f)
+    plain = tally("collect", "--import", path, "--db", db2)
+    check(plain.returncode == 1 and "give its --key" in plain.stderr, "import without the key: %d %s" %
+          (plain.returncode, plain.stderr))
+    right = tally("collect", "--import", path, "--db", db2, "--key", other)
+    status, note, sums, _, _ = stored(db2, rid)
+    check(right.returncode == 0 and status == "complete" and
+          sums_as_list(sums, len(COUNTS)) == printed_totals(bad.stderr),
+          "import with its key: %d, %s (%s) %s" % (right.returncode, status, note, right.stderr))
 
 
 def main():
