@@ -73,7 +73,7 @@ class Capture(threading.Thread):
     def ask(self):
         ranges = self.missing()
         if not ranges:
-            ack = HEADER.pack(b"TALY", 1, T_FINAL_ACK, 0, self.run_id, 0, 8, 0) + \
+            ack = HEADER.pack(b"TALY", 1, T_FINAL_ACK, 0, self.run_id, self.final_seq + 1, 8, 0) + \
                 struct.pack("<B3xI", 1, self.final_seq + 1)
             self.sock.sendto(ack, self.board)
             return
