@@ -141,7 +141,9 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
   p.st.eta = -1;
   if (!(p.db = sw_db_open(db, err)))
     return -1;
-  int rc = pending(&p, first, count, err);
+  int rc = sw_db_note(p.db, s, err);
+  if (rc == 0)
+    rc = pending(&p, first, count, err);
   if (rc == 0) {
     pthread_mutex_init(&p.lock, NULL);
     clock_gettime(CLOCK_MONOTONIC, &p.t0);

@@ -106,6 +106,7 @@ void tally_sweep_free(tally_sweep *s) {
   free(s->objective);
   free(s->pareto[0]);
   free(s->pareto[1]);
+  free(s->name);
   free(s);
 }
 
@@ -195,6 +196,8 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
   int rc = 0;
   if (strcmp(key, "core") == 0)
     rc = replace(&s->core, value);
+  else if (strcmp(key, "name") == 0)
+    rc = replace(&s->name, value);
   else if (strcmp(key, "objective") == 0)
     rc = replace(&s->objective, value);
   else if (strcmp(key, "record") == 0) {
@@ -215,7 +218,7 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
       return -1;
     }
   } else {
-    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (core, objective, pareto, record, max_insns)", key);
+    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns)", key);
     return -1;
   }
   if (rc != 0)
@@ -357,6 +360,20 @@ static int spec_handler(void *user, const char *section, const char *key, const 
   return c->failed ? 0 : spec_line(user, section, key, value, c->line);
 }
 
+/* A spec file without "name =" is named after the file: fig5.ini -> fig5. */
+static int name_from_path(tally_sweep *s, const char *path, tally_error *err) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+    n -= 4;
+  if (!(s->name = strndup(base, n))) {
+    sw_err(err, TALLY_E_INTERNAL, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 int tally_sweep_load_spec(tally_sweep *s, const char *path, tally_error *err) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -372,7 +389,9 @@ int tally_sweep_load_spec(tally_sweep *s, const char *path, tally_error *err) {
     sw_err(err, TALLY_E_INPUT, "%s:%d: not an INI line", path, rc);
     return -1;
   }
-  return flush_program(&c, c.line);
+  if (flush_program(&c, c.line) != 0)
+    return -1;
+  return s->name ? 0 : name_from_path(s, path, err);
 }
 
 /* ---- Points ---- */
