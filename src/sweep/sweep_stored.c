@@ -318,10 +318,14 @@ int tally_sweep_list(const char *db, tally_sweep_entry **out, size_t *n, tally_e
     return -1;
   sqlite3_stmt *st = NULL;
   int rc = 0;
-  /* a file of an older tally, or not a sweep file: no descriptions */
   if (sqlite3_prepare_v2(h, "SELECT id, spec FROM sweep_spec ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+    /* a sweep file of an older tally (or any other SQLite file) has no
+     * descriptions; what is not SQLite is an error */
+    rc = strstr(sqlite3_errmsg(h), "no such table") ? 0 : -1;
+    if (rc != 0)
+      sw_err(err, TALLY_E_INPUT, "%s: not a sweep file (%s)", db, sqlite3_errmsg(h));
     sqlite3_close(h);
-    return 0;
+    return rc;
   }
   while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     tally_sweep_entry *v = realloc(*out, (*n + 1) * sizeof *v);
