@@ -39,6 +39,7 @@ struct tally_sweep {
   sw_list record;            /* metrics shown in the table */
   uint64_t max_insns;        /* per point; 0 = none */
   char *name;                /* what lists of sweeps call it; NULL: made up (sw_name) */
+  int one_pass;              /* --one-pass: sweep_onepass.c */
 };
 
 /* One point, as its parts. */
@@ -94,6 +95,16 @@ char *sw_name(const tally_sweep *s);
 
 /* ---- One simulation (sweep_point.c) ---- */
 int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err);
+/* The same, with miss_fn told of every I-cache miss (tally_on_icache_miss). */
+int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_fn)(void *, uint32_t), void *ctx,
+                          sw_result *r, uint64_t *signals, tally_error *err);
+
+/* ---- Every I-cache size and associativity in one run (sweep_onepass.c) ---- */
+/* Runs the points todo[0..n) with one simulation per program: -1 with err
+ * (TALLY_E_USAGE) when the sweep is outside the family where that is exact,
+ * saying why. `done` is called after each point is stored. */
+int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n,
+               void (*done)(void *ctx, const sw_result *r), void *ctx, tally_error *err);
 
 void sw_err(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #endif

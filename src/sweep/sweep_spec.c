@@ -212,13 +212,19 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
     }
     rc = replace(&s->pareto[0], l.v[0]) | replace(&s->pareto[1], l.v[1]);
     sw_list_free(&l);
+  } else if (strcmp(key, "one_pass") == 0) {
+    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+      sw_err(err, TALLY_E_USAGE, "one_pass '%s': expected true or false", value);
+      return -1;
+    }
+    s->one_pass = strcmp(value, "true") == 0;
   } else if (strcmp(key, "max_insns") == 0) {
     if (!tally_parse_number(value, &s->max_insns)) {
       sw_err(err, TALLY_E_USAGE, "max_insns '%s': not a number", value);
       return -1;
     }
   } else {
-    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns)", key);
+    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns, one_pass)", key);
     return -1;
   }
   if (rc != 0)
