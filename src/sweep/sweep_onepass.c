@@ -390,7 +390,7 @@ static int regroup(sw_point *pts, model *mdl, size_t n) {
   return 0;
 }
 
-int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n,
+int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, const volatile int *cancel,
                void (*done)(void *ctx, const sw_result *r), void *ctx, tally_error *err) {
   sw_point *pts = calloc(n ? n : 1, sizeof *pts);
   model *mdl = calloc(n ? n : 1, sizeof *mdl);
@@ -412,7 +412,7 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n,
    * I-cache's size and ways): its points side by side */
   if (rc == 0 && regroup(pts, mdl, n) != 0)
     rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
-  for (size_t i = 0; rc == 0 && i < n;) {
+  for (size_t i = 0; rc == 0 && i < n && !(cancel && *cancel);) {
     size_t j = i;
     while (j < n && same_machine(&pts[j], &mdl[j], &pts[i], &mdl[i]))
       j++;
