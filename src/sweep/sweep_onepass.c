@@ -117,8 +117,10 @@ static int model_of(const sw_point *p, model *m, tally_error *err) {
   if (rc == 0) {
     tally_core_describe(sim, text, 65536);
     rc = ini_parse_string(text, model_key, m) == 0 && (m->rest = model_rest(text)) ? 0 : -1;
-    if (rc != 0)
+    if (rc != 0) {
       snprintf(e.msg, sizeof e.msg, "cannot read its core model back");
+      e.code = TALLY_E_INTERNAL;
+    }
   }
   if (rc != 0)
     sw_err(err, e.code ? e.code : TALLY_E_INTERNAL, "point %zu: %s", p->index, sim && text ? e.msg : "out of memory");
@@ -397,9 +399,12 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, co
   int rc = pts && mdl ? 0 : (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
   size_t made = 0;
   for (; rc == 0 && made < n; made++) {
-    if (sw_point_make(s, todo[made], &pts[made]) != 0 || model_of(&pts[made], &mdl[made], err) != 0) {
-      if (err && err->code != TALLY_E_USAGE)
-        sw_err(err, TALLY_E_INTERNAL, "out of memory");
+    if (sw_point_make(s, todo[made], &pts[made]) != 0) {
+      rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
+      made++;
+      break;
+    }
+    if (model_of(&pts[made], &mdl[made], err) != 0) {
       rc = -1;
       made++;
       break;
