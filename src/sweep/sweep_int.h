@@ -100,12 +100,13 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_f
                           sw_result *r, uint64_t *signals, tally_error *err);
 
 /* ---- Every I-cache size and associativity in one run (sweep_onepass.c) ---- */
-/* Runs the points todo[0..n) with one simulation per program and machine
- * (stopping between them when *cancel): -1 with err
+/* Runs the points todo[0..n) with one simulation per program and machine,
+ * up to `jobs` at a time (stopping between them when *cancel): -1 with err
  * (TALLY_E_USAGE) when the sweep is outside the family where that is exact,
  * saying why. `done` is called after each point is stored. */
-int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, const volatile int *cancel,
-               void (*done)(void *ctx, const sw_result *r), void *ctx, tally_error *err);
+int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, unsigned jobs,
+               const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
+               tally_error *err);
 
 void sw_err(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #endif

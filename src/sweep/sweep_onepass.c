@@ -28,6 +28,8 @@
  */
 #include <ini.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sweep_int.h"
@@ -273,7 +275,18 @@ typedef struct group {       /* the points of one program on one machine */
   size_t n;
   void (*done)(void *, const sw_result *);
   void *ctx;
+  pthread_mutex_t *lock;
 } group;
+
+typedef struct gpool {       /* the groups, run on up to `jobs` threads */
+  group *g;
+  size_t ng;
+  atomic_size_t next;
+  const volatile int *cancel;
+  pthread_mutex_t lock;
+  int failed;
+  tally_error err;
+} gpool;
 
 /* The reference's counts that must be what the derivation assumes. */
 static const char *reference_wrong(const sw_result *ref, uint64_t seen, uint32_t penalty) {
@@ -349,10 +362,12 @@ static int run_group(group *g, tally_error *err) {
       rc = (sw_err(err, TALLY_E_USAGE,
                    "--one-pass: point %zu derived differs from its real run (%s): does the program's path "
                    "depend on time? Run without --one-pass", g->pts[i].index, why), -1);
+    pthread_mutex_lock(g->lock); /* the file and the progress are shared by the groups' threads */
     if (rc == 0)
       rc = sw_db_put(g->db, &g->pts[i], &r, err);
     if (rc == 0 && g->done)
       g->done(g->ctx, &r);
+    pthread_mutex_unlock(g->lock);
   }
   sw_list_free(&ref_pt.sets);
   free(rsig), free(sig), free(csig);
@@ -392,8 +407,49 @@ static int regroup(sw_point *pts, model *mdl, size_t n) {
   return 0;
 }
 
-int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, const volatile int *cancel,
-               void (*done)(void *ctx, const sw_result *r), void *ctx, tally_error *err) {
+static void *group_worker(void *arg) {
+  gpool *gp = arg;
+  for (;;) {
+    size_t i = atomic_fetch_add(&gp->next, 1);
+    pthread_mutex_lock(&gp->lock);
+    int stop = gp->failed || (gp->cancel && *gp->cancel);
+    pthread_mutex_unlock(&gp->lock);
+    if (i >= gp->ng || stop)
+      return NULL;
+    tally_error e = {{0}, TALLY_E_INTERNAL};
+    if (run_group(&gp->g[i], &e) != 0) {
+      pthread_mutex_lock(&gp->lock);
+      if (!gp->failed)
+        gp->failed = 1, gp->err = e;
+      pthread_mutex_unlock(&gp->lock);
+    }
+  }
+}
+
+static int run_groups(gpool *gp, unsigned jobs, tally_error *err) {
+  if (jobs > gp->ng)
+    jobs = gp->ng ? (unsigned)gp->ng : 1;
+  pthread_t *t = calloc(jobs, sizeof *t);
+  if (!t)
+    return sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1;
+  pthread_mutex_init(&gp->lock, NULL);
+  unsigned started = 0;
+  while (started < jobs && pthread_create(&t[started], NULL, group_worker, gp) == 0)
+    started++;
+  if (started == 0)
+    group_worker(gp);
+  for (unsigned i = 0; i < started; i++)
+    pthread_join(t[i], NULL);
+  pthread_mutex_destroy(&gp->lock);
+  free(t);
+  if (gp->failed && err)
+    *err = gp->err;
+  return gp->failed ? -1 : 0;
+}
+
+int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, unsigned jobs,
+               const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
+               tally_error *err) {
   sw_point *pts = calloc(n ? n : 1, sizeof *pts);
   model *mdl = calloc(n ? n : 1, sizeof *mdl);
   int rc = pts && mdl ? 0 : (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
@@ -417,14 +473,23 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, co
    * I-cache's size and ways): its points side by side */
   if (rc == 0 && regroup(pts, mdl, n) != 0)
     rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
-  for (size_t i = 0; rc == 0 && i < n && !(cancel && *cancel);) {
+  gpool gp = {.cancel = cancel};
+  for (size_t i = 0; rc == 0 && i < n;) {
     size_t j = i;
     while (j < n && same_machine(&pts[j], &mdl[j], &pts[i], &mdl[i]))
       j++;
-    group g = {s, db, pts + i, mdl + i, j - i, done, ctx};
-    rc = run_group(&g, err);
+    group *g = realloc(gp.g, (gp.ng + 1) * sizeof *g);
+    if (!g) {
+      rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
+      break;
+    }
+    gp.g = g;
+    gp.g[gp.ng++] = (group){s, db, pts + i, mdl + i, j - i, done, ctx, &gp.lock};
     i = j;
   }
+  if (rc == 0)
+    rc = run_groups(&gp, jobs, err);
+  free(gp.g);
   for (size_t i = 0; i < made; i++) {
     sw_point_free(&pts[i]);
     free(mdl[i].rest);

@@ -163,7 +163,7 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
       progress(ctx, &p.st);
     if (jobs > p.ntodo)
       jobs = p.ntodo ? (unsigned)p.ntodo : 1;
-    rc = s->one_pass ? sw_onepass(s, p.db, p.todo, p.ntodo, cancel, onepass_done, &p, err) : start_threads(&p, jobs, err);
+    rc = s->one_pass ? sw_onepass(s, p.db, p.todo, p.ntodo, jobs, cancel, onepass_done, &p, err) : start_threads(&p, jobs, err);
     pthread_mutex_destroy(&p.lock);
     if (rc == 0 && p.failed) {
       if (err)
