@@ -25,226 +25,24 @@
  * several). One point per reference is also run for real and compared, signal by
  * signal: a program whose path depends on time (reading mcycle or
  * mtime) is caught there rather than trusted.
+ *
+ * The core model's side (what a point's model is, and the conditions) is
+ * sweep_model.c; the LRU stacks are sweep_lru.c.
  */
-#include <ini.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sweep_int.h"
+#include "sweep_onepass.h"
 
-/* What the one pass needs of a point's core model (tally_core_describe). */
-typedef struct model {
-  int icache_on, dcache_on, dcache_wb, sdram;
-  uint32_t size, ways, line, bus_bytes, write_buffer;
-  char replacement[16];
-  double freq_mhz, voltage, nominal_voltage, read_first_ns, read_beat_ns, row_miss_ns;
-  double core_pj, static_mw, mem_read_pj;
-  char *rest;                /* the whole model but the I-cache's size and ways, to compare */
-} model;
-
-static uint32_t bytes_of(const char *v) {
-  char *end;
-  double n = strtod(v, &end);
-  if (*end == 'K' || *end == 'k')
-    n *= 1024;
-  else if (*end == 'M' || *end == 'm')
-    n *= 1024 * 1024;
-  return n > 0 && n < 4294967296.0 ? (uint32_t)n : 0;
-}
-
-static int model_key(void *user, const char *sec, const char *key, const char *v) {
-  model *m = user;
-  int is = !strcmp(v, "true");
-  if (!strcmp(sec, "icache")) {
-    if (!strcmp(key, "enabled")) m->icache_on = is;
-    else if (!strcmp(key, "size")) m->size = bytes_of(v);
-    else if (!strcmp(key, "ways")) m->ways = bytes_of(v);
-    else if (!strcmp(key, "line")) m->line = bytes_of(v);
-    else if (!strcmp(key, "replacement")) snprintf(m->replacement, sizeof m->replacement, "%s", v);
-  } else if (!strcmp(sec, "dcache")) {
-    if (!strcmp(key, "enabled")) m->dcache_on = is;
-    else if (!strcmp(key, "write_policy")) m->dcache_wb = !strcmp(v, "write-back");
-    else if (!strcmp(key, "write_buffer")) m->write_buffer = bytes_of(v);
-  } else if (!strcmp(sec, "memory")) {
-    if (!strcmp(key, "type")) m->sdram = !strcmp(v, "sdram");
-    else if (!strcmp(key, "bus_bytes")) m->bus_bytes = bytes_of(v);
-    else if (!strcmp(key, "read_first_ns")) m->read_first_ns = atof(v);
-    else if (!strcmp(key, "read_beat_ns")) m->read_beat_ns = atof(v);
-    else if (!strcmp(key, "sdram_row_miss_ns")) m->row_miss_ns = atof(v);
-  } else if (!strcmp(sec, "core")) {
-    if (!strcmp(key, "frequency_mhz")) m->freq_mhz = atof(v);
-    else if (!strcmp(key, "voltage")) m->voltage = atof(v);
-  } else if (!strcmp(sec, "energy")) {
-    if (!strcmp(key, "nominal_voltage")) m->nominal_voltage = atof(v);
-    else if (!strcmp(key, "core_pj_per_cycle")) m->core_pj = atof(v);
-    else if (!strcmp(key, "static_mw")) m->static_mw = atof(v);
-    else if (!strcmp(key, "mem_pj_per_read_beat")) m->mem_read_pj = atof(v);
-  }
-  return 1;
-}
-
-/* The rest of the model: its text without comments and the two lines the
- * one pass varies, so that two points compare equal when only those differ. */
-static char *model_rest(const char *text) {
-  char *out = malloc(strlen(text) + 1), *w = out, *sec = "";
-  if (!out)
-    return NULL;
-  for (const char *l = text; *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t n = nl ? (size_t)(nl - l) : strlen(l);
-    if (*l == '[')
-      sec = strncmp(l, "[icache]", 8) == 0 ? "icache" : "";
-    int skip = *l == ';' || (*sec && (!strncmp(l, "size ", 5) || !strncmp(l, "ways ", 5)));
-    if (!skip) {
-      memcpy(w, l, n);
-      w += n;
-      *w++ = '\n';
-    }
-    l += n + (nl != NULL);
-  }
-  *w = 0;
-  return out;
-}
-
-static int model_of(const sw_point *p, model *m, tally_error *err) {
-  memset(m, 0, sizeof *m);
-  tally_config cfg;
-  tally_config_default(&cfg);
-  tally_sim *sim = tally_sim_new(&cfg);
-  char *text = malloc(65536);
-  tally_error e = {{0}, TALLY_E_USAGE};
-  int rc = sim && text ? tally_set_core(sim, p->core, (const char *const *)p->sets.v, (int)p->sets.n, &e) : -1;
-  if (rc == 0) {
-    tally_core_describe(sim, text, 65536);
-    rc = ini_parse_string(text, model_key, m) == 0 && (m->rest = model_rest(text)) ? 0 : -1;
-    if (rc != 0) {
-      snprintf(e.msg, sizeof e.msg, "cannot read its core model back");
-      e.code = TALLY_E_INTERNAL;
-    }
-  }
-  if (rc != 0)
-    sw_err(err, e.code ? e.code : TALLY_E_INTERNAL, "point %zu: %s", p->index, sim && text ? e.msg : "out of memory");
-  free(text);
-  tally_sim_free(sim);
-  return rc;
-}
-
-/* ---- The LRU stacks ---- */
-
-typedef struct family {      /* every associativity of one set count */
-  uint32_t sets, depth;      /* depth: the most ways asked for */
-  uint32_t *tags;            /* sets x depth, most recent first; UINT32_MAX empty */
-  uint64_t *hist;            /* lookups found at each depth */
-  uint64_t cold;             /* lookups not found in the stack */
-} family;
-
-typedef struct onepass {
-  family *f;
-  size_t nf;
-  uint32_t line_shift;
-  uint64_t seen;             /* misses of the one-line reference */
-} onepass;
-
-static void lookup(family *f, uint32_t tag) {
-  uint32_t *t = f->tags + (size_t)(tag & (f->sets - 1)) * f->depth, d = 0;
-  while (d < f->depth && t[d] != tag)
-    d++;
-  if (d < f->depth)
-    f->hist[d]++;
-  else
-    f->cold++, d = f->depth - 1;
-  memmove(t + 1, t, d * sizeof *t);
-  t[0] = tag;
-}
-
-static void on_miss(void *ctx, uint32_t line_addr) {
-  onepass *o = ctx;
-  o->seen++;
-  for (size_t i = 0; i < o->nf; i++)
-    lookup(&o->f[i], line_addr >> o->line_shift);
-}
-
-static uint64_t misses(const onepass *o, uint32_t sets, uint32_t ways) {
-  for (size_t i = 0; i < o->nf; i++)
-    if (o->f[i].sets == sets) {
-      uint64_t m = o->f[i].cold;
-      for (uint32_t d = ways; d < o->f[i].depth; d++)
-        m += o->f[i].hist[d];
-      return m;
-    }
-  return UINT64_MAX;
-}
-
-static int stacks_alloc(family *f) {
-  f->tags = malloc((size_t)f->sets * f->depth * sizeof *f->tags);
-  f->hist = calloc(f->depth, sizeof *f->hist);
-  if (!f->tags || !f->hist)
-    return -1;
-  memset(f->tags, 0xff, (size_t)f->sets * f->depth * sizeof *f->tags);
-  return 0;
-}
-
-/* Makes the stacks of `sets` at least `ways` deep (before the run, while
- * they are empty, so resizing them loses nothing). */
-static int add_family(onepass *o, uint32_t sets, uint32_t ways) {
-  for (size_t i = 0; i < o->nf; i++)
-    if (o->f[i].sets == sets) {
-      if (ways <= o->f[i].depth)
-        return 0;
-      free(o->f[i].tags), free(o->f[i].hist);
-      o->f[i].depth = ways;
-      return stacks_alloc(&o->f[i]);
-    }
-  family *f = realloc(o->f, (o->nf + 1) * sizeof *f);
-  if (!f)
-    return -1;
-  o->f = f;
-  f += o->nf++;
-  *f = (family){.sets = sets, .depth = ways};
-  return stacks_alloc(f);
-}
-
-static void onepass_free(onepass *o) {
-  for (size_t i = 0; i < o->nf; i++)
-    free(o->f[i].tags), free(o->f[i].hist);
-  free(o->f);
-}
-
-/* ---- The family's conditions ---- */
-
-static uint32_t ns_cycles(double ns, double mhz) {
-  double c = ns * mhz / 1000.0;
-  return c <= 0 ? 0 : (uint32_t)ceil(c - 1e-9); /* as the timing model rounds */
-}
-
-/* Why a point (of model m) is outside the exact family; NULL when it is in. */
-static const char *outside(const model *m) {
-  if (!m->icache_on)
-    return "it has no I-cache";
-  if (strcmp(m->replacement, "lru") != 0 && m->ways > 1)
-    return "its I-cache replacement is not LRU (stack distances are an LRU law)";
-  if (m->sdram && m->row_miss_ns > 0)
-    return "its memory is SDRAM with row misses, which make a miss's cost depend on earlier accesses "
-           "(--set memory.type=sram, or memory.sdram_row_miss_ns=0)";
-  if (!(m->dcache_on && m->dcache_wb) && m->write_buffer > 0)
-    return "its write buffer drains in the background, so a fetch may wait for it "
-           "(a write-back D-cache, or dcache.write_buffer=0)";
-  return NULL;
-}
-
-static uint32_t beats(const model *m) {
-  uint32_t b = m->bus_bytes ? m->line / m->bus_bytes : 1;
-  return b ? b : 1;
-}
 
 /* ---- Points from the reference run ---- */
 
 /* Point p's result from the reference's: the I-cache counts from the
  * stacks, cycles and stalls moved by (misses - reference misses) x P,
  * memory reads by the same difference, energy by its model's prices. */
-static void derive(const model *m, uint32_t penalty, const sw_result *ref, uint64_t miss_ref, uint64_t miss,
+static void derive(const sw_model *m, uint32_t penalty, const sw_result *ref, uint64_t miss_ref, uint64_t miss,
                    sw_result *r, uint64_t *sig) {
   *r = *ref;
   memcpy(sig, ref->signals, (size_t)ref->nsignals * sizeof *sig);
@@ -262,7 +60,7 @@ static void derive(const model *m, uint32_t penalty, const sw_result *ref, uint6
   r->cycles = (uint64_t)((int64_t)ref->cycles + dc);
   double vr = m->voltage / m->nominal_voltage;
   double pj = (double)dc * (m->core_pj * vr * vr + m->static_mw * vr * 1000.0 / m->freq_mhz) +
-              (double)dm * beats(m) * m->mem_read_pj;
+              (double)dm * sw_model_beats(m) * m->mem_read_pj;
   r->energy_j = ref->energy_j + pj * 1e-12;
   r->signals = sig;
 }
@@ -271,7 +69,7 @@ typedef struct group {       /* the points of one program on one machine */
   const tally_sweep *s;
   sw_db *db;
   sw_point *pts;
-  model *mdl;
+  sw_model *mdl;
   size_t n;
   void (*done)(void *, const sw_result *);
   void *ctx;
@@ -318,11 +116,11 @@ static int same(const sw_result *a, const sw_result *b, char *why, size_t size) 
 }
 
 static int run_group(group *g, tally_error *err) {
-  const model *m0 = &g->mdl[0];
-  onepass o = {.line_shift = (uint32_t)__builtin_ctz(m0->line)};
+  const sw_model *m0 = &g->mdl[0];
+  sw_lru o = {.line_shift = (uint32_t)__builtin_ctz(m0->line)};
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < g->n; i++)
-    rc = add_family(&o, g->mdl[i].size / (g->mdl[i].ways * g->mdl[i].line), g->mdl[i].ways);
+    rc = sw_lru_add(&o, g->mdl[i].size / (g->mdl[i].ways * g->mdl[i].line), g->mdl[i].ways);
   /* the reference: the first point with a one-line, one-way I-cache */
   sw_point ref_pt = g->pts[0];
   ref_pt.sets = (sw_list){0};
@@ -341,22 +139,22 @@ static int run_group(group *g, tally_error *err) {
   if (rc == 0 && (!rsig || !sig || !csig))
     rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
   if (rc == 0)
-    rc = sw_point_run_observed(g->s, &ref_pt, on_miss, &o, &ref, rsig, err);
-  uint32_t penalty = ns_cycles(m0->read_first_ns, m0->freq_mhz) +
-                     (beats(m0) - 1) * ns_cycles(m0->read_beat_ns, m0->freq_mhz);
+    rc = sw_point_run_observed(g->s, &ref_pt, sw_lru_on_miss, &o, &ref, rsig, err);
+  uint32_t penalty = sw_ns_cycles(m0->read_first_ns, m0->freq_mhz) +
+                     (sw_model_beats(m0) - 1) * sw_ns_cycles(m0->read_beat_ns, m0->freq_mhz);
   const char *wrong = rc == 0 ? reference_wrong(&ref, o.seen, penalty) : NULL;
   if (wrong)
     rc = (sw_err(err, TALLY_E_USAGE, "--one-pass: %s (program %s)", wrong, g->pts[0].prog->name), -1);
   /* the point with the most misses, run for real as a check */
   size_t check = 0;
   for (size_t i = 1; rc == 0 && i < g->n; i++)
-    if (misses(&o, g->mdl[i].size / (g->mdl[i].ways * g->mdl[i].line), g->mdl[i].ways) >
-        misses(&o, g->mdl[check].size / (g->mdl[check].ways * g->mdl[check].line), g->mdl[check].ways))
+    if (sw_lru_misses(&o, g->mdl[i].size / (g->mdl[i].ways * g->mdl[i].line), g->mdl[i].ways) >
+        sw_lru_misses(&o, g->mdl[check].size / (g->mdl[check].ways * g->mdl[check].line), g->mdl[check].ways))
       check = i;
   for (size_t k = 0; rc == 0 && k < g->n; k++) {
     size_t i = (check + k) % g->n; /* the checked point first: nothing is stored if it fails */
-    const model *m = &g->mdl[i];
-    derive(m, penalty, &ref, o.seen, misses(&o, m->size / (m->ways * m->line), m->ways), &r, sig);
+    const sw_model *m = &g->mdl[i];
+    derive(m, penalty, &ref, o.seen, sw_lru_misses(&o, m->size / (m->ways * m->line), m->ways), &r, sig);
     char why[200];
     if (k == 0 && (rc = sw_point_run(g->s, &g->pts[i], &real, csig, err)) == 0 && !same(&r, &real, why, sizeof why))
       rc = (sw_err(err, TALLY_E_USAGE,
@@ -371,17 +169,17 @@ static int run_group(group *g, tally_error *err) {
   }
   sw_list_free(&ref_pt.sets);
   free(rsig), free(sig), free(csig);
-  onepass_free(&o);
+  sw_lru_free(&o);
   return rc;
 }
 
-static int same_machine(const sw_point *a, const model *ma, const sw_point *b, const model *mb) {
+static int same_machine(const sw_point *a, const sw_model *ma, const sw_point *b, const sw_model *mb) {
   return a->prog == b->prog && strcmp(ma->rest, mb->rest) == 0;
 }
 
 typedef struct slot {
   sw_point pt;
-  model m;
+  sw_model m;
 } slot;
 
 static int slot_order(const void *x, const void *y) {
@@ -394,7 +192,7 @@ static int slot_order(const void *x, const void *y) {
 
 /* Orders the points by program, then machine, then number (ownership of
  * their memory moves with them). */
-static int regroup(sw_point *pts, model *mdl, size_t n) {
+static int regroup(sw_point *pts, sw_model *mdl, size_t n) {
   slot *v = malloc((n ? n : 1) * sizeof *v);
   if (!v)
     return -1;
@@ -451,7 +249,7 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, un
                const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
                tally_error *err) {
   sw_point *pts = calloc(n ? n : 1, sizeof *pts);
-  model *mdl = calloc(n ? n : 1, sizeof *mdl);
+  sw_model *mdl = calloc(n ? n : 1, sizeof *mdl);
   int rc = pts && mdl ? 0 : (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
   size_t made = 0;
   for (; rc == 0 && made < n; made++) {
@@ -460,12 +258,12 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, un
       made++;
       break;
     }
-    if (model_of(&pts[made], &mdl[made], err) != 0) {
+    if (sw_model_of(&pts[made], &mdl[made], err) != 0) {
       rc = -1;
       made++;
       break;
     }
-    const char *why = outside(&mdl[made]);
+    const char *why = sw_model_outside(&mdl[made]);
     if (why)
       rc = (sw_err(err, TALLY_E_USAGE, "--one-pass: not exact for point %zu: %s", todo[made], why), -1);
   }
