@@ -73,6 +73,9 @@ def check_sweep(seen, exp):
     check(sorted(str(p["point"]) for p in pts if p["pareto"]) == front, "the export's pareto flags follow the definition")
     check(sorted(r[0] for r in seen["sweepFront"][1:]) == front, "page front %s, want %s" % (seen["sweepFront"], front))
     check(sorted(seen["sweepBold"]) == front, "front rows in bold: %s" % seen["sweepBold"])
+    usable = [p for p in pts if p["metrics"]["exit"] == 0]
+    check(seen["sweepScatter"] == {"points": len(usable), "front": len(front)},
+          "scatter over the Pareto metrics: %s" % seen["sweepScatter"])
     sizes = next(a["values"] for a in exp["axes"] if a["key"] == "icache.size")
     ways = next(a["values"] for a in exp["axes"] if a["key"] == "icache.ways")
     plot = seen["sweepPlot"]

@@ -35,6 +35,7 @@ function tab(name) {
   if (name === 'runs') loadRuns();
   if (name === 'sweeps') state.sweeps.list();
   if (name === 'sweeps' && state.sweeps.plot) state.sweeps.plot.redraw();
+  if (name === 'sweeps' && state.sweeps.sweep) state.sweeps.scatter(); /* its width is known only when shown */
   if (name === 'measure' && state.plot) state.plot.redraw();
   if (name === 'profile' && state.profile.p) state.profile.flame(); /* its width is known only when shown */
 }

@@ -1,7 +1,8 @@
 /*
  * The Sweeps tab: the sweeps of tally serve's --sweep-db file, one of them
  * as a sortable table (every stored point: program, configuration, axis
- * values, metrics), its Pareto front, and a metric over one axis with one
+ * values, metrics), its Pareto front (a table, and every point over the
+ * two Pareto metrics with the front joined), and a metric over one axis with one
  * line per value of a second axis (and per program, configuration and
  * any other axis), drawn by plot.js's TimePlot. The data is the sweep's
  * `tally sweep --json` export, as /api/sweeps/ID serves it.
@@ -64,6 +65,7 @@ class SweepView {
     $('sweep-title').textContent = `Sweep ${id}: ${this.sweep.name} (${this.sweep.points.length} points stored)`;
     this.table();
     this.front();
+    this.scatter();
     this.plotControls();
     this.draw();
   }
@@ -114,6 +116,44 @@ class SweepView {
       a.metrics[s.pareto_metrics[0]] - b.metrics[s.pareto_metrics[0]] || a.point - b.point);
     for (const p of pts) t.tBodies[0].append(this.row(p, cols));
     if (!pts.length) t.tBodies[0].append(el('tr', {}, el('td', { colspan: cols.length, class: 'muted' }, 'no point exited 0')));
+  }
+
+  /* Every point that exited 0 as a dot at (first Pareto metric, second),
+   * the front's points joined in order; axes from 0 like the other plots. */
+  scatter() {
+    const s = this.sweep, box = $('sweep-scatter'), [mx, my] = s.pareto_metrics;
+    const pts = s.points.filter((p) => p.metrics.exit === 0 && p.metrics[mx] != null && p.metrics[my] != null);
+    const front = pts.filter((p) => p.pareto).sort((a, b) => a.metrics[mx] - b.metrics[mx]);
+    box.dataset.points = String(pts.length);
+    box.dataset.front = String(front.length);
+    let c = box.querySelector('canvas');
+    if (!c) { c = document.createElement('canvas'); box.append(c); }
+    const w = box.clientWidth, h = box.clientHeight, dpr = window.devicePixelRatio || 1;
+    c.width = w * dpr; c.height = h * dpr; c.style.width = w + 'px'; c.style.height = h + 'px';
+    const g = c.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, w, h);
+    if (!pts.length || w <= 0) return;
+    const P = { l: 70, r: 16, t: 10, b: 30 }, pw = w - P.l - P.r, ph = h - P.t - P.b;
+    const xmax = niceCeil(Math.max(...pts.map((p) => p.metrics[mx])) || 1);
+    const ymax = niceCeil(Math.max(...pts.map((p) => p.metrics[my])) || 1);
+    const px = (v) => P.l + v / xmax * pw, py = (v) => P.t + ph - v / ymax * ph;
+    g.strokeStyle = '#d8dde3'; g.fillStyle = '#66707c'; g.font = '11px system-ui'; g.lineWidth = 1;
+    for (let k = 0; k <= 4; k++) {
+      const yy = Math.round(py(ymax * k / 4)) + .5;
+      g.beginPath(); g.moveTo(P.l, yy); g.lineTo(w - P.r, yy); g.stroke();
+      g.textAlign = 'right'; g.fillText(fmtShort(ymax * k / 4), P.l - 6, yy + 4);
+      g.textAlign = 'center'; g.fillText(fmtShort(xmax * k / 4), px(xmax * k / 4), h - P.b + 16);
+    }
+    g.textAlign = 'right'; g.fillText(mx, w - P.r, h - 2);
+    g.textAlign = 'left'; g.fillText(my, P.l + 4, P.t + 10);
+    g.fillStyle = '#9aa4b0';
+    for (const p of pts) { g.beginPath(); g.arc(px(p.metrics[mx]), py(p.metrics[my]), 3, 0, 7); g.fill(); }
+    g.strokeStyle = PLOT_COLORS[0]; g.fillStyle = PLOT_COLORS[0]; g.lineWidth = 1.5;
+    g.beginPath();
+    front.forEach((p, i) => (i ? g.lineTo : g.moveTo).call(g, px(p.metrics[mx]), py(p.metrics[my])));
+    g.stroke();
+    for (const p of front) { g.beginPath(); g.arc(px(p.metrics[mx]), py(p.metrics[my]), 4.5, 0, 7); g.fill(); }
   }
 
   plotControls() {

@@ -134,6 +134,8 @@ try {
   const table = (id) => page.$$eval(`#${id} tr`, (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
   seen.sweepTable = await table('sweep-table');
   seen.sweepFront = await table('sweep-front');
+  seen.sweepScatter = { points: Number(await page.getAttribute('#sweep-scatter', 'data-points')),
+    front: Number(await page.getAttribute('#sweep-scatter', 'data-front')) };
   seen.sweepBold = await page.$$eval('#sweep-table tbody tr.front', (rows) => rows.map((r) => r.dataset.point));
   await page.click('#sweep-table thead th:text-is("cycles")');
   seen.sweepByCycles = await page.$$eval('#sweep-table tbody tr', (rows) => rows.map((r) => r.dataset.point));
