@@ -26,7 +26,8 @@ its outputs (one case per invocation, --case NAME).
           separate `tally run --stats-json` with the same --set options,
           energy to the export's 3 decimals; sweeps outside the exact family
           (SDRAM row misses, a write buffer, LRR) are refused with 64 naming
-          why, and store nothing.
+          why, and store nothing; so is a program whose path follows mcycle
+          (programs/timed_path.c), caught by the real run of one point.
 """
 import argparse
 import csv
@@ -378,6 +379,16 @@ def case_onepass(a):
             fail(f"--one-pass {extra}: exit {p.returncode}, {p.stderr!r}, expected 64 naming {why!r}")
         if count(db) != 0:
             fail(f"--one-pass {extra} stored points although refused")
+    # a program whose path follows the cycle count: in the family by its
+    # model, so only the real run of one point can catch it
+    timed = os.path.join(a.programs, "timed_path.elf")
+    db = os.path.join(a.work, "timed.db")
+    p = sweep(a, "-p", timed, "-a", "icache.size=256,1K,4K", "--set", "memory.type=sram", "--one-pass",
+              "--db", db, "-q", check=False)
+    if p.returncode != 64 or "differs from its real run" not in p.stderr:
+        fail(f"--one-pass on a time-dependent program: exit {p.returncode}, {p.stderr!r}")
+    if count(db) != 0:
+        fail("--one-pass stored points of a time-dependent program")
     print(f"{n} points equal their separate runs")
 
 
@@ -386,6 +397,7 @@ def main():
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
     ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
