@@ -130,10 +130,6 @@ typedef struct timing {
   uint64_t sig_folded[SIG_COUNT];/* static counts of blocks already flushed */
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
-  /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
-   * other caches simulated on the same stream); only the miss path pays. */
-  void (*icache_miss_fn)(void *ctx, uint32_t line_addr);
-  void *icache_miss_ctx;
   /* An instruction's fetch stall is its own first part, so it starts
    * before its first fetch op. A fetch op that hits adds no cycles: the
    * start is then found from the block's static layout when asked
@@ -189,6 +185,11 @@ typedef struct timing {
   void *watch;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
+  /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
+   * other caches simulated on the same stream); only the miss path pays.
+   * Last, out of the hot fields' way. */
+  void (*icache_miss_fn)(void *ctx, uint32_t line_addr);
+  void *icache_miss_ctx;
 } timing;
 
 /* Creates the timing state for a validated model; NULL on failure. */
