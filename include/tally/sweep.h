@@ -44,8 +44,9 @@ int tally_sweep_add_program(tally_sweep *s, const char *name, const char *elf, c
 int tally_sweep_add_axis(tally_sweep *s, const char *spec, tally_error *err);
 /* An override of every point, "section.key=value". */
 int tally_sweep_add_set(tally_sweep *s, const char *spec, tally_error *err);
-/* [sweep] options by name: core, objective, pareto ("M1,M2"), record
- * ("sig1,sig2"), max_insns. */
+/* [sweep] options by name: name (what lists of sweeps show; a spec file
+ * without one is named after the file), core, objective, pareto
+ * ("M1,M2"), record ("sig1,sig2"), max_insns. */
 int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally_error *err);
 
 /* Points: programs x configurations x the axes' product (SIZE_MAX when it
@@ -89,6 +90,24 @@ int tally_sweep_slurm_submit(const tally_sweep *s, const char *tally, const char
 /* Points the file db holds (any sweep's), or -1 when it cannot be read;
  * a missing file holds 0 and is not created. */
 long tally_sweep_stored(const char *db, tally_error *err);
+
+/* The sweeps a file holds points of. Every tally_sweep_run records its
+ * sweep's description in the file (and a merge copies them), so a reader
+ * without the spec file can list the sweeps and load one again. */
+typedef struct tally_sweep_entry {
+  long id;                   /* its number in the file */
+  char *name;                /* [sweep] name, the spec file's name, or made from programs and axes */
+  size_t points;             /* points of the sweep */
+  size_t stored;             /* of which the file holds */
+} tally_sweep_entry;
+/* The file's sweeps, oldest first (none for a file of an older tally);
+ * free with tally_sweep_list_free. -1 when db cannot be read. */
+int tally_sweep_list(const char *db, tally_sweep_entry **out, size_t *n, tally_error *err);
+void tally_sweep_list_free(tally_sweep_entry *v, size_t n);
+/* Adds sweep `id` of the file db, as it was run, to the empty sweep s:
+ * then tally_sweep_write shows it as `tally sweep` did. TALLY_E_USAGE
+ * when the file has no such sweep. */
+int tally_sweep_load_stored(tally_sweep *s, const char *db, long id, tally_error *err);
 
 typedef enum tally_sweep_format {
   TALLY_SWEEP_TABLE = 0, /* every point, its axes and metrics, aligned text */

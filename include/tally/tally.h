@@ -215,6 +215,15 @@ typedef struct tally_energy {
 } tally_energy;
 tally_energy tally_energy_now(tally_sim *sim);
 
+/* Calls fn with the line address of every I-cache lookup that misses, in
+ * the order of the run (set after tally_set_core; NULL stops it). With a
+ * one-line I-cache (size = line, one way) every lookup but a repeat of the
+ * line looked up last misses, so fn sees the whole lookup stream a cache
+ * of any shape would see but those repeats, which hit in any cache: what
+ * `tally sweep --one-pass` simulates every I-cache size of a sweep on.
+ * Costs nothing on the hit path. -1 without a core model. */
+int tally_on_icache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_addr), void *ctx);
+
 /* ---- Exact profiles -----------------------------------------------------
  * With a core model set, profiling charges every cycle and every signal to
  * the instruction it belongs to, and follows calls, returns, tail calls,

@@ -262,6 +262,15 @@ void tally_core_describe(const tally_sim *sim, char *buf, size_t size) {
     buf[0] = '\0';
 }
 
+int tally_on_icache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_addr), void *ctx) {
+  timing *tm = sim->cpu->tm;
+  if (!tm)
+    return -1;
+  tm->icache_miss_fn = fn;
+  tm->icache_miss_ctx = ctx;
+  return 0;
+}
+
 uint64_t tally_cycles(const tally_sim *sim) {
   return sim->cpu->tm ? sim->cpu->tm->cycle : sim->cpu->instret + sim->cpu->idle_cycles;
 }

@@ -40,6 +40,8 @@ static void sweep_usage(FILE *f) {
           "      --max-insns N           stop each point after N instructions\n"
           "      --db FILE               the sweep file (default sweep.db)\n"
           "  -j, --jobs N                simulations at a time (default: one per online core)\n"
+          "      --one-pass              every I-cache size and associativity from one run per\n"
+          "                              program, where exact (LRU, SRAM-like memory; see the doc)\n"
           "      --slice FIRST:COUNT     run only points FIRST .. FIRST+COUNT-1 (a job array's task)\n"
           "      --merge FILE            copy the points of another sweep file into --db (repeatable)\n"
           "      --no-run                print what the file holds; run nothing\n"
@@ -158,6 +160,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
       {"json", required_argument, NULL, 'J'},    {"quiet", no_argument, NULL, 'q'},
       {"slurm", required_argument, NULL, 'U'},   {"slurm-dir", required_argument, NULL, 'D'},
       {"status", no_argument, NULL, 's'},        {"help", no_argument, NULL, 'h'},
+      {"one-pass", no_argument, NULL, '1'},
       {0, 0, 0, 0}};
   int c;
   uint64_t n;
@@ -190,6 +193,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
       o->merge[o->nmerge++] = optarg;
       break;
     case 'n': o->no_run = 1; break;
+    case '1': rc = tally_sweep_option(s, "one_pass", "true", err); break;
     case 'U':
       if (!parse_u64(optarg, &n) || n == 0 || n > 100000)
         return snprintf(err->msg, sizeof err->msg, "--slurm '%s': expected 1 to 100000 tasks", optarg), -1;

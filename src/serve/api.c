@@ -123,6 +123,8 @@ void serve_api(serve_ctx *c, const char *method, const char *path, serve_query_f
     jobs(c, method, path, q, conn, body, r);
   } else if (strncmp(path, "/runs", 5) == 0) {
     serve_stored(c, method, path + 5, q, conn, r);
+  } else if (strncmp(path, "/sweeps", 7) == 0) {
+    serve_sweeps(c, method, path + 7, r);
   } else {
     serve_error(r, 404, "no such API path: %s", path);
   }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "serve.h"
+#include "tally/sweep.h"
 #include "tally/tally.h"
 
 int cmd_serve(int argc, char **argv); /* listed in src/cli/main.c */
@@ -32,6 +33,8 @@ static void serve_usage(FILE *f) {
           "      --token TOKEN       every API request must carry it (the page takes it\n"
           "                          from ?token=TOKEN in the address it was opened with)\n"
           "      --db FILE           the store of runs (default $TALLY_DB, else ./tally.db)\n"
+          "      --sweep-db FILE     a sweep file of tally sweep --db: its sweeps on the\n"
+          "                          page's Sweeps tab (read at every request)\n"
           "      --dir DIR           the server's own folder for uploads and runs\n"
           "                          (default ./tally-serve; created)\n"
           "      --max-upload BYTES  largest request body (default 16Mi)\n"
@@ -78,12 +81,13 @@ static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
   return false;
 }
 
-enum { O_LISTEN = 256, O_TOKEN, O_DB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_WORKER };
+enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_WORKER };
 
 static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) {
   static const struct option opts[] = {
       {"listen", required_argument, 0, O_LISTEN}, {"token", required_argument, 0, O_TOKEN},
       {"db", required_argument, 0, O_DB},         {"dir", required_argument, 0, O_DIR},
+      {"sweep-db", required_argument, 0, O_SWEEPDB},
       {"max-upload", required_argument, 0, O_MAXUP}, {"max-insns", required_argument, 0, O_INSNS},
       {"cpu-limit", required_argument, 0, O_CPU}, {"wall-limit", required_argument, 0, O_WALL},
       {"mem-limit", required_argument, 0, O_MEM}, {"max-jobs", required_argument, 0, O_JOBS},
@@ -96,6 +100,7 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
     case O_LISTEN: *listen = optarg; break;
     case O_TOKEN: c->token = optarg; break;
     case O_DB: c->db = optarg; break;
+    case O_SWEEPDB: c->sweep_db = optarg; break;
     case O_DIR: c->dir = optarg; break;
     case O_MAXUP: if (!opt_u64("--max-upload", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_upload = v; break;
     case O_INSNS: if (!opt_u64("--max-insns", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_insns = v; break;
@@ -134,6 +139,19 @@ static int absolutize(char **p) {
   return 0;
 }
 
+/* --sweep-db must name a sweep file now, not at the first request. */
+static bool sweep_db_readable(const char *db) {
+  tally_sweep_entry *v;
+  size_t n;
+  tally_error err;
+  if (tally_sweep_list(db, &v, &n, &err) != 0) {
+    fprintf(stderr, "tally serve: --sweep-db %s\n", err.msg);
+    return false;
+  }
+  tally_sweep_list_free(v, n);
+  return true;
+}
+
 int cmd_serve(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--worker") == 0)
     return serve_worker_main(argv[2]);
@@ -156,6 +174,8 @@ int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "tally serve: --max-jobs, --wall-limit and --cpu-limit must be at least 1\n");
     return SERVE_EXIT_USAGE;
   }
+  if (c.sweep_db && !sweep_db_readable(c.sweep_db))
+    return SERVE_EXIT_NOINPUT;
   if (make_dirs(&c) != 0 || absolutize(&c.dir) != 0) {
     fprintf(stderr, "tally serve: --dir %s: cannot create it: %s\n", c.dir, strerror(errno));
     return SERVE_EXIT_CANTCREAT;

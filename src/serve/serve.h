@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 /* Exit statuses of tally serve, as the CLI's (src/cli/cli.h). */
-enum { SERVE_EXIT_USAGE = 64, SERVE_EXIT_INTERNAL = 70, SERVE_EXIT_CANTCREAT = 73 };
+enum { SERVE_EXIT_USAGE = 64, SERVE_EXIT_NOINPUT = 66, SERVE_EXIT_INTERNAL = 70, SERVE_EXIT_CANTCREAT = 73 };
 
 /* Limits a run and an upload get; set by tally serve's options. */
 typedef struct serve_limits {
@@ -36,6 +36,7 @@ typedef struct serve_job serve_job;
 typedef struct serve_ctx {
   char *dir;                /* the server's own folder: programs/ and jobs/ under it */
   char *db;                 /* the SQLite store of runs */
+  char *sweep_db;           /* --sweep-db: the sweep file the page shows, or NULL */
   char *token;              /* required on /api when not NULL */
   char *self_exe;           /* this binary, for the workers */
   char host[64];            /* the listen address as Host headers must name it */
@@ -121,6 +122,9 @@ void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__
 /* ---- stored.c: the store of runs (tally report's) ---- */
 void serve_stored(serve_ctx *c, const char *method, const char *rest, serve_query_fn q, void *conn,
                   serve_reply *r);
+
+/* ---- sweeps.c: `tally sweep`'s results (--sweep-db) ---- */
+void serve_sweeps(serve_ctx *c, const char *method, const char *path, serve_reply *r);
 
 /* ---- assets.c: the page, embedded at build time ---- */
 typedef struct serve_asset {

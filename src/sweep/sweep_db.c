@@ -20,7 +20,9 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS sweep_point(key TEXT PRIMARY KEY, program TEXT NOT NULL, config TEXT,"
     " sets TEXT NOT NULL, exit_code INTEGER NOT NULL, stop TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS sweep_metric(key TEXT NOT NULL REFERENCES sweep_point(key), name TEXT NOT NULL,"
-    " value REAL NOT NULL, PRIMARY KEY(key, name)) WITHOUT ROWID;";
+    " value REAL NOT NULL, PRIMARY KEY(key, name)) WITHOUT ROWID;"
+    /* the sweeps whose points the file holds, described (sweep_stored.c) */
+    "CREATE TABLE IF NOT EXISTS sweep_spec(id INTEGER PRIMARY KEY, spec TEXT NOT NULL UNIQUE);";
 
 static int prep(sw_db *d, const char *sql, sqlite3_stmt **st) {
   return sqlite3_prepare_v2(d->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
@@ -119,6 +121,35 @@ int sw_db_metric(sw_db *d, const char *key, const char *metric, double *v) {
   return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
+int sw_db_note(sw_db *d, const tally_sweep *s, tally_error *err) {
+  char *text = sw_spec_text(s);
+  sqlite3_stmt *st = NULL;
+  int rc = -1;
+  if (text && prep(d, "INSERT OR IGNORE INTO sweep_spec(spec) VALUES(?)", &st) == 0) {
+    sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  }
+  if (rc != 0)
+    sw_err(err, TALLY_E_INTERNAL, "cannot record the sweep in its file: %s",
+           text ? sqlite3_errmsg(d->db) : "out of memory");
+  sqlite3_finalize(st);
+  free(text);
+  return rc;
+}
+
+/* The src file's sweep descriptions too, when it has them (a file of an
+ * older tally has none). */
+static const char MERGE_SPECS[] =
+    "INSERT OR IGNORE INTO main.sweep_spec(spec) SELECT spec FROM src.sweep_spec ORDER BY id;";
+
+static int src_has_specs(sw_db *d) {
+  sqlite3_stmt *st = NULL;
+  int has = prep(d, "SELECT 1 FROM src.sqlite_master WHERE type='table' AND name='sweep_spec'", &st) == 0 &&
+            sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  return has;
+}
+
 long sw_db_merge(sw_db *d, const char *src, tally_error *err) {
   sqlite3_stmt *att = NULL;
   long before = 0, after = 0;
@@ -136,9 +167,10 @@ long sw_db_merge(sw_db *d, const char *src, tally_error *err) {
                    "BEGIN IMMEDIATE;"
                    "INSERT INTO main.sweep_metric SELECT * FROM src.sweep_metric WHERE key NOT IN"
                    " (SELECT key FROM main.sweep_point);"
-                   "INSERT OR IGNORE INTO main.sweep_point SELECT * FROM src.sweep_point;"
-                   "COMMIT;",
-                   NULL, NULL, NULL) != SQLITE_OK) {
+                   "INSERT OR IGNORE INTO main.sweep_point SELECT * FROM src.sweep_point;",
+                   NULL, NULL, NULL) != SQLITE_OK ||
+      (src_has_specs(d) && sqlite3_exec(d->db, MERGE_SPECS, NULL, NULL, NULL) != SQLITE_OK) ||
+      sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
     sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
     goto fail;
   }

@@ -38,6 +38,8 @@ struct tally_sweep {
   char *pareto[2];
   sw_list record;            /* metrics shown in the table */
   uint64_t max_insns;        /* per point; 0 = none */
+  char *name;                /* what lists of sweeps call it; NULL: made up (sw_name) */
+  int one_pass;              /* --one-pass: sweep_onepass.c */
 };
 
 /* One point, as its parts. */
@@ -79,9 +81,32 @@ int sw_db_put(sw_db *d, const sw_point *p, const sw_result *r, tally_error *err)
  * "exit", or a signal name. 1 found, 0 not stored, -1 error. */
 int sw_db_metric(sw_db *d, const char *key, const char *metric, double *v);
 long sw_db_merge(sw_db *d, const char *src, tally_error *err);
+/* Records the sweep's description in the file (once per distinct sweep),
+ * so that readers without the spec file (tally serve) can list and show
+ * it (sweep_stored.c). */
+int sw_db_note(sw_db *d, const tally_sweep *s, tally_error *err);
+
+/* ---- The description as text (sweep_stored.c) ---- */
+/* The sweep as lines of tab-separated fields, everything that decides its
+ * points and its reports; malloc'd, or NULL. */
+char *sw_spec_text(const tally_sweep *s);
+/* The sweep's name, or one made from its programs and axes (malloc'd). */
+char *sw_name(const tally_sweep *s);
 
 /* ---- One simulation (sweep_point.c) ---- */
 int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err);
+/* The same, with miss_fn told of every I-cache miss (tally_on_icache_miss). */
+int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_fn)(void *, uint32_t), void *ctx,
+                          sw_result *r, uint64_t *signals, tally_error *err);
+
+/* ---- Every I-cache size and associativity in one run (sweep_onepass.c) ---- */
+/* Runs the points todo[0..n) with one simulation per program and machine,
+ * up to `jobs` at a time (stopping between them when *cancel): -1 with err
+ * (TALLY_E_USAGE) when the sweep is outside the family where that is exact,
+ * saying why. `done` is called after each point is stored. */
+int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, unsigned jobs,
+               const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
+               tally_error *err);
 
 void sw_err(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #endif

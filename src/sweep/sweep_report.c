@@ -179,8 +179,40 @@ static void json_str(FILE *out, const char *s) {
   fputc('"', out);
 }
 
-static void json(FILE *out, const table *t) {
-  fputs("{\"points\": [", out);
+static void json_strs(FILE *out, char *const *v, size_t n) {
+  fputc('[', out);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? ", " : "", out);
+    json_str(out, v[i]);
+  }
+  fputc(']', out);
+}
+
+/* What the sweep is, for readers that draw it (tally serve's page). */
+static void json_head(FILE *out, const table *t, const char *name) {
+  const tally_sweep *s = t->s;
+  fputs("{\"name\": ", out);
+  json_str(out, name);
+  fputs(", \"objective\": ", out);
+  json_str(out, s->objective);
+  fputs(", \"pareto_metrics\": ", out);
+  json_strs(out, s->pareto, 2);
+  fputs(", \"metrics\": ", out);
+  json_strs(out, t->cols.v, t->cols.n);
+  fputs(",\n \"axes\": [", out);
+  for (size_t a = 0; a < s->naxes; a++) {
+    fputs(a ? ", {\"key\": " : "{\"key\": ", out);
+    json_str(out, s->axes[a].key);
+    fputs(", \"values\": ", out);
+    json_strs(out, s->axes[a].values.v, s->axes[a].values.n);
+    fputc('}', out);
+  }
+  fputs("],\n", out);
+}
+
+static void json(FILE *out, const table *t, const char *name) {
+  json_head(out, t, name);
+  fputs(" \"points\": [", out);
   int first = 1;
   for (size_t i = 0; i < t->n; i++) {
     const row *r = &t->rows[i];
@@ -228,9 +260,12 @@ int tally_sweep_write(const tally_sweep *s, const char *db, tally_sweep_format f
     for (size_t i = 0; i < t.n; i++)
       line(out, &t, &t.rows[i], csv ? "," : " ", csv);
     break;
-  case TALLY_SWEEP_JSON:
-    json(out, &t);
+  case TALLY_SWEEP_JSON: {
+    char *name = sw_name(s);
+    json(out, &t, name ? name : "");
+    free(name);
     break;
+  }
   case TALLY_SWEEP_PARETO:
     fprintf(out, "Pareto front over %s and %s (smaller is better; points that exited 0):\n", s->pareto[0],
             s->pareto[1]);

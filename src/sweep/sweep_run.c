@@ -106,6 +106,18 @@ static int pending(pool *p, size_t first, size_t count, tally_error *err) {
   return 0;
 }
 
+/* A point the one pass stored: the status and progress as the pool's. */
+static void onepass_done(void *ctx, const sw_result *r) {
+  pool *p = ctx;
+  p->st.done++;
+  p->st.failed += r->exit_code != 0;
+  p->st.elapsed = since(&p->t0);
+  size_t left = p->st.total - p->st.skipped - p->st.done;
+  p->st.eta = p->st.elapsed / (double)p->st.done * (double)left;
+  if (p->progress)
+    p->progress(p->ctx, &p->st);
+}
+
 static int start_threads(pool *p, unsigned jobs, tally_error *err) {
   pthread_t *t = calloc(jobs, sizeof *t);
   if (!t)
@@ -141,7 +153,9 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
   p.st.eta = -1;
   if (!(p.db = sw_db_open(db, err)))
     return -1;
-  int rc = pending(&p, first, count, err);
+  int rc = sw_db_note(p.db, s, err);
+  if (rc == 0)
+    rc = pending(&p, first, count, err);
   if (rc == 0) {
     pthread_mutex_init(&p.lock, NULL);
     clock_gettime(CLOCK_MONOTONIC, &p.t0);
@@ -149,7 +163,7 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
       progress(ctx, &p.st);
     if (jobs > p.ntodo)
       jobs = p.ntodo ? (unsigned)p.ntodo : 1;
-    rc = start_threads(&p, jobs, err);
+    rc = s->one_pass ? sw_onepass(s, p.db, p.todo, p.ntodo, jobs, cancel, onepass_done, &p, err) : start_threads(&p, jobs, err);
     pthread_mutex_destroy(&p.lock);
     if (rc == 0 && p.failed) {
       if (err)

@@ -106,6 +106,7 @@ void tally_sweep_free(tally_sweep *s) {
   free(s->objective);
   free(s->pareto[0]);
   free(s->pareto[1]);
+  free(s->name);
   free(s);
 }
 
@@ -195,6 +196,8 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
   int rc = 0;
   if (strcmp(key, "core") == 0)
     rc = replace(&s->core, value);
+  else if (strcmp(key, "name") == 0)
+    rc = replace(&s->name, value);
   else if (strcmp(key, "objective") == 0)
     rc = replace(&s->objective, value);
   else if (strcmp(key, "record") == 0) {
@@ -209,13 +212,19 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
     }
     rc = replace(&s->pareto[0], l.v[0]) | replace(&s->pareto[1], l.v[1]);
     sw_list_free(&l);
+  } else if (strcmp(key, "one_pass") == 0) {
+    if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+      sw_err(err, TALLY_E_USAGE, "one_pass '%s': expected true or false", value);
+      return -1;
+    }
+    s->one_pass = strcmp(value, "true") == 0;
   } else if (strcmp(key, "max_insns") == 0) {
     if (!tally_parse_number(value, &s->max_insns)) {
       sw_err(err, TALLY_E_USAGE, "max_insns '%s': not a number", value);
       return -1;
     }
   } else {
-    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (core, objective, pareto, record, max_insns)", key);
+    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns, one_pass)", key);
     return -1;
   }
   if (rc != 0)
@@ -357,6 +366,20 @@ static int spec_handler(void *user, const char *section, const char *key, const 
   return c->failed ? 0 : spec_line(user, section, key, value, c->line);
 }
 
+/* A spec file without "name =" is named after the file: fig5.ini -> fig5. */
+static int name_from_path(tally_sweep *s, const char *path, tally_error *err) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+    n -= 4;
+  if (!(s->name = strndup(base, n))) {
+    sw_err(err, TALLY_E_INTERNAL, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 int tally_sweep_load_spec(tally_sweep *s, const char *path, tally_error *err) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -372,7 +395,9 @@ int tally_sweep_load_spec(tally_sweep *s, const char *path, tally_error *err) {
     sw_err(err, TALLY_E_INPUT, "%s:%d: not an INI line", path, rc);
     return -1;
   }
-  return flush_program(&c, c.line);
+  if (flush_program(&c, c.line) != 0)
+    return -1;
+  return s->name ? 0 : name_from_path(s, path, err);
 }
 
 /* ---- Points ---- */

@@ -157,6 +157,8 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
       return 0;
     }
     pulse(t, SIG_ICACHE_MISS);
+    if (t->icache_miss_fn)
+      t->icache_miss_fn(t->icache_miss_ctx, line_addr);
     stall = memory_transaction(t, now, read_cycles(t, line_addr, t->model.icache.line));
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */

@@ -185,6 +185,11 @@ typedef struct timing {
   void *watch;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
+  /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
+   * other caches simulated on the same stream); only the miss path pays.
+   * Last, out of the hot fields' way. */
+  void (*icache_miss_fn)(void *ctx, uint32_t line_addr);
+  void *icache_miss_ctx;
 } timing;
 
 /* Creates the timing state for a validated model; NULL on failure. */

@@ -4,7 +4,9 @@ checked against the command line: the totals the page shows equal
 `tally report --json` for the stored run, the plot has ceil(cycles /
 interval) points (cycles from `tally run --stats-json` on the same program
 and command line), the CSV the page downloads equals `tally report --csv`,
-the bad upload's message is on the page. Screenshots: SHOTS/*.png.
+the bad upload's message is on the page; the Sweeps tab's table, sorted
+and unsorted, equals `tally sweep --json` of the same file, and its
+Pareto front is the front by definition. Screenshots: SHOTS/*.png.
 
 usage: browser_case.py TALLY WORKLOADS_DIR WORK_DIR SHOTS_DIR
 """
@@ -26,6 +28,61 @@ def fmt(n):
     return "{:,}".format(n)
 
 
+def front_of(points):
+    """The Pareto front by its definition, from the export's metrics: the
+    points that exited 0 and that no such point matches in both metrics
+    while beating in one (smaller is better)."""
+    ok = [p for p in points if p["metrics"]["exit"] == 0]
+    def beats(q, p):
+        a, b = q["metrics"]["cycles"], q["metrics"]["energy_uj"]
+        x, y = p["metrics"]["cycles"], p["metrics"]["energy_uj"]
+        return a <= x and b <= y and (a < x or b < y)
+    return sorted(str(p["point"]) for p in ok if not any(beats(q, p) for q in ok))
+
+
+def same_value(cell, v):
+    """A table cell against the JSON export's value: integers shown with
+    thousands separators, other numbers as JSON wrote them."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return cell == str(v)
+    try:
+        return float(cell.replace(",", "")) == v
+    except ValueError:
+        return False
+
+
+def check_sweep(seen, exp):
+    """The Sweeps tab against `tally sweep --json` of the same file."""
+    pts = exp["points"]
+    check(seen["sweepList"] == [["1", exp["name"], str(len(pts)), str(len(pts))]], "sweep list: %s" % seen["sweepList"])
+    axes = [a["key"] for a in exp["axes"]]
+    want_head = ["point", "program"] + axes + exp["metrics"]
+    head = [h.rstrip(" ▲▼") for h in seen["sweepTable"][0]]
+    check(head == want_head, "sweep table columns %s, want %s" % (head, want_head))
+    rows = seen["sweepTable"][1:]
+    check([r[0] for r in rows] == [str(p["point"]) for p in pts], "sweep table rows in point order: %s" % [r[0] for r in rows])
+    for r, p in zip(rows, pts):
+        want = [p["point"], p["program"]] + [p["axes"][k] for k in axes] + [p["metrics"][m] for m in exp["metrics"]]
+        check(len(r) == len(want) and all(same_value(c, v) for c, v in zip(r, want)),
+              "sweep table row %s, the JSON export says %s" % (r, want))
+    by_cycles = [str(p["point"]) for p in sorted(pts, key=lambda p: (p["metrics"]["cycles"], p["point"]))]
+    check(seen["sweepByCycles"] == by_cycles, "sorted by cycles: %s, want %s" % (seen["sweepByCycles"], by_cycles))
+    check(seen["sweepByCyclesDown"] == by_cycles[::-1], "sorted by cycles, descending: %s" % seen["sweepByCyclesDown"])
+    front = front_of(pts)
+    check(len(front) >= 1, "a front exists")
+    check(sorted(str(p["point"]) for p in pts if p["pareto"]) == front, "the export's pareto flags follow the definition")
+    check(sorted(r[0] for r in seen["sweepFront"][1:]) == front, "page front %s, want %s" % (seen["sweepFront"], front))
+    check(sorted(seen["sweepBold"]) == front, "front rows in bold: %s" % seen["sweepBold"])
+    usable = [p for p in pts if p["metrics"]["exit"] == 0]
+    check(seen["sweepScatter"] == {"points": len(usable), "front": len(front)},
+          "scatter over the Pareto metrics: %s" % seen["sweepScatter"])
+    sizes = next(a["values"] for a in exp["axes"] if a["key"] == "icache.size")
+    ways = next(a["values"] for a in exp["axes"] if a["key"] == "icache.ways")
+    plot = seen["sweepPlot"]
+    check(plot["points"] == len(sizes) and plot["series"] == len(ways)
+          and plot["legend"] == ["icache.ways=" + w for w in ways], "sweep plot: %s" % plot)
+
+
 def main():
     fresh_dir(WORK)
     os.makedirs(SHOTS, exist_ok=True)
@@ -37,7 +94,11 @@ def main():
     not_elf = os.path.join(WORK, "notes.txt")
     with open(not_elf, "w") as f:
         f.write("this is not a program\n" * 20)
-    s = Server(TALLY, os.path.join(WORK, "srv"))
+    sweep_db, sweep_json = os.path.join(WORK, "sweeps.db"), os.path.join(WORK, "sweep.json")
+    subprocess.run([TALLY, "sweep", "-p", os.path.join(WL, "hanoi.elf") + " 6", "-a", "icache.size=512,1K,2K",
+                    "-a", "icache.ways=1,2", "--db", sweep_db, "--json", sweep_json, "-q"],
+                   check=True, capture_output=True)
+    s = Server(TALLY, os.path.join(WORK, "srv"), "--sweep-db", sweep_db)
     try:
         r = subprocess.run(["node", os.path.join(HERE, "browser", "e2e.mjs"), s.url + "/", aes_bin,
                             os.path.join(WL, "aes.map"), not_elf, SHOTS],
@@ -89,7 +150,9 @@ def main():
     check(gone.returncode != 0 and "no run" in gone.stderr, "the second run was deleted from the page: %s" % gone.stderr)
     check(seen["flameFrames"] > 10 and seen["annotatedRows"] > 0, "profile drawn: %d frames, %d code rows"
           % (seen["flameFrames"], seen["annotatedRows"]))
-    for n in ("serve-bad-upload", "serve-functions", "serve-run", "serve-compare", "serve-profile"):
+    with open(sweep_json) as f:
+        check_sweep(seen, json.load(f))
+    for n in ("serve-bad-upload", "serve-functions", "serve-run", "serve-compare", "serve-profile", "serve-sweep"):
         check(os.path.getsize(os.path.join(SHOTS, n + ".png")) > 10000, "screenshot %s" % n)
     done()
 

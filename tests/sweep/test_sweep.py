@@ -20,6 +20,14 @@ its outputs (one case per invocation, --case NAME).
           without root or slurm-wlm/munge.
   errors  bad spec lines name file and line (66), bad options are usage
           errors (64), --help exits 0.
+  onepass `--one-pass` on two workloads (hanoi, code-bound; aes, with its
+          tables), I-cache sizes x ways (x line sizes for hanoi) on SRAM:
+          every point's cycles, instructions and every signal equal a
+          separate `tally run --stats-json` with the same --set options,
+          energy to the export's 3 decimals; sweeps outside the exact family
+          (SDRAM row misses, a write buffer, LRR) are refused with 64 naming
+          why, and store nothing; so is a program whose path follows mcycle
+          (programs/timed_path.c), caught by the real run of one point.
 """
 import argparse
 import csv
@@ -311,12 +319,86 @@ def case_slurm(a):
                 pass
 
 
+def run_stats(a, elf, args, sets):
+    argv = [a.tally, "run", "--core", "tally5"]
+    for x in sets:
+        argv += ["--set", x]
+    sj = os.path.join(a.work, "run.json")
+    p = subprocess.run(argv + ["--stats-json", sj, elf, *args], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        fail(f"tally run {sets}: exit {p.returncode}\n{p.stderr}")
+    with open(sj) as f:
+        return json.load(f)
+
+
+def onepass_equals_runs(a, elf, args, axes):
+    """A --one-pass sweep of elf against one tally run per point."""
+    base = ["memory.type=sram"]
+    signals = list(run_stats(a, elf, args, base)["signals"])
+    db = os.path.join(a.work, os.path.basename(elf) + ".db")
+    spec = ["-p", " ".join([elf, *args]), "--set", base[0], "--record", ",".join(["cycles", "instructions"] + signals),
+            "--db", db, "--one-pass", "--json", "op.json", "-q"]
+    for ax in axes:
+        spec += ["-a", ax]
+    sweep(a, *spec)
+    with open(os.path.join(a.work, "op.json")) as f:
+        pts = json.load(f)["points"]
+    want = 1
+    for ax in axes:
+        want *= len(ax.split("=")[1].split(","))
+    if len(pts) != want:
+        fail(f"{elf}: {len(pts)} points, expected {want}")
+    for p in pts:
+        sets = base + [f"{k}={v}" for k, v in p["axes"].items()]
+        d = run_stats(a, elf, args, sets)
+        m = p["metrics"]
+        got = {"cycles": d["cycles"], "instructions": d["instructions"], **d["signals"]}
+        for k, v in got.items():
+            if m.get(k) != v:
+                fail(f"{os.path.basename(elf)} {sets}: {k} {m.get(k)} from --one-pass, {v} from tally run")
+        if abs(m["energy_uj"] - d["energy_j"]["total"] * 1e6) > 0.0006:
+            fail(f"{sets}: energy {m['energy_uj']} uJ from --one-pass, {d['energy_j']['total'] * 1e6} from tally run")
+    misses = {p["axes"]["icache.size"]: p["metrics"]["icache.miss"] for p in pts if p["axes"]["icache.ways"] == "1"}
+    if len(set(misses.values())) < 2:
+        fail(f"the I-cache sizes do not change the misses: {misses}")
+    return len(pts)
+
+
+def case_onepass(a):
+    wl = os.path.dirname(a.elf)
+    n = onepass_equals_runs(a, a.elf, ["10"], ["icache.line=16,32", "icache.size=256,1K,4K", "icache.ways=1,4"])
+    n += onepass_equals_runs(a, os.path.join(wl, "aes.elf"), ["20"], ["icache.size=512,2K,8K", "icache.ways=1,2,8"])
+    refused = [(["--core", "tally5"], "SDRAM"),
+               (["--core", "tally5-wt", "--set", "memory.type=sram"], "write buffer"),
+               (["--set", "memory.type=sram", "-a", "icache.replacement=lru,lrr"], "not LRU")]
+    for extra, why in refused:
+        db = os.path.join(a.work, "refused.db")
+        p = sweep(a, "-p", f"{a.elf} 6", "-a", "icache.size=512,1K", *extra, "--one-pass", "--db", db, "-q",
+                  check=False)
+        if p.returncode != 64 or why not in p.stderr:
+            fail(f"--one-pass {extra}: exit {p.returncode}, {p.stderr!r}, expected 64 naming {why!r}")
+        if count(db) != 0:
+            fail(f"--one-pass {extra} stored points although refused")
+    # a program whose path follows the cycle count: in the family by its
+    # model, so only the real run of one point can catch it
+    timed = os.path.join(a.programs, "timed_path.elf")
+    db = os.path.join(a.work, "timed.db")
+    p = sweep(a, "-p", timed, "-a", "icache.size=256,1K,4K", "--set", "memory.type=sram", "--one-pass",
+              "--db", db, "-q", check=False)
+    if p.returncode != 64 or "differs from its real run" not in p.stderr:
+        fail(f"--one-pass on a time-dependent program: exit {p.returncode}, {p.stderr!r}")
+    if count(db) != 0:
+        fail("--one-pass stored points of a time-dependent program")
+    print(f"{n} points equal their separate runs")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors"])
+    ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)

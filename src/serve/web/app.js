@@ -1,6 +1,7 @@
 /*
  * tally serve's page: upload, function table, pairs, run with live plot and
- * totals, stored runs (open, compare, delete, export), the profile. Every
+ * totals, stored runs (open, compare, delete, export), the profile, the
+ * sweeps of --sweep-db (sweeps.js). Every
  * call goes to the JSON API (docs/tally-serve.md) with the X-Tally header
  * (the server refuses changes without it) and the token, if the page was
  * opened with ?token=.
@@ -8,7 +9,7 @@
 'use strict';
 
 const state = { info: null, program: null, pairs: [], job: null, since: 0, plot: null, profile: new ProfileView(),
-  events: [] };
+  events: [], sweeps: new SweepView() };
 const $ = (id) => document.getElementById(id);
 const TOKEN = new URLSearchParams(location.search).get('token');
 
@@ -32,6 +33,9 @@ function tab(name) {
   for (const b of document.querySelectorAll('.tab')) b.classList.toggle('on', b.dataset.tab === name);
   for (const p of document.querySelectorAll('.page')) p.classList.toggle('on', p.id === 'tab-' + name);
   if (name === 'runs') loadRuns();
+  if (name === 'sweeps') state.sweeps.list();
+  if (name === 'sweeps' && state.sweeps.plot) state.sweeps.plot.redraw();
+  if (name === 'sweeps' && state.sweeps.sweep) state.sweeps.scatter(); /* its width is known only when shown */
   if (name === 'measure' && state.plot) state.plot.redraw();
   if (name === 'profile' && state.profile.p) state.profile.flame(); /* its width is known only when shown */
 }
@@ -339,6 +343,8 @@ async function main() {
   $('stop').onclick = () => api(`/jobs/${state.job}/stop`, { method: 'POST' }).catch((e) => showError('run-error', e.message));
   $('stacked').onchange = () => state.plot && state.plot.setStacked($('stacked').checked);
   $('refresh-runs').onclick = loadRuns;
+  $('refresh-sweeps').onclick = () => state.sweeps.list();
+  for (const id of ['sweep-metric', 'sweep-x', 'sweep-by']) $(id).onchange = () => state.sweeps.draw();
   $('compare').onclick = () => openRuns([...document.querySelectorAll('#runs-list input:checked')].map((x) => x.dataset.id));
   try {
     state.info = await api('/info');

@@ -26,6 +26,9 @@ class TimePlot {
     this.stacked = false;
     this.pending = false;
     this.pad = { l: 70, r: 12, t: 10, b: 28 };
+    this.xLabel = 'cycles';
+    this.xMin = this.xMax = null;  // the x range drawn; null: 0 to the last x
+    this.xTicks = null;   // [[x, label], ...] in place of numbered ticks (a sweep's axis values)
     new ResizeObserver(() => this.redraw()).observe(this.box);
   }
 
@@ -48,7 +51,7 @@ class TimePlot {
   append(rows) {
     for (const r of rows) {
       this.x.push(r[1]);
-      for (let i = 0; i < this.ys.length; i++) this.ys[i].push(r[2 + i] || 0);
+      for (let i = 0; i < this.ys.length; i++) this.ys[i].push(r[2 + i] ?? 0);  // NaN: no value there
     }
     this.redraw();
   }
@@ -95,7 +98,7 @@ class TimePlot {
     let ymax = 0;
     for (const s of series) for (let k = 0; k < n; k++) if (s[k] > ymax) ymax = s[k];
     ymax = ymax > 0 ? niceCeil(ymax) : 1;
-    const x0 = 0, x1 = this.x[n - 1] || 1;
+    const x0 = this.xMin ?? 0, x1 = this.xMax ?? (this.x[n - 1] || 1);
     const px = (x) => P.l + (x - x0) / (x1 - x0 || 1) * pw;
     const py = (y) => P.t + ph - y / ymax * ph;
     this.axes(g, x1, ymax, px, py, w, h);
@@ -112,11 +115,16 @@ class TimePlot {
       g.fillText(fmtShort(y), P.l - 6, yy + 4);
     }
     g.textAlign = 'center';
-    for (let k = 0; k <= 5; k++) {
-      const x = x1 * k / 5;
-      g.fillText(fmtShort(x), px(x), h - P.b + 16);
+    if (this.xTicks) {
+      for (const [x, label] of this.xTicks) g.fillText(label, px(x), h - P.b + 16);
+    } else {
+      for (let k = 0; k <= 5; k++) {
+        const x = x1 * k / 5;
+        g.fillText(fmtShort(x), px(x), h - P.b + 16);
+      }
     }
-    g.fillText('cycles', w - P.r - 20, h - 2);
+    g.textAlign = 'right';
+    g.fillText(this.xLabel, w - P.r, h - 2);
   }
 
   /* One series, one min/max per pixel column (dense) or point to point. */

@@ -2,7 +2,8 @@
 // playwright-core as a user would: a bad upload shows its error; a raw
 // .bin with its .map is uploaded; two (signal, function) pairs are picked;
 // the run's plot fills; the totals, the stored runs, a CSV download, a
-// comparison of two runs and the profile are shown. A screenshot of each
+// comparison of two runs and the profile are shown; a sweep's table,
+// sorted, its Pareto front and its plot. A screenshot of each
 // page goes to SHOTS. Prints what it read from the page as JSON on stdout,
 // for browser_case.py to check against the command line.
 //
@@ -122,6 +123,32 @@ try {
   await page.click(`#runs-list tr[data-id="${seen.runId2}"] button:text("delete")`);
   await page.waitForSelector(`#runs-list tr[data-id="${seen.runId2}"]`, { state: 'detached' });
   seen.deleted = true;
+
+  // the sweep file's sweep: its table (as shown, then sorted by cycles),
+  // the Pareto front, the plot
+  await page.click('button[data-tab=sweeps]');
+  await page.waitForSelector('#sweeps-list tr[data-id="1"]');
+  seen.sweepList = await page.$$eval('#sweeps-list tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent)));
+  await page.click('#sweeps-list tr[data-id="1"] button');
+  await page.waitForSelector('#sweep-view:not(.hidden) #sweep-table tbody tr');
+  const table = (id) => page.$$eval(`#${id} tr`, (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  seen.sweepTable = await table('sweep-table');
+  seen.sweepFront = await table('sweep-front');
+  seen.sweepScatter = { points: Number(await page.getAttribute('#sweep-scatter', 'data-points')),
+    front: Number(await page.getAttribute('#sweep-scatter', 'data-front')) };
+  seen.sweepBold = await page.$$eval('#sweep-table tbody tr.front', (rows) => rows.map((r) => r.dataset.point));
+  await page.click('#sweep-table thead th:text-is("cycles")');
+  seen.sweepByCycles = await page.$$eval('#sweep-table tbody tr', (rows) => rows.map((r) => r.dataset.point));
+  await page.click('#sweep-table thead th:text-matches("^cycles")');
+  seen.sweepByCyclesDown = await page.$$eval('#sweep-table tbody tr', (rows) => rows.map((r) => r.dataset.point));
+  await page.selectOption('#sweep-metric', 'cycles');
+  await page.selectOption('#sweep-x', 'icache.size');
+  await page.selectOption('#sweep-by', 'icache.ways');
+  await page.waitForTimeout(300);  // the plot's frame
+  seen.sweepPlot = { points: Number(await page.getAttribute('#sweep-plot', 'data-points')),
+    series: Number(await page.getAttribute('#sweep-plot', 'data-series')),
+    legend: await page.$$eval('#sweep-plot + .legend span', (s) => s.map((x) => x.textContent)) };
+  await shot(page, 'serve-sweep');
 } finally {
   await browser.close();
 }
