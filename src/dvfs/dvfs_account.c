@@ -63,8 +63,8 @@ tally_stop dvfs_account_run(tally_sim *sim, const dvfs_range *ranges, size_t n, 
   mark last = mark_now(sim);
   size_t at = range_of(v, n, tally_pc(sim));
   size_t cur = at < n ? v[at].row : nrows;
-  tally_stop st;
-  for (;;) {
+  tally_stop st = n ? TALLY_STOP_LIMIT : tally_run(sim, UINT64_MAX); /* no range: no stepping */
+  while (st == TALLY_STOP_LIMIT) {
     st = tally_run(sim, 1);
     if (st != TALLY_STOP_LIMIT)
       break;
