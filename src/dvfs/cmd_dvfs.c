@@ -142,7 +142,7 @@ static bool raise_weakest(dvfs_region *v, size_t n) {
   if (w < 0)
     return false;
   if (--v[w].point == 0)
-    v[w].why = "dropped: over --max-slowdown";
+    v[w].why = "dropped: over --max-slowdown", v[w].dropped = true;
   else
     v[w].why = "chosen (one point up: --max-slowdown)";
   return true;
@@ -166,24 +166,26 @@ static int fit(dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, c
     }
     if (dvfs_slowdown(after, base) <= o->max_slowdown || !raise_weakest(regs, nregs))
       return 0;
+    dvfs_choose(o, regs, nregs);
   }
 }
 
 /* Both programs stepped, with a row per chosen region. */
 static int account(const dvfs_opts *o, const char *dir, const dvfs_region *regs, size_t nregs, dvfs_tally *before,
                    dvfs_tally *after, dvfs_run *base, dvfs_run *sw, tally_error *err) {
-  dvfs_range *ranges = malloc((nregs ? nregs : 1) * sizeof *ranges);
+  dvfs_range *ranges = malloc((nregs ? nregs : 1) * DVFS_MAX_RANGES * sizeof *ranges);
   if (!ranges) {
     snprintf(err->msg, sizeof err->msg, "out of memory");
     return EXIT_INTERNAL;
   }
-  size_t m = 0;
+  size_t m = 0, nr = 0;
   for (size_t i = 0; i < nregs; i++)
     if (regs[i].point) {
-      ranges[m] = (dvfs_range){regs[i].lo, regs[i].hi, m};
+      for (size_t k = 0; k < regs[i].nranges; k++)
+        ranges[nr++] = (dvfs_range){regs[i].ranges[k].lo, regs[i].ranges[k].hi, m};
       m++;
     }
-  dvfs_acct a = {ranges, m, m, before};
+  dvfs_acct a = {ranges, nr, m, before};
   dvfs_run_free(base);
   dvfs_run_free(sw);
   int rc = dvfs_run_elf(o, o->in, dir, NULL, 0, &a, base, err);

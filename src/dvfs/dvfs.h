@@ -59,6 +59,14 @@ typedef struct dvfs_phase {
   uint64_t entries, cycles, instret, rmiss, wmiss;
 } dvfs_phase;
 
+/* An address range charged to accounting row `row`. */
+typedef struct dvfs_range {
+  uint32_t lo, hi;
+  size_t row;
+} dvfs_range;
+
+#define DVFS_MAX_RANGES 8
+
 /* A switch site of a region: an analysis call before or after pc. */
 typedef enum dvfs_site_kind {
   DVFS_ENTER,           /* switch down (to the region's point) */
@@ -88,9 +96,13 @@ typedef struct dvfs_region {
   dvfs_kind kind;
   int func;                /* the function it lies in */
   int parent;              /* the innermost candidate loop holding it, -1 */
-  uint32_t lo, hi;         /* [lo, hi) */
+  uint32_t lo, hi;         /* [lo, hi): from its first range's start to its last's end */
+  dvfs_range ranges[DVFS_MAX_RANGES]; /* its instructions (a loop's body may be in pieces) */
+  size_t nranges;
   uint64_t cycles, misses, entries;
   int point;               /* index into opts.pts; 0: not switched */
+  const char *fails;       /* why it cannot be chosen (thresholds, sites), NULL: it can */
+  bool dropped;            /* taken out for --max-slowdown */
   const char *why;         /* why chosen or not */
   dvfs_sites sites;        /* where its switches go (when it can be a region) */
 } dvfs_region;
@@ -100,12 +112,6 @@ typedef struct dvfs_tally {
   uint64_t cycles, instret;
   double seconds, joules;
 } dvfs_tally;
-
-/* An address range charged to accounting row `row`. */
-typedef struct dvfs_range {
-  uint32_t lo, hi;
-  size_t row;
-} dvfs_range;
 
 /* Per-region accounting of a run (dvfs_account.c): nranges ranges, rows[0
  * .. nrows-1] for them and rows[nrows] for everything else. */
@@ -142,18 +148,25 @@ int dvfs_profile(const dvfs_opts *o, const char *dir, dvfs_phase **rows, size_t 
 
 /* dvfs_loops.c: the direct target of a branch or jump (false: none). */
 bool dvfs_target(const tally_inst_insn *in, uint32_t *target);
-/* The candidate loops of the program: header to last back edge, nested
+/* The candidate loops of the program: header and natural body, nested
  * loops with their parent. *loops is malloc'd. */
 int dvfs_find_loops(const tally_inst *ti, dvfs_region **loops, size_t *n, tally_error *err);
+/* Whether pc is one of the region's instructions. */
+bool dvfs_region_has(const dvfs_region *r, uint32_t pc);
 /* The switch sites of loops[self]; NULL, or why it cannot be a region. */
 const char *dvfs_loop_sites(const tally_inst *ti, const dvfs_region *loops, size_t nloops, size_t self,
                             dvfs_sites *s);
 /* dvfs_insert.c: the sites of a function region (entry, returns, tail calls). */
 const char *dvfs_function_sites(const tally_inst *ti, const dvfs_region *r, dvfs_sites *s);
 
-/* dvfs_select.c: regions from the phase rows, with the thresholds. */
+/* dvfs_select.c: regions from the phase rows, with the thresholds;
+ * candidates without cycles stay in the list (not shown). */
 int dvfs_select(const dvfs_opts *o, const dvfs_phase *rows, size_t nrows, dvfs_region **regions, size_t *nregions,
                 tally_error *err);
+/* Chooses, outermost first, every candidate that can be chosen, is not
+ * dropped and has no chosen loop around it, at the slowest point (again
+ * after a drop: the loops inside a dropped one get their turn). */
+void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n);
 
 /* dvfs_insert.c: writes out with switches around the regions whose point
  * is not 0 (each to its own point). */

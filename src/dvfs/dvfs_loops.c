@@ -1,16 +1,18 @@
 /*
  * Loops as DVFS regions (the paper's granularity): a loop is its header
  * (an instruction the decoder marks TALLY_INST_LOOP: the target of a
- * backward branch or jump) up to its last back edge, [header, latch end).
- * Its switches go on the edges, not on the header (which runs every
- * iteration): down on each way in (a branch or jump from outside the range
- * to inside it, a fall-through into the header) and up before each way
- * out's target (the first instruction after a branch or jump leaving the
- * range, the instruction after the latch), before each return inside it
- * and before each jump out of the function. A conditional edge gets the
- * branch's outcome (`taken`) so the analysis switches only when the edge
- * is taken. Ways out that cannot be seen (an indirect jump other than a
- * return) make a loop no candidate.
+ * backward branch or jump) and its natural body: every instruction of the
+ * function from which a back edge to the header is reached without
+ * passing the header. gcc moves rare paths out of line, so a body is a
+ * few address ranges, not [header, last back edge). Its switches go on
+ * the edges, not on the header (which runs every iteration): down on each
+ * way in (a branch or jump from outside the body into it, an instruction
+ * falling into it) and up before each way out's target (the first
+ * instruction outside the body after a branch, jump or fall-through out of
+ * it), before each return in it and before each jump out of the function.
+ * A conditional way in gets the branch's outcome (`taken`) so the
+ * analysis switches only when the edge is taken. Ways out that cannot be
+ * seen (an indirect jump other than a return) make a loop no candidate.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,43 +61,103 @@ static void add_site(dvfs_sites *s, uint32_t pc, int when, dvfs_site_kind k) {
     s->overflow = true;
 }
 
-/* The way in by falling into the header from the instruction before it. */
-static const char *entry_fallthrough(const tally_inst *ti, const dvfs_region *r, long hdr, dvfs_sites *s) {
-  if (hdr == 0)
-    return "the loop starts the program's code";
-  const tally_inst_insn *prev = tally_inst_insn_at(ti, (size_t)hdr - 1);
-  if (prev->pc + prev->len != r->lo || prev->func != r->func)
-    return prev->func != r->func ? "the loop starts its function" : NULL;
-  if (prev->flags & TALLY_INST_NOSITE)
-    return "the instruction before the loop cannot be instrumented";
-  if (prev->flags & TALLY_INST_BRANCH)
-    add_site(s, prev->pc, TALLY_INST_BEFORE, DVFS_ENTER_NOT_TAKEN);
-  else if (prev->flags & TALLY_INST_JUMP) {
-    if (prev->flags & TALLY_INST_CALL)
-      return "a call falls into the loop";
-  } else
-    add_site(s, prev->pc, TALLY_INST_AFTER, DVFS_ENTER);
+bool dvfs_region_has(const dvfs_region *r, uint32_t pc) {
+  for (size_t i = 0; i < r->nranges; i++)
+    if (pc >= r->ranges[i].lo && pc < r->ranges[i].hi)
+      return true;
+  return false;
+}
+
+/* Whether every range of inner lies in outer. */
+static bool holds(const dvfs_region *outer, const dvfs_region *inner) {
+  for (size_t i = 0; i < inner->nranges; i++)
+    if (!dvfs_region_has(outer, inner->ranges[i].lo) || !dvfs_region_has(outer, inner->ranges[i].hi - 1))
+      return false;
+  return true;
+}
+
+/* The successors of instruction i inside its function: up to two. */
+static int successors(const tally_inst *ti, size_t i, size_t *next) {
+  const tally_inst_insn *in = tally_inst_insn_at(ti, i);
+  int k = 0;
+  uint32_t t;
+  if (!no_fallthrough(in) && !(in->flags & TALLY_INST_RET) && i + 1 < tally_inst_ninsns(ti) &&
+      tally_inst_insn_at(ti, i + 1)->func == in->func)
+    next[k++] = i + 1;
+  if (!(in->flags & TALLY_INST_CALL) && dvfs_target(in, &t)) {
+    long j = tally_inst_find_insn(ti, t);
+    if (j >= 0 && tally_inst_insn_at(ti, (size_t)j)->func == in->func)
+      next[k++] = (size_t)j;
+  }
+  return k;
+}
+
+/* Ways in: an instruction outside the body with a successor inside. */
+static const char *way_in(const tally_inst *ti, const dvfs_region *r, size_t i, dvfs_sites *s) {
+  const tally_inst_insn *in = tally_inst_insn_at(ti, i);
+  size_t next[2];
+  int k = successors(ti, i, next);
+  bool fall = false, jump = false;
+  for (int m = 0; m < k; m++) {
+    if (!dvfs_region_has(r, tally_inst_insn_at(ti, next[m])->pc))
+      continue;
+    if (next[m] == i + 1 && !(in->flags & TALLY_INST_JUMP) && (m == 0))
+      fall = true;
+    else
+      jump = true;
+  }
+  if (!fall && !jump)
+    return NULL;
+  if (in->flags & TALLY_INST_NOSITE)
+    return "a way in cannot be instrumented";
+  if (in->flags & TALLY_INST_BRANCH)
+    add_site(s, in->pc, TALLY_INST_BEFORE, fall && jump ? DVFS_ENTER : fall ? DVFS_ENTER_NOT_TAKEN : DVFS_ENTER_TAKEN);
+  else if (in->flags & TALLY_INST_JUMP)
+    add_site(s, in->pc, TALLY_INST_BEFORE, DVFS_ENTER);
+  else
+    add_site(s, in->pc, TALLY_INST_AFTER, DVFS_ENTER);
   return NULL;
 }
 
-/* A site's pc must be instrumentable and run once per use of the loop:
- * not inside another loop that does not hold this one. */
-static const char *check_sites(const tally_inst *ti, const dvfs_region *loops, size_t nloops, size_t self,
-                               const dvfs_sites *s) {
-  if (s->overflow)
-    return "too many ways in and out";
-  for (size_t i = 0; i < s->n; i++) {
-    long k = tally_inst_find_insn(ti, s->v[i].pc);
-    if (k < 0 || (tally_inst_insn_at(ti, (size_t)k)->flags & TALLY_INST_NOSITE))
-      return "a way in or out cannot be instrumented";
-    for (size_t j = 0; j < nloops; j++) {
-      if (j == self || s->v[i].pc < loops[j].lo || s->v[i].pc >= loops[j].hi)
-        continue;
-      bool holds_self = loops[j].lo <= loops[self].lo && loops[self].hi <= loops[j].hi;
-      if (!holds_self)
-        return "a switch would run in every iteration of another loop";
+/* Ways out of body instruction i. */
+static const char *way_out(const tally_inst *ti, const dvfs_region *r, size_t i, dvfs_sites *s) {
+  const tally_inst_insn *in = tally_inst_insn_at(ti, i);
+  uint32_t t;
+  if (in->flags & TALLY_INST_RET) {
+    add_site(s, in->pc, TALLY_INST_BEFORE, DVFS_LEAVE);
+    return NULL;
+  }
+  if ((in->flags & TALLY_INST_JUMP) && !(in->flags & TALLY_INST_CALL) && !dvfs_target(in, &t))
+    return "an indirect jump inside the loop";
+  if (no_fallthrough(in) && dvfs_target(in, &t)) {
+    long j = tally_inst_find_insn(ti, t);
+    if (j < 0 || tally_inst_insn_at(ti, (size_t)j)->func != in->func) {
+      add_site(s, in->pc, TALLY_INST_BEFORE, DVFS_LEAVE); /* a tail call */
+      return NULL;
     }
   }
+  size_t next[2];
+  int k = successors(ti, i, next);
+  for (int m = 0; m < k; m++) {
+    const tally_inst_insn *to = tally_inst_insn_at(ti, next[m]);
+    if (!dvfs_region_has(r, to->pc))
+      add_site(s, to->pc, TALLY_INST_BEFORE, DVFS_LEAVE); /* the way out's target */
+  }
+  if (!no_fallthrough(in) && k == 0 && !(in->flags & TALLY_INST_RET))
+    return "the loop falls out of its function";
+  return NULL;
+}
+
+/* A site must run once per use of the loop: not inside another loop that
+ * does not hold this one. */
+static const char *check_sites(const dvfs_region *loops, size_t nloops, size_t self, const dvfs_sites *s) {
+  if (s->overflow)
+    return "too many ways in and out";
+  for (size_t i = 0; i < s->n; i++)
+    for (size_t j = 0; j < nloops; j++)
+      if (j != self && loops[j].func == loops[self].func && dvfs_region_has(&loops[j], s->v[i].pc) &&
+          !holds(&loops[j], &loops[self]))
+        return "a switch would run in every iteration of another loop";
   return NULL;
 }
 
@@ -103,42 +165,72 @@ const char *dvfs_loop_sites(const tally_inst *ti, const dvfs_region *loops, size
                             dvfs_sites *s) {
   const dvfs_region *r = &loops[self];
   memset(s, 0, sizeof *s);
-  long hdr = tally_inst_find_insn(ti, r->lo);
-  if (hdr < 0)
-    return "no instruction at the header";
-  const char *why = entry_fallthrough(ti, r, hdr, s);
-  if (why)
-    return why;
-  size_t n = tally_inst_ninsns(ti);
-  for (size_t i = 0; i < n; i++) {
-    const tally_inst_insn *in = tally_inst_insn_at(ti, i);
-    if (in->func != r->func || (in->flags & TALLY_INST_CALL))
-      continue;
-    bool inside = in->pc >= r->lo && in->pc < r->hi;
-    uint32_t t;
-    bool direct = dvfs_target(in, &t);
-    bool t_inside = direct && t >= r->lo && t < r->hi;
-    bool cond = (in->flags & TALLY_INST_BRANCH) != 0;
-    if (!inside) {
-      if (t_inside)
-        add_site(s, in->pc, TALLY_INST_BEFORE, cond ? DVFS_ENTER_TAKEN : DVFS_ENTER);
-      continue;
+  const tally_inst_func *f = tally_inst_func_at(ti, (size_t)r->func);
+  const char *why = NULL;
+  for (size_t b = f->first_block; !why && b < f->first_block + f->nblocks; b++) {
+    const tally_inst_block *bl = tally_inst_block_at(ti, b);
+    for (size_t i = bl->first; !why && i < bl->first + bl->n; i++) {
+      const tally_inst_insn *in = tally_inst_insn_at(ti, i);
+      if (in->flags & TALLY_INST_CALL)
+        continue; /* the callee runs at the region's point; it comes back */
+      why = dvfs_region_has(r, in->pc) ? way_out(ti, r, i, s) : way_in(ti, r, i, s);
     }
-    if (in->flags & TALLY_INST_RET) {
-      add_site(s, in->pc, TALLY_INST_BEFORE, DVFS_LEAVE);
-    } else if ((in->flags & TALLY_INST_JUMP) && !direct) {
-      return "an indirect jump inside the loop";
-    } else if (direct && !t_inside) {
-      long k = tally_inst_find_insn(ti, t);
-      if (k >= 0 && tally_inst_insn_at(ti, (size_t)k)->func == r->func)
-        add_site(s, t, TALLY_INST_BEFORE, DVFS_LEAVE); /* the way out's target */
-      else
-        add_site(s, in->pc, TALLY_INST_BEFORE, DVFS_LEAVE); /* a tail call */
-    }
-    if (in->pc + in->len == r->hi && !no_fallthrough(in))
-      add_site(s, r->hi, TALLY_INST_BEFORE, DVFS_LEAVE); /* out past the latch */
   }
-  return check_sites(ti, loops, nloops, self, s);
+  return why ? why : check_sites(loops, nloops, self, s);
+}
+
+/* The natural body of the loop with header instruction h, as ranges of
+ * r; false when none (no back edge, too many pieces). */
+static bool natural_body(const tally_inst *ti, size_t h, dvfs_region *r) {
+  const tally_inst_func *f = tally_inst_func_at(ti, (size_t)r->func);
+  if (!f->nblocks)
+    return false;
+  size_t first = tally_inst_block_at(ti, f->first_block)->first;
+  const tally_inst_block *lb = tally_inst_block_at(ti, f->first_block + f->nblocks - 1);
+  size_t n = lb->first + lb->n - first;
+  unsigned char *in = calloc(n, 1);
+  if (!in)
+    return false;
+  in[h - first] = 1;
+  bool changed = true, any = false;
+  /* In the body: an instruction at or after the header (a loop entered
+   * in its middle, gcc's "jump to the condition", must not pull in the
+   * code before it) with a back edge or a successor in the body other
+   * than the header. */
+  while (changed) {
+    changed = false;
+    for (size_t i = n; i-- > h - first;) {
+      if (in[i])
+        continue;
+      size_t next[2];
+      int k = successors(ti, first + i, next);
+      for (int m = 0; m < k && !in[i]; m++) {
+        size_t j = next[m] - first;
+        if (next[m] < first || j >= n)
+          continue;
+        bool back = next[m] == h;
+        if (back || (in[j] && next[m] != h))
+          in[i] = 1, changed = true, any |= back;
+      }
+    }
+  }
+  r->nranges = 0;
+  for (size_t i = 0; i < n && any; i++) {
+    if (!in[i])
+      continue;
+    const tally_inst_insn *x = tally_inst_insn_at(ti, first + i);
+    if (r->nranges && r->ranges[r->nranges - 1].hi == x->pc)
+      r->ranges[r->nranges - 1].hi = x->pc + x->len;
+    else if (r->nranges < DVFS_MAX_RANGES)
+      r->ranges[r->nranges++] = (dvfs_range){x->pc, x->pc + x->len, 0};
+    else
+      any = false;
+  }
+  free(in);
+  if (!any)
+    return false;
+  r->lo = r->ranges[0].lo, r->hi = r->ranges[r->nranges - 1].hi;
+  return true;
 }
 
 static int by_range(const void *a, const void *b) {
@@ -148,64 +240,13 @@ static int by_range(const void *a, const void *b) {
   return x->hi > y->hi ? -1 : x->hi < y->hi;
 }
 
-/* Whether the instruction `latch` is reached from the header `first`
- * without leaving [lo, hi): a backward jump to shared code that ends in a
- * return (gcc's tail merging) is no loop. */
-static bool reaches(const tally_inst *ti, size_t first, size_t latch, uint32_t lo, uint32_t hi) {
-  size_t n = latch - first + 1;
-  unsigned char *seen = calloc(n, 1);
-  size_t *stack = malloc(n * sizeof *stack), top = 0;
-  bool found = false;
-  if (seen && stack) {
-    stack[top++] = first, seen[0] = 1;
-    while (top && !found) {
-      size_t i = stack[--top];
-      const tally_inst_insn *in = tally_inst_insn_at(ti, i);
-      found = i == latch;
-      size_t next[2];
-      int k = 0;
-      uint32_t t;
-      if (!no_fallthrough(in) && i + 1 <= latch)
-        next[k++] = i + 1;
-      if (!(in->flags & TALLY_INST_CALL) && dvfs_target(in, &t) && t >= lo && t < hi) {
-        long j = tally_inst_find_insn(ti, t);
-        if (j >= (long)first && j <= (long)latch)
-          next[k++] = (size_t)j;
-      }
-      for (int m = 0; m < k; m++)
-        if (!seen[next[m] - first])
-          seen[next[m] - first] = 1, stack[top++] = next[m];
-    }
-  }
-  free(seen);
-  free(stack);
-  return found;
-}
-
-/* [header, end of its last back edge) of the loop with header insn h, or
- * 0 when no back edge is reached from the header. */
-static uint32_t loop_end(const tally_inst *ti, const tally_inst_insn *h) {
-  size_t first = (size_t)tally_inst_find_insn(ti, h->pc);
-  uint32_t end = 0;
-  size_t latch = 0;
-  for (size_t i = first; i < tally_inst_ninsns(ti); i++) {
-    const tally_inst_insn *in = tally_inst_insn_at(ti, i);
-    if (in->func != h->func)
-      break;
-    uint32_t t;
-    if (dvfs_target(in, &t) && t == h->pc && !(in->flags & TALLY_INST_CALL))
-      end = in->pc + in->len, latch = i;
-  }
-  return end && reaches(ti, first, latch, h->pc, end) ? end : 0;
-}
-
 int dvfs_find_loops(const tally_inst *ti, dvfs_region **loops, size_t *nloops, tally_error *err) {
   size_t n = 0, cap = 0;
   dvfs_region *v = NULL;
   for (size_t i = 0; i < tally_inst_ninsns(ti); i++) {
     const tally_inst_insn *in = tally_inst_insn_at(ti, i);
-    uint32_t end;
-    if (!(in->flags & TALLY_INST_LOOP) || in->func < 0 || (end = loop_end(ti, in)) == 0)
+    dvfs_region r = {.kind = DVFS_LOOPS, .func = in->func, .parent = -1};
+    if (!(in->flags & TALLY_INST_LOOP) || in->func < 0 || !natural_body(ti, i, &r))
       continue;
     if (n == cap) {
       cap = cap ? 2 * cap : 64;
@@ -217,7 +258,6 @@ int dvfs_find_loops(const tally_inst *ti, dvfs_region **loops, size_t *nloops, t
       }
       v = nv;
     }
-    dvfs_region r = {.kind = DVFS_LOOPS, .func = in->func, .parent = -1, .lo = in->pc, .hi = end};
     char w[128];
     tally_inst_where(ti, in->pc, w, sizeof w);
     snprintf(r.name, sizeof r.name, "loop %.80s", w);
@@ -228,7 +268,7 @@ int dvfs_find_loops(const tally_inst *ti, dvfs_region **loops, size_t *nloops, t
     qsort(v, n, sizeof *v, by_range); /* a loop before the loops it holds */
   for (size_t i = 0; i < n; i++)
     for (size_t j = i; j-- > 0;)
-      if (v[j].func == v[i].func && v[j].lo <= v[i].lo && v[i].hi <= v[j].hi) {
+      if (v[j].func == v[i].func && holds(&v[j], &v[i])) {
         v[i].parent = (int)j; /* the innermost: the nearest before it that holds it */
         break;
       }

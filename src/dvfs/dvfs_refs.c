@@ -61,7 +61,7 @@ static void consider(const dvfs_opts *o, const dvfs_run *r, const dvfs_run *base
   best->cycles = r->cycles;
 }
 
-static bool selected(const dvfs_region *r) { return r->point || strncmp(r->why, "dropped", 7) == 0; }
+static bool selected(const dvfs_region *r) { return r->point || r->dropped; }
 
 static double mpc(const dvfs_region *r) { return r->cycles ? (double)r->misses / (double)r->cycles : 0; }
 

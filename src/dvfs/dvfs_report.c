@@ -19,16 +19,18 @@ static const char *point_name(const dvfs_opts *o, int p, char *buf, size_t size)
 void dvfs_print_candidates(const dvfs_opts *o, const dvfs_region *v, size_t n) {
   size_t quiet = 0;
   printf("candidate regions (%s; counts from the phase profile):\n",
-         o->kind == DVFS_LOOPS ? "loops, header to last back edge" : "functions");
+         o->kind == DVFS_LOOPS ? "loops: header and natural body, /N: in N address ranges" : "functions");
   printf("  %-36s %-23s %12s %10s %9s %8s  %-9s %s\n", "region", "range", "cycles", "misses", "miss/cyc", "entries",
          "MHz/V", "decision");
   for (size_t i = 0; i < n; i++) {
-    if (!v[i].point && v[i].misses < o->min_misses / 10 && strncmp(v[i].why, "dropped", 7)) {
+    if (!v[i].cycles)
+      continue; /* never ran */
+    if (!v[i].point && v[i].misses < o->min_misses / 10 && !v[i].dropped) {
       quiet++;
       continue;
     }
-    char range[32], pt[32];
-    snprintf(range, sizeof range, "%08x-%08x", v[i].lo, v[i].hi);
+    char range[40], pt[32];
+    snprintf(range, sizeof range, v[i].nranges > 1 ? "%08x-%08x/%zu" : "%08x-%08x", v[i].lo, v[i].hi, v[i].nranges);
     printf("  %-36.36s %-23s %12llu %10llu %9.5f %8llu  %-9s %s\n", v[i].name, range,
            (unsigned long long)v[i].cycles, (unsigned long long)v[i].misses,
            v[i].cycles ? (double)v[i].misses / (double)v[i].cycles : 0.0, (unsigned long long)v[i].entries,

@@ -32,14 +32,12 @@ static const char *judge(const dvfs_opts *o, const dvfs_region *r) {
   return NULL;
 }
 
-static bool in_range(uint32_t pc, const dvfs_region *r) { return pc >= r->lo && pc < r->hi; }
-
 /* Sums the rows into every candidate holding their start (and counts the
  * entries of rows coming in from outside). */
 static void add_rows(dvfs_region *v, size_t n, const dvfs_phase *rows, size_t nrows) {
   for (size_t i = 0; i < nrows; i++)
     for (size_t k = 0; k < n; k++) {
-      bool s = in_range(rows[i].start, &v[k]), e = in_range(rows[i].end, &v[k]);
+      bool s = dvfs_region_has(&v[k], rows[i].start), e = dvfs_region_has(&v[k], rows[i].end);
       if (s) {
         v[k].cycles += rows[i].cycles;
         v[k].misses += rows[i].rmiss + rows[i].wmiss;
@@ -60,6 +58,7 @@ static int function_candidates(const tally_inst *ti, dvfs_region **out, size_t *
     const tally_inst_func *fn = tally_inst_func_at(ti, f);
     dvfs_region *r = &v[f];
     r->kind = DVFS_FUNCTIONS, r->func = (int)f, r->parent = -1, r->lo = fn->lo, r->hi = fn->hi;
+    r->ranges[0] = (dvfs_range){fn->lo, fn->hi, 0}, r->nranges = 1;
     snprintf(r->name, sizeof r->name, "%s", fn->name ? fn->name : "?");
     tally_inst_where(ti, fn->lo, r->where, sizeof r->where);
   }
@@ -72,6 +71,20 @@ static bool ancestor_chosen(const dvfs_region *v, const dvfs_region *r) {
     if (v[p].point)
       return true;
   return false;
+}
+
+void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n) {
+  for (size_t k = 0; k < n; k++) { /* parents before children */
+    dvfs_region *r = &v[k];
+    if (!r->cycles || r->point || r->dropped)
+      continue;
+    if (ancestor_chosen(v, r))
+      r->why = "inside a chosen loop";
+    else if (r->fails)
+      r->why = r->fails;
+    else
+      r->point = (int)o->npts - 1, r->why = "chosen";
+  }
 }
 
 int dvfs_select(const dvfs_opts *o, const dvfs_phase *rows, size_t nrows, dvfs_region **regions, size_t *nregions,
@@ -88,26 +101,16 @@ int dvfs_select(const dvfs_opts *o, const dvfs_phase *rows, size_t nrows, dvfs_r
     return rc;
   }
   add_rows(v, n, rows, nrows);
-  for (size_t k = 0; k < n; k++) { /* parents before children */
+  for (size_t k = 0; k < n; k++) {
     dvfs_region *r = &v[k];
-    r->point = 0;
     if (!r->cycles)
       continue;
-    if (ancestor_chosen(v, r)) {
-      r->why = "inside a chosen loop";
-      continue;
-    }
-    if ((r->why = judge(o, r)) != NULL)
-      continue;
-    r->why = r->kind == DVFS_LOOPS ? dvfs_loop_sites(ti, v, n, k, &r->sites) : dvfs_function_sites(ti, r, &r->sites);
-    if (!r->why)
-      r->point = (int)o->npts - 1, r->why = "chosen";
+    r->fails = judge(o, r);
+    if (!r->fails)
+      r->fails = r->kind == DVFS_LOOPS ? dvfs_loop_sites(ti, v, n, k, &r->sites) : dvfs_function_sites(ti, r, &r->sites);
   }
   tally_inst_close(ti);
-  size_t m = 0;
-  for (size_t k = 0; k < n; k++)
-    if (v[k].cycles)
-      v[m++] = v[k]; /* parent indices are not used from here on */
-  *regions = v, *nregions = m;
+  dvfs_choose(o, v, n);
+  *regions = v, *nregions = n;
   return 0;
 }
