@@ -179,6 +179,31 @@ const char *dvfs_loop_sites(const tally_inst *ti, const dvfs_region *loops, size
   return why ? why : check_sites(loops, nloops, self, s);
 }
 
+/* Keeps in the body only what the header reaches inside it (a backward
+ * jump to shared code that ends in a return, gcc's tail merging, is no
+ * loop: its "header" reaches nothing). False when no back edge is left. */
+static bool keep_reached(const tally_inst *ti, size_t first, size_t n, size_t h, unsigned char *in) {
+  size_t *stack = malloc(n * sizeof *stack), top = 0;
+  if (!stack)
+    return false;
+  bool back = false;
+  in[h - first] = 2, stack[top++] = h;
+  while (top) {
+    size_t i = stack[--top], next[2];
+    int k = successors(ti, i, next);
+    for (int m = 0; m < k; m++) {
+      back |= next[m] == h;
+      size_t j = next[m] - first;
+      if (next[m] >= first && j < n && in[j] == 1)
+        in[j] = 2, stack[top++] = next[m];
+    }
+  }
+  free(stack);
+  for (size_t i = 0; i < n; i++)
+    in[i] = in[i] == 2;
+  return back;
+}
+
 /* The natural body of the loop with header instruction h, as ranges of
  * r; false when none (no back edge, too many pieces). */
 static bool natural_body(const tally_inst *ti, size_t h, dvfs_region *r) {
@@ -214,6 +239,7 @@ static bool natural_body(const tally_inst *ti, size_t h, dvfs_region *r) {
       }
     }
   }
+  any = any && keep_reached(ti, first, n, h, in);
   r->nranges = 0;
   for (size_t i = 0; i < n && any; i++) {
     if (!in[i])
