@@ -209,8 +209,10 @@ static int references(const dvfs_opts *o, const char *dir, const dvfs_region *re
     return dvfs_oracle_search(o, dir, regs, nregs, base, orc, err);
   /* no oracle: the tool's own choice stands in, said so by 0 runs */
   orc->points = calloc(nregs ? nregs : 1, sizeof *orc->points);
-  if (!orc->points)
+  if (!orc->points) {
+    snprintf(err->msg, sizeof err->msg, "out of memory");
     return EXIT_INTERNAL;
+  }
   for (size_t i = 0; i < nregs; i++)
     orc->points[i] = regs[i].point;
   orc->cycles = sw->cycles, orc->seconds = sw->e.seconds, orc->joules = sw->e.total_j;
