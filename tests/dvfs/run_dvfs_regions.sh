@@ -16,6 +16,7 @@
 # - the time law with a third operating point (--points with 125 MHz):
 #   T = C/500 MHz + C_low (1/125 - 1/500) us, so (T - 2C ns)/6 ns is a whole
 #   number C_low, holding the loops' own cycles;
+# - --max-slowdown holds by tally run's clock (three points, limit 1%);
 # - references: the static row equals tally run with the model's clock and
 #   voltage overridden; the oracle (exhaustive here) never uses more energy
 #   than the tool's own choice, which it tried.
@@ -35,6 +36,8 @@ opts="--core dsp500 --min-misses 40 --min-mpc 0.001 --min-relocks 0 --max-slowdo
 "$tally" dvfs $opts "$elf" -o "$dir/dvfs.elf" >"$dir/report.txt" || { cat "$dir/report.txt"; fail "tally dvfs"; }
 "$tally" dvfs $opts --no-oracle --points 500:1.2,125:0.9 "$elf" -o "$dir/three.elf" >"$dir/three.txt" ||
   { cat "$dir/three.txt"; fail "tally dvfs --points"; }
+"$tally" dvfs $opts --no-oracle --max-slowdown 1 --points 500:1.2,250:1.0,125:0.9 "$elf" -o "$dir/limit.elf" \
+  >"$dir/limit.txt" || { cat "$dir/limit.txt"; fail "tally dvfs --max-slowdown 1"; }
 cat "$dir/report.txt"
 
 set +e
@@ -44,7 +47,7 @@ set -e
 [ $sa = $sb ] && cmp -s "$dir/a.out" "$dir/b.out" || fail "output or exit status differs ($sa, $sb)"
 
 riscv64-unknown-elf-nm "$elf" >"$dir/symbols.txt"
-for f in orig:"$elf" dvfs:"$dir/dvfs.elf" three:"$dir/three.elf"; do
+for f in orig:"$elf" dvfs:"$dir/dvfs.elf" three:"$dir/three.elf" limit:"$dir/limit.elf"; do
   "$tally" run --core dsp500 --stats-json "$dir/${f%%:*}.json" "${f#*:}" >/dev/null
 done
 "$tally" run --core dsp500 --set core.frequency_mhz=250 --set core.voltage=1.0 --stats-json "$dir/static.json" \
@@ -134,6 +137,13 @@ own = sum(count(d + "/three.elf", lo, hi) for lo, hi in ranges)
 if not (own <= c_low < own + 4 * 5000):
     fail.append("cycles at 125 MHz %d, the loops' own %d (and the switch code's)" % (c_low, own))
 print("three points: C=%d T=%d ps C_low=%d loops=%d" % (C, t_ps, c_low, own))
+# --max-slowdown holds, by tally run's own clock (regions were raised a
+# point or dropped until it did)
+lim, orig = json.load(open(d + "/limit.json")), json.load(open(d + "/orig.json"))
+if lim["seconds"] > orig["seconds"] * 1.01:
+    fail.append("--max-slowdown 1: %r s against %r s" % (lim["seconds"], orig["seconds"]))
+if "one point up" not in open(d + "/limit.txt").read() and "dropped" not in open(d + "/limit.txt").read():
+    fail.append("--max-slowdown 1 changed no decision:\n" + open(d + "/limit.txt").read())
 # every region's cycles against the statistics module, in each program
 for (lo, hi), r in zip(ranges, rows):
     for elf, col in ((sys.argv[3], 0), (d + "/dvfs.elf", 3)):
