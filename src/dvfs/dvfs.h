@@ -88,7 +88,7 @@ typedef struct dvfs_sites {
   bool overflow;
 } dvfs_sites;
 
-/* A candidate region: one loop (its header up to its last back edge) or
+/* A candidate region: one loop (its header and natural body) or
  * one function, with the loops in it. */
 typedef struct dvfs_region {
   char name[96];
