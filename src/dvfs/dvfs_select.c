@@ -73,6 +73,17 @@ static bool ancestor_chosen(const dvfs_region *v, const dvfs_region *r) {
   return false;
 }
 
+/* Whether r shares an instruction with a chosen region (bodies of loops
+ * that are not nested can overlap in code gcc shares between them). */
+static bool overlaps_chosen(const dvfs_region *v, size_t n, const dvfs_region *r) {
+  for (size_t k = 0; k < n; k++)
+    for (size_t a = 0; v[k].point && &v[k] != r && a < v[k].nranges; a++)
+      for (size_t b = 0; b < r->nranges; b++)
+        if (v[k].ranges[a].lo < r->ranges[b].hi && r->ranges[b].lo < v[k].ranges[a].hi)
+          return true;
+  return false;
+}
+
 void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n) {
   for (size_t k = 0; k < n; k++) { /* parents before children */
     dvfs_region *r = &v[k];
@@ -82,6 +93,8 @@ void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n) {
       r->why = "inside a chosen loop";
     else if (r->fails)
       r->why = r->fails;
+    else if (overlaps_chosen(v, n, r))
+      r->why = "shares code with a chosen region";
     else
       r->point = (int)o->npts - 1, r->why = "chosen";
   }
