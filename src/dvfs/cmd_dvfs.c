@@ -16,24 +16,27 @@ static void usage(FILE *f) {
           "usage: tally dvfs [options] IN.elf -o OUT.elf [ARGS...]\n"
           "\n"
           "Profiles IN.elf on a core model with the loop/phase profiler (tally inst\n"
-          "--tool phases), picks the functions whose loops mostly wait on memory,\n"
-          "inserts switches to a low operating point at their entries and back at every\n"
-          "exit, writes OUT.elf, runs both on tally and prints time and energy.\n"
+          "--tool phases), picks the loops (or functions) that mostly wait on memory,\n"
+          "inserts switches to a slower operating point at their ways in and back at\n"
+          "every way out, writes OUT.elf, runs both on tally and prints time and energy\n"
+          "per region and for the whole run, beside the static settings and an oracle.\n"
           "ARGS are the program's own arguments (for every run).\n"
           "\n"
           "options:\n"
           "  -o FILE              the DVFS'd program (required)\n"
           "      --core NAME      core model (default dsp500)\n"
-          "      --high MHZ:V     the normal operating point (default: the model's)\n"
-          "      --low MHZ:V      the slow point (default: half the clock, 5/6 of the\n"
-          "                       voltage: 250:1.0 on dsp500)\n"
-          "      --max-slowdown PCT  never slower than this (default 5): regions are\n"
-          "                       dropped, least misses per cycle first, until it holds\n"
+          "      --points LIST    operating points MHZ:V,MHZ:V,... (default: the model's\n"
+          "                       [dvfs] points; dsp500: 500:1.2,250:1.0); the model's\n"
+          "                       own clock and voltage are always the first\n"
+          "      --regions KIND   loops (default: the paper's) or functions\n"
+          "      --max-slowdown PCT  never slower than this (default 5): the region with\n"
+          "                       the fewest misses per cycle goes one point faster\n"
+          "                       (at the top: dropped) until it holds\n"
+          "      --no-oracle      skip the oracle's runs\n"
           "      --min-misses N   first threshold: D-cache misses of a region (default 10000)\n"
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
           "      --min-relocks X  break-even: cycles per region entry at least X times\n"
           "                       the two PLL relocks of a switch pair (default 20)\n"
-          "      --relock N       the model's pll_relock_cycles (default 1000)\n"
           "      --keep           keep the scratch directory (its path is printed)\n"
           "  -h, --help           this help\n"
           "\n"
@@ -41,25 +44,16 @@ static void usage(FILE *f) {
           "output; 66 IN.elf unreadable; 70 internal or toolchain failure.\n");
 }
 
-static bool parse_point(const char *s, dvfs_point *p) {
-  char *end;
-  p->mhz = strtod(s, &end);
-  if (*end != ':' || p->mhz <= 0 || p->mhz > 100000)
-    return false;
-  p->volt = strtod(end + 1, &end);
-  return *end == '\0' && p->volt > 0 && p->volt <= 10;
-}
-
-enum { O_CORE = 256, O_HIGH, O_LOW, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_RELOCK, O_KEEP };
+enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE };
 
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
-                   .relock_cycles = 1000};
+                   .relock_cycles = 1000, .oracle = true};
   static const struct option opts[] = {
-      {"core", required_argument, NULL, O_CORE},       {"high", required_argument, NULL, O_HIGH},
-      {"low", required_argument, NULL, O_LOW},         {"max-slowdown", required_argument, NULL, O_SLOW},
+      {"core", required_argument, NULL, O_CORE},       {"points", required_argument, NULL, O_POINTS},
+      {"regions", required_argument, NULL, O_REGIONS}, {"max-slowdown", required_argument, NULL, O_SLOW},
       {"min-misses", required_argument, NULL, O_MISS}, {"min-mpc", required_argument, NULL, O_MPC},
-      {"min-relocks", required_argument, NULL, O_RELOCKS}, {"relock", required_argument, NULL, O_RELOCK},
+      {"min-relocks", required_argument, NULL, O_RELOCKS}, {"no-oracle", no_argument, NULL, O_NO_ORACLE},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
@@ -81,13 +75,25 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
     case 'h': usage(stdout); return -1;
     case 'o': o->out = optarg; break;
     case O_CORE: o->core = optarg; break;
-    case O_HIGH:
-    case O_LOW:
-      if (!parse_point(optarg, c == O_HIGH ? &o->high : &o->low)) {
-        fprintf(stderr, "tally dvfs: --%s '%s': want MHZ:VOLTS, e.g. 250:1.0\n", c == O_HIGH ? "high" : "low", optarg);
+    case O_POINTS: {
+      dvfs_point pts[DVFS_MAX_POINTS];
+      size_t n;
+      char why[128];
+      if (!dvfs_parse_points(optarg, pts, &n, why, sizeof why) || n == 0) {
+        fprintf(stderr, "tally dvfs: --points '%s': %s\n", optarg, n ? why : "want MHZ:VOLTS,..., e.g. 500:1.2,250:1.0");
         return EXIT_USAGE;
       }
+      o->points_opt = optarg;
       break;
+    }
+    case O_REGIONS:
+      if (strcmp(optarg, "loops") && strcmp(optarg, "functions")) {
+        fprintf(stderr, "tally dvfs: --regions '%s': want loops or functions\n", optarg);
+        return EXIT_USAGE;
+      }
+      o->kind = strcmp(optarg, "loops") ? DVFS_FUNCTIONS : DVFS_LOOPS;
+      break;
+    case O_NO_ORACLE: o->oracle = false; break;
     case O_SLOW:
     case O_MPC:
     case O_RELOCKS: {
@@ -99,17 +105,13 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       *(c == O_SLOW ? &o->max_slowdown : c == O_MPC ? &o->min_mpc : &o->min_relocks) = v;
       break;
     }
-    case O_MISS:
-    case O_RELOCK: {
+    case O_MISS: {
       unsigned long long v = strtoull(optarg, &end, 10);
       if (*end || optarg[0] == '-' || v > 100000000ull) {
-        fprintf(stderr, "tally dvfs: '%s' is not a count (0-100000000)\n", optarg);
+        fprintf(stderr, "tally dvfs: --min-misses '%s' is not a count (0-100000000)\n", optarg);
         return EXIT_USAGE;
       }
-      if (c == O_MISS)
-        o->min_misses = v;
-      else
-        o->relock_cycles = (unsigned)v;
+      o->min_misses = v;
       break;
     }
     case O_KEEP: o->keep = true; break;
@@ -129,108 +131,149 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
   return 0;
 }
 
-static bool same_output(const dvfs_run *a, const dvfs_run *b) {
-  return a->exit_code == b->exit_code && a->out_len == b->out_len && memcmp(a->out, b->out, a->out_len) == 0;
-}
-
-static void print_regions(const dvfs_region *v, size_t n) {
-  printf("regions (a function each; its loops' phases merged):\n");
-  printf("  %-24s %-34s %14s %12s %9s %9s  %s\n", "function", "at", "cycles", "misses", "miss/cyc", "entries",
-         "decision");
-  for (size_t i = 0; i < n; i++) {
-    const char *w = strchr(v[i].where, ' ') ? strchr(v[i].where, ' ') + 1 : v[i].where;
-    printf("  %-24.24s %-34.34s %14llu %12llu %9.5f %9llu  %s\n", v[i].name, w, (unsigned long long)v[i].cycles,
-           (unsigned long long)v[i].misses, v[i].cycles ? (double)v[i].misses / (double)v[i].cycles : 0.0,
-           (unsigned long long)v[i].entries, v[i].why);
-  }
-}
-
-static void print_run(const char *what, const dvfs_run *r, const dvfs_run *base) {
-  printf("  %-28s %14llu cycles %12.6f s %12.6f J", what, (unsigned long long)r->cycles, r->e.seconds, r->e.total_j);
-  if (base)
-    printf("   time %+6.2f%%  energy %+6.2f%%", 100.0 * (r->e.seconds / base->e.seconds - 1),
-           100.0 * (r->e.total_j / base->e.total_j - 1));
-  printf("\n");
-}
-
-/* Drops the chosen region with the fewest misses per cycle; false if none. */
-static bool drop_weakest(dvfs_region *v, size_t n) {
+/* Moves the chosen region with the fewest misses per cycle one operating
+ * point faster (dropped at the first); false if none is chosen. */
+static bool raise_weakest(dvfs_region *v, size_t n) {
   long w = -1;
   for (size_t i = 0; i < n; i++)
-    if (v[i].chosen && (w < 0 || (double)v[i].misses / (double)v[i].cycles <
-                                     (double)v[w].misses / (double)v[w].cycles))
+    if (v[i].point && (w < 0 || (double)v[i].misses / (double)v[i].cycles <
+                                    (double)v[w].misses / (double)v[w].cycles))
       w = (long)i;
   if (w < 0)
     return false;
-  v[w].chosen = false;
-  v[w].why = "dropped: over --max-slowdown";
+  if (--v[w].point == 0)
+    v[w].why = "dropped: over --max-slowdown", v[w].dropped = true;
+  else
+    v[w].why = "chosen (one point up: --max-slowdown)";
   return true;
+}
+
+/* Inserts and runs until the run is within --max-slowdown. */
+static int fit(dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, const dvfs_run *base,
+               dvfs_run *after, tally_error *err) {
+  for (;;) {
+    int rc = dvfs_insert(o, dir, regs, nregs, o->out, err);
+    dvfs_run_free(after);
+    if (!rc)
+      rc = dvfs_run_elf(o, o->out, dir, NULL, 0, NULL, after, err);
+    if (!rc && !dvfs_same_output(base, after)) {
+      snprintf(err->msg, sizeof err->msg, "%.400s: the output or exit status differs from the original's", o->out);
+      rc = 65;
+    }
+    if (rc) {
+      unlink(o->out);
+      return rc;
+    }
+    if (dvfs_slowdown(after, base) <= o->max_slowdown || !raise_weakest(regs, nregs))
+      return 0;
+    dvfs_choose(o, regs, nregs);
+  }
+}
+
+/* Both programs stepped, with a row per chosen region. */
+static int account(const dvfs_opts *o, const char *dir, const dvfs_region *regs, size_t nregs, dvfs_tally *before,
+                   dvfs_tally *after, dvfs_run *base, dvfs_run *sw, tally_error *err) {
+  dvfs_range *ranges = malloc((nregs ? nregs : 1) * DVFS_MAX_RANGES * sizeof *ranges);
+  if (!ranges) {
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    return EXIT_INTERNAL;
+  }
+  size_t m = 0, nr = 0;
+  for (size_t i = 0; i < nregs; i++)
+    if (regs[i].point) {
+      for (size_t k = 0; k < regs[i].nranges; k++)
+        ranges[nr++] = (dvfs_range){regs[i].ranges[k].lo, regs[i].ranges[k].hi, m};
+      m++;
+    }
+  dvfs_acct a = {ranges, nr, m, before};
+  dvfs_run_free(base);
+  dvfs_run_free(sw);
+  int rc = dvfs_run_elf(o, o->in, dir, NULL, 0, &a, base, err);
+  a.rows = after;
+  if (!rc)
+    rc = dvfs_run_elf(o, o->out, dir, NULL, 0, &a, sw, err);
+  free(ranges);
+  return rc;
+}
+
+/* The static runs (pts[1..]) and the oracle. */
+static int references(const dvfs_opts *o, const char *dir, const dvfs_region *regs, size_t nregs,
+                      const dvfs_run *base, const dvfs_run *sw, dvfs_run *statics, dvfs_oracle *orc,
+                      tally_error *err) {
+  int rc = 0;
+  for (size_t p = 1; !rc && p < o->npts; p++)
+    rc = dvfs_static_run(o, dir, p, &statics[p], err);
+  if (rc)
+    return rc;
+  if (o->oracle)
+    return dvfs_oracle_search(o, dir, regs, nregs, base, orc, err);
+  /* no oracle: the tool's own choice stands in, said so by 0 runs */
+  orc->points = calloc(nregs ? nregs : 1, sizeof *orc->points);
+  if (!orc->points) {
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    return EXIT_INTERNAL;
+  }
+  for (size_t i = 0; i < nregs; i++)
+    orc->points[i] = regs[i].point;
+  orc->cycles = sw->cycles, orc->seconds = sw->e.seconds, orc->joules = sw->e.total_j;
+  return 0;
+}
+
+static void print_head(const dvfs_opts *o) {
+  printf("tally dvfs: %s -> %s on %s; operating points", o->in, o->out, o->core);
+  for (size_t p = 0; p < o->npts; p++)
+    printf("%s %.0f MHz/%.2f V%s", p ? "," : "", o->pts[p].mhz, o->pts[p].volt, p ? "" : " (start)");
+  printf("; PLL relock %u cycles\n", o->relock_cycles);
 }
 
 static int work(dvfs_opts *o, const char *dir) {
   tally_error err = {0};
-  dvfs_run base = {0}, after = {0}, stat = {0};
+  dvfs_run base = {0}, after = {0}, statics[DVFS_MAX_POINTS] = {{0}};
   dvfs_phase *rows = NULL;
   dvfs_region *regs = NULL;
+  dvfs_tally *rb = NULL, *ra = NULL;
+  dvfs_oracle orc = {0};
   size_t nrows = 0, nregs = 0;
-  dvfs_point model;
-  int rc = dvfs_model_point(o, &model, &err);
-  if (!rc) {
-    if (o->high.mhz == 0)
-      o->high = model;
-    if (o->low.mhz == 0)
-      o->low = (dvfs_point){model.mhz / 2, model.volt * 5 / 6};
-    rc = dvfs_run_elf(o, o->in, dir, NULL, 0, &base, &err);
+  int rc = dvfs_model_read(o, &err);
+  if (!rc && o->npts < 2) {
+    snprintf(err.msg, sizeof err.msg, "%s: only one operating point: nothing to switch to (--points)", o->core);
+    rc = EXIT_USAGE;
   }
+  if (!rc)
+    rc = dvfs_run_elf(o, o->in, dir, NULL, 0, NULL, &base, &err);
   if (!rc)
     rc = dvfs_profile(o, dir, &rows, &nrows, &base, &err);
   if (!rc)
     rc = dvfs_select(o, rows, nrows, &regs, &nregs, &err);
-  for (;;) {
-    if (rc)
-      break;
-    rc = dvfs_insert(o, dir, regs, nregs, o->out, &err);
-    dvfs_run_free(&after);
-    if (!rc)
-      rc = dvfs_run_elf(o, o->out, dir, NULL, 0, &after, &err);
-    if (!rc && !same_output(&base, &after)) {
-      snprintf(err.msg, sizeof err.msg, "%.400s: the output or exit status differs from the original's", o->out);
-      unlink(o->out);
-      rc = 65;
-    }
-    if (rc || 100.0 * (after.e.seconds / base.e.seconds - 1) <= o->max_slowdown || !drop_weakest(regs, nregs))
-      break;
+  if (!rc)
+    rc = fit(o, dir, regs, nregs, &base, &after, &err);
+  if (!rc && (!(rb = calloc(nregs + 1, sizeof *rb)) || !(ra = calloc(nregs + 1, sizeof *ra)))) {
+    snprintf(err.msg, sizeof err.msg, "out of memory");
+    rc = EXIT_INTERNAL;
   }
+  if (!rc)
+    rc = account(o, dir, regs, nregs, rb, ra, &base, &after, &err);
+  if (!rc)
+    rc = references(o, dir, regs, nregs, &base, &after, statics, &orc, &err);
   if (!rc) {
-    printf("tally dvfs: %s -> %s on %s, %.0f MHz/%.2f V and %.0f MHz/%.2f V\n", o->in, o->out, o->core,
-           o->high.mhz, o->high.volt, o->low.mhz, o->low.volt);
-    print_regions(regs, nregs);
-    printf("whole run (simulated on tally; output identical):\n");
-    print_run("original", &base, NULL);
-    print_run("with switches", &after, &base);
-    char f[64], v[64];
-    snprintf(f, sizeof f, "core.frequency_mhz=%g", o->low.mhz);
-    snprintf(v, sizeof v, "core.voltage=%g", o->low.volt);
-    const char *sets[] = {f, v};
-    rc = dvfs_run_elf(o, o->in, dir, sets, 2, &stat, &err);
-    if (!rc) {
-      char label[64];
-      snprintf(label, sizeof label, "static %.0f MHz/%.2f V", o->low.mhz, o->low.volt);
-      print_run(label, &stat, &base);
-    }
-  }
-  if (rc)
+    print_head(o);
+    dvfs_print_candidates(o, regs, nregs);
+    dvfs_print_measured(o, regs, nregs, rb, ra, &base, &after);
+    dvfs_print_refs(o, regs, nregs, &base, &after, statics, &orc);
+  } else {
     fprintf(stderr, "tally dvfs: %s\n", err.msg);
+  }
   dvfs_run_free(&base);
   dvfs_run_free(&after);
-  dvfs_run_free(&stat);
-  free(rows);
-  free(regs);
+  for (size_t p = 0; p < DVFS_MAX_POINTS; p++)
+    dvfs_run_free(&statics[p]);
+  dvfs_oracle_free(&orc);
+  free(rows), free(regs), free(rb), free(ra);
   return rc;
 }
 
 static void remove_tree(const char *dir) {
-  static const char *const names[] = {"profile.elf", "phases.out", "switch.c"};
+  static const char *const names[] = {"profile.elf", "phases.out", "switch.c", "oracle.elf"};
   char p[4096];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     snprintf(p, sizeof p, "%s/%s", dir, names[i]);

@@ -79,7 +79,7 @@ int dvfs_profile(const dvfs_opts *o, const char *dir, dvfs_phase **rows, size_t 
   if (rc)
     return rc;
   dvfs_run r;
-  rc = dvfs_run_elf(o, elf, dir, NULL, 0, &r, err);
+  rc = dvfs_run_elf(o, elf, dir, NULL, 0, NULL, &r, err);
   if (!rc && (r.exit_code != base->exit_code || r.out_len != base->out_len ||
               memcmp(r.out, base->out, r.out_len) != 0)) {
     snprintf(err->msg, sizeof err->msg, "the profiled program's output or exit status differs from the original's");

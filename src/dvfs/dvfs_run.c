@@ -7,7 +7,7 @@
 
 enum { EXIT_BADDATA = 65, EXIT_NOINPUT_ = 66, EXIT_INTERNAL_ = 70 };
 
-static tally_sim *new_sim(const dvfs_opts *o, const char *path, const char *dir, const char *const *sets,
+tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, const char *const *sets,
                           int nsets, FILE *out, tally_error *err, int *rc) {
   tally_config cfg;
   tally_config_default(&cfg);
@@ -50,19 +50,8 @@ fail:
   return NULL;
 }
 
-int dvfs_model_point(const dvfs_opts *o, dvfs_point *p, tally_error *err) {
-  int rc;
-  tally_sim *sim = new_sim(o, o->in, NULL, NULL, 0, NULL, err, &rc);
-  if (!sim)
-    return rc;
-  tally_energy e = tally_energy_now(sim);
-  p->mhz = e.frequency_mhz, p->volt = e.voltage;
-  tally_sim_free(sim);
-  return 0;
-}
-
 int dvfs_run_elf(const dvfs_opts *o, const char *path, const char *dir, const char *const *sets, int nsets,
-                 dvfs_run *r, tally_error *err) {
+                 dvfs_acct *acct, dvfs_run *r, tally_error *err) {
   memset(r, 0, sizeof *r);
   FILE *out = open_memstream(&r->out, &r->out_len);
   if (!out) {
@@ -70,9 +59,10 @@ int dvfs_run_elf(const dvfs_opts *o, const char *path, const char *dir, const ch
     return EXIT_INTERNAL_;
   }
   int rc;
-  tally_sim *sim = new_sim(o, path, dir, sets, nsets, out, err, &rc);
+  tally_sim *sim = dvfs_new_sim(o, path, dir, sets, nsets, out, err, &rc);
   if (sim) {
-    tally_stop st = tally_run(sim, UINT64_MAX);
+    tally_stop st = acct ? dvfs_account_run(sim, acct->ranges, acct->nranges, acct->nrows, acct->rows)
+                         : tally_run(sim, UINT64_MAX);
     if (st != TALLY_STOP_EXIT) {
       snprintf(err->msg, sizeof err->msg, "%.300s: the run did not end by exiting: %.150s", path, tally_stop_detail(sim));
       rc = EXIT_BADDATA;

@@ -251,6 +251,7 @@ static const key_def keys[] = {
   POSITIVE("dvfs", "max_mhz", max_mhz, 100000),
   POSITIVE("dvfs", "min_voltage", min_voltage, 10),
   POSITIVE("dvfs", "max_voltage", max_voltage, 10),
+  TEXT("dvfs", "points", dvfs_points, 127),
 
   UINT("pmu", "counters", pmu_counters, 0, 29),                      /* mhpmcounter3..31 */
   ENUM("pmu", "absent", pmu_absent, absent_words),
@@ -942,6 +943,38 @@ static int check_cache(const core_model *m, const char *section, const cache_par
   return 0;
 }
 
+/* [dvfs] points: "MHZ:V" pairs separated by commas or spaces, each inside
+ * the PLL's and the regulator's range (tally dvfs switches among them). */
+static int check_points(const core_model *m, char *err, size_t errlen) {
+  const char *s = m->dvfs_points;
+  int n = 0;
+  for (;;) {
+    while (*s == ',' || *s == ' ' || *s == '\t')
+      s++;
+    if (!*s)
+      return 0;
+    char *end;
+    double mhz = strtod(s, &end), v = 0;
+    bool ok = end != s && *end == ':';
+    if (ok) {
+      const char *vs = end + 1;
+      v = strtod(vs, &end);
+      ok = end != vs && (*end == '\0' || *end == ',' || *end == ' ' || *end == '\t');
+    }
+    if (!ok || ++n > 8) {
+      errf(err, errlen, "core model %s: [dvfs] points: '%s': %s", m->name, m->dvfs_points,
+           ok ? "more than 8 points" : "expected MHZ:VOLTS pairs separated by commas, e.g. 500:1.2, 250:1.0");
+      return -1;
+    }
+    if (!(mhz >= m->min_mhz && mhz <= m->max_mhz && v >= m->min_voltage && v <= m->max_voltage)) {
+      errf(err, errlen, "core model %s: [dvfs] points: %g:%g is outside the range %g-%g MHz, %g-%g V", m->name,
+           mhz, v, m->min_mhz, m->max_mhz, m->min_voltage, m->max_voltage);
+      return -1;
+    }
+    s = end;
+  }
+}
+
 int core_model_validate(const core_model *m, char *err, size_t errlen) {
   for (size_t i = 0; i < N_KEYS; i++) {
     const key_def *k = &keys[i];
@@ -973,6 +1006,8 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
          m->name, m->sram_base, m->sram_size);
     return -1;
   }
+  if (check_points(m, err, errlen) != 0)
+    return -1;
   if (m->memory == MEMORY_SDRAM && m->sdram_row_bytes < m->bus_bytes) {
     errf(err, errlen,
          "core model %s: [memory] sdram_row_bytes: %u is smaller than bus_bytes = %u (expected a row of at "

@@ -84,6 +84,7 @@ typedef struct core_model {
   uint32_t pll_relock_cycles;
   double min_mhz, max_mhz;          /* the PLL's range: a switch outside it is refused */
   double min_voltage, max_voltage;  /* the regulator's range, likewise */
+  char dvfs_points[128];            /* operating points for tally dvfs, "MHZ:V, ..." ("": derived) */
 
   /* [pmu]: mhpmcounter3 .. mhpmcounter(2 + pmu_counters) exist (docs/pmu.md) */
   uint32_t pmu_counters;    /* 0..29 */

@@ -30,11 +30,11 @@ status() { set +e; "$@" >"$dir/cli.out" 2>&1; s=$?; set -e; echo $s; }
 [ "$(status "$tally" dvfs --help)" = 0 ] || fail "--help"
 grep -q "max-slowdown" "$dir/cli.out" || fail "--help does not name --max-slowdown"
 [ "$(status "$tally" dvfs "$elf")" = 64 ] || fail "no -o: want 64"
-[ "$(status "$tally" dvfs --low 250 "$elf" -o "$dir/x.elf")" = 64 ] || fail "bad --low: want 64"
+[ "$(status "$tally" dvfs --points 250 "$elf" -o "$dir/x.elf")" = 64 ] || fail "bad --points: want 64"
 [ "$(status "$tally" dvfs "$dir/missing.elf" -o "$dir/x.elf")" = 66 ] || fail "missing input: want 66"
 [ ! -e "$dir/x.elf" ] || fail "an output was left behind after a failure"
 
-"$tally" dvfs --core dsp500 --min-misses 50 --min-mpc 0.001 --min-relocks 0 --max-slowdown 100 \
+"$tally" dvfs --core dsp500 --regions functions --no-oracle --min-misses 50 --min-mpc 0.001 --min-relocks 0 --max-slowdown 100 \
   "$elf" -o "$dir/dvfs.elf" >"$dir/report.txt" || { cat "$dir/report.txt"; fail "tally dvfs"; }
 grep -q "phase_kernel .* chosen" "$dir/report.txt" || { cat "$dir/report.txt"; fail "phase_kernel not chosen"; }
 

@@ -40,7 +40,7 @@ static char tmpdir[256];
 
 /* Every field of core_model but `path`, named once; the comparisons and the
  * "every key reaches a field" test walk this list. */
-#define TEXT_FIELDS(X) X(name) X(description)
+#define TEXT_FIELDS(X) X(name) X(description) X(dvfs_points)
 #define REAL_FIELDS(X)                                                                             \
   X(frequency_mhz) X(voltage) X(read_first_ns) X(read_beat_ns) X(write_ns) X(sdram_row_miss_ns)   \
   X(nominal_voltage) X(core_pj_per_cycle) X(icache_pj_per_access) X(dcache_pj_per_access)          \
@@ -291,7 +291,7 @@ static const char *const every_key[] = {
   "energy.dcache_pj_per_access=4", "energy.mem_pj_per_read_beat=99", "energy.mem_pj_per_write_beat=101",
   "energy.static_mw=0.3",
   "dvfs.pll_relock_cycles=250", "dvfs.min_mhz=2.5", "dvfs.max_mhz=900", "dvfs.min_voltage=0.7",
-  "dvfs.max_voltage=1.3",
+  "dvfs.max_voltage=1.3", "dvfs.points=400:1.1, 250:1",
   "pmu.counters=7", "pmu.absent=illegal",
 };
 #define N_EVERY (sizeof every_key / sizeof every_key[0])
@@ -596,6 +596,25 @@ static void test_load_errors(void) {
 static void test_validate(void) {
   core_model m;
   char err[1024] = "";
+
+  /* [dvfs] points: pairs inside the PLL's and the regulator's ranges */
+  static const char *const good_points[] = {"500:1.2,250:1.0", " 500:1.2  250:1 ", "1:0.5", ""};
+  for (size_t i = 0; i < sizeof good_points / sizeof good_points[0]; i++) {
+    core_model_default(&m);
+    snprintf(m.dvfs_points, sizeof m.dvfs_points, "%s", good_points[i]);
+    CHECK(core_model_validate(&m, err, sizeof err) == 0, "'%s': %s", good_points[i], err);
+  }
+  static const struct { const char *points, *part; } bad_points[] = {
+      {"500", "expected MHZ:VOLTS pairs"},           {"500:", "expected MHZ:VOLTS pairs"},
+      {"500:1.2;", "contains ';'"},      {"2000:1.2", "2000:1.2 is outside the range 1-1000 MHz"},
+      {"250:1.6", "250:1.6 is outside the range"},   {"1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1", "more than 8 points"},
+  };
+  for (size_t i = 0; i < sizeof bad_points / sizeof bad_points[0]; i++) {
+    core_model_default(&m);
+    snprintf(m.dvfs_points, sizeof m.dvfs_points, "%s", bad_points[i].points);
+    CHECK(core_model_validate(&m, err, sizeof err) != 0 && strstr(err, bad_points[i].part), "'%s': %s",
+          bad_points[i].points, err);
+  }
 
   core_model_default(&m);
   m.icache.size = 1024;

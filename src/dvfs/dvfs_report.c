@@ -1,0 +1,107 @@
+/*
+ * The report of tally dvfs: the candidate regions and the decisions (the
+ * phase profile's counts), then time and energy measured by running both
+ * programs, per chosen region and for the whole run (the paper's Figures
+ * 10 and 11 as tables), then the static settings and the oracle.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dvfs.h"
+
+static double pct(double now, double before) { return before > 0 ? 100.0 * (now / before - 1) : 0; }
+
+static const char *point_name(const dvfs_opts *o, int p, char *buf, size_t size) {
+  snprintf(buf, size, "%.0f/%.2f", o->pts[p].mhz, o->pts[p].volt);
+  return buf;
+}
+
+void dvfs_print_candidates(const dvfs_opts *o, const dvfs_region *v, size_t n) {
+  size_t quiet = 0;
+  printf("candidate regions (%s; counts from the phase profile):\n",
+         o->kind == DVFS_LOOPS ? "loops: header and natural body, /N: in N address ranges" : "functions");
+  printf("  %-36s %-23s %12s %10s %9s %8s  %-9s %s\n", "region", "range", "cycles", "misses", "miss/cyc", "entries",
+         "MHz/V", "decision");
+  for (size_t i = 0; i < n; i++) {
+    if (!v[i].cycles)
+      continue; /* never ran */
+    if (!v[i].point && v[i].misses < o->min_misses / 10 && !v[i].dropped) {
+      quiet++;
+      continue;
+    }
+    char range[40], pt[32];
+    snprintf(range, sizeof range, v[i].nranges > 1 ? "%08x-%08x/%zu" : "%08x-%08x", v[i].lo, v[i].hi, v[i].nranges);
+    printf("  %-36.36s %-23s %12llu %10llu %9.5f %8llu  %-9s %s\n", v[i].name, range,
+           (unsigned long long)v[i].cycles, (unsigned long long)v[i].misses,
+           v[i].cycles ? (double)v[i].misses / (double)v[i].cycles : 0.0, (unsigned long long)v[i].entries,
+           v[i].point ? point_name(o, v[i].point, pt, sizeof pt) : "-", v[i].why);
+  }
+  if (quiet)
+    printf("  (%zu more with fewer than a tenth of --min-misses misses, not chosen: not shown)\n", quiet);
+}
+
+static void print_row(const char *name, const char *point, const dvfs_tally *b, const dvfs_tally *a) {
+  printf("  %-36.36s %-9s %12llu %12.3f %12.3f   %12llu %12.3f %12.3f   %+7.2f%% %+7.2f%%\n", name, point,
+         (unsigned long long)b->cycles, b->seconds * 1e6, b->joules * 1e6, (unsigned long long)a->cycles,
+         a->seconds * 1e6, a->joules * 1e6, pct(a->seconds, b->seconds), pct(a->joules, b->joules));
+}
+
+void dvfs_print_measured(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_tally *before,
+                         const dvfs_tally *after, const dvfs_run *base, const dvfs_run *sw) {
+  printf("measured on tally (each instruction's cycles, time and energy charged to the region holding its pc;\n"
+         "output and exit status identical):\n");
+  printf("  %-36s %-9s %12s %12s %12s   %12s %12s %12s   %8s %8s\n", "", "", "original", "", "", "with switches",
+         "", "", "", "");
+  printf("  %-36s %-9s %12s %12s %12s   %12s %12s %12s   %8s %8s\n", "region", "MHz/V", "cycles", "time us",
+         "energy uJ", "cycles", "time us", "energy uJ", "time", "energy");
+  size_t row = 0;
+  char pt[32];
+  for (size_t i = 0; i < n; i++)
+    if (v[i].point) {
+      print_row(v[i].name, point_name(o, v[i].point, pt, sizeof pt), &before[row], &after[row]);
+      row++;
+    }
+  print_row("outside the regions", point_name(o, 0, pt, sizeof pt), &before[row], &after[row]);
+  dvfs_tally b = {base->cycles, base->instret, base->e.seconds, base->e.total_j};
+  dvfs_tally a = {sw->cycles, sw->instret, sw->e.seconds, sw->e.total_j};
+  print_row("whole run", "", &b, &a);
+}
+
+void dvfs_print_refs(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_run *base, const dvfs_run *sw,
+                     const dvfs_run *statics, const dvfs_oracle *orc) {
+  char pt[32];
+  printf("references (whole run):\n");
+  printf("  %-46s %12llu cycles %12.3f us %12.3f uJ\n", "original", (unsigned long long)base->cycles,
+         base->e.seconds * 1e6, base->e.total_j * 1e6);
+  printf("  %-46s %12llu cycles %12.3f us %12.3f uJ   time %+7.2f%%  energy %+7.2f%%\n", "tally dvfs",
+         (unsigned long long)sw->cycles, sw->e.seconds * 1e6, sw->e.total_j * 1e6, pct(sw->e.seconds, base->e.seconds),
+         pct(sw->e.total_j, base->e.total_j));
+  for (size_t p = 1; p < o->npts; p++) {
+    char label[64];
+    snprintf(label, sizeof label, "static %s (whole program)", point_name(o, (int)p, pt, sizeof pt));
+    const dvfs_run *r = &statics[p];
+    printf("  %-46s %12llu cycles %12.3f us %12.3f uJ   time %+7.2f%%  energy %+7.2f%%%s\n", label,
+           (unsigned long long)r->cycles, r->e.seconds * 1e6, r->e.total_j * 1e6, pct(r->e.seconds, base->e.seconds),
+           pct(r->e.total_j, base->e.total_j),
+           dvfs_slowdown(r, base) > o->max_slowdown ? "  (over --max-slowdown)" : "");
+  }
+  char label[64];
+  snprintf(label, sizeof label, "oracle (%s, %u runs)", orc->exhaustive ? "exhaustive" : "greedy", orc->runs);
+  printf("  %-46s %12llu cycles %12.3f us %12.3f uJ   time %+7.2f%%  energy %+7.2f%%\n", label,
+         (unsigned long long)orc->cycles, orc->seconds * 1e6, orc->joules * 1e6, pct(orc->seconds, base->e.seconds),
+         pct(orc->joules, base->e.total_j));
+  printf("  oracle's points:");
+  size_t shown = 0;
+  for (size_t i = 0; i < n; i++)
+    if (orc->points[i]) {
+      printf("%s %s at %s", shown++ ? "," : "", v[i].name, point_name(o, orc->points[i], pt, sizeof pt));
+    }
+  printf("%s\n", shown ? "" : orc->selected ? " none (no selected region helps within --max-slowdown)"
+                                            : " none (no region passed the thresholds)");
+  double tool = base->e.total_j - sw->e.total_j, best = base->e.total_j - orc->joules;
+  if (best > 0)
+    printf("  tally dvfs saves %.2f%% of the energy, the oracle %.2f%%: %.1f%% of the oracle's saving\n",
+           100.0 * tool / base->e.total_j, 100.0 * best / base->e.total_j, 100.0 * tool / best);
+  else
+    printf("  the oracle saves nothing within --max-slowdown either\n");
+}
