@@ -152,17 +152,5 @@ int inst_sites_check(tally_inst *ti, tally_error *err) {
   inst_sites_sort(ti);
   if ((rc = check_self_reads(ti, err)) != 0)
     return rc;
-  for (size_t s = 0; s < ti->nsites; s++) {
-    inst_site *site = &ti->sites[s];
-    if (ti->tactic == TALLY_INST_TACTIC_JUMP) {
-      char w[160];
-      return inst_fail(err, TALLY_INST_ECANNOT,
-                       "%s: no trampoline is within reach of %s: this program has no reserved code hole "
-                       "(a jal reaches +-1 MiB); use --tactic trap or auto",
-                       ti->path, tally_inst_where(ti, site->pc, w, sizeof w));
-    }
-    site->tactic = "trap";
-    site->why = ti->insns[site->insn].len == 2 ? "c.ebreak: no trampoline in reach" : "ebreak: no trampoline in reach";
-  }
-  return 0;
+  return inst_tramp_plan(ti, err);
 }

@@ -1,0 +1,403 @@
+/*
+ * The tactic of every site, and the trampolines of the jump tactic.
+ *
+ * A jump site's 4-byte instruction becomes `jal x0, tramp` (a jal reaches
+ * +-1 MiB, so the trampolines live in the hole target/tally.ld reserves
+ * next to the code). The trampoline runs the analysis, then the displaced
+ * instruction itself with all of the program's registers in place (copied
+ * when its meaning does not depend on its address, re-created with the
+ * original addresses when it does), then jumps back. It borrows t0 by
+ * swapping it with mscratch (which holds the runtime's context) and saves
+ * t1 in the context; no program register changes.
+ *
+ * Three bodies: none (no call: the displaced instruction and the jump
+ * back), count (bbcount: the site's 64-bit count incremented inline) and
+ * call (counters paused with mcountinhibit, then __tally_inst_jcall in
+ * rt_entry.S saves every register and runs the site's calls).
+ *
+ * When the program may enable interrupts (it writes mstatus or mie), each
+ * trampoline clears MIE first and sets it again from the runtime's shadow
+ * of the program's MIE right before its final jump (rt.c maps a trap
+ * taken inside a trampoline back to the program's pcs).
+ *
+ * Every instruction is emitted as one 4-byte line (no compression, no
+ * relaxation), so the generator knows each one's address: jumps are
+ * encoded here with exact offsets, and each trampoline starts with an .org
+ * at its planned offset (the assembler stops if one came out longer).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst_impl.h"
+
+#define JAL_REACH (1u << 20) /* jal: -1 MiB .. +1 MiB - 2 */
+
+typedef struct tgen {
+  char *buf;
+  size_t len, cap;
+  uint32_t base, off; /* the hole's start; bytes of code so far */
+  bool ok;            /* every jump so far in reach */
+  bool irq;           /* MIE handling needed */
+  unsigned label;
+} tgen;
+
+static void out(tgen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(tgen *g, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int n = vsnprintf(g->buf ? g->buf + g->len : NULL, g->buf ? g->cap - g->len : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+      return;
+    if (g->buf && g->len + (size_t)n < g->cap) {
+      g->len += (size_t)n;
+      return;
+    }
+    size_t cap = g->cap ? g->cap * 2 : 65536;
+    while (cap < g->len + (size_t)n + 1)
+      cap *= 2;
+    char *nb = realloc(g->buf, cap);
+    if (!nb) { /* out of memory: the trampolines are dropped (inst_tramp_plan reports it) */
+      g->ok = false;
+      return;
+    }
+    g->buf = nb;
+    g->cap = cap;
+  }
+}
+
+/* One instruction of assembly (4 bytes). */
+#define INSN(g, ...) (out(g, "\t" __VA_ARGS__), out(g, "\n"), (g)->off += 4)
+
+static uint32_t here(const tgen *g) { return g->base + g->off; }
+
+static bool in_reach(uint32_t from, uint32_t to) {
+  int64_t d = (int64_t)to - (int64_t)from;
+  return d >= -(int64_t)JAL_REACH && d < (int64_t)JAL_REACH;
+}
+
+static uint32_t enc_jal(unsigned rd, uint32_t from, uint32_t to) {
+  uint32_t o = to - from;
+  return ((o >> 20) & 1u) << 31 | ((o >> 1) & 0x3ffu) << 21 | ((o >> 11) & 1u) << 20 | ((o >> 12) & 0xffu) << 12 |
+         (uint32_t)rd << 7 | 0x6fu;
+}
+
+/* jal x0 to an absolute address from the current one (reach checked). */
+static void jump_to(tgen *g, uint32_t to) {
+  if (!in_reach(here(g), to))
+    g->ok = false;
+  INSN(g, ".word 0x%08x /* j 0x%08x */", enc_jal(0, here(g), to), to);
+}
+
+/* reg = value, in two instructions whatever the value. */
+static void li32(tgen *g, unsigned reg, uint32_t v) {
+  uint32_t hi = (v + 0x800u) >> 12;
+  int32_t lo = (int32_t)(v - (hi << 12));
+  INSN(g, "lui x%u, 0x%x", reg, hi & 0xfffffu);
+  INSN(g, "addi x%u, x%u, %d", reg, reg, lo);
+}
+
+/* The end of a trampoline: `exit` (a jal x0 or jalr x0 line, already
+ * formatted) with the program's MIE back first when interrupts are possible.
+ * All program registers are in place; mscratch holds the context. */
+static void emit_exit(tgen *g, uint32_t to, const char *jalr_line) {
+  if (g->irq) {
+    unsigned l = g->label++;
+    INSN(g, "csrrw t0, mscratch, t0");
+    INSN(g, "lw t0, CTX_PMIE(t0)");
+    INSN(g, "beqz t0, .Lmie%u", l);
+    INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
+    INSN(g, "addi t0, t0, %%lo(__tally_inst_ctx)");
+    INSN(g, "csrrw t0, mscratch, t0");
+    INSN(g, "csrsi mstatus, 8");
+    if (jalr_line)
+      INSN(g, "%s", jalr_line);
+    else
+      jump_to(g, to);
+    out(g, ".Lmie%u:\n", l);
+    INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
+    INSN(g, "addi t0, t0, %%lo(__tally_inst_ctx)");
+    INSN(g, "csrrw t0, mscratch, t0");
+  }
+  if (jalr_line)
+    INSN(g, "%s", jalr_line);
+  else
+    jump_to(g, to);
+}
+
+static const char *const branch_mn[] = {"beq", "bne", "blt", "bge", "bltu", "bgeu"};
+
+static int branch_index(unsigned kind) {
+  switch (kind) {
+  case K_BEQ: return 0;
+  case K_BNE: return 1;
+  case K_BLT: return 2;
+  case K_BGE: return 3;
+  case K_BLTU: return 4;
+  case K_BGEU: return 5;
+  default: return -1;
+  }
+}
+
+/* Why instruction i cannot be displaced into a trampoline, or NULL. */
+static const char *not_displaceable(const tally_inst *ti, size_t i) {
+  const isa_insn *d = &ti->dec[i];
+  if (ti->insns[i].flags & (TALLY_INST_SEMIHOST | TALLY_INST_NOSITE))
+    return "a semihosting call: the runtime makes it (always a trap)";
+  if (d->len != 4)
+    return "2-byte: a c.j reaches no trampoline";
+  if (isa_infos[d->kind].cls == CLASS_CSR)
+    return "a CSR instruction: re-created against the runtime's shadows (always a trap)";
+  switch (d->kind) {
+  case K_MRET: return "mret: re-created against the runtime's shadows (always a trap)";
+  case K_ECALL: case K_EBREAK: return "ecall/ebreak: a trap by nature (always a trap)";
+  case K_ILLEGAL: return "not a valid instruction (always a trap)";
+  case K_JALR:
+    if (d->rd != 0 && d->rd == d->rs1 && ti->irq_possible)
+      return "jalr with rd == rs1 in a program that may enable interrupts (re-created by the trap)";
+    return NULL;
+  default: return NULL;
+  }
+}
+
+/* The displaced instruction at pc (decoded d), then the way back. */
+static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc) {
+  uint32_t next = pc + 4, target = pc + (uint32_t)d->imm;
+  int b = branch_index(d->kind);
+  char line[64];
+  if (b >= 0) {
+    unsigned l = g->label++;
+    INSN(g, "%s x%u, x%u, .Ltaken%u", branch_mn[b], d->rs1, d->rs2, l);
+    emit_exit(g, next, NULL);
+    out(g, ".Ltaken%u:\n", l);
+    emit_exit(g, target, NULL);
+    return;
+  }
+  switch (d->kind) {
+  case K_AUIPC:
+    if (d->rd)
+      li32(g, d->rd, pc + (uint32_t)d->imm);
+    emit_exit(g, next, NULL);
+    return;
+  case K_JAL:
+    if (d->rd)
+      li32(g, d->rd, next);
+    emit_exit(g, target, NULL);
+    return;
+  case K_JALR:
+    if (d->rd == 0) {
+      snprintf(line, sizeof line, ".word 0x%08x /* jalr x0, %d(x%u) */", d->raw, d->imm, d->rs1);
+      emit_exit(g, 0, line);
+    } else if (d->rd != d->rs1) {
+      li32(g, d->rd, next);
+      snprintf(line, sizeof line, "jalr x0, %d(x%u)", d->imm, d->rs1);
+      emit_exit(g, 0, line);
+    } else { /* rd == rs1: the target through mepc and an mret (MIE stays 0: no interrupts possible) */
+      INSN(g, "addi x%u, x%u, %d", d->rd, d->rd, d->imm);
+      INSN(g, "csrw mepc, x%u", d->rd);
+      li32(g, d->rd, 0x1800u); /* MPP = machine */
+      INSN(g, "csrs mstatus, x%u", d->rd);
+      INSN(g, "addi x%u, x0, 0x80", d->rd); /* MPIE = 0: the mret leaves MIE off */
+      INSN(g, "csrc mstatus, x%u", d->rd);
+      li32(g, d->rd, next);
+      INSN(g, "mret");
+    }
+    return;
+  default:
+    INSN(g, ".word 0x%08x", d->raw);
+    emit_exit(g, next, NULL);
+    return;
+  }
+}
+
+enum body { BODY_NONE, BODY_COUNT, BODY_CALL };
+
+static bool is_count_call(const inst_call *c) {
+  return strcmp(c->func, "tally_bbcount_hit") == 0 && c->when == TALLY_INST_BEFORE && c->nargs == 1 &&
+         c->args[0].kind == TALLY_INST_ARG_SITE;
+}
+
+static enum body body_of(const tally_inst *ti, const inst_site *s) {
+  if (s->ncalls == 0)
+    return BODY_NONE;
+  if (s->ncalls == 1 && ti->tool_name && strcmp(ti->tool_name, "bbcount") == 0 && is_count_call(&s->calls[0]))
+    return BODY_COUNT;
+  return BODY_CALL;
+}
+
+static void emit_body(tgen *g, enum body body, size_t k) {
+  if (body == BODY_NONE)
+    return;
+  unsigned l = g->label++;
+  INSN(g, "csrrw t0, mscratch, t0");
+  INSN(g, "sw t1, CTX_SAVE1(t0)");
+  if (body == BODY_COUNT) {
+    INSN(g, "lui t1, %%hi(tally_inst_site_scratch+%zu)", 8 * k);
+    INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
+    INSN(g, "addi t0, t0, 1");
+    INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
+    INSN(g, "beqz t0, .Lcarry%u", l);
+    out(g, ".Lback%u:\n", l);
+    INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
+    INSN(g, "addi t0, t0, %%lo(__tally_inst_ctx)");
+  } else {
+    INSN(g, "addi t1, x0, -1");
+    INSN(g, "csrrw t1, 0x320, t1");
+    INSN(g, "sw t1, CTX_INHIBIT(t0)");
+    li32(g, 6, (uint32_t)k);
+    INSN(g, "sw t1, CTX_SITE(t0)");
+    INSN(g, "lui t1, %%hi(__tally_inst_jcall)");
+    INSN(g, "jalr t1, %%lo(__tally_inst_jcall)(t1)");
+    INSN(g, "lw t1, CTX_INHIBIT(t0)");
+    INSN(g, "csrw 0x320, t1");
+  }
+  INSN(g, "lw t1, CTX_SAVE1(t0)");
+  INSN(g, "csrrw t0, mscratch, t0");
+}
+
+/* Where the jal for site s goes: its own pc when 4 bytes long; for a
+ * 2-byte block leader that only counts, the block's first later 4-byte
+ * instruction that is no site and can be displaced (it runs exactly as
+ * often as the leader). */
+static long host_of(const tally_inst *ti, const inst_site *s) {
+  const tally_inst_insn *in = &ti->insns[s->insn];
+  if (in->len == 4)
+    return (long)s->insn;
+  if (!(in->flags & TALLY_INST_LEADER))
+    return -1;
+  for (size_t c = 0; c < s->ncalls; c++)
+    if (!is_count_call(&s->calls[c]))
+      return -1;
+  for (size_t i = s->insn + 1; i < ti->ninsns && ti->insns[i].block == in->block; i++)
+    if (ti->insns[i].len == 4 && ti->site_of[i] < 0 && !not_displaceable(ti, i))
+      return (long)i;
+  return -1;
+}
+
+static void set_trap(inst_site *s, const char *why) {
+  s->jump = false;
+  s->tactic = "trap";
+  s->why = why;
+}
+
+/* The program may enable interrupts when any instruction writes mstatus or mie. */
+static bool writes_irq_enable(const tally_inst *ti) {
+  for (size_t i = 0; i < ti->ninsns; i++) {
+    const isa_insn *d = &ti->dec[i];
+    if (isa_infos[d->kind].cls != CLASS_CSR || (d->csr != 0x300 && d->csr != 0x304))
+      continue;
+    bool set_or_clear = d->kind == K_CSRRS || d->kind == K_CSRRC || d->kind == K_CSRRSI || d->kind == K_CSRRCI;
+    if (!set_or_clear || d->rs1 != 0)
+      return true;
+  }
+  return false;
+}
+
+/* One trampoline for site k at the generator's position; false (and the
+ * generator rolled back) when a jump would not reach or the hole is full. */
+static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, const char **why) {
+  inst_site *s = &ti->sites[k];
+  size_t len0 = g->len;
+  uint32_t off0 = g->off;
+  unsigned label0 = g->label;
+  uint32_t pc = ti->insns[host].pc, start = here(g);
+  enum body body = body_of(ti, s);
+  g->ok = true;
+  out(g, "\t.org 0x%x\n__tally_inst_tramp_%zu:\n", g->off, k);
+  if (g->irq)
+    INSN(g, "csrci mstatus, 8");
+  unsigned l = g->label;
+  emit_body(g, body, k);
+  emit_displaced(g, &ti->dec[host], pc);
+  if (body == BODY_COUNT) {
+    out(g, ".Lcarry%u:\n", l);
+    INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
+    INSN(g, "addi t0, t0, 1");
+    INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
+    out(g, "\tj .Lback%u\n", l);
+    g->off += 4;
+  }
+  bool fits = g->base + (uint64_t)g->off <= ti->hole_hi;
+  if (g->ok && fits && in_reach(pc, start)) {
+    s->jump = true;
+    s->host_pc = pc;
+    s->host = host;
+    s->tramp = start;
+    return true;
+  }
+  *why = !fits ? "the trampoline hole is full" : "the trampoline or its way back would be out of a jal's reach";
+  g->len = len0;
+  g->off = off0;
+  g->label = label0;
+  if (g->buf)
+    g->buf[g->len] = 0;
+  return false;
+}
+
+/* The tactic of every site (sites sorted by pc): jump where a trampoline
+ * can do it and the tactic allows, trap elsewhere, each with why. */
+int inst_tramp_plan(tally_inst *ti, tally_error *err) {
+  ti->irq_possible = writes_irq_enable(ti);
+  tgen g = {.base = ti->hole_lo, .irq = ti->irq_possible};
+  out(&g, "/* Generated by tally inst: the trampolines of the jump tactic (src/inst/inst_tramp.c). */\n"
+          "#include \"rt.h\"\n\t.section .tally_inst.tramp, \"ax\", @progbits\n\t.option norvc\n"
+          "\t.option norelax\n\t.globl __tally_inst_tramps\n__tally_inst_tramps:\n");
+  bool try_jump = ti->tactic != TALLY_INST_TACTIC_TRAP && ti->hole_lo;
+  for (size_t k = 0; k < ti->nsites; k++) {
+    inst_site *s = &ti->sites[k];
+    s->jump = false;
+    const char *why = ti->tactic == TALLY_INST_TACTIC_TRAP ? "asked for (--tactic trap)" : ti->no_hole_why;
+    bool jump_kind = true; /* a site a jump could replace */
+    if (try_jump) {
+      size_t after = 0;
+      for (size_t c = 0; c < s->ncalls; c++)
+        after += s->calls[c].when == TALLY_INST_AFTER;
+      long host = host_of(ti, s);
+      const char *nd = not_displaceable(ti, s->insn);
+      if (after) {
+        why = "calls after the instruction run in the trap handler";
+        jump_kind = false;
+      } else if (nd && (ti->insns[s->insn].len == 4 || host < 0)) {
+        why = nd;
+        jump_kind = false;
+      } else if (host >= 0 && emit_tramp(ti, &g, k, (size_t)host, &why)) {
+        s->tactic = "jump";
+        if (s->host_pc != s->pc) {
+          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, the block's first 4-byte instruction", s->host_pc);
+          s->why = s->why_buf;
+        } else {
+          s->why = "jal to a trampoline";
+        }
+        continue;
+      }
+    }
+    if (ti->tactic == TALLY_INST_TACTIC_JUMP && jump_kind) {
+      char w[160];
+      free(g.buf);
+      return inst_fail(err, TALLY_INST_ECANNOT, "%s: no trampoline is within reach of %s: %s; use --tactic trap or auto",
+                       ti->path, tally_inst_where(ti, s->pc, w, sizeof w), why ? why : "?");
+    }
+    set_trap(s, why);
+  }
+  out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
+  out(&g, "\n\t.section .rodata.tally_inst_tramp, \"a\"\n\t.balign 4\n\t.globl __tally_inst_tramp_at\n"
+          "__tally_inst_tramp_at:\n");
+  size_t njump = 0;
+  for (size_t k = 0; k < ti->nsites; k++)
+    if (ti->sites[k].jump) {
+      out(&g, "\t.word 0x%08x, 0x%08x\n", ti->sites[k].tramp, ti->sites[k].host_pc);
+      njump++;
+    }
+  out(&g, "\t.globl __tally_inst_ntramps\n__tally_inst_ntramps:\n\t.word %zu\n", njump);
+  out(&g, "\t.globl __tally_inst_hole_lo, __tally_inst_hole_hi\n__tally_inst_hole_lo:\n\t.word 0x%08x\n"
+          "__tally_inst_hole_hi:\n\t.word 0x%08x\n", ti->hole_lo, ti->hole_lo + g.off);
+  if (!g.buf)
+    return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
+  free(ti->tramp_asm);
+  ti->tramp_asm = g.buf;
+  ti->tramp_size = g.off;
+  return 0;
+}
