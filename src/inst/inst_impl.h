@@ -85,6 +85,7 @@ struct tally_inst {
   uint32_t hole_lo, hole_hi;  /* the trampoline hole (target/tally.ld), or 0, 0 */
   const char *no_hole_why;    /* why there is no usable hole */
   bool irq_possible;          /* the program may enable interrupts (writes mstatus or mie) */
+  bool has_handler;           /* the program installs a trap handler (writes mtvec) */
   char *tramp_asm;            /* tramps.S, the trampolines (inst_tramp.c) */
   size_t tramp_size;          /* bytes of trampolines */
 };

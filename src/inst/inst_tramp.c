@@ -142,13 +142,37 @@ static int branch_index(unsigned kind) {
   }
 }
 
+/* A 2-byte instruction as its 32-bit equivalent (the decoder gives the
+ * expanded kind and operands); false for what has no plain form here. */
+static bool emit_expanded(tgen *g, const isa_insn *d) {
+  const char *mn = isa_infos[d->kind].mnemonic;
+  switch (isa_infos[d->kind].fmt) {
+  case FMT_R: INSN(g, "%s x%u, x%u, x%u", mn, d->rd, d->rs1, d->rs2); return true;
+  case FMT_I: case FMT_SHIFT: INSN(g, "%s x%u, x%u, %d", mn, d->rd, d->rs1, d->imm); return true;
+  case FMT_LOAD: INSN(g, "%s x%u, %d(x%u)", mn, d->rd, d->imm, d->rs1); return true;
+  case FMT_STORE: INSN(g, "%s x%u, %d(x%u)", mn, d->rs2, d->imm, d->rs1); return true;
+  case FMT_U:
+    if (d->kind != K_LUI)
+      return false;
+    INSN(g, "lui x%u, 0x%x", d->rd, ((uint32_t)d->imm >> 12) & 0xfffffu);
+    return true;
+  default: return false;
+  }
+}
+
+/* A non-control instruction, copied (4 bytes) or expanded (2 bytes). */
+static void emit_plain(tgen *g, const isa_insn *d) {
+  if (d->len == 4)
+    INSN(g, ".word 0x%08x", d->raw);
+  else if (!emit_expanded(g, d))
+    g->ok = false;
+}
+
 /* Why instruction i cannot be displaced into a trampoline, or NULL. */
 static const char *not_displaceable(const tally_inst *ti, size_t i) {
   const isa_insn *d = &ti->dec[i];
   if (ti->insns[i].flags & (TALLY_INST_SEMIHOST | TALLY_INST_NOSITE))
     return "a semihosting call: the runtime makes it (always a trap)";
-  if (d->len != 4)
-    return "2-byte: a c.j reaches no trampoline";
   if (isa_infos[d->kind].cls == CLASS_CSR)
     return "a CSR instruction: re-created against the runtime's shadows (always a trap)";
   switch (d->kind) {
@@ -165,7 +189,7 @@ static const char *not_displaceable(const tally_inst *ti, size_t i) {
 
 /* The displaced instruction at pc (decoded d), then the way back. */
 static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc) {
-  uint32_t next = pc + 4, target = pc + (uint32_t)d->imm;
+  uint32_t next = pc + d->len, target = pc + (uint32_t)d->imm;
   int b = branch_index(d->kind);
   char line[64];
   if (b >= 0) {
@@ -189,7 +213,7 @@ static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc) {
     return;
   case K_JALR:
     if (d->rd == 0) {
-      snprintf(line, sizeof line, ".word 0x%08x /* jalr x0, %d(x%u) */", d->raw, d->imm, d->rs1);
+      snprintf(line, sizeof line, "jalr x0, %d(x%u)", d->imm, d->rs1);
       emit_exit(g, 0, line);
     } else if (d->rd != d->rs1) {
       li32(g, d->rd, next);
@@ -207,7 +231,7 @@ static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc) {
     }
     return;
   default:
-    INSN(g, ".word 0x%08x", d->raw);
+    emit_plain(g, d);
     emit_exit(g, next, NULL);
     return;
   }
@@ -258,12 +282,24 @@ static void emit_body(tgen *g, enum body body, size_t k) {
   INSN(g, "csrrw t0, mscratch, t0");
 }
 
-/* Where the jal for site s goes: its own pc when 4 bytes long; for a
- * 2-byte block leader that only counts, the block's first later 4-byte
- * instruction that is no site and can be displaced (it runs exactly as
- * often as the leader). */
-static long host_of(const tally_inst *ti, const inst_site *s) {
+/* A load, store or AMO: it may fault. A pair's second instruction has no
+ * pc of its own to show a handler (the jal covers it), so a program with a
+ * trap handler of its own gets pairs of instructions that cannot fault. */
+static bool can_fault(const tally_inst *ti, size_t i) {
+  unsigned cls = isa_infos[ti->dec[i].kind].cls;
+  return cls == CLASS_LOAD || cls == CLASS_STORE || cls == CLASS_AMO;
+}
+
+/* Where the jal for site s goes: its own pc when 4 bytes long. A 2-byte
+ * block leader that only counts takes the block's first 4 bytes when they
+ * are it and another 2-byte instruction of the block (*pair: both are
+ * displaced), or else the block's first later 4-byte instruction (it runs
+ * exactly as often as the leader). Neither may be a site, an instruction
+ * the jal cannot displace, or an address the program's data holds (a
+ * jump table's target would land in the middle of the jal). */
+static long host_of(const tally_inst *ti, const inst_site *s, const bool *addr_taken, bool *pair) {
   const tally_inst_insn *in = &ti->insns[s->insn];
+  *pair = false;
   if (in->len == 4)
     return (long)s->insn;
   if (!(in->flags & TALLY_INST_LEADER))
@@ -271,10 +307,36 @@ static long host_of(const tally_inst *ti, const inst_site *s) {
   for (size_t c = 0; c < s->ncalls; c++)
     if (!is_count_call(&s->calls[c]))
       return -1;
-  for (size_t i = s->insn + 1; i < ti->ninsns && ti->insns[i].block == in->block; i++)
-    if (ti->insns[i].len == 4 && ti->site_of[i] < 0 && !not_displaceable(ti, i))
+  size_t i = s->insn + 1;
+  if (i < ti->ninsns && ti->insns[i].block == in->block && ti->insns[i].len == 2 && ti->site_of[i] < 0 &&
+      !addr_taken[i] && !not_displaceable(ti, i) && !not_displaceable(ti, s->insn) &&
+      ti->insns[i].pc == in->pc + 2 && (!ti->has_handler || (!can_fault(ti, s->insn) && !can_fault(ti, i)))) {
+    *pair = true;
+    return (long)s->insn;
+  }
+  for (; i < ti->ninsns && ti->insns[i].block == in->block; i++)
+    if (ti->insns[i].len == 4 && ti->site_of[i] < 0 && !addr_taken[i] && !not_displaceable(ti, i))
       return (long)i;
   return -1;
+}
+
+/* Per instruction: its address is a word of the program's loaded bytes
+ * (a jump table or a code pointer may lead there). */
+static bool *addresses_taken(const tally_inst *ti) {
+  bool *t = calloc(ti->ninsns ? ti->ninsns : 1, sizeof *t);
+  if (!t)
+    return NULL;
+  for (size_t g = 0; g < ti->nsegs; g++) {
+    const inst_seg *sg = &ti->segs[g];
+    for (uint32_t o = (4 - (sg->vaddr & 3)) & 3; o + 4 <= sg->filesz; o += 4) {
+      const uint8_t *p = ti->file + sg->offset + o;
+      uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+      long i = tally_inst_find_insn(ti, w);
+      if (i >= 0)
+        t[i] = true;
+    }
+  }
+  return t;
 }
 
 static void set_trap(inst_site *s, const char *why) {
@@ -283,11 +345,12 @@ static void set_trap(inst_site *s, const char *why) {
   s->why = why;
 }
 
-/* The program may enable interrupts when any instruction writes mstatus or mie. */
-static bool writes_irq_enable(const tally_inst *ti) {
+/* Whether any instruction writes one of the CSRs csr_a, csr_b (the
+ * program may enable interrupts: mstatus, mie; it has a trap handler: mtvec). */
+static bool writes_csr(const tally_inst *ti, unsigned csr_a, unsigned csr_b) {
   for (size_t i = 0; i < ti->ninsns; i++) {
     const isa_insn *d = &ti->dec[i];
-    if (isa_infos[d->kind].cls != CLASS_CSR || (d->csr != 0x300 && d->csr != 0x304))
+    if (isa_infos[d->kind].cls != CLASS_CSR || (d->csr != csr_a && d->csr != csr_b))
       continue;
     bool set_or_clear = d->kind == K_CSRRS || d->kind == K_CSRRC || d->kind == K_CSRRSI || d->kind == K_CSRRCI;
     if (!set_or_clear || d->rs1 != 0)
@@ -298,7 +361,7 @@ static bool writes_irq_enable(const tally_inst *ti) {
 
 /* One trampoline for site k at the generator's position; false (and the
  * generator rolled back) when a jump would not reach or the hole is full. */
-static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, const char **why) {
+static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, bool pair, const char **why) {
   inst_site *s = &ti->sites[k];
   size_t len0 = g->len;
   uint32_t off0 = g->off;
@@ -311,7 +374,12 @@ static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, const cha
     INSN(g, "csrci mstatus, 8");
   unsigned l = g->label;
   emit_body(g, body, k);
-  emit_displaced(g, &ti->dec[host], pc);
+  if (pair) { /* the leader (it does not end its block), then the next one */
+    emit_plain(g, &ti->dec[host]);
+    emit_displaced(g, &ti->dec[host + 1], pc + 2);
+  } else {
+    emit_displaced(g, &ti->dec[host], pc);
+  }
   if (body == BODY_COUNT) {
     out(g, ".Lcarry%u:\n", l);
     INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
@@ -340,8 +408,12 @@ static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, const cha
 /* The tactic of every site (sites sorted by pc): jump where a trampoline
  * can do it and the tactic allows, trap elsewhere, each with why. */
 int inst_tramp_plan(tally_inst *ti, tally_error *err) {
-  ti->irq_possible = writes_irq_enable(ti);
+  ti->irq_possible = writes_csr(ti, 0x300, 0x304);
+  ti->has_handler = writes_csr(ti, 0x305, 0x305);
   tgen g = {.base = ti->hole_lo, .irq = ti->irq_possible};
+  bool *taken = addresses_taken(ti);
+  if (!taken)
+    return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
   out(&g, "/* Generated by tally inst: the trampolines of the jump tactic (src/inst/inst_tramp.c). */\n"
           "#include \"rt.h\"\n\t.section .tally_inst.tramp, \"ax\", @progbits\n\t.option norvc\n"
           "\t.option norelax\n\t.globl __tally_inst_tramps\n__tally_inst_tramps:\n");
@@ -355,17 +427,23 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       size_t after = 0;
       for (size_t c = 0; c < s->ncalls; c++)
         after += s->calls[c].when == TALLY_INST_AFTER;
-      long host = host_of(ti, s);
+      bool pair;
+      long host = host_of(ti, s, taken, &pair);
       const char *nd = not_displaceable(ti, s->insn);
+      if (!nd && ti->insns[s->insn].len == 2 && host < 0)
+        nd = "2-byte, and its block has no instruction to carry the jal (a c.j reaches no trampoline)";
       if (after) {
         why = "calls after the instruction run in the trap handler";
         jump_kind = false;
       } else if (nd && (ti->insns[s->insn].len == 4 || host < 0)) {
         why = nd;
         jump_kind = false;
-      } else if (host >= 0 && emit_tramp(ti, &g, k, (size_t)host, &why)) {
+      } else if (host >= 0 && emit_tramp(ti, &g, k, (size_t)host, pair, &why)) {
         s->tactic = "jump";
-        if (s->host_pc != s->pc) {
+        if (pair) {
+          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x over it and the next 2-byte instruction", s->pc);
+          s->why = s->why_buf;
+        } else if (s->host_pc != s->pc) {
           snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, the block's first 4-byte instruction", s->host_pc);
           s->why = s->why_buf;
         } else {
@@ -377,11 +455,13 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
     if (ti->tactic == TALLY_INST_TACTIC_JUMP && jump_kind) {
       char w[160];
       free(g.buf);
+      free(taken);
       return inst_fail(err, TALLY_INST_ECANNOT, "%s: no trampoline is within reach of %s: %s; use --tactic trap or auto",
                        ti->path, tally_inst_where(ti, s->pc, w, sizeof w), why ? why : "?");
     }
     set_trap(s, why);
   }
+  free(taken);
   out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
   out(&g, "\n\t.section .rodata.tally_inst_tramp, \"a\"\n\t.balign 4\n\t.globl __tally_inst_tramp_at\n"
           "__tally_inst_tramp_at:\n");
