@@ -179,10 +179,6 @@ static const char *not_displaceable(const tally_inst *ti, size_t i) {
   case K_MRET: return "mret: re-created against the runtime's shadows (always a trap)";
   case K_ECALL: case K_EBREAK: return "ecall/ebreak: a trap by nature (always a trap)";
   case K_ILLEGAL: return "not a valid instruction (always a trap)";
-  case K_JALR:
-    if (d->rd != 0 && d->rd == d->rs1 && ti->irq_possible)
-      return "jalr with rd == rs1 in a program that may enable interrupts (re-created by the trap)";
-    return NULL;
   default: return NULL;
   }
 }
@@ -219,13 +215,21 @@ static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc) {
       li32(g, d->rd, next);
       snprintf(line, sizeof line, "jalr x0, %d(x%u)", d->imm, d->rs1);
       emit_exit(g, 0, line);
-    } else { /* rd == rs1: the target through mepc and an mret (MIE stays 0: no interrupts possible) */
+    } else { /* rd == rs1: no register is free for the target, so it goes through mepc
+              * (the program sees only the runtime's shadow mepc) and an mret, which sets
+              * MIE from MPIE: the program's MIE, 0 when it cannot enable interrupts */
       INSN(g, "addi x%u, x%u, %d", d->rd, d->rd, d->imm);
       INSN(g, "csrw mepc, x%u", d->rd);
       li32(g, d->rd, 0x1800u); /* MPP = machine */
       INSN(g, "csrs mstatus, x%u", d->rd);
-      INSN(g, "addi x%u, x0, 0x80", d->rd); /* MPIE = 0: the mret leaves MIE off */
+      INSN(g, "addi x%u, x0, 0x80", d->rd);
       INSN(g, "csrc mstatus, x%u", d->rd);
+      if (g->irq) { /* MPIE = CTX_PMIE (8 or 0) << 4 */
+        INSN(g, "lui x%u, %%hi(__tally_inst_ctx+CTX_PMIE)", d->rd);
+        INSN(g, "lw x%u, %%lo(__tally_inst_ctx+CTX_PMIE)(x%u)", d->rd, d->rd);
+        INSN(g, "slli x%u, x%u, 4", d->rd, d->rd);
+        INSN(g, "csrs mstatus, x%u", d->rd);
+      }
       li32(g, d->rd, next);
       INSN(g, "mret");
     }
