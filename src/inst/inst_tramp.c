@@ -295,29 +295,31 @@ static bool can_fault(const tally_inst *ti, size_t i) {
 }
 
 /* Where the jal for site s goes: its own pc when 4 bytes long. A 2-byte
- * block leader that only counts takes the block's first 4 bytes when they
- * are it and another 2-byte instruction of the block (*pair: both are
- * displaced), or else the block's first later 4-byte instruction (it runs
- * exactly as often as the leader). Neither may be a site, an instruction
- * the jal cannot displace, or an address the program's data holds (a
- * jump table's target would land in the middle of the jal). */
+ * site takes its block's next 4 bytes when the instruction after it is in
+ * the same block (*pair: both are displaced, the calls still run before
+ * the site; when that instruction is 4 bytes long its second half stays
+ * as it was, never executed: the trampoline returns after it). A 2-byte block leader that only counts may otherwise
+ * use the block's first later 4-byte instruction (it runs exactly as
+ * often as the leader). Neither may be a site, an instruction the jal
+ * cannot displace, or an address the program's data holds (a jump table's
+ * target would land in the middle of the jal). */
 static long host_of(const tally_inst *ti, const inst_site *s, const bool *addr_taken, bool *pair) {
   const tally_inst_insn *in = &ti->insns[s->insn];
   *pair = false;
   if (in->len == 4)
     return (long)s->insn;
-  if (!(in->flags & TALLY_INST_LEADER))
-    return -1;
-  for (size_t c = 0; c < s->ncalls; c++)
-    if (!is_count_call(&s->calls[c]))
-      return -1;
   size_t i = s->insn + 1;
-  if (i < ti->ninsns && ti->insns[i].block == in->block && ti->insns[i].len == 2 && ti->site_of[i] < 0 &&
+  if (i < ti->ninsns && ti->insns[i].block == in->block && ti->site_of[i] < 0 &&
       !addr_taken[i] && !not_displaceable(ti, i) && !not_displaceable(ti, s->insn) &&
       ti->insns[i].pc == in->pc + 2 && (!ti->has_handler || (!can_fault(ti, s->insn) && !can_fault(ti, i)))) {
     *pair = true;
     return (long)s->insn;
   }
+  if (!(in->flags & TALLY_INST_LEADER))
+    return -1;
+  for (size_t c = 0; c < s->ncalls; c++)
+    if (!is_count_call(&s->calls[c]))
+      return -1;
   for (; i < ti->ninsns && ti->insns[i].block == in->block; i++)
     if (ti->insns[i].len == 4 && ti->site_of[i] < 0 && !addr_taken[i] && !not_displaceable(ti, i))
       return (long)i;
@@ -445,7 +447,7 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       } else if (host >= 0 && emit_tramp(ti, &g, k, (size_t)host, pair, &why)) {
         s->tactic = "jump";
         if (pair) {
-          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x over it and the next 2-byte instruction", s->pc);
+          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x over it and the next instruction", s->pc);
           s->why = s->why_buf;
         } else if (s->host_pc != s->pc) {
           snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, the block's first 4-byte instruction", s->host_pc);
