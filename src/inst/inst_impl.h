@@ -42,7 +42,7 @@ typedef struct inst_site {
   inst_call *calls;
   size_t ncalls, cap;
   const char *tactic, *why;
-  char why_buf[96];       /* why, when it names an address */
+  char why_buf[128];       /* why, when it names an address */
   bool jump;              /* the jump tactic: a jal at host_pc to tramp */
   uint32_t host_pc;       /* where the jal goes: pc, or a later 4-byte instruction of pc's block */
   size_t host;            /* index into ti->insns of host_pc */

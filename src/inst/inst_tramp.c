@@ -183,15 +183,29 @@ static const char *not_displaceable(const tally_inst *ti, size_t i) {
   }
 }
 
-/* The displaced instruction at pc (decoded d), then the way back. */
-static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc) {
+/* What a trampoline does on a branch's not-taken path instead of going
+ * back (hosting a fall-through-only block's site, see host_of). */
+typedef struct edge {
+  void (*emit)(tgen *g, const struct edge *e);
+  const tally_inst *ti;
+  size_t site;      /* the hosted site */
+  long displace;    /* its instruction, displaced too (-1: left in place, the way back goes there) */
+  int carry;        /* its count's carry label, or -1 */
+} edge;
+
+/* The displaced instruction at pc (decoded d), then the way back; a
+ * conditional branch's not-taken path runs e instead when given. */
+static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc, edge *e) {
   uint32_t next = pc + d->len, target = pc + (uint32_t)d->imm;
   int b = branch_index(d->kind);
   char line[64];
   if (b >= 0) {
     unsigned l = g->label++;
     INSN(g, "%s x%u, x%u, .Ltaken%u", branch_mn[b], d->rs1, d->rs2, l);
-    emit_exit(g, next, NULL);
+    if (e)
+      e->emit(g, e);
+    else
+      emit_exit(g, next, NULL);
     out(g, ".Ltaken%u:\n", l);
     emit_exit(g, target, NULL);
     return;
@@ -256,9 +270,11 @@ static enum body body_of(const tally_inst *ti, const inst_site *s) {
   return BODY_CALL;
 }
 
-static void emit_body(tgen *g, enum body body, size_t k) {
+/* The analysis of site k (program registers in place, mscratch = context);
+ * returns the label of a count's carry, or -1. */
+static int emit_body(tgen *g, enum body body, size_t k) {
   if (body == BODY_NONE)
-    return;
+    return -1;
   unsigned l = g->label++;
   INSN(g, "csrrw t0, mscratch, t0");
   INSN(g, "sw t1, CTX_SAVE1(t0)");
@@ -284,6 +300,19 @@ static void emit_body(tgen *g, enum body body, size_t k) {
   }
   INSN(g, "lw t1, CTX_SAVE1(t0)");
   INSN(g, "csrrw t0, mscratch, t0");
+  return body == BODY_COUNT ? (int)l : -1;
+}
+
+/* A count's carry into the high word, out of the straight path. */
+static void emit_carry(tgen *g, int l, size_t k) {
+  if (l < 0)
+    return;
+  out(g, ".Lcarry%d:\n", l);
+  INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
+  INSN(g, "addi t0, t0, 1");
+  INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
+  out(g, "\tj .Lback%d\n", l);
+  g->off += 4;
 }
 
 /* A load, store or AMO: it may fault. A pair's second instruction has no
@@ -294,35 +323,90 @@ static bool can_fault(const tally_inst *ti, size_t i) {
   return cls == CLASS_LOAD || cls == CLASS_STORE || cls == CLASS_AMO;
 }
 
-/* Where the jal for site s goes: its own pc when 4 bytes long. A 2-byte
- * site takes its block's next 4 bytes when the instruction after it is in
- * the same block (*pair: both are displaced, the calls still run before
- * the site; when that instruction is 4 bytes long its second half stays
- * as it was, never executed: the trampoline returns after it). A 2-byte block leader that only counts may otherwise
- * use the block's first later 4-byte instruction (it runs exactly as
- * often as the leader). Neither may be a site, an instruction the jal
- * cannot displace, or an address the program's data holds (a jump table's
- * target would land in the middle of the jal). */
-static long host_of(const tally_inst *ti, const inst_site *s, const bool *addr_taken, bool *pair) {
-  const tally_inst_insn *in = &ti->insns[s->insn];
-  *pair = false;
-  if (in->len == 4)
-    return (long)s->insn;
-  size_t i = s->insn + 1;
-  if (i < ti->ninsns && ti->insns[i].block == in->block && ti->site_of[i] < 0 &&
-      !addr_taken[i] && !not_displaceable(ti, i) && !not_displaceable(ti, s->insn) &&
-      ti->insns[i].pc == in->pc + 2 && (!ti->has_handler || (!can_fault(ti, s->insn) && !can_fault(ti, i)))) {
-    *pair = true;
-    return (long)s->insn;
-  }
-  if (!(in->flags & TALLY_INST_LEADER))
-    return -1;
+/* How a site's jal is placed (host_of). */
+enum hmode {
+  H_SELF,      /* at the site's own 4-byte instruction */
+  H_PAIR,      /* at a 2-byte site, over it and the next instruction of its block: both displaced */
+  H_LATER,     /* at a later 4-byte instruction of the block (counting leaders only) */
+  H_PRED,      /* at the 4-byte conditional branch that falls through into the site: the
+                * site's analysis runs on the branch's not-taken path, the site stays */
+  H_PRED_PAIR, /* the same from a 2-byte branch, the jal over it and the site: both displaced */
+};
+
+typedef struct hctx {
+  bool *taken;        /* per instruction: its address is in the program's data */
+  bool *target;       /* per instruction: a direct branch or jump leads there */
+  bool *claimed;      /* per instruction: a jal already covers it */
+} hctx;
+
+/* Reached only by falling through from the instruction before it: no
+ * direct branch or jump targets it, it is no function entry or entry
+ * point, the data hold no pointer to it, and the instruction before is a
+ * conditional branch (so it is no return point either). */
+static bool fall_through_only(const tally_inst *ti, const hctx *h, size_t i) {
+  const tally_inst_insn *in = &ti->insns[i];
+  if (i == 0 || h->taken[i] || (in->flags & (TALLY_INST_FUNC_ENTRY | TALLY_INST_LOOP)) || in->pc == ti->entry)
+    return false;
+  const tally_inst_insn *p = &ti->insns[i - 1];
+  if (p->pc + p->len != in->pc || branch_index(ti->dec[i - 1].kind) < 0)
+    return false;
+  return !h->target[i];
+}
+
+static bool usable(const tally_inst *ti, const hctx *h, size_t i) {
+  return ti->site_of[i] < 0 && !h->claimed[i] && !h->taken[i] && !not_displaceable(ti, i);
+}
+
+static bool only_counts(const inst_site *s) {
   for (size_t c = 0; c < s->ncalls; c++)
     if (!is_count_call(&s->calls[c]))
-      return -1;
-  for (; i < ti->ninsns && ti->insns[i].block == in->block; i++)
-    if (ti->insns[i].len == 4 && ti->site_of[i] < 0 && !addr_taken[i] && !not_displaceable(ti, i))
-      return (long)i;
+      return false;
+  return true;
+}
+
+/* Where the jal for site s goes (the instruction index), and how; -1 when
+ * nowhere. A 4-byte site: itself. A 2-byte site: over it and the next
+ * instruction of its block (when that one is 4 bytes long its second half
+ * stays as it was, never executed: the trampoline returns after it); or,
+ * for a counting block leader, a later 4-byte instruction of its block (it
+ * runs exactly as often as the leader); or, when the site is reached only
+ * by falling through from a conditional branch, that branch (the not-taken
+ * path runs the analysis, which then is exactly before the site). The
+ * covered instructions may be no site, no address the data hold (a jump
+ * table's target would land inside the jal), nothing the jal cannot
+ * displace; a displaced instruction whose pc the jal covers cannot show a
+ * handler its own pc, so in a program with a trap handler it must be one
+ * that cannot fault. */
+static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmode *mode) {
+  const tally_inst_insn *in = &ti->insns[s->insn];
+  size_t k = s->insn;
+  *mode = H_SELF;
+  if (in->len == 4)
+    return (long)k;
+  bool self_ok = !not_displaceable(ti, k) && (!ti->has_handler || !can_fault(ti, k));
+  size_t i = k + 1;
+  if (self_ok && i < ti->ninsns && ti->insns[i].block == in->block && ti->insns[i].pc == in->pc + 2 &&
+      usable(ti, h, i) && (!ti->has_handler || !can_fault(ti, i))) {
+    *mode = H_PAIR;
+    return (long)k;
+  }
+  if ((in->flags & TALLY_INST_LEADER) && only_counts(s)) {
+    for (; i < ti->ninsns && ti->insns[i].block == in->block; i++)
+      if (ti->insns[i].len == 4 && usable(ti, h, i)) {
+        *mode = H_LATER;
+        return (long)i;
+      }
+  }
+  if (k > 0 && usable(ti, h, k - 1) && fall_through_only(ti, h, k)) {
+    if (ti->insns[k - 1].len == 4) {
+      *mode = H_PRED;
+      return (long)k - 1;
+    }
+    if (self_ok) {
+      *mode = H_PRED_PAIR;
+      return (long)k - 1;
+    }
+  }
   return -1;
 }
 
@@ -365,9 +449,37 @@ static bool writes_csr(const tally_inst *ti, unsigned csr_a, unsigned csr_b) {
   return false;
 }
 
+/* The not-taken path of a hosting branch: the hosted site's analysis,
+ * then its own instruction (displaced) or the way back to it. */
+static void emit_edge(tgen *g, const edge *e) {
+  const tally_inst *ti = e->ti;
+  const inst_site *s = &ti->sites[e->site];
+  ((edge *)e)->carry = emit_body(g, body_of(ti, s), e->site);
+  if (e->displace >= 0)
+    emit_displaced(g, &ti->dec[e->displace], ti->insns[e->displace].pc, NULL);
+  else
+    emit_exit(g, s->pc, NULL);
+}
+
 /* One trampoline for site k at the generator's position; false (and the
  * generator rolled back) when a jump would not reach or the hole is full. */
-static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, bool pair, const char **why) {
+/* The site that a trampoline ending in the conditional branch at index b
+ * may count on its not-taken path: the next instruction, when it is a
+ * site not placed yet that only counts (or has no call) and that only
+ * that branch leads to. -1 when none. */
+static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, size_t after_site) {
+  size_t f = b + 1;
+  if (f >= ti->ninsns || branch_index(ti->dec[b].kind) < 0 || ti->site_of[f] < 0 || h->claimed[f])
+    return -1;
+  long k2 = ti->site_of[f];
+  const inst_site *s2 = &ti->sites[k2];
+  if ((size_t)k2 <= after_site || s2->tactic || !only_counts(s2) || !fall_through_only(ti, h, f))
+    return -1;
+  return k2;
+}
+
+static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, long *merged,
+                       const char **why) {
   inst_site *s = &ti->sites[k];
   size_t len0 = g->len;
   uint32_t off0 = g->off;
@@ -378,22 +490,30 @@ static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, bool pair
   out(g, "\t.org 0x%x\n__tally_inst_tramp_%zu:\n", g->off, k);
   if (g->irq)
     INSN(g, "csrci mstatus, 8");
-  unsigned l = g->label;
-  emit_body(g, body, k);
-  if (pair) { /* the leader (it does not end its block), then the next one */
+  int carry = -1;
+  edge e = {emit_edge, ti, k, mode == H_PRED_PAIR ? (long)s->insn : -1, -1};
+  size_t last = mode == H_PAIR ? host + 1 : host; /* the last displaced instruction */
+  long k2 = mode == H_PRED || mode == H_PRED_PAIR ? -1 : fall_through_site(ti, h, last, k);
+  edge e2 = {emit_edge, ti, (size_t)k2, -1, -1};
+  switch (mode) {
+  case H_SELF: case H_LATER:
+    carry = emit_body(g, body, k);
+    emit_displaced(g, &ti->dec[host], pc, k2 >= 0 ? &e2 : NULL);
+    break;
+  case H_PAIR: /* the site (it does not end its block), then the next one */
+    carry = emit_body(g, body, k);
     emit_plain(g, &ti->dec[host]);
-    emit_displaced(g, &ti->dec[host + 1], pc + 2);
-  } else {
-    emit_displaced(g, &ti->dec[host], pc);
+    emit_displaced(g, &ti->dec[host + 1], pc + 2, k2 >= 0 ? &e2 : NULL);
+    break;
+  case H_PRED: case H_PRED_PAIR:
+    emit_displaced(g, &ti->dec[host], pc, &e);
+    carry = e.carry;
+    break;
   }
-  if (body == BODY_COUNT) {
-    out(g, ".Lcarry%u:\n", l);
-    INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
-    INSN(g, "addi t0, t0, 1");
-    INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
-    out(g, "\tj .Lback%u\n", l);
-    g->off += 4;
-  }
+  emit_carry(g, carry, k);
+  if (k2 >= 0)
+    emit_carry(g, e2.carry, (size_t)k2);
+  *merged = k2;
   bool fits = g->base + (uint64_t)g->off <= ti->hole_hi;
   if (g->ok && fits && in_reach(pc, start)) {
     s->jump = true;
@@ -411,30 +531,59 @@ static bool emit_tramp(tally_inst *ti, tgen *g, size_t k, size_t host, bool pair
   return false;
 }
 
+/* The instructions a jal at host covers (claimed, so that no other site
+ * uses them). */
+static void claim(const tally_inst *ti, hctx *h, size_t host) {
+  uint32_t end = ti->insns[host].pc + 4;
+  for (size_t i = host; i < ti->ninsns && ti->insns[i].pc < end; i++)
+    h->claimed[i] = true;
+}
+
+static bool *direct_targets(const tally_inst *ti) {
+  bool *t = calloc(ti->ninsns ? ti->ninsns : 1, sizeof *t);
+  if (!t)
+    return NULL;
+  for (size_t j = 0; j < ti->ninsns; j++) {
+    const isa_insn *d = &ti->dec[j];
+    if (isa_infos[d->kind].cls == CLASS_BRANCH || d->kind == K_JAL) {
+      long i = tally_inst_find_insn(ti, ti->insns[j].pc + (uint32_t)d->imm);
+      if (i >= 0)
+        t[i] = true;
+    }
+  }
+  return t;
+}
+
 /* The tactic of every site (sites sorted by pc): jump where a trampoline
  * can do it and the tactic allows, trap elsewhere, each with why. */
 int inst_tramp_plan(tally_inst *ti, tally_error *err) {
   ti->irq_possible = writes_csr(ti, 0x300, 0x304);
   ti->has_handler = writes_csr(ti, 0x305, 0x305);
   tgen g = {.base = ti->hole_lo, .irq = ti->irq_possible};
-  bool *taken = addresses_taken(ti);
-  if (!taken)
+  hctx h = {addresses_taken(ti), direct_targets(ti), calloc(ti->ninsns ? ti->ninsns : 1, sizeof(bool))};
+  if (!h.taken || !h.target || !h.claimed) {
+    free(h.taken), free(h.target), free(h.claimed);
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
+  }
   out(&g, "/* Generated by tally inst: the trampolines of the jump tactic (src/inst/inst_tramp.c). */\n"
           "#include \"rt.h\"\n\t.section .tally_inst.tramp, \"ax\", @progbits\n\t.option norvc\n"
           "\t.option norelax\n\t.globl __tally_inst_tramps\n__tally_inst_tramps:\n");
   bool try_jump = ti->tactic != TALLY_INST_TACTIC_TRAP && ti->hole_lo;
+  for (size_t k = 0; k < ti->nsites; k++)
+    ti->sites[k].tactic = NULL, ti->sites[k].jump = false;
   for (size_t k = 0; k < ti->nsites; k++) {
     inst_site *s = &ti->sites[k];
-    s->jump = false;
+    long merged = -1;
+    if (s->tactic) /* counted in an earlier site's trampoline */
+      continue;
     const char *why = ti->tactic == TALLY_INST_TACTIC_TRAP ? "asked for (--tactic trap)" : ti->no_hole_why;
     bool jump_kind = true; /* a site a jump could replace */
     if (try_jump) {
       size_t after = 0;
       for (size_t c = 0; c < s->ncalls; c++)
         after += s->calls[c].when == TALLY_INST_AFTER;
-      bool pair;
-      long host = host_of(ti, s, taken, &pair);
+      enum hmode mode;
+      long host = host_of(ti, s, &h, &mode);
       const char *nd = not_displaceable(ti, s->insn);
       if (!nd && ti->insns[s->insn].len == 2 && host < 0)
         nd = "2-byte, and its block has no instruction to carry the jal (a c.j reaches no trampoline)";
@@ -444,16 +593,30 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       } else if (nd && (ti->insns[s->insn].len == 4 || host < 0)) {
         why = nd;
         jump_kind = false;
-      } else if (host >= 0 && emit_tramp(ti, &g, k, (size_t)host, pair, &why)) {
+      } else if (host >= 0 && emit_tramp(ti, &g, &h, k, (size_t)host, mode, &merged, &why)) {
+        claim(ti, &h, (size_t)host);
+        if (merged >= 0) { /* counted on this trampoline's not-taken path */
+          inst_site *s2 = &ti->sites[merged];
+          s2->jump = true;
+          s2->tactic = "jump";
+          s2->host_pc = s->host_pc;
+          s2->host = s->host;
+          s2->tramp = 0; /* no trampoline of its own */
+          snprintf(s2->why_buf, sizeof s2->why_buf,
+                   "counted on the not-taken path of the branch before it, in the trampoline at 0x%08x", s->tramp);
+          s2->why = s2->why_buf;
+        }
         s->tactic = "jump";
-        if (pair) {
-          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x over it and the next instruction", s->pc);
-          s->why = s->why_buf;
-        } else if (s->host_pc != s->pc) {
-          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, the block's first 4-byte instruction", s->host_pc);
-          s->why = s->why_buf;
-        } else {
+        static const char *const how[] = {
+            [H_SELF] = "", [H_PAIR] = "over it and the next instruction",
+            [H_LATER] = "a later 4-byte instruction of its block",
+            [H_PRED] = "the branch that falls through into it (counted on the not-taken path)",
+            [H_PRED_PAIR] = "over the branch that falls through into it, and it"};
+        if (mode == H_SELF) {
           s->why = "jal to a trampoline";
+        } else {
+          snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, %s", s->host_pc, how[mode]);
+          s->why = s->why_buf;
         }
         continue;
       }
@@ -461,19 +624,19 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
     if (ti->tactic == TALLY_INST_TACTIC_JUMP && jump_kind) {
       char w[160];
       free(g.buf);
-      free(taken);
+      free(h.taken), free(h.target), free(h.claimed);
       return inst_fail(err, TALLY_INST_ECANNOT, "%s: no trampoline is within reach of %s: %s; use --tactic trap or auto",
                        ti->path, tally_inst_where(ti, s->pc, w, sizeof w), why ? why : "?");
     }
     set_trap(s, why);
   }
-  free(taken);
+  free(h.taken), free(h.target), free(h.claimed);
   out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
   out(&g, "\n\t.section .rodata.tally_inst_tramp, \"a\"\n\t.balign 4\n\t.globl __tally_inst_tramp_at\n"
           "__tally_inst_tramp_at:\n");
   size_t njump = 0;
   for (size_t k = 0; k < ti->nsites; k++)
-    if (ti->sites[k].jump) {
+    if (ti->sites[k].jump && ti->sites[k].tramp) {
       out(&g, "\t.word 0x%08x, 0x%08x\n", ti->sites[k].tramp, ti->sites[k].host_pc);
       njump++;
     }

@@ -130,6 +130,8 @@ static uint32_t jal_x0(uint32_t from, uint32_t to) {
 static void patch_sites(const tally_inst *ti, uint8_t *out) {
   for (size_t s = 0; s < ti->nsites; s++) {
     const inst_site *site = &ti->sites[s];
+    if (site->jump && !site->tramp) /* counted in another site's trampoline: its bytes stay */
+      continue;
     uint32_t pc = site->jump ? site->host_pc : site->pc;
     unsigned len = site->jump ? 4u : ti->insns[site->insn].len;
     uint8_t *p = out + file_offset(ti, pc);
