@@ -410,12 +410,46 @@ static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmod
   return -1;
 }
 
-/* Per instruction: its address is a word of the program's loaded bytes
- * (a jump table or a code pointer may lead there). */
+/* Per instruction: its address is a word of the program's loaded bytes (a
+ * jump table or a code pointer may lead there) or formed by the code. */
+static void mark_insn(const tally_inst *ti, bool *t, uint32_t addr) {
+  long i = tally_inst_find_insn(ti, addr);
+  if (i >= 0)
+    t[i] = true;
+}
+
+/* Addresses the code forms with lui or auipc (+ addi, or as a jalr's base)
+ * within a block: la of a label, a computed jump. */
+static void code_addresses(const tally_inst *ti, bool *t) {
+  uint32_t val[32];
+  uint32_t known = 0; /* bit r: val[r] holds xr's value */
+  for (size_t i = 0; i < ti->ninsns; i++) {
+    const isa_insn *d = &ti->dec[i];
+    if (ti->insns[i].flags & TALLY_INST_LEADER)
+      known = 0;
+    bool base = d->rs1 && (known >> d->rs1 & 1u);
+    if (d->kind == K_LUI || d->kind == K_AUIPC) {
+      val[d->rd] = (uint32_t)d->imm + (d->kind == K_AUIPC ? ti->insns[i].pc : 0);
+      known |= 1u << d->rd;
+      mark_insn(ti, t, val[d->rd]);
+      continue;
+    }
+    if ((d->kind == K_ADDI || d->kind == K_JALR) && base)
+      mark_insn(ti, t, val[d->rs1] + (uint32_t)d->imm);
+    if (d->kind == K_ADDI && base) {
+      val[d->rd] = val[d->rs1] + (uint32_t)d->imm;
+      known |= 1u << d->rd;
+    } else if (d->rd && isa_infos[d->kind].fmt != FMT_STORE && isa_infos[d->kind].fmt != FMT_B) {
+      known &= ~(1u << d->rd);
+    }
+  }
+}
+
 static bool *addresses_taken(const tally_inst *ti) {
   bool *t = calloc(ti->ninsns ? ti->ninsns : 1, sizeof *t);
   if (!t)
     return NULL;
+  code_addresses(ti, t);
   for (size_t g = 0; g < ti->nsegs; g++) {
     const inst_seg *sg = &ti->segs[g];
     for (uint32_t o = (4 - (sg->vaddr & 3)) & 3; o + 4 <= sg->filesz; o += 4) {
