@@ -512,8 +512,8 @@ static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, siz
   return k2;
 }
 
-static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, long *merged,
-                       const char **why) {
+static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, bool via_trap,
+                       long *merged, const char **why) {
   inst_site *s = &ti->sites[k];
   size_t len0 = g->len;
   uint32_t off0 = g->off;
@@ -549,8 +549,8 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
     emit_carry(g, e2.carry, (size_t)k2);
   *merged = k2;
   bool fits = g->base + (uint64_t)g->off <= ti->hole_hi;
-  if (g->ok && fits && in_reach(pc, start)) {
-    s->jump = true;
+  if (g->ok && fits && (via_trap || in_reach(pc, start))) {
+    s->jump = !via_trap;
     s->host_pc = pc;
     s->host = host;
     s->tramp = start;
@@ -588,6 +588,71 @@ static bool *direct_targets(const tally_inst *ti) {
   return t;
 }
 
+/* Site merged is counted on the not-taken path of site k's trampoline. */
+static void note_merged(tally_inst *ti, size_t k, long merged) {
+  if (merged < 0)
+    return;
+  const inst_site *s = &ti->sites[k];
+  inst_site *s2 = &ti->sites[merged];
+  s2->jump = true;
+  s2->tactic = "jump";
+  s2->host_pc = s->host_pc;
+  s2->host = s->host;
+  s2->tramp = 0; /* no trampoline of its own: its bytes stay */
+  snprintf(s2->why_buf, sizeof s2->why_buf,
+           "counted on the not-taken path of the branch before it, in the trampoline at 0x%08x", s->tramp);
+  s2->why = s2->why_buf;
+}
+
+/* A trap site whose instruction a trampoline can carry gets one anyway:
+ * its (c.)ebreak stays, and the runtime's trap entry sends it there
+ * straight away (rt_entry.S, the fast path: a table from pc to
+ * trampoline), instead of saving every register and calling the
+ * handler. Not for calls after the instruction. */
+static bool trap_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, long *merged) {
+  inst_site *s = &ti->sites[k];
+  const char *why;
+  for (size_t c = 0; c < s->ncalls; c++)
+    if (s->calls[c].when == TALLY_INST_AFTER)
+      return false;
+  if (not_displaceable(ti, s->insn) || !emit_tramp(ti, g, h, k, s->insn, H_SELF, true, merged, &why))
+    return false;
+  s->host_pc = s->pc;
+  snprintf(s->why_buf, sizeof s->why_buf, "%s: %s; the trap entry goes on to its trampoline",
+           ti->insns[s->insn].len == 2 ? "c.ebreak" : "ebreak", s->why);
+  s->why = s->why_buf;
+  return true;
+}
+
+/* rt_entry.S's fast path: per halfword of the code sections, the
+ * trampoline a trap there goes on to (0: the handler). */
+static void emit_fast_table(const tally_inst *ti, tgen *g) {
+  uint32_t lo = 0, hi = 0;
+  size_t nfast = 0;
+  for (size_t k = 0; k < ti->nsites; k++)
+    if (!ti->sites[k].jump && ti->sites[k].tramp) {
+      if (!nfast || ti->sites[k].pc < lo)
+        lo = ti->sites[k].pc;
+      if (!nfast || ti->sites[k].pc >= hi)
+        hi = ti->sites[k].pc + 2;
+      nfast++;
+    }
+  out(g, "\n\t.section .rodata.tally_inst_fast, \"a\"\n\t.balign 4\n\t.globl __tally_inst_fast_lo, "
+         "__tally_inst_fast_n, __tally_inst_fast\n__tally_inst_fast_lo:\n\t.word 0x%08x\n__tally_inst_fast_n:\n"
+         "\t.word %u\n__tally_inst_fast:\n", lo, nfast ? (hi - lo) / 2 : 0);
+  uint32_t at = lo; /* the next halfword to emit */
+  for (size_t k = 0; k < ti->nsites && nfast; k++) {
+    const inst_site *s = &ti->sites[k];
+    if (s->jump || !s->tramp)
+      continue;
+    if (s->pc > at)
+      out(g, "\t.zero %u\n", (s->pc - at) / 2 * 4);
+    out(g, "\t.word 0x%08x\n", s->tramp);
+    at = s->pc + 2;
+  }
+  out(g, "\t.word 0\n");
+}
+
 /* The tactic of every site (sites sorted by pc): jump where a trampoline
  * can do it and the tactic allows, trap elsewhere, each with why. */
 int inst_tramp_plan(tally_inst *ti, tally_error *err) {
@@ -604,7 +669,7 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
           "\t.option norelax\n\t.globl __tally_inst_tramps\n__tally_inst_tramps:\n");
   bool try_jump = ti->tactic != TALLY_INST_TACTIC_TRAP && ti->hole_lo;
   for (size_t k = 0; k < ti->nsites; k++)
-    ti->sites[k].tactic = NULL, ti->sites[k].jump = false;
+    ti->sites[k].tactic = NULL, ti->sites[k].jump = false, ti->sites[k].tramp = 0;
   for (size_t k = 0; k < ti->nsites; k++) {
     inst_site *s = &ti->sites[k];
     long merged = -1;
@@ -627,19 +692,9 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       } else if (nd && (ti->insns[s->insn].len == 4 || host < 0)) {
         why = nd;
         jump_kind = false;
-      } else if (host >= 0 && emit_tramp(ti, &g, &h, k, (size_t)host, mode, &merged, &why)) {
+      } else if (host >= 0 && emit_tramp(ti, &g, &h, k, (size_t)host, mode, false, &merged, &why)) {
         claim(ti, &h, (size_t)host);
-        if (merged >= 0) { /* counted on this trampoline's not-taken path */
-          inst_site *s2 = &ti->sites[merged];
-          s2->jump = true;
-          s2->tactic = "jump";
-          s2->host_pc = s->host_pc;
-          s2->host = s->host;
-          s2->tramp = 0; /* no trampoline of its own */
-          snprintf(s2->why_buf, sizeof s2->why_buf,
-                   "counted on the not-taken path of the branch before it, in the trampoline at 0x%08x", s->tramp);
-          s2->why = s2->why_buf;
-        }
+        note_merged(ti, k, merged);
         s->tactic = "jump";
         static const char *const how[] = {
             [H_SELF] = "", [H_PAIR] = "over it and the next instruction",
@@ -663,6 +718,8 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
                        ti->path, tally_inst_where(ti, s->pc, w, sizeof w), why ? why : "?");
     }
     set_trap(s, why);
+    if (try_jump && trap_tramp(ti, &g, &h, k, &merged))
+      note_merged(ti, k, merged);
   }
   free(h.taken), free(h.target), free(h.claimed);
   out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
@@ -670,11 +727,12 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
           "__tally_inst_tramp_at:\n");
   size_t njump = 0;
   for (size_t k = 0; k < ti->nsites; k++)
-    if (ti->sites[k].jump && ti->sites[k].tramp) {
+    if (ti->sites[k].tramp) {
       out(&g, "\t.word 0x%08x, 0x%08x\n", ti->sites[k].tramp, ti->sites[k].host_pc);
       njump++;
     }
   out(&g, "\t.globl __tally_inst_ntramps\n__tally_inst_ntramps:\n\t.word %zu\n", njump);
+  emit_fast_table(ti, &g);
   out(&g, "\t.globl __tally_inst_hole_lo, __tally_inst_hole_hi\n__tally_inst_hole_lo:\n\t.word 0x%08x\n"
           "__tally_inst_hole_hi:\n\t.word 0x%08x\n", ti->hole_lo, ti->hole_lo + g.off);
   if (!g.buf)

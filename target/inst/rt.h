@@ -75,6 +75,7 @@ extern struct tally_inst_ctx __tally_inst_ctx;
  * jal that leads there}, sorted; the trampolines' address range. */
 extern const uint32_t __tally_inst_tramp_at[][2];
 extern const uint32_t __tally_inst_ntramps, __tally_inst_hole_lo, __tally_inst_hole_hi;
+extern const uint32_t __tally_inst_fast_lo, __tally_inst_fast_n, __tally_inst_fast[];
 
 uint32_t __tally_inst_semihost(uint32_t op, uint32_t arg);
 #endif

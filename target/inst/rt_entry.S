@@ -42,6 +42,35 @@ __tally_inst_trap:
         sw      t0, CTX_TMP(sp)
         lw      t0, CTX_BUSY(sp)
         bnez    t0, 2f
+        /* The fast path: an ebreak at a trap site that has a trampoline
+         * (tramps.S, __tally_inst_fast: one word per code halfword) goes
+         * on to it with every register as it was; the trampoline does
+         * the rest, as after a jal. */
+        csrr    t0, mcause
+        addi    t0, t0, -3
+        bnez    t0, 3f
+        sw      t1, CTX_SAVE1(sp)
+        csrr    t0, mepc
+        lui     t1, %hi(__tally_inst_fast_lo)
+        lw      t1, %lo(__tally_inst_fast_lo)(t1)
+        sub     t0, t0, t1
+        srli    t0, t0, 1               /* halfword index (mepc is even) */
+        lui     t1, %hi(__tally_inst_fast_n)
+        lw      t1, %lo(__tally_inst_fast_n)(t1)
+        bgeu    t0, t1, 4f
+        slli    t0, t0, 2
+        lui     t1, %hi(__tally_inst_fast)
+        addi    t1, t1, %lo(__tally_inst_fast)
+        add     t0, t0, t1
+        lw      t0, 0(t0)
+        beqz    t0, 4f
+        csrw    mepc, t0                /* mret: MIE as it was, to the trampoline */
+        lw      t1, CTX_SAVE1(sp)
+        lw      t0, CTX_TMP(sp)
+        csrrw   sp, mscratch, sp
+        mret
+4:      lw      t1, CTX_SAVE1(sp)
+3:
         li      t0, -1                  /* pause every counter while we run */
         csrrw   t0, CSR_MCOUNTINHIBIT, t0
         sw      t0, CTX_INHIBIT(sp)
