@@ -507,7 +507,8 @@ static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, siz
     return -1;
   long k2 = ti->site_of[f];
   const inst_site *s2 = &ti->sites[k2];
-  if ((size_t)k2 <= after_site || s2->tactic || !only_counts(s2) || !fall_through_only(ti, h, f))
+  if ((size_t)k2 <= after_site || s2->tactic || !only_counts(s2) || not_displaceable(ti, f) ||
+      !fall_through_only(ti, h, f)) /* its instruction then runs in place: one the runtime needs not re-create */
     return -1;
   return k2;
 }
