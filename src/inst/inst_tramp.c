@@ -1,5 +1,6 @@
 /*
- * The tactic of every site, and the trampolines of the jump tactic.
+ * The tactic of every site, and the plan of the jump tactic's trampolines
+ * (their text: inst_tramp_emit.c).
  *
  * A jump site's 4-byte instruction becomes `jal x0, tramp` (a jal reaches
  * +-1 MiB, so the trampolines live in the hole target/tally.ld reserves
@@ -30,144 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inst_impl.h"
-
-#define JAL_REACH (1u << 20) /* jal: -1 MiB .. +1 MiB - 2 */
-
-typedef struct tgen {
-  char *buf;
-  size_t len, cap;
-  uint32_t base, off; /* the hole's start; bytes of code so far */
-  bool ok;            /* every jump so far in reach */
-  bool irq;           /* MIE handling needed */
-  unsigned label;
-} tgen;
-
-static void out(tgen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out(tgen *g, const char *fmt, ...) {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    int n = vsnprintf(g->buf ? g->buf + g->len : NULL, g->buf ? g->cap - g->len : 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-      return;
-    if (g->buf && g->len + (size_t)n < g->cap) {
-      g->len += (size_t)n;
-      return;
-    }
-    size_t cap = g->cap ? g->cap * 2 : 65536;
-    while (cap < g->len + (size_t)n + 1)
-      cap *= 2;
-    char *nb = realloc(g->buf, cap);
-    if (!nb) { /* out of memory: the trampolines are dropped (inst_tramp_plan reports it) */
-      g->ok = false;
-      return;
-    }
-    g->buf = nb;
-    g->cap = cap;
-  }
-}
-
-/* One instruction of assembly (4 bytes). */
-#define INSN(g, ...) (out(g, "\t" __VA_ARGS__), out(g, "\n"), (g)->off += 4)
-
-static uint32_t here(const tgen *g) { return g->base + g->off; }
-
-static bool in_reach(uint32_t from, uint32_t to) {
-  int64_t d = (int64_t)to - (int64_t)from;
-  return d >= -(int64_t)JAL_REACH && d < (int64_t)JAL_REACH;
-}
-
-static uint32_t enc_jal(unsigned rd, uint32_t from, uint32_t to) {
-  uint32_t o = to - from;
-  return ((o >> 20) & 1u) << 31 | ((o >> 1) & 0x3ffu) << 21 | ((o >> 11) & 1u) << 20 | ((o >> 12) & 0xffu) << 12 |
-         (uint32_t)rd << 7 | 0x6fu;
-}
-
-/* jal x0 to an absolute address from the current one (reach checked). */
-static void jump_to(tgen *g, uint32_t to) {
-  if (!in_reach(here(g), to))
-    g->ok = false;
-  INSN(g, ".word 0x%08x /* j 0x%08x */", enc_jal(0, here(g), to), to);
-}
-
-/* reg = value, in two instructions whatever the value. */
-static void li32(tgen *g, unsigned reg, uint32_t v) {
-  uint32_t hi = (v + 0x800u) >> 12;
-  int32_t lo = (int32_t)(v - (hi << 12));
-  INSN(g, "lui x%u, 0x%x", reg, hi & 0xfffffu);
-  INSN(g, "addi x%u, x%u, %d", reg, reg, lo);
-}
-
-/* The end of a trampoline: `exit` (a jal x0 or jalr x0 line, already
- * formatted) with the program's MIE back first when interrupts are possible.
- * All program registers are in place; mscratch holds the context. */
-static void emit_exit(tgen *g, uint32_t to, const char *jalr_line) {
-  if (g->irq) {
-    unsigned l = g->label++;
-    INSN(g, "csrrw t0, mscratch, t0");
-    INSN(g, "lw t0, CTX_PMIE(t0)");
-    INSN(g, "beqz t0, .Lmie%u", l);
-    INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
-    INSN(g, "addi t0, t0, %%lo(__tally_inst_ctx)");
-    INSN(g, "csrrw t0, mscratch, t0");
-    INSN(g, "csrsi mstatus, 8");
-    if (jalr_line)
-      INSN(g, "%s", jalr_line);
-    else
-      jump_to(g, to);
-    out(g, ".Lmie%u:\n", l);
-    INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
-    INSN(g, "addi t0, t0, %%lo(__tally_inst_ctx)");
-    INSN(g, "csrrw t0, mscratch, t0");
-  }
-  if (jalr_line)
-    INSN(g, "%s", jalr_line);
-  else
-    jump_to(g, to);
-}
-
-static const char *const branch_mn[] = {"beq", "bne", "blt", "bge", "bltu", "bgeu"};
-
-static int branch_index(unsigned kind) {
-  switch (kind) {
-  case K_BEQ: return 0;
-  case K_BNE: return 1;
-  case K_BLT: return 2;
-  case K_BGE: return 3;
-  case K_BLTU: return 4;
-  case K_BGEU: return 5;
-  default: return -1;
-  }
-}
-
-/* A 2-byte instruction as its 32-bit equivalent (the decoder gives the
- * expanded kind and operands); false for what has no plain form here. */
-static bool emit_expanded(tgen *g, const isa_insn *d) {
-  const char *mn = isa_infos[d->kind].mnemonic;
-  switch (isa_infos[d->kind].fmt) {
-  case FMT_R: INSN(g, "%s x%u, x%u, x%u", mn, d->rd, d->rs1, d->rs2); return true;
-  case FMT_I: case FMT_SHIFT: INSN(g, "%s x%u, x%u, %d", mn, d->rd, d->rs1, d->imm); return true;
-  case FMT_LOAD: INSN(g, "%s x%u, %d(x%u)", mn, d->rd, d->imm, d->rs1); return true;
-  case FMT_STORE: INSN(g, "%s x%u, %d(x%u)", mn, d->rs2, d->imm, d->rs1); return true;
-  case FMT_U:
-    if (d->kind != K_LUI)
-      return false;
-    INSN(g, "lui x%u, 0x%x", d->rd, ((uint32_t)d->imm >> 12) & 0xfffffu);
-    return true;
-  default: return false;
-  }
-}
-
-/* A non-control instruction, copied (4 bytes) or expanded (2 bytes). */
-static void emit_plain(tgen *g, const isa_insn *d) {
-  if (d->len == 4)
-    INSN(g, ".word 0x%08x", d->raw);
-  else if (!emit_expanded(g, d))
-    g->ok = false;
-}
-
+#include "inst_tramp.h"
 /* Why instruction i cannot be displaced into a trampoline, or NULL. */
 static const char *not_displaceable(const tally_inst *ti, size_t i) {
   const isa_insn *d = &ti->dec[i];
@@ -181,138 +45,6 @@ static const char *not_displaceable(const tally_inst *ti, size_t i) {
   case K_ILLEGAL: return "not a valid instruction (always a trap)";
   default: return NULL;
   }
-}
-
-/* What a trampoline does on a branch's not-taken path instead of going
- * back (hosting a fall-through-only block's site, see host_of). */
-typedef struct edge {
-  void (*emit)(tgen *g, const struct edge *e);
-  const tally_inst *ti;
-  size_t site;      /* the hosted site */
-  long displace;    /* its instruction, displaced too (-1: left in place, the way back goes there) */
-  int carry;        /* its count's carry label, or -1 */
-} edge;
-
-/* The displaced instruction at pc (decoded d), then the way back; a
- * conditional branch's not-taken path runs e instead when given. */
-static void emit_displaced(tgen *g, const isa_insn *d, uint32_t pc, edge *e) {
-  uint32_t next = pc + d->len, target = pc + (uint32_t)d->imm;
-  int b = branch_index(d->kind);
-  char line[64];
-  if (b >= 0) {
-    unsigned l = g->label++;
-    INSN(g, "%s x%u, x%u, .Ltaken%u", branch_mn[b], d->rs1, d->rs2, l);
-    if (e)
-      e->emit(g, e);
-    else
-      emit_exit(g, next, NULL);
-    out(g, ".Ltaken%u:\n", l);
-    emit_exit(g, target, NULL);
-    return;
-  }
-  switch (d->kind) {
-  case K_AUIPC:
-    if (d->rd)
-      li32(g, d->rd, pc + (uint32_t)d->imm);
-    emit_exit(g, next, NULL);
-    return;
-  case K_JAL:
-    if (d->rd)
-      li32(g, d->rd, next);
-    emit_exit(g, target, NULL);
-    return;
-  case K_JALR:
-    if (d->rd == 0) {
-      snprintf(line, sizeof line, "jalr x0, %d(x%u)", d->imm, d->rs1);
-      emit_exit(g, 0, line);
-    } else if (d->rd != d->rs1) {
-      li32(g, d->rd, next);
-      snprintf(line, sizeof line, "jalr x0, %d(x%u)", d->imm, d->rs1);
-      emit_exit(g, 0, line);
-    } else { /* rd == rs1: no register is free for the target, so it goes through mepc
-              * (the program sees only the runtime's shadow mepc) and an mret, which sets
-              * MIE from MPIE: the program's MIE, 0 when it cannot enable interrupts */
-      INSN(g, "addi x%u, x%u, %d", d->rd, d->rd, d->imm);
-      INSN(g, "csrw mepc, x%u", d->rd);
-      li32(g, d->rd, 0x1800u); /* MPP = machine */
-      INSN(g, "csrs mstatus, x%u", d->rd);
-      INSN(g, "addi x%u, x0, 0x80", d->rd);
-      INSN(g, "csrc mstatus, x%u", d->rd);
-      if (g->irq) { /* MPIE = CTX_PMIE (8 or 0) << 4 */
-        INSN(g, "lui x%u, %%hi(__tally_inst_ctx+CTX_PMIE)", d->rd);
-        INSN(g, "lw x%u, %%lo(__tally_inst_ctx+CTX_PMIE)(x%u)", d->rd, d->rd);
-        INSN(g, "slli x%u, x%u, 4", d->rd, d->rd);
-        INSN(g, "csrs mstatus, x%u", d->rd);
-      }
-      li32(g, d->rd, next);
-      INSN(g, "mret");
-    }
-    return;
-  default:
-    emit_plain(g, d);
-    emit_exit(g, next, NULL);
-    return;
-  }
-}
-
-enum body { BODY_NONE, BODY_COUNT, BODY_CALL };
-
-static bool is_count_call(const inst_call *c) {
-  return strcmp(c->func, "tally_bbcount_hit") == 0 && c->when == TALLY_INST_BEFORE && c->nargs == 1 &&
-         c->args[0].kind == TALLY_INST_ARG_SITE;
-}
-
-static enum body body_of(const tally_inst *ti, const inst_site *s) {
-  if (s->ncalls == 0)
-    return BODY_NONE;
-  if (s->ncalls == 1 && ti->tool_name && strcmp(ti->tool_name, "bbcount") == 0 && is_count_call(&s->calls[0]))
-    return BODY_COUNT;
-  return BODY_CALL;
-}
-
-/* The analysis of site k (program registers in place, mscratch = context);
- * returns the label of a count's carry, or -1. */
-static int emit_body(tgen *g, enum body body, size_t k) {
-  if (body == BODY_NONE)
-    return -1;
-  unsigned l = g->label++;
-  INSN(g, "csrrw t0, mscratch, t0");
-  INSN(g, "sw t1, CTX_SAVE1(t0)");
-  if (body == BODY_COUNT) {
-    INSN(g, "lui t1, %%hi(tally_inst_site_scratch+%zu)", 8 * k);
-    INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
-    INSN(g, "addi t0, t0, 1");
-    INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
-    INSN(g, "beqz t0, .Lcarry%u", l);
-    out(g, ".Lback%u:\n", l);
-    INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
-    INSN(g, "addi t0, t0, %%lo(__tally_inst_ctx)");
-  } else {
-    INSN(g, "addi t1, x0, -1");
-    INSN(g, "csrrw t1, 0x320, t1");
-    INSN(g, "sw t1, CTX_INHIBIT(t0)");
-    li32(g, 6, (uint32_t)k);
-    INSN(g, "sw t1, CTX_SITE(t0)");
-    INSN(g, "lui t1, %%hi(__tally_inst_jcall)");
-    INSN(g, "jalr t1, %%lo(__tally_inst_jcall)(t1)");
-    INSN(g, "lw t1, CTX_INHIBIT(t0)");
-    INSN(g, "csrw 0x320, t1");
-  }
-  INSN(g, "lw t1, CTX_SAVE1(t0)");
-  INSN(g, "csrrw t0, mscratch, t0");
-  return body == BODY_COUNT ? (int)l : -1;
-}
-
-/* A count's carry into the high word, out of the straight path. */
-static void emit_carry(tgen *g, int l, size_t k) {
-  if (l < 0)
-    return;
-  out(g, ".Lcarry%d:\n", l);
-  INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
-  INSN(g, "addi t0, t0, 1");
-  INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
-  out(g, "\tj .Lback%d\n", l);
-  g->off += 4;
 }
 
 /* A load, store or AMO: it may fault. A pair's second instruction has no
@@ -348,7 +80,7 @@ static bool fall_through_only(const tally_inst *ti, const hctx *h, size_t i) {
   if (i == 0 || h->taken[i] || (in->flags & (TALLY_INST_FUNC_ENTRY | TALLY_INST_LOOP)) || in->pc == ti->entry)
     return false;
   const tally_inst_insn *p = &ti->insns[i - 1];
-  if (p->pc + p->len != in->pc || branch_index(ti->dec[i - 1].kind) < 0)
+  if (p->pc + p->len != in->pc || inst_branch_index(ti->dec[i - 1].kind) < 0)
     return false;
   return !h->target[i];
 }
@@ -359,7 +91,7 @@ static bool usable(const tally_inst *ti, const hctx *h, size_t i) {
 
 static bool only_counts(const inst_site *s) {
   for (size_t c = 0; c < s->ncalls; c++)
-    if (!is_count_call(&s->calls[c]))
+    if (!inst_is_count_call(&s->calls[c]))
       return false;
   return true;
 }
@@ -488,22 +220,20 @@ static bool writes_csr(const tally_inst *ti, unsigned csr_a, unsigned csr_b) {
 static void emit_edge(tgen *g, const edge *e) {
   const tally_inst *ti = e->ti;
   const inst_site *s = &ti->sites[e->site];
-  ((edge *)e)->carry = emit_body(g, body_of(ti, s), e->site);
+  ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, s), e->site);
   if (e->displace >= 0)
-    emit_displaced(g, &ti->dec[e->displace], ti->insns[e->displace].pc, NULL);
+    inst_tg_displaced(g, &ti->dec[e->displace], ti->insns[e->displace].pc, NULL);
   else
-    emit_exit(g, s->pc, NULL);
+    inst_tg_exit(g, s->pc, NULL);
 }
 
-/* One trampoline for site k at the generator's position; false (and the
- * generator rolled back) when a jump would not reach or the hole is full. */
 /* The site that a trampoline ending in the conditional branch at index b
  * may count on its not-taken path: the next instruction, when it is a
  * site not placed yet that only counts (or has no call) and that only
  * that branch leads to. -1 when none. */
 static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, size_t after_site) {
   size_t f = b + 1;
-  if (f >= ti->ninsns || branch_index(ti->dec[b].kind) < 0 || ti->site_of[f] < 0 || h->claimed[f])
+  if (f >= ti->ninsns || inst_branch_index(ti->dec[b].kind) < 0 || ti->site_of[f] < 0 || h->claimed[f])
     return -1;
   long k2 = ti->site_of[f];
   const inst_site *s2 = &ti->sites[k2];
@@ -513,16 +243,18 @@ static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, siz
   return k2;
 }
 
+/* One trampoline for site k at the generator's position; false (and the
+ * generator rolled back) when a jump would not reach or the hole is full. */
 static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, bool via_trap,
                        long *merged, const char **why) {
   inst_site *s = &ti->sites[k];
   size_t len0 = g->len;
   uint32_t off0 = g->off;
   unsigned label0 = g->label;
-  uint32_t pc = ti->insns[host].pc, start = here(g);
-  enum body body = body_of(ti, s);
+  uint32_t pc = ti->insns[host].pc, start = inst_tg_here(g);
+  enum body body = inst_body_of(ti, s);
   g->ok = true;
-  out(g, "\t.org 0x%x\n__tally_inst_tramp_%zu:\n", g->off, k);
+  inst_tg_out(g, "\t.org 0x%x\n__tally_inst_tramp_%zu:\n", g->off, k);
   if (g->irq)
     INSN(g, "csrci mstatus, 8");
   int carry = -1;
@@ -532,25 +264,25 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
   edge e2 = {emit_edge, ti, (size_t)k2, -1, -1};
   switch (mode) {
   case H_SELF: case H_LATER:
-    carry = emit_body(g, body, k);
-    emit_displaced(g, &ti->dec[host], pc, k2 >= 0 ? &e2 : NULL);
+    carry = inst_tg_body(g, body, k);
+    inst_tg_displaced(g, &ti->dec[host], pc, k2 >= 0 ? &e2 : NULL);
     break;
   case H_PAIR: /* the site (it does not end its block), then the next one */
-    carry = emit_body(g, body, k);
-    emit_plain(g, &ti->dec[host]);
-    emit_displaced(g, &ti->dec[host + 1], pc + 2, k2 >= 0 ? &e2 : NULL);
+    carry = inst_tg_body(g, body, k);
+    inst_tg_plain(g, &ti->dec[host]);
+    inst_tg_displaced(g, &ti->dec[host + 1], pc + 2, k2 >= 0 ? &e2 : NULL);
     break;
   case H_PRED: case H_PRED_PAIR:
-    emit_displaced(g, &ti->dec[host], pc, &e);
+    inst_tg_displaced(g, &ti->dec[host], pc, &e);
     carry = e.carry;
     break;
   }
-  emit_carry(g, carry, k);
+  inst_tg_carry(g, carry, k);
   if (k2 >= 0)
-    emit_carry(g, e2.carry, (size_t)k2);
+    inst_tg_carry(g, e2.carry, (size_t)k2);
   *merged = k2;
   bool fits = g->base + (uint64_t)g->off <= ti->hole_hi;
-  if (g->ok && fits && (via_trap || in_reach(pc, start))) {
+  if (g->ok && fits && (via_trap || inst_tg_in_reach(pc, start))) {
     s->jump = !via_trap;
     s->host_pc = pc;
     s->host = host;
@@ -625,35 +357,6 @@ static bool trap_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, long *merged)
   return true;
 }
 
-/* rt_entry.S's fast path: per halfword of the code sections, the
- * trampoline a trap there goes on to (0: the handler). */
-static void emit_fast_table(const tally_inst *ti, tgen *g) {
-  uint32_t lo = 0, hi = 0;
-  size_t nfast = 0;
-  for (size_t k = 0; k < ti->nsites; k++)
-    if (!ti->sites[k].jump && ti->sites[k].tramp) {
-      if (!nfast || ti->sites[k].pc < lo)
-        lo = ti->sites[k].pc;
-      if (!nfast || ti->sites[k].pc >= hi)
-        hi = ti->sites[k].pc + 2;
-      nfast++;
-    }
-  out(g, "\n\t.section .rodata.tally_inst_fast, \"a\"\n\t.balign 4\n\t.globl __tally_inst_fast_lo, "
-         "__tally_inst_fast_n, __tally_inst_fast\n__tally_inst_fast_lo:\n\t.word 0x%08x\n__tally_inst_fast_n:\n"
-         "\t.word %u\n__tally_inst_fast:\n", lo, nfast ? (hi - lo) / 2 : 0);
-  uint32_t at = lo; /* the next halfword to emit */
-  for (size_t k = 0; k < ti->nsites && nfast; k++) {
-    const inst_site *s = &ti->sites[k];
-    if (s->jump || !s->tramp)
-      continue;
-    if (s->pc > at)
-      out(g, "\t.zero %u\n", (s->pc - at) / 2 * 4);
-    out(g, "\t.word 0x%08x\n", s->tramp);
-    at = s->pc + 2;
-  }
-  out(g, "\t.word 0\n");
-}
-
 /* The tactic of every site (sites sorted by pc): jump where a trampoline
  * can do it and the tactic allows, trap elsewhere, each with why. */
 int inst_tramp_plan(tally_inst *ti, tally_error *err) {
@@ -665,7 +368,7 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
     free(h.taken), free(h.target), free(h.claimed);
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
   }
-  out(&g, "/* Generated by tally inst: the trampolines of the jump tactic (src/inst/inst_tramp.c). */\n"
+  inst_tg_out(&g, "/* Generated by tally inst: the trampolines of the jump tactic (src/inst/inst_tramp.c). */\n"
           "#include \"rt.h\"\n\t.section .tally_inst.tramp, \"ax\", @progbits\n\t.option norvc\n"
           "\t.option norelax\n\t.globl __tally_inst_tramps\n__tally_inst_tramps:\n");
   bool try_jump = ti->tactic != TALLY_INST_TACTIC_TRAP && ti->hole_lo;
@@ -723,18 +426,18 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       note_merged(ti, k, merged);
   }
   free(h.taken), free(h.target), free(h.claimed);
-  out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
-  out(&g, "\n\t.section .rodata.tally_inst_tramp, \"a\"\n\t.balign 4\n\t.globl __tally_inst_tramp_at\n"
+  inst_tg_out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
+  inst_tg_out(&g, "\n\t.section .rodata.tally_inst_tramp, \"a\"\n\t.balign 4\n\t.globl __tally_inst_tramp_at\n"
           "__tally_inst_tramp_at:\n");
   size_t njump = 0;
   for (size_t k = 0; k < ti->nsites; k++)
     if (ti->sites[k].tramp) {
-      out(&g, "\t.word 0x%08x, 0x%08x\n", ti->sites[k].tramp, ti->sites[k].host_pc);
+      inst_tg_out(&g, "\t.word 0x%08x, 0x%08x\n", ti->sites[k].tramp, ti->sites[k].host_pc);
       njump++;
     }
-  out(&g, "\t.globl __tally_inst_ntramps\n__tally_inst_ntramps:\n\t.word %zu\n", njump);
-  emit_fast_table(ti, &g);
-  out(&g, "\t.globl __tally_inst_hole_lo, __tally_inst_hole_hi\n__tally_inst_hole_lo:\n\t.word 0x%08x\n"
+  inst_tg_out(&g, "\t.globl __tally_inst_ntramps\n__tally_inst_ntramps:\n\t.word %zu\n", njump);
+  inst_tg_fast_table(ti, &g);
+  inst_tg_out(&g, "\t.globl __tally_inst_hole_lo, __tally_inst_hole_hi\n__tally_inst_hole_lo:\n\t.word 0x%08x\n"
           "__tally_inst_hole_hi:\n\t.word 0x%08x\n", ti->hole_lo, ti->hole_lo + g.off);
   if (!g.buf)
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
