@@ -215,12 +215,59 @@ static bool writes_csr(const tally_inst *ti, unsigned csr_a, unsigned csr_b) {
   return false;
 }
 
+/* Registers instruction i reads, as a bit set (all of them for what hands
+ * registers to the environment or a handler: ecall, ebreak, semihosting). */
+static uint32_t reads_of(const tally_inst *ti, size_t i) {
+  const isa_insn *d = &ti->dec[i];
+  if ((ti->insns[i].flags & (TALLY_INST_SEMIHOST | TALLY_INST_NOSITE)) || d->kind == K_ECALL ||
+      d->kind == K_EBREAK || d->kind == K_MRET || d->kind == K_ILLEGAL)
+    return ~0u;
+  switch (isa_infos[d->kind].fmt) {
+  case FMT_R: case FMT_STORE: case FMT_B: case FMT_AMO: return 1u << d->rs1 | 1u << d->rs2;
+  case FMT_I: case FMT_SHIFT: case FMT_LOAD: case FMT_JALR: case FMT_CSR: case FMT_LR: return 1u << d->rs1;
+  default: return 0;
+  }
+}
+
+static uint32_t writes_of(const tally_inst *ti, size_t i) {
+  const isa_insn *d = &ti->dec[i];
+  switch (isa_infos[d->kind].fmt) {
+  case FMT_STORE: case FMT_B: case FMT_NONE: return 0;
+  default: return 1u << d->rd;
+  }
+}
+
+/* Two registers whose values at instruction i are dead: from i on, its
+ * block writes them before reading them. 0, 0 when there are not two, or
+ * when the program has a trap handler of its own (a fault before the write
+ * would show it the count in them). Never sp, gp, tp or x0. */
+static void dead_regs(const tally_inst *ti, size_t i, unsigned *a, unsigned *v) {
+  *a = *v = 0;
+  if (ti->has_handler)
+    return;
+  uint32_t live = 1u | 1u << 2 | 1u << 3 | 1u << 4, dead = 0;
+  for (size_t j = i; j < ti->ninsns && ti->insns[j].block == ti->insns[i].block; j++) {
+    live |= reads_of(ti, j) & ~dead;
+    dead |= writes_of(ti, j) & ~live;
+  }
+  for (unsigned r = 1; r < 32; r++)
+    if (dead >> r & 1u) {
+      if (!*a)
+        *a = r;
+      else if (!*v) {
+        *v = r;
+        return;
+      }
+    }
+  *a = *v = 0;
+}
+
 /* The not-taken path of a hosting branch: the hosted site's analysis,
  * then its own instruction (displaced) or the way back to it. */
 static void emit_edge(tgen *g, const edge *e) {
   const tally_inst *ti = e->ti;
   const inst_site *s = &ti->sites[e->site];
-  ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, s), e->site);
+  ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, s), e->site, e->dead_a, e->dead_v);
   if (e->displace >= 0)
     inst_tg_displaced(g, &ti->dec[e->displace], ti->insns[e->displace].pc, NULL);
   else
@@ -257,20 +304,26 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
   inst_tg_out(g, "\t.org 0x%x\n__tally_inst_tramp_%zu:\n", g->off, k);
   if (g->irq)
     INSN(g, "csrci mstatus, 8");
-  int carry = -1;
-  edge e = {emit_edge, ti, k, mode == H_PRED_PAIR ? (long)s->insn : -1, -1};
+  tcount carry = {-1, 0, 0};
+  unsigned da, dv;
+  edge e = {emit_edge, ti, k, mode == H_PRED_PAIR ? (long)s->insn : -1, {-1, 0, 0}, 0, 0};
+  if (mode == H_PRED || mode == H_PRED_PAIR)
+    dead_regs(ti, s->insn, &e.dead_a, &e.dead_v);
   size_t last = mode == H_PAIR ? host + 1 : host; /* the last displaced instruction */
   long k2 = mode == H_PRED || mode == H_PRED_PAIR ? -1 : fall_through_site(ti, h, last, k);
-  edge e2 = {emit_edge, ti, (size_t)k2, -1, -1};
+  edge e2 = {emit_edge, ti, (size_t)k2, -1, {-1, 0, 0}, 0, 0};
+  if (k2 >= 0)
+    dead_regs(ti, ti->sites[k2].insn, &e2.dead_a, &e2.dead_v);
   switch (mode) {
-  case H_SELF: case H_LATER:
-    carry = inst_tg_body(g, body, k);
-    inst_tg_displaced(g, &ti->dec[host], pc, k2 >= 0 ? &e2 : NULL);
-    break;
-  case H_PAIR: /* the site (it does not end its block), then the next one */
-    carry = inst_tg_body(g, body, k);
-    inst_tg_plain(g, &ti->dec[host]);
-    inst_tg_displaced(g, &ti->dec[host + 1], pc + 2, k2 >= 0 ? &e2 : NULL);
+  case H_SELF: case H_LATER: case H_PAIR:
+    dead_regs(ti, host, &da, &dv);
+    carry = inst_tg_body(g, body, k, da, dv);
+    if (mode == H_PAIR) { /* the site (it does not end its block), then the next one */
+      inst_tg_plain(g, &ti->dec[host]);
+      inst_tg_displaced(g, &ti->dec[host + 1], pc + 2, k2 >= 0 ? &e2 : NULL);
+    } else {
+      inst_tg_displaced(g, &ti->dec[host], pc, k2 >= 0 ? &e2 : NULL);
+    }
     break;
   case H_PRED: case H_PRED_PAIR:
     inst_tg_displaced(g, &ti->dec[host], pc, &e);

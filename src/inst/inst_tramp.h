@@ -27,8 +27,13 @@ typedef struct edge {
   const tally_inst *ti;
   size_t site;      /* the hosted site */
   long displace;    /* its instruction, displaced too (-1: left in place, the way back goes there) */
-  int carry;        /* its count's carry label, or -1 */
+  struct tcount {
+    int label;        /* its count's carry label, or -1 */
+    unsigned ra, rv;  /* the registers the count used (address, value) */
+  } carry;
+  unsigned dead_a, dead_v; /* registers dead at the site (0: none) */
 } edge;
+typedef struct tcount tcount;
 
 /* A trampoline's analysis: none, bbcount's count inline, or the calls. */
 enum body { BODY_NONE, BODY_COUNT, BODY_CALL };
@@ -45,9 +50,10 @@ void inst_tg_exit(tgen *g, uint32_t to, const char *jalr_line);
 void inst_tg_displaced(tgen *g, const isa_insn *d, uint32_t pc, edge *e);
 /* A non-control instruction, copied or expanded to 32 bits. */
 void inst_tg_plain(tgen *g, const isa_insn *d);
-/* Site k's analysis; the count's carry label or -1, for inst_tg_carry. */
-int inst_tg_body(tgen *g, enum body body, size_t k);
-void inst_tg_carry(tgen *g, int label, size_t k);
+/* Site k's analysis (a count in the dead registers dead_a, dead_v when
+ * nonzero); what inst_tg_carry needs. */
+tcount inst_tg_body(tgen *g, enum body body, size_t k, unsigned dead_a, unsigned dead_v);
+void inst_tg_carry(tgen *g, tcount c, size_t k);
 /* The fast-trap table of rt_entry.S. */
 void inst_tg_fast_table(const tally_inst *ti, tgen *g);
 int inst_branch_index(unsigned kind);

@@ -208,15 +208,30 @@ enum body inst_body_of(const tally_inst *ti, const inst_site *s) {
   return BODY_CALL;
 }
 
-/* The analysis of site k (program registers in place, mscratch = context);
- * returns the label of a count's carry, or -1. */
-int inst_tg_body(tgen *g, enum body body, size_t k) {
+/* The analysis of site k (program registers in place, mscratch = context).
+ * A count uses the registers dead_a, dead_v when both are given (nonzero:
+ * registers the program writes before it reads them, so their values at
+ * the site are dead: no save, no CSR swap), else t1 and t0 borrowed
+ * through mscratch and the context. Returns what inst_tg_carry needs. */
+tcount inst_tg_body(tgen *g, enum body body, size_t k, unsigned dead_a, unsigned dead_v) {
+  tcount c = {-1, 6, 5};
   if (body == BODY_NONE)
-    return -1;
+    return c;
   unsigned l = g->label++;
+  if (body == BODY_COUNT && dead_a && dead_v) {
+    c = (tcount){(int)l, dead_a, dead_v};
+    INSN(g, "lui x%u, %%hi(tally_inst_site_scratch+%zu)", dead_a, 8 * k);
+    INSN(g, "lw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", dead_v, 8 * k, dead_a);
+    INSN(g, "addi x%u, x%u, 1", dead_v, dead_v);
+    INSN(g, "sw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", dead_v, 8 * k, dead_a);
+    INSN(g, "beqz x%u, .Lcarry%u", dead_v, l);
+    inst_tg_out(g, ".Lback%u:\n", l);
+    return c;
+  }
   INSN(g, "csrrw t0, mscratch, t0");
   INSN(g, "sw t1, CTX_SAVE1(t0)");
   if (body == BODY_COUNT) {
+    c.label = (int)l;
     INSN(g, "lui t1, %%hi(tally_inst_site_scratch+%zu)", 8 * k);
     INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
     INSN(g, "addi t0, t0, 1");
@@ -238,18 +253,18 @@ int inst_tg_body(tgen *g, enum body body, size_t k) {
   }
   INSN(g, "lw t1, CTX_SAVE1(t0)");
   INSN(g, "csrrw t0, mscratch, t0");
-  return body == BODY_COUNT ? (int)l : -1;
+  return c;
 }
 
 /* A count's carry into the high word, out of the straight path. */
-void inst_tg_carry(tgen *g, int l, size_t k) {
-  if (l < 0)
+void inst_tg_carry(tgen *g, tcount c, size_t k) {
+  if (c.label < 0)
     return;
-  inst_tg_out(g, ".Lcarry%d:\n", l);
-  INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
-  INSN(g, "addi t0, t0, 1");
-  INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k + 4);
-  inst_tg_out(g, "\tj .Lback%d\n", l);
+  inst_tg_out(g, ".Lcarry%d:\n", c.label);
+  INSN(g, "lw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", c.rv, 8 * k + 4, c.ra);
+  INSN(g, "addi x%u, x%u, 1", c.rv, c.rv);
+  INSN(g, "sw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", c.rv, 8 * k + 4, c.ra);
+  inst_tg_out(g, "\tj .Lback%d\n", c.label);
   g->off += 4;
 }
 
