@@ -235,7 +235,7 @@ def check_report(points, tactic, sites, insns, note):
     # a trap "by nature": a 2-byte site no block instruction can carry a jal for,
     # or one the runtime always re-creates itself (CSR, mret, ecall, semihosting)
     nature = [a for a, t in sites.items() if t == "trap-by-nature"]
-    bad_nature = [a for a in nature if insns[a][0] == 4 and not re.match(r"csr|mret|ecall|ebreak|slli|unimp|\.", insns[a][1])]
+    bad_nature = [a for a in nature if insns[a][0] == 4 and not re.match(r"csr|mret|ecall|ebreak|sll|unimp|\.", insns[a][1])]
     check(not bad_nature, "4-byte site(s) reported as traps by nature that are not CSR/mret/ecall/ebreak/"
           "semihosting instructions (or invalid ones), first 0x%08x" % bad_nature[0] if bad_nature else "")
     sites = {a: ("trap" if t == "trap-by-nature" else t) for a, t in sites.items()}
