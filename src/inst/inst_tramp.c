@@ -63,6 +63,9 @@ enum hmode {
   H_PRED,      /* at the 4-byte conditional branch that falls through into the site: the
                 * site's analysis runs on the branch's not-taken path, the site stays */
   H_PRED_PAIR, /* the same from a 2-byte branch, the jal over it and the site: both displaced */
+  H_FWD_PAIR,  /* a 2-byte conditional branch site, the jal over it and the instruction it falls
+                * through to (displaced on the not-taken path, after that one's analysis when it
+                * is a site of its own) */
 };
 
 typedef struct hctx {
@@ -94,6 +97,20 @@ static bool only_counts(const inst_site *s) {
     if (!inst_is_count_call(&s->calls[c]))
       return false;
   return true;
+}
+
+/* Site k (2 bytes) is a conditional branch, and the instruction after it
+ * is reached only by falling through it: a jal may cover both when that
+ * one can be displaced and, if it is a site, is one not placed yet that
+ * only counts. */
+static bool fwd_pair_ok(const tally_inst *ti, const hctx *h, size_t k) {
+  size_t f = k + 1;
+  if (inst_branch_index(ti->dec[k].kind) < 0 || f >= ti->ninsns || ti->insns[f].pc != ti->insns[k].pc + 2 ||
+      h->claimed[f] || h->taken[f] || not_displaceable(ti, f) || (ti->has_handler && can_fault(ti, f)) ||
+      !fall_through_only(ti, h, f))
+    return false;
+  long s2 = ti->site_of[f];
+  return s2 < 0 || (!ti->sites[s2].tactic && only_counts(&ti->sites[s2]));
 }
 
 /* Where the jal for site s goes (the instruction index), and how; -1 when
@@ -138,6 +155,10 @@ static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmod
       *mode = H_PRED_PAIR;
       return (long)k - 1;
     }
+  }
+  if (self_ok && fwd_pair_ok(ti, h, k)) {
+    *mode = H_FWD_PAIR;
+    return (long)k;
   }
   return -1;
 }
@@ -266,12 +287,12 @@ static void dead_regs(const tally_inst *ti, size_t i, unsigned *a, unsigned *v) 
  * then its own instruction (displaced) or the way back to it. */
 static void emit_edge(tgen *g, const edge *e) {
   const tally_inst *ti = e->ti;
-  const inst_site *s = &ti->sites[e->site];
-  ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, s), e->site, e->dead_a, e->dead_v);
+  if (e->site != NO_SITE)
+    ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, &ti->sites[e->site]), e->site, e->dead_a, e->dead_v);
   if (e->displace >= 0)
     inst_tg_displaced(g, &ti->dec[e->displace], ti->insns[e->displace].pc, NULL);
   else
-    inst_tg_exit(g, s->pc, NULL);
+    inst_tg_exit(g, ti->sites[e->site].pc, NULL);
 }
 
 /* The site that a trampoline ending in the conditional branch at index b
@@ -312,6 +333,10 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
   size_t last = mode == H_PAIR ? host + 1 : host; /* the last displaced instruction */
   long k2 = mode == H_PRED || mode == H_PRED_PAIR ? -1 : fall_through_site(ti, h, last, k);
   edge e2 = {emit_edge, ti, (size_t)k2, -1, {-1, 0, 0}, 0, 0};
+  if (mode == H_FWD_PAIR) { /* the next instruction, displaced on the not-taken path */
+    k2 = ti->site_of[host + 1];
+    e2 = (edge){emit_edge, ti, k2 >= 0 ? (size_t)k2 : NO_SITE, (long)host + 1, {-1, 0, 0}, 0, 0};
+  }
   if (k2 >= 0)
     dead_regs(ti, ti->sites[k2].insn, &e2.dead_a, &e2.dead_v);
   switch (mode) {
@@ -328,6 +353,11 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
   case H_PRED: case H_PRED_PAIR:
     inst_tg_displaced(g, &ti->dec[host], pc, &e);
     carry = e.carry;
+    break;
+  case H_FWD_PAIR:
+    dead_regs(ti, host, &da, &dv);
+    carry = inst_tg_body(g, body, k, da, dv);
+    inst_tg_displaced(g, &ti->dec[host], pc, &e2);
     break;
   }
   inst_tg_carry(g, carry, k);
@@ -457,7 +487,8 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
             [H_SELF] = "", [H_PAIR] = "over it and the next instruction",
             [H_LATER] = "a later 4-byte instruction of its block",
             [H_PRED] = "the branch that falls through into it (counted on the not-taken path)",
-            [H_PRED_PAIR] = "over the branch that falls through into it, and it"};
+            [H_PRED_PAIR] = "over the branch that falls through into it, and it",
+            [H_FWD_PAIR] = "over it and the instruction it falls through to"};
         if (mode == H_SELF) {
           s->why = "jal to a trampoline";
         } else {

@@ -25,7 +25,7 @@ typedef struct tgen {
 typedef struct edge {
   void (*emit)(tgen *g, const struct edge *e);
   const tally_inst *ti;
-  size_t site;      /* the hosted site */
+  size_t site;      /* the hosted site, or NO_SITE */
   long displace;    /* its instruction, displaced too (-1: left in place, the way back goes there) */
   struct tcount {
     int label;        /* its count's carry label, or -1 */
@@ -34,6 +34,7 @@ typedef struct edge {
   unsigned dead_a, dead_v; /* registers dead at the site (0: none) */
 } edge;
 typedef struct tcount tcount;
+#define NO_SITE ((size_t)-1)
 
 /* A trampoline's analysis: none, bbcount's count inline, or the calls. */
 enum body { BODY_NONE, BODY_COUNT, BODY_CALL };
