@@ -313,12 +313,13 @@ static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, siz
 
 /* One trampoline for site k at the generator's position; false (and the
  * generator rolled back) when a jump would not reach or the hole is full. */
-static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, bool via_trap,
-                       long *merged, const char **why) {
+static bool emit_tramp_at(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, bool via_trap,
+                          long *merged, const char **why) {
   inst_site *s = &ti->sites[k];
   size_t len0 = g->len;
   uint32_t off0 = g->off;
   unsigned label0 = g->label;
+  g->mark_len = len0, g->mark_label = label0;
   uint32_t pc = ti->insns[host].pc, start = inst_tg_here(g);
   enum body body = inst_body_of(ti, s);
   g->ok = true;
@@ -360,6 +361,7 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
     inst_tg_displaced(g, &ti->dec[host], pc, &e2);
     break;
   }
+  g->hot_end = g->off; /* what runs on every visit ends here: the carries are cold */
   inst_tg_carry(g, carry, k);
   if (k2 >= 0)
     inst_tg_carry(g, e2.carry, (size_t)k2);
@@ -379,6 +381,34 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
   if (g->buf)
     g->buf[g->len] = 0;
   return false;
+}
+
+/* The I-cache line size the trampolines are laid out for (tally5's, and
+ * that of most small cores). */
+#define LINE 32u
+
+/* emit_tramp_at, moved to the next line boundary when what a visit runs
+ * fits in one line but would straddle two at the current position: one
+ * I-cache line per visit instead of two. */
+static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, bool via_trap,
+                       long *merged, const char **why) {
+  uint32_t off0 = g->off;
+  if (!emit_tramp_at(ti, g, h, k, host, mode, via_trap, merged, why))
+    return false;
+  uint32_t start = (ti->sites[k].tramp - g->base), hot = g->hot_end - start;
+  if (hot > LINE || start % LINE + hot <= LINE)
+    return true;
+  uint32_t aligned = (start + LINE - 1) & ~(LINE - 1);
+  g->off = off0; /* emit_tramp_at rolled nothing back: do it, and again at the boundary */
+  g->len = g->mark_len;
+  g->label = g->mark_label;
+  if (g->buf)
+    g->buf[g->len] = 0;
+  g->off = aligned;
+  if (emit_tramp_at(ti, g, h, k, host, mode, via_trap, merged, why))
+    return true;
+  g->off = off0; /* no room at the boundary: as it was */
+  return emit_tramp_at(ti, g, h, k, host, mode, via_trap, merged, why);
 }
 
 /* The instructions a jal at host covers (claimed, so that no other site

@@ -18,6 +18,9 @@ typedef struct tgen {
   bool ok;            /* every jump so far in reach */
   bool irq;           /* MIE handling needed */
   unsigned label;
+  uint32_t hot_end;   /* the end of the last trampoline's part every visit runs */
+  size_t mark_len;    /* text length and label count before the last trampoline */
+  unsigned mark_label;
 } tgen;
 
 /* What a trampoline does on a branch's not-taken path instead of going
