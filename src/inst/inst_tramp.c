@@ -23,8 +23,8 @@
  *
  * Every instruction is emitted as one 4-byte line (no compression, no
  * relaxation), so the generator knows each one's address: jumps are
- * encoded here with exact offsets, and each trampoline starts with an .org
- * at its planned offset (the assembler stops if one came out longer).
+ * encoded here with exact offsets, and the text ends with an .org at its
+ * planned end (the assembler stops if the trampolines came out longer).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -323,7 +323,10 @@ static bool emit_tramp_at(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t hos
   uint32_t pc = ti->insns[host].pc, start = inst_tg_here(g);
   enum body body = inst_body_of(ti, s);
   g->ok = true;
-  inst_tg_out(g, "\t.org 0x%x\n__tally_inst_tramp_%zu:\n", g->off, k);
+  g->mark_text_end = g->text_end;
+  if (g->off > g->text_end) /* padding (.skip: an .org per trampoline trips the assembler's relaxation) */
+    inst_tg_out(g, "\t.skip %u\n", g->off - g->text_end);
+  inst_tg_out(g, "__tally_inst_tramp_%zu:\n", k);
   if (g->irq)
     INSN(g, "csrci mstatus, 8");
   tcount carry = {-1, 0, 0};
@@ -368,6 +371,7 @@ static bool emit_tramp_at(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t hos
   *merged = k2;
   bool fits = g->base + (uint64_t)g->off <= ti->hole_hi;
   if (g->ok && fits && (via_trap || inst_tg_in_reach(pc, start))) {
+    g->text_end = g->off;
     s->jump = !via_trap;
     s->host_pc = pc;
     s->host = host;
@@ -402,6 +406,7 @@ static bool emit_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, 
   g->off = off0; /* emit_tramp_at rolled nothing back: do it, and again at the boundary */
   g->len = g->mark_len;
   g->label = g->mark_label;
+  g->text_end = g->mark_text_end;
   if (g->buf)
     g->buf[g->len] = 0;
   g->off = aligned;
@@ -540,6 +545,8 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       note_merged(ti, k, merged);
   }
   free(h.taken), free(h.target), free(h.claimed);
+  /* the assembler's check of the plan: the text ends exactly where planned */
+  inst_tg_out(&g, "\t.org 0x%x\n", g.text_end);
   inst_tg_out(&g, "\t.globl __tally_inst_tramps_end\n__tally_inst_tramps_end:\n");
   inst_tg_out(&g, "\n\t.section .rodata.tally_inst_tramp, \"a\"\n\t.balign 4\n\t.globl __tally_inst_tramp_at\n"
           "__tally_inst_tramp_at:\n");

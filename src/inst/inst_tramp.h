@@ -19,8 +19,10 @@ typedef struct tgen {
   bool irq;           /* MIE handling needed */
   unsigned label;
   uint32_t hot_end;   /* the end of the last trampoline's part every visit runs */
-  size_t mark_len;    /* text length and label count before the last trampoline */
+  uint32_t text_end;  /* where the assembler's location is: the end of the last trampoline */
+  size_t mark_len;    /* text length, label count and text_end before the last trampoline */
   unsigned mark_label;
+  uint32_t mark_text_end;
 } tgen;
 
 /* What a trampoline does on a branch's not-taken path instead of going
