@@ -203,10 +203,11 @@ def write_results(rows):
     geo_none = geomean(r["auto_none"] / r["orig"] for _, r in rows)
     per_site = [(r["trap_none"] - r["orig"]) / r["executions"] for _, r in trap_rows]
     per_jump = [r["tramp_cycles"] / r["jump_executions"] for _, r in rows if r["jump_executions"]]
-    jump_share = sum(r["jump_executions"] for _, r in rows) / sum(r["auto_executions"] for _, r in rows)
-    cost_tramp = sum(r["tramp_cycles"] for _, r in rows)
-    cost_rt = sum(r["rt_cycles"] for _, r in rows)
-    cost_all = sum(r["auto_bbcount"] - r["orig"] for _, r in rows)
+    # shares per row, then their mean (a sum over rows would be the longest runs' shares)
+    added = [r["auto_bbcount"] - r["orig"] for _, r in rows]
+    share_tramp = statistics.mean(r["tramp_cycles"] / a for (_, r), a in zip(rows, added))
+    share_rt = statistics.mean(r["rt_cycles"] / a for (_, r), a in zip(rows, added))
+    trap_share = statistics.mean(1 - r["jump_executions"] / r["auto_executions"] for _, r in rows)
     text = f"""# tally inst: figures
 
 Written by bench/inst/inst_bench.py on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.
@@ -231,11 +232,17 @@ because trampolines and handler evict its lines).
   (bb+none: {geo_none:.2f}x); **{geo_trap:.1f}x at --tactic trap** on the {len(trap_rows)} rows where the
   trap tactic was measured (original runs under {TRAP_MAX_CYCLES:,} cycles; auto on the same rows:
   {geo_auto_same:.2f}x). Goal: at most 3x with the jump tactic: {"reached" if geo_auto <= 3 else "not reached"}.
-- Where the cost of auto goes (all rows): {100 * cost_tramp / cost_all:.0f}% of the added cycles are
-  spent in trampolines, {100 * cost_rt / cost_all:.0f}% in the runtime's trap handler (for the
-  {100 * (1 - jump_share):.1f}% of site executions left to traps: 2-byte blocks of one instruction
-  that no jal can cover, the program's semihosting calls, which trap by design), the rest is the
-  program's own extra I-cache misses and stalls.
+- Where the cost of auto goes (mean over the rows): {100 * share_tramp:.0f}% of the added cycles are
+  spent in trampolines, {100 * share_rt:.0f}% in the runtime's trap handler (for the
+  {100 * trap_share:.1f}% of site executions left to traps: 2-byte blocks of one instruction
+  that no jal can cover, which the trap entry sends on to their trampolines, and the program's
+  semihosting calls, which trap by design), the rest is the program's own extra I-cache misses
+  and stalls. A trampoline visit costs the jal there and back (a jump penalty each), the count
+  (five instructions with two dead registers, eleven with a CSR swap each way, at a 2-cycle CSR
+  penalty) and the I-cache misses it takes and causes: the trampolines of a hot loop are as large
+  as its code, and tally5's I-cache is 4 KiB. Every basic block is counted: reaching 3x on these
+  small blocks (5-15 cycles per block execution in these runs) needs fewer counted blocks (counts derived by flow,
+  Ball-Larus style), which this version does not do.
 - One jump site (bbcount, count inline): {min(per_jump):.1f}-{max(per_jump):.1f} cycles in its
   trampoline per execution (median {statistics.median(per_jump):.1f}), I-cache misses included; one
   trap site with an empty analysis: {min(per_site):.0f}-{max(per_site):.0f} cycles (median
