@@ -42,6 +42,7 @@ void tally_inst_close(tally_inst *ti) {
     free(ti->sites[s].calls);
   }
   free(ti->sites);
+  free(ti->tramp_asm);
   for (size_t i = 0; i < ti->nsources; i++)
     free(ti->sources[i]);
   free(ti->sources);

@@ -91,6 +91,28 @@ static int read_segments(tally_inst *ti, Elf *e, tally_error *err) {
   return 0;
 }
 
+/* The trampoline hole target/tally.ld reserves (.tally_inst_hole): usable
+ * when it is non-empty, word-aligned and in no loaded segment (the
+ * trampolines become a segment of their own there). */
+static void read_hole(tally_inst *ti, const GElf_Shdr *sh) {
+  uint64_t lo = sh->sh_addr, hi = sh->sh_addr + sh->sh_size;
+  if (sh->sh_size == 0) {
+    ti->no_hole_why = "its trampoline hole (.tally_inst_hole) is empty";
+    return;
+  }
+  if ((lo & 3) || hi > 0xffffffffull) {
+    ti->no_hole_why = "its trampoline hole (.tally_inst_hole) is misaligned";
+    return;
+  }
+  for (size_t i = 0; i < ti->nsegs; i++)
+    if (ti->segs[i].vaddr < hi && (uint64_t)ti->segs[i].vaddr + ti->segs[i].memsz > lo) {
+      ti->no_hole_why = "its trampoline hole (.tally_inst_hole) lies inside a loaded segment";
+      return;
+    }
+  ti->hole_lo = (uint32_t)lo;
+  ti->hole_hi = (uint32_t)hi;
+}
+
 /* Executable sections with contents, checked to lie inside an executable
  * segment (so that patching their file bytes patches what is loaded). */
 static int read_code(tally_inst *ti, Elf *e, tally_error *err) {
@@ -100,6 +122,12 @@ static int read_code(tally_inst *ti, Elf *e, tally_error *err) {
   Elf_Scn *scn = NULL;
   while ((scn = elf_nextscn(e, scn))) {
     GElf_Shdr sh;
+    if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOBITS) {
+      const char *hn = elf_strptr(e, shstrndx, sh.sh_name);
+      if (hn && strcmp(hn, ".tally_inst_hole") == 0)
+        read_hole(ti, &sh);
+      continue;
+    }
     if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
       continue;
     const char *name = elf_strptr(e, shstrndx, sh.sh_name);
@@ -122,6 +150,8 @@ static int read_code(tally_inst *ti, Elf *e, tally_error *err) {
     ti->code[ti->ncode++] = (inst_code){strdup(name ? name : "?"), (uint32_t)sh.sh_addr,
                                         (uint32_t)(sh.sh_addr + sh.sh_size), (uint32_t)sh.sh_offset};
   }
+  if (!ti->hole_lo && !ti->no_hole_why)
+    ti->no_hole_why = "it has no trampoline hole (.tally_inst_hole: link with target/tally.ld)";
   if (ti->ncode == 0)
     return inst_fail(err, TALLY_INST_ECANNOT, "%s: no executable section: nothing to instrument", ti->path);
   return 0;

@@ -137,5 +137,8 @@ int inst_gen_write(const tally_inst *ti, const char *dir, tally_error *err) {
   free(names);
   bool ok = !ferror(f);
   ok = fclose(f) == 0 && ok;
-  return ok ? 0 : inst_fail(err, TALLY_INST_ETOOLCHAIN, "%s: write error", path);
+  if (!ok)
+    return inst_fail(err, TALLY_INST_ETOOLCHAIN, "%s: write error", path);
+  const char *tramps = ti->tramp_asm ? ti->tramp_asm : "";
+  return write_file(dir, "tramps.S", tramps, strlen(tramps), err);
 }

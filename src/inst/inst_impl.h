@@ -42,6 +42,11 @@ typedef struct inst_site {
   inst_call *calls;
   size_t ncalls, cap;
   const char *tactic, *why;
+  char why_buf[128];       /* why, when it names an address */
+  bool jump;              /* the jump tactic: a jal at host_pc to tramp */
+  uint32_t host_pc;       /* where the jal goes: pc, or a later 4-byte instruction of pc's block */
+  size_t host;            /* index into ti->insns of host_pc */
+  uint32_t tramp;         /* the trampoline's address (in the hole) */
 } inst_site;
 
 struct tally_inst {
@@ -76,6 +81,13 @@ struct tally_inst {
   char **sources;
   size_t nsources;
   tally_inst_tactic tactic;
+
+  uint32_t hole_lo, hole_hi;  /* the trampoline hole (target/tally.ld), or 0, 0 */
+  const char *no_hole_why;    /* why there is no usable hole */
+  bool irq_possible;          /* the program may enable interrupts (writes mstatus or mie) */
+  bool has_handler;           /* the program installs a trap handler (writes mtvec) */
+  char *tramp_asm;            /* tramps.S, the trampolines (inst_tramp.c) */
+  size_t tramp_size;          /* bytes of trampolines */
 };
 
 int inst_fail(tally_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -91,6 +103,11 @@ inst_site *inst_site_get(tally_inst *ti, uint32_t pc, tally_error *err);
 void inst_sites_sort(tally_inst *ti);
 /* Checks what the sites need against what can be done (ECANNOT). */
 int inst_sites_check(tally_inst *ti, tally_error *err);
+
+/* inst_tramp.c: the tactic of every site and, for the jump tactic, the
+ * trampolines' source (ti->tramp_asm); ECANNOT for --tactic jump when a
+ * site that a jump could replace is out of reach. */
+int inst_tramp_plan(tally_inst *ti, tally_error *err);
 
 /* inst_gen.c: writes the analysis sources (runtime, site tables, linker
  * script) into dir. */

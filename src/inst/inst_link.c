@@ -66,7 +66,7 @@ static void read_log(const char *log, char *buf, size_t size) {
 }
 
 int inst_link_run(const tally_inst *ti, const char *dir, tally_error *err) {
-  char paths[8][4200], defsym[64], log[4200];
+  char paths[10][4200], defsym[64], holesym[64], log[4200];
   const char *argv[MAX_ARGV + 8];
   int n = 0, p = 0;
   argv[n++] = compiler();
@@ -84,8 +84,11 @@ int inst_link_run(const tally_inst *ti, const char *dir, tally_error *err) {
   snprintf(paths[p], sizeof paths[p], "-T%s/analysis.ld", dir), argv[n++] = paths[p++];
   snprintf(defsym, sizeof defsym, "-Wl,--defsym=__tally_inst_orig_entry=0x%08x", ti->entry);
   argv[n++] = defsym;
-  static const char *const rt[] = {"rt_entry.S", "rt.c", "sites.c"};
-  for (size_t i = 0; i < 3; i++)
+  /* where analysis.ld puts the trampolines (tramps.S): the program's hole */
+  snprintf(holesym, sizeof holesym, "-Wl,--defsym=__tally_inst_tramp_base=0x%08x", ti->hole_lo);
+  argv[n++] = holesym;
+  static const char *const rt[] = {"rt_entry.S", "rt.c", "sites.c", "tramps.S"};
+  for (size_t i = 0; i < 4; i++)
     snprintf(paths[p], sizeof paths[p], "%s/%s", dir, rt[i]), argv[n++] = paths[p++];
   if (ti->tool)
     snprintf(paths[p], sizeof paths[p], "%s/%s", dir, ti->tool), argv[n++] = paths[p++];

@@ -100,6 +100,11 @@ static const inst_site *site_covering(const tally_inst *ti, uint32_t lo, uint32_
   for (size_t s = a; s < ti->nsites && ti->sites[s].pc < hi; s++)
     if (ti->sites[s].pc + ti->insns[ti->sites[s].insn].len > lo)
       return &ti->sites[s];
+  /* a jal placed elsewhere than its site's own bytes (inst_tramp.c) */
+  for (size_t s = 0; s < ti->nsites; s++)
+    if (ti->sites[s].jump && ti->sites[s].tramp && ti->sites[s].host_pc != ti->sites[s].pc &&
+        ti->sites[s].host_pc < hi && ti->sites[s].host_pc + 4 > lo)
+      return &ti->sites[s];
   return NULL;
 }
 
@@ -150,19 +155,7 @@ int inst_sites_check(tally_inst *ti, tally_error *err) {
   if (rc)
     return rc;
   inst_sites_sort(ti);
-  if ((rc = check_self_reads(ti, err)) != 0)
+  if ((rc = inst_tramp_plan(ti, err)) != 0) /* then the bytes each jal covers are known */
     return rc;
-  for (size_t s = 0; s < ti->nsites; s++) {
-    inst_site *site = &ti->sites[s];
-    if (ti->tactic == TALLY_INST_TACTIC_JUMP) {
-      char w[160];
-      return inst_fail(err, TALLY_INST_ECANNOT,
-                       "%s: no trampoline is within reach of %s: this program has no reserved code hole "
-                       "(a jal reaches +-1 MiB); use --tactic trap or auto",
-                       ti->path, tally_inst_where(ti, site->pc, w, sizeof w));
-    }
-    site->tactic = "trap";
-    site->why = ti->insns[site->insn].len == 2 ? "c.ebreak: no trampoline in reach" : "ebreak: no trampoline in reach";
-  }
-  return 0;
+  return check_self_reads(ti, err);
 }

@@ -73,7 +73,9 @@ typedef struct image {
   uint32_t entry;
 } image;
 
-static int read_image(image *im, const char *path, tally_error *err) {
+static bool in_region(uint64_t lo, uint64_t hi, uint64_t rlo, uint64_t rhi) { return lo >= rlo && hi <= rhi; }
+
+static int read_image(const tally_inst *ti, image *im, const char *path, tally_error *err) {
   im->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (im->fd < 0)
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "%s: cannot open the linked analysis: %s", path, strerror(errno));
@@ -89,9 +91,10 @@ static int read_image(image *im, const char *path, tally_error *err) {
     GElf_Phdr ph;
     if (!gelf_getphdr(im->e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0)
       continue;
-    if (im->nsegs == sizeof im->segs / sizeof im->segs[0] || ph.p_vaddr < TALLY_INST_REGION_BASE ||
-        ph.p_vaddr + ph.p_memsz > (uint64_t)TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE ||
-        ph.p_offset + ph.p_filesz > im->size)
+    bool placed = in_region(ph.p_vaddr, ph.p_vaddr + ph.p_memsz, TALLY_INST_REGION_BASE,
+                            (uint64_t)TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE) ||
+                  (ti->hole_lo && in_region(ph.p_vaddr, ph.p_vaddr + ph.p_memsz, ti->hole_lo, ti->hole_hi));
+    if (im->nsegs == sizeof im->segs / sizeof im->segs[0] || !placed || ph.p_offset + ph.p_filesz > im->size)
       return inst_fail(err, TALLY_INST_ETOOLCHAIN,
                        "%s: the analysis image does not fit the analysis region 0x%08x-0x%08x (segment at 0x%08llx, "
                        "0x%llx bytes)", path, TALLY_INST_REGION_BASE, TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE,
@@ -115,12 +118,25 @@ static uint32_t file_offset(const tally_inst *ti, uint32_t pc) {
   return 0; /* not reached: sites are decoded instructions */
 }
 
+/* jal x0, from -> to (in reach: inst_tramp.c checked). */
+static uint32_t jal_x0(uint32_t from, uint32_t to) {
+  uint32_t o = to - from;
+  return ((o >> 20) & 1u) << 31 | ((o >> 1) & 0x3ffu) << 21 | ((o >> 11) & 1u) << 20 | ((o >> 12) & 0xffu) << 12 |
+         0x6fu;
+}
+
+/* Each site's bytes become a trap of the same length, or a jump site's
+ * jal (at the site, or at the block instruction that hosts it). */
 static void patch_sites(const tally_inst *ti, uint8_t *out) {
   for (size_t s = 0; s < ti->nsites; s++) {
     const inst_site *site = &ti->sites[s];
-    uint8_t *p = out + file_offset(ti, site->pc);
-    uint32_t v = ti->insns[site->insn].len == 2 ? EBREAK16 : EBREAK32;
-    for (unsigned i = 0; i < ti->insns[site->insn].len; i++)
+    if (site->jump && !site->tramp) /* counted in another site's trampoline: its bytes stay */
+      continue;
+    uint32_t pc = site->jump ? site->host_pc : site->pc;
+    unsigned len = site->jump ? 4u : ti->insns[site->insn].len;
+    uint8_t *p = out + file_offset(ti, pc);
+    uint32_t v = site->jump ? jal_x0(pc, site->tramp) : len == 2 ? EBREAK16 : EBREAK32;
+    for (unsigned i = 0; i < len; i++)
       p[i] = (uint8_t)(v >> (8 * i));
   }
 }
@@ -180,7 +196,7 @@ static void add_symbols(const tally_inst *ti, const image *im, Elf32_Shdr *osh, 
 }
 
 /* Section names added after the original ones in a new .shstrtab. */
-static const char *const new_names[] = {".tally_inst.text", ".tally_inst.data", ".tally_inst.bss"};
+static const char *const new_names[] = {".tally_inst.text", ".tally_inst.data", ".tally_inst.bss", ".tally_inst.tramp"};
 
 static int compose(const tally_inst *ti, const image *im, buf *b, tally_error *err) {
   Elf32_Ehdr eh;
@@ -227,9 +243,9 @@ static int compose(const tally_inst *ti, const image *im, buf *b, tally_error *e
   if (text_shndx)
     add_symbols(ti, im, osh, eh.e_shnum, text_shndx, text_lo, text_hi, b);
   Elf32_Shdr *strsh = &osh[eh.e_shstrndx];
-  uint32_t str_off = (uint32_t)b->n, name_off[3];
+  uint32_t str_off = (uint32_t)b->n, name_off[4];
   put(b, ti->file + strsh->sh_offset, strsh->sh_size);
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     name_off[i] = (uint32_t)(b->n - str_off);
     put(b, new_names[i], strlen(new_names[i]) + 1);
   }
@@ -244,8 +260,8 @@ static int compose(const tally_inst *ti, const image *im, buf *b, tally_error *e
   unsigned nsh = eh.e_shnum;
   for (size_t i = 0; i < im->nsegs; i++) {
     const inst_seg *s = &im->segs[i];
-    bool x = s->flags & PF_X;
-    Elf32_Shdr sh = {.sh_name = name_off[x ? 0 : 1], .sh_type = SHT_PROGBITS,
+    bool x = s->flags & PF_X, tramp = s->vaddr < TALLY_INST_REGION_BASE;
+    Elf32_Shdr sh = {.sh_name = name_off[tramp ? 3 : x ? 0 : 1], .sh_type = SHT_PROGBITS,
                      .sh_flags = SHF_ALLOC | (x ? SHF_EXECINSTR : SHF_WRITE), .sh_addr = s->vaddr,
                      .sh_offset = seg_off[i], .sh_size = s->filesz, .sh_addralign = 4};
     if (s->filesz)
@@ -315,7 +331,7 @@ static int write_atomic(const char *out, const buf *b, tally_error *err) {
 int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_error *err) {
   image im = {.fd = -1};
   buf b = {0};
-  int rc = read_image(&im, analysis_elf, err);
+  int rc = read_image(ti, &im, analysis_elf, err);
   if (!rc)
     rc = compose(ti, &im, &b, err);
   if (!rc)

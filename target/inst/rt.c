@@ -32,7 +32,17 @@
 
 struct tally_inst_ctx __tally_inst_ctx;
 
+#define CTX_AT(field, off) _Static_assert(__builtin_offsetof(struct tally_inst_ctx, field) == off, #field)
+CTX_AT(busy, CTX_BUSY);
+CTX_AT(inhibit, CTX_INHIBIT);
+CTX_AT(new_pc, CTX_NEWPC);
+CTX_AT(site, CTX_SITE);
+CTX_AT(save1, CTX_SAVE1);
+CTX_AT(pmie, CTX_PMIE);
+CTX_AT(ret, CTX_RET);
+
 void __tally_inst_handle(struct tally_inst_ctx *c);
+void __tally_inst_jhandle(struct tally_inst_ctx *c);
 void __tally_inst_nested(struct tally_inst_ctx *c);
 void tally_inst_fini(void) __attribute__((weak));
 
@@ -246,12 +256,61 @@ static void run_calls(struct tally_inst_ctx *c, const struct tally_inst_site *d,
 
 #include "rt_exec.inc"
 
+/* A trap taken inside a trampoline (a displaced instruction that faults,
+ * or an interrupt at a trampoline's first instruction or at its final
+ * jump): the pc the program's handler must see. At a final jump (jal x0 or
+ * jalr x0: the analysis and the displaced instruction are done) that is
+ * where the jump goes; anywhere else it is the pc of the replaced
+ * instruction, with the program's MIE (the trampoline cleared the real
+ * one) as the MIE before the trap. */
+static uint32_t tramp_origin(struct tally_inst_ctx *c) {
+  uint32_t pc = c->mepc, lo = 0, hi = __tally_inst_ntramps;
+  while (hi - lo > 1) { /* the last trampoline starting at or below pc */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (__tally_inst_tramp_at[mid][0] <= pc)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  uint32_t w = *(const volatile uint16_t *)pc | (uint32_t)*(const volatile uint16_t *)(pc + 2) << 16;
+  if ((w & 0xfffu) == 0x06fu) { /* jal x0 */
+    uint32_t off = ((w >> 31) & 1u) << 20 | ((w >> 12) & 0xffu) << 12 | ((w >> 20) & 1u) << 11 | ((w >> 21) & 0x3ffu) << 1;
+    return pc + (off ^ 0x100000u) - 0x100000u;
+  }
+  if ((w & 0x7fffu) == 0x067u) /* jalr x0 */
+    return (c->x[(w >> 15) & 31u] + (uint32_t)((int32_t)w >> 20)) & ~1u;
+  if (pc != __tally_inst_tramp_at[lo][0])
+    c->mstatus = (c->mstatus & ~MSTATUS_MPIE) | (c->pmie ? MSTATUS_MPIE : 0);
+  return __tally_inst_tramp_at[lo][1];
+}
+
+/* The program's MIE once the runtime returns to it (what mret restores),
+ * for the trampolines that set it again (CTX_PMIE). */
+static void note_mie(struct tally_inst_ctx *c) { c->pmie = (CSRR(mstatus) & MSTATUS_MPIE) ? MSTATUS_MIE : 0; }
+
+/* Called by __tally_inst_jcall: the calls of a jump site (before ones only). */
+void __tally_inst_jhandle(struct tally_inst_ctx *c) {
+  const struct tally_inst_site *d = &__tally_inst_sites[c->site];
+  run_calls(c, d, c->site, 0);
+}
+
+static void handle(struct tally_inst_ctx *c);
+
 /* Called by rt_entry.S with the program's registers in c. */
 void __tally_inst_handle(struct tally_inst_ctx *c) {
+  handle(c);
+  note_mie(c);
+}
+
+static void handle(struct tally_inst_ctx *c) {
   c->mstatus = CSRR(mstatus);
   c->mcause = CSRR(mcause);
   c->mepc = CSRR(mepc);
   c->mtval = CSRR(mtval);
+  if (c->mepc >= __tally_inst_hole_lo && c->mepc < __tally_inst_hole_hi && __tally_inst_ntramps) {
+    deliver(c, c->mcause, c->mtval, tramp_origin(c));
+    return;
+  }
   long site = c->mcause == 3 ? find_site(c->mepc) : -1;
   if (site < 0) {
     deliver(c, c->mcause, c->mtval, c->mepc);
@@ -273,4 +332,5 @@ void __tally_inst_nested(struct tally_inst_ctx *c) {
     die("the analysis code trapped", CSRR(mepc), 70);
   c->in_access = 0;
   deliver(c, CSRR(mcause), CSRR(mtval), tally_inst_site_pc[c->site]);
+  note_mie(c);
 }

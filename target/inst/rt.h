@@ -13,6 +13,10 @@
 #define CTX_TMP 132
 #define CTX_INHIBIT 136 /* the program's mcountinhibit */
 #define CTX_NEWPC 140   /* where the program goes on */
+#define CTX_SITE 160    /* the site being handled */
+#define CTX_SAVE1 196   /* a trampoline's save slot for the program's t1 */
+#define CTX_PMIE 200    /* the program's mstatus.MIE (8 or 0), for trampolines */
+#define CTX_RET 204     /* where __tally_inst_jcall returns to */
 
 #define CSR_MCOUNTINHIBIT 0x320
 
@@ -28,6 +32,7 @@ struct tally_inst_ctx {
   uint32_t fini_done;
   /* the program's view of the trap CSRs (its handler's, not ours) */
   uint32_t s_mtvec, s_mscratch, s_mepc, s_mcause, s_mtval, s_mpie;
+  uint32_t save1, pmie, ret; /* CTX_SAVE1, CTX_PMIE, CTX_RET */
 };
 
 /* One instrumented instruction, decoded on the host by tally's decoder
@@ -65,6 +70,12 @@ extern const struct tally_inst_site __tally_inst_sites[];
 extern const struct tally_inst_call __tally_inst_calls[];
 extern const tally_inst_fn __tally_inst_fns[];
 extern struct tally_inst_ctx __tally_inst_ctx;
+
+/* tramps.S (generated): per jump site {trampoline address, the pc of the
+ * jal that leads there}, sorted; the trampolines' address range. */
+extern const uint32_t __tally_inst_tramp_at[][2];
+extern const uint32_t __tally_inst_ntramps, __tally_inst_hole_lo, __tally_inst_hole_hi;
+extern const uint32_t __tally_inst_fast_lo, __tally_inst_fast_n, __tally_inst_fast[];
 
 uint32_t __tally_inst_semihost(uint32_t op, uint32_t arg);
 #endif

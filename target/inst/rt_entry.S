@@ -42,6 +42,35 @@ __tally_inst_trap:
         sw      t0, CTX_TMP(sp)
         lw      t0, CTX_BUSY(sp)
         bnez    t0, 2f
+        /* The fast path: an ebreak at a trap site that has a trampoline
+         * (tramps.S, __tally_inst_fast: one word per code halfword) goes
+         * on to it with every register as it was; the trampoline does
+         * the rest, as after a jal. */
+        csrr    t0, mcause
+        addi    t0, t0, -3
+        bnez    t0, 3f
+        sw      t1, CTX_SAVE1(sp)
+        csrr    t0, mepc
+        lui     t1, %hi(__tally_inst_fast_lo)
+        lw      t1, %lo(__tally_inst_fast_lo)(t1)
+        sub     t0, t0, t1
+        srli    t0, t0, 1               /* halfword index (mepc is even) */
+        lui     t1, %hi(__tally_inst_fast_n)
+        lw      t1, %lo(__tally_inst_fast_n)(t1)
+        bgeu    t0, t1, 4f
+        slli    t0, t0, 2
+        lui     t1, %hi(__tally_inst_fast)
+        addi    t1, t1, %lo(__tally_inst_fast)
+        add     t0, t0, t1
+        lw      t0, 0(t0)
+        beqz    t0, 4f
+        csrw    mepc, t0                /* mret: MIE as it was, to the trampoline */
+        lw      t1, CTX_SAVE1(sp)
+        lw      t0, CTX_TMP(sp)
+        csrrw   sp, mscratch, sp
+        mret
+4:      lw      t1, CTX_SAVE1(sp)
+3:
         li      t0, -1                  /* pause every counter while we run */
         csrrw   t0, CSR_MCOUNTINHIBIT, t0
         sw      t0, CTX_INHIBIT(sp)
@@ -136,6 +165,96 @@ __tally_inst_trap:
         call    __tally_inst_nested
         j       1b
         .size   __tally_inst_trap, . - __tally_inst_trap
+
+/* The analysis calls of a jump site (a trampoline of tramps.S comes here
+ * with t0 = context, t1 = where to return, the program's t0 in mscratch,
+ * its t1 in CTX_SAVE1, the counters already paused and the site's index
+ * in CTX_SITE). Saves every register as the trap entry does, runs
+ * __tally_inst_jhandle on the runtime's stack, restores every register
+ * but t0 (the context) and t1 (the trampoline reloads it), and puts the
+ * program's t0 back in mscratch. */
+        .balign 4
+        .globl  __tally_inst_jcall
+        .type   __tally_inst_jcall, @function
+__tally_inst_jcall:
+        sw      t1, CTX_RET(t0)
+        sw      x1, 4(t0)
+        sw      x2, 8(t0)
+        sw      x3, 12(t0)
+        sw      x4, 16(t0)
+        sw      x7, 28(t0)
+        sw      x8, 32(t0)
+        sw      x9, 36(t0)
+        sw      x10, 40(t0)
+        sw      x11, 44(t0)
+        sw      x12, 48(t0)
+        sw      x13, 52(t0)
+        sw      x14, 56(t0)
+        sw      x15, 60(t0)
+        sw      x16, 64(t0)
+        sw      x17, 68(t0)
+        sw      x18, 72(t0)
+        sw      x19, 76(t0)
+        sw      x20, 80(t0)
+        sw      x21, 84(t0)
+        sw      x22, 88(t0)
+        sw      x23, 92(t0)
+        sw      x24, 96(t0)
+        sw      x25, 100(t0)
+        sw      x26, 104(t0)
+        sw      x27, 108(t0)
+        sw      x28, 112(t0)
+        sw      x29, 116(t0)
+        sw      x30, 120(t0)
+        sw      x31, 124(t0)
+        lw      t1, CTX_SAVE1(t0)
+        sw      t1, 24(t0)
+        csrr    t1, mscratch
+        sw      t1, 20(t0)
+        csrw    mscratch, t0            /* a trap now is a fault of ours (busy) */
+        li      t1, 1
+        sw      t1, CTX_BUSY(t0)
+        mv      a0, t0
+        la      sp, __tally_inst_stack_top
+        li      gp, 0
+        li      tp, 0
+        call    __tally_inst_jhandle
+        csrr    t0, mscratch
+        sw      zero, CTX_BUSY(t0)
+        lw      t1, 20(t0)
+        csrw    mscratch, t1
+        lw      x1, 4(t0)
+        lw      x2, 8(t0)
+        lw      x3, 12(t0)
+        lw      x4, 16(t0)
+        lw      x7, 28(t0)
+        lw      x8, 32(t0)
+        lw      x9, 36(t0)
+        lw      x10, 40(t0)
+        lw      x11, 44(t0)
+        lw      x12, 48(t0)
+        lw      x13, 52(t0)
+        lw      x14, 56(t0)
+        lw      x15, 60(t0)
+        lw      x16, 64(t0)
+        lw      x17, 68(t0)
+        lw      x18, 72(t0)
+        lw      x19, 76(t0)
+        lw      x20, 80(t0)
+        lw      x21, 84(t0)
+        lw      x22, 88(t0)
+        lw      x23, 92(t0)
+        lw      x24, 96(t0)
+        lw      x25, 100(t0)
+        lw      x26, 104(t0)
+        lw      x27, 108(t0)
+        lw      x28, 112(t0)
+        lw      x29, 116(t0)
+        lw      x30, 120(t0)
+        lw      x31, 124(t0)
+        lw      t1, CTX_RET(t0)
+        jr      t1
+        .size   __tally_inst_jcall, . - __tally_inst_jcall
 
 /* A semihosting call of our own: a0 = operation, a1 = parameter. The three
  * instructions must be uncompressed and on one page. */

@@ -34,7 +34,10 @@ grep -q "max-slowdown" "$dir/cli.out" || fail "--help does not name --max-slowdo
 [ "$(status "$tally" dvfs "$dir/missing.elf" -o "$dir/x.elf")" = 66 ] || fail "missing input: want 66"
 [ ! -e "$dir/x.elf" ] || fail "an output was left behind after a failure"
 
-"$tally" dvfs --core dsp500 --regions functions --no-oracle --min-misses 50 --min-mpc 0.001 --min-relocks 0 --max-slowdown 100 \
+# --min-mpc 0.004: phase_kernel's misses per cycle are ~0.0045; _start's (clearing
+# 128 KiB of .bss) ~0.003 since the jump tactic's trampolines leave few cycles
+# counted per loop-header visit (with traps it was far below 0.001)
+"$tally" dvfs --core dsp500 --regions functions --no-oracle --min-misses 50 --min-mpc 0.004 --min-relocks 0 --max-slowdown 100 \
   "$elf" -o "$dir/dvfs.elf" >"$dir/report.txt" || { cat "$dir/report.txt"; fail "tally dvfs"; }
 grep -q "phase_kernel .* chosen" "$dir/report.txt" || { cat "$dir/report.txt"; fail "phase_kernel not chosen"; }
 
