@@ -159,15 +159,31 @@ static uint32_t arr_for(const tally_measure *m, const tally_event *ev) {
  * the analysis region, and "program", every address below it, which holds
  * all of an instrumented program's code. So a counter can leave the
  * instrumentation out (cycle@program) or count only it (cycle@inst). */
-static bool named_region(const char *name, uint32_t *lo, uint32_t *hi) {
+/* Where the instrumentation's code starts: its trampolines (the jump
+ * tactic's .tally_inst.tramp section, in the hole target/tally.ld leaves
+ * after .rodata) when it has any, else the analysis region. */
+static uint32_t inst_code_lo(const tally_sim *sim) {
+  const sym_table *t = api_sim_symbols(sim);
+  for (size_t i = 0; i < t->nsections; i++)
+    if (strcmp(t->sections[i].name, ".tally_inst.tramp") == 0)
+      return t->sections[i].lo;
+  return TALLY_INST_REGION_BASE;
+}
+
+/* The two halves of an instrumented program's code, by the executing pc:
+ * "inst" from its first trampoline to the end of the analysis region,
+ * "program" below. Between the trampolines and the analysis region lie
+ * only the program's data, heap and stack, where no code runs (a program
+ * that runs code from RAM data would have it counted as "inst"). */
+static bool named_region(const tally_sim *sim, const char *name, uint32_t *lo, uint32_t *hi) {
   if (strcmp(name, "inst") == 0) {
-    *lo = TALLY_INST_REGION_BASE;
+    *lo = inst_code_lo(sim);
     *hi = TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE;
     return true;
   }
   if (strcmp(name, "program") == 0) {
     *lo = 0;
-    *hi = TALLY_INST_REGION_BASE;
+    *hi = inst_code_lo(sim);
     return true;
   }
   return false;
@@ -185,7 +201,7 @@ static int add_event(tally_measure *m, const tally_event *given, const char *tex
                     "%u (up to %u)", text, m->n + 1, m->p.counters, m->n + 1, STATMOD_MAX_COUNTERS);
   if (!ev.anywhere && ev.func && ev.lo == ev.hi) {
     tally_error fe;
-    if (tally_function_range(m->sim, ev.func, &ev.lo, &ev.hi, &fe) != 0 && !named_region(ev.func, &ev.lo, &ev.hi))
+    if (tally_function_range(m->sim, ev.func, &ev.lo, &ev.hi, &fe) != 0 && !named_region(m->sim, ev.func, &ev.lo, &ev.hi))
       return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, fe.msg);
   }
   statmod_counter_cfg c = {.signal = (uint16_t)ev.signal, .arr = STATMOD_ANYWHERE, .enabled = true};

@@ -7,9 +7,9 @@
  *    uninstrumented;
  *  - PROGRAM (the instrumented ELF), the run tally run makes anyway, with
  *    statistics-module counters for each signal below anywhere, @program
- *    (addresses below the analysis region: all of the program's code) and
- *    @inst (the analysis region, 0x88000000-0x89000000: the runtime and
- *    the tool's code). Every cycle belongs to one instruction, so program
+ *    (addresses below the first trampoline: all of the program's code) and
+ *    @inst (the trampolines up to the end of the analysis region: the
+ *    runtime and the tool's code; src/api/measure.c). Every cycle belongs to one instruction, so program
  *    + analysis = anywhere is a law the table checks, not a subtraction.
  *
  * The cost is instrumented - original: the analysis region's own counts
@@ -155,7 +155,7 @@ int inst_cost_finish(inst_cost *c, const char *why, int status, FILE *f) {
   }
   fprintf(f, "\ninstrumentation cost (against %s, the same core and arguments):\n", c->orig);
   fprintf(f, "  %-22s %15s %15s %15s %15s   %s\n", "", "original", "instrumented", "in the program",
-          "in inst (0x88..)", "cost");
+          "in inst", "cost");
   bool law = true, any = false;
   for (size_t i = 0; i < NSIG; i++) {
     uint64_t v[4] = {c->orig_totals[i]};
@@ -166,7 +166,7 @@ int inst_cost_finish(inst_cost *c, const char *why, int status, FILE *f) {
     print_row(f, cost_names[i], v);
   }
   fprintf(f, "  cost = instrumented - original: the analysis region's own counts, plus what changed in the\n"
-             "  program's (each site's trap instead of its instruction, and the misses the analysis caused it)\n");
+             "  program's (each site's trap or jump instead of its instruction, the misses the analysis caused it)\n");
   int rc = 0;
   if (!law) {
     fprintf(stderr, "tally run: --inst-cost: internal error: program + inst differs from the run's total\n");

@@ -15,13 +15,15 @@ loop runs N = argv[1] times; nothing else depends on N), checked by laws:
      grow by exactly the same amounts from 100 to 200 as from 200 to 300,
      and so does what the sites changed in the program's (program -
      original);
-  4. each visit moves exactly one instruction out of the program (the
-     replaced one, which the runtime re-creates): original - program
-     instructions grows by exactly 100 per 100 visits;
-  5. on tally5 (caches), `--count SIGNAL@0x88000000-0x89000000` and
-     `@0x0-0x88000000` give the table's inst and program columns: the names
-     inst and program are those address ranges.
-  6. with the analysis region in on-chip SRAM (--set memory.sram_base=
+  4. at --tactic trap each visit moves exactly one instruction out of the
+     program (the replaced one, which the runtime re-creates): original -
+     program instructions grows by exactly 100 per 100 visits; at --tactic
+     jump none does (the jal stands where the instruction stood);
+  5. on tally5 (caches), `--count SIGNAL@LO-0x89000000` and `@0x0-LO`, LO
+     the first trampoline's address by readelf (else 0x88000000), give the
+     table's inst and program columns: the names inst and program are those
+     address ranges.
+  6. (trap tactic) with the analysis region in on-chip SRAM (--set memory.sram_base=
      0x88000000 --set memory.sram_size=16M on tally5), every cache miss
      count of the instrumented run equals the original's (the caches are
      not disturbed), and the analysis region's cycles are those of the sram
@@ -78,10 +80,21 @@ def cost_table(tally, core, orig, inst, n, work, sets=()):
     return table
 
 
+def tramp_lo(elf):
+    """Where the jump tactic's trampolines start (readelf), or the analysis region."""
+    out = subprocess.run(["riscv64-unknown-elf-readelf", "-SW", elf], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 3 and f[1] == ".tally_inst.tramp":
+            return int(f[3], 16)
+    return 0x88000000
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--tactic", choices=("trap", "jump"), required=True)
     ap.add_argument("prog")
     a = ap.parse_args()
     tally, work = os.path.abspath(a.tally), os.path.abspath(a.work)
@@ -90,7 +103,7 @@ def main():
     # the same path length: argv[0] is the path, and start-up code walks it
     orig, inst = os.path.join(work, "orig.elf"), os.path.join(work, "inst.elf")
     shutil.copy(a.prog, orig)
-    rc, _, err = run([tally, "inst", "--before", "step", orig, "-o", inst], work)
+    rc, _, err = run([tally, "inst", "--tactic", a.tactic, "--before", "step", orig, "-o", inst], work)
     if rc:
         fail("tally inst exit %d: %s" % (rc, err))
 
@@ -104,9 +117,13 @@ def main():
             d2 = val(t[300][sig]) - val(t[200][sig])
             if d1 != d2:
                 fail("sram: %s %s grows by %d from N=100 to 200 but by %d from 200 to 300" % (name, sig, d1, d2))
+    # a trap site's instruction is carried out by the runtime (in inst): one
+    # instruction per visit leaves the program; a jump site's jal stands in
+    # the program for the instruction the trampoline carries out: none leaves
+    per_visit = 1 if a.tactic == "trap" else 0
     moved = [t[n]["instret"][0] - t[n]["instret"][2] for n in (100, 200, 300)]
-    if moved[1] - moved[0] != 100 or moved[2] - moved[1] != 100:
-        fail("original - program instructions %s: not one instruction per visit" % moved)
+    if moved[1] - moved[0] != 100 * per_visit or moved[2] - moved[1] != 100 * per_visit:
+        fail("original - program instructions %s: not %d instruction(s) per visit" % (moved, per_visit))
     per_site = (t[200]["cycle"][3] - t[100]["cycle"][3]) / 100
 
     tab = cost_table(tally, "tally5", orig, inst, 100, work)
@@ -115,19 +132,25 @@ def main():
     if (stats["cycles"], stats["instructions"]) != (tab["cycle"][0], tab["instret"][0]):
         fail("original column %d cycles %d instructions; tally run --stats of it: %d, %d"
              % (tab["cycle"][0], tab["instret"][0], stats["cycles"], stats["instructions"]))
-    # the names @inst and @program are the region and everything below it
+    # the names @inst and @program are the instrumentation's code (from the
+    # first trampoline, by readelf, or the analysis region) to the region's
+    # end, and everything below it
+    lo = tramp_lo(inst)
     specs = []
     for sig in tab:
-        specs += ["--count", "%s@0x88000000-0x89000000" % sig, "--count", "%s@0x0-0x88000000" % sig]
+        specs += ["--count", "%s@0x%x-0x89000000" % (sig, lo), "--count", "%s@0x0-0x%x" % (sig, lo)]
     rc, _, err = run([tally, "run", "--core", "tally5", "--no-store", "--interval", "4000000000", "--counters", "16"]
                      + specs + [inst, "100"], work)
     if rc:
         fail("tally run --count exit %d: %s" % (rc, err))
     got = [num(l.split()[-1]) for l in err.splitlines()
-           if re.match(r"\s+\S.* in 0x(88000000-0x89000000|00000000-0x88000000)\s+[\d,]+$", l)]
+           if re.match(r"\s+\S.* in 0x(%08x-0x89000000|00000000-0x%08x)\s+[\d,]+$" % (lo, lo), l)]
     want = [v for row in tab.values() for v in (row[3], row[2])]
     if got != want:
         fail("tally5: by address ranges %s; @inst and @program said %s" % (got, want))
+    if a.tactic == "jump":   # the trampolines sit beside the program's code, never in the SRAM
+        print("ok: %s, %s tactic; %.1f cycles per visit on sram" % (a.prog, a.tactic, per_site))
+        return 0
     # the analysis region in on-chip SRAM (the paper's placement): the
     # program's caches see no access of the analysis code, so the run's
     # misses are the original's, and the analysis code runs as on the sram
