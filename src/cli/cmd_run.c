@@ -477,6 +477,109 @@ static tally_stop gdb_session(tally_gdb *g, tally_sim *sim, const char **bound) 
   return r.stop;
 }
 
+/* What a run holds besides its options: each part NULL (or closed) until
+ * it is set up, so that one function can let go of any prefix of them. */
+typedef struct run_parts {
+  tally_sim *sim;
+  count_run *counting;      /* the statistics module, or NULL */
+  cycle_trace_run ctrace;   /* --cycle-trace */
+  perfetto_run *timeline;   /* --perfetto, or NULL */
+  inst_cost *cost;          /* --inst-cost, or NULL */
+} run_parts;
+
+/* Lets go of everything set up so far and returns status: a run that
+ * cannot start leaves no thread, timer or file half-written behind. */
+static int abandon(run_parts *p, run_opts *o, int status) {
+  stopwatch_stop();
+  perfetto_finish(p->timeline);
+  inst_cost_free(p->cost);
+  cycle_trace_close(&p->ctrace, o->ctrace.file);
+  count_free(p->counting);
+  count_opts_free(&o->count);
+  tally_sim_free(p->sim);
+  return status;
+}
+
+/* The statistics module, the cycle trace, the profile behind GDB and
+ * --perfetto, and the cost report, in that order: 0, or the exit status
+ * of the first that could not be set up. */
+static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int first) {
+  tally_sim *sim = p->sim;
+  int st = 0;
+  /* The statistics module (run_count.c): the table and CSV, and the
+   * counts kept in a store (embedded) or sent to a collector. With
+   * --control the configuration comes as control packets, and the program
+   * starts when START does. */
+  if (count_wanted(&o->count) &&
+      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", &interrupted, &st)))
+    return st ? st : EXIT_INTERNAL;
+  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
+  if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
+    return st;
+  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
+   * --perfetto's call slices; it changes no cycle */
+  tally_error err;
+  if ((o->gdb || o->perfetto) && o->timed && tally_profile_enable(sim, 0, &err) != 0)
+    fprintf(stderr, "tally run: no counts by function: %s\n", err.msg);
+  if (o->perfetto &&
+      !(p->timeline = perfetto_start(sim, o->perfetto, o->perfetto_calls,
+                                     p->counting ? count_measure(p->counting) : NULL, argv[first], &st)))
+    return st;
+  if (o->inst_cost &&
+      !(p->cost = inst_cost_setup(sim, o->inst_cost, o->core ? o->core : "tally5", o->sets, o->nsets, &o->files,
+                                  argc - first, argv + first, &st)))
+    return st;
+  return 0;
+}
+
+/* The run's exit status from how it stopped, and `why` it did not run to
+ * its end (NULL when it did). */
+static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const char **why) {
+  *why = NULL;
+  switch (s) {
+  case TALLY_STOP_EXIT: return cli_exit_status(sim, "run");
+  case TALLY_STOP_TRAP:
+    tally_export_stop(sim, s, NULL, stderr);
+    *why = "it trapped";
+    return EXIT_TRAP;
+  case TALLY_STOP_HALT:
+    tally_export_stop(sim, s, NULL, stderr);
+    *why = "it waits for an interrupt that cannot come";
+    return EXIT_HALT;
+  case TALLY_STOP_LIMIT:
+    tally_export_stop(sim, s, bound, stderr);
+    *why = bound;
+    return interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
+  default:
+    fprintf(stderr, "tally: internal error: %s\n", tally_stop_detail(sim));
+    return EXIT_INTERNAL;
+  }
+}
+
+/* The parts' own results after the program ended, in the order they
+ * depend on each other; the first failure becomes the status of a run
+ * that otherwise succeeded. */
+static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, int trace_status) {
+  /* the trace ends where the program did, before the last interval goes out */
+  int cts = cycle_trace_close(&p->ctrace, o->ctrace.file);
+  /* the program has ended: the counters freeze, the timer runs down */
+  int cs = p->counting ? count_finish(p->counting, why, stderr) : 0;
+  int ps = perfetto_finish(p->timeline);   /* after the module's last interval */
+  p->timeline = NULL;
+  const int parts[] = {cts, cs, ps, trace_status};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    if (parts[i] != 0 && status == 0)
+      status = parts[i];
+  if (o->stats)
+    tally_export_stats(p->sim, false, status, stderr, NULL);
+  int ic = p->cost ? inst_cost_finish(p->cost, why, status, stderr) : 0;
+  if (ic != 0 && status == 0)
+    status = ic;
+  if (o->stats_json && write_stats_json(p->sim, o->stats_json, status) != 0 && status == 0)
+    status = EXIT_INTERNAL;
+  return status;
+}
+
 int cmd_run(int argc, char **argv) {
   run_opts o;
   int first = parse_opts(argc, argv, &o);
@@ -485,84 +588,24 @@ int cmd_run(int argc, char **argv) {
     return first == -2 ? 0 : EXIT_USAGE;
   }
   int load_status;
-  tally_sim *sim = load(&o, argc - first, argv + first, &load_status);
-  if (!sim) {
-    count_opts_free(&o.count);
-    return load_status;
-  }
+  run_parts p = {0};
+  if (!(p.sim = load(&o, argc - first, argv + first, &load_status)))
+    return abandon(&p, &o, load_status);
+  tally_sim *sim = p.sim;
   /* the store this run writes is never the program's to open */
   tally_error err;
   if (count_wanted(&o.count) && !o.count.no_store && !o.count.collector &&
       tally_protect_host_file(sim, o.count.db ? o.count.db : tally_store_default_path(), &err) != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
-    tally_sim_free(sim);
-    count_opts_free(&o.count);
-    return EXIT_CANTCREAT;
+    return abandon(&p, &o, EXIT_CANTCREAT);
   }
   /* Ctrl-C, SIGTERM and --timeout stop the run wherever the program is,
    * waiting for its configuration included (stopwatch.c); the library's
    * own threads (the embedded collector) never take these signals. */
   stopwatch_start(sim, &interrupted);
-  /* The statistics module (run_count.c): the table and CSV, and the
-   * counts kept in a store (embedded) or sent to a collector. With
-   * --control the configuration comes as control packets, and the program
-   * starts when START does. */
-  count_run *counting = NULL;
-  if (count_wanted(&o.count)) {
-    int st = 0;
-    counting = count_setup(sim, &o.count, argv[first], o.core ? o.core : "tally5", &interrupted, &st);
-    if (!counting) {
-      stopwatch_stop();
-      count_opts_free(&o.count);
-      tally_sim_free(sim);
-      return st ? st : EXIT_INTERNAL;
-    }
-  }
-
-  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
-  cycle_trace_run ctrace = {0};
-  if (o.ctrace.file) {
-    int st = cycle_trace_open(sim, &o.ctrace, &ctrace);
-    if (st) {
-      stopwatch_stop();
-      count_free(counting);
-      count_opts_free(&o.count);
-      tally_sim_free(sim);
-      return st;
-    }
-  }
-  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
-   * --perfetto's call slices; it changes no cycle */
-  if ((o.gdb || o.perfetto) && o.timed && tally_profile_enable(sim, 0, &err) != 0)
-    fprintf(stderr, "tally run: no counts by function: %s\n", err.msg);
-  perfetto_run *timeline = NULL;
-  if (o.perfetto) {
-    int st = 0;
-    timeline = perfetto_start(sim, o.perfetto, o.perfetto_calls, counting ? count_measure(counting) : NULL,
-                              argv[first], &st);
-    if (!timeline) {
-      stopwatch_stop();
-      cycle_trace_close(&ctrace, o.ctrace.file);
-      count_free(counting);
-      count_opts_free(&o.count);
-      tally_sim_free(sim);
-      return st;
-    }
-  }
-  inst_cost *cost = NULL;
-  if (o.inst_cost) {
-    int st = 0;
-    cost = inst_cost_setup(sim, o.inst_cost, o.core ? o.core : "tally5", o.sets, o.nsets, &o.files, argc - first,
-                           argv + first, &st);
-    if (!cost) {
-      stopwatch_stop();
-      perfetto_finish(timeline);
-      cycle_trace_close(&ctrace, o.ctrace.file);
-      count_opts_free(&o.count);
-      tally_sim_free(sim);
-      return st;
-    }
-  }
+  int st = setup_parts(&p, &o, argc, argv, first);
+  if (st != 0)
+    return abandon(&p, &o, st);
 
   stopwatch_arm(o.timeout);
   bool progress = o.verbose && isatty(STDERR_FILENO);
@@ -572,33 +615,17 @@ int cmd_run(int argc, char **argv) {
   const char *bound = NULL;
   tally_gdb *gdb = NULL;
   if (o.gdb) {
-    int st = EXIT_USAGE;
-    if (!(gdb = gdb_open(&o, &st))) {
-      perfetto_finish(timeline);
-      stopwatch_stop();
-      cycle_trace_close(&ctrace, o.ctrace.file);
-      count_free(counting);
-      count_opts_free(&o.count);
-      tally_sim_free(sim);
-      return st;
-    }
+    st = EXIT_USAGE;
+    if (!(gdb = gdb_open(&o, &st)))
+      return abandon(&p, &o, st);
     if (o.gdb_wait)
       s = gdb_session(gdb, sim, &bound);
   }
   int trace_status = 0;   /* the trace could not be written: the run goes on, its status says so */
   if (o.trace.file) {
     s = trace_window(sim, &o.trace, o.max_insns, &interrupted, &bound, &trace_status);
-    if (trace_status && s == TALLY_STOP_ERROR) {
-      int ts = trace_status;
-      perfetto_finish(timeline);
-      stopwatch_stop();
-      inst_cost_free(cost);
-      cycle_trace_close(&ctrace, o.ctrace.file);
-      count_free(counting);
-      count_opts_free(&o.count);
-      tally_sim_free(sim);
-      return ts;
-    }
+    if (trace_status && s == TALLY_STOP_ERROR)
+      return abandon(&p, &o, trace_status);
   }
   for (; s == TALLY_STOP_LIMIT && !bound;) {
     /* a stop request may end a slice early: count what ran, not slices */
@@ -628,51 +655,10 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "\r\033[K");
   fflush(stdout);
 
-  int status;
-  const char *why = NULL;   /* why the program did not run to its end */
-  switch (s) {
-  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "run"); break;
-  case TALLY_STOP_TRAP: tally_export_stop(sim, s, NULL, stderr); status = EXIT_TRAP; why = "it trapped"; break;
-  case TALLY_STOP_HALT:
-    tally_export_stop(sim, s, NULL, stderr);
-    status = EXIT_HALT;
-    why = "it waits for an interrupt that cannot come";
-    break;
-  case TALLY_STOP_LIMIT:
-    tally_export_stop(sim, s, bound, stderr);
-    status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
-    why = bound;
-    break;
-  default:
-    fprintf(stderr, "tally: internal error: %s\n", tally_stop_detail(sim));
-    status = EXIT_INTERNAL;
-    break;
-  }
+  const char *why;   /* why the program did not run to its end */
+  int status = stop_status(sim, s, bound, &why);
   if (o.verbose)
     report_summary(sim, secs);
-  /* the trace ends where the program did, before the last interval goes out */
-  int cts = cycle_trace_close(&ctrace, o.ctrace.file);
-  /* the program has ended: the counters freeze, the timer runs down */
-  int cs = counting ? count_finish(counting, why, stderr) : 0;
-  if (cts != 0 && status == 0)
-    status = cts;
-  if (cs != 0 && status == 0)
-    status = cs;
-  int ps = perfetto_finish(timeline);   /* after the module's last interval */
-  if (ps != 0 && status == 0)
-    status = ps;
-  if (trace_status && status == 0)
-    status = trace_status;
-  if (o.stats)
-    tally_export_stats(sim, false, status, stderr, NULL);
-  int ic = cost ? inst_cost_finish(cost, why, status, stderr) : 0;
-  if (ic != 0 && status == 0)
-    status = ic;
-  inst_cost_free(cost);
-  if (o.stats_json && write_stats_json(sim, o.stats_json, status) != 0 && status == 0)
-    status = EXIT_INTERNAL;
-  tally_sim_free(sim);
-  count_free(counting);
-  count_opts_free(&o.count);
-  return status;
+  status = finish_parts(&p, &o, status, why, trace_status);
+  return abandon(&p, &o, status);
 }
