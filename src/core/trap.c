@@ -51,6 +51,7 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
       return;
     }
   }
+  cpu->traps++; /* what ends a step (core_step) */
   if (cpu->tm)
     charge_trap(cpu, interrupt, pc, base);
   cpu->mepc = pc & ~1u;
