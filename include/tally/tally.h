@@ -135,6 +135,12 @@ tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
  * has the cycles and signal totals of one run by tally_run. */
 tally_stop tally_step(tally_sim *sim);
 
+/* Whether the next tally_step takes an interrupt (one is pending, enabled
+ * in mie, and mstatus.MIE is set) instead of running the instruction at
+ * the pc: what a debugger asks before it says what that instruction will
+ * do. */
+bool tally_interrupt_due(const tally_sim *sim);
+
 /* Exceptions and interrupts taken so far, each one an entry into the
  * program's trap handler (an exception with no handler, which stops the
  * run, is not counted). */

@@ -157,6 +157,8 @@ tally_stop tally_step(tally_sim *sim) {
 
 uint64_t tally_traps_taken(const tally_sim *sim) { return sim->cpu->traps; }
 
+bool tally_interrupt_due(const tally_sim *sim) { return core_interrupt_due(sim->cpu); }
+
 int tally_exit_code(const tally_sim *sim) { return sim->cpu->exit_code; }
 uint64_t tally_instret(const tally_sim *sim) { return sim->cpu->instret; }
 uint32_t tally_pc(const tally_sim *sim) { return sim->cpu->pc; }

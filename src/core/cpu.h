@@ -239,6 +239,8 @@ void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 /* Traps and interrupts (trap.c). */
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc);
 bool core_take_interrupt(core_cpu *cpu);
+/* Whether core_take_interrupt would take one now. */
+bool core_interrupt_due(const core_cpu *cpu);
 uint32_t core_mip(const core_cpu *cpu);
 void core_mret(core_cpu *cpu);
 uint64_t core_timer_due_cycle(const core_cpu *cpu);

@@ -72,6 +72,10 @@ uint32_t core_mip(const core_cpu *cpu) {
   return mip;
 }
 
+bool core_interrupt_due(const core_cpu *cpu) {
+  return (cpu->mstatus & MSTATUS_MIE) && (core_mip(cpu) & cpu->mie);
+}
+
 bool core_take_interrupt(core_cpu *cpu) {
   if (!(cpu->mstatus & MSTATUS_MIE))
     return false;

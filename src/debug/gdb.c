@@ -109,7 +109,8 @@ static void program_ended(gdb_session *s, tally_stop st) {
  * hart with a debug module; a breakpoint there is seen. */
 static bool one_instruction(gdb_session *s, bool step) {
   char out[48];
-  if (s->nwp && gdb_watch_hit(s, out, sizeof out) >= 0) {
+  /* an interrupt due first: the step is its entry, the access comes later */
+  if (s->nwp && !tally_interrupt_due(s->sim) && gdb_watch_hit(s, out, sizeof out) >= 0) {
     gdb_put_packet(s, out);
     return true;
   }

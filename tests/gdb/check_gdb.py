@@ -49,11 +49,13 @@ when gdb-multiarch is not installed.
         instruction, with mcause 11 and mepc at the ecall; a breakpoint on
         trap_entry stops the ebreak (3), the illegal instruction (2), the
         load fault (5) and the first timer interrupt (0x80000007, mepc
-        tag_irq1) there; stepi over the csrsi that lets the second
-        interrupt in stops at tag_irq2, and the next stepi is the
-        interrupt's entry: at trap_entry, mepc tag_irq2. The stack pointer
-        is the program's at every stop (the handler's first instruction,
-        addi sp, has not run). The program ends with status 0.
+        tag_irq1) there; with `awatch irq_seen` set, stepi over the csrsi
+        that lets the second interrupt in stops at tag_irq2 (the store to
+        irq_seen), and the next stepi is the interrupt's entry, not the
+        watchpoint: at trap_entry, mepc tag_irq2; continuing, the
+        watchpoint stops once, after the store (New value = 2). The stack
+        pointer is the program's at every stop (the handler's first
+        instruction, addi sp, has not run). The program ends with status 0.
     check_gdb.py TALLY GDB attach ELF
         without --gdb-wait the program runs at once; GDB attaches to it
         (ELF never ends) and stops it where it is: instructions had run
@@ -281,8 +283,11 @@ def traps(tally, gdb, elf):
                     # a breakpoint on the handler's first instruction: the ebreak, the illegal
                     # instruction, the load fault, the first interrupt
                     "break *trap_entry\n" + ("continue\n" + show) * 4 + "delete\n"
-                    # stepi over the csrsi that lets the second interrupt in, then into it
-                    "break *(tag_irq2 - 4)\ncontinue\n" + show + ("stepi\n" + show) * 2 +
+                    # stepi over the csrsi that lets the second interrupt in, then into it, with an
+                    # access watchpoint on the store the interrupt comes before
+                    "awatch *(int *)&irq_seen\nbreak *(tag_irq2 - 4)\ncontinue\n" + show + ("stepi\n" + show) * 2 +
+                    # the handler touches no irq_seen: the next stop is after the store
+                    "delete 4\ncontinue\n" + show + 'printf "SEEN %d\\n", *(int *)&irq_seen\n' +
                     "delete\ncontinue\n")
         g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
     p.communicate(timeout=30)
@@ -293,7 +298,8 @@ def traps(tally, gdb, elf):
     want = [(sym.get("tag_ecall"), None, None), (h, 11, sym.get("tag_ecall")),
             (h, 3, sym.get("tag_ebreak")), (h, 2, sym.get("tag_illegal")), (h, 5, sym.get("tag_load")),
             (h, 0x80000007, sym.get("tag_irq1")),
-            (sym.get("tag_irq2") - 4, None, None), (sym.get("tag_irq2"), None, None), (h, 0x80000007, sym.get("tag_irq2"))]
+            (sym.get("tag_irq2") - 4, None, None), (sym.get("tag_irq2"), None, None), (h, 0x80000007, sym.get("tag_irq2")),
+            (sym.get("tag_irq2") + 4, None, None)]
     bad = len(stops) != len(want)
     for i, w in enumerate(want):
         got = stops[i] if i < len(stops) else None
@@ -302,6 +308,12 @@ def traps(tally, gdb, elf):
         print(f"{'ok  ' if ok else 'FAIL'} stop {i + 1}: pc, mcause, mepc, sp "
               f"{' '.join('%x' % x for x in got) if got else '-'}, expected "
               f"{' '.join('-' if x is None else '%x' % x for x in w)} sp {sp0:x}")
+    seen = [l for l in g.stdout.splitlines() if l.startswith("SEEN ")]
+    # a watchpoint stop shows "Value = N" (an access that changed nothing) or "Old value"/"New value"
+    reports = [l for l in g.stdout.splitlines() if l.startswith(("Value = ", "Old value = "))]
+    ok = seen == ["SEEN 2"] and reports == ["Old value = 0"] and "New value = 2" in g.stdout.split("STOP")[-2]
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} the access watchpoint stops once, after the store of 2: {seen} {reports}")
     ok = p.returncode == 0 and "exited normally" in g.stdout
     bad += not ok
     print(f"{'ok  ' if ok else 'FAIL'} the program ran to its end: exit {p.returncode}")

@@ -7,7 +7,7 @@
 # interrupt is taken right after the instruction that sets MIE, whatever the
 # clock's rate: after `csrsi mstatus, 8` (mepc = tag_irq1), and after a
 # `wfi` that falls through (the timer is pending and enabled in mie) and the
-# `csrsi` after it (mepc = tag_irq2).
+# `csrsi` after it (mepc = tag_irq2, a store of s1 = 2 to irq_seen).
 #
 # trap_entry: an exception steps mepc over the instruction (2 or 4 bytes,
 # from its low bits); an interrupt pushes mtimecmp to all ones (clearing
@@ -50,11 +50,12 @@ tag_irq1:
   sw zero, 0(t1)
   li t0, 0x80
   csrs mie, t0
+  la t2, irq_seen
   wfi                       # pending and enabled: falls through
   csrsi mstatus, 8
   .globl tag_irq2
 tag_irq2:
-  addi a1, a1, 1
+  sw s1, 0(t2)              # irq_seen = 2, after the interrupt (a store GDB watches)
   li t0, 4
   bne s0, t0, fail
   li t0, 2
@@ -103,3 +104,8 @@ trap_entry:
   addi sp, sp, 8
   mret
   .size trap_entry, . - trap_entry
+
+  .data
+  .globl irq_seen
+irq_seen:
+  .word 0
