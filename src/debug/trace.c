@@ -20,8 +20,6 @@
 #include "tally/trace.h"
 #include "trace_impl.h"
 
-#define CSR_MCAUSE 0x342
-
 struct tally_trace {
   tally_sim *sim;
   FILE *out;
@@ -129,15 +127,6 @@ static void at_pc(tally_trace *t, uint32_t *regs) {
   describe(t, tally_pc(t->sim), &t->rec);
 }
 
-/* Whether the step just run was an interrupt's entry alone: a trap taken,
- * no instruction retired, and mcause says interrupt (an exception's step
- * is its trapping instruction's). */
-static bool interrupt_entry(tally_trace *t, uint64_t traps0, uint64_t i0) {
-  uint32_t cause = 0;
-  return tally_traps_taken(t->sim) != traps0 && tally_instret(t->sim) == i0 &&
-         tally_csr_read(t->sim, CSR_MCAUSE, &cause) && (cause & 0x80000000u);
-}
-
 /* One instruction's line. A step (tally_step) ends after one instruction
  * retires or one trap is taken: a trapping instruction's line holds its
  * cycles up to and including the trap's entry, and the handler's first
@@ -148,16 +137,16 @@ static bool interrupt_entry(tally_trace *t, uint64_t traps0, uint64_t i0) {
 tally_stop tally_trace_step(tally_trace *t) {
   uint32_t regs[32];
   uint32_t pc = tally_pc(t->sim);
-  at_pc(t, regs);
   trace_record *rec = &t->rec;
   uint64_t c0 = tally_cycles(t->sim), i0 = tally_instret(t->sim), traps0 = tally_traps_taken(t->sim);
   if (!t->have_before || t->before_cycle != c0 || t->before_instret != i0)
     tally_signal_totals(t->sim, t->before);
-  tally_stop st = tally_step(t->sim);
-  if (st == TALLY_STOP_LIMIT && interrupt_entry(t, traps0, i0)) {
-    at_pc(t, regs);   /* the handler's first instruction: the line's */
+  tally_stop st = TALLY_STOP_LIMIT;
+  if (tally_interrupt_due(t->sim))
+    st = tally_step(t->sim);   /* the entry alone: the line is the handler's first instruction's */
+  at_pc(t, regs);
+  if (st == TALLY_STOP_LIMIT)
     st = tally_step(t->sim);
-  }
   uint64_t c1 = tally_cycles(t->sim);
   if (c1 == c0 && tally_instret(t->sim) == i0 && tally_pc(t->sim) == pc && tally_traps_taken(t->sim) == traps0)
     return st;   /* nothing ran: the program had stopped */
