@@ -128,7 +128,11 @@ tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
  *     mtvec's base), which has not run; tally_traps_taken grows by one;
  *   - an interrupt is due before the next instruction: the step is the
  *     interrupt's entry alone, no instruction runs; the pc is the
- *     handler's first instruction and mcause has its interrupt bit.
+ *     handler's first instruction and mcause has its interrupt bit;
+ *   - an instruction retires (a jump, mret) to an address nothing can be
+ *     fetched from: the instruction access fault is taken in the same
+ *     step (there is no instruction to stop before), which ends at the
+ *     handler with mepc the unfetchable address.
  * Cycles are charged as in any run (docs/timing.md): an exception's
  * trap_penalty to the trapping instruction's step, an interrupt's to its
  * entry step. Stepping changes no cycle or count: a program run in steps
