@@ -117,6 +117,39 @@ typedef enum tally_stop {
 /* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
 
+/* One step of the hart, the unit a debugger and the instruction trace
+ * stop at: runs until one instruction retires or one trap is taken,
+ * whichever comes first, and returns as tally_run with a budget of 1
+ * (TALLY_STOP_LIMIT when the step ended normally).
+ *   - an instruction retires: the pc is the next one's (an interrupt that
+ *     becomes due after it is taken by the next step, not this one);
+ *   - an instruction raises an exception the program handles: it does
+ *     not retire, the step ends at the handler's first instruction (pc =
+ *     mtvec's base), which has not run; tally_traps_taken grows by one;
+ *   - an interrupt is due before the next instruction: the step is the
+ *     interrupt's entry alone, no instruction runs; the pc is the
+ *     handler's first instruction and mcause has its interrupt bit;
+ *   - an instruction retires (a jump, mret) to an address nothing can be
+ *     fetched from: the instruction access fault is taken in the same
+ *     step (there is no instruction to stop before), which ends at the
+ *     handler with mepc the unfetchable address.
+ * Cycles are charged as in any run (docs/timing.md): an exception's
+ * trap_penalty to the trapping instruction's step, an interrupt's to its
+ * entry step. Stepping changes no cycle or count: a program run in steps
+ * has the cycles and signal totals of one run by tally_run. */
+tally_stop tally_step(tally_sim *sim);
+
+/* Whether the next tally_step takes an interrupt (one is pending, enabled
+ * in mie, and mstatus.MIE is set) instead of running the instruction at
+ * the pc: what a debugger asks before it says what that instruction will
+ * do. */
+bool tally_interrupt_due(const tally_sim *sim);
+
+/* Exceptions and interrupts taken so far, each one an entry into the
+ * program's trap handler (an exception with no handler, which stops the
+ * run, is not counted). */
+uint64_t tally_traps_taken(const tally_sim *sim);
+
 /* Asks the running (or next) tally_run to return TALLY_STOP_LIMIT soon:
  * at the end of the current block, between two of the statistics module's
  * dispatches (a wfi sleep may hold billions), or from a wait for stdin.

@@ -2,9 +2,12 @@
  * The instruction trace: one text line per executed instruction (cycle of
  * issue, cycles taken, pc, symbol+offset, disassembly, registers written,
  * memory touched, signals raised). Built on the public API only: the
- * program runs one instruction at a time (tally_run with a budget of 1),
- * which is exact, so a traced run has the cycles and signal totals of an
- * untraced one; nothing in the run loop pays for it when it is off.
+ * program runs one step at a time (tally_step), which is exact, so a
+ * traced run has the cycles and signal totals of an untraced one; nothing
+ * in the run loop pays for it when it is off. An instruction that takes
+ * an exception has its line (up to and including the trap's entry), and
+ * the handler's first instruction the next; an interrupt's entry is
+ * charged to the line of the handler's first instruction.
  * src/debug/trace.c; the line format is in docs/tally-trace.md.
  */
 #ifndef TALLY_TRACE_H
@@ -30,8 +33,9 @@ tally_trace *tally_trace_new(tally_sim *sim, FILE *out);
 /* Ends the trace (the binary form's end record) and frees it. */
 void tally_trace_free(tally_trace *t);
 
-/* Runs one instruction and writes its line (none when the program had
- * already stopped and ran nothing). Returns what tally_run returned. */
+/* Runs one instruction (after an interrupt's entry, if one is due) and
+ * writes its line (none when the program had already stopped and ran
+ * nothing). Returns what tally_step returned. */
 tally_stop tally_trace_step(tally_trace *t);
 
 /* Lines written so far, and the cycles they add up to. */

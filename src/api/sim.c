@@ -149,6 +149,16 @@ tally_stop tally_run(tally_sim *sim, uint64_t max_insns) {
   return s;
 }
 
+tally_stop tally_step(tally_sim *sim) {
+  tally_stop s = (tally_stop)core_step(sim->cpu);
+  fflush(sim->board->out);
+  return s;
+}
+
+uint64_t tally_traps_taken(const tally_sim *sim) { return sim->cpu->traps; }
+
+bool tally_interrupt_due(const tally_sim *sim) { return core_interrupt_due(sim->cpu); }
+
 int tally_exit_code(const tally_sim *sim) { return sim->cpu->exit_code; }
 uint64_t tally_instret(const tally_sim *sim) { return sim->cpu->instret; }
 uint32_t tally_pc(const tally_sim *sim) { return sim->cpu->pc; }

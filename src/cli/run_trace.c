@@ -1,8 +1,8 @@
 /*
  * tally run --trace FILE [--trace-from FUNC|ADDR] [--trace-count N]: the
  * window of the instruction trace (include/tally/trace.h). Up to the
- * window's start the program runs one instruction at a time to stop
- * exactly there; in the window each step writes a line; after it the
+ * window's start the program runs one step at a time (tally_step) to stop
+ * exactly there, a trap handler's first instruction included; in the window each step writes a line; after it the
  * caller's run loop goes on at full speed. docs/tally-trace.md.
  */
 #include <errno.h>
@@ -50,7 +50,7 @@ static const char *step_bound(tally_sim *sim, uint64_t n, uint64_t insn0, uint64
 static tally_stop run_to(tally_sim *sim, uint32_t pc, uint64_t insn0, uint64_t max_insns,
                          volatile sig_atomic_t *interrupted, const char **bound) {
   for (uint64_t n = 1; tally_pc(sim) != pc; n++) {
-    tally_stop s = tally_run(sim, 1);
+    tally_stop s = tally_step(sim); /* a handler's entry is a pc it can stop at */
     if (s != TALLY_STOP_LIMIT)
       return s;
     if ((*bound = step_bound(sim, n, insn0, max_insns, interrupted)))

@@ -68,6 +68,7 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   memset(cpu->x, 0, sizeof cpu->x);
   cpu->pc = entry;
   cpu->instret = 0;
+  cpu->traps = 0;
   cpu->horizon = UINT64_MAX;
   cpu->mstatus = MSTATUS_MPP;
   cpu->mie = cpu->mtvec = cpu->mscratch = cpu->mepc = cpu->mcause = cpu->mtval = 0;

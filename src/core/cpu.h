@@ -110,6 +110,7 @@ typedef struct core_cpu {
   uint32_t x[33];       /* x[32] is the sink for writes to x0 */
   uint32_t pc;
   uint64_t instret;     /* instructions retired; counts a block on entry */
+  uint64_t traps;       /* exceptions and interrupts taken (entered a handler) */
   uint64_t horizon;     /* the fast loop must not take instret past this */
   uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
   atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */
@@ -184,6 +185,12 @@ void core_reset(core_cpu *cpu, uint32_t entry);
 /* Runs until the program stops or `budget` more instructions retire.
  * Returns cpu->stop (CORE_STOP_LIMIT when the budget ran out). */
 core_stop core_run(core_cpu *cpu, uint64_t budget);
+/* One step: runs until one instruction retires or one trap is taken,
+ * whichever comes first. An exception ends the step at the handler's
+ * first instruction (the trapping one did not retire); an interrupt due
+ * before the next instruction is the whole step (none runs). Returns as
+ * core_run with a budget of 1. */
+core_stop core_step(core_cpu *cpu);
 
 /* Exact counters at the current point, also from inside a slow path. */
 uint64_t core_instret_now(const core_cpu *cpu);
@@ -232,6 +239,8 @@ void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 /* Traps and interrupts (trap.c). */
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc);
 bool core_take_interrupt(core_cpu *cpu);
+/* Whether core_take_interrupt would take one now. */
+bool core_interrupt_due(const core_cpu *cpu);
 uint32_t core_mip(const core_cpu *cpu);
 void core_mret(core_cpu *cpu);
 uint64_t core_timer_due_cycle(const core_cpu *cpu);

@@ -199,12 +199,22 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
     cpu->horizon = cpu->instret + 1;
 }
 
-core_stop core_run(core_cpu *cpu, uint64_t budget) {
+/* With `trap_ends`, a trap taken ends the run too (core_step). The check
+ * is here, between the fast loop's returns, which a trap always causes
+ * (exec_loop.inc leaves the loop on one): the hot loop never sees it. */
+static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
   uint64_t limit = budget > UINT64_MAX - cpu->instret ? UINT64_MAX : cpu->instret + budget;
+  uint64_t traps = cpu->traps;
   if (cpu->stop == CORE_STOP_LIMIT)
     cpu->stop = CORE_RUNNING;
   atomic_store(&cpu->stop_request, 0); /* a new call goes on */
   while (cpu->stop == CORE_RUNNING) {
+    /* a step ends at the boundary it reached: an interrupt due after its
+     * instruction is the next step's */
+    if (trap_ends && (cpu->traps != traps || cpu->instret >= limit)) {
+      cpu->stop = CORE_STOP_LIMIT;
+      break;
+    }
     if (core_poll_stop_request(cpu))
       break;
     if (cpu->flush_pending)
@@ -233,3 +243,7 @@ core_stop core_run(core_cpu *cpu, uint64_t budget) {
   }
   return cpu->stop;
 }
+
+core_stop core_run(core_cpu *cpu, uint64_t budget) { return run_loop(cpu, budget, false); }
+
+core_stop core_step(core_cpu *cpu) { return run_loop(cpu, 1, true); }

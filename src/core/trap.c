@@ -51,6 +51,7 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
       return;
     }
   }
+  cpu->traps++; /* what ends a step (core_step) */
   if (cpu->tm)
     charge_trap(cpu, interrupt, pc, base);
   cpu->mepc = pc & ~1u;
@@ -69,6 +70,10 @@ uint32_t core_mip(const core_cpu *cpu) {
   if (core_mtime_now(cpu) >= cpu->mtimecmp)
     mip |= MIP_MTIP;
   return mip;
+}
+
+bool core_interrupt_due(const core_cpu *cpu) {
+  return (cpu->mstatus & MSTATUS_MIE) && (core_mip(cpu) & cpu->mie);
 }
 
 bool core_take_interrupt(core_cpu *cpu) {

@@ -4,9 +4,9 @@
  * loop. Packets, registers and watchpoints have files of their own
  * (gdb_impl.h names them).
  *
- * The program is run one instruction at a time while GDB waits for a stop
- * with breakpoints or watchpoints set (tally_run with a budget of 1), in
- * slices without: stopping between any two instructions is exact (that is
+ * The program is run one step at a time while GDB waits for a stop with
+ * breakpoints or watchpoints set (tally_step: one instruction, or one
+ * trap's entry), in slices without: stopping between any two instructions is exact (that is
  * how the run loop meets its event horizons), so the cycle counts are
  * those of an undisturbed run.
  */
@@ -101,16 +101,20 @@ static void program_ended(gdb_session *s, tally_stop st) {
     gdb_put_packet(s, "S0b");
 }
 
-/* Runs one instruction and says whether it stopped the session: a
- * watchpoint its access hits (before it runs), the program's end, the
- * end of a step, a breakpoint. */
+/* Runs one step (tally_step: one instruction, or one trap's entry) and
+ * says whether it stopped the session: a watchpoint its access hits
+ * (before it runs), the program's end, the end of a step, a breakpoint.
+ * A step over an instruction that traps, or one begun with an interrupt
+ * due, stops at the handler's first instruction, before it runs, as on a
+ * hart with a debug module; a breakpoint there is seen. */
 static bool one_instruction(gdb_session *s, bool step) {
   char out[48];
-  if (s->nwp && gdb_watch_hit(s, out, sizeof out) >= 0) {
+  /* an interrupt due first: the step is its entry, the access comes later */
+  if (s->nwp && !tally_interrupt_due(s->sim) && gdb_watch_hit(s, out, sizeof out) >= 0) {
     gdb_put_packet(s, out);
     return true;
   }
-  tally_stop st = tally_run(s->sim, 1);
+  tally_stop st = tally_step(s->sim);
   if (st != TALLY_STOP_LIMIT) {
     program_ended(s, st);
     return true;

@@ -69,6 +69,10 @@ size_t gdb_target_xml(const gdb_session *s, char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size,
                               "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
                               "<target version=\"1.0\"><architecture>riscv:rv32</architecture>"
+                              /* bare metal: without it Debian's gdb-multiarch takes the ELF for
+                               * GNU/Linux, whose stepi is a breakpoint after the instruction and
+                               * a continue, running a whole trap handler over an ecall */
+                              "<osabi>none</osabi>"
                               "<feature name=\"org.gnu.gdb.riscv.cpu\">");
   for (int i = 0; i < 32 && n < size; i++)
     n += (size_t)snprintf(buf + n, size - n, "<reg name=\"%s\" bitsize=\"32\" type=\"%s\" regnum=\"%d\"/>",

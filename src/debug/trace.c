@@ -1,9 +1,10 @@
 /*
  * The instruction trace (include/tally/trace.h, docs/tally-trace.md).
  *
- * Each step runs one instruction with tally_run(sim, 1): stopping between
- * two instructions is exact (the run loop meets its event horizons the
- * same way), so the traced run's cycles and signals are an untraced run's.
+ * Each line is one step of the hart (tally_step: one instruction retired,
+ * or one trap taken): stopping between two instructions is exact (the run
+ * loop meets its event horizons the same way), so the traced run's cycles
+ * and signals are an untraced run's.
  * What an instruction did is read around that step through the public
  * API: the cycle counter, the registers and the signal totals before and
  * after. The memory an instruction touches is worked out from its bits
@@ -119,18 +120,35 @@ static void describe(tally_trace *t, uint32_t pc, trace_record *r) {
   snprintf(r->text, sizeof r->text, "%s: %s", sym, dis);
 }
 
-tally_stop tally_trace_step(tally_trace *t) {
-  uint32_t pc = tally_pc(t->sim), regs[32];
+/* The registers and the record's description at the pc now. */
+static void at_pc(tally_trace *t, uint32_t *regs) {
   for (unsigned r = 0; r < 32; r++)
     regs[r] = tally_reg(t->sim, r);
+  describe(t, tally_pc(t->sim), &t->rec);
+}
+
+/* One instruction's line. A step (tally_step) ends after one instruction
+ * retires or one trap is taken: a trapping instruction's line holds its
+ * cycles up to and including the trap's entry, and the handler's first
+ * instruction is the next line. An interrupt's entry is a step with no
+ * instruction: its cycles go to the line of the handler's first
+ * instruction, stepped next, as the core model charges them
+ * (docs/timing.md), and that line shows the `interrupt` signal. */
+tally_stop tally_trace_step(tally_trace *t) {
+  uint32_t regs[32];
+  uint32_t pc = tally_pc(t->sim);
   trace_record *rec = &t->rec;
-  describe(t, pc, rec);
-  uint64_t c0 = tally_cycles(t->sim), i0 = tally_instret(t->sim);
+  uint64_t c0 = tally_cycles(t->sim), i0 = tally_instret(t->sim), traps0 = tally_traps_taken(t->sim);
   if (!t->have_before || t->before_cycle != c0 || t->before_instret != i0)
     tally_signal_totals(t->sim, t->before);
-  tally_stop st = tally_run(t->sim, 1);
+  tally_stop st = TALLY_STOP_LIMIT;
+  if (tally_interrupt_due(t->sim))
+    st = tally_step(t->sim);   /* the entry alone: the line is the handler's first instruction's */
+  at_pc(t, regs);
+  if (st == TALLY_STOP_LIMIT)
+    st = tally_step(t->sim);
   uint64_t c1 = tally_cycles(t->sim);
-  if (c1 == c0 && tally_instret(t->sim) == i0 && tally_pc(t->sim) == pc)
+  if (c1 == c0 && tally_instret(t->sim) == i0 && tally_pc(t->sim) == pc && tally_traps_taken(t->sim) == traps0)
     return st;   /* nothing ran: the program had stopped */
   tally_signal_totals(t->sim, t->after);
   rec->cycle = c0;

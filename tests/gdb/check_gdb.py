@@ -43,6 +43,19 @@ when gdb-multiarch is not installed.
         5000, 8, the mscratch value, 2, 1007 (7 instructions later),
         0xdeadbeef, 99, 0x40, 1. GDB reads back what it wrote, and a write
         of the read-only mhartid is refused.
+    check_gdb.py TALLY GDB traps ELF
+        stepping into trap handlers (tests/programs/traps.S; addresses from
+        nm): stepi over its ecall stops at trap_entry, the handler's first
+        instruction, with mcause 11 and mepc at the ecall; a breakpoint on
+        trap_entry stops the ebreak (3), the illegal instruction (2), the
+        load fault (5) and the first timer interrupt (0x80000007, mepc
+        tag_irq1) there; with `awatch irq_seen` set, stepi over the csrsi
+        that lets the second interrupt in stops at tag_irq2 (the store to
+        irq_seen), and the next stepi is the interrupt's entry, not the
+        watchpoint: at trap_entry, mepc tag_irq2; continuing, the
+        watchpoint stops once, after the store (New value = 2). The stack
+        pointer is the program's at every stop (the handler's first
+        instruction, addi sp, has not run). The program ends with status 0.
     check_gdb.py TALLY GDB attach ELF
         without --gdb-wait the program runs at once; GDB attaches to it
         (ELF never ends) and stops it where it is: instructions had run
@@ -240,6 +253,72 @@ def watch(tally, gdb, elf):
     check("every signal total", js["signals"], pj["signals"])
     if bad:
         print(text, g.stderr)
+    return 1 if bad else 0
+
+
+def nm_symbols(elf):
+    """name -> address, from the binutils' nm (not GDB's own reading)."""
+    for nm in ("riscv64-unknown-elf-nm", "nm"):
+        try:
+            out = subprocess.run([nm, elf], capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        return dict((f[2], int(f[0], 16)) for f in (l.split() for l in out.splitlines()) if len(f) == 3)
+    return {}
+
+
+def traps(tally, gdb, elf):
+    sym = nm_symbols(elf)
+    port = free_port()
+    p = subprocess.Popen([tally, "run", "--core", "tally5", "--gdb", str(port), "--gdb-wait", elf],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stderr.readline()
+    show = 'printf "STOP %x %x %x %x\\n", $pc, $mcause, $mepc, $sp\n'
+    with tempfile.TemporaryDirectory() as d:
+        script = os.path.join(d, "g.gdb")
+        with open(script, "w") as f:
+            f.write(f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\n"
+                    # stepi over an ecall
+                    "break *tag_ecall\ncontinue\n" + show + "stepi\n" + show + "delete\n"
+                    # a breakpoint on the handler's first instruction: the ebreak, the illegal
+                    # instruction, the load fault, the first interrupt
+                    "break *trap_entry\n" + ("continue\n" + show) * 4 + "delete\n"
+                    # stepi over the csrsi that lets the second interrupt in, then into it, with an
+                    # access watchpoint on the store the interrupt comes before
+                    "awatch *(int *)&irq_seen\nbreak *(tag_irq2 - 4)\ncontinue\n" + show + ("stepi\n" + show) * 2 +
+                    # the handler touches no irq_seen: the next stop is after the store
+                    "delete 4\ncontinue\n" + show + 'printf "SEEN %d\\n", *(int *)&irq_seen\n' +
+                    "delete\ncontinue\n")
+        g = subprocess.run([gdb, "-batch", "-nx", "-x", script, elf], capture_output=True, text=True, timeout=120)
+    p.communicate(timeout=30)
+    stops = [tuple(int(x, 16) for x in l.split()[1:]) for l in g.stdout.splitlines() if l.startswith("STOP ")]
+    h, sp0 = sym.get("trap_entry"), stops[0][3] if stops else None
+    # (pc, mcause, mepc) at each stop, by the program's design (tests/programs/traps.S); the stack
+    # pointer is the program's own at every stop: the handler's first instruction (addi sp) never ran
+    want = [(sym.get("tag_ecall"), None, None), (h, 11, sym.get("tag_ecall")),
+            (h, 3, sym.get("tag_ebreak")), (h, 2, sym.get("tag_illegal")), (h, 5, sym.get("tag_load")),
+            (h, 0x80000007, sym.get("tag_irq1")),
+            (sym.get("tag_irq2") - 4, None, None), (sym.get("tag_irq2"), None, None), (h, 0x80000007, sym.get("tag_irq2")),
+            (sym.get("tag_irq2") + 4, None, None)]
+    bad = len(stops) != len(want)
+    for i, w in enumerate(want):
+        got = stops[i] if i < len(stops) else None
+        ok = got is not None and got[0] == w[0] and (w[1] is None or got[1:3] == w[1:]) and got[3] == sp0
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} stop {i + 1}: pc, mcause, mepc, sp "
+              f"{' '.join('%x' % x for x in got) if got else '-'}, expected "
+              f"{' '.join('-' if x is None else '%x' % x for x in w)} sp {sp0:x}")
+    seen = [l for l in g.stdout.splitlines() if l.startswith("SEEN ")]
+    # a watchpoint stop shows "Value = N" (an access that changed nothing) or "Old value"/"New value"
+    reports = [l for l in g.stdout.splitlines() if l.startswith(("Value = ", "Old value = "))]
+    ok = seen == ["SEEN 2"] and reports == ["Old value = 0"] and "New value = 2" in g.stdout.split("STOP")[-2]
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} the access watchpoint stops once, after the store of 2: {seen} {reports}")
+    ok = p.returncode == 0 and "exited normally" in g.stdout
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} the program ran to its end: exit {p.returncode}")
+    if bad:
+        print(g.stdout, g.stderr)
     return 1 if bad else 0
 
 
@@ -497,6 +576,8 @@ def main(argv):
         return watch(tally, gdb, elf)
     if mode == "csr":
         return csr(tally, gdb, elf)
+    if mode == "traps":
+        return traps(tally, gdb, elf)
     if mode == "attach":
         return attach(tally, gdb, elf)
     if mode == "nowait":

@@ -6,9 +6,11 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
   same     a traced run (the whole program) against an untraced one on the
            tally5 core model: stdout, exit status and the --stats-json
            report (cycles, instructions, every signal's total) identical;
-           and the trace's own laws: one line per retired instruction, each
-           line issued on the cycle the previous one ended, the cycles
-           taken adding up to the run's total.
+           and the trace's own laws: one line per retired instruction and
+           per instruction that took an exception (`trap`), each line
+           issued on the cycle the previous one ended, the cycles taken
+           adding up to the run's total, every signal's counts on the lines
+           adding up to its total.
   module   the same with the statistics module counting (cycle@main,
            dcache.read_miss anywhere, instret@FUNCTION, interval 997): its
            table and every interval (--intervals-csv) identical too.
@@ -33,6 +35,14 @@ check_trace.py CASE TALLY ELF [PROGRAM ARGS...]   (exit 77: a needed tool is mis
            single-bit changes give lines or 65, never a crash, a text
            file given as a binary one, bytes after the end record, a bad
            --trace-format and a binary trace to stdout are refused.
+  traps    tests/trace/traps.S (an ecall, an ebreak, an illegal instruction,
+           a load fault, two timer interrupts): each exception's line is
+           followed by the handler's first instruction's, the handler is
+           entered 6 times, `trap` is on the 4 raising instructions' lines
+           and `interrupt` on 2 lines at the handler's entry (tally5).
+  roundtrip  the binary trace printed back is the text one, byte for byte
+           (functional and tally5), for a program too small for `binary`'s
+           size bound.
   window   --trace-from FUNCTION --trace-count 40: the first line is at the
            function's address in the ELF's symbol table (nm), 40 lines; the
            program then runs on to the end an untraced run reaches.
@@ -119,14 +129,34 @@ def case_same(tally, elf, args, tmp, extra=()):
     taken = sum(int(r[1]) for r in rows)
     if taken != cycles:
         fail("trace cycles add up to %d, the run took %d" % (taken, cycles))
-    if len(rows) != instret:
-        fail("%d trace lines, %d instructions retired" % (len(rows), instret))
+    # an instruction that takes an exception has its line but does not retire
+    exceptions = j0["signals"]["trap"]
+    if len(rows) != instret + exceptions:
+        fail("%d trace lines, %d instructions retired and %d exceptions taken" % (len(rows), instret, exceptions))
     at = int(rows[0][0])
     for i, r in enumerate(rows):
         if int(r[0]) != at:
             fail("line %d issues at cycle %s, the line before ended at %d" % (i + 2, r[0], at))
         at += int(r[1])
-    print("ok: %d lines, %d cycles, identical to the untraced run" % (len(rows), cycles))
+    # every signal the lines show adds up to its total in the run
+    sums = {}
+    for r in rows:
+        for name, n in signal_counts(r[7]):
+            sums[name] = sums.get(name, 0) + n
+    for name, total in j0["signals"].items():
+        if name in ("cycle", "instret"):
+            continue
+        if sums.get(name, 0) != total:
+            fail("signal %s: the lines add up to %d, the run's total is %d" % (name, sums.get(name, 0), total))
+    print("ok: %d lines, %d cycles, %d exceptions, every signal adding up, identical to the untraced run" %
+          (len(rows), cycles, exceptions))
+
+
+def signal_counts(field):
+    """(name, count) of a line's SIGNALS field: `name` or `name*N`."""
+    for w in field.split():
+        name, _, n = w.partition("*")
+        yield name, int(n) if n else 1
 
 
 def find_number(j, key):
@@ -168,6 +198,59 @@ def case_qemu(tally, elf, args, tmp):
         if ours[i] != theirs[i]:
             fail("instruction %d: tally at %08x, QEMU at %08x" % (i, ours[i], theirs[i]))
     print("ok: %d pcs in QEMU's order (tally %d, QEMU %d)" % (n, len(ours), len(theirs)))
+
+
+def symbols(elf):
+    """name -> address, from nm."""
+    out = {}
+    for line in run([tool("nm"), elf]).stdout.decode().splitlines():
+        f = line.split()
+        if len(f) == 3:
+            out[f[2]] = int(f[0], 16)
+    return out
+
+
+def case_traps(tally, elf, args, tmp):
+    """tests/trace/traps.S: where each trap's lines are, by its design
+    (its comment) and nm's addresses, functional and on tally5."""
+    sym = symbols(elf)
+    handler = sym["trap_entry"]
+    raisers = [sym[t] for t in ("tag_ecall", "tag_ebreak", "tag_illegal", "tag_load")]
+    resumed = [sym[t] for t in ("tag_irq1", "tag_irq2")]
+    for opts in ([], ["--core", "tally5"]):
+        trace = os.path.join(tmp, "t.txt")
+        p = run([tally, "run", "--trace", trace] + opts + [elf] + args)
+        if p.returncode != 0:
+            fail("%s: exit %d: %s" % (" ".join(opts), p.returncode, p.stderr.decode()))
+        rows = parse_trace(trace)
+        pcs = [int(r[2], 16) for r in rows]
+        # each exception: the raising instruction's line, then the handler's first instruction's
+        for pc in raisers:
+            at = [i for i, x in enumerate(pcs) if x == pc]
+            if len(at) != 1 or at[0] + 1 >= len(pcs) or pcs[at[0] + 1] != handler:
+                fail("%s: the line of %08x (%d of them) is not followed by the handler's first "
+                     "instruction %08x" % (" ".join(opts), pc, len(at), handler))
+        # 6 entries into the handler, and no line but the handler's own there
+        entries = [i for i, x in enumerate(pcs) if x == handler]
+        if len(entries) != 6:
+            fail("%s: %d lines at the handler's entry %08x, want 6 (4 exceptions, 2 interrupts)" %
+                 (" ".join(opts), len(entries), handler))
+        for pc in resumed:
+            if pcs.count(pc) != 1:
+                fail("%s: %08x (where the interrupts return) has %d lines, want 1" % (" ".join(opts), pc,
+                                                                                    pcs.count(pc)))
+        if opts:
+            traps = [pcs[i] for i, r in enumerate(rows) if "trap" in dict(signal_counts(r[7]))]
+            irqs = [pcs[i] for i, r in enumerate(rows) if "interrupt" in dict(signal_counts(r[7]))]
+            if traps != raisers:
+                fail("the lines with `trap` are at %s, want %s" % (hexes(traps), hexes(raisers)))
+            if irqs != [handler, handler]:
+                fail("the lines with `interrupt` are at %s, want the handler's entry twice" % hexes(irqs))
+    print("ok: 4 exceptions and 2 interrupts, each with the handler's first instruction on its own line")
+
+
+def hexes(pcs):
+    return " ".join("%08x" % x for x in pcs)
 
 
 def tool(name):
@@ -266,28 +349,45 @@ def case_errors(tally, elf, args, tmp):
     print("ok: %d bad uses refused" % len(bad))
 
 
+def case_roundtrip(tally, elf, args, tmp):
+    """The binary trace printed back is the text one (a small program,
+    where the binary form's size is no point)."""
+    for opts in (["--core", "tally5"], []):
+        roundtrip(tally, elf, args, tmp, opts)
+    print("ok: the binary traces print as the text ones, functional and tally5")
+
+
+def roundtrip(tally, elf, args, tmp, opts):
+    """(text bytes, binary bytes) after checking that `tally trace --print`
+    of the binary trace is the text trace, byte for byte."""
+    text, binary, back = (os.path.join(tmp, n) for n in ("t.txt", "t.bin", "back.txt"))
+    a = run([tally, "run", "--trace", text] + opts + [elf] + args)
+    b = run([tally, "run", "--trace", binary, "--trace-format", "bin"] + opts + [elf] + args)
+    if (a.returncode, a.stdout) != (b.returncode, b.stdout):
+        fail("%s: the binary-traced run differs from the text-traced one" % " ".join(opts))
+    p = run([tally, "trace", "--print", binary, "-o", back])
+    with open(text, "rb") as f:
+        want = f.read()
+    with open(back, "rb") as f:
+        got = f.read()
+    if p.returncode != 0 or got != want or not want.count(b"\n") > 1:
+        fail("%s: tally trace --print (exit %d, %s) is not the text trace (%d vs %d bytes)" %
+             (" ".join(opts), p.returncode, p.stderr.decode().strip(), len(got), len(want)))
+    return len(want), os.path.getsize(binary)
+
+
 def case_binary(tally, elf, args, tmp):
     sizes = []
     for opts in (["--core", "tally5"], [], ["--core", "tally5", "--trace-from", "main", "--trace-count", "500"]):
-        text, binary, back = (os.path.join(tmp, n) for n in ("t.txt", "t.bin", "back.txt"))
-        a = run([tally, "run", "--trace", text] + opts + [elf] + args)
-        b = run([tally, "run", "--trace", binary, "--trace-format", "bin"] + opts + [elf] + args)
-        if (a.returncode, a.stdout) != (b.returncode, b.stdout):
-            fail("%s: the binary-traced run differs from the text-traced one" % " ".join(opts))
-        p = run([tally, "trace", "--print", binary, "-o", back])
-        with open(text, "rb") as f:
-            want = f.read()
-        with open(back, "rb") as f:
-            got = f.read()
-        if p.returncode != 0 or got != want:
-            fail("%s: tally trace --print (exit %d, %s) is not the text trace (%d vs %d bytes)" %
-                 (" ".join(opts), p.returncode, p.stderr.decode().strip(), len(got), len(want)))
-        sizes.append((len(want), os.path.getsize(binary)))
+        sizes.append(roundtrip(tally, elf, args, tmp, opts))
         # a short window is mostly each instruction's first sight (its text)
         share = 4 if "--trace-from" not in opts else 1
         if share * sizes[-1][1] >= sizes[-1][0]:
             fail("%s: the binary trace is %d bytes, the text %d: not under 1/%d" % (" ".join(opts), sizes[-1][1],
                                                                                sizes[-1][0], share))
+    text, binary = os.path.join(tmp, "t.txt"), os.path.join(tmp, "t.bin")
+    with open(text, "rb") as f:
+        want = f.read()
     # damaged input: cut in half, not a binary trace, bytes after the end
     with open(binary, "rb") as f:
         data = f.read()
@@ -332,7 +432,7 @@ def main():
         sys.exit(2)
     case, tally, elf, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     cases = {"same": case_same, "module": case_module, "qemu": case_qemu, "objdump": case_objdump, "window": case_window, "errors": case_errors,
-             "binary": case_binary}
+             "binary": case_binary, "traps": case_traps, "roundtrip": case_roundtrip}
     with tempfile.TemporaryDirectory() as tmp:
         cases[case](tally, elf, args, tmp)
 
