@@ -32,7 +32,10 @@ elf=$dir/orig.elf
 cp "$2" "$elf"
 fail() { echo "FAIL: $*"; exit 1; }
 
-opts="--core dsp500 --min-misses 40 --min-mpc 0.001 --min-relocks 0 --max-slowdown 100"
+# --min-mpc 0.004: the phase loops have ~0.0045 misses per cycle in the profile,
+# _start's .bss clearing ~0.003 (the jump tactic's trampolines leave few
+# cycles counted per loop-header visit)
+opts="--core dsp500 --min-misses 40 --min-mpc 0.004 --min-relocks 0 --max-slowdown 100"
 "$tally" dvfs $opts "$elf" -o "$dir/dvfs.elf" >"$dir/report.txt" || { cat "$dir/report.txt"; fail "tally dvfs"; }
 "$tally" dvfs $opts --no-oracle --points 500:1.2,125:0.9 "$elf" -o "$dir/three.elf" >"$dir/three.txt" ||
   { cat "$dir/three.txt"; fail "tally dvfs --points"; }
