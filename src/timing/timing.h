@@ -246,10 +246,6 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_write);
 uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
 
-/* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
- * or a per-block count: true on a hit, which then counts nothing; on a
- * miss nothing has changed and the caller takes the count back and goes
- * the slow way. */
 /* An address in the model's on-chip SRAM ([memory] sram_base/sram_size):
  * never cached, no wait. The checks are on the slow paths only: an SRAM
  * line is never filled, so its cache probe always misses first. */
@@ -257,6 +253,10 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
   return addr - t->model.sram_base < t->model.sram_size;
 }
 
+/* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
+ * or a per-block count: true on a hit, which then counts nothing; on a
+ * miss nothing has changed and the caller takes the count back and goes
+ * the slow way. */
 static inline bool timing_fetch_hit(timing *t, uint32_t line_addr) {
   uint32_t i;
   if (__builtin_expect(!cache_probe(&t->icache, line_addr >> t->icache.line_shift, &i), 0))
