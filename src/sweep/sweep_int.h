@@ -55,6 +55,9 @@ typedef struct sw_point {
 int sw_list_add(sw_list *l, const char *s);
 void sw_list_free(sw_list *l);
 int sw_split(sw_list *l, const char *s, const char *seps);
+/* A new [config NAME] at the end of s->cfgs (no core, no overrides), or NULL
+ * out of memory. */
+sw_config *sw_config_add(tally_sweep *s, const char *name);
 
 /* -1 with err when the sweep has more than TALLY_SWEEP_MAX_POINTS points. */
 int sw_check_size(const tally_sweep *s, tally_error *err);

@@ -245,21 +245,24 @@ typedef struct spec_ctx {
   int line;                  /* lines read so far */
 } spec_ctx;
 
-static int config_named(tally_sweep *s, const char *name, sw_config **out) {
-  for (size_t i = 0; i < s->ncfgs; i++)
-    if (strcmp(s->cfgs[i].name, name) == 0)
-      return *out = &s->cfgs[i], 0;
+sw_config *sw_config_add(tally_sweep *s, const char *name) {
   sw_config *c = realloc(s->cfgs, (s->ncfgs + 1) * sizeof *c);
   if (!c)
-    return -1;
+    return NULL;
   s->cfgs = c;
   c += s->ncfgs;
   memset(c, 0, sizeof *c);
   if (!(c->name = strdup(name)))
-    return -1;
+    return NULL;
   s->ncfgs++;
-  *out = c;
-  return 0;
+  return c;
+}
+
+static int config_named(tally_sweep *s, const char *name, sw_config **out) {
+  for (size_t i = 0; i < s->ncfgs; i++)
+    if (strcmp(s->cfgs[i].name, name) == 0)
+      return *out = &s->cfgs[i], 0;
+  return (*out = sw_config_add(s, name)) ? 0 : -1;
 }
 
 /* Ends a [program] section: it must have named its ELF. */

@@ -140,15 +140,9 @@ static int add_all(sw_list *l, char **f, size_t n) {
 }
 
 static int add_config(tally_sweep *s, char **f, size_t n) {
-  sw_config *c = realloc(s->cfgs, (s->ncfgs + 1) * sizeof *c);
-  if (!c)
+  sw_config *c = sw_config_add(s, f[0]);
+  if (!c || (f[1][0] && !(c->core = strdup(f[1]))))
     return -1;
-  s->cfgs = c;
-  c += s->ncfgs;
-  memset(c, 0, sizeof *c);
-  if (!(c->name = strdup(f[0])) || (f[1][0] && !(c->core = strdup(f[1]))))
-    return free(c->name), -1;
-  s->ncfgs++;
   return add_all(&c->sets, f + 2, n - 2);
 }
 
