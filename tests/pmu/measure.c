@@ -17,21 +17,7 @@
 #include "tally/target.h"
 
 #define N 2048
-static volatile int data[N];
-
-int work(int n);
-
-__attribute__((noinline, noclone)) int work(int n)
-{
-    int s = 0;
-    for (int i = 0; i < n; i++) {
-        s += data[i] * 3;
-        data[i] = s;
-        if (s & 0x100)
-            s /= 3;
-    }
-    return s;
-}
+#include "work.h"
 
 int main(void)
 {
