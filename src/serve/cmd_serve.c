@@ -185,6 +185,7 @@ int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "tally serve: cannot find its own executable: %s\n", strerror(errno));
     return SERVE_EXIT_INTERNAL;
   }
+  serve_block_stop_signals();
   if (serve_collector_start(&c) != 0)
     return SERVE_EXIT_CANTCREAT;
   rc = serve_http_run(&c, listen);

@@ -273,6 +273,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
   return answer(conn, &rep);
 }
 
+/* SIGINT and SIGTERM, which end the server through the sigwait below. */
+static void stop_signals(sigset_t *set) {
+  sigemptyset(set);
+  sigaddset(set, SIGINT);
+  sigaddset(set, SIGTERM);
+}
+
+void serve_block_stop_signals(void) {
+  sigset_t set;
+  stop_signals(&set);
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 int serve_http_run(serve_ctx *c, const char *addr) {
   struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->port)};
   const char *h = strcmp(c->host, "localhost") == 0 ? "127.0.0.1" : c->host;
@@ -281,11 +294,8 @@ int serve_http_run(serve_ctx *c, const char *addr) {
     return SERVE_EXIT_USAGE;
   }
   signal(SIGPIPE, SIG_IGN);
-  sigset_t set; /* blocked before the daemon's threads start, so that sigwait gets them */
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, NULL);
+  sigset_t set; /* blocked since before any thread started (serve_block_stop_signals) */
+  stop_signals(&set);
   struct MHD_Daemon *d = MHD_start_daemon(
       MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
       handle, c, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin, MHD_OPTION_NOTIFY_COMPLETED, on_done, c,

@@ -96,6 +96,12 @@ char *serve_job_file(serve_ctx *c, unsigned id, const char *name, size_t *len);
 void serve_jobs_free(serve_ctx *c);
 
 /* ---- http.c ---- */
+/* Blocks SIGINT and SIGTERM in the calling thread, and so in every thread
+ * it starts afterwards: called before the first thread, so that only
+ * serve_http_run's sigwait takes them. A thread started with them unblocked
+ * would take a stop that comes early as its default action, killing the
+ * server without its cleanup. */
+void serve_block_stop_signals(void);
 int serve_http_run(serve_ctx *c, const char *addr);
 
 /* ---- api.c: the JSON endpoints ---- */
