@@ -98,11 +98,18 @@ char *sw_name(const tally_sweep *s);
 
 /* ---- One simulation (sweep_point.c) ---- */
 int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err);
-/* The same, with miss_fn told of every I-cache miss (tally_on_icache_miss). */
-int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_fn)(void *, uint32_t), void *ctx,
-                          sw_result *r, uint64_t *signals, tally_error *err);
+/* The same, with observers of the caches' misses (tally_on_icache_miss,
+ * tally_on_dcache_miss; a NULL one is not set). */
+typedef struct sw_observers {
+  void (*icache)(void *ctx, uint32_t line_addr);
+  void *ictx;
+  void (*dcache)(void *ctx, uint32_t line_addr, uint32_t flags);
+  void *dctx;
+} sw_observers;
+int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_observers *o, sw_result *r,
+                          uint64_t *signals, tally_error *err);
 
-/* ---- Every I-cache size and associativity in one run (sweep_onepass.c) ---- */
+/* ---- Every cache size and associativity in one run (sweep_onepass.c) ---- */
 /* Runs the points todo[0..n) with one simulation per program and machine,
  * up to `jobs` at a time (stopping between them when *cancel): -1 with err
  * (TALLY_E_USAGE) when the sweep is outside the family where that is exact,

@@ -46,11 +46,11 @@ static tally_sim *board(const sw_point *p, FILE *sink, tally_error *err) {
 }
 
 int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err) {
-  return sw_point_run_observed(s, p, NULL, NULL, r, signals, err);
+  return sw_point_run_observed(s, p, NULL, r, signals, err);
 }
 
-int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_fn)(void *, uint32_t), void *ctx,
-                          sw_result *r, uint64_t *signals, tally_error *err) {
+int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_observers *o, sw_result *r,
+                          uint64_t *signals, tally_error *err) {
   FILE *sink = fopen("/dev/null", "w");
   if (!sink) {
     sw_err(err, TALLY_E_INTERNAL, "cannot open /dev/null");
@@ -58,7 +58,9 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_f
   }
   tally_error e = {{0}, TALLY_E_UNSPECIFIED};
   tally_sim *sim = board(p, sink, &e);
-  if (sim && miss_fn && tally_on_icache_miss(sim, miss_fn, ctx) != 0) {
+  if (sim && o &&
+      ((o->icache && tally_on_icache_miss(sim, o->icache, o->ictx) != 0) ||
+       (o->dcache && tally_on_dcache_miss(sim, o->dcache, o->dctx) != 0))) {
     snprintf(e.msg, sizeof e.msg, "core model %s has no timing", p->core);
     e.code = TALLY_E_USAGE;
     tally_sim_free(sim);
