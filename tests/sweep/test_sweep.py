@@ -28,6 +28,13 @@ its outputs (one case per invocation, --case NAME).
           (SDRAM row misses, a write buffer, LRR) are refused with 64 naming
           why, and store nothing; so is a program whose path follows mcycle
           (programs/timed_path.c), caught by the real run of one point.
+  onepass_d `--one-pass` over D-cache axes on a streaming workload (crc32)
+          and one with reuse (matmul): write-back LRU sizes x ways (x line
+          sizes), direct-mapped write-through sizes (no write buffer), I- and
+          D-cache axes together; every point equals a separate `tally run`
+          in every signal, the axes visibly change misses, write-backs and
+          cycles; a multi-way write-through cache, LRR, a core without a
+          D-cache and SDRAM are refused with 64 naming the parameter.
 """
 import argparse
 import csv
@@ -319,8 +326,8 @@ def case_slurm(a):
                 pass
 
 
-def run_stats(a, elf, args, sets):
-    argv = [a.tally, "run", "--core", "tally5"]
+def run_stats(a, elf, args, sets, core="tally5"):
+    argv = [a.tally, "run", "--core", core]
     for x in sets:
         argv += ["--set", x]
     sj = os.path.join(a.work, "run.json")
@@ -331,18 +338,23 @@ def run_stats(a, elf, args, sets):
         return json.load(f)
 
 
-def onepass_equals_runs(a, elf, args, axes):
-    """A --one-pass sweep of elf against one tally run per point."""
-    base = ["memory.type=sram"]
-    signals = list(run_stats(a, elf, args, base)["signals"])
+def onepass_equals_runs(a, elf, args, axes, base=("memory.type=sram",), core="tally5", varies=("icache.miss",)):
+    """A --one-pass sweep of elf against one tally run per point; each
+    signal of `varies` must take more than one value over the points (so
+    that the axes are seen to matter)."""
+    base = list(base)
+    signals = list(run_stats(a, elf, args, base, core)["signals"])
     db = os.path.join(a.work, os.path.basename(elf) + ".db")
-    spec = ["-p", " ".join([elf, *args]), "--set", base[0], "--record", ",".join(["cycles", "instructions"] + signals),
+    spec = ["-p", " ".join([elf, *args]), "--core", core, "--record", ",".join(["cycles", "instructions"] + signals),
             "--db", db, "--one-pass", "--json", "op.json", "-q"]
+    for x in base:
+        spec += ["--set", x]
     for ax in axes:
         spec += ["-a", ax]
     sweep(a, *spec)
     with open(os.path.join(a.work, "op.json")) as f:
         pts = json.load(f)["points"]
+    os.remove(db)  # the next call may sweep the same program again
     want = 1
     for ax in axes:
         want *= len(ax.split("=")[1].split(","))
@@ -350,17 +362,17 @@ def onepass_equals_runs(a, elf, args, axes):
         fail(f"{elf}: {len(pts)} points, expected {want}")
     for p in pts:
         sets = base + [f"{k}={v}" for k, v in p["axes"].items()]
-        d = run_stats(a, elf, args, sets)
+        d = run_stats(a, elf, args, sets, core)
         m = p["metrics"]
         got = {"cycles": d["cycles"], "instructions": d["instructions"], **d["signals"]}
         for k, v in got.items():
             if m.get(k) != v:
-                fail(f"{os.path.basename(elf)} {sets}: {k} {m.get(k)} from --one-pass, {v} from tally run")
+                fail(f"{os.path.basename(elf)} {core} {sets}: {k} {m.get(k)} from --one-pass, {v} from tally run")
         if abs(m["energy_uj"] - d["energy_j"]["total"] * 1e6) > 0.0006:
             fail(f"{sets}: energy {m['energy_uj']} uJ from --one-pass, {d['energy_j']['total'] * 1e6} from tally run")
-    misses = {p["axes"]["icache.size"]: p["metrics"]["icache.miss"] for p in pts if p["axes"]["icache.ways"] == "1"}
-    if len(set(misses.values())) < 2:
-        fail(f"the I-cache sizes do not change the misses: {misses}")
+    for sig in varies:
+        if len({p["metrics"][sig] for p in pts}) < 2:
+            fail(f"{os.path.basename(elf)} {axes}: {sig} is the same at every point")
     return len(pts)
 
 
@@ -392,13 +404,46 @@ def case_onepass(a):
     print(f"{n} points equal their separate runs")
 
 
+def case_onepass_d(a):
+    """--one-pass over D-cache axes, on a streaming workload (crc32 over
+    8 KiB: each line is written, then read, once) and one with reuse
+    (matmul 20: rows and columns used again): write-back LRU sizes x ways
+    (x line sizes), direct-mapped write-through sizes, I- and D-cache axes
+    together; every point against a separate tally run."""
+    wl = os.path.dirname(a.elf)
+    crc, mm = os.path.join(wl, "crc32.elf"), os.path.join(wl, "matmul.elf")
+    wb = ("dcache.read_miss", "dcache.write_hit", "writeback", "cycles")
+    n = onepass_equals_runs(a, crc, ["8"], ["dcache.size=256,1K,4K", "dcache.ways=1,2,8"], varies=wb[:1] + wb[2:])
+    n += onepass_equals_runs(a, mm, ["20"], ["dcache.line=16,32", "dcache.size=256,1K,4K", "dcache.ways=1,2,4"],
+                             varies=wb)
+    wt = ("memory.type=sram", "dcache.write_buffer=0", "dcache.ways=1")
+    for elf, args in ((crc, ["8"]), (mm, ["20"])):
+        n += onepass_equals_runs(a, elf, args, ["dcache.line=16,32", "dcache.size=256,1K,4K"], base=wt,
+                                 core="tally5-wt", varies=("dcache.read_miss", "dcache.write_hit", "cycles"))
+    n += onepass_equals_runs(a, mm, ["20"], ["icache.size=256,1K", "icache.ways=1,2", "dcache.size=256,2K",
+                                             "dcache.ways=1,4"], varies=("icache.miss",) + wb)
+    refused = [(["--core", "tally5-wt", "--set", "dcache.write_buffer=0", "-a", "dcache.ways=1,2"], "dcache.ways"),
+               (["--set", "dcache.replacement=lrr", "-a", "dcache.ways=2,4"], "dcache.replacement"),
+               (["--core", "picorv32"], "dcache.enabled"),
+               (["--set", "memory.type=sdram"], "SDRAM")]
+    for extra, why in refused:
+        db = os.path.join(a.work, "refused.db")
+        p = sweep(a, "-p", f"{mm} 20", "-a", "dcache.size=1K,2K", "--set", "memory.type=sram", *extra, "--one-pass",
+                  "--db", db, "-q", check=False)
+        if p.returncode != 64 or why not in p.stderr:
+            fail(f"--one-pass {extra}: exit {p.returncode}, {p.stderr!r}, expected 64 naming {why!r}")
+        if count(db) != 0:
+            fail(f"--one-pass {extra} stored points although refused")
+    print(f"{n} points equal their separate runs")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
-    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass"])
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)
