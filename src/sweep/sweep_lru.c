@@ -22,38 +22,59 @@
 #include <string.h>
 #include "sweep_onepass.h"
 
-/* One access to a family's stacks. */
+typedef struct sw_lru_entry entry;
+
+/* One access to a family's stacks: the set's stack is searched and
+ * shifted down in the same pass, the entry leaving depth j - 1 for depth
+ * j being the line a cache of j ways evicts (written back if dirty there). */
 static void lookup(sw_lru_family *f, uint32_t tag, int write, int allocate) {
-  size_t base = (size_t)(tag & (f->sets - 1)) * f->depth;
-  uint32_t *t = f->tags + base, *dy = f->dirty + base, d = 0;
-  while (d < f->depth && t[d] != tag)
-    d++;
-  if (d < f->depth)
-    f->hist[write][d]++;
-  else
-    f->cold[write]++;
-  if (!allocate)
+  entry *e = f->e + (size_t)(tag & (f->sets - 1)) * f->depth;
+  if (e[0].tag == tag) { /* distance 0: a hit everywhere that moves nothing */
+    f->hist[write][0]++;
+    if (write && allocate)
+      e[0].dirty = 1;
     return;
-  uint32_t was = d < f->depth ? dy[d] : 0;
-  /* the entries above depth d go one down: the one at depth j leaves a
-   * cache of j + 1 ways, which writes it back if it is dirty there */
-  uint32_t pushed = d < f->depth ? d : f->depth;
-  for (uint32_t j = 0; j < pushed; j++)
-    if (t[j] != UINT32_MAX && dy[j] && dy[j] <= j + 1)
-      f->wb[j + 1]++;
-  uint32_t moved = d < f->depth ? d : f->depth - 1;
-  memmove(t + 1, t, moved * sizeof *t);
-  memmove(dy + 1, dy, moved * sizeof *dy);
-  t[0] = tag;
-  dy[0] = write ? 1 : was && d < f->depth ? (was > d + 1 ? was : d + 1) : 0;
+  }
+  if (!allocate) { /* a write-through store: it only looks */
+    uint32_t d = 1;
+    while (d < f->depth && e[d].tag != tag)
+      d++;
+    if (d < f->depth)
+      f->hist[1][d]++;
+    else
+      f->cold[1]++;
+    return;
+  }
+  entry carry = e[0];
+  uint32_t d = 1, was = 0;
+  for (; d < f->depth; d++) {
+    if (carry.dirty && carry.dirty <= d && carry.tag != UINT32_MAX)
+      f->wb[d]++;
+    entry here = e[d];
+    e[d] = carry;
+    if (here.tag == tag) {
+      was = here.dirty;
+      break;
+    }
+    carry = here;
+  }
+  if (d < f->depth) {
+    f->hist[write][d]++;
+  } else { /* not in the stack: the last entry leaves the largest cache */
+    f->cold[write]++;
+    if (carry.dirty && carry.dirty <= f->depth && carry.tag != UINT32_MAX)
+      f->wb[f->depth]++;
+  }
+  e[0].tag = tag;
+  e[0].dirty = write ? 1 : was && d < f->depth ? (was > d + 1 ? was : d + 1) : 0;
 }
 
 /* The line accessed last was stored to while it stayed on top: dirty in
  * every cache. */
 static void mark_dirty(sw_lru_family *f, uint32_t tag) {
-  size_t base = (size_t)(tag & (f->sets - 1)) * f->depth;
-  if (f->tags[base] == tag)
-    f->dirty[base] = 1;
+  entry *e = f->e + (size_t)(tag & (f->sets - 1)) * f->depth;
+  if (e[0].tag == tag)
+    e[0].dirty = 1;
 }
 
 void sw_lru_on_miss(void *ctx, uint32_t line_addr) {
@@ -109,20 +130,20 @@ uint64_t sw_lru_writebacks(const sw_lru *o, uint32_t sets, uint32_t ways) {
 }
 
 static void family_free(sw_lru_family *f) {
-  free(f->tags), free(f->dirty), free(f->hist[0]), free(f->hist[1]), free(f->wb);
-  f->tags = f->dirty = NULL;
+  free(f->e), free(f->hist[0]), free(f->hist[1]), free(f->wb);
+  f->e = NULL;
   f->hist[0] = f->hist[1] = f->wb = NULL;
 }
 
 static int stacks_alloc(sw_lru_family *f) {
-  f->tags = malloc((size_t)f->sets * f->depth * sizeof *f->tags);
-  f->dirty = calloc((size_t)f->sets * f->depth, sizeof *f->dirty);
+  f->e = malloc((size_t)f->sets * f->depth * sizeof *f->e);
   f->hist[0] = calloc(f->depth, sizeof *f->hist[0]);
   f->hist[1] = calloc(f->depth, sizeof *f->hist[1]);
   f->wb = calloc((size_t)f->depth + 1, sizeof *f->wb);
-  if (!f->tags || !f->dirty || !f->hist[0] || !f->hist[1] || !f->wb)
+  if (!f->e || !f->hist[0] || !f->hist[1] || !f->wb)
     return -1;
-  memset(f->tags, 0xff, (size_t)f->sets * f->depth * sizeof *f->tags);
+  for (size_t i = 0; i < (size_t)f->sets * f->depth; i++)
+    f->e[i] = (entry){UINT32_MAX, 0};
   return 0;
 }
 

@@ -36,8 +36,10 @@ uint32_t sw_ns_cycles(double ns, double mhz);
 /* every associativity of one set count */
 typedef struct sw_lru_family {
   uint32_t sets, depth;      /* depth: the most ways asked for */
-  uint32_t *tags;            /* sets x depth, most recent first; UINT32_MAX empty */
-  uint32_t *dirty;           /* per entry: the fewest ways of a cache in which the line is dirty; 0 clean */
+  struct sw_lru_entry {
+    uint32_t tag;            /* UINT32_MAX: empty */
+    uint32_t dirty;          /* the fewest ways of a cache in which the line is dirty; 0: clean in all */
+  } *e;                      /* sets x depth, most recent first */
   uint64_t *hist[2];         /* reads [0] and writes [1] found at each depth */
   uint64_t cold[2];          /* ... not found in the stack */
   uint64_t *wb;              /* [w]: dirty lines pushed out of a cache of w ways (depth + 1 entries) */
