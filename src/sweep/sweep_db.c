@@ -98,6 +98,9 @@ static int put_all(sw_db *d, const sw_point *p, const sw_result *r) {
   for (int i = 0; i < r->nsignals; i++)
     if (put_metric(d, p->key, tally_signal_name(i), (double)r->signals[i]))
       return -1;
+  for (size_t i = 0; i < p->counters.n && i < SW_MAX_COUNTERS; i++)
+    if (put_metric(d, p->key, p->counters.v[i], (double)r->counts[i]))
+      return -1;
   return 0;
 }
 

@@ -49,8 +49,20 @@ typedef struct sw_point {
   const sw_config *cfg;      /* NULL when the sweep has no [config] */
   const char *core;          /* the core model */
   sw_list sets;              /* sweep sets, then config sets, then axis values */
+  sw_list counters;          /* the statistics-module counters it records (sw_counters) */
   char *key;                 /* what the point is, the file's primary key */
 } sw_point;
+
+/* Statistics-module counters ("SIGNAL@WHERE" metrics: a signal counted on
+ * the cycles whose instruction is in a function or address range) a sweep
+ * may record at most. */
+#define SW_MAX_COUNTERS 32
+/* The counters the sweep records: the metrics of record, objective and
+ * pareto that name a counter (have an '@'), each once, in that order. */
+int sw_counters(const tally_sweep *s, sw_list *out);
+/* Checks the counters' signals and syntax before anything runs (the
+ * functions are looked up in each program when its point runs). */
+int sw_counters_check(const tally_sweep *s, tally_error *err);
 
 int sw_list_add(sw_list *l, const char *s);
 void sw_list_free(sw_list *l);
@@ -78,6 +90,7 @@ typedef struct sw_result {
   double energy_j;
   int nsignals;
   const uint64_t *signals;   /* tally_signal_count() totals */
+  uint64_t counts[SW_MAX_COUNTERS]; /* the point's counters' totals (sw_point.counters) */
 } sw_result;
 int sw_db_put(sw_db *d, const sw_point *p, const sw_result *r, tally_error *err);
 /* A metric of a stored point: "cycles", "instructions", "energy_uj",

@@ -379,6 +379,15 @@ static int run_groups(gpool *gp, unsigned jobs, tally_error *err) {
 int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, unsigned jobs,
                const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
                tally_error *err) {
+  sw_list counters = {0};
+  if (sw_counters(s, &counters) != 0)
+    return sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1;
+  if (counters.n) { /* a function's share of the misses is not in the stacks */
+    sw_err(err, TALLY_E_USAGE, "--one-pass: statistics-module counters ('%s') cannot be derived; "
+           "run without --one-pass", counters.v[0]);
+    sw_list_free(&counters);
+    return -1;
+  }
   sw_point *pts = calloc(n ? n : 1, sizeof *pts);
   sw_model *mdl = calloc(n ? n : 1, sizeof *mdl);
   int rc = pts && mdl ? 0 : (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);

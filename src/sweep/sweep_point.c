@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tally/run.h"
 #include "sweep_int.h"
 
 /* tally run's slice: short enough to see a stop request promptly */
@@ -45,6 +46,44 @@ static tally_sim *board(const sw_point *p, FILE *sink, tally_error *err) {
   return sim;
 }
 
+/* The point's statistics-module counters on sim: 64-bit counters (no
+ * saturation) dispatched as rarely as the module allows, kept nowhere but
+ * in the results; NULL without counters, or with err. */
+static tally_measure *counters_on(tally_sim *sim, const sw_point *p, tally_error *err) {
+  if (p->counters.n == 0)
+    return NULL;
+  tally_measure_params mp;
+  tally_measure_params_default(&mp);
+  mp.counters = mp.arrs = (uint32_t)p->counters.n;
+  mp.width = 64;
+  mp.interval = TALLY_MAX_INTERVAL;
+  tally_measure *m = tally_measure_new(sim, &mp, err);
+  for (size_t i = 0; m && i < p->counters.n; i++)
+    if (tally_measure_add(m, p->counters.v[i], err) != 0)
+      tally_measure_free(m), m = NULL;
+  if (m && tally_measure_start(m, NULL, NULL, err) != 0)
+    tally_measure_free(m), m = NULL;
+  return m;
+}
+
+/* run_to_end through the statistics module, then its totals into r. */
+static tally_stop measured_to_end(tally_measure *m, tally_sim *sim, uint64_t max_insns, sw_result *r,
+                                  tally_error *err) {
+  tally_stop why;
+  for (;;) {
+    uint64_t left = max_insns ? max_insns - tally_instret(sim) : SLICE;
+    why = tally_measure_run(m, left < SLICE ? left : SLICE);
+    if (why != TALLY_STOP_LIMIT || (max_insns && tally_instret(sim) >= max_insns))
+      break;
+  }
+  tally_measure_result res;
+  if (tally_measure_finish(m, why == TALLY_STOP_EXIT ? NULL : "stopped", &res, err) != 0)
+    return TALLY_STOP_ERROR;
+  for (uint32_t i = 0; i < tally_measure_events(m) && i < SW_MAX_COUNTERS; i++)
+    r->counts[i] = tally_measure_event(m, i)->total;
+  return why;
+}
+
 int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err) {
   return sw_point_run_observed(s, p, NULL, r, signals, err);
 }
@@ -71,8 +110,23 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
     fclose(sink);
     return -1;
   }
-  tally_stop why = run_to_end(sim, s->max_insns);
   memset(r, 0, sizeof *r);
+  tally_measure *m = counters_on(sim, p, &e);
+  if (p->counters.n && !m) {
+    sw_err(err, e.code == TALLY_E_UNSPECIFIED ? TALLY_E_USAGE : e.code, "point %zu (%s): %s", p->index,
+           p->prog->name, e.msg);
+    tally_sim_free(sim);
+    fclose(sink);
+    return -1;
+  }
+  tally_stop why = m ? measured_to_end(m, sim, s->max_insns, r, &e) : run_to_end(sim, s->max_insns);
+  tally_measure_free(m);
+  if (why == TALLY_STOP_ERROR && m) {
+    sw_err(err, TALLY_E_INTERNAL, "point %zu (%s): %s", p->index, p->prog->name, e.msg);
+    tally_sim_free(sim);
+    fclose(sink);
+    return -1;
+  }
   r->exit_code = why == TALLY_STOP_EXIT ? tally_exit_code(sim) : -1;
   snprintf(r->stop, sizeof r->stop, "%s",
            why == TALLY_STOP_LIMIT ? "max_insns reached" : tally_stop_detail(sim));

@@ -28,6 +28,10 @@ its outputs (one case per invocation, --case NAME).
           (SDRAM row misses, a write buffer, LRR) are refused with 64 naming
           why, and store nothing; so is a program whose path follows mcycle
           (programs/timed_path.c), caught by the real run of one point.
+  counters statistics-module counters as metrics (cycle@move_disc, ...):
+          each point's totals equal a separate `tally run --count`'s; the
+          best point by one is the smallest; --one-pass and an unknown
+          signal are refused with 64 and store nothing.
   onepass_d `--one-pass` over D-cache axes on a streaming workload (crc32)
           and one with reuse (matmul): write-back LRU sizes x ways (x line
           sizes), direct-mapped write-through sizes (no write buffer), I- and
@@ -437,13 +441,57 @@ def case_onepass_d(a):
     print(f"{n} points equal their separate runs")
 
 
+def case_counters(a):
+    """Statistics-module counters as metrics (SIGNAL@FUNCTION in record and
+    objective): every point's totals equal the totals of a separate `tally
+    run --count` with the same --set options; the best point by such a
+    counter is the smallest; --one-pass and an unknown counter signal are
+    refused with 64 before anything is stored."""
+    counters = ["cycle@move_disc", "icache.miss@move_disc", "dcache.write_hit@move_disc"]
+    db = os.path.join(a.work, "counters.db")
+    spec = ["-p", f"{a.elf} 6", "-a", "icache.size=256,4K", "-a", "dcache.size=256,4K",
+            "--record", ",".join(["cycles"] + counters), "--objective", "icache.miss@move_disc", "--db", db, "-j", "2"]
+    p = sweep(a, *spec, "--csv", "-")
+    out = sweep(a, *spec, "--no-run", "--csv", "-", "-q").stdout
+    table = rows(out)
+    if len(table) != 4:
+        fail(f"expected 4 points, got {len(table)}")
+    for r in table:
+        argv = [a.tally, "run", "--core", "tally5", "--set", f"icache.size={r['icache.size']}",
+                "--set", f"dcache.size={r['dcache.size']}", "--interval", "50000", "--db", os.path.join(a.work, "r.db")]
+        for c in counters:
+            argv += ["--count", c]
+        iv = os.path.join(a.work, "iv.csv")
+        q = subprocess.run(argv + ["--intervals-csv", iv, a.elf, "6"], capture_output=True, text=True, timeout=120)
+        if q.returncode != 0:
+            fail(f"tally run {argv}: exit {q.returncode}\n{q.stderr}")
+        total = [line.split(",") for line in open(iv) if line.startswith("total,")][0]
+        want = [int(v) for v in total[3:3 + len(counters)]]
+        got = [int(float(r[c])) for c in counters]
+        if got != want:
+            fail(f"point {r['point']}: counters {got} from tally sweep, {want} from tally run --count")
+    if len({r["icache.miss@move_disc"] for r in table}) < 2:
+        fail("the I-cache size does not change icache.miss@move_disc: the check would be weak")
+    best = min(table, key=lambda r: float(r["icache.miss@move_disc"]))
+    if f"--set icache.size={best['icache.size']}" not in p.stdout.split("best point")[-1]:
+        fail(f"best point by icache.miss@move_disc is not point {best['point']}:\n{p.stdout}")
+    for extra, why in ((["--one-pass", "--set", "memory.type=sram"], "cannot be derived"),
+                       (["--record", "cycles,nosuch@move_disc"], "nosuch")):
+        bad = os.path.join(a.work, "bad.db")
+        q = sweep(a, "-p", f"{a.elf} 6", "-a", "icache.size=256,4K", "--record", "cycles,cycle@move_disc", *extra,
+                  "--db", bad, "-q", check=False)
+        if q.returncode != 64 or why not in q.stderr or count(bad) != 0:
+            fail(f"{extra}: exit {q.returncode}, {q.stderr!r}, expected 64 naming {why!r} and nothing stored")
+    print("4 points' counters equal tally run --count")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
-    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d"])
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d", "counters"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)
