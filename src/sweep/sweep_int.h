@@ -91,7 +91,11 @@ typedef struct sw_result {
   int nsignals;
   const uint64_t *signals;   /* tally_signal_count() totals */
   uint64_t counts[SW_MAX_COUNTERS]; /* the point's counters' totals (sw_point.counters) */
+  uint64_t cache_bytes;      /* the sizes of its core model's caches (sw_cache_bytes) */
 } sw_result;
+/* The bytes of the caches a core model has (its enabled I- and D-cache's
+ * sizes), from its text (tally_core_describe): the `cache_bytes` metric. */
+uint64_t sw_cache_bytes(const char *model_text);
 int sw_db_put(sw_db *d, const sw_point *p, const sw_result *r, tally_error *err);
 /* A metric of a stored point: "cycles", "instructions", "energy_uj",
  * "exit", or a signal name. 1 found, 0 not stored, -1 error. */

@@ -153,6 +153,17 @@ const char *sw_models_outside(const sw_model *m, size_t n, int vary_i, int vary_
   return why;
 }
 
+uint64_t sw_model_cache_bytes(const sw_model *m) {
+  return (m->i.on ? (uint64_t)m->i.size : 0) + (m->d.on ? (uint64_t)m->d.size : 0);
+}
+
+uint64_t sw_cache_bytes(const char *model_text) {
+  sw_model m;
+  memset(&m, 0, sizeof m);
+  ini_parse_string(model_text, model_key, &m);
+  return sw_model_cache_bytes(&m);
+}
+
 uint32_t sw_model_beats(const sw_model *m, const sw_cache *c) {
   uint32_t b = m->bus_bytes ? c->line / m->bus_bytes : 1;
   return b ? b : 1;

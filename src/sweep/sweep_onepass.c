@@ -142,6 +142,7 @@ static void derive(const sw_model *m, const costs *k, const sw_result *ref, cons
               (double)(di * sw_model_beats(m, &m->i) + dfill * sw_model_beats(m, &m->d)) * m->mem_read_pj +
               (double)(dwb * sw_model_beats(m, &m->d)) * m->mem_write_pj;
   r->energy_j = ref->energy_j + pj * 1e-12;
+  r->cache_bytes = sw_model_cache_bytes(m); /* the reference's caches are one line */
   r->signals = sig;
 }
 

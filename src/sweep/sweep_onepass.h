@@ -28,6 +28,8 @@ int sw_model_of(const sw_point *p, sw_model *m, tally_error *err);
  * (vary_i) or the D-cache's (vary_d) size or ways differ among them; NULL
  * when they are in. */
 const char *sw_models_outside(const sw_model *m, size_t n, int vary_i, int vary_d);
+/* The bytes of m's enabled caches. */
+uint64_t sw_model_cache_bytes(const sw_model *m);
 /* Bus beats of a line fill of cache c. */
 uint32_t sw_model_beats(const sw_model *m, const sw_cache *c);
 /* Nanoseconds as core cycles at mhz, rounded as the timing model rounds. */

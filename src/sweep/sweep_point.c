@@ -111,6 +111,12 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
     return -1;
   }
   memset(r, 0, sizeof *r);
+  char *model = malloc(65536);
+  if (model) {
+    tally_core_describe(sim, model, 65536);
+    r->cache_bytes = sw_cache_bytes(model);
+    free(model);
+  }
   tally_measure *m = counters_on(sim, p, &e);
   if (p->counters.n && !m) {
     sw_err(err, e.code == TALLY_E_UNSPECIFIED ? TALLY_E_USAGE : e.code, "point %zu (%s): %s", p->index,

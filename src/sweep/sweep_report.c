@@ -51,7 +51,7 @@ static int columns(table *t) {
 }
 
 static int metric_known(const char *m) {
-  static const char *const own[] = {"cycles", "instructions", "energy_uj", "exit"};
+  static const char *const own[] = {"cycles", "instructions", "energy_uj", "exit", "cache_bytes"};
   for (size_t i = 0; i < sizeof own / sizeof *own; i++)
     if (strcmp(m, own[i]) == 0)
       return 1;
@@ -78,7 +78,7 @@ static int table_load(table *t, const tally_sweep *s, const char *db, tally_erro
   for (size_t i = 0; i < t->cols.n; i++)
     if (!metric_known(t->cols.v[i]))
       return sw_err(err, TALLY_E_USAGE,
-                    "unknown metric '%s' (cycles, instructions, energy_uj, exit, a signal: tally signals, "
+                    "unknown metric '%s' (cycles, instructions, energy_uj, exit, cache_bytes, a signal: tally signals, "
                     "or a counter SIGNAL@FUNCTION)",
                     t->cols.v[i]), -1;
   sw_db *d = sw_db_open(db, err);

@@ -29,7 +29,8 @@ its outputs (one case per invocation, --case NAME).
           why, and store nothing; so is a program whose path follows mcycle
           (programs/timed_path.c), caught by the real run of one point.
   counters statistics-module counters as metrics (cycle@move_disc, ...):
-          each point's totals equal a separate `tally run --count`'s; the
+          each point's totals equal a separate `tally run --count`'s;
+          cache_bytes is the I- plus the D-cache's size (by hand); the
           best point by one is the smallest; --one-pass and an unknown
           signal are refused with 64 and store nothing.
   onepass_d `--one-pass` over D-cache axes on a streaming workload (crc32)
@@ -450,7 +451,8 @@ def case_counters(a):
     counters = ["cycle@move_disc", "icache.miss@move_disc", "dcache.write_hit@move_disc"]
     db = os.path.join(a.work, "counters.db")
     spec = ["-p", f"{a.elf} 6", "-a", "icache.size=256,4K", "-a", "dcache.size=256,4K",
-            "--record", ",".join(["cycles"] + counters), "--objective", "icache.miss@move_disc", "--db", db, "-j", "2"]
+            "--record", ",".join(["cycles", "cache_bytes"] + counters), "--objective", "icache.miss@move_disc",
+            "--pareto", "cycles,cache_bytes", "--db", db, "-j", "2"]
     p = sweep(a, *spec, "--csv", "-")
     out = sweep(a, *spec, "--no-run", "--csv", "-", "-q").stdout
     table = rows(out)
@@ -470,6 +472,9 @@ def case_counters(a):
         got = [int(float(r[c])) for c in counters]
         if got != want:
             fail(f"point {r['point']}: counters {got} from tally sweep, {want} from tally run --count")
+        size = {"256": 256, "4K": 4096}
+        if int(r["cache_bytes"]) != size[r["icache.size"]] + size[r["dcache.size"]]:
+            fail(f"point {r['point']}: cache_bytes {r['cache_bytes']}, expected the I- plus the D-cache's size")
     if len({r["icache.miss@move_disc"] for r in table}) < 2:
         fail("the I-cache size does not change icache.miss@move_disc: the check would be weak")
     best = min(table, key=lambda r: float(r["icache.miss@move_disc"]))
