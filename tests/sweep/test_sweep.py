@@ -28,6 +28,9 @@ its outputs (one case per invocation, --case NAME).
           (SDRAM row misses, a write buffer, LRR) are refused with 64 naming
           why, and store nothing; so is a program whose path follows mcycle
           (programs/timed_path.c), caught by the real run of one point.
+  progress the progress bar on a terminal (a pty): an update at the start
+          and one per point, its fill and count, an ETA, 0 s at the end;
+          none off a terminal.
   counters statistics-module counters as metrics (cycle@move_disc, ...):
           each point's totals equal a separate `tally run --count`'s;
           cache_bytes is the I- plus the D-cache's size (by hand); the
@@ -490,13 +493,54 @@ def case_counters(a):
     print("4 points' counters equal tally run --count")
 
 
+def case_progress(a):
+    """The progress bar: on a terminal (stderr a pty), an update at the
+    start (ETA ?) and one per finished point, k/N points with 30 * k // N
+    '#' of 30, an ETA in seconds once a point is done, the last at N/N
+    with ETA 0 s; not a terminal: no bar, only the first line."""
+    import pty
+    import re
+    db = os.path.join(a.work, "progress.db")
+    argv = [a.tally, "sweep", "-p", f"{a.elf} 6", "-a", "icache.size=256,512,1K,4K", "--db", db, "-j", "1", "-q"]
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, cwd=a.work)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    if p.wait(timeout=120) != 0:
+        fail(f"tally sweep on a terminal: exit {p.returncode}: {out!r}")
+    bars = re.findall(r"\[(#*) *\] (\d+)/4 points, \d+ s, ETA ([^\r\n]*?) ?(?=\r|\n|$)", out.decode())
+    if [int(b[1]) for b in bars] != [0, 1, 2, 3, 4]:
+        fail(f"expected an update at the start and one per point, 0/4 .. 4/4: {out!r}")
+    if bars[0][2] != "?":
+        fail(f"before any point is done the ETA is {bars[0][2]!r}, expected ?")
+    for fill, done, eta in bars:
+        if len(fill) != 30 * int(done) // 4 or (done != "0" and not re.fullmatch(r"\d+ s", eta)):
+            fail(f"update {done}/4: {len(fill)} '#' (expected {30 * int(done) // 4}), ETA {eta!r}")
+    if bars[-1][2] != "0 s":
+        fail(f"the last update's ETA is {bars[-1][2]!r}, expected 0 s")
+    argv[argv.index(db)] = os.path.join(a.work, "progress2.db")
+    q = subprocess.run(argv, capture_output=True, text=True, cwd=a.work, timeout=120)
+    if q.returncode != 0 or "[" in q.stderr or "running 4 of 4 points" not in q.stderr:
+        fail(f"not a terminal: expected no bar: {q.stderr!r}")
+    print("4 updates on a terminal, none elsewhere")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
-    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d", "counters"])
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d", "counters", "progress"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)
