@@ -416,8 +416,9 @@ def case_onepass_d(a):
     """--one-pass over D-cache axes, on a streaming workload (crc32 over
     8 KiB: each line is written, then read, once) and one with reuse
     (matmul 20: rows and columns used again): write-back LRU sizes x ways
-    (x line sizes), direct-mapped write-through sizes, I- and D-cache axes
-    together; every point against a separate tally run."""
+    (x line sizes), direct-mapped write-through sizes (with I-cache sizes
+    for matmul), I- and D-cache axes together; every point against a
+    separate tally run."""
     wl = os.path.dirname(a.elf)
     crc, mm = os.path.join(wl, "crc32.elf"), os.path.join(wl, "matmul.elf")
     wb = ("dcache.read_miss", "dcache.write_hit", "writeback", "cycles")
@@ -425,8 +426,8 @@ def case_onepass_d(a):
     n += onepass_equals_runs(a, mm, ["20"], ["dcache.line=16,32", "dcache.size=256,1K,4K", "dcache.ways=1,2,4"],
                              varies=wb)
     wt = ("memory.type=sram", "dcache.write_buffer=0", "dcache.ways=1")
-    for elf, args in ((crc, ["8"]), (mm, ["20"])):
-        n += onepass_equals_runs(a, elf, args, ["dcache.line=16,32", "dcache.size=256,1K,4K"], base=wt,
+    for elf, args, more in ((crc, ["8"], []), (mm, ["20"], ["icache.size=256,4K"])):
+        n += onepass_equals_runs(a, elf, args, more + ["dcache.line=16,32", "dcache.size=256,1K,4K"], base=wt,
                                  core="tally5-wt", varies=("dcache.read_miss", "dcache.write_hit", "cycles"))
     n += onepass_equals_runs(a, mm, ["20"], ["icache.size=256,1K", "icache.ways=1,2", "dcache.size=256,2K",
                                              "dcache.ways=1,4"], varies=("icache.miss",) + wb)
