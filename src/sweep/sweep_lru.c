@@ -88,8 +88,7 @@ void sw_lru_on_miss(void *ctx, uint32_t line_addr) {
  * its first (the fill); a store among the others shows as the write-back
  * of that line when the next fill pushes it out. The others hit in every
  * cache and move nothing: the line is on top of its set's stack. */
-void sw_lru_on_dcache(void *ctx, uint32_t line_addr, uint32_t flags) {
-  sw_lru *o = ctx;
+static void on_dcache(sw_lru *o, uint32_t line_addr, uint32_t flags) {
   uint32_t tag = line_addr >> o->line_shift;
   int write = (flags & TALLY_DCACHE_WRITE) != 0;
   o->seen++;
@@ -100,6 +99,15 @@ void sw_lru_on_dcache(void *ctx, uint32_t line_addr, uint32_t flags) {
   }
   if (!(write && o->no_allocate))
     o->last = tag, o->have_last = 1;
+}
+
+/* Longer lines than the reference's see its stream with the line
+ * address cut shorter: a run of its accesses within one longer line is
+ * a run there too (the second and later are at distance 0, hits that
+ * move nothing), and the line it filled last is the longer line's last. */
+void sw_lru_on_dcache(void *ctx, uint32_t line_addr, uint32_t flags) {
+  for (sw_lru *o = ctx; o; o = o->next)
+    on_dcache(o, line_addr, flags);
 }
 
 static const sw_lru_family *family(const sw_lru *o, uint32_t sets) {

@@ -68,8 +68,11 @@ static char *model_rest(const char *text) {
     const char *nl = strchr(l, '\n');
     size_t n = nl ? (size_t)(nl - l) : strlen(l);
     if (*l == '[')
-      sec = strncmp(l, "[icache]", 8) == 0 || strncmp(l, "[dcache]", 8) == 0 ? "cache" : "";
-    int skip = *l == ';' || (*sec && (!strncmp(l, "size ", 5) || !strncmp(l, "ways ", 5)));
+      sec = strncmp(l, "[icache]", 8) == 0 ? "icache" : strncmp(l, "[dcache]", 8) == 0 ? "dcache" : "";
+    /* the D-cache's line too: a shorter line's stream holds a longer's;
+     * not the I-cache's, whose lookups happen at its line's boundaries */
+    int skip = *l == ';' || (*sec && (!strncmp(l, "size ", 5) || !strncmp(l, "ways ", 5))) ||
+               (!strcmp(sec, "dcache") && !strncmp(l, "line ", 5));
     if (!skip) {
       memcpy(w, l, n);
       w += n;

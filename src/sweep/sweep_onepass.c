@@ -25,7 +25,8 @@
  * and the other counts move with them (derive). What cannot be derived
  * (interrupts, wfi sleep, DVFS, marker cycles) makes the sweep refuse.
  * One reference run per program and machine (everything of the model but
- * the caches' sizes and ways: a sweep over line sizes or write policies
+ * the caches' sizes and ways and the D-cache's line, whose shortest value
+ * the reference takes: a sweep over I-cache line sizes or write policies
  * makes several). The point of each reference that takes longest is also
  * run for real and compared, signal by signal: a program whose path
  * depends on time (reading mcycle or mtime) is caught there rather than
@@ -49,13 +50,14 @@
  * D-cache line, a store through a write-through D-cache. */
 typedef struct costs {
   uint32_t ifill, dfill, dwb, dstore;
+  uint32_t ibeats, dbeats;   /* bus beats of a line of each cache */
 } costs;
 
 static costs costs_of(const sw_model *m) {
   uint32_t first = sw_ns_cycles(m->read_first_ns, m->freq_mhz), beat = sw_ns_cycles(m->read_beat_ns, m->freq_mhz);
   uint32_t wbeat = sw_ns_cycles(m->write_ns, m->freq_mhz);
-  return (costs){first + (sw_model_beats(m, &m->i) - 1) * beat, first + (sw_model_beats(m, &m->d) - 1) * beat,
-                 sw_model_beats(m, &m->d) * wbeat, wbeat};
+  uint32_t ib = sw_model_beats(m, &m->i), db = sw_model_beats(m, &m->d);
+  return (costs){first + (ib - 1) * beat, first + (db - 1) * beat, db * wbeat, wbeat, ib, db};
 }
 
 /* The cache counts that differ between the points of a group. */
@@ -84,14 +86,23 @@ typedef struct group {       /* the points of one program on one machine */
   pthread_mutex_t *lock;
 } group;
 
+/* The D-cache stacks of one line size, in the chain from dl (NULL if none). */
+static const sw_lru *stacks_of_line(const sw_lru *dl, uint32_t line) {
+  for (; dl; dl = dl->next)
+    if (1u << dl->line_shift == line)
+      return dl;
+  return NULL;
+}
+
 /* Point i's counts: from the stacks for a cache that varies, else the
  * reference's (whose cache is then the point's). */
-static counts point_counts(const group *g, size_t i, const sw_lru *il, const sw_lru *dl, const counts *ref) {
+static counts point_counts(const group *g, size_t i, const sw_lru *il, const sw_lru *dls, const counts *ref) {
   const sw_model *m = &g->mdl[i];
   counts c = *ref;
   if (g->vary_i)
     c.imiss = sw_lru_misses(il, sets_of(&m->i), m->i.ways, -1);
   if (g->vary_d) {
+    const sw_lru *dl = stacks_of_line(dls, m->d.line);
     c.rmiss = sw_lru_misses(dl, sets_of(&m->d), m->d.ways, 0);
     c.wmiss = sw_lru_misses(dl, sets_of(&m->d), m->d.ways, 1);
     c.wb = m->d.wb ? sw_lru_writebacks(dl, sets_of(&m->d), m->d.ways) : 0;
@@ -113,16 +124,21 @@ static void move(uint64_t *sig, const char *name, int64_t by) {
 static void set(uint64_t *sig, const char *name, uint64_t v) { sig[tally_signal_lookup(name)] = v; }
 
 /* Point p's result from the reference's: the caches' counts from the
- * stacks (c), cycles and stalls moved by the difference in fills and
- * write-backs times their costs, memory transactions by the same
- * differences, energy by its model's prices. */
-static void derive(const sw_model *m, const costs *k, const sw_result *ref, const counts *rc, const counts *c,
-                   sw_result *r, uint64_t *sig) {
+ * stacks (c), cycles and stalls moved by what its fills and write-backs
+ * cost (k, its own line sizes) less what the reference's cost (kr),
+ * memory transactions by the differences in their numbers, energy by its
+ * model's prices. */
+static void derive(const sw_model *m, const costs *k, const costs *kr, const sw_result *ref, const counts *rc,
+                   const counts *c, sw_result *r, uint64_t *sig) {
   *r = *ref;
   memcpy(sig, ref->signals, (size_t)ref->nsignals * sizeof *sig);
   int64_t di = (int64_t)c->imiss - (int64_t)rc->imiss, dfill = dfills(m, c) - dfills(m, rc);
   int64_t dwb = (int64_t)c->wb - (int64_t)rc->wb;
-  int64_t ic = di * k->ifill, dc = dfill * k->dfill + dwb * k->dwb;
+  int64_t ic = di * k->ifill;
+  int64_t dc = dfills(m, c) * k->dfill + (int64_t)c->wb * k->dwb - dfills(m, rc) * kr->dfill -
+               (int64_t)rc->wb * kr->dwb;
+  int64_t read_beats = di * k->ibeats + dfills(m, c) * k->dbeats - dfills(m, rc) * kr->dbeats;
+  int64_t write_beats = (int64_t)c->wb * k->dbeats - (int64_t)rc->wb * kr->dbeats;
   set(sig, "icache.miss", c->imiss);
   set(sig, "icache.hit", sig_of(ref, "icache.access") - c->imiss);
   set(sig, "dcache.read_miss", c->rmiss);
@@ -139,8 +155,7 @@ static void derive(const sw_model *m, const costs *k, const sw_result *ref, cons
   r->cycles = (uint64_t)((int64_t)ref->cycles + ic + dc);
   double vr = m->voltage / m->nominal_voltage;
   double pj = (double)(ic + dc) * (m->core_pj * vr * vr + m->static_mw * vr * 1000.0 / m->freq_mhz) +
-              (double)(di * sw_model_beats(m, &m->i) + dfill * sw_model_beats(m, &m->d)) * m->mem_read_pj +
-              (double)(dwb * sw_model_beats(m, &m->d)) * m->mem_write_pj;
+              (double)read_beats * m->mem_read_pj + (double)write_beats * m->mem_write_pj;
   r->energy_j = ref->energy_j + pj * 1e-12;
   r->cache_bytes = sw_model_cache_bytes(m); /* the reference's caches are one line */
   r->signals = sig;
@@ -199,8 +214,9 @@ static int same(const sw_result *a, const sw_result *b, char *why, size_t size) 
 
 /* The reference point: the group's first, with a one-line, one-way cache
  * in place of each cache that varies (which then misses on every access
- * but a repeat of the line used last). */
-static int reference_point(const group *g, sw_point *ref) {
+ * but a repeat of the line used last); the D-cache's line is the
+ * shortest of the group's (dline), whose stream holds every longer one's. */
+static int reference_point(const group *g, uint32_t dline, sw_point *ref) {
   const sw_model *m = &g->mdl[0];
   *ref = g->pts[0];
   ref->sets = (sw_list){0};
@@ -213,33 +229,62 @@ static int reference_point(const group *g, sw_point *ref) {
     rc = sw_list_add(&ref->sets, one) | sw_list_add(&ref->sets, "icache.ways=1");
   }
   if (rc == 0 && g->vary_d) {
-    snprintf(one, sizeof one, "dcache.size=%u", m->d.line);
-    rc = sw_list_add(&ref->sets, one) | sw_list_add(&ref->sets, "dcache.ways=1");
+    snprintf(one, sizeof one, "dcache.line=%u", dline);
+    rc = sw_list_add(&ref->sets, one);
+    snprintf(one, sizeof one, "dcache.size=%u", dline);
+    rc |= sw_list_add(&ref->sets, one) | sw_list_add(&ref->sets, "dcache.ways=1");
   }
   return rc;
 }
 
-/* The stacks of every cache shape the group's points ask for. */
-static int stacks_for(const group *g, sw_lru *il, sw_lru *dl) {
+#define MAX_DLINES 16 /* line sizes are powers of two below 64 KiB */
+
+/* The stacks of every cache shape the group's points ask for: the
+ * I-cache's (one line size), and the D-cache's per line size, chained in
+ * dl[0..*ndl) from dl[0] (one callback feeds them all). */
+static int stacks_for(const group *g, sw_lru *il, sw_lru *dl, size_t *ndl) {
   const sw_model *m0 = &g->mdl[0];
   *il = (sw_lru){.line_shift = (uint32_t)__builtin_ctz(m0->i.line ? m0->i.line : 4)};
-  *dl = (sw_lru){.line_shift = (uint32_t)__builtin_ctz(m0->d.line ? m0->d.line : 4), .no_allocate = !m0->d.wb};
+  *ndl = 0;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < g->n; i++) {
     const sw_model *m = &g->mdl[i];
     if (g->vary_i)
       rc = sw_lru_add(il, sets_of(&m->i), m->i.ways);
-    if (rc == 0 && g->vary_d)
-      rc = sw_lru_add(dl, sets_of(&m->d), m->d.ways);
+    if (rc != 0 || !g->vary_d)
+      continue;
+    uint32_t shift = (uint32_t)__builtin_ctz(m->d.line ? m->d.line : 4);
+    size_t k = 0;
+    while (k < *ndl && dl[k].line_shift != shift)
+      k++;
+    if (k == *ndl) {
+      if (k == MAX_DLINES)
+        return -1;
+      dl[k] = (sw_lru){.line_shift = shift, .no_allocate = !m->d.wb};
+      if (k)
+        dl[k - 1].next = &dl[k];
+      ++*ndl;
+    }
+    rc = sw_lru_add(&dl[k], sets_of(&m->d), m->d.ways);
   }
   return rc;
 }
 
+static uint32_t shortest_dline(const group *g) {
+  uint32_t l = g->mdl[0].d.line;
+  for (size_t i = 1; i < g->n; i++)
+    if (g->mdl[i].d.line < l)
+      l = g->mdl[i].d.line;
+  return l;
+}
+
 static int run_group(group *g, tally_error *err) {
-  sw_lru il, dl;
+  sw_lru il, dl[MAX_DLINES];
+  size_t ndl = 0;
   sw_point ref_pt;
-  int rc = stacks_for(g, &il, &dl);
-  rc |= reference_point(g, &ref_pt);
+  uint32_t dline = shortest_dline(g);
+  int rc = stacks_for(g, &il, dl, &ndl);
+  rc |= reference_point(g, dline, &ref_pt);
   if (rc != 0)
     sw_err(err, TALLY_E_INTERNAL, "out of memory");
   int ns = tally_signal_count();
@@ -248,11 +293,13 @@ static int run_group(group *g, tally_error *err) {
   sw_result ref, r, real;
   if (rc == 0 && (!rsig || !sig || !csig))
     rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
-  sw_observers obs = {g->vary_i ? sw_lru_on_miss : NULL, &il, g->vary_d ? sw_lru_on_dcache : NULL, &dl};
+  sw_observers obs = {g->vary_i ? sw_lru_on_miss : NULL, &il, g->vary_d ? sw_lru_on_dcache : NULL, dl};
   if (rc == 0)
     rc = sw_point_run_observed(g->s, &ref_pt, &obs, &ref, rsig, err);
-  costs k = costs_of(&g->mdl[0]);
-  const char *wrong = rc == 0 ? reference_wrong(g, &ref, &il, &dl, &k) : NULL;
+  sw_model mref = g->mdl[0]; /* the reference's memory costs: the shortest D-cache line */
+  mref.d.line = dline;
+  costs kr = costs_of(&mref);
+  const char *wrong = rc == 0 ? reference_wrong(g, &ref, &il, dl, &kr) : NULL;
   if (wrong)
     rc = (sw_err(err, TALLY_E_USAGE, "--one-pass: %s (program %s)", wrong, g->pts[0].prog->name), -1);
   counts rc0 = rc == 0 ? counts_of_run(&ref) : (counts){0};
@@ -261,15 +308,17 @@ static int run_group(group *g, tally_error *err) {
   size_t check = 0;
   uint64_t most = 0;
   for (size_t i = 0; rc == 0 && i < g->n; i++) {
-    counts c = point_counts(g, i, &il, &dl, &rc0);
-    derive(&g->mdl[i], &k, &ref, &rc0, &c, &r, sig);
+    counts c = point_counts(g, i, &il, dl, &rc0);
+    costs k = costs_of(&g->mdl[i]);
+    derive(&g->mdl[i], &k, &kr, &ref, &rc0, &c, &r, sig);
     if (i == 0 || r.cycles > most)
       check = i, most = r.cycles;
   }
   for (size_t n = 0; rc == 0 && n < g->n; n++) {
     size_t i = (check + n) % g->n; /* the checked point first: nothing is stored if it fails */
-    counts c = point_counts(g, i, &il, &dl, &rc0);
-    derive(&g->mdl[i], &k, &ref, &rc0, &c, &r, sig);
+    counts c = point_counts(g, i, &il, dl, &rc0);
+    costs k = costs_of(&g->mdl[i]);
+    derive(&g->mdl[i], &k, &kr, &ref, &rc0, &c, &r, sig);
     char why[200];
     if (n == 0 && (rc = sw_point_run(g->s, &g->pts[i], &real, csig, err)) == 0 && !same(&r, &real, why, sizeof why))
       rc = (sw_err(err, TALLY_E_USAGE,
@@ -284,11 +333,15 @@ static int run_group(group *g, tally_error *err) {
   }
   sw_list_free(&ref_pt.sets);
   free(rsig), free(sig), free(csig);
-  sw_lru_free(&il), sw_lru_free(&dl);
+  sw_lru_free(&il);
+  for (size_t i = 0; i < ndl; i++)
+    sw_lru_free(&dl[i]);
   return rc;
 }
 
-static int same_shape(const sw_cache *a, const sw_cache *b) { return a->size == b->size && a->ways == b->ways; }
+static int same_shape(const sw_cache *a, const sw_cache *b) {
+  return a->size == b->size && a->ways == b->ways && a->line == b->line;
+}
 
 /* Which caches vary in the group, and whether the one pass is exact for
  * it (checked for every group before anything runs). */

@@ -56,13 +56,15 @@ typedef struct sw_lru {
   uint64_t seen;             /* accesses the one-line reference reported */
   uint32_t last;             /* the D-cache line filled last (its dirtiness comes with the next fill) */
   int have_last;
+  struct sw_lru *next;       /* the D-cache's stacks of another line size, fed by the same callback */
 } sw_lru;
 
 /* Makes the stacks of `sets` at least `ways` deep (before the run). */
 int sw_lru_add(sw_lru *o, uint32_t sets, uint32_t ways);
 /* tally_on_icache_miss's callback: ctx is the I-cache's sw_lru. */
 void sw_lru_on_miss(void *ctx, uint32_t line_addr);
-/* tally_on_dcache_miss's callback: ctx is the D-cache's sw_lru. */
+/* tally_on_dcache_miss's callback: ctx is the D-cache's sw_lru, the
+ * first of a chain (next) of line sizes no shorter than the reference's. */
 void sw_lru_on_dcache(void *ctx, uint32_t line_addr, uint32_t flags);
 /* Misses of a cache of `sets` sets and `ways` ways (sw_lru_add'ed), of
  * reads (write 0), writes (1) or both (-1); and its dirty write-backs. */

@@ -38,7 +38,8 @@ its outputs (one case per invocation, --case NAME).
           signal are refused with 64 and store nothing.
   onepass_d `--one-pass` over D-cache axes on a streaming workload (crc32)
           and one with reuse (matmul): write-back LRU sizes x ways (x line
-          sizes), direct-mapped write-through sizes (no write buffer), I- and
+          sizes, from one reference with the shortest line), direct-mapped
+          write-through sizes x line sizes (no write buffer), I- and
           D-cache axes together; every point equals a separate `tally run`
           in every signal, the axes visibly change misses, write-backs and
           cycles; a multi-way write-through cache, LRR, a core without a
