@@ -7,6 +7,7 @@ case holds the equality); results go to bench/sweep-results.md with
 --results.
 
   bench/sweeps/onepass.py --tally build/tally --elf build/target/rv32imac/aes.elf --args 200
+  bench/sweeps/onepass.py --tally build/tally --elf build/target/rv32imac/matmul.elf --args 40 --cache dcache
 """
 import argparse
 import datetime
@@ -32,6 +33,7 @@ def main():
     ap.add_argument("--args", default="")
     ap.add_argument("--sizes", default="256,512,1K,2K,4K,8K")
     ap.add_argument("--ways", default="1,2,4,8")
+    ap.add_argument("--cache", choices=["icache", "dcache"], default="icache", help="the cache --sizes and --ways are of")
     ap.add_argument("--axis", action="append", default=[], help="another axis, e.g. icache.line=16,32,64")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--results")
@@ -40,15 +42,16 @@ def main():
     for ax in a.axis:
         n *= len(ax.split("=", 1)[1].split(","))
     with tempfile.TemporaryDirectory() as d:
-        base = [a.tally, "sweep", "-p", f"{a.elf} {a.args}".strip(), "-a", "icache.size=" + a.sizes,
-                "-a", "icache.ways=" + a.ways, "--set", "memory.type=sram", "-j", str(a.jobs), "-q"]
+        base = [a.tally, "sweep", "-p", f"{a.elf} {a.args}".strip(), "-a", f"{a.cache}.size=" + a.sizes,
+                "-a", f"{a.cache}.ways=" + a.ways, "--set", "memory.type=sram", "-j", str(a.jobs), "-q"]
         for ax in a.axis:
             base += ["-a", ax]
         sep = timed(base + ["--db", os.path.join(d, "sep.db"), "--csv", os.path.join(d, "sep.csv")])
         one = timed(base + ["--db", os.path.join(d, "one.db"), "--csv", os.path.join(d, "one.csv"), "--one-pass"])
         same = open(os.path.join(d, "sep.csv")).read() == open(os.path.join(d, "one.csv")).read()
     load = os.getloadavg()[0]
-    name = f"{os.path.basename(a.elf)} {a.args}".strip() + "".join(f", {ax}" for ax in a.axis)
+    name = f"{os.path.basename(a.elf)} {a.args}".strip() + (f", {a.cache} size x ways" if a.cache != "icache" else "")
+    name += "".join(f", {ax}" for ax in a.axis)
     print(f"{name}: {n} points, point by point {sep[0]:.2f} s wall, {sep[1]:.2f} s CPU; "
           f"--one-pass {one[0]:.2f} s wall, {one[1]:.2f} s CPU; CPU ratio {sep[1] / one[1]:.1f}x; "
           f"CSV identical: {same}; load {load:.1f}")

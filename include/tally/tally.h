@@ -257,6 +257,22 @@ tally_energy tally_energy_now(tally_sim *sim);
  * Costs nothing on the hit path. -1 without a core model. */
 int tally_on_icache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_addr), void *ctx);
 
+/* The D-cache's side of the same: fn gets the line address of every
+ * D-cache fill (a load that misses, or a store that misses a write-back
+ * D-cache), and of every store to a write-through D-cache, hit or miss
+ * (such stores always go to memory), in the order of the run, with flags:
+ * TALLY_DCACHE_WRITE for a store, TALLY_DCACHE_HIT for a write-through
+ * store that hit, TALLY_DCACHE_WRITEBACK when the fill wrote a dirty line
+ * back. With a one-line write-back D-cache every access but a repeat of
+ * the line accessed last is a fill, and the fill that ends a run of such
+ * repeats says whether one of them was a store (its line was dirty): what
+ * `tally sweep --one-pass` simulates every D-cache size on. Costs nothing
+ * on the hit path. -1 without a core model. */
+#define TALLY_DCACHE_WRITE 1u
+#define TALLY_DCACHE_HIT 2u
+#define TALLY_DCACHE_WRITEBACK 4u
+int tally_on_dcache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_addr, uint32_t flags), void *ctx);
+
 /* ---- Exact profiles -----------------------------------------------------
  * With a core model set, profiling charges every cycle and every signal to
  * the instruction it belongs to, and follows calls, returns, tail calls,

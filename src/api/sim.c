@@ -281,6 +281,19 @@ int tally_on_icache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_add
   return 0;
 }
 
+_Static_assert(TALLY_DCACHE_WRITE == TIMING_DC_WRITE && TALLY_DCACHE_HIT == TIMING_DC_HIT &&
+                   TALLY_DCACHE_WRITEBACK == TIMING_DC_WRITEBACK,
+               "tally_on_dcache_miss's flags are the timing model's");
+
+int tally_on_dcache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_addr, uint32_t flags), void *ctx) {
+  timing *tm = sim->cpu->tm;
+  if (!tm)
+    return -1;
+  tm->dcache_miss_fn = fn;
+  tm->dcache_miss_ctx = ctx;
+  return 0;
+}
+
 uint64_t tally_cycles(const tally_sim *sim) {
   return sim->cpu->tm ? sim->cpu->tm->cycle : sim->cpu->instret + sim->cpu->idle_cycles;
 }

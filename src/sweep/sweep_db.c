@@ -93,10 +93,14 @@ static int put_all(sw_db *d, const sw_point *p, const sw_result *r) {
     return -1;
   /* counts are exact integers: below 2^53 a double holds them exactly */
   if (put_metric(d, p->key, "cycles", (double)r->cycles) || put_metric(d, p->key, "instructions", (double)r->instret) ||
-      put_metric(d, p->key, "energy_uj", r->energy_j * 1e6) || put_metric(d, p->key, "exit", r->exit_code))
+      put_metric(d, p->key, "energy_uj", r->energy_j * 1e6) || put_metric(d, p->key, "exit", r->exit_code) ||
+      put_metric(d, p->key, "cache_bytes", (double)r->cache_bytes))
     return -1;
   for (int i = 0; i < r->nsignals; i++)
     if (put_metric(d, p->key, tally_signal_name(i), (double)r->signals[i]))
+      return -1;
+  for (size_t i = 0; i < p->counters.n && i < SW_MAX_COUNTERS; i++)
+    if (put_metric(d, p->key, p->counters.v[i], (double)r->counts[i]))
       return -1;
   return 0;
 }

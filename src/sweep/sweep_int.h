@@ -49,8 +49,20 @@ typedef struct sw_point {
   const sw_config *cfg;      /* NULL when the sweep has no [config] */
   const char *core;          /* the core model */
   sw_list sets;              /* sweep sets, then config sets, then axis values */
+  sw_list counters;          /* the statistics-module counters it records (sw_counters) */
   char *key;                 /* what the point is, the file's primary key */
 } sw_point;
+
+/* Statistics-module counters ("SIGNAL@WHERE" metrics: a signal counted on
+ * the cycles whose instruction is in a function or address range) a sweep
+ * may record at most. */
+#define SW_MAX_COUNTERS 32
+/* The counters the sweep records: the metrics of record, objective and
+ * pareto that name a counter (have an '@'), each once, in that order. */
+int sw_counters(const tally_sweep *s, sw_list *out);
+/* Checks the counters' signals and syntax before anything runs (the
+ * functions are looked up in each program when its point runs). */
+int sw_counters_check(const tally_sweep *s, tally_error *err);
 
 int sw_list_add(sw_list *l, const char *s);
 void sw_list_free(sw_list *l);
@@ -78,7 +90,12 @@ typedef struct sw_result {
   double energy_j;
   int nsignals;
   const uint64_t *signals;   /* tally_signal_count() totals */
+  uint64_t counts[SW_MAX_COUNTERS]; /* the point's counters' totals (sw_point.counters) */
+  uint64_t cache_bytes;      /* the sizes of its core model's caches (sw_cache_bytes) */
 } sw_result;
+/* The bytes of the caches a core model has (its enabled I- and D-cache's
+ * sizes), from its text (tally_core_describe): the `cache_bytes` metric. */
+uint64_t sw_cache_bytes(const char *model_text);
 int sw_db_put(sw_db *d, const sw_point *p, const sw_result *r, tally_error *err);
 /* A metric of a stored point: "cycles", "instructions", "energy_uj",
  * "exit", or a signal name. 1 found, 0 not stored, -1 error. */
@@ -98,11 +115,18 @@ char *sw_name(const tally_sweep *s);
 
 /* ---- One simulation (sweep_point.c) ---- */
 int sw_point_run(const tally_sweep *s, const sw_point *p, sw_result *r, uint64_t *signals, tally_error *err);
-/* The same, with miss_fn told of every I-cache miss (tally_on_icache_miss). */
-int sw_point_run_observed(const tally_sweep *s, const sw_point *p, void (*miss_fn)(void *, uint32_t), void *ctx,
-                          sw_result *r, uint64_t *signals, tally_error *err);
+/* The same, with observers of the caches' misses (tally_on_icache_miss,
+ * tally_on_dcache_miss; a NULL one is not set). */
+typedef struct sw_observers {
+  void (*icache)(void *ctx, uint32_t line_addr);
+  void *ictx;
+  void (*dcache)(void *ctx, uint32_t line_addr, uint32_t flags);
+  void *dctx;
+} sw_observers;
+int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_observers *o, sw_result *r,
+                          uint64_t *signals, tally_error *err);
 
-/* ---- Every I-cache size and associativity in one run (sweep_onepass.c) ---- */
+/* ---- Every cache size and associativity in one run (sweep_onepass.c) ---- */
 /* Runs the points todo[0..n) with one simulation per program and machine,
  * up to `jobs` at a time (stopping between them when *cancel): -1 with err
  * (TALLY_E_USAGE) when the sweep is outside the family where that is exact,

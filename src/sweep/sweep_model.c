@@ -21,24 +21,28 @@ static uint32_t bytes_of(const char *v) {
   return n > 0 && n < 4294967296.0 ? (uint32_t)n : 0;
 }
 
+static void cache_key(sw_cache *c, const char *key, const char *v) {
+  if (!strcmp(key, "enabled")) c->on = !strcmp(v, "true");
+  else if (!strcmp(key, "size")) c->size = bytes_of(v);
+  else if (!strcmp(key, "ways")) c->ways = bytes_of(v);
+  else if (!strcmp(key, "line")) c->line = bytes_of(v);
+  else if (!strcmp(key, "replacement")) snprintf(c->replacement, sizeof c->replacement, "%s", v);
+  else if (!strcmp(key, "write_policy")) c->wb = !strcmp(v, "write-back");
+}
+
 static int model_key(void *user, const char *sec, const char *key, const char *v) {
   sw_model *m = user;
-  int is = !strcmp(v, "true");
   if (!strcmp(sec, "icache")) {
-    if (!strcmp(key, "enabled")) m->icache_on = is;
-    else if (!strcmp(key, "size")) m->size = bytes_of(v);
-    else if (!strcmp(key, "ways")) m->ways = bytes_of(v);
-    else if (!strcmp(key, "line")) m->line = bytes_of(v);
-    else if (!strcmp(key, "replacement")) snprintf(m->replacement, sizeof m->replacement, "%s", v);
+    cache_key(&m->i, key, v);
   } else if (!strcmp(sec, "dcache")) {
-    if (!strcmp(key, "enabled")) m->dcache_on = is;
-    else if (!strcmp(key, "write_policy")) m->dcache_wb = !strcmp(v, "write-back");
-    else if (!strcmp(key, "write_buffer")) m->write_buffer = bytes_of(v);
+    cache_key(&m->d, key, v);
+    if (!strcmp(key, "write_buffer")) m->write_buffer = bytes_of(v);
   } else if (!strcmp(sec, "memory")) {
     if (!strcmp(key, "type")) m->sdram = !strcmp(v, "sdram");
     else if (!strcmp(key, "bus_bytes")) m->bus_bytes = bytes_of(v);
     else if (!strcmp(key, "read_first_ns")) m->read_first_ns = atof(v);
     else if (!strcmp(key, "read_beat_ns")) m->read_beat_ns = atof(v);
+    else if (!strcmp(key, "write_ns")) m->write_ns = atof(v);
     else if (!strcmp(key, "sdram_row_miss_ns")) m->row_miss_ns = atof(v);
   } else if (!strcmp(sec, "core")) {
     if (!strcmp(key, "frequency_mhz")) m->freq_mhz = atof(v);
@@ -48,12 +52,14 @@ static int model_key(void *user, const char *sec, const char *key, const char *v
     else if (!strcmp(key, "core_pj_per_cycle")) m->core_pj = atof(v);
     else if (!strcmp(key, "static_mw")) m->static_mw = atof(v);
     else if (!strcmp(key, "mem_pj_per_read_beat")) m->mem_read_pj = atof(v);
+    else if (!strcmp(key, "mem_pj_per_write_beat")) m->mem_write_pj = atof(v);
   }
   return 1;
 }
 
-/* The rest of the model: its text without comments and the two lines the
- * one pass varies, so that two points compare equal when only those differ. */
+/* The rest of the model: its text without comments and the four lines the
+ * one pass varies (the caches' sizes and ways), so that two points compare
+ * equal when only those differ. */
 static char *model_rest(const char *text) {
   char *out = malloc(strlen(text) + 1), *w = out, *sec = "";
   if (!out)
@@ -62,8 +68,11 @@ static char *model_rest(const char *text) {
     const char *nl = strchr(l, '\n');
     size_t n = nl ? (size_t)(nl - l) : strlen(l);
     if (*l == '[')
-      sec = strncmp(l, "[icache]", 8) == 0 ? "icache" : "";
-    int skip = *l == ';' || (*sec && (!strncmp(l, "size ", 5) || !strncmp(l, "ways ", 5)));
+      sec = strncmp(l, "[icache]", 8) == 0 ? "icache" : strncmp(l, "[dcache]", 8) == 0 ? "dcache" : "";
+    /* the D-cache's line too: a shorter line's stream holds a longer's;
+     * not the I-cache's, whose lookups happen at its line's boundaries */
+    int skip = *l == ';' || (*sec && (!strncmp(l, "size ", 5) || !strncmp(l, "ways ", 5))) ||
+               (!strcmp(sec, "dcache") && !strncmp(l, "line ", 5));
     if (!skip) {
       memcpy(w, l, n);
       w += n;
@@ -103,22 +112,62 @@ uint32_t sw_ns_cycles(double ns, double mhz) {
   return c <= 0 ? 0 : (uint32_t)ceil(c - 1e-9); /* as the timing model rounds */
 }
 
-/* Why a point (of model m) is outside the exact family; NULL when it is in. */
-const char *sw_model_outside(const sw_model *m) {
-  if (!m->icache_on)
-    return "it has no I-cache";
-  if (strcmp(m->replacement, "lru") != 0 && m->ways > 1)
-    return "its I-cache replacement is not LRU (stack distances are an LRU law)";
+/* What the whole machine must be, whichever cache varies: every miss of
+ * every point costs its memory's latency, whatever came before. */
+static const char *machine_outside(const sw_model *m) {
   if (m->sdram && m->row_miss_ns > 0)
     return "its memory is SDRAM with row misses, which make a miss's cost depend on earlier accesses "
            "(--set memory.type=sram, or memory.sdram_row_miss_ns=0)";
-  if (!(m->dcache_on && m->dcache_wb) && m->write_buffer > 0)
-    return "its write buffer drains in the background, so a fetch may wait for it "
+  if (!(m->d.on && m->d.wb) && m->write_buffer > 0)
+    return "its write buffer drains in the background, so a fetch or a fill may wait for it "
            "(a write-back D-cache, or dcache.write_buffer=0)";
   return NULL;
 }
 
-uint32_t sw_model_beats(const sw_model *m) {
-  uint32_t b = m->bus_bytes ? m->line / m->bus_bytes : 1;
+static const char *icache_outside(const sw_model *m) {
+  if (!m->i.on)
+    return "it has no I-cache (icache.enabled)";
+  if (strcmp(m->i.replacement, "lru") != 0 && m->i.ways > 1)
+    return "its I-cache replacement is not LRU (stack distances are an LRU law; icache.replacement)";
+  return NULL;
+}
+
+static const char *dcache_outside(const sw_model *m) {
+  if (!m->d.on)
+    return "it has no D-cache (dcache.enabled)";
+  if (m->d.wb && strcmp(m->d.replacement, "lru") != 0 && m->d.ways > 1)
+    return "its D-cache replacement is not LRU (stack distances are an LRU law; dcache.replacement)";
+  if (!m->d.wb && m->d.ways > 1)
+    return "its D-cache is write-through with more than one way (dcache.ways): a store that hits moves "
+           "its line up and one that misses allocates nothing, so caches of different sizes are not "
+           "one LRU stack (direct-mapped write-through caches, and write-back ones, are)";
+  return NULL;
+}
+
+const char *sw_models_outside(const sw_model *m, size_t n, int vary_i, int vary_d) {
+  const char *why = NULL;
+  for (size_t k = 0; !why && k < n; k++) {
+    why = machine_outside(&m[k]);
+    if (!why && vary_i)
+      why = icache_outside(&m[k]);
+    if (!why && vary_d)
+      why = dcache_outside(&m[k]);
+  }
+  return why;
+}
+
+uint64_t sw_model_cache_bytes(const sw_model *m) {
+  return (m->i.on ? (uint64_t)m->i.size : 0) + (m->d.on ? (uint64_t)m->d.size : 0);
+}
+
+uint64_t sw_cache_bytes(const char *model_text) {
+  sw_model m;
+  memset(&m, 0, sizeof m);
+  ini_parse_string(model_text, model_key, &m);
+  return sw_model_cache_bytes(&m);
+}
+
+uint32_t sw_model_beats(const sw_model *m, const sw_cache *c) {
+  uint32_t b = m->bus_bytes ? c->line / m->bus_bytes : 1;
   return b ? b : 1;
 }

@@ -1,30 +1,36 @@
 /*
- * `tally sweep --one-pass`: every I-cache size and associativity of a
- * sweep from one simulation per program, where that gives exactly the
- * numbers of separate runs (docs/tally-sweep.md, "One pass").
+ * `tally sweep --one-pass`: every I- and D-cache size and associativity of
+ * a sweep from one simulation per program and machine, where that gives
+ * exactly the numbers of separate runs (docs/tally-sweep.md, "One pass").
  *
- * The I-cache lookup stream (one lookup per new fetch line) depends only
- * on the program's path and the line size, not on the cache's contents.
- * For LRU, a lookup hits in a cache of S sets and W ways exactly when
- * fewer than W other lines of its set were looked up since its last use
- * (its stack distance within the set is below W): one LRU stack per set
- * count, as deep as the largest W, gives the misses of every W at once.
- * The stream comes from one run with a one-line I-cache, whose misses
- * (tally_on_icache_miss) are every lookup but a repeat of the line looked
- * up last, and such a repeat hits in every cache without changing it.
+ * A cache's access stream (the I-cache: one lookup per new fetch line;
+ * the D-cache: every load and store to cached memory) depends only on the
+ * program's path and the line size, not on the cache's contents. For LRU,
+ * an access hits in a cache of S sets and W ways exactly when fewer than W
+ * other lines of its set were used since its last use (its stack distance
+ * within the set is below W): one LRU stack per set count, as deep as the
+ * largest W, gives the misses of every W at once, and with a dirtiness
+ * per entry the write-backs too (sweep_lru.c). The stream comes from one
+ * run with a one-line cache in place of each cache that varies, whose
+ * misses (tally_on_icache_miss, tally_on_dcache_miss) are every access but
+ * a repeat of the line used last; such a repeat hits in every cache
+ * without moving anything, and a store among them shows as the write-back
+ * of its line by the next fill.
  *
- * Cycles follow when every I-cache miss costs the same P cycles, whatever
- * came before: no SDRAM row misses (SRAM, or a zero row-miss time) and
- * nothing that keeps the memory port busy past the instruction that
- * started it (a write-back D-cache, or no write buffer). Then a point's
- * cycles are the reference run's plus (its misses - the reference's) x P,
- * and the other counts move with them (below). What cannot be derived
+ * Cycles follow when every miss costs the same whatever came before: no
+ * SDRAM row misses (SRAM, or a zero row-miss time) and nothing that keeps
+ * the memory port busy past the instruction that started it (a write-back
+ * D-cache, or no write buffer). Then a point's cycles are the reference
+ * run's plus the difference in fills and write-backs times their costs,
+ * and the other counts move with them (derive). What cannot be derived
  * (interrupts, wfi sleep, DVFS, marker cycles) makes the sweep refuse.
  * One reference run per program and machine (everything of the model but
- * the I-cache's size and ways: a sweep over line sizes or D-caches makes
- * several). One point per reference is also run for real and compared, signal by
- * signal: a program whose path depends on time (reading mcycle or
- * mtime) is caught there rather than trusted.
+ * the caches' sizes and ways and the D-cache's line, whose shortest value
+ * the reference takes: a sweep over I-cache line sizes or write policies
+ * makes several). The point of each reference that takes longest is also
+ * run for real and compared, signal by signal: a program whose path
+ * depends on time (reading mcycle or mtime) is caught there rather than
+ * trusted.
  *
  * The core model's side (what a point's model is, and the conditions) is
  * sweep_model.c; the LRU stacks are sweep_lru.c.
@@ -39,31 +45,34 @@
 
 /* ---- Points from the reference run ---- */
 
-/* Point p's result from the reference's: the I-cache counts from the
- * stacks, cycles and stalls moved by (misses - reference misses) x P,
- * memory reads by the same difference, energy by its model's prices. */
-static void derive(const sw_model *m, uint32_t penalty, const sw_result *ref, uint64_t miss_ref, uint64_t miss,
-                   sw_result *r, uint64_t *sig) {
-  *r = *ref;
-  memcpy(sig, ref->signals, (size_t)ref->nsignals * sizeof *sig);
-  int64_t dm = (int64_t)miss - (int64_t)miss_ref, dc = dm * (int64_t)penalty;
-  int hit = tally_signal_lookup("icache.hit"), mis = tally_signal_lookup("icache.miss");
-  int acc = tally_signal_lookup("icache.access"), rd = tally_signal_lookup("mem.read");
-  sig[mis] = miss;
-  sig[hit] = sig[acc] - miss;
-  sig[rd] = (uint64_t)((int64_t)sig[rd] + dm);
-  static const char *const moved[] = {"cycle", "stall", "stall.icache"};
-  for (size_t i = 0; i < 3; i++) {
-    int k = tally_signal_lookup(moved[i]);
-    sig[k] = (uint64_t)((int64_t)sig[k] + dc);
-  }
-  r->cycles = (uint64_t)((int64_t)ref->cycles + dc);
-  double vr = m->voltage / m->nominal_voltage;
-  double pj = (double)dc * (m->core_pj * vr * vr + m->static_mw * vr * 1000.0 / m->freq_mhz) +
-              (double)dm * sw_model_beats(m) * m->mem_read_pj;
-  r->energy_j = ref->energy_j + pj * 1e-12;
-  r->signals = sig;
+/* What a group's misses cost, in core cycles (the same for every point of
+ * one machine): a line fill of each cache, the write-back of a dirty
+ * D-cache line, a store through a write-through D-cache. */
+typedef struct costs {
+  uint32_t ifill, dfill, dwb, dstore;
+  uint32_t ibeats, dbeats;   /* bus beats of a line of each cache */
+} costs;
+
+static costs costs_of(const sw_model *m) {
+  uint32_t first = sw_ns_cycles(m->read_first_ns, m->freq_mhz), beat = sw_ns_cycles(m->read_beat_ns, m->freq_mhz);
+  uint32_t wbeat = sw_ns_cycles(m->write_ns, m->freq_mhz);
+  uint32_t ib = sw_model_beats(m, &m->i), db = sw_model_beats(m, &m->d);
+  return (costs){first + (ib - 1) * beat, first + (db - 1) * beat, db * wbeat, wbeat, ib, db};
 }
+
+/* The cache counts that differ between the points of a group. */
+typedef struct counts {
+  uint64_t imiss, rmiss, wmiss, wb;
+} counts;
+
+static uint64_t sig_of(const sw_result *r, const char *name) { return r->signals[tally_signal_lookup(name)]; }
+
+static counts counts_of_run(const sw_result *r) {
+  return (counts){sig_of(r, "icache.miss"), sig_of(r, "dcache.read_miss"), sig_of(r, "dcache.write_miss"),
+                  sig_of(r, "writeback")};
+}
+
+static uint32_t sets_of(const sw_cache *c) { return c->size / (c->ways * c->line); }
 
 typedef struct group {       /* the points of one program on one machine */
   const tally_sweep *s;
@@ -71,10 +80,86 @@ typedef struct group {       /* the points of one program on one machine */
   sw_point *pts;
   sw_model *mdl;
   size_t n;
+  int vary_i, vary_d;        /* the I-cache's, the D-cache's size or ways differ among them */
   void (*done)(void *, const sw_result *);
   void *ctx;
   pthread_mutex_t *lock;
 } group;
+
+/* The D-cache stacks of one line size, in the chain from dl (NULL if none). */
+static const sw_lru *stacks_of_line(const sw_lru *dl, uint32_t line) {
+  for (; dl; dl = dl->next)
+    if (1u << dl->line_shift == line)
+      return dl;
+  return NULL;
+}
+
+/* Point i's counts: from the stacks for a cache that varies, else the
+ * reference's (whose cache is then the point's). */
+static counts point_counts(const group *g, size_t i, const sw_lru *il, const sw_lru *dls, const counts *ref) {
+  const sw_model *m = &g->mdl[i];
+  counts c = *ref;
+  if (g->vary_i)
+    c.imiss = sw_lru_misses(il, sets_of(&m->i), m->i.ways, -1);
+  if (g->vary_d) {
+    const sw_lru *dl = stacks_of_line(dls, m->d.line);
+    c.rmiss = sw_lru_misses(dl, sets_of(&m->d), m->d.ways, 0);
+    c.wmiss = sw_lru_misses(dl, sets_of(&m->d), m->d.ways, 1);
+    c.wb = m->d.wb ? sw_lru_writebacks(dl, sets_of(&m->d), m->d.ways) : 0;
+  }
+  return c;
+}
+
+/* Line fills of the D-cache: every miss of a write-back one, the loads'
+ * of a write-through one (which allocates nothing on a store). */
+static int64_t dfills(const sw_model *m, const counts *c) {
+  return (int64_t)c->rmiss + (m->d.wb ? (int64_t)c->wmiss : 0);
+}
+
+static void move(uint64_t *sig, const char *name, int64_t by) {
+  int k = tally_signal_lookup(name);
+  sig[k] = (uint64_t)((int64_t)sig[k] + by);
+}
+
+static void set(uint64_t *sig, const char *name, uint64_t v) { sig[tally_signal_lookup(name)] = v; }
+
+/* Point p's result from the reference's: the caches' counts from the
+ * stacks (c), cycles and stalls moved by what its fills and write-backs
+ * cost (k, its own line sizes) less what the reference's cost (kr),
+ * memory transactions by the differences in their numbers, energy by its
+ * model's prices. */
+static void derive(const sw_model *m, const costs *k, const costs *kr, const sw_result *ref, const counts *rc,
+                   const counts *c, sw_result *r, uint64_t *sig) {
+  *r = *ref;
+  memcpy(sig, ref->signals, (size_t)ref->nsignals * sizeof *sig);
+  int64_t di = (int64_t)c->imiss - (int64_t)rc->imiss, dfill = dfills(m, c) - dfills(m, rc);
+  int64_t dwb = (int64_t)c->wb - (int64_t)rc->wb;
+  int64_t ic = di * k->ifill;
+  int64_t dc = dfills(m, c) * k->dfill + (int64_t)c->wb * k->dwb - dfills(m, rc) * kr->dfill -
+               (int64_t)rc->wb * kr->dwb;
+  int64_t read_beats = di * k->ibeats + dfills(m, c) * k->dbeats - dfills(m, rc) * kr->dbeats;
+  int64_t write_beats = (int64_t)c->wb * k->dbeats - (int64_t)rc->wb * kr->dbeats;
+  set(sig, "icache.miss", c->imiss);
+  set(sig, "icache.hit", sig_of(ref, "icache.access") - c->imiss);
+  set(sig, "dcache.read_miss", c->rmiss);
+  set(sig, "dcache.read_hit", sig_of(ref, "dcache.read_hit") + rc->rmiss - c->rmiss);
+  set(sig, "dcache.write_miss", c->wmiss);
+  set(sig, "dcache.write_hit", sig_of(ref, "dcache.write_hit") + rc->wmiss - c->wmiss);
+  set(sig, "writeback", c->wb);
+  move(sig, "mem.read", di + dfill);
+  move(sig, "mem.write", dwb);
+  move(sig, "stall.icache", ic);
+  move(sig, "stall.dcache", dc);
+  move(sig, "stall", ic + dc);
+  move(sig, "cycle", ic + dc);
+  r->cycles = (uint64_t)((int64_t)ref->cycles + ic + dc);
+  double vr = m->voltage / m->nominal_voltage;
+  double pj = (double)(ic + dc) * (m->core_pj * vr * vr + m->static_mw * vr * 1000.0 / m->freq_mhz) +
+              (double)read_beats * m->mem_read_pj + (double)write_beats * m->mem_write_pj;
+  r->energy_j = ref->energy_j + pj * 1e-12;
+  r->cache_bytes = sw_model_cache_bytes(m); /* the reference's caches are one line */
+  r->signals = sig;
+}
 
 typedef struct gpool {       /* the groups, run on up to `jobs` threads */
   group *g;
@@ -86,18 +171,30 @@ typedef struct gpool {       /* the groups, run on up to `jobs` threads */
   tally_error err;
 } gpool;
 
-/* The reference's counts that must be what the derivation assumes. */
-static const char *reference_wrong(const sw_result *ref, uint64_t seen, uint32_t penalty) {
+/* The reference's counts that must be what the derivation assumes: the
+ * observers saw every miss, and each cost exactly its latency (every
+ * miss costs at least that; the sum equal to it means each did). */
+static const char *reference_wrong(const group *g, const sw_result *ref, const sw_lru *il, const sw_lru *dl,
+                                   const costs *k) {
   static const char *const zero[] = {"interrupt", "wfi.idle", "dvfs.switch", "marker0", "marker1", "marker2", "marker3"};
   for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
-    if (ref->signals[tally_signal_lookup(zero[i])] != 0)
+    if (sig_of(ref, zero[i]) != 0)
       return "the program takes interrupts, sleeps in wfi, switches the clock or sets markers: "
              "their cycles cannot be derived";
-  if (ref->signals[tally_signal_lookup("icache.miss")] != seen)
-    return "the reference run's misses were not all seen";
-  /* every miss costs at least P; the sum equal to misses x P means each cost P */
-  if (ref->signals[tally_signal_lookup("stall.icache")] != seen * penalty)
+  if (g->vary_i && sig_of(ref, "icache.miss") != il->seen)
+    return "the reference run's I-cache misses were not all seen";
+  if (g->vary_i && sig_of(ref, "stall.icache") != il->seen * k->ifill)
     return "an I-cache miss of the reference run cost more than the memory's latency";
+  if (!g->vary_d)
+    return NULL;
+  counts c = counts_of_run(ref);
+  uint64_t stores = sig_of(ref, "dcache.write_hit") + c.wmiss;
+  int wb = g->mdl[0].d.wb;
+  if ((wb ? c.rmiss + c.wmiss : c.rmiss + stores) != dl->seen)
+    return "the reference run's D-cache fills and stores were not all seen";
+  uint64_t stall = wb ? (c.rmiss + c.wmiss) * k->dfill + c.wb * k->dwb : c.rmiss * k->dfill + stores * k->dstore;
+  if (sig_of(ref, "stall.dcache") != stall)
+    return "a D-cache miss or store of the reference run cost more than the memory's latency";
   return NULL;
 }
 
@@ -115,21 +212,79 @@ static int same(const sw_result *a, const sw_result *b, char *why, size_t size) 
   return 1;
 }
 
-static int run_group(group *g, tally_error *err) {
-  const sw_model *m0 = &g->mdl[0];
-  sw_lru o = {.line_shift = (uint32_t)__builtin_ctz(m0->line)};
-  int rc = 0;
-  for (size_t i = 0; rc == 0 && i < g->n; i++)
-    rc = sw_lru_add(&o, g->mdl[i].size / (g->mdl[i].ways * g->mdl[i].line), g->mdl[i].ways);
-  /* the reference: the first point with a one-line, one-way I-cache */
-  sw_point ref_pt = g->pts[0];
-  ref_pt.sets = (sw_list){0};
+/* The reference point: the group's first, with a one-line, one-way cache
+ * in place of each cache that varies (which then misses on every access
+ * but a repeat of the line used last); the D-cache's line is the
+ * shortest of the group's (dline), whose stream holds every longer one's. */
+static int reference_point(const group *g, uint32_t dline, sw_point *ref) {
+  const sw_model *m = &g->mdl[0];
+  *ref = g->pts[0];
+  ref->sets = (sw_list){0};
   char one[64];
-  snprintf(one, sizeof one, "icache.size=%u", m0->line);
+  int rc = 0;
   for (size_t i = 0; rc == 0 && i < g->pts[0].sets.n; i++)
-    rc = sw_list_add(&ref_pt.sets, g->pts[0].sets.v[i]);
-  if (rc == 0)
-    rc = sw_list_add(&ref_pt.sets, one) | sw_list_add(&ref_pt.sets, "icache.ways=1");
+    rc = sw_list_add(&ref->sets, g->pts[0].sets.v[i]);
+  if (rc == 0 && g->vary_i) {
+    snprintf(one, sizeof one, "icache.size=%u", m->i.line);
+    rc = sw_list_add(&ref->sets, one) | sw_list_add(&ref->sets, "icache.ways=1");
+  }
+  if (rc == 0 && g->vary_d) {
+    snprintf(one, sizeof one, "dcache.line=%u", dline);
+    rc = sw_list_add(&ref->sets, one);
+    snprintf(one, sizeof one, "dcache.size=%u", dline);
+    rc |= sw_list_add(&ref->sets, one) | sw_list_add(&ref->sets, "dcache.ways=1");
+  }
+  return rc;
+}
+
+#define MAX_DLINES 16 /* line sizes are powers of two below 64 KiB */
+
+/* The stacks of every cache shape the group's points ask for: the
+ * I-cache's (one line size), and the D-cache's per line size, chained in
+ * dl[0..*ndl) from dl[0] (one callback feeds them all). */
+static int stacks_for(const group *g, sw_lru *il, sw_lru *dl, size_t *ndl) {
+  const sw_model *m0 = &g->mdl[0];
+  *il = (sw_lru){.line_shift = (uint32_t)__builtin_ctz(m0->i.line ? m0->i.line : 4)};
+  *ndl = 0;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < g->n; i++) {
+    const sw_model *m = &g->mdl[i];
+    if (g->vary_i)
+      rc = sw_lru_add(il, sets_of(&m->i), m->i.ways);
+    if (rc != 0 || !g->vary_d)
+      continue;
+    uint32_t shift = (uint32_t)__builtin_ctz(m->d.line ? m->d.line : 4);
+    size_t k = 0;
+    while (k < *ndl && dl[k].line_shift != shift)
+      k++;
+    if (k == *ndl) {
+      if (k == MAX_DLINES)
+        return -1;
+      dl[k] = (sw_lru){.line_shift = shift, .no_allocate = !m->d.wb};
+      if (k)
+        dl[k - 1].next = &dl[k];
+      ++*ndl;
+    }
+    rc = sw_lru_add(&dl[k], sets_of(&m->d), m->d.ways);
+  }
+  return rc;
+}
+
+static uint32_t shortest_dline(const group *g) {
+  uint32_t l = g->mdl[0].d.line;
+  for (size_t i = 1; i < g->n; i++)
+    if (g->mdl[i].d.line < l)
+      l = g->mdl[i].d.line;
+  return l;
+}
+
+static int run_group(group *g, tally_error *err) {
+  sw_lru il, dl[MAX_DLINES];
+  size_t ndl = 0;
+  sw_point ref_pt;
+  uint32_t dline = shortest_dline(g);
+  int rc = stacks_for(g, &il, dl, &ndl);
+  rc |= reference_point(g, dline, &ref_pt);
   if (rc != 0)
     sw_err(err, TALLY_E_INTERNAL, "out of memory");
   int ns = tally_signal_count();
@@ -138,25 +293,34 @@ static int run_group(group *g, tally_error *err) {
   sw_result ref, r, real;
   if (rc == 0 && (!rsig || !sig || !csig))
     rc = (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
+  sw_observers obs = {g->vary_i ? sw_lru_on_miss : NULL, &il, g->vary_d ? sw_lru_on_dcache : NULL, dl};
   if (rc == 0)
-    rc = sw_point_run_observed(g->s, &ref_pt, sw_lru_on_miss, &o, &ref, rsig, err);
-  uint32_t penalty = sw_ns_cycles(m0->read_first_ns, m0->freq_mhz) +
-                     (sw_model_beats(m0) - 1) * sw_ns_cycles(m0->read_beat_ns, m0->freq_mhz);
-  const char *wrong = rc == 0 ? reference_wrong(&ref, o.seen, penalty) : NULL;
+    rc = sw_point_run_observed(g->s, &ref_pt, &obs, &ref, rsig, err);
+  sw_model mref = g->mdl[0]; /* the reference's memory costs: the shortest D-cache line */
+  mref.d.line = dline;
+  costs kr = costs_of(&mref);
+  const char *wrong = rc == 0 ? reference_wrong(g, &ref, &il, dl, &kr) : NULL;
   if (wrong)
     rc = (sw_err(err, TALLY_E_USAGE, "--one-pass: %s (program %s)", wrong, g->pts[0].prog->name), -1);
-  /* the point with the most misses, run for real as a check */
+  counts rc0 = rc == 0 ? counts_of_run(&ref) : (counts){0};
+  /* the point that takes longest (the most misses and write-backs), run
+   * for real as a check */
   size_t check = 0;
-  for (size_t i = 1; rc == 0 && i < g->n; i++)
-    if (sw_lru_misses(&o, g->mdl[i].size / (g->mdl[i].ways * g->mdl[i].line), g->mdl[i].ways) >
-        sw_lru_misses(&o, g->mdl[check].size / (g->mdl[check].ways * g->mdl[check].line), g->mdl[check].ways))
-      check = i;
-  for (size_t k = 0; rc == 0 && k < g->n; k++) {
-    size_t i = (check + k) % g->n; /* the checked point first: nothing is stored if it fails */
-    const sw_model *m = &g->mdl[i];
-    derive(m, penalty, &ref, o.seen, sw_lru_misses(&o, m->size / (m->ways * m->line), m->ways), &r, sig);
+  uint64_t most = 0;
+  for (size_t i = 0; rc == 0 && i < g->n; i++) {
+    counts c = point_counts(g, i, &il, dl, &rc0);
+    costs k = costs_of(&g->mdl[i]);
+    derive(&g->mdl[i], &k, &kr, &ref, &rc0, &c, &r, sig);
+    if (i == 0 || r.cycles > most)
+      check = i, most = r.cycles;
+  }
+  for (size_t n = 0; rc == 0 && n < g->n; n++) {
+    size_t i = (check + n) % g->n; /* the checked point first: nothing is stored if it fails */
+    counts c = point_counts(g, i, &il, dl, &rc0);
+    costs k = costs_of(&g->mdl[i]);
+    derive(&g->mdl[i], &k, &kr, &ref, &rc0, &c, &r, sig);
     char why[200];
-    if (k == 0 && (rc = sw_point_run(g->s, &g->pts[i], &real, csig, err)) == 0 && !same(&r, &real, why, sizeof why))
+    if (n == 0 && (rc = sw_point_run(g->s, &g->pts[i], &real, csig, err)) == 0 && !same(&r, &real, why, sizeof why))
       rc = (sw_err(err, TALLY_E_USAGE,
                    "--one-pass: point %zu derived differs from its real run (%s): does the program's path "
                    "depend on time? Run without --one-pass", g->pts[i].index, why), -1);
@@ -169,8 +333,29 @@ static int run_group(group *g, tally_error *err) {
   }
   sw_list_free(&ref_pt.sets);
   free(rsig), free(sig), free(csig);
-  sw_lru_free(&o);
+  sw_lru_free(&il);
+  for (size_t i = 0; i < ndl; i++)
+    sw_lru_free(&dl[i]);
   return rc;
+}
+
+static int same_shape(const sw_cache *a, const sw_cache *b) {
+  return a->size == b->size && a->ways == b->ways && a->line == b->line;
+}
+
+/* Which caches vary in the group, and whether the one pass is exact for
+ * it (checked for every group before anything runs). */
+static int group_in_family(group *g, tally_error *err) {
+  for (size_t i = 1; i < g->n; i++) {
+    g->vary_i |= !same_shape(&g->mdl[i].i, &g->mdl[0].i);
+    g->vary_d |= !same_shape(&g->mdl[i].d, &g->mdl[0].d);
+  }
+  for (size_t i = 0; i < g->n; i++) {
+    const char *why = sw_models_outside(&g->mdl[i], 1, g->vary_i, g->vary_d);
+    if (why)
+      return sw_err(err, TALLY_E_USAGE, "--one-pass: not exact for point %zu: %s", g->pts[i].index, why), -1;
+  }
+  return 0;
 }
 
 static int same_machine(const sw_point *a, const sw_model *ma, const sw_point *b, const sw_model *mb) {
@@ -248,6 +433,15 @@ static int run_groups(gpool *gp, unsigned jobs, tally_error *err) {
 int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, unsigned jobs,
                const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
                tally_error *err) {
+  sw_list counters = {0};
+  if (sw_counters(s, &counters) != 0)
+    return sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1;
+  if (counters.n) { /* a function's share of the misses is not in the stacks */
+    sw_err(err, TALLY_E_USAGE, "--one-pass: statistics-module counters ('%s') cannot be derived; "
+           "run without --one-pass", counters.v[0]);
+    sw_list_free(&counters);
+    return -1;
+  }
   sw_point *pts = calloc(n ? n : 1, sizeof *pts);
   sw_model *mdl = calloc(n ? n : 1, sizeof *mdl);
   int rc = pts && mdl ? 0 : (sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1);
@@ -263,9 +457,6 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, un
       made++;
       break;
     }
-    const char *why = sw_model_outside(&mdl[made]);
-    if (why)
-      rc = (sw_err(err, TALLY_E_USAGE, "--one-pass: not exact for point %zu: %s", todo[made], why), -1);
   }
   /* one reference run per program and machine (the model but the
    * I-cache's size and ways): its points side by side */
@@ -282,7 +473,9 @@ int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, un
       break;
     }
     gp.g = g;
-    gp.g[gp.ng++] = (group){s, db, pts + i, mdl + i, j - i, done, ctx, &gp.lock};
+    g = &gp.g[gp.ng++];
+    *g = (group){s, db, pts + i, mdl + i, j - i, 0, 0, done, ctx, &gp.lock};
+    rc = group_in_family(g, err);
     i = j;
   }
   if (rc == 0)

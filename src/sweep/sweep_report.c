@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tally/run.h"
 #include "sweep_int.h"
 
 typedef struct row {
@@ -50,11 +51,12 @@ static int columns(table *t) {
 }
 
 static int metric_known(const char *m) {
-  static const char *const own[] = {"cycles", "instructions", "energy_uj", "exit"};
+  static const char *const own[] = {"cycles", "instructions", "energy_uj", "exit", "cache_bytes"};
   for (size_t i = 0; i < sizeof own / sizeof *own; i++)
     if (strcmp(m, own[i]) == 0)
       return 1;
-  return tally_signal_lookup(m) >= 0;
+  tally_event ev;
+  return tally_signal_lookup(m) >= 0 || (strchr(m, '@') && tally_event_parse(m, &ev, NULL) == 0);
 }
 
 static void table_free(table *t) {
@@ -76,7 +78,8 @@ static int table_load(table *t, const tally_sweep *s, const char *db, tally_erro
   for (size_t i = 0; i < t->cols.n; i++)
     if (!metric_known(t->cols.v[i]))
       return sw_err(err, TALLY_E_USAGE,
-                    "unknown metric '%s' (cycles, instructions, energy_uj, exit, or a signal: tally signals)",
+                    "unknown metric '%s' (cycles, instructions, energy_uj, exit, cache_bytes, a signal: tally signals, "
+                    "or a counter SIGNAL@FUNCTION)",
                     t->cols.v[i]), -1;
   sw_db *d = sw_db_open(db, err);
   if (!d)

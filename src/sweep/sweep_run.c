@@ -138,7 +138,7 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
   size_t total = tally_sweep_points(s);
   if (s->nprogs == 0)
     return sw_err(err, TALLY_E_USAGE, "the sweep names no program"), -1;
-  if (sw_check_size(s, err) != 0)
+  if (sw_check_size(s, err) != 0 || sw_counters_check(s, err) != 0)
     return -1;
   if (first > total)
     first = total;

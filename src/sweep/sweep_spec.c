@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tally/run.h"
 #include "sweep_int.h"
 
 void sw_err(tally_error *err, tally_errcode code, const char *fmt, ...) {
@@ -456,8 +457,14 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
     if (sw_list_add(&p->sets, buf) != 0)
       return -1;
   }
-  /* the key: everything that decides the simulation, nothing else */
+  if (sw_counters(s, &p->counters) != 0)
+    return -1;
+  /* the key: everything that decides the simulation, nothing else; and
+   * the counters, when there are any (a point stored without them lacks
+   * their totals) */
   size_t len = strlen(p->core) + 64;
+  for (size_t i = 0; i < p->counters.n; i++)
+    len += strlen(p->counters.v[i]) + 8;
   for (size_t i = 0; i < p->prog->argv.n; i++)
     len += strlen(p->prog->argv.v[i]) + 1;
   for (size_t i = 0; i < p->sets.n; i++)
@@ -471,11 +478,48 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
   k += sprintf(k, " set=");
   for (size_t i = 0; i < p->sets.n; i++)
     k += sprintf(k, "%s%s", i ? ";" : "", p->sets.v[i]);
+  for (size_t i = 0; i < p->counters.n; i++)
+    k += sprintf(k, "%s%s", i ? ";" : " count=", p->counters.v[i]);
   return 0;
+}
+
+static int listed(const sw_list *l, const char *v) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i], v) == 0)
+      return 1;
+  return 0;
+}
+
+int sw_counters(const tally_sweep *s, sw_list *out) {
+  const char *extra[] = {s->objective, s->pareto[0], s->pareto[1]};
+  for (size_t i = 0; i < s->record.n + 3; i++) {
+    const char *m = i < s->record.n ? s->record.v[i] : extra[i - s->record.n];
+    if (m && strchr(m, '@') && !listed(out, m) && sw_list_add(out, m) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+int sw_counters_check(const tally_sweep *s, tally_error *err) {
+  sw_list c = {0};
+  if (sw_counters(s, &c) != 0)
+    return sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1;
+  int rc = 0;
+  if (c.n > SW_MAX_COUNTERS)
+    rc = (sw_err(err, TALLY_E_USAGE, "%zu statistics-module counters recorded; at most %d", c.n, SW_MAX_COUNTERS), -1);
+  for (size_t i = 0; rc == 0 && i < c.n; i++) {
+    tally_event ev;
+    tally_error e;
+    if (tally_event_parse(c.v[i], &ev, &e) != 0)
+      rc = (sw_err(err, TALLY_E_USAGE, "metric '%s': %s", c.v[i], e.msg), -1);
+  }
+  sw_list_free(&c);
+  return rc;
 }
 
 void sw_point_free(sw_point *p) {
   sw_list_free(&p->sets);
+  sw_list_free(&p->counters);
   free(p->key);
   p->key = NULL;
 }

@@ -195,6 +195,9 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   uint32_t stall = memory_transaction(t, now, busy);
   t->cycle += stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
+  if (t->dcache_miss_fn)
+    t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
+                      (is_write ? TIMING_DC_WRITE : 0) | (r.writeback ? TIMING_DC_WRITEBACK : 0));
   add_dmiss(t->sig_dyn, miss, r.writeback, stall);
   if (__builtin_expect(t->prof_row != NULL, 0))
     add_dmiss(t->prof_row, miss, r.writeback, stall);
@@ -260,6 +263,9 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
     /* no allocate; the line stays clean, and every store goes to memory */
     cache_result r = cache_access(&t->dcache, addr, true);
     pulse(t, r.hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
+    if (t->dcache_miss_fn)
+      t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
+                        TIMING_DC_WRITE | (r.hit ? TIMING_DC_HIT : 0));
     return buffered_write(t, addr, now);
   }
   uint32_t i;

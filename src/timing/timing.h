@@ -190,7 +190,19 @@ typedef struct timing {
    * Last, out of the hot fields' way. */
   void (*icache_miss_fn)(void *ctx, uint32_t line_addr);
   void *icache_miss_ctx;
+  /* The same for the D-cache (tally_on_dcache_miss): every fill, and every
+   * store to a write-through D-cache (which always takes the slow path);
+   * flags are TIMING_DC_*. */
+  void (*dcache_miss_fn)(void *ctx, uint32_t line_addr, uint32_t flags);
+  void *dcache_miss_ctx;
 } timing;
+
+/* What dcache_miss_fn is told of an access (the values of include/tally's
+ * TALLY_DCACHE_*): a store; a write-through store that hit; the fill wrote
+ * a dirty line back. */
+#define TIMING_DC_WRITE 1u
+#define TIMING_DC_HIT 2u
+#define TIMING_DC_WRITEBACK 4u
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);

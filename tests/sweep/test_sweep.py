@@ -28,6 +28,22 @@ its outputs (one case per invocation, --case NAME).
           (SDRAM row misses, a write buffer, LRR) are refused with 64 naming
           why, and store nothing; so is a program whose path follows mcycle
           (programs/timed_path.c), caught by the real run of one point.
+  progress the progress bar on a terminal (a pty): an update at the start
+          and one per point, its fill and count, an ETA, 0 s at the end;
+          none off a terminal.
+  counters statistics-module counters as metrics (cycle@move_disc, ...):
+          each point's totals equal a separate `tally run --count`'s;
+          cache_bytes is the I- plus the D-cache's size (by hand); the
+          best point by one is the smallest; --one-pass and an unknown
+          signal are refused with 64 and store nothing.
+  onepass_d `--one-pass` over D-cache axes on a streaming workload (crc32)
+          and one with reuse (matmul): write-back LRU sizes x ways (x line
+          sizes, from one reference with the shortest line), direct-mapped
+          write-through sizes x line sizes (no write buffer), I- and
+          D-cache axes together; every point equals a separate `tally run`
+          in every signal, the axes visibly change misses, write-backs and
+          cycles; a multi-way write-through cache, LRR, a core without a
+          D-cache and SDRAM are refused with 64 naming the parameter.
 """
 import argparse
 import csv
@@ -319,8 +335,8 @@ def case_slurm(a):
                 pass
 
 
-def run_stats(a, elf, args, sets):
-    argv = [a.tally, "run", "--core", "tally5"]
+def run_stats(a, elf, args, sets, core="tally5"):
+    argv = [a.tally, "run", "--core", core]
     for x in sets:
         argv += ["--set", x]
     sj = os.path.join(a.work, "run.json")
@@ -331,18 +347,23 @@ def run_stats(a, elf, args, sets):
         return json.load(f)
 
 
-def onepass_equals_runs(a, elf, args, axes):
-    """A --one-pass sweep of elf against one tally run per point."""
-    base = ["memory.type=sram"]
-    signals = list(run_stats(a, elf, args, base)["signals"])
+def onepass_equals_runs(a, elf, args, axes, base=("memory.type=sram",), core="tally5", varies=("icache.miss",)):
+    """A --one-pass sweep of elf against one tally run per point; each
+    signal of `varies` must take more than one value over the points (so
+    that the axes are seen to matter)."""
+    base = list(base)
+    signals = list(run_stats(a, elf, args, base, core)["signals"])
     db = os.path.join(a.work, os.path.basename(elf) + ".db")
-    spec = ["-p", " ".join([elf, *args]), "--set", base[0], "--record", ",".join(["cycles", "instructions"] + signals),
+    spec = ["-p", " ".join([elf, *args]), "--core", core, "--record", ",".join(["cycles", "instructions"] + signals),
             "--db", db, "--one-pass", "--json", "op.json", "-q"]
+    for x in base:
+        spec += ["--set", x]
     for ax in axes:
         spec += ["-a", ax]
     sweep(a, *spec)
     with open(os.path.join(a.work, "op.json")) as f:
         pts = json.load(f)["points"]
+    os.remove(db)  # the next call may sweep the same program again
     want = 1
     for ax in axes:
         want *= len(ax.split("=")[1].split(","))
@@ -350,17 +371,17 @@ def onepass_equals_runs(a, elf, args, axes):
         fail(f"{elf}: {len(pts)} points, expected {want}")
     for p in pts:
         sets = base + [f"{k}={v}" for k, v in p["axes"].items()]
-        d = run_stats(a, elf, args, sets)
+        d = run_stats(a, elf, args, sets, core)
         m = p["metrics"]
         got = {"cycles": d["cycles"], "instructions": d["instructions"], **d["signals"]}
         for k, v in got.items():
             if m.get(k) != v:
-                fail(f"{os.path.basename(elf)} {sets}: {k} {m.get(k)} from --one-pass, {v} from tally run")
+                fail(f"{os.path.basename(elf)} {core} {sets}: {k} {m.get(k)} from --one-pass, {v} from tally run")
         if abs(m["energy_uj"] - d["energy_j"]["total"] * 1e6) > 0.0006:
             fail(f"{sets}: energy {m['energy_uj']} uJ from --one-pass, {d['energy_j']['total'] * 1e6} from tally run")
-    misses = {p["axes"]["icache.size"]: p["metrics"]["icache.miss"] for p in pts if p["axes"]["icache.ways"] == "1"}
-    if len(set(misses.values())) < 2:
-        fail(f"the I-cache sizes do not change the misses: {misses}")
+    for sig in varies:
+        if len({p["metrics"][sig] for p in pts}) < 2:
+            fail(f"{os.path.basename(elf)} {axes}: {sig} is the same at every point")
     return len(pts)
 
 
@@ -392,13 +413,136 @@ def case_onepass(a):
     print(f"{n} points equal their separate runs")
 
 
+def case_onepass_d(a):
+    """--one-pass over D-cache axes, on a streaming workload (crc32 over
+    8 KiB: each line is written, then read, once) and one with reuse
+    (matmul 20: rows and columns used again): write-back LRU sizes x ways
+    (x line sizes), direct-mapped write-through sizes (with I-cache sizes
+    for matmul), I- and D-cache axes together; every point against a
+    separate tally run."""
+    wl = os.path.dirname(a.elf)
+    crc, mm = os.path.join(wl, "crc32.elf"), os.path.join(wl, "matmul.elf")
+    wb = ("dcache.read_miss", "dcache.write_hit", "writeback", "cycles")
+    n = onepass_equals_runs(a, crc, ["8"], ["dcache.size=256,1K,4K", "dcache.ways=1,2,8"], varies=wb[:1] + wb[2:])
+    n += onepass_equals_runs(a, mm, ["20"], ["dcache.line=16,32", "dcache.size=256,1K,4K", "dcache.ways=1,4"],
+                             varies=wb)
+    wt = ("memory.type=sram", "dcache.write_buffer=0", "dcache.ways=1")
+    for elf, args, more in ((crc, ["8"], []), (mm, ["20"], ["icache.size=256,4K"])):
+        n += onepass_equals_runs(a, elf, args, more + ["dcache.line=16,32", "dcache.size=256,1K,4K"], base=wt,
+                                 core="tally5-wt", varies=("dcache.read_miss", "dcache.write_hit", "cycles"))
+    n += onepass_equals_runs(a, mm, ["20"], ["icache.size=256,1K", "icache.ways=1,2", "dcache.size=256,2K"],
+                             varies=("icache.miss",) + wb)
+    refused = [(["--core", "tally5-wt", "--set", "dcache.write_buffer=0", "-a", "dcache.ways=1,2"], "dcache.ways"),
+               (["--set", "dcache.replacement=lrr", "-a", "dcache.ways=2,4"], "dcache.replacement"),
+               (["--core", "picorv32"], "dcache.enabled"),
+               (["--set", "memory.type=sdram"], "SDRAM")]
+    for extra, why in refused:
+        db = os.path.join(a.work, "refused.db")
+        p = sweep(a, "-p", f"{mm} 20", "-a", "dcache.size=1K,2K", "--set", "memory.type=sram", *extra, "--one-pass",
+                  "--db", db, "-q", check=False)
+        if p.returncode != 64 or why not in p.stderr:
+            fail(f"--one-pass {extra}: exit {p.returncode}, {p.stderr!r}, expected 64 naming {why!r}")
+        if count(db) != 0:
+            fail(f"--one-pass {extra} stored points although refused")
+    print(f"{n} points equal their separate runs")
+
+
+def case_counters(a):
+    """Statistics-module counters as metrics (SIGNAL@FUNCTION in record and
+    objective): every point's totals equal the totals of a separate `tally
+    run --count` with the same --set options; the best point by such a
+    counter is the smallest; --one-pass and an unknown counter signal are
+    refused with 64 before anything is stored."""
+    counters = ["cycle@move_disc", "icache.miss@move_disc", "dcache.write_hit@move_disc"]
+    db = os.path.join(a.work, "counters.db")
+    spec = ["-p", f"{a.elf} 6", "-a", "icache.size=256,4K", "-a", "dcache.size=256,4K",
+            "--record", ",".join(["cycles", "cache_bytes"] + counters), "--objective", "icache.miss@move_disc",
+            "--pareto", "cycles,cache_bytes", "--db", db, "-j", "2"]
+    p = sweep(a, *spec, "--csv", "-")
+    out = sweep(a, *spec, "--no-run", "--csv", "-", "-q").stdout
+    table = rows(out)
+    if len(table) != 4:
+        fail(f"expected 4 points, got {len(table)}")
+    for r in table:
+        argv = [a.tally, "run", "--core", "tally5", "--set", f"icache.size={r['icache.size']}",
+                "--set", f"dcache.size={r['dcache.size']}", "--interval", "50000", "--db", os.path.join(a.work, "r.db")]
+        for c in counters:
+            argv += ["--count", c]
+        iv = os.path.join(a.work, "iv.csv")
+        q = subprocess.run(argv + ["--intervals-csv", iv, a.elf, "6"], capture_output=True, text=True, timeout=120)
+        if q.returncode != 0:
+            fail(f"tally run {argv}: exit {q.returncode}\n{q.stderr}")
+        total = [line.split(",") for line in open(iv) if line.startswith("total,")][0]
+        want = [int(v) for v in total[3:3 + len(counters)]]
+        got = [int(float(r[c])) for c in counters]
+        if got != want:
+            fail(f"point {r['point']}: counters {got} from tally sweep, {want} from tally run --count")
+        size = {"256": 256, "4K": 4096}
+        if int(r["cache_bytes"]) != size[r["icache.size"]] + size[r["dcache.size"]]:
+            fail(f"point {r['point']}: cache_bytes {r['cache_bytes']}, expected the I- plus the D-cache's size")
+    if len({r["icache.miss@move_disc"] for r in table}) < 2:
+        fail("the I-cache size does not change icache.miss@move_disc: the check would be weak")
+    best = min(table, key=lambda r: float(r["icache.miss@move_disc"]))
+    if f"--set icache.size={best['icache.size']}" not in p.stdout.split("best point")[-1]:
+        fail(f"best point by icache.miss@move_disc is not point {best['point']}:\n{p.stdout}")
+    for extra, why in ((["--one-pass", "--set", "memory.type=sram"], "cannot be derived"),
+                       (["--record", "cycles,nosuch@move_disc"], "nosuch")):
+        bad = os.path.join(a.work, "bad.db")
+        q = sweep(a, "-p", f"{a.elf} 6", "-a", "icache.size=256,4K", "--record", "cycles,cycle@move_disc", *extra,
+                  "--db", bad, "-q", check=False)
+        if q.returncode != 64 or why not in q.stderr or count(bad) != 0:
+            fail(f"{extra}: exit {q.returncode}, {q.stderr!r}, expected 64 naming {why!r} and nothing stored")
+    print("4 points' counters equal tally run --count")
+
+
+def case_progress(a):
+    """The progress bar: on a terminal (stderr a pty), an update at the
+    start (ETA ?) and one per finished point, k/N points with 30 * k // N
+    '#' of 30, an ETA in seconds once a point is done, the last at N/N
+    with ETA 0 s; not a terminal: no bar, only the first line."""
+    import pty
+    import re
+    db = os.path.join(a.work, "progress.db")
+    argv = [a.tally, "sweep", "-p", f"{a.elf} 6", "-a", "icache.size=256,512,1K,4K", "--db", db, "-j", "1", "-q"]
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, cwd=a.work)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    if p.wait(timeout=120) != 0:
+        fail(f"tally sweep on a terminal: exit {p.returncode}: {out!r}")
+    bars = re.findall(r"\[(#*) *\] (\d+)/4 points, \d+ s, ETA ([^\r\n]*?) ?(?=\r|\n|$)", out.decode())
+    if [int(b[1]) for b in bars] != [0, 1, 2, 3, 4]:
+        fail(f"expected an update at the start and one per point, 0/4 .. 4/4: {out!r}")
+    if bars[0][2] != "?":
+        fail(f"before any point is done the ETA is {bars[0][2]!r}, expected ?")
+    for fill, done, eta in bars:
+        if len(fill) != 30 * int(done) // 4 or (done != "0" and not re.fullmatch(r"\d+ s", eta)):
+            fail(f"update {done}/4: {len(fill)} '#' (expected {30 * int(done) // 4}), ETA {eta!r}")
+    if bars[-1][2] != "0 s":
+        fail(f"the last update's ETA is {bars[-1][2]!r}, expected 0 s")
+    argv[argv.index(db)] = os.path.join(a.work, "progress2.db")
+    q = subprocess.run(argv, capture_output=True, text=True, cwd=a.work, timeout=120)
+    if q.returncode != 0 or "[" in q.stderr or "running 4 of 4 points" not in q.stderr:
+        fail(f"not a terminal: expected no bar: {q.stderr!r}")
+    print("4 updates on a terminal, none elsewhere")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
-    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass"])
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d", "counters", "progress"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)
