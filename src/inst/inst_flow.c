@@ -36,14 +36,22 @@
 
 #include "inst_tramp.h"
 
-#define V_NODE(f) ((f)->nn)
-#define NEG 0x80000000u
+/* Each block n is two nodes of the graph, its entry and its exit, joined
+ * by the block's own edge (its count is the block's): the ways in end at
+ * the entry, the ways out leave from the exit, so that a loop of one block
+ * is no self-loop, and a counter may sit on the block or on a branch's
+ * way, whichever is cheaper. */
+#define GV(f) (2 * (f)->nn) /* the virtual node */
+#define GIN(n) (2 * (n))
+#define GOUT(n) (2 * (n) + 1)
+#define NO_NODE UINT32_MAX
+#define NEG 1u /* a term's minus sign; its value's index is shifted left by one */
 
-enum place { P_NONE, P_TARGET, P_SOURCE, P_BRANCH };
-enum ekind { E_PLAIN, E_TAKEN, E_FALL };
+enum place { P_NONE, P_NODE, P_BRANCH };
+enum ekind { E_PLAIN, E_TAKEN, E_FALL, E_BLOCK };
 
 typedef struct fedge {
-  uint32_t u, v;       /* nodes (V_NODE: the virtual node) */
+  uint32_t u, v;       /* graph nodes (GIN, GOUT, GV) */
   uint32_t insn;       /* the instruction the edge leaves from (E_TAKEN / E_FALL: the branch) */
   uint8_t kind, place;
   bool tree;
@@ -61,7 +69,8 @@ typedef struct flow {
   uint32_t nn;
   fedge *e;
   size_t ne, cap;
-  uint32_t *nin, *nout, *depth;
+  uint32_t *depth;     /* per block: its loop depth */
+  size_t *blk;         /* per block: its block edge */
   bool *fall_in;       /* the node is entered by a modelled fall from the instruction before */
   bool ok;
 } flow;
@@ -130,8 +139,10 @@ static bool make_nodes(flow *f, const bool *in_r) {
 
 static uint32_t node_of_pc(const flow *f, uint32_t pc) {
   long i = tally_inst_find_insn(f->ti, pc);
-  return i >= 0 && f->node_at[i] >= 0 ? (uint32_t)f->node_at[i] : V_NODE(f);
+  return i >= 0 && f->node_at[i] >= 0 ? (uint32_t)f->node_at[i] : NO_NODE;
 }
+
+static uint32_t entry_of(const flow *f, uint32_t n) { return n == NO_NODE ? GV(f) : GIN(n); }
 
 static void add_edge(flow *f, uint32_t u, uint32_t v, size_t insn, enum ekind kind) {
   if (f->ne == f->cap) {
@@ -157,21 +168,23 @@ static void node_edges(flow *f, uint32_t n) {
   const tally_inst *ti = f->ti;
   size_t j = f->last[n];
   const isa_insn *d = &ti->dec[j];
-  uint32_t pc = ti->insns[j].pc, V = V_NODE(f);
-  uint32_t next = next_contiguous(ti, j) && f->node_at[j + 1] >= 0 ? (uint32_t)f->node_at[j + 1] : V;
+  uint32_t pc = ti->insns[j].pc;
+  uint32_t next = next_contiguous(ti, j) && f->node_at[j + 1] >= 0 ? (uint32_t)f->node_at[j + 1] : NO_NODE;
+  f->blk[n] = f->ne;
+  add_edge(f, GIN(n), GOUT(n), f->first[n], E_BLOCK);
   if (inst_branch_index(d->kind) >= 0) {
-    add_edge(f, n, node_of_pc(f, pc + (uint32_t)d->imm), j, E_TAKEN);
-    add_edge(f, n, next, j, E_FALL);
-    if (next != V)
+    add_edge(f, GOUT(n), entry_of(f, node_of_pc(f, pc + (uint32_t)d->imm)), j, E_TAKEN);
+    add_edge(f, GOUT(n), entry_of(f, next), j, E_FALL);
+    if (next != NO_NODE)
       f->fall_in[next] = true;
   } else if (d->kind == K_JAL && d->rd == 0) {
-    add_edge(f, n, node_of_pc(f, pc + (uint32_t)d->imm), j, E_PLAIN);
+    add_edge(f, GOUT(n), entry_of(f, node_of_pc(f, pc + (uint32_t)d->imm)), j, E_PLAIN);
   } else if (d->kind == K_JAL || d->kind == K_JALR || d->kind == K_ECALL || d->kind == K_EBREAK ||
              d->kind == K_MRET || d->kind == K_ILLEGAL || semihost_end(ti, j)) {
-    add_edge(f, n, V, j, E_PLAIN); /* where it goes on (if anywhere) is reached from V */
+    add_edge(f, GOUT(n), GV(f), j, E_PLAIN); /* where it goes on (if anywhere) is reached from V */
   } else {
-    add_edge(f, n, next, j, E_PLAIN);
-    if (next != V)
+    add_edge(f, GOUT(n), entry_of(f, next), j, E_PLAIN);
+    if (next != NO_NODE)
       f->fall_in[next] = true;
   }
 }
@@ -207,7 +220,7 @@ static bool v_edges(flow *f) {
     if (i > 0 && next_contiguous(ti, i - 1) && !never_falls(ti, i - 1) && !f->fall_in[n])
       need = true; /* the instruction before comes back here (a call, ecall, ...) or is not in the graph */
     if (need)
-      add_edge(f, V_NODE(f), n, i, E_PLAIN);
+      add_edge(f, GV(f), GIN(n), i, E_PLAIN);
   }
   free(ext);
   return true;
@@ -217,7 +230,7 @@ static bool v_edges(flow *f) {
  * (code reached only in ways the graph does not show): the graph is then
  * connected, and so is its spanning tree. */
 static bool connect_all(flow *f) {
-  uint32_t N = f->nn + 1;
+  uint32_t N = 2 * f->nn + 1;
   size_t *head = malloc(N * sizeof *head), *nxt = malloc((f->ne + 1) * sizeof *nxt);
   uint32_t *stack = malloc(N * sizeof *stack);
   bool *seen = calloc(N, sizeof *seen);
@@ -230,12 +243,12 @@ static bool connect_all(flow *f) {
   size_t ne = f->ne;
   for (size_t k = 0; k < ne; k++)
     nxt[k] = head[f->e[k].u], head[f->e[k].u] = k;
-  for (uint32_t root = V_NODE(f), n = 0; n <= f->nn; n++) {
-    uint32_t start = n == 0 ? root : n - 1;
+  for (uint32_t root = GV(f), n = 0; n <= f->nn; n++) {
+    uint32_t start = n == 0 ? root : GIN(n - 1);
     if (seen[start])
       continue;
     if (start != root)
-      add_edge(f, root, start, f->first[start], E_PLAIN);
+      add_edge(f, root, start, f->first[n - 1], E_PLAIN);
     size_t sp = 0;
     stack[sp++] = start;
     seen[start] = true;
@@ -265,7 +278,7 @@ static bool loop_depths(flow *f) {
     if (f->node_in[j] < 0 || !(inst_branch_index(d->kind) >= 0 || (d->kind == K_JAL && d->rd == 0)) || d->imm > 0)
       continue;
     uint32_t h = node_of_pc(f, ti->insns[j].pc + (uint32_t)d->imm);
-    if (h == V_NODE(f) || h > (uint32_t)f->node_in[j])
+    if (h == NO_NODE || h > (uint32_t)f->node_in[j])
       continue;
     diff[h]++;
     diff[f->node_in[j] + 1]--;
@@ -280,27 +293,38 @@ static bool loop_depths(flow *f) {
   return true;
 }
 
-/* Where each edge's counter would go, what it would cost, and its weight. */
+/* What a count at node n's first instruction costs (in units of a jal
+ * to a trampoline): a 2-byte instruction may have to trap. */
+static unsigned node_cost(const flow *f, uint32_t n) {
+  for (size_t i = f->first[n]; i <= f->last[n]; i++)
+    if (f->ti->insns[i].len == 4)
+      return 2;
+  return 8;
+}
+
+static uint32_t gdepth(const flow *f, uint32_t x) { return x == GV(f) ? 0 : f->depth[x / 2]; }
+
+/* Where each edge's counter would go and its weight: the estimated cost of
+ * counting it, frequency (8^loop depth) times the cost of one count; the
+ * maximum spanning tree leaves the cheapest edges to count. */
 static void place_edges(flow *f) {
   const tally_inst *ti = f->ti;
-  uint32_t V = V_NODE(f);
   for (size_t k = 0; k < f->ne; k++) {
     fedge *e = &f->e[k];
-    uint32_t d = f->depth[e->u] < f->depth[e->v] ? f->depth[e->u] : f->depth[e->v];
-    e->w = (uint64_t)1 << (3 * (d > 20 ? 20 : d));
-    if (e->v != V && f->nin[e->v] == 1) {
-      e->place = P_TARGET;
-      e->cost = ti->insns[f->first[e->v]].len == 4 ? 1 : 2;
-    } else if (e->u != V && f->nout[e->u] == 1) {
-      e->place = P_SOURCE;
-      e->cost = ti->insns[f->first[e->u]].len == 4 ? 1 : 2;
+    /* a branch's trampoline (or trap) runs whichever way it goes: as often as its block */
+    uint32_t du = gdepth(f, e->u), dv = gdepth(f, e->v), d = e->kind == E_PLAIN && dv < du ? dv : du;
+    uint64_t freq = (uint64_t)1 << (3 * (d > 16 ? 16 : d));
+    if (e->kind == E_BLOCK) {
+      e->place = P_NODE;
+      e->cost = node_cost(f, e->u / 2);
     } else if (e->kind != E_PLAIN) {
       e->place = P_BRANCH;
-      e->cost = ti->insns[e->insn].len == 4 ? 2 : 4; /* a 2-byte branch often ends up a trap */
-    } else {
+      e->cost = ti->insns[e->insn].len == 4 ? 2 : 8; /* a 2-byte branch mostly ends up a trap */
+    } else { /* a jump, a fall, a way to or from V: the block edges count it as well */
       e->place = P_NONE;
-      e->w = UINT64_MAX;
+      e->cost = 0;
     }
+    e->w = e->place == P_NONE ? UINT64_MAX : freq * e->cost;
   }
 }
 
@@ -330,7 +354,7 @@ static uint32_t find_root(uint32_t *up, uint32_t x) {
 /* Kruskal: the heaviest edges that close no cycle make the tree. */
 static bool spanning_tree(flow *f) {
   korder *order = malloc((f->ne ? f->ne : 1) * sizeof *order);
-  uint32_t *up = malloc((f->nn + 1) * sizeof *up);
+  uint32_t *up = malloc((2 * f->nn + 1) * sizeof *up);
   if (!order || !up) {
     free(order), free(up);
     return false;
@@ -338,7 +362,7 @@ static bool spanning_tree(flow *f) {
   for (size_t k = 0; k < f->ne; k++)
     order[k] = (korder){f->e[k].w, f->e[k].cost, k};
   qsort(order, f->ne, sizeof *order, cmp_edge);
-  for (uint32_t n = 0; n <= f->nn; n++)
+  for (uint32_t n = 0; n <= 2 * f->nn; n++)
     up[n] = n;
   for (size_t i = 0; i < f->ne; i++) {
     fedge *e = &f->e[order[i].k];
@@ -354,9 +378,9 @@ static bool spanning_tree(flow *f) {
 
 /* The derivation of the tree edges, leaves first, V last (never used: its
  * equation is the sum of all the others). prog gets {value index, n,
- * n terms (value index, NEG for minus)} per tree edge. */
+ * n terms (value index << 1, NEG for minus)} per tree edge. */
 static bool derive(flow *f, words *prog, uint32_t nctr) {
-  uint32_t N = f->nn + 1;
+  uint32_t N = 2 * f->nn + 1;
   uint32_t *deg = calloc(N, sizeof *deg), *queue = malloc(N * sizeof *queue);
   size_t *start = calloc(N + 1, sizeof *start), *inc = malloc((2 * f->ne + 1) * sizeof *inc);
   bool *known = calloc(f->ne ? f->ne : 1, sizeof *known);
@@ -386,7 +410,7 @@ static bool derive(flow *f, words *prog, uint32_t nctr) {
         inc[fill[f->e[k].u]++] = k, inc[fill[f->e[k].v]++] = k;
     free(fill);
     size_t qh = 0, qt = 0;
-    for (uint32_t n = 0; n < f->nn; n++)
+    for (uint32_t n = 0; n < GV(f); n++)
       if (deg[n] == 1)
         queue[qt++] = n;
     while (ok && qh < qt) {
@@ -405,12 +429,12 @@ static bool derive(flow *f, words *prog, uint32_t nctr) {
       for (size_t a = start[x]; a < start[x + 1]; a++) {
         const fedge *e = &f->e[inc[a]];
         if (inc[a] != t)
-          put(prog, e->val | ((e->v == x) == t_in ? NEG : 0));
+          put(prog, e->val << 1 | ((e->v == x) == t_in ? NEG : 0));
       }
       known[t] = true;
       deg[x]--;
       uint32_t o = t_in ? f->e[t].u : f->e[t].v;
-      if (--deg[o] == 1 && o != V_NODE(f))
+      if (--deg[o] == 1 && o != GV(f))
         queue[qt++] = o;
     }
     for (size_t k = 0; ok && k < f->ne; k++)
@@ -420,22 +444,15 @@ static bool derive(flow *f, words *prog, uint32_t nctr) {
   return ok && prog->ok;
 }
 
-/* Record terms of node n: its ways in, or its ways out when they are fewer
- * (entries equal exits in every node). */
+/* Record terms of block n: its block edge. */
 static void node_terms(const flow *f, uint32_t n, words *out) {
-  size_t nin = 0, nout = 0;
-  for (size_t k = 0; k < f->ne; k++)
-    nin += f->e[k].v == n, nout += f->e[k].u == n;
-  bool use_in = nin <= nout;
-  put(out, (uint32_t)(use_in ? nin : nout));
-  for (size_t k = 0; k < f->ne; k++)
-    if ((use_in ? f->e[k].v : f->e[k].u) == n)
-      put(out, f->e[k].val);
+  put(out, 1);
+  put(out, f->e[f->blk[n]].val << 1);
 }
 
 static void flow_free(flow *f) {
   free(f->node_at), free(f->node_in), free(f->first), free(f->last), free(f->e);
-  free(f->nin), free(f->nout), free(f->depth), free(f->fall_in);
+  free(f->blk), free(f->depth), free(f->fall_in);
 }
 
 /* Builds the graph of the counted blocks and its spanning tree; the
@@ -445,18 +462,13 @@ static bool build_flow(flow *f, const bool *in_r, uint32_t *nctr) {
   if (!make_nodes(f, in_r))
     return false;
   f->fall_in = calloc(f->nn + 1, sizeof *f->fall_in);
-  if (!f->fall_in)
+  f->blk = calloc(f->nn + 1, sizeof *f->blk);
+  if (!f->fall_in || !f->blk)
     return false;
   for (uint32_t n = 0; n < f->nn; n++)
     node_edges(f, n);
   if (!f->ok || !v_edges(f) || !connect_all(f) || !loop_depths(f))
     return false;
-  f->nin = calloc(f->nn + 1, sizeof *f->nin);
-  f->nout = calloc(f->nn + 1, sizeof *f->nout);
-  if (!f->nin || !f->nout)
-    return false;
-  for (size_t k = 0; k < f->ne; k++)
-    f->nin[f->e[k].v]++, f->nout[f->e[k].u]++;
   place_edges(f);
   if (!spanning_tree(f))
     return false;
@@ -475,10 +487,8 @@ static bool build_flow(flow *f, const bool *in_r, uint32_t *nctr) {
  * itself, 1: the taken way, 2: the fall-through way). */
 static size_t counter_at(const flow *f, const fedge *e, unsigned *slot) {
   *slot = 0;
-  if (e->place == P_TARGET)
-    return f->first[e->v];
-  if (e->place == P_SOURCE)
-    return f->first[e->u];
+  if (e->place == P_NODE)
+    return f->first[e->u / 2];
   *slot = e->kind == E_TAKEN ? 1 : 2;
   return e->insn;
 }
@@ -574,7 +584,7 @@ static int plan_flow(tally_inst *ti, bool *used, tally_error *err) {
         node_terms(&f, (uint32_t)f.node_at[ti->sites[k].insn], &terms);
       } else if (ti->sites[k].ctr[0]) {
         put(&terms, 1);
-        put(&terms, ti->sites[k].ctr[0] - 1);
+        put(&terms, (ti->sites[k].ctr[0] - 1) << 1);
       } else {
         put(&terms, 0);
       }
@@ -610,7 +620,7 @@ static int plan_direct(tally_inst *ti, tally_error *err) {
     if (ti->bb_rec[2 * k + 1]) {
       ti->sites[k].ctr[0] = n + 1;
       put(&terms, 1);
-      put(&terms, n++);
+      put(&terms, n++ << 1);
     } else {
       put(&terms, 0);
     }

@@ -97,7 +97,7 @@ struct tally_inst {
   uint32_t *bb_rec;           /* per record: pc, flags */
   size_t bb_nrec;
   uint32_t bb_nctr, bb_nvals; /* counters the sites bump; values (counters, then derived edges) */
-  uint32_t *bb_prog;          /* per derived value: index, n, n terms (index | 1u << 31: minus) */
+  uint32_t *bb_prog;          /* per derived value: index, n, n terms (index << 1, bit 0: minus) */
   size_t bb_nprog;
   uint32_t *bb_terms;         /* per record: n, n terms */
   size_t bb_nterms;

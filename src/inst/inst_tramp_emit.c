@@ -93,6 +93,7 @@ void inst_tg_exit(tgen *g, uint32_t to, const char *jalr_line) {
     jump_to(g, to);
 }
 
+/* In pairs, so that b ^ 1 is b's inverse. */
 static const char *const branch_mn[] = {"beq", "bne", "blt", "bge", "bltu", "bgeu"};
 
 int inst_branch_index(unsigned kind) {
@@ -143,17 +144,27 @@ void inst_tg_displaced(tgen *g, const isa_insn *d, uint32_t pc, edge *e) {
     unsigned l = g->label++;
     uint32_t taken_ctr = g->br_ctr[0], fall_ctr = g->br_ctr[1];
     g->br_ctr[0] = g->br_ctr[1] = 0; /* for this branch only */
-    INSN(g, "%s x%u, x%u, .Ltaken%u", branch_mn[b], d->rs1, d->rs2, l);
-    if (fall_ctr)
-      g->br_carry[1] = inst_tg_body(g, BODY_COUNT, 0, fall_ctr, g->br_dead[1][0], g->br_dead[1][1]);
-    if (e)
-      e->emit(g, e);
-    else
-      inst_tg_exit(g, next, NULL);
-    inst_tg_out(g, ".Ltaken%u:\n", l);
-    if (taken_ctr)
-      g->br_carry[0] = inst_tg_body(g, BODY_COUNT, 0, taken_ctr, g->br_dead[0][0], g->br_dead[0][1]);
-    inst_tg_exit(g, target, NULL);
+    /* Straight on for the way the core predicts (tally5: backward taken,
+     * forward not): the trampoline's own branch is forward, so a backward
+     * branch is re-created inverted, its taken way first. */
+    bool back = target <= pc;
+    INSN(g, "%s x%u, x%u, .Lway%u", branch_mn[back ? b ^ 1 : b], d->rs1, d->rs2, l);
+    for (int way = 0; way < 2; way++) {
+      if (way)
+        inst_tg_out(g, ".Lway%u:\n", l);
+      if (back == !way) { /* the taken way */
+        if (taken_ctr)
+          g->br_carry[0] = inst_tg_body(g, BODY_COUNT, 0, taken_ctr, g->br_dead[0][0], g->br_dead[0][1]);
+        inst_tg_exit(g, target, NULL);
+      } else {
+        if (fall_ctr)
+          g->br_carry[1] = inst_tg_body(g, BODY_COUNT, 0, fall_ctr, g->br_dead[1][0], g->br_dead[1][1]);
+        if (e)
+          e->emit(g, e);
+        else
+          inst_tg_exit(g, next, NULL);
+      }
+    }
     return;
   }
   switch (d->kind) {
