@@ -493,8 +493,11 @@ static size_t counter_at(const flow *f, const fedge *e, unsigned *slot) {
   return e->insn;
 }
 
-/* Attaches counter val+1 at instruction i, slot. */
-static int attach(tally_inst *ti, size_t i, unsigned slot, uint32_t val, tally_error *err) {
+/* Attaches counter val+1 at instruction i, slot. A site that counts
+ * directly already (a counting site that is no block leader, where a node
+ * begins) counts the same executions: val is then set from its counter
+ * first thing at exit (a step put in alias). */
+static int attach(tally_inst *ti, size_t i, unsigned slot, uint32_t val, words *alias, tally_error *err) {
   static const tally_inst_arg site_arg[1] = {{TALLY_INST_ARG_SITE, 0}};
   static const tally_inst_arg edge_args[2] = {{TALLY_INST_ARG_SITE, 0}, {TALLY_INST_ARG_TAKEN, 0}};
   uint32_t pc = ti->insns[i].pc;
@@ -504,6 +507,12 @@ static int attach(tally_inst *ti, size_t i, unsigned slot, uint32_t val, tally_e
     for (size_t c = 0; c < ti->sites[k].ncalls; c++)
       has_edge_call |= strcmp(ti->sites[k].calls[c].func, "tally_bbcount_edge") == 0;
   int rc = 0;
+  if (slot == 0 && k >= 0 && ti->sites[k].ctr[0]) {
+    put(alias, val);
+    put(alias, 1);
+    put(alias, (ti->sites[k].ctr[0] - 1) << 1);
+    return 0;
+  }
   if (slot == 0)
     rc = tally_inst_add_call(ti, pc, TALLY_INST_BEFORE, "tally_bbcount_hit", site_arg, 1, err);
   else if (!has_edge_call)
@@ -591,12 +600,19 @@ static int plan_flow(tally_inst *ti, bool *used, tally_error *err) {
     ok = ok && terms.ok;
     if (ok) {
       strip_sites(ti, strip);
+      words alias = {.ok = true};
       for (size_t k = 0; k < f.ne && !rc; k++)
         if (!f.e[k].tree) {
           unsigned slot;
           size_t at = counter_at(&f, &f.e[k], &slot);
-          rc = attach(ti, at, slot, f.e[k].val, err);
+          rc = attach(ti, at, slot, f.e[k].val, &alias, err);
         }
+      for (size_t w = 0; w < prog.n; w++) /* the aliases first */
+        put(&alias, prog.v[w]);
+      if (!alias.ok && !rc)
+        rc = inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
+      free(prog.v);
+      prog = alias;
       ti->bb_nvals = nctr + ndirect + (uint32_t)(f.ne - nctr);
       ti->bb_nctr = nctr + ndirect;
       ti->bb_prog = prog.v, ti->bb_nprog = prog.n;
