@@ -293,13 +293,32 @@ static bool loop_depths(flow *f) {
   return true;
 }
 
-/* What a count at node n's first instruction costs (in units of a jal
- * to a trampoline): a 2-byte instruction may have to trap. */
+/* Whether instruction i can be displaced into a trampoline (what the
+ * runtime must re-create itself always traps). */
+static bool can_carry(const tally_inst *ti, size_t i) {
+  const isa_insn *d = &ti->dec[i];
+  return !inst_site_forced(ti, i) && !(ti->insns[i].flags & (TALLY_INST_SEMIHOST | TALLY_INST_NOSITE)) &&
+         isa_infos[d->kind].cls != CLASS_CSR && d->kind != K_ECALL && d->kind != K_EBREAK && d->kind != K_MRET &&
+         d->kind != K_ILLEGAL;
+}
+
+/* What a count at node n costs, in units of half a jal to a trampoline
+ * (inst_tramp.c places it): 2 when a 4-byte instruction of the node can
+ * carry the jal (or a 2-byte first one with the next), else 20: a trap
+ * (its fast path to the trampoline still costs some ten times as much). */
+#define COST_JUMP 2
+#define COST_TRAP 20
 static unsigned node_cost(const flow *f, uint32_t n) {
-  for (size_t i = f->first[n]; i <= f->last[n]; i++)
-    if (f->ti->insns[i].len == 4)
-      return 2;
-  return 8;
+  const tally_inst *ti = f->ti;
+  size_t first = f->first[n];
+  if (!can_carry(ti, first))
+    return COST_TRAP; /* the count is at the site, which traps anyway: the handler's call on top */
+  if (ti->insns[first].len == 4 || (first < f->last[n] && can_carry(ti, first + 1)))
+    return COST_JUMP;
+  for (size_t i = first + 1; i <= f->last[n] && can_carry(ti, i); i++)
+    if (ti->insns[i].len == 4)
+      return COST_JUMP;
+  return COST_TRAP;
 }
 
 static uint32_t gdepth(const flow *f, uint32_t x) { return x == GV(f) ? 0 : f->depth[x / 2]; }
@@ -319,7 +338,7 @@ static void place_edges(flow *f) {
       e->cost = node_cost(f, e->u / 2);
     } else if (e->kind != E_PLAIN) {
       e->place = P_BRANCH;
-      e->cost = ti->insns[e->insn].len == 4 ? 2 : 8; /* a 2-byte branch mostly ends up a trap */
+      e->cost = ti->insns[e->insn].len == 4 ? COST_JUMP : COST_TRAP; /* a 2-byte branch mostly ends up a trap */
     } else { /* a jump, a fall, a way to or from V: the block edges count it as well */
       e->place = P_NONE;
       e->cost = 0;
@@ -444,11 +463,8 @@ static bool derive(flow *f, words *prog, uint32_t nctr) {
   return ok && prog->ok;
 }
 
-/* Record terms of block n: its block edge. */
-static void node_terms(const flow *f, uint32_t n, words *out) {
-  put(out, 1);
-  put(out, f->e[f->blk[n]].val << 1);
-}
+/* A record's value (+1) for block n: its block edge's. */
+static void node_terms(const flow *f, uint32_t n, words *out) { put(out, f->e[f->blk[n]].val + 1); }
 
 static void flow_free(flow *f) {
   free(f->node_at), free(f->node_in), free(f->first), free(f->last), free(f->e);
@@ -592,8 +608,7 @@ static int plan_flow(tally_inst *ti, bool *used, tally_error *err) {
       if (strip[k]) {
         node_terms(&f, (uint32_t)f.node_at[ti->sites[k].insn], &terms);
       } else if (ti->sites[k].ctr[0]) {
-        put(&terms, 1);
-        put(&terms, (ti->sites[k].ctr[0] - 1) << 1);
+        put(&terms, ti->sites[k].ctr[0]);
       } else {
         put(&terms, 0);
       }
@@ -634,9 +649,8 @@ static int plan_direct(tally_inst *ti, tally_error *err) {
   uint32_t n = 0;
   for (size_t k = 0; k < ti->nsites; k++)
     if (ti->bb_rec[2 * k + 1]) {
-      ti->sites[k].ctr[0] = n + 1;
-      put(&terms, 1);
-      put(&terms, n++ << 1);
+      ti->sites[k].ctr[0] = ++n;
+      put(&terms, n);
     } else {
       put(&terms, 0);
     }
@@ -645,6 +659,46 @@ static int plan_direct(tally_inst *ti, tally_error *err) {
   ti->bb_nvals = ti->bb_nctr = n;
   ti->bb_terms = terms.v, ti->bb_nterms = terms.n;
   return 0;
+}
+
+/* The derivation as the target runs it: a step that copies one value is
+ * dropped and its value's users read the original instead; the others
+ * become {byte offset of the value, npos, nneg, byte offsets of the terms
+ * added, then of those subtracted}, so that the loop at exit does no
+ * shifting or sign testing. The records follow the copies too. */
+static bool compact_prog(tally_inst *ti) {
+  uint32_t *canon = malloc((ti->bb_nvals ? ti->bb_nvals : 1) * sizeof *canon);
+  words out = {.ok = true};
+  if (!canon)
+    return false;
+  for (uint32_t v = 0; v < ti->bb_nvals; v++)
+    canon[v] = v;
+  for (size_t p = 0; p < ti->bb_nprog;) {
+    uint32_t dst = ti->bb_prog[p], n = ti->bb_prog[p + 1];
+    const uint32_t *t = ti->bb_prog + p + 2;
+    p += 2 + n;
+    if (n == 1 && !(t[0] & NEG)) {
+      canon[dst] = canon[t[0] >> 1];
+      continue;
+    }
+    uint32_t npos = 0;
+    for (uint32_t i = 0; i < n; i++)
+      npos += !(t[i] & NEG);
+    put(&out, 8 * dst);
+    put(&out, npos);
+    put(&out, n - npos);
+    for (uint32_t sign = 0; sign < 2; sign++)
+      for (uint32_t i = 0; i < n; i++)
+        if ((t[i] & NEG) == sign)
+          put(&out, 8 * canon[t[i] >> 1]);
+  }
+  for (size_t r = 0; r < ti->bb_nterms; r++)
+    if (ti->bb_terms[r])
+      ti->bb_terms[r] = canon[ti->bb_terms[r] - 1] + 1;
+  free(canon);
+  free(ti->bb_prog);
+  ti->bb_prog = out.v, ti->bb_nprog = out.n;
+  return out.ok;
 }
 
 int inst_flow_plan(tally_inst *ti, tally_error *err) {
@@ -658,5 +712,7 @@ int inst_flow_plan(tally_inst *ti, tally_error *err) {
     if (rc)
       return rc;
   }
-  return used ? 0 : plan_direct(ti, err);
+  if (!used)
+    return plan_direct(ti, err);
+  return compact_prog(ti) ? 0 : inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
 }

@@ -97,9 +97,10 @@ struct tally_inst {
   uint32_t *bb_rec;           /* per record: pc, flags */
   size_t bb_nrec;
   uint32_t bb_nctr, bb_nvals; /* counters the sites bump; values (counters, then derived edges) */
-  uint32_t *bb_prog;          /* per derived value: index, n, n terms (index << 1, bit 0: minus) */
+  uint32_t *bb_prog;          /* per derived value: its byte offset, npos, nneg, the terms' offsets
+                               * (while planned: index, n, n terms of index << 1, bit 0: minus) */
   size_t bb_nprog;
-  uint32_t *bb_terms;         /* per record: n, n terms */
+  uint32_t *bb_terms;         /* per record: its value's index + 1 (0: none, the count is 0) */
   size_t bb_nterms;
   size_t bb_nnodes, bb_nedges; /* the flow graph's size (0: every block counted) */
 };

@@ -3,7 +3,8 @@
  * bbcount`. By default only some edges of the program's flow graph are
  * counted (src/inst/inst_flow.c chooses them: the edges off a maximum
  * spanning tree); at exit every block's count follows from them by flow
- * conservation, with the sums tally inst wrote into sites.c, and is written
+ * conservation, with the sums tally inst wrote into sites.c (each record
+ * names the value that is its count), and is written
  * to bbcount.out in the directory tally or QEMU runs in. With `--bbcount
  * all` every block has a counter of its own and the sums are trivial. The
  * trampolines of the jump tactic count inline into __tally_inst_ctr; the
@@ -42,26 +43,21 @@ void tally_bbcount_edge(unsigned site, unsigned taken) {
     __tally_inst_ctr[c - 1]++;
 }
 
-/* One sum of the program: n terms (a value's index << 1, bit 0 for
- * minus); *pp moves past it. Kept lean: it runs once per flow edge. */
-static unsigned long long sum(const unsigned **pp) {
-  const unsigned *p = *pp;
-  unsigned n = *p++;
-  unsigned long long v = 0;
-  for (const unsigned *end = p + n; p < end; p++) {
-    unsigned long long x = __tally_inst_ctr[*p >> 1];
-    v += (*p & 1u) ? -x : x;
-  }
-  *pp = p;
-  return v;
-}
-
-/* The derived values, leaves of the spanning tree first. */
+/* The derived values, leaves of the spanning tree first: each step is
+ * {byte offset of the value, npos, nneg, byte offsets of the npos values
+ * added and of the nneg subtracted} (kept lean: it runs once per step). */
 static void derive(void) {
   const unsigned *p = __tally_bb_prog, *end = __tally_bb_prog + __tally_bb_nprog;
+  char *base = (char *)__tally_inst_ctr;
   while (p < end) {
-    unsigned dst = *p++;
-    __tally_inst_ctr[dst] = sum(&p);
+    unsigned dst = p[0], npos = p[1], nneg = p[2];
+    p += 3;
+    unsigned long long v = 0;
+    for (const unsigned *e = p + npos; p < e; p++)
+      v += *(unsigned long long *)(base + *p);
+    for (const unsigned *e = p + nneg; p < e; p++)
+      v -= *(unsigned long long *)(base + *p);
+    *(unsigned long long *)(base + dst) = v;
   }
 }
 
@@ -76,7 +72,6 @@ void tally_inst_fini(void) {
   }
   derive();
   unsigned n = __tally_bb_nrec;
-  const unsigned *terms = __tally_bb_terms;
   buf[0] = 'T' | 'I' << 8 | 'B' << 16 | (unsigned)'B' << 24;
   buf[1] = 1;
   buf[2] = n;
@@ -85,7 +80,8 @@ void tally_inst_fini(void) {
     unsigned m = n - i < CHUNK ? n - i : CHUNK;
     for (unsigned j = 0; j < m; j++) {
       unsigned *r = buf + 4 * j;
-      unsigned long long c = sum(&terms);
+      unsigned t = __tally_bb_terms[i + j];
+      unsigned long long c = t ? __tally_inst_ctr[t - 1] : 0;
       r[0] = __tally_bb_rec[2 * (i + j)];
       r[1] = __tally_bb_rec[2 * (i + j) + 1];
       r[2] = (unsigned)c;
