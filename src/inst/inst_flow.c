@@ -126,7 +126,9 @@ static bool make_nodes(flow *f, const bool *in_r) {
       cur = -1;
       continue;
     }
-    if ((ti->insns[i].flags & TALLY_INST_LEADER) || f->taken[i] || cur < 0 || semihost_end(ti, i - 1)) {
+    /* (nothing enters a semihosting call's middle: a data word that looks like its address is chance) */
+    bool split = (ti->insns[i].flags & TALLY_INST_LEADER) || f->taken[i] || (i > 0 && semihost_end(ti, i - 1));
+    if (cur < 0 || (split && !(ti->insns[i].flags & TALLY_INST_NOSITE))) {
       cur = (long)f->nn++;
       f->first[cur] = i;
       f->node_at[i] = cur;
