@@ -551,7 +551,11 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
             [H_PRED] = "the branch that falls through into it (counted on the not-taken path)",
             [H_PRED_PAIR] = "over the branch that falls through into it, and it",
             [H_FWD_PAIR] = "over it and the instruction it falls through to"};
-        if (mode == H_SELF) {
+        if (mode == H_SELF && (s->ctr[1] || s->ctr[2])) {
+          s->why = s->ctr[1] && s->ctr[2] ? "jal to a trampoline (bbcount counts both ways)"
+                   : s->ctr[1]           ? "jal to a trampoline (bbcount counts the taken way)"
+                                         : "jal to a trampoline (bbcount counts the fall-through way)";
+        } else if (mode == H_SELF) {
           s->why = "jal to a trampoline";
         } else {
           snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, %s", s->host_pc, how[mode]);
