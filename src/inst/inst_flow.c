@@ -663,6 +663,49 @@ static int plan_direct(tally_inst *ti, tally_error *err) {
   return 0;
 }
 
+/* Values renumbered in the order the derivation at exit first touches
+ * them (then the records'), so that its reads and writes go through the
+ * array nearly in order: a few D-cache misses instead of one per value.
+ * The sites' counters follow. */
+static bool renumber(tally_inst *ti) {
+  uint32_t n = ti->bb_nvals, next = 0;
+  uint32_t *to = malloc((n ? n : 1) * sizeof *to);
+  if (!to)
+    return false;
+  for (uint32_t v = 0; v < n; v++)
+    to[v] = UINT32_MAX;
+#define TOUCH(v) (to[v] == UINT32_MAX ? (to[v] = next++) : to[v])
+  for (size_t p = 0; p < ti->bb_nprog;) { /* byte offsets: {dst, npos, nneg, terms} */
+    uint32_t npos = ti->bb_prog[p + 1], nneg = ti->bb_prog[p + 2];
+    for (uint32_t i = 0; i < npos + nneg; i++)
+      TOUCH(ti->bb_prog[p + 3 + i] / 8);
+    TOUCH(ti->bb_prog[p] / 8);
+    p += 3 + npos + nneg;
+  }
+  for (size_t r = 0; r < ti->bb_nterms; r++)
+    if (ti->bb_terms[r])
+      TOUCH(ti->bb_terms[r] - 1);
+  for (uint32_t v = 0; v < n; v++)
+    TOUCH(v);
+#undef TOUCH
+  for (size_t p = 0; p < ti->bb_nprog;) {
+    uint32_t k = 3 + ti->bb_prog[p + 1] + ti->bb_prog[p + 2];
+    ti->bb_prog[p] = 8 * to[ti->bb_prog[p] / 8];
+    for (uint32_t i = 3; i < k; i++)
+      ti->bb_prog[p + i] = 8 * to[ti->bb_prog[p + i] / 8];
+    p += k;
+  }
+  for (size_t r = 0; r < ti->bb_nterms; r++)
+    if (ti->bb_terms[r])
+      ti->bb_terms[r] = to[ti->bb_terms[r] - 1] + 1;
+  for (size_t k = 0; k < ti->nsites; k++)
+    for (int c = 0; c < 3; c++)
+      if (ti->sites[k].ctr[c])
+        ti->sites[k].ctr[c] = to[ti->sites[k].ctr[c] - 1] + 1;
+  free(to);
+  return true;
+}
+
 /* The derivation as the target runs it: a step that copies one value is
  * dropped and its value's users read the original instead; the others
  * become {byte offset of the value, npos, nneg, byte offsets of the terms
@@ -700,7 +743,7 @@ static bool compact_prog(tally_inst *ti) {
   free(canon);
   free(ti->bb_prog);
   ti->bb_prog = out.v, ti->bb_nprog = out.n;
-  return out.ok;
+  return out.ok && renumber(ti);
 }
 
 int inst_flow_plan(tally_inst *ti, tally_error *err) {
