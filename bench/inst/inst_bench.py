@@ -244,6 +244,7 @@ def write_results(rows):
     # the ratio with the derivation's cycles taken out: what the counting itself costs
     geo_flow_nofini = geomean((r["flow_bbcount"] - r["flow_fini_cycles"]) / r["orig"] for _, r in rows)
     sites_cut = statistics.mean(1 - r["flow_sites"] / (r["jump_sites"] + r["trap_sites"]) for _, r in rows)
+    tramp_kept = [r["flow_tramp_cycles"] / r["tramp_cycles"] for _, r in rows]
     per_site = [(r["trap_none"] - r["orig"]) / r["executions"] for _, r in trap_rows]
     per_jump = [r["tramp_cycles"] / r["jump_executions"] for _, r in rows if r["jump_executions"]]
     # shares per row, then their mean (a sum over rows would be the longest runs' shares)
@@ -282,7 +283,9 @@ because trampolines and handler evict its lines).
   {len(trap_rows)} rows where it was measured (original runs under {TRAP_MAX_CYCLES:,} cycles; auto on the same rows:
   {geo_flow_same:.2f}x flow, {geo_auto_same:.2f}x all).
 - Flow: the maximum spanning tree leaves {100 * sites_cut:.0f}% fewer sites (mean over the rows) than
-  a counter per block; what remains counts the blocks of loops of one block, one way of each
+  a counter per block, and its trampolines take {100 * statistics.mean(tramp_kept):.0f}% of the cycles that counter's take
+  ({100 * min(tramp_kept):.0f}-{100 * max(tramp_kept):.0f}%; crc32's bit loop and rv32imac matmul's one-block inner loop
+  keep the most); what remains counts the blocks of loops of one block, one way of each
   diamond inside a loop, and every block that is entered from and left to the virtual node only
   (a function of one block, the code between two calls). Where its added cycles go (mean over the
   rows): {100 * fshare_tramp:.0f}% in trampolines, {100 * fshare_rt:.0f}% in the runtime's trap handler (the
