@@ -147,6 +147,11 @@ typedef enum tally_inst_tactic { TALLY_INST_TACTIC_AUTO, TALLY_INST_TACTIC_JUMP,
  * Setting TALLY_INST_TACTIC_JUMP makes a site that no trampoline reaches an error. */
 void tally_inst_set_tactic(tally_inst *ti, tally_inst_tactic t);
 
+/* The bbcount tool counts a few edges and derives every block's count from
+ * them by flow conservation (the default), or, with all nonzero, counts
+ * every counting site directly. bbcount.out is the same either way. */
+void tally_inst_set_bbcount_all(tally_inst *ti, int all);
+
 /* The sites as they stand (after tally_inst_write: with the tactic chosen). */
 typedef struct tally_inst_site_info {
   uint32_t pc;

@@ -56,6 +56,10 @@ static void inst_usage(FILE *f) {
           "                           memtrace (every data access: pc, address, size,\n"
           "                           load/store, memtrace.out; --points mem unless\n"
           "                           given, or load or store)\n"
+          "      --bbcount MODE       flow (the default: bbcount counts a few edges\n"
+          "                           and derives every block's count from them by\n"
+          "                           flow conservation at exit) or all (a counter in\n"
+          "                           every counted block); bbcount.out is the same\n"
           "      --analysis FILE      analysis code to link: .c, .S or .o (repeatable)\n"
           "      --call FUNC[(ARG,...)]  the analysis function called at every point;\n"
           "                           ARG = site | pc | ea | taken | reg:N | hpm:N |\n"
@@ -77,12 +81,14 @@ static void inst_usage(FILE *f) {
 }
 
 static int parse_opts(int argc, char **argv, inst_opts *o) {
-  enum { OPT_POINTS = 256, OPT_BEFORE, OPT_AFTER, OPT_FUNCS, OPT_RANGE, OPT_TACTIC, OPT_TOOL, OPT_ANALYSIS, OPT_CALL,
+  enum { OPT_POINTS = 256, OPT_BEFORE, OPT_AFTER, OPT_FUNCS, OPT_RANGE, OPT_TACTIC, OPT_BBCOUNT, OPT_TOOL, OPT_ANALYSIS,
+         OPT_CALL,
          OPT_REPORT, OPT_SHOW, OPT_SPEC };
   static const struct option longs[] = {
     {"points", required_argument, NULL, OPT_POINTS}, {"before", required_argument, NULL, OPT_BEFORE},
     {"after", required_argument, NULL, OPT_AFTER},   {"functions", required_argument, NULL, OPT_FUNCS},
     {"range", required_argument, NULL, OPT_RANGE},   {"tactic", required_argument, NULL, OPT_TACTIC},
+    {"bbcount", required_argument, NULL, OPT_BBCOUNT},
     {"tool", required_argument, NULL, OPT_TOOL},     {"analysis", required_argument, NULL, OPT_ANALYSIS},
     {"call", required_argument, NULL, OPT_CALL},     {"report", no_argument, NULL, OPT_REPORT},
     {"show", required_argument, NULL, OPT_SHOW},     {"spec", required_argument, NULL, OPT_SPEC},
@@ -304,6 +310,7 @@ static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_e
     pc->any = true;
   }
   tally_inst_set_tactic(ti, o->tactic);
+  tally_inst_set_bbcount_all(ti, o->bbcount_all);
   return select_points(ti, o, pc, err);
 }
 

@@ -86,6 +86,11 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
     return set_range(o, v, msg, size);
   if (strcmp(key, "tactic") == 0)
     return set_tactic(o, v, msg, size);
+  if (strcmp(key, "bbcount") == 0) {
+    if (strcmp(v, "flow") != 0 && strcmp(v, "all") != 0)
+      return snprintf(msg, size, "want flow or all, got '%s'", v), EXIT_USAGE;
+    return o->bbcount_all = v[0] == 'a', 0;
+  }
   if (strcmp(key, "analysis") == 0) {
     size_t i = o->nanalysis;
     int rc = add_list(o->analysis, &o->nanalysis, v, msg, size);
@@ -97,7 +102,7 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
     return o->tool = v, 0;
   if (strcmp(key, "call") == 0)
     return o->call = v, o->call_origin = o->origin, 0;
-  return snprintf(msg, size, "unknown key (points, before, after, functions, range, tactic, tool, analysis, call)"),
+  return snprintf(msg, size, "unknown key (points, before, after, functions, range, tactic, bbcount, tool, analysis, call)"),
          EXIT_USAGE;
 }
 

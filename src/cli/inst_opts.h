@@ -36,13 +36,14 @@ typedef struct inst_opts {
   const char *call_origin;
   const char *origin; /* where the option being set comes from (inst_opt_set) */
   tally_inst_tactic tactic;
+  bool bbcount_all;   /* --bbcount all */
   bool report;
   char **owned; /* strings read from spec files, freed by inst_opts_free */
   size_t nowned;
 } inst_opts;
 
 /* Applies one option: key is a long option's name without "--" (points,
- * before, after, functions, range, tactic, tool, analysis, call). 0, or
+ * before, after, functions, range, tactic, bbcount, tool, analysis, call). 0, or
  * EXIT_USAGE with msg saying what is wrong with the value (without the
  * key: the caller says where it came from). `value` must outlive o. */
 int inst_opt_set(inst_opts *o, const char *key, const char *value, char *msg, size_t size);

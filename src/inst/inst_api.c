@@ -43,6 +43,9 @@ void tally_inst_close(tally_inst *ti) {
   }
   free(ti->sites);
   free(ti->tramp_asm);
+  free(ti->bb_rec);
+  free(ti->bb_prog);
+  free(ti->bb_terms);
   for (size_t i = 0; i < ti->nsources; i++)
     free(ti->sources[i]);
   free(ti->sources);
@@ -214,6 +217,8 @@ int tally_inst_use_tool(tally_inst *ti, const char *name, tally_error *err) {
 }
 
 void tally_inst_set_tactic(tally_inst *ti, tally_inst_tactic t) { ti->tactic = t; }
+
+void tally_inst_set_bbcount_all(tally_inst *ti, int all) { ti->bb_all = all != 0; }
 
 size_t tally_inst_nsites(const tally_inst *ti) { return ti->nsites; }
 

@@ -110,6 +110,32 @@ static void write_sites(FILE *f, const tally_inst *ti, const char **names) {
   fprintf(f, "%s};\n", nnames ? "" : "0");
 }
 
+static void write_words(FILE *f, const char *name, const uint32_t *v, size_t n) {
+  fprintf(f, "const unsigned %s[%zu] = {", name, n ? n : 1);
+  for (size_t i = 0; i < n; i++)
+    fprintf(f, "%s%u", i ? (i % 16 ? "," : ",\n  ") : "", v[i]);
+  fprintf(f, "%s};\n", n ? "" : "0");
+}
+
+/* bbcount's tables (inst_flow.c): the counters, each site's counters (+1,
+ * 0: none) at the site and on a branch's taken and fall-through ways, the
+ * records of bbcount.out and the sums that give their counts. */
+static void write_bbcount(FILE *f, const tally_inst *ti) {
+  fprintf(f, "\n/* bbcount: %u counters, %u values; a flow graph of %zu nodes and %zu edges (0: every block counted) */\n",
+          ti->bb_nctr, ti->bb_nvals, ti->bb_nnodes, ti->bb_nedges);
+  fprintf(f, "unsigned long long __tally_inst_ctr[%u] __attribute__((aligned(8)));\n", ti->bb_nvals ? ti->bb_nvals : 1);
+  fprintf(f, "const unsigned __tally_bb_nvals = %u, __tally_bb_nrec = %zu, __tally_bb_nprog = %zu;\n", ti->bb_nvals,
+          ti->bb_nrec, ti->bb_nprog);
+  uint32_t *sc = calloc(3 * ti->nsites + 1, sizeof *sc);
+  for (size_t k = 0; sc && k < ti->nsites; k++)
+    memcpy(sc + 3 * k, ti->sites[k].ctr, sizeof ti->sites[k].ctr);
+  write_words(f, "__tally_bb_site_ctr", sc, sc ? 3 * ti->nsites : 0);
+  free(sc);
+  write_words(f, "__tally_bb_rec", ti->bb_rec, 2 * ti->bb_nrec);
+  write_words(f, "__tally_bb_prog", ti->bb_prog, ti->bb_nprog);
+  write_words(f, "__tally_bb_terms", ti->bb_terms, ti->bb_nterms);
+}
+
 int inst_gen_write(const tally_inst *ti, const char *dir, tally_error *err) {
   int rc = write_runtime(dir, err);
   if (rc)
@@ -135,6 +161,8 @@ int inst_gen_write(const tally_inst *ti, const char *dir, tally_error *err) {
   }
   write_sites(f, ti, names);
   free(names);
+  if (ti->bb_rec)
+    write_bbcount(f, ti);
   bool ok = !ferror(f);
   ok = fclose(f) == 0 && ok;
   if (!ok)

@@ -47,6 +47,8 @@ typedef struct inst_site {
   uint32_t host_pc;       /* where the jal goes: pc, or a later 4-byte instruction of pc's block */
   size_t host;            /* index into ti->insns of host_pc */
   uint32_t tramp;         /* the trampoline's address (in the hole) */
+  uint32_t ctr[3];        /* bbcount: counter index + 1 (0: none) counted at the site, on the
+                           * branch's taken way, on its fall-through way (inst_flow.c) */
 } inst_site;
 
 struct tally_inst {
@@ -88,6 +90,19 @@ struct tally_inst {
   bool has_handler;           /* the program installs a trap handler (writes mtvec) */
   char *tramp_asm;            /* tramps.S, the trampolines (inst_tramp.c) */
   size_t tramp_size;          /* bytes of trampolines */
+
+  /* bbcount (inst_flow.c): the records of bbcount.out, the counters and
+   * how the records follow from them */
+  bool bb_all;                /* --bbcount all: a counter per counting site */
+  uint32_t *bb_rec;           /* per record: pc, flags */
+  size_t bb_nrec;
+  uint32_t bb_nctr, bb_nvals; /* counters the sites bump; values (counters, then derived edges) */
+  uint32_t *bb_prog;          /* per derived value: its byte offset, npos, nneg, the terms' offsets
+                               * (while planned: index, n, n terms of index << 1, bit 0: minus) */
+  size_t bb_nprog;
+  uint32_t *bb_terms;         /* per record: its value's index + 1 (0: none, the count is 0) */
+  size_t bb_nterms;
+  size_t bb_nnodes, bb_nedges; /* the flow graph's size (0: every block counted) */
 };
 
 int inst_fail(tally_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -103,6 +118,17 @@ inst_site *inst_site_get(tally_inst *ti, uint32_t pc, tally_error *err);
 void inst_sites_sort(tally_inst *ti);
 /* Checks what the sites need against what can be done (ECANNOT). */
 int inst_sites_check(tally_inst *ti, tally_error *err);
+
+/* inst_sites.c: the runtime needs instruction i as a site whatever was asked. */
+bool inst_site_forced(const tally_inst *ti, size_t i);
+
+/* inst_flow.c: for bbcount, which counters go where and how every
+ * record's count follows from them (flow conservation). */
+int inst_flow_plan(tally_inst *ti, tally_error *err);
+
+/* inst_tramp.c: per instruction, whether its address is held in the
+ * program's loaded bytes or formed by its code (calloc'ed; NULL: out of memory). */
+bool *inst_addresses_taken(const tally_inst *ti);
 
 /* inst_tramp.c: the tactic of every site and, for the jump tactic, the
  * trampolines' source (ti->tramp_asm); ECANNOT for --tactic jump when a

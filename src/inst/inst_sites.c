@@ -59,12 +59,16 @@ static bool shadowed_csr(unsigned csr) {
   return csr == 0x300 || csr == 0x305 || csr == 0x340 || csr == 0x341 || csr == 0x342 || csr == 0x343;
 }
 
+bool inst_site_forced(const tally_inst *ti, size_t i) {
+  const isa_insn *d = &ti->dec[i];
+  bool csr = isa_infos[d->kind].cls == CLASS_CSR && shadowed_csr(d->csr);
+  return csr || d->kind == K_MRET || (ti->insns[i].flags & TALLY_INST_SEMIHOST);
+}
+
 /* Adds the sites the runtime needs whatever the tool asked for. */
 static int add_forced(tally_inst *ti, tally_error *err) {
   for (size_t i = 0; i < ti->ninsns; i++) {
-    const isa_insn *d = &ti->dec[i];
-    bool csr = isa_infos[d->kind].cls == CLASS_CSR && shadowed_csr(d->csr);
-    if (csr || d->kind == K_MRET || (ti->insns[i].flags & TALLY_INST_SEMIHOST))
+    if (inst_site_forced(ti, i))
       if (!inst_site_get(ti, ti->insns[i].pc, err))
         return TALLY_INST_ECANNOT;
   }
@@ -153,6 +157,9 @@ int inst_sites_check(tally_inst *ti, tally_error *err) {
     return rc;
   rc = add_forced(ti, err);
   if (rc)
+    return rc;
+  inst_sites_sort(ti);
+  if ((rc = inst_flow_plan(ti, err)) != 0)
     return rc;
   inst_sites_sort(ti);
   if ((rc = inst_tramp_plan(ti, err)) != 0) /* then the bytes each jal covers are known */

@@ -140,13 +140,17 @@ static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmod
     return (long)k;
   }
   if ((in->flags & TALLY_INST_LEADER) && only_counts(s)) {
-    for (; i < ti->ninsns && ti->insns[i].block == in->block; i++)
+    /* not past an address something may jump to, nor a semihosting call
+     * (an exit there would leave the block uncounted) */
+    for (; i < ti->ninsns && ti->insns[i].block == in->block && !h->taken[i] &&
+           !(ti->insns[i].flags & (TALLY_INST_SEMIHOST | TALLY_INST_NOSITE));
+         i++)
       if (ti->insns[i].len == 4 && usable(ti, h, i)) {
         *mode = H_LATER;
         return (long)i;
       }
   }
-  if (k > 0 && usable(ti, h, k - 1) && fall_through_only(ti, h, k)) {
+  if (k > 0 && !s->ctr[1] && !s->ctr[2] && usable(ti, h, k - 1) && fall_through_only(ti, h, k)) {
     if (ti->insns[k - 1].len == 4) {
       *mode = H_PRED;
       return (long)k - 1;
@@ -198,7 +202,7 @@ static void code_addresses(const tally_inst *ti, bool *t) {
   }
 }
 
-static bool *addresses_taken(const tally_inst *ti) {
+bool *inst_addresses_taken(const tally_inst *ti) {
   bool *t = calloc(ti->ninsns ? ti->ninsns : 1, sizeof *t);
   if (!t)
     return NULL;
@@ -288,7 +292,8 @@ static void dead_regs(const tally_inst *ti, size_t i, unsigned *a, unsigned *v) 
 static void emit_edge(tgen *g, const edge *e) {
   const tally_inst *ti = e->ti;
   if (e->site != NO_SITE)
-    ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, &ti->sites[e->site]), e->site, e->dead_a, e->dead_v);
+    ((edge *)e)->carry = inst_tg_body(g, inst_body_of(ti, &ti->sites[e->site]), e->site, ti->sites[e->site].ctr[0],
+                                      e->dead_a, e->dead_v);
   if (e->displace >= 0)
     inst_tg_displaced(g, &ti->dec[e->displace], ti->insns[e->displace].pc, NULL);
   else
@@ -311,6 +316,21 @@ static long fall_through_site(const tally_inst *ti, const hctx *h, size_t b, siz
   return k2;
 }
 
+/* bbcount's counts on the ways of the branch at host (site s's own
+ * instruction), with the registers dead at each way's destination. */
+static void branch_counts(const tally_inst *ti, tgen *g, const inst_site *s, size_t host) {
+  const isa_insn *d = &ti->dec[host];
+  if (inst_branch_index(d->kind) < 0 || (!s->ctr[1] && !s->ctr[2]))
+    return;
+  long to[2] = {tally_inst_find_insn(ti, ti->insns[host].pc + (uint32_t)d->imm), (long)host + 1};
+  for (int w = 0; w < 2; w++) {
+    g->br_ctr[w] = s->ctr[1 + w];
+    g->br_dead[w][0] = g->br_dead[w][1] = 0;
+    if (to[w] >= 0 && (size_t)to[w] < ti->ninsns)
+      dead_regs(ti, (size_t)to[w], &g->br_dead[w][0], &g->br_dead[w][1]);
+  }
+}
+
 /* One trampoline for site k at the generator's position; false (and the
  * generator rolled back) when a jump would not reach or the hole is full. */
 static bool emit_tramp_at(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t host, enum hmode mode, bool via_trap,
@@ -329,24 +349,28 @@ static bool emit_tramp_at(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t hos
   inst_tg_out(g, "__tally_inst_tramp_%zu:\n", k);
   if (g->irq)
     INSN(g, "csrci mstatus, 8");
-  tcount carry = {-1, 0, 0};
+  tcount carry = {-1, 0, 0, 0};
+  g->br_ctr[0] = g->br_ctr[1] = 0;
+  g->br_carry[0] = g->br_carry[1] = carry;
   unsigned da, dv;
-  edge e = {emit_edge, ti, k, mode == H_PRED_PAIR ? (long)s->insn : -1, {-1, 0, 0}, 0, 0};
+  edge e = {emit_edge, ti, k, mode == H_PRED_PAIR ? (long)s->insn : -1, {-1, 0, 0, 0}, 0, 0};
   if (mode == H_PRED || mode == H_PRED_PAIR)
     dead_regs(ti, s->insn, &e.dead_a, &e.dead_v);
   size_t last = mode == H_PAIR ? host + 1 : host; /* the last displaced instruction */
   long k2 = mode == H_PRED || mode == H_PRED_PAIR ? -1 : fall_through_site(ti, h, last, k);
-  edge e2 = {emit_edge, ti, (size_t)k2, -1, {-1, 0, 0}, 0, 0};
+  edge e2 = {emit_edge, ti, (size_t)k2, -1, {-1, 0, 0, 0}, 0, 0};
   if (mode == H_FWD_PAIR) { /* the next instruction, displaced on the not-taken path */
     k2 = ti->site_of[host + 1];
-    e2 = (edge){emit_edge, ti, k2 >= 0 ? (size_t)k2 : NO_SITE, (long)host + 1, {-1, 0, 0}, 0, 0};
+    e2 = (edge){emit_edge, ti, k2 >= 0 ? (size_t)k2 : NO_SITE, (long)host + 1, {-1, 0, 0, 0}, 0, 0};
   }
   if (k2 >= 0)
     dead_regs(ti, ti->sites[k2].insn, &e2.dead_a, &e2.dead_v);
   switch (mode) {
   case H_SELF: case H_LATER: case H_PAIR:
     dead_regs(ti, host, &da, &dv);
-    carry = inst_tg_body(g, body, k, da, dv);
+    carry = inst_tg_body(g, body, k, s->ctr[0], da, dv);
+    if (mode == H_SELF)
+      branch_counts(ti, g, s, host);
     if (mode == H_PAIR) { /* the site (it does not end its block), then the next one */
       inst_tg_plain(g, &ti->dec[host]);
       inst_tg_displaced(g, &ti->dec[host + 1], pc + 2, k2 >= 0 ? &e2 : NULL);
@@ -360,14 +384,17 @@ static bool emit_tramp_at(tally_inst *ti, tgen *g, hctx *h, size_t k, size_t hos
     break;
   case H_FWD_PAIR:
     dead_regs(ti, host, &da, &dv);
-    carry = inst_tg_body(g, body, k, da, dv);
+    carry = inst_tg_body(g, body, k, s->ctr[0], da, dv);
+    branch_counts(ti, g, s, host);
     inst_tg_displaced(g, &ti->dec[host], pc, &e2);
     break;
   }
   g->hot_end = g->off; /* what runs on every visit ends here: the carries are cold */
-  inst_tg_carry(g, carry, k);
+  inst_tg_carry(g, carry);
   if (k2 >= 0)
-    inst_tg_carry(g, e2.carry, (size_t)k2);
+    inst_tg_carry(g, e2.carry);
+  for (int w = 0; w < 2; w++)
+    inst_tg_carry(g, g->br_carry[w]);
   *merged = k2;
   bool fits = g->base + (uint64_t)g->off <= ti->hole_hi;
   if (g->ok && fits && (via_trap || inst_tg_in_reach(pc, start))) {
@@ -481,7 +508,7 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
   ti->irq_possible = writes_csr(ti, 0x300, 0x304);
   ti->has_handler = writes_csr(ti, 0x305, 0x305);
   tgen g = {.base = ti->hole_lo, .irq = ti->irq_possible};
-  hctx h = {addresses_taken(ti), direct_targets(ti), calloc(ti->ninsns ? ti->ninsns : 1, sizeof(bool))};
+  hctx h = {inst_addresses_taken(ti), direct_targets(ti), calloc(ti->ninsns ? ti->ninsns : 1, sizeof(bool))};
   if (!h.taken || !h.target || !h.claimed) {
     free(h.taken), free(h.target), free(h.claimed);
     return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
@@ -524,7 +551,11 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
             [H_PRED] = "the branch that falls through into it (counted on the not-taken path)",
             [H_PRED_PAIR] = "over the branch that falls through into it, and it",
             [H_FWD_PAIR] = "over it and the instruction it falls through to"};
-        if (mode == H_SELF) {
+        if (mode == H_SELF && (s->ctr[1] || s->ctr[2])) {
+          s->why = s->ctr[1] && s->ctr[2] ? "jal to a trampoline (bbcount counts both ways)"
+                   : s->ctr[1]           ? "jal to a trampoline (bbcount counts the taken way)"
+                                         : "jal to a trampoline (bbcount counts the fall-through way)";
+        } else if (mode == H_SELF) {
           s->why = "jal to a trampoline";
         } else {
           snprintf(s->why_buf, sizeof s->why_buf, "jal at 0x%08x, %s", s->host_pc, how[mode]);

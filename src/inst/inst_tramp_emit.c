@@ -93,6 +93,7 @@ void inst_tg_exit(tgen *g, uint32_t to, const char *jalr_line) {
     jump_to(g, to);
 }
 
+/* In pairs, so that b ^ 1 is b's inverse. */
 static const char *const branch_mn[] = {"beq", "bne", "blt", "bge", "bltu", "bgeu"};
 
 int inst_branch_index(unsigned kind) {
@@ -141,13 +142,29 @@ void inst_tg_displaced(tgen *g, const isa_insn *d, uint32_t pc, edge *e) {
   char line[64];
   if (b >= 0) {
     unsigned l = g->label++;
-    INSN(g, "%s x%u, x%u, .Ltaken%u", branch_mn[b], d->rs1, d->rs2, l);
-    if (e)
-      e->emit(g, e);
-    else
-      inst_tg_exit(g, next, NULL);
-    inst_tg_out(g, ".Ltaken%u:\n", l);
-    inst_tg_exit(g, target, NULL);
+    uint32_t taken_ctr = g->br_ctr[0], fall_ctr = g->br_ctr[1];
+    g->br_ctr[0] = g->br_ctr[1] = 0; /* for this branch only */
+    /* Straight on for the way the core predicts (tally5: backward taken,
+     * forward not): the trampoline's own branch is forward, so a backward
+     * branch is re-created inverted, its taken way first. */
+    bool back = target <= pc;
+    INSN(g, "%s x%u, x%u, .Lway%u", branch_mn[back ? b ^ 1 : b], d->rs1, d->rs2, l);
+    for (int way = 0; way < 2; way++) {
+      if (way)
+        inst_tg_out(g, ".Lway%u:\n", l);
+      if (back == !way) { /* the taken way */
+        if (taken_ctr)
+          g->br_carry[0] = inst_tg_body(g, BODY_COUNT, 0, taken_ctr, g->br_dead[0][0], g->br_dead[0][1]);
+        inst_tg_exit(g, target, NULL);
+      } else {
+        if (fall_ctr)
+          g->br_carry[1] = inst_tg_body(g, BODY_COUNT, 0, fall_ctr, g->br_dead[1][0], g->br_dead[1][1]);
+        if (e)
+          e->emit(g, e);
+        else
+          inst_tg_exit(g, next, NULL);
+      }
+    }
     return;
   }
   switch (d->kind) {
@@ -200,12 +217,22 @@ bool inst_is_count_call(const inst_call *c) {
          c->args[0].kind == TALLY_INST_ARG_SITE;
 }
 
+bool inst_is_edge_call(const inst_call *c) {
+  return strcmp(c->func, "tally_bbcount_edge") == 0 && c->when == TALLY_INST_BEFORE && c->nargs == 2 &&
+         c->args[0].kind == TALLY_INST_ARG_SITE && c->args[1].kind == TALLY_INST_ARG_TAKEN;
+}
+
+/* bbcount's counts are inline (the counters inst_flow.c gave the site);
+ * any other call goes through __tally_inst_jcall. */
 enum body inst_body_of(const tally_inst *ti, const inst_site *s) {
   if (s->ncalls == 0)
     return BODY_NONE;
-  if (s->ncalls == 1 && ti->tool_name && strcmp(ti->tool_name, "bbcount") == 0 && inst_is_count_call(&s->calls[0]))
-    return BODY_COUNT;
-  return BODY_CALL;
+  if (!ti->tool_name || strcmp(ti->tool_name, "bbcount") != 0)
+    return BODY_CALL;
+  for (size_t c = 0; c < s->ncalls; c++)
+    if (!inst_is_count_call(&s->calls[c]) && !inst_is_edge_call(&s->calls[c]))
+      return BODY_CALL;
+  return BODY_COUNT;
 }
 
 /* The analysis of site k (program registers in place, mscratch = context).
@@ -213,17 +240,19 @@ enum body inst_body_of(const tally_inst *ti, const inst_site *s) {
  * registers the program writes before it reads them, so their values at
  * the site are dead: no save, no CSR swap), else t1 and t0 borrowed
  * through mscratch and the context. Returns what inst_tg_carry needs. */
-tcount inst_tg_body(tgen *g, enum body body, size_t k, unsigned dead_a, unsigned dead_v) {
-  tcount c = {-1, 6, 5};
-  if (body == BODY_NONE)
+tcount inst_tg_body(tgen *g, enum body body, size_t k, uint32_t ctr, unsigned dead_a, unsigned dead_v) {
+  tcount c = {-1, 6, 5, 0};
+  if (body == BODY_NONE || (body == BODY_COUNT && !ctr))
     return c;
+  if (body == BODY_COUNT)
+    k = ctr - 1, c.ctr = ctr - 1; /* the counter's offset below */
   unsigned l = g->label++;
   if (body == BODY_COUNT && dead_a && dead_v) {
-    c = (tcount){(int)l, dead_a, dead_v};
-    INSN(g, "lui x%u, %%hi(tally_inst_site_scratch+%zu)", dead_a, 8 * k);
-    INSN(g, "lw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", dead_v, 8 * k, dead_a);
+    c = (tcount){(int)l, dead_a, dead_v, ctr - 1};
+    INSN(g, "lui x%u, %%hi(__tally_inst_ctr+%zu)", dead_a, 8 * k);
+    INSN(g, "lw x%u, %%lo(__tally_inst_ctr+%zu)(x%u)", dead_v, 8 * k, dead_a);
     INSN(g, "addi x%u, x%u, 1", dead_v, dead_v);
-    INSN(g, "sw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", dead_v, 8 * k, dead_a);
+    INSN(g, "sw x%u, %%lo(__tally_inst_ctr+%zu)(x%u)", dead_v, 8 * k, dead_a);
     INSN(g, "beqz x%u, .Lcarry%u", dead_v, l);
     inst_tg_out(g, ".Lback%u:\n", l);
     return c;
@@ -232,10 +261,10 @@ tcount inst_tg_body(tgen *g, enum body body, size_t k, unsigned dead_a, unsigned
   INSN(g, "sw t1, CTX_SAVE1(t0)");
   if (body == BODY_COUNT) {
     c.label = (int)l;
-    INSN(g, "lui t1, %%hi(tally_inst_site_scratch+%zu)", 8 * k);
-    INSN(g, "lw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
+    INSN(g, "lui t1, %%hi(__tally_inst_ctr+%zu)", 8 * k);
+    INSN(g, "lw t0, %%lo(__tally_inst_ctr+%zu)(t1)", 8 * k);
     INSN(g, "addi t0, t0, 1");
-    INSN(g, "sw t0, %%lo(tally_inst_site_scratch+%zu)(t1)", 8 * k);
+    INSN(g, "sw t0, %%lo(__tally_inst_ctr+%zu)(t1)", 8 * k);
     INSN(g, "beqz t0, .Lcarry%u", l);
     inst_tg_out(g, ".Lback%u:\n", l);
     INSN(g, "lui t0, %%hi(__tally_inst_ctx)");
@@ -257,13 +286,14 @@ tcount inst_tg_body(tgen *g, enum body body, size_t k, unsigned dead_a, unsigned
 }
 
 /* A count's carry into the high word, out of the straight path. */
-void inst_tg_carry(tgen *g, tcount c, size_t k) {
+void inst_tg_carry(tgen *g, tcount c) {
   if (c.label < 0)
     return;
+  size_t k = c.ctr;
   inst_tg_out(g, ".Lcarry%d:\n", c.label);
-  INSN(g, "lw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", c.rv, 8 * k + 4, c.ra);
+  INSN(g, "lw x%u, %%lo(__tally_inst_ctr+%zu)(x%u)", c.rv, 8 * k + 4, c.ra);
   INSN(g, "addi x%u, x%u, 1", c.rv, c.rv);
-  INSN(g, "sw x%u, %%lo(tally_inst_site_scratch+%zu)(x%u)", c.rv, 8 * k + 4, c.ra);
+  INSN(g, "sw x%u, %%lo(__tally_inst_ctr+%zu)(x%u)", c.rv, 8 * k + 4, c.ra);
   inst_tg_out(g, "\tj .Lback%d\n", c.label);
   g->off += 4;
 }

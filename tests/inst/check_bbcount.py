@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""check_bbcount.py BBCOUNT.OUT CALLGRIND.OUT
+"""check_bbcount.py BBCOUNT.OUT CALLGRIND.OUT|TRACE
 
 The bbcount law: the count bbcount wrote for each site equals the number of
 times the original program retired the instruction at that address, which
 tally's exact profile gives per instruction (the Instructions event of a
 Callgrind export of the *original* program). bbcount.out is read here from
 its documented layout (docs/tally-inst.md), not through tally.
+
+The reference may instead be a text trace of the original (`tally run
+--trace`, one line per retired instruction, its pc the third field): code
+without a symbol has no per-address lines in a Callgrind export.
 
 Exit 0 when every site agrees (and there is at least one executed site),
 1 with the first disagreements listed otherwise.
@@ -55,9 +59,24 @@ def read_callgrind(path):
     return counts
 
 
+def read_trace(path):
+    """Per address: how many lines of the trace retire it."""
+    counts = {}
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        f = line.split(None, 3)
+        if len(f) >= 3:
+            pc = int(f[2], 16)
+            counts[pc] = counts.get(pc, 0) + 1
+    return counts
+
+
 def main():
     bb = read_bbcount(sys.argv[1])
-    ref = read_callgrind(sys.argv[2])
+    with open(sys.argv[2]) as f:
+        is_trace = f.readline().startswith("# tally trace")
+    ref = read_trace(sys.argv[2]) if is_trace else read_callgrind(sys.argv[2])
     bad = [(pc, c, ref.get(pc, 0)) for pc, c in sorted(bb.items()) if c != ref.get(pc, 0)]
     executed = sum(1 for c in bb.values() if c)
     for pc, got, want in bad[:20]:

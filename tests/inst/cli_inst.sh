@@ -28,6 +28,7 @@ check 64 "no function 'no_such_fn'" --before no_such_fn "$prog" -o "$work/o.elf"
 check 64 "no instruction starts there" --before 0x80000001 "$prog" -o "$work/o.elf"
 check 64 "--call 'f\(bogus\)'" --points bb --analysis "$here/loadcount.c" --call 'f(bogus)' "$prog" -o "$work/o.elf"
 check 64 "no shipped tool 'nope'" --points bb --tool nope "$prog" -o "$work/o.elf"
+check 64 "--bbcount: want flow or all, got 'some'" --points bb --tool bbcount --bbcount some "$prog" -o "$work/o.elf"
 # --tactic jump needs the trampoline hole of target/tally.ld: refused without it
 riscv64-unknown-elf-objcopy --remove-section .tally_inst_hole "$prog" "$work/nohole.elf"
 check 65 "no trampoline is within reach of 0x[0-9a-f]{8}.*no trampoline hole" --points bb --tactic jump \

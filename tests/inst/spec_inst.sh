@@ -53,6 +53,14 @@ printf 'points = func-entry\ntool = bbcount\n' > mix.txt
 "$tally" inst --points func-entry,func-exit prog.elf -o mixc.elf || fail "mixed command line: exit $?"
 cmp mix.elf mixc.elf || fail "a spec mixed with options differs from the same options"
 
+# bbcount's mode: a counter per block (all) is another output than the default (flow)
+n=3
+same 'points = bb
+tool = bbcount
+bbcount = all' --points bb --tool bbcount --bbcount all
+"$tally" inst --points bb --tool bbcount prog.elf -o flow.elf || fail "bbcount flow: exit $?"
+! cmp -s flow.elf "s$n.elf" || fail "--bbcount all made the same output as the default (flow)"
+
 # bad(STATUS, PATTERN, SPEC_TEXT): exit STATUS, PATTERN on stderr, no output
 bad() {
   printf '%b' "$3" > bad.txt
@@ -62,6 +70,7 @@ bad() {
   grep -q -- "$2" err.txt || fail "bad spec '$3': no '$2' in: $(cat err.txt)"
   [ ! -e out.elf ] || fail "bad spec '$3' left an output file"
 }
+bad 64 "bad.txt:2: 'bbcount': want flow or all" 'points = bb\nbbcount = most\n'
 bad 64 "bad.txt:3: 'bogus': unknown key" 'points = bb\n\n  bogus = 1\n'
 bad 64 "bad.txt:1: 'points': unknown kind 'lop'" 'points = bb, lop\n'
 bad 64 "bad.txt:2: want KEY = VALUE" '# comment\npoints bb\n'
