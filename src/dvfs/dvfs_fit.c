@@ -81,38 +81,69 @@ static size_t dropped_order(const dvfs_region *v, size_t n, size_t *idx) {
   return m;
 }
 
+/* The re-add's and the exchange's state: the regions, the trial ELF, a
+ * scratch order and copy of the regions, and the runs left. */
+typedef struct fit_ctx {
+  const dvfs_opts *o;
+  const char *dir, *elf;
+  dvfs_region *regs, *save;
+  size_t nregs, *idx;
+  const dvfs_run *base;
+  unsigned runs_left;
+  tally_error *err;
+} fit_ctx;
+
+/* The re-add and the exchange stop trying after this many runs (a
+ * program with many candidates would otherwise take as many runs as
+ * dropped regions x points x chosen regions). */
+#define DVFS_FIT_MAX_RUNS 64
+
+/* Runs the regions' current points into *r; false (and *rc) when no run
+ * is left or it failed. */
+static bool trial(fit_ctx *c, dvfs_run *r, int *rc) {
+  *rc = 0;
+  if (!c->runs_left)
+    return false;
+  c->runs_left--;
+  *rc = build_and_run(c->o, c->dir, c->regs, c->nregs, c->elf, c->base, r, c->err);
+  return !*rc;
+}
+
+static bool better(const fit_ctx *c, const dvfs_run *r, const dvfs_run *cur) {
+  return dvfs_slowdown(r, c->base) <= c->o->max_slowdown && r->e.total_j < cur->e.total_j;
+}
+
 /* Tries regs[k] at each point from the slowest up; keeps the first run
  * within the limit that takes less energy than *cur (then *cur is it). */
-static int try_readd(const dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, size_t k, const char *elf,
-                     const dvfs_run *base, dvfs_run *cur, tally_error *err) {
-  for (int p = (int)o->npts - 1; p >= 1; p--) {
-    dvfs_run r = {0};
-    regs[k].point = p;
-    int rc = build_and_run(o, dir, regs, nregs, elf, base, &r, err);
-    if (!rc && dvfs_slowdown(&r, base) <= o->max_slowdown && r.e.total_j < cur->e.total_j) {
+static int try_readd(fit_ctx *c, size_t k, dvfs_run *cur) {
+  const int slowest = (int)c->o->npts - 1;
+  dvfs_region *r = &c->regs[k];
+  for (int p = slowest; p >= 1; p--) {
+    dvfs_run run = {0};
+    int rc;
+    r->point = p;
+    if (trial(c, &run, &rc) && better(c, &run, cur)) {
       dvfs_run_free(cur);
-      *cur = r;
-      regs[k].dropped = false;
-      regs[k].why = p == (int)o->npts - 1 ? "chosen (re-added after the descent)"
-                                          : "chosen (re-added after the descent, points up)";
+      *cur = run;
+      r->dropped = false;
+      r->why = p == slowest ? "chosen (re-added after the descent)" : "chosen (re-added after the descent, points up)";
       return 0;
     }
-    regs[k].point = 0;
-    dvfs_run_free(&r);
-    if (rc)
+    r->point = 0;
+    dvfs_run_free(&run);
+    if (rc || !c->runs_left)
       return rc;
   }
   return 0;
 }
 
 /* One pass of the re-add over the dropped regions but `skip`. */
-static int readd_pass(const dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, size_t skip,
-                      const char *elf, const dvfs_run *base, dvfs_run *cur, size_t *idx, tally_error *err) {
-  size_t m = dropped_order(regs, nregs, idx);
+static int readd_pass(fit_ctx *c, size_t skip, dvfs_run *cur) {
+  size_t m = dropped_order(c->regs, c->nregs, c->idx);
   int rc = 0;
   for (size_t i = 0; !rc && i < m; i++)
-    if (idx[i] != skip && regs[idx[i]].dropped && dvfs_can_join(regs, nregs, idx[i]))
-      rc = try_readd(o, dir, regs, nregs, idx[i], elf, base, cur, err);
+    if (c->idx[i] != skip && c->regs[c->idx[i]].dropped && dvfs_can_join(c->regs, c->nregs, c->idx[i]))
+      rc = try_readd(c, c->idx[i], cur);
   return rc;
 }
 
@@ -141,34 +172,35 @@ static size_t chosen_order(const dvfs_region *v, size_t n, size_t *idx) {
 /* The exchange: the choice is a knapsack (time added against energy
  * saved), so one region may be worth less than two dropped ones that fit
  * in its place (spmv: the row loop against column_sums' loop and _start's).
- * Each chosen region, weakest first, is taken out and the re-add run
- * without it; the new choice stays when it takes less energy. */
-static int exchange_one(const dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, size_t c,
-                        const char *elf, const dvfs_run *base, dvfs_run *after, size_t *idx, dvfs_region *save,
-                        tally_error *err) {
-  memcpy(save, regs, nregs * sizeof *regs);
-  regs[c].point = 0, regs[c].dropped = true, regs[c].why = "dropped: others save more within --max-slowdown";
-  dvfs_run trial = {0};
-  int rc = build_and_run(o, dir, regs, nregs, elf, base, &trial, err);
-  if (!rc)
-    rc = readd_pass(o, dir, regs, nregs, c, elf, base, &trial, idx, err);
-  if (!rc && dvfs_slowdown(&trial, base) <= o->max_slowdown && trial.e.total_j < after->e.total_j) {
+ * Chosen region k is taken out and the re-add run without it; the new
+ * choice stays when it takes less energy than *after. */
+static int exchange_one(fit_ctx *c, size_t k, dvfs_run *after) {
+  memcpy(c->save, c->regs, c->nregs * sizeof *c->regs);
+  dvfs_region *r = &c->regs[k];
+  r->point = 0, r->dropped = true, r->why = "dropped: others save more within --max-slowdown";
+  dvfs_run cur = {0};
+  int rc;
+  bool ran = trial(c, &cur, &rc);
+  if (ran)
+    rc = readd_pass(c, k, &cur);
+  if (ran && !rc && better(c, &cur, after)) {
     dvfs_run_free(after);
-    *after = trial;
-    for (size_t k = 0; k < nregs; k++)
-      if (inside(regs, k, c) && !regs[k].point)
-        regs[k].why = "inside a loop taken out (not tried alone)";
+    *after = cur;
+    for (size_t i = 0; i < c->nregs; i++)
+      if (inside(c->regs, i, k) && !c->regs[i].point)
+        c->regs[i].why = "inside a loop taken out (not tried alone)";
     return 0;
   }
-  memcpy(regs, save, nregs * sizeof *regs);
-  dvfs_run_free(&trial);
+  memcpy(c->regs, c->save, c->nregs * sizeof *c->regs);
+  dvfs_run_free(&cur);
   return rc;
 }
 
 static int improve(const dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, const dvfs_run *base,
                    dvfs_run *after, tally_error *err) {
-  size_t *idx = malloc((nregs ? nregs : 1) * sizeof *idx), *order = malloc((nregs ? nregs : 1) * sizeof *order);
-  dvfs_region *save = malloc((nregs ? nregs : 1) * sizeof *save);
+  size_t n1 = nregs ? nregs : 1;
+  size_t *idx = malloc(n1 * sizeof *idx), *order = malloc(n1 * sizeof *order);
+  dvfs_region *save = malloc(n1 * sizeof *save);
   if (!idx || !order || !save) {
     free(idx), free(order), free(save);
     snprintf(err->msg, sizeof err->msg, "out of memory");
@@ -176,11 +208,12 @@ static int improve(const dvfs_opts *o, const char *dir, dvfs_region *regs, size_
   }
   char elf[4096];
   snprintf(elf, sizeof elf, "%s/readd.elf", dir);
-  int rc = readd_pass(o, dir, regs, nregs, (size_t)-1, elf, base, after, idx, err);
+  fit_ctx c = {o, dir, elf, regs, save, nregs, idx, base, DVFS_FIT_MAX_RUNS, err};
+  int rc = readd_pass(&c, (size_t)-1, after);
   size_t m = rc ? 0 : chosen_order(regs, nregs, order);
-  for (size_t i = 0; !rc && i < m; i++)
+  for (size_t i = 0; !rc && i < m && c.runs_left; i++)
     if (regs[order[i]].point)
-      rc = exchange_one(o, dir, regs, nregs, order[i], elf, base, after, idx, save, err);
+      rc = exchange_one(&c, order[i], after);
   unlink(elf);
   free(idx), free(order), free(save);
   /* OUT.elf is the descent's; the same insertion again gives the program
