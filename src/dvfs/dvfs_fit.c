@@ -188,7 +188,7 @@ static int exchange_one(fit_ctx *c, size_t k, dvfs_run *after) {
     *after = cur;
     for (size_t i = 0; i < c->nregs; i++)
       if (inside(c->regs, i, k) && !c->regs[i].point)
-        c->regs[i].why = "inside a loop taken out (not tried alone)";
+        c->regs[i].why = c->regs[i].fails ? c->regs[i].fails : "inside a loop taken out (not tried alone)";
     return 0;
   }
   memcpy(c->regs, c->save, c->nregs * sizeof *c->regs);
