@@ -5,13 +5,15 @@
  * point faster (dropped at the first point; the loops inside a dropped one
  * then get their turn). The descent only ever raises: a region it dropped
  * early stays out even when the later drops leave room for it (the oracle
- * showed such loops on rotate and spmv). So then the re-add: each dropped
- * region that can still be switched beside the chosen ones, most misses
- * per cycle first, is tried at each point from the slowest up, and kept at
- * the first that stays within the limit and takes less energy than the
- * choice so far. Then the exchange (see exchange_one): each chosen region
- * in turn is taken out and the re-add run again without it. Every
- * decision rests on a run of the program, so the limit always holds.
+ * showed such loops on rotate and spmv), and one it moved a point up
+ * stays there. So then the re-add: each dropped region that can still be
+ * switched beside the chosen ones, and each chosen one above the slowest
+ * point, most misses per cycle first, is tried at each point from the
+ * slowest up to one below its own, and kept at the first that stays
+ * within the limit and takes less energy than the choice so far. Then
+ * the exchange (see exchange_one): each chosen region in turn is taken
+ * out and the re-add run again without it. Every decision rests on a run
+ * of the program, so the limit always holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,11 +69,12 @@ static int descend(dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nreg
   }
 }
 
-/* The dropped regions, most misses per cycle first. */
-static size_t dropped_order(const dvfs_region *v, size_t n, size_t *idx) {
+/* The regions the descent moved up: dropped, or chosen above the slowest
+ * point; most misses per cycle first. */
+static size_t raised_order(const dvfs_region *v, size_t n, int slowest, size_t *idx) {
   size_t m = 0;
   for (size_t i = 0; i < n; i++)
-    if (v[i].dropped && !v[i].point)
+    if ((v[i].dropped && !v[i].point) || (v[i].point && v[i].point < slowest))
       idx[m++] = i;
   for (size_t i = 1; i < m; i++)
     for (size_t j = i; j > 0 && mpc(&v[idx[j]]) > mpc(&v[idx[j - 1]]); j--) {
@@ -113,12 +116,14 @@ static bool better(const fit_ctx *c, const dvfs_run *r, const dvfs_run *cur) {
   return dvfs_slowdown(r, c->base) <= c->o->max_slowdown && r->e.total_j < cur->e.total_j;
 }
 
-/* Tries regs[k] at each point from the slowest up; keeps the first run
- * within the limit that takes less energy than *cur (then *cur is it). */
-static int try_readd(fit_ctx *c, size_t k, dvfs_run *cur) {
+/* Tries regs[k] at each point from the slowest up to one below its own
+ * (a dropped region's is 0); keeps the first run within the limit that
+ * takes less energy than *cur (then *cur is it). */
+static int try_lower(fit_ctx *c, size_t k, dvfs_run *cur) {
   const int slowest = (int)c->o->npts - 1;
   dvfs_region *r = &c->regs[k];
-  for (int p = slowest; p >= 1; p--) {
+  const int from = r->point;
+  for (int p = slowest; p > from; p--) {
     dvfs_run run = {0};
     int rc;
     r->point = p;
@@ -126,10 +131,12 @@ static int try_readd(fit_ctx *c, size_t k, dvfs_run *cur) {
       dvfs_run_free(cur);
       *cur = run;
       r->dropped = false;
-      r->why = p == slowest ? "chosen (re-added after the descent)" : "chosen (re-added after the descent, points up)";
+      r->why = from ? "chosen (moved down again after the descent)"
+               : p == slowest ? "chosen (re-added after the descent)"
+                              : "chosen (re-added after the descent, points up)";
       return 0;
     }
-    r->point = 0;
+    r->point = from;
     dvfs_run_free(&run);
     if (rc || !c->runs_left)
       return rc;
@@ -137,13 +144,18 @@ static int try_readd(fit_ctx *c, size_t k, dvfs_run *cur) {
   return 0;
 }
 
-/* One pass of the re-add over the dropped regions but `skip`. */
+/* One pass of the re-add over the regions the descent moved up, but
+ * `skip`: a dropped one when it can still join the chosen ones. */
 static int readd_pass(fit_ctx *c, size_t skip, dvfs_run *cur) {
-  size_t m = dropped_order(c->regs, c->nregs, c->idx);
+  size_t m = raised_order(c->regs, c->nregs, (int)c->o->npts - 1, c->idx);
   int rc = 0;
-  for (size_t i = 0; !rc && i < m; i++)
-    if (c->idx[i] != skip && c->regs[c->idx[i]].dropped && dvfs_can_join(c->regs, c->nregs, c->idx[i]))
-      rc = try_readd(c, c->idx[i], cur);
+  for (size_t i = 0; !rc && i < m; i++) {
+    size_t k = c->idx[i];
+    bool ok = c->regs[k].point ? c->regs[k].point < (int)c->o->npts - 1
+                               : c->regs[k].dropped && dvfs_can_join(c->regs, c->nregs, k);
+    if (k != skip && ok)
+      rc = try_lower(c, k, cur);
+  }
   return rc;
 }
 
