@@ -31,7 +31,11 @@ static void usage(FILE *f) {
           "      --regions KIND   loops (default: the paper's) or functions\n"
           "      --max-slowdown PCT  never slower than this (default 5): the region with\n"
           "                       the fewest misses per cycle goes one point faster\n"
-          "                       (at the top: dropped) until it holds\n"
+          "                       (at the top: dropped) until it holds; then the\n"
+          "                       dropped and raised regions are tried lower again\n"
+          "                       and each chosen one is exchanged for others, kept\n"
+          "                       when a run shows less energy within the limit\n"
+          "      --no-readd       the descent alone (no re-add, no exchange)\n"
           "      --no-oracle      skip the oracle's runs\n"
           "      --min-misses N   first threshold: D-cache misses of a region (default 10000)\n"
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
@@ -44,16 +48,17 @@ static void usage(FILE *f) {
           "output; 66 IN.elf unreadable; 70 internal or toolchain failure.\n");
 }
 
-enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE };
+enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD };
 
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
-                   .relock_cycles = 1000, .oracle = true};
+                   .relock_cycles = 1000, .oracle = true, .readd = true};
   static const struct option opts[] = {
       {"core", required_argument, NULL, O_CORE},       {"points", required_argument, NULL, O_POINTS},
       {"regions", required_argument, NULL, O_REGIONS}, {"max-slowdown", required_argument, NULL, O_SLOW},
       {"min-misses", required_argument, NULL, O_MISS}, {"min-mpc", required_argument, NULL, O_MPC},
       {"min-relocks", required_argument, NULL, O_RELOCKS}, {"no-oracle", no_argument, NULL, O_NO_ORACLE},
+      {"no-readd", no_argument, NULL, O_NO_READD},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
@@ -94,6 +99,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       o->kind = strcmp(optarg, "loops") ? DVFS_FUNCTIONS : DVFS_LOOPS;
       break;
     case O_NO_ORACLE: o->oracle = false; break;
+    case O_NO_READD: o->readd = false; break;
     case O_SLOW:
     case O_MPC:
     case O_RELOCKS: {
@@ -129,45 +135,6 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
     return EXIT_USAGE;
   }
   return 0;
-}
-
-/* Moves the chosen region with the fewest misses per cycle one operating
- * point faster (dropped at the first); false if none is chosen. */
-static bool raise_weakest(dvfs_region *v, size_t n) {
-  long w = -1;
-  for (size_t i = 0; i < n; i++)
-    if (v[i].point && (w < 0 || (double)v[i].misses / (double)v[i].cycles <
-                                    (double)v[w].misses / (double)v[w].cycles))
-      w = (long)i;
-  if (w < 0)
-    return false;
-  if (--v[w].point == 0)
-    v[w].why = "dropped: over --max-slowdown", v[w].dropped = true;
-  else
-    v[w].why = "chosen (one point up: --max-slowdown)";
-  return true;
-}
-
-/* Inserts and runs until the run is within --max-slowdown. */
-static int fit(dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, const dvfs_run *base,
-               dvfs_run *after, tally_error *err) {
-  for (;;) {
-    int rc = dvfs_insert(o, dir, regs, nregs, o->out, err);
-    dvfs_run_free(after);
-    if (!rc)
-      rc = dvfs_run_elf(o, o->out, dir, NULL, 0, NULL, after, err);
-    if (!rc && !dvfs_same_output(base, after)) {
-      snprintf(err->msg, sizeof err->msg, "%.400s: the output or exit status differs from the original's", o->out);
-      rc = 65;
-    }
-    if (rc) {
-      unlink(o->out);
-      return rc;
-    }
-    if (dvfs_slowdown(after, base) <= o->max_slowdown || !raise_weakest(regs, nregs))
-      return 0;
-    dvfs_choose(o, regs, nregs);
-  }
 }
 
 /* Both programs stepped, with a row per chosen region. */
@@ -246,7 +213,7 @@ static int work(dvfs_opts *o, const char *dir) {
   if (!rc)
     rc = dvfs_select(o, rows, nrows, &regs, &nregs, &err);
   if (!rc)
-    rc = fit(o, dir, regs, nregs, &base, &after, &err);
+    rc = dvfs_fit(o, dir, regs, nregs, &base, &after, &err);
   if (!rc && (!(rb = calloc(nregs + 1, sizeof *rb)) || !(ra = calloc(nregs + 1, sizeof *ra)))) {
     snprintf(err.msg, sizeof err.msg, "out of memory");
     rc = EXIT_INTERNAL;
@@ -273,7 +240,7 @@ static int work(dvfs_opts *o, const char *dir) {
 }
 
 static void remove_tree(const char *dir) {
-  static const char *const names[] = {"profile.elf", "phases.out", "switch.c", "oracle.elf"};
+  static const char *const names[] = {"profile.elf", "phases.out", "switch.c", "oracle.elf", "readd.elf"};
   char p[4096];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     snprintf(p, sizeof p, "%s/%s", dir, names[i]);

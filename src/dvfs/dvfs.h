@@ -42,6 +42,7 @@ typedef struct dvfs_opts {
   char **argv;
   bool keep;              /* keep the scratch directory */
   bool oracle;            /* run the oracle (--no-oracle: not) */
+  bool readd;             /* after the descent, try the dropped regions again (--no-readd: not) */
 } dvfs_opts;
 
 /* One run of an ELF on tally. */
@@ -167,6 +168,17 @@ int dvfs_select(const dvfs_opts *o, const dvfs_phase *rows, size_t nrows, dvfs_r
  * dropped and has no chosen loop around it, at the slowest point (again
  * after a drop: the loops inside a dropped one get their turn). */
 void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n);
+/* Whether v[k] can be switched beside the chosen regions as they are: it
+ * passed the thresholds and its sites can be placed, no chosen loop holds
+ * it or lies inside it, and it shares no code with a chosen region. */
+bool dvfs_can_join(const dvfs_region *v, size_t n, size_t k);
+
+/* dvfs_fit.c: inserts and runs until the run is within --max-slowdown
+ * (the descent: the chosen region with the fewest misses per cycle one
+ * point faster at a time), then tries the dropped regions again (unless
+ * --no-readd). OUT.elf and *after are the final choice's. */
+int dvfs_fit(dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, const dvfs_run *base, dvfs_run *after,
+             tally_error *err);
 
 /* dvfs_insert.c: writes out with switches around the regions whose point
  * is not 0 (each to its own point). */

@@ -84,6 +84,21 @@ static bool overlaps_chosen(const dvfs_region *v, size_t n, const dvfs_region *r
   return false;
 }
 
+/* Whether v[k] lies around a chosen region. */
+static bool descendant_chosen(const dvfs_region *v, size_t n, size_t k) {
+  for (size_t j = 0; j < n; j++)
+    for (int p = v[j].point ? v[j].parent : -1; p >= 0; p = v[p].parent)
+      if ((size_t)p == k)
+        return true;
+  return false;
+}
+
+bool dvfs_can_join(const dvfs_region *v, size_t n, size_t k) {
+  const dvfs_region *r = &v[k];
+  return r->cycles && !r->point && !r->fails && !ancestor_chosen(v, r) && !descendant_chosen(v, n, k) &&
+         !overlaps_chosen(v, n, r);
+}
+
 void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n) {
   for (size_t k = 0; k < n; k++) { /* parents before children */
     dvfs_region *r = &v[k];

@@ -2,10 +2,10 @@
  * mcomp - motion compensation of a video decoder: every 16x16 macroblock of
  * a CIF frame (352x288 luma) is predicted from the reference frame at a
  * motion vector with half-pel interpolation, and a residual is added with
- * saturation. The frames (about 100 KB each) are far larger than any L1
- * data cache, and the work per pixel is a few adds, so the program waits
- * mostly on external memory: the memory-bound kind of phase that profile-
- * guided DVFS slows the clock for.
+ * saturation. The frames (about 120 KB each) are larger than an L1 data
+ * cache, but at about 20 instructions per pixel the program waits on
+ * external memory only 40% of its time on dsp500 (bench/dvfs/
+ * mcomp-loops.md): too little for profile-guided DVFS to pay much.
  *
  * Self-check, by laws that do not use the predictor's code:
  * - the prediction is recomputed for sampled pixels by a separate direct
