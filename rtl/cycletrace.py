@@ -37,7 +37,9 @@ import sys
 import tempfile
 
 MAGIC = b"TALCYC1\n"
-TAG_PC, TAG_ONES, TAG_VALUES, TAG_END = 0x01, 0x03, 0x04, 0x0F
+TAG_PC, TAG_ONES, TAG_VALUES, TAG_CONFIG, TAG_END = 0x01, 0x03, 0x04, 0x05, 0x0F
+VERSIONS = (1, 2)  # 2 adds CONFIG records; a version-1 trace is one without them
+CONFIG_KINDS = {1: "period", 2: "arr", 3: "counter", 4: "start", 5: "stop"}
 
 
 class TraceError(Exception):
@@ -55,8 +57,9 @@ class Reader:
         if head[:8] != MAGIC:
             raise TraceError("not a cycle trace (bad magic)")
         version, nsig, _reserved, self.first = struct.unpack("<HHIQ", head[8:])
-        if version != 1:
-            raise TraceError(f"trace version {version}, this reader knows 1")
+        if version not in VERSIONS:
+            raise TraceError(f"trace version {version}, this reader knows {VERSIONS}")
+        self.version = version
         if not 1 <= nsig <= 64:
             raise TraceError(f"{nsig} signals: a cycle's mask has 64 bits")
         self.names = []
@@ -82,11 +85,39 @@ class Reader:
             if shift > 63:
                 raise TraceError("a varint longer than 64 bits")
 
-    def records(self):
+    def _config(self, cycle):
+        """A CONFIG record's fields (after the tag) as a dict."""
+        at, kind = self._varint(), self._read(1)[0]
+        if at != cycle:
+            raise TraceError(f"cycle {cycle}: a configuration change for cycle {at}")
+        if kind not in CONFIG_KINDS:
+            raise TraceError(f"cycle {cycle}: unknown configuration change {kind}")
+        c = {"cycle": at, "kind": CONFIG_KINDS[kind]}
+        if kind == 1:
+            c["period"] = self._varint()
+        elif kind == 2:
+            c["index"] = self._varint()
+            c["lo"], c["hi"] = struct.unpack("<II", self._read(8))
+        elif kind == 3:
+            c["index"], c["signal"], c["arr"] = self._varint(), self._varint(), self._varint()
+            c["enabled"] = self._read(1)[0]
+        return c
+
+    def records(self, on_config=None):
+        """Yields (cycle, repeat, pc, values) per record of cycles; a
+        configuration change goes to on_config(dict) between them (without
+        on_config a trace that has one is an error: the caller would count
+        under the wrong configuration)."""
         cycle, pc = self.first, None
         while True:
             tag = self._read(1)[0]
-            if tag == TAG_PC:
+            if tag == TAG_CONFIG:
+                c = self._config(cycle)
+                if on_config is None:
+                    raise TraceError(f"cycle {cycle}: the configuration changes here ({c['kind']}); "
+                                     "this use of the trace does not follow changes")
+                on_config(c)
+            elif tag == TAG_PC:
                 pc = struct.unpack("<I", self._read(4))[0]
             elif tag in (TAG_ONES, TAG_VALUES):
                 rep, mask = self._varint(), self._varint()
@@ -283,7 +314,7 @@ def dump(trace, n):
     with open(trace, "rb") as f:
         r = Reader(f)
         print(f"# first cycle {r.first}, {len(r.names)} signals")
-        for k, (cycle, rep, pc, vals) in enumerate(r.records()):
+        for k, (cycle, rep, pc, vals) in enumerate(r.records(on_config=lambda c: print(f"{c['cycle']} config", c))):
             if k >= n:
                 break
             sig = " ".join(f"{r.names[s]}" + (f"={v}" if v != 1 else "") for s, v in sorted(vals.items()))
