@@ -186,14 +186,14 @@ class TbInput:
         else:
             raise ValueError(f"cycle {c['cycle']}: the run was {k}ed again in the middle; not co-simulated")
 
-    def cycles(self, cycle, rep, pc, vals):
-        counted = {sig for sig, arr, en in self.cfg.values() if en}
-        big = [s for s in counted if vals.get(s, 0) > 1]
-        if big:
-            s = big[0]
-            raise ValueError(f"cycle {cycle}: {self.names[s]} is {vals[s]} on one cycle; "
-                             "the RTL takes one bit per signal")
-        mask = sum(1 << s for s in vals)
+    def cycles(self, cycle, rep, pc, mask, vals):
+        if vals is not None:  # some signal above 1: not one the RTL counts
+            counted = {sig for sig, arr, en in self.cfg.values() if en}
+            big = [s for s in counted if vals.get(s, 0) > 1]
+            if big:
+                s = big[0]
+                raise ValueError(f"cycle {cycle}: {self.names[s]} is {vals[s]} on one cycle; "
+                                 "the RTL takes one bit per signal")
         if self.period_due is not None:
             self.send([f"c {pc:x} 1 {mask:x} 1", f"w 4 {self.period_due:x}"])
             self.period_due, rep = None, rep - 1
@@ -314,10 +314,10 @@ def stream(tally, tb_path, S, P, N, R, run_args, cap, tmp):
             feed = TbInput(tb.send, P, N)
             feed.names = r.names
             feed.configure(run_id, info, period, cfg)
-            for cycle, rep, pc, vals in r.records(on_config=feed.change):
-                feed.cycles(cycle, rep, pc, vals)
-            cycles = r.end
-        rc = proc.wait(timeout=600)
+            for cycle, rep, pc, mask, vals in r.raw_records(on_config=feed.change):
+                feed.cycles(cycle, rep, pc, mask, vals)
+            cycles = (r.end, r.nbytes)
+        rc = proc.wait(timeout=3600)
         feed.finish(1 if rc == 124 else 0)  # 124: --max-insns (the FINAL packet says cut_short)
         tbrc, got, tberr = tb.close()
         tb = None
@@ -377,8 +377,10 @@ def main(argv):
         return 65
     want = [pk[s] for s in sorted(pk) if pk[s][5] in (T_DATA, T_FINAL)]
     period = desc[5]
-    what = (f"{os.path.basename(run_args[-1])}, {cycles} cycles streamed in {secs:.1f} s, period {period}, "
-            f"{changes} changes mid-run, N={N} R={R} P={P}")
+    cycles, nbytes = cycles
+    what = (f"{os.path.basename(run_args[-1])}, {cycles} cycles ({nbytes / 1e6:.1f} MB of trace) streamed in "
+            f"{secs:.1f} s ({cycles / secs / 1e6:.2f} M cycles/s), period {period}, {changes} changes mid-run, "
+            f"N={N} R={R} P={P}")
     if got == want:
         print(f"cosim_tally: {what}: {len(want)} DATA/FINAL packets identical to tally's")
         return 0

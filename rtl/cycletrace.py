@@ -16,7 +16,8 @@ module's own intervals.
         the window's cycles must be the whole trace's, cycle for cycle.
   cycletrace.py run-nonintrusive TALLY [TALLY RUN OPTIONS...] PROGRAM
         the run's --stats-json (cycles, every signal's total, energy, exit
-        status) is the same with and without --cycle-trace.
+        status) is the same with and without --cycle-trace; with --count,
+        its --intervals-csv too (--at changes included).
   cycletrace.py law TRACE CSV INTERVAL SPEC...
         sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
         order of tally run's --count options) over every interval of INTERVAL
@@ -49,10 +50,14 @@ class TraceError(Exception):
 class Reader:
     """Streams a trace: header fields, then records (cycle, repeat, pc,
     values) where values maps signal index -> value on each of the repeat
-    cycles."""
+    cycles. Reads the file (or pipe) in chunks as they come."""
+
+    CHUNK = 1 << 16
 
     def __init__(self, f):
         self.f = f
+        self.buf, self.pos = b"", 0
+        self.nbytes = 0  # bytes consumed so far: the size the trace would have as a file
         head = self._read(24)
         if head[:8] != MAGIC:
             raise TraceError("not a cycle trace (bad magic)")
@@ -68,16 +73,37 @@ class Reader:
             self.names.append(self._read(n).decode("ascii"))
         self.end = None
 
+    def _fill(self, n):
+        """At least n bytes in buf from pos, or False at the end of the input."""
+        while len(self.buf) - self.pos < n:
+            read = getattr(self.f, "read1", self.f.read)
+            chunk = read(self.CHUNK)
+            if not chunk:
+                return False
+            self.buf = self.buf[self.pos:] + chunk
+            self.pos = 0
+        return True
+
     def _read(self, n):
-        b = self.f.read(n)
-        if len(b) != n:
+        if not self._fill(n):
             raise TraceError("the trace ends inside a record (cut short?)")
+        b = self.buf[self.pos:self.pos + n]
+        self.pos += n
+        self.nbytes += n
         return b
+
+    def _byte(self):
+        if self.pos >= len(self.buf) and not self._fill(1):
+            raise TraceError("the trace ends inside a record (cut short?)")
+        c = self.buf[self.pos]
+        self.pos += 1
+        self.nbytes += 1
+        return c
 
     def _varint(self):
         v, shift = 0, 0
         while True:
-            b = self._read(1)[0]
+            b = self._byte()
             v |= (b & 0x7F) << shift
             if not b & 0x80:
                 return v
@@ -87,7 +113,7 @@ class Reader:
 
     def _config(self, cycle):
         """A CONFIG record's fields (after the tag) as a dict."""
-        at, kind = self._varint(), self._read(1)[0]
+        at, kind = self._varint(), self._byte()
         if at != cycle:
             raise TraceError(f"cycle {cycle}: a configuration change for cycle {at}")
         if kind not in CONFIG_KINDS:
@@ -100,44 +126,63 @@ class Reader:
             c["lo"], c["hi"] = struct.unpack("<II", self._read(8))
         elif kind == 3:
             c["index"], c["signal"], c["arr"] = self._varint(), self._varint(), self._varint()
-            c["enabled"] = self._read(1)[0]
+            c["enabled"] = self._byte()
         return c
 
-    def records(self, on_config=None):
-        """Yields (cycle, repeat, pc, values) per record of cycles; a
-        configuration change goes to on_config(dict) between them (without
-        on_config a trace that has one is an error: the caller would count
-        under the wrong configuration)."""
-        cycle, pc = self.first, None
+    def raw_records(self, on_config=None):
+        """Yields (cycle, repeat, pc, mask, values) per record of cycles:
+        mask has bit s set for each signal s not 0, values is None when
+        they are all 1 (ONES), else maps each to its value. A configuration
+        change goes to on_config(dict) between them (without on_config a
+        trace that has one is an error: the caller would count under the
+        wrong configuration)."""
+        cycle, pc, nsig = self.first, None, len(self.names)
         while True:
-            tag = self._read(1)[0]
-            if tag == TAG_CONFIG:
+            tag = self._byte()
+            if tag == TAG_ONES or tag == TAG_VALUES:
+                rep, mask = self._varint(), self._varint()
+                if rep == 0 or mask >> nsig:
+                    raise TraceError(f"cycle {cycle}: a record of 0 cycles or of unknown signals")
+                if pc is None:
+                    raise TraceError(f"cycle {cycle}: cycles before any pc")
+                vals = None
+                if tag == TAG_VALUES:
+                    vals, m = {}, mask
+                    while m:
+                        low = m & -m
+                        vals[low.bit_length() - 1] = self._varint()
+                        m ^= low
+                yield cycle, rep, pc, mask, vals
+                cycle += rep
+            elif tag == TAG_PC:
+                pc = struct.unpack("<I", self._read(4))[0]
+            elif tag == TAG_CONFIG:
                 c = self._config(cycle)
                 if on_config is None:
                     raise TraceError(f"cycle {cycle}: the configuration changes here ({c['kind']}); "
                                      "this use of the trace does not follow changes")
                 on_config(c)
-            elif tag == TAG_PC:
-                pc = struct.unpack("<I", self._read(4))[0]
-            elif tag in (TAG_ONES, TAG_VALUES):
-                rep, mask = self._varint(), self._varint()
-                if rep == 0 or mask >> len(self.names):
-                    raise TraceError(f"cycle {cycle}: a record of 0 cycles or of unknown signals")
-                if pc is None:
-                    raise TraceError(f"cycle {cycle}: cycles before any pc")
-                bits = [s for s in range(len(self.names)) if mask >> s & 1]
-                vals = {s: (1 if tag == TAG_ONES else self._varint()) for s in bits}
-                yield cycle, rep, pc, vals
-                cycle += rep
             elif tag == TAG_END:
                 self.end = struct.unpack("<Q", self._read(8))[0]
                 if self.end != cycle:
                     raise TraceError(f"the end record says cycle {self.end}, the records add up to {cycle}")
-                if self.f.read(1):
+                if self._fill(1):
                     raise TraceError("bytes after the end record")
                 return
             else:
                 raise TraceError(f"cycle {cycle}: unknown record tag 0x{tag:02x}")
+
+    def records(self, on_config=None):
+        """Yields (cycle, repeat, pc, values) per record of cycles, values
+        mapping every signal not 0 to its value (raw_records otherwise)."""
+        for cycle, rep, pc, mask, vals in self.raw_records(on_config):
+            if vals is None:
+                vals, m = {}, mask
+                while m:
+                    low = m & -m
+                    vals[low.bit_length() - 1] = 1
+                    m ^= low
+            yield cycle, rep, pc, vals
 
 
 def parse_spec(spec, names):
@@ -295,18 +340,30 @@ def run_window(tally, window, args):
 
 
 def run_nonintrusive(tally, args):
+    """With --count among the options, the statistics module's intervals
+    (--intervals-csv) must be the same too (a scheduled --at change lands
+    on the same edge)."""
+    counting = "--count" in args
     with tempfile.TemporaryDirectory() as tmp:
-        stats = []
+        stats, tables = [], []
         for extra in ([], ["--cycle-trace", os.path.join(tmp, "run.ct")]):
             path = os.path.join(tmp, f"stats{len(stats)}.json")
-            cmd = [tally, "run", "--stats-json", path] + extra + args
+            table = os.path.join(tmp, f"run{len(stats)}.csv")
+            cmd = [tally, "run", "--stats-json", path] + extra + (["--intervals-csv", table] if counting else []) + args
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
             with open(path) as f:
                 stats.append(f.read())
+            if counting:
+                with open(table) as f:
+                    tables.append(f.read())
     if stats[0] != stats[1]:
         print("nonintrusive: --stats-json differs with --cycle-trace")
         return 1
-    print(f"nonintrusive: --stats-json identical with and without --cycle-trace ({len(stats[0])} bytes)")
+    if counting and tables[0] != tables[1]:
+        print("nonintrusive: --intervals-csv differs with --cycle-trace")
+        return 1
+    also = f", and {len(tables[0].splitlines()) - 1} intervals and totals" if counting else ""
+    print(f"nonintrusive: --stats-json identical with and without --cycle-trace ({len(stats[0])} bytes){also}")
     return 0
 
 
