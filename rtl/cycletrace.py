@@ -18,6 +18,10 @@ module's own intervals.
         the run's --stats-json (cycles, every signal's total, energy, exit
         status) is the same with and without --cycle-trace; with --count,
         its --intervals-csv too (--at changes included).
+  cycletrace.py run-at TALLY [TALLY RUN OPTIONS with --at ...] PROGRAM
+        each --at change is in the trace (CONFIG) on the cycle tally run
+        says it took effect on, the first instruction edge at or after
+        its cycle.
   cycletrace.py law TRACE CSV INTERVAL SPEC...
         sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
         order of tally run's --count options) over every interval of INTERVAL
@@ -367,6 +371,58 @@ def run_nonintrusive(tally, args):
     return 0
 
 
+def run_at(tally, args):
+    """tally run with --at options and a trace: each change must be in the
+    trace (CONFIG) on the cycle tally run says it was applied on, and that
+    cycle must be the first instruction edge at or after the --at cycle.
+    Edges: the run's start, after a cycle with instret (an instruction's
+    last), and after an interrupt's entry (its `interrupt` cycle and the
+    stall.system cycles after it, docs/cycle-trace.md)."""
+    import re
+    wanted = [int(args[k + 1].split(":", 1)[0], 0) for k in range(len(args) - 1) if args[k] == "--at"]
+    if not wanted:
+        raise ValueError("run-at needs --at options")
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "run.ct")
+        cmd = [tally, "run", "--no-store", "--cycle-trace", trace] + args
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
+        if r.returncode not in (0, 124):
+            print(f"cycletrace: {' '.join(cmd)} exited {r.returncode}:\n{r.stderr}", file=sys.stderr)
+            return 70
+        said = [int(m.replace(",", "")) for m in re.findall(r"--at \S+: applied on cycle ([0-9,]+)", r.stderr)]
+        configs, edges, pcs = [], [], {}
+        with open(trace, "rb") as f:
+            rd = Reader(f)
+            edges.append(rd.first)  # the run starts on an edge
+            ins, irq = rd.names.index("instret"), rd.names.index("interrupt")
+            entry = {rd.names.index(n) for n in ("cycle", "stall", "stall.system")}
+            in_entry = None  # the pc of an interrupt entry being passed
+            for cycle, rep, pc, vals in rd.records(on_config=lambda c: configs.append(c["cycle"])):
+                if in_entry is not None and not (pc == in_entry and set(vals) == entry):
+                    edges.append(cycle)  # the entry ended before this record
+                    in_entry = None
+                if vals.get(irq):
+                    in_entry = pc
+                elif vals.get(ins):
+                    edges.append(cycle + rep)  # after the instruction's last cycle
+    if len(said) != len(wanted):
+        print(f"at: {len(wanted)} --at given, tally run says {len(said)} were applied")
+        return 1
+    ok = True
+    for c, a in zip(wanted, said):
+        first = min((e for e in edges if e >= c), default=None)
+        if a not in configs:
+            print(f"at: --at {c}: applied on cycle {a}, but the trace has no change there ({configs})")
+            ok = False
+        elif a != first:
+            print(f"at: --at {c}: applied on cycle {a}, the first instruction edge at or after it is {first}")
+            ok = False
+    if ok:
+        print(f"at: {len(wanted)} changes, each in the trace on the first instruction edge at or after its cycle "
+              f"({', '.join(f'{c}->{a}' for c, a in zip(wanted, said))})")
+    return 0 if ok else 1
+
+
 def dump(trace, n):
     with open(trace, "rb") as f:
         r = Reader(f)
@@ -390,6 +446,8 @@ def main(argv):
             return run_window(argv[2], argv[3], argv[4:])
         if len(argv) >= 4 and argv[1] == "run-nonintrusive":
             return run_nonintrusive(argv[2], argv[3:])
+        if len(argv) >= 4 and argv[1] == "run-at":
+            return run_at(argv[2], argv[3:])
         if len(argv) >= 4 and argv[1] == "run-law":
             return run_law(argv[2], argv[3:])
         if len(argv) >= 6 and argv[1] == "law":
