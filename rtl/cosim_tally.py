@@ -220,7 +220,7 @@ class Testbench:
                         threading.Thread(target=self._drain, args=(self.p.stderr, self.err), daemon=True)]
         for t in self.readers:
             t.start()
-        self.buf, self.lines = [], 0
+        self.buf = []
 
     @staticmethod
     def _drain(f, into):
@@ -229,14 +229,14 @@ class Testbench:
 
     def send(self, lines):
         self.buf += lines
-        self.lines += len(lines)
         if len(self.buf) >= 4096:
             self.flush()
 
     def flush(self):
+        """Writes what is gathered; buf stays the same list (stream() appends to it)."""
         if self.buf:
             self.p.stdin.write("\n".join(self.buf) + "\n")
-            self.buf = []
+            del self.buf[:]
 
     def close(self):
         try:
@@ -314,8 +314,14 @@ def stream(tally, tb_path, S, P, N, R, run_args, cap, tmp):
             feed = TbInput(tb.send, P, N)
             feed.names = r.names
             feed.configure(run_id, info, period, cfg)
+            buf = tb.buf
             for cycle, rep, pc, mask, vals in r.raw_records(on_config=feed.change):
-                feed.cycles(cycle, rep, pc, mask, vals)
+                if vals is None and feed.period_due is None:  # the common record, inline
+                    buf.append(f"c {pc:x} 1 {mask:x} {rep}")
+                    if len(buf) >= 4096:
+                        tb.flush()
+                else:
+                    feed.cycles(cycle, rep, pc, mask, vals)
             cycles = (r.end, r.nbytes)
         rc = proc.wait(timeout=3600)
         feed.finish(1 if rc == 124 else 0)  # 124: --max-insns (the FINAL packet says cut_short)

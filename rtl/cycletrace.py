@@ -57,6 +57,7 @@ class Reader:
     cycles. Reads the file (or pipe) in chunks as they come."""
 
     CHUNK = 1 << 16
+    SLACK = 1024  # more than the longest record
 
     def __init__(self, f):
         self.f = f
@@ -142,6 +143,58 @@ class Reader:
         wrong configuration)."""
         cycle, pc, nsig = self.first, None, len(self.names)
         while True:
+            # Fast path: cycle and pc records parsed in place while the
+            # buffer holds more than any record (a VALUES record of 64
+            # signals is at most 661 bytes); the rest record by record.
+            if len(self.buf) - self.pos < self.SLACK:
+                self._fill(self.SLACK)
+            buf, pos = self.buf, self.pos
+            stop = len(buf) - self.SLACK
+            while pos <= stop:
+                tag = buf[pos]
+                if tag == TAG_PC:
+                    pc = int.from_bytes(buf[pos + 1:pos + 5], "little")
+                    pos += 5
+                    continue
+                if tag != TAG_ONES and tag != TAG_VALUES or pc is None:
+                    break
+                b = buf[pos + 1]
+                pos += 2
+                rep, shift = b & 0x7F, 7
+                while b & 0x80:
+                    b = buf[pos]
+                    pos += 1
+                    rep |= (b & 0x7F) << shift
+                    shift += 7
+                b = buf[pos]
+                pos += 1
+                mask, shift = b & 0x7F, 7
+                while b & 0x80:
+                    b = buf[pos]
+                    pos += 1
+                    mask |= (b & 0x7F) << shift
+                    shift += 7
+                if rep == 0 or mask >> nsig:
+                    raise TraceError(f"cycle {cycle}: a record of 0 cycles or of unknown signals")
+                vals = None
+                if tag == TAG_VALUES:
+                    vals, m = {}, mask
+                    while m:
+                        low = m & -m
+                        b = buf[pos]
+                        pos += 1
+                        v, shift = b & 0x7F, 7
+                        while b & 0x80:
+                            b = buf[pos]
+                            pos += 1
+                            v |= (b & 0x7F) << shift
+                            shift += 7
+                        vals[low.bit_length() - 1] = v
+                        m ^= low
+                yield cycle, rep, pc, mask, vals
+                cycle += rep
+            self.nbytes += pos - self.pos
+            self.pos = pos
             tag = self._byte()
             if tag == TAG_ONES or tag == TAG_VALUES:
                 rep, mask = self._varint(), self._varint()
