@@ -45,14 +45,19 @@ if [ "${STREAM:-1}" != 0 ]; then
     --at 8000000:interval=777 --at 12000000:arr=0:0x80000000-0x80001000 --at 16000000:counter=6:store@main \
     --at 19000000:interval=100000 "$stream_elf" &
   pid=$!
-  peak=0
+  peak=0 spool=0
   while kill -0 $pid 2>/dev/null; do
     now=$(find "$tmpd" -type f -printf '%s\n' 2>/dev/null | awk '{s += $1} END {print s + 0}')
+    sp=$(find "$tmpd" -type f -name '*.spool' -printf '%s\n' 2>/dev/null | awk '{s += $1} END {print s + 0}')
     [ "$now" -gt "$peak" ] && peak=$now
+    [ "$sp" -gt "$spool" ] && spool=$sp
     sleep 1
   done
   wait $pid || fail=1
-  echo "stream: $(basename "$stream_elf"): peak disk use $peak bytes (regular files under the co-simulation's TMPDIR)"
+  # tally's board link spools its UDP packets until the collector
+  # acknowledges them (docs/protocol.md): those are the packets, not the trace
+  echo "stream: $(basename "$stream_elf"): peak disk use $peak bytes (regular files under the co-simulation's" \
+       "TMPDIR), of which the board link's packet spool $spool bytes"
   rm -rf "$tmpd"
 fi
 exit $fail

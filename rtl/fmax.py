@@ -6,7 +6,8 @@ routed by Debian's nextpnr-ice40 after yosys' synth_ice40 (docs/rtl-area.md,
   fmax.py check OUTDIR                  one small size placed and routed: the
                                         CTest smoke check (rtl.fmax.small)
   fmax.py sweep OUTDIR [DOCS [SEEDS]]   the sizes below, SEEDS placer seeds each
-                                        (default 1,2,3), smallest first, each
+                                        (default 1,2,3; and any seed an earlier
+                                        sweep in OUTDIR did), smallest first, each
                                         result appended at once to
                                         DOCS/rtl-fmax.csv and DOCS/rtl-fmax-table.md
 
@@ -21,6 +22,7 @@ import csv
 import datetime
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,12 +69,18 @@ def synth(outdir, design, S, P, N, R):
 def place_route(outdir, tag, net, seed):
     """(fmax MHz, logic cells used, I/O used) from nextpnr's report."""
     rep = os.path.join(outdir, f"{tag}.seed{seed}.report.json")
+    if os.path.exists(rep) and os.path.getmtime(rep) > os.path.getmtime(net):
+        return read_report(rep)  # a stopped sweep resumes
     cmd = ["nextpnr-ice40", f"--{DEVICE}", "--package", PACKAGE, "--json", net, "--pcf-allow-unconstrained",
            "--freq", "12", "--timing-allow-fail", "--seed", str(seed), "--report", rep, "-q"]
     with open(os.path.join(outdir, f"{tag}.seed{seed}.pnr.log"), "w") as log:
         if subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
             print(f"fmax: nextpnr-ice40 failed for {tag} seed {seed} (see {log.name})", file=sys.stderr)
             sys.exit(70)
+    return read_report(rep)
+
+
+def read_report(rep):
     r = json.load(open(rep))
     clocks = [v["achieved"] for k, v in r.get("fmax", {}).items() if k.startswith("clk")]
     if len(clocks) != 1:
@@ -80,6 +88,17 @@ def place_route(outdir, tag, net, seed):
         sys.exit(70)
     u = r["utilization"]
     return clocks[0], u["ICESTORM_LC"]["used"], u["SB_IO"]["used"]
+
+
+def seeds_for(outdir, tag, net, seeds):
+    """The seeds asked for, and those an earlier sweep already placed and
+    routed this netlist with (a sweep rerun with fewer seeds keeps them)."""
+    done = set()
+    for name in os.listdir(outdir):
+        m = re.fullmatch(re.escape(tag) + r"\.seed(\d+)\.report\.json", name)
+        if m and os.path.getmtime(os.path.join(outdir, name)) > os.path.getmtime(net):
+            done.add(int(m.group(1)))
+    return sorted(done | set(seeds))
 
 
 def need_tools():
@@ -114,13 +133,13 @@ def sweep(outdir, docs, seeds):
     rows = []
     for design, S, P, N, R in SIZES:
         tag, net = synth(outdir, design, S, P, N, R)
-        got = [place_route(outdir, tag, net, s) for s in seeds]
+        got = [place_route(outdir, tag, net, s) for s in seeds_for(outdir, tag, net, seeds)]
         mhz = sorted(g[0] for g in got)
         rows.append(dict(design=design, S=S, P=P, N=N, R=R, lcs=got[0][1], ios=got[0][2],
                          fmax_min=round(mhz[0], 1), fmax_median=round(mhz[len(mhz) // 2], 1),
-                         fmax_max=round(mhz[-1], 1), seeds=len(seeds)))
+                         fmax_max=round(mhz[-1], 1), seeds=len(got)))
         print(f"fmax: {design:7s} S={S:2d} P={P:2d} n={N:2d} R={R}: {rows[-1]['lcs']:5d} LCs, "
-              f"{mhz[0]:.1f}-{mhz[-1]:.1f} MHz over {len(seeds)} seeds", flush=True)
+              f"{mhz[0]:.1f}-{mhz[-1]:.1f} MHz over {len(got)} seeds", flush=True)
         write(rows, docs, ysv, npv, date)
     return 0
 
@@ -132,12 +151,12 @@ def write(rows, docs, ysv, npv, date):
         w.writerows(rows)
     with open(os.path.join(docs, "rtl-fmax-table.md"), "w") as f:
         f.write(f"iCE40{DEVICE.upper()}, package {PACKAGE}; {ysv} synth_ice40, {npv}; {date}; "
-                f"Fmax of `clk` from nextpnr's timing report, over {rows[0]['seeds']} placer seeds.\n\n")
-        f.write("| design | S | P | n | R | logic cells (of 7,680) | I/O | Fmax min | median | max (MHz) |\n"
-                "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+                f"Fmax of `clk` from nextpnr's timing report, over the placer seeds counted.\n\n")
+        f.write("| design | S | P | n | R | logic cells (of 7,680) | I/O | seeds | Fmax min | median | max (MHz) |\n"
+                "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
         for r in rows:
             f.write(f"| {r['design']} | {r['S']} | {r['P']} | {r['N']} | {r['R']} | {r['lcs']} | {r['ios']} | "
-                    f"{r['fmax_min']} | {r['fmax_median']} | {r['fmax_max']} |\n")
+                    f"{r['seeds']} | {r['fmax_min']} | {r['fmax_median']} | {r['fmax_max']} |\n")
 
 
 def main(a):
