@@ -16,7 +16,12 @@ module's own intervals.
         the window's cycles must be the whole trace's, cycle for cycle.
   cycletrace.py run-nonintrusive TALLY [TALLY RUN OPTIONS...] PROGRAM
         the run's --stats-json (cycles, every signal's total, energy, exit
-        status) is the same with and without --cycle-trace.
+        status) is the same with and without --cycle-trace; with --count,
+        its --intervals-csv too (--at changes included).
+  cycletrace.py run-at TALLY [TALLY RUN OPTIONS with --at ...] PROGRAM
+        each --at change is in the trace (CONFIG) on the cycle tally run
+        says it took effect on, the first instruction edge at or after
+        its cycle.
   cycletrace.py law TRACE CSV INTERVAL SPEC...
         sums the trace per counter (SPEC: SIGNAL or SIGNAL@0xLO-0xHI, in the
         order of tally run's --count options) over every interval of INTERVAL
@@ -37,7 +42,9 @@ import sys
 import tempfile
 
 MAGIC = b"TALCYC1\n"
-TAG_PC, TAG_ONES, TAG_VALUES, TAG_END = 0x01, 0x03, 0x04, 0x0F
+TAG_PC, TAG_ONES, TAG_VALUES, TAG_CONFIG, TAG_END = 0x01, 0x03, 0x04, 0x05, 0x0F
+VERSIONS = (1, 2)  # 2 adds CONFIG records; a version-1 trace is one without them
+CONFIG_KINDS = {1: "period", 2: "arr", 3: "counter", 4: "start", 5: "stop"}
 
 
 class TraceError(Exception):
@@ -47,16 +54,22 @@ class TraceError(Exception):
 class Reader:
     """Streams a trace: header fields, then records (cycle, repeat, pc,
     values) where values maps signal index -> value on each of the repeat
-    cycles."""
+    cycles. Reads the file (or pipe) in chunks as they come."""
+
+    CHUNK = 1 << 16
+    SLACK = 1024  # more than the longest record
 
     def __init__(self, f):
         self.f = f
+        self.buf, self.pos = b"", 0
+        self.nbytes = 0  # bytes consumed so far: the size the trace would have as a file
         head = self._read(24)
         if head[:8] != MAGIC:
             raise TraceError("not a cycle trace (bad magic)")
         version, nsig, _reserved, self.first = struct.unpack("<HHIQ", head[8:])
-        if version != 1:
-            raise TraceError(f"trace version {version}, this reader knows 1")
+        if version not in VERSIONS:
+            raise TraceError(f"trace version {version}, this reader knows {VERSIONS}")
+        self.version = version
         if not 1 <= nsig <= 64:
             raise TraceError(f"{nsig} signals: a cycle's mask has 64 bits")
         self.names = []
@@ -65,16 +78,37 @@ class Reader:
             self.names.append(self._read(n).decode("ascii"))
         self.end = None
 
+    def _fill(self, n):
+        """At least n bytes in buf from pos, or False at the end of the input."""
+        while len(self.buf) - self.pos < n:
+            read = getattr(self.f, "read1", self.f.read)
+            chunk = read(self.CHUNK)
+            if not chunk:
+                return False
+            self.buf = self.buf[self.pos:] + chunk
+            self.pos = 0
+        return True
+
     def _read(self, n):
-        b = self.f.read(n)
-        if len(b) != n:
+        if not self._fill(n):
             raise TraceError("the trace ends inside a record (cut short?)")
+        b = self.buf[self.pos:self.pos + n]
+        self.pos += n
+        self.nbytes += n
         return b
+
+    def _byte(self):
+        if self.pos >= len(self.buf) and not self._fill(1):
+            raise TraceError("the trace ends inside a record (cut short?)")
+        c = self.buf[self.pos]
+        self.pos += 1
+        self.nbytes += 1
+        return c
 
     def _varint(self):
         v, shift = 0, 0
         while True:
-            b = self._read(1)[0]
+            b = self._byte()
             v |= (b & 0x7F) << shift
             if not b & 0x80:
                 return v
@@ -82,31 +116,130 @@ class Reader:
             if shift > 63:
                 raise TraceError("a varint longer than 64 bits")
 
-    def records(self):
-        cycle, pc = self.first, None
+    def _config(self, cycle):
+        """A CONFIG record's fields (after the tag) as a dict."""
+        at, kind = self._varint(), self._byte()
+        if at != cycle:
+            raise TraceError(f"cycle {cycle}: a configuration change for cycle {at}")
+        if kind not in CONFIG_KINDS:
+            raise TraceError(f"cycle {cycle}: unknown configuration change {kind}")
+        c = {"cycle": at, "kind": CONFIG_KINDS[kind]}
+        if kind == 1:
+            c["period"] = self._varint()
+        elif kind == 2:
+            c["index"] = self._varint()
+            c["lo"], c["hi"] = struct.unpack("<II", self._read(8))
+        elif kind == 3:
+            c["index"], c["signal"], c["arr"] = self._varint(), self._varint(), self._varint()
+            c["enabled"] = self._byte()
+        return c
+
+    def raw_records(self, on_config=None):
+        """Yields (cycle, repeat, pc, mask, values) per record of cycles:
+        mask has bit s set for each signal s not 0, values is None when
+        they are all 1 (ONES), else maps each to its value. A configuration
+        change goes to on_config(dict) between them (without on_config a
+        trace that has one is an error: the caller would count under the
+        wrong configuration)."""
+        cycle, pc, nsig = self.first, None, len(self.names)
         while True:
-            tag = self._read(1)[0]
-            if tag == TAG_PC:
-                pc = struct.unpack("<I", self._read(4))[0]
-            elif tag in (TAG_ONES, TAG_VALUES):
+            # Fast path: cycle and pc records parsed in place while the
+            # buffer holds more than any record (a VALUES record of 64
+            # signals is at most 661 bytes); the rest record by record.
+            if len(self.buf) - self.pos < self.SLACK:
+                self._fill(self.SLACK)
+            buf, pos = self.buf, self.pos
+            stop = len(buf) - self.SLACK
+            while pos <= stop:
+                tag = buf[pos]
+                if tag == TAG_PC:
+                    pc = int.from_bytes(buf[pos + 1:pos + 5], "little")
+                    pos += 5
+                    continue
+                if tag != TAG_ONES and tag != TAG_VALUES or pc is None:
+                    break
+                b = buf[pos + 1]
+                pos += 2
+                rep, shift = b & 0x7F, 7
+                while b & 0x80:
+                    b = buf[pos]
+                    pos += 1
+                    rep |= (b & 0x7F) << shift
+                    shift += 7
+                b = buf[pos]
+                pos += 1
+                mask, shift = b & 0x7F, 7
+                while b & 0x80:
+                    b = buf[pos]
+                    pos += 1
+                    mask |= (b & 0x7F) << shift
+                    shift += 7
+                if rep == 0 or mask >> nsig:
+                    raise TraceError(f"cycle {cycle}: a record of 0 cycles or of unknown signals")
+                vals = None
+                if tag == TAG_VALUES:
+                    vals, m = {}, mask
+                    while m:
+                        low = m & -m
+                        b = buf[pos]
+                        pos += 1
+                        v, shift = b & 0x7F, 7
+                        while b & 0x80:
+                            b = buf[pos]
+                            pos += 1
+                            v |= (b & 0x7F) << shift
+                            shift += 7
+                        vals[low.bit_length() - 1] = v
+                        m ^= low
+                yield cycle, rep, pc, mask, vals
+                cycle += rep
+            self.nbytes += pos - self.pos
+            self.pos = pos
+            tag = self._byte()
+            if tag == TAG_ONES or tag == TAG_VALUES:
                 rep, mask = self._varint(), self._varint()
-                if rep == 0 or mask >> len(self.names):
+                if rep == 0 or mask >> nsig:
                     raise TraceError(f"cycle {cycle}: a record of 0 cycles or of unknown signals")
                 if pc is None:
                     raise TraceError(f"cycle {cycle}: cycles before any pc")
-                bits = [s for s in range(len(self.names)) if mask >> s & 1]
-                vals = {s: (1 if tag == TAG_ONES else self._varint()) for s in bits}
-                yield cycle, rep, pc, vals
+                vals = None
+                if tag == TAG_VALUES:
+                    vals, m = {}, mask
+                    while m:
+                        low = m & -m
+                        vals[low.bit_length() - 1] = self._varint()
+                        m ^= low
+                yield cycle, rep, pc, mask, vals
                 cycle += rep
+            elif tag == TAG_PC:
+                pc = struct.unpack("<I", self._read(4))[0]
+            elif tag == TAG_CONFIG:
+                c = self._config(cycle)
+                if on_config is None:
+                    raise TraceError(f"cycle {cycle}: the configuration changes here ({c['kind']}); "
+                                     "this use of the trace does not follow changes")
+                on_config(c)
             elif tag == TAG_END:
                 self.end = struct.unpack("<Q", self._read(8))[0]
                 if self.end != cycle:
                     raise TraceError(f"the end record says cycle {self.end}, the records add up to {cycle}")
-                if self.f.read(1):
+                if self._fill(1):
                     raise TraceError("bytes after the end record")
                 return
             else:
                 raise TraceError(f"cycle {cycle}: unknown record tag 0x{tag:02x}")
+
+    def records(self, on_config=None):
+        """Yields (cycle, repeat, pc, values) per record of cycles, values
+        mapping every signal not 0 to its value (raw_records otherwise)."""
+        for cycle, rep, pc, mask, vals in self.raw_records(on_config):
+            if vals is None:
+                vals, m = {}, mask
+                while m:
+                    low = m & -m
+                    vals[low.bit_length() - 1] = 1
+                    m ^= low
+            yield cycle, rep, pc, vals
 
 
 def parse_spec(spec, names):
@@ -264,26 +397,90 @@ def run_window(tally, window, args):
 
 
 def run_nonintrusive(tally, args):
+    """With --count among the options, the statistics module's intervals
+    (--intervals-csv) must be the same too (a scheduled --at change lands
+    on the same edge)."""
+    counting = "--count" in args
     with tempfile.TemporaryDirectory() as tmp:
-        stats = []
+        stats, tables = [], []
         for extra in ([], ["--cycle-trace", os.path.join(tmp, "run.ct")]):
             path = os.path.join(tmp, f"stats{len(stats)}.json")
-            cmd = [tally, "run", "--stats-json", path] + extra + args
+            table = os.path.join(tmp, f"run{len(stats)}.csv")
+            cmd = [tally, "run", "--stats-json", path] + extra + (["--intervals-csv", table] if counting else []) + args
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
             with open(path) as f:
                 stats.append(f.read())
+            if counting:
+                with open(table) as f:
+                    tables.append(f.read())
     if stats[0] != stats[1]:
         print("nonintrusive: --stats-json differs with --cycle-trace")
         return 1
-    print(f"nonintrusive: --stats-json identical with and without --cycle-trace ({len(stats[0])} bytes)")
+    if counting and tables[0] != tables[1]:
+        print("nonintrusive: --intervals-csv differs with --cycle-trace")
+        return 1
+    also = f", and {len(tables[0].splitlines()) - 1} intervals and totals" if counting else ""
+    print(f"nonintrusive: --stats-json identical with and without --cycle-trace ({len(stats[0])} bytes){also}")
     return 0
+
+
+def run_at(tally, args):
+    """tally run with --at options and a trace: each change must be in the
+    trace (CONFIG) on the cycle tally run says it was applied on, and that
+    cycle must be the first instruction edge at or after the --at cycle.
+    Edges: the run's start, after a cycle with instret (an instruction's
+    last), and after an interrupt's entry (its `interrupt` cycle and the
+    stall.system cycles after it, docs/cycle-trace.md)."""
+    import re
+    wanted = [int(args[k + 1].split(":", 1)[0], 0) for k in range(len(args) - 1) if args[k] == "--at"]
+    if not wanted:
+        raise ValueError("run-at needs --at options")
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "run.ct")
+        cmd = [tally, "run", "--no-store", "--cycle-trace", trace] + args
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
+        if r.returncode not in (0, 124):
+            print(f"cycletrace: {' '.join(cmd)} exited {r.returncode}:\n{r.stderr}", file=sys.stderr)
+            return 70
+        said = [int(m.replace(",", "")) for m in re.findall(r"--at \S+: applied on cycle ([0-9,]+)", r.stderr)]
+        configs, edges, pcs = [], [], {}
+        with open(trace, "rb") as f:
+            rd = Reader(f)
+            edges.append(rd.first)  # the run starts on an edge
+            ins, irq = rd.names.index("instret"), rd.names.index("interrupt")
+            entry = {rd.names.index(n) for n in ("cycle", "stall", "stall.system")}
+            in_entry = None  # the pc of an interrupt entry being passed
+            for cycle, rep, pc, vals in rd.records(on_config=lambda c: configs.append(c["cycle"])):
+                if in_entry is not None and not (pc == in_entry and set(vals) == entry):
+                    edges.append(cycle)  # the entry ended before this record
+                    in_entry = None
+                if vals.get(irq):
+                    in_entry = pc
+                elif vals.get(ins):
+                    edges.append(cycle + rep)  # after the instruction's last cycle
+    if len(said) != len(wanted):
+        print(f"at: {len(wanted)} --at given, tally run says {len(said)} were applied")
+        return 1
+    ok = True
+    for c, a in zip(wanted, said):
+        first = min((e for e in edges if e >= c), default=None)
+        if a not in configs:
+            print(f"at: --at {c}: applied on cycle {a}, but the trace has no change there ({configs})")
+            ok = False
+        elif a != first:
+            print(f"at: --at {c}: applied on cycle {a}, the first instruction edge at or after it is {first}")
+            ok = False
+    if ok:
+        print(f"at: {len(wanted)} changes, each in the trace on the first instruction edge at or after its cycle "
+              f"({', '.join(f'{c}->{a}' for c, a in zip(wanted, said))})")
+    return 0 if ok else 1
 
 
 def dump(trace, n):
     with open(trace, "rb") as f:
         r = Reader(f)
         print(f"# first cycle {r.first}, {len(r.names)} signals")
-        for k, (cycle, rep, pc, vals) in enumerate(r.records()):
+        for k, (cycle, rep, pc, vals) in enumerate(r.records(on_config=lambda c: print(f"{c['cycle']} config", c))):
             if k >= n:
                 break
             sig = " ".join(f"{r.names[s]}" + (f"={v}" if v != 1 else "") for s, v in sorted(vals.items()))
@@ -302,6 +499,8 @@ def main(argv):
             return run_window(argv[2], argv[3], argv[4:])
         if len(argv) >= 4 and argv[1] == "run-nonintrusive":
             return run_nonintrusive(argv[2], argv[3:])
+        if len(argv) >= 4 and argv[1] == "run-at":
+            return run_at(argv[2], argv[3:])
         if len(argv) >= 4 and argv[1] == "run-law":
             return run_law(argv[2], argv[3:])
         if len(argv) >= 6 and argv[1] == "law":

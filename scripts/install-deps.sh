@@ -19,6 +19,7 @@ PKGS=(
   python3-matplotlib                     # scripts/sweep-plot.py (tally sweep plots)
   slurm-wlm munge                        # tally sweep --slurm on a one-node cluster (tests/sweep)
   verilator yosys                        # rtl/: co-simulation, synthesis (tests/rtl)
+  nextpnr-ice40                          # rtl/fmax.py: iCE40 place and route, Fmax (rtl.fmax.small)
 )
 
 missing=()

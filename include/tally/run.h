@@ -169,6 +169,28 @@ const char *tally_measure_control_addr(const tally_measure *m);
 int tally_measure_wait_start(tally_measure *m, const char *program, const char *core, const volatile int *cancel,
                              tally_error *err);
 
+/* ---- Reconfiguration at a given cycle ----------------------------------
+ * A change of the module's configuration in the middle of the run, at a
+ * cycle given in advance: reproducible to the cycle, unlike a control
+ * packet's arrival. `change` is one of
+ *   "interval=N"          the dispatch period, from the timer's next reload
+ *   "counter=I:SPEC"      event I (0, 1, ... in the order added) counts SPEC
+ *                         (tally_event_parse) from then on; what it counted
+ *                         so far in the interval stays in it
+ *   "counter=I:off"       event I stops counting (it keeps what it has)
+ *   "arr=J:WHERE"         address range register J is WHERE (a function or
+ *                         0xLO-0xHI) from then on, for the counters using it
+ * It is applied on the first instruction edge at or after `cycle` (after a
+ * dispatch due there), with or without a cycle trace (which records it,
+ * docs/cycle-trace.md). Before tally_measure_start; a new ARR that SPEC
+ * needs is taken now. Returns k (0, 1, ... in the order given) for
+ * tally_measure_at_applied, or -1 with err (TALLY_E_USAGE: what is wrong
+ * and where). Results keep the events' first labels. */
+int tally_measure_at(tally_measure *m, uint64_t cycle, const char *change, tally_error *err);
+/* The cycle the k-th change was applied on, or UINT64_MAX if the run ended
+ * before it. */
+uint64_t tally_measure_at_applied(const tally_measure *m, uint32_t k);
+
 /* ---- Running ----------------------------------------------------------- */
 
 /* Describes the run to its destinations (program and core are the names

@@ -46,6 +46,8 @@ void tally_measure_free(tally_measure *m) {
   free(m->label);
   free(m->where);
   free(m->arr_name);
+  free(m->arr_range);
+  free(m->at.last);
   free(m->vals);
   free(m->sat);
   free(m);
@@ -57,9 +59,10 @@ static bool alloc_tables(tally_measure *m) {
   m->label = calloc(n, sizeof *m->label);
   m->where = calloc(n, sizeof *m->where);
   m->arr_name = calloc(a, sizeof *m->arr_name);
+  m->arr_range = calloc(a, sizeof *m->arr_range);
   m->vals = calloc(n, sizeof *m->vals);
   m->sat = calloc(n, sizeof *m->sat);
-  return m->ev && m->label && m->where && m->arr_name && m->vals && m->sat;
+  return m->ev && m->label && m->where && m->arr_name && m->arr_range && m->vals && m->sat;
 }
 
 tally_measure *tally_measure_new(tally_sim *sim, const tally_measure_params *p, tally_error *err) {
@@ -147,7 +150,7 @@ void measure_configured(tally_measure *m) {
 static uint32_t arr_for(const tally_measure *m, const tally_event *ev) {
   const char *name = ev->func ? ev->func : "";
   for (uint32_t a = 0; a < m->arrs_used; a++) {
-    statmod_arr r = statmod_arr_of(m->sm, a);
+    statmod_arr r = m->arr_range[a]; /* the module's, or the one a scheduled change will set */
     if (r.lo == ev->lo && r.hi == ev->hi && strcmp(m->arr_name[a], name) == 0)
       return a;
   }
@@ -189,6 +192,34 @@ static bool named_region(const tally_sim *sim, const char *name, uint32_t *lo, u
   return false;
 }
 
+int measure_where(const tally_measure *m, const char *text, const char *func, uint32_t *lo, uint32_t *hi,
+                  tally_error *err) {
+  tally_error fe;
+  if (tally_function_range(m->sim, func, lo, hi, &fe) != 0 && !named_region(m->sim, func, lo, hi))
+    return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, fe.msg);
+  return 0;
+}
+
+int measure_take_arr(tally_measure *m, const tally_event *ev, bool set_now, uint32_t *arr, bool *fresh,
+                     tally_error *err) {
+  char e[256];
+  uint32_t a = arr_for(m, ev);
+  if (a == ARR_NONE)
+    return api_fail(err, TALLY_E_USAGE, "the events name %u different address ranges but the module has %u "
+                    "address range registers: add --arrs %u (up to %u)", m->arrs_used + 1, m->p.arrs,
+                    m->arrs_used + 1, STATMOD_MAX_ARRS);
+  *fresh = a == m->arrs_used;
+  if (*fresh) {
+    if (set_now && statmod_set_arr(m->sm, a, ev->lo, ev->hi, e, sizeof e) != 0)
+      return api_fail(err, TALLY_E_USAGE, "%s", e);
+    measure_set_arr_name(m, a, ev->func);
+    m->arr_range[a] = (statmod_arr){ev->lo, ev->hi};
+    m->arrs_used++;
+  }
+  *arr = a;
+  return 0;
+}
+
 static int add_event(tally_measure *m, const tally_event *given, const char *text, tally_error *err) {
   char e[256];
   tally_event ev = *given;
@@ -199,24 +230,14 @@ static int add_event(tally_measure *m, const tally_event *given, const char *tex
   if (m->n == m->p.counters)
     return api_fail(err, TALLY_E_USAGE, "'%s': %u events asked for but the module has %u counters: add --counters "
                     "%u (up to %u)", text, m->n + 1, m->p.counters, m->n + 1, STATMOD_MAX_COUNTERS);
-  if (!ev.anywhere && ev.func && ev.lo == ev.hi) {
-    tally_error fe;
-    if (tally_function_range(m->sim, ev.func, &ev.lo, &ev.hi, &fe) != 0 && !named_region(m->sim, ev.func, &ev.lo, &ev.hi))
-      return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, fe.msg);
-  }
+  if (!ev.anywhere && ev.func && ev.lo == ev.hi && measure_where(m, text, ev.func, &ev.lo, &ev.hi, err) != 0)
+    return -1;
   statmod_counter_cfg c = {.signal = (uint16_t)ev.signal, .arr = STATMOD_ANYWHERE, .enabled = true};
   if (!ev.anywhere) {
-    uint32_t a = arr_for(m, &ev);
-    if (a == ARR_NONE)
-      return api_fail(err, TALLY_E_USAGE, "the events name %u different address ranges but the module has %u "
-                      "address range registers: add --arrs %u (up to %u)", m->arrs_used + 1, m->p.arrs,
-                      m->arrs_used + 1, STATMOD_MAX_ARRS);
-    if (a == m->arrs_used) {
-      if (statmod_set_arr(m->sm, a, ev.lo, ev.hi, e, sizeof e) != 0)
-        return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, e);
-      measure_set_arr_name(m, a, ev.func);
-      m->arrs_used++;
-    }
+    uint32_t a;
+    bool fresh;
+    if (measure_take_arr(m, &ev, true, &a, &fresh, err) != 0)
+      return -1;
     c.arr = (uint16_t)a;
   }
   if (statmod_set_counter(m->sm, m->n, &c, e, sizeof e) != 0)

@@ -25,6 +25,12 @@
 
 typedef struct measure_net measure_net;
 
+/* The last module change (statmod_schedule's k) of each tally_measure_at. */
+typedef struct measure_at {
+  uint32_t *last;
+  uint32_t n, cap;
+} measure_at;
+
 typedef struct measure_callback {
   tally_interval_fn fn;
   void *ctx;
@@ -40,6 +46,7 @@ struct tally_measure {
   char (*label)[MEASURE_LABEL_MAX];
   char (*where)[MEASURE_LABEL_MAX];
   char (*arr_name)[MEASURE_LABEL_MAX]; /* [p.arrs]: the function an ARR was chosen as, or "" */
+  statmod_arr *arr_range;          /* [p.arrs]: the range each ARR up to arrs_used was given for events */
   uint32_t arrs_used;
   /* an interval in event order, for the callbacks */
   uint64_t *vals;
@@ -53,6 +60,7 @@ struct tally_measure {
   /* progress and cancel: read and written from other threads */
   atomic_uint_fast64_t prog_instret, prog_cycles, prog_intervals;
   atomic_int cancel;
+  measure_at at;                   /* tally_measure_at, in the order given */
   /* the result's strings */
   char note[1024];
 };
@@ -67,6 +75,17 @@ void measure_configured(tally_measure *m);
  * catalog name. */
 const char *measure_words(const tally_measure *m, uint32_t counter, char *label, size_t lsize, char *where,
                           size_t wsize, bool *anywhere, uint32_t *lo, uint32_t *hi);
+
+/* The range [lo, hi) of a function (or of the named regions "inst" and
+ * "program" of an instrumented program); text names the spec in err. */
+int measure_where(const tally_measure *m, const char *text, const char *func, uint32_t *lo, uint32_t *hi,
+                  tally_error *err);
+/* The ARR for ev's range [lo, hi): one already holding it under the same
+ * name, else the next free one (*fresh), set in the module now if set_now
+ * (else the caller sets it when its change comes). */
+int measure_take_arr(tally_measure *m, const tally_event *ev, bool set_now, uint32_t *arr, bool *fresh,
+                     tally_error *err);
+
 
 /* ---- measure_net.c ---- */
 

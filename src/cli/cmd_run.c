@@ -131,6 +131,12 @@ static void run_usage(FILE *f) {
           "      --intervals-csv FILE  every interval and the totals as CSV ('-' for stdout)\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
+          "      --at CYCLE:CHANGE  reconfigure the module in the middle of the run, on\n"
+          "                         the first instruction edge at or after CYCLE\n"
+          "                         (repeatable; docs/statmod.md). CHANGE: interval=N,\n"
+          "                         counter=I:SIGNAL[@WHERE] (the I-th --count, from 0,\n"
+          "                         counts that from then on), counter=I:off, or\n"
+          "                         arr=J:WHERE (address range register J)\n"
           "\n"
           "where the counts go (docs/tally-run.md, docs/protocol.md):\n"
           "      --db FILE          store the run in this SQLite file (default: $TALLY_DB,\n"
@@ -168,7 +174,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW };
+         OPT_CTRACE_WINDOW, OPT_AT };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -185,6 +191,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"map", required_argument, NULL, OPT_COUNT_OPTION},
     {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
     {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
+    {"at", required_argument, NULL, OPT_AT},
     {"db", required_argument, NULL, OPT_DB},
     {"no-store", no_argument, NULL, OPT_NO_STORE},
     {"collector", required_argument, NULL, OPT_COLLECTOR},
@@ -298,6 +305,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     case OPT_COUNT_OPTION:
       snprintf(optname, sizeof optname, "--%s", longs[li].name);
       if (count_parse_option(&o->count, optname, optarg) != 0)
+        return -1;
+      break;
+    case OPT_AT:
+      if (count_parse_at(&o->count, optarg) != 0)
         return -1;
       break;
     case OPT_DB: o->count.db = optarg; break;

@@ -28,6 +28,45 @@ void count_opts_free(count_opts *o) {
   free(o->specs);
   o->specs = NULL;
   o->nspecs = o->cap = 0;
+  free(o->ats);
+  o->ats = NULL;
+  o->nats = o->atcap = 0;
+}
+
+/* CYCLE of --at CYCLE:CHANGE; CHANGE itself is checked by the library
+ * once the program is loaded (a function's range). */
+static bool at_cycle(const char *arg, uint64_t *cycle, const char **change) {
+  const char *colon = strchr(arg, ':');
+  char num[32];
+  size_t n = colon ? (size_t)(colon - arg) : 0;
+  if (!colon || n == 0 || n >= sizeof num || !colon[1])
+    return false;
+  memcpy(num, arg, n);
+  num[n] = '\0';
+  *change = colon + 1;
+  return parse_u64(num, cycle);
+}
+
+int count_parse_at(count_opts *o, const char *arg) {
+  uint64_t c;
+  const char *change;
+  if (!at_cycle(arg, &c, &change)) {
+    fprintf(stderr, "tally run: --at wants CYCLE:CHANGE (e.g. --at 50000:interval=500, --at 50000:counter=1:"
+                    "load@main, --at 50000:arr=0:crc32_update), got '%s'\n", arg);
+    return -1;
+  }
+  if (o->nats == o->atcap) {
+    int cap = o->atcap ? 2 * o->atcap : 8;
+    const char **v = realloc(o->ats, (size_t)cap * sizeof *v);
+    if (!v) {
+      fprintf(stderr, "tally run: out of memory\n");
+      return -1;
+    }
+    o->ats = v;
+    o->atcap = cap;
+  }
+  o->ats[o->nats++] = arg;
+  return 0;
 }
 
 bool count_wanted(const count_opts *o) { return o->nspecs > 0 || o->control; }
@@ -107,6 +146,11 @@ static int check_events(const count_opts *o) {
       return -1;
     }
     return 0;
+  }
+  if (o->nats && o->nspecs == 0) {
+    fprintf(stderr, "tally run: --at changes the events of --count (tally run --count cycle --interval 1000 "
+                    "--at 50000:counter=0:load@main PROGRAM)\n");
+    return -1;
   }
   if (o->nspecs == 0) {
     if (o->params.interval || o->counters_set || o->arrs_set || o->csv) {
@@ -380,6 +424,35 @@ static int add_events(count_run *r, tally_error *err) {
   return 0;
 }
 
+/* --at: each change scheduled, its option named in errors. */
+static int schedule_changes(count_run *r, tally_error *err) {
+  for (int i = 0; i < r->o->nats; i++) {
+    uint64_t cycle = 0;
+    const char *change = r->o->ats[i];
+    at_cycle(r->o->ats[i], &cycle, &change); /* checked when parsed */
+    if (tally_measure_at(r->m, cycle, change, err) < 0) {
+      char m[sizeof err->msg];
+      snprintf(m, sizeof m, "--at %.40s: %.440s", r->o->ats[i], err->msg);
+      snprintf(err->msg, sizeof err->msg, "%s", m);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Where each --at took effect: the first instruction edge at or after its
+ * cycle. */
+static void say_changes(const count_run *r, FILE *f) {
+  for (int i = 0; i < r->o->nats; i++) {
+    uint64_t at = tally_measure_at_applied(r->m, (uint32_t)i);
+    char n[32];
+    if (at == UINT64_MAX)
+      fprintf(f, "tally run: --at %s: not applied (the run ended first)\n", r->o->ats[i]);
+    else
+      fprintf(f, "tally run: --at %s: applied on cycle %s\n", r->o->ats[i], fmt_count(at, n, sizeof n));
+  }
+}
+
 static void say_destination(const count_run *r) {
   uint64_t id = tally_measure_run_id(r->m);
   if (!id)
@@ -428,6 +501,8 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program,
   int rc = (r->m = tally_measure_new(sim, &o->params, &err)) ? 0 : -1;
   if (rc == 0)
     rc = add_events(r, &err);
+  if (rc == 0)
+    rc = schedule_changes(r, &err);
   if (rc == 0)
     rc = tally_measure_on_interval(r->m, report_sink, r, &err);
   if (rc == 0 && o->csv && !(r->csv = strcmp(o->csv, "-") ? fopen(o->csv, "w") : stdout)) {
@@ -601,6 +676,7 @@ int count_finish(count_run *r, const char *why, FILE *f) {
   int rc = tally_measure_finish(r->m, why, &res, &err);
   if (r->have_final)
     print_table(r, f);
+  say_changes(r, f);
   if (r->csv) {
     if ((r->csv == stdout ? fflush(r->csv) : fclose(r->csv)) != 0)
       r->csv_failed = true;

@@ -30,6 +30,8 @@ typedef struct count_opts {
   const char *control;    /* --control ADDR:PORT: the events come as control packets */
   const char *key;        /* --key FILE (with --control or --collector) */
   const char *key_env;    /* --key-env VAR: the same from an environment variable */
+  const char **ats;       /* --at CYCLE:CHANGE, as given */
+  int nats, atcap;
 } count_opts;
 
 void count_opts_init(count_opts *o);
@@ -38,6 +40,7 @@ void count_opts_free(count_opts *o);
 /* Option handlers: 0, or -1 after printing what is wrong. */
 int count_parse_spec(count_opts *o, const char *arg);
 int count_parse_option(count_opts *o, const char *opt, const char *arg); /* --interval, --counters, ... */
+int count_parse_at(count_opts *o, const char *arg);                      /* --at CYCLE:CHANGE */
 /* Checks the options together (before loading anything). */
 int count_check(const count_opts *o);
 /* Whether the module is asked for at all. */

@@ -11,6 +11,7 @@
 #include "cycle_trace.h"
 #include "cycle_trace_write.h"
 #include "statmod_layout.h"
+#include "statmod_run.h"
 
 struct statmod_ctrace {
   core_cpu *cpu;                 /* NULL once the simulation has gone */
@@ -20,6 +21,8 @@ struct statmod_ctrace {
   uint64_t from, to;             /* the window [from, to) */
   uint64_t last;                 /* the cycle count at the last instruction edge seen */
   uint64_t unexplained;          /* cycles of the window no unit came for */
+  uint64_t misplaced;            /* configuration changes off the last edge recorded */
+  statmod *module;               /* the statistics module behind, whose changes are recorded, or NULL */
   /* marker levels at `last` */
   uint32_t mk_bits;
   uint64_t mk_since[4];
@@ -217,6 +220,28 @@ static void watch_detach(void *w) {
 static const timing_watch_ops ctrace_ops = {.horizon = watch_horizon, .reached = watch_reached,
                                             .detach = watch_detach};
 
+/* ---- configuration changes ---- */
+
+/* The module behind took a change that counts from `cycle` on: every
+ * cycle before it is written (it is the last edge seen), so the record
+ * goes between them and the next. */
+static void on_change(void *ctx, uint64_t cycle, const statmod_change *c) {
+  statmod_ctrace *t = ctx;
+  if (!t->cpu || cycle < t->from || cycle >= t->to)
+    return;
+  if (cycle != t->last) {
+    t->misplaced++;
+    return;
+  }
+  ctrace_config(&t->w, cycle, c);
+}
+
+static void stop_observing(statmod_ctrace *t) {
+  if (t->module)
+    statmod_on_change(t->module, NULL, NULL);
+  t->module = NULL;
+}
+
 /* ---- life ---- */
 
 statmod_ctrace *statmod_ctrace_new(core_cpu *cpu, FILE *out, uint64_t from, uint64_t to, char *err,
@@ -243,10 +268,15 @@ statmod_ctrace *statmod_ctrace_new(core_cpu *cpu, FILE *out, uint64_t from, uint
   t->inner = cpu->tm->watch;
   cpu->tm->watch_ops = &ctrace_ops;
   cpu->tm->watch = t;
+  if (t->inner_ops == &statmod_watch_ops) {
+    t->module = t->inner;
+    statmod_on_change(t->module, on_change, t);
+  }
   return t;
 }
 
 int statmod_ctrace_end(statmod_ctrace *t, char *err, size_t errlen) {
+  stop_observing(t);
   if (t->cpu && t->cpu->tm->watch == t) {
     /* cycles of the window after the last edge seen: the run stopped off
      * an instruction edge, which cannot happen (run.c) */
@@ -262,6 +292,11 @@ int statmod_ctrace_end(statmod_ctrace *t, char *err, size_t errlen) {
     snprintf(err, errlen, "cannot write the cycle trace: %s", strerror(t->w.write_errno));
     return -1;
   }
+  if (t->misplaced) {
+    snprintf(err, errlen, "internal error: %llu configuration changes came off an instruction edge",
+             (unsigned long long)t->misplaced);
+    return -1;
+  }
   if (t->unexplained) {
     snprintf(err, errlen, "internal error: %llu cycles of the window came with no instruction to place them on",
              (unsigned long long)t->unexplained);
@@ -271,6 +306,8 @@ int statmod_ctrace_end(statmod_ctrace *t, char *err, size_t errlen) {
 }
 
 void statmod_ctrace_free(statmod_ctrace *t) {
+  if (t)
+    stop_observing(t);
   if (t && t->cpu && t->cpu->tm->watch == t) {
     t->cpu->tm->watch_ops = t->inner_ops;
     t->cpu->tm->watch = t->inner;

@@ -12,7 +12,9 @@ _Static_assert(SIG_COUNT <= 64, "a cycle's signal mask is 64 bits");
 #define TAG_PC 0x01      /* u32 pc: the cycles that follow belong to it */
 #define TAG_ONES 0x03    /* varint repeat, varint mask: cycles whose signals in mask are 1 */
 #define TAG_VALUES 0x04  /* varint repeat, varint mask, a varint value per bit: the same with values */
+#define TAG_CONFIG 0x05  /* varint cycle, u8 kind, its fields: a configuration change from that cycle on */
 #define TAG_END 0x0F     /* u64 the cycle after the last one traced */
+#define TRACE_VERSION 2  /* 2: CONFIG records (a version-1 trace is one without them) */
 
 static void put(ctrace_writer *w, const void *p, size_t n) {
   if (!w->write_failed && fwrite(p, 1, n, w->out) != n) {
@@ -44,7 +46,7 @@ int ctrace_begin(ctrace_writer *w, FILE *out, uint64_t first) {
   w->out = out;
   w->first = first;
   put(w, "TALCYC1\n", 8);
-  put_le(w, 1, 2); /* version */
+  put_le(w, TRACE_VERSION, 2);
   put_le(w, SIG_COUNT, 2);
   put_le(w, 0, 4);
   put_le(w, first, 8);
@@ -91,6 +93,29 @@ void ctrace_emit(ctrace_writer *w, uint32_t pc, const uint64_t *v, uint64_t rep)
     memcpy(w->vec, v, sizeof w->vec);
   }
   w->rep += rep;
+}
+
+void ctrace_config(ctrace_writer *w, uint64_t cycle, const statmod_change *c) {
+  flush_record(w);
+  put_le(w, TAG_CONFIG, 1);
+  put_varint(w, cycle);
+  put_le(w, (uint64_t)c->kind, 1);
+  switch (c->kind) {
+  case STATMOD_CHANGE_PERIOD: put_varint(w, c->period); break;
+  case STATMOD_CHANGE_ARR:
+    put_varint(w, c->index);
+    put_le(w, c->arr.lo, 4);
+    put_le(w, c->arr.hi, 4);
+    break;
+  case STATMOD_CHANGE_COUNTER:
+    put_varint(w, c->index);
+    put_varint(w, c->cfg.signal);
+    put_varint(w, c->cfg.arr);
+    put_le(w, c->cfg.enabled, 1);
+    break;
+  case STATMOD_CHANGE_START:
+  case STATMOD_CHANGE_STOP: break;
+  }
 }
 
 int ctrace_finish(ctrace_writer *w) {

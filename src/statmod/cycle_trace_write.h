@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../timing/signals.h"
+#include "statmod.h"
 
 typedef struct ctrace_writer {
   FILE *out;
@@ -30,6 +31,9 @@ typedef struct ctrace_writer {
 int ctrace_begin(ctrace_writer *w, FILE *out, uint64_t first);
 /* rep cycles at pc with the values v[SIG_COUNT]. */
 void ctrace_emit(ctrace_writer *w, uint32_t pc, const uint64_t *v, uint64_t rep);
+/* A configuration change that takes effect from `cycle`, which must be
+ * the cycle after the last one emitted (docs/cycle-trace.md, CONFIG). */
+void ctrace_config(ctrace_writer *w, uint64_t cycle, const statmod_change *c);
 /* The last record, the end record, a flush; 0, or -1 if anything written
  * failed (write_errno). */
 int ctrace_finish(ctrace_writer *w);

@@ -90,6 +90,7 @@ void statmod_free(statmod *m) {
   free(m->rlo);
   free(m->rhi);
   free(m->pending);
+  free(m->sched);
   free(m);
 }
 
@@ -157,19 +158,116 @@ static int queue(statmod *m, statmod_pending op, char *err, size_t errlen) {
   return 0;
 }
 
+int statmod_apply(statmod *m, const statmod_change *c, char *err, size_t errlen) {
+  switch (c->kind) {
+  case STATMOD_CHANGE_PERIOD: return statmod_set_period(m, c->period, err, errlen);
+  case STATMOD_CHANGE_ARR: return statmod_set_arr(m, c->index, c->arr.lo, c->arr.hi, err, errlen);
+  case STATMOD_CHANGE_COUNTER: return statmod_set_counter(m, c->index, &c->cfg, err, errlen);
+  case STATMOD_CHANGE_START: return statmod_start(m, err, errlen);
+  case STATMOD_CHANGE_STOP: return statmod_stop(m, err, errlen);
+  }
+  return statmod_fail(err, errlen, "unknown configuration change %d", (int)c->kind);
+}
+
 static void apply_pending(statmod *m) {
   /* each applied op may deliver (stop) and so queue more: take them in order */
   for (uint32_t i = 0; i < m->npending; i++) {
     statmod_pending op = m->pending[i];
-    switch (op.kind) {
-    case PENDING_PERIOD: statmod_set_period(m, op.period, NULL, 0); break;
-    case PENDING_ARR: statmod_set_arr(m, op.index, op.arr.lo, op.arr.hi, NULL, 0); break;
-    case PENDING_COUNTER: statmod_set_counter(m, op.index, &op.cfg, NULL, 0); break;
-    case PENDING_START: statmod_start(m, NULL, 0); break;
-    case PENDING_STOP: statmod_stop(m, NULL, 0); break;
-    }
+    statmod_apply(m, &op, NULL, 0);
   }
   m->npending = 0;
+}
+
+/* Tells the observer (the cycle trace) of a change that took effect now. */
+static void changed(statmod *m, const statmod_change *c) {
+  if (m->on_change && m->state == STATMOD_RUNNING && m->cpu)
+    m->on_change(m->on_change_ctx, m->cpu->tm->cycle, c);
+}
+
+void statmod_on_change(statmod *m, statmod_change_fn fn, void *ctx) {
+  m->on_change = fn;
+  m->on_change_ctx = ctx;
+}
+
+/* ---- scheduled changes ---- */
+
+/* Checks a change as the call would, without making it. */
+static int check_change(const statmod *m, const statmod_change *c, char *err, size_t errlen) {
+  switch (c->kind) {
+  case STATMOD_CHANGE_PERIOD:
+    if (c->period < 1 || c->period > STATMOD_MAX_PERIOD)
+      return statmod_fail(err, errlen, "the dispatch period is 1 to 4,294,967,295 cycles (a 32-bit timer), not %llu",
+                          (unsigned long long)c->period);
+    return 0;
+  case STATMOD_CHANGE_ARR:
+    if (c->index >= m->p.arrs)
+      return statmod_fail(err, errlen, "ARR %u does not exist: the module has %u address range registers", c->index,
+                          m->p.arrs);
+    if (c->arr.lo > c->arr.hi)
+      return statmod_fail(err, errlen, "ARR %u: the range 0x%08x-0x%08x ends before it starts", c->index, c->arr.lo,
+                          c->arr.hi);
+    return 0;
+  case STATMOD_CHANGE_COUNTER:
+    if (c->index >= m->p.counters)
+      return statmod_fail(err, errlen, "counter %u does not exist: the module has %u counters (0-%u)", c->index,
+                          m->p.counters, m->p.counters - 1);
+    if (c->cfg.signal >= SIG_COUNT)
+      return statmod_fail(err, errlen, "counter %u: unknown signal %u", c->index, c->cfg.signal);
+    if (c->cfg.arr != STATMOD_ANYWHERE && c->cfg.arr >= m->p.arrs)
+      return statmod_fail(err, errlen, "counter %u: ARR %u does not exist: the module has %u", c->index, c->cfg.arr,
+                          m->p.arrs);
+    return 0;
+  case STATMOD_CHANGE_STOP:
+    return 0;
+  default:
+    return statmod_fail(err, errlen, "only the period, ARRs, counters and STOP can be scheduled");
+  }
+}
+
+int statmod_schedule(statmod *m, uint64_t at, const statmod_change *c, char *err, size_t errlen) {
+  if (m->state != STATMOD_IDLE)
+    return statmod_fail(err, errlen, "changes are scheduled before the run starts");
+  if (check_change(m, c, err, errlen) != 0)
+    return -1;
+  if (m->nsched == m->sched_cap) {
+    uint32_t cap = m->sched_cap ? 2 * m->sched_cap : 8;
+    statmod_scheduled *v = realloc(m->sched, cap * sizeof *v);
+    if (!v)
+      return statmod_fail(err, errlen, "out of memory for a scheduled change");
+    m->sched = v;
+    m->sched_cap = cap;
+  }
+  uint32_t i = m->nsched; /* after every one at or before `at`: equal cycles keep their order */
+  while (i > 0 && m->sched[i - 1].at > at) {
+    m->sched[i] = m->sched[i - 1];
+    i--;
+  }
+  m->sched[i] = (statmod_scheduled){.at = at, .applied = UINT64_MAX, .seq = m->nsched, .c = *c};
+  return (int)m->nsched++;
+}
+
+uint64_t statmod_schedule_applied(const statmod *m, uint32_t k) {
+  for (uint32_t i = 0; i < m->nsched; i++)
+    if (m->sched[i].seq == k)
+      return m->sched[i].applied;
+  return UINT64_MAX;
+}
+
+static uint64_t next_scheduled(const statmod *m) {
+  return m->next_sched < m->nsched ? m->sched[m->next_sched].at : UINT64_MAX;
+}
+
+/* The scheduled changes due by now, on this instruction edge. */
+static void apply_scheduled(statmod *m, uint64_t now) {
+  if (m->applying)
+    return;
+  m->applying = true;
+  while (m->state == STATMOD_RUNNING && m->next_sched < m->nsched && m->sched[m->next_sched].at <= now) {
+    statmod_scheduled *s = &m->sched[m->next_sched++];
+    if (statmod_apply(m, &s->c, NULL, 0) == 0)
+      s->applied = now;
+  }
+  m->applying = false;
 }
 
 /* ---- delivery ---- */
@@ -205,7 +303,12 @@ static void end_interval(statmod *m, uint64_t end) {
   deliver(m, &iv);
 }
 
-uint64_t statmod_horizon(const statmod *m) { return m->state == STATMOD_RUNNING ? m->next : UINT64_MAX; }
+uint64_t statmod_horizon(const statmod *m) {
+  if (m->state != STATMOD_RUNNING)
+    return UINT64_MAX;
+  uint64_t s = next_scheduled(m);
+  return s < m->next ? s : m->next;
+}
 
 static uint64_t watch_horizon(const void *w) { return statmod_horizon(w); }
 static void watch_reached(void *w, const timing_unit *units, uint32_t n) { statmod_reached(w, units, n); }
@@ -217,8 +320,10 @@ void statmod_reached(statmod *m, const statmod_unit *u, uint32_t n) {
   if (m->state != STATMOD_RUNNING || !m->cpu || m->in_dispatch)
     return;
   uint64_t now = m->cpu->tm->cycle;
-  if (m->next > now)
+  if (m->next > now) {
+    apply_scheduled(m, now);
     return;
+  }
   statmod_settle(m);
   m->in_dispatch = true;
   /* A wfi sleep may hold 2^62 cycles of intervals: a stop the host asks
@@ -234,6 +339,7 @@ void statmod_reached(statmod *m, const statmod_unit *u, uint32_t n) {
   }
   m->in_dispatch = false;
   apply_pending(m);
+  apply_scheduled(m, now);
 }
 
 /* ---- configuration ---- */
@@ -264,8 +370,9 @@ int statmod_set_period(statmod *m, uint64_t cycles, char *err, size_t errlen) {
                         "the dispatch period is 1 to 4,294,967,295 cycles (a 32-bit timer), not %llu",
                         (unsigned long long)cycles);
   if (m->in_dispatch)
-    return queue(m, (statmod_pending){.kind = PENDING_PERIOD, .period = cycles}, err, errlen);
+    return queue(m, (statmod_pending){.kind = STATMOD_CHANGE_PERIOD, .period = cycles}, err, errlen);
   m->period = cycles; /* while running: from the next reload of the timer */
+  changed(m, &(statmod_change){.kind = STATMOD_CHANGE_PERIOD, .period = cycles});
   return 0;
 }
 
@@ -285,12 +392,14 @@ int statmod_set_arr(statmod *m, uint32_t index, uint32_t lo, uint32_t hi, char *
   if (lo > hi)
     return statmod_fail(err, errlen, "ARR %u: the range 0x%08x-0x%08x ends before it starts", index, lo, hi);
   if (m->in_dispatch)
-    return queue(m, (statmod_pending){.kind = PENDING_ARR, .index = index, .arr = {lo, hi}}, err, errlen);
+    return queue(m, (statmod_pending){.kind = STATMOD_CHANGE_ARR, .index = index, .arr = {lo, hi}}, err, errlen);
   bool used = false;
   for (uint32_t i = 0; i < m->p.counters && !used; i++)
     used = statmod_counts_range(m, i) && m->cfg[i].arr == index;
+  statmod_change ch = {.kind = STATMOD_CHANGE_ARR, .index = index, .arr = {lo, hi}};
   if (!running(m) || !used) {
     m->arrs[index] = (statmod_arr){lo, hi};
+    changed(m, &ch);
     return 0;
   }
   statmod_arr old = m->arrs[index];
@@ -303,6 +412,7 @@ int statmod_set_arr(statmod *m, uint32_t index, uint32_t lo, uint32_t hi, char *
     return -1;
   }
   resume_counts(m);
+  changed(m, &ch);
   return 0;
 }
 
@@ -316,7 +426,8 @@ int statmod_set_counter(statmod *m, uint32_t index, const statmod_counter_cfg *c
   if (c->arr != STATMOD_ANYWHERE && check_arr_index(m, c->arr, err, errlen) != 0)
     return -1;
   if (m->in_dispatch)
-    return queue(m, (statmod_pending){.kind = PENDING_COUNTER, .index = index, .cfg = *c}, err, errlen);
+    return queue(m, (statmod_pending){.kind = STATMOD_CHANGE_COUNTER, .index = index, .cfg = *c}, err, errlen);
+  statmod_change ch = {.kind = STATMOD_CHANGE_COUNTER, .index = index, .cfg = *c};
   if (!running(m)) {
     m->cfg[index] = *c;
     return 0;
@@ -331,6 +442,7 @@ int statmod_set_counter(statmod *m, uint32_t index, const statmod_counter_cfg *c
     return -1;
   }
   resume_counts(m);
+  changed(m, &ch);
   return 0;
 }
 
@@ -352,7 +464,7 @@ int statmod_start(statmod *m, char *err, size_t errlen) {
   if (!m->period)
     return statmod_fail(err, errlen, "no dispatch period is set (set the timer first)");
   if (m->in_dispatch)
-    return queue(m, (statmod_pending){.kind = PENDING_START}, err, errlen);
+    return queue(m, (statmod_pending){.kind = STATMOD_CHANGE_START}, err, errlen);
   if (statmod_install_regions(m, err, errlen) != 0)
     return -1;
   uint64_t now = m->cpu->tm->cycle;
@@ -364,7 +476,11 @@ int statmod_start(statmod *m, char *err, size_t errlen) {
   memset(m->total, 0, n * sizeof *m->total);
   memset(m->sat_any, 0, n);
   m->state = STATMOD_RUNNING;
+  m->next_sched = 0;
+  for (uint32_t i = 0; i < m->nsched; i++)
+    m->sched[i].applied = UINT64_MAX;
   resume_counts(m);
+  changed(m, &(statmod_change){.kind = STATMOD_CHANGE_START});
   return 0;
 }
 
@@ -372,11 +488,12 @@ int statmod_stop(statmod *m, char *err, size_t errlen) {
   if (m->state != STATMOD_RUNNING || !m->cpu)
     return statmod_fail(err, errlen, "the statistics module is not running");
   if (m->in_dispatch)
-    return queue(m, (statmod_pending){.kind = PENDING_STOP}, err, errlen);
+    return queue(m, (statmod_pending){.kind = STATMOD_CHANGE_STOP}, err, errlen);
   statmod_reached(m, NULL, 0); /* anything due (the loop has done it already) */
   if (m->state != STATMOD_RUNNING)
     return 0; /* a sink stopped it */
   uint64_t now = m->cpu->tm->cycle;
+  changed(m, &(statmod_change){.kind = STATMOD_CHANGE_STOP});
   m->in_dispatch = true;
   /* m->next <= now: a stop cut the dispatches of a sleep short; the cycles
    * after the last one are not measured, so no partial interval */

@@ -154,6 +154,49 @@ int statmod_start(statmod *m, char *err, size_t errlen);
 int statmod_stop(statmod *m, char *err, size_t errlen);
 void statmod_query(const statmod *m, statmod_status *st);
 
+/* ---- Changes in the middle of a run --------------------------------------
+ * A change of the run-time configuration, as a control packet or a
+ * scripted reconfiguration carries it. */
+typedef enum statmod_change_kind {
+  STATMOD_CHANGE_PERIOD = 1,  /* period */
+  STATMOD_CHANGE_ARR = 2,     /* ARR index = arr */
+  STATMOD_CHANGE_COUNTER = 3, /* counter index = cfg */
+  STATMOD_CHANGE_START = 4,
+  STATMOD_CHANGE_STOP = 5,
+} statmod_change_kind;
+
+typedef struct statmod_change {
+  statmod_change_kind kind;
+  uint32_t index;
+  uint64_t period;
+  statmod_arr arr;
+  statmod_counter_cfg cfg;
+} statmod_change;
+
+/* Applies c as the statmod_set_* call of its kind would. */
+int statmod_apply(statmod *m, const statmod_change *c, char *err, size_t errlen);
+
+/* Schedules c for cycle `at` of the next run (statmod_start): it is applied
+ * on the first instruction edge at or after `at` (after any dispatch due
+ * there), the same edge whether the run is traced or not, so a scripted
+ * reconfiguration is reproducible to the cycle. Changes for the same cycle
+ * are applied in the order scheduled. Checked now (indices, signal, range);
+ * only before the run starts. Returns k, the change's number (0, 1, ...
+ * in the order scheduled), or -1 with err. */
+int statmod_schedule(statmod *m, uint64_t at, const statmod_change *c, char *err, size_t errlen);
+/* The cycle the k-th scheduled change was applied on (in the order
+ * scheduled), or UINT64_MAX if it has not been (the run ended first). */
+uint64_t statmod_schedule_applied(const statmod *m, uint32_t k);
+
+/* Called after each change applied while the module runs (whatever made
+ * it: a scheduled change, a control packet, a call), with the cycle it
+ * takes effect from: the cycles before were counted under the old
+ * configuration, this one and those after under the new (a new period: from
+ * the next reload of the timer after this cycle). One observer (the cycle
+ * trace); NULL removes it. */
+typedef void (*statmod_change_fn)(void *ctx, uint64_t cycle, const statmod_change *c);
+void statmod_on_change(statmod *m, statmod_change_fn fn, void *ctx);
+
 /* The current configuration. */
 statmod_counter_cfg statmod_counter(const statmod *m, uint32_t index);
 statmod_arr statmod_arr_of(const statmod *m, uint32_t index);

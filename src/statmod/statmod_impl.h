@@ -31,14 +31,15 @@ typedef struct statmod_sink_entry {
 } statmod_sink_entry;
 
 /* A control call made from inside a sink, applied at the next edge. */
-typedef enum { PENDING_PERIOD, PENDING_ARR, PENDING_COUNTER, PENDING_START, PENDING_STOP } pending_kind;
-typedef struct statmod_pending {
-  pending_kind kind;
-  uint32_t index;
-  uint64_t period;
-  statmod_arr arr;
-  statmod_counter_cfg cfg;
-} statmod_pending;
+typedef statmod_change statmod_pending;
+
+/* A change scheduled for a cycle (statmod_schedule). */
+typedef struct statmod_scheduled {
+  uint64_t at;                 /* applied on the first instruction edge at or after it */
+  uint64_t applied;            /* the cycle it was applied on; UINT64_MAX: not yet */
+  uint32_t seq;                /* scheduled k-th (statmod_schedule_applied) */
+  statmod_change c;
+} statmod_scheduled;
 
 struct statmod {
   statmod_params p;
@@ -69,6 +70,15 @@ struct statmod {
   bool in_dispatch;
   statmod_pending *pending;
   uint32_t npending, pending_cap;
+
+  /* scheduled changes, in the order of their cycles (equal cycles: as
+   * scheduled); [next_sched, nsched) are still to come */
+  statmod_scheduled *sched;
+  uint32_t nsched, sched_cap, next_sched;
+  bool applying;               /* inside apply_scheduled (a STOP it applies reaches the module again) */
+
+  statmod_change_fn on_change;
+  void *on_change_ctx;
 };
 
 /* statmod.c: writes the message into err (may be NULL), returns -1 */
