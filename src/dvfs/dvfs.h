@@ -160,6 +160,12 @@ const char *dvfs_loop_sites(const tally_inst *ti, const dvfs_region *loops, size
 /* dvfs_insert.c: the sites of a function region (entry, returns, tail calls). */
 const char *dvfs_function_sites(const tally_inst *ti, const dvfs_region *r, dvfs_sites *s);
 
+/* dvfs_select.c: a region's misses per cycle (the paper's second
+ * threshold), and idx[0..m) ordered by it: most first when most_first,
+ * fewest first otherwise (an insertion sort, stable: m is small). */
+double dvfs_region_mpc(const dvfs_region *r);
+void dvfs_order_by_mpc(const dvfs_region *v, size_t *idx, size_t m, bool most_first);
+
 /* dvfs_select.c: regions from the phase rows, with the thresholds;
  * candidates without cycles stay in the list (not shown). */
 int dvfs_select(const dvfs_opts *o, const dvfs_phase *rows, size_t nrows, dvfs_region **regions, size_t *nregions,

@@ -24,14 +24,13 @@
 
 enum { EXIT_BADDATA_ = 65, EXIT_INTERNAL_ = 70 };
 
-static double mpc(const dvfs_region *r) { return r->cycles ? (double)r->misses / (double)r->cycles : 0; }
 
 /* Moves the chosen region with the fewest misses per cycle one operating
  * point faster (dropped at the first); false if none is chosen. */
 static bool raise_weakest(dvfs_region *v, size_t n) {
   long w = -1;
   for (size_t i = 0; i < n; i++)
-    if (v[i].point && (w < 0 || mpc(&v[i]) < mpc(&v[w])))
+    if (v[i].point && (w < 0 || dvfs_region_mpc(&v[i]) < dvfs_region_mpc(&v[w])))
       w = (long)i;
   if (w < 0)
     return false;
@@ -76,11 +75,7 @@ static size_t raised_order(const dvfs_region *v, size_t n, int slowest, size_t *
   for (size_t i = 0; i < n; i++)
     if ((v[i].dropped && !v[i].point) || (v[i].point && v[i].point < slowest))
       idx[m++] = i;
-  for (size_t i = 1; i < m; i++)
-    for (size_t j = i; j > 0 && mpc(&v[idx[j]]) > mpc(&v[idx[j - 1]]); j--) {
-      size_t t = idx[j];
-      idx[j] = idx[j - 1], idx[j - 1] = t;
-    }
+  dvfs_order_by_mpc(v, idx, m, true);
   return m;
 }
 
@@ -173,11 +168,7 @@ static size_t chosen_order(const dvfs_region *v, size_t n, size_t *idx) {
   for (size_t i = 0; i < n; i++)
     if (v[i].point)
       idx[m++] = i;
-  for (size_t i = 1; i < m; i++)
-    for (size_t j = i; j > 0 && mpc(&v[idx[j]]) < mpc(&v[idx[j - 1]]); j--) {
-      size_t t = idx[j];
-      idx[j] = idx[j - 1], idx[j - 1] = t;
-    }
+  dvfs_order_by_mpc(v, idx, m, false);
   return m;
 }
 

@@ -63,7 +63,6 @@ static void consider(const dvfs_opts *o, const dvfs_run *r, const dvfs_run *base
 
 static bool selected(const dvfs_region *r) { return r->point || r->dropped; }
 
-static double mpc(const dvfs_region *r) { return r->cycles ? (double)r->misses / (double)r->cycles : 0; }
 
 /* The selected regions, most misses per cycle first. */
 static size_t selected_order(const dvfs_region *v, size_t n, size_t *idx) {
@@ -71,11 +70,7 @@ static size_t selected_order(const dvfs_region *v, size_t n, size_t *idx) {
   for (size_t i = 0; i < n; i++)
     if (selected(&v[i]))
       idx[m++] = i;
-  for (size_t i = 1; i < m; i++)
-    for (size_t j = i; j > 0 && mpc(&v[idx[j]]) > mpc(&v[idx[j - 1]]); j--) {
-      size_t t = idx[j];
-      idx[j] = idx[j - 1], idx[j - 1] = t;
-    }
+  dvfs_order_by_mpc(v, idx, m, true);
   return m;
 }
 

@@ -20,8 +20,23 @@
 
 enum { EXIT_INTERNAL_ = 70 };
 
+double dvfs_region_mpc(const dvfs_region *r) {
+  return r->cycles ? (double)r->misses / (double)r->cycles : 0;
+}
+
+void dvfs_order_by_mpc(const dvfs_region *v, size_t *idx, size_t m, bool most_first) {
+  for (size_t i = 1; i < m; i++)
+    for (size_t j = i; j > 0; j--) {
+      double a = dvfs_region_mpc(&v[idx[j]]), b = dvfs_region_mpc(&v[idx[j - 1]]);
+      if (most_first ? a <= b : a >= b)
+        break;
+      size_t t = idx[j];
+      idx[j] = idx[j - 1], idx[j - 1] = t;
+    }
+}
+
 static const char *judge(const dvfs_opts *o, const dvfs_region *r) {
-  double mpc = r->cycles ? (double)r->misses / (double)r->cycles : 0;
+  double mpc = dvfs_region_mpc(r);
   double per_entry = r->entries ? (double)r->cycles / (double)r->entries : (double)r->cycles;
   if (r->misses < o->min_misses)
     return "too few misses";
