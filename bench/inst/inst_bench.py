@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """bench/inst/inst_bench.py [BUILD_DIR]
+   bench/inst/inst_bench.py --default-sizes [BUILD_DIR]   (after a main run)
 
 Figures of `tally inst` (docs/tally-inst.md), written to
 bench/inst/results.md with the date and the machine:
@@ -63,7 +64,7 @@ def run_cycles(tally, elf, size, cwd, ranges=()):
         cmd += ["--interval", "4000000000", "--intervals-csv", os.path.join(cwd, "iv.csv")]
         for lo, hi in ranges:
             cmd += ["--count", "cycle@0x%x-0x%x" % (lo, hi), "--count", "icache.miss@0x%x-0x%x" % (lo, hi)]
-    subprocess.run(cmd + [elf, str(size)], cwd=cwd, check=True, stdout=subprocess.DEVNULL,
+    subprocess.run(cmd + [elf] + ([str(size)] if size is not None else []), cwd=cwd, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     with open(out) as f:
         cycles = json.load(f)["cycles"]
@@ -209,7 +210,65 @@ def rows_from_log(path):
     return rows
 
 
+DEFAULT_HEADING = "## At the workloads' default sizes"
+
+
+def measure_default_sizes(tally, build, tmp):
+    """bbcount at auto, flow and all, with each workload run at its own
+    default size (no argument: `bench/run.py --sizes default`), where the
+    fixed costs (the runtime's start, the derivation at exit) amortise."""
+    rows = []
+    for flavour in FLAVOURS:
+        for w in WORKLOADS:
+            elf = os.path.join(build, "target", flavour, w + ".elf")
+            r = {"orig": run_cycles(tally, elf, None, tmp)}
+            for way in ("flow", "all"):
+                out = os.path.join(tmp, f"{w}.{way}.elf")
+                instrument(tally, elf, out, "bb", "bbcount", "auto", None, way)
+                r[way] = run_cycles(tally, out, None, tmp)
+            rows.append(((flavour, w), r))
+            print("default-size", flavour, w, r, flush=True)
+    return rows
+
+
+def write_default_sizes(rows):
+    """Puts (or replaces) the default-size section at the end of results.md."""
+    path = os.path.join(HERE, "results.md")
+    text = open(path).read()
+    if DEFAULT_HEADING in text:
+        text = text[:text.index(DEFAULT_HEADING)].rstrip() + "\n"
+    geo_flow = geomean(r["flow"] / r["orig"] for _, r in rows)
+    geo_all = geomean(r["all"] / r["orig"] for _, r in rows)
+    lines = ["| workload | flavour | original cycles | auto: bbcount all ratio | auto: bbcount flow ratio |",
+             "|---|---|---:|---:|---:|"]
+    for (fl, w), r in rows:
+        lines.append(f"| {w} | {fl} | {r['orig']:,} | {r['all'] / r['orig']:.2f} | **{r['flow'] / r['orig']:.2f}** |")
+    text += f"""
+{DEFAULT_HEADING} (a second row; the figure above stays the tiny sizes')
+
+Written by bench/inst/inst_bench.py --default-sizes on {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC,
+same host, tools and core model (tally5) as above. Each workload runs with no argument, at its own
+default size (`bench/run.py --sizes default`: about 10-20 million instructions in rv32imac), so that
+the fixed costs (the runtime's start, the program's semihosting calls, the derivation at exit)
+amortise. Every block counted at `--tactic auto`; flow and all in the same run.
+
+{chr(10).join(lines)}
+
+- Geometric mean of bb+bbcount cycles / original cycles at --tactic auto, default sizes:
+  **{geo_flow:.2f}x with flow-derived counts**, **{geo_all:.2f}x with a counter in every block**
+  (goal: at most 3x).
+"""
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"default sizes: geomean auto flow {geo_flow:.2f}, all {geo_all:.2f}; wrote bench/inst/results.md")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--default-sizes":  # the second row, after a main run
+        build = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "build"))
+        with tempfile.TemporaryDirectory() as tmp:
+            write_default_sizes(measure_default_sizes(os.path.join(build, "tally"), build, tmp))
+        return
     if len(sys.argv) > 2 and sys.argv[1] == "--from-log":  # rewrite results.md from a run's progress lines
         write_results(rows_from_log(sys.argv[2]))
         return
@@ -293,7 +352,11 @@ because trampolines and handler evict its lines).
   {100 * fshare_fini:.0f}% in the derivation at exit (`tally_inst_fini`: the sums of the spanning tree, then
   writing bbcount.out; a fixed cost of some tens of thousands of cycles, large against these tiny
   runs: without it the geometric mean would be {geo_flow_nofini:.2f}x); the rest is the program's own
-  extra I-cache misses and stalls.
+  extra I-cache misses and stalls. The derivation is a flat list of sums prepared by tally inst (no
+  graph at run time) and runs inside the runtime's trap handler, at the program's exit call, with the
+  PMU paused: `tally run --inst-cost` counts it as the instrumentation's ("in inst"), never the
+  program's; the ratios here are of all simulated cycles, so they include it. A counting site left
+  to a trap counts inline in the handler (as its trampoline would), without calling the tool.
 - With a counter in every block: {100 * share_tramp:.0f}% of the added cycles are
   spent in trampolines, {100 * share_rt:.0f}% in the runtime's trap handler (for the
   {100 * trap_share:.1f}% of site executions left to traps), the rest is the program's own extra

@@ -117,23 +117,59 @@ static void write_words(FILE *f, const char *name, const uint32_t *v, size_t n) 
   fprintf(f, "%s};\n", n ? "" : "0");
 }
 
+/* The derivation as bbcount.c runs it: each step {byte offset of the
+ * value, npos | nneg << 16, the terms' byte offsets}, one header word
+ * fewer to load per step than inst_flow.c's {dst, npos, nneg}. */
+static bool write_target_prog(FILE *f, const tally_inst *ti) {
+  uint32_t *v = malloc((ti->bb_nprog ? ti->bb_nprog : 1) * sizeof *v);
+  size_t n = 0;
+  if (!v)
+    return false;
+  for (size_t p = 0; p < ti->bb_nprog;) {
+    uint32_t npos = ti->bb_prog[p + 1], nneg = ti->bb_prog[p + 2];
+    v[n++] = ti->bb_prog[p];
+    v[n++] = npos | nneg << 16; /* a node's terms are its edges: far fewer than 65,536 */
+    memcpy(v + n, ti->bb_prog + p + 3, (npos + nneg) * sizeof *v);
+    n += npos + nneg;
+    p += 3 + npos + nneg;
+  }
+  write_words(f, "__tally_bb_prog", v, n);
+  fprintf(f, "const unsigned __tally_bb_nprog = %zu;\n", n);
+  free(v);
+  return true;
+}
+
+/* Each record's value as a byte offset into __tally_inst_ctr; a record
+ * with no count reads the slot after the values, which stays 0 (the loop
+ * at exit then has no test and no shift). */
+static bool write_target_terms(FILE *f, const tally_inst *ti) {
+  uint32_t *v = malloc((ti->bb_nterms ? ti->bb_nterms : 1) * sizeof *v);
+  if (!v)
+    return false;
+  for (size_t r = 0; r < ti->bb_nterms; r++)
+    v[r] = ti->bb_terms[r] ? 8 * (ti->bb_terms[r] - 1) : 8 * ti->bb_nvals;
+  write_words(f, "__tally_bb_terms", v, ti->bb_nterms);
+  free(v);
+  return true;
+}
+
 /* bbcount's tables (inst_flow.c): the counters, each site's counters (+1,
  * 0: none) at the site and on a branch's taken and fall-through ways, the
  * records of bbcount.out and the sums that give their counts. */
-static void write_bbcount(FILE *f, const tally_inst *ti) {
+static bool write_bbcount(FILE *f, const tally_inst *ti) {
   fprintf(f, "\n/* bbcount: %u counters, %u values; a flow graph of %zu nodes and %zu edges (0: every block counted) */\n",
           ti->bb_nctr, ti->bb_nvals, ti->bb_nnodes, ti->bb_nedges);
-  fprintf(f, "unsigned long long __tally_inst_ctr[%u] __attribute__((aligned(8)));\n", ti->bb_nvals ? ti->bb_nvals : 1);
-  fprintf(f, "const unsigned __tally_bb_nvals = %u, __tally_bb_nrec = %zu, __tally_bb_nprog = %zu;\n", ti->bb_nvals,
-          ti->bb_nrec, ti->bb_nprog);
+  fprintf(f, "unsigned long long __tally_inst_ctr[%u] __attribute__((aligned(8)));\n", ti->bb_nvals + 1);
+  fprintf(f, "const unsigned __tally_bb_nvals = %u, __tally_bb_nrec = %zu;\n", ti->bb_nvals, ti->bb_nrec);
   uint32_t *sc = calloc(3 * ti->nsites + 1, sizeof *sc);
-  for (size_t k = 0; sc && k < ti->nsites; k++)
+  if (!sc)
+    return false;
+  for (size_t k = 0; k < ti->nsites; k++)
     memcpy(sc + 3 * k, ti->sites[k].ctr, sizeof ti->sites[k].ctr);
-  write_words(f, "__tally_bb_site_ctr", sc, sc ? 3 * ti->nsites : 0);
+  write_words(f, "__tally_bb_site_ctr", sc, 3 * ti->nsites);
   free(sc);
   write_words(f, "__tally_bb_rec", ti->bb_rec, 2 * ti->bb_nrec);
-  write_words(f, "__tally_bb_prog", ti->bb_prog, ti->bb_nprog);
-  write_words(f, "__tally_bb_terms", ti->bb_terms, ti->bb_nterms);
+  return write_target_prog(f, ti) && write_target_terms(f, ti);
 }
 
 int inst_gen_write(const tally_inst *ti, const char *dir, tally_error *err) {
@@ -161,8 +197,10 @@ int inst_gen_write(const tally_inst *ti, const char *dir, tally_error *err) {
   }
   write_sites(f, ti, names);
   free(names);
-  if (ti->bb_rec)
-    write_bbcount(f, ti);
+  if (ti->bb_rec && !write_bbcount(f, ti)) {
+    fclose(f);
+    return inst_fail(err, TALLY_INST_ETOOLCHAIN, "out of memory");
+  }
   bool ok = !ferror(f);
   ok = fclose(f) == 0 && ok;
   if (!ok)

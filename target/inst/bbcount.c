@@ -44,14 +44,15 @@ void tally_bbcount_edge(unsigned site, unsigned taken) {
 }
 
 /* The derived values, leaves of the spanning tree first: each step is
- * {byte offset of the value, npos, nneg, byte offsets of the npos values
- * added and of the nneg subtracted} (kept lean: it runs once per step). */
+ * {byte offset of the value, npos | nneg << 16, byte offsets of the npos
+ * values added and of the nneg subtracted}, prepared by tally inst so that
+ * this is one linear pass (kept lean: it runs once per step). */
 static void derive(void) {
   const unsigned *p = __tally_bb_prog, *end = __tally_bb_prog + __tally_bb_nprog;
   char *base = (char *)__tally_inst_ctr;
   while (p < end) {
-    unsigned dst = p[0], npos = p[1], nneg = p[2];
-    p += 3;
+    unsigned dst = p[0], npos = p[1] & 0xffff, nneg = p[1] >> 16;
+    p += 2;
     unsigned long long v = 0;
     for (const unsigned *e = p + npos; p < e; p++)
       v += *(unsigned long long *)(base + *p);
@@ -61,7 +62,10 @@ static void derive(void) {
   }
 }
 
-#define CHUNK 256 /* records per semihosting write */
+/* Records per semihosting write: a small buffer stays in the D-cache from
+ * one chunk to the next (256 records, 4 KiB, missed on every line: as
+ * large as tally5's whole D-cache). */
+#define CHUNK 32
 
 void tally_inst_fini(void) {
   static unsigned buf[CHUNK * 4]; /* the target is little-endian, as the file */
@@ -80,8 +84,8 @@ void tally_inst_fini(void) {
     unsigned m = n - i < CHUNK ? n - i : CHUNK;
     for (unsigned j = 0; j < m; j++) {
       unsigned *r = buf + 4 * j;
-      unsigned t = __tally_bb_terms[i + j];
-      unsigned long long c = t ? __tally_inst_ctr[t - 1] : 0;
+      /* a byte offset; a record without a count reads the zero slot past the values */
+      unsigned long long c = *(const unsigned long long *)((const char *)__tally_inst_ctr + __tally_bb_terms[i + j]);
       r[0] = __tally_bb_rec[2 * (i + j)];
       r[1] = __tally_bb_rec[2 * (i + j) + 1];
       r[2] = (unsigned)c;

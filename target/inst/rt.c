@@ -45,6 +45,11 @@ void __tally_inst_handle(struct tally_inst_ctx *c);
 void __tally_inst_jhandle(struct tally_inst_ctx *c);
 void __tally_inst_nested(struct tally_inst_ctx *c);
 void tally_inst_fini(void) __attribute__((weak));
+/* bbcount's counters and each site's counter numbers (+1; 0: none) at the
+ * site, on a branch's taken way and on its fall-through way (sites.c has
+ * them only when the tool is bbcount; absent, their addresses are 0). */
+extern unsigned long long __tally_inst_ctr[] __attribute__((weak));
+extern const unsigned __tally_bb_site_ctr[] __attribute__((weak));
 
 void *tally_inst_memset(void *dst, int v, unsigned n) {
   volatile unsigned char *p = dst;
@@ -296,6 +301,21 @@ void __tally_inst_jhandle(struct tally_inst_ctx *c) {
 
 static void handle(struct tally_inst_ctx *c);
 
+/* A bbcount site at a trap counts here, as its trampoline would, rather
+ * than through run_calls and the tool's functions (tally_bbcount_hit and
+ * tally_bbcount_edge do the same): the trap path stays short and touches
+ * fewer I-cache lines. Its calls are all counts: bbcount has no others. */
+static void count_inline(const struct tally_inst_ctx *c, const struct tally_inst_site *d, uint32_t site) {
+  const unsigned *k = &__tally_bb_site_ctr[3 * site];
+  if (k[0])
+    __tally_inst_ctr[k[0] - 1]++;
+  if (k[1] | k[2]) {
+    unsigned w = branch_taken(d, c->x) ? k[1] : k[2];
+    if (w)
+      __tally_inst_ctr[w - 1]++;
+  }
+}
+
 /* Called by rt_entry.S with the program's registers in c. */
 void __tally_inst_handle(struct tally_inst_ctx *c) {
   handle(c);
@@ -318,7 +338,9 @@ static void handle(struct tally_inst_ctx *c) {
   }
   const struct tally_inst_site *d = &__tally_inst_sites[site];
   c->site = (uint32_t)site;
-  if (d->ncalls > d->nafter)
+  if (__tally_bb_site_ctr && d->ncalls && !d->nafter)
+    count_inline(c, d, (uint32_t)site);
+  else if (d->ncalls > d->nafter)
     run_calls(c, d, (uint32_t)site, 0);
   if (exec_insn(c, d, c->mepc) && d->nafter)
     run_calls(c, d, (uint32_t)site, 1);
