@@ -337,6 +337,7 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   core_fold_blocks(sim->cpu);
   prof_free(tm->prof);
   prof_attach(p, tm);
+  core_fold_blocks(sim->cpu); /* nothing left to fold: marks the profiled loop's block list complete */
   tm->prof_row = timing_row(tm, sim->cpu->pc);
   p->last_cycle = tm->cycle;
   return 0;

@@ -129,8 +129,9 @@ void core_fold_blocks(core_cpu *cpu) {
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
   /* the list is complete from here only if the loop that runs next lists
-   * what it enters: before the first PMU access it does not */
-  cpu->track_complete = cpu->track;
+   * what it enters: before the first PMU access it does not, unless a
+   * profile is being gathered (the profiled loop always lists) */
+  cpu->track_complete = cpu->track || tm->prof;
 }
 
 void core_fold_dirty(core_cpu *cpu) {
@@ -161,6 +162,25 @@ void core_track(core_cpu *cpu, core_block *b) {
     cpu->dirty_cap = cap;
   }
   cpu->dirty[cpu->ndirty++] = b;
+}
+
+void core_fold_stepped(core_cpu *cpu, core_block *b) {
+  timing *tm = cpu->tm;
+  block_timing *bt = b->timing;
+  timing_add_block(bt, (int64_t)bt->execs, tm->sig_dyn);
+  if (tm->region_row) /* the current region is the instruction's */
+    timing_add_block(bt, (int64_t)bt->execs, tm->region_row);
+  if (tm->prof)
+    for (uint32_t i = 0; i < b->n_ops; i++)
+      timing_add_op(&bt->ops[i], (int64_t)bt->execs, timing_row(tm, b->pcs[i]));
+  bt->execs = 0;
+  core_fold_events(tm, b, tm->sig_dyn, tm->region_row);
+}
+
+void core_fold_now(core_cpu *cpu) {
+  core_fold_dirty(cpu);
+  if (cpu->stepping)
+    core_fold_stepped(cpu, cpu->stepping);
 }
 
 void core_signal_totals(core_cpu *cpu, uint64_t *totals) {

@@ -156,6 +156,9 @@ typedef struct core_cpu {
   bool track_complete;  /* every block with executions to fold is in dirty[] */
   core_block **dirty;
   uint32_t ndirty, dirty_cap;
+  /* The block run.c's step() is running (a prefix or single-instruction
+   * block in no list), or NULL: core_fold_now folds it too. */
+  core_block *stepping;
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -231,8 +234,18 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals);
 void core_fold_blocks(core_cpu *cpu);
 /* The same, walking only the listed blocks when the list is complete. */
 void core_fold_dirty(core_cpu *cpu);
-/* Lists a cached block entered with no executions to fold (the PMU loop). */
+/* Lists a cached block entered with no executions to fold (the PMU loop,
+ * the profiled loop). */
 void core_track(core_cpu *cpu, core_block *b);
+/* Folds the static counts of b's executions (a block in no list: the one
+ * being stepped) into the run's dynamic counts, the current address
+ * region's row and its profile rows, and clears them. */
+void core_fold_stepped(core_cpu *cpu, core_block *b);
+/* Makes the signal totals (sig_folded + sig_dyn) exact now, in the middle
+ * of a block: folds the listed blocks and the one being stepped. The exact
+ * profile reads them at every call, return and trap (per-context counts
+ * of every signal, src/profile/profile.h). */
+void core_fold_now(core_cpu *cpu);
 /* Changes the core clock (DVFS): keeps mtime continuous. */
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 

@@ -12,6 +12,7 @@
  * Traps push a frame marked is_trap whose return address is "any": mret
  * pops back through the newest trap frame.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,10 +107,40 @@ static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_
   return c;
 }
 
+/* What the run counted since the last event, on the context on top. */
+static void account_signals(prof_state *p, prof_node *n) {
+  const timing *tm = p->tm;
+  for (int s = 0; s < SIG_COUNT; s++) {
+    uint64_t now = (uint64_t)((int64_t)tm->sig_folded[s] + tm->sig_dyn[s]);
+    if (prof_context_signal(s))
+      n->sig[s] += now - p->last_sig[s];
+    p->last_sig[s] = now;
+  }
+}
+
+#ifdef TALLY_CHECK_LAWS
+/* The law the per-context signals rest on: they see every cycle the
+ * cycle count does, no more (the core folded its blocks first). */
+static void check_context_cycles(const prof_node *n) {
+  if (n->sig[SIG_CYCLE] != n->self_cycles) {
+    fprintf(stderr, "tally: internal error: a context of 0x%08x counted %llu cycle signals in %llu cycles\n",
+            (unsigned)n->func, (unsigned long long)n->sig[SIG_CYCLE], (unsigned long long)n->self_cycles);
+    abort();
+  }
+}
+#else
+static void check_context_cycles(const prof_node *n) { (void)n; }
+#endif
+
 static void account(prof_state *p, uint64_t now) {
+  prof_node *n = p->stack[p->depth - 1].node;
   if (now > p->last_cycle) {
-    p->stack[p->depth - 1].node->self_cycles += now - p->last_cycle;
+    n->self_cycles += now - p->last_cycle;
     p->last_cycle = now;
+  }
+  if (p->tm) {
+    account_signals(p, n);
+    check_context_cycles(n);
   }
 }
 
@@ -288,4 +319,7 @@ void prof_attach(prof_state *p, timing *tm) {
   tm->prof = p;
   tm->flow = &prof_flow;
   tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
+  p->tm = tm;
+  for (int s = 0; s < SIG_COUNT; s++)
+    p->last_sig[s] = (uint64_t)((int64_t)tm->sig_folded[s] + tm->sig_dyn[s]);
 }

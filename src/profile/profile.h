@@ -32,7 +32,15 @@ typedef struct prof_node {
   uint64_t self_cycles;     /* cycles while this context was on top */
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
+  /* Every signal counted while this context was on top: the run's
+   * totals at each call, return or trap, less those at the one before
+   * (PROF_NO_CONTEXT_SIGNALS: the markers, level signals of the program
+   * rather than of code, are left out). sig[SIG_CYCLE] == self_cycles. */
+  uint64_t sig[SIG_COUNT];
 } prof_node;
+
+/* Signals the contexts do not count (see prof_node.sig). */
+static inline bool prof_context_signal(int s) { return s < SIG_MARKER0 || s > SIG_MARKER3; }
 
 typedef struct prof_frame {
   prof_node *node;
@@ -83,6 +91,11 @@ typedef struct prof_state {
   uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
   bool entries_built;
   prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
+  /* per-context signals: the run's signal totals (timing.h, sig_folded +
+   * sig_dyn, exact at every flow event: the core folds its blocks first)
+   * and what they were at the last event */
+  const struct timing *tm;
+  uint64_t last_sig[SIG_COUNT];
 } prof_state;
 
 prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
@@ -124,7 +137,8 @@ void prof_timeline_note(prof_state *p, const prof_node *entered);
 
 /* Feeds p from the timing model's loops: its rows and control flow
  * (timing_rows, timing_flow_ops), so that the core needs nothing of this
- * header. */
+ * header. The model's signal totals must be exact at the call (every
+ * block folded): they are where the contexts' counts start. */
 void prof_attach(prof_state *p, struct timing *tm);
 
 #endif
