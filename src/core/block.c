@@ -305,6 +305,10 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
         break; /* it starts a block of its own */
       d->pmu = true;
     }
+    /* with a profile, a function's entry starts a block: running on into
+     * it changes the calling context (exec_loop.inc, profile_fallthrough) */
+    if (d->n_insns > 0 && cpu->tm && cpu->tm->prof && cpu->tm->flow->is_entry(cpu->tm->prof, pc))
+      break;
     op_timing t = {0};
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
@@ -330,6 +334,27 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
 }
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+/* block_timing.leaves of a block built with a profile: whether running
+ * on to end_pc, and the ending branch's taken target, leave the function
+ * of the last instruction. Jumps are looked at when they run
+ * (exec_loop.inc, profile_jump). */
+static uint8_t profile_leaves(const core_cpu *cpu, const core_block *b) {
+  const timing *tm = cpu->tm;
+  const core_op *last = &b->ops[b->n_ops - 1];
+  uint32_t at = b->pcs[b->n_ops - 1];
+  if (last->kind == K_FALLTHRU) { /* the instruction before it */
+    last--;
+    at = b->pcs[b->n_ops - 2];
+  }
+  uint8_t bits = 0;
+  bool branch = isa_infos[last->kind].cls == CLASS_BRANCH;
+  if ((branch || b->ops[b->n_ops - 1].kind == K_FALLTHRU) && tm->flow->crosses(tm->prof, at, b->end_pc))
+    bits |= 1u;
+  if (branch && tm->flow->crosses(tm->prof, at, (uint32_t)last->imm))
+    bits |= 2u;
+  return bits;
+}
 
 static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
   block_draft d;
@@ -387,6 +412,8 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       }
     }
     bt->tail_load_rd = d.prev_load_rd;
+    if (cpu->tm->prof)
+      bt->leaves = profile_leaves(cpu, b);
     b->timing = bt;
   }
   core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);

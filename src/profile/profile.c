@@ -59,6 +59,7 @@ void prof_free(prof_state *p) {
   }
   free(p->rows);
   free(p->entries);
+  free(p->owner);
   free(p->samples);
   free(p->stack);
   if (p->timeline)
@@ -244,14 +245,33 @@ void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n) {
   p->samples_taken += n;
 }
 
-/* One bit per row of the profiled range: a function starts there. */
+/* The function pc lies in: 1 + its symbol-table index, 0 for none. */
+static uint32_t owner_by_lookup(const prof_state *p, uint32_t pc) {
+  const sym_entry *e = p->syms ? sym_table_lookup(p->syms, pc) : NULL;
+  return e ? (uint32_t)(e - p->syms->v) + 1 : 0;
+}
+
+/* Per row of the profiled range, the function it lies in. */
+static void build_owners(prof_state *p, size_t nrows) {
+  p->owner = malloc(nrows * sizeof *p->owner);
+  if (!p->owner)
+    return; /* out of memory: every question goes to the symbol table */
+  for (size_t r = 0; r < nrows; r++)
+    p->owner[r] = owner_by_lookup(p, p->lo + 2 * (uint32_t)r);
+}
+
+/* One bit per row of the profiled range: a function starts there; and
+ * the function of each row. */
 static void build_entries(prof_state *p) {
   p->entries_built = true;
   free(p->entries);
+  free(p->owner);
   p->entries = NULL;
+  p->owner = NULL;
   size_t nrows = (size_t)(p->hi - p->lo) >> 1;
   if (!p->syms || !nrows)
     return;
+  build_owners(p, nrows);
   p->entries = calloc((nrows + 7) / 8, 1);
   if (!p->entries)
     return; /* out of memory: every question goes to the symbol table */
@@ -276,6 +296,18 @@ bool prof_is_function_entry(prof_state *p, uint32_t pc) {
   return e && e->addr == pc;
 }
 
+static uint32_t owner_of(prof_state *p, uint32_t pc) {
+  if (p->owner && pc - p->lo < p->hi - p->lo)
+    return p->owner[(pc - p->lo) >> 1];
+  return owner_by_lookup(p, pc);
+}
+
+bool prof_crosses(prof_state *p, uint32_t site, uint32_t target) {
+  if (!p->entries_built)
+    build_entries(p); /* the rows' owners too */
+  return owner_of(p, site) != owner_of(p, target);
+}
+
 void prof_symbols_changed(prof_state *p) {
   p->entries_built = false;
 }
@@ -290,6 +322,7 @@ static void flow_tail_call(void *f, uint32_t site, uint32_t target, uint64_t now
   prof_tail_call(f, site, target, now);
 }
 static bool flow_is_entry(void *f, uint32_t pc) { return prof_is_function_entry(f, pc); }
+static bool flow_crosses(void *f, uint32_t site, uint32_t target) { return prof_crosses(f, site, target); }
 static void flow_trap(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
   prof_trap(f, pc, handler, sp, now);
 }
@@ -310,7 +343,7 @@ static void flow_sample_until(void *f, uint32_t pc, uint64_t now) {
 }
 
 static const timing_flow_ops prof_flow = {
-  .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry,
+  .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry, .crosses = flow_crosses,
   .trap = flow_trap, .trap_return = flow_trap_return, .next_sample = flow_next_sample,
   .sample_until = flow_sample_until,
 };

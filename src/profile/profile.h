@@ -89,6 +89,8 @@ typedef struct prof_state {
   /* lookups the run does at every call and jump, made cheap: */
   prof_node *child_memo[PROF_CHILD_MEMO]; /* recently used (parent, func, site) nodes, by hash */
   uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
+  uint32_t *owner;          /* per row: 1 + the symbol-table index of the function it lies in, 0 = none
+                               (built with entries) */
   bool entries_built;
   prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
   /* per-context signals: the run's signal totals (timing.h, sig_folded +
@@ -121,6 +123,9 @@ void prof_finish(prof_state *p, uint64_t now);
 
 /* Is pc the first instruction of a known function? */
 bool prof_is_function_entry(prof_state *p, uint32_t pc);
+/* Does target lie in another function than site (or one of them in
+ * none)? */
+bool prof_crosses(prof_state *p, uint32_t site, uint32_t target);
 /* The symbol table behind p->syms changed (functions were loaded again). */
 void prof_symbols_changed(prof_state *p);
 

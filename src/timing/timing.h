@@ -50,6 +50,12 @@ typedef struct block_timing {
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
+  /* Built with a profile: the ways out of the block that leave the
+   * function its last instruction is in (timing_flow_ops.crosses), which
+   * the profile takes as tail calls. Bit 0: running on to the next
+   * instruction (a block cut at a function entry, or a branch not taken);
+   * bit 1: the ending branch taken. */
+  uint8_t leaves;
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -115,6 +121,8 @@ typedef struct timing_flow_ops {
   void (*ret)(void *f, uint32_t target, uint32_t sp, uint64_t now);
   void (*tail_call)(void *f, uint32_t site, uint32_t target, uint64_t now);
   bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
+  /* target lies in another function than site (or one of them in none) */
+  bool (*crosses)(void *f, uint32_t site, uint32_t target);
   void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
   void (*trap_return)(void *f, uint64_t now);
   uint64_t (*next_sample)(const void *f);     /* the sampler's next cycle; UINT64_MAX: no sampler */
