@@ -337,7 +337,6 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   core_fold_blocks(sim->cpu);
   prof_free(tm->prof);
   prof_attach(p, tm);
-  core_fold_blocks(sim->cpu); /* nothing left to fold: marks the profiled loop's block list complete */
   sim->cpu->flush_pending = true; /* profiled blocks end at function entries (block.c) */
   tm->prof_row = timing_row(tm, sim->cpu->pc);
   p->last_cycle = tm->cycle;

@@ -38,6 +38,7 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;
   cpu->watch = calloc((ram_size >> WATCH_SHIFT) + 1, 1);
+  cpu->ctx_epoch = 1; /* blocks start at 0: never listed */
   cpu->hash = calloc(HASH_BUCKETS, sizeof *cpu->hash);
   cpu->hash_mask = HASH_BUCKETS - 1;
   if (!cpu->ram || !cpu->watch || !cpu->hash) {
@@ -61,6 +62,7 @@ void core_free(core_cpu *cpu) {
   free(cpu->cached);
   free(cpu->singles);
   free(cpu->dirty);
+  free(cpu->ctx_list);
   free(cpu);
 }
 

@@ -157,8 +157,14 @@ typedef struct core_cpu {
   core_block **dirty;
   uint32_t ndirty, dirty_cap;
   /* The block run.c's step() is running (a prefix or single-instruction
-   * block in no list), or NULL: core_fold_now folds it too. */
+   * block in no list), or NULL: core_fold_context folds it. */
   core_block *stepping;
+  /* With a profile, the profiled loop lists the cached blocks it enters
+   * for the first time since the last call, return or trap (the context
+   * epoch), so that the next one adds up only theirs (core_fold_context). */
+  core_block **ctx_list;
+  uint32_t nctx, ctx_cap;
+  uint32_t ctx_epoch;       /* from 1; a block's 0 means never listed */
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -241,11 +247,15 @@ void core_track(core_cpu *cpu, core_block *b);
  * being stepped) into the run's dynamic counts, the current address
  * region's row and its profile rows, and clears them. */
 void core_fold_stepped(core_cpu *cpu, core_block *b);
-/* Makes the signal totals (sig_folded + sig_dyn) exact now, in the middle
- * of a block: folds the listed blocks and the one being stepped. The exact
- * profile reads them at every call, return and trap (per-context counts
- * of every signal, src/profile/profile.h). */
-void core_fold_now(core_cpu *cpu);
+/* Makes the contexts' totals (timing.ctx_static + sig_dyn) exact now, in
+ * the middle of a block: adds the static and event counts of the listed
+ * blocks' executions since the last time, and folds the block being
+ * stepped. The exact profile reads them at every call, return and trap
+ * (per-context counts of every signal, src/profile/profile.h). */
+void core_fold_context(core_cpu *cpu);
+/* Lists a cached block entered for the first time in this context epoch
+ * when the list is full (the profiled loop lists the others itself). */
+void core_track_context_grow(core_cpu *cpu, core_block *b);
 /* Changes the core clock (DVFS): keeps mtime continuous. */
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 

@@ -106,7 +106,7 @@ static void step(core_cpu *cpu, uint32_t max) {
     core_exec(cpu, b);
     cpu->stepping = NULL;
     /* the block is in no fold's list: fold its static counts now (a call
-     * or trap in it may have folded them already, core_fold_now) */
+     * or trap in it may have folded them already, core_fold_context) */
     core_fold_stepped(cpu, b);
     /* a write takes effect at the end: the blocks were folded before the
      * step, and the stepped one (in no fold's list) just above */
@@ -161,11 +161,9 @@ static uint32_t prefix_that_fits(core_cpu *cpu) {
 bool core_exec(core_cpu *cpu, core_block *first) {
   if (!cpu->tm)
     return core_exec_fast(cpu, first);
-  if (cpu->tm->prof) /* lists the blocks it enters (core_fold_now at every call) */
-    return core_exec_profiled(cpu, first);
-  if (cpu->tm->regions) {
-    cpu->track_complete = false; /* this loop lists no blocks */
-    return core_exec_timed_regions(cpu, first);
+  if (cpu->tm->prof || cpu->tm->regions) {
+    cpu->track_complete = false; /* these loops list no blocks to fold */
+    return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed_regions(cpu, first);
   }
   return cpu->track ? core_exec_timed_pmu(cpu, first) : core_exec_timed(cpu, first);
 }

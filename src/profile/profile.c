@@ -108,14 +108,18 @@ static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_
   return c;
 }
 
-/* What the run counted since the last event, on the context on top. */
+/* What the run counted since the last event, on the context on top: one
+ * straight loop the compiler vectorizes (it runs at every call and
+ * return); the markers it adds up too are dropped by the reports
+ * (prof_context_signal). */
 static void account_signals(prof_state *p, prof_node *n) {
   const timing *tm = p->tm;
+  const uint64_t *st = (const uint64_t *)tm->ctx_static, *dyn = (const uint64_t *)tm->sig_dyn;
+  uint64_t *last = p->last_sig, *sig = n->sig;
   for (int s = 0; s < SIG_COUNT; s++) {
-    uint64_t now = (uint64_t)((int64_t)tm->sig_folded[s] + tm->sig_dyn[s]);
-    if (prof_context_signal(s))
-      n->sig[s] += now - p->last_sig[s];
-    p->last_sig[s] = now;
+    uint64_t now = st[s] + dyn[s];
+    sig[s] += now - last[s];
+    last[s] = now;
   }
 }
 
@@ -354,5 +358,5 @@ void prof_attach(prof_state *p, timing *tm) {
   tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
   p->tm = tm;
   for (int s = 0; s < SIG_COUNT; s++)
-    p->last_sig[s] = (uint64_t)((int64_t)tm->sig_folded[s] + tm->sig_dyn[s]);
+    p->last_sig[s] = (uint64_t)(tm->ctx_static[s] + tm->sig_dyn[s]);
 }

@@ -33,9 +33,10 @@ typedef struct prof_node {
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
   /* Every signal counted while this context was on top: the run's
-   * totals at each call, return or trap, less those at the one before
-   * (PROF_NO_CONTEXT_SIGNALS: the markers, level signals of the program
-   * rather than of code, are left out). sig[SIG_CYCLE] == self_cycles. */
+   * totals at each call, return or trap, less those at the one before.
+   * sig[SIG_CYCLE] == self_cycles. The markers (level signals of the
+   * program rather than of its code, prof_context_signal) are in the
+   * totals only when cleared: reports leave them out. */
   uint64_t sig[SIG_COUNT];
 } prof_node;
 
@@ -93,9 +94,10 @@ typedef struct prof_state {
                                (built with entries) */
   bool entries_built;
   prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
-  /* per-context signals: the run's signal totals (timing.h, sig_folded +
-   * sig_dyn, exact at every flow event: the core folds its blocks first)
-   * and what they were at the last event */
+  /* per-context signals: the run's signal totals (timing.h, ctx_static +
+   * sig_dyn, exact at every flow event: the core adds up the blocks run
+   * since the last one first, core_fold_context) and what they were at
+   * the last event */
   const struct timing *tm;
   uint64_t last_sig[SIG_COUNT];
 } prof_state;

@@ -385,10 +385,6 @@ void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t 
     timing_add_op(&bt->ops[i], n, sig);
 }
 
-void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig) {
-  for (uint32_t i = 0; i < bt->nsum; i++)
-    sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
-}
 
 uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out) {
   int64_t one[SIG_COUNT] = {0};
@@ -399,6 +395,20 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
     if (one[s])
       out[k++] = (sig_count_pair){s, (uint32_t)one[s]};
   return k;
+}
+
+void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken, uint64_t taken,
+                             uint64_t entry_hits, uint64_t entry_load_use, int64_t *sig) {
+  int64_t nt = (int64_t)not_taken, tk = (int64_t)taken;
+  int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
+  int64_t stall = (int64_t)entry_load_use * t->model.load_use_penalty;
+  sig[SIG_BRANCH_TAKEN] += tk;
+  sig[SIG_BRANCH_MISPREDICT] += bt->predict_taken ? nt : tk;
+  sig[SIG_CYCLE] += pen + stall;
+  sig[SIG_STALL_BRANCH] += pen;
+  sig[SIG_ICACHE_ACCESS] += (int64_t)entry_hits;
+  sig[SIG_ICACHE_HIT] += (int64_t)entry_hits;
+  sig[SIG_STALL_LOAD_USE] += stall;
 }
 
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig) {

@@ -56,6 +56,9 @@ typedef struct block_timing {
    * instruction (a block cut at a function entry, or a branch not taken);
    * bit 1: the ending branch taken. */
   uint8_t leaves;
+  /* With a profile: the calling-context epoch the block was last listed
+   * in (core_track_context; read at every entry, so kept up here). */
+  uint32_t ctx_epoch;
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -73,6 +76,9 @@ typedef struct block_timing {
    * multiply-adds, not a walk over its ops (timing_add_block). */
   const struct sig_count_pair *sum;
   uint32_t nsum;
+  /* With a profile: how much of execs and of the event counts above is
+   * already in the contexts' counts (timing.ctx_static). */
+  uint64_t ctx_execs, ctx_outcomes[2], ctx_entry_hits, ctx_entry_load_use;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 
@@ -136,6 +142,11 @@ typedef struct timing {
   uint64_t cycle;           /* cycles so far (a block's static cycles are added on entry) */
   int64_t sig_dyn[SIG_COUNT];    /* dynamic counts and partial-block corrections */
   uint64_t sig_folded[SIG_COUNT];/* static counts of blocks already flushed */
+  /* With a profile: the static and per-block event counts of the cached
+   * blocks' executions as far as the profile's calling contexts have them
+   * (core_fold_context). ctx_static + sig_dyn are the run's totals at
+   * every call, return and trap, without folding the per-instruction rows. */
+  int64_t ctx_static[SIG_COUNT];
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   /* An instruction's fetch stall is its own first part, so it starts
@@ -333,7 +344,10 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
 void timing_add_op(const op_timing *o, int64_t n, int64_t *sig);
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
 /* The same for all of the block's ops, from bt->sum. */
-void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig);
+static inline void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig) {
+  for (uint32_t i = 0; i < bt->nsum; i++)
+    sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
+}
 /* Writes the (signal, count) pairs of one execution of ops[0, n) into out
  * (room for SIG_COUNT) and returns how many there are. */
 uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out);
@@ -343,6 +357,10 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
  * cycles) when `branch`, of the first instruction (entry fetch hits,
  * load-use stalls) when `head`. The caller clears the counts. */
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
+/* The same from explicit counts: not taken, taken, entry hits, entry
+ * load-use stalls. */
+void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken, uint64_t taken,
+                             uint64_t entry_hits, uint64_t entry_load_use, int64_t *sig);
 
 /* An upper bound of the dynamic cycles an op of this kind can add (a table
  * made with the model and remade at each clock change). */
