@@ -76,6 +76,7 @@ void tally_sim_free(tally_sim *sim) {
   if (sim->cpu && sim->cpu->tm) {
     prof_free(sim->cpu->tm->prof);
     sim->cpu->tm->prof = NULL;
+    sim->cpu->tm->ctx_row = NULL;
   }
   core_free(sim->cpu);
   board_free(sim->board);

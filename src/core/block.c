@@ -80,14 +80,15 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
 }
 
 /* Adds what the block ran since the contexts last counted it into the
- * contexts' totals (timing.ctx_static), and notes that they have it. */
+ * context on top (timing.ctx_row: no call, return or trap came between),
+ * and notes that they have it. */
 static void context_add(timing *tm, block_timing *bt) {
   if (bt->execs != bt->ctx_execs)
-    timing_add_block(bt, (int64_t)(bt->execs - bt->ctx_execs), tm->ctx_static);
+    timing_add_block(bt, (int64_t)(bt->execs - bt->ctx_execs), tm->ctx_row);
   uint64_t nt = bt->outcomes[0] - bt->ctx_outcomes[0], tk = bt->outcomes[1] - bt->ctx_outcomes[1];
   uint64_t hits = bt->entry_hits - bt->ctx_entry_hits, lu = bt->entry_load_use - bt->ctx_entry_load_use;
   if (nt | tk | hits | lu)
-    timing_add_event_counts(tm, bt, nt, tk, hits, lu, tm->ctx_static);
+    timing_add_event_counts(tm, bt, nt, tk, hits, lu, tm->ctx_row);
   bt->ctx_execs = bt->execs;
   bt->ctx_outcomes[0] = bt->outcomes[0];
   bt->ctx_outcomes[1] = bt->outcomes[1];
@@ -190,9 +191,12 @@ void core_fold_stepped(core_cpu *cpu, core_block *b) {
   timing_add_block(bt, (int64_t)bt->execs, tm->sig_dyn);
   if (tm->region_row) /* the current region is the instruction's */
     timing_add_block(bt, (int64_t)bt->execs, tm->region_row);
-  if (tm->prof)
+  if (tm->prof) {
     for (uint32_t i = 0; i < b->n_ops; i++)
       timing_add_op(&bt->ops[i], (int64_t)bt->execs, timing_row(tm, b->pcs[i]));
+    timing_add_block(bt, (int64_t)bt->execs, tm->ctx_row); /* the context it ran in */
+    timing_add_block_events(tm, bt, true, true, tm->ctx_row);
+  }
   bt->execs = 0;
   core_fold_events(tm, b, tm->sig_dyn, tm->region_row);
 }
@@ -214,7 +218,7 @@ void core_fold_context(core_cpu *cpu) {
     context_add(tm, cpu->ctx_list[i]->timing);
   cpu->nctx = 0;
   next_context_epoch(cpu);
-  if (cpu->stepping) /* in no list: its counts go to sig_dyn now */
+  if (cpu->stepping) /* in no list: its counts go to the context now */
     core_fold_stepped(cpu, cpu->stepping);
 }
 

@@ -247,10 +247,10 @@ void core_track(core_cpu *cpu, core_block *b);
  * being stepped) into the run's dynamic counts, the current address
  * region's row and its profile rows, and clears them. */
 void core_fold_stepped(core_cpu *cpu, core_block *b);
-/* Makes the contexts' totals (timing.ctx_static + sig_dyn) exact now, in
+/* Makes the counts of the context on top (timing.ctx_row) exact now, in
  * the middle of a block: adds the static and event counts of the listed
  * blocks' executions since the last time, and folds the block being
- * stepped. The exact profile reads them at every call, return and trap
+ * stepped. Called before every call, return and trap the profile sees
  * (per-context counts of every signal, src/profile/profile.h). */
 void core_fold_context(core_cpu *cpu);
 /* Lists a cached block entered for the first time in this context epoch

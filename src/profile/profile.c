@@ -108,21 +108,6 @@ static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_
   return c;
 }
 
-/* What the run counted since the last event, on the context on top: one
- * straight loop the compiler vectorizes (it runs at every call and
- * return); the markers it adds up too are dropped by the reports
- * (prof_context_signal). */
-static void account_signals(prof_state *p, prof_node *n) {
-  const timing *tm = p->tm;
-  const uint64_t *st = (const uint64_t *)tm->ctx_static, *dyn = (const uint64_t *)tm->sig_dyn;
-  uint64_t *last = p->last_sig, *sig = n->sig;
-  for (int s = 0; s < SIG_COUNT; s++) {
-    uint64_t now = st[s] + dyn[s];
-    sig[s] += now - last[s];
-    last[s] = now;
-  }
-}
-
 #ifdef TALLY_CHECK_LAWS
 /* The law the per-context signals rest on: they see every cycle the
  * cycle count does, no more (the core folded its blocks first). */
@@ -143,10 +128,13 @@ static void account(prof_state *p, uint64_t now) {
     n->self_cycles += now - p->last_cycle;
     p->last_cycle = now;
   }
-  if (p->tm) {
-    account_signals(p, n);
-    check_context_cycles(n);
-  }
+  check_context_cycles(n);
+}
+
+/* The stack changed: the timing model charges the new top from now on. */
+static void top_changed(prof_state *p) {
+  if (p->tm)
+    p->tm->ctx_row = p->stack[p->depth - 1].node->sig;
 }
 
 static void push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
@@ -173,10 +161,10 @@ static void pop_to(prof_state *p, uint32_t d) {
 void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
   account(p, now);
   push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
+  top_changed(p);
 }
 
-void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
-  account(p, now);
+static void tail_call(prof_state *p, uint32_t site, uint32_t target) {
   if (p->depth == 1) { /* a jump out of the root: treat as a call that never returns */
     push(p, child(p, &p->root, target, site, false), 0, UINT32_MAX);
     return;
@@ -187,8 +175,22 @@ void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now)
   push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
 }
 
+void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
+  account(p, now);
+  tail_call(p, site, target);
+  top_changed(p);
+}
+
+static void pop_return(prof_state *p, uint32_t target, uint32_t sp);
+
 void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
   account(p, now);
+  pop_return(p, target, sp);
+  top_changed(p);
+}
+
+/* Pops the frames a return to `target` with stack pointer sp closes. */
+static void pop_return(prof_state *p, uint32_t target, uint32_t sp) {
   for (uint32_t d = p->depth - 1; d >= 1; d--) {
     if (p->stack[d].ret_addr == TRAP_FRAME_RET)
       break; /* never unwind out of a trap handler with a plain return */
@@ -215,17 +217,19 @@ void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
 void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
   account(p, now);
   push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
+  top_changed(p);
 }
 
 void prof_trap_return(prof_state *p, uint64_t now) {
   account(p, now);
-  for (uint32_t d = p->depth - 1; d >= 1; d--) {
-    if (p->stack[d].ret_addr == TRAP_FRAME_RET) {
-      pop_to(p, d);
-      return;
-    }
-  }
-  p->unmatched_returns++;
+  uint32_t d;
+  for (d = p->depth - 1; d >= 1 && p->stack[d].ret_addr != TRAP_FRAME_RET; d--)
+    ;
+  if (d >= 1)
+    pop_to(p, d);
+  else
+    p->unmatched_returns++;
+  top_changed(p);
 }
 
 static uint64_t total(prof_node *n) {
@@ -357,6 +361,5 @@ void prof_attach(prof_state *p, timing *tm) {
   tm->flow = &prof_flow;
   tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
   p->tm = tm;
-  for (int s = 0; s < SIG_COUNT; s++)
-    p->last_sig[s] = (uint64_t)(tm->ctx_static[s] + tm->sig_dyn[s]);
+  top_changed(p);
 }

@@ -32,12 +32,12 @@ typedef struct prof_node {
   uint64_t self_cycles;     /* cycles while this context was on top */
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
-  /* Every signal counted while this context was on top: the run's
-   * totals at each call, return or trap, less those at the one before.
-   * sig[SIG_CYCLE] == self_cycles. The markers (level signals of the
-   * program rather than of its code, prof_context_signal) are in the
-   * totals only when cleared: reports leave them out. */
-  uint64_t sig[SIG_COUNT];
+  /* Every signal counted while this context was on top: the timing
+   * model charges them here directly (timing.ctx_row points at the top
+   * context's sig). sig[SIG_CYCLE] == self_cycles. The markers (level
+   * signals of the program rather than of its code, prof_context_signal)
+   * are never charged. */
+  int64_t sig[SIG_COUNT];
 } prof_node;
 
 /* Signals the contexts do not count (see prof_node.sig). */
@@ -94,12 +94,8 @@ typedef struct prof_state {
                                (built with entries) */
   bool entries_built;
   prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
-  /* per-context signals: the run's signal totals (timing.h, ctx_static +
-   * sig_dyn, exact at every flow event: the core adds up the blocks run
-   * since the last one first, core_fold_context) and what they were at
-   * the last event */
-  const struct timing *tm;
-  uint64_t last_sig[SIG_COUNT];
+  /* the timing model, whose ctx_row follows the top of the stack */
+  struct timing *tm;
 } prof_state;
 
 prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
@@ -142,10 +138,10 @@ bool prof_timeline_enable(prof_state *p, size_t max_calls);
 /* Notes a depth change (profile.c calls it on every push and pop). */
 void prof_timeline_note(prof_state *p, const prof_node *entered);
 
-/* Feeds p from the timing model's loops: its rows and control flow
- * (timing_rows, timing_flow_ops), so that the core needs nothing of this
- * header. The model's signal totals must be exact at the call (every
- * block folded): they are where the contexts' counts start. */
+/* Feeds p from the timing model's loops: its rows, its contexts' counts
+ * and control flow (timing_rows, timing.ctx_row, timing_flow_ops), so
+ * that the core needs nothing of this header. Every block must be folded
+ * before (what ran before goes to no context). */
 void prof_attach(prof_state *p, struct timing *tm);
 
 #endif

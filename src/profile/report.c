@@ -189,7 +189,7 @@ static void visit(walk *w, const prof_node *n, int parent_func, size_t level) {
     p->funcs[f].inclusive_cycles += n->total_cycles;
   uint64_t *tot = w->tot + level * SIG_COUNT;
   for (int sg = 0; sg < SIG_COUNT; sg++)
-    tot[sg] = prof_context_signal(sg) ? n->sig[sg] : 0;
+    tot[sg] = prof_context_signal(sg) ? (uint64_t)n->sig[sg] : 0;
   for (const prof_node *c = n->first_child; c; c = c->next_sibling) {
     visit(w, c, f, level + 1);
     add_signals(tot, w->tot + (level + 1) * SIG_COUNT);

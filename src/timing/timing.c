@@ -196,8 +196,10 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   t->cycle += stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   add_dmiss(t->sig_dyn, miss, r.writeback, stall);
-  if (__builtin_expect(t->prof_row != NULL, 0))
+  if (__builtin_expect(t->prof_row != NULL, 0)) {
     add_dmiss(t->prof_row, miss, r.writeback, stall);
+    add_dmiss(t->ctx_row, miss, r.writeback, stall);
+  }
   if (__builtin_expect(t->region_row != NULL, 0))
     add_dmiss(t->region_row, miss, r.writeback, stall);
   return stall;
@@ -395,20 +397,6 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
     if (one[s])
       out[k++] = (sig_count_pair){s, (uint32_t)one[s]};
   return k;
-}
-
-void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken, uint64_t taken,
-                             uint64_t entry_hits, uint64_t entry_load_use, int64_t *sig) {
-  int64_t nt = (int64_t)not_taken, tk = (int64_t)taken;
-  int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
-  int64_t stall = (int64_t)entry_load_use * t->model.load_use_penalty;
-  sig[SIG_BRANCH_TAKEN] += tk;
-  sig[SIG_BRANCH_MISPREDICT] += bt->predict_taken ? nt : tk;
-  sig[SIG_CYCLE] += pen + stall;
-  sig[SIG_STALL_BRANCH] += pen;
-  sig[SIG_ICACHE_ACCESS] += (int64_t)entry_hits;
-  sig[SIG_ICACHE_HIT] += (int64_t)entry_hits;
-  sig[SIG_STALL_LOAD_USE] += stall;
 }
 
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig) {

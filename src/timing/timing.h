@@ -77,7 +77,7 @@ typedef struct block_timing {
   const struct sig_count_pair *sum;
   uint32_t nsum;
   /* With a profile: how much of execs and of the event counts above is
-   * already in the contexts' counts (timing.ctx_static). */
+   * already in the contexts' counts (timing.ctx_row). */
   uint64_t ctx_execs, ctx_outcomes[2], ctx_entry_hits, ctx_entry_load_use;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
@@ -142,11 +142,12 @@ typedef struct timing {
   uint64_t cycle;           /* cycles so far (a block's static cycles are added on entry) */
   int64_t sig_dyn[SIG_COUNT];    /* dynamic counts and partial-block corrections */
   uint64_t sig_folded[SIG_COUNT];/* static counts of blocks already flushed */
-  /* With a profile: the static and per-block event counts of the cached
-   * blocks' executions as far as the profile's calling contexts have them
-   * (core_fold_context). ctx_static + sig_dyn are the run's totals at
-   * every call, return and trap, without folding the per-instruction rows. */
-  int64_t ctx_static[SIG_COUNT];
+  /* With a profile: the counts of the calling context on top of the
+   * profile's shadow stack (SIG_COUNT), which every dynamic charge goes to
+   * as to prof_row, and the cached blocks' static and per-block event
+   * counts at each call, return and trap (core_fold_context); the profile
+   * points it at the new top after each. NULL without a profile. */
+  int64_t *ctx_row;
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   /* An instruction's fetch stall is its own first part, so it starts
@@ -239,8 +240,10 @@ uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2);
 static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
   t->sig_dyn[sig] += n;
 #ifndef TIMING_NO_ROWS /* defined by a caller that never runs with a profile */
-  if (__builtin_expect(t->prof_row != NULL, 0))
+  if (__builtin_expect(t->prof_row != NULL, 0)) {
     t->prof_row[sig] += n;
+    t->ctx_row[sig] += n; /* set whenever prof_row is */
+  }
 #endif
 #ifndef TIMING_NO_REGIONS /* defined by a caller that never runs with regions */
   if (__builtin_expect(t->region_row != NULL, 0))
@@ -358,9 +361,22 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
  * load-use stalls) when `head`. The caller clears the counts. */
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
 /* The same from explicit counts: not taken, taken, entry hits, entry
- * load-use stalls. */
-void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken, uint64_t taken,
-                             uint64_t entry_hits, uint64_t entry_load_use, int64_t *sig);
+ * load-use stalls (inline: the profile's contexts add them up at every
+ * call and return, core_fold_context). */
+static inline void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken,
+                                           uint64_t taken, uint64_t entry_hits, uint64_t entry_load_use,
+                                           int64_t *sig) {
+  int64_t nt = (int64_t)not_taken, tk = (int64_t)taken;
+  int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
+  int64_t stall = (int64_t)entry_load_use * t->model.load_use_penalty;
+  sig[SIG_BRANCH_TAKEN] += tk;
+  sig[SIG_BRANCH_MISPREDICT] += bt->predict_taken ? nt : tk;
+  sig[SIG_CYCLE] += pen + stall;
+  sig[SIG_STALL_BRANCH] += pen;
+  sig[SIG_ICACHE_ACCESS] += (int64_t)entry_hits;
+  sig[SIG_ICACHE_HIT] += (int64_t)entry_hits;
+  sig[SIG_STALL_LOAD_USE] += stall;
+}
 
 /* An upper bound of the dynamic cycles an op of this kind can add (a table
  * made with the model and remade at each clock change). */
