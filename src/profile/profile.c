@@ -112,7 +112,7 @@ static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_
 /* The law the per-context signals rest on: they see every cycle the
  * cycle count does, no more (the core folded its blocks first). */
 static void check_context_cycles(const prof_node *n) {
-  if (n->sig[SIG_CYCLE] != n->self_cycles) {
+  if ((uint64_t)n->sig[SIG_CYCLE] != n->self_cycles) {
     fprintf(stderr, "tally: internal error: a context of 0x%08x counted %llu cycle signals in %llu cycles\n",
             (unsigned)n->func, (unsigned long long)n->sig[SIG_CYCLE], (unsigned long long)n->self_cycles);
     abort();
