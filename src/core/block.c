@@ -79,6 +79,8 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     cpu->watch[c] |= bits;
 }
 
+static void next_context_epoch(core_cpu *cpu);
+
 /* Adds what the block ran since the contexts last counted it into the
  * context on top (timing.ctx_row: no call, return or trap came between),
  * and notes that they have it. */
@@ -149,7 +151,10 @@ void core_fold_blocks(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
-  cpu->nctx = 0; /* every block's share went to the contexts' totals */
+  /* every block's share went to the context on top: a new epoch lists
+   * them again when next entered */
+  cpu->nctx = 0;
+  next_context_epoch(cpu);
   /* the list is complete from here only if the loop that runs next lists
    * what it enters: before the first PMU access it does not */
   cpu->track_complete = cpu->track;
