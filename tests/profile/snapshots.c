@@ -14,9 +14,11 @@
 
 #include "tally/tally.h"
 
-static tally_profile *profile_of(const char *elf, const char *core, uint64_t every) {
+/* The profile at the end of a run on a new board (*simp: free it after the
+ * profile, which reads the board's symbols). */
+static tally_profile *profile_of(const char *elf, const char *core, uint64_t every, tally_sim **simp) {
   tally_error err;
-  tally_sim *sim = tally_sim_new(NULL);
+  tally_sim *sim = *simp = tally_sim_new(NULL);
   if (!sim || tally_load_elf(sim, elf, &err) != 0 || tally_set_core(sim, core, NULL, 0, &err) != 0 ||
       tally_profile_enable(sim, 0, &err) != 0) {
     fprintf(stderr, "snapshots: %s on %s: %s\n", elf, core, err.msg);
@@ -24,7 +26,7 @@ static tally_profile *profile_of(const char *elf, const char *core, uint64_t eve
   }
   while (tally_run(sim, every) == TALLY_STOP_LIMIT)
     tally_profile_free(tally_profile_take(sim));
-  return tally_profile_take(sim); /* holds the simulation's symbols: the sim stays (a test) */
+  return tally_profile_take(sim);
 }
 
 static int compare(const char *what, const char *name, const uint64_t *a, const uint64_t *b) {
@@ -43,8 +45,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: snapshots PROGRAM CORE N\n");
     return 2;
   }
-  tally_profile *once = profile_of(argv[1], argv[2], UINT64_MAX);
-  tally_profile *often = profile_of(argv[1], argv[2], strtoull(argv[3], NULL, 0));
+  tally_sim *sim_once, *sim_often;
+  tally_profile *once = profile_of(argv[1], argv[2], UINT64_MAX, &sim_once);
+  tally_profile *often = profile_of(argv[1], argv[2], strtoull(argv[3], NULL, 0), &sim_often);
   const tally_func_profile *fa, *fb;
   const tally_arc *aa, *ab;
   size_t nf = tally_profile_functions(once, &fa), nfb = tally_profile_functions(often, &fb);
@@ -71,5 +74,9 @@ int main(int argc, char **argv) {
   }
   printf("snapshots: %s on %s, a snapshot every %s instructions: %zu functions and %zu arcs %s\n", argv[1], argv[2],
          argv[3], nf, na, bad ? "DIFFER" : "the same in every signal");
+  tally_profile_free(once);
+  tally_profile_free(often);
+  tally_sim_free(sim_once);
+  tally_sim_free(sim_often);
   return bad;
 }
