@@ -14,6 +14,7 @@
 #include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
+#include "ctx_count.h"
 
 #define ARENA_CHUNK (4u << 20)
 
@@ -79,35 +80,12 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     cpu->watch[c] |= bits;
 }
 
-static void next_context_epoch(core_cpu *cpu);
-
-/* Adds what the block ran since the contexts last counted it into the
- * context on top (timing.ctx_row: no call, return or trap came between),
- * and notes that they have it. */
-static void context_add(timing *tm, block_timing *bt) {
-  if (bt->execs != bt->ctx_execs)
-    timing_add_block(bt, (int64_t)(bt->execs - bt->ctx_execs), tm->ctx_row);
-  uint64_t nt = bt->outcomes[0] - bt->ctx_outcomes[0], tk = bt->outcomes[1] - bt->ctx_outcomes[1];
-  uint64_t hits = bt->entry_hits - bt->ctx_entry_hits, lu = bt->entry_load_use - bt->ctx_entry_load_use;
-  if (nt | tk | hits | lu)
-    timing_add_event_counts(tm, bt, nt, tk, hits, lu, tm->ctx_row);
-  bt->ctx_execs = bt->execs;
-  bt->ctx_outcomes[0] = bt->outcomes[0];
-  bt->ctx_outcomes[1] = bt->outcomes[1];
-  bt->ctx_entry_hits = bt->entry_hits;
-  bt->ctx_entry_load_use = bt->entry_load_use;
-}
-
 /* Moves the static counts of a block's executions into sig (and the
  * region's and the profile's rows). */
 static void fold_block(timing *tm, core_block *b, int64_t *sig) {
   block_timing *bt = b->timing;
   if (!bt || !bt->execs)
     return;
-  if (tm->prof) { /* the contexts get what they do not have yet, then all starts from 0 */
-    context_add(tm, bt);
-    bt->ctx_execs = bt->ctx_outcomes[0] = bt->ctx_outcomes[1] = bt->ctx_entry_hits = bt->ctx_entry_load_use = 0;
-  }
   int64_t *region = tm->regions ? tm->regions->rows + (size_t)bt->region * SIG_COUNT : NULL;
   timing_add_block(bt, (int64_t)bt->execs, sig);
   if (region) /* range counters: the block's region gets them too */
@@ -151,10 +129,8 @@ void core_fold_blocks(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
-  /* every block's share went to the context on top: a new epoch lists
-   * them again when next entered */
-  cpu->nctx = 0;
-  next_context_epoch(cpu);
+  if (tm->prof) /* the contexts' shares */
+    core_ctx_counts_fold(cpu);
   /* the list is complete from here only if the loop that runs next lists
    * what it enters: before the first PMU access it does not */
   cpu->track_complete = cpu->track;
@@ -206,39 +182,6 @@ void core_fold_stepped(core_cpu *cpu, core_block *b) {
   core_fold_events(tm, b, tm->sig_dyn, tm->region_row);
 }
 
-/* A new context epoch: every block is listed again when next entered. */
-static void next_context_epoch(core_cpu *cpu) {
-  if (++cpu->ctx_epoch != 0)
-    return;
-  for (uint32_t h = 0; h <= cpu->hash_mask; h++) /* wrapped round: no stale epoch may match */
-    for (core_block *b = cpu->hash[h]; b; b = b->hash_next)
-      if (b->timing)
-        b->timing->ctx_epoch = 0;
-  cpu->ctx_epoch = 1;
-}
-
-void core_fold_context(core_cpu *cpu) {
-  timing *tm = cpu->tm;
-  for (uint32_t i = 0; i < cpu->nctx; i++)
-    context_add(tm, cpu->ctx_list[i]->timing);
-  cpu->nctx = 0;
-  next_context_epoch(cpu);
-  if (cpu->stepping) /* in no list: its counts go to the context now */
-    core_fold_stepped(cpu, cpu->stepping);
-}
-
-void core_track_context_grow(core_cpu *cpu, core_block *b) {
-  uint32_t cap = cpu->ctx_cap ? 2 * cpu->ctx_cap : 256;
-  core_block **v = realloc(cpu->ctx_list, cap * sizeof *v);
-  if (!v) { /* out of memory: fold every block's executions instead */
-    core_fold_blocks(cpu);
-    return;
-  }
-  cpu->ctx_list = v;
-  cpu->ctx_cap = cap;
-  cpu->ctx_list[cpu->nctx++] = b;
-}
-
 void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
   core_fold_blocks(cpu);
   for (int i = 0; i < SIG_COUNT; i++)
@@ -247,6 +190,8 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
 
 void core_block_flush(core_cpu *cpu) {
   core_fold_blocks(cpu); /* the blocks' counts must outlive them */
+  if (cpu->ctx_counts)
+    core_ctx_counts_drop(cpu, false);
   memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
@@ -470,6 +415,7 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     bt->tail_load_rd = d.prev_load_rd;
     if (cpu->tm->prof)
       bt->leaves = profile_leaves(cpu, b);
+    bt->cc = bt->cc2 = &cpu->ctx_counts->none; /* no context yet */
     b->timing = bt;
   }
   core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);

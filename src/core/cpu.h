@@ -159,12 +159,9 @@ typedef struct core_cpu {
   /* The block run.c's step() is running (a prefix or single-instruction
    * block in no list), or NULL: core_fold_context folds it. */
   core_block *stepping;
-  /* With a profile, the profiled loop lists the cached blocks it enters
-   * for the first time since the last call, return or trap (the context
-   * epoch), so that the next one adds up only theirs (core_fold_context). */
-  core_block **ctx_list;
-  uint32_t nctx, ctx_cap;
-  uint32_t ctx_epoch;       /* from 1; a block's 0 means never listed */
+  /* With a profile, the cached blocks' executions per calling context
+   * (ctx_count.h). */
+  struct core_ctx_counts *ctx_counts;
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -247,15 +244,14 @@ void core_track(core_cpu *cpu, core_block *b);
  * being stepped) into the run's dynamic counts, the current address
  * region's row and its profile rows, and clears them. */
 void core_fold_stepped(core_cpu *cpu, core_block *b);
-/* Makes the counts of the context on top (timing.ctx_row) exact now, in
- * the middle of a block: adds the static and event counts of the listed
- * blocks' executions since the last time, and folds the block being
- * stepped. Called before every call, return and trap the profile sees
- * (per-context counts of every signal, src/profile/profile.h). */
-void core_fold_context(core_cpu *cpu);
-/* Lists a cached block entered for the first time in this context epoch
- * when the list is full (the profiled loop lists the others itself). */
-void core_track_context_grow(core_cpu *cpu, core_block *b);
+/* Called before every call, return and trap the profile sees: the block
+ * being stepped, whose executions no ctx_count keeps (ctx_count.h),
+ * gives its counts to the context it ran in, the one on top
+ * (timing.ctx_row). */
+static inline void core_fold_context(core_cpu *cpu) {
+  if (__builtin_expect(cpu->stepping != NULL, 0))
+    core_fold_stepped(cpu, cpu->stepping);
+}
 /* Changes the core clock (DVFS): keeps mtime continuous. */
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 

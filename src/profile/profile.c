@@ -110,7 +110,9 @@ static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_
 
 #ifdef TALLY_CHECK_LAWS
 /* The law the per-context signals rest on: they see every cycle the
- * cycle count does, no more (the core folded its blocks first). */
+ * cycle count does, no more. Checked when the profile is read (the core
+ * folded its blocks first: their counts per context reach the rows only
+ * then, src/core/ctx_count.h). */
 static void check_context_cycles(const prof_node *n) {
   if ((uint64_t)n->sig[SIG_CYCLE] != n->self_cycles) {
     fprintf(stderr, "tally: internal error: a context of 0x%08x counted %llu cycle signals in %llu cycles\n",
@@ -128,7 +130,6 @@ static void account(prof_state *p, uint64_t now) {
     n->self_cycles += now - p->last_cycle;
     p->last_cycle = now;
   }
-  check_context_cycles(n);
 }
 
 /* The stack changed: the timing model charges the new top from now on. */
@@ -237,6 +238,7 @@ static uint64_t total(prof_node *n) {
   for (prof_node *c = n->first_child; c; c = c->next_sibling)
     t += total(c);
   n->total_cycles = t;
+  check_context_cycles(n);
   return t;
 }
 

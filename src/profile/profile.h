@@ -33,8 +33,9 @@ typedef struct prof_node {
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
   /* Every signal counted while this context was on top: the timing
-   * model charges them here directly (timing.ctx_row points at the top
-   * context's sig). sig[SIG_CYCLE] == self_cycles. The markers (level
+   * model charges dynamic counts here directly (timing.ctx_row points at
+   * the top context's sig), the blocks' static counts when it folds them
+   * (src/core/ctx_count.h). sig[SIG_CYCLE] == self_cycles once folded. The markers (level
    * signals of the program rather than of its code, prof_context_signal)
    * are never charged. */
   int64_t sig[SIG_COUNT];
@@ -116,7 +117,8 @@ void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64
 void prof_trap_return(prof_state *p, uint64_t now);
 
 /* Closes the books at cycle `now`: charges the open contexts and computes
- * total_cycles over the tree. */
+ * total_cycles over the tree. The core's blocks must be folded first
+ * (core_fold_blocks), so that the contexts' signals are complete. */
 void prof_finish(prof_state *p, uint64_t now);
 
 /* Is pc the first instruction of a known function? */

@@ -56,9 +56,10 @@ typedef struct block_timing {
    * instruction (a block cut at a function entry, or a branch not taken);
    * bit 1: the ending branch taken. */
   uint8_t leaves;
-  /* With a profile: the calling-context epoch the block was last listed
-   * in (core_track_context; read at every entry, so kept up here). */
-  uint32_t ctx_epoch;
+  /* With a profile: the counts of the block's executions in the last
+   * calling context it ran in, and in the one before (src/core/ctx_count.h;
+   * read at every entry, so kept up here). */
+  struct ctx_count *cc, *cc2;
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -76,11 +77,17 @@ typedef struct block_timing {
    * multiply-adds, not a walk over its ops (timing_add_block). */
   const struct sig_count_pair *sum;
   uint32_t nsum;
-  /* With a profile: how much of execs and of the event counts above is
-   * already in the contexts' counts (timing.ctx_row). */
-  uint64_t ctx_execs, ctx_outcomes[2], ctx_entry_hits, ctx_entry_load_use;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
+
+/* With a profile: one cached block's executions and per-block events
+ * (as in block_timing) in one calling context, not yet added to that
+ * context's counts (src/core/ctx_count.h). */
+typedef struct ctx_count {
+  int64_t *row;             /* the context's counts (timing.ctx_row); NULL: nobody's */
+  block_timing *bt;
+  uint64_t execs, outcomes[2], entry_hits, entry_load_use;
+} ctx_count;
 
 typedef struct sig_count_pair {
   uint32_t sig;
@@ -278,8 +285,12 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
 /* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
  * or a per-block count: true on a hit, which then counts nothing; on a
  * miss nothing has changed and the caller takes the count back and goes
- * the slow way. */
-static inline bool timing_fetch_hit(timing *t, uint32_t line_addr) {
+ * the slow way. A loop whose size makes the compiler call them out of
+ * line (the profiled one) defines TIMING_HIT_INLINE to force them in. */
+#ifndef TIMING_HIT_INLINE
+#define TIMING_HIT_INLINE inline
+#endif
+static TIMING_HIT_INLINE bool timing_fetch_hit(timing *t, uint32_t line_addr) {
   uint32_t i;
   if (__builtin_expect(!cache_probe(&t->icache, line_addr >> t->icache.line_shift, &i), 0))
     return false;
@@ -287,12 +298,12 @@ static inline bool timing_fetch_hit(timing *t, uint32_t line_addr) {
   return true;
 }
 
-static inline bool timing_load_hit(timing *t, uint32_t addr) {
+static TIMING_HIT_INLINE bool timing_load_hit(timing *t, uint32_t addr) {
   uint32_t i;
   return __builtin_expect(cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), 1);
 }
 
-static inline bool timing_store_hit(timing *t, uint32_t addr) {
+static TIMING_HIT_INLINE bool timing_store_hit(timing *t, uint32_t addr) {
   uint32_t i;
   if (__builtin_expect(!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), 0))
     return false;
@@ -361,8 +372,7 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
  * load-use stalls) when `head`. The caller clears the counts. */
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
 /* The same from explicit counts: not taken, taken, entry hits, entry
- * load-use stalls (inline: the profile's contexts add them up at every
- * call and return, core_fold_context). */
+ * load-use stalls (a block's in one calling context, ctx_count). */
 static inline void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken,
                                            uint64_t taken, uint64_t entry_hits, uint64_t entry_load_use,
                                            int64_t *sig) {
