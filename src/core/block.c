@@ -354,6 +354,12 @@ static uint8_t profile_leaves(const core_cpu *cpu, const core_block *b) {
     bits |= 1u;
   if (branch && tm->flow->crosses(tm->prof, at, (uint32_t)last->imm))
     bits |= 2u;
+  /* a plain jal to a function's entry or into another function: a tail
+   * call, known now rather than asked at every run (profile_jump) */
+  uint32_t to = (uint32_t)last->imm;
+  if (last->kind == K_JAL && last->rd == CORE_REG_SINK &&
+      (tm->flow->is_entry(tm->prof, to) || tm->flow->crosses(tm->prof, at, to)))
+    bits |= 4u;
   return bits;
 }
 

@@ -54,7 +54,9 @@ typedef struct block_timing {
    * function its last instruction is in (timing_flow_ops.crosses), which
    * the profile takes as tail calls. Bit 0: running on to the next
    * instruction (a block cut at a function entry, or a branch not taken);
-   * bit 1: the ending branch taken. */
+   * bit 1: the ending branch taken; bit 2: the ending jal, a plain jump
+   * (rd x0), is a tail call (to a function's entry or into another
+   * function's code). */
   uint8_t leaves;
   /* With a profile: the counts of the block's executions in the last
    * calling context it ran in, and in the one before (src/core/ctx_count.h;
