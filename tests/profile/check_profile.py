@@ -1652,6 +1652,34 @@ def check_raw_load(args, elf):
     print(f"  {os.path.basename(elf)} as a raw binary with --load-addr {hex(lo)} --map: the ELF's profile")
 
 
+def check_progress(args, elf):
+    """A long run shows how far it got on standard error when that is a
+    terminal (a pseudo-terminal here), and never when it is not: run for
+    1.5 s of wall time (--timeout) a program that has not ended by then."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([args.tally, "profile", "--timeout", "1.5", elf, "28"], stdout=subprocess.PIPE,
+                         stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = p.communicate(timeout=60)
+    os.close(master)
+    text = seen.decode(errors="replace")
+    check(re.search(r"\rtally profile: [\d,]+ instructions\.\.\.", text) is not None,
+          f"tally profile on a terminal for 1.5 s: no progress line in {text[-400:]!r}")
+    check("instructions..." not in out.decode(errors="replace"), "the progress line went to standard output")
+    p = run([args.tally, "profile", "--timeout", "1.5", elf, "28"])
+    check("instructions..." not in p.stderr, f"progress written to a pipe: {p.stderr[-400:]!r}")
+
+
 def case_cli(args):
     elf = args.elves[0]
     for argv, rc, words in (
@@ -1672,6 +1700,8 @@ def case_cli(args):
             check_stdout_exports(args, e)
         if os.path.exists(e[:-4] + ".map"):
             check_raw_load(args, e)
+        if os.path.basename(e) == "hanoi.elf":
+            check_progress(args, e)
     # --top N limits every table: the call graph's arcs and the sampler's rows too;
     # a sampler period longer than the run says it took no samples
     p = run([args.tally, "profile", "--top", "2", "-g", "--sample-every", "1s", elf], expect_rc=0)
