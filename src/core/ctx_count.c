@@ -13,7 +13,12 @@ struct ctx_count_chunk {
   ctx_count v[CHUNK_RECORDS];
 };
 
-core_ctx_counts *core_ctx_counts_new(void) { return calloc(1, sizeof(core_ctx_counts)); }
+core_ctx_counts *core_ctx_counts_new(void) {
+  core_ctx_counts *t = calloc(1, sizeof *t);
+  if (t)
+    t->max = CTX_COUNT_MAX;
+  return t;
+}
 
 static void free_chunks(core_ctx_counts *t) {
   while (t->chunks) {
@@ -76,12 +81,20 @@ static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt)
 /* The record of (row, bt), made when missing; NULL when the table is full
  * or memory is out. */
 static ctx_count *lookup(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  if (2 * (t->used + 1) > (t->slots ? t->mask + 1 : 0) && (t->used >= CTX_COUNT_MAX || !grow(t)))
+  if (!t->slots && !grow(t))
     return NULL;
   uint32_t s = slot_of(t, row, bt);
   for (; t->slots[s]; s = (s + 1) & t->mask)
     if (t->slots[s]->row == row && t->slots[s]->bt == bt)
       return t->slots[s];
+  if (t->used >= t->max)
+    return NULL;
+  if (2 * (t->used + 1) > t->mask + 1) { /* at most half full */
+    if (!grow(t))
+      return NULL;
+    for (s = slot_of(t, row, bt); t->slots[s]; s = (s + 1) & t->mask)
+      ;
+  }
   ctx_count *r = new_record(t, row, bt);
   if (r) {
     t->slots[s] = r;

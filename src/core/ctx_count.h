@@ -30,6 +30,7 @@ typedef struct core_ctx_counts {
   ctx_count none;           /* counts nothing anyone reads: blocks in no cache, out of memory */
   ctx_count **slots;        /* open addressing, mask + 1 slots, at most half used */
   uint32_t mask, used;
+  uint32_t max;             /* records at most: CTX_COUNT_MAX (a test sets fewer) */
   ctx_count_chunk *chunks;  /* the records, newest chunk first */
 } core_ctx_counts;
 
