@@ -118,6 +118,10 @@ void core_fold_blocks(core_cpu *cpu) {
   if (!tm)
     return;
   int64_t sig[SIG_COUNT] = {0};
+  /* the profiled loop counted into the per-context records: the contexts'
+   * shares, and the blocks' counts folded below */
+  if (cpu->ctx_counts && cpu->ctx_counts->used)
+    core_ctx_counts_fold(cpu, tm->prof != NULL);
   if (!cpu->cached_lost) {
     for (uint32_t i = 0; i < cpu->ncached; i++)
       fold_block(tm, cpu->cached[i], sig);
@@ -129,8 +133,6 @@ void core_fold_blocks(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
-  if (tm->prof) /* the contexts' shares */
-    core_ctx_counts_fold(cpu);
   /* the list is complete from here only if the loop that runs next lists
    * what it enters: before the first PMU access it does not */
   cpu->track_complete = cpu->track;
@@ -169,6 +171,8 @@ void core_track(core_cpu *cpu, core_block *b) {
 void core_fold_stepped(core_cpu *cpu, core_block *b) {
   timing *tm = cpu->tm;
   block_timing *bt = b->timing;
+  if (bt->cc == &cpu->ctx_counts->step) /* the profiled loop counted it there */
+    core_ctx_counts_take_step(cpu, bt);
   timing_add_block(bt, (int64_t)bt->execs, tm->sig_dyn);
   if (tm->region_row) /* the current region is the instruction's */
     timing_add_block(bt, (int64_t)bt->execs, tm->region_row);

@@ -13,10 +13,20 @@ struct ctx_count_chunk {
   ctx_count v[CHUNK_RECORDS];
 };
 
+static bool grow(core_ctx_counts *t);
+static ctx_count_chunk *new_chunk(core_ctx_counts *t);
+
+/* With its slots and first chunk, which it keeps: once the table is
+ * added up and emptied, a record can always be made. */
 core_ctx_counts *core_ctx_counts_new(void) {
   core_ctx_counts *t = calloc(1, sizeof *t);
-  if (t)
-    t->max = CTX_COUNT_MAX;
+  if (!t)
+    return NULL;
+  t->max = CTX_COUNT_MAX;
+  if (!grow(t) || !new_chunk(t)) {
+    core_ctx_counts_free(t);
+    return NULL;
+  }
   return t;
 }
 
@@ -63,16 +73,20 @@ static bool grow(core_ctx_counts *t) {
   return true;
 }
 
+static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
+  ctx_count_chunk *c = malloc(sizeof *c);
+  if (!c)
+    return NULL;
+  c->next = t->chunks;
+  c->used = 0;
+  t->chunks = c;
+  return c;
+}
+
 /* A new record, NULL when out of memory. */
 static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  if (!t->chunks || t->chunks->used == CHUNK_RECORDS) {
-    ctx_count_chunk *c = malloc(sizeof *c);
-    if (!c)
-      return NULL;
-    c->next = t->chunks;
-    c->used = 0;
-    t->chunks = c;
-  }
+  if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
+    return NULL;
   ctx_count *r = &t->chunks->v[t->chunks->used++];
   *r = (ctx_count){.row = row, .bt = bt};
   return r;
@@ -81,8 +95,6 @@ static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt)
 /* The record of (row, bt), made when missing; NULL when the table is full
  * or memory is out. */
 static ctx_count *lookup(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  if (!t->slots && !grow(t))
-    return NULL;
   uint32_t s = slot_of(t, row, bt);
   for (; t->slots[s]; s = (s + 1) & t->mask)
     if (t->slots[s]->row == row && t->slots[s]->bt == bt)
@@ -107,17 +119,17 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   core_ctx_counts *t = cpu->ctx_counts;
   block_timing *bt = b->timing;
   int64_t *row = cpu->tm->ctx_row;
-  if (!b->cached) /* a stepped block: core_fold_stepped gives its counts to the context */
-    return &t->none;
+  if (!b->cached) { /* a stepped block: core_fold_stepped gives its counts to the context */
+    bt->cc = &t->step;
+    return bt->cc;
+  }
   ctx_count *r = bt->cc2;
   if (r->row != row) {
     r = lookup(t, row, bt);
-    if (!r) { /* full: add everything up and start again */
-      core_ctx_counts_fold(cpu);
+    if (!r) { /* full or out of memory: add everything up and start again */
+      core_ctx_counts_fold(cpu, true);
       core_ctx_counts_drop(cpu, true);
-      r = lookup(t, row, bt);
-      if (!r)
-        return &t->none; /* out of memory: these counts are lost to the contexts */
+      r = lookup(t, row, bt); /* an empty table with a chunk: never NULL */
     }
   }
   bt->cc2 = bt->cc;
@@ -125,19 +137,36 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   return r;
 }
 
-void core_ctx_counts_fold(core_cpu *cpu) {
+/* Moves r's counts into its block's, and clears them. */
+static void move_counts(ctx_count *r, block_timing *bt) {
+  bt->execs += r->execs;
+  bt->outcomes[0] += r->outcomes[0];
+  bt->outcomes[1] += r->outcomes[1];
+  bt->entry_hits += r->entry_hits;
+  bt->entry_load_use += r->entry_load_use;
+  r->execs = r->outcomes[0] = r->outcomes[1] = r->entry_hits = r->entry_load_use = 0;
+}
+
+void core_ctx_counts_fold(core_cpu *cpu, bool to_rows) {
   const timing *tm = cpu->tm;
   for (ctx_count_chunk *c = cpu->ctx_counts->chunks; c; c = c->next) {
     for (uint32_t i = 0; i < c->used; i++) {
       ctx_count *r = &c->v[i];
-      if (r->execs)
+      bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
+      if (!r->execs && !events)
+        continue;
+      if (to_rows && r->execs)
         timing_add_block(r->bt, (int64_t)r->execs, r->row);
-      if (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use)
+      if (to_rows && events)
         timing_add_event_counts(tm, r->bt, r->outcomes[0], r->outcomes[1], r->entry_hits, r->entry_load_use,
                                 r->row);
-      r->execs = r->outcomes[0] = r->outcomes[1] = r->entry_hits = r->entry_load_use = 0;
+      move_counts(r, r->bt);
     }
   }
+}
+
+void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
+  move_counts(&cpu->ctx_counts->step, bt);
 }
 
 /* Points every cached block's records at none. */
@@ -161,14 +190,12 @@ void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
     return;
   if (blocks_stay)
     unlink_blocks(cpu);
-  if (t->chunks) { /* keep one chunk for the next records */
-    ctx_count_chunk *keep = t->chunks;
-    t->chunks = keep->next;
-    free_chunks(t);
-    keep->next = NULL;
-    keep->used = 0;
-    t->chunks = keep;
-  }
+  ctx_count_chunk *keep = t->chunks; /* kept for the next records */
+  t->chunks = keep->next;
+  free_chunks(t);
+  keep->next = NULL;
+  keep->used = 0;
+  t->chunks = keep;
   memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
   t->used = 0;
 }
