@@ -2,6 +2,7 @@
 """Two tally binaries side by side: is the new one as fast as the old?
 
 usage: bench/ab.py OLD_TALLY NEW_TALLY [--runs N] [--workloads a,b] [--build DIR] [--output FILE]
+                   [--ignore-lines REGEX]
 
 For a change that must not slow the hot loop (a refactoring), each workload
 is run by both binaries in four modes (functional, timed on tally5, profiled,
@@ -11,12 +12,15 @@ shared machine hits both. After one warm-up run each (which must give the
 same output from both), the median user+system CPU time of N runs is taken
 per binary and mode; the ratio new/old is printed per row and as a
 geometric mean per mode. Writes the "## Old against new binary" section of
-bench/results.md (or --output). Standard library only.
+bench/results.md (or --output). A change that adds words to a report on
+purpose names those lines with --ignore-lines: they are left out of the
+comparison, everything else must still be equal. Standard library only.
 """
 import argparse
 import datetime
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -44,7 +48,14 @@ def cpu_run(cmd):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), p
 
 
-def measure(old, new, elf, size, runs, scratch):
+def without(text, ignore):
+    """The output with the lines that match `ignore` (a compiled regex, or None) left out."""
+    if ignore is None:
+        return text
+    return b"\n".join(l for l in text.split(b"\n") if not ignore.search(l.decode(errors="replace")))
+
+
+def measure(old, new, elf, size, runs, scratch, ignore=None):
     """{mode: (old median s, new median s)} for one workload."""
     out = {}
     for mode, args in MODES:
@@ -59,7 +70,7 @@ def measure(old, new, elf, size, runs, scratch):
                     sys.exit(f"ab.py: {binary} {mode} {elf}: exit status {p.returncode}\n"
                              f"{p.stderr.decode(errors='replace')[-800:]}")
                 if i == 0:
-                    outputs[binary] = p.stdout
+                    outputs[binary] = without(p.stdout, ignore)
                 else:
                     times[binary].append(dt)
         if outputs[old] != outputs[new]:
@@ -100,13 +111,15 @@ def main(argv):
     ap.add_argument("--workloads", default="aes,crc32,dhrystone,qsort")
     ap.add_argument("--build", default=os.environ.get("TALLY_BUILD", os.path.join(bench_run.REPO, "build")))
     ap.add_argument("--output", default=os.path.join(bench_run.REPO, "bench", "results.md"))
+    ap.add_argument("--ignore-lines", default=None, help="a regex: output lines the new binary adds on purpose")
     a = ap.parse_args(argv[1:])
     old, new = os.path.abspath(a.old), os.path.abspath(a.new)
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         for name in a.workloads.split(","):
             elf = os.path.join(a.build, "target", "rv32imac", name + ".elf")
-            res = measure(old, new, elf, bench_run.BENCH_SIZES[name], a.runs, scratch)
+            res = measure(old, new, elf, bench_run.BENCH_SIZES[name], a.runs, scratch,
+                          re.compile(a.ignore_lines) if a.ignore_lines else None)
             rows.append((name, res))
             print(name, {m: f"{n / o:.3f}" for m, (o, n) in res.items()}, flush=True)
     text = section(old, new, rows, a.runs)

@@ -286,10 +286,11 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
 
 /* One function: the symbol table's range and primary name (the same as
  * `tally symbols` lists), or "[unknown]" (lo = hi = 0) for code outside
- * every function. Inclusive counts are kept for cycles only: the other
- * signals' fixed costs are summed per block of code, not per calling
- * context, and splitting them by context would cost far more than the
- * profile's budget (docs/profile.md, "What is counted"). */
+ * every function. Inclusive counts are kept for every signal but the
+ * markers (level signals of the program, not of its code: 0 there), by
+ * calling context: the signals counted between two calls, returns or
+ * traps belong to the context on top of the call stack
+ * (docs/profile.md, "What is counted"). */
 typedef struct tally_func_profile {
   const char *name;
   uint32_t lo, hi;            /* [lo, hi) */
@@ -298,6 +299,8 @@ typedef struct tally_func_profile {
   uint64_t inclusive_cycles;  /* cycles while it was on the call stack, recursion counted once */
   uint64_t samples;           /* PC samples that fell in it */
   int is_handler;             /* entered by traps or interrupts */
+  const uint64_t *inclusive;  /* tally_signal_count() totals while it was on the call stack, recursion
+                                 counted once; inclusive[cycle] == inclusive_cycles */
 } tally_func_profile;
 
 /* Where the calls of an arc were made. */
@@ -307,12 +310,14 @@ typedef struct tally_call_site {
   uint64_t calls;             /* calls made there */
   uint64_t inclusive_cycles;  /* the callee's cycles when called from there, an arc-site nested in
                                  itself counted once */
+  const uint64_t *inclusive;  /* every signal's count, the same way */
 } tally_call_site;
 
 typedef struct tally_arc {
   int caller, callee;         /* indexes into the function list; -1 = outside any function */
   uint64_t calls;
   uint64_t inclusive_cycles;  /* callee's cycles when called from this caller */
+  const uint64_t *inclusive;  /* tally_signal_count() totals of the callee when called from this caller */
   const tally_call_site *sites; /* the call sites, by pc; their calls add up to `calls`, and their
                                    inclusive cycles to `inclusive_cycles` unless the arc recurses */
   size_t nsites;

@@ -9,6 +9,7 @@
 
 #include "../board/board.h"
 #include "../core/cpu.h"
+#include "../core/ctx_count.h"
 #include "../loader/loader.h"
 #include "../symbols/lines.h"
 #include "../symbols/symtab.h"
@@ -76,6 +77,7 @@ void tally_sim_free(tally_sim *sim) {
   if (sim->cpu && sim->cpu->tm) {
     prof_free(sim->cpu->tm->prof);
     sim->cpu->tm->prof = NULL;
+    sim->cpu->tm->ctx_row = NULL;
   }
   core_free(sim->cpu);
   board_free(sim->board);
@@ -348,8 +350,10 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   p->sample_period = sample_period_cycles;
   p->next_sample = sample_period_cycles;
   core_fold_blocks(sim->cpu);
+  core_ctx_counts_drop(sim->cpu, true); /* they point into the old profile's contexts */
   prof_free(tm->prof);
   prof_attach(p, tm);
+  sim->cpu->flush_pending = true; /* profiled blocks end at function entries (block.c) */
   tm->prof_row = timing_row(tm, sim->cpu->pc);
   p->last_cycle = tm->cycle;
   return 0;

@@ -3,6 +3,7 @@
  * with control packets, as the paper's control script did: timer, ARRs,
  * counters, then start. Each request waits for its reply and is sent again
  * (the same bytes) if none comes; the first refusal stops everything after it.
+ * Function names are resolved before anything is sent (config_names.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,7 +13,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config_req.h"
 #include "tally/control.h"
+#include "tally/run.h"
 
 enum { EXIT_REFUSED = 1, EXIT_NOANSWER = 69 };
 
@@ -32,12 +35,18 @@ static void config_usage(FILE *f) {
           "      --board ADDR:PORT     the board's control address (default 127.0.0.1:%d)\n"
           "      --key FILE            authenticate with this key (the board's --key)\n"
           "      --key-env VAR         the same, the key being the value of variable VAR\n"
+          "      --program ELF         the program the board runs: its functions can be\n"
+          "                            named in --arr and --counter\n"
+          "      --map FILE            ... or a GNU ld map file's (a raw binary)\n"
           "      --timer CYCLES        dispatch period in core cycles (k/M/G suffixes)\n"
           "      --arr I=LO-HI[,NAME]  ARR I covers PCs [LO, HI); NAME (e.g. the function)\n"
           "                            goes into the counters' labels; repeatable\n"
+          "      --arr I=FUNC          ARR I covers function FUNC (with --program or --map)\n"
           "      --counter I=SIGNAL@ARR   counter I counts SIGNAL (a name from 'tally\n"
           "                            signals', or its number) while the PC is in ARR\n"
-          "      --counter I=SIGNAL    ... anywhere; both repeatable\n"
+          "      --counter I=SIGNAL@FUNC  ... in function FUNC, or I=SIGNAL@0xLO-0xHI: an\n"
+          "                            ARR holding that range is used, else a free one set\n"
+          "      --counter I=SIGNAL    ... anywhere; all repeatable\n"
           "      --disable I           counter I counts nothing; repeatable\n"
           "      --start               start the run after configuring\n"
           "      --stop                end the measurement early\n"
@@ -46,28 +55,17 @@ static void config_usage(FILE *f) {
           "      --retries N           send a request N times at most (default 3)\n"
           "  -h, --help                show this help\n"
           "\n"
-          "example:\n"
+          "examples:\n"
           "  tally config --timer 100k --arr 0=0x80000100-0x80000180,MixColumns \\\n"
           "               --counter 0=dcache.read_miss@0 --counter 1=cycle --start\n"
+          "  tally config --program aes.elf --timer 100k \\\n"
+          "               --counter 0=dcache.read_miss@MixColumns --counter 1=cycle@MixColumns --start\n"
           "\n"
-          "exit status: 0, 1 when the board refused a request, 64 for usage errors,\n"
-          "66 when the key cannot be read, 69 when the board does not answer.\n",
+          "exit status: 0, 1 when the board refused a request, 64 for usage errors\n"
+          "(a function the program does not have among them), 66 when the key, the\n"
+          "program or the map file cannot be read, 69 when the board does not answer.\n",
           TALLY_DEFAULT_CONTROL_PORT);
 }
-
-/* One setting as given, sent in the paper's order (timer, ARRs, counters,
- * then start or stop) whatever the order of the options. */
-enum { REQ_TIMER, REQ_ARR, REQ_COUNTER, REQ_START, REQ_STOP };
-typedef struct request {
-  int type;
-  unsigned index, arr;
-  int signal;
-  bool enabled;
-  uint32_t lo, hi;
-  uint64_t period;
-  char name[TALLY_CONTROL_MAX_NAME + 1];
-  bool named;
-} request;
 
 static bool parse_index(const char *s, const char *opt, unsigned max, unsigned *out, const char **rest) {
   char *end;
@@ -90,12 +88,22 @@ static bool parse_addr32(const char *s, uint32_t *out) {
   return true;
 }
 
-/* --arr I=LO-HI[,NAME] */
+/* --arr I=LO-HI[,NAME] or I=FUNC */
 static bool parse_arr(const char *s, request *r) {
   unsigned index;
   const char *rest;
   if (!parse_index(s, "--arr", 0xFFFE, &index, &rest))
     return false;
+  if (*rest && !(*rest >= '0' && *rest <= '9')) { /* a function's name, resolved later */
+    if (strlen(rest) > TALLY_CONTROL_MAX_NAME) {
+      fprintf(stderr, "tally config: --arr '%s': the name is longer than %d bytes\n", s, TALLY_CONTROL_MAX_NAME);
+      return false;
+    }
+    *r = (request){.type = REQ_ARR, .index = index, .named = true, .option = s};
+    snprintf(r->func, sizeof r->func, "%s", rest);
+    snprintf(r->name, sizeof r->name, "%s", rest);
+    return true;
+  }
   char buf[128];
   snprintf(buf, sizeof buf, "%s", rest);
   char *name = strchr(buf, ',');
@@ -106,51 +114,68 @@ static bool parse_arr(const char *s, request *r) {
     *dash = '\0';
   uint32_t lo, hi;
   if (!dash || !parse_addr32(buf, &lo) || !parse_addr32(dash + 1, &hi) || lo > hi) {
-    fprintf(stderr, "tally config: --arr '%s': expected I=LO-HI with LO <= HI, e.g. 0=0x80000100-0x80000180\n", s);
+    fprintf(stderr, "tally config: --arr '%s': expected I=LO-HI with LO <= HI, e.g. 0=0x80000100-0x80000180, or "
+                    "I=FUNCTION\n", s);
     return false;
   }
   if (name && strlen(name) > TALLY_CONTROL_MAX_NAME) {
     fprintf(stderr, "tally config: --arr '%s': the name is longer than %d bytes\n", s, TALLY_CONTROL_MAX_NAME);
     return false;
   }
-  *r = (request){.type = REQ_ARR, .index = index, .lo = lo, .hi = hi, .named = name != NULL};
+  *r = (request){.type = REQ_ARR, .index = index, .lo = lo, .hi = hi, .named = name != NULL, .option = s};
   snprintf(r->name, sizeof r->name, "%s", name ? name : "");
   return true;
 }
 
-/* --counter I=SIGNAL[@ARR] */
+static bool all_digits(const char *s) {
+  if (!*s)
+    return false;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9')
+      return false;
+  return true;
+}
+
+/* --counter I=SIGNAL[@ARR | @FUNC | @0xLO-0xHI]: the spec as tally run
+ * --count takes it (tally_event_parse: unknown signals get suggestions),
+ * or an ARR's number after '@'. */
 static bool parse_counter(const char *s, request *r) {
   unsigned index;
   const char *rest;
   if (!parse_index(s, "--counter", 0xFFFF, &index, &rest))
     return false;
-  char buf[128];
-  snprintf(buf, sizeof buf, "%s", rest);
-  char *at = strchr(buf, '@');
-  if (at)
-    *at++ = '\0';
-  int sig = tally_signal_lookup(buf);
-  if (sig < 0) {
-    char *end;
-    unsigned long v = strtoul(buf, &end, 10);
-    if (*buf && !*end && v < (unsigned long)tally_signal_count())
-      sig = (int)v;
-  }
-  if (sig < 0) {
-    fprintf(stderr, "tally config: --counter '%s': unknown signal '%s' ('tally signals' lists them)\n", s, buf);
+  const char *at = strchr(rest, '@');
+  bool arr_number = at && all_digits(at + 1);
+  char spec[128];
+  snprintf(spec, sizeof spec, "%.*s", arr_number ? (int)(at - rest) : (int)strlen(rest), rest);
+  tally_event ev;
+  tally_error err;
+  if (tally_event_parse(spec, &ev, &err) != 0) {
+    fprintf(stderr, "tally config: --counter %s\n", err.msg);
     return false;
   }
-  unsigned arr = TALLY_CONTROL_ANYWHERE;
-  if (at) {
-    char *end;
-    unsigned long v = strtoul(at, &end, 10);
-    if (!*at || *end || v >= TALLY_CONTROL_ANYWHERE) {
-      fprintf(stderr, "tally config: --counter '%s': '%s' is not an ARR number (set ARRs with --arr)\n", s, at);
+  *r = (request){.type = REQ_COUNTER, .index = index, .signal = ev.signal, .arr = TALLY_CONTROL_ANYWHERE,
+                 .enabled = true, .option = s};
+  if (arr_number) {
+    unsigned long v = strtoul(at + 1, NULL, 10);
+    if (v >= TALLY_CONTROL_ANYWHERE) {
+      fprintf(stderr, "tally config: --counter '%s': '%s' is not an ARR number (set ARRs with --arr)\n", s, at + 1);
       return false;
     }
-    arr = (unsigned)v;
+    r->arr = (unsigned)v;
+  } else if (!ev.anywhere) {
+    r->needs_arr = true;
+    r->lo = ev.lo;
+    r->hi = ev.hi;
+    if (ev.func) {
+      if (strlen(ev.func) > TALLY_CONTROL_MAX_NAME) {
+        fprintf(stderr, "tally config: --counter '%s': the name is longer than %d bytes\n", s,
+                TALLY_CONTROL_MAX_NAME);
+        return false;
+      }
+      snprintf(r->func, sizeof r->func, "%s", ev.func);
+    }
   }
-  *r = (request){.type = REQ_COUNTER, .index = index, .signal = sig, .arr = arr, .enabled = true};
   return true;
 }
 
@@ -198,7 +223,7 @@ static void print_status(const char *board, const tally_control_status *st) {
 int cmd_config(int argc, char **argv) {
   static request reqs[MAX_REQUESTS];
   int nreq = 0;
-  const char *board = "127.0.0.1:7401", *keyfile = NULL, *keyenv = NULL;
+  const char *board = "127.0.0.1:7401", *keyfile = NULL, *keyenv = NULL, *program = NULL, *map = NULL;
   double timeout = 1;
   int retries = 3;
   bool start = false, stop = false, query = false;
@@ -210,6 +235,7 @@ int cmd_config(int argc, char **argv) {
     {"start", no_argument, 0, 's'},       {"stop", no_argument, 0, 'S'},
     {"query", no_argument, 0, 'Q'},       {"timeout", required_argument, 0, 't'},
     {"retries", required_argument, 0, 'r'}, {"help", no_argument, 0, 'h'},
+    {"program", required_argument, 0, 'P'}, {"map", required_argument, 0, 'M'},
     {0, 0, 0, 0}};
   int opt;
   opterr = 0;
@@ -223,6 +249,8 @@ int cmd_config(int argc, char **argv) {
     case 'b': board = optarg; break;
     case 'k': keyfile = optarg; break;
     case 'K': keyenv = optarg; break;
+    case 'P': program = optarg; break;
+    case 'M': map = optarg; break;
     case 'T': {
       uint64_t period;
       if (!parse_u64(optarg, &period) || period == 0) {
@@ -272,8 +300,8 @@ int cmd_config(int argc, char **argv) {
       break;
     case 'h': config_usage(stdout); return 0;
     default:
-      fprintf(stderr, "tally config: unknown option or missing value '%s'\n\n", argv[optind - 1]);
-      config_usage(stderr);
+      fprintf(stderr, "tally config: unknown option or missing value '%s' (try 'tally config --help')\n",
+              argv[optind - 1]);
       return EXIT_USAGE;
     }
   }
@@ -289,6 +317,9 @@ int cmd_config(int argc, char **argv) {
     fprintf(stderr, "tally config: nothing to do: give settings, --start, --stop or --query (see --help)\n");
     return EXIT_USAGE;
   }
+  int status = config_resolve(reqs, &nreq, MAX_REQUESTS - 2, program, map); /* room for START/STOP */
+  if (status != 0)
+    return status;
   tally_error err;
   tally_control_cfg cfg = {.board = board, .key_path = keyfile, .key_env = keyenv, .timeout_ms = (int)(timeout * 1000),
                            .retries = retries};

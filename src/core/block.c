@@ -14,6 +14,7 @@
 #include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
+#include "ctx_count.h"
 
 #define ARENA_CHUNK (4u << 20)
 
@@ -117,6 +118,10 @@ void core_fold_blocks(core_cpu *cpu) {
   if (!tm)
     return;
   int64_t sig[SIG_COUNT] = {0};
+  /* the profiled loop counted into the per-context records: the contexts'
+   * shares, and the blocks' counts folded below */
+  if (cpu->ctx_counts && cpu->ctx_counts->used)
+    core_ctx_counts_fold(cpu, tm->prof != NULL);
   if (!cpu->cached_lost) {
     for (uint32_t i = 0; i < cpu->ncached; i++)
       fold_block(tm, cpu->cached[i], sig);
@@ -163,6 +168,24 @@ void core_track(core_cpu *cpu, core_block *b) {
   cpu->dirty[cpu->ndirty++] = b;
 }
 
+void core_fold_stepped(core_cpu *cpu, core_block *b) {
+  timing *tm = cpu->tm;
+  block_timing *bt = b->timing;
+  if (bt->cc == &cpu->ctx_counts->step) /* the profiled loop counted it there */
+    core_ctx_counts_take_step(cpu, bt);
+  timing_add_block(bt, (int64_t)bt->execs, tm->sig_dyn);
+  if (tm->region_row) /* the current region is the instruction's */
+    timing_add_block(bt, (int64_t)bt->execs, tm->region_row);
+  if (tm->prof) {
+    for (uint32_t i = 0; i < b->n_ops; i++)
+      timing_add_op(&bt->ops[i], (int64_t)bt->execs, timing_row(tm, b->pcs[i]));
+    timing_add_block(bt, (int64_t)bt->execs, tm->ctx_row); /* the context it ran in */
+    timing_add_block_events(tm, bt, true, true, tm->ctx_row);
+  }
+  bt->execs = 0;
+  core_fold_events(tm, b, tm->sig_dyn, tm->region_row);
+}
+
 void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
   core_fold_blocks(cpu);
   for (int i = 0; i < SIG_COUNT; i++)
@@ -171,6 +194,8 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
 
 void core_block_flush(core_cpu *cpu) {
   core_fold_blocks(cpu); /* the blocks' counts must outlive them */
+  if (cpu->ctx_counts)
+    core_ctx_counts_drop(cpu, false);
   memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
@@ -285,6 +310,10 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
         break; /* it starts a block of its own */
       d->pmu = true;
     }
+    /* with a profile, a function's entry starts a block: running on into
+     * it changes the calling context (exec_loop.inc, profile_fallthrough) */
+    if (d->n_insns > 0 && cpu->tm && cpu->tm->prof && cpu->tm->flow->is_entry(cpu->tm->prof, pc))
+      break;
     op_timing t = {0};
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
@@ -310,6 +339,33 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
 }
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+/* block_timing.leaves of a block built with a profile: whether running
+ * on to end_pc, and the ending branch's taken target, leave the function
+ * of the last instruction. Jumps are looked at when they run
+ * (exec_loop.inc, profile_jump). */
+static uint8_t profile_leaves(const core_cpu *cpu, const core_block *b) {
+  const timing *tm = cpu->tm;
+  const core_op *last = &b->ops[b->n_ops - 1];
+  uint32_t at = b->pcs[b->n_ops - 1];
+  if (last->kind == K_FALLTHRU) { /* the instruction before it */
+    last--;
+    at = b->pcs[b->n_ops - 2];
+  }
+  uint8_t bits = 0;
+  bool branch = isa_infos[last->kind].cls == CLASS_BRANCH;
+  if ((branch || b->ops[b->n_ops - 1].kind == K_FALLTHRU) && tm->flow->crosses(tm->prof, at, b->end_pc))
+    bits |= 1u;
+  if (branch && tm->flow->crosses(tm->prof, at, (uint32_t)last->imm))
+    bits |= 2u;
+  /* a plain jal to a function's entry or into another function: a tail
+   * call, known now rather than asked at every run (profile_jump) */
+  uint32_t to = (uint32_t)last->imm;
+  if (last->kind == K_JAL && last->rd == CORE_REG_SINK &&
+      (tm->flow->is_entry(tm->prof, to) || tm->flow->crosses(tm->prof, at, to)))
+    bits |= 4u;
+  return bits;
+}
 
 static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
   block_draft d;
@@ -367,6 +423,9 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       }
     }
     bt->tail_load_rd = d.prev_load_rd;
+    if (cpu->tm->prof)
+      bt->leaves = profile_leaves(cpu, b);
+    bt->cc = bt->cc2 = &cpu->ctx_counts->none; /* no context yet */
     b->timing = bt;
   }
   core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);

@@ -10,6 +10,7 @@
 
 #include "../timing/timing.h"
 #include "cpu.h"
+#include "ctx_count.h"
 
 #define HASH_BUCKETS (1u << 16)
 #define CORE_FUNCTIONAL_MHZ 100 /* with QEMU virt's 10 MHz CLINT timebase */
@@ -38,9 +39,10 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;
   cpu->watch = calloc((ram_size >> WATCH_SHIFT) + 1, 1);
+  cpu->ctx_counts = core_ctx_counts_new();
   cpu->hash = calloc(HASH_BUCKETS, sizeof *cpu->hash);
   cpu->hash_mask = HASH_BUCKETS - 1;
-  if (!cpu->ram || !cpu->watch || !cpu->hash) {
+  if (!cpu->ram || !cpu->watch || !cpu->hash || !cpu->ctx_counts) {
     core_free(cpu);
     return NULL;
   }
@@ -61,6 +63,7 @@ void core_free(core_cpu *cpu) {
   free(cpu->cached);
   free(cpu->singles);
   free(cpu->dirty);
+  core_ctx_counts_free(cpu->ctx_counts);
   free(cpu);
 }
 

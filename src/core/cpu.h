@@ -156,6 +156,12 @@ typedef struct core_cpu {
   bool track_complete;  /* every block with executions to fold is in dirty[] */
   core_block **dirty;
   uint32_t ndirty, dirty_cap;
+  /* The block run.c's step() is running (a prefix or single-instruction
+   * block in no list), or NULL: core_fold_context folds it. */
+  core_block *stepping;
+  /* With a profile, the cached blocks' executions per calling context
+   * (ctx_count.h). */
+  struct core_ctx_counts *ctx_counts;
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -231,8 +237,21 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals);
 void core_fold_blocks(core_cpu *cpu);
 /* The same, walking only the listed blocks when the list is complete. */
 void core_fold_dirty(core_cpu *cpu);
-/* Lists a cached block entered with no executions to fold (the PMU loop). */
+/* Lists a cached block entered with no executions to fold (the PMU loop,
+ * the profiled loop). */
 void core_track(core_cpu *cpu, core_block *b);
+/* Folds the static counts of b's executions (a block in no list: the one
+ * being stepped) into the run's dynamic counts, the current address
+ * region's row and its profile rows, and clears them. */
+void core_fold_stepped(core_cpu *cpu, core_block *b);
+/* Called before every call, return and trap the profile sees: the block
+ * being stepped, whose executions no ctx_count keeps (ctx_count.h),
+ * gives its counts to the context it ran in, the one on top
+ * (timing.ctx_row). */
+static inline void core_fold_context(core_cpu *cpu) {
+  if (__builtin_expect(cpu->stepping != NULL, 0))
+    core_fold_stepped(cpu, cpu->stepping);
+}
 /* Changes the core clock (DVFS): keeps mtime continuous. */
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage);
 

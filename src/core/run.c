@@ -102,16 +102,12 @@ static void step(core_cpu *cpu, uint32_t max) {
       pmu_step_begin(&cpu->tm->pmu, totals);
     }
     cpu->tail_cycles = 0;
+    cpu->stepping = b;
     core_exec(cpu, b);
-    /* the block is in no fold's list: fold its static counts now */
-    timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->sig_dyn);
-    if (cpu->tm->region_row) /* the current region is the instruction's */
-      timing_add_block(b->timing, (int64_t)b->timing->execs, cpu->tm->region_row);
-    if (cpu->tm->prof)
-      for (uint32_t i = 0; i < b->n_ops; i++)
-        timing_add_op(&b->timing->ops[i], (int64_t)b->timing->execs, timing_row(cpu->tm, b->pcs[i]));
-    b->timing->execs = 0;
-    core_fold_events(cpu->tm, b, cpu->tm->sig_dyn, cpu->tm->region_row);
+    cpu->stepping = NULL;
+    /* the block is in no fold's list: fold its static counts now (a call
+     * or trap in it may have folded them already, core_fold_context) */
+    core_fold_stepped(cpu, b);
     /* a write takes effect at the end: the blocks were folded before the
      * step, and the stepped one (in no fold's list) just above */
     if (pmu && pmu_step_pending(&cpu->tm->pmu)) {
@@ -166,7 +162,7 @@ bool core_exec(core_cpu *cpu, core_block *first) {
   if (!cpu->tm)
     return core_exec_fast(cpu, first);
   if (cpu->tm->prof || cpu->tm->regions) {
-    cpu->track_complete = false; /* these loops list no blocks */
+    cpu->track_complete = false; /* these loops list no blocks to fold */
     return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed_regions(cpu, first);
   }
   return cpu->track ? core_exec_timed_pmu(cpu, first) : core_exec_timed(cpu, first);

@@ -23,6 +23,7 @@ static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t han
   timing *tm = cpu->tm;
   timing_region_enter(tm, interrupt ? handler : pc); /* range counters (regions.h) */
   if (tm->prof) {
+    core_fold_context(cpu); /* the context being left gets its counts (profile.h) */
     if (interrupt)
       tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
     tm->prof_row = timing_row(tm, interrupt ? handler : pc);
@@ -91,8 +92,10 @@ bool core_take_interrupt(core_cpu *cpu) {
 }
 
 void core_mret(core_cpu *cpu) {
-  if (cpu->tm && cpu->tm->prof)
+  if (cpu->tm && cpu->tm->prof) {
+    core_fold_context(cpu);
     cpu->tm->flow->trap_return(cpu->tm->prof, cpu->tm->cycle);
+  }
   uint32_t s = cpu->mstatus;
   s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
   cpu->mstatus = s | MSTATUS_MPIE | MSTATUS_MPP;

@@ -12,6 +12,7 @@
  * Traps push a frame marked is_trap whose return address is "any": mret
  * pops back through the newest trap frame.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,7 @@ void prof_free(prof_state *p) {
   }
   free(p->rows);
   free(p->entries);
+  free(p->owner);
   free(p->samples);
   free(p->stack);
   if (p->timeline)
@@ -106,11 +108,34 @@ static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_
   return c;
 }
 
+#ifdef TALLY_CHECK_LAWS
+/* The law the per-context signals rest on: they see every cycle the
+ * cycle count does, no more. Checked when the profile is read (the core
+ * folded its blocks first: their counts per context reach the rows only
+ * then, src/core/ctx_count.h). */
+static void check_context_cycles(const prof_node *n) {
+  if ((uint64_t)n->sig[SIG_CYCLE] != n->self_cycles) {
+    fprintf(stderr, "tally: internal error: a context of 0x%08x counted %llu cycle signals in %llu cycles\n",
+            (unsigned)n->func, (unsigned long long)n->sig[SIG_CYCLE], (unsigned long long)n->self_cycles);
+    abort();
+  }
+}
+#else
+static void check_context_cycles(const prof_node *n) { (void)n; }
+#endif
+
 static void account(prof_state *p, uint64_t now) {
+  prof_node *n = p->stack[p->depth - 1].node;
   if (now > p->last_cycle) {
-    p->stack[p->depth - 1].node->self_cycles += now - p->last_cycle;
+    n->self_cycles += now - p->last_cycle;
     p->last_cycle = now;
   }
+}
+
+/* The stack changed: the timing model charges the new top from now on. */
+static void top_changed(prof_state *p) {
+  if (p->tm)
+    p->tm->ctx_row = p->stack[p->depth - 1].node->sig;
 }
 
 static void push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
@@ -137,10 +162,10 @@ static void pop_to(prof_state *p, uint32_t d) {
 void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
   account(p, now);
   push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
+  top_changed(p);
 }
 
-void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
-  account(p, now);
+static void tail_call(prof_state *p, uint32_t site, uint32_t target) {
   if (p->depth == 1) { /* a jump out of the root: treat as a call that never returns */
     push(p, child(p, &p->root, target, site, false), 0, UINT32_MAX);
     return;
@@ -151,8 +176,22 @@ void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now)
   push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
 }
 
+void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
+  account(p, now);
+  tail_call(p, site, target);
+  top_changed(p);
+}
+
+static void pop_return(prof_state *p, uint32_t target, uint32_t sp);
+
 void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
   account(p, now);
+  pop_return(p, target, sp);
+  top_changed(p);
+}
+
+/* Pops the frames a return to `target` with stack pointer sp closes. */
+static void pop_return(prof_state *p, uint32_t target, uint32_t sp) {
   for (uint32_t d = p->depth - 1; d >= 1; d--) {
     if (p->stack[d].ret_addr == TRAP_FRAME_RET)
       break; /* never unwind out of a trap handler with a plain return */
@@ -179,17 +218,19 @@ void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
 void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
   account(p, now);
   push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
+  top_changed(p);
 }
 
 void prof_trap_return(prof_state *p, uint64_t now) {
   account(p, now);
-  for (uint32_t d = p->depth - 1; d >= 1; d--) {
-    if (p->stack[d].ret_addr == TRAP_FRAME_RET) {
-      pop_to(p, d);
-      return;
-    }
-  }
-  p->unmatched_returns++;
+  uint32_t d;
+  for (d = p->depth - 1; d >= 1 && p->stack[d].ret_addr != TRAP_FRAME_RET; d--)
+    ;
+  if (d >= 1)
+    pop_to(p, d);
+  else
+    p->unmatched_returns++;
+  top_changed(p);
 }
 
 static uint64_t total(prof_node *n) {
@@ -197,6 +238,7 @@ static uint64_t total(prof_node *n) {
   for (prof_node *c = n->first_child; c; c = c->next_sibling)
     t += total(c);
   n->total_cycles = t;
+  check_context_cycles(n);
   return t;
 }
 
@@ -213,14 +255,33 @@ void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n) {
   p->samples_taken += n;
 }
 
-/* One bit per row of the profiled range: a function starts there. */
+/* The function pc lies in: 1 + its symbol-table index, 0 for none. */
+static uint32_t owner_by_lookup(const prof_state *p, uint32_t pc) {
+  const sym_entry *e = p->syms ? sym_table_lookup(p->syms, pc) : NULL;
+  return e ? (uint32_t)(e - p->syms->v) + 1 : 0;
+}
+
+/* Per row of the profiled range, the function it lies in. */
+static void build_owners(prof_state *p, size_t nrows) {
+  p->owner = malloc(nrows * sizeof *p->owner);
+  if (!p->owner)
+    return; /* out of memory: every question goes to the symbol table */
+  for (size_t r = 0; r < nrows; r++)
+    p->owner[r] = owner_by_lookup(p, p->lo + 2 * (uint32_t)r);
+}
+
+/* One bit per row of the profiled range: a function starts there; and
+ * the function of each row. */
 static void build_entries(prof_state *p) {
   p->entries_built = true;
   free(p->entries);
+  free(p->owner);
   p->entries = NULL;
+  p->owner = NULL;
   size_t nrows = (size_t)(p->hi - p->lo) >> 1;
   if (!p->syms || !nrows)
     return;
+  build_owners(p, nrows);
   p->entries = calloc((nrows + 7) / 8, 1);
   if (!p->entries)
     return; /* out of memory: every question goes to the symbol table */
@@ -245,6 +306,18 @@ bool prof_is_function_entry(prof_state *p, uint32_t pc) {
   return e && e->addr == pc;
 }
 
+static uint32_t owner_of(prof_state *p, uint32_t pc) {
+  if (p->owner && pc - p->lo < p->hi - p->lo)
+    return p->owner[(pc - p->lo) >> 1];
+  return owner_by_lookup(p, pc);
+}
+
+bool prof_crosses(prof_state *p, uint32_t site, uint32_t target) {
+  if (!p->entries_built)
+    build_entries(p); /* the rows' owners too */
+  return owner_of(p, site) != owner_of(p, target);
+}
+
 void prof_symbols_changed(prof_state *p) {
   p->entries_built = false;
 }
@@ -259,6 +332,7 @@ static void flow_tail_call(void *f, uint32_t site, uint32_t target, uint64_t now
   prof_tail_call(f, site, target, now);
 }
 static bool flow_is_entry(void *f, uint32_t pc) { return prof_is_function_entry(f, pc); }
+static bool flow_crosses(void *f, uint32_t site, uint32_t target) { return prof_crosses(f, site, target); }
 static void flow_trap(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
   prof_trap(f, pc, handler, sp, now);
 }
@@ -279,7 +353,7 @@ static void flow_sample_until(void *f, uint32_t pc, uint64_t now) {
 }
 
 static const timing_flow_ops prof_flow = {
-  .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry,
+  .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry, .crosses = flow_crosses,
   .trap = flow_trap, .trap_return = flow_trap_return, .next_sample = flow_next_sample,
   .sample_until = flow_sample_until,
 };
@@ -288,4 +362,6 @@ void prof_attach(prof_state *p, timing *tm) {
   tm->prof = p;
   tm->flow = &prof_flow;
   tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
+  p->tm = tm;
+  top_changed(p);
 }

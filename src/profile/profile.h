@@ -32,7 +32,17 @@ typedef struct prof_node {
   uint64_t self_cycles;     /* cycles while this context was on top */
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
+  /* Every signal counted while this context was on top: the timing
+   * model charges dynamic counts here directly (timing.ctx_row points at
+   * the top context's sig), the blocks' static counts when it folds them
+   * (src/core/ctx_count.h). sig[SIG_CYCLE] == self_cycles once folded. The markers (level
+   * signals of the program rather than of its code, prof_context_signal)
+   * are never charged. */
+  int64_t sig[SIG_COUNT];
 } prof_node;
+
+/* Signals the contexts do not count (see prof_node.sig). */
+static inline bool prof_context_signal(int s) { return s < SIG_MARKER0 || s > SIG_MARKER3; }
 
 typedef struct prof_frame {
   prof_node *node;
@@ -81,8 +91,12 @@ typedef struct prof_state {
   /* lookups the run does at every call and jump, made cheap: */
   prof_node *child_memo[PROF_CHILD_MEMO]; /* recently used (parent, func, site) nodes, by hash */
   uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
+  uint32_t *owner;          /* per row: 1 + the symbol-table index of the function it lies in, 0 = none
+                               (built with entries) */
   bool entries_built;
   prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
+  /* the timing model, whose ctx_row follows the top of the stack */
+  struct timing *tm;
 } prof_state;
 
 prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
@@ -103,11 +117,15 @@ void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64
 void prof_trap_return(prof_state *p, uint64_t now);
 
 /* Closes the books at cycle `now`: charges the open contexts and computes
- * total_cycles over the tree. */
+ * total_cycles over the tree. The core's blocks must be folded first
+ * (core_fold_blocks), so that the contexts' signals are complete. */
 void prof_finish(prof_state *p, uint64_t now);
 
 /* Is pc the first instruction of a known function? */
 bool prof_is_function_entry(prof_state *p, uint32_t pc);
+/* Does target lie in another function than site (or one of them in
+ * none)? */
+bool prof_crosses(prof_state *p, uint32_t site, uint32_t target);
 /* The symbol table behind p->syms changed (functions were loaded again). */
 void prof_symbols_changed(prof_state *p);
 
@@ -122,9 +140,10 @@ bool prof_timeline_enable(prof_state *p, size_t max_calls);
 /* Notes a depth change (profile.c calls it on every push and pop). */
 void prof_timeline_note(prof_state *p, const prof_node *entered);
 
-/* Feeds p from the timing model's loops: its rows and control flow
- * (timing_rows, timing_flow_ops), so that the core needs nothing of this
- * header. */
+/* Feeds p from the timing model's loops: its rows, its contexts' counts
+ * and control flow (timing_rows, timing.ctx_row, timing_flow_ops), so
+ * that the core needs nothing of this header. Every block must be folded
+ * before (what ran before goes to no context). */
 void prof_attach(prof_state *p, struct timing *tm);
 
 #endif

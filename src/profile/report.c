@@ -8,9 +8,11 @@
  * (src/symbols decides both), so a profile and `tally symbols` cannot
  * disagree about which function an address belongs to.
  *
- * Inclusive cycles count recursion once: a context adds its total to its
- * function only when no ancestor context is the same function. Arcs follow
- * the same rule per (caller, callee) pair, call sites per (arc, site).
+ * Inclusive counts (cycles, and every other signal from the contexts'
+ * own counts, prof_node.sig) count recursion once: a context adds its
+ * total to its function only when no ancestor context is the same
+ * function. Arcs follow the same rule per (caller, callee) pair, call
+ * sites per (arc, site).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,8 @@ static int build_functions(tally_profile *p, const sym_table *syms) {
   p->syms = syms;
   p->funcs = calloc(syms->n + 1, sizeof *p->funcs);
   p->self_store = calloc((syms->n + 1) * SIG_COUNT, sizeof *p->self_store);
-  if (!p->funcs || !p->self_store)
+  p->incl_store = calloc((syms->n + 1) * SIG_COUNT, sizeof *p->incl_store);
+  if (!p->funcs || !p->self_store || !p->incl_store)
     return -1;
   for (size_t i = 0; i < syms->n; i++)
     p->funcs[i] = (tally_func_profile){.name = syms->v[i].name, .lo = syms->v[i].lo, .hi = syms->v[i].hi};
@@ -39,8 +42,10 @@ static int build_functions(tally_profile *p, const sym_table *syms) {
   p->unknown = (int)n;
   p->funcs[n] = (tally_func_profile){.name = "[unknown]"};
   p->nfuncs = n + 1;
-  for (size_t i = 0; i < p->nfuncs; i++)
+  for (size_t i = 0; i < p->nfuncs; i++) {
     p->funcs[i].self = p->self_store + i * SIG_COUNT;
+    p->funcs[i].inclusive = p->incl_store + i * SIG_COUNT;
+  }
   return 0;
 }
 
@@ -72,6 +77,7 @@ typedef struct site_acc {
   uint32_t pc;
   uint64_t calls, inclusive_cycles;
   long next;            /* the arc's next site, -1 = none */
+  uint64_t inclusive[SIG_COUNT];
 } site_acc;
 
 typedef struct walk {
@@ -80,6 +86,7 @@ typedef struct walk {
   long *path_arcs;      /* arcs on the current path, for the arc recursion rule */
   long *path_sites;     /* the same for sites */
   size_t depth;
+  uint64_t *tot;        /* per tree level being visited: the subtree's signal totals so far */
   site_acc *sites;
   size_t nsites, sites_cap;
   long *site_head;      /* per arc: its first site, -1 = none */
@@ -99,6 +106,10 @@ static long arc_for(walk *w, int caller, int callee) {
     if (!a)
       return -1;
     p->arcs = a;
+    uint64_t *v = realloc(p->arc_store, cap * SIG_COUNT * sizeof *v);
+    if (!v)
+      return -1;
+    p->arc_store = v;
     p->arcs_cap = cap;
   }
   if (p->narcs == w->heads_cap) {
@@ -111,6 +122,7 @@ static long arc_for(walk *w, int caller, int callee) {
   }
   w->site_head[p->narcs] = -1;
   p->arcs[p->narcs] = (tally_arc){.caller = caller, .callee = callee};
+  memset(p->arc_store + p->narcs * SIG_COUNT, 0, SIG_COUNT * sizeof *p->arc_store);
   return (long)p->narcs++;
 }
 
@@ -139,33 +151,55 @@ static bool on_path(const long *path, size_t depth, long id) {
   return false;
 }
 
-static void visit(walk *w, const prof_node *n, int parent_func) {
+static void add_signals(uint64_t *to, const uint64_t *v) {
+  for (int s = 0; s < SIG_COUNT; s++)
+    to[s] += v[s];
+}
+
+/* Visits the context n at tree level `level`: its calls and cycles before
+ * its children, its subtree's signal totals (w->tot at its level) after
+ * them. */
+static void visit(walk *w, const prof_node *n, int parent_func, size_t level) {
   tally_profile *p = w->p;
   int f = n->parent ? func_of(p, n->func) : p->root_func;
+  long a = -1, s = -1;
+  bool arc_counts = false, site_counts = false;
   if (n->is_trap)
     p->funcs[f].is_handler = 1;
   if (n->parent) {
     p->funcs[f].calls += n->calls;
-    long a = arc_for(w, parent_func, f);
-    long s = a >= 0 ? site_for(w, a, n->call_site) : -1;
+    a = arc_for(w, parent_func, f);
+    s = a >= 0 ? site_for(w, a, n->call_site) : -1;
     w->oom |= a < 0 || s < 0;
     if (a >= 0) {
       p->arcs[a].calls += n->calls;
-      if (!on_path(w->path_arcs, w->depth, a))
+      if ((arc_counts = !on_path(w->path_arcs, w->depth, a)))
         p->arcs[a].inclusive_cycles += n->total_cycles;
     }
     if (s >= 0) {
       w->sites[s].calls += n->calls;
-      if (!on_path(w->path_sites, w->depth, s))
+      if ((site_counts = !on_path(w->path_sites, w->depth, s)))
         w->sites[s].inclusive_cycles += n->total_cycles;
     }
     w->path_arcs[w->depth] = a;
     w->path_sites[w->depth++] = s;
   }
-  if (w->active[f]++ == 0)
+  bool func_counts = w->active[f]++ == 0;
+  if (func_counts)
     p->funcs[f].inclusive_cycles += n->total_cycles;
-  for (const prof_node *c = n->first_child; c; c = c->next_sibling)
-    visit(w, c, f);
+  uint64_t *tot = w->tot + level * SIG_COUNT;
+  for (int sg = 0; sg < SIG_COUNT; sg++)
+    tot[sg] = prof_context_signal(sg) ? (uint64_t)n->sig[sg] : 0;
+  for (const prof_node *c = n->first_child; c; c = c->next_sibling) {
+    visit(w, c, f, level + 1);
+    add_signals(tot, w->tot + (level + 1) * SIG_COUNT);
+  }
+  if (func_counts)
+    add_signals(p->incl_store + (size_t)f * SIG_COUNT, tot);
+  if (arc_counts)
+    add_signals(p->arc_store + (size_t)a * SIG_COUNT, tot);
+  if (site_counts)
+    add_signals(w->sites[s].inclusive, tot);
   w->active[f]--;
   if (n->parent)
     w->depth--;
@@ -182,11 +216,16 @@ static int by_arc_then_pc(const void *a, const void *b) {
 static int attach_sites(tally_profile *p, walk *w) {
   sort_array(w->sites, w->nsites, sizeof *w->sites, by_arc_then_pc);
   p->sites = malloc((w->nsites ? w->nsites : 1) * sizeof *p->sites);
-  if (!p->sites)
+  p->site_store = malloc((w->nsites ? w->nsites : 1) * SIG_COUNT * sizeof *p->site_store);
+  if (!p->sites || !p->site_store)
     return -1;
   for (size_t i = 0; i < w->nsites; i++) {
     const site_acc *s = &w->sites[i];
-    p->sites[i] = (tally_call_site){.pc = s->pc, .calls = s->calls, .inclusive_cycles = s->inclusive_cycles};
+    uint64_t *incl = p->site_store + i * SIG_COUNT;
+    memcpy(incl, s->inclusive, sizeof s->inclusive);
+    signal_derive(incl);
+    p->sites[i] = (tally_call_site){.pc = s->pc, .calls = s->calls, .inclusive_cycles = s->inclusive_cycles,
+                                    .inclusive = incl};
     tally_arc *a = &p->arcs[s->arc];
     if (!a->nsites)
       a->sites = &p->sites[i];
@@ -206,16 +245,31 @@ static size_t tree_depth(const prof_node *n) {
   return d + 1;
 }
 
+/* Points the functions and arcs at their inclusive counts, with the
+ * derived signals ("stall") filled. */
+static void finish_inclusive(tally_profile *p) {
+  for (size_t i = 0; i < p->nfuncs; i++)
+    signal_derive(p->incl_store + i * SIG_COUNT);
+  for (size_t i = 0; i < p->narcs; i++) {
+    p->arcs[i].inclusive = p->arc_store + i * SIG_COUNT;
+    signal_derive(p->arc_store + i * SIG_COUNT);
+  }
+}
+
 static int walk_tree(tally_profile *p, const prof_state *st) {
   size_t depth = tree_depth(&st->root);
   walk w = {.p = p, .active = calloc(p->nfuncs, sizeof *w.active),
             .path_arcs = calloc(depth + 1, sizeof *w.path_arcs),
-            .path_sites = calloc(depth + 1, sizeof *w.path_sites)};
+            .path_sites = calloc(depth + 1, sizeof *w.path_sites),
+            .tot = malloc((depth + 1) * SIG_COUNT * sizeof *w.tot)};
   int rc = -1;
-  if (w.active && w.path_arcs && w.path_sites) {
-    visit(&w, &st->root, p->root_func);
+  if (w.active && w.path_arcs && w.path_sites && w.tot) {
+    visit(&w, &st->root, p->root_func, 0);
     rc = w.oom ? -1 : attach_sites(p, &w);
   }
+  if (rc == 0)
+    finish_inclusive(p);
+  free(w.tot);
   free(w.active);
   free(w.path_arcs);
   free(w.path_sites);
@@ -335,8 +389,11 @@ void profile_free(tally_profile *p) {
     return;
   free(p->funcs);
   free(p->self_store);
+  free(p->incl_store);
   free(p->arcs);
+  free(p->arc_store);
   free(p->sites);
+  free(p->site_store);
   free(p->lines);
   free(p->line_store);
   free(p->slices);

@@ -14,10 +14,13 @@ struct tally_profile {
   size_t nfuncs, nfuncs_real; /* the last function is "[unknown]" */
   int unknown, root_func;
   uint64_t *self_store;
+  uint64_t *incl_store;       /* the functions' inclusive counts, SIG_COUNT each */
   tally_arc *arcs;
   size_t narcs, arcs_cap;
+  uint64_t *arc_store;        /* the arcs' inclusive counts (arcs_cap * SIG_COUNT) */
   tally_call_site *sites;     /* every arc's sites, grouped by arc, by pc within */
   size_t nsites;
+  uint64_t *site_store;       /* the sites' inclusive counts */
   tally_line_profile *lines;  /* per (function, source line); NULL without a line table */
   size_t nlines;
   uint64_t *line_store;

@@ -10,16 +10,15 @@
  * without one, "fl=???" and line 0. Events: Cycles,
  * Instructions, then every other signal with a non-zero total, named as in
  * `tally signals` with '.' turned into '_' (the long names go on "event:"
- * lines). For each function, one cost line per instruction that has any
- * cost: its exact self counts. For each caller-to-callee arc and each of
- * its call sites, a "cfn= / calls=N target" pair and a call line at the
- * site carrying the callee's inclusive cycles when called from there. The
- * profile keeps inclusive counts of cycles only (tally.h, tally_func_profile:
- * the other signals are summed per block of code, not per calling context),
- * so a call line carries Cycles alone and the file's header says that the
- * inclusive counts of the other events are not known. A tail call's site is the jump in the
- * function it replaced, so its call line may sit outside the caller's
- * code. A "totals:" line closes the file with the run's totals.
+ * lines); the markers are left out (level signals of the program, with no
+ * instruction or calling context to charge: tally.h). For each function,
+ * one cost line per instruction that has any cost: its exact self counts.
+ * For each caller-to-callee arc and each of its call sites, a "cfn= /
+ * calls=N target" pair and a call line at the site carrying the callee's
+ * inclusive count of every event when called from there (the profile's
+ * per-context counts). A tail call's site is the jump in the function it
+ * replaced, so its call line may sit outside the caller's code. A
+ * "totals:" line closes the file with the run's totals.
  *
  * Cycles outside any known function go to a function "[unknown]" at
  * position 0, so the self costs add up to the totals.
@@ -48,7 +47,7 @@ static void choose_events(const tally_profile *p, events *ev) {
   ev->sig[ev->n++] = cyc;
   ev->sig[ev->n++] = ins;
   for (int s = 0; s < tally_signal_count() && ev->n < 64; s++)
-    if (s != cyc && s != ins && tally_profile_total(p, s))
+    if (s != cyc && s != ins && tally_profile_total(p, s) && strncmp(tally_signal_name(s), "marker", 6) != 0)
       ev->sig[ev->n++] = s;
 }
 
@@ -117,8 +116,7 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
     fprintf(f, " %s", run->program);
   fprintf(f, "\ndesc: Core: %s at %.6g MHz\n", run->core, run->clock_hz / 1e6);
   fprintf(f, "desc: Run: %s\n", run->stop_detail ? run->stop_detail : run->stop);
-  fprintf(f, "desc: Inclusive: call lines carry Cycles only; the inclusive counts of the other events are not "
-             "known (tally keeps them for cycles alone), so they are not inclusive of callees\n");
+  fprintf(f, "desc: Inclusive: call lines carry every event, counted exactly per calling context\n");
   fprintf(f, "positions: instr line\n");
   for (int e = 0; e < ev.n; e++) {
     fprintf(f, "event: ");
@@ -178,7 +176,8 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
       int callee = arcs[a].callee >= 0 ? arcs[a].callee : unknown;
       uint32_t target = callee < (int)n ? fn[callee].lo : 0;
       /* one call line per site; an arc without sites at the caller's entry */
-      tally_call_site whole = {is_unknown ? 0 : fn[k].lo, arcs[a].calls, arcs[a].inclusive_cycles};
+      tally_call_site whole = {is_unknown ? 0 : fn[k].lo, arcs[a].calls, arcs[a].inclusive_cycles,
+                               arcs[a].inclusive};
       const tally_call_site *sites = arcs[a].nsites ? arcs[a].sites : &whole;
       for (size_t i = 0; i < (arcs[a].nsites ? arcs[a].nsites : 1); i++) {
         uint32_t line = is_unknown ? 0 : position(f, p, sites[i].pc, fn_file, &cur);
@@ -188,7 +187,10 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
         if (callee < (int)n)
           source_of(p, target, NULL, &target_line);
         fprintf(f, "calls=%llu 0x%x %u\n", (unsigned long long)sites[i].calls, target, target_line);
-        fprintf(f, "0x%x %u %llu\n", sites[i].pc, line, (unsigned long long)sites[i].inclusive_cycles);
+        fprintf(f, "0x%x %u", sites[i].pc, line);
+        for (int e = 0; e < ev.n; e++)
+          fprintf(f, " %llu", (unsigned long long)sites[i].inclusive[ev.sig[e]]);
+        fprintf(f, "\n");
       }
     }
   }

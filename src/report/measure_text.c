@@ -3,11 +3,28 @@
  * `tally run --count`'s table): the module, then per event its counter,
  * plain words, signal and where. From the public API only.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tally/export.h"
 #include "tally/run.h"
+
+/* What "own code" and "made from" mean, under a table that has them. */
+static void say_meanings(const tally_measure *m, FILE *f) {
+  bool own = false, made = false;
+  for (uint32_t i = 0; i < tally_measure_events(m); i++) {
+    const char *label = tally_measure_event(m, i)->label;
+    own |= strstr(label, "'s own code") != NULL;
+    made |= strstr(label, " made from ") != NULL;
+  }
+  if (own)
+    fprintf(f, "  F's own code: while the pc is in F's range, not in the functions F calls (their counts are in\n"
+               "  F's inclusive counts: tally profile); its cycles are F's self cycles.\n");
+  if (made)
+    fprintf(f, "  calls (returns) made from F's own code: F's call (return) instructions, not the calls into F\n"
+               "  (tally profile's \"calls\").\n");
+}
 
 /* The events: number, plain words, signal, where (and a function's range). */
 void tally_export_events(const tally_measure *m, FILE *f) {
@@ -32,5 +49,6 @@ void tally_export_events(const tally_measure *m, FILE *f) {
       fprintf(f, "  0x%08x-0x%08x", e->lo, e->hi);
     fputc('\n', f);
   }
+  say_meanings(m, f);
 }
 

@@ -7,9 +7,10 @@
  *     "run": {stop, detail, exit_status, cycles, instructions},
  *     "signals": [names...], "totals": {signal: n}, "samples_taken",
  *     "functions": [{name, lo, hi, calls, inclusive_cycles, handler, samples,
- *                    self: {signal: n}}],
+ *                    self: {signal: n}, inclusive: {signal: n}}],
  *     "arcs": [{caller, callee, caller_name, callee_name, calls, inclusive_cycles,
- *               sites: [{pc, calls, inclusive_cycles}]}],
+ *               inclusive: {signal: n},
+ *               sites: [{pc, calls, inclusive_cycles, inclusive: {signal: n}}]}],
  *     "lines": [{function, function_name, file, line, samples, self}],  (--lines)
  *     "stacks": [{frames: [root, ..., leaf], cycles}],
  *     "anomalies": {unmatched_returns, unwinds} }
@@ -35,6 +36,14 @@ static bool active(const tally_func_profile *f, int nsig) {
     if (f->self[s])
       return true;
   return false;
+}
+
+/* `"key": {signal: n, ...}` over every signal. */
+static void write_signals(FILE *f, const char *key, const uint64_t *v) {
+  fprintf(f, "\"%s\": {", key);
+  for (int s = 0; s < tally_signal_count(); s++)
+    fprintf(f, "%s\"%s\": %llu", s ? ", " : "", tally_signal_name(s), (unsigned long long)v[s]);
+  fputc('}', f);
 }
 
 typedef struct stack_ctx {
@@ -127,12 +136,13 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
     fprintf(f, "%s\n    {\"name\": ", shown ? "," : "");
     json_write_string(f, fn[k].name);
     fprintf(f, ", \"lo\": %u, \"hi\": %u, \"calls\": %llu, \"inclusive_cycles\": %llu, \"handler\": %s, "
-            "\"samples\": %llu,\n     \"self\": {",
+            "\"samples\": %llu,\n     ",
             fn[k].lo, fn[k].hi, (unsigned long long)fn[k].calls, (unsigned long long)fn[k].inclusive_cycles,
             fn[k].is_handler ? "true" : "false", (unsigned long long)fn[k].samples);
-    for (int s = 0; s < nsig; s++)
-      fprintf(f, "%s\"%s\": %llu", s ? ", " : "", tally_signal_name(s), (unsigned long long)fn[k].self[s]);
-    fprintf(f, "}}");
+    write_signals(f, "self", fn[k].self);
+    fputs(",\n     ", f);
+    write_signals(f, "inclusive", fn[k].inclusive);
+    fputc('}', f);
     shown++;
   }
   fprintf(f, "\n  ],\n  \"arcs\": [");
@@ -150,11 +160,17 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
     json_write_string(f, arc->caller >= 0 ? fn[arc->caller].name : "[unknown]");
     fputs(", \"callee_name\": ", f);
     json_write_string(f, arc->callee >= 0 ? fn[arc->callee].name : "[unknown]");
-    fprintf(f, ", \"calls\": %llu, \"inclusive_cycles\": %llu,\n     \"sites\": [", (unsigned long long)arc->calls,
+    fprintf(f, ", \"calls\": %llu, \"inclusive_cycles\": %llu,\n     ", (unsigned long long)arc->calls,
             (unsigned long long)arc->inclusive_cycles);
-    for (size_t i = 0; i < arc->nsites; i++)
-      fprintf(f, "%s{\"pc\": %u, \"calls\": %llu, \"inclusive_cycles\": %llu}", i ? ", " : "", arc->sites[i].pc,
-              (unsigned long long)arc->sites[i].calls, (unsigned long long)arc->sites[i].inclusive_cycles);
+    write_signals(f, "inclusive", arc->inclusive);
+    fputs(",\n     \"sites\": [", f);
+    for (size_t i = 0; i < arc->nsites; i++) {
+      fprintf(f, "%s{\"pc\": %u, \"calls\": %llu, \"inclusive_cycles\": %llu, ", i ? ",\n       " : "",
+              arc->sites[i].pc, (unsigned long long)arc->sites[i].calls,
+              (unsigned long long)arc->sites[i].inclusive_cycles);
+      write_signals(f, "inclusive", arc->sites[i].inclusive);
+      fputc('}', f);
+    }
     fputs("]}", f);
   }
   fputs("\n  ],", f);

@@ -69,7 +69,8 @@ static void print_flat(FILE *out, const tally_profile *p, const tally_profile_te
   fprintf(out, "%8s %8s %14s", "", "", "total");
   for (int c = 0; c < o->nsignals; c++)
     fprintf(out, " %16s", tally_format_count(tally_profile_total(p, o->signals[c]), a, sizeof a));
-  fprintf(out, "\n");
+  fprintf(out, "\n  calls: times the function was entered (calls into it); %%self and the signal columns: its own\n"
+               "  code, not the functions it calls; %%incl and incl cycles: with everything it called.\n");
   free(order);
 }
 

@@ -1,5 +1,10 @@
 /*
- * Plain words for counters: "data-cache read misses in MixColumns".
+ * Plain words for counters that say exactly what is counted: a counter
+ * with a function's range counts while the pc is in that function's own
+ * code, not in the functions it calls, so "cycles in main's own code" (its
+ * self cycles), and a call signal there counts the calls made from that
+ * code ("calls made from main's own code"), not the calls into main (what
+ * tally profile's "calls" counts). A raw range: "... at 0x...-0x...".
  */
 #include <stdio.h>
 
@@ -29,8 +34,12 @@ const char *statmod_words(const statmod_counter_cfg *c, const statmod_arr *range
   if (label && label_size) {
     if (c->arr == STATMOD_ANYWHERE)
       snprintf(label, label_size, "%s", s->noun);
+    else if (wh == w)
+      snprintf(label, label_size, "%s at %s", s->noun, wh);
+    else if (c->signal == SIG_CALL || c->signal == SIG_RET)
+      snprintf(label, label_size, "%s made from %s's own code", s->noun, wh);
     else
-      snprintf(label, label_size, "%s in %s", s->noun, wh);
+      snprintf(label, label_size, "%s in %s's own code", s->noun, wh);
   }
   return s->name;
 }

@@ -109,7 +109,7 @@ static inline uint32_t cache_find_way(const uint32_t *t, uint32_t ways, uint32_t
  * changes nothing (the caller then goes through cache_access). The set is
  * searched straight away, without a guess at the slot used last first: a
  * guess that fails half the time costs more than it saves. */
-static inline bool cache_probe(cache *c, uint32_t tag, uint32_t *slot) {
+static inline __attribute__((always_inline)) bool cache_probe(cache *c, uint32_t tag, uint32_t *slot) {
   uint32_t set = tag & c->set_mask, w;
   if (__builtin_expect(c->touch == CACHE_TOUCH_LRU2, 1)) {
     /* two-way LRU, the default cores' shape, with its constants spelled

@@ -199,8 +199,10 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
     t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
                       (is_write ? TIMING_DC_WRITE : 0) | (r.writeback ? TIMING_DC_WRITEBACK : 0));
   add_dmiss(t->sig_dyn, miss, r.writeback, stall);
-  if (__builtin_expect(t->prof_row != NULL, 0))
+  if (__builtin_expect(t->prof_row != NULL, 0)) {
     add_dmiss(t->prof_row, miss, r.writeback, stall);
+    add_dmiss(t->ctx_row, miss, r.writeback, stall);
+  }
   if (__builtin_expect(t->region_row != NULL, 0))
     add_dmiss(t->region_row, miss, r.writeback, stall);
   return stall;
@@ -391,10 +393,6 @@ void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t 
     timing_add_op(&bt->ops[i], n, sig);
 }
 
-void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig) {
-  for (uint32_t i = 0; i < bt->nsum; i++)
-    sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
-}
 
 uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out) {
   int64_t one[SIG_COUNT] = {0};

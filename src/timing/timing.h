@@ -50,6 +50,18 @@ typedef struct block_timing {
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
+  /* Built with a profile: the ways out of the block that leave the
+   * function its last instruction is in (timing_flow_ops.crosses), which
+   * the profile takes as tail calls. Bit 0: running on to the next
+   * instruction (a block cut at a function entry, or a branch not taken);
+   * bit 1: the ending branch taken; bit 2: the ending jal, a plain jump
+   * (rd x0), is a tail call (to a function's entry or into another
+   * function's code). */
+  uint8_t leaves;
+  /* With a profile: the counts of the block's executions in the last
+   * calling context it ran in, and in the one before (src/core/ctx_count.h;
+   * read at every entry, so kept up here). */
+  struct ctx_count *cc, *cc2;
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -69,6 +81,15 @@ typedef struct block_timing {
   uint32_t nsum;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
+
+/* With a profile: one cached block's executions and per-block events
+ * (as in block_timing) in one calling context, not yet added to that
+ * context's counts (src/core/ctx_count.h). */
+typedef struct ctx_count {
+  int64_t *row;             /* the context's counts (timing.ctx_row); NULL: nobody's */
+  block_timing *bt;
+  uint64_t execs, outcomes[2], entry_hits, entry_load_use;
+} ctx_count;
 
 typedef struct sig_count_pair {
   uint32_t sig;
@@ -115,6 +136,8 @@ typedef struct timing_flow_ops {
   void (*ret)(void *f, uint32_t target, uint32_t sp, uint64_t now);
   void (*tail_call)(void *f, uint32_t site, uint32_t target, uint64_t now);
   bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
+  /* target lies in another function than site (or one of them in none) */
+  bool (*crosses)(void *f, uint32_t site, uint32_t target);
   void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
   void (*trap_return)(void *f, uint64_t now);
   uint64_t (*next_sample)(const void *f);     /* the sampler's next cycle; UINT64_MAX: no sampler */
@@ -128,6 +151,12 @@ typedef struct timing {
   uint64_t cycle;           /* cycles so far (a block's static cycles are added on entry) */
   int64_t sig_dyn[SIG_COUNT];    /* dynamic counts and partial-block corrections */
   uint64_t sig_folded[SIG_COUNT];/* static counts of blocks already flushed */
+  /* With a profile: the counts of the calling context on top of the
+   * profile's shadow stack (SIG_COUNT), which every dynamic charge goes to
+   * as to prof_row, and the cached blocks' static and per-block event
+   * counts at each call, return and trap (core_fold_context); the profile
+   * points it at the new top after each. NULL without a profile. */
+  int64_t *ctx_row;
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   /* An instruction's fetch stall is its own first part, so it starts
@@ -232,8 +261,10 @@ uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2);
 static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
   t->sig_dyn[sig] += n;
 #ifndef TIMING_NO_ROWS /* defined by a caller that never runs with a profile */
-  if (__builtin_expect(t->prof_row != NULL, 0))
+  if (__builtin_expect(t->prof_row != NULL, 0)) {
     t->prof_row[sig] += n;
+    t->ctx_row[sig] += n; /* set whenever prof_row is */
+  }
 #endif
 #ifndef TIMING_NO_REGIONS /* defined by a caller that never runs with regions */
   if (__builtin_expect(t->region_row != NULL, 0))
@@ -268,8 +299,12 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
 /* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
  * or a per-block count: true on a hit, which then counts nothing; on a
  * miss nothing has changed and the caller takes the count back and goes
- * the slow way. */
-static inline bool timing_fetch_hit(timing *t, uint32_t line_addr) {
+ * the slow way. A loop whose size makes the compiler call them out of
+ * line (the profiled one) defines TIMING_HIT_INLINE to force them in. */
+#ifndef TIMING_HIT_INLINE
+#define TIMING_HIT_INLINE inline
+#endif
+static TIMING_HIT_INLINE bool timing_fetch_hit(timing *t, uint32_t line_addr) {
   uint32_t i;
   if (__builtin_expect(!cache_probe(&t->icache, line_addr >> t->icache.line_shift, &i), 0))
     return false;
@@ -277,12 +312,12 @@ static inline bool timing_fetch_hit(timing *t, uint32_t line_addr) {
   return true;
 }
 
-static inline bool timing_load_hit(timing *t, uint32_t addr) {
+static TIMING_HIT_INLINE bool timing_load_hit(timing *t, uint32_t addr) {
   uint32_t i;
   return __builtin_expect(cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), 1);
 }
 
-static inline bool timing_store_hit(timing *t, uint32_t addr) {
+static TIMING_HIT_INLINE bool timing_store_hit(timing *t, uint32_t addr) {
   uint32_t i;
   if (__builtin_expect(!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), 0))
     return false;
@@ -337,7 +372,10 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
 void timing_add_op(const op_timing *o, int64_t n, int64_t *sig);
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
 /* The same for all of the block's ops, from bt->sum. */
-void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig);
+static inline void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig) {
+  for (uint32_t i = 0; i < bt->nsum; i++)
+    sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
+}
 /* Writes the (signal, count) pairs of one execution of ops[0, n) into out
  * (room for SIG_COUNT) and returns how many there are. */
 uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out);
@@ -347,6 +385,22 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
  * cycles) when `branch`, of the first instruction (entry fetch hits,
  * load-use stalls) when `head`. The caller clears the counts. */
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
+/* The same from explicit counts: not taken, taken, entry hits, entry
+ * load-use stalls (a block's in one calling context, ctx_count). */
+static inline void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken,
+                                           uint64_t taken, uint64_t entry_hits, uint64_t entry_load_use,
+                                           int64_t *sig) {
+  int64_t nt = (int64_t)not_taken, tk = (int64_t)taken;
+  int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
+  int64_t stall = (int64_t)entry_load_use * t->model.load_use_penalty;
+  sig[SIG_BRANCH_TAKEN] += tk;
+  sig[SIG_BRANCH_MISPREDICT] += bt->predict_taken ? nt : tk;
+  sig[SIG_CYCLE] += pen + stall;
+  sig[SIG_STALL_BRANCH] += pen;
+  sig[SIG_ICACHE_ACCESS] += (int64_t)entry_hits;
+  sig[SIG_ICACHE_HIT] += (int64_t)entry_hits;
+  sig[SIG_STALL_LOAD_USE] += stall;
+}
 
 /* An upper bound of the dynamic cycles an op of this kind can add (a table
  * made with the model and remade at each clock change). */

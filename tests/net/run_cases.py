@@ -269,7 +269,7 @@ def case_control():
     rid = run_id_of(err)
     status, _, sums, _, spans = stored(db, rid)
     check(status == "complete" and sums_as_list(sums, 3) == want, "stored %s %s" % (status, sums))
-    check("cycles in main" in err, "the label does not name main:\n" + err[:800])
+    check("cycles in main's own code" in err, "the label does not name main:\n" + err[:800])
     check("control: 0 packets refused" in err, "refusals without a key: " + err[-300:])
 
     # With a key.
@@ -307,6 +307,18 @@ def case_control():
     check("control: 3 packets refused (2 bad tags, 1 stale, 0 malformed)" in err, "refusals: " + err[-300:])
     status, _, sums, _, spans = stored(db, run_id_of(err))
     check(status == "complete" and spans == [100000], "a refused timer was applied: interval lengths %s" % spans)
+
+    # With function names, as tally run --count takes them: main's ARR is
+    # chosen and set from the program's symbols, the same totals come out.
+    p, board = start_control(db)
+    c = tally("config", "--board", board, "--program", ARGS.elf, "--timer", 100000, "--counter", "0=cycle@main",
+              "--counter", "1=instret", "--counter", "2=dcache.read_miss", "--start")
+    lo, hi = function_range("main")
+    check(c.returncode == 0 and re.search(r"^ARR 0 = %s-%s main\s+ok$" % (lo, hi), c.stdout, re.M),
+          "tally config with a function name: %d %s %s" % (c.returncode, c.stdout, c.stderr))
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 0 and printed_totals(err) == want,
+          "named control run printed %s, expected %s" % (printed_totals(err), want))
 
 
 def case_errors():
@@ -350,6 +362,17 @@ def case_errors():
     r = tally("run", "--help")
     check(r.returncode == 0 and all(o in r.stdout for o in ("--db", "--no-store", "--collector", "--control", "--key")),
           "tally run --help does not list the network options")
+    # tally config: function names are checked before any packet goes out
+    # (no board listens on port 9: asking it would end in 69, not 64)
+    for argv, status, text in [
+            (["--program", ARGS.elf, "--counter", "0=cycle@mian"], 64, "did you mean main"),
+            (["--program", ARGS.elf, "--arr", "2=mian"], 64, "--arr '2=mian': no function named 'mian'"),
+            (["--counter", "0=cycle@main"], 64, "--program ELF, or --map FILE"),
+            (["--program", missing_key, "--counter", "0=cycle@main"], 66, missing_key)]:
+        r = tally("config", "--board", "127.0.0.1:9", *argv, "--start", timeout=30)
+        check(r.returncode == status and text in r.stderr and r.stdout == "",
+              "tally config %s: exit %d (expected %d), stderr %r" % (" ".join(argv), r.returncode, status,
+                                                                     r.stderr.strip()[-300:]))
 
 
 def case_spool():

@@ -177,7 +177,7 @@ def case_measured_run(s, prog):
     check(sums == totals, "intervals sum to the totals: %s vs %s" % (sums, totals))
     check(len(totals) == 3 and totals[2] == end.get("insns"), "instret anywhere %s = instructions %s"
           % (totals[2:], end.get("insns")))
-    check([t["label"] for t in end.get("totals", [])] == ["cycles in main", "data-cache read misses in MixColumns",
+    check([t["label"] for t in end.get("totals", [])] == ["cycles in main's own code", "data-cache read misses in MixColumns's own code",
                                                             "instructions retired"],
           "plain words: %s" % [t["label"] for t in end.get("totals", [])])
     st, _, pb = s.request("GET", "/api/jobs/%d/profile" % r["job"])

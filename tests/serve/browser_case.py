@@ -136,7 +136,7 @@ def main():
     enabled = [c for c in rep["counters"] if c["enabled"]]
     want = [[c["label"], fmt(rep["totals"]["counters"][c["index"]]["stored"])] for c in enabled]
     check(seen["totals"] == want, "page totals %s, tally report says %s" % (seen["totals"], want))
-    check(want and want[0][0] == "loads in memcpy" and want[1][0] == "cycles in main", "plain words: %s" % want)
+    check(want and want[0][0] == "loads in memcpy's own code" and want[1][0] == "cycles in main's own code", "plain words: %s" % want)
     check(rep.get("whole") is True, "stored run is whole")
     csv = subprocess.run([TALLY, "report", seen["runId"], "--db", s.db, "--csv"], capture_output=True).stdout
     with open(seen["csvPath"], "rb") as f:

@@ -414,11 +414,15 @@ static void test_words(void) {
   statmod_counter_cfg c = ctr("dcache.read_miss", 0);
   statmod_arr a = {0x80000100, 0x80000180};
   const char *name = statmod_words(&c, &a, "MixColumns", label, sizeof label, where, sizeof where);
-  CHECK(name && !strcmp(name, "dcache.read_miss") && !strcmp(label, "data-cache read misses in MixColumns") &&
+  CHECK(name && !strcmp(name, "dcache.read_miss") && !strcmp(label, "data-cache read misses in MixColumns's own code") &&
             !strcmp(where, "MixColumns"), "%s / %s / %s", name, label, where);
+  /* a call counter counts the calls made from the function, not into it */
+  c = ctr("call", 0);
+  statmod_words(&c, &a, "MixColumns", label, sizeof label, where, sizeof where);
+  CHECK(!strcmp(label, "calls made from MixColumns's own code"), "%s", label);
   c = ctr("cycle", 0);
   statmod_words(&c, &a, NULL, label, sizeof label, where, sizeof where);
-  CHECK(!strcmp(label, "cycles in 0x80000100-0x80000180") && !strcmp(where, "0x80000100-0x80000180"), "%s / %s",
+  CHECK(!strcmp(label, "cycles at 0x80000100-0x80000180") && !strcmp(where, "0x80000100-0x80000180"), "%s / %s",
         label, where);
   c = ctr("instret", STATMOD_ANYWHERE);
   statmod_words(&c, NULL, NULL, label, sizeof label, where, sizeof where);

@@ -1,0 +1,201 @@
+/* Per calling context counts of the cached blocks' executions: the
+ * records, their table, adding them up (see ctx_count.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx_count.h"
+
+#define CHUNK_RECORDS 1024
+
+struct ctx_count_chunk {
+  ctx_count_chunk *next;
+  uint32_t used;
+  ctx_count v[CHUNK_RECORDS];
+};
+
+static bool grow(core_ctx_counts *t);
+static ctx_count_chunk *new_chunk(core_ctx_counts *t);
+
+/* With its slots and first chunk, which it keeps: once the table is
+ * added up and emptied, a record can always be made. */
+core_ctx_counts *core_ctx_counts_new(void) {
+  core_ctx_counts *t = calloc(1, sizeof *t);
+  if (!t)
+    return NULL;
+  t->max = CTX_COUNT_MAX;
+  if (!grow(t) || !new_chunk(t)) {
+    core_ctx_counts_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+static void free_chunks(core_ctx_counts *t) {
+  while (t->chunks) {
+    ctx_count_chunk *next = t->chunks->next;
+    free(t->chunks);
+    t->chunks = next;
+  }
+}
+
+void core_ctx_counts_free(core_ctx_counts *t) {
+  if (!t)
+    return;
+  free_chunks(t);
+  free(t->slots);
+  free(t);
+}
+
+static uint32_t slot_of(const core_ctx_counts *t, const int64_t *row, const block_timing *bt) {
+  uint64_t h = ((uint64_t)(uintptr_t)row >> 3) * 0x9E3779B97F4A7C15ull ^
+               ((uint64_t)(uintptr_t)bt >> 4) * 0xC2B2AE3D27D4EB4Full;
+  return (uint32_t)(h >> 32) & t->mask;
+}
+
+/* Doubles the table (or makes its first); false when out of memory. */
+static bool grow(core_ctx_counts *t) {
+  uint32_t n = t->slots ? 2 * (t->mask + 1) : 4096;
+  ctx_count **old = t->slots, **v = calloc(n, sizeof *v);
+  if (!v)
+    return false;
+  uint32_t old_n = old ? t->mask + 1 : 0;
+  t->slots = v;
+  t->mask = n - 1;
+  for (uint32_t i = 0; i < old_n; i++) {
+    if (!old[i])
+      continue;
+    uint32_t s = slot_of(t, old[i]->row, old[i]->bt);
+    while (t->slots[s])
+      s = (s + 1) & t->mask;
+    t->slots[s] = old[i];
+  }
+  free(old);
+  return true;
+}
+
+static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
+  ctx_count_chunk *c = malloc(sizeof *c);
+  if (!c)
+    return NULL;
+  c->next = t->chunks;
+  c->used = 0;
+  t->chunks = c;
+  return c;
+}
+
+/* A new record, NULL when out of memory. */
+static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
+  if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
+    return NULL;
+  ctx_count *r = &t->chunks->v[t->chunks->used++];
+  *r = (ctx_count){.row = row, .bt = bt};
+  return r;
+}
+
+/* The record of (row, bt), made when missing; NULL when the table is full
+ * or memory is out. */
+static ctx_count *lookup(core_ctx_counts *t, int64_t *row, block_timing *bt) {
+  uint32_t s = slot_of(t, row, bt);
+  for (; t->slots[s]; s = (s + 1) & t->mask)
+    if (t->slots[s]->row == row && t->slots[s]->bt == bt)
+      return t->slots[s];
+  if (t->used >= t->max)
+    return NULL;
+  if (2 * (t->used + 1) > t->mask + 1) { /* at most half full */
+    if (!grow(t))
+      return NULL;
+    for (s = slot_of(t, row, bt); t->slots[s]; s = (s + 1) & t->mask)
+      ;
+  }
+  ctx_count *r = new_record(t, row, bt);
+  if (r) {
+    t->slots[s] = r;
+    t->used++;
+  }
+  return r;
+}
+
+ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
+  core_ctx_counts *t = cpu->ctx_counts;
+  block_timing *bt = b->timing;
+  int64_t *row = cpu->tm->ctx_row;
+  if (!b->cached) { /* a stepped block: core_fold_stepped gives its counts to the context */
+    bt->cc = &t->step;
+    return bt->cc;
+  }
+  ctx_count *r = bt->cc2;
+  if (r->row != row) {
+    r = lookup(t, row, bt);
+    if (!r) { /* full or out of memory: add everything up and start again */
+      core_ctx_counts_fold(cpu, true);
+      core_ctx_counts_drop(cpu, true);
+      r = lookup(t, row, bt); /* an empty table with a chunk: never NULL */
+    }
+  }
+  bt->cc2 = bt->cc;
+  bt->cc = r;
+  return r;
+}
+
+/* Moves r's counts into its block's, and clears them. */
+static void move_counts(ctx_count *r, block_timing *bt) {
+  bt->execs += r->execs;
+  bt->outcomes[0] += r->outcomes[0];
+  bt->outcomes[1] += r->outcomes[1];
+  bt->entry_hits += r->entry_hits;
+  bt->entry_load_use += r->entry_load_use;
+  r->execs = r->outcomes[0] = r->outcomes[1] = r->entry_hits = r->entry_load_use = 0;
+}
+
+void core_ctx_counts_fold(core_cpu *cpu, bool to_rows) {
+  const timing *tm = cpu->tm;
+  for (ctx_count_chunk *c = cpu->ctx_counts->chunks; c; c = c->next) {
+    for (uint32_t i = 0; i < c->used; i++) {
+      ctx_count *r = &c->v[i];
+      bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
+      if (!r->execs && !events)
+        continue;
+      if (to_rows && r->execs)
+        timing_add_block(r->bt, (int64_t)r->execs, r->row);
+      if (to_rows && events)
+        timing_add_event_counts(tm, r->bt, r->outcomes[0], r->outcomes[1], r->entry_hits, r->entry_load_use,
+                                r->row);
+      move_counts(r, r->bt);
+    }
+  }
+}
+
+void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
+  move_counts(&cpu->ctx_counts->step, bt);
+}
+
+/* Points every cached block's records at none. */
+static void unlink_blocks(core_cpu *cpu) {
+  ctx_count *none = &cpu->ctx_counts->none;
+  if (!cpu->cached_lost) {
+    for (uint32_t i = 0; i < cpu->ncached; i++)
+      if (cpu->cached[i]->timing)
+        cpu->cached[i]->timing->cc = cpu->cached[i]->timing->cc2 = none;
+    return;
+  }
+  for (uint32_t h = 0; h <= cpu->hash_mask; h++)
+    for (core_block *b = cpu->hash[h]; b; b = b->hash_next)
+      if (b->timing)
+        b->timing->cc = b->timing->cc2 = none;
+}
+
+void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
+  core_ctx_counts *t = cpu->ctx_counts;
+  if (!t->used)
+    return;
+  if (blocks_stay)
+    unlink_blocks(cpu);
+  ctx_count_chunk *keep = t->chunks; /* kept for the next records */
+  t->chunks = keep->next;
+  free_chunks(t);
+  keep->next = NULL;
+  keep->used = 0;
+  t->chunks = keep;
+  memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
+  t->used = 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * Per calling context counts of the cached blocks' executions, for the
+ * profile's inclusive counts of every signal (src/profile/profile.h).
+ *
+ * A block's static counts are not charged when it runs but folded later
+ * from its execution count (block_timing.execs). With a profile, the
+ * calling context it ran in must get them too. Adding them up at every
+ * call, return and trap costs in proportion to the blocks run in
+ * between, on every call; instead the profiled loop counts each block's
+ * executions (and its per-block events) per context, in a ctx_count it
+ * reaches through the block (block_timing.cc: its last two contexts), and
+ * the counts are added to the contexts' rows only when the blocks are
+ * folded (core_fold_blocks): one increment per block entry, nothing per
+ * call. The profiled loop counts there only: the fold moves the counts
+ * into the blocks' own (block_timing.execs and the like) too, for the
+ * run's totals. The table holds at most CTX_COUNT_MAX records; past that it adds
+ * them all up and starts again, so memory stays bounded whatever the
+ * program does.
+ */
+#ifndef TALLY_CORE_CTX_COUNT_H
+#define TALLY_CORE_CTX_COUNT_H
+
+#include "../timing/timing.h"
+#include "cpu.h"
+
+#define CTX_COUNT_MAX (1u << 18)
+
+typedef struct ctx_count_chunk ctx_count_chunk;
+
+/* The records and their hash table, keyed by (context row, block). */
+typedef struct core_ctx_counts {
+  ctx_count none;           /* no context: where a block points before it runs in one */
+  ctx_count step;           /* the counts of the block being stepped (in no cache): core_fold_stepped */
+  ctx_count **slots;        /* open addressing, mask + 1 slots, at most half used */
+  uint32_t mask, used;
+  uint32_t max;             /* records at most: CTX_COUNT_MAX (a test sets fewer) */
+  ctx_count_chunk *chunks;  /* the records, newest chunk first */
+} core_ctx_counts;
+
+core_ctx_counts *core_ctx_counts_new(void);
+void core_ctx_counts_free(core_ctx_counts *t);
+
+/* The record of block b in the context on top (timing.ctx_row), made
+ * block_timing.cc; the slow path of the profiled loop's block entry, when
+ * b's last context is another. &step for a block in no cache. */
+ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b);
+/* Moves every record's counts into its block's (block_timing.execs and
+ * the event counts, where the run's totals are folded from) and, when
+ * to_rows, adds them to its context's row; clears them. */
+void core_ctx_counts_fold(core_cpu *cpu, bool to_rows);
+/* Moves the step record's counts into b's (the block being stepped). */
+void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt);
+/* Forgets every record without adding it up (the blocks or the contexts
+ * they point to are going); the cached blocks' cc point at none again. */
+void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay);
+
+#endif
