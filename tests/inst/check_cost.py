@@ -144,7 +144,7 @@ def main():
     if rc:
         fail("tally run --count exit %d: %s" % (rc, err))
     got = [num(l.split()[-1]) for l in err.splitlines()
-           if re.match(r"\s+\S.* in 0x(%08x-0x89000000|00000000-0x%08x)\s+[\d,]+$" % (lo, lo), l)]
+           if re.match(r"\s+\S.* at 0x(%08x-0x89000000|00000000-0x%08x)\s+[\d,]+$" % (lo, lo), l)]
     want = [v for row in tab.values() for v in (row[3], row[2])]
     if got != want:
         fail("tally5: by address ranges %s; @inst and @program said %s" % (got, want))
