@@ -74,6 +74,19 @@ static size_t selected_order(const dvfs_region *v, size_t n, size_t *idx) {
   return m;
 }
 
+/* One real run of the regions at cfg's points, kept in best when it is
+ * the best so far. */
+static int try_points(const dvfs_opts *o, const char *dir, dvfs_region *v, size_t n, const int *cfg,
+                      const dvfs_run *base, dvfs_oracle *best, tally_error *err) {
+  dvfs_run r;
+  int rc = trial(o, dir, v, n, cfg, base, &r, err);
+  best->runs++;
+  if (!rc)
+    consider(o, &r, base, cfg, n, best);
+  dvfs_run_free(&r);
+  return rc;
+}
+
 static int exhaustive(const dvfs_opts *o, const char *dir, dvfs_region *v, size_t n, const size_t *idx, size_t m,
                       int *cfg, const dvfs_run *base, dvfs_oracle *best, tally_error *err) {
   int rc = 0;
@@ -83,13 +96,7 @@ static int exhaustive(const dvfs_opts *o, const char *dir, dvfs_region *v, size_
       cfg[idx[k++]] = 0;
     if (k == m)
       return 0; /* back to all zero: every combination tried */
-    dvfs_run r;
-    rc = trial(o, dir, v, n, cfg, base, &r, err);
-    best->runs++;
-    if (!rc)
-      consider(o, &r, base, cfg, n, best);
-    dvfs_run_free(&r);
-    if (rc)
+    if ((rc = try_points(o, dir, v, n, cfg, base, best, err)) != 0)
       return rc;
   }
 }
@@ -99,12 +106,7 @@ static int greedy(const dvfs_opts *o, const char *dir, dvfs_region *v, size_t n,
   for (size_t k = 0; k < m; k++) {
     for (size_t p = 1; p < o->npts; p++) {
       cfg[idx[k]] = (int)p;
-      dvfs_run r;
-      int rc = trial(o, dir, v, n, cfg, base, &r, err);
-      best->runs++;
-      if (!rc)
-        consider(o, &r, base, cfg, n, best);
-      dvfs_run_free(&r);
+      int rc = try_points(o, dir, v, n, cfg, base, best, err);
       if (rc)
         return rc;
     }
