@@ -134,6 +134,17 @@ int tally_inst_add_call(tally_inst *ti, uint32_t pc, int when, const char *func,
                         unsigned nargs, tally_error *err);
 /* Make pc a site without any call (an empty analysis: transparency tests). */
 int tally_inst_add_site(tally_inst *ti, uint32_t pc, tally_error *err);
+/* The site at pc runs rarely compared with the code around it (a switch
+ * on a loop's way out runs once per use of the loop): its jal may displace
+ * only its own instruction or later ones of its own block, which run as
+ * often as it does, never the branch that falls into it (a loop's back edge
+ * runs every iteration, and so would a trampoline there). Where that leaves
+ * no place for a jal (a 2-byte site alone in its block), the site is a trap
+ * (c.ebreak, the trap entry going straight on to its trampoline), a cost of
+ * a few hundred cycles paid on the site's own runs only; the site's `why`
+ * then begins "rare site". Makes pc a site if it was not one; no other
+ * site's placement changes. 0, or TALLY_INST_EUSAGE / _ECANNOT with err. */
+int tally_inst_set_rare(tally_inst *ti, uint32_t pc, tally_error *err);
 /* Analysis code to link: C sources (.c), assembly (.S) or objects (.o). */
 int tally_inst_add_source(tally_inst *ti, const char *path, tally_error *err);
 

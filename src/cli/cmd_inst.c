@@ -39,6 +39,10 @@ static void inst_usage(FILE *f) {
           "      --before WHERE       before one instruction: 0xADDR, SYMBOL+OFF or\n"
           "                           FILE:LINE (repeatable)\n"
           "      --after WHERE        after one instruction (repeatable)\n"
+          "      --rare WHERE         that site runs rarely next to the code around it:\n"
+          "                           its jal never displaces the branch before it (a\n"
+          "                           loop's back edge); a trap where nothing else\n"
+          "                           carries it (repeatable)\n"
           "      --functions GLOB     only points in functions matching GLOB (repeatable)\n"
           "      --range 0xLO-0xHI    only points in [LO, HI) (repeatable)\n"
           "how:\n"
@@ -81,12 +85,13 @@ static void inst_usage(FILE *f) {
 }
 
 static int parse_opts(int argc, char **argv, inst_opts *o) {
-  enum { OPT_POINTS = 256, OPT_BEFORE, OPT_AFTER, OPT_FUNCS, OPT_RANGE, OPT_TACTIC, OPT_BBCOUNT, OPT_TOOL, OPT_ANALYSIS,
+  enum { OPT_POINTS = 256, OPT_BEFORE, OPT_AFTER, OPT_RARE, OPT_FUNCS, OPT_RANGE, OPT_TACTIC, OPT_BBCOUNT, OPT_TOOL, OPT_ANALYSIS,
          OPT_CALL,
          OPT_REPORT, OPT_SHOW, OPT_SPEC };
   static const struct option longs[] = {
     {"points", required_argument, NULL, OPT_POINTS}, {"before", required_argument, NULL, OPT_BEFORE},
     {"after", required_argument, NULL, OPT_AFTER},   {"functions", required_argument, NULL, OPT_FUNCS},
+    {"rare", required_argument, NULL, OPT_RARE},
     {"range", required_argument, NULL, OPT_RANGE},   {"tactic", required_argument, NULL, OPT_TACTIC},
     {"bbcount", required_argument, NULL, OPT_BBCOUNT},
     {"tool", required_argument, NULL, OPT_TOOL},     {"analysis", required_argument, NULL, OPT_ANALYSIS},
@@ -258,6 +263,14 @@ static int select_points(tally_inst *ti, const inst_opts *o, const point_call *p
       rc = attach(ti, pc, addr, o->wheres[w].when, err);
     if (rc)
       return from_spec(err, o->wheres[w].origin), rc;
+  }
+  for (size_t w = 0; w < o->nrares; w++) { /* after the calls: a mark on a site, making one if needed */
+    uint32_t addr;
+    int rc = tally_inst_resolve(ti, o->rares[w].where, &addr, err);
+    if (!rc)
+      rc = tally_inst_set_rare(ti, addr, err);
+    if (rc)
+      return from_spec(err, o->rares[w].origin), rc;
   }
   return 0;
 }

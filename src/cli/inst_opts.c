@@ -80,6 +80,12 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
     o->wheres[o->nwheres++] = (inst_where){v, key[0] == 'a' ? TALLY_INST_AFTER : TALLY_INST_BEFORE, o->origin};
     return 0;
   }
+  if (strcmp(key, "rare") == 0) {
+    if (o->nrares == INST_MAX_LIST)
+      return snprintf(msg, size, "more than %d --rare", INST_MAX_LIST), EXIT_USAGE;
+    o->rares[o->nrares++] = (inst_where){v, TALLY_INST_BEFORE, o->origin};
+    return 0;
+  }
   if (strcmp(key, "functions") == 0)
     return add_list(o->globs, &o->nglobs, v, msg, size);
   if (strcmp(key, "range") == 0)
@@ -102,7 +108,7 @@ int inst_opt_set(inst_opts *o, const char *key, const char *v, char *msg, size_t
     return o->tool = v, 0;
   if (strcmp(key, "call") == 0)
     return o->call = v, o->call_origin = o->origin, 0;
-  return snprintf(msg, size, "unknown key (points, before, after, functions, range, tactic, bbcount, tool, analysis, call)"),
+  return snprintf(msg, size, "unknown key (points, before, after, rare, functions, range, tactic, bbcount, tool, analysis, call)"),
          EXIT_USAGE;
 }
 

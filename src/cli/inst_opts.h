@@ -26,6 +26,8 @@ typedef struct inst_opts {
   unsigned points;
   inst_where wheres[INST_MAX_LIST];
   size_t nwheres;
+  inst_where rares[INST_MAX_LIST]; /* --rare: sites that run rarely (tally_inst_set_rare) */
+  size_t nrares;
   const char *globs[INST_MAX_LIST];
   size_t nglobs;
   uint32_t range_lo[INST_MAX_LIST], range_hi[INST_MAX_LIST];

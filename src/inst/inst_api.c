@@ -161,6 +161,14 @@ int tally_inst_add_site(tally_inst *ti, uint32_t pc, tally_error *err) {
   return inst_site_get(ti, pc, err) ? 0 : (long)tally_inst_find_insn(ti, pc) < 0 ? TALLY_INST_EUSAGE : TALLY_INST_ECANNOT;
 }
 
+int tally_inst_set_rare(tally_inst *ti, uint32_t pc, tally_error *err) {
+  inst_site *s = inst_site_get(ti, pc, err);
+  if (!s)
+    return tally_inst_find_insn(ti, pc) < 0 ? TALLY_INST_EUSAGE : TALLY_INST_ECANNOT;
+  s->rare = true;
+  return 0;
+}
+
 int tally_inst_add_call(tally_inst *ti, uint32_t pc, int when, const char *func, const tally_inst_arg *args,
                         unsigned nargs, tally_error *err) {
   if (!is_identifier(func))

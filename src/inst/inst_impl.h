@@ -42,8 +42,9 @@ typedef struct inst_site {
   inst_call *calls;
   size_t ncalls, cap;
   const char *tactic, *why;
-  char why_buf[128];       /* why, when it names an address */
+  char why_buf[192];       /* why, when it names an address */
   bool jump;              /* the jump tactic: a jal at host_pc to tramp */
+  bool rare;              /* runs rarely: no jal on a branch before it (tally_inst_set_rare) */
   uint32_t host_pc;       /* where the jal goes: pc, or a later 4-byte instruction of pc's block */
   size_t host;            /* index into ti->insns of host_pc */
   uint32_t tramp;         /* the trampoline's address (in the hole) */

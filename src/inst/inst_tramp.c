@@ -125,11 +125,15 @@ static bool fwd_pair_ok(const tally_inst *ti, const hctx *h, size_t k) {
  * table's target would land inside the jal), nothing the jal cannot
  * displace; a displaced instruction whose pc the jal covers cannot show a
  * handler its own pc, so in a program with a trap handler it must be one
- * that cannot fault. */
-static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmode *mode) {
+ * that cannot fault. A rare site (tally_inst_set_rare) never goes on the
+ * branch before it: that branch may run far more often (a loop's back
+ * edge), and its trampoline with it; *refused is then that branch's index
+ * (else -1), for the site's why. */
+static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmode *mode, long *refused) {
   const tally_inst_insn *in = &ti->insns[s->insn];
   size_t k = s->insn;
   *mode = H_SELF;
+  *refused = -1;
   if (in->len == 4)
     return (long)k;
   bool self_ok = !not_displaceable(ti, k) && (!ti->has_handler || !can_fault(ti, k));
@@ -151,11 +155,12 @@ static long host_of(const tally_inst *ti, const inst_site *s, hctx *h, enum hmod
       }
   }
   if (k > 0 && !s->ctr[1] && !s->ctr[2] && usable(ti, h, k - 1) && fall_through_only(ti, h, k)) {
-    if (ti->insns[k - 1].len == 4) {
+    if (s->rare && (ti->insns[k - 1].len == 4 || self_ok)) {
+      *refused = (long)k - 1;
+    } else if (ti->insns[k - 1].len == 4) {
       *mode = H_PRED;
       return (long)k - 1;
-    }
-    if (self_ok) {
+    } else if (self_ok) {
       *mode = H_PRED_PAIR;
       return (long)k - 1;
     }
@@ -496,8 +501,10 @@ static bool trap_tramp(tally_inst *ti, tgen *g, hctx *h, size_t k, long *merged)
   if (not_displaceable(ti, s->insn) || !emit_tramp(ti, g, h, k, s->insn, H_SELF, true, merged, &why))
     return false;
   s->host_pc = s->pc;
-  snprintf(s->why_buf, sizeof s->why_buf, "%s: %s; the trap entry goes on to its trampoline",
-           ti->insns[s->insn].len == 2 ? "c.ebreak" : "ebreak", s->why);
+  char why0[sizeof s->why_buf]; /* s->why may be s->why_buf itself */
+  snprintf(why0, sizeof why0, "%s", s->why);
+  snprintf(s->why_buf, sizeof s->why_buf, "%s: %.120s; the trap entry goes on to its trampoline",
+           ti->insns[s->insn].len == 2 ? "c.ebreak" : "ebreak", why0);
   s->why = s->why_buf;
   return true;
 }
@@ -531,10 +538,17 @@ int inst_tramp_plan(tally_inst *ti, tally_error *err) {
       for (size_t c = 0; c < s->ncalls; c++)
         after += s->calls[c].when == TALLY_INST_AFTER;
       enum hmode mode;
-      long host = host_of(ti, s, &h, &mode);
+      long refused;
+      long host = host_of(ti, s, &h, &mode, &refused);
       const char *nd = not_displaceable(ti, s->insn);
-      if (!nd && ti->insns[s->insn].len == 2 && host < 0)
+      if (!nd && ti->insns[s->insn].len == 2 && host < 0 && refused >= 0) {
+        snprintf(s->why_buf, sizeof s->why_buf,
+                 "rare site: not on the branch at 0x%08x before it, which may run more often",
+                 ti->insns[refused].pc);
+        nd = s->why_buf;
+      } else if (!nd && ti->insns[s->insn].len == 2 && host < 0) {
         nd = "2-byte, and its block has no instruction to carry the jal (a c.j reaches no trampoline)";
+      }
       if (after) {
         why = "calls after the instruction run in the trap handler";
         jump_kind = false;
