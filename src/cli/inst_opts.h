@@ -45,7 +45,7 @@ typedef struct inst_opts {
 } inst_opts;
 
 /* Applies one option: key is a long option's name without "--" (points,
- * before, after, functions, range, tactic, bbcount, tool, analysis, call). 0, or
+ * before, after, rare, functions, range, tactic, bbcount, tool, analysis, call). 0, or
  * EXIT_USAGE with msg saying what is wrong with the value (without the
  * key: the caller says where it came from). `value` must outlive o. */
 int inst_opt_set(inst_opts *o, const char *key, const char *value, char *msg, size_t size);
