@@ -27,7 +27,8 @@ import sys
 import termios
 import tty
 
-TURNS = "6000000"   # 4 stretches of about 24M instructions (4 instructions a turn)
+TURNS = "6000000"        # 4 stretches of about 24M instructions (4 instructions a turn)
+SHORT_TURNS = "3000000"  # 48M instructions in all: more than one slice
 EXPECTED = b"phase 1\nprompt: answer\nto stderr\ndone 1\n"
 CLEAR = b"\r\x1b[K"
 DRAW = re.compile(rb"\r(tally: [^\r\n\x1b]*)\x1b\[K")
@@ -140,8 +141,8 @@ def check_functional_laws(rows, final_insns, what):
         prev = insns
 
 
-def base_cmd(a, *opts):
-    return [a.tally, "run", *opts, "--progress-every", "0.001", a.program, TURNS]
+def base_cmd(a, *opts, turns=TURNS):
+    return [a.tally, "run", *opts, "--progress-every", "0.001", a.program, turns]
 
 
 def case_tty(a):
@@ -205,7 +206,8 @@ def case_timed(a):
             if m:
                 mhz = float(m.group(1))
     check(mhz, "no frequency_mhz in tally5.ini")
-    rc, term, _ = run_on_pty(base_cmd(a, "--core", "tally5"))
+    # shorter: the core model is slower; past 20M instructions a slice has ended
+    rc, term, _ = run_on_pty(base_cmd(a, "--core", "tally5", turns=SHORT_TURNS))
     check(rc == 0, f"exit status {rc}")
     other, draws = check_terminal(tokens(term), "timed")
     check(other == EXPECTED, f"the program's output {other!r}")
@@ -218,9 +220,9 @@ def case_timed(a):
         check(abs(t - want) <= 0.0051 * want + 1e-6, f"{m.group(0)!r}: simulated time {want} s expected")
 
 
-def run_plain(a, *opts, merged=False):
+def run_plain(a, *opts, merged=False, turns=TURNS):
     """Without a terminal: (status, stdout, stderr)."""
-    cmd = base_cmd(a, *opts)
+    cmd = base_cmd(a, *opts, turns=turns)
     if merged:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return p.returncode, p.stdout, b""
@@ -230,12 +232,13 @@ def run_plain(a, *opts, merged=False):
 
 def case_pipe(a):
     """Without a terminal nothing changes: the same bytes as --no-progress,
-    and no line (the update period is short enough for one to show)."""
-    plain = run_plain(a)
-    off = run_plain(a, "--no-progress")
+    and no line (the update period is short enough for one to show at the
+    end of the first slice, before the program's last line)."""
+    plain = run_plain(a, turns=SHORT_TURNS)
+    off = run_plain(a, "--no-progress", turns=SHORT_TURNS)
     check(plain == off, f"without a terminal: {plain!r:.400}, with --no-progress: {off!r:.400}")
     check(plain == (0, EXPECTED, b""), f"status, stdout, stderr: {plain!r:.400}")
-    check(run_plain(a, "--quiet") == off, "--quiet differs from --no-progress here")
+    check(run_plain(a, "--quiet", turns=SHORT_TURNS) == off, "--quiet differs from --no-progress here")
 
 
 def case_log(a):
