@@ -9,9 +9,11 @@ prints "prompt: " (no newline) and flushes, computes, "answer\\n", computes,
 "to stderr\\n" (picolibc's semihosting console sends stderr to the same
 console handle, which tally and QEMU both show on stdout), computes,
 "done 1\\n" (an LCG with an odd multiplier and increment flips its low bit
-every step; 4 * TURNS steps from x = 1 leave it 1). Each stretch of
-computing is longer than one of tally run's slices (20M instructions), so
-the run loop stops inside each of them, the prompt's included.
+every step; 4 * TURNS steps from x = 1 leave it 1). With TURNS (the tty
+case, which checks that no line tears the prompt) each stretch of computing
+is longer than one of tally run's slices (20M instructions), so the run
+loop stops inside each of them, the prompt's included; the other cases run
+shorter.
 
 A terminal is a pseudo-terminal in raw mode (no newline translation), so
 the bytes read from it are exactly the bytes tally wrote. On it the line is
@@ -27,8 +29,9 @@ import sys
 import termios
 import tty
 
-TURNS = "6000000"        # 4 stretches of about 24M instructions (4 instructions a turn)
-SHORT_TURNS = "3000000"  # 48M instructions in all: more than one slice
+TURNS = "6000000"        # 4 stretches of about 24M instructions (4 instructions a turn): each longer than a slice
+SHORT_TURNS = "3000000"  # 48M instructions in all: several slices
+TINY_TURNS = "1500000"   # 24M: more than one slice
 EXPECTED = b"phase 1\nprompt: answer\nto stderr\ndone 1\n"
 CLEAR = b"\r\x1b[K"
 DRAW = re.compile(rb"\r(tally: [^\r\n\x1b]*)\x1b\[K")
@@ -160,11 +163,11 @@ def case_tty(a):
 def case_split(a):
     """stdout a pipe, stderr a terminal: stdout is the program's output,
     byte for byte, as QEMU shows it; the terminal has only the line."""
-    rc, term, out = run_on_pty(base_cmd(a), stdout_to_pty=False)
+    rc, term, out = run_on_pty(base_cmd(a, turns=SHORT_TURNS), stdout_to_pty=False)
     check(rc == 0, f"exit status {rc}")
     check(out == EXPECTED, f"stdout {out!r}, expected {EXPECTED!r}")
     if a.qemu_run:
-        q = subprocess.run([a.qemu_run, a.program, TURNS], stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        q = subprocess.run([a.qemu_run, a.program, SHORT_TURNS], stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
         check(q.returncode == 0 and q.stdout == out, f"QEMU's stdout {q.stdout!r} (status {q.returncode}), tally's {out!r}")
     other, draws = check_terminal(tokens(term), "split")
     check(other == b"", f"stderr holds more than the line: {other!r}")
@@ -174,7 +177,7 @@ def case_split(a):
 def case_narrow(a):
     """A line never wraps (a wrapped line cannot be taken back): at most
     one column short of the terminal's width."""
-    rc, term, _ = run_on_pty(base_cmd(a), cols=40)
+    rc, term, _ = run_on_pty(base_cmd(a, turns=SHORT_TURNS), cols=40)
     check(rc == 0, f"exit status {rc}")
     other, draws = check_terminal(tokens(term), "narrow")
     check(other == EXPECTED, f"the program's output {other!r}")
@@ -183,8 +186,8 @@ def case_narrow(a):
 
 def case_max_insns(a):
     """With --max-insns the line says how much of it is done."""
-    bound = 60_000_000
-    rc, term, _ = run_on_pty(base_cmd(a, "--max-insns", "60M"))
+    bound = 40_000_000
+    rc, term, _ = run_on_pty(base_cmd(a, "--max-insns", "40M", turns=SHORT_TURNS))
     check(rc == 124, f"exit status {rc}, expected 124 (--max-insns)")
     other, draws = check_terminal(tokens(term), "max_insns")
     rows = parse_draws(draws, "max_insns")
@@ -193,7 +196,7 @@ def case_max_insns(a):
         want = 100.0 * num(m.group(2)) / bound
         check(m.group(6) is not None and abs(float(m.group(6)) - want) <= 0.051,
               f"{m.group(0)!r}: {want:.2f}% of --max-insns expected")
-    check(b"stopped: --max-insns reached after 60,000,000 instructions" in other, f"the stop report: {other!r}")
+    check(b"stopped: --max-insns reached after 40,000,000 instructions" in other, f"the stop report: {other!r}")
 
 
 def case_timed(a):
@@ -234,17 +237,17 @@ def case_pipe(a):
     """Without a terminal nothing changes: the same bytes as --no-progress,
     and no line (the update period is short enough for one to show at the
     end of the first slice, before the program's last line)."""
-    plain = run_plain(a, turns=SHORT_TURNS)
-    off = run_plain(a, "--no-progress", turns=SHORT_TURNS)
+    plain = run_plain(a, turns=TINY_TURNS)
+    off = run_plain(a, "--no-progress", turns=TINY_TURNS)
     check(plain == off, f"without a terminal: {plain!r:.400}, with --no-progress: {off!r:.400}")
     check(plain == (0, EXPECTED, b""), f"status, stdout, stderr: {plain!r:.400}")
-    check(run_plain(a, "--quiet", turns=SHORT_TURNS) == off, "--quiet differs from --no-progress here")
+    check(run_plain(a, "--quiet", turns=TINY_TURNS) == off, "--quiet differs from --no-progress here")
 
 
 def case_log(a):
     """--progress into a file shared with the program's output: whole
     lines, never inside one of the program's."""
-    rc, both, _ = run_plain(a, "--progress", merged=True)
+    rc, both, _ = run_plain(a, "--progress", merged=True, turns=SHORT_TURNS)
     check(rc == 0, f"exit status {rc}")
     lines = both.split(b"\n")
     ours = [ln for ln in lines if ln.startswith(b"tally: ")]
