@@ -124,7 +124,7 @@ static void compose(const run_progress *p, tally_sim *sim, double now, char *lin
   double wall = now - p->start;
   double mips = wall > 0 ? (double)(insns - p->insn0) / wall / 1e6 : 0;
   fmt_sim_time(tally_sim_seconds(sim), simt, sizeof simt);
-  int n = snprintf(line, size, "tally: %s cycles, %s instructions, %.1f MIPS, %s simulated",
+  int n = snprintf(line, size, "tally: %s cycles, %s insns, %.1f MIPS, %s simulated",
                    fmt_count(tally_cycles(sim), cyc, sizeof cyc), fmt_count(insns, ins, sizeof ins), mips, simt);
   if (p->max_insns && n > 0 && (size_t)n < size)
     snprintf(line + n, size - (size_t)n, ", %.1f%% of --max-insns",

@@ -35,7 +35,7 @@ TINY_TURNS = "1500000"   # 24M: more than one slice
 EXPECTED = b"phase 1\nprompt: answer\nto stderr\ndone 1\n"
 CLEAR = b"\r\x1b[K"
 DRAW = re.compile(rb"\r(tally: [^\r\n\x1b]*)\x1b\[K")
-FIELDS = re.compile(r"tally: ([\d,]+) cycles, ([\d,]+) instructions, ([\d.]+) MIPS, ([\d.]+) (us|ms|s) simulated"
+FIELDS = re.compile(r"tally: ([\d,]+) cycles, ([\d,]+) insns, ([\d.]+) MIPS, ([\d.]+) (us|ms|s) simulated"
                     r"(?:, ([\d.]+)% of --max-insns)?$")
 SUMMARY = re.compile(rb"tally: ([\d,]+) instructions in [\d.]+ s \([\d.]+ MIPS\)\n")
 
@@ -120,7 +120,7 @@ def parse_draws(draws, what):
     rows = []
     for d in draws:
         m = FIELDS.match(d)
-        check(m is not None, f"{what}: progress line {d!r} is not 'N cycles, N instructions, M MIPS, T simulated'")
+        check(m is not None, f"{what}: progress line {d!r} is not 'N cycles, N insns, M MIPS, T simulated'")
         if m:
             rows.append(m)
     return rows
