@@ -231,6 +231,11 @@ void tally_core_describe(const tally_sim *sim, char *buf, size_t size);
 /* Cycles so far (functional mode: instructions plus wfi idle cycles). */
 uint64_t tally_cycles(const tally_sim *sim);
 
+/* Simulated time so far, in seconds: with a core model its clock, every
+ * frequency change (DVFS) included; functional mode: the cycles at the
+ * board's 100 MHz, the clock semihosting's time calls read. */
+double tally_sim_seconds(tally_sim *sim);
+
 /* The signal catalog: ids are 0 .. tally_signal_count()-1. */
 int tally_signal_count(void);
 const char *tally_signal_name(int id);

@@ -300,6 +300,12 @@ uint64_t tally_cycles(const tally_sim *sim) {
   return sim->cpu->tm ? sim->cpu->tm->cycle : sim->cpu->instret + sim->cpu->idle_cycles;
 }
 
+double tally_sim_seconds(tally_sim *sim) {
+  if (!sim->cpu->tm)
+    return (double)tally_cycles(sim) / BOARD_CORE_HZ;
+  return tally_energy_now(sim).seconds;
+}
+
 int tally_signal_count(void) { return SIG_COUNT; }
 const char *tally_signal_name(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].name : NULL; }
 const char *tally_signal_meaning(int id) { return id >= 0 && id < SIG_COUNT ? signal_catalog[id].meaning : NULL; }

@@ -21,6 +21,7 @@
 #include "tally/gdb.h"
 #include "run_perfetto.h"
 #include "run_cycle_trace.h"
+#include "run_progress.h"
 #include "run_trace.h"
 #include "tally/store.h"
 #include "tally/tally.h"
@@ -30,6 +31,9 @@
 
 typedef struct run_opts {
   bool verbose;
+  bool quiet;                /* --quiet: no progress line, no notes */
+  progress_mode progress;    /* --progress, --no-progress; on a terminal by default */
+  double progress_every;     /* --progress-every S */
   uint64_t max_insns;   /* 0 = no bound */
   double timeout;       /* seconds, 0 = none */
   bool raw;
@@ -66,6 +70,15 @@ static void run_usage(FILE *f) {
           "\n"
           "options:\n"
           "  -v, --verbose          print a summary line (instructions, time, speed)\n"
+          "  -q, --quiet            no progress line and no notes on stderr (errors\n"
+          "                         and the reports asked for still appear)\n"
+          "      --progress         show the progress line even when stderr is not a\n"
+          "                         terminal (a line per update, for a log); on a\n"
+          "                         terminal it is shown by default and overwrites\n"
+          "                         itself: cycles, instructions, MIPS, simulated time\n"
+          "                         and, with --max-insns, the share done\n"
+          "      --no-progress      never show it\n"
+          "      --progress-every S seconds of wall time between updates (default 1)\n"
           "      --max-insns N      stop after N instructions (k/M/G suffixes)\n"
           "      --timeout S        stop after S seconds of wall time\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
@@ -174,9 +187,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
+    {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"progress-every", required_argument, NULL, OPT_PROGRESS_EVERY},
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
@@ -212,16 +228,26 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {NULL, 0, NULL, 0},
   };
   *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
-                  .perfetto_calls = PERFETTO_CALLS_DEFAULT, .ctrace = {.from = 0, .to = UINT64_MAX}};
+                  .perfetto_calls = PERFETTO_CALLS_DEFAULT, .ctrace = {.from = 0, .to = UINT64_MAX},
+                  .progress_every = PROGRESS_EVERY_DEFAULT};
   count_opts_init(&o->count);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
   bool trace_option_given = false, perfetto_calls_given = false, ctrace_window_given = false;
-  while ((c = getopt_long(argc, argv, "+vh", longs, &li)) != -1) {
+  while ((c = getopt_long(argc, argv, "+vqh", longs, &li)) != -1) {
     switch (c) {
     case 'v': o->verbose = true; break;
+    case 'q': o->quiet = true; break;
+    case OPT_PROGRESS: o->progress = PROGRESS_ON; break;
+    case OPT_NO_PROGRESS: o->progress = PROGRESS_OFF; break;
+    case OPT_PROGRESS_EVERY:
+      if (!parse_seconds(optarg, &o->progress_every)) {
+        fprintf(stderr, "tally run: --progress-every wants seconds > 0, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
     case 'h': run_usage(stdout); return -2;
     case OPT_GDB: o->gdb = optarg; break;
     case OPT_GDB_WAIT: o->gdb_wait = true; break;
@@ -342,6 +368,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     fprintf(stderr, "tally run: --perfetto-calls needs --perfetto FILE\n");
     return -1;
   }
+  if (o->quiet && (o->verbose || o->progress == PROGRESS_ON)) {
+    fprintf(stderr, "tally run: --quiet and %s contradict each other\n", o->verbose ? "--verbose" : "--progress");
+    return -1;
+  }
+  if (o->quiet)
+    o->progress = PROGRESS_OFF;
   if (o->gdb_wait && !o->gdb) {
     fprintf(stderr, "tally run: --gdb-wait needs --gdb [ADDR:]PORT\n");
     return -1;
@@ -369,7 +401,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     return -1;
   }
   /* `tally run prog.elf --count ...` passes --count to the program: say so */
-  cli_hint_after_program("run", longs, argc, argv, optind);
+  if (!o->quiet)
+    cli_hint_after_program("run", longs, argc, argv, optind);
   return optind;
 }
 
@@ -412,7 +445,7 @@ static void report_summary(const tally_sim *sim, double secs) {
 
 /* The board with the program loaded and the core set; NULL after saying
  * why, *status the exit status then (64 for a wrong --core or --set). */
-static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
+static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char **argv, int *status) {
   *status = EXIT_NOINPUT;
   tally_config cfg;
   tally_config_default(&cfg);
@@ -426,6 +459,7 @@ static tally_sim *load(const run_opts *o, int argc, char **argv, int *status) {
   }
   if ((o->stats_json && !strcmp(o->stats_json, "-")) || (o->count.csv && !strcmp(o->count.csv, "-")))
     cfg.out = stderr; /* stdout carries the JSON alone */
+  progress_wrap(progress, &cfg.out, &cfg.err);
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
     fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);
@@ -496,6 +530,7 @@ typedef struct run_parts {
   cycle_trace_run ctrace;   /* --cycle-trace */
   perfetto_run *timeline;   /* --perfetto, or NULL */
   inst_cost *cost;          /* --inst-cost, or NULL */
+  run_progress progress;    /* the progress line, and the program's console streams through it */
 } run_parts;
 
 /* Lets go of everything set up so far and returns status: a run that
@@ -508,6 +543,7 @@ static int abandon(run_parts *p, run_opts *o, int status) {
   count_free(p->counting);
   count_opts_free(&o->count);
   tally_sim_free(p->sim);
+  progress_close(&p->progress); /* the board wrote to its streams until now */
   return status;
 }
 
@@ -591,6 +627,39 @@ static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, 
   return status;
 }
 
+/* The run loop, from how the program stands (s: TALLY_STOP_LIMIT when it
+ * can go on) to how it stopped, in slices: between two of them GDB may
+ * take over, and the bounds, the stop requests and the progress line are
+ * looked at. *bound says why the loop ended a run that could go on.
+ * --max-insns and --timeout count from progress_begin. */
+static tally_stop run_slices(run_parts *p, const run_opts *o, tally_gdb *gdb, tally_stop s, const char **bound) {
+  tally_sim *sim = p->sim;
+  uint64_t insn0 = p->progress.insn0;
+  double start = p->progress.start, t = now_seconds();
+  for (; s == TALLY_STOP_LIMIT && !*bound;) {
+    /* a stop request may end a slice early: count what ran, not slices */
+    uint64_t done = tally_instret(sim) - insn0;
+    uint64_t left = o->max_insns ? o->max_insns - done : UINT64_MAX;
+    uint64_t slice = progress_slice(&p->progress);
+    s = tally_run(sim, left < slice ? left : slice);
+    if (s != TALLY_STOP_LIMIT)
+      break;
+    if (gdb && tally_gdb_pending(gdb)) {
+      progress_clear(&p->progress);
+      if ((s = gdb_session(gdb, sim, bound)) != TALLY_STOP_LIMIT || *bound)
+        break;
+    }
+    if ((*bound = stopwatch_reason())) break;
+    if (o->max_insns && tally_instret(sim) - insn0 >= o->max_insns) { *bound = "--max-insns reached"; break; }
+    double prev = t;
+    t = now_seconds();
+    if (o->timeout && t - start >= o->timeout) { *bound = "--timeout reached"; break; }
+    if (interrupted) { *bound = "interrupted"; break; }
+    progress_tick(&p->progress, sim, t, t - prev);
+  }
+  return s;
+}
+
 int cmd_run(int argc, char **argv) {
   run_opts o;
   int first = parse_opts(argc, argv, &o);
@@ -600,7 +669,8 @@ int cmd_run(int argc, char **argv) {
   }
   int load_status;
   run_parts p = {0};
-  if (!(p.sim = load(&o, argc - first, argv + first, &load_status)))
+  progress_init(&p.progress, o.progress, o.progress_every, o.max_insns, o.gdb ? GDB_SLICE_INSNS : SLICE_INSNS);
+  if (!(p.sim = load(&o, &p.progress, argc - first, argv + first, &load_status)))
     return abandon(&p, &o, load_status);
   tally_sim *sim = p.sim;
   /* the store this run writes is never the program's to open */
@@ -619,9 +689,8 @@ int cmd_run(int argc, char **argv) {
     return abandon(&p, &o, st);
 
   stopwatch_arm(o.timeout);
-  bool progress = o.verbose && isatty(STDERR_FILENO);
-  double start = now_seconds(), last_progress = start;
-  uint64_t insn0 = tally_instret(sim);
+  double start = now_seconds();
+  progress_begin(&p.progress, sim, start);
   tally_stop s = TALLY_STOP_LIMIT;
   const char *bound = NULL;
   tally_gdb *gdb = NULL;
@@ -638,32 +707,11 @@ int cmd_run(int argc, char **argv) {
     if (trace_status && s == TALLY_STOP_ERROR)
       return abandon(&p, &o, trace_status);
   }
-  for (; s == TALLY_STOP_LIMIT && !bound;) {
-    /* a stop request may end a slice early: count what ran, not slices */
-    uint64_t done = tally_instret(sim) - insn0;
-    uint64_t left = o.max_insns ? o.max_insns - done : UINT64_MAX;
-    uint64_t slice = gdb ? GDB_SLICE_INSNS : SLICE_INSNS;
-    s = tally_run(sim, left < slice ? left : slice);
-    if (s != TALLY_STOP_LIMIT)
-      break;
-    if (gdb && tally_gdb_pending(gdb) && ((s = gdb_session(gdb, sim, &bound)) != TALLY_STOP_LIMIT || bound))
-      break;
-    if ((bound = stopwatch_reason())) break;
-    if (o.max_insns && tally_instret(sim) - insn0 >= o.max_insns) { bound = "--max-insns reached"; break; }
-    double t = now_seconds();
-    if (o.timeout && t - start >= o.timeout) { bound = "--timeout reached"; break; }
-    if (interrupted) { bound = "interrupted"; break; }
-    if (progress && t - last_progress >= 1.0) {
-      char n[32];
-      fprintf(stderr, "\rtally: %s instructions...", fmt_count(tally_instret(sim), n, sizeof n));
-      last_progress = t;
-    }
-  }
+  s = run_slices(&p, &o, gdb, s, &bound);
   stopwatch_stop();
   tally_gdb_close(gdb);
   double secs = now_seconds() - start;
-  if (progress && secs >= 1.0)
-    fprintf(stderr, "\r\033[K");
+  progress_clear(&p.progress);   /* the program's output is out, the line gone: the reports follow */
   fflush(stdout);
 
   const char *why;   /* why the program did not run to its end */

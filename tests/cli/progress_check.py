@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""tally run's progress line as a user sees it (docs/tally-run.md, "Progress").
+
+Usage: progress_check.py CASE --tally TALLY --program console_phases.elf
+                         [--qemu-run scripts/qemu-run.sh] [--core-dir cores]
+
+The program (tests/programs/console_phases.c) prints "phase 1\\n", computes,
+prints "prompt: " (no newline) and flushes, computes, "answer\\n", computes,
+"to stderr\\n" (picolibc's semihosting console sends stderr to the same
+console handle, which tally and QEMU both show on stdout), computes,
+"done 1\\n" (an LCG with an odd multiplier and increment flips its low bit
+every step; 4 * TURNS steps from x = 1 leave it 1). With TURNS (the tty
+case, which checks that no line tears the prompt) each stretch of computing
+is longer than one of tally run's slices (20M instructions), so the run
+loop stops inside each of them, the prompt's included; the other cases run
+shorter.
+
+A terminal is a pseudo-terminal in raw mode (no newline translation), so
+the bytes read from it are exactly the bytes tally wrote. On it the line is
+"\\rTEXT\\033[K" and is taken down with "\\r\\033[K".
+"""
+import argparse
+import fcntl
+import os
+import re
+import struct
+import subprocess
+import sys
+import termios
+import tty
+
+TURNS = "6000000"        # 4 stretches of about 24M instructions (4 instructions a turn): each longer than a slice
+SHORT_TURNS = "3000000"  # 48M instructions in all: several slices
+TINY_TURNS = "1500000"   # 24M: more than one slice
+EXPECTED = b"phase 1\nprompt: answer\nto stderr\ndone 1\n"
+CLEAR = b"\r\x1b[K"
+DRAW = re.compile(rb"\r(tally: [^\r\n\x1b]*)\x1b\[K")
+FIELDS = re.compile(r"tally: ([\d,]+) cycles, ([\d,]+) insns, ([\d.]+) MIPS, ([\d.]+) (us|ms|s) simulated"
+                    r"(?:, ([\d.]+)% of --max-insns)?$")
+SUMMARY = re.compile(rb"tally: ([\d,]+) instructions in [\d.]+ s \([\d.]+ MIPS\)\n")
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def num(s):
+    return int(s.replace(",", ""))
+
+
+def run_on_pty(cmd, stdout_to_pty=True, cols=200):
+    """Runs cmd with stderr (and stdout unless told) on a raw
+    pseudo-terminal of `cols` columns: (status, terminal bytes, stdout
+    bytes when it was a pipe)."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=slave,
+                            stdout=slave if stdout_to_pty else subprocess.PIPE)
+    os.close(slave)
+    term = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every copy of the slave is closed
+            break
+        if not chunk:
+            break
+        term += chunk
+    os.close(master)
+    out = proc.stdout.read() if proc.stdout else b""
+    return proc.wait(), term, out
+
+
+def tokens(term):
+    """The terminal's bytes as ('draw', text), ('clear', None) and
+    ('byte', b) items, in order."""
+    items, i = [], 0
+    while i < len(term):
+        if term.startswith(CLEAR, i):
+            items.append(("clear", None))
+            i += len(CLEAR)
+            continue
+        m = DRAW.match(term, i)
+        if m:
+            items.append(("draw", m.group(1).decode()))
+            i = m.end()
+            continue
+        items.append(("byte", term[i:i + 1]))
+        i += 1
+    return items
+
+
+def check_terminal(items, what):
+    """The laws of the line on a terminal shared with other output: a
+    drawn line is taken down before any other byte, never drawn after an
+    unfinished line; returns the other bytes and the lines' texts."""
+    shown, last, other, draws = False, b"\n", b"", []
+    for kind, val in items:
+        if kind == "draw":
+            check(last == b"\n", f"{what}: a progress line drawn after an unfinished line {other[-20:]!r}")
+            shown = True
+            draws.append(val)
+        elif kind == "clear":
+            shown = False
+        else:
+            check(not shown, f"{what}: byte {val!r} written over a progress line not taken down (after {other[-20:]!r})")
+            shown = False  # report once
+            last = val
+            other += val
+    check(not shown, f"{what}: the progress line is still on the terminal at the end")
+    return other, draws
+
+
+def parse_draws(draws, what):
+    rows = []
+    for d in draws:
+        m = FIELDS.match(d)
+        check(m is not None, f"{what}: progress line {d!r} is not 'N cycles, N insns, M MIPS, T simulated'")
+        if m:
+            rows.append(m)
+    return rows
+
+
+def sim_seconds(value, unit):
+    return float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+
+
+def check_functional_laws(rows, final_insns, what):
+    """Functional mode: one cycle per instruction (the program never
+    sleeps), at the board's 100 MHz (docs/tally-run.md); the counts only
+    grow and never pass the run's total."""
+    prev = 0
+    for m in rows:
+        cycles, insns = num(m.group(1)), num(m.group(2))
+        check(cycles == insns, f"{what}: functional run shows {cycles} cycles for {insns} instructions")
+        check(prev <= insns <= final_insns, f"{what}: instructions {insns} after {prev}, final {final_insns}")
+        t, want = sim_seconds(m.group(4), m.group(5)), cycles / 100e6
+        check(abs(t - want) <= 0.0051 * want + 1e-6, f"{what}: {m.group(0)!r}: simulated time {t} s, {want} s expected")
+        prev = insns
+
+
+def base_cmd(a, *opts, turns=TURNS):
+    return [a.tally, "run", *opts, "--progress-every", "0.001", a.program, turns]
+
+
+def case_tty(a):
+    """stdout and stderr on one terminal, the line on by default."""
+    rc, term, _ = run_on_pty(base_cmd(a, "-v"))
+    check(rc == 0, f"exit status {rc}")
+    other, draws = check_terminal(tokens(term), "tty")
+    m = SUMMARY.fullmatch(other[len(EXPECTED):])
+    check(other.startswith(EXPECTED) and m, f"the terminal's other bytes {other!r}: the program's output, then -v's line")
+    check(len(draws) >= 3, f"only {len(draws)} progress lines in a run of 4 stretches")
+    if m:
+        check_functional_laws(parse_draws(draws, "tty"), num(m.group(1).decode()), "tty")
+
+
+def case_split(a):
+    """stdout a pipe, stderr a terminal: stdout is the program's output,
+    byte for byte, as QEMU shows it; the terminal has only the line."""
+    rc, term, out = run_on_pty(base_cmd(a, turns=SHORT_TURNS), stdout_to_pty=False)
+    check(rc == 0, f"exit status {rc}")
+    check(out == EXPECTED, f"stdout {out!r}, expected {EXPECTED!r}")
+    if a.qemu_run:
+        q = subprocess.run([a.qemu_run, a.program, SHORT_TURNS], stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        check(q.returncode == 0 and q.stdout == out, f"QEMU's stdout {q.stdout!r} (status {q.returncode}), tally's {out!r}")
+    other, draws = check_terminal(tokens(term), "split")
+    check(other == b"", f"stderr holds more than the line: {other!r}")
+    check(len(draws) >= 3, f"only {len(draws)} progress lines")
+
+
+def case_narrow(a):
+    """A line never wraps (a wrapped line cannot be taken back): at most
+    one column short of the terminal's width."""
+    rc, term, _ = run_on_pty(base_cmd(a, turns=SHORT_TURNS), cols=40)
+    check(rc == 0, f"exit status {rc}")
+    other, draws = check_terminal(tokens(term), "narrow")
+    check(other == EXPECTED, f"the program's output {other!r}")
+    check(draws and all(len(d) <= 39 for d in draws), f"lines longer than 39 columns: {[d for d in draws if len(d) > 39]}")
+
+
+def case_max_insns(a):
+    """With --max-insns the line says how much of it is done."""
+    bound = 40_000_000
+    rc, term, _ = run_on_pty(base_cmd(a, "--max-insns", "40M", turns=SHORT_TURNS))
+    check(rc == 124, f"exit status {rc}, expected 124 (--max-insns)")
+    other, draws = check_terminal(tokens(term), "max_insns")
+    rows = parse_draws(draws, "max_insns")
+    check(len(rows) >= 3, f"only {len(rows)} progress lines")
+    for m in rows:
+        want = 100.0 * num(m.group(2)) / bound
+        check(m.group(6) is not None and abs(float(m.group(6)) - want) <= 0.051,
+              f"{m.group(0)!r}: {want:.2f}% of --max-insns expected")
+    check(b"stopped: --max-insns reached after 40,000,000 instructions" in other, f"the stop report: {other!r}")
+
+
+def case_timed(a):
+    """On a core model: at least a cycle per instruction (tally5 issues one
+    instruction a cycle at most), at the model's frequency_mhz."""
+    mhz = None
+    with open(os.path.join(a.core_dir, "tally5.ini")) as f:
+        for line in f:
+            m = re.match(r"\s*frequency_mhz\s*=\s*([\d.]+)", line)
+            if m:
+                mhz = float(m.group(1))
+    check(mhz, "no frequency_mhz in tally5.ini")
+    # shorter: the core model is slower; past 20M instructions a slice has ended
+    rc, term, _ = run_on_pty(base_cmd(a, "--core", "tally5", turns=SHORT_TURNS))
+    check(rc == 0, f"exit status {rc}")
+    other, draws = check_terminal(tokens(term), "timed")
+    check(other == EXPECTED, f"the program's output {other!r}")
+    rows = parse_draws(draws, "timed")
+    check(len(rows) >= 3, f"only {len(rows)} progress lines")
+    for m in rows:
+        cycles, insns = num(m.group(1)), num(m.group(2))
+        check(cycles >= insns, f"{m.group(0)!r}: fewer cycles than instructions")
+        t, want = sim_seconds(m.group(4), m.group(5)), cycles / (mhz * 1e6)
+        check(abs(t - want) <= 0.0051 * want + 1e-6, f"{m.group(0)!r}: simulated time {want} s expected")
+
+
+def run_plain(a, *opts, merged=False, turns=TURNS):
+    """Without a terminal: (status, stdout, stderr)."""
+    cmd = base_cmd(a, *opts, turns=turns)
+    if merged:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        return p.returncode, p.stdout, b""
+    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def case_pipe(a):
+    """Without a terminal nothing changes: the same bytes as --no-progress,
+    and no line (the update period is short enough for one to show at the
+    end of the first slice, before the program's last line)."""
+    plain = run_plain(a, turns=TINY_TURNS)
+    off = run_plain(a, "--no-progress", turns=TINY_TURNS)
+    check(plain == off, f"without a terminal: {plain!r:.400}, with --no-progress: {off!r:.400}")
+    check(plain == (0, EXPECTED, b""), f"status, stdout, stderr: {plain!r:.400}")
+    check(run_plain(a, "--quiet", turns=TINY_TURNS) == off, "--quiet differs from --no-progress here")
+
+
+def case_log(a):
+    """--progress into a file shared with the program's output: whole
+    lines, never inside one of the program's."""
+    rc, both, _ = run_plain(a, "--progress", merged=True, turns=SHORT_TURNS)
+    check(rc == 0, f"exit status {rc}")
+    lines = both.split(b"\n")
+    ours = [ln for ln in lines if ln.startswith(b"tally: ")]
+    rest = b"\n".join(ln for ln in lines if not ln.startswith(b"tally: "))
+    check(rest == EXPECTED, f"the program's output {rest!r} once the progress lines are out")
+    check(b"\r" not in both and b"\x1b" not in both, "terminal controls in a log")
+    check(len(ours) >= 3, f"only {len(ours)} progress lines")
+    parse_draws([ln.decode() for ln in ours], "log")
+
+
+def case_options(a):
+    """The option errors and --help."""
+    for opts, what in ((["-q", "-v"], "--verbose"), (["--quiet", "--progress"], "--progress")):
+        p = subprocess.run([a.tally, "run", *opts, a.program], capture_output=True)
+        check(p.returncode == 64 and f"--quiet and {what} contradict each other".encode() in p.stderr,
+              f"{opts}: status {p.returncode}, stderr {p.stderr!r}")
+    p = subprocess.run([a.tally, "run", "--progress-every", "0", a.program], capture_output=True)
+    check(p.returncode == 64 and b"--progress-every wants seconds > 0, got '0'" in p.stderr,
+          f"--progress-every 0: status {p.returncode}, stderr {p.stderr!r}")
+    h = subprocess.run([a.tally, "run", "--help"], capture_output=True).stdout
+    for opt in (b"--progress ", b"--no-progress", b"--progress-every", b"--quiet"):
+        check(opt in h, f"--help does not mention {opt!r}")
+
+
+CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--qemu-run")
+    ap.add_argument("--core-dir")
+    a = ap.parse_args()
+    CASES[a.case](a)
+    print(f"progress {a.case}: {'FAIL' if failures else 'ok'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
