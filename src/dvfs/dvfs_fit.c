@@ -267,8 +267,11 @@ static const char *why_out(const fit_ctx *c, size_t a) {
 static void adopt(fit_ctx *c, const int *pick) {
   const dvfs_fitlog *f = c->log;
   const int slowest = (int)c->o->npts - 1;
-  for (size_t i = 0; i < c->nregs; i++) /* every region with a point is in the log */
+  for (size_t i = 0; i < c->nregs; i++) { /* every region with a point is in the log */
     c->regs[i].point = 0;
+    if (c->regs[i].fails) /* not "inside a chosen loop" when that loop is out now */
+      c->regs[i].why = c->regs[i].fails;
+  }
   for (size_t a = 0; a < f->m; a++) {
     dvfs_region *r = &c->regs[f->region[a]];
     r->point = pick[a], r->dropped = !pick[a];

@@ -139,7 +139,7 @@ void dvfs_print_alone(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlo
     }
   if (!f->m)
     printf("  (none: no region passed the thresholds)\n");
-  printf("  trial runs: descent %u; alone %u (%u more taken from the descent's); knapsack choices run %u (%u %s)%s\n",
+  printf("  trial runs: descent %u; alone %u (and %u taken from the descent's); knapsack %u (%u %s tried)%s\n",
          f->descent_runs, f->alone_runs, f->alone_reused, f->verify_runs, f->rounds,
          f->rounds == 1 ? "solution" : "solutions",
          f->accepted ? "; its choice replaced the descent's" : "; the descent's choice stands");
@@ -172,7 +172,7 @@ int dvfs_print_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fit
     char names[512];
     picked_names(o, v, f, pick, names, sizeof names);
     printf("  limit %5.2f%%%s: time %+6.2f%%  energy %+7.2f%%  %s\n", lim, mine ? " (yours)" : "        ", sol.cost,
-           -sol.gain, sol.gain > 0 ? names : "(no region)");
+           sol.gain > 0 ? -sol.gain : 0.0, sol.gain > 0 ? names : "(no region)");
   }
   free(pick);
   return rc;
@@ -196,7 +196,7 @@ int dvfs_write_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fit
     }
     char names[2048];
     picked_names(o, v, f, pick, names, sizeof names);
-    fprintf(csv, "%.2f,%.4f,%.4f,\"%s\"\n", k / 4.0, sol.cost, -sol.gain, names);
+    fprintf(csv, "%.2f,%.4f,%.4f,\"%s\"\n", k / 4.0, sol.cost, sol.gain > 0 ? -sol.gain : 0.0, names);
   }
   free(pick);
   if (fclose(csv) && !rc)
