@@ -267,14 +267,19 @@ static const char *why_out(const fit_ctx *c, size_t a) {
 static void adopt(fit_ctx *c, const int *pick) {
   const dvfs_fitlog *f = c->log;
   const int slowest = (int)c->o->npts - 1;
-  for (size_t i = 0; i < c->nregs; i++) { /* every region with a point is in the log */
-    c->regs[i].point = 0;
+  /* every region with a point is in the log; one taken out counts as
+   * dropped (the oracle tries the chosen and the dropped ones) */
+  for (size_t i = 0; i < c->nregs; i++) {
+    if (c->regs[i].point)
+      c->regs[i].dropped = true, c->regs[i].point = 0;
     if (c->regs[i].fails) /* not "inside a chosen loop" when that loop is out now */
       c->regs[i].why = c->regs[i].fails;
   }
   for (size_t a = 0; a < f->m; a++) {
     dvfs_region *r = &c->regs[f->region[a]];
-    r->point = pick[a], r->dropped = !pick[a];
+    r->point = pick[a];
+    if (pick[a])
+      r->dropped = false;
     if (pick[a])
       r->why = pick[a] == slowest ? "chosen (knapsack of single-region runs)"
                                   : "chosen (knapsack of single-region runs, a faster point)";
