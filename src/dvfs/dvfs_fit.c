@@ -27,7 +27,6 @@
 
 enum { EXIT_BADDATA_ = 65, EXIT_INTERNAL_ = 70 };
 
-
 /* Moves the chosen region with the fewest misses per cycle one operating
  * point faster (dropped at the first); false if none is chosen. */
 static bool raise_weakest(dvfs_region *v, size_t n) {
@@ -224,8 +223,9 @@ static int measure_alone(fit_ctx *c) {
         return rc;
       fresh ? f->alone_runs++ : f->alone_reused++;
       if (fresh)
-        fprintf(stderr, "tally dvfs: region %zu/%zu alone at %.0f MHz: %+.2f%% time, %+.2f%% energy\n", a + 1, f->m,
-                c->o->pts[p].mhz, 100 * (r->e.seconds / t0 - 1), 100 * (r->e.total_j / e0 - 1));
+        fprintf(stderr, "tally dvfs: alone %zu/%zu, %s at %.0f MHz: %+.2f%% time, %+.2f%% energy\n", a + 1, f->m,
+                c->regs[f->region[a]].name, c->o->pts[p].mhz, 100 * (r->e.seconds / t0 - 1),
+                100 * (r->e.total_j / e0 - 1));
       f->cost[a * np + p] = 100 * (r->e.seconds / t0 - 1);
       f->gain[a * np + p] = 100 * (1 - r->e.total_j / e0);
     }

@@ -113,7 +113,7 @@ static int check(const inst *in, double budget, double *last, int t) {
 
 int main(void) {
   int fails = 0, checked = 0;
-  for (int t = 0; t < 600 && fails < 10; t++) {
+  for (int t = 0; t < 400 && fails < 10; t++) {
     inst in;
     make(&in);
     double last = 0;
