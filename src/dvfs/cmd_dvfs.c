@@ -269,6 +269,20 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
+/* Whether path can be written: the file, or when it does not exist yet,
+ * its folder (checked before the runs, which take minutes). */
+static bool can_write(const char *path) {
+  if (access(path, F_OK) == 0)
+    return access(path, W_OK) == 0;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    return access(".", W_OK) == 0;
+  slash[slash == dir] = 0; /* "/x.csv": the root */
+  return access(dir, W_OK) == 0;
+}
+
 int cmd_dvfs(int argc, char **argv) {
   dvfs_opts o;
   int rc = parse(argc, argv, &o);
@@ -277,6 +291,10 @@ int cmd_dvfs(int argc, char **argv) {
   if (access(o.in, R_OK) != 0) {
     fprintf(stderr, "tally dvfs: %s: cannot read the program\n", o.in);
     return EXIT_NOINPUT;
+  }
+  if (o.tradeoff_csv && !can_write(o.tradeoff_csv)) {
+    fprintf(stderr, "tally dvfs: --tradeoff-csv %s: cannot write there\n", o.tradeoff_csv);
+    return EXIT_CANTCREAT;
   }
   char dir[] = "/tmp/tally-dvfs-XXXXXX";
   if (!mkdtemp(dir)) {

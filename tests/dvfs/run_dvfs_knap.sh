@@ -19,7 +19,8 @@
 # - it equals the exhaustive oracle exactly: the report's oracle row is
 #   the tool's row, and tally run of OUT.elf gives the oracle's energy;
 # - --tradeoff-csv: limits 0.25% to 9% in steps of 0.25%, every predicted
-#   time within its limit, energies non-increasing as the limit grows.
+#   time within its limit, energies non-increasing as the limit grows; a
+#   file that cannot be written: exit 73 before any run, naming it.
 set -eu
 tally=$1
 command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || { echo "no cross compiler for tally inst: skipped"; exit 77; }
@@ -30,6 +31,12 @@ trap 'rm -rf "$dir"' EXIT
 elf=$dir/orig.elf
 cp "$2" "$elf"
 fail() { echo "FAIL: $*"; exit 1; }
+
+set +e
+"$tally" dvfs --tradeoff-csv "$dir/no/such/folder.csv" "$elf" -o "$dir/x.elf" >"$dir/x.txt" 2>&1; s=$?
+set -e
+[ $s = 73 ] && grep -q "no/such/folder.csv" "$dir/x.txt" || { cat "$dir/x.txt"; fail "unwritable --tradeoff-csv: status $s, want 73 naming the file"; }
+[ ! -e "$dir/x.elf" ] || fail "an output was left behind after a failure"
 
 opts="--core dsp500 --min-misses 500 --min-mpc 0.002 --min-relocks 0 --max-slowdown 9"
 "$tally" dvfs $opts --tradeoff-csv "$dir/tradeoff.csv" "$elf" -o "$dir/knap.elf" >"$dir/report.txt" 2>"$dir/err.txt" ||
