@@ -31,12 +31,18 @@ static void usage(FILE *f) {
           "      --regions KIND   loops (default: the paper's) or functions\n"
           "      --max-slowdown PCT  never slower than this (default 5): the region with\n"
           "                       the fewest misses per cycle goes one point faster\n"
-          "                       (at the top: dropped) until it holds; then the\n"
-          "                       dropped and raised regions are tried lower again\n"
-          "                       and each chosen one is exchanged for others, kept\n"
-          "                       when a run shows less energy within the limit\n"
-          "      --no-readd       the descent alone (no re-add, no exchange)\n"
-          "      --no-oracle      skip the oracle's runs\n"
+          "                       (at the top: dropped) until it holds (the descent);\n"
+          "                       then every region is run alone at every slower\n"
+          "                       point, the best combination of those runs within\n"
+          "                       the limit is found exactly (a knapsack) and kept\n"
+          "                       when its real run is within the limit and takes\n"
+          "                       less energy\n"
+          "      --descent-only   the descent alone (no single-region runs, no\n"
+          "                       knapsack); --no-readd is the same\n"
+          "      --tradeoff-csv FILE  write the knapsack's predicted best time and\n"
+          "                       energy for limits 0.25%%..max(5, --max-slowdown)%%\n"
+          "                       in steps of 0.25%% (limit_pct,time_pct,energy_pct,regions)\n"
+"      --no-oracle      skip the oracle's runs\n"
           "      --min-misses N   first threshold: D-cache misses of a region (default 10000)\n"
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
           "      --min-relocks X  break-even: cycles per region entry at least X times\n"
@@ -45,10 +51,11 @@ static void usage(FILE *f) {
           "  -h, --help           this help\n"
           "\n"
           "exit status: 0; 64 usage; 65 the program cannot be profiled or changes its\n"
-          "output; 66 IN.elf unreadable; 70 internal or toolchain failure.\n");
+          "output; 66 IN.elf unreadable; 70 internal or toolchain failure; 73\n"
+          "--tradeoff-csv FILE cannot be written.\n");
 }
 
-enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD };
+enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV };
 
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
@@ -58,7 +65,8 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       {"regions", required_argument, NULL, O_REGIONS}, {"max-slowdown", required_argument, NULL, O_SLOW},
       {"min-misses", required_argument, NULL, O_MISS}, {"min-mpc", required_argument, NULL, O_MPC},
       {"min-relocks", required_argument, NULL, O_RELOCKS}, {"no-oracle", no_argument, NULL, O_NO_ORACLE},
-      {"no-readd", no_argument, NULL, O_NO_READD},
+      {"no-readd", no_argument, NULL, O_NO_READD},       {"descent-only", no_argument, NULL, O_NO_READD},
+      {"tradeoff-csv", required_argument, NULL, O_CSV},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
@@ -100,6 +108,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       break;
     case O_NO_ORACLE: o->oracle = false; break;
     case O_NO_READD: o->readd = false; break;
+    case O_CSV: o->tradeoff_csv = optarg; break;
     case O_SLOW:
     case O_MPC:
     case O_RELOCKS: {
@@ -200,6 +209,7 @@ static int work(dvfs_opts *o, const char *dir) {
   dvfs_region *regs = NULL;
   dvfs_tally *rb = NULL, *ra = NULL;
   dvfs_oracle orc = {0};
+  dvfs_fitlog log = {0};
   size_t nrows = 0, nregs = 0;
   int rc = dvfs_model_read(o, &err);
   if (!rc && o->npts < 2) {
@@ -213,7 +223,7 @@ static int work(dvfs_opts *o, const char *dir) {
   if (!rc)
     rc = dvfs_select(o, rows, nrows, &regs, &nregs, &err);
   if (!rc)
-    rc = dvfs_fit(o, dir, regs, nregs, &base, &after, &err);
+    rc = dvfs_fit(o, dir, regs, nregs, &base, &after, &log, &err);
   if (!rc && (!(rb = calloc(nregs + 1, sizeof *rb)) || !(ra = calloc(nregs + 1, sizeof *ra)))) {
     snprintf(err.msg, sizeof err.msg, "out of memory");
     rc = EXIT_INTERNAL;
@@ -222,9 +232,18 @@ static int work(dvfs_opts *o, const char *dir) {
     rc = account(o, dir, regs, nregs, rb, ra, &base, &after, &err);
   if (!rc)
     rc = references(o, dir, regs, nregs, &base, &after, statics, &orc, &err);
+  if (!rc && o->tradeoff_csv)
+    rc = dvfs_write_tradeoff(o, regs, &log, &err);
   if (!rc) {
     print_head(o);
     dvfs_print_candidates(o, regs, nregs);
+    dvfs_print_alone(o, regs, &log);
+    if (dvfs_print_tradeoff(o, regs, &log)) {
+      snprintf(err.msg, sizeof err.msg, "out of memory");
+      rc = EXIT_INTERNAL;
+    }
+  }
+  if (!rc) {
     dvfs_print_measured(o, regs, nregs, rb, ra, &base, &after);
     dvfs_print_refs(o, regs, nregs, &base, &after, statics, &orc);
   } else {
@@ -235,18 +254,33 @@ static int work(dvfs_opts *o, const char *dir) {
   for (size_t p = 0; p < DVFS_MAX_POINTS; p++)
     dvfs_run_free(&statics[p]);
   dvfs_oracle_free(&orc);
+  dvfs_fitlog_free(&log);
   free(rows), free(regs), free(rb), free(ra);
   return rc;
 }
 
 static void remove_tree(const char *dir) {
-  static const char *const names[] = {"profile.elf", "phases.out", "switch.c", "oracle.elf", "readd.elf"};
+  static const char *const names[] = {"profile.elf", "phases.out", "switch.c", "oracle.elf", "knap.elf"};
   char p[4096];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     snprintf(p, sizeof p, "%s/%s", dir, names[i]);
     unlink(p);
   }
   rmdir(dir);
+}
+
+/* Whether path can be written: the file, or when it does not exist yet,
+ * its folder (checked before the runs, which take minutes). */
+static bool can_write(const char *path) {
+  if (access(path, F_OK) == 0)
+    return access(path, W_OK) == 0;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    return access(".", W_OK) == 0;
+  slash[slash == dir] = 0; /* "/x.csv": the root */
+  return access(dir, W_OK) == 0;
 }
 
 int cmd_dvfs(int argc, char **argv) {
@@ -257,6 +291,10 @@ int cmd_dvfs(int argc, char **argv) {
   if (access(o.in, R_OK) != 0) {
     fprintf(stderr, "tally dvfs: %s: cannot read the program\n", o.in);
     return EXIT_NOINPUT;
+  }
+  if (o.tradeoff_csv && !can_write(o.tradeoff_csv)) {
+    fprintf(stderr, "tally dvfs: --tradeoff-csv %s: cannot write there\n", o.tradeoff_csv);
+    return EXIT_CANTCREAT;
   }
   char dir[] = "/tmp/tally-dvfs-XXXXXX";
   if (!mkdtemp(dir)) {

@@ -42,7 +42,8 @@ typedef struct dvfs_opts {
   char **argv;
   bool keep;              /* keep the scratch directory */
   bool oracle;            /* run the oracle (--no-oracle: not) */
-  bool readd;             /* after the descent, try the dropped regions again (--no-readd: not) */
+  bool readd;             /* after the descent, the knapsack of single-region runs (--descent-only: not) */
+  const char *tradeoff_csv; /* --tradeoff-csv FILE, NULL: none */
 } dvfs_opts;
 
 /* One run of an ELF on tally. */
@@ -179,12 +180,58 @@ void dvfs_choose(const dvfs_opts *o, dvfs_region *v, size_t n);
  * it or lies inside it, and it shares no code with a chosen region. */
 bool dvfs_can_join(const dvfs_region *v, size_t n, size_t k);
 
+/* dvfs_knap.c: the knapsack of the fit. n regions, each switched at one
+ * of the points 1..npts-1 or not at all (0); cost and gain [i*npts+p]:
+ * the time that point adds and the energy it saves (percent; a gain <= 0
+ * or not finite: never taken); conflict [i*n+j]: i and j cannot both be
+ * switched. */
+#define DVFS_KNAP_MAX_NODES 4000000ul
+typedef struct dvfs_knap {
+  size_t n, npts;
+  const double *cost, *gain;
+  const bool *conflict;
+  unsigned long max_nodes; /* the search stops after this many nodes */
+} dvfs_knap;
+typedef struct dvfs_knap_sol {
+  int *pick;           /* [n] (the caller's): each region's point, 0: none */
+  double cost, gain;   /* sums over the picked points */
+  unsigned long nodes; /* nodes searched */
+  bool complete;       /* false: stopped at max_nodes (best found so far) */
+} dvfs_knap_sol;
+/* The combination with the largest gain whose cost is at most budget
+ * (exact unless !sol->complete). 0, or -1 out of memory. */
+int dvfs_knap_solve(const dvfs_knap *k, double budget, dvfs_knap_sol *sol);
+
+/* What the fit measured and decided (dvfs_fit.c), for the report. */
+typedef struct dvfs_fitlog {
+  size_t m;              /* regions measured alone */
+  size_t *region;        /* [m]: their indices among the regions */
+  double *cost, *gain;   /* [m*npts]: whole-run time added and energy saved,
+                            percent of the original's, with only that region
+                            switched at that point (point 0: 0) */
+  bool *conflict;        /* [m*m]: dvfs_can_join's rules */
+  unsigned descent_runs; /* real runs of the descent */
+  unsigned alone_runs;   /* real runs measuring regions alone */
+  unsigned alone_reused; /* ... taken from the descent's runs instead */
+  unsigned verify_runs;  /* real runs of knapsack choices */
+  unsigned rounds;       /* knapsack solutions tried */
+  bool accepted;         /* a knapsack choice replaced the descent's */
+  bool incomplete;       /* a search stopped at DVFS_KNAP_MAX_NODES */
+} dvfs_fitlog;
+void dvfs_fitlog_free(dvfs_fitlog *f);
+/* The predicted best combination within limit (percent) from the
+ * single-region runs: sol->pick has f->m entries. 0, or -1 out of memory. */
+int dvfs_fitlog_predict(const dvfs_fitlog *f, size_t npts, double limit, dvfs_knap_sol *sol);
+
 /* dvfs_fit.c: inserts and runs until the run is within --max-slowdown
  * (the descent: the chosen region with the fewest misses per cycle one
- * point faster at a time), then tries the dropped regions again (unless
- * --no-readd). OUT.elf and *after are the final choice's. */
+ * point faster at a time); then (unless --descent-only) measures every
+ * region alone at every slower point, solves the knapsack of those
+ * measurements and keeps its choice when a real run of it is within the
+ * limit and takes less energy. OUT.elf and *after are the final
+ * choice's; *log what was measured (dvfs_fitlog_free). */
 int dvfs_fit(dvfs_opts *o, const char *dir, dvfs_region *regs, size_t nregs, const dvfs_run *base, dvfs_run *after,
-             tally_error *err);
+             dvfs_fitlog *log, tally_error *err);
 
 /* dvfs_insert.c: writes out with switches around the regions whose point
  * is not 0 (each to its own point). */
@@ -214,6 +261,11 @@ double dvfs_slowdown(const dvfs_run *r, const dvfs_run *base);
 void dvfs_print_candidates(const dvfs_opts *o, const dvfs_region *v, size_t n);
 void dvfs_print_measured(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_tally *before,
                          const dvfs_tally *after, const dvfs_run *base, const dvfs_run *sw);
+void dvfs_print_alone(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f);
+/* The predicted trade-off at 1..5% and --max-slowdown: 0, or -1 out of memory. */
+int dvfs_print_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f);
+/* Writes --tradeoff-csv: 0, or an exit status with err. */
+int dvfs_write_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f, tally_error *err);
 void dvfs_print_refs(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_run *base, const dvfs_run *sw,
                      const dvfs_run *statics, const dvfs_oracle *orc);
 

@@ -5,8 +5,10 @@
  * 10 and 11 as tables), then the static settings and the oracle.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../cli/cli.h"
 #include "dvfs.h"
 
 static double pct(double now, double before) { return before > 0 ? 100.0 * (now / before - 1) : 0; }
@@ -104,4 +106,103 @@ void dvfs_print_refs(const dvfs_opts *o, const dvfs_region *v, size_t n, const d
            100.0 * tool / base->e.total_j, 100.0 * best / base->e.total_j, 100.0 * tool / best);
   else
     printf("  the oracle saves nothing within --max-slowdown either\n");
+}
+
+/* The names of the picked regions, "name@MHz" joined by "; ". */
+static void picked_names(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f, const int *pick, char *buf,
+                         size_t size) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (size_t a = 0; a < f->m && len < size; a++)
+    if (pick[a])
+      len += (size_t)snprintf(buf + len, size - len, "%s%s@%.0f", len ? "; " : "", v[f->region[a]].name,
+                              o->pts[pick[a]].mhz);
+}
+
+void dvfs_print_alone(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f) {
+  if (!o->readd)
+    return;
+  printf("each region alone (whole run against the original: one real run with only that region switched;\n"
+         "its switch code and relocks included):\n");
+  printf("  %-36s %-9s %9s %9s %13s\n", "region", "MHz/V", "time", "energy", "saved/added");
+  char pt[32];
+  for (size_t a = 0; a < f->m; a++)
+    for (size_t p = 1; p < o->npts; p++) {
+      double c = f->cost[a * o->npts + p], g = f->gain[a * o->npts + p];
+      char ratio[32];
+      if (c > 0)
+        snprintf(ratio, sizeof ratio, "%.2f", g / c);
+      else
+        snprintf(ratio, sizeof ratio, "%s", g > 0 ? "(no time)" : "-");
+      printf("  %-36.36s %-9s %+8.2f%% %+8.2f%% %13s\n", v[f->region[a]].name, point_name(o, (int)p, pt, sizeof pt), c,
+             -g, ratio);
+    }
+  if (!f->m)
+    printf("  (none: no region passed the thresholds)\n");
+  printf("  trial runs: descent %u; alone %u (and %u taken from the descent's); knapsack %u (%u %s tried)%s\n",
+         f->descent_runs, f->alone_runs, f->alone_reused, f->verify_runs, f->rounds,
+         f->rounds == 1 ? "solution" : "solutions",
+         f->accepted ? "; its choice replaced the descent's" : "; the descent's choice stands");
+  if (f->incomplete)
+    printf("  the knapsack search stopped after %lu nodes: its choice is the best found, maybe not the best\n",
+           DVFS_KNAP_MAX_NODES);
+}
+
+int dvfs_print_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f) {
+  if (!o->readd || !f->m)
+    return 0;
+  int *pick = calloc(f->m, sizeof *pick);
+  if (!pick)
+    return -1;
+  static const double limits[] = {1, 2, 3, 4, 5};
+  size_t nl = sizeof limits / sizeof limits[0];
+  printf("trade-off for --max-slowdown (PREDICTED: sums of the single-region runs above, the best combination\n"
+         "within each limit; not runs of the combinations):\n");
+  int rc = 0;
+  bool mine_shown = false;
+  for (size_t i = 0; !rc && i <= nl; i++) {
+    double lim = i < nl ? limits[i] : o->max_slowdown;
+    if (i == nl && mine_shown)
+      break;
+    bool mine = lim == o->max_slowdown;
+    mine_shown = mine_shown || mine;
+    dvfs_knap_sol sol = {.pick = pick};
+    if ((rc = dvfs_fitlog_predict(f, o->npts, lim, &sol)) != 0)
+      break;
+    char names[512];
+    picked_names(o, v, f, pick, names, sizeof names);
+    printf("  limit %5.2f%%%s: time %+6.2f%%  energy %+7.2f%%  %s\n", lim, mine ? " (yours)" : "        ", sol.cost,
+           sol.gain > 0 ? -sol.gain : 0.0, sol.gain > 0 ? names : "(no region)");
+  }
+  free(pick);
+  return rc;
+}
+
+int dvfs_write_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f, tally_error *err) {
+  FILE *csv = fopen(o->tradeoff_csv, "w");
+  if (!csv) {
+    snprintf(err->msg, sizeof err->msg, "--tradeoff-csv %.400s: cannot write", o->tradeoff_csv);
+    return EXIT_CANTCREAT;
+  }
+  int *pick = calloc(f->m ? f->m : 1, sizeof *pick);
+  int rc = pick ? 0 : EXIT_INTERNAL;
+  double top = o->max_slowdown > 5 ? o->max_slowdown : 5;
+  fprintf(csv, "limit_pct,time_pct,energy_pct,regions\n");
+  for (unsigned k = 1; !rc && k <= (unsigned)(top * 4 + 1e-9); k++) {
+    dvfs_knap_sol sol = {.pick = pick};
+    if (dvfs_fitlog_predict(f, o->npts, k / 4.0, &sol)) {
+      rc = EXIT_INTERNAL;
+      break;
+    }
+    char names[2048];
+    picked_names(o, v, f, pick, names, sizeof names);
+    fprintf(csv, "%.2f,%.4f,%.4f,\"%s\"\n", k / 4.0, sol.cost, sol.gain > 0 ? -sol.gain : 0.0, names);
+  }
+  free(pick);
+  if (fclose(csv) && !rc)
+    rc = EXIT_CANTCREAT;
+  if (rc)
+    snprintf(err->msg, sizeof err->msg, "--tradeoff-csv %.400s: %s", o->tradeoff_csv,
+             rc == EXIT_CANTCREAT ? "cannot write" : "out of memory");
+  return rc;
 }
