@@ -24,12 +24,19 @@ trap 'rm -rf "$tmp"' EXIT
   echo "Command: \`tally dvfs --core dsp500 $opts build/target/rv32imac/W.elf -o W.dvfs.elf\` (defaults otherwise)."
   echo
   for w in $ws; do
-    (cd "$tmp" && "$build/tally" dvfs --core dsp500 $opts "$build/target/rv32imac/$w.elf" -o "$w.dvfs.elf" \
-      >"$w.txt" 2>&1) || echo "(exit $?)" >>"$tmp/$w.txt"
+    (cd "$tmp" && "$build/tally" dvfs --core dsp500 $opts --tradeoff-csv "$w.csv" \
+      "$build/target/rv32imac/$w.elf" -o "$w.dvfs.elf" >"$w.txt" 2>&1) || echo "(exit $?)" >>"$tmp/$w.txt"
   done
   echo "## Summary (whole run, against the original at 500 MHz / 1.2 V)"
   echo
   python3 "$here/summary.py" "$tmp" $ws
+  echo
+  echo "## The paper's average: every workload at any point of its own trade-off curve"
+  echo
+  echo "Predicted from each workload's single-region runs (\`--tradeoff-csv\`), the best"
+  echo "average over all the workloads above for each average slowdown (bench/dvfs/frontier.py):"
+  echo
+  python3 "$here/frontier.py" "$tmp" $ws
   for w in $ws; do
     echo
     echo "## $w"
