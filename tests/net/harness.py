@@ -52,10 +52,11 @@ class Collector:
 class Relay:
     """relay.py between a sender and `to`; .addr is where senders send."""
 
-    def __init__(self, relay, to, drop, dup, reorder, seed):
+    def __init__(self, relay, to, drop, dup, reorder, seed, each_first=False):
         self.p = subprocess.Popen([sys.executable, relay, "--listen", "127.0.0.1:0", "--to", to,
                                    "--drop", str(drop), "--dup", str(dup), "--reorder", str(reorder),
-                                   "--seed", str(seed)], stdout=subprocess.PIPE, text=True)
+                                   "--seed", str(seed)] + (["--each-first"] if each_first else []),
+                                  stdout=subprocess.PIPE, text=True)
         line = self.p.stdout.readline()
         self.addr = line.strip().split("=", 1)[1]
 

@@ -3,7 +3,7 @@
 
     relay.py --listen 127.0.0.1:0 --to COLLECTOR_ADDR:PORT
              [--drop P] [--dup P] [--reorder P] [--seed S] [--hold-ms MS]
-             [--idle-exit S]
+             [--each-first] [--idle-exit S]
 
 The board sends to the relay's --listen address; the relay forwards to --to
 from a second socket, and forwards what comes back (resend requests, final
@@ -14,6 +14,11 @@ each packet is, independently and from one seeded generator:
   sent twice with probability --dup, and/or
   held back with probability --reorder, then released after 1 to 3 later
   packets in the same direction have gone by, or after --hold-ms.
+
+With --each-first the first three packets of each direction are dropped,
+sent twice and held back, in that order, before the generator takes over:
+a short direction (the collector's few resend requests and final
+acknowledgements) then meets every fault whatever the timing.
 
 It prints "relay=ADDR:PORT" (its --listen address) on stdout when ready, and
 on exit (SIGTERM, SIGINT, or --idle-exit seconds without a packet) one line
@@ -53,18 +58,25 @@ class Direction:
         self.name, self.rng, self.args = name, rng, args
         self.held = []          # [packets still to pass before release, deadline, bytes]
         self.counts = dict(forwarded=0, dropped=0, duplicated=0, reordered=0)
+        self.seen = 0
+
+    def forced(self, fault):
+        # --each-first: packet 0 is dropped, 1 duplicated, 2 held back
+        return self.args.each_first and self.seen - 1 == ("drop", "dup", "reorder").index(fault)
 
     def packet(self, data, send):
         self.release(send, passing=True)
-        if self.rng.random() < self.args.drop:
+        self.seen += 1
+        early = self.args.each_first and self.seen <= 3
+        if self.forced("drop") or (not early and self.rng.random() < self.args.drop):
             self.counts["dropped"] += 1
             return
         copies = 1
-        if self.rng.random() < self.args.dup:
+        if self.forced("dup") or (not early and self.rng.random() < self.args.dup):
             self.counts["duplicated"] += 1
             copies = 2
         for _ in range(copies):
-            if self.rng.random() < self.args.reorder:
+            if self.forced("reorder") or (not early and self.rng.random() < self.args.reorder):
                 self.counts["reordered"] += 1
                 self.held.append([self.rng.randint(1, 3), time.monotonic() + self.args.hold_ms / 1000, data])
             else:
@@ -102,6 +114,7 @@ def main():
     ap.add_argument("--reorder", type=probability, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hold-ms", type=float, default=30.0)
+    ap.add_argument("--each-first", action="store_true")
     ap.add_argument("--idle-exit", type=float, default=0.0)
     args = ap.parse_args()
 
