@@ -111,9 +111,19 @@ static void axis_scale(const svg_panel *p, double *top, double *step) {
     }
 }
 
+/* Where to end a line of at most width characters of s (longer). */
+static size_t break_at(const char *s, size_t width) {
+  static const char *const seps[] = {" ", "+_."}; /* "loop 0x8000 (f+0x20)": before the name */
+  for (size_t i = 0; i < 2; i++)
+    for (size_t k = width; k > width / 2; k--)
+      if (strchr(seps[i], s[k - 1]))
+        return k;
+  return width;
+}
+
 /* Writes s as at most LABEL_LINES lines of at most width characters,
- * broken after a space, '+', '_' or '.' when one is in the line's second
- * half, centred on x below y; a label too long ends in "...". The
+ * broken after a space, else after '+', '_' or '.', when one is in the
+ * line's second half, centred on x below y; a label too long ends in "...". The
  * number of lines. */
 static int wrapped_text(FILE *f, double x, double y, const char *s, size_t width) {
   char line[160];
@@ -130,11 +140,7 @@ static int wrapped_text(FILE *f, double x, double y, const char *s, size_t width
       if (l == LABEL_LINES - 1) {
         n = width - 3; /* the last line: cut, marked */
       } else {
-        for (size_t k = width; k > width / 2; k--)
-          if (strchr(" +_.", s[at + k - 1])) {
-            n = k;
-            break;
-          }
+        n = break_at(s + at, width);
       }
     }
     memcpy(line, s + at, n);
@@ -323,9 +329,6 @@ static int write_svg(FILE *f, const dvfs_opts *o, const svg_panel *m, const svg_
   static const char *const ln2[] = {"time", "energy"};
   static const char *const lf2[] = {COL_TIME, COL_ENERGY};
   panel(f, r, 54 + ph, ln2, lf2, 2);
-  if (!o->oracle)
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" fill=\"#666666\">(no oracle: --no-oracle)</text>\n", LEFT,
-            h - 8);
   fputs("</svg>\n", f);
   return ferror(f) ? -1 : 0;
 }
@@ -348,7 +351,9 @@ int dvfs_write_svg(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvf
   static const char *const r_what[] = {"time", "energy"};
   static const char *const r_which[] = {"ref", "ref"};
   static const char *const r_fill[] = {COL_TIME, COL_ENERGY};
-  svg_panel r = {"refs", "References, whole run: time and energy, percent of the original",
+  svg_panel r = {"refs",
+                 o->oracle ? "References, whole run: time and energy, percent of the original"
+                           : "References, whole run: time and energy, percent of the original (no oracle: --no-oracle)",
                  ref_cats(o, base, sw, statics, orc, rc_), 2, 2, r_what, r_which, r_fill, NULL, rc_};
   int rc = 0;
   FILE *f = fopen(o->svg, "w");
