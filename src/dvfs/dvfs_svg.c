@@ -38,7 +38,7 @@ enum {
   LABEL_LINES = 3, /* a category label wraps to at most this many lines */
   LINE_H = 13,
 };
-#define CHAR_W 6.3 /* a character of the 11 px labels, roughly: wrapping */
+#define CHAR_W 6.8 /* a character of the 11 px labels, a little wide (Verdana): wrapping */
 
 #define COL_ORIG "#a9b1bc"
 #define COL_TIME "#d9782d"
@@ -78,6 +78,7 @@ typedef struct svg_panel {
   const char *const *fill;      /* [nbar] */
   const char *const *group;     /* [nbar / per_group]: the labels under the groups */
   const svg_cat *cats;
+  double limit; /* > 0: a line at 100% + this (--max-slowdown), for the whole-run times */
 } svg_panel;
 
 static double cat_width(const svg_panel *p) {
@@ -215,6 +216,14 @@ static void panel(FILE *f, const svg_panel *p, double y, const char *const *lnam
           COL_AXIS, p->title);
   legend(f, LEFT, y + 38, lnames, lfills, ln);
   y_axis(f, y0, x1, top, step, scale);
+  if (p->limit > 0 && 100 + p->limit <= top) {
+    double yl = y0 + PLOT_H - (100 + p->limit) * scale;
+    fprintf(f,
+            "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c0392b\" stroke-dasharray=\"2 3\" "
+            "stroke-width=\"1.2\"/>\n<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"10\" "
+            "fill=\"#c0392b\">--max-slowdown %g%%</text>\n",
+            LEFT, yl, x1, yl, x1, yl - 3, p->limit);
+  }
   for (size_t c = 0; c < p->ncat; c++) {
     double cx = LEFT + CAT_GAP / 2.0 + (double)c * (cw + CAT_GAP), x = cx;
     for (size_t b = 0; b < p->nbar; b++) {
@@ -346,15 +355,16 @@ int dvfs_write_svg(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvf
   static const char *const m_which[] = {"original", "dvfs", "original", "dvfs"};
   static const char *const m_fill[] = {COL_ORIG, COL_TIME, COL_ORIG, COL_ENERGY};
   static const char *const m_group[] = {"time", "energy"};
-  svg_panel m = {"measured", "Measured per region: time and energy, percent of the original (the paper's Figures 10, 11)",
-                 measured_cats(o, v, n, before, after, base, sw, mc), 4, 2, m_what, m_which, m_fill, m_group, mc};
+  svg_panel m = {"measured",
+                 "Measured per region: time and energy, percent of the original (the paper's Figures 10, 11)",
+                 measured_cats(o, v, n, before, after, base, sw, mc), 4, 2, m_what, m_which, m_fill, m_group, mc, 0};
   static const char *const r_what[] = {"time", "energy"};
   static const char *const r_which[] = {"ref", "ref"};
   static const char *const r_fill[] = {COL_TIME, COL_ENERGY};
   svg_panel r = {"refs",
                  o->oracle ? "References, whole run: time and energy, percent of the original"
                            : "References, whole run: time and energy, percent of the original (no oracle: --no-oracle)",
-                 ref_cats(o, base, sw, statics, orc, rc_), 2, 2, r_what, r_which, r_fill, NULL, rc_};
+                 ref_cats(o, base, sw, statics, orc, rc_), 2, 2, r_what, r_which, r_fill, NULL, rc_, o->max_slowdown};
   int rc = 0;
   FILE *f = fopen(o->svg, "w");
   if (!f || write_svg(f, o, &m, &r) != 0)
