@@ -44,6 +44,7 @@ enum {
 #define COL_TIME "#d9782d"
 #define COL_ENERGY "#2a8c82"
 #define COL_AXIS "#333333"
+#define COL_LIMIT "#c0392b"
 #define FONT "font-family=\"DejaVu Sans, Verdana, Arial, Helvetica, sans-serif\""
 
 void dvfs_svg_escape(FILE *f, const char *s) {
@@ -196,13 +197,15 @@ static void bar(FILE *f, const svg_panel *p, size_t c, size_t b, double x, doubl
           x + BAR_W / 2.0, base - h - 3, COL_AXIS, val);
 }
 
-static void legend(FILE *f, double x, double y, const char *const *names, const char *const *fills, size_t n) {
+/* The legend's swatches from x on; where it ends. */
+static double legend(FILE *f, double x, double y, const char *const *names, const char *const *fills, size_t n) {
   for (size_t i = 0; i < n; i++) {
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", x, y - 10, fills[i]);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">%s</text>\n", x + 16, y, COL_AXIS,
             names[i]);
-    x += 16 + 6.2 * (double)strlen(names[i]) + 18;
+    x += 16 + 6.8 * (double)strlen(names[i]) + 18;
   }
+  return x;
 }
 
 /* One panel with its top at y; the legend names legend_n fills. */
@@ -214,15 +217,19 @@ static void panel(FILE *f, const svg_panel *p, double y, const char *const *lnam
   fprintf(f, "<g id=\"%s\">\n", p->id);
   fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\">%s</text>\n", LEFT, y + 18,
           COL_AXIS, p->title);
-  legend(f, LEFT, y + 38, lnames, lfills, ln);
+  double lx = legend(f, LEFT, y + 38, lnames, lfills, ln);
   y_axis(f, y0, x1, top, step, scale);
-  if (p->limit > 0 && 100 + p->limit <= top) {
+  if (p->limit > 0 && 100 + p->limit <= top) { /* the line, and its name in the legend (not over a bar) */
     double yl = y0 + PLOT_H - (100 + p->limit) * scale;
     fprintf(f,
-            "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c0392b\" stroke-dasharray=\"2 3\" "
-            "stroke-width=\"1.2\"/>\n<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" font-size=\"10\" "
-            "fill=\"#c0392b\">--max-slowdown %g%%</text>\n",
-            LEFT, yl, x1, yl, x1, yl - 3, p->limit);
+            "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"%s\" stroke-dasharray=\"2 3\" "
+            "stroke-width=\"1.2\"/>\n",
+            LEFT, yl, x1, yl, COL_LIMIT);
+    fprintf(f,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"2 3\" "
+            "stroke-width=\"1.2\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">100%% + "
+            "--max-slowdown (%g%%)</text>\n",
+            lx, y + 34, lx + 20, y + 34, COL_LIMIT, lx + 26, y + 38, COL_AXIS, p->limit);
   }
   for (size_t c = 0; c < p->ncat; c++) {
     double cx = LEFT + CAT_GAP / 2.0 + (double)c * (cw + CAT_GAP), x = cx;
