@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../cli/cli.h"
@@ -42,7 +43,11 @@ static void usage(FILE *f) {
           "      --tradeoff-csv FILE  write the knapsack's predicted best time and\n"
           "                       energy for limits 0.25%%..max(5, --max-slowdown)%%\n"
           "                       in steps of 0.25%% (limit_pct,time_pct,energy_pct,regions)\n"
-"      --no-oracle      skip the oracle's runs\n"
+          "      --svg FILE       also draw the measured table as an SVG picture: per\n"
+          "                       chosen region, outside them and for the whole run,\n"
+          "                       time and energy in percent of the original; and\n"
+          "                       the references (static points, oracle)\n"
+          "      --no-oracle      skip the oracle's runs\n"
           "      --min-misses N   first threshold: D-cache misses of a region (default 10000)\n"
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
           "      --min-relocks X  break-even: cycles per region entry at least X times\n"
@@ -52,10 +57,10 @@ static void usage(FILE *f) {
           "\n"
           "exit status: 0; 64 usage; 65 the program cannot be profiled or changes its\n"
           "output; 66 IN.elf unreadable; 70 internal or toolchain failure; 73\n"
-          "--tradeoff-csv FILE cannot be written.\n");
+          "--tradeoff-csv or --svg FILE cannot be written (checked before the runs).\n");
 }
 
-enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV };
+enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG };
 
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
@@ -66,7 +71,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       {"min-misses", required_argument, NULL, O_MISS}, {"min-mpc", required_argument, NULL, O_MPC},
       {"min-relocks", required_argument, NULL, O_RELOCKS}, {"no-oracle", no_argument, NULL, O_NO_ORACLE},
       {"no-readd", no_argument, NULL, O_NO_READD},       {"descent-only", no_argument, NULL, O_NO_READD},
-      {"tradeoff-csv", required_argument, NULL, O_CSV},
+      {"tradeoff-csv", required_argument, NULL, O_CSV}, {"svg", required_argument, NULL, O_SVG},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
@@ -109,6 +114,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
     case O_NO_ORACLE: o->oracle = false; break;
     case O_NO_READD: o->readd = false; break;
     case O_CSV: o->tradeoff_csv = optarg; break;
+    case O_SVG: o->svg = optarg; break;
     case O_SLOW:
     case O_MPC:
     case O_RELOCKS: {
@@ -234,6 +240,8 @@ static int work(dvfs_opts *o, const char *dir) {
     rc = references(o, dir, regs, nregs, &base, &after, statics, &orc, &err);
   if (!rc && o->tradeoff_csv)
     rc = dvfs_write_tradeoff(o, regs, &log, &err);
+  if (!rc && o->svg)
+    rc = dvfs_write_svg(o, regs, nregs, rb, ra, &base, &after, statics, &orc, &err);
   if (!rc) {
     print_head(o);
     dvfs_print_candidates(o, regs, nregs);
@@ -269,11 +277,12 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
-/* Whether path can be written: the file, or when it does not exist yet,
- * its folder (checked before the runs, which take minutes). */
+/* Whether path can be written: the file (not a folder), or when it does
+ * not exist yet, its folder (checked before the runs, which take minutes). */
 static bool can_write(const char *path) {
-  if (access(path, F_OK) == 0)
-    return access(path, W_OK) == 0;
+  struct stat st;
+  if (stat(path, &st) == 0)
+    return !S_ISDIR(st.st_mode) && access(path, W_OK) == 0;
   char dir[4096];
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');
@@ -294,6 +303,10 @@ int cmd_dvfs(int argc, char **argv) {
   }
   if (o.tradeoff_csv && !can_write(o.tradeoff_csv)) {
     fprintf(stderr, "tally dvfs: --tradeoff-csv %s: cannot write there\n", o.tradeoff_csv);
+    return EXIT_CANTCREAT;
+  }
+  if (o.svg && !can_write(o.svg)) {
+    fprintf(stderr, "tally dvfs: --svg %s: cannot write there\n", o.svg);
     return EXIT_CANTCREAT;
   }
   char dir[] = "/tmp/tally-dvfs-XXXXXX";

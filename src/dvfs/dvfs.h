@@ -44,6 +44,7 @@ typedef struct dvfs_opts {
   bool oracle;            /* run the oracle (--no-oracle: not) */
   bool readd;             /* after the descent, the knapsack of single-region runs (--descent-only: not) */
   const char *tradeoff_csv; /* --tradeoff-csv FILE, NULL: none */
+  const char *svg;          /* --svg FILE: the measured table as a picture, NULL: none */
 } dvfs_opts;
 
 /* One run of an ELF on tally. */
@@ -268,5 +269,15 @@ int dvfs_print_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fit
 int dvfs_write_tradeoff(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlog *f, tally_error *err);
 void dvfs_print_refs(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_run *base, const dvfs_run *sw,
                      const dvfs_run *statics, const dvfs_oracle *orc);
+
+/* dvfs_svg.c: writes --svg, the measured table (one row per chosen
+ * region, outside, whole run) and the references as bar charts in percent
+ * of the original. 0, or an exit status with err (the file removed). */
+int dvfs_write_svg(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_tally *before,
+                   const dvfs_tally *after, const dvfs_run *base, const dvfs_run *sw, const dvfs_run *statics,
+                   const dvfs_oracle *orc, tally_error *err);
+/* s as XML character data or attribute text: & < > " ' as entities,
+ * control characters and bytes above ASCII (maybe not UTF-8) as '?'. */
+void dvfs_svg_escape(FILE *f, const char *s);
 
 #endif
