@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "host_files.h"
+#include "run_progress.h"
 #include "stopwatch.h"
 #include "tally/export.h"
 #include "tally/tally.h"
@@ -48,6 +48,9 @@ typedef struct profile_opts {
   uint64_t ram_size;
   bool ram_size_given;     /* --ram-size: else as the ELF needs */
   const char *map;         /* --map FILE: functions from a GNU ld map file */
+  bool quiet;              /* --quiet: no progress line and no notes */
+  progress_mode progress;  /* --progress, --no-progress; on a terminal by default (as tally run) */
+  double progress_every;   /* --progress-every S */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -83,6 +86,15 @@ static void profile_usage(FILE *f) {
           "      --max-insns N        stop after N instructions\n"
           "      --timeout S          stop after S seconds of wall time (Ctrl-C stops too;\n"
           "                           either way the profile of what ran is printed)\n"
+          "  -q, --quiet              no progress line and no notes on stderr (errors\n"
+          "                           and the reports asked for still appear)\n"
+          "      --progress           show the progress line even when stderr is not a\n"
+          "                           terminal (a line per update, for a log); on a\n"
+          "                           terminal it is shown by default and overwrites\n"
+          "                           itself: cycles, instructions, MIPS, simulated time\n"
+          "                           and, with --max-insns, the share done\n"
+          "      --no-progress        never show it\n"
+          "      --progress-every S   seconds of wall time between updates (default 1)\n"
           HOST_FILES_HELP
           "\n"
           "exports (written after the run; docs/profile.md describes each; FILE '-'\n"
@@ -135,43 +147,46 @@ static bool parse_signals(const char *list, profile_opts *o) {
 
 static volatile sig_atomic_t interrupted;
 
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Runs in slices, so that --max-insns, --timeout and Ctrl-C all end the run
- * with its profile kept; *bound says which did when it returns LIMIT. */
-static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, const char **bound) {
+ * with its profile kept; *bound says which did when it returns LIMIT. The
+ * progress line (run_progress.h, as tally run draws it) is looked at
+ * between slices, and is off the terminal when this returns. */
+static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, run_progress *progress, const char **bound) {
   stopwatch_start(sim, &interrupted);
   stopwatch_arm(o->timeout);
-  /* a long run shows that it is going, on a terminal only */
-  bool progress = isatty(STDERR_FILENO);
-  struct timespec t0, now;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  time_t last = t0.tv_sec;
+  double t = now_seconds();
+  progress_begin(progress, sim, t);
   tally_stop s;
   for (;;) {
     uint64_t left = o->max_insns ? o->max_insns - tally_instret(sim) : UINT64_MAX;
-    s = tally_run(sim, left < PROFILE_SLICE_INSNS ? left : PROFILE_SLICE_INSNS);
+    uint64_t slice = progress_slice(progress);
+    s = tally_run(sim, left < slice ? left : slice);
     if (s != TALLY_STOP_LIMIT || (*bound = stopwatch_reason()))
       break;
     if (o->max_insns && tally_instret(sim) >= o->max_insns) {
       *bound = "--max-insns reached";
       break;
     }
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (progress && now.tv_sec > last) {
-      char n[32];
-      fprintf(stderr, "\rtally profile: %s instructions...", fmt_count(tally_instret(sim), n, sizeof n));
-      last = now.tv_sec;
-    }
+    double prev = t;
+    t = now_seconds();
+    progress_tick(progress, sim, t, t - prev);
   }
-  if (progress && last != t0.tv_sec)
-    fprintf(stderr, "\r\033[K");
   stopwatch_stop();
+  progress_clear(progress); /* the program's output is out, the line gone: the report follows */
   return s;
 }
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
-         O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM };
+         O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
+         O_PROGRESS_EVERY };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -187,16 +202,29 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
+    {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
+    {"no-progress", no_argument, NULL, O_NO_PROGRESS},
+    {"progress-every", required_argument, NULL, O_PROGRESS_EVERY},
     {NULL, 0, NULL, 0},
   };
-  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT};
+  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
+                      .progress_every = PROGRESS_EVERY_DEFAULT};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
   int c, li;
   uint64_t v;
   char optname[40];
-  while ((c = getopt_long(argc, argv, "+gh", longs, &li)) != -1) {
+  while ((c = getopt_long(argc, argv, "+gqh", longs, &li)) != -1) {
     switch (c) {
+    case 'q': o->quiet = true; break;
+    case O_PROGRESS: o->progress = PROGRESS_ON; break;
+    case O_NO_PROGRESS: o->progress = PROGRESS_OFF; break;
+    case O_PROGRESS_EVERY:
+      if (!parse_seconds(optarg, &o->progress_every)) {
+        fprintf(stderr, "tally profile: --progress-every wants seconds > 0, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
     case O_CORE: o->core = optarg; break;
     case O_SET:
       if (o->nsets == 64) { fprintf(stderr, "tally profile: too many --set\n"); return -1; }
@@ -283,7 +311,14 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     fprintf(stderr, "tally profile: --entry only applies to raw binaries (with --load-addr)\n");
     return -1;
   }
-  cli_hint_after_program("profile", longs, argc, argv, optind);
+  if (o->quiet && o->progress == PROGRESS_ON) {
+    fprintf(stderr, "tally profile: --quiet and --progress contradict each other\n");
+    return -1;
+  }
+  if (o->quiet)
+    o->progress = PROGRESS_OFF;
+  if (!o->quiet)
+    cli_hint_after_program("profile", longs, argc, argv, optind);
   return optind;
 }
 
@@ -355,6 +390,91 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
   return rc;
 }
 
+/* The board's program loaded, profiled and reported: the exit status. */
+static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress, int argc, char **argv,
+                         int first) {
+  tally_error err;
+  const char *prog = argv[first];
+  int status = EXIT_NOINPUT;
+  if (host_files_apply(&o->files, sim, "profile") != 0)
+    return status;
+  int loaded = o->raw ? tally_load_raw(sim, prog, o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
+                     : tally_load_elf(sim, prog, &err);
+  if (loaded == 0 && o->map)
+    loaded = tally_load_map(sim, o->map, &err);
+  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
+    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
+    loaded = -1;
+  }
+  if (loaded != 0) {
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+    return status;
+  }
+  if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
+    return status;
+  if (o->annotate && resolve_annotate(sim, o) != 0)
+    return EXIT_USAGE;
+  if (o->lines) {
+    /* before the run: a long run is not spent on a profile that cannot be made */
+    int has = tally_profile_lines_enable(sim, &err);
+    if (has != 1) {
+      fprintf(stderr, "tally profile: --lines: %s\n", err.msg);
+      return EXIT_NOINPUT;
+    }
+  } else if (wants_source(o) && tally_profile_lines_enable(sim, &err) < 0) {
+    /* Callgrind's positions and --annotate's source lines: without a line table they go without */
+    fprintf(stderr, "tally profile: warning: no source lines: %s\n", err.msg);
+  }
+  tally_energy clk = tally_energy_now(sim);
+  uint64_t period = o->sample_seconds > 0 ? (uint64_t)(o->sample_seconds * clk.frequency_mhz * 1e6 + 0.5) : 0;
+  if (o->sample_seconds > 0 && period == 0)
+    period = 1;
+  if (tally_profile_enable(sim, period, &err) != 0) {
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+    return EXIT_INTERNAL;
+  }
+  const char *bound = NULL;
+  tally_stop s = run_bounded(sim, o, progress, &bound);
+  fflush(stdout);
+  switch (s) {
+  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "profile"); break;
+  case TALLY_STOP_LIMIT: status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND; break;
+  case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
+  case TALLY_STOP_HALT: status = EXIT_HALT; break;
+  default: status = EXIT_INTERNAL; break;
+  }
+  if (s != TALLY_STOP_EXIT)
+    fprintf(stderr, "tally profile: the run ended early (%s); profiling what ran\n",
+            s == TALLY_STOP_LIMIT ? bound : tally_stop_detail(sim));
+  tally_profile *p = tally_profile_take(sim);
+  if (!p) {
+    fprintf(stderr, "tally profile: out of memory for the report\n");
+    return EXIT_INTERNAL;
+  }
+  if (period && tally_profile_samples_taken(p) == 0)
+    fprintf(stderr, "tally profile: warning: --sample-every %g ms took no samples: the run was %llu cycles, "
+                    "shorter than the period (%llu cycles); give a shorter period\n",
+            o->sample_seconds * 1e3, (unsigned long long)tally_cycles(sim), (unsigned long long)period);
+  tally_profile_text_opts text = {.program = prog, .signals = o->cols, .nsignals = o->ncols, .sort = o->sort,
+                                  .top = o->top, .lines = o->lines, .callgraph = o->callgraph,
+                                  .sample_seconds = o->sample_seconds, .annotate = o->annotate};
+  if (tally_export_profile_text(sim, p, &text, o->to_stdout ? stderr : stdout, &err) != 0)
+    fprintf(stderr, "tally profile: %s\n", err.msg);
+  tally_run_info run;
+  tally_run_info_from(sim, s, status, &run);
+  run.program = prog;
+  run.argc = argc - first;
+  run.argv = argv + first;
+  run.clock_hz = clk.frequency_mhz * 1e6; /* at the start of the run */
+  run.lines = o->lines;
+  if (!run.stop_detail || !*run.stop_detail)
+    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
+  if (write_outputs(p, &run, o) != 0 && status == 0)
+    status = EXIT_INTERNAL;
+  tally_profile_free(p);
+  return status;
+}
+
 int cmd_profile(int argc, char **argv) {
   profile_opts o;
   int first = parse_opts(argc, argv, &o);
@@ -373,102 +493,18 @@ int cmd_profile(int argc, char **argv) {
   }
   if (o.to_stdout)
     cfg.out = stderr; /* stdout carries the export alone */
+  /* the program's console goes through the progress line's streams, which
+   * take the line off the terminal before any of the program's bytes */
+  run_progress progress;
+  progress_init(&progress, o.progress, o.progress_every, o.max_insns, PROFILE_SLICE_INSNS);
+  progress_wrap(&progress, &cfg.out, &cfg.err);
   tally_sim *sim = tally_sim_new(&cfg);
-  if (!sim) {
+  int status = EXIT_INTERNAL;
+  if (!sim)
     fprintf(stderr, "tally profile: out of memory\n");
-    return EXIT_INTERNAL;
-  }
-  tally_error err;
-  const char *prog = argv[first];
-  int status = EXIT_NOINPUT;
-  if (host_files_apply(&o.files, sim, "profile") != 0) {
-    tally_sim_free(sim);
-    return status;
-  }
-  int loaded = o.raw ? tally_load_raw(sim, prog, o.load_addr, o.entry_set ? o.entry : o.load_addr, &err)
-                     : tally_load_elf(sim, prog, &err);
-  if (loaded == 0 && o.map)
-    loaded = tally_load_map(sim, o.map, &err);
-  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
-    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
-    loaded = -1;
-  }
-  if (loaded != 0) {
-    fprintf(stderr, "tally profile: %s\n", err.msg);
-    tally_sim_free(sim);
-    return status;
-  }
-  if ((status = cli_set_core(sim, o.core ? o.core : "tally5", o.sets, o.nsets, "profile")) != 0) {
-    tally_sim_free(sim);
-    return status;
-  }
-  if (o.annotate && resolve_annotate(sim, &o) != 0) {
-    tally_sim_free(sim);
-    return EXIT_USAGE;
-  }
-  if (o.lines) {
-    /* before the run: a long run is not spent on a profile that cannot be made */
-    int has = tally_profile_lines_enable(sim, &err);
-    if (has != 1) {
-      fprintf(stderr, "tally profile: --lines: %s\n", err.msg);
-      tally_sim_free(sim);
-      return EXIT_NOINPUT;
-    }
-  } else if (wants_source(&o) && tally_profile_lines_enable(sim, &err) < 0) {
-    /* Callgrind's positions and --annotate's source lines: without a line table they go without */
-    fprintf(stderr, "tally profile: warning: no source lines: %s\n", err.msg);
-  }
-  tally_energy clk = tally_energy_now(sim);
-  uint64_t period = o.sample_seconds > 0 ? (uint64_t)(o.sample_seconds * clk.frequency_mhz * 1e6 + 0.5) : 0;
-  if (o.sample_seconds > 0 && period == 0)
-    period = 1;
-  if (tally_profile_enable(sim, period, &err) != 0) {
-    fprintf(stderr, "tally profile: %s\n", err.msg);
-    tally_sim_free(sim);
-    return EXIT_INTERNAL;
-  }
-  const char *bound = NULL;
-  tally_stop s = run_bounded(sim, &o, &bound);
-  fflush(stdout);
-  switch (s) {
-  case TALLY_STOP_EXIT: status = cli_exit_status(sim, "profile"); break;
-  case TALLY_STOP_LIMIT: status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND; break;
-  case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
-  case TALLY_STOP_HALT: status = EXIT_HALT; break;
-  default: status = EXIT_INTERNAL; break;
-  }
-  if (s != TALLY_STOP_EXIT)
-    fprintf(stderr, "tally profile: the run ended early (%s); profiling what ran\n",
-            s == TALLY_STOP_LIMIT ? bound : tally_stop_detail(sim));
-  tally_profile *p = tally_profile_take(sim);
-  if (!p) {
-    fprintf(stderr, "tally profile: out of memory for the report\n");
-    tally_sim_free(sim);
-    return EXIT_INTERNAL;
-  }
-  if (period && tally_profile_samples_taken(p) == 0)
-    fprintf(stderr, "tally profile: warning: --sample-every %g ms took no samples: the run was %llu cycles, "
-                    "shorter than the period (%llu cycles); give a shorter period\n",
-            o.sample_seconds * 1e3, (unsigned long long)tally_cycles(sim), (unsigned long long)period);
-  tally_profile_text_opts text = {.program = prog, .signals = o.cols, .nsignals = o.ncols, .sort = o.sort,
-                                  .top = o.top, .lines = o.lines, .callgraph = o.callgraph,
-                                  .sample_seconds = o.sample_seconds, .annotate = o.annotate};
-  if (tally_export_profile_text(sim, p, &text, o.to_stdout ? stderr : stdout, &err) != 0)
-    fprintf(stderr, "tally profile: %s\n", err.msg);
-  tally_run_info run;
-  tally_run_info_from(sim, s, status, &run);
-  run.program = prog;
-  run.argc = argc - first;
-  run.argv = argv + first;
-  run.clock_hz = clk.frequency_mhz * 1e6; /* at the start of the run */
-  run.lines = o.lines;
-  if (!run.stop_detail || !*run.stop_detail)
-    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
-  if (!run.stop_detail || !*run.stop_detail)
-    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
-  if (write_outputs(p, &run, &o) != 0 && status == 0)
-    status = EXIT_INTERNAL;
-  tally_profile_free(p);
+  else
+    status = profile_board(sim, &o, &progress, argc, argv, first);
   tally_sim_free(sim);
+  progress_close(&progress); /* the board wrote to its streams until now */
   return status;
 }

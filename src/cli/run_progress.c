@@ -1,5 +1,5 @@
 /*
- * tally run's progress line (run_progress.h).
+ * The progress line of tally run and tally profile (run_progress.h).
  *
  * The program's console streams are stdio streams of their own
  * (fopencookie) whose writes go to the real stdout or stderr: each write

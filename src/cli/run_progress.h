@@ -1,6 +1,8 @@
 /*
- * tally run's progress line: cycles, instructions, MIPS, simulated time
- * (and how much of --max-insns is done) on stderr while the program runs.
+ * The progress line of tally run and tally profile: cycles, instructions,
+ * MIPS, simulated time (and how much of --max-insns is done) on stderr
+ * while the program runs. One implementation, so both commands draw and
+ * clear it alike and take the same options.
  *
  * On a terminal the line overwrites itself; with --progress to anything
  * else it is a line per update, for a log. The program's own console
