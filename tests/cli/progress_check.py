@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""tally run's progress line as a user sees it (docs/tally-run.md, "Progress").
+"""The progress line of tally run and tally profile as a user sees it
+(docs/tally-run.md and docs/profile.md, "Progress"): the profile_* cases run
+tally profile, whose line is the same module's.
 
 Usage: progress_check.py CASE --tally TALLY --program console_phases.elf
                          [--qemu-run scripts/qemu-run.sh] [--core-dir cores]
@@ -144,8 +146,8 @@ def check_functional_laws(rows, final_insns, what):
         prev = insns
 
 
-def base_cmd(a, *opts, turns=TURNS):
-    return [a.tally, "run", *opts, "--progress-every", "0.001", a.program, turns]
+def base_cmd(a, *opts, turns=TURNS, command="run"):
+    return [a.tally, command, *opts, "--progress-every", "0.001", a.program, turns]
 
 
 def case_tty(a):
@@ -223,9 +225,9 @@ def case_timed(a):
         check(abs(t - want) <= 0.0051 * want + 1e-6, f"{m.group(0)!r}: simulated time {want} s expected")
 
 
-def run_plain(a, *opts, merged=False, turns=TURNS):
+def run_plain(a, *opts, merged=False, turns=TURNS, command="run"):
     """Without a terminal: (status, stdout, stderr)."""
-    cmd = base_cmd(a, *opts, turns=turns)
+    cmd = base_cmd(a, *opts, turns=turns, command=command)
     if merged:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return p.returncode, p.stdout, b""
@@ -270,6 +272,122 @@ def case_options(a):
     h = subprocess.run([a.tally, "run", "--help"], capture_output=True).stdout
     for opt in (b"--progress ", b"--no-progress", b"--progress-every", b"--quiet"):
         check(opt in h, f"--help does not mention {opt!r}")
+
+
+# tally profile's report: its first line names the program, the core and
+# the run's totals (docs/profile.md)
+PROFILE_HEAD = re.compile(rb"\ntally profile: \S+ on core (\w+): ([\d,]+) cycles, ([\d,]+) instructions")
+
+
+def case_profile_tty(a):
+    """tally profile on a terminal: the line on by default, taken down
+    before each of the program's bytes and before the report; the report
+    follows the program's output whole, and no line shows more than the
+    run's totals in it (the counts only grow, at least a cycle an
+    instruction on tally5)."""
+    rc, term, _ = run_on_pty(base_cmd(a, "--top", "3", command="profile"))
+    check(rc == 0, f"exit status {rc}")
+    other, draws = check_terminal(tokens(term), "profile_tty")
+    check(other.startswith(EXPECTED), f"the terminal's bytes {other[:200]!r}: the program's output first")
+    m = PROFILE_HEAD.match(other, len(EXPECTED))
+    check(m is not None, f"the report right after the program's output: {other[len(EXPECTED):][:200]!r}")
+    check(b"\x1b" not in other and b"\r" not in other, "terminal controls left in the program's output or the report")
+    rows = parse_draws(draws, "profile_tty")
+    check(len(rows) >= 3, f"only {len(rows)} progress lines in a run of 4 stretches")
+    if m:
+        total_cycles, total_insns = num(m.group(2).decode()), num(m.group(3).decode())
+        prev = (0, 0)
+        for r in rows:
+            cycles, insns = num(r.group(1)), num(r.group(2))
+            check(cycles >= insns, f"{r.group(0)!r}: fewer cycles than instructions")
+            check(prev <= (cycles, insns) and cycles <= total_cycles and insns <= total_insns,
+                  f"{r.group(0)!r} after {prev}, the report's totals {total_cycles} cycles, {total_insns} insns")
+            prev = (cycles, insns)
+
+
+def case_profile_bound(a):
+    """tally profile stopped by --max-insns while the line is on the
+    terminal (40M of 48M instructions: inside the last stretch, after
+    "to stderr"): the line is taken down before the note on stderr and the
+    report, and says how much of --max-insns is done."""
+    bound = 40_000_000
+    rc, term, _ = run_on_pty(base_cmd(a, "--max-insns", "40M", "--top", "3", command="profile", turns=SHORT_TURNS))
+    check(rc == 124, f"exit status {rc}, expected 124 (--max-insns)")
+    other, draws = check_terminal(tokens(term), "profile_bound")
+    printed = EXPECTED[:EXPECTED.index(b"done")]
+    note = b"tally profile: the run ended early (--max-insns reached); profiling what ran\n"
+    check(other.startswith(printed + note), f"the terminal's bytes {other[:200]!r}: the program's output, then the note")
+    m = PROFILE_HEAD.match(other, len(printed + note))
+    check(m is not None and num(m.group(3).decode()) == bound,
+          f"the report after the note, with {bound} instructions: {other[len(printed + note):][:200]!r}")
+    rows = parse_draws(draws, "profile_bound")
+    check(len(rows) >= 3, f"only {len(rows)} progress lines")
+    for r in rows:
+        want = 100.0 * num(r.group(2)) / bound
+        check(r.group(6) is not None and abs(float(r.group(6)) - want) <= 0.051,
+              f"{r.group(0)!r}: {want:.2f}% of --max-insns expected")
+
+
+def case_profile_pipe(a):
+    """tally profile without a terminal: stdout and stderr byte for byte
+    as with --no-progress and --quiet, and the program's output ahead of
+    the report."""
+    plain = run_plain(a, command="profile", turns=TINY_TURNS)
+    off = run_plain(a, "--no-progress", command="profile", turns=TINY_TURNS)
+    check(plain == off, f"without a terminal: {plain!r:.400}, with --no-progress: {off!r:.400}")
+    check(plain[0] == 0 and plain[2] == b"", f"status {plain[0]}, stderr {plain[2]!r:.400}")
+    check(plain[1].startswith(EXPECTED) and PROFILE_HEAD.match(plain[1], len(EXPECTED)),
+          f"stdout {plain[1][:200]!r}: the program's output, then the report")
+    check(run_plain(a, "--quiet", command="profile", turns=TINY_TURNS) == off, "--quiet differs from --no-progress here")
+
+
+def case_profile_log(a):
+    """tally profile --progress into a file shared with the program's
+    output and the report: whole lines, none inside the program's."""
+    rc, both, _ = run_plain(a, "--progress", merged=True, command="profile", turns=SHORT_TURNS)
+    check(rc == 0, f"exit status {rc}")
+    lines = both.split(b"\n")
+    ours = [ln for ln in lines if ln.startswith(b"tally: ")]
+    rest = b"\n".join(ln for ln in lines if not ln.startswith(b"tally: "))
+    check(rest.startswith(EXPECTED) and PROFILE_HEAD.match(rest, len(EXPECTED)),
+          f"the program's output, then the report, once the progress lines are out: {rest[:200]!r}")
+    check(b"\r" not in both and b"\x1b" not in both, "terminal controls in a log")
+    check(len(ours) >= 3, f"only {len(ours)} progress lines")
+    parse_draws([ln.decode() for ln in ours], "profile_log")
+
+
+def help_paragraphs(text, options):
+    """Each option's help (its line and the indented ones after it), with
+    the spacing folded: the two commands align their columns differently."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"\s+(?:-\w, )?(--[\w-]+)", line)
+        if m:
+            cur = m.group(1) if m.group(1) in options else None
+            if cur:
+                out[cur] = line.strip()
+        elif cur and line.startswith(" "):
+            out[cur] += " " + line.strip()
+        else:
+            cur = None
+    return {k: " ".join(v.split()) for k, v in out.items()}
+
+
+def case_profile_options(a):
+    """tally profile's option errors, and its --help words the progress
+    options as tally run's does."""
+    p = subprocess.run([a.tally, "profile", "--quiet", "--progress", a.program], capture_output=True)
+    check(p.returncode == 64 and b"tally profile: --quiet and --progress contradict each other" in p.stderr,
+          f"--quiet --progress: status {p.returncode}, stderr {p.stderr!r}")
+    p = subprocess.run([a.tally, "profile", "--progress-every", "0", a.program], capture_output=True)
+    check(p.returncode == 64 and b"tally profile: --progress-every wants seconds > 0, got '0'" in p.stderr,
+          f"--progress-every 0: status {p.returncode}, stderr {p.stderr!r}")
+    opts = ("--quiet", "--progress", "--no-progress", "--progress-every")
+    run_h = help_paragraphs(subprocess.run([a.tally, "run", "--help"], capture_output=True, text=True).stdout, opts)
+    prof_h = help_paragraphs(subprocess.run([a.tally, "profile", "--help"], capture_output=True, text=True).stdout, opts)
+    for o in opts:
+        check(o in prof_h and prof_h.get(o) == run_h.get(o),
+              f"{o}: tally profile --help says {prof_h.get(o)!r}, tally run --help {run_h.get(o)!r}")
 
 
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
