@@ -72,6 +72,8 @@ typedef struct net_collector_stats {
   uint64_t foreign;              /* for a known run, from another address than its first sender */
   uint64_t bad_tags;             /* with a key: no tag or a wrong one; without: a tag (refused, unused) */
   uint64_t resend_requests;
+  uint64_t runs_refused;         /* new runs refused: every open run's slot held by a live-looking run */
+  uint64_t runs_evicted;         /* open runs dropped to make room for a new one (closed incomplete if stored) */
   uint32_t runs_open, runs_complete, runs_incomplete;
 } net_collector_stats;
 
