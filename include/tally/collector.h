@@ -56,6 +56,10 @@ typedef struct tally_collector_cfg {
    * without a right tag is refused (counted in bad_tags) and RESEND and
    * FINAL_ACK carry a tag. NULL, NULL: no key (tagged packets are refused). */
   const char *key_file, *key_env;
+  /* Or the key's bytes themselves (16 to 1,024; copied at open), e.g. one
+   * made at random for this process alone: not with key_file or key_env. */
+  const void *key;
+  size_t key_len;
 } tally_collector_cfg;
 
 typedef struct tally_collector_stats {

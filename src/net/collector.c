@@ -123,9 +123,13 @@ static void warn(net_collector *c, const char *fmt, ...) {
 
 const char *net_collector_error(const net_collector *c) { return c->err; }
 int net_collector_fd(const net_collector *c) { return c->fd; }
-int net_collector_rcvbuf(const net_collector *c) { return net_udp_rcvbuf(c->fd); }
+int net_collector_rcvbuf(const net_collector *c) { return c->fd >= 0 ? net_udp_rcvbuf(c->fd) : 0; }
 uint64_t net_collector_idle_ms(const net_collector *c) { return net_now_ms() - c->last_packet; }
 const char *net_collector_addr(const net_collector *c, char *buf, size_t size) {
+  if (c->fd < 0) {
+    snprintf(buf, size, "in-process");
+    return buf;
+  }
   return net_addr_str(&c->local, buf, size);
 }
 
@@ -160,10 +164,16 @@ net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char 
     c->keyed = true;
   }
   c->cfg.key = NULL; /* the copy above is the one used */
-  net_addr a;
-  if (net_addr_parse(cfg->listen, &a, err, errlen) != 0 || (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0)
+  if (!cfg->listen && !cfg->pipe) {
+    snprintf(err, errlen, "a collector needs an address to listen on or an in-process pipe");
     goto fail;
-  net_udp_local(c->fd, &c->local);
+  }
+  net_addr a;
+  if (cfg->listen && (net_addr_parse(cfg->listen, &a, err, errlen) != 0 ||
+                      (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0))
+    goto fail;
+  if (c->fd >= 0)
+    net_udp_local(c->fd, &c->local);
   for (int i = 0; i < BATCH; i++) {
     c->iov[i] = (struct iovec){.iov_base = c->bufs[i], .iov_len = NET_RECV_BUF};
     c->mm[i].msg_hdr = (struct msghdr){.msg_iov = &c->iov[i], .msg_iovlen = 1};
@@ -444,7 +454,7 @@ static int send_to_board(net_collector *c, const net_addr *to, const void *buf, 
     return -1; /* a run read from a spool file: no board to answer */
   if (net_pipe_is_addr(to))
     return c->cfg.pipe && net_pipe_send(c->cfg.pipe, NET_PIPE_DOWN, buf, len) ? 0 : -1;
-  return net_udp_send(c->fd, to, buf, len);
+  return c->fd >= 0 ? net_udp_send(c->fd, to, buf, len) : -1;
 }
 
 /* The answer to final packets that said the stream has `total` packets:
@@ -910,6 +920,8 @@ static uint64_t timers(net_collector *c, uint64_t now) {
  * running under a flood. Returns datagrams read. */
 static int receive(net_collector *c) {
   int total = 0;
+  if (c->fd < 0)
+    return 0;   /* in-process only: no socket */
   while (total < 16 * BATCH) {
     for (int i = 0; i < BATCH; i++) {
       c->mm[i].msg_hdr.msg_name = &c->from[i].sa;
@@ -960,6 +972,8 @@ int net_collector_poll(net_collector *c, int timeout_ms) {
     if (wake < limit)
       limit = wake;
     int wait = limit == UINT64_MAX ? -1 : limit > now ? (int)(limit - now) : 0;
+    if (c->fd < 0 && wait < 0)
+      wait = 0;   /* no socket to wake us: the pipe is only looked at, never waited on */
     struct pollfd p = {.fd = c->fd, .events = POLLIN};
     poll(&p, 1, wait);
   }

@@ -50,7 +50,7 @@ typedef struct net_run_result {
 } net_run_result;
 
 typedef struct net_collector_cfg {
-  const char *listen;            /* ADDR:PORT (port 0: any free port) */
+  const char *listen;            /* ADDR:PORT (port 0: any free port); NULL: no socket, the pipe only */
   int rcvbuf;                    /* socket receive buffer; 0: 8 MiB */
   uint32_t resend_delay_ms;      /* 0: 20 */
   uint32_t resend_tries;         /* 0: 10 */
@@ -86,8 +86,8 @@ void net_collector_set_key(net_collector *c, const struct net_key *key);
 /* Closes without finishing open runs (net_collector_finish_all first). */
 void net_collector_close(net_collector *c);
 
-int net_collector_fd(const net_collector *c);
-/* The address it listens on (port 0 resolved). */
+int net_collector_fd(const net_collector *c);   /* -1 without a socket */
+/* The address it listens on (port 0 resolved); "in-process" without a socket. */
 const char *net_collector_addr(const net_collector *c, char *buf, size_t size);
 int net_collector_rcvbuf(const net_collector *c);
 

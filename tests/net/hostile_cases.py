@@ -5,7 +5,7 @@ from docs/protocol.md's tables (no code of tally's); after them a real run
 (synth_board through the real board link) must still be stored complete,
 its sums read back with Python's sqlite3.
 
-    hostile_cases.py CASE --tally PATH --synth PATH --work DIR
+    hostile_cases.py CASE --tally PATH --synth PATH --work DIR --elf FOREVER
 
 seq_wrap     sequence number 0xFFFFFFFF (and its neighbours) for a new run
              id, after a RUN_START, in FINAL and GONE: refused, the
@@ -19,6 +19,7 @@ import os
 import random
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -146,9 +147,45 @@ def case_junk_slots():
     check(n == 0, "the refused run is in the store")
 
 
+def sockets_of(pid):
+    """The sockets a process holds (its /proc/PID/fd links to socket:[...])."""
+    out = []
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            if os.readlink("/proc/%d/fd/%s" % (pid, fd)).startswith("socket:"):
+                out.append(fd)
+        except OSError:
+            pass
+    return out
+
+
+def case_run_no_socket():
+    """tally run --count with its own store: the collector is in the
+    process, with no socket, so no packet from outside can reach it."""
+    db = os.path.join(ARGS.work, "run_no_socket.db")
+    if os.path.exists(db):
+        os.unlink(db)
+    p = subprocess.Popen([ARGS.tally, "run", "--count", "instret", "--interval", "10000", "--show-intervals", "0",
+                          "--timeout", "2", "--db", db, ARGS.elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen, looks = [], 0
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline and p.poll() is None:
+        try:
+            seen += sockets_of(p.pid)
+            looks += 1
+        except OSError:
+            break
+        time.sleep(0.05)
+    out, err = p.communicate(timeout=60)
+    check(looks >= 5, "the run ended before it could be looked at (%d looks): %s" % (looks, err[-500:]))
+    check(not seen, "tally run --count held sockets: fds %s" % sorted(set(seen)))
+    check(p.returncode == 124 and "stored in %s" % db in err, "run: %d %s" % (p.returncode, err[-500:]))
+
+
 def main():
     global ARGS
-    ARGS = parse_args("tally", "synth", "work")
+    ARGS = parse_args("tally", "synth", "work", "elf")
     net_cases.ARGS = ARGS
     return run_case(ARGS.case, globals()["case_" + ARGS.case])
 
