@@ -164,10 +164,6 @@ net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char 
     c->keyed = true;
   }
   c->cfg.key = NULL; /* the copy above is the one used */
-  if (!cfg->listen && !cfg->pipe) {
-    snprintf(err, errlen, "a collector needs an address to listen on or an in-process pipe");
-    goto fail;
-  }
   net_addr a;
   if (cfg->listen && (net_addr_parse(cfg->listen, &a, err, errlen) != 0 ||
                       (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0))
@@ -998,6 +994,15 @@ void net_collector_finish_all(net_collector *c, const char *note) {
     close_run(c, r, STORE_RUN_INCOMPLETE, full);
   }
 }
+
+void net_collector_feed(net_collector *c, const void *buf, size_t len, const net_addr *from, uint64_t now_ms) {
+  if (len > NET_RECV_BUF)
+    len = NET_RECV_BUF;   /* as receive() takes a datagram longer than any packet */
+  handle(c, buf, len, from, now_ms);
+  c->last_packet = now_ms;
+}
+
+void net_collector_tick(net_collector *c, uint64_t now_ms) { timers(c, now_ms); }
 
 /* ---- spool files ---- */
 
