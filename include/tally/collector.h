@@ -67,6 +67,8 @@ typedef struct tally_collector_stats {
   uint64_t foreign;   /* packets for a known run from another address than its first sender: ignored */
   uint64_t bad_tags;  /* with a key: packets without a right tag; without one: tagged packets (refused) */
   uint32_t runs_open, runs_complete, runs_incomplete;
+  uint64_t runs_refused;  /* new runs refused: all 64 run slots held by runs that look alive */
+  uint64_t runs_evicted;  /* open runs dropped to make room for a new one (docs/protocol.md) */
 } tally_collector_stats;
 
 #define TALLY_DEFAULT_COLLECT_PORT 7400  /* tally collect's, and the protocol's, default */

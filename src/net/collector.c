@@ -686,7 +686,7 @@ static bool make_room(net_collector *c, uint64_t id, uint64_t now) {
   if (victim == UINT32_MAX) {
     c->stats.runs_refused++;
     c->refused_since_warn++;
-    if (c->refused_since_warn == 1 || now - c->refused_warned_at >= REFUSE_WARN_MS) {
+    if (!c->refused_warned_at || now - c->refused_warned_at >= REFUSE_WARN_MS) {
       warn(c, "refused %" PRIu64 " new run%s (the last %016" PRIx64 "): all %d run slots are held by runs heard "
            "from with a RUN_START and DATA within %d s; without a key anyone can hold them (--key)",
            c->refused_since_warn, c->refused_since_warn == 1 ? "" : "s", id, MAX_RUNS, EVICT_IDLE_MS / 1000);

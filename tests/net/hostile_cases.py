@@ -13,10 +13,12 @@ seq_wrap     sequence number 0xFFFFFFFF (and its neighbours) for a new run
 junk_slots   more junk runs than the collector's 64 run slots (DATA only,
              no RUN_START; then RUN_STARTs without DATA, left quiet), then a
              real run: stored complete. 64 runs that look alive (RUN_START
-             and DATA, fresh) make a further run be refused, with a warning.
+             and DATA, fresh) make a further run be refused; refusals are
+             warned about (at most every 10 s) and counted at exit.
 """
 import os
 import random
+import re
 import socket
 import struct
 import subprocess
@@ -139,8 +141,15 @@ def case_junk_slots():
     time.sleep(0.5)
     s.close()
     code, out, err = col.finish()
-    check("refused 1 new run (the last %016x): all 64 run slots are held" % refused in err,
-          "no warning for the refused run: %r" % err[-3000:])
+    # warned once (the first refusal: 6 of the 70 RUN_START-only runs found
+    # the 64 slots held by the others, just started), the rest counted
+    warned = re.findall(r"warning: refused (\d+) new runs? \(the last [0-9a-f]{16}\): all 64 run slots are held", err)
+    check(len(warned) == 1, "warnings for refused runs (one, then at most every 10 s): %r" % err[-3000:])
+    # at exit: those 6 and the 65th live-looking run refused; 100 DATA-only
+    # and 70 RUN_START-only runs and two real ones through 64 slots: at
+    # least 100 + 70 + 2 - 6 - 64 evictions
+    m = re.search(r"; (\d+) new runs refused \(every run slot held\), (\d+) runs evicted", err)
+    check(m and int(m.group(1)) == 7 and int(m.group(2)) >= 102, "summary's refused and evicted runs: %r" % err[-600:])
     con = net_cases.sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     n = con.execute("SELECT COUNT(*) FROM runs WHERE program = 'refused.elf'").fetchone()[0]
     con.close()
