@@ -142,7 +142,9 @@ void net_collector_get_stats(const net_collector *c, net_collector_stats *st) {
 
 net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char *err, size_t errlen) {
   net_collector *c = calloc(1, sizeof *c);
-  if (!c || !(c->msg = malloc(sizeof *c->msg)) || !(c->bufs = malloc(BATCH * sizeof *c->bufs))) {
+  /* receive buffers only for a socket or a pipe (net_collector_feed needs none) */
+  if (!c || !(c->msg = malloc(sizeof *c->msg)) ||
+      ((cfg->listen || cfg->pipe) && !(c->bufs = malloc(BATCH * sizeof *c->bufs)))) {
     snprintf(err, errlen, "out of memory");
     goto fail;
   }
@@ -170,7 +172,7 @@ net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char 
     goto fail;
   if (c->fd >= 0)
     net_udp_local(c->fd, &c->local);
-  for (int i = 0; i < BATCH; i++) {
+  for (int i = 0; c->bufs && i < BATCH; i++) {
     c->iov[i] = (struct iovec){.iov_base = c->bufs[i], .iov_len = NET_RECV_BUF};
     c->mm[i].msg_hdr = (struct msghdr){.msg_iov = &c->iov[i], .msg_iovlen = 1};
   }
