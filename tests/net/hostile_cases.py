@@ -144,7 +144,7 @@ def case_junk_slots():
     # warned once (the first refusal: 6 of the 70 RUN_START-only runs found
     # the 64 slots held by the others, just started), the rest counted
     warned = re.findall(r"warning: refused (\d+) new runs? \(the last [0-9a-f]{16}\): all 64 run slots are held", err)
-    check(len(warned) == 1, "warnings for refused runs (one, then at most every 10 s): %r" % err[-3000:])
+    check(1 <= len(warned) <= 2, "warnings for refused runs (one, then at most every 10 s): %r" % err[-3000:])
     # at exit: those 6 and the 65th live-looking run refused; 100 DATA-only
     # and 70 RUN_START-only runs and two real ones through 64 slots: at
     # least 100 + 70 + 2 - 6 - 64 evictions
