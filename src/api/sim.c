@@ -302,6 +302,15 @@ int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, in
     snprintf(err->msg, sizeof err->msg, "cannot set up core model '%s'", m.name);
     return -1;
   }
+  const board_desc *d = &sim->board->desc;
+  timing_mem_region regions[TIMING_MAX_MEM_REGIONS];
+  uint32_t n = 0;
+  for (unsigned i = 0; i < d->nregions && n < TIMING_MAX_MEM_REGIONS; i++, n++)
+    regions[n] = (timing_mem_region){.base = d->regions[i].base,
+                                     .size = i == 0 ? sim->cpu->ram_size : d->regions[i].size,
+                                     .wait_states = d->regions[i].wait_states,
+                                     .cacheable = d->regions[i].cacheable};
+  timing_set_memory_map(tm, regions, n);
   core_set_timing(sim->cpu, tm);
   return 0;
 }

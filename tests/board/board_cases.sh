@@ -191,5 +191,35 @@ case_uncached_ram() {
   done
 }
 
+cycles_of() { # cycles_of JSON
+  sed -n 's/^  "cycles": \([0-9]*\),$/\1/p' "$1"
+}
+
+case_wait_states() {
+  # Uncached RAM with 2 wait states on virt's map: each of the 133 memory
+  # reads of uart_hello (see uncached_ram) is one bus beat and takes 2
+  # cycles more; its device accesses are outside every region. 266 more.
+  sed 's/^cacheable = yes/cacheable = no/' "$SRC/boards/virt.ini" >"$WORK/u0.ini"
+  sed 's/^cacheable = yes/cacheable = no/; s/^wait_states = 0/wait_states = 2/' "$SRC/boards/virt.ini" >"$WORK/u2.ini"
+  "$TALLY" run --board "$WORK/u0.ini" --core tally5 --stats-json "$WORK/u0.json" "$P/uart_hello.elf" >/dev/null 2>&1
+  "$TALLY" run --board "$WORK/u2.ini" --core tally5 --stats-json "$WORK/u2.json" "$P/uart_hello.elf" >/dev/null 2>&1
+  local a b
+  a=$(cycles_of "$WORK/u0.json"); b=$(cycles_of "$WORK/u2.json")
+  [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -eq 266 ] ||
+    { echo "FAIL: 2 wait states on 133 reads: $a -> $b cycles, expected 266 more"; fails=$((fails + 1)); }
+  # litex with 3 wait states on its IO region: litex_hello makes 22 byte
+  # stores to the UART ("litex: sum 1..10 = 55\n") and one to the
+  # finisher, all in the region: 69 cycles more, on any core model
+  awk '/^\[region.io\]/{io=1} io && /^wait_states = 0/{sub("= 0", "= 3"); io=0} 1' "$SRC/boards/litex.ini" >"$WORK/l3.ini"
+  grep -q "^wait_states = 3" "$WORK/l3.ini" || { echo "FAIL: l3.ini not made"; fails=$((fails + 1)); }
+  for core in tally5 picorv32; do
+    "$TALLY" run --board litex --core $core --stats-json "$WORK/l0.json" "$P/litex_hello.elf" >/dev/null 2>&1
+    "$TALLY" run --board "$WORK/l3.ini" --core $core --stats-json "$WORK/l3.json" "$P/litex_hello.elf" >/dev/null 2>&1
+    a=$(cycles_of "$WORK/l0.json"); b=$(cycles_of "$WORK/l3.json")
+    [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -eq 69 ] ||
+      { echo "FAIL: $core: 3 wait states on 23 IO stores: $a -> $b cycles, expected 69 more"; fails=$((fails + 1)); }
+  done
+}
+
 "case_$CASE"
 exit $((fails > 0))
