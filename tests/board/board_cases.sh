@@ -221,5 +221,22 @@ case_wait_states() {
   done
 }
 
+case_profile() {
+  # tally profile on the litex board: the program's output and status, and
+  # main's three calls of put() (litex_hello.c)
+  # (the report follows the program's output on stdout)
+  run profile --board litex "$P/litex_hello.elf"
+  expect_rc 7
+  [ "$(head -1 "$WORK/out")" = "$LITEX_OUT" ] || { echo "FAIL: stdout starts '$(head -1 "$WORK/out")'"; fails=$((fails + 1)); }
+  grep -qE '^ +[0-9.]+% +[0-9.]+% +3 .* put$' "$WORK/out" || { echo "FAIL: no 'put' with 3 calls"; echo "$out"; fails=$((fails + 1)); }
+  run profile --board litex --raw "$P/litex_hello.bin"
+  expect_rc 7
+  [ "$(head -1 "$WORK/out")" = "$LITEX_OUT" ] || { echo "FAIL: raw: stdout starts '$(head -1 "$WORK/out")'"; fails=$((fails + 1)); }
+  run profile --board nope "$P/litex_hello.elf"
+  expect_rc 64; expect_err "tally profile: --board nope: unknown board 'nope' \(shipped boards: litex, virt"
+  run profile "$P/litex_hello.elf"
+  expect_rc 66; expect_err "is below RAM"
+}
+
 "case_$CASE"
 exit $((fails > 0))
