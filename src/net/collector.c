@@ -26,7 +26,7 @@
 #define BATCH 64
 #define MAX_RUNS 64                  /* open at once; more is someone flooding us */
 /* When all MAX_RUNS slots are taken, a new run takes the slot of the one
- * with the least evidence of being a real run (evict()): first one that
+ * with the least evidence of being a real run (make_room()): first one that
  * never had a RUN_START (any age), then one with a RUN_START but no DATA
  * silent for EVICT_BARE_MS, then one silent for EVICT_IDLE_MS. Otherwise
  * the new run is refused, with a warning at most every REFUSE_WARN_MS. */
