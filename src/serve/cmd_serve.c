@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,10 +29,14 @@ static void serve_usage(FILE *f) {
           "Prints the address to open. Ctrl-C stops it. docs/tally-serve.md.\n"
           "\n"
           "options:\n"
-          "      --listen ADDR:PORT  where to listen (default 127.0.0.1:8080); any\n"
-          "                          address but loopback needs --token\n"
+          "      --listen ADDR:PORT  where to listen (default 127.0.0.1:8080); on any\n"
+          "                          address but loopback a token is always required\n"
           "      --token TOKEN       every API request must carry it (the page takes it\n"
-          "                          from ?token=TOKEN in the address it was opened with)\n"
+          "                          from ?token=TOKEN in the address it was opened with):\n"
+          "                          at least 16 characters of A-Z a-z 0-9 . _ ~ -; 'auto'\n"
+          "                          makes a random one (also made, when --token is not\n"
+          "                          given, for an address that is not loopback); it is\n"
+          "                          printed once, in the address to open\n"
           "      --db FILE           the store of runs (default $TALLY_DB, else ./tally.db)\n"
           "      --sweep-db FILE     a sweep file of tally sweep --db: its sweeps on the\n"
           "                          page's Sweeps tab (read at every request)\n"
@@ -71,6 +76,46 @@ static int make_dirs(serve_ctx *c) {
   snprintf(sub, sizeof sub, "%s/jobs", c->dir);
   if (mkdir(sub, 0700) != 0 && errno != EEXIST)
     return -1;
+  return 0;
+}
+
+/* A token travels in ?token= and a header: URL-safe characters only, and
+ * long enough not to be guessed (16 characters of 66 are 96 bits). */
+#define TOKEN_MIN 16
+#define TOKEN_MAX 128
+
+static bool token_valid(const char *t) {
+  size_t n = strlen(t);
+  if (n < TOKEN_MIN || n > TOKEN_MAX) {
+    fprintf(stderr, "tally serve: --token: %zu characters; a token needs %d to %d (or --token auto for a "
+            "random one)\n", n, TOKEN_MIN, TOKEN_MAX);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char ch = t[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("._~-", ch))) {
+      fprintf(stderr, "tally serve: --token: character %zu is not one of A-Z a-z 0-9 . _ ~ - (the token goes in "
+              "the address as ?token=)\n", i + 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* 128 random bits as 32 hex digits, from the kernel's generator. */
+static int token_make(char out[33]) {
+  unsigned char b[16];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = getrandom(b + got, sizeof b - got, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    got += (size_t)n;
+  }
+  for (size_t i = 0; i < sizeof b; i++)
+    snprintf(out + 2 * i, 3, "%02x", b[i]);
   return 0;
 }
 
@@ -165,9 +210,14 @@ int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "tally serve: --listen '%s': expected ADDRESS:PORT, e.g. 127.0.0.1:8080\n", listen);
     return SERVE_EXIT_USAGE;
   }
-  if (!c.loopback && !c.token) {
-    fprintf(stderr, "tally serve: --listen %s is not loopback: give --token TOKEN so that only people "
-            "who have it can run programs\n", listen);
+  char made[33];
+  if ((c.token && strcmp(c.token, "auto") == 0) || (!c.loopback && !c.token)) {
+    if (token_make(made) != 0) {
+      fprintf(stderr, "tally serve: cannot make a random token: %s\n", strerror(errno));
+      return SERVE_EXIT_INTERNAL;
+    }
+    c.token = made;
+  } else if (c.token && !token_valid(c.token)) {
     return SERVE_EXIT_USAGE;
   }
   if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0) {
