@@ -122,6 +122,19 @@ void serve_api(serve_ctx *c, const char *method, const char *path, serve_query_f
                const char *body, size_t len, serve_reply *r);
 /* POST /api/programs: the upload form's parts. */
 void serve_api_upload(serve_ctx *c, const char *path, const serve_upload *u, serve_reply *r);
+/* Numbers in the API (ids in paths, ?since=, ?limit=) are parsed
+ * strictly: decimal digits only, or with `hex` also "0x" and 1 to 16 hex
+ * digits; no sign, space or suffix, and at most `max`. `n` bytes of s are
+ * the number (a path segment). */
+bool serve_parse_u64(const char *s, size_t n, bool hex, uint64_t max, uint64_t *out);
+/* The id that starts `path` ("12/stop" -> 12, rest "/stop"): the segment
+ * up to the next '/' must be such a number, else a 400 answer naming
+ * `what` and false. */
+bool serve_path_id(const char *path, const char *what, bool hex, uint64_t max, uint64_t *id, const char **rest,
+                   serve_reply *r);
+/* A query argument that must be such a number when given: false (and a
+ * 400 answer) when it is not; *out keeps its default when absent. */
+bool serve_query_u64(serve_query_fn q, void *conn, const char *key, uint64_t max, uint64_t *out, serve_reply *r);
 /* A JSON error answer: {"error": msg}. */
 void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -96,7 +96,47 @@ def case_token():
     check(len(toks) == 2 and toks[0] != toks[1], "each start draws its own token: %s" % toks)
 
 
-CASES = {"token": case_token}
+def case_numbers():
+    """Every number the API takes from a path or a query is parsed strictly: a sign, a suffix, a space, a
+    number past its range or no number at all is 400 with a message naming the number, never taken as
+    another one (strtoull takes "-1" as 2^64 - 1). The well-formed ones still work."""
+    s = Server(TALLY, fresh_dir(WORK))
+    try:
+        st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "spin.elf"))})
+        check(st == 201, "upload spin.elf: %d %s" % (st, p))
+        st, j = s.json("POST", "/api/jobs", {"program": p["id"], "max_insns": 1000})
+        check(st == 200, "a run: %d %s" % (st, j))
+        s.wait_job(j["job"], timeout=30)
+        bad = [("GET", "/api/runs/-1", "run id '-1'"), ("GET", "/api/runs/0x", "run id '0x'"),
+               ("GET", "/api/runs/0x00000000000000001", "run id"), ("GET", "/api/runs/18446744073709551616", "run id"),
+               ("GET", "/api/runs/12abc", "run id '12abc'"), ("GET", "/api/runs/+5", "run id '+5'"),
+               ("GET", "/api/runs/%2012", "run id"), ("DELETE", "/api/runs/-1", "run id '-1'"),
+               ("GET", "/api/runs/-1/export?format=csv", "run id '-1'"),
+               ("GET", "/api/jobs/-1", "run number '-1'"), ("GET", "/api/jobs/4294967296", "from 0 to 4294967295"),
+               ("GET", "/api/jobs/1x", "run number '1x'"), ("POST", "/api/jobs/-1/stop", "run number '-1'"),
+               ("GET", "/api/jobs/0x1", "run number '0x1'"),
+               ("GET", "/api/jobs/%d?since=-1" % j["job"], "?since='-1'"),
+               ("GET", "/api/jobs/%d?since=1e3" % j["job"], "?since='1e3'"),
+               ("GET", "/api/jobs/%d?since=" % j["job"], "?since=''"),
+               ("GET", "/api/programs/-1", "program number '-1'"), ("GET", "/api/programs/1.0", "program number"),
+               ("GET", "/api/sweeps/-1", "sweep id '-1'"), ("GET", "/api/sweeps/9223372036854775808", "sweep id")]
+        for method, path, says in bad:
+            st, r = s.json(method, path)
+            check(st == 400 and says in r.get("error", ""), "%s %s: %d %s (want 400 naming %r)"
+                  % (method, path, st, r, says))
+        st, runs = s.json("GET", "/api/runs")
+        good = [("GET", "/api/programs/%d" % p["id"], 200), ("GET", "/api/programs/0%d" % p["id"], 200),
+                ("GET", "/api/jobs/%d?since=0" % j["job"], 200), ("GET", "/api/jobs/%d?since=99999" % j["job"], 200),
+                ("GET", "/api/runs/0x0123456789abcdef", 404), ("GET", "/api/runs/0", 404),
+                ("GET", "/api/runs/18446744073709551615", 404), ("GET", "/api/jobs/4294967295", 404)]
+        for method, path, want in good:
+            st, r = s.json(method, path)
+            check(st == want, "%s %s: %d %s (want %d)" % (method, path, st, r, want))
+    finally:
+        s.stop()
+
+
+CASES = {"token": case_token, "numbers": case_numbers}
 
 if __name__ == "__main__":
     CASES[CASE]()
