@@ -132,12 +132,16 @@ static void jobs(serve_ctx *c, const char *method, const char *path, serve_query
   if (!serve_path_id(path + 6, "run number", false, UINT32_MAX, &id, &rest, r))
     return;
   if (*rest == 0 && strcmp(method, "GET") == 0) {
-    uint64_t since = 0;
-    if (!serve_query_u64(q, conn, "since", UINT32_MAX, &since, r))
+    uint64_t since = 0, limit = SERVE_POLL_EVENTS;
+    if (!serve_query_u64(q, conn, "since", UINT64_MAX, &since, r) ||
+        !serve_query_u64(q, conn, "limit", SERVE_POLL_EVENTS, &limit, r))
       return;
-    r->json = serve_job_poll(c, (unsigned)id, since);
-    if (!r->json)
+    int f = serve_job_poll(c, (unsigned)id, since, limit, &r->body, &r->len);
+    r->type = "application/json";
+    if (f == -1)
       serve_error(r, 404, "no run %llu", (unsigned long long)id);
+    else if (f != 0)
+      serve_error(r, 500, "out of memory");
   } else if (strcmp(rest, "/stop") == 0 && strcmp(method, "POST") == 0) {
     if (serve_job_stop(c, (unsigned)id) != 0)
       return serve_error(r, 404, "no run %llu", (unsigned long long)id);

@@ -48,6 +48,10 @@ static void serve_usage(FILE *f) {
           "      --wall-limit S      wall seconds of a run before it is killed (default 300)\n"
           "      --mem-limit BYTES   address space of a run (default 2Gi)\n"
           "      --max-jobs N        runs at once (default 2)\n"
+          "      --keep-run BYTES    a run's events (intervals, output) kept for the page\n"
+          "                          to fetch (default 64Mi; the oldest go first)\n"
+          "      --keep-all BYTES    every run's events kept, in all (default 256Mi; a\n"
+          "                          finished run's go first)\n"
           "  -h, --help              this text\n");
 }
 
@@ -126,7 +130,7 @@ static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
   return false;
 }
 
-enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_WORKER };
+enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_KEEPRUN, O_KEEPALL, O_WORKER };
 
 static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) {
   static const struct option opts[] = {
@@ -136,6 +140,7 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
       {"max-upload", required_argument, 0, O_MAXUP}, {"max-insns", required_argument, 0, O_INSNS},
       {"cpu-limit", required_argument, 0, O_CPU}, {"wall-limit", required_argument, 0, O_WALL},
       {"mem-limit", required_argument, 0, O_MEM}, {"max-jobs", required_argument, 0, O_JOBS},
+      {"keep-run", required_argument, 0, O_KEEPRUN}, {"keep-all", required_argument, 0, O_KEEPALL},
       {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
   int o;
   uint64_t v;
@@ -153,6 +158,8 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
     case O_WALL: if (!opt_u64("--wall-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.wall_seconds = (unsigned)v; break;
     case O_MEM: if (!opt_u64("--mem-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.mem_bytes = v; break;
     case O_JOBS: if (!opt_u64("--max-jobs", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_jobs = (unsigned)v; break;
+    case O_KEEPRUN: if (!opt_u64("--keep-run", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.keep_run = v; break;
+    case O_KEEPALL: if (!opt_u64("--keep-all", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.keep_all = v; break;
     case 'h': serve_usage(stdout); return 0;
     default: serve_usage(stderr); return SERVE_EXIT_USAGE;
     }
@@ -170,7 +177,7 @@ static void defaults(serve_ctx *c) {
   c->db = getenv("TALLY_DB") ? getenv("TALLY_DB") : "tally.db";
   c->lim = (serve_limits){.max_upload = 16u << 20, .max_insns = 2000000000ull, .cpu_seconds = 120,
                           .wall_seconds = 300, .mem_bytes = 2ull << 30, .max_jobs = 2,
-                          .max_output = 256u << 10};
+                          .max_output = 256u << 10, .keep_run = 64u << 20, .keep_all = 256u << 20};
   c->next_program = c->next_job = 1;
   pthread_mutex_init(&c->lock, NULL);
 }
@@ -222,6 +229,11 @@ int cmd_serve(int argc, char **argv) {
   }
   if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0) {
     fprintf(stderr, "tally serve: --max-jobs, --wall-limit and --cpu-limit must be at least 1\n");
+    return SERVE_EXIT_USAGE;
+  }
+  if (c.lim.keep_run < (1u << 20) || c.lim.keep_all < c.lim.keep_run) {
+    fprintf(stderr, "tally serve: --keep-run must be at least 1Mi and --keep-all at least --keep-run "
+            "(now %zu and %zu bytes)\n", c.lim.keep_run, c.lim.keep_all);
     return SERVE_EXIT_USAGE;
   }
   if (c.sweep_db && !sweep_db_readable(c.sweep_db))

@@ -28,6 +28,8 @@ typedef struct serve_limits {
   uint64_t mem_bytes;       /* RLIMIT_AS of a run's child (not in sanitizer builds) */
   unsigned max_jobs;        /* runs at once; more are refused with 503 */
   size_t max_output;        /* bytes of program output kept */
+  size_t keep_run;          /* bytes of one run's events kept for the page's polls */
+  size_t keep_all;          /* bytes of every run's events kept, in all */
 } serve_limits;
 
 typedef struct serve_program serve_program;
@@ -49,6 +51,7 @@ typedef struct serve_ctx {
   serve_job *jobs;
   unsigned next_job;
   unsigned running;
+  size_t kept_bytes;        /* events kept, every run's (jobs.c; <= lim.keep_all + one event) */
   struct tally_collector *collector; /* collector.c: where the runs' packets go */
   char collector_addr[80];
   pthread_t collector_thread;
@@ -85,8 +88,16 @@ void serve_programs_free(serve_ctx *c);
 /* Starts a run from the page's request; returns {"job": N} or NULL with
  * msg and *status (400 bad request, 503 busy, 500). */
 json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_t msgsize);
-/* The job's state and its events from index `since` on; NULL if unknown. */
-json_t *serve_job_poll(serve_ctx *c, unsigned id, size_t since);
+/* Events a poll answers with at most, by count (also the default of
+ * ?limit=) and by bytes (at least one event is sent, whatever its size). */
+#define SERVE_POLL_EVENTS 10000
+#define SERVE_POLL_BYTES (4u << 20)
+/* A line of a worker longer than this is refused with an error event. */
+#define SERVE_LINE_MAX (16u << 20)
+/* The job's state and its events from index `since` on, at most `limit`
+ * of them and about SERVE_POLL_BYTES, as JSON text (malloc'd, *len
+ * bytes); -1 if the job is unknown. */
+int serve_job_poll(serve_ctx *c, unsigned id, uint64_t since, uint64_t limit, char **body, size_t *len);
 int serve_job_stop(serve_ctx *c, unsigned id);
 /* Runs a worker on the job.json in dir to its end (killed after timeout_s)
  * and returns its stdout (malloc'd, NUL-terminated), or NULL. */

@@ -4,7 +4,7 @@ memory that grows with a run's events, numbers in the API that do not
 parse, lines larger than any fixed buffer, output that is not UTF-8, and a
 guest that sleeps forever. One case per CTest entry:
 
-usage: hardening.py CASE TALLY SERVE_PROGRAMS_DIR WORK_DIR
+usage: hardening.py CASE TALLY SERVE_PROGRAMS_DIR WORKLOADS_DIR WORK_DIR
 """
 import json
 import os
@@ -16,7 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_harness import Server, check, done, event, fresh_dir  # noqa: E402
 
-CASE, TALLY, PROGS, WORK = sys.argv[1:5]
+CASE, TALLY, PROGS, WL, WORK = sys.argv[1:6]
 
 
 def read(path):
@@ -136,7 +136,140 @@ def case_numbers():
         s.stop()
 
 
-CASES = {"token": case_token, "numbers": case_numbers}
+# bytes.c writes these, in this order (the cut sequences joined)
+BYTES = (b"plain ascii\n" b"bad \xff\xfe lone \xc3( surrogate \xed\xa0\x80 overlong \xc0\xaf end\n"
+         b"euro cut \xe2\x82" b"\xac whole \xc3\xa9\n" b"tail cut \xf0\x9f\x98")
+
+
+def case_utf8():
+    """Program output that is not valid UTF-8 reaches the page whole, each ill-formed part as one U+FFFD as
+    Python's decoder makes it (Unicode's maximal subparts), a sequence cut between two writes joined."""
+    s = Server(TALLY, fresh_dir(WORK))
+    try:
+        st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "bytes.elf"))})
+        check(st == 201, "upload bytes.elf: %d %s" % (st, p))
+        st, j = s.json("POST", "/api/jobs", {"program": p["id"]})
+        final, events = s.wait_job(j["job"], timeout=60)
+        out = "".join(e["s"] for e in events if e.get("t") == "out")
+        want = BYTES.decode("utf-8", errors="replace")
+        check(out == want, "the page's output %r, Python's decoder says %r" % (out, want))
+        outs = [e["s"] for e in events if e.get("t") == "out"]
+        check(any(o.endswith("euro cut ") for o in outs), "the cut sequence came in two writes: %r" % outs)
+        check(not [e for e in events if e.get("t") == "error"], "no error events: %s"
+              % [e for e in events if e.get("t") == "error"])
+        end = event(events, "end")
+        check(end and end.get("stop") == "exit" and end.get("exit_code") == 0, "ran to its end: %s" % end)
+        direct = subprocess.run([TALLY, "run", os.path.join(PROGS, "bytes.elf")], capture_output=True).stdout
+        check(direct == BYTES, "tally run writes the bytes as they are: %r" % direct)
+    finally:
+        s.stop()
+
+
+def case_wide():
+    """256 pairs: interval lines of more than 1 MiB (the server's reader once had a fixed 1 MiB buffer and
+    dropped them as "not JSON"). Every one of the first 100,000 intervals reaches the page, in order, each
+    with its 256 values, and each obeys a law: 255 counters of cycles in 16-byte ranges that tile the
+    program's code (readelf's executable segment) sum to the 256th, cycles anywhere."""
+    elf = os.path.join(WL, "hanoi.elf")
+    seg = [l.split() for l in subprocess.run(["riscv64-unknown-elf-readelf", "-lW", elf], capture_output=True,
+                                             text=True, check=True).stdout.splitlines()]
+    lo, size = [(int(f[2], 16), int(f[5], 16)) for f in seg if f and f[0] == "LOAD" and "E" in f[6:]][0]
+    step = 16
+    check(255 * step >= size, "255 ranges of %d bytes cover the code's %d bytes" % (step, size))
+    pairs = ["cycle@%#x-%#x" % (lo + i * step, lo + (i + 1) * step) for i in range(255)] + ["cycle"]
+    s = Server(TALLY, fresh_dir(WORK), "--wall-limit", "100")
+    try:
+        st, p = s.upload({"kind": "elf", "elf": read(elf)})
+        check(st == 201, "upload hanoi.elf: %d %s" % (st, p))
+        st, j = s.json("POST", "/api/jobs", {"program": p["id"], "core": "tally5", "pairs": pairs, "counters": 256,
+                                              "arrs": 256, "interval": 200})
+        check(st == 200, "a run with 256 pairs: %d %s" % (st, j))
+        final, events = s.wait_job(j["job"], timeout=100)
+        errors = [e for e in events if e.get("t") in ("error", "warning")]
+        check(not errors, "no error events: %s" % errors[:3])
+        ivs = [e for e in events if e.get("t") == "iv"]
+        big = max((len(json.dumps(e, separators=(",", ":"))) for e in ivs), default=0)
+        check(big > 1 << 20, "an interval line of more than 1 MiB: the largest has %d bytes" % big)
+        rows = [r for e in ivs for r in e["rows"]]
+        end = event(events, "end")
+        want = min(100000, -(-end["cycles"] // 200)) if end else -1
+        check(len(rows) == want, "%d rows reached the page; min(100,000, ceil(cycles / 200)) = %d" % (len(rows), want))
+        check([r[0] for r in rows] == list(range(len(rows))), "each interval once, in order")
+        check(all(len(r) == 258 for r in rows), "every row has its index, its end and 256 values")
+        bad = [r[0] for r in rows if sum(r[2:257]) != r[257]]
+        check(not bad, "the ranges' cycles sum to all cycles in every interval; not in %d, first %s"
+              % (len(bad), bad[:5]))
+    finally:
+        s.stop()
+
+
+POLL_BYTES = 4 << 20  # SERVE_POLL_BYTES (serve.h, docs/tally-serve.md)
+
+
+def rss(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def case_memory():
+    """Runs of 100 pairs at interval 1 (about 21 MB of events each, the page's first 100,000 intervals) under
+    --keep-run 2Mi --keep-all 4Mi: the server's memory does not follow the events. Laws, not tuned sizes:
+    keeping the events costs at least their bytes, so a server that kept them would grow by at least what it
+    received; this one grows by less than a quarter of that over three runs, and the last two runs (which
+    would add twice one run's bytes) add less than half of one run's bytes. A poll answers at most ?limit= events and SERVE_POLL_BYTES plus one
+    event; one that asks from 0 after the oldest were let go hears how many ("dropped")."""
+    keep_run, keep_all = 2 << 20, 4 << 20
+    s = Server(TALLY, fresh_dir(WORK), "--keep-run", "2Mi", "--keep-all", "4Mi")
+    try:
+        st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "spin.elf"))})
+        check(st == 201, "upload spin.elf: %d %s" % (st, p))
+        pairs = ["cycle@%#x-%#x" % (0x80000000 + 4 * i, 0x80000004 + 4 * i) for i in range(99)] + ["cycle"]
+        base = rss(s.p.pid)
+        after, received = [], []
+        for k in range(3):
+            st, j = s.json("POST", "/api/jobs", {"program": p["id"], "core": "tally5", "pairs": pairs,
+                                                  "counters": 100, "arrs": 100, "interval": 1, "max_insns": 60000})
+            check(st == 200, "run %d: %d %s" % (k, st, j))
+            while True:  # a page that has gone away: nobody polls the events while the run goes on
+                time.sleep(0.3)
+                st, r = s.json("GET", "/api/jobs/%d?since=4294967295" % j["job"])
+                if st != 200 or r["state"] != "running":
+                    break
+            check(r.get("state") == "done", "run %d: %s" % (k, r))
+            after.append(rss(s.p.pid))
+            received.append(r["received"])
+            st, h, body = s.request("GET", "/api/jobs/%d" % j["job"])
+            r = json.loads(body)
+            largest = max((len(json.dumps(e, separators=(",", ":"))) for e in r["events"]), default=0)
+            check(len(body) <= POLL_BYTES + largest + 1024, "poll from 0: %d bytes, at most %d + %d"
+                  % (len(body), POLL_BYTES, largest))
+            check(r["dropped"] > 0 and r["events"][0]["t"] == "start",
+                  "poll from 0: the start event, then %d events let go, more to come" % r["dropped"])
+            kept = len(body)
+            check(kept <= keep_run + largest + 1024, "at most --keep-run kept")
+            st, r = s.json("GET", "/api/jobs/%d?limit=3" % j["job"])
+            check(st == 200 and len(r["events"]) == 3, "?limit=3: %d events" % len(r.get("events", [])))
+        print("received %s bytes; RSS %d before, %s after each run" % (received, base, after))
+        check(received[0] > 4 * keep_all, "a run sends far more than --keep-all: %d bytes" % received[0])
+        check(after[2] - base < sum(received) / 4, "RSS grew %d bytes over runs that sent %d"
+              % (after[2] - base, sum(received)))
+        check(after[2] - after[0] < received[0] / 2, "the last two runs added %d bytes of RSS; one run sends %d"
+              % (after[2] - after[0], received[0]))
+        st, r = s.json("GET", "/api/jobs/1?limit=-1")
+        check(st == 400 and "?limit='-1'" in r.get("error", ""), "?limit=-1: %d %s" % (st, r))
+        st, r = s.json("GET", "/api/jobs/1?limit=10001")
+        check(st == 400 and "10000" in r.get("error", ""), "?limit over the most: %d %s" % (st, r))
+    finally:
+        s.stop()
+    for bad in (["--keep-run", "1000"], ["--keep-run", "8Mi", "--keep-all", "4Mi"], ["--keep-all", "lots"]):
+        out = subprocess.run([TALLY, "serve", "--dir", os.path.join(WORK, "x")] + bad, capture_output=True, text=True)
+        check(out.returncode == 64 and "--keep" in out.stderr, "%s: %d %s" % (bad, out.returncode, out.stderr))
+
+
+CASES = {"token": case_token, "numbers": case_numbers, "utf8": case_utf8, "wide": case_wide, "memory": case_memory}
 
 if __name__ == "__main__":
     CASES[CASE]()

@@ -182,7 +182,9 @@ async function poll() {
     return finishWatching();
   }
   state.since = r.next;
+  if (r.dropped) showError('run-error', `${fmtInt(r.dropped)} of the run's events were no longer kept by the server (its --keep-run and --keep-all): the plot lacks them; the stored run has every interval.`);
   for (const e of r.events) onEvent(e);
+  if (r.more) return setTimeout(poll, 0);
   if (r.state === 'running') return setTimeout(poll, 250);
   if (r.reason) {
     $('status').textContent = `The run was ${r.reason.startsWith('stopped') ? '' : 'stopped: '}${r.reason}.`;
