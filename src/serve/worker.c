@@ -293,6 +293,7 @@ static const char *stop_name(tally_stop s) {
   case TALLY_STOP_LIMIT: return "limit";
   case TALLY_STOP_HALT: return "halt";
   case TALLY_STOP_CANCELLED: return "cancelled";
+  case TALLY_STOP_CYCLES: return "cycles";
   default: return "error";
   }
 }
