@@ -50,9 +50,10 @@ static json_t *catalog(void) {
 }
 
 static json_t *info(serve_ctx *c) {
-  return json_pack("{s:s,s:o,s:o,s:{s:I,s:I,s:i,s:i,s:i},s:s}", "version", "0.1.0", "cores", cores(), "signals",
-                   catalog(), "limits", "max_upload", (json_int_t)c->lim.max_upload, "max_insns",
-                   (json_int_t)c->lim.max_insns, "cpu_seconds", c->lim.cpu_seconds, "wall_seconds",
+  return json_pack("{s:s,s:o,s:o,s:{s:I,s:I,s:I,s:I,s:i,s:i,s:i},s:s}", "version", "0.1.0", "cores", cores(),
+                   "signals", catalog(), "limits", "max_upload", (json_int_t)c->lim.max_upload, "max_insns",
+                   (json_int_t)c->lim.max_insns, "max_cycles", (json_int_t)c->lim.max_cycles, "max_intervals",
+                   (json_int_t)c->lim.max_intervals, "cpu_seconds", c->lim.cpu_seconds, "wall_seconds",
                    c->lim.wall_seconds, "max_jobs", c->lim.max_jobs, "db", c->db);
 }
 

@@ -44,6 +44,11 @@ static void serve_usage(FILE *f) {
           "                          (default ./tally-serve; created)\n"
           "      --max-upload BYTES  largest request body (default 16Mi)\n"
           "      --max-insns N       instruction budget of a run (default 2G)\n"
+          "      --max-cycles N      cycle budget of a run (default 10G): it also ends a\n"
+          "                          program that sleeps in wfi, where no instruction\n"
+          "                          retires\n"
+          "      --max-intervals N   intervals one run may store (default 1M): a run's\n"
+          "                          cycle budget is at most N times its interval\n"
           "      --cpu-limit S       CPU seconds of a run (default 120)\n"
           "      --wall-limit S      wall seconds of a run before it is killed (default 300)\n"
           "      --mem-limit BYTES   address space of a run (default 2Gi)\n"
@@ -130,7 +135,7 @@ static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
   return false;
 }
 
-enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_KEEPRUN, O_KEEPALL, O_WORKER };
+enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_KEEPRUN, O_KEEPALL, O_CYCLES, O_INTERVALS, O_WORKER };
 
 static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) {
   static const struct option opts[] = {
@@ -140,6 +145,7 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
       {"max-upload", required_argument, 0, O_MAXUP}, {"max-insns", required_argument, 0, O_INSNS},
       {"cpu-limit", required_argument, 0, O_CPU}, {"wall-limit", required_argument, 0, O_WALL},
       {"mem-limit", required_argument, 0, O_MEM}, {"max-jobs", required_argument, 0, O_JOBS},
+      {"max-cycles", required_argument, 0, O_CYCLES}, {"max-intervals", required_argument, 0, O_INTERVALS},
       {"keep-run", required_argument, 0, O_KEEPRUN}, {"keep-all", required_argument, 0, O_KEEPALL},
       {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
   int o;
@@ -158,6 +164,8 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
     case O_WALL: if (!opt_u64("--wall-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.wall_seconds = (unsigned)v; break;
     case O_MEM: if (!opt_u64("--mem-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.mem_bytes = v; break;
     case O_JOBS: if (!opt_u64("--max-jobs", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_jobs = (unsigned)v; break;
+    case O_CYCLES: if (!opt_u64("--max-cycles", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_cycles = v; break;
+    case O_INTERVALS: if (!opt_u64("--max-intervals", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_intervals = v; break;
     case O_KEEPRUN: if (!opt_u64("--keep-run", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.keep_run = v; break;
     case O_KEEPALL: if (!opt_u64("--keep-all", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.keep_all = v; break;
     case 'h': serve_usage(stdout); return 0;
@@ -175,7 +183,8 @@ static void defaults(serve_ctx *c) {
   *c = (serve_ctx){0};
   c->dir = "tally-serve";
   c->db = getenv("TALLY_DB") ? getenv("TALLY_DB") : "tally.db";
-  c->lim = (serve_limits){.max_upload = 16u << 20, .max_insns = 2000000000ull, .cpu_seconds = 120,
+  c->lim = (serve_limits){.max_upload = 16u << 20, .max_insns = 2000000000ull, .max_cycles = 10000000000ull,
+                          .max_intervals = 1000000, .cpu_seconds = 120,
                           .wall_seconds = 300, .mem_bytes = 2ull << 30, .max_jobs = 2,
                           .max_output = 256u << 10, .keep_run = 64u << 20, .keep_all = 256u << 20};
   c->next_program = c->next_job = 1;
@@ -227,8 +236,10 @@ int cmd_serve(int argc, char **argv) {
   } else if (c.token && !token_valid(c.token)) {
     return SERVE_EXIT_USAGE;
   }
-  if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0) {
-    fprintf(stderr, "tally serve: --max-jobs, --wall-limit and --cpu-limit must be at least 1\n");
+  if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0 || c.lim.max_insns == 0 ||
+      c.lim.max_cycles == 0 || c.lim.max_intervals == 0) {
+    fprintf(stderr, "tally serve: --max-jobs, --wall-limit, --cpu-limit, --max-insns, --max-cycles and "
+            "--max-intervals must be at least 1\n");
     return SERVE_EXIT_USAGE;
   }
   if (c.lim.keep_run < (1u << 20) || c.lim.keep_all < c.lim.keep_run) {

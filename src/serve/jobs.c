@@ -115,15 +115,24 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
       check_number(req, "interval", 1, UINT32_MAX, msg, msgsize) ||
       check_number(req, "counters", 1, 1024, msg, msgsize) || check_number(req, "width", 1, 64, msg, msgsize) ||
       check_number(req, "arrs", 1, 256, msg, msgsize) ||
-      check_number(req, "max_insns", 1, c->lim.max_insns, msg, msgsize))
+      check_number(req, "max_insns", 1, c->lim.max_insns, msg, msgsize) ||
+      check_number(req, "max_cycles", 1, c->lim.max_cycles, msg, msgsize))
     return -1;
   const char *keys[] = {"core", "sets", "pairs", "args", "interval", "counters", "width", "arrs", "max_insns",
-                        "profile"};
+                        "max_cycles", "profile"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (json_object_get(req, keys[i]))
       json_object_set(job, keys[i], json_object_get(req, keys[i]));
   if (!json_object_get(job, "max_insns"))
     json_object_set_new(job, "max_insns", json_integer((json_int_t)c->lim.max_insns));
+  /* the cycle budget, and within it at most --max-intervals intervals to store */
+  uint64_t cycles = json_is_integer(json_object_get(req, "max_cycles"))
+                  ? (uint64_t)json_integer_value(json_object_get(req, "max_cycles")) : c->lim.max_cycles;
+  json_t *iv = json_object_get(req, "interval");
+  uint64_t interval = json_is_integer(iv) ? (uint64_t)json_integer_value(iv) : SERVE_DEFAULT_INTERVAL;
+  if (json_array_size(json_object_get(req, "pairs")) && cycles / interval >= c->lim.max_intervals)
+    cycles = interval * c->lim.max_intervals; /* no overflow: the quotient was at least that */
+  json_object_set_new(job, "max_cycles", json_integer((json_int_t)(cycles > INT64_MAX ? INT64_MAX : cycles)));
   json_object_set_new(job, "max_output", json_integer((json_int_t)c->lim.max_output));
   json_object_set_new(job, "collector", json_string(c->collector_addr));
   return 0;

@@ -23,6 +23,8 @@ enum { SERVE_EXIT_USAGE = 64, SERVE_EXIT_NOINPUT = 66, SERVE_EXIT_INTERNAL = 70,
 typedef struct serve_limits {
   size_t max_upload;        /* bytes in one request body */
   uint64_t max_insns;       /* instruction budget of a run (and its default) */
+  uint64_t max_cycles;      /* cycle budget of a run (and its default): ends a wfi sleep too */
+  uint64_t max_intervals;   /* intervals one run may store: its cycle budget is at most this many intervals */
   unsigned cpu_seconds;     /* RLIMIT_CPU of a run's child */
   unsigned wall_seconds;    /* the child is killed after this long */
   uint64_t mem_bytes;       /* RLIMIT_AS of a run's child (not in sanitizer builds) */
@@ -88,6 +90,8 @@ void serve_programs_free(serve_ctx *c);
 /* Starts a run from the page's request; returns {"job": N} or NULL with
  * msg and *status (400 bad request, 503 busy, 500). */
 json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_t msgsize);
+/* The dispatch interval of a run whose request names none (worker.c). */
+#define SERVE_DEFAULT_INTERVAL 100000
 /* Events a poll answers with at most, by count (also the default of
  * ?limit=) and by bytes (at least one event is sent, whatever its size). */
 #define SERVE_POLL_EVENTS 10000

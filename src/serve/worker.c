@@ -253,7 +253,7 @@ static int set_measure(worker *w, const char *collector) {
   p.counters = (uint32_t)jnum(w->job, "counters", p.counters);
   p.width = (uint32_t)jnum(w->job, "width", p.width);
   p.arrs = (uint32_t)jnum(w->job, "arrs", p.arrs);
-  p.interval = jnum(w->job, "interval", 100000);
+  p.interval = jnum(w->job, "interval", SERVE_DEFAULT_INTERVAL);
   w->m = tally_measure_new(w->sim, &p, &w->err);
   if (!w->m)
     return -1;
@@ -272,9 +272,9 @@ static void emit_start(worker *w) {
     json_array_append_new(ev, json_pack("{s:s,s:s,s:s,s:I}", "signal", e->signal, "label", e->label, "where",
                                         e->where, "counter", (json_int_t)e->counter));
   }
-  emit(json_pack("{s:s,s:s,s:o,s:o,s:I}", "t", "start", "core", tally_core_name(w->sim), "events", ev,
+  emit(json_pack("{s:s,s:s,s:o,s:o,s:I,s:I}", "t", "start", "core", tally_core_name(w->sim), "events", ev,
                  "run_id", serve_run_id(w->m ? tally_measure_run_id(w->m) : 0), "max_insns",
-                 (json_int_t)jnum(w->job, "max_insns", 0)));
+                 (json_int_t)jnum(w->job, "max_insns", 0), "max_cycles", (json_int_t)jnum(w->job, "max_cycles", 0)));
 }
 
 static void emit_progress(worker *w) {
@@ -357,6 +357,7 @@ static int set_up(worker *w, FILE **prof) {
   json_t *job = w->job;
   if (load(w) != 0)
     return fail("the program", w->err.msg);
+  tally_set_max_cycles(w->sim, jnum(job, "max_cycles", 0));
   if (set_core(w) != 0)
     return fail("the core model", w->err.msg);
   if (json_is_true(json_object_get(job, "profile"))) {
@@ -393,6 +394,7 @@ static int go(worker *w) {
   tally_measure_result res;
   if (w->m) {
     const char *why = s == TALLY_STOP_EXIT ? NULL : s == TALLY_STOP_LIMIT ? "instruction budget used up"
+                    : s == TALLY_STOP_CYCLES ? "cycle budget used up"
                     : s == TALLY_STOP_CANCELLED && stop_reason(stop_signal) ? stop_reason(stop_signal) : stop_name(s);
     if (tally_measure_finish(w->m, why, &res, &w->err) != 0)
       emit(json_pack("{s:s,s:s}", "t", "warning", "msg", w->err.msg));

@@ -269,7 +269,49 @@ def case_memory():
         check(out.returncode == 64 and "--keep" in out.stderr, "%s: %d %s" % (bad, out.returncode, out.stderr))
 
 
-CASES = {"token": case_token, "numbers": case_numbers, "utf8": case_utf8, "wide": case_wide, "memory": case_memory}
+def case_wfi():
+    """A guest asleep in wfi forever (no instruction retires): the cycle budget ends it, the server's
+    default or the request's, at the first instruction boundary at or past it (tally5's slowest instruction
+    takes far fewer than 100 cycles), the run stored with every interval up to there; with --max-intervals
+    the budget is at most that many intervals. Expected intervals: ceil(cycles / interval)."""
+    s = Server(TALLY, fresh_dir(WORK), "--max-cycles", "3M", "--max-intervals", "500")
+    try:
+        st, info = s.json("GET", "/api/info")
+        check(info.get("limits", {}).get("max_cycles") == 3000000 and info["limits"].get("max_intervals") == 500,
+              "/api/info's limits: %s" % info.get("limits"))
+        st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "wfi_sleep.elf"))})
+        check(st == 201, "upload wfi_sleep.elf: %d %s" % (st, p))
+        runs = [({"program": p["id"], "core": "tally5"}, 3000000, None),
+                ({"program": p["id"], "core": "tally5", "max_cycles": 1000000}, 1000000, None),
+                ({"program": p["id"], "core": "tally5", "pairs": ["cycle"], "interval": 10000}, 3000000, 10000),
+                ({"program": p["id"], "core": "tally5", "pairs": ["cycle"], "interval": 1000}, 500 * 1000, 1000),
+                ({"program": p["id"], "pairs": ["cycle"], "interval": 1000, "max_cycles": 200000}, 200000, 1000)]
+        for req, budget, interval in runs:
+            st, j = s.json("POST", "/api/jobs", req)
+            check(st == 200, "%s: %d %s" % (req, st, j))
+            final, events = s.wait_job(j["job"], timeout=60)
+            end = event(events, "end") or {}
+            cycles = end.get("cycles", -1)
+            check(final.get("state") == "done" and end.get("stop") == "cycles", "%s: %s, %s" % (req, final, end))
+            check(budget <= cycles < budget + 100, "%s: %d cycles, the budget %d" % (req, cycles, budget))
+            check(event(events, "start").get("max_cycles") == budget, "%s: the start event's max_cycles" % req)
+            if interval:
+                rep = subprocess.run([TALLY, "report", end.get("run_id", "?"), "--db", s.db, "--json"],
+                                     capture_output=True, text=True)
+                run = json.loads(rep.stdout)["run"] if rep.returncode in (0, 2) else {}
+                want = -(-cycles // interval)
+                check(run.get("intervals_stored") == want and run.get("status") == "incomplete",
+                      "%s: stored %s, want %d intervals, incomplete" % (req, run, want))
+        st, r = s.json("POST", "/api/jobs", {"program": p["id"], "max_cycles": 3000001})
+        check(st == 400 and "max_cycles" in r.get("error", ""), "max_cycles over the server's: %d %s" % (st, r))
+    finally:
+        s.stop()
+    for bad in (["--max-cycles", "0"], ["--max-cycles", "-1"], ["--max-intervals", "x"]):
+        out = subprocess.run([TALLY, "serve", "--dir", os.path.join(WORK, "x")] + bad, capture_output=True, text=True)
+        check(out.returncode == 64 and bad[0] in out.stderr, "%s: %d %s" % (bad, out.returncode, out.stderr))
+
+
+CASES = {"wfi": case_wfi, "token": case_token, "numbers": case_numbers, "utf8": case_utf8, "wide": case_wide, "memory": case_memory}
 
 if __name__ == "__main__":
     CASES[CASE]()

@@ -226,7 +226,7 @@ function onEnd(e) {
   const words = {
     exit: `The program exited with status ${e.exit_code}`,
     trap: `The program stopped on an exception it has no handler for: ${e.trap}`,
-    limit: 'The run used up its instruction budget', halt: 'The program waits for an interrupt that can never come',
+    limit: 'The run used up its instruction budget', cycles: 'The run used up its cycle budget', halt: 'The program waits for an interrupt that can never come',
     cancelled: 'The run was cancelled', error: 'The simulation failed',
   }[e.stop] || e.stop;
   $('status').textContent = `${words} after ${fmtInt(e.insns)} instructions and ${fmtInt(e.cycles)} cycles (${e.detail}).` +
