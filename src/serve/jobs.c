@@ -297,6 +297,8 @@ typedef struct line_buf {
 static int read_lines(serve_ctx *c, serve_job *j, line_buf *lb) {
   if (lb->cap - lb->have < 65536 && lb->cap < SERVE_LINE_MAX + 65536) {
     size_t cap = lb->cap ? lb->cap * 2 : 1 << 20;
+    if (cap > SERVE_LINE_MAX + 65536)
+      cap = SERVE_LINE_MAX + 65536;
     char *b = realloc(lb->b, cap);
     if (!b)
       return -1;
