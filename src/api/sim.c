@@ -188,6 +188,9 @@ tally_stop tally_run(tally_sim *sim, uint64_t max_insns) {
   return s;
 }
 
+void tally_set_max_cycles(tally_sim *sim, uint64_t max_cycles) { sim->cpu->max_cycles = max_cycles; }
+uint64_t tally_max_cycles(const tally_sim *sim) { return sim->cpu->max_cycles; }
+
 tally_stop tally_step(tally_sim *sim) {
   tally_stop s = (tally_stop)core_step(sim->cpu);
   fflush(sim->board->out);

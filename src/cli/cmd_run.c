@@ -35,6 +35,7 @@ typedef struct run_opts {
   progress_mode progress;    /* --progress, --no-progress; on a terminal by default */
   double progress_every;     /* --progress-every S */
   uint64_t max_insns;   /* 0 = no bound */
+  uint64_t max_cycles;  /* 0 = no bound */
   double timeout;       /* seconds, 0 = none */
   bool raw;                  /* --raw or --load-addr: PROGRAM is a raw binary */
   uint32_t load_addr, entry;
@@ -81,6 +82,9 @@ static void run_usage(FILE *f) {
           "      --no-progress      never show it\n"
           "      --progress-every S seconds of wall time between updates (default 1)\n"
           "      --max-insns N      stop after N instructions (k/M/G suffixes)\n"
+          "      --max-cycles N     stop once N cycles have passed (k/M/G suffixes): the\n"
+          "                         run's cycle budget, which also ends a wfi sleep that\n"
+          "                         no instruction budget can (exit status 123)\n"
           "      --timeout S        stop after S seconds of wall time\n"
           BOARD_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
@@ -179,8 +183,8 @@ static void run_usage(FILE *f) {
           "      --key-env VAR      the same, the key being the value of variable VAR\n"
           "  -h, --help             show this help\n"
           "\n"
-          "exit status: the program's own; otherwise 124 when --max-insns or\n"
-          "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
+          "exit status: the program's own; otherwise 123 when --max-cycles stopped\n"
+          "it, 124 when --max-insns or --timeout did, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
           "PROGRAM, the key or the --semihost-root cannot be read, 69 when\n"
           "the --collector never acknowledged the run, 73 when the store cannot be\n"
@@ -192,13 +196,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {"progress-every", required_argument, NULL, OPT_PROGRESS_EVERY},
-    {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"max-insns", required_argument, NULL, OPT_MAX}, {"max-cycles", required_argument, NULL, OPT_MAX_CYCLES},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
     {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
@@ -291,6 +296,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
         fprintf(stderr, "tally run: --max-insns wants a positive count, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
+    case OPT_MAX_CYCLES:
+      if (!parse_u64(optarg, &o->max_cycles) || o->max_cycles == 0) {
+        fprintf(stderr, "tally run: --max-cycles wants a positive count, got '%s'\n", optarg);
         return -1;
       }
       break;
@@ -602,6 +613,10 @@ static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const ch
     tally_export_stop(sim, s, bound, stderr);
     *why = bound;
     return interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
+  case TALLY_STOP_CYCLES:
+    tally_export_stop(sim, s, "--max-cycles reached", stderr);
+    *why = "--max-cycles reached";
+    return EXIT_CYCLES;
   default:
     fprintf(stderr, "tally: internal error: %s\n", tally_stop_detail(sim));
     return EXIT_INTERNAL;
@@ -678,6 +693,7 @@ int cmd_run(int argc, char **argv) {
   if (!(p.sim = load(&o, &p.progress, argc - first, argv + first, &load_status)))
     return abandon(&p, &o, load_status);
   tally_sim *sim = p.sim;
+  tally_set_max_cycles(sim, o.max_cycles);
   /* the store this run writes is never the program's to open */
   tally_error err;
   if (count_wanted(&o.count) && !o.count.no_store && !o.count.collector &&

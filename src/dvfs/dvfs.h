@@ -45,6 +45,7 @@ typedef struct dvfs_opts {
   bool readd;             /* after the descent, the knapsack of single-region runs (--descent-only: not) */
   const char *tradeoff_csv; /* --tradeoff-csv FILE, NULL: none */
   const char *svg;          /* --svg FILE: the measured table as a picture, NULL: none */
+  uint64_t max_cycles;      /* --max-cycles: every run's cycle budget, 0 = none */
 } dvfs_opts;
 
 /* One run of an ELF on tally. */

@@ -5,7 +5,7 @@
 
 #include "dvfs.h"
 
-enum { EXIT_BADDATA = 65, EXIT_NOINPUT_ = 66, EXIT_INTERNAL_ = 70 };
+enum { EXIT_BADDATA = 65, EXIT_NOINPUT_ = 66, EXIT_INTERNAL_ = 70, EXIT_CYCLES = 123 /* as tally run's */ };
 
 tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, const char *const *sets,
                           int nsets, FILE *out, tally_error *err, int *rc) {
@@ -28,6 +28,7 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
   *rc = EXIT_BADDATA;
   if (tally_set_core(sim, o->core, sets, nsets, err) != 0)
     goto fail;
+  tally_set_max_cycles(sim, o->max_cycles);
   *rc = EXIT_INTERNAL_;
   if (dir && tally_set_host_files(sim, TALLY_HOST_FILES_RW, dir, err) != 0)
     goto fail;
@@ -63,7 +64,11 @@ int dvfs_run_elf(const dvfs_opts *o, const char *path, const char *dir, const ch
   if (sim) {
     tally_stop st = acct ? dvfs_account_run(sim, acct->ranges, acct->nranges, acct->nrows, acct->rows)
                          : tally_run(sim, UINT64_MAX);
-    if (st != TALLY_STOP_EXIT) {
+    if (st == TALLY_STOP_CYCLES) {
+      snprintf(err->msg, sizeof err->msg, "%.300s: --max-cycles reached (%llu cycles) before the program exited", path,
+               (unsigned long long)o->max_cycles);
+      rc = EXIT_CYCLES;
+    } else if (st != TALLY_STOP_EXIT) {
       snprintf(err->msg, sizeof err->msg, "%.300s: the run did not end by exiting: %.150s", path, tally_stop_detail(sim));
       rc = EXIT_BADDATA;
     }
