@@ -138,8 +138,17 @@ int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root
 
 int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err) {
   char msg[sizeof err->msg - 64];
-  if (hostfs_protect(&sim->board->fs, path, msg, sizeof msg) != 0) {
+  if (hostfs_protect(&sim->board->fs, path, true, msg, sizeof msg) != 0) {
     snprintf(err->msg, sizeof err->msg, "cannot protect %s from the program: %s", path, msg);
+    return -1;
+  }
+  return 0;
+}
+
+int tally_protect_host_fd(tally_sim *sim, int fd, tally_error *err) {
+  char msg[sizeof err->msg - 64];
+  if (hostfs_protect_fd(&sim->board->fs, fd, msg, sizeof msg) != 0) {
+    snprintf(err->msg, sizeof err->msg, "cannot protect an open file from the program: %s", msg);
     return -1;
   }
   return 0;

@@ -443,6 +443,27 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
+/* The files this run reads or writes beside the program, which the program
+ * may not open in any policy: the store, the key, the traces and every
+ * output (by the file each path resolves to). 0, or the exit status. */
+static int protect_own_files(tally_sim *sim, const run_opts *o) {
+  const char *files[] = {
+    count_wanted(&o->count) && !o->count.no_store && !o->count.collector
+        ? (o->count.db ? o->count.db : tally_store_default_path()) : NULL,
+    o->count.key, o->count.csv, o->trace.file, o->ctrace.file, o->perfetto, o->stats_json,
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    tally_error err;
+    if (!files[i] || !strcmp(files[i], "-"))
+      continue;
+    if (tally_protect_host_file(sim, files[i], &err) != 0) {
+      fprintf(stderr, "tally run: %s\n", err.msg);
+      return EXIT_CANTCREAT;
+    }
+  }
+  return 0;
+}
+
 /* The board with the program loaded and the core set; NULL after saying
  * why, *status the exit status then (64 for a wrong --core or --set). */
 static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char **argv, int *status) {
@@ -673,13 +694,10 @@ int cmd_run(int argc, char **argv) {
   if (!(p.sim = load(&o, &p.progress, argc - first, argv + first, &load_status)))
     return abandon(&p, &o, load_status);
   tally_sim *sim = p.sim;
-  /* the store this run writes is never the program's to open */
-  tally_error err;
-  if (count_wanted(&o.count) && !o.count.no_store && !o.count.collector &&
-      tally_protect_host_file(sim, o.count.db ? o.count.db : tally_store_default_path(), &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    return abandon(&p, &o, EXIT_CANTCREAT);
-  }
+  /* the files tally itself opens are never the program's to open */
+  int pst = protect_own_files(sim, &o);
+  if (pst != 0)
+    return abandon(&p, &o, pst);
   /* Ctrl-C, SIGTERM and --timeout stop the run wherever the program is,
    * waiting for its configuration included (stopwatch.c); the library's
    * own threads (the embedded collector) never take these signals. */
