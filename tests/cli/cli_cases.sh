@@ -93,6 +93,15 @@ case_wfi_halt() {
   expect_err "wfi with no enabled interrupt"
 }
 
+case_sys_time() {
+  # SYS_TIME is the simulated clock: 0 at reset, 3 after a wfi sleep to
+  # mtime 35,000,000 (3.5 s at 10 MHz), with and without a core model
+  for core in "" "--core tally5"; do
+    run run $core "$P/sys_time.elf"
+    expect_rc 3
+  done
+}
+
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
