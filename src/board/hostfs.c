@@ -67,8 +67,11 @@ void hostfs_free(hostfs *h) {
 
 static int open_dir(const char *path, char *err, size_t errsize) {
   int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    snprintf(err, errsize, "%s: %s", path, errno == ENOTDIR ? "not a directory" : strerror(errno));
+  if (fd < 0) {
+    int e = errno;
+    snprintf(err, errsize, "%s: %s", path, e == ENOTDIR ? "not a directory" : strerror(e));
+    errno = e;
+  }
   return fd;
 }
 
@@ -114,6 +117,12 @@ static int add_name(hostfs *h, const char *path, bool side, char *err, size_t er
   }
   int fd = open_dir(dir, err, errsize);
   free(dir);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+    /* no such directory: no file is made there, by tally or the program
+     * (which cannot make directories); tally's own open says so */
+    free(name);
+    return 0;
+  }
   if (fd < 0 || !*name) {
     if (fd >= 0) {
       close(fd);

@@ -140,7 +140,8 @@ static void run_usage(FILE *f) {
           "      --width R          bits per counter, 1-64 (default 32); a counter\n"
           "                         saturates at 2^R - 1 within an interval\n"
           "      --arrs P           address range registers (default 16, up to 256)\n"
-          "      --map FILE         function names from a GNU ld map file (raw binaries)\n"
+          "      --map FILE         function names from a GNU ld map file (raw binaries);\n"
+          "                         read and checked in every run\n"
           "      --intervals-csv FILE  every interval and the totals as CSV ('-' for stdout)\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
@@ -493,6 +494,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
   tally_error err;
   int rc = o->raw ? tally_load_raw(sim, argv[0], o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
                   : tally_load_elf(sim, argv[0], &err);
+  /* --map is read and checked whatever else is asked: its functions name
+   * the trace's, GDB's and the statistics module's addresses alike */
+  if (rc == 0 && o->count.map)
+    rc = tally_load_map(sim, o->count.map, &err);
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     tally_sim_free(sim);

@@ -488,11 +488,6 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program,
                        const volatile sig_atomic_t *cancel, int *status) {
   tally_error err;
   *status = EXIT_INTERNAL;
-  if (o->map && tally_load_map(sim, o->map, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    *status = EXIT_NOINPUT;
-    return NULL;
-  }
   count_run *r = alloc_run(o);
   if (!r) {
     fprintf(stderr, "tally run: out of memory\n");

@@ -102,6 +102,19 @@ case_sys_time() {
   done
 }
 
+case_map_always() {
+  # --map is read and checked without --count too
+  run run --map "$WORK/missing.map" "$P/htif_exit.elf"
+  expect_rc 66
+  expect_err "missing.map: cannot open"
+  echo "not a map" >"$WORK/bad.map"
+  run run --map "$WORK/bad.map" "$P/htif_exit.elf"
+  expect_rc 66
+  expect_err "bad.map:1: .*not a GNU ld map file"
+  run run --map /dev/zero "$P/htif_exit.elf"
+  expect_rc 66
+}
+
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
