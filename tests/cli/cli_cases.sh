@@ -115,6 +115,16 @@ case_map_always() {
   expect_rc 66
 }
 
+case_core_not_quoted() {
+  # a --core file that is not a core model is named, never shown
+  # (the secret is the environment's first line: the old message quoted it)
+  env -i hunter2=x "$TALLY" run --core /proc/self/environ "$P/htif_exit.elf" >"$WORK/out" 2>"$WORK/err" </dev/null
+  rc=$?
+  expect_rc 66
+  expect_err "/proc/self/environ:1: not a core model file"
+  ! grep -q hunter2 "$WORK/err" || { echo "FAIL: the error quotes the file"; fails=$((fails + 1)); }
+}
+
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
