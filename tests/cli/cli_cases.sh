@@ -120,6 +120,7 @@ case_core_not_quoted() {
   # (the secret is the environment's first line: the old message quoted it)
   env -i hunter2=x "$TALLY" run --core /proc/self/environ "$P/htif_exit.elf" >"$WORK/out" 2>"$WORK/err" </dev/null
   rc=$?
+  err=$(cat "$WORK/err")
   expect_rc 66
   expect_err "/proc/self/environ:1: not a core model file"
   ! grep -q hunter2 "$WORK/err" || { echo "FAIL: the error quotes the file"; fails=$((fails + 1)); }
