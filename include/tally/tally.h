@@ -112,6 +112,11 @@ int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err);
  * e.g. an output just created. Returns 0, or -1 with err. */
 int tally_protect_host_fd(tally_sim *sim, int fd, tally_error *err);
 
+/* Whether the program's output (its console, through the configured out
+ * stream) could not be written: the errno of the first failed write (a
+ * full disk: ENOSPC; a closed pipe: EPIPE), or 0. Flushes the stream. */
+int tally_output_error(tally_sim *sim);
+
 typedef enum tally_stop {
   TALLY_RUNNING = 0,
   TALLY_STOP_EXIT,   /* the program exited; see tally_exit_code */

@@ -3,6 +3,7 @@
  * board and the loaded program's symbols.
  */
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,21 @@ struct tally_sim {
   sym_lines lines;          /* read by tally_profile_lines_enable */
   int lines_state;          /* LINES_*; lines_err holds the message */
   tally_error lines_err;
+  int out_errno;            /* the first failed write of the program's output, 0: none */
 };
+
+/* The program's output goes out at the end of every tally_run: a write
+ * that fails (a full disk, a closed pipe) is kept for tally_output_error. */
+static void flush_out(tally_sim *sim) {
+  errno = 0;
+  if ((fflush(sim->board->out) != 0 || ferror(sim->board->out)) && !sim->out_errno)
+    sim->out_errno = errno ? errno : EIO;
+}
+
+int tally_output_error(tally_sim *sim) {
+  flush_out(sim);
+  return sim->out_errno;
+}
 
 void tally_config_default(tally_config *cfg) {
   *cfg = (tally_config){.ram_size = TALLY_RAM_SIZE_DEFAULT, .in_fd = 0};
@@ -156,13 +171,13 @@ int tally_protect_host_fd(tally_sim *sim, int fd, tally_error *err) {
 
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns) {
   tally_stop s = (tally_stop)core_run(sim->cpu, max_insns);
-  fflush(sim->board->out);
+  flush_out(sim);
   return s;
 }
 
 tally_stop tally_step(tally_sim *sim) {
   tally_stop s = (tally_stop)core_step(sim->cpu);
-  fflush(sim->board->out);
+  flush_out(sim);
   return s;
 }
 

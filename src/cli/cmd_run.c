@@ -699,6 +699,11 @@ int cmd_run(int argc, char **argv) {
   if (!(p.sim = load(&o, &p.progress, argc - first, argv + first, &load_status)))
     return abandon(&p, &o, load_status);
   tally_sim *sim = p.sim;
+  /* with the statistics module a closed stdout (`| head`) must not kill
+   * the run and lose its counts: the writes fail with EPIPE instead, the
+   * program runs to its end and the run is kept; the status says so */
+  if (count_wanted(&o.count))
+    signal(SIGPIPE, SIG_IGN);
   /* the files tally itself opens are never the program's to open */
   int pst = protect_own_files(sim, &o);
   if (pst != 0)
@@ -735,10 +740,19 @@ int cmd_run(int argc, char **argv) {
   tally_gdb_close(gdb);
   double secs = now_seconds() - start;
   progress_clear(&p.progress);   /* the program's output is out, the line gone: the reports follow */
-  fflush(stdout);
+  int out_err = tally_output_error(sim);
+  if (fflush(stdout) != 0 && !out_err)
+    out_err = errno;
 
   const char *why;   /* why the program did not run to its end */
   int status = stop_status(sim, s, bound, &why);
+  /* a full disk or a closed pipe lost the program's output: the run's
+   * reports still come, and the status says so when the program succeeded */
+  if (out_err) {
+    fprintf(stderr, "tally run: the program's output could not be written: %s\n", strerror(out_err));
+    if (status == 0)
+      status = EXIT_INTERNAL;
+  }
   if (o.verbose)
     report_summary(sim, secs);
   status = finish_parts(&p, &o, status, why, trace_status);

@@ -126,6 +126,41 @@ case_core_not_quoted() {
   ! grep -q hunter2 "$WORK/err" || { echo "FAIL: the error quotes the file"; fails=$((fails + 1)); }
 }
 
+case_write_errors() {
+  # a full disk under the program's stdout, --trace or --cycle-trace: said,
+  # and the status of a program that succeeded becomes 70
+  "$TALLY" run "$P/console_phases.elf" 1000 >/dev/full 2>"$WORK/err" </dev/null
+  rc=$?; err=$(cat "$WORK/err")
+  expect_rc 70
+  expect_err "the program's output could not be written: No space left on device"
+  run run --trace /dev/full "$P/console_phases.elf" 1000
+  expect_rc 70
+  expect_err "--trace /dev/full: cannot write: No space left on device"
+  run run --core tally5 --cycle-trace /dev/full "$P/console_phases.elf" 1000
+  expect_rc 70
+  expect_err "--cycle-trace /dev/full: cannot write"
+  # the same, to stdout ('-') when stdout is the full disk
+  "$TALLY" run --trace - "$P/console_phases.elf" 1000 >/dev/full 2>"$WORK/err" </dev/null
+  rc=$?; err=$(cat "$WORK/err")
+  expect_rc 70
+  expect_err "cannot write: No space left on device"
+}
+
+case_closed_stdout() {
+  # `tally run --count ... | head`: the closed pipe does not kill tally
+  # (SIGPIPE), the program runs to its end, the run is stored complete,
+  # and EPIPE is said with status 70
+  (trap - PIPE; "$TALLY" run --count cycle --interval 1000000 --db "$WORK/p.db" "$P/console_phases.elf" \
+     2>"$WORK/err" </dev/null; echo $? >"$WORK/rc") | head -c 1 >/dev/null
+  rc=$(cat "$WORK/rc"); err=$(cat "$WORK/err")
+  expect_rc 70
+  expect_err "the program's output could not be written: Broken pipe"
+  expect_err "stored in .*p.db: complete"
+  run report --db "$WORK/p.db"
+  expect_rc 0
+  grep -q "console_phases.elf .* complete" "$WORK/out" || { echo "FAIL: the run is not stored complete"; fails=$((fails + 1)); }
+}
+
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
