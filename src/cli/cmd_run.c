@@ -80,7 +80,8 @@ static void run_usage(FILE *f) {
           "      --no-progress      never show it\n"
           "      --progress-every S seconds of wall time between updates (default 1)\n"
           "      --max-insns N      stop after N instructions (k/M/G suffixes)\n"
-          "      --timeout S        stop after S seconds of wall time\n"
+          "      --timeout S        stop after S seconds of wall time (the waits for GDB\n"
+          "                         and for --control's START included)\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
           "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
@@ -538,13 +539,16 @@ static tally_gdb *gdb_open(const run_opts *o, int *status) {
  * (TALLY_STOP_LIMIT: it runs on, unless *bound says why not). */
 static tally_stop gdb_session(tally_gdb *g, tally_sim *sim, const char **bound) {
   tally_gdb_result r;
-  if (tally_gdb_serve(g, sim, &interrupted, &r) != 0) {
-    fprintf(stderr, "tally run: %s\n", r.err);
-    *bound = interrupted ? "interrupted" : "GDB could not attach";
+  if (tally_gdb_serve(g, sim, stopwatch_flag(), &r) != 0) {
+    *bound = stopwatch_reason();
+    if (!*bound) {
+      fprintf(stderr, "tally run: %s\n", r.err);
+      *bound = "GDB could not attach";
+    }
     return TALLY_STOP_LIMIT;
   }
   if (r.stop == TALLY_STOP_LIMIT && !r.detached)
-    *bound = interrupted ? "interrupted" : "GDB killed it or went away";
+    *bound = stopwatch_reason() ? stopwatch_reason() : "GDB killed it or went away";
   return r.stop;
 }
 
@@ -584,7 +588,7 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
    * --control the configuration comes as control packets, and the program
    * starts when START does. */
   if (count_wanted(&o->count) &&
-      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", &interrupted, &st)))
+      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
     return st ? st : EXIT_INTERNAL;
   /* the cycle trace goes in front of the statistics module (cycletrace.h) */
   if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
@@ -712,11 +716,13 @@ int cmd_run(int argc, char **argv) {
    * waiting for its configuration included (stopwatch.c); the library's
    * own threads (the embedded collector) never take these signals. */
   stopwatch_start(sim, &interrupted);
+  /* --timeout bounds the whole run, the waits for --control's START and
+   * for GDB (--gdb-wait) included */
+  stopwatch_arm(o.timeout);
   int st = setup_parts(&p, &o, argc, argv, first);
   if (st != 0)
     return abandon(&p, &o, st);
 
-  stopwatch_arm(o.timeout);
   double start = now_seconds();
   progress_begin(&p.progress, sim, start);
   tally_stop s = TALLY_STOP_LIMIT;

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "run_count.h"
+#include "stopwatch.h"
 #include "tally/collector.h"
 #include "tally/export.h"
 #include "tally/store.h"
@@ -474,8 +475,11 @@ static int wait_for_start(count_run *r, const char *program, const char *core, c
           r->o->key ? " --key FILE" : r->o->key_env ? " --key-env VAR" : "");
   int rc = tally_measure_wait_start(r->m, program, core, (const volatile int *)cancel, &err);
   if (rc == 1) {
-    fprintf(stderr, "tally run: interrupted while waiting for the configuration; nothing was run\n");
-    return EXIT_INTERRUPTED;
+    const char *why = stopwatch_reason();
+    bool timeout = why && !strcmp(why, "--timeout reached");
+    fprintf(stderr, "tally run: %s while waiting for the configuration; nothing was run\n",
+            timeout ? "--timeout reached" : "interrupted");
+    return timeout ? EXIT_BOUND : EXIT_INTERRUPTED;
   }
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);

@@ -161,6 +161,17 @@ case_closed_stdout() {
   grep -q "console_phases.elf .* complete" "$WORK/out" || { echo "FAIL: the run is not stored complete"; fails=$((fails + 1)); }
 }
 
+case_timeout_waits() {
+  # --timeout bounds the wait for --control's START (no tally config comes)
+  t0=$(date +%s%N)
+  (cd "$WORK" && "$TALLY" run --timeout 1 --control 127.0.0.1:0 --db w.db "$P/forever.elf" >"$WORK/out" 2>"$WORK/err" </dev/null)
+  rc=$?; err=$(cat "$WORK/err")
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  expect_rc 124
+  expect_err "--timeout reached while waiting for the configuration"
+  [ "$ms" -lt 3000 ] || { echo "FAIL: the wait took $ms ms with --timeout 1"; fails=$((fails + 1)); }
+}
+
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7
