@@ -143,8 +143,21 @@ int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root
 
 /* Never lets the program open `path` (it need not exist yet), nor its
  * SQLite side files (path-journal, -wal, -shm): for the store the run is
- * written to. Up to 4 files. Returns 0, or -1 with err. */
+ * written to, and any file tally reads or writes beside the program (a
+ * trace, a key, an output). The file is the one the path resolves to:
+ * through a symbolic link, its target (and that target's side files);
+ * when it exists, by device and inode, whatever name reaches it. Returns
+ * 0, or -1 with err. */
 int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err);
+
+/* Never lets the program open the file open on fd (by device and inode),
+ * e.g. an output just created. Returns 0, or -1 with err. */
+int tally_protect_host_fd(tally_sim *sim, int fd, tally_error *err);
+
+/* Whether the program's output (its console, through the configured out
+ * stream) could not be written: the errno of the first failed write (a
+ * full disk: ENOSPC; a closed pipe: EPIPE), or 0. Flushes the stream. */
+int tally_output_error(tally_sim *sim);
 
 typedef enum tally_stop {
   TALLY_RUNNING = 0,

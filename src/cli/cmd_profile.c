@@ -417,6 +417,12 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   int status = EXIT_NOINPUT;
   if (host_files_apply(&o->files, sim, "profile") != 0)
     return status;
+  /* the reports tally writes after the run are never the program's to open */
+  for (int i = 0; i < o->noutputs; i++)
+    if (strcmp(o->outputs[i][1], "-") && tally_protect_host_file(sim, o->outputs[i][1], &err) != 0) {
+      fprintf(stderr, "tally profile: %s\n", err.msg);
+      return EXIT_CANTCREAT;
+    }
   int loaded = o->raw ? tally_load_raw(sim, prog, o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
                      : tally_load_elf(sim, prog, &err);
   if (loaded == 0 && o->map)

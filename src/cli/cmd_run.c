@@ -85,7 +85,8 @@ static void run_usage(FILE *f) {
           "      --max-cycles N     stop once N cycles have passed (k/M/G suffixes): the\n"
           "                         run's cycle budget, which also ends a wfi sleep that\n"
           "                         no instruction budget can (exit status 123)\n"
-          "      --timeout S        stop after S seconds of wall time\n"
+          "      --timeout S        stop after S seconds of wall time (the waits for GDB\n"
+          "                         and for --control's START included)\n"
           BOARD_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -149,7 +150,8 @@ static void run_usage(FILE *f) {
           "      --width R          bits per counter, 1-64 (default 32); a counter\n"
           "                         saturates at 2^R - 1 within an interval\n"
           "      --arrs P           address range registers (default 16, up to 256)\n"
-          "      --map FILE         function names from a GNU ld map file (raw binaries)\n"
+          "      --map FILE         function names from a GNU ld map file (raw binaries);\n"
+          "                         read and checked in every run\n"
           "      --intervals-csv FILE  every interval and the totals as CSV ('-' for stdout)\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
@@ -462,6 +464,27 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
+/* The files this run reads or writes beside the program, which the program
+ * may not open in any policy: the store, the key, the traces and every
+ * output (by the file each path resolves to). 0, or the exit status. */
+static int protect_own_files(tally_sim *sim, const run_opts *o) {
+  const char *files[] = {
+    count_wanted(&o->count) && !o->count.no_store && !o->count.collector
+        ? (o->count.db ? o->count.db : tally_store_default_path()) : NULL,
+    o->count.key, o->count.csv, o->trace.file, o->ctrace.file, o->perfetto, o->stats_json,
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    tally_error err;
+    if (!files[i] || !strcmp(files[i], "-"))
+      continue;
+    if (tally_protect_host_file(sim, files[i], &err) != 0) {
+      fprintf(stderr, "tally run: %s\n", err.msg);
+      return EXIT_CANTCREAT;
+    }
+  }
+  return 0;
+}
+
 /* The board with the program loaded and the core set; NULL after saying
  * why, *status the exit status then (64 for a wrong --core or --set). */
 static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char **argv, int *status) {
@@ -488,6 +511,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
   tally_error err;
   int rc = o->raw ? tally_load_raw(sim, argv[0], load_addr, o->entry_set ? o->entry : load_addr, &err)
                   : tally_load_elf(sim, argv[0], &err);
+  /* --map is read and checked whatever else is asked: its functions name
+   * the trace's, GDB's and the statistics module's addresses alike */
+  if (rc == 0 && o->count.map)
+    rc = tally_load_map(sim, o->count.map, &err);
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     tally_sim_free(sim);
@@ -528,13 +555,16 @@ static tally_gdb *gdb_open(const run_opts *o, int *status) {
  * (TALLY_STOP_LIMIT: it runs on, unless *bound says why not). */
 static tally_stop gdb_session(tally_gdb *g, tally_sim *sim, const char **bound) {
   tally_gdb_result r;
-  if (tally_gdb_serve(g, sim, &interrupted, &r) != 0) {
-    fprintf(stderr, "tally run: %s\n", r.err);
-    *bound = interrupted ? "interrupted" : "GDB could not attach";
+  if (tally_gdb_serve(g, sim, stopwatch_flag(), &r) != 0) {
+    *bound = stopwatch_reason();
+    if (!*bound) {
+      fprintf(stderr, "tally run: %s\n", r.err);
+      *bound = "GDB could not attach";
+    }
     return TALLY_STOP_LIMIT;
   }
   if (r.stop == TALLY_STOP_LIMIT && !r.detached)
-    *bound = interrupted ? "interrupted" : "GDB killed it or went away";
+    *bound = stopwatch_reason() ? stopwatch_reason() : "GDB killed it or went away";
   return r.stop;
 }
 
@@ -574,7 +604,7 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
    * --control the configuration comes as control packets, and the program
    * starts when START does. */
   if (count_wanted(&o->count) &&
-      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", &interrupted, &st)))
+      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
     return st ? st : EXIT_INTERNAL;
   /* the cycle trace goes in front of the statistics module (cycletrace.h) */
   if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
@@ -694,22 +724,26 @@ int cmd_run(int argc, char **argv) {
     return abandon(&p, &o, load_status);
   tally_sim *sim = p.sim;
   tally_set_max_cycles(sim, o.max_cycles);
-  /* the store this run writes is never the program's to open */
-  tally_error err;
-  if (count_wanted(&o.count) && !o.count.no_store && !o.count.collector &&
-      tally_protect_host_file(sim, o.count.db ? o.count.db : tally_store_default_path(), &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    return abandon(&p, &o, EXIT_CANTCREAT);
-  }
+  /* with the statistics module a closed stdout (`| head`) must not kill
+   * the run and lose its counts: the writes fail with EPIPE instead, the
+   * program runs to its end and the run is kept; the status says so */
+  if (count_wanted(&o.count))
+    signal(SIGPIPE, SIG_IGN);
+  /* the files tally itself opens are never the program's to open */
+  int pst = protect_own_files(sim, &o);
+  if (pst != 0)
+    return abandon(&p, &o, pst);
   /* Ctrl-C, SIGTERM and --timeout stop the run wherever the program is,
    * waiting for its configuration included (stopwatch.c); the library's
    * own threads (the embedded collector) never take these signals. */
   stopwatch_start(sim, &interrupted);
+  /* --timeout bounds the whole run, the waits for --control's START and
+   * for GDB (--gdb-wait) included */
+  stopwatch_arm(o.timeout);
   int st = setup_parts(&p, &o, argc, argv, first);
   if (st != 0)
     return abandon(&p, &o, st);
 
-  stopwatch_arm(o.timeout);
   double start = now_seconds();
   progress_begin(&p.progress, sim, start);
   tally_stop s = TALLY_STOP_LIMIT;
@@ -733,10 +767,19 @@ int cmd_run(int argc, char **argv) {
   tally_gdb_close(gdb);
   double secs = now_seconds() - start;
   progress_clear(&p.progress);   /* the program's output is out, the line gone: the reports follow */
-  fflush(stdout);
+  int out_err = tally_output_error(sim);
+  if (fflush(stdout) != 0 && !out_err)
+    out_err = errno;
 
   const char *why;   /* why the program did not run to its end */
   int status = stop_status(sim, s, bound, &why);
+  /* a full disk or a closed pipe lost the program's output: the run's
+   * reports still come, and the status says so when the program succeeded */
+  if (out_err) {
+    fprintf(stderr, "tally run: the program's output could not be written: %s\n", strerror(out_err));
+    if (status == 0)
+      status = EXIT_INTERNAL;
+  }
   if (o.verbose)
     report_summary(sim, secs);
   status = finish_parts(&p, &o, status, why, trace_status);

@@ -274,7 +274,7 @@ static int run(tally_sweep *s, sweep_opts *o) {
     sigaction(SIGTERM, &sa, NULL);
     progress_ctx pc = {.db = o->db, .tty = isatty(2)};
     int rc = tally_sweep_run(s, o->db, o->jobs, o->first, o->count, progress, &pc, &cancelled, &err);
-    if (rc != 0)
+    if (rc != 0 && !cancelled)
       return fprintf(stderr, "tally sweep: %s\n", err.msg), status_of(&err);
     if (cancelled)
       return fprintf(stderr, "\ntally sweep: interrupted; finished points are kept in %s\n", o->db), EXIT_INTERRUPTED;
