@@ -86,6 +86,8 @@ typedef struct tally_board_info {
   uint32_t ram_base;      /* where RAM starts */
   uint32_t ram_size;      /* the board's RAM size (the default of tally_config.ram_size) */
   bool semihosting;       /* programs may make semihosting calls */
+  bool has_control;       /* tally's control block (markers, DVFS) is there ... */
+  uint32_t control_base;  /* ... at this address */
 } tally_board_info;
 
 /* Reads `board` as tally_sim_open would (NULL: virt). Returns 0, or -1
