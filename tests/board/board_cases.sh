@@ -238,5 +238,30 @@ case_profile() {
   expect_rc 66; expect_err "is below RAM"
 }
 
+case_sweep() {
+  # every point on the litex board, by --board and by [sweep] board: each
+  # point's cycles are tally run's on the same board, core and overrides,
+  # and its exit column the program's status (7)
+  local want1 want4
+  "$TALLY" run --board litex --core tally5 --set icache.size=1K --stats-json "$WORK/r1.json" "$P/litex_hello.elf" >/dev/null 2>&1
+  "$TALLY" run --board litex --core tally5 --set icache.size=4K --stats-json "$WORK/r4.json" "$P/litex_hello.elf" >/dev/null 2>&1
+  want1=$(cycles_of "$WORK/r1.json"); want4=$(cycles_of "$WORK/r4.json")
+  run sweep --board litex -p "$P/litex_hello.elf" -a icache.size=1K,4K --record cycles,exit --db "$WORK/a.db" --csv - -q
+  expect_rc 1 # the points exit 7, not 0
+  [ "$(sed -n 2p "$WORK/out")" = "0,litex_hello,,1K,$want1,7,$(sed -n 2p "$WORK/out" | cut -d, -f7)" ] &&
+    [ "$(sed -n 3p "$WORK/out" | cut -d, -f5,6)" = "$want4,7" ] ||
+    { echo "FAIL: sweep --board litex: $out (want $want1 and $want4 cycles, exit 7)"; fails=$((fails + 1)); }
+  printf '[sweep]\nboard = litex\nrecord = cycles, exit\n[program hello]\nelf = %s\n[axis]\nicache.size = 1K, 4K\n' \
+    "$P/litex_hello.elf" >"$WORK/sw.ini"
+  run sweep "$WORK/sw.ini" --db "$WORK/b.db" --csv - -q
+  expect_rc 1
+  [ "$(sed -n 2p "$WORK/out" | cut -d, -f5,6)" = "$want1,7" ] && [ "$(sed -n 3p "$WORK/out" | cut -d, -f5,6)" = "$want4,7" ] ||
+    { echo "FAIL: [sweep] board = litex: $out"; fails=$((fails + 1)); }
+  run sweep --board nope -p "$P/litex_hello.elf" --db "$WORK/c.db"
+  expect_rc 64; expect_err "unknown board 'nope' \(shipped boards: litex, virt"
+  run sweep --board litex --one-pass -p "$P/litex_hello.elf" -a icache.size=1K,4K --db "$WORK/d.db"
+  expect_rc 64; expect_err "--one-pass: only on the virt board"
+}
+
 "case_$CASE"
 exit $((fails > 0))
