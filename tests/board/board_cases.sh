@@ -263,5 +263,25 @@ case_sweep() {
   expect_rc 64; expect_err "--one-pass: only on the virt board"
 }
 
+case_inst() {
+  # a program instrumented by tally inst: its runtime makes semihosting
+  # calls and lives at 0x88000000; a board without either refuses it
+  "$TALLY" inst --points bb --tool bbcount "$P/uart_hello.elf" -o "$WORK/inst.elf" >"$WORK/inst.log" 2>&1 ||
+    { echo "FAIL: tally inst: $(cat "$WORK/inst.log")"; fails=$((fails + 1)); return; }
+  run run --board litex "$WORK/inst.elf"
+  expect_rc 66
+  expect_err "inst\.elf: the program is instrumented by tally inst, .*; board litex has no semihosting"
+  sed 's/^enabled = yes$/enabled = no/; s/^name = virt$/name = quiet/' "$SRC/boards/virt.ini" >"$WORK/quiet.ini"
+  run run --board "$WORK/quiet.ini" "$WORK/inst.elf"
+  expect_rc 66; expect_err "board quiet has no semihosting"
+  # semihosting, but RAM elsewhere: litex's map with semihosting on
+  sed 's/^enabled = no$/enabled = yes/' "$SRC/boards/litex.ini" >"$WORK/semilitex.ini"
+  run run --board "$WORK/semilitex.ini" "$WORK/inst.elf"
+  expect_rc 66; expect_err "board litex has no RAM there"
+  # on virt it runs as the original does (its RAM grows to 256 MiB for the runtime)
+  run run --board virt "$WORK/inst.elf"
+  expect_rc 3; expect_out "hello from the uart"
+}
+
 "case_$CASE"
 exit $((fails > 0))
