@@ -453,6 +453,11 @@ size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uin
  * Returns 0, or -1 with err naming the file and line. */
 int tally_load_map(tally_sim *sim, const char *path, tally_error *err);
 
+/* The same from an ELF file's symbol table, without loading the program:
+ * its functions by name whatever board it is linked for (tally config
+ * --program). Returns 0, or -1 with err. */
+int tally_load_symbols(tally_sim *sim, const char *elf, tally_error *err);
+
 /* The address range [lo, hi) of the function called `name` (its primary
  * name or an alias, as `tally symbols` lists them). Returns 0, or -1 with
  * err when no function has that name or when several do (static functions

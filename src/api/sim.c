@@ -561,6 +561,21 @@ int tally_load_map(tally_sim *sim, const char *path, tally_error *err) {
   return 0;
 }
 
+int tally_load_symbols(tally_sim *sim, const char *elf, tally_error *err) {
+  sym_table t;
+  sym_table_init(&t);
+  bool has_symtab;
+  if (sym_table_read_elf_file(&t, elf, &has_symtab, err) != 0) {
+    sym_table_free(&t);
+    return -1;
+  }
+  sym_table_free(&sim->syms);
+  sim->syms = t;
+  if (sim->cpu->tm && sim->cpu->tm->prof)
+    prof_symbols_changed(sim->cpu->tm->prof);
+  return 0;
+}
+
 static bool names(const sym_entry *e, const char *name) {
   if (strcmp(e->name, name) == 0)
     return true;

@@ -283,5 +283,25 @@ case_inst() {
   expect_rc 3; expect_out "hello from the uart"
 }
 
+case_control() {
+  # a board waiting for its configuration (tally run --control) on litex;
+  # tally config reads the program's functions from its symbols alone, so
+  # a program linked for litex names them too: put() is 0x4000xxxx
+  local port=$((20000 + RANDOM % 20000)) pid
+  "$TALLY" run --board litex --control 127.0.0.1:$port --db "$WORK/c.db" "$P/litex_hello.elf" \
+    >"$WORK/out" 2>"$WORK/err" </dev/null &
+  pid=$!
+  sleep 0.5
+  timeout 30 "$TALLY" config --board 127.0.0.1:$port --program "$P/litex_hello.elf" --timer 100 \
+    --counter 0=instret@put --start >"$WORK/cfg" 2>&1
+  local cfg=$?
+  wait $pid
+  rc=$?
+  [ $cfg -eq 0 ] || { echo "FAIL: tally config: $(cat "$WORK/cfg")"; fails=$((fails + 1)); }
+  grep -qE "ARR 0 = 0x4000[0-9a-f]{4}-0x4000[0-9a-f]{4} put" "$WORK/cfg" || { echo "FAIL: put's range: $(cat "$WORK/cfg")"; fails=$((fails + 1)); }
+  out=$(cat "$WORK/out"); err=$(cat "$WORK/err")
+  expect_rc 7; expect_out "$LITEX_OUT"; expect_err "stored in .*c\.db: complete"
+}
+
 "case_$CASE"
 exit $((fails > 0))
