@@ -3,8 +3,9 @@
 # bounded time, seeded with real files of its kind from the build: the test
 # programs and workloads (ELF, with DWARF) or their linker maps. Exit 77
 # (skipped) when the target could not be built.
-#   run_fuzz_files.sh FUZZER WORKDIR SECONDS BUILD_DIR elf|lines|map|trace
-# (trace: binary instruction traces, seeded from fuzz/regressions alone)
+#   run_fuzz_files.sh FUZZER WORKDIR SECONDS BUILD_DIR elf|lines|map|trace|board
+# (trace: binary instruction traces, seeded from fuzz/regressions alone;
+# board: board files, seeded from boards/*.ini)
 fuzzer=$1 work=$2 seconds=$3 build=$4 kind=$5
 if [ ! -x "$fuzzer" ]; then
   echo "fuzz.$kind skipped: no clang with libFuzzer (install clang and libclang-rt-14-dev)"
@@ -14,6 +15,8 @@ rm -rf "$work/seeds" "$work/corpus"
 mkdir -p "$work/seeds" "$work/corpus" || exit 1
 if [ "$kind" = trace ]; then
   :
+elif [ "$kind" = board ]; then
+  cp "$(dirname "$0")"/../boards/*.ini "$work/seeds/"
 elif [ "$kind" = map ]; then
   find "$build" -name '*.map' -size -1024k | head -20 | while read -r f; do cp "$f" "$work/seeds/"; done
 else

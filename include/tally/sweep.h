@@ -45,8 +45,10 @@ int tally_sweep_add_axis(tally_sweep *s, const char *spec, tally_error *err);
 /* An override of every point, "section.key=value". */
 int tally_sweep_add_set(tally_sweep *s, const char *spec, tally_error *err);
 /* [sweep] options by name: name (what lists of sweeps show; a spec file
- * without one is named after the file), core, objective, pareto
- * ("M1,M2"), record ("sig1,sig2"), max_insns. */
+ * without one is named after the file), core, board (a shipped board's
+ * name or a board file: every point runs on it, docs/boards.md; checked
+ * at once), objective, pareto ("M1,M2"), record ("sig1,sig2"),
+ * max_insns, one_pass. */
 int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally_error *err);
 
 /* Points: programs x configurations x the axes' product (SIZE_MAX when it

@@ -86,6 +86,8 @@ typedef struct tally_board_info {
   uint32_t ram_base;      /* where RAM starts */
   uint32_t ram_size;      /* the board's RAM size (the default of tally_config.ram_size) */
   bool semihosting;       /* programs may make semihosting calls */
+  bool has_control;       /* tally's control block (markers, DVFS) is there ... */
+  uint32_t control_base;  /* ... at this address */
 } tally_board_info;
 
 /* Reads `board` as tally_sim_open would (NULL: virt). Returns 0, or -1
@@ -475,6 +477,11 @@ size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uin
  * it was loaded) with those a GNU ld map file names: for raw binaries.
  * Returns 0, or -1 with err naming the file and line. */
 int tally_load_map(tally_sim *sim, const char *path, tally_error *err);
+
+/* The same from an ELF file's symbol table, without loading the program:
+ * its functions by name whatever board it is linked for (tally config
+ * --program). Returns 0, or -1 with err. */
+int tally_load_symbols(tally_sim *sim, const char *elf, tally_error *err);
 
 /* The address range [lo, hi) of the function called `name` (its primary
  * name or an alias, as `tally symbols` lists them). Returns 0, or -1 with

@@ -45,6 +45,8 @@ int tally_board_lookup(const char *board, tally_board_info *info, tally_error *e
     info->ram_base = d->regions[0].base;
     info->ram_size = (uint32_t)d->regions[0].size;
     info->semihosting = d->semihosting;
+    info->has_control = d->has[BOARD_DEV_CONTROL];
+    info->control_base = d->dev_base[BOARD_DEV_CONTROL];
   }
   free(d);
   return rc;

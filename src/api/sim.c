@@ -144,18 +144,21 @@ uint32_t tally_ram_size(const tally_sim *sim) { return sim->cpu->ram_size; }
 int tally_load_elf(tally_sim *sim, const char *path, tally_error *err) {
   loaded_image img;
   const board_desc *d = &sim->board->desc;
+  /* tally inst's runtime makes semihosting calls (target/inst/rt_entry.S)
+   * and lives at 0x88000000-0x89000000 (target/inst/analysis.ld) */
+  if (loader_elf_instrumented(path)) {
+    bool ram = (uint64_t)0x88000000u - sim->cpu->ram_base < sim->cpu->ram_size &&
+               (uint64_t)sim->cpu->ram_base + sim->cpu->ram_size >= 0x89000000ull;
+    bool virt = !d->path[0] || !strcmp(d->name, "virt");
+    if (!d->semihosting || (!ram && !virt))
+      return api_fail(err, TALLY_E_INPUT,
+                      "%s: the program is instrumented by tally inst, whose runtime makes semihosting calls and "
+                      "lives at 0x88000000-0x89000000; board %s has %s (run it on virt, or a board with both)",
+                      path, d->name, !d->semihosting ? "no semihosting" : "no RAM there");
+  }
   bool own = !d->path[0] || !strcmp(d->name, "virt"); /* tally.ld's map: the messages that point at it */
   if (loader_elf(sim->cpu, path, own ? NULL : d->name, &sim->syms, &img, err) != 0)
     return -1;
-  /* tally inst's runtime makes semihosting calls (target/inst/rt_entry.S) */
-  if (!d->semihosting && sym_table_find(&sim->syms, "__tally_inst_start")) {
-    sym_table_free(&sim->syms);
-    sym_table_init(&sim->syms);
-    return api_fail(err, TALLY_E_INPUT,
-                    "%s: the program is instrumented by tally inst, whose runtime makes semihosting calls, and "
-                    "board %s has no semihosting (run it on a board that has, e.g. virt)",
-                    path, d->name);
-  }
   start_at(sim, &img, path);
   return 0;
 }
@@ -575,6 +578,21 @@ int tally_load_map(tally_sim *sim, const char *path, tally_error *err) {
   sym_table t;
   sym_table_init(&t);
   if (sym_table_read_map_file(&t, path, err) != 0) {
+    sym_table_free(&t);
+    return -1;
+  }
+  sym_table_free(&sim->syms);
+  sim->syms = t;
+  if (sim->cpu->tm && sim->cpu->tm->prof)
+    prof_symbols_changed(sim->cpu->tm->prof);
+  return 0;
+}
+
+int tally_load_symbols(tally_sim *sim, const char *elf, tally_error *err) {
+  sym_table t;
+  sym_table_init(&t);
+  bool has_symtab;
+  if (sym_table_read_elf_file(&t, elf, &has_symtab, err) != 0) {
     sym_table_free(&t);
     return -1;
   }

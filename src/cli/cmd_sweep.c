@@ -34,6 +34,8 @@ static void sweep_usage(FILE *f) {
           "  -a, --axis KEY=V1,V2,...    a parameter axis, e.g. icache.size=1K,2K,4K (repeatable)\n"
           "      --set KEY=VALUE         an override of every point (repeatable)\n"
           "      --core NAME             core model (default tally5)\n"
+          "      --board NAME|FILE       the board every point runs on (default virt;\n"
+          "                              docs/boards.md); [sweep] board in SPEC\n"
           "      --objective METRIC      what the best point minimises (default cycles)\n"
           "      --pareto M1,M2          the Pareto front's two metrics (default cycles,energy_uj)\n"
           "      --record M1,M2,...      metrics shown (default cycles,instructions,energy_uj); a\n"
@@ -167,7 +169,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
       {"json", required_argument, NULL, 'J'},    {"quiet", no_argument, NULL, 'q'},
       {"slurm", required_argument, NULL, 'U'},   {"slurm-dir", required_argument, NULL, 'D'},
       {"status", no_argument, NULL, 's'},        {"help", no_argument, NULL, 'h'},
-      {"one-pass", no_argument, NULL, '1'},
+      {"one-pass", no_argument, NULL, '1'},      {"board", required_argument, NULL, 'B'},
       {0, 0, 0, 0}};
   int c;
   uint64_t n;
@@ -180,6 +182,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
     case 'a': rc = tally_sweep_add_axis(s, optarg, err); break;
     case 'S': rc = tally_sweep_add_set(s, optarg, err); break;
     case 'C': rc = tally_sweep_option(s, "core", optarg, err); break;
+    case 'B': rc = tally_sweep_option(s, "board", optarg, err); break;
     case 'O': rc = tally_sweep_option(s, "objective", optarg, err); break;
     case 'P': rc = tally_sweep_option(s, "pareto", optarg, err); break;
     case 'R': rc = tally_sweep_option(s, "record", optarg, err); break;

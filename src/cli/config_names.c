@@ -13,13 +13,13 @@
 #include "config_req.h"
 #include "tally/tally.h"
 
-/* A board with the program's symbols, or NULL after saying why (*status). */
+/* A simulation holding the program's symbols, or NULL after saying why
+ * (*status). Only the symbols are read: the program may be linked for any
+ * board (docs/boards.md). */
 static tally_sim *load_symbols(const char *program, const char *map, int *status) {
   tally_config cfg;
   tally_config_default(&cfg);
-  uint64_t need = program ? tally_elf_ram_needed(program) : 0;
-  if (need > TALLY_RAM_SIZE_DEFAULT && need <= 0x80000000u)
-    cfg.ram_size = (uint32_t)need;
+  cfg.ram_size = 4096; /* nothing is loaded into it */
   tally_sim *sim = tally_sim_new(&cfg);
   *status = EXIT_INTERNAL;
   if (!sim) {
@@ -28,7 +28,7 @@ static tally_sim *load_symbols(const char *program, const char *map, int *status
   }
   tally_error err;
   *status = EXIT_NOINPUT;
-  if (program && tally_load_elf(sim, program, &err) != 0) {
+  if (program && tally_load_symbols(sim, program, &err) != 0) {
     fprintf(stderr, "tally config: --program: %s\n", err.msg);
     tally_sim_free(sim);
     return NULL;

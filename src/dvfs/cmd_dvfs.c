@@ -30,6 +30,10 @@ static void usage(FILE *f) {
           "options:\n"
           "  -o FILE              the DVFS'd program (required)\n"
           "      --core NAME      core model (default dsp500)\n"
+          "      --board NAME|FILE  the board (default virt; docs/boards.md): it needs\n"
+          "                       semihosting (the profiler's runtime), RAM at\n"
+          "                       0x80000000 and the control block at 0x00110000\n"
+          "                       (the inserted switches), as virt has them\n"
           "      --points LIST    operating points MHZ:V,MHZ:V,... (default: the model's\n"
           "                       [dvfs] points; dsp500: 500:1.2,250:1.0); the model's\n"
           "                       own clock and voltage are always the first\n"
@@ -74,7 +78,7 @@ static void usage(FILE *f) {
           "124 --timeout or --max-insns stopped a run; 130 Ctrl-C or SIGTERM.\n");
 }
 
-enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG,
+enum { O_CORE = 256, O_BOARD, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG,
        O_MAX_INSNS, O_TIMEOUT, O_MAX_CYCLES };
 
 static volatile sig_atomic_t stop_requested;
@@ -96,11 +100,38 @@ static bool parse_insns(const char *s, uint64_t *v) {
   return true;
 }
 
+/* --board: what tally dvfs needs of a board. The profile comes from a
+ * program instrumented by tally inst (its runtime makes semihosting calls
+ * and lives at 0x88000000, above a tally.ld program's RAM) and the
+ * switches it inserts write the control block at 0x00110000. */
+static int check_board(const char *board) {
+  if (!board)
+    return 0;
+  tally_board_info b;
+  tally_error err;
+  if (tally_board_lookup(board, &b, &err) != 0) {
+    fprintf(stderr, "tally dvfs: --board %s: %s\n", board, err.msg);
+    return err.code == TALLY_E_INPUT ? EXIT_NOINPUT : EXIT_USAGE;
+  }
+  const char *why = !b.semihosting ? "no semihosting (the profiler's runtime makes semihosting calls)"
+                    : b.ram_base != 0x80000000u ? "its RAM elsewhere than 0x80000000 (where tally inst's runtime goes)"
+                    : !b.has_control || b.control_base != 0x00110000u
+                        ? "no control block at 0x00110000 (where the inserted switches write)"
+                        : NULL;
+  if (why) {
+    fprintf(stderr, "tally dvfs: --board %s: board %s has %s; tally dvfs runs on virt and boards with its map\n",
+            board, b.name, why);
+    return EXIT_USAGE;
+  }
+  return 0;
+}
+
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
                    .relock_cycles = 1000, .oracle = true, .readd = true};
   static const struct option opts[] = {
       {"core", required_argument, NULL, O_CORE},       {"points", required_argument, NULL, O_POINTS},
+      {"board", required_argument, NULL, O_BOARD},
       {"regions", required_argument, NULL, O_REGIONS}, {"max-slowdown", required_argument, NULL, O_SLOW},
       {"min-misses", required_argument, NULL, O_MISS}, {"min-mpc", required_argument, NULL, O_MPC},
       {"min-relocks", required_argument, NULL, O_RELOCKS}, {"no-oracle", no_argument, NULL, O_NO_ORACLE},
@@ -129,6 +160,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
     case 'h': usage(stdout); return -1;
     case 'o': o->out = optarg; break;
     case O_CORE: o->core = optarg; break;
+    case O_BOARD: o->board = optarg; break;
     case O_POINTS: {
       dvfs_point pts[DVFS_MAX_POINTS];
       size_t n;
@@ -208,7 +240,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
     fprintf(stderr, "tally dvfs: no output file: -o OUT.elf\n");
     return EXIT_USAGE;
   }
-  return 0;
+  return check_board(o->board);
 }
 
 /* Both programs stepped, with a row per chosen region. */

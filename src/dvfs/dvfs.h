@@ -27,6 +27,7 @@ typedef enum dvfs_kind { DVFS_LOOPS, DVFS_FUNCTIONS } dvfs_kind;
 
 typedef struct dvfs_opts {
   const char *in, *out, *core;
+  const char *board;      /* --board NAME|FILE, NULL: virt */
   /* The operating points, fastest first: pts[0] is the model's start (the
    * program's normal point), the others the slower ones a region may run
    * at. From the model's [dvfs] points, or --points. */

@@ -43,15 +43,17 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
   tally_config_default(&cfg);
   cfg.out = out;
   cfg.in_fd = -1;
-  uint64_t need = tally_elf_ram_needed(path);
-  if (need > TALLY_RAM_SIZE_DEFAULT && need <= (256u << 20))
-    cfg.ram_size = (uint32_t)need;
-  tally_sim *sim = tally_sim_new(&cfg);
-  if (!sim) {
-    snprintf(err->msg, sizeof err->msg, "out of memory");
-    *rc = EXIT_INTERNAL_;
+  cfg.board = o->board; /* checked by cmd_dvfs.c */
+  tally_board_info info;
+  *rc = EXIT_INTERNAL_;
+  if (tally_board_lookup(o->board, &info, err) != 0)
     return NULL;
-  }
+  uint64_t need = tally_elf_ram_needed_at(path, info.ram_base);
+  if (need > info.ram_size && need <= 2ull * info.ram_size)
+    cfg.ram_size = (uint32_t)need;
+  tally_sim *sim = tally_sim_open(&cfg, err);
+  if (!sim)
+    return NULL;
   *rc = EXIT_NOINPUT_;
   if (tally_load_elf(sim, path, err) != 0)
     goto fail;

@@ -179,6 +179,27 @@ int loader_elf(core_cpu *cpu, const char *path, const char *board, sym_table *sy
   return rc;
 }
 
+bool loader_elf_instrumented(const char *path) {
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return false;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+  size_t shstrndx;
+  bool yes = false;
+  if (e && elf_kind(e) == ELF_K_ELF && elf_getshdrstrndx(e, &shstrndx) == 0)
+    for (Elf_Scn *scn = elf_nextscn(e, NULL); scn && !yes; scn = elf_nextscn(e, scn)) {
+      GElf_Shdr sh;
+      const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+      yes = name && strcmp(name, ".tally_inst.text") == 0;
+    }
+  if (e)
+    elf_end(e);
+  close(fd);
+  return yes;
+}
+
 uint64_t loader_elf_ram_needed(const char *path, uint32_t ram_base) {
   if (elf_version(EV_CURRENT) == EV_NONE)
     return 0;

@@ -26,6 +26,9 @@ typedef struct loaded_image {
 int loader_elf(core_cpu *cpu, const char *path, const char *board, sym_table *syms, loaded_image *img,
                tally_error *err);
 uint64_t loader_elf_ram_needed(const char *path, uint32_t ram_base);
+/* The file is an output of tally inst (it has the runtime's section,
+ * .tally_inst.text); false when it is not or cannot be read. */
+bool loader_elf_instrumented(const char *path);
 int loader_raw(core_cpu *cpu, const char *path, uint32_t addr, loaded_image *img, tally_error *err);
 
 #endif

@@ -41,6 +41,17 @@ static json_t *cores(void) {
   return a;
 }
 
+/* The boards a run may name (docs/boards.md). */
+static json_t *boards(void) {
+  json_t *a = json_array();
+  char names[2048];
+  tally_board_names(names, sizeof names);
+  char *save = NULL;
+  for (char *t = strtok_r(names, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+    json_array_append_new(a, json_string(t));
+  return a;
+}
+
 static json_t *catalog(void) {
   json_t *a = json_array();
   for (int i = 0; i < tally_signal_count(); i++)
@@ -50,7 +61,7 @@ static json_t *catalog(void) {
 }
 
 static json_t *info(serve_ctx *c) {
-  return json_pack("{s:s,s:o,s:o,s:{s:I,s:I,s:I,s:I,s:i,s:i,s:i},s:s}", "version", "0.1.0", "cores", cores(),
+  return json_pack("{s:s,s:o,s:o,s:o,s:{s:I,s:I,s:I,s:I,s:i,s:i,s:i},s:s}", "version", "0.1.0", "cores", cores(), "boards", boards(),
                    "signals", catalog(), "limits", "max_upload", (json_int_t)c->lim.max_upload, "max_insns",
                    (json_int_t)c->lim.max_insns, "max_cycles", (json_int_t)c->lim.max_cycles, "max_intervals",
                    (json_int_t)c->lim.max_intervals, "cpu_seconds", c->lim.cpu_seconds, "wall_seconds",

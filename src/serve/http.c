@@ -77,8 +77,9 @@ static enum MHD_Result post_part(void *cls, enum MHD_ValueKind kind, const char 
     return MHD_YES;
   }
   char *field = strcmp(key, "load_addr") == 0 ? u->load_addr : strcmp(key, "entry") == 0 ? u->entry
-              : strcmp(key, "kind") == 0 ? u->kind : NULL;
-  size_t fmax = strcmp(key, "kind") == 0 ? sizeof u->kind - 1 : max_field;
+              : strcmp(key, "kind") == 0 ? u->kind : strcmp(key, "board") == 0 ? u->board : NULL;
+  size_t fmax = strcmp(key, "kind") == 0 ? sizeof u->kind - 1 : strcmp(key, "board") == 0 ? sizeof u->board - 1
+              : max_field;
   if (field) {
     size_t have = strlen(field);
     if (have + size > fmax)

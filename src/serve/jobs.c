@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "serve.h"
+#include "tally/tally.h"
 
 /* A run's events as the worker wrote them (one JSON object per line,
  * checked), kept as text for the page's polls: events[head, head + count)
@@ -109,6 +110,14 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
   if (core && (!json_is_string(core) || !safe_word(json_string_value(core), "-_.", 40) ||
                strchr(json_string_value(core), '/') || json_string_value(core)[0] == '.'))
     return snprintf(msg, msgsize, "'core' must be the name of a shipped core model"), -1;
+  json_t *board = json_object_get(req, "board");
+  if (board && (!json_is_string(board) || !safe_word(json_string_value(board), "-_.", 40) ||
+                strchr(json_string_value(board), '/') || json_string_value(board)[0] == '.'))
+    return snprintf(msg, msgsize, "'board' must be the name of a shipped board"), -1;
+  tally_board_info binfo;
+  tally_error berr;
+  if (board && tally_board_lookup(json_string_value(board), &binfo, &berr) != 0)
+    return snprintf(msg, msgsize, "'board': %s", berr.msg), -1;
   if (check_strings(json_object_get(req, "sets"), "sets", 64, "._-=", 80, msg, msgsize) ||
       check_strings(json_object_get(req, "pairs"), "pairs", 256, "._-@$", 200, msg, msgsize) ||
       check_strings(json_object_get(req, "args"), "args", 16, NULL, 256, msg, msgsize) ||
@@ -118,7 +127,7 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
       check_number(req, "max_insns", 1, c->lim.max_insns, msg, msgsize) ||
       check_number(req, "max_cycles", 1, c->lim.max_cycles, msg, msgsize))
     return -1;
-  const char *keys[] = {"core", "sets", "pairs", "args", "interval", "counters", "width", "arrs", "max_insns",
+  const char *keys[] = {"core", "board", "sets", "pairs", "args", "interval", "counters", "width", "arrs", "max_insns",
                         "max_cycles", "profile"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (json_object_get(req, keys[i]))

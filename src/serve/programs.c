@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "serve.h"
+#include "tally/tally.h"
 
 #define MAX_PROGRAMS 1000
 
@@ -22,6 +23,7 @@ struct serve_program {
   char dir[PATH_MAX];
   bool raw;
   uint32_t load_addr, entry;
+  char board[48];               /* "" : virt */
   json_t *desc;
   serve_program *next;
 };
@@ -55,6 +57,8 @@ static void program_fill(const serve_program *p, json_t *job) {
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/%s", p->dir, p->raw ? "program.bin" : "program.elf");
   json_object_set_new(job, "program", json_string(path));
+  if (p->board[0]) /* a run may name another (jobs.c) */
+    json_object_set_new(job, "board", json_string(p->board));
   if (p->raw) {
     snprintf(path, sizeof path, "%s/program.map", p->dir);
     json_object_set_new(job, "map", json_string(path));
@@ -111,6 +115,7 @@ static json_t *check(serve_ctx *c, serve_program *p, char *msg, size_t msgsize) 
   json_t *d = json_pack("{s:I,s:s,s:O}", "id", (json_int_t)p->id, "kind", p->raw ? "bin" : "elf", "functions",
                         funcs);
   json_decref(r);
+  json_object_set_new(d, "board", json_string(p->board[0] ? p->board : "virt"));
   if (p->raw) {
     json_object_set_new(d, "load_addr", json_integer(p->load_addr));
     json_object_set_new(d, "entry", json_integer(p->entry));
@@ -121,6 +126,17 @@ static json_t *check(serve_ctx *c, serve_program *p, char *msg, size_t msgsize) 
 /* What the form must hold, before anything is written. */
 static int validate_form(const serve_upload *u, serve_program *p, char *msg, size_t msgsize) {
   p->raw = strcmp(u->kind, "bin") == 0 || (!u->elf && u->bin);
+  tally_board_info b;
+  tally_error err;
+  if (u->board[0]) {
+    if (strchr(u->board, '/') || u->board[0] == '.')
+      return snprintf(msg, msgsize, "board '%s': expected the name of a shipped board", u->board), -1;
+    if (tally_board_lookup(u->board, &b, &err) != 0)
+      return snprintf(msg, msgsize, "board: %s", err.msg), -1;
+    snprintf(p->board, sizeof p->board, "%s", u->board);
+  } else if (tally_board_lookup(NULL, &b, &err) != 0) {
+    return snprintf(msg, msgsize, "%s", err.msg), -1;
+  }
   if (!p->raw) {
     if (!u->elf || u->elf_n == 0)
       return snprintf(msg, msgsize, "no program: send an ELF file (field 'elf') or a .bin with its .map"), -1;
@@ -130,7 +146,9 @@ static int validate_form(const serve_upload *u, serve_program *p, char *msg, siz
     return snprintf(msg, msgsize, "the .bin file is missing or empty (field 'bin')"), -1;
   if (!u->map || u->map_n == 0)
     return snprintf(msg, msgsize, "a .bin needs its linker map (field 'map'): the functions come from it"), -1;
-  if (!parse_addr(u->load_addr, &p->load_addr))
+  if (!u->load_addr[0]) /* the board's RAM base */
+    p->load_addr = b.ram_base;
+  else if (!parse_addr(u->load_addr, &p->load_addr))
     return snprintf(msg, msgsize, "load address '%s' is not an address (e.g. 0x80000000)", u->load_addr), -1;
   p->entry = p->load_addr;
   if (u->entry[0] && !parse_addr(u->entry, &p->entry))

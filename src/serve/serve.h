@@ -82,6 +82,7 @@ typedef struct serve_upload {
   size_t elf_n, bin_n, map_n;
   char load_addr[32], entry[32];
   char kind[8];             /* "elf" or "bin" */
+  char board[48];           /* the board it is linked for ("": virt; docs/boards.md) */
 } serve_upload;
 
 /* Stores and checks an upload; returns the program as JSON (id, kind,

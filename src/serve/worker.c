@@ -468,9 +468,13 @@ int serve_worker_main(const char *jobdir) {
   tally_config_default(&cfg);
   cfg.out = cfg.err = w.out;
   cfg.in_fd = -1;
-  w.sim = tally_sim_new(&cfg);
+  cfg.board = jstr(w.job, "board", NULL); /* a shipped board's name (jobs.c checked it) */
+  tally_error berr;
+  w.sim = tally_sim_open(&cfg, &berr);
   int rc;
-  if (!w.sim)
+  if (!w.sim && berr.code != TALLY_E_INTERNAL)
+    rc = fail("the run", berr.msg);
+  else if (!w.sim)
     rc = fail("the run", "out of memory for the simulated board (the server's --mem-limit)");
   /* an uploaded program gets no host file at all: the library refuses
    * every open but the console, below the seccomp filter that backs it */

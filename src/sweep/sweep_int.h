@@ -34,6 +34,7 @@ struct tally_sweep {
   size_t naxes;
   sw_list sets;              /* overrides of every point */
   char *core;                /* core model name or .ini path */
+  char *board;               /* board name or .ini path (docs/boards.md); NULL: virt */
   char *objective;           /* metric the best point minimises */
   char *pareto[2];
   sw_list record;            /* metrics shown in the table */
@@ -50,6 +51,7 @@ typedef struct sw_point {
   const sw_program *prog;
   const sw_config *cfg;      /* NULL when the sweep has no [config] */
   const char *core;          /* the core model */
+  const char *board;         /* the board, NULL: virt */
   sw_list sets;              /* sweep sets, then config sets, then axis values */
   sw_list counters;          /* the statistics-module counters it records (sw_counters) */
   char *key;                 /* what the point is, the file's primary key */

@@ -433,6 +433,9 @@ static int run_groups(gpool *gp, unsigned jobs, tally_error *err) {
 int sw_onepass(const tally_sweep *s, sw_db *db, const size_t *todo, size_t n, unsigned jobs,
                const volatile int *cancel, void (*done)(void *ctx, const sw_result *r), void *ctx,
                tally_error *err) {
+  if (s->board && strcmp(s->board, "virt") != 0) /* its caches and memory are the virt board's */
+    return sw_err(err, TALLY_E_USAGE, "--one-pass: only on the virt board (board '%s'): run without --one-pass",
+                  s->board), -1;
   sw_list counters = {0};
   if (sw_counters(s, &counters) != 0)
     return sw_err(err, TALLY_E_INTERNAL, "out of memory"), -1;

@@ -32,11 +32,10 @@ static tally_sim *board(const sw_point *p, FILE *sink, tally_error *err) {
   tally_config_default(&cfg);
   cfg.out = cfg.err = sink;
   cfg.in_fd = -1;
-  tally_sim *sim = tally_sim_new(&cfg);
-  if (!sim) {
-    sw_err(err, TALLY_E_INTERNAL, "cannot allocate a board");
+  cfg.board = p->board;
+  tally_sim *sim = tally_sim_open(&cfg, err);
+  if (!sim)
     return NULL;
-  }
   const char *elf = p->prog->argv.v[0];
   if (tally_set_host_files(sim, TALLY_HOST_FILES_NONE, NULL, err) != 0 || tally_load_elf(sim, elf, err) != 0 ||
       tally_set_core(sim, p->core, (const char *const *)p->sets.v, (int)p->sets.n, err) != 0 ||

@@ -104,6 +104,7 @@ void tally_sweep_free(tally_sweep *s) {
   sw_list_free(&s->sets);
   sw_list_free(&s->record);
   free(s->core);
+  free(s->board);
   free(s->objective);
   free(s->pareto[0]);
   free(s->pareto[1]);
@@ -195,8 +196,17 @@ static int replace(char **dst, const char *v) {
 
 int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally_error *err) {
   int rc = 0;
-  if (strcmp(key, "core") == 0)
+  if (strcmp(key, "core") == 0) {
     rc = replace(&s->core, value);
+  } else if (strcmp(key, "board") == 0) {
+    tally_board_info b;
+    tally_error e;
+    if (tally_board_lookup(value, &b, &e) != 0) {
+      sw_err(err, e.code, "board '%s': %s", value, e.msg);
+      return -1;
+    }
+    rc = replace(&s->board, value);
+  }
   else if (strcmp(key, "name") == 0)
     rc = replace(&s->name, value);
   else if (strcmp(key, "objective") == 0)
@@ -230,7 +240,7 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
       return -1;
     }
   } else {
-    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns, max_cycles, "
+    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, board, objective, pareto, record, max_insns, max_cycles, "
            "one_pass)", key);
     return -1;
   }
@@ -451,6 +461,7 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
   p->cfg = s->ncfgs ? &s->cfgs[rest % ncfg] : NULL;
   p->prog = &s->progs[rest / ncfg];
   p->core = p->cfg && p->cfg->core ? p->cfg->core : s->core;
+  p->board = s->board;
   for (size_t i = 0; i < s->sets.n; i++)
     if (sw_list_add(&p->sets, s->sets.v[i]) != 0)
       return -1;
@@ -468,7 +479,7 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
   /* the key: everything that decides the simulation, nothing else; and
    * the counters, when there are any (a point stored without them lacks
    * their totals) */
-  size_t len = strlen(p->core) + 96;
+  size_t len = strlen(p->core) + 96 + (p->board ? strlen(p->board) + 8 : 0);
   for (size_t i = 0; i < p->counters.n; i++)
     len += strlen(p->counters.v[i]) + 8;
   for (size_t i = 0; i < p->prog->argv.n; i++)
@@ -489,6 +500,8 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
     k += sprintf(k, "%s%s", i ? ";" : "", p->sets.v[i]);
   for (size_t i = 0; i < p->counters.n; i++)
     k += sprintf(k, "%s%s", i ? ";" : " count=", p->counters.v[i]);
+  if (p->board) /* last, so that the keys of points on the default board stay as they were */
+    k += sprintf(k, " board=%s", p->board);
   return 0;
 }
 

@@ -62,6 +62,10 @@ char *sw_spec_text(const tally_sweep *s) {
   field(f, name);
   fputs("\ncore", f);
   field(f, s->core);
+  if (s->board) {
+    fputs("\nboard", f);
+    field(f, s->board);
+  }
   fputs("\nobjective", f);
   field(f, s->objective);
   fprintf(f, "\nmax_insns\t%llu", (unsigned long long)s->max_insns);
@@ -181,7 +185,7 @@ static int spec_item(tally_sweep *s, char *line) {
   size_t n = split_fields(line, f, sizeof f / sizeof *f);
   const char *k = f[0];
   if (n == 2 && (!strcmp(k, "name") || !strcmp(k, "core") || !strcmp(k, "objective") || !strcmp(k, "max_insns") ||
-                 !strcmp(k, "max_cycles")))
+                 !strcmp(k, "max_cycles") || !strcmp(k, "board")))
     return tally_sweep_option(s, k, f[1], NULL) == 0 ? 1 : 0;
   if (!strcmp(k, "pareto") && n == 3) {
     char both[1024];

@@ -238,5 +238,70 @@ case_profile() {
   expect_rc 66; expect_err "is below RAM"
 }
 
+case_sweep() {
+  # every point on the litex board, by --board and by [sweep] board: each
+  # point's cycles are tally run's on the same board, core and overrides,
+  # and its exit column the program's status (7)
+  local want1 want4
+  "$TALLY" run --board litex --core tally5 --set icache.size=1K --stats-json "$WORK/r1.json" "$P/litex_hello.elf" >/dev/null 2>&1
+  "$TALLY" run --board litex --core tally5 --set icache.size=4K --stats-json "$WORK/r4.json" "$P/litex_hello.elf" >/dev/null 2>&1
+  want1=$(cycles_of "$WORK/r1.json"); want4=$(cycles_of "$WORK/r4.json")
+  run sweep --board litex -p "$P/litex_hello.elf" -a icache.size=1K,4K --record cycles,exit --db "$WORK/a.db" --csv - -q
+  expect_rc 1 # the points exit 7, not 0
+  [ "$(sed -n 2p "$WORK/out")" = "0,litex_hello,,1K,$want1,7,$(sed -n 2p "$WORK/out" | cut -d, -f7)" ] &&
+    [ "$(sed -n 3p "$WORK/out" | cut -d, -f5,6)" = "$want4,7" ] ||
+    { echo "FAIL: sweep --board litex: $out (want $want1 and $want4 cycles, exit 7)"; fails=$((fails + 1)); }
+  printf '[sweep]\nboard = litex\nrecord = cycles, exit\n[program hello]\nelf = %s\n[axis]\nicache.size = 1K, 4K\n' \
+    "$P/litex_hello.elf" >"$WORK/sw.ini"
+  run sweep "$WORK/sw.ini" --db "$WORK/b.db" --csv - -q
+  expect_rc 1
+  [ "$(sed -n 2p "$WORK/out" | cut -d, -f5,6)" = "$want1,7" ] && [ "$(sed -n 3p "$WORK/out" | cut -d, -f5,6)" = "$want4,7" ] ||
+    { echo "FAIL: [sweep] board = litex: $out"; fails=$((fails + 1)); }
+  run sweep --board nope -p "$P/litex_hello.elf" --db "$WORK/c.db"
+  expect_rc 64; expect_err "unknown board 'nope' \(shipped boards: litex, virt"
+  run sweep --board litex --one-pass -p "$P/litex_hello.elf" -a icache.size=1K,4K --db "$WORK/d.db"
+  expect_rc 64; expect_err "--one-pass: only on the virt board"
+}
+
+case_inst() {
+  # a program instrumented by tally inst: its runtime makes semihosting
+  # calls and lives at 0x88000000; a board without either refuses it
+  "$TALLY" inst --points bb --tool bbcount "$P/uart_hello.elf" -o "$WORK/inst.elf" >"$WORK/inst.log" 2>&1 ||
+    { echo "FAIL: tally inst: $(cat "$WORK/inst.log")"; fails=$((fails + 1)); return; }
+  run run --board litex "$WORK/inst.elf"
+  expect_rc 66
+  expect_err "inst\.elf: the program is instrumented by tally inst, .*; board litex has no semihosting"
+  sed 's/^enabled = yes$/enabled = no/; s/^name = virt$/name = quiet/' "$SRC/boards/virt.ini" >"$WORK/quiet.ini"
+  run run --board "$WORK/quiet.ini" "$WORK/inst.elf"
+  expect_rc 66; expect_err "board quiet has no semihosting"
+  # semihosting, but RAM elsewhere: litex's map with semihosting on
+  sed 's/^enabled = no$/enabled = yes/' "$SRC/boards/litex.ini" >"$WORK/semilitex.ini"
+  run run --board "$WORK/semilitex.ini" "$WORK/inst.elf"
+  expect_rc 66; expect_err "board litex has no RAM there"
+  # on virt it runs as the original does (its RAM grows to 256 MiB for the runtime)
+  run run --board virt "$WORK/inst.elf"
+  expect_rc 3; expect_out "hello from the uart"
+}
+
+case_control() {
+  # a board waiting for its configuration (tally run --control) on litex;
+  # tally config reads the program's functions from its symbols alone, so
+  # a program linked for litex names them too: put() is 0x4000xxxx
+  local port=$((20000 + RANDOM % 20000)) pid
+  "$TALLY" run --board litex --control 127.0.0.1:$port --db "$WORK/c.db" "$P/litex_hello.elf" \
+    >"$WORK/out" 2>"$WORK/err" </dev/null &
+  pid=$!
+  sleep 0.5
+  timeout 30 "$TALLY" config --board 127.0.0.1:$port --program "$P/litex_hello.elf" --timer 100 \
+    --counter 0=instret@put --start >"$WORK/cfg" 2>&1
+  local cfg=$?
+  wait $pid
+  rc=$?
+  [ $cfg -eq 0 ] || { echo "FAIL: tally config: $(cat "$WORK/cfg")"; fails=$((fails + 1)); }
+  grep -qE "ARR 0 = 0x4000[0-9a-f]{4}-0x4000[0-9a-f]{4} put" "$WORK/cfg" || { echo "FAIL: put's range: $(cat "$WORK/cfg")"; fails=$((fails + 1)); }
+  out=$(cat "$WORK/out"); err=$(cat "$WORK/err")
+  expect_rc 7; expect_out "$LITEX_OUT"; expect_err "stored in .*c\.db: complete"
+}
+
 "case_$CASE"
 exit $((fails > 0))

@@ -4,6 +4,8 @@
 # stores all miss), thresholds set so that phase_kernel alone is chosen.
 # Checked, independently of the tool's own report:
 # - the command line: --help exits 0, usage errors 64, a missing input 66;
+# - --board virt (the default board) changes neither the program nor the
+#   report; a board without semihosting or an unknown one is refused (64);
 # - the DVFS'd program's output and exit status equal the original's
 #   (tally run of both);
 # - it switches exactly twice (down at phase_kernel's entry, up at its
@@ -46,6 +48,17 @@ grep -q "max-slowdown" "$dir/cli.out" || fail "--help does not name --max-slowdo
 forced="--core dsp500 --regions functions --no-oracle --min-misses 50 --min-mpc 0.004 --min-relocks 0 --max-slowdown 100"
 "$tally" dvfs $forced --no-readd "$elf" -o "$dir/dvfs.elf" >"$dir/report.txt" || { cat "$dir/report.txt"; fail "tally dvfs"; }
 grep -q "phase_kernel .* chosen" "$dir/report.txt" || { cat "$dir/report.txt"; fail "phase_kernel not chosen"; }
+# --board virt is the default board: the same program and report
+"$tally" dvfs $forced --no-readd --board virt "$elf" -o "$dir/dvfs-virt.elf" >"$dir/report-virt.txt" ||
+  { cat "$dir/report-virt.txt"; fail "tally dvfs --board virt"; }
+cmp -s "$dir/dvfs.elf" "$dir/dvfs-virt.elf" || fail "--board virt changes the DVFS'd program"
+sed 1d "$dir/report.txt" >"$dir/r1"; sed 1d "$dir/report-virt.txt" >"$dir/r2"
+cmp -s "$dir/r1" "$dir/r2" || fail "--board virt changes the report"
+# a board without what tally dvfs needs (semihosting for the profiler) is refused
+[ "$(status "$tally" dvfs --board litex "$elf" -o "$dir/x.elf")" = 64 ] || fail "--board litex: want 64"
+grep -q "board litex has no semihosting" "$dir/cli.out" || fail "--board litex: $(cat "$dir/cli.out")"
+[ "$(status "$tally" dvfs --board nope "$elf" -o "$dir/x.elf")" = 64 ] || fail "--board nope: want 64"
+grep -q "unknown board 'nope'" "$dir/cli.out" || fail "--board nope: $(cat "$dir/cli.out")"
 "$tally" dvfs $forced "$elf" -o "$dir/best.elf" >"$dir/best.txt" || { cat "$dir/best.txt"; fail "tally dvfs (knapsack)"; }
 for f in orig:"$elf" dvfs:"$dir/dvfs.elf" best:"$dir/best.elf"; do
   "$tally" run --core dsp500 --stats-json "$dir/${f%%:*}.e.json" "${f#*:}" >/dev/null
