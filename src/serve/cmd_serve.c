@@ -259,8 +259,11 @@ int cmd_serve(int argc, char **argv) {
     return SERVE_EXIT_INTERNAL;
   }
   serve_block_stop_signals();
-  if (serve_collector_start(&c) != 0)
+  if (serve_collector_start(&c) != 0) {
+    free(c.self_exe);
+    free(c.dir);
     return SERVE_EXIT_CANTCREAT;
+  }
   rc = serve_http_run(&c, listen);
   serve_collector_stop(&c);
   serve_jobs_free(&c);
