@@ -196,8 +196,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW,
-         OPT_MAX_CYCLES };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},

@@ -140,13 +140,33 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
 
 /* ---- the child ---- */
 
-/* Between fork and exec: async-signal-safe calls only. */
-static void exec_worker(serve_ctx *c, const char *dir, int wfd, const char *errlog) {
+/* The collector's key for one worker: the read end of a pipe that already
+ * holds it, its write end closed (so the worker reads it to the end), or
+ * -1. Close-on-exec until exec_worker hands it down as SERVE_KEY_FD. */
+static int key_pipe(serve_ctx *c) {
+  int kp[2];
+  if (pipe2(kp, O_CLOEXEC) != 0)
+    return -1;
+  ssize_t n = write(kp[1], c->collector_key, sizeof c->collector_key);
+  close(kp[1]);
+  if (n != (ssize_t)sizeof c->collector_key) {
+    close(kp[0]);
+    return -1;
+  }
+  return kp[0];
+}
+
+/* Between fork and exec: async-signal-safe calls only. keyfd: key_pipe()'s
+ * end, given to the worker as SERVE_KEY_FD, or -1 (no collector). */
+static void exec_worker(serve_ctx *c, const char *dir, int wfd, int keyfd, const char *errlog) {
   int null = open("/dev/null", O_RDONLY);
   int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(wfd, 1) < 0 || dup2(err, 2) < 0 || chdir(dir) != 0)
     _exit(70);
-  for (int fd = 3; fd < 1024; fd++) /* the server's sockets and files stay with the server */
+  if (keyfd >= 0 && (keyfd == SERVE_KEY_FD ? fcntl(keyfd, F_SETFD, 0) : dup2(keyfd, SERVE_KEY_FD)) < 0)
+    _exit(70);
+  /* the server's sockets and files stay with the server */
+  for (int fd = keyfd >= 0 ? SERVE_KEY_FD + 1 : SERVE_KEY_FD; fd < 1024; fd++)
     close(fd);
   /* A mask and ignored signals survive exec: the server's must not. The
    * stop signals stay blocked until the worker has its handlers (a stop
@@ -404,12 +424,16 @@ static int spawn(serve_ctx *c, serve_job *j, json_t *job) {
   if (json_dump_file(job, path, JSON_COMPACT) != 0)
     return -1;
   int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0)
+  int keyfd = key_pipe(c);
+  if (keyfd < 0)
     return -1;
+  if (pipe2(p, O_CLOEXEC) != 0)
+    return close(keyfd), -1;
   j->pid = fork();
   if (j->pid == 0)
-    exec_worker(c, j->dir, p[1], errlog);
+    exec_worker(c, j->dir, p[1], keyfd, errlog);
   close(p[1]);
+  close(keyfd);
   if (j->pid < 0)
     return close(p[0]), -1;
   j->fd = p[0];
@@ -476,7 +500,7 @@ char *serve_child_output(serve_ctx *c, const char *dir, unsigned timeout_s, size
     return NULL;
   pid_t pid = fork();
   if (pid == 0)
-    exec_worker(c, dir, p[1], errlog);
+    exec_worker(c, dir, p[1], -1, errlog);   /* a check stores nothing: no key */
   close(p[1]);
   if (pid < 0)
     return close(p[0]), NULL;

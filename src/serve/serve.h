@@ -56,9 +56,17 @@ typedef struct serve_ctx {
   size_t kept_bytes;        /* events kept, every run's (jobs.c; <= lim.keep_all + one event) */
   struct tally_collector *collector; /* collector.c: where the runs' packets go */
   char collector_addr[80];
+  /* The collector takes only packets tagged with this key, made at random
+   * when the server starts. It never leaves the server's process but
+   * through a pipe each worker inherits as SERVE_KEY_FD (jobs.c), read and
+   * closed before the run starts (worker.c): no file, no argv, no
+   * environment holds it. */
+  uint8_t collector_key[32];
   pthread_t collector_thread;
   volatile int stopping;
 } serve_ctx;
+
+#define SERVE_KEY_FD 3
 
 /* ---- collector.c ---- */
 int serve_collector_start(serve_ctx *c);

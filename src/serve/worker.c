@@ -11,7 +11,9 @@
  *   {"t":"end", ...}         why it stopped, exit status, totals
  *   {"t":"error","msg":...}  it could not run (then status 65)
  * Its statistics-module packets go to the server's collector over loopback
- * UDP, which stores the run like `tally collect` does.
+ * UDP, which stores the run like `tally collect` does; they carry the tag
+ * of the server's key, read from the pipe inherited as SERVE_KEY_FD (the
+ * collector takes nothing else).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "serve.h"
@@ -45,7 +48,24 @@ typedef struct worker {
   uint64_t rows_sent;
   tally_error err;
   int rc;                     /* go()'s exit status */
+  uint8_t key[1024];          /* the server collector's key (SERVE_KEY_FD), key_len 0 if none */
+  size_t key_len;
 } worker;
+
+/* Takes the key the server handed down (serve.h) and closes its pipe,
+ * before anything of the run exists. */
+static void take_key(worker *w) {
+  struct stat st;
+  if (fstat(SERVE_KEY_FD, &st) != 0 || !S_ISFIFO(st.st_mode))
+    return;
+  while (w->key_len < sizeof w->key) {
+    ssize_t n = read(SERVE_KEY_FD, w->key + w->key_len, sizeof w->key - w->key_len);
+    if (n <= 0)
+      break;
+    w->key_len += (size_t)n;
+  }
+  close(SERVE_KEY_FD);
+}
 
 /* Why to stop, from the server (jobs.c: SIGTERM the user, SIGUSR1 the
  * wall-time limit) or the kernel (SIGXCPU: the CPU-time limit's soft
@@ -262,6 +282,13 @@ static int set_measure(worker *w, const char *collector) {
       return -1;
   if (collector && tally_measure_collector(w->m, collector, &w->err) != 0)
     return -1;
+  if (collector && !w->key_len) {
+    snprintf(w->err.msg, sizeof w->err.msg, "no key from the server for its collector");
+    return -1;
+  }
+  if (collector && tally_measure_key_bytes(w->m, w->key, w->key_len, &w->err) != 0)
+    return -1;
+  explicit_bzero(w->key, sizeof w->key);   /* the run's measure holds its copy */
   return tally_measure_on_interval(w->m, on_interval, w, &w->err);
 }
 
@@ -429,6 +456,7 @@ static int go_in_thread(worker *w) {
 
 int serve_worker_main(const char *jobdir) {
   worker w = {.rows = json_array()};
+  take_key(&w);
   json_error_t je;
   if (chdir(jobdir) != 0 || !(w.job = json_load_file("job.json", 0, &je)))
     return fail("the run", "cannot read its job file");
