@@ -4,7 +4,7 @@ memory that grows with a run's events, numbers in the API that do not
 parse, lines larger than any fixed buffer, output that is not UTF-8, and a
 guest that sleeps forever. One case per CTest entry:
 
-usage: hardening.py CASE TALLY SERVE_PROGRAMS_DIR WORKLOADS_DIR WORK_DIR
+usage: hardening.py CASE TALLY SERVE_PROGRAMS_DIR WORKLOADS_DIR WORK_DIR [SANITIZED: ON/OFF]
 """
 import json
 import os
@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_harness import Server, check, done, event, fresh_dir  # noqa: E402
 
 CASE, TALLY, PROGS, WL, WORK = sys.argv[1:6]
+SANITIZED = len(sys.argv) > 6 and sys.argv[6] == "ON"
 
 
 def read(path):
@@ -254,9 +255,11 @@ def case_memory():
             check(st == 200 and len(r["events"]) == 3, "?limit=3: %d events" % len(r.get("events", [])))
         print("received %s bytes; RSS %d before, %s after each run" % (received, base, after))
         check(received[0] > 4 * keep_all, "a run sends far more than --keep-all: %d bytes" % received[0])
-        check(after[2] - base < sum(received) / 4, "RSS grew %d bytes over runs that sent %d"
+        if SANITIZED:  # the sanitizer keeps freed memory in quarantine and shadows all of it: no law holds
+            print("sanitizer build: the RSS laws are not checked")
+        check(SANITIZED or after[2] - base < sum(received) / 4, "RSS grew %d bytes over runs that sent %d"
               % (after[2] - base, sum(received)))
-        check(after[2] - after[0] < received[0] / 2, "the last two runs added %d bytes of RSS; one run sends %d"
+        check(SANITIZED or after[2] - after[0] < received[0] / 2, "the last two runs added %d bytes of RSS; one run sends %d"
               % (after[2] - after[0], received[0]))
         st, r = s.json("GET", "/api/jobs/1?limit=-1")
         check(st == 400 and "?limit='-1'" in r.get("error", ""), "?limit=-1: %d %s" % (st, r))
