@@ -4,7 +4,7 @@ memory that grows with a run's events, numbers in the API that do not
 parse, lines larger than any fixed buffer, output that is not UTF-8, and a
 guest that sleeps forever. One case per CTest entry:
 
-usage: hardening.py CASE TALLY SERVE_PROGRAMS_DIR WORKLOADS_DIR WORK_DIR
+usage: hardening.py CASE TALLY SERVE_PROGRAMS_DIR WORKLOADS_DIR WORK_DIR [SANITIZED: ON/OFF]
 """
 import json
 import os
@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_harness import Server, check, done, event, fresh_dir  # noqa: E402
 
 CASE, TALLY, PROGS, WL, WORK = sys.argv[1:6]
+SANITIZED = len(sys.argv) > 6 and sys.argv[6] == "ON"
 
 
 def read(path):
@@ -177,14 +178,16 @@ def case_wide():
     step = 16
     check(255 * step >= size, "255 ranges of %d bytes cover the code's %d bytes" % (step, size))
     pairs = ["cycle@%#x-%#x" % (lo + i * step, lo + (i + 1) * step) for i in range(255)] + ["cycle"]
-    s = Server(TALLY, fresh_dir(WORK), "--wall-limit", "100")
+    s = Server(TALLY, fresh_dir(WORK), "--wall-limit", "280")
     try:
         st, p = s.upload({"kind": "elf", "elf": read(elf)})
         check(st == 201, "upload hanoi.elf: %d %s" % (st, p))
-        st, j = s.json("POST", "/api/jobs", {"program": p["id"], "core": "tally5", "pairs": pairs, "counters": 256,
-                                              "arrs": 256, "interval": 200})
+        req = {"program": p["id"], "core": "tally5", "pairs": pairs, "counters": 256, "arrs": 256, "interval": 200}
+        if SANITIZED:  # 2^15 moves instead of 2^18: some 14,000 rows, lines still over 1 MiB
+            req["args"] = ["15"]
+        st, j = s.json("POST", "/api/jobs", req)
         check(st == 200, "a run with 256 pairs: %d %s" % (st, j))
-        final, events = s.wait_job(j["job"], timeout=100)
+        final, events = s.wait_job(j["job"], timeout=280)
         errors = [e for e in events if e.get("t") in ("error", "warning")]
         check(not errors, "no error events: %s" % errors[:3])
         ivs = [e for e in events if e.get("t") == "iv"]
@@ -254,9 +257,11 @@ def case_memory():
             check(st == 200 and len(r["events"]) == 3, "?limit=3: %d events" % len(r.get("events", [])))
         print("received %s bytes; RSS %d before, %s after each run" % (received, base, after))
         check(received[0] > 4 * keep_all, "a run sends far more than --keep-all: %d bytes" % received[0])
-        check(after[2] - base < sum(received) / 4, "RSS grew %d bytes over runs that sent %d"
+        if SANITIZED:  # the sanitizer keeps freed memory in quarantine and shadows all of it: no law holds
+            print("sanitizer build: the RSS laws are not checked")
+        check(SANITIZED or after[2] - base < sum(received) / 4, "RSS grew %d bytes over runs that sent %d"
               % (after[2] - base, sum(received)))
-        check(after[2] - after[0] < received[0] / 2, "the last two runs added %d bytes of RSS; one run sends %d"
+        check(SANITIZED or after[2] - after[0] < received[0] / 2, "the last two runs added %d bytes of RSS; one run sends %d"
               % (after[2] - after[0], received[0]))
         st, r = s.json("GET", "/api/jobs/1?limit=-1")
         check(st == 400 and "?limit='-1'" in r.get("error", ""), "?limit=-1: %d %s" % (st, r))

@@ -11,9 +11,10 @@ against `tally sweep`'s own exports of the same file:
   the file holds, its JSON equals `tally sweep --no-run --json`;
 - a sweep run into a task file and merged (`--merge`, the Slurm merge
   step) into another file is listed there too, with the same JSON;
-- refusals: an unknown sweep or path (404), a POST (405), a server without
-  --sweep-db (an empty list, 404 for a sweep), --sweep-db naming a missing
-  file or one that is not SQLite (exit 66, the file named).
+- refusals: an unknown sweep or path (404), an id that is not a number
+  (400), a POST (405), a server without --sweep-db (an empty list, 404 for
+  a sweep), --sweep-db naming a missing file or one that is not SQLite
+  (exit 66, the file named).
 
 usage: sweep_api.py TALLY WORKLOADS_DIR WORK_DIR
 """
@@ -109,7 +110,7 @@ def main():
         check(st == 200 and one == full, "GET /api/sweeps/1 equals tally sweep --json (%d)" % st)
         st, two = get_json(s, "/api/sweeps/2")
         check(st == 200 and two == part, "GET /api/sweeps/2 equals tally sweep --no-run --json (%d)" % st)
-        for path, code in (("/api/sweeps/3", 404), ("/api/sweeps/x", 400), ("/api/sweeps/1/more", 404)):
+        for path, code in (("/api/sweeps/3", 404), ("/api/sweeps/x", 400), ("/api/sweeps/-1", 400), ("/api/sweeps/1/more", 404)):
             st, body = get_json(s, path)
             check(st == code and "error" in body, "%s: %d %s" % (path, st, body))
         st, _, _ = s.request("POST", "/api/sweeps/1", body=b"{}")
