@@ -53,7 +53,7 @@ typedef struct tally_error {
 typedef struct tally_config {
   uint32_t ram_size;  /* bytes, multiple of 4 KiB; 0 = TALLY_RAM_SIZE_DEFAULT */
   FILE *out, *err;    /* the program's stdout/stderr; NULL = the process's own */
-  int in_fd;          /* the program's stdin; -1 = none; default 0 */
+  int in_fd;          /* the program's stdin; -1 = none (reads say end of input at once); default 0 */
 } tally_config;
 
 /* Fills a config with the defaults (use before changing single fields). */

@@ -48,11 +48,14 @@ typedef struct worker {
  * part). A signal handler reaches nothing but statics, hence these two. */
 static volatile sig_atomic_t stop_signal;
 static tally_measure *volatile stop_measure;
+static tally_sim *volatile stop_sim;
 
 static void on_stop(int sig) {
   stop_signal = sig;
   if (stop_measure)
     tally_measure_cancel(stop_measure); /* async-signal-safe */
+  if (stop_sim)
+    tally_request_stop(stop_sim); /* async-signal-safe: ends a wait inside an instruction (input, a device) */
 }
 
 static const char *stop_reason(int sig) {
@@ -350,6 +353,9 @@ int serve_worker_main(const char *jobdir) {
   cfg.out = cfg.err = w.out;
   cfg.in_fd = -1;
   w.sim = tally_sim_new(&cfg);
+  stop_sim = w.sim;
+  if (w.sim && stop_signal)
+    tally_request_stop(w.sim);
   int rc;
   if (!w.sim)
     rc = fail("the run", "out of memory for the simulated board (the server's --mem-limit)");
@@ -362,6 +368,7 @@ int serve_worker_main(const char *jobdir) {
   else
     rc = go_in_thread(&w);
   stop_measure = NULL;
+  stop_sim = NULL;
   tally_measure_free(w.m);
   tally_line_table_free(w.lines);
   tally_sim_free(w.sim);
