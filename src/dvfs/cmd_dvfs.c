@@ -56,6 +56,9 @@ static void usage(FILE *f) {
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
           "      --min-relocks X  break-even: cycles per region entry at least X times\n"
           "                       the two PLL relocks of a switch pair (default 20)\n"
+          "      --max-cycles N   every run's cycle budget (the profile, the original,\n"
+          "                       each trial): one that reaches it, a wfi sleep\n"
+          "                       included, ends tally dvfs with status 123\n"
           "      --keep           keep the scratch directory (its path is printed)\n"
           "      --max-insns N    stop every run of the program after N instructions\n"
           "                       (k/M/G suffixes): a program that never ends stops\n"
@@ -65,14 +68,14 @@ static void usage(FILE *f) {
           "Ctrl-C, SIGTERM, --timeout and --max-insns stop the run under way; what was\n"
           "measured so far is printed and the scratch directory kept.\n"
           "\n"
-          "exit status: 0; 64 usage; 65 the program cannot be profiled or changes its\n"
+          "exit status: 0; 64 usage; 123 a run reached --max-cycles; 65 the program cannot be profiled or changes its\n"
           "output; 66 IN.elf unreadable; 70 internal or toolchain failure; 73\n"
           "--tradeoff-csv or --svg FILE cannot be written (checked before the runs);\n"
           "124 --timeout or --max-insns stopped a run; 130 Ctrl-C or SIGTERM.\n");
 }
 
 enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG,
-       O_MAX_INSNS, O_TIMEOUT };
+       O_MAX_INSNS, O_TIMEOUT, O_MAX_CYCLES };
 
 static volatile sig_atomic_t stop_requested;
 static void on_stop(int sig) { (void)sig; stop_requested = 1; }
@@ -104,6 +107,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       {"no-readd", no_argument, NULL, O_NO_READD},       {"descent-only", no_argument, NULL, O_NO_READD},
       {"tradeoff-csv", required_argument, NULL, O_CSV}, {"svg", required_argument, NULL, O_SVG},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
+      {"max-cycles", required_argument, NULL, O_MAX_CYCLES},
       {"max-insns", required_argument, NULL, O_MAX_INSNS}, {"timeout", required_argument, NULL, O_TIMEOUT},
       {NULL, 0, NULL, 0}};
   int c;
@@ -168,6 +172,12 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       break;
     }
     case O_KEEP: o->keep = true; break;
+    case O_MAX_CYCLES:
+      if (!tally_parse_number(optarg, &o->max_cycles) || !o->max_cycles) {
+        fprintf(stderr, "tally dvfs: --max-cycles wants a positive count, got '%s'\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
     case O_MAX_INSNS:
       if (!parse_insns(optarg, &o->max_insns)) {
         fprintf(stderr, "tally dvfs: --max-insns '%s' is not a count of instructions (e.g. 500M)\n", optarg);

@@ -46,6 +46,7 @@ typedef struct dvfs_opts {
   bool readd;             /* after the descent, the knapsack of single-region runs (--descent-only: not) */
   const char *tradeoff_csv; /* --tradeoff-csv FILE, NULL: none */
   const char *svg;          /* --svg FILE: the measured table as a picture, NULL: none */
+  uint64_t max_cycles;      /* --max-cycles: every run's cycle budget, 0 = none */
   uint64_t max_insns;       /* --max-insns N: each run stops there (0: no bound) */
   double deadline;          /* --timeout: CLOCK_MONOTONIC seconds at which everything stops (0: none) */
   const volatile sig_atomic_t *stop; /* set by Ctrl-C or SIGTERM (NULL: none) */

@@ -6,7 +6,8 @@
 
 #include "dvfs.h"
 
-enum { EXIT_BADDATA = 65, EXIT_NOINPUT_ = 66, EXIT_INTERNAL_ = 70, EXIT_BOUND_ = 124, EXIT_INTERRUPTED_ = 130 };
+enum { EXIT_BADDATA = 65, EXIT_NOINPUT_ = 66, EXIT_INTERNAL_ = 70, EXIT_BOUND_ = 124, EXIT_INTERRUPTED_ = 130,
+       EXIT_CYCLES = 123 /* as tally run's */ };
 
 #define DVFS_SLICE 20000000ull   /* instructions between looks at the bounds */
 
@@ -43,7 +44,7 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
   cfg.out = out;
   cfg.in_fd = -1;
   uint64_t need = tally_elf_ram_needed(path);
-  if (need > cfg.ram_size && need <= (256u << 20))
+  if (need > TALLY_RAM_SIZE_DEFAULT && need <= (256u << 20))
     cfg.ram_size = (uint32_t)need;
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {
@@ -57,6 +58,7 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
   *rc = EXIT_BADDATA;
   if (tally_set_core(sim, o->core, sets, nsets, err) != 0)
     goto fail;
+  tally_set_max_cycles(sim, o->max_cycles);
   *rc = EXIT_INTERNAL_;
   if (dir && tally_set_host_files(sim, TALLY_HOST_FILES_RW, dir, err) != 0)
     goto fail;
@@ -98,6 +100,10 @@ int dvfs_run_elf(const dvfs_opts *o, const char *path, const char *dir, const ch
                (unsigned long long)tally_instret(sim));
       rc = strcmp(bound, "interrupted") ? EXIT_BOUND_ : EXIT_INTERRUPTED_;
       r->stopped = true;
+    } else if (st == TALLY_STOP_CYCLES) {
+      snprintf(err->msg, sizeof err->msg, "%.300s: --max-cycles reached (%llu cycles) before the program exited", path,
+               (unsigned long long)o->max_cycles);
+      rc = EXIT_CYCLES;
     } else if (st != TALLY_STOP_EXIT) {
       snprintf(err->msg, sizeof err->msg, "%.300s: the run did not end by exiting: %.150s", path, tally_stop_detail(sim));
       rc = EXIT_BADDATA;

@@ -1,6 +1,6 @@
 /*
  * One point of a sweep: one simulation on its own tally_sim, run to its
- * end (or to the sweep's max_insns), with the program's output thrown away
+ * end (or to the sweep's max_insns or max_cycles), with the program's output thrown away
  * and no host file open to it (a sweep's programs are untrusted input).
  */
 #include <stdbool.h>
@@ -114,6 +114,7 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
     return -1;
   }
   memset(r, 0, sizeof *r);
+  tally_set_max_cycles(sim, s->max_cycles);
   char *model = malloc(65536);
   if (model) {
     tally_core_describe(sim, model, 65536);
@@ -145,7 +146,8 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
   }
   r->exit_code = why == TALLY_STOP_EXIT ? tally_exit_code(sim) : -1;
   snprintf(r->stop, sizeof r->stop, "%s",
-           why == TALLY_STOP_LIMIT ? "max_insns reached" : tally_stop_detail(sim));
+           why == TALLY_STOP_LIMIT ? "max_insns reached" : why == TALLY_STOP_CYCLES ? "max_cycles reached"
+           : tally_stop_detail(sim));
   r->cycles = tally_cycles(sim);
   r->instret = tally_instret(sim);
   r->energy_j = tally_energy_now(sim).total_j;
