@@ -53,7 +53,7 @@ typedef struct tally_error {
 typedef struct tally_config {
   uint32_t ram_size;  /* bytes, multiple of 4 KiB; 0 = the board's (virt: TALLY_RAM_SIZE_DEFAULT) */
   FILE *out, *err;    /* the program's stdout/stderr; NULL = the process's own */
-  int in_fd;          /* the program's stdin; -1 = none; default 0 */
+  int in_fd;          /* the program's stdin; -1 = none (reads say end of input at once); default 0 */
   /* The board (memory map and devices): the name of a shipped board
    * ("virt", "litex"; found in tally_board_dirs) or a path to a board file
    * (docs/boards.md). NULL = "virt", built in. Read by tally_sim_open. */

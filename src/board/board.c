@@ -43,6 +43,8 @@ bool board_set_cmdline(board *b, int argc, char *const argv[]) {
  * wait. True when a read() will not block; false when the run is stopping. */
 bool board_wait_input(core_cpu *cpu) {
   board *b = cpu->board;
+  if (b->in_fd < 0)
+    return !core_poll_stop_request(cpu);   /* no stdin: the read says end of input at once */
   for (;;) {
     if (core_poll_stop_request(cpu))
       return false;

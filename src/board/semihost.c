@@ -190,7 +190,7 @@ static uint32_t sys_read(call *c) {
         return len;
       }
     }
-    ssize_t r = read(f->fd, chunk, want);
+    ssize_t r = f->fd < 0 ? 0 : read(f->fd, chunk, want);   /* no stdin (in_fd -1): end of input */
     if (r < 0) {
       c->b->sh_errno = errno;
       return len;

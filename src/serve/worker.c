@@ -72,11 +72,14 @@ static void take_key(worker *w) {
  * part). A signal handler reaches nothing but statics, hence these two. */
 static volatile sig_atomic_t stop_signal;
 static tally_measure *volatile stop_measure;
+static tally_sim *volatile stop_sim;
 
 static void on_stop(int sig) {
   stop_signal = sig;
   if (stop_measure)
     tally_measure_cancel(stop_measure); /* async-signal-safe */
+  if (stop_sim)
+    tally_request_stop(stop_sim); /* async-signal-safe: ends a wait inside an instruction (input, a device) */
 }
 
 static const char *stop_reason(int sig) {
@@ -471,6 +474,9 @@ int serve_worker_main(const char *jobdir) {
   cfg.board = jstr(w.job, "board", NULL); /* a shipped board's name (jobs.c checked it) */
   tally_error berr;
   w.sim = tally_sim_open(&cfg, &berr);
+  stop_sim = w.sim;
+  if (w.sim && stop_signal)
+    tally_request_stop(w.sim);
   int rc;
   if (!w.sim && berr.code != TALLY_E_INTERNAL)
     rc = fail("the run", berr.msg);
@@ -485,6 +491,7 @@ int serve_worker_main(const char *jobdir) {
   else
     rc = go_in_thread(&w);
   stop_measure = NULL;
+  stop_sim = NULL;
   tally_measure_free(w.m);
   tally_line_table_free(w.lines);
   tally_sim_free(w.sim);
