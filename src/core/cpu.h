@@ -156,19 +156,6 @@ typedef struct core_cpu {
   int64_t mtime_adj;
   uint64_t tick_num, tick_den;
 
-  /* debug triggers and PMP (guard.c); the counts are the core model's */
-  bool guard;           /* a trigger armed or a PMP entry locked: step and check */
-  uint8_t n_triggers;   /* 0: tselect and the tdata CSRs are illegal */
-  uint8_t pmp_entries;  /* 0 or 16 */
-  uint8_t pmp_g;        /* granularity 2^(G+2) bytes */
-  bool pmp_absent_zero; /* pmp_entries 0: the CSRs read zero (else illegal) */
-  uint32_t tselect;
-  core_trigger trig[CORE_TRIGGERS_MAX];
-  uint8_t pmpcfg[CORE_PMP_MAX];
-  uint32_t pmpaddr[CORE_PMP_MAX];
-  core_debug_hit debug_hit;
-  bool debug_skip;      /* resuming at debug_hit's point: its debug triggers do not fire again there */
-
   /* lr/sc reservation */
   bool lr_valid;
   uint32_t lr_addr, lr_value;
@@ -215,6 +202,20 @@ typedef struct core_cpu {
   uint32_t tail_pc;
   uint8_t tail_sig;
   uint64_t tail_cycles;
+
+  /* debug triggers and PMP (guard.c); the counts are the core model's.
+   * Last, away from the fields the loops use. */
+  bool guard;           /* a trigger armed or a PMP entry locked: step and check */
+  uint8_t n_triggers;   /* 0: tselect and the tdata CSRs are illegal */
+  uint8_t pmp_entries;  /* 0 or 16 */
+  uint8_t pmp_g;        /* granularity 2^(G+2) bytes */
+  bool pmp_absent_zero; /* pmp_entries 0: the CSRs read zero (else illegal) */
+  uint32_t tselect;
+  core_trigger trig[CORE_TRIGGERS_MAX];
+  uint8_t pmpcfg[CORE_PMP_MAX];
+  uint32_t pmpaddr[CORE_PMP_MAX];
+  core_debug_hit debug_hit;
+  bool debug_skip;      /* resuming at debug_hit's point: its debug triggers do not fire again there */
 } core_cpu;
 
 /* Lifecycle. ram_size must be a multiple of 4 KiB. Returns NULL on
