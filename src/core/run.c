@@ -230,8 +230,14 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
     if (cpu->guard) {
       /* a trigger armed or a PMP entry locked: every instruction is
        * checked before it runs (guard.c), so the loops need not */
-      if (!core_guard_check(cpu) && cpu->stop == CORE_RUNNING)
-        step(cpu, 1);
+      uint64_t traps_before = cpu->traps;
+      uint32_t pc = cpu->pc;
+      if (!core_guard_check(cpu)) {
+        if (cpu->stop == CORE_RUNNING)
+          step(cpu, 1);
+      } else if (cpu->tm && cpu->traps != traps_before) {
+        probe_exception(cpu, before, pc);
+      }
       continue;
     }
     /* Stopped short of a horizon because the next block would cross it:
