@@ -181,7 +181,6 @@ amo_back:
     CHECK_TRAP_EPC amo_at
     CHECK_MEM data1, 0x1234
 
-#ifndef TEST_ON_QEMU
     // ---- stores inside a wider access: any byte touched matches ----
     TEST_NUM 27                     // tdata2 = data1 + 2: a word store at data1 covers it
     addi    a3, a2, 2
@@ -196,13 +195,16 @@ wide_back:
     sb      zero, 1(a2)
     CHECK_MEM data1, 0x0034
 
+#ifndef TEST_ON_QEMU
     // ---- MIE = 0: an action-0 trigger does not fire in M-mode ----
+    // (QEMU 7.2 fires it: it has neither this rule nor tcontrol)
     TEST_NUM 30
     csrci   mstatus, MSTATUS_MIE
     sw      a1, 0(a2)               // matches, but MIE is 0
     csrsi   mstatus, MSTATUS_MIE
     CHECK_MEM data1, 0x9999
-
+#endif
+#ifndef TEST_ON_QEMU
     // ---- a range: trigger 0 (>= data2) chained to trigger 1 (< data2 + 8) ----
     TEST_NUM 31
     la      a2, data2
