@@ -178,7 +178,6 @@ void core_guard_csr_write(core_cpu *cpu, unsigned csr, uint32_t v, bool debugger
   if (csr >= 0x3a0 && csr <= 0x3a3) {
     if (!cpu->pmp_entries)
       return;
-    /* a locked TOR entry's lower bound: the entries' own locks first */
     for (unsigned k = 0; k < 4; k++)
       pmpcfg_write(cpu, (csr - 0x3a0) * 4 + k, (uint8_t)(v >> (8 * k)));
   } else if (csr >= 0x3b0 && csr <= 0x3bf) {
