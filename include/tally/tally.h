@@ -250,6 +250,19 @@ bool tally_csr_read(tally_sim *sim, unsigned csr, uint32_t *v);
  * False for a CSR that does not exist or is read-only (misa, mhartid,
  * cycle, hpmcounterN, ...). */
 bool tally_csr_write(tally_sim *sim, unsigned csr, uint32_t v);
+/* A debug trigger (Sdtrig, action 1 "enter debug mode": one a debugger
+ * set through tally_csr_write with tdata1.dmode = 1) that stopped the last
+ * tally_run or tally_step, which then returned TALLY_STOP_LIMIT before the
+ * instruction at pc ran. A run resumed at that very point runs the
+ * instruction (the trigger does not stop it twice). */
+typedef struct tally_trigger_hit {
+  unsigned trigger;   /* tselect of the trigger (the last of a chain) */
+  char kind;          /* 'x' execute, 'r' load, 'w' store, 'a' both (an AMO) */
+  uint32_t pc;        /* the instruction */
+  uint32_t addr;      /* the address that matched */
+} tally_trigger_hit;
+/* True, with *hit, when the last run or step stopped for one. */
+bool tally_trigger_stopped(const tally_sim *sim, tally_trigger_hit *hit);
 /* One line on why the run stopped ("semihosting exit (code 0)", ...). */
 const char *tally_stop_detail(const tally_sim *sim);
 

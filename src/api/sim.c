@@ -254,6 +254,13 @@ bool tally_csr_write(tally_sim *sim, unsigned csr, uint32_t v) {
   tally_signal_totals(sim, totals);
   return core_csr_debug_write(sim->cpu, csr, v, totals);
 }
+bool tally_trigger_stopped(const tally_sim *sim, tally_trigger_hit *hit) {
+  const core_debug_hit *h = &sim->cpu->debug_hit;
+  if (!h->hit)
+    return false;
+  *hit = (tally_trigger_hit){.trigger = h->trigger, .kind = h->kind, .pc = h->pc, .addr = h->addr};
+  return true;
+}
 const char *tally_stop_detail(const tally_sim *sim) { return sim->cpu->stop_detail; }
 
 tally_trap tally_last_trap(const tally_sim *sim) {

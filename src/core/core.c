@@ -14,6 +14,7 @@
 
 #define HASH_BUCKETS (1u << 16)
 #define CORE_FUNCTIONAL_MHZ 100 /* with QEMU virt's 10 MHz CLINT timebase */
+#define CORE_FUNCTIONAL_TRIGGERS 4 /* and 16 PMP entries of 4 bytes, as the default core model */
 
 /* No board: nothing outside RAM (cpu.h, core_bus). */
 static bool no_load(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val) {
@@ -46,6 +47,7 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
     core_free(cpu);
     return NULL;
   }
+  core_guard_config(cpu, CORE_FUNCTIONAL_TRIGGERS, CORE_PMP_MAX, 4, true);
   core_reset(cpu, ram_base);
   return cpu;
 }
@@ -89,6 +91,7 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->exit_code = 0;
   cpu->stop_detail[0] = '\0';
   cpu->flush_pending = true;
+  core_guard_reset(cpu);
 }
 
 uint64_t core_instret_now(const core_cpu *cpu) {
@@ -133,6 +136,11 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
   core_block_flush(cpu); /* blocks built for the other mode must go */
   timing_free(cpu->tm);
   cpu->tm = tm;
+  if (tm)
+    core_guard_config(cpu, tm->model.triggers, tm->model.pmp_entries, tm->model.pmp_granularity,
+                      tm->model.pmp_absent == PMU_ABSENT_ZERO);
+  else
+    core_guard_config(cpu, CORE_FUNCTIONAL_TRIGGERS, CORE_PMP_MAX, 4, true);
   double mhz = tm ? tm->freq_mhz : CORE_FUNCTIONAL_MHZ;
   cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */
   cpu->tick_den = (uint64_t)(mhz * 1000 + 0.5);

@@ -105,6 +105,28 @@ typedef struct core_bus {
   void (*semihost)(struct core_cpu *cpu);                                             /* the call in a0/a1 */
 } core_bus;
 
+/* Debug triggers (Sdtrig, type 2 mcontrol) and physical memory protection
+ * (guard.c). Both cost the hot loop nothing: while no trigger is armed and
+ * no PMP entry is locked (only locked entries bind a machine-mode-only
+ * hart), cpu->guard is false and the loops run as without them; while it
+ * is true, run.c runs one instruction at a time and checks each one first
+ * (core_guard_check). */
+#define CORE_TRIGGERS_MAX 16
+#define CORE_PMP_MAX 16
+typedef struct core_trigger {
+  uint32_t tdata1, tdata2;
+} core_trigger;
+
+/* A trigger with action "enter debug mode" that fired: the run stopped
+ * (CORE_STOP_LIMIT) before the instruction at pc, for the debugger. */
+typedef struct core_debug_hit {
+  bool hit;
+  unsigned trigger;     /* the last of its chain */
+  char kind;            /* 'x' execute, 'r' load, 'w' store, 'a' both (an AMO) */
+  uint32_t pc, addr;    /* the instruction; the address that matched */
+  uint64_t instret;
+} core_debug_hit;
+
 typedef struct block_arena block_arena;
 typedef struct timing timing;
 
@@ -185,6 +207,20 @@ typedef struct core_cpu {
   uint32_t tail_pc;
   uint8_t tail_sig;
   uint64_t tail_cycles;
+
+  /* debug triggers and PMP (guard.c); the counts are the core model's.
+   * Last, away from the fields the loops use. */
+  bool guard;           /* a trigger armed or a PMP entry locked: step and check */
+  uint8_t n_triggers;   /* 0: tselect and the tdata CSRs are illegal */
+  uint8_t pmp_entries;  /* 0 or 16 */
+  uint8_t pmp_g;        /* granularity 2^(G+2) bytes */
+  bool pmp_absent_zero; /* pmp_entries 0: the CSRs read zero (else illegal) */
+  uint32_t tselect;
+  core_trigger trig[CORE_TRIGGERS_MAX];
+  uint8_t pmpcfg[CORE_PMP_MAX];
+  uint32_t pmpaddr[CORE_PMP_MAX];
+  core_debug_hit debug_hit;
+  bool debug_skip;      /* resuming at debug_hit's point: its debug triggers do not fire again there */
 } core_cpu;
 
 /* Lifecycle. ram_size must be a multiple of 4 KiB. Returns NULL on
@@ -283,6 +319,26 @@ bool core_csr_peek(const core_cpu *cpu, unsigned csr, uint32_t *v);
  * exist, and for a write to a read-only one. */
 bool core_csr_debug_read(core_cpu *cpu, unsigned csr, const uint64_t *totals, uint32_t *v);
 bool core_csr_debug_write(core_cpu *cpu, unsigned csr, uint32_t v, const uint64_t *totals);
+
+/* Triggers and PMP (guard.c). */
+/* Sets the counts (a core model's [core] keys) and resets the state. */
+void core_guard_config(core_cpu *cpu, unsigned triggers, unsigned pmp_entries, unsigned pmp_granularity,
+                       bool pmp_absent_zero);
+void core_guard_reset(core_cpu *cpu);
+/* Whether csr is one of theirs, and its access (0 none, 1 read-only, 2 read-write). */
+bool core_guard_csr_kind(const core_cpu *cpu, unsigned csr, int *access);
+uint32_t core_guard_csr_read(const core_cpu *cpu, unsigned csr);
+/* `debugger`: a write by the debugger (tally_csr_write, the GDB stub),
+ * which alone may set a trigger's dmode and the debug action. */
+void core_guard_csr_write(core_cpu *cpu, unsigned csr, uint32_t v, bool debugger);
+/* Before the instruction at cpu->pc runs (cpu->guard): its execute,
+ * load and store triggers and its PMP checks. True when it must not run:
+ * an exception was raised (breakpoint, access fault) or a debug trigger
+ * stopped the run (cpu->debug_hit). */
+bool core_guard_check(core_cpu *cpu);
+/* The PMP decision for an M-mode access of [addr, addr + len):
+ * 'r', 'w' or 'x'. */
+bool core_pmp_allows(const core_cpu *cpu, uint32_t addr, uint32_t len, char what);
 
 /* Memory slow paths (mem.c): outside RAM, straddling its end, or watched. */
 bool core_load_slow(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val);

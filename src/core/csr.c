@@ -15,6 +15,9 @@
 typedef enum { CSR_NONE, CSR_RO, CSR_RW } csr_access;
 
 static csr_access csr_kind(const core_cpu *cpu, unsigned csr) {
+  int guard;
+  if (core_guard_csr_kind(cpu, csr, &guard)) /* triggers, PMP */
+    return (csr_access)guard;
   if (cpu->tm) {
     switch (pmu_csr_access_of(&cpu->tm->pmu, csr)) {
     case PMU_ILLEGAL: return CSR_NONE;
@@ -34,11 +37,9 @@ static csr_access csr_kind(const core_cpu *cpu, unsigned csr) {
   default:
     break;
   }
-  /* without a core model, hpm counters and events exist and read zero;
-   * PMP registers likewise */
+  /* without a core model, hpm counters and events exist and read zero */
   if ((csr >= 0xb03 && csr <= 0xb1f) || (csr >= 0xb83 && csr <= 0xb9f) ||
-      (csr >= 0x323 && csr <= 0x33f) || (csr >= 0x3a0 && csr <= 0x3a3) ||
-      (csr >= 0x3b0 && csr <= 0x3bf))
+      (csr >= 0x323 && csr <= 0x33f))
     return CSR_RW;
   if ((csr >= 0xc03 && csr <= 0xc1f) || (csr >= 0xc83 && csr <= 0xc9f))
     return CSR_RO;
@@ -60,6 +61,9 @@ static uint64_t minstret_now(const core_cpu *cpu) {
 static bool pmu_on(const core_cpu *cpu) { return cpu->tm && cpu->tm->pmu.n; }
 
 static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
+  int guard;
+  if (core_guard_csr_kind(cpu, csr, &guard))
+    return core_guard_csr_read(cpu, csr);
   if (cpu->tm && pmu_csr_access_of(&cpu->tm->pmu, csr) != PMU_NOT_MINE && csr != PMU_CSR_INHIBIT)
     return pmu_csr_read(&cpu->tm->pmu, csr);
   uint64_t cyc = mcycle_now(cpu);
@@ -81,7 +85,7 @@ static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
   case 0xb82: case 0xc82: return (uint32_t)(ins >> 32);
   case 0xc01: return (uint32_t)core_mtime_now(cpu);
   case 0xc81: return (uint32_t)(core_mtime_now(cpu) >> 32);
-  default: return 0; /* mvendorid, marchid, mimpid, mhartid, hpm*, pmp*, ... */
+  default: return 0; /* mvendorid, marchid, mimpid, mhartid, hpm*, ... */
   }
 }
 
@@ -133,7 +137,12 @@ static uint64_t with_half(uint64_t old, uint32_t v, bool high) {
   return high ? (old & 0xffffffffu) | (uint64_t)v << 32 : (old & ~(uint64_t)0xffffffffu) | v;
 }
 
-static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v, const csr_moment *m) {
+static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v, const csr_moment *m, bool debugger) {
+  int guard;
+  if (core_guard_csr_kind(cpu, csr, &guard)) {
+    core_guard_csr_write(cpu, csr, v, debugger);
+    return;
+  }
   if (cpu->tm && pmu_csr_access_of(&cpu->tm->pmu, csr) != PMU_NOT_MINE && csr != PMU_CSR_INHIBIT) {
     pmu_csr_write(&cpu->tm->pmu, csr, v);
     return;
@@ -163,7 +172,7 @@ static void csr_write(core_cpu *cpu, unsigned csr, uint32_t v, const csr_moment 
     cpu->minstret_adj = counter_adj(m->instret, m->minstret_old, v, csr == 0xb82);
     break;
   }
-  default: break; /* WARL fields hardwired: misa, mip, hpm without a core model, pmp */
+  default: break; /* WARL fields hardwired: misa, mip, hpm without a core model */
   }
 }
 
@@ -217,7 +226,7 @@ bool core_csr_debug_write(core_cpu *cpu, unsigned csr, uint32_t v, const uint64_
   csr_moment m = moment_between(cpu);
   if (cpu->tm)
     pmu_step_begin(&cpu->tm->pmu, totals);
-  csr_write(cpu, csr, v, &m);
+  csr_write(cpu, csr, v, &m, true);
   if (cpu->tm)
     pmu_step_end(&cpu->tm->pmu, totals);
   return true;
@@ -239,7 +248,7 @@ bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
     /* the writing instruction itself does not count in minstret */
     uint64_t ins = instret_after(cpu);
     csr_moment m = {cycle_after(cpu), ins, mcycle_now(cpu), ins - 1 + (uint64_t)cpu->minstret_adj};
-    csr_write(cpu, csr, v, &m);
+    csr_write(cpu, csr, v, &m, false);
   }
   *rd_val = old;
   return true;

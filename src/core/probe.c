@@ -40,18 +40,24 @@ void probe_step_end(core_cpu *cpu, const probe_step *p, uint32_t pc, const core_
   cpu->tm->watch_ops->reached(cpu->tm->watch, &u, 1);
 }
 
-/* Its trap penalty is charged to the handler's first instruction, before
- * that instruction's own cycles. */
-void probe_interrupt(core_cpu *cpu, uint64_t start) {
+/* A trap's entry alone: its penalty (stall.system) and its pulse. */
+static void trap_unit(core_cpu *cpu, uint64_t start, uint32_t pc, tally_signal_id pulse) {
   if (!cpu->tm || cpu->tm->cycle < probe_horizon(cpu))
     return;
   int64_t counts[SIG_COUNT] = {0};
   int64_t penalty = (int64_t)(cpu->tm->cycle - start);
   counts[SIG_CYCLE] = counts[SIG_STALL_SYSTEM] = penalty;
-  counts[SIG_INTERRUPT] = 1;
-  timing_unit u = {.pc = cpu->mtvec & ~3u, .start = start, .fetch_reads = 0, .counts = counts};
+  counts[pulse] = 1;
+  timing_unit u = {.pc = pc, .start = start, .fetch_reads = 0, .counts = counts};
   cpu->tm->watch_ops->reached(cpu->tm->watch, &u, 1);
 }
+
+/* Its trap penalty is charged to the handler's first instruction, before
+ * that instruction's own cycles. */
+void probe_interrupt(core_cpu *cpu, uint64_t start) { trap_unit(cpu, start, cpu->mtvec & ~3u, SIG_INTERRUPT); }
+
+/* Its trap penalty is the trapping instruction's, which did not issue. */
+void probe_exception(core_cpu *cpu, uint64_t start, uint32_t pc) { trap_unit(cpu, start, pc, SIG_TRAP); }
 
 /* The tail's cycles are the last of its instruction: only instret (its last
  * cycle) comes after them. */

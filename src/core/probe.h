@@ -6,7 +6,8 @@
  *
  *   - blocks stop short of the horizon and the instructions up to it are
  *     stepped one at a time, each probed around its step: probe_step_*;
- *   - an interrupt's entry is a unit of its own: probe_interrupt;
+ *   - an interrupt's entry is a unit of its own: probe_interrupt; so is
+ *     an exception raised before its instruction ran: probe_exception;
  *   - the stall no block bound covers that ends a block's last instruction
  *     (wfi's sleep, a DVFS relock: cpu->tail_*): probe_passed.
  */
@@ -34,6 +35,10 @@ void probe_step_end(core_cpu *cpu, const probe_step *p, uint32_t pc, const core_
 
 /* An interrupt was taken; `start` is the cycle count before its entry. */
 void probe_interrupt(core_cpu *cpu, uint64_t start);
+
+/* An exception raised before the instruction at pc ran (a trigger or a
+ * PMP check, guard.c); `start` is the cycle count before its entry. */
+void probe_exception(core_cpu *cpu, uint64_t start, uint32_t pc);
 
 /* After a run nothing was probed for: the count passes a dispatch only on
  * an instruction edge or by a tail. */

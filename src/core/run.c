@@ -223,6 +223,7 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
   if (cpu->stop == CORE_STOP_LIMIT || cpu->stop == CORE_STOP_CYCLES) /* a budget raised since goes on */
     cpu->stop = CORE_RUNNING;
   atomic_store(&cpu->stop_request, 0); /* a new call goes on */
+  cpu->debug_hit.hit = false;
   while (cpu->stop == CORE_RUNNING) {
     /* a step ends at the boundary it reached: an interrupt due after its
      * instruction is the next step's */
@@ -245,6 +246,19 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
       break;
     }
     set_horizons(cpu, limit);
+    if (cpu->guard) {
+      /* a trigger armed or a PMP entry locked: every instruction is
+       * checked before it runs (guard.c), so the loops need not */
+      uint64_t traps_before = cpu->traps;
+      uint32_t pc = cpu->pc;
+      if (!core_guard_check(cpu)) {
+        if (cpu->stop == CORE_RUNNING)
+          step(cpu, 1);
+      } else if (cpu->tm && cpu->traps != traps_before) {
+        probe_exception(cpu, before, pc);
+      }
+      continue;
+    }
     /* Stopped short of a horizon because the next block would cross it:
      * step up to it one instruction at a time. */
     cpu->tail_cycles = 0;

@@ -5,8 +5,9 @@
  * (gdb_impl.h names them).
  *
  * The program is run one step at a time while GDB waits for a stop with
- * breakpoints or watchpoints set (tally_step: one instruction, or one
- * trap's entry), in slices without: stopping between any two instructions is exact (that is
+ * software breakpoints set (tally_step: one instruction, or one trap's
+ * entry), in slices without (hardware breakpoints and watchpoints are
+ * debug triggers, which stop a slice themselves, gdb_watch.c): stopping between any two instructions is exact (that is
  * how the run loop meets its event horizons), so the cycle counts are
  * those of an undisturbed run.
  */
@@ -102,21 +103,21 @@ static void program_ended(gdb_session *s, tally_stop st) {
 }
 
 /* Runs one step (tally_step: one instruction, or one trap's entry) and
- * says whether it stopped the session: a watchpoint its access hits
- * (before it runs), the program's end, the end of a step, a breakpoint.
- * A step over an instruction that traps, or one begun with an interrupt
- * due, stops at the handler's first instruction, before it runs, as on a
- * hart with a debug module; a breakpoint there is seen. */
+ * says whether it stopped the session: a hardware breakpoint or
+ * watchpoint (a trigger, before the instruction runs), the program's end,
+ * the end of a step, a breakpoint. A step over an instruction that traps,
+ * or one begun with an interrupt due, stops at the handler's first
+ * instruction, before it runs, as on a hart with a debug module; a
+ * breakpoint there is seen. */
 static bool one_instruction(gdb_session *s, bool step) {
   char out[48];
-  /* an interrupt due first: the step is its entry, the access comes later */
-  if (s->nwp && !tally_interrupt_due(s->sim) && gdb_watch_hit(s, out, sizeof out) >= 0) {
-    gdb_put_packet(s, out);
-    return true;
-  }
   tally_stop st = tally_step(s->sim);
   if (st != TALLY_STOP_LIMIT) {
     program_ended(s, st);
+    return true;
+  }
+  if (gdb_trigger_stop(s, out, sizeof out)) {
+    gdb_put_packet(s, out);
     return true;
   }
   if (step || gdb_is_breakpoint(s, tally_pc(s->sim))) {
@@ -134,13 +135,19 @@ static void resume(gdb_session *s, bool step) {
     return;
   }
   for (uint64_t n = 1;; n++) {
-    /* with nothing to look for, run in slices (Ctrl-C is looked for
-     * between them); else one instruction at a time */
-    bool free_run = !step && s->nbp == 0 && s->nwp == 0;
+    /* with no software breakpoint to look for, run in slices (Ctrl-C is
+     * looked for between them; the triggers stop a slice themselves);
+     * else one instruction at a time */
+    bool free_run = !step && s->nbp == 0;
     if (free_run) {
+      char out[48];
       tally_stop st = tally_run(s->sim, FREE_SLICE);
       if (st != TALLY_STOP_LIMIT) {
         program_ended(s, st);
+        return;
+      }
+      if (gdb_trigger_stop(s, out, sizeof out)) {
+        gdb_put_packet(s, out);
         return;
       }
     } else if (one_instruction(s, step)) {
@@ -292,8 +299,9 @@ static void target_xml_piece(gdb_session *s, const char *range) {
 
 static void query(gdb_session *s, const char *q) {
   if (!strncmp(q, "qSupported", 10)) {
-    char out[64];
-    snprintf(out, sizeof out, "PacketSize=%x;qXfer:features:read+", PACKET_MAX);
+    char out[80];
+    s->hwbreak_ok = strstr(q, "hwbreak+") != NULL;
+    snprintf(out, sizeof out, "PacketSize=%x;qXfer:features:read+%s", PACKET_MAX, s->hwbreak_ok ? ";hwbreak+" : "");
     gdb_put_packet(s, out);
   } else if (!strncmp(q, "qXfer:features:read:target.xml:", 31)) {
     target_xml_piece(s, q + 31);
@@ -367,6 +375,7 @@ int tally_gdb_serve(tally_gdb *g, tally_sim *sim, volatile sig_atomic_t *interru
   gdb_regs_init(s);
   while (!s->gone && !(interrupted && *interrupted) && gdb_get_packet(s) && handle(s))
     ;
+  gdb_release_triggers(s); /* the program's own again, whoever left */
   r->stop = s->ended ? s->stop : TALLY_STOP_LIMIT;
   r->detached = s->detached && !s->ended;
   close(fd);

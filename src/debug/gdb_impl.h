@@ -16,17 +16,18 @@
 
 #define PACKET_MAX 4096      /* what qSupported announces */
 #define MAX_BREAKPOINTS 64
-#define MAX_WATCHPOINTS 8
-#define WATCH_MAX_LEN 8
+#define MAX_HW_POINTS 16     /* at most one per trigger (cpu.h: CORE_TRIGGERS_MAX) */
 
-/* A watchpoint: Z2 write, Z3 read, Z4 access (read or write). Every kind
- * fires on the instruction whose access touches any watched byte, before
- * it runs (gdb_watch.c says why); GDB itself looks at the value. */
-typedef enum watch_kind { WATCH_WRITE = 2, WATCH_READ = 3, WATCH_ACCESS = 4 } watch_kind;
+/* A hardware breakpoint (Z1) or watchpoint (Z2 write, Z3 read, Z4 access):
+ * the debug triggers it holds (gdb_watch.c). Every watchpoint kind fires on
+ * the instruction whose access touches any watched byte, before it runs;
+ * GDB itself looks at the value. */
+typedef enum watch_kind { HW_BREAK = 1, WATCH_WRITE = 2, WATCH_READ = 3, WATCH_ACCESS = 4 } watch_kind;
 
 typedef struct watch_point {
   watch_kind kind;
   uint32_t addr, len;
+  unsigned trig, ntrig;  /* triggers trig .. trig + ntrig - 1 (a chain) */
 } watch_point;
 
 typedef struct gdb_session {
@@ -35,15 +36,13 @@ typedef struct gdb_session {
   volatile sig_atomic_t *interrupted;
   uint32_t bp[MAX_BREAKPOINTS];
   int nbp;
-  watch_point wp[MAX_WATCHPOINTS];
+  watch_point wp[MAX_HW_POINTS];
   int nwp;
   bool ended;          /* the program stopped for good (exit, trap, halt) */
   bool gone;           /* the client went away */
   bool detached;       /* GDB detached: the program runs on */
   tally_stop stop;
-  bool watch_reported;  /* a watchpoint stop was reported at (watch_pc, watch_instret) */
-  uint32_t watch_pc;
-  uint64_t watch_instret;
+  bool hwbreak_ok;      /* GDB said hwbreak+ (qSupported): a Z1 stop says hwbreak */
   uint16_t csr[128];   /* the CSRs the target description offers */
   int ncsr;
   char in[PACKET_MAX + 1];
@@ -82,9 +81,11 @@ void gdb_write_reg(gdb_session *s, const char *p);
 /* Z and z packets (after the letter). */
 void gdb_breakpoint(gdb_session *s, const char *p, bool insert);
 bool gdb_is_breakpoint(const gdb_session *s, uint32_t pc);
-/* Before an instruction runs: the watchpoint its access will hit, with
- * the stop reply ("T05watch:ADDR;", rwatch, awatch) in out; -1 when none,
- * or when the stub stopped at this very point for it already. */
-int gdb_watch_hit(gdb_session *s, char *out, size_t size);
+/* After a run or step that returned TALLY_STOP_LIMIT: when one of the
+ * stub's triggers stopped it, the stop reply ("T05hwbreak:;",
+ * "T05watch:ADDR;", rwatch, awatch) in out, and true. */
+bool gdb_trigger_stop(gdb_session *s, char *out, size_t size);
+/* Gives back every trigger the stub holds (the session's end). */
+void gdb_release_triggers(gdb_session *s);
 
 #endif

@@ -100,6 +100,11 @@ void core_model_default(core_model *m) {
 
   m->pmu_counters = 29;
   m->pmu_absent = PMU_ABSENT_ZERO;
+
+  m->triggers = 4;
+  m->pmp_entries = 16;
+  m->pmp_granularity = 4;
+  m->pmp_absent = PMU_ABSENT_ZERO;
 }
 
 /* ------------------------------------------------------------- key table */
@@ -189,6 +194,10 @@ static const key_def keys[] = {
   TEXT("core", "description", description, 180),   /* fits inih's 200-byte line */
   POSITIVE("core", "frequency_mhz", frequency_mhz, 100000),
   POSITIVE("core", "voltage", voltage, 10),
+  UINT("core", "triggers", triggers, 0, 16),                         /* CORE_TRIGGERS_MAX */
+  UINT("core", "pmp_entries", pmp_entries, 0, 16),                   /* 0 or 16: checked below */
+  SIZE("core", "pmp_granularity", pmp_granularity, 4, 2048 * MIB),
+  ENUM("core", "pmp_absent", pmp_absent, absent_words),
 
   UINT("pipeline", "cpi.alu", cpi_alu, 1, CPI_MAX),
   UINT("pipeline", "cpi.alu_reg", cpi_alu_reg, 1, CPI_MAX),
@@ -1051,6 +1060,10 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
          "core model %s: [memory] sram_base = 0x%08x, sram_size = %u: expected multiples of 4 KiB with the "
          "range below 4 GiB",
          m->name, m->sram_base, m->sram_size);
+    return -1;
+  }
+  if (m->pmp_entries != 0 && m->pmp_entries != 16) {
+    errf(err, errlen, "core model %s: [core] pmp_entries = %u: expected 0 or 16", m->name, m->pmp_entries);
     return -1;
   }
   if (check_points(m, err, errlen) != 0)

@@ -41,6 +41,10 @@ typedef struct core_model {
   /* [core] */
   double frequency_mhz;
   double voltage;
+  uint32_t triggers;        /* Sdtrig type-2 triggers, 0..16 (0: tselect and tdata* are illegal) */
+  uint32_t pmp_entries;     /* 0 or 16 */
+  uint32_t pmp_granularity; /* bytes, a power of two >= 4 */
+  pmu_absent pmp_absent;    /* with no entries: the pmp CSRs read zero, or are illegal */
 
   /* [pipeline]: cycles each instruction class occupies when nothing stalls */
   uint32_t cpi_alu, cpi_alu_reg, cpi_shift, cpi_load, cpi_store, cpi_branch, cpi_jal, cpi_jalr;

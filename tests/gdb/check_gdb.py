@@ -25,6 +25,15 @@ when gdb-multiarch is not installed.
         a raw client continues a program that never ends, with no breakpoint
         and with one that is never reached, sends Ctrl-C (0x03) and must get
         the stop reply S02 each time; then kills it (tally ends with 124).
+    check_gdb.py TALLY GDB hw ELF
+        hardware breakpoints and watchpoints are the core's debug triggers:
+        on tally5 (4 triggers) hbreak *work stops at work's address (nm)
+        and a write watchpoint on data[5] (two chained triggers) stops with
+        36, then 333 (measure.c), the totals those of a run without GDB; with
+        [core] triggers = 1 the 4-byte watchpoint cannot be inserted (GDB
+        says so) and a 1-byte one on data[5]'s low byte stops (36, then 77 =
+        333 & 0xff); with triggers = 0 hbreak cannot be inserted, and the
+        program then runs to its end once it is deleted.
     check_gdb.py TALLY GDB watch ELF
         read and access watchpoints with exact stop pcs. At work's entry,
         rwatch data[5] and awatch data[6]; by hand from measure.c, work's
@@ -253,6 +262,78 @@ def watch(tally, gdb, elf):
     check("every signal total", js["signals"], pj["signals"])
     if bad:
         print(text, g.stderr)
+    return 1 if bad else 0
+
+
+def hw_session(tally, gdb, elf, opts, commands):
+    """Runs GDB (batch) on tally run --gdb with commands after the
+    connection; returns GDB's output (stdout and stderr) and tally's stats."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as d:
+        stats = os.path.join(d, "s.json")
+        p = subprocess.Popen([tally, "run", "--gdb", str(port), "--gdb-wait", "--stats-json", stats] + opts + [elf],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.stderr.readline()
+        # a failing command ends its script in batch mode: the parts go in
+        # scripts of their own, run one after the other
+        args = []
+        for i, part in enumerate((f"set pagination off\nset confirm off\ntarget remote 127.0.0.1:{port}\n"
+                                  + commands).split("#NEXT\n")):
+            script = os.path.join(d, f"g{i}.gdb")
+            with open(script, "w") as f:
+                f.write(part)
+            args += ["-x", script]
+        g = subprocess.run([gdb, "-batch", "-nx"] + args + [elf], capture_output=True, text=True, timeout=120)
+        p.communicate(timeout=30)
+        js = None
+        if os.path.exists(stats):
+            with open(stats) as f:
+                js = json.load(f)
+    return g.stdout + g.stderr, js
+
+
+def hw(tally, gdb, elf):
+    bad = 0
+
+    def check(what, got, exp):
+        nonlocal bad
+        ok = got == exp
+        bad += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: {got!r}" + ("" if ok else f" (expected {exp!r})"))
+
+    work = nm_symbols(elf)["work"]
+    text, js = hw_session(tally, gdb, elf, ["--core", "tally5"],
+                          "hbreak *work\ncontinue\nprintf \"PC %x\\n\", $pc\ndelete\n"
+                          "watch data[5]\ncontinue\ncontinue\n")
+    pcs = [int(l.split()[1], 16) for l in text.splitlines() if l.startswith("PC ")]
+    check("tally5: hbreak *work stops at work", [hex(p) for p in pcs], [hex(work)])
+    check("tally5: GDB calls it a hardware breakpoint", "Hardware assisted breakpoint 1" in text, True)
+    check("tally5: watch data[5]: 36, then 333", "Old value = 36\nNew value = 333" in text, True)
+    check("tally5: GDB saw the exit", "exited normally" in text, True)
+    plain, pj = plain_stats(tally, elf, ["--core", "tally5"])
+    check("tally5: cycles", js and js["cycles"], pj["cycles"])
+    check("tally5: every signal total", js and js["signals"], pj["signals"])
+    if bad:
+        print(text)
+
+    before = bad
+    text, _ = hw_session(tally, gdb, elf, ["--core", "tally5", "--set", "core.triggers=1"],
+                         "break *work\ncontinue\nwatch data[5]\ncontinue\n#NEXT\ndelete 2\n"
+                         "watch *(char *)&data[5]\ncontinue\ncontinue\n")
+    check("triggers = 1: a 4-byte watchpoint cannot be inserted", "Could not insert hardware watchpoint" in text
+          or "Could not insert hardware breakpoints" in text, True)
+    check("triggers = 1: a 1-byte one stops: 36, then 77", "Old value = 36 '$'\nNew value = 77 'M'" in text, True)
+    check("triggers = 1: GDB saw the exit", "exited normally" in text, True)
+    if bad > before:
+        print(text)
+
+    before = bad
+    text, _ = hw_session(tally, gdb, elf, ["--core", "tally5", "--set", "core.triggers=0"],
+                         "hbreak *work\ncontinue\n#NEXT\ndelete\ncontinue\n")
+    check("triggers = 0: hbreak cannot be inserted", "Cannot insert hardware breakpoint 1" in text, True)
+    check("triggers = 0: GDB saw the exit", "exited normally" in text, True)
+    if bad > before:
+        print(text)
     return 1 if bad else 0
 
 
@@ -574,6 +655,8 @@ def main(argv):
         return interrupt(tally, elf)
     if mode == "watch":
         return watch(tally, gdb, elf)
+    if mode == "hw":
+        return hw(tally, gdb, elf)
     if mode == "csr":
         return csr(tally, gdb, elf)
     if mode == "traps":

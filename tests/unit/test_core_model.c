@@ -53,6 +53,7 @@ static char tmpdir[256];
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(csr_penalty)         \
   X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(sdram_row_bytes)      \
   X(sdram_banks) X(sram_base) X(sram_size) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
+  X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
   X(icache.seed) X(icache.write_policy) X(icache.write_buffer)                                      \
   X(dcache.enabled) X(dcache.size) X(dcache.ways) X(dcache.line) X(dcache.replacement)              \
@@ -178,6 +179,8 @@ static void test_default(void) {
         "energy");
   CHECK(m.pll_relock_cycles == 1000, "dvfs");
   CHECK(m.pmu_counters == 29 && m.pmu_absent == PMU_ABSENT_ZERO, "pmu");
+  CHECK(m.triggers == 4 && m.pmp_entries == 16 && m.pmp_granularity == 4 && m.pmp_absent == PMU_ABSENT_ZERO,
+        "triggers %u, pmp %u/%u", m.triggers, m.pmp_entries, m.pmp_granularity);
 }
 
 static void test_shipped(void) {
@@ -265,12 +268,16 @@ static void test_picorv32(void) {
   CHECK(p.load_use_penalty == 0 && p.csr_penalty == 0 && p.fence_i_penalty == 0, "penalties");
   CHECK(!p.icache.enabled && !p.dcache.enabled, "caches");
   CHECK(p.memory == MEMORY_SRAM && p.read_first_ns == 0 && p.read_beat_ns == 0 && p.write_ns == 0, "memory");
+  /* the RTL has neither debug triggers nor PMP */
+  CHECK(p.triggers == 0 && p.pmp_entries == 0 && p.pmp_absent == PMU_ABSENT_ILLEGAL, "triggers %u pmp %u",
+        p.triggers, p.pmp_entries);
 }
 
 /* Every key, set to a value unlike the default's. */
 static const char *const every_key[] = {
   "core.name=other", "core.description=a test model, all keys changed", "core.frequency_mhz=123.456",
-  "core.voltage=0.95",
+  "core.voltage=0.95", "core.triggers=2", "core.pmp_entries=0", "core.pmp_granularity=4K",
+  "core.pmp_absent=illegal",
   "pipeline.cpi.alu=2", "pipeline.cpi.alu_reg=3", "pipeline.cpi.shift=4", "pipeline.cpi.load=5",
   "pipeline.cpi.store=6", "pipeline.cpi.branch=7", "pipeline.cpi.jal=8", "pipeline.cpi.jalr=9",
   "pipeline.cpi.mul=10", "pipeline.cpi.mulh=11", "pipeline.cpi.div=12", "pipeline.cpi.csr=13",
@@ -367,6 +374,10 @@ static void test_set(void) {
   EXPECT_SET_ERROR("icache.enabled=maybe", "enabled must be true, false, yes, no, 1 or 0, not 'maybe'");
   EXPECT_SET_ERROR("dcache.write_buffer=65", "write_buffer must be an integer from 0 to 64");
   EXPECT_SET_ERROR("memory.sdram_banks=17", "sdram_banks must be an integer from 1 to 16");
+  EXPECT_SET_ERROR("core.triggers=17", "--set core.triggers=17: triggers must be an integer from 0 to 16, not '17'");
+  EXPECT_SET_ERROR("core.pmp_granularity=12", "pmp_granularity must be a power of two from 4");
+  EXPECT_SET_ERROR("core.pmp_granularity=2", "pmp_granularity must be a power of two from 4");
+  EXPECT_SET_ERROR("core.pmp_absent=maybe", "pmp_absent must be one of zero or illegal, not 'maybe'");
   EXPECT_SET_ERROR("core.name=", "name must be text of at most 63 characters");
   EXPECT_SET_ERROR("core.name=a;b", "not 'a;b'");
   EXPECT_SET_ERROR("icache.write_policy=write-through",
@@ -674,6 +685,15 @@ static void test_validate(void) {
         "%s", err);
   m.memory = MEMORY_SRAM;
   CHECK(core_model_validate(&m, err, sizeof err) == 0, "%s", err);
+
+  /* PMP: 0 or 16 entries (the spec's 0, 16 or 64; RV32 tally has no 64) */
+  core_model_default(&m);
+  CHECK(core_model_set(&m, "core.pmp_entries=3", err, sizeof err) == 0, "%s", err);
+  CHECK(core_model_validate(&m, err, sizeof err) != 0 &&
+            !strcmp(err, "core model tally5: [core] pmp_entries = 3: expected 0 or 16"),
+        "%s", err);
+  CHECK(core_model_set(&m, "core.pmp_entries=0", err, sizeof err) == 0 && core_model_validate(&m, err, sizeof err) == 0,
+        "%s", err);
 
   /* a file can load and still not validate: validation is of the whole model, after --set */
   const char *path = write_file("geometry.ini", "[dcache]\nsize = 256\nways = 16\nline = 32\n");
