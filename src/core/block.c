@@ -297,6 +297,17 @@ static uint32_t insn_len_at(const core_cpu *cpu, uint32_t pc) {
   return core_fetch_insn(cpu, pc, &bits) && (bits & 3) != 3 ? 2 : 4;
 }
 
+/* The aligned word at addr, as the core's bus reads it (halves that cannot
+ * be read: all ones). */
+static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
+  uint32_t lo, hi;
+  if (!core_fetch_insn(cpu, addr, &lo))
+    lo = 0xffff;
+  if (!core_fetch_insn(cpu, addr + 2, &hi))
+    hi = 0xffff;
+  return (lo & 0xffff) | (hi & 0xffff) << 16;
+}
+
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
@@ -331,7 +342,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
         emit_fetches(cpu, d, pc, in.len);
       t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, d->prev_load_rd);
       if (cpu->tm->pico)
-        timing_pico_static(cpu->tm, &t, in.kind, in.imm, pc, in.len, insn_len_at(cpu, pc + in.len),
+        timing_pico_static(cpu->tm, &t, in.kind, in.imm, pc, in.len, word_at(cpu, (pc + in.len) & ~3u),
                            insn_len_at(cpu, pc + (uint32_t)in.imm), &d->taken_pen);
       d->prev_load_rd = t.is_load ? in.rd : 0;
     }

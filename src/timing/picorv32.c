@@ -29,6 +29,18 @@
  *   instruction's own; a 32-bit target at 2 mod 4 two words, 1 + 2W (the
  *   buffer is cleared on a jump, latched_branch).
  *
+ * - With wait states, the prefetch of a taken branch's next word completes
+ *   when the branch has already latched its target (latched_branch), so
+ *   mem_done judges that word as the target's first: a target at 2 mod 4
+ *   takes its upper half, and when those bits look like the start of a
+ *   32-bit instruction ([1:0] = 11) the fetch is not done. The core then
+ *   reads the target while still in the branch's exec state, and once that
+ *   is done, reads it again from the fetch state: a compressed target
+ *   costs 2 + W more, a 32-bit one 3 + 2W. At W = 0 the prefetch is done
+ *   before the branch latches its outcome. Which it is depends only on the
+ *   code (the word after the branch), so it is known when the block is
+ *   built.
+ *
  * The per-class base times (ALU 3, load/store 5, shift 4 + steps, MUL 40,
  * MULH* 72, DIV/REM 40, jal 3, jalr 6, branch 3, taken + 2, counter reads
  * 4) are the core model's [pipeline] cpi.* and branch_penalty; the rules
@@ -63,8 +75,10 @@ static uint32_t jump_fetch(uint32_t w, uint32_t at, uint32_t len, uint32_t *read
 static uint32_t two_stage_steps(uint32_t amount) { return amount / 4 + amount % 4; }
 
 void timing_pico_static(const timing *t, op_timing *o, uint8_t kind, int32_t imm, uint32_t pc, uint32_t len,
-                        uint32_t next_len, uint32_t target_len, uint32_t *taken_pen) {
+                        uint32_t next_word, uint32_t target_len, uint32_t *taken_pen) {
   const core_model *m = &t->model;
+  uint32_t next_half = (pc + len) & 2 ? next_word >> 16 : next_word & 0xffff;
+  uint32_t next_len = (next_half & 3) == 3 ? 4 : 2;
   uint32_t w = m->wait_states, reads = 0, reads_t = 0;
   uint32_t next = seq_fetch(w, pc + len, next_len, &reads);
   uint32_t exec = 0, stall = 0, fetch = next;
@@ -95,6 +109,8 @@ void timing_pico_static(const timing *t, op_timing *o, uint8_t kind, int32_t imm
   case CLASS_BRANCH:
     exec = m->cpi_branch;
     *taken_pen = m->branch_penalty + jump_fetch(w, pc + (uint32_t)imm, target_len, &reads_t);
+    if (w && !((pc + len) & 2) && ((pc + (uint32_t)imm) & 2) && (next_word >> 16 & 3) == 3)
+      *taken_pen += target_len == 4 ? 3 + 2 * w : 2 + w; /* the target fetched twice, see above */
     break;
   case CLASS_JUMP:
     if (kind == K_JAL) {

@@ -19,12 +19,12 @@
 #include "timing.h"
 
 /* The times of one instruction (kind, imm as decoded, at pc, len bytes).
- * next_len: the length of the instruction at pc + len (2 or 4; 4 when it
- * cannot be read); target_len: of the instruction at a branch's or jal's
- * target. Overwrites o's cycles and stall fields; for a branch, *taken_pen
+ * next_word: the aligned word that holds the instruction at pc + len (as
+ * the bus reads it); target_len: the length of the instruction at a
+ * branch's or jal's target (2 or 4; 4 when it cannot be read). Overwrites o's cycles and stall fields; for a branch, *taken_pen
  * is what taking it adds. */
 void timing_pico_static(const timing *t, op_timing *o, uint8_t kind, int32_t imm, uint32_t pc, uint32_t len,
-                        uint32_t next_len, uint32_t target_len, uint32_t *taken_pen);
+                        uint32_t next_word, uint32_t target_len, uint32_t *taken_pen);
 
 /* A jalr to `target`, whose instruction is target_len bytes: the fetch of
  * the target, charged when it runs. */
