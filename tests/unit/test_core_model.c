@@ -572,8 +572,8 @@ static void test_load_errors(void) {
         "%s", err);
 
   CHECK(core_model_load(&m, "nosuch", cores_dir, err, sizeof err) != 0, "loaded");
-  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: dsp500, picorv32, picorv32-ws1, picorv32-ws2, picorv32-ws3, sram, tally5, "
-                     "tally5-wt; or give a "
+  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: dsp500, picorv32, picorv32-fast, picorv32-ws1, picorv32-ws2, "
+                     "picorv32-ws3, sram, tally5, tally5-wt; or give a "
                      "path "
                      "to an .ini file)"),
         "%s", err);
@@ -678,13 +678,14 @@ static void test_validate(void) {
 static void test_list(void) {
   char names[16][64];
   size_t n = core_model_list(cores_dir, names, 16);
-  CHECK(n == 8, "%zu models", n);
-  if (n == 8)
-    CHECK(!strcmp(names[0], "dsp500") && !strcmp(names[1], "picorv32") && !strcmp(names[2], "picorv32-ws1") &&
-              !strcmp(names[3], "picorv32-ws2") && !strcmp(names[4], "picorv32-ws3") &&
-              !strcmp(names[5], "sram") && !strcmp(names[6], "tally5") && !strcmp(names[7], "tally5-wt"),
-          "%s %s %s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5], names[6],
-          names[7]);
+  CHECK(n == 9, "%zu models", n);
+  if (n == 9)
+    CHECK(!strcmp(names[0], "dsp500") && !strcmp(names[1], "picorv32") && !strcmp(names[2], "picorv32-fast") &&
+              !strcmp(names[3], "picorv32-ws1") && !strcmp(names[4], "picorv32-ws2") &&
+              !strcmp(names[5], "picorv32-ws3") && !strcmp(names[6], "sram") && !strcmp(names[7], "tally5") &&
+              !strcmp(names[8], "tally5-wt"),
+          "%s %s %s %s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5], names[6],
+          names[7], names[8]);
 
   /* a second folder: its own models join, duplicates once, non-models skipped */
   mkdir(tmp_path("more"), 0700);
@@ -697,9 +698,9 @@ static void test_list(void) {
   char dirs[1024];
   snprintf(dirs, sizeof dirs, "%s:%s", tmp_path("more"), cores_dir);
   n = core_model_list(dirs, names, 16);
-  CHECK(n == 9, "%zu models", n);
-  if (n == 9)
-    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[8], "tally5-wt"), "%s .. %s", names[0], names[8]);
+  CHECK(n == 10, "%zu models", n);
+  if (n == 10)
+    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[9], "tally5-wt"), "%s .. %s", names[0], names[9]);
   CHECK(core_model_list(dirs, names, 2) == 2, "max not kept");
   CHECK(core_model_list(NULL, names, 16) == 0, "NULL dirs");
   CHECK(core_model_list("/nonexistent/dir", names, 16) == 0, "missing dir");

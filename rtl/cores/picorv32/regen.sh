@@ -8,8 +8,9 @@
 # tests/cores/picorv32/*.elf are the programs tally's tests run. Builds the
 # testbench for each configuration (build.sh), runs every program at 0..3
 # wait states and writes program,rvc,W,config,cycles,instret (default:
-# the committed CSV). Configurations: imc (cores/picorv32*.ini) on every
-# program; im (no COMPRESSED_ISA) on the programs without compressed code.
+# the committed CSV). Configurations: imc (cores/picorv32*.ini) and
+# imc-fast (cores/picorv32-fast.ini) on every program; im (no
+# COMPRESSED_ISA) on the programs without compressed code.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -27,7 +28,7 @@ programs=$( (cat "$top/tests/cores/picorv32/programs.txt"
 {
   echo "# PicoRV32 RTL (YosysHQ/picorv32 $commit, Verilator $(verilator --version | cut -d' ' -f2)), rtl/cores/picorv32/regen.sh"
   echo "program,rvc,W,config,cycles,instret"
-  for cfg in imc im; do
+  for cfg in imc im imc-fast; do
     tb=$("$here/build.sh" "$rtl" "$tmp" "$cfg")
     for p in $programs; do
       case $p in *-rvc|*rv32imac) rvc=1 ;; *) rvc=0 ;; esac
