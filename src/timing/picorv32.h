@@ -30,8 +30,13 @@ void timing_pico_static(const timing *t, op_timing *o, uint8_t kind, int32_t imm
  * the target, charged when it runs. */
 uint32_t timing_pico_jalr(timing *t, uint32_t target, uint32_t target_len);
 
-/* The most cycles timing_pico_jalr or a taken branch's fetch can add. */
+/* The most cycles timing_pico_jalr can add, and what a taken branch's
+ * target fetch can add to branch_penalty (a refetched 32-bit target). */
 static inline uint32_t timing_pico_jump_bound(const timing *t) { return 1 + 2 * t->model.wait_states; }
+static inline uint32_t timing_pico_branch_bound(const timing *t) {
+  uint32_t w = t->model.wait_states;
+  return 1 + 2 * w + (w ? 3 + 2 * w : 0);
+}
 
 /* Whether PicoRV32 (COMPRESSED_ISA, ENABLE_MUL, ENABLE_DIV, ENABLE_COUNTERS,
  * CATCH_ILLINSN, no IRQ) decodes the instruction: the counter reads

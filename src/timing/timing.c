@@ -453,7 +453,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
-           (t->pico ? timing_pico_jump_bound(t) : 0);
+           (t->pico ? timing_pico_branch_bound(t) : 0);
   case CLASS_JUMP: return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
