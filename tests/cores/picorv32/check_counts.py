@@ -4,8 +4,9 @@
     check_counts.py TALLY ELF_DIR RTL_COUNTS_CSV --core NAME --config CFG --wait-states W
 
 For every row of the CSV with that configuration and wait-state count, runs
-`tally run --core NAME ELF_DIR/PROGRAM.elf` and wants the row's cycles and
-instret exactly. Prints one line per program and the total difference;
+`tally run --core NAME ELF_DIR/PROGRAM.elf` and wants the row's cycles,
+instret and exit status exactly (a program's status carries values it
+computed, e.g. from the counter reads). Prints one line per program and the total difference;
 exit status 0 only when every program is 0 cycles off.
 """
 import argparse
@@ -56,12 +57,13 @@ def main():
                 continue
             want_c, want_i = int(row["cycles"]), int(row["instret"])
             got_c, got_i = rep.get("cycles"), rep.get("instructions")
-            ok = got_c == want_c and got_i == want_i and proc.returncode == 0
+            want_e = int(row.get("exit") or 0)
+            ok = got_c == want_c and got_i == want_i and proc.returncode == want_e
             bad += not ok
             total_off += abs(got_c - want_c)
             print(f"{'ok  ' if ok else 'FAIL'} {row['program']:24} rtl {want_c:>8} {want_i:>7}  "
                   f"tally {got_c:>8} {got_i:>7}  off {got_c - want_c:+d}"
-                  + ("" if proc.returncode == 0 else f"  exit status {proc.returncode}"))
+                  + ("" if proc.returncode == want_e else f"  exit status {proc.returncode}, RTL {want_e}"))
     print(f"{len(rows) - bad} of {len(rows)} exact; total |difference| {total_off} cycles")
     return 1 if bad else 0
 
