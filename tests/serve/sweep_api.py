@@ -109,7 +109,7 @@ def main():
         check(st == 200 and one == full, "GET /api/sweeps/1 equals tally sweep --json (%d)" % st)
         st, two = get_json(s, "/api/sweeps/2")
         check(st == 200 and two == part, "GET /api/sweeps/2 equals tally sweep --no-run --json (%d)" % st)
-        for path, code in (("/api/sweeps/3", 404), ("/api/sweeps/x", 404), ("/api/sweeps/1/more", 404)):
+        for path, code in (("/api/sweeps/3", 404), ("/api/sweeps/x", 400), ("/api/sweeps/1/more", 404)):
             st, body = get_json(s, path)
             check(st == code and "error" in body, "%s: %d %s" % (path, st, body))
         st, _, _ = s.request("POST", "/api/sweeps/1", body=b"{}")
