@@ -76,7 +76,8 @@ static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
   }
   switch (csr) {
   case 0x300: return cpu->mstatus;
-  case 0x301: return MISA_VALUE;
+  case 0x301: /* PicoRV32 has no A (nor misa itself: only a debugger reads this there) */
+    return cpu->tm && cpu->tm->pico ? MISA_VALUE & ~(1u << ('A' - 'A')) : MISA_VALUE;
   case 0x304: return cpu->mie;
   case 0x305: return cpu->mtvec;
   case 0x340: return cpu->mscratch;
