@@ -334,6 +334,22 @@ int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, in
    * (devices never do), so the model runs as one without them */
   if (!sim->board->desc.regions[0].cacheable)
     m.icache.enabled = m.dcache.enabled = false;
+  /* PicoRV32's model times its one memory itself ([memory] wait_states,
+   * picorv32.c): the board's RAM wait states are that memory's, added to
+   * the model's and taken off the generic per-beat path so that no beat
+   * pays them twice */
+  uint32_t ram_waits = sim->board->desc.regions[0].wait_states;
+  if (m.micro_arch == MICRO_PICORV32 && ram_waits) {
+    if (m.wait_states + ram_waits > 3) {
+      snprintf(err->msg, sizeof err->msg,
+               "core model %s with board %s: %u wait states of the core's memory and %u of the board's RAM make "
+               "%u; the PicoRV32 model is checked against the RTL at 0 to 3",
+               m.name, sim->board->desc.name, m.wait_states, ram_waits, m.wait_states + ram_waits);
+      err->code = TALLY_E_USAGE;
+      return -1;
+    }
+    m.wait_states += ram_waits;
+  }
   timing *tm = timing_new(&m);
   if (!tm) {
     snprintf(err->msg, sizeof err->msg, "cannot set up core model '%s'", m.name);
@@ -345,7 +361,8 @@ int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, in
   for (unsigned i = 0; i < d->nregions && n < TIMING_MAX_MEM_REGIONS; i++, n++)
     regions[n] = (timing_mem_region){.base = d->regions[i].base,
                                      .size = i == 0 ? sim->cpu->ram_size : d->regions[i].size,
-                                     .wait_states = d->regions[i].wait_states,
+                                     .wait_states = i == 0 && m.micro_arch == MICRO_PICORV32
+                                                        ? 0 : d->regions[i].wait_states,
                                      .cacheable = d->regions[i].cacheable};
   timing_set_memory_map(tm, regions, n);
   core_set_timing(sim->cpu, tm);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../timing/picorv32.h"
 #include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "cpu.h"
@@ -252,6 +253,7 @@ typedef struct block_draft {
   uint32_t fetch_granule;  /* last granule a fetch op was emitted for */
   uint8_t prev_load_rd;
   bool pmu;                /* its one instruction touches the PMU */
+  uint32_t taken_pen;      /* micro_arch picorv32: what taking the ending branch adds */
 } block_draft;
 
 static void emit(block_draft *d, core_op op, uint32_t pc, op_timing t) {
@@ -290,6 +292,23 @@ static bool touches_pmu(const core_cpu *cpu, const isa_insn *in) {
   }
 }
 
+/* The length of the instruction at pc (4 when it cannot be read). */
+static uint32_t insn_len_at(const core_cpu *cpu, uint32_t pc) {
+  uint32_t bits;
+  return core_fetch_insn(cpu, pc, &bits) && (bits & 3) != 3 ? 2 : 4;
+}
+
+/* The aligned word at addr, as the core's bus reads it (halves that cannot
+ * be read: all ones). */
+static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
+  uint32_t lo, hi;
+  if (!core_fetch_insn(cpu, addr, &lo))
+    lo = 0xffff;
+  if (!core_fetch_insn(cpu, addr + 2, &hi))
+    hi = 0xffff;
+  return (lo & 0xffff) | (hi & 0xffff) << 16;
+}
+
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
@@ -298,6 +317,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
   d->n_ops = d->n_insns = 0;
   d->prev_load_rd = 0;
   d->pmu = false;
+  d->taken_pen = 0;
   uint32_t limit = cpu->tm && cpu->tm->regions ? timing_region_limit(cpu->tm->regions, pc) : 0;
   uint32_t room = limit ? limit - pc : UINT32_MAX, start = pc;
   while (d->n_insns < max && (d->n_insns == 0 || pc - start < room)) {
@@ -306,6 +326,8 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       break;
     isa_insn in;
     isa_decode(bits, &in);
+    if (cpu->tm && cpu->tm->pico && !timing_pico_decodes(in.kind, in.csr, in.rs1))
+      in.kind = K_ILLEGAL; /* the core model's ISA (PicoRV32's) has no such instruction */
     if (touches_pmu(cpu, &in)) {
       if (d->n_insns > 0)
         break; /* it starts a block of its own */
@@ -320,6 +342,9 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       if (cpu->tm->fetch_ops)
         emit_fetches(cpu, d, pc, in.len);
       t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, d->prev_load_rd);
+      if (cpu->tm->pico)
+        timing_pico_static(cpu->tm, &t, in.kind, in.imm, pc, in.len, word_at(cpu, (pc + in.len) & ~3u),
+                           insn_len_at(cpu, pc + (uint32_t)in.imm), &d->taken_pen);
       d->prev_load_rd = t.is_load ? in.rd : 0;
     }
     emit(d, make_op(cpu, &in, pc), pc, t);
@@ -416,6 +441,10 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
     bt->branch_pen[0] = cpu->tm->branch_cost[0][bt->predict_taken];
     bt->branch_pen[1] = cpu->tm->branch_cost[1][bt->predict_taken];
+    if (cpu->tm->pico) {
+      bt->branch_pen[0] = 0;
+      bt->branch_pen[1] = d.taken_pen;
+    }
     /* the first real instruction, and the last one if it is a load */
     for (uint32_t i = 0; i < n; i++) {
       if (b->ops[i].kind != K_IFETCH) {

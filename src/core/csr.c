@@ -68,9 +68,20 @@ static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
     return pmu_csr_read(&cpu->tm->pmu, csr);
   uint64_t cyc = mcycle_now(cpu);
   uint64_t ins = minstret_now(cpu);
+  if (cpu->tm && cpu->tm->pico && (csr & 0xf7fu) <= 0xc02 && (csr & 0xf7fu) >= 0xc00) {
+    /* PicoRV32's counters (its only CSRs) count from reset: the cycles
+     * before the first instruction's launch (its fetch: 3 + W) and the
+     * one from the launch to ld_rs1, where the read is; instret counts
+     * the reading instruction. rdtime reads the cycle counter. */
+    cyc += 4 + cpu->tm->model.wait_states;
+    ins += 1;
+    if ((csr & 0xf7fu) == 0xc01)
+      csr -= 1;
+  }
   switch (csr) {
   case 0x300: return cpu->mstatus;
-  case 0x301: return MISA_VALUE;
+  case 0x301: /* PicoRV32 has no A (nor misa itself: only a debugger reads this there) */
+    return cpu->tm && cpu->tm->pico ? MISA_VALUE & ~(1u << ('A' - 'A')) : MISA_VALUE;
   case 0x304: return cpu->mie;
   case 0x305: return cpu->mtvec;
   case 0x340: return cpu->mscratch;

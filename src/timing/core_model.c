@@ -137,7 +137,7 @@ typedef struct key_def {
 _Static_assert(sizeof(cache_replacement) == sizeof(int) && sizeof(cache_write_policy) == sizeof(int) &&
                    sizeof(branch_prediction) == sizeof(int) && sizeof(shift_mode) == sizeof(int) &&
                    sizeof(muldiv_mode) == sizeof(int) && sizeof(memory_kind) == sizeof(int) &&
-                   sizeof(pmu_absent) == sizeof(int),
+                   sizeof(pmu_absent) == sizeof(int) && sizeof(micro_arch) == sizeof(int),
                "T_ENUM fields are accessed as int");
 
 static const enum_word replacement_words[] = {
@@ -159,6 +159,9 @@ static const enum_word muldiv_words[] = {
 };
 static const enum_word memory_words[] = {
   {"sram", MEMORY_SRAM}, {"sdram", MEMORY_SDRAM}, {NULL, 0},
+};
+static const enum_word micro_words[] = {
+  {"generic", MICRO_GENERIC}, {"picorv32", MICRO_PICORV32}, {NULL, 0},
 };
 static const enum_word absent_words[] = {
   {"zero", PMU_ABSENT_ZERO}, {"illegal", PMU_ABSENT_ILLEGAL}, {NULL, 0},
@@ -198,6 +201,7 @@ static const key_def keys[] = {
   UINT("core", "pmp_entries", pmp_entries, 0, 16),                   /* 0 or 16: checked below */
   SIZE("core", "pmp_granularity", pmp_granularity, 4, 2048 * MIB),
   ENUM("core", "pmp_absent", pmp_absent, absent_words),
+  ENUM("core", "micro_arch", micro_arch, micro_words),
 
   UINT("pipeline", "cpi.alu", cpi_alu, 1, CPI_MAX),
   UINT("pipeline", "cpi.alu_reg", cpi_alu_reg, 1, CPI_MAX),
@@ -246,6 +250,7 @@ static const key_def keys[] = {
   REAL("memory", "sdram_row_miss_ns", sdram_row_miss_ns, 0, NS_MAX),
   UINT("memory", "sram_base", sram_base, 0, UINT32_MAX),
   {"memory", "sram_size", T_SIZE, AT(sram_size), 0, 2048 * MIB, 0, NULL},  /* 0: no SRAM; checked below */
+  UINT("memory", "wait_states", wait_states, 0, 3),                  /* micro_arch picorv32 only */
 
   POSITIVE("energy", "nominal_voltage", nominal_voltage, 10),
   REAL("energy", "core_pj_per_cycle", core_pj_per_cycle, 0, PJ_MAX),
@@ -1068,6 +1073,20 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
   }
   if (check_points(m, err, errlen) != 0)
     return -1;
+  if (m->micro_arch == MICRO_GENERIC && m->wait_states) {
+    errf(err, errlen,
+         "core model %s: [memory] wait_states = %u: only micro_arch = picorv32 uses it (expected 0, or the "
+         "latencies in read_first_ns, read_beat_ns, write_ns)",
+         m->name, m->wait_states);
+    return -1;
+  }
+  if (m->micro_arch == MICRO_PICORV32 && (m->icache.enabled || m->dcache.enabled)) {
+    errf(err, errlen,
+         "core model %s: [core] micro_arch = picorv32: [icache] and [dcache] enabled (expected false: "
+         "PicoRV32 has no caches)",
+         m->name);
+    return -1;
+  }
   if (m->memory == MEMORY_SDRAM && m->sdram_row_bytes < m->bus_bytes) {
     errf(err, errlen,
          "core model %s: [memory] sdram_row_bytes: %u is smaller than bus_bytes = %u (expected a row of at "

@@ -21,6 +21,11 @@ typedef enum memory_kind { MEMORY_SRAM, MEMORY_SDRAM } memory_kind;
  * read as zero and ignore writes (the RISC-V privileged spec's choice), or
  * raise an illegal-instruction exception (a core with no such CSRs). */
 typedef enum pmu_absent { PMU_ABSENT_ZERO, PMU_ABSENT_ILLEGAL } pmu_absent;
+/* How instruction times are made: `generic` from the per-class numbers
+ * below and the caches and memory; `picorv32` by the rules of PicoRV32's
+ * state machine (src/timing/picorv32.c), which also restricts the ISA to
+ * what that core decodes. */
+typedef enum micro_arch { MICRO_GENERIC, MICRO_PICORV32 } micro_arch;
 
 typedef struct cache_params {
   bool enabled;
@@ -45,6 +50,7 @@ typedef struct core_model {
   uint32_t pmp_entries;     /* 0 or 16 */
   uint32_t pmp_granularity; /* bytes, a power of two >= 4 */
   pmu_absent pmp_absent;    /* with no entries: the pmp CSRs read zero, or are illegal */
+  micro_arch micro_arch;
 
   /* [pipeline]: cycles each instruction class occupies when nothing stalls */
   uint32_t cpi_alu, cpi_alu_reg, cpi_shift, cpi_load, cpi_store, cpi_branch, cpi_jal, cpi_jalr;
@@ -76,6 +82,9 @@ typedef struct core_model {
   /* on-chip SRAM at [sram_base, sram_base + sram_size): never cached, read
    * and written without a wait, like a cache hit (sram_size 0: none) */
   uint32_t sram_base, sram_size;
+  /* micro_arch picorv32: cycles the memory waits before it answers a bus
+   * request (mem_ready in the (W+1)-th cycle of mem_valid), 0..3 */
+  uint32_t wait_states;
 
   /* [energy] at nominal_voltage; dynamic scales with (V/Vn)^2, static with V/Vn */
   double nominal_voltage;

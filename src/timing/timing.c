@@ -10,6 +10,7 @@
 #include "../core/isa.h"
 #include "regions.h"
 #include "timing.h"
+#include "picorv32.h"
 
 static uint32_t ns_to_cycles(double ns, double mhz) {
   double c = ns * mhz / 1000.0;
@@ -20,6 +21,8 @@ static void compute_bounds(timing *t);
 
 static void compute_memory_cycles(timing *t) {
   const core_model *m = &t->model;
+  if (m->micro_arch == MICRO_PICORV32) /* its memory is [memory] wait_states (picorv32.c) */
+    return;
   t->mem_read_first = ns_to_cycles(m->read_first_ns, t->freq_mhz);
   t->mem_read_beat = ns_to_cycles(m->read_beat_ns, t->freq_mhz);
   t->mem_write_beat = ns_to_cycles(m->write_ns, t->freq_mhz);
@@ -46,6 +49,7 @@ timing *timing_new(const core_model *m) {
   t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
   t->fetch_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
+  t->pico = m->micro_arch == MICRO_PICORV32;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -302,13 +306,14 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
 
 static uint32_t significant_bits(uint32_t v) { return v ? 32u - (uint32_t)__builtin_clz(v) : 0; }
 
-uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b) {
+uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b, uint32_t overlap) {
   const core_model *m = &t->model;
   uint32_t extra = 0;
   switch (kind) {
   case K_SLL: case K_SRL: case K_SRA: {
     uint32_t amount = b & 31;
     extra = m->shift == SHIFT_TWO_STAGE ? amount / 4 + amount % 4 : m->shift == SHIFT_SERIAL ? amount : 0;
+    extra = extra > overlap ? extra - overlap : 0; /* it ran while the next instruction was fetched */
     break;
   }
   case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
@@ -470,7 +475,10 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   switch ((isa_class)isa_infos[kind].cls) {
   case CLASS_LOAD: case CLASS_STORE: return port + write + fill;
   case CLASS_AMO: return 2 * (port + write + fill);
-  case CLASS_BRANCH: return m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty;
+  case CLASS_BRANCH:
+    return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
+           (t->pico ? timing_pico_branch_bound(t) : 0);
+  case CLASS_JUMP: return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
   case CLASS_DIV: return m->div_mode == MULDIV_ITERATIVE ? m->div_latency : 0;

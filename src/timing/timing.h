@@ -38,6 +38,7 @@ typedef struct op_timing {
   uint8_t stall_sig;        /* signal of the other static stall (0 = none) */
   uint8_t predict_taken;    /* branches: the static prediction */
   uint8_t is_load;
+  uint8_t overlap;          /* micro_arch picorv32: fetch wait a shift by a register amount can hide */
 } op_timing;
 
 typedef struct block_timing {
@@ -183,6 +184,7 @@ typedef struct timing {
                                flow and rows, at the end, go with it */
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
+  bool pico;                /* micro_arch picorv32 (picorv32.h) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
   uint32_t fetch_shift;     /* log2 of the fetch granule: I-cache line or bus width */
   bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */
@@ -328,7 +330,7 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
  * missed: the fill and its counts (the caller has taken back the access's
  * static hit pulse, if any). */
 uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_write);
-uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b);
+uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b, uint32_t overlap);
 
 /* An address in the model's on-chip SRAM ([memory] sram_base/sram_size):
  * never cached, no wait. The checks are on the slow paths only: an SRAM
@@ -384,8 +386,9 @@ static inline uint32_t timing_store(timing *t, uint32_t addr, uint64_t now) {
 }
 
 /* Dynamic multiply/divide/shift timing only for models that have it. */
-static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32_t b) {
-  return t->dynamic_muldiv ? timing_muldiv_slow(t, kind, a, b) : 0;
+/* overlap: cycles of the next fetch's wait the extra time hides (op_timing.overlap) */
+static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32_t b, uint32_t overlap) {
+  return t->dynamic_muldiv ? timing_muldiv_slow(t, kind, a, b, overlap) : 0;
 }
 
 uint32_t timing_trap(timing *t, bool interrupt);

@@ -221,6 +221,27 @@ case_wait_states() {
   done
 }
 
+case_picorv32_ram_waits() {
+  # PicoRV32's memory is the board's RAM: a board whose RAM has N wait
+  # states runs --core picorv32 exactly as picorv32-wsN (the model checked
+  # against the RTL at N) runs on virt, every count alike; beyond the
+  # 0 to 3 the model is checked at, a clear refusal
+  local n
+  for n in 1 2 3; do
+    sed "s/^wait_states = 0/wait_states = $n/" "$SRC/boards/virt.ini" >"$WORK/p$n.ini"
+    "$TALLY" run --board "$WORK/p$n.ini" --core picorv32 --stats-json "$WORK/pb$n.json" "$P/uart_hello.elf" >/dev/null 2>&1
+    "$TALLY" run --core picorv32-ws$n --stats-json "$WORK/pc$n.json" "$P/uart_hello.elf" >/dev/null 2>&1
+    grep -v '"core"\|"description"\|"name"' "$WORK/pb$n.json" >"$WORK/pb$n.txt"
+    grep -v '"core"\|"description"\|"name"' "$WORK/pc$n.json" >"$WORK/pc$n.txt"
+    [ -s "$WORK/pb$n.txt" ] && cmp -s "$WORK/pb$n.txt" "$WORK/pc$n.txt" ||
+      { echo "FAIL: picorv32 on RAM with $n wait states differs from picorv32-ws$n"; diff "$WORK/pb$n.txt" "$WORK/pc$n.txt" | head; fails=$((fails + 1)); }
+  done
+  [ "$(cycles_of "$WORK/pb1.json")" != "$(cycles_of "$WORK/pb3.json")" ] ||
+    { echo "FAIL: the board's wait states changed nothing"; fails=$((fails + 1)); }
+  run run --board "$WORK/p2.ini" --core picorv32-ws2 "$P/uart_hello.elf"
+  expect_rc 64; expect_err "4; the PicoRV32 model is checked against the RTL at 0 to 3"
+}
+
 case_profile() {
   # tally profile on the litex board: the program's output and status, and
   # main's three calls of put() (litex_hello.c)

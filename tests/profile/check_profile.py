@@ -385,7 +385,9 @@ def window_law(args, elf, core, prof, paths):
     start = function_disasm(objdump(args, elf), "_start")
     lines = re.findall(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", start, re.M)
     pcs = [(int(a, 16), op, rest) for a, op, rest in lines]
-    k = next((i for i, (_, op, rest) in enumerate(pcs) if op == "csrr" and rest.startswith("s2,mcycle")), None)
+    k = next((i for i, (_, op, rest) in enumerate(pcs)
+              if (op == "csrr" and rest.startswith("s2,mcycle")) or (op == "rdcycle" and rest.startswith("s2"))),
+             None)
     if not check(k is not None and pcs[k + 1][1] == "jal" and "<main>" in pcs[k + 1][2],
                  f"{elf}: _start has no 'csrr s2,mcycle; jal main'"):
         return

@@ -32,9 +32,9 @@ _start:
         li      a1, 0
         .option push
         .option norvc
-        csrr    s2, mcycle
+        csrr    s2, cycle
         jal     ra, main
-        csrr    s3, mcycle
+        csrr    s3, cycle
         .option pop
         mv      s4, a0
         sub     a0, s3, s2

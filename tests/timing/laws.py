@@ -28,6 +28,10 @@ import sys
 import tempfile
 
 MODELS = ["tally5", "tally5-wt", "sram", "picorv32"]
+# Programs that use what PicoRV32 has not (mcycle, mtvec, ecall into a
+# handler, mret: illegal instructions on that core, as on the RTL): not
+# run on picorv32; their rdcycle versions (*_rd.elf) are.
+NOT_ON_PICORV32 = {"trap.elf", "mcycle.elf", "load_use.elf", "load_use_indep.elf"}
 
 # argv[1] per shipped workload: small, but enough to reach every phase of
 # the program (its self-checks included). Unknown workloads get "1".
@@ -64,6 +68,8 @@ class Checker:
             return
         count = int(m.group(1).replace(",", ""))
         for model in MODELS:
+            if model == "picorv32" and os.path.basename(elf) in NOT_ON_PICORV32:
+                continue
             jsons = []
             for i in range(2):
                 path = os.path.join(tmp, f"{model}.{i}.json")

@@ -42,6 +42,10 @@
  *   both: 9 + 200 + 2 + 28 = 239
  */
 #include "bench.h"
+/* -DCYCLE_CSR=cycle: the user counter (rdcycle), the only one PicoRV32 has */
+#ifndef CYCLE_CSR
+#define CYCLE_CSR mcycle
+#endif
   .option norvc
   .option norelax
   .section .text.start, "ax"
@@ -50,7 +54,7 @@ _start:
   la a1, word
   li s0, 2
 pass:
-  csrr s2, mcycle
+  csrr s2, CYCLE_CSR
   .rept 8
   lw a0, 0(a1)
 #ifdef INDEPENDENT
@@ -61,7 +65,7 @@ pass:
   addi a3, a3, 1
 #endif
   .endr
-  csrr s3, mcycle
+  csrr s3, CYCLE_CSR
   addi s0, s0, -1
   bnez s0, pass
   sub s3, s3, s2

@@ -23,21 +23,25 @@
  *     s3 = 24 + 3 + (13 + 1) + 33 = 74   (li fetches line 0x20)  "00000 00016 00024 00074"
  */
 #include "bench.h"
+/* -DCYCLE_CSR=cycle: the user counter (rdcycle), the only one PicoRV32 has */
+#ifndef CYCLE_CSR
+#define CYCLE_CSR mcycle
+#endif
   .option norvc
   .option norelax
   .section .text.start, "ax"
   .globl _start
 _start:
-  csrr s0, mcycle
-  csrr s1, mcycle
+  csrr s0, CYCLE_CSR
+  csrr s1, CYCLE_CSR
   .rept 5
   nop
   .endr
-  csrr s2, mcycle
+  csrr s2, CYCLE_CSR
 second_line:
   li t1, 7
   div t2, t1, t1
-  csrr s3, mcycle
+  csrr s3, CYCLE_CSR
   AT second_line, 0x20
   REPORT_SETUP
   REPORT s0, ' '

@@ -52,7 +52,7 @@ static char tmpdir[256];
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(csr_penalty)         \
   X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(sdram_row_bytes)      \
-  X(sdram_banks) X(sram_base) X(sram_size) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
+  X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
   X(icache.seed) X(icache.write_policy) X(icache.write_buffer)                                      \
@@ -277,7 +277,7 @@ static void test_picorv32(void) {
 static const char *const every_key[] = {
   "core.name=other", "core.description=a test model, all keys changed", "core.frequency_mhz=123.456",
   "core.voltage=0.95", "core.triggers=2", "core.pmp_entries=0", "core.pmp_granularity=4K",
-  "core.pmp_absent=illegal",
+  "core.pmp_absent=illegal", "core.micro_arch=picorv32",
   "pipeline.cpi.alu=2", "pipeline.cpi.alu_reg=3", "pipeline.cpi.shift=4", "pipeline.cpi.load=5",
   "pipeline.cpi.store=6", "pipeline.cpi.branch=7", "pipeline.cpi.jal=8", "pipeline.cpi.jalr=9",
   "pipeline.cpi.mul=10", "pipeline.cpi.mulh=11", "pipeline.cpi.div=12", "pipeline.cpi.csr=13",
@@ -293,7 +293,7 @@ static const char *const every_key[] = {
   "dcache.seed=0xdeadbeef", "dcache.write_policy=write-through", "dcache.write_buffer=7",
   "memory.type=sram", "memory.bus_bytes=8", "memory.read_first_ns=12.5", "memory.read_beat_ns=2.5",
   "memory.write_ns=3.25", "memory.sdram_row_bytes=1K", "memory.sdram_banks=8", "memory.sdram_row_miss_ns=0.1",
-  "memory.sram_base=0x90000000", "memory.sram_size=64K",
+  "memory.sram_base=0x90000000", "memory.sram_size=64K", "memory.wait_states=2",
   "energy.nominal_voltage=1.1", "energy.core_pj_per_cycle=41.5", "energy.icache_pj_per_access=3",
   "energy.dcache_pj_per_access=4", "energy.mem_pj_per_read_beat=99", "energy.mem_pj_per_write_beat=101",
   "energy.static_mw=0.3",
@@ -594,7 +594,8 @@ static void test_load_errors(void) {
         "%s", err);
 
   CHECK(core_model_load(&m, "nosuch", cores_dir, err, sizeof err) != 0, "loaded");
-  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: dsp500, picorv32, picorv32-ws1, sram, tally5, tally5-wt; or give a "
+  CHECK(!strcmp(err, "unknown core model 'nosuch' (available: dsp500, picorv32, picorv32-fast, picorv32-ws1, picorv32-ws2, "
+                     "picorv32-ws3, sram, tally5, tally5-wt; or give a "
                      "path "
                      "to an .ini file)"),
         "%s", err);
@@ -708,11 +709,14 @@ static void test_validate(void) {
 static void test_list(void) {
   char names[16][64];
   size_t n = core_model_list(cores_dir, names, 16);
-  CHECK(n == 6, "%zu models", n);
-  if (n == 6)
-    CHECK(!strcmp(names[0], "dsp500") && !strcmp(names[1], "picorv32") && !strcmp(names[2], "picorv32-ws1") &&
-              !strcmp(names[3], "sram") && !strcmp(names[4], "tally5") && !strcmp(names[5], "tally5-wt"),
-          "%s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5]);
+  CHECK(n == 9, "%zu models", n);
+  if (n == 9)
+    CHECK(!strcmp(names[0], "dsp500") && !strcmp(names[1], "picorv32") && !strcmp(names[2], "picorv32-fast") &&
+              !strcmp(names[3], "picorv32-ws1") && !strcmp(names[4], "picorv32-ws2") &&
+              !strcmp(names[5], "picorv32-ws3") && !strcmp(names[6], "sram") && !strcmp(names[7], "tally5") &&
+              !strcmp(names[8], "tally5-wt"),
+          "%s %s %s %s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5], names[6],
+          names[7], names[8]);
 
   /* a second folder: its own models join, duplicates once, non-models skipped */
   mkdir(tmp_path("more"), 0700);
@@ -725,9 +729,9 @@ static void test_list(void) {
   char dirs[1024];
   snprintf(dirs, sizeof dirs, "%s:%s", tmp_path("more"), cores_dir);
   n = core_model_list(dirs, names, 16);
-  CHECK(n == 7, "%zu models", n);
-  if (n == 7)
-    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[6], "tally5-wt"), "%s .. %s", names[0], names[6]);
+  CHECK(n == 10, "%zu models", n);
+  if (n == 10)
+    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[9], "tally5-wt"), "%s .. %s", names[0], names[9]);
   CHECK(core_model_list(dirs, names, 2) == 2, "max not kept");
   CHECK(core_model_list(NULL, names, 16) == 0, "NULL dirs");
   CHECK(core_model_list("/nonexistent/dir", names, 16) == 0, "missing dir");
