@@ -250,6 +250,7 @@ typedef struct block_draft {
   uint32_t n_ops, n_insns;
   uint32_t fetch_granule;  /* last granule a fetch op was emitted for */
   uint8_t prev_load_rd;
+  timing_hazards hz;
   bool pmu;                /* its one instruction touches the PMU */
 } block_draft;
 
@@ -296,6 +297,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
   bool ended = false;
   d->n_ops = d->n_insns = 0;
   d->prev_load_rd = 0;
+  d->hz = (timing_hazards){{0, 0}, {0, 0}};
   d->pmu = false;
   uint32_t limit = cpu->tm && cpu->tm->regions ? timing_region_limit(cpu->tm->regions, pc) : 0;
   uint32_t room = limit ? limit - pc : UINT32_MAX, start = pc;
@@ -318,7 +320,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
         emit_fetches(cpu, d, pc, in.len);
-      t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, d->prev_load_rd);
+      t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, &d->hz);
       d->prev_load_rd = t.is_load ? in.rd : 0;
     }
     emit(d, make_op(cpu, &in, pc), pc, t);

@@ -54,6 +54,7 @@ timing *timing_new(const core_model *m) {
   t->voltage = m->voltage;
   for (unsigned i = 0; i < 16; i++)
     t->open_row[i] = UINT32_MAX;
+  t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   compute_memory_cycles(t);
   compute_bounds(t);
   t->sdram_rows = m->memory == MEMORY_SDRAM && m->sdram_row_bytes;
@@ -159,7 +160,14 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
     pulse(t, SIG_ICACHE_MISS);
     if (t->icache_miss_fn)
       t->icache_miss_fn(t->icache_miss_ctx, line_addr);
-    stall = memory_transaction(t, now, read_cycles(t, line_addr, t->model.icache.line));
+    /* the I-cache's own flush after reset comes before the first fill */
+    uint32_t flush = t->reset_flush;
+    if (flush) {
+      t->reset_flush = 0;
+      compute_bounds(t);
+    }
+    stall = flush + memory_transaction(t, now + flush, read_cycles(t, line_addr, t->model.icache.line)) +
+            t->model.icache.refill_cycles;
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */
   }
@@ -192,7 +200,7 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   if (r.writeback)
     busy += write_latency(t, r.victim_addr, beats);
   busy += read_latency(t, cache_line_of(&t->dcache, addr), beats);
-  uint32_t stall = memory_transaction(t, now, busy);
+  uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
@@ -440,7 +448,9 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   const core_model *m = &t->model;
   uint32_t line = m->dcache.line > m->icache.line ? m->dcache.line : m->icache.line;
   uint32_t beats = (line ? line : 4) / (m->bus_bytes ? m->bus_bytes : 4) + 1;
-  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * t->mem_read_beat;
+  uint32_t refill = m->dcache.refill_cycles > m->icache.refill_cycles ? m->dcache.refill_cycles
+                                                                      : m->icache.refill_cycles;
+  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * t->mem_read_beat + refill;
   uint32_t write = t->mem_row_miss + beats * t->mem_write_beat;
   uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
@@ -454,7 +464,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
     if (kind != K_SLL && kind != K_SRL && kind != K_SRA)
       return 0;
     return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
-  case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill : 0;
+  case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill + t->reset_flush : 0;
   default: return 0;
   }
 }
@@ -466,4 +476,11 @@ _Static_assert(K_COUNT <= TIMING_KINDS, "timing.dyn_bounds has no room for every
 static void compute_bounds(timing *t) {
   for (uint32_t k = 0; k < K_COUNT; k++)
     t->dyn_bounds[k] = dynamic_bound_of(t, (uint8_t)k);
+}
+
+void timing_fence_i(timing *t) {
+  if (!t->icache_on || !t->model.icache.fence_i_flush)
+    return;
+  cache_reset(&t->icache);
+  t->fetch_line = TIMING_NO_LINE;
 }

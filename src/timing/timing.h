@@ -32,7 +32,8 @@ typedef struct op_timing {
   uint32_t end;             /* static cycles of the block up to and including this op */
   uint32_t stall_cycles;    /* cycles of the static stall named by stall_sig */
   uint32_t pulses;          /* one-cycle signals raised on issue (ids < 32) */
-  uint8_t load_use;         /* static load-use stall cycles (previous op in block) */
+  uint8_t load_use;         /* static stall for a late result (load, or multiply/shift) of an
+                               earlier op in the block (timing_hazards) */
   uint8_t fetch_reads;      /* uncached fetch: memory reads of this instruction (1 or 2) */
   uint16_t fetch_stall;     /* uncached fetch: their latency */
   uint8_t stall_sig;        /* signal of the other static stall (0 = none) */
@@ -178,6 +179,7 @@ typedef struct timing {
   bool icache_on, dcache_on;/* the caches exist */
   bool dcache_wb;           /* a write-back D-cache */
   uint8_t last_load_rd;     /* a load at the end of the previous block */
+  uint32_t reset_flush;     /* I-cache flush cycles still to come before the first fetch */
   uint16_t region;          /* address region of the block being run (regions.h) */
   struct timing_regions *regions; /* range counting (statistics module), or NULL */
   int64_t *region_row;      /* with regions: the row of `region`, which gets every dynamic count too */
@@ -233,14 +235,28 @@ typedef struct timing {
 #define TIMING_DC_HIT 2u
 #define TIMING_DC_WRITEBACK 4u
 
+/* fence.i ran: with [icache] fence_i_flush, every I-cache line is
+ * invalidated (the next fetch looks the cache up again). */
+void timing_fence_i(timing *t);
+
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
 void timing_free(timing *t);
 
-/* Static costs of one decoded instruction (block builder). `prev_load_rd`
- * is the rd of the previous instruction in the block if it was a load. */
+/* Results still on their way within a block (block builder): up to two
+ * registers written by a load (or a multiply or shift, with the model's
+ * mul_use_penalty or shift_use_penalty) and the cycles an instruction
+ * reading one would still wait. Zero it at the start of a block. */
+typedef struct timing_hazards {
+  uint8_t rd[2];
+  uint8_t left[2];
+} timing_hazards;
+
+/* Static costs of one decoded instruction (block builder). `hz` holds the
+ * late results of the instructions before it in the block; it is updated
+ * with this one's. */
 op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
-                        int32_t imm, uint32_t pc, uint32_t len, uint8_t prev_load_rd);
+                        int32_t imm, uint32_t pc, uint32_t len, timing_hazards *hz);
 
 /* Cache hits counted as static pulses (part of timing_static's pulses):
  * a plain load or lr.w with a D-cache, a plain store with a write-back
