@@ -33,6 +33,7 @@ main:
     add a0, a0, zero
     add a0, a0, a6
     csrr a7, mstatus
+    andi a7, a7, 0x88     /* MIE, MPIE: the bits every variant has */
     add a0, a0, a7
     addi s0, s0, -1
     bnez s0, 1b

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""compare.py -- tally's VexRiscv core models against the RTL's counts.
+
+usage: compare.py TALLY CSV PROG_DIR CORES_DIR [--variant V]... [--program P]...
+                  [--wait W]... [--board BOARD] [--exact FILE] [-v]
+
+For every row of CSV (rtl_counts.csv: variant, program, wait state W, the
+RTL's cycles, instret, exit code and bus counts) runs PROG_DIR/PROGRAM.elf on
+tally with the variant's core model (CORES_DIR/vexriscv[-imac|-min].ini) and
+the memory set for W, and prints one line per run: the RTL's and tally's
+cycles and their difference, the bus transactions on both sides.
+
+Checked (exit status 1 when one fails):
+- instret and the exit code (its low 8 bits, what a process status holds)
+  equal the RTL's on every run: each variant executes its own program path;
+- cycles equal the RTL's exactly for each "VARIANT PROGRAM W" line of the
+  --exact file (a program/wait pair once found exact stays exact).
+The other runs' cycle differences are reported, not failed.
+Exit status 77 (CTest's skip) when TALLY has no --board option yet.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+
+INI = {"std": "vexriscv", "imac": "vexriscv-imac", "min": "vexriscv-min"}
+
+
+def memory_sets(variant, wait):
+    """The test memory at W wait states: every beat takes W + 2 cycles at
+    100 MHz. The cached variants charge whole beats; the Min variant charges
+    W + 1 per beat beyond its issue cycle (cores/vexriscv-min.ini)."""
+    if variant == "min":
+        first = 10 * (wait + 1)
+        return [f"memory.read_first_ns={first}", f"memory.read_beat_ns={first}"]
+    beat = 10 * (wait + 2)
+    return [f"memory.read_first_ns={beat}", f"memory.read_beat_ns={beat}",
+            f"memory.write_ns={beat}"]
+
+
+def read_exact(path):
+    exact = set()
+    if not path:
+        return exact
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split()
+            if len(parts) != 3 or parts[0] not in INI or not parts[2].isdigit():
+                sys.exit(f"compare.py: {path}:{n}: expected 'VARIANT PROGRAM W', got {line!r}")
+            exact.add((parts[0], parts[1], int(parts[2])))
+    return exact
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("tally")
+    ap.add_argument("csv")
+    ap.add_argument("prog_dir")
+    ap.add_argument("cores_dir")
+    ap.add_argument("--variant", action="append")
+    ap.add_argument("--program", action="append")
+    ap.add_argument("--wait", action="append", type=int)
+    ap.add_argument("--board")
+    ap.add_argument("--exact")
+    ap.add_argument("-v", action="store_true", help="print every run, not only the differing ones")
+    a = ap.parse_args()
+
+    if a.board:
+        h = subprocess.run([a.tally, "run", "--help"], capture_output=True, text=True)
+        if "--board" not in h.stdout + h.stderr:
+            print("compare.py: tally run has no --board option: skipped")
+            return 77
+    exact = read_exact(a.exact)
+    rows = []
+    with open(a.csv) as f:
+        lines = [l for l in f if not l.startswith("#")]
+    for r in csv.DictReader(lines):
+        if a.variant and r["variant"] not in a.variant:
+            continue
+        if a.program and r["program"] not in a.program:
+            continue
+        if a.wait is not None and int(r["wait"]) not in a.wait:
+            continue
+        rows.append(r)
+    if not rows:
+        print("compare.py: no row of the CSV selected")
+        return 1
+    fails = 0
+    n_exact = 0
+    total_abs = 0
+    print(f"{'variant':7} {'program':9} W {'rtl':>8} {'tally':>8} {'diff':>7} {'%':>7}   "
+          f"{'rtl rd/wr':>11} {'tally rd/wr':>11}")
+    for r in rows:
+        v, p, w = r["variant"], r["program"], int(r["wait"])
+        elf = os.path.join(a.prog_dir, p + ".elf")
+        cmd = [a.tally, "run", "--core", os.path.join(a.cores_dir, INI[v] + ".ini")]
+        if a.board:
+            cmd += ["--board", a.board]
+        for s in memory_sets(v, w):
+            cmd += ["--set", s]
+        cmd += ["--stats-json", "-", elf]
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        try:
+            d = json.loads(res.stdout)
+        except ValueError:
+            print(f"FAIL {v} {p} W={w}: tally gave no statistics (status {res.returncode}): "
+                  f"{res.stderr.strip()[:300]}")
+            fails += 1
+            continue
+        sig = d["signals"]
+        rc, tc = int(r["cycles"]), int(d["cycles"])
+        diff = tc - rc
+        total_abs += abs(diff)
+        # read transactions: I-bus ones and D-bus reads; writes: single beats
+        rtl_rd = int(r["ibus_transactions"]) + int(r["dbus_transactions"]) - int(r["dbus_writes"])
+        rtl_wr = int(r["dbus_writes"])
+        t_rd, t_wr = sig.get("mem.read", 0), sig.get("mem.write", 0)
+        problems = []
+        if int(d["instructions"]) != int(r["instret"]):
+            problems.append(f"instret {d['instructions']} != RTL {r['instret']}")
+        if (int(d["exit_status"]) & 0xff) != (int(r["exit"]) & 0xff):
+            problems.append(f"exit {d['exit_status']} != RTL {int(r['exit']) & 0xff} (low 8 bits)")
+        if (v, p, w) in exact and diff != 0:
+            problems.append(f"cycles {tc} != RTL {rc}: listed exact")
+        if diff == 0:
+            n_exact += 1
+        if a.v or diff != 0 or problems:
+            pct = 100.0 * diff / rc
+            print(f"{v:7} {p:9} {w} {rc:8} {tc:8} {diff:+7} {pct:+6.2f}%   "
+                  f"{rtl_rd:5}/{rtl_wr:<5} {t_rd:5}/{t_wr:<5}")
+        for pr in problems:
+            print(f"FAIL {v} {p} W={w}: {pr}")
+            fails += 1
+    print(f"compare.py: {len(rows)} runs, {n_exact} exact in cycles, sum of |differences| "
+          f"{total_abs}, {fails} failures")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
