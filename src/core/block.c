@@ -417,14 +417,25 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
     bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
     bt->branch_pen[0] = cpu->tm->branch_cost[0][bt->predict_taken];
     bt->branch_pen[1] = cpu->tm->branch_cost[1][bt->predict_taken];
-    /* the first real instruction, and the last one if it is a load */
+    /* its first instructions, and the late results on their way at its end */
+    uint32_t real = 0;
     for (uint32_t i = 0; i < n; i++) {
-      if (b->ops[i].kind != K_IFETCH) {
-        bt->head_reads = timing_reads(b->ops[i].kind, b->ops[i].rs1, b->ops[i].rs2);
-        break;
+      uint8_t k = b->ops[i].kind;
+      if (k == K_IFETCH || k == K_FALLTHRU)
+        continue;
+      if (real == 0)
+        bt->head_reads = timing_reads(k, b->ops[i].rs1, b->ops[i].rs2);
+      if (real < TIMING_HEADS) {
+        const op_timing *o = &bt->ops[i];
+        bt->head[real] = (timing_head){.reads = timing_reads(k, b->ops[i].rs1, b->ops[i].rs2),
+                                       .rd = b->ops[i].rd < 32 ? b->ops[i].rd : 0, .late = o->late, .stall = o->load_use,
+                                       .base = o->cycles - o->load_use};
       }
+      real++;
     }
-    bt->tail_load_rd = d.prev_load_rd;
+    bt->n_head = (uint8_t)(real < TIMING_HEADS ? real : TIMING_HEADS);
+    bt->short_block = real <= TIMING_HEADS;
+    bt->tail_hz = d.hz;
     if (cpu->tm->prof)
       bt->leaves = profile_leaves(cpu, b);
     bt->cc = bt->cc2 = &cpu->ctx_counts->none; /* no context yet */

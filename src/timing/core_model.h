@@ -71,6 +71,7 @@ typedef struct core_model {
   /* [memory]: latencies in nanoseconds on the memory's own clock */
   memory_kind memory;
   uint32_t bus_bytes;       /* bytes per beat */
+  bool fetch_port;          /* instruction fetches have a port of their own (no contention with data) */
   double read_first_ns;     /* first beat of a read */
   double read_beat_ns;      /* each further beat of a burst */
   double write_ns;          /* each beat written */

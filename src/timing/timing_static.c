@@ -142,6 +142,7 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
     if (rd && hz->rd[i] == rd)
       hz->left[i] = 0;
   }
+  o.late = rd ? (uint8_t)late : 0;
   if (rd && late) {
     int slot = hz->left[0] <= hz->left[1] ? 0 : 1;
     hz->rd[slot] = rd;
