@@ -71,8 +71,8 @@ def main():
     a = ap.parse_args()
 
     if a.board:
-        h = subprocess.run([a.tally, "run", "--help"], capture_output=True, text=True)
-        if "--board" not in h.stdout + h.stderr:
+        h = subprocess.run([a.tally, "run", "--board", a.board, "--help"], capture_output=True, text=True)
+        if "unrecognized option '--board'" in h.stdout + h.stderr:
             print("compare.py: tally run has no --board option: skipped")
             return 77
     exact = read_exact(a.exact)
