@@ -28,7 +28,7 @@ import sys
 # parsing come from cli.h, the engine only through include/tally/).
 MAY_INCLUDE = {
     "api": {"board", "core", "loader", "net", "profile", "report", "statmod", "store", "symbols", "textio", "timing", "util"},
-    "board": {"core", "timing", "util"},
+    "board": {"core", "textio", "timing", "util"},
     "cli": set(),
     "core": {"timing", "util"},
     "debug": set(),

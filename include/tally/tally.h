@@ -2,9 +2,9 @@
  * libtally: the public C API.
  *
  * A tally_sim is one simulated board: an RV32IMAC hart in machine mode, RAM
- * at 0x80000000 and the devices of QEMU's `virt` machine. Everything lives in
- * the tally_sim, so several simulations can run in one process (one thread
- * each).
+ * and devices as a board description says (docs/boards.md; the default is
+ * QEMU's `virt`: RAM at 0x80000000). Everything lives in the tally_sim, so
+ * several simulations can run in one process (one thread each).
  *
  *   tally_sim *sim = tally_sim_new(NULL);
  *   tally_error err;
@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define TALLY_RAM_BASE 0x80000000u
+#define TALLY_RAM_BASE 0x80000000u            /* the virt board's */
 #define TALLY_RAM_SIZE_DEFAULT (128u << 20) /* as QEMU virt */
 
 typedef struct tally_sim tally_sim;
@@ -51,17 +51,57 @@ typedef struct tally_error {
 } tally_error;
 
 typedef struct tally_config {
-  uint32_t ram_size;  /* bytes, multiple of 4 KiB; 0 = TALLY_RAM_SIZE_DEFAULT */
+  uint32_t ram_size;  /* bytes, multiple of 4 KiB; 0 = the board's (virt: TALLY_RAM_SIZE_DEFAULT) */
   FILE *out, *err;    /* the program's stdout/stderr; NULL = the process's own */
   int in_fd;          /* the program's stdin; -1 = none; default 0 */
+  /* The board (memory map and devices): the name of a shipped board
+   * ("virt", "litex"; found in tally_board_dirs) or a path to a board file
+   * (docs/boards.md). NULL = "virt", built in. Read by tally_sim_open. */
+  const char *board;
 } tally_config;
 
-/* Fills a config with the defaults (use before changing single fields). */
+/* Fills a config with the defaults (use before changing single fields):
+ * the virt board with its RAM size, the process's stdin/stdout/stderr. */
 void tally_config_default(tally_config *cfg);
 
-/* Creates a board; NULL config means defaults. NULL on allocation failure. */
+/* Sets cfg->board (the string is not copied: it must outlive the
+ * tally_sim_open call). Returns 0, or -1 with err when `board` names no
+ * shipped board and no readable, valid board file. */
+int tally_config_set_board(tally_config *cfg, const char *board, tally_error *err);
+
+/* Creates a board; NULL config means defaults. NULL on failure, with err
+ * (if not NULL) saying what is wrong: an unknown board (TALLY_E_USAGE), a
+ * damaged board file (TALLY_E_INPUT, "FILE:LINE: ..."), a RAM size the
+ * board cannot hold (TALLY_E_USAGE), no memory (TALLY_E_INTERNAL). */
+tally_sim *tally_sim_open(const tally_config *cfg, tally_error *err);
+/* The same without the message. */
 tally_sim *tally_sim_new(const tally_config *cfg);
 void tally_sim_free(tally_sim *sim);
+
+/* What a board is, before a simulation is made of it (to size its RAM for
+ * a program, or to load a raw binary at its RAM base). */
+typedef struct tally_board_info {
+  char name[64];
+  char description[181];
+  uint32_t ram_base;      /* where RAM starts */
+  uint32_t ram_size;      /* the board's RAM size (the default of tally_config.ram_size) */
+  bool semihosting;       /* programs may make semihosting calls */
+} tally_board_info;
+
+/* Reads `board` as tally_sim_open would (NULL: virt). Returns 0, or -1
+ * with err as tally_sim_open's. */
+int tally_board_lookup(const char *board, tally_board_info *info, tally_error *err);
+
+/* Board names are looked up as NAME.ini in $TALLY_BOARDS_PATH
+ * (colon-separated folders) first, then in the boards/ folder of the source
+ * tree (the tally command adds its installed share/tally/boards to
+ * TALLY_BOARDS_PATH). The names found there, comma-separated, into buf. */
+void tally_board_names(char *buf, size_t size);
+
+/* The simulation's board: its name, RAM base and RAM size. */
+const char *tally_board_name(const tally_sim *sim);
+uint32_t tally_ram_base(const tally_sim *sim);
+uint32_t tally_ram_size(const tally_sim *sim);
 
 /* Loads an ELF32 RISC-V executable: its segments into RAM, its entry point,
  * its symbols (for reports) and HTIF tohost/fromhost if present.
@@ -74,6 +114,8 @@ int tally_load_elf(tally_sim *sim, const char *path, tally_error *err);
  * cannot be read or has nothing in RAM. For sizing the board before
  * tally_sim_new. */
 uint64_t tally_elf_ram_needed(const char *path);
+/* The same from another RAM base (a board's: tally_board_info.ram_base). */
+uint64_t tally_elf_ram_needed_at(const char *path, uint32_t ram_base);
 
 /* Loads a raw binary image at `addr` (in RAM) and starts at `entry`. */
 int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t entry, tally_error *err);

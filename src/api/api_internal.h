@@ -16,6 +16,11 @@
 int api_fail(tally_error *err, tally_errcode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #define api_error(err, ...) api_fail((err), TALLY_E_INTERNAL, __VA_ARGS__)
 
+/* Reads a board description as tally_config.board names it (NULL: the
+ * built-in virt), with the error codes of tally_sim_open (board_api.c). */
+struct board_desc;
+int api_board_read(const char *board, struct board_desc *d, tally_error *err);
+
 /* include/tally/store.h's handle: the store's own. */
 struct tally_store {
   store *st;

@@ -37,29 +37,47 @@ struct tally_sim {
 };
 
 void tally_config_default(tally_config *cfg) {
-  *cfg = (tally_config){.ram_size = TALLY_RAM_SIZE_DEFAULT, .in_fd = 0};
+  *cfg = (tally_config){.ram_size = 0, .in_fd = 0, .board = NULL};
 }
 
-tally_sim *tally_sim_new(const tally_config *cfg) {
+tally_sim *tally_sim_new(const tally_config *cfg) { return tally_sim_open(cfg, NULL); }
+
+tally_sim *tally_sim_open(const tally_config *cfg, tally_error *err) {
   tally_config def;
   if (!cfg) {
     tally_config_default(&def);
     cfg = &def;
   }
-  uint32_t ram = cfg->ram_size ? cfg->ram_size : TALLY_RAM_SIZE_DEFAULT;
-  if (ram & 0xfff || ram > 0x80000000u)
-    return NULL;
+  board_desc *desc = malloc(sizeof *desc);
+  if (!desc)
+    return api_error(err, "out of memory"), NULL;
+  if (api_board_read(cfg->board, desc, err) != 0)
+    return free(desc), NULL;
+  uint32_t ram = cfg->ram_size ? cfg->ram_size : (uint32_t)desc->regions[0].size;
+  char msg[sizeof err->msg];
+  if (board_desc_check_ram(desc, ram, msg, sizeof msg) != 0) {
+    if (cfg->ram_size)
+      api_fail(err, TALLY_E_USAGE, "RAM of %u bytes: %s", ram, msg);
+    else
+      api_fail(err, TALLY_E_USAGE, "%s", msg);
+    return free(desc), NULL;
+  }
   tally_sim *sim = calloc(1, sizeof *sim);
-  if (!sim)
-    return NULL;
-  sim->cpu = core_new(TALLY_RAM_BASE, ram);
-  sim->board = board_new(cfg->out ? cfg->out : stdout, cfg->err ? cfg->err : stderr, cfg->in_fd);
+  if (!sim) {
+    api_error(err, "out of memory");
+    return free(desc), NULL;
+  }
+  sim->cpu = core_new(desc->regions[0].base, ram);
+  sim->board = board_new(desc, cfg->out ? cfg->out : stdout, cfg->err ? cfg->err : stderr, cfg->in_fd);
+  free(desc);
   if (!sim->cpu || !sim->board) {
+    api_error(err, "cannot allocate a board with %u bytes of RAM", ram);
     tally_sim_free(sim);
     return NULL;
   }
   sim->cpu->board = sim->board;
   sim->cpu->bus = &board_bus;
+  sim->cpu->no_semihost = !sim->board->desc.semihosting;
   sym_table_init(&sim->syms);
   sym_lines_init(&sim->lines);
   return sim;
@@ -94,16 +112,35 @@ static void start_at(tally_sim *sim, const loaded_image *img, const char *elf_pa
   sym_lines_free(&sim->lines);
   sim->lines_state = LINES_UNREAD;
   core_reset(sim->cpu, img->entry);
-  if (img->has_tohost)
+  if (img->has_tohost && sim->board->desc.htif)
     board_enable_htif(sim->cpu, img->tohost, img->fromhost);
 }
 
-uint64_t tally_elf_ram_needed(const char *path) { return loader_elf_ram_needed(path); }
+uint64_t tally_elf_ram_needed(const char *path) { return loader_elf_ram_needed(path, TALLY_RAM_BASE); }
+
+uint64_t tally_elf_ram_needed_at(const char *path, uint32_t ram_base) {
+  return loader_elf_ram_needed(path, ram_base);
+}
+
+const char *tally_board_name(const tally_sim *sim) { return sim->board->desc.name; }
+uint32_t tally_ram_base(const tally_sim *sim) { return sim->cpu->ram_base; }
+uint32_t tally_ram_size(const tally_sim *sim) { return sim->cpu->ram_size; }
 
 int tally_load_elf(tally_sim *sim, const char *path, tally_error *err) {
   loaded_image img;
-  if (loader_elf(sim->cpu, path, &sim->syms, &img, err) != 0)
+  const board_desc *d = &sim->board->desc;
+  bool own = !d->path[0] || !strcmp(d->name, "virt"); /* tally.ld's map: the messages that point at it */
+  if (loader_elf(sim->cpu, path, own ? NULL : d->name, &sim->syms, &img, err) != 0)
     return -1;
+  /* tally inst's runtime makes semihosting calls (target/inst/rt_entry.S) */
+  if (!d->semihosting && sym_table_find(&sim->syms, "__tally_inst_start")) {
+    sym_table_free(&sim->syms);
+    sym_table_init(&sim->syms);
+    return api_fail(err, TALLY_E_INPUT,
+                    "%s: the program is instrumented by tally inst, whose runtime makes semihosting calls, and "
+                    "board %s has no semihosting (run it on a board that has, e.g. virt)",
+                    path, d->name);
+  }
   start_at(sim, &img, path);
   return 0;
 }
@@ -256,11 +293,24 @@ int tally_set_core(tally_sim *sim, const char *name, const char *const *sets, in
     return -1;
   }
   err->code = TALLY_E_INTERNAL;
+  /* a board whose RAM is not cacheable: no access ever reaches the caches
+   * (devices never do), so the model runs as one without them */
+  if (!sim->board->desc.regions[0].cacheable)
+    m.icache.enabled = m.dcache.enabled = false;
   timing *tm = timing_new(&m);
   if (!tm) {
     snprintf(err->msg, sizeof err->msg, "cannot set up core model '%s'", m.name);
     return -1;
   }
+  const board_desc *d = &sim->board->desc;
+  timing_mem_region regions[TIMING_MAX_MEM_REGIONS];
+  uint32_t n = 0;
+  for (unsigned i = 0; i < d->nregions && n < TIMING_MAX_MEM_REGIONS; i++, n++)
+    regions[n] = (timing_mem_region){.base = d->regions[i].base,
+                                     .size = i == 0 ? sim->cpu->ram_size : d->regions[i].size,
+                                     .wait_states = d->regions[i].wait_states,
+                                     .cacheable = d->regions[i].cacheable};
+  timing_set_memory_map(tm, regions, n);
   core_set_timing(sim->cpu, tm);
   return 0;
 }

@@ -1,7 +1,9 @@
 /*
- * The simulated board around the hart: the devices of QEMU's `virt` machine
- * that bare-metal programs use, RISC-V semihosting and HTIF. Programs built
- * for QEMU virt run here unchanged.
+ * The simulated board around the hart: the devices bare-metal programs use
+ * (the SiFive test finisher, tally's control block, a CLINT, an ns16550
+ * UART), RISC-V semihosting and HTIF, at the addresses a board description
+ * gives (board_desc.h, docs/boards.md). The default is QEMU's `virt`, so
+ * programs built for QEMU virt run here unchanged:
  *
  *   0x00100000  SiFive test finisher  (exit status)
  *   0x00110000  tally control block   (markers, DVFS)
@@ -17,12 +19,9 @@
 #include <stdio.h>
 
 #include "../core/cpu.h"
+#include "board_desc.h"
 #include "hostfs.h"
 
-#define BOARD_FINISHER_BASE 0x00100000u
-#define BOARD_CONTROL_BASE 0x00110000u
-#define BOARD_CLINT_BASE 0x02000000u
-#define BOARD_UART_BASE 0x10000000u
 #define BOARD_CORE_HZ 100000000u /* functional-mode clock for semihosting time calls */
 
 #define SEMIHOST_MAX_FILES 32
@@ -40,10 +39,20 @@ typedef struct semihost_file {
 
 typedef struct board board;
 
+/* One device on the bus: its window and handlers (bus.c). */
+typedef struct bus_device {
+  uint32_t base, size;
+  bool (*load)(struct core_cpu *, uint32_t off, unsigned size, uint32_t *val);
+  bool (*store)(struct core_cpu *, uint32_t off, unsigned size, uint32_t val);
+} bus_device;
+
 /* The core's bus (src/core/cpu.h): these devices, semihosting and HTIF. */
 extern const core_bus board_bus;
 
 struct board {
+  board_desc desc;  /* the memory map */
+  bus_device devs[BOARD_DEV_COUNT]; /* the devices present, in address decode order */
+  unsigned ndevs;
   FILE *out, *err;  /* the program's stdout and stderr */
   int in_fd;        /* the program's stdin */
 
@@ -70,7 +79,8 @@ struct board {
   hostfs fs;                /* which host files SYS_OPEN may open (hostfs.h) */
 };
 
-board *board_new(FILE *out, FILE *err, int in_fd);
+/* A board with the devices of `desc` (NULL: the built-in virt). */
+board *board_new(const board_desc *desc, FILE *out, FILE *err, int in_fd);
 void board_free(board *b);
 bool board_set_cmdline(board *b, int argc, char *const argv[]);
 void board_enable_htif(core_cpu *cpu, uint32_t tohost, uint32_t fromhost);

@@ -53,6 +53,24 @@ static inline bool parse_u64(const char *s, uint64_t *out) { return tally_parse_
 static inline bool parse_seconds(const char *s, double *out) { return tally_parse_seconds(s, out); }
 
 struct tally_sim;
+/* --board NAME|FILE (board_opts.c): fills cfg->board and cfg->ram_size
+ * for `program` (an ELF gets the RAM its segments need, up to twice the
+ * board's, unless --ram-size was given: ram_size 0 means it was not; raw:
+ * the program is a raw binary) and *ram_base (where a raw binary goes by
+ * default). board NULL: virt. 0, or after saying why EXIT_USAGE (an
+ * unknown name) or EXIT_NOINPUT (a board file that cannot be read). */
+struct tally_config;
+int cli_board_config(struct tally_config *cfg, const char *board, const char *program, bool raw, uint64_t ram_size,
+                     uint32_t *ram_base, const char *cmd);
+/* tally_sim_open, saying why not on stderr ("tally CMD: ..."); NULL then,
+ * *status the exit status. */
+struct tally_sim *cli_sim_open(const struct tally_config *cfg, const char *cmd, int *status);
+/* The --help lines of --board and --raw. */
+#define BOARD_HELP \
+  "      --board NAME|FILE  the board: memory map and devices (a shipped name:\n" \
+  "                         virt, the default, or litex; or a board file;\n" \
+  "                         docs/boards.md)\n"
+
 /* Sets the core model (core_opts.c): 0, EXIT_USAGE for a bad --core name
  * or --set value, EXIT_NOINPUT for a model file that cannot be read. */
 int cli_set_core(struct tally_sim *sim, const char *name, const char *const *sets, int nsets, const char *cmd);

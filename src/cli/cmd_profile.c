@@ -42,9 +42,10 @@ typedef struct profile_opts {
   bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
   /* loading, as tally run does it */
-  bool raw;                /* --load-addr: PROGRAM is a raw binary */
+  bool raw;                /* --raw or --load-addr: PROGRAM is a raw binary */
   uint32_t load_addr, entry;
-  bool entry_set;
+  bool load_set, entry_set; /* else both are the board's RAM base */
+  const char *board;       /* --board NAME|FILE, NULL: virt */
   uint64_t ram_size;
   bool ram_size_given;     /* --ram-size: else as the ELF needs */
   const char *map;         /* --map FILE: functions from a GNU ld map file */
@@ -79,10 +80,15 @@ static void profile_usage(FILE *f) {
           "                           its source lines when PROGRAM has a line table\n"
           "      --sample-every T     also run a PC sampler every T of simulated time\n"
           "                           (e.g. 10ms, 1ms, 100us) and compare its shares\n"
+          "      --board NAME|FILE    the board: memory map and devices (a shipped name:\n"
+          "                           virt, the default, or litex; or a board file;\n"
+          "                           docs/boards.md)\n"
+          "      --raw                PROGRAM is a raw binary, loaded at the board's RAM base\n"
           "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
           "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
           "      --map FILE           function names from a GNU ld map file (raw binaries)\n"
-          "      --ram-size SIZE      RAM size, a multiple of 4 KiB (default 128Mi)\n"
+          "      --ram-size SIZE      RAM size, a multiple of 4 KiB (default the board's:\n"
+          "                           128Mi on virt, or what the ELF needs, up to twice that)\n"
           "      --max-insns N        stop after N instructions\n"
           "      --timeout S          stop after S seconds of wall time (Ctrl-C stops too;\n"
           "                           either way the profile of what ran is printed)\n"
@@ -186,7 +192,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -201,6 +207,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
+    {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
     {"no-progress", no_argument, NULL, O_NO_PROGRESS},
@@ -268,9 +275,11 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
                 optarg);
         return -1;
       }
-      if (c == O_LOAD) { o->raw = true; o->load_addr = (uint32_t)v; }
+      if (c == O_LOAD) { o->raw = true; o->load_set = true; o->load_addr = (uint32_t)v; }
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
+    case O_BOARD: o->board = optarg; break;
+    case O_RAW: o->raw = true; break;
     case O_MAP: o->map = optarg; break;
     case O_RAM:
       if (!parse_u64(optarg, &o->ram_size) || o->ram_size == 0 || o->ram_size % 4096 || o->ram_size > 0x80000000ull) {
@@ -308,7 +317,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     return -1;
   }
   if (o->entry_set && !o->raw) {
-    fprintf(stderr, "tally profile: --entry only applies to raw binaries (with --load-addr)\n");
+    fprintf(stderr, "tally profile: --entry only applies to raw binaries (with --raw or --load-addr)\n");
     return -1;
   }
   if (o->quiet && o->progress == PROGRESS_ON) {
@@ -484,13 +493,14 @@ int cmd_profile(int argc, char **argv) {
     return EXIT_USAGE;
   tally_config cfg;
   tally_config_default(&cfg);
-  cfg.ram_size = (uint32_t)o.ram_size;
-  if (!o.raw && !o.ram_size_given) {
-    /* RAM as the ELF needs, up to 256 MiB (a tally inst output), as tally run */
-    uint64_t need = tally_elf_ram_needed(argv[first]);
-    if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
-      cfg.ram_size = (uint32_t)need;
-  }
+  /* RAM as the ELF needs, up to twice the board's (a tally inst output), as tally run */
+  uint32_t ram_base;
+  int bst = cli_board_config(&cfg, o.board, argv[first], o.raw, o.ram_size_given ? o.ram_size : 0, &ram_base,
+                             "profile");
+  if (bst != 0)
+    return bst;
+  if (!o.load_set)
+    o.load_addr = ram_base;
   if (o.to_stdout)
     cfg.out = stderr; /* stdout carries the export alone */
   /* the program's console goes through the progress line's streams, which
@@ -498,11 +508,9 @@ int cmd_profile(int argc, char **argv) {
   run_progress progress;
   progress_init(&progress, o.progress, o.progress_every, o.max_insns, PROFILE_SLICE_INSNS);
   progress_wrap(&progress, &cfg.out, &cfg.err);
-  tally_sim *sim = tally_sim_new(&cfg);
   int status = EXIT_INTERNAL;
-  if (!sim)
-    fprintf(stderr, "tally profile: out of memory\n");
-  else
+  tally_sim *sim = cli_sim_open(&cfg, "profile", &status);
+  if (sim)
     status = profile_board(sim, &o, &progress, argc, argv, first);
   tally_sim_free(sim);
   progress_close(&progress); /* the board wrote to its streams until now */

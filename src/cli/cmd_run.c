@@ -36,9 +36,10 @@ typedef struct run_opts {
   double progress_every;     /* --progress-every S */
   uint64_t max_insns;   /* 0 = no bound */
   double timeout;       /* seconds, 0 = none */
-  bool raw;
+  bool raw;                  /* --raw or --load-addr: PROGRAM is a raw binary */
   uint32_t load_addr, entry;
-  bool entry_set;
+  bool load_set, entry_set;  /* else both are the board's RAM base */
+  const char *board;         /* --board NAME|FILE, NULL: virt */
   uint64_t ram_size;
   bool ram_size_given;
   const char *core;          /* NULL and no --set/--stats: functional run */
@@ -81,10 +82,14 @@ static void run_usage(FILE *f) {
           "      --progress-every S seconds of wall time between updates (default 1)\n"
           "      --max-insns N      stop after N instructions (k/M/G suffixes)\n"
           "      --timeout S        stop after S seconds of wall time\n"
+          BOARD_HELP
+          "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
+          "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
           "      --entry ADDR       start at ADDR (raw binaries; default: the load address)\n"
-          "      --ram-size SIZE    board RAM in bytes (default 128Mi, as QEMU virt, or\n"
-          "                         what the ELF's segments need, up to 256Mi)\n"
+          "      --ram-size SIZE    board RAM in bytes (default the board's: 128Mi on virt,\n"
+          "                         as QEMU; or what the ELF's segments need, up to twice\n"
+          "                         that)\n"
           "      --gdb [ADDR:]PORT  GDB may attach (target remote PORT) while the program\n"
           "                         runs: it stops where it is and runs as GDB says,\n"
           "                         not a cycle changed (docs/tally-gdb.md). Loopback\n"
@@ -187,7 +192,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
@@ -196,6 +201,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
+    {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
     {"stats-json", required_argument, NULL, OPT_JSON},
     {"inst-cost", required_argument, NULL, OPT_INST_COST},
@@ -300,7 +306,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
                 c == OPT_LOAD ? "--load-addr" : "--entry", optarg);
         return -1;
       }
-      if (c == OPT_LOAD) { o->raw = true; o->load_addr = (uint32_t)v; }
+      if (c == OPT_LOAD) { o->raw = true; o->load_set = true; o->load_addr = (uint32_t)v; }
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
     case OPT_RAM:
@@ -312,6 +318,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       }
       break;
     case OPT_CORE: o->core = optarg; o->timed = true; break;
+    case OPT_BOARD: o->board = optarg; break;
+    case OPT_RAW: o->raw = true; break;
     case OPT_SET:
       if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0])) {
         fprintf(stderr, "tally run: too many --set options\n");
@@ -393,11 +401,11 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
   if (o->inst_cost && (count_wanted(&o->count) || o->gdb || o->raw)) {
     /* its counters are the statistics module's: one module per run */
     fprintf(stderr, "tally run: --inst-cost is not used with %s\n",
-            o->gdb ? "--gdb" : o->raw ? "--load-addr (it compares ELF files)" : "--count or --control");
+            o->gdb ? "--gdb" : o->raw ? "--raw or --load-addr (it compares ELF files)" : "--count or --control");
     return -1;
   }
   if (o->entry_set && !o->raw) {
-    fprintf(stderr, "tally run: --entry only applies to raw binaries (with --load-addr)\n");
+    fprintf(stderr, "tally run: --entry only applies to raw binaries (with --raw or --load-addr)\n");
     return -1;
   }
   /* `tally run prog.elf --count ...` passes --count to the program: say so */
@@ -449,28 +457,25 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
   *status = EXIT_NOINPUT;
   tally_config cfg;
   tally_config_default(&cfg);
-  cfg.ram_size = (uint32_t)o->ram_size;
-  if (!o->raw && !o->ram_size_given) {
-    /* an ELF that needs more, up to 256 MiB (tally inst's output), gets it;
-     * beyond that a segment outside RAM is an error, as it was */
-    uint64_t need = tally_elf_ram_needed(argv[0]);
-    if (need > cfg.ram_size && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
-      cfg.ram_size = (uint32_t)need;
-  }
+  uint32_t ram_base;
+  if ((*status = cli_board_config(&cfg, o->board, argv[0], o->raw, o->ram_size_given ? o->ram_size : 0, &ram_base,
+                                  "run")) != 0)
+    return NULL;
+  *status = EXIT_NOINPUT;
+  uint32_t load_addr = o->load_set ? o->load_addr : ram_base;
   if ((o->stats_json && !strcmp(o->stats_json, "-")) || (o->count.csv && !strcmp(o->count.csv, "-")))
     cfg.out = stderr; /* stdout carries the JSON alone */
   progress_wrap(progress, &cfg.out, &cfg.err);
-  tally_sim *sim = tally_sim_new(&cfg);
-  if (!sim) {
-    fprintf(stderr, "tally run: cannot allocate a board with %llu bytes of RAM\n", (unsigned long long)o->ram_size);
+  tally_sim *sim = cli_sim_open(&cfg, "run", status);
+  if (!sim)
     return NULL;
-  }
+  *status = EXIT_NOINPUT;
   if (host_files_apply(&o->files, sim, "run") != 0) {
     tally_sim_free(sim);
     return NULL;
   }
   tally_error err;
-  int rc = o->raw ? tally_load_raw(sim, argv[0], o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
+  int rc = o->raw ? tally_load_raw(sim, argv[0], load_addr, o->entry_set ? o->entry : load_addr, &err)
                   : tally_load_elf(sim, argv[0], &err);
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
@@ -573,8 +578,8 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
                                      p->counting ? count_measure(p->counting) : NULL, argv[first], &st)))
     return st;
   if (o->inst_cost &&
-      !(p->cost = inst_cost_setup(sim, o->inst_cost, o->core ? o->core : "tally5", o->sets, o->nsets, &o->files,
-                                  argc - first, argv + first, &st)))
+      !(p->cost = inst_cost_setup(sim, o->inst_cost, o->board, o->core ? o->core : "tally5", o->sets, o->nsets,
+                                  &o->files, argc - first, argv + first, &st)))
     return st;
   return 0;
 }

@@ -18,7 +18,7 @@ static tally_sim *load_symbols(const char *program, const char *map, int *status
   tally_config cfg;
   tally_config_default(&cfg);
   uint64_t need = program ? tally_elf_ram_needed(program) : 0;
-  if (need > cfg.ram_size && need <= UINT32_MAX)
+  if (need > TALLY_RAM_SIZE_DEFAULT && need <= 0x80000000u)
     cfg.ram_size = (uint32_t)need;
   tally_sim *sim = tally_sim_new(&cfg);
   *status = EXIT_INTERNAL;

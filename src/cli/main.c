@@ -74,8 +74,39 @@ static void find_installed_cores(void) {
     setenv("TALLY_CORES_PATH", dir, 0);
 }
 
+/* ... and its boards in <prefix>/share/tally/boards, looked up after the
+ * user's $TALLY_BOARDS_PATH (the library then tries the source tree's). */
+static void find_installed_boards(void) {
+  char exe[PATH_MAX], dir[PATH_MAX + 32];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (!slash)
+    return;
+  *slash = '\0';
+  snprintf(dir, sizeof dir, "%s/../share/tally/boards", exe);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return;
+  const char *set = getenv("TALLY_BOARDS_PATH");
+  if (!set || !*set) {
+    setenv("TALLY_BOARDS_PATH", dir, 1);
+    return;
+  }
+  size_t len = strlen(set) + strlen(dir) + 2;
+  char *both = malloc(len);
+  if (!both)
+    return;
+  snprintf(both, len, "%s:%s", set, dir);
+  setenv("TALLY_BOARDS_PATH", both, 1);
+  free(both);
+}
+
 int main(int argc, char **argv) {
   find_installed_cores();
+  find_installed_boards();
   if (argc < 2) {
     usage(stderr);
     return EXIT_USAGE;

@@ -46,10 +46,13 @@ void inst_cost_free(inst_cost *c) {
 }
 
 /* The original's run: its totals of the cost signals and its exit status. */
-static int run_original(inst_cost *c, const char *core, const char *const *sets, int nsets,
+static int run_original(inst_cost *c, const char *board, const char *core, const char *const *sets, int nsets,
                         const host_files_opts *files, int argc, char **argv) {
   tally_config cfg;
   tally_config_default(&cfg);
+  int bst = cli_board_config(&cfg, board, c->orig, false, 0, NULL, "run");
+  if (bst != 0)
+    return bst;
   FILE *null = fopen("/dev/null", "w");
   if (!null) {
     fprintf(stderr, "tally run: --inst-cost: cannot open /dev/null\n");
@@ -57,9 +60,6 @@ static int run_original(inst_cost *c, const char *core, const char *const *sets,
   }
   cfg.out = cfg.err = null;
   cfg.in_fd = -1;
-  uint64_t need = tally_elf_ram_needed(c->orig);
-  if (need > TALLY_RAM_SIZE_DEFAULT && need <= 2ull * TALLY_RAM_SIZE_DEFAULT)
-    cfg.ram_size = (uint32_t)need;
   tally_sim *sim = tally_sim_new(&cfg);
   tally_error err;
   int st = sim ? 0 : EXIT_INTERNAL;
@@ -120,15 +120,16 @@ static int attach_counters(inst_cost *c, tally_sim *sim, const char *core) {
   return 0;
 }
 
-inst_cost *inst_cost_setup(tally_sim *sim, const char *orig, const char *core, const char *const *sets, int nsets,
-                           const host_files_opts *files, int argc, char **argv, int *status) {
+inst_cost *inst_cost_setup(tally_sim *sim, const char *orig, const char *board, const char *core,
+                           const char *const *sets, int nsets, const host_files_opts *files, int argc, char **argv,
+                           int *status) {
   inst_cost *c = calloc(1, sizeof *c);
   if (!c) {
     *status = EXIT_INTERNAL;
     return NULL;
   }
   c->orig = orig;
-  if ((*status = run_original(c, core, sets, nsets, files, argc, argv)) != 0 ||
+  if ((*status = run_original(c, board, core, sets, nsets, files, argc, argv)) != 0 ||
       (*status = attach_counters(c, sim, core)) != 0) {
     inst_cost_free(c);
     return NULL;

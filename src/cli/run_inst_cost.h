@@ -14,13 +14,14 @@
 
 typedef struct inst_cost inst_cost;
 
-/* Runs ORIG to its end on a board of its own (core and --set overrides as
+/* Runs ORIG to its end on a board of its own (the same --board, core and --set overrides as
  * given, its output and input discarded, the same host-file policy and
  * argv), then attaches the counters that split the instrumented run
  * (sim, loaded, its core set) between the program and the analysis
  * region. NULL after printing why; *status is then the exit status. */
-inst_cost *inst_cost_setup(tally_sim *sim, const char *orig, const char *core, const char *const *sets, int nsets,
-                           const host_files_opts *files, int argc, char **argv, int *status);
+inst_cost *inst_cost_setup(tally_sim *sim, const char *orig, const char *board, const char *core,
+                           const char *const *sets, int nsets, const host_files_opts *files, int argc, char **argv,
+                           int *status);
 
 /* After the run (why: NULL when the program ran to its end; status its
  * exit status): prints the table on f. 0, or an exit status. */

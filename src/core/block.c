@@ -209,10 +209,11 @@ void core_block_flush(core_cpu *cpu) {
 }
 
 /* An ebreak between `slli x0,x0,0x1f` and `srai x0,x0,7` is a semihosting
- * call (the RISC-V semihosting spec); all three must be 32-bit. */
+ * call (the RISC-V semihosting spec); all three must be 32-bit. On a board
+ * without semihosting it is the breakpoint it looks like. */
 static bool is_semihost_call(const core_cpu *cpu, uint32_t pc) {
   uint32_t before, after;
-  return core_fetch_insn(cpu, pc - 4, &before) && before == 0x01f01013u &&
+  return !cpu->no_semihost && core_fetch_insn(cpu, pc - 4, &before) && before == 0x01f01013u &&
          core_fetch_insn(cpu, pc + 4, &after) && after == 0x40705013u;
 }
 

@@ -118,6 +118,7 @@ typedef struct core_cpu {
 
   uint8_t *ram;
   uint32_t ram_base, ram_size;
+  bool no_semihost;     /* the board has no semihosting: the ebreak sequence is a breakpoint */
   uint8_t *watch;       /* ram_size >> WATCH_SHIFT entries */
 
   /* machine-mode CSRs */

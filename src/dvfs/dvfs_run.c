@@ -14,7 +14,7 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
   cfg.out = out;
   cfg.in_fd = -1;
   uint64_t need = tally_elf_ram_needed(path);
-  if (need > cfg.ram_size && need <= (256u << 20))
+  if (need > TALLY_RAM_SIZE_DEFAULT && need <= (256u << 20))
     cfg.ram_size = (uint32_t)need;
   tally_sim *sim = tally_sim_new(&cfg);
   if (!sim) {

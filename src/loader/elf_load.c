@@ -63,7 +63,8 @@ static int check_header(Elf *e, const char *path, size_t file_size, tally_error 
 }
 
 /* Checks all PT_LOAD segments; returns how many there are, or -1. */
-static int check_segments(Elf *e, const core_cpu *cpu, const char *path, size_t file_size, tally_error *err) {
+static int check_segments(Elf *e, const core_cpu *cpu, const char *board, const char *path, size_t file_size,
+                          tally_error *err) {
   size_t n;
   if (elf_getphdrnum(e, &n) != 0)
     return fail(err, "%s: cannot read program headers: %s", path, elf_errmsg(-1));
@@ -86,6 +87,12 @@ static int check_segments(Elf *e, const core_cpu *cpu, const char *path, size_t 
     /* below RAM: linked for another memory map (picolibc's default layout
      * puts code at 0x10000000), which no RAM size fixes; above its end: a
      * larger RAM does */
+    if (board && (lo < cpu->ram_base || hi > (uint64_t)cpu->ram_base + cpu->ram_size))
+      return fail(err, "%s: segment %zu (0x%08llx-0x%08llx) is outside the RAM of board %s (0x%08x-0x%08llx): the "
+                  "program is linked for another memory map; link it for this board, or run it on the board it "
+                  "was linked for (--board, docs/boards.md)",
+                  path, i, (unsigned long long)lo, (unsigned long long)hi, board, cpu->ram_base,
+                  (unsigned long long)cpu->ram_base + cpu->ram_size);
     if (lo < cpu->ram_base)
       return fail(err, "%s: segment %zu (0x%08llx-0x%08llx) is below RAM (0x%08x-0x%08llx): the program is linked "
                   "for another memory map; link it for tally's board with target/tally.ld and target/crt0.S "
@@ -136,7 +143,8 @@ static void read_symbols(Elf *e, const char *path, sym_table *syms, loaded_image
   img->fromhost = sym_elf_symbol_value(e, "fromhost", &v) == 0 ? v : 0;
 }
 
-int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *img, tally_error *err) {
+int loader_elf(core_cpu *cpu, const char *path, const char *board, sym_table *syms, loaded_image *img,
+               tally_error *err) {
   *img = (loaded_image){0};
   if (elf_version(EV_CURRENT) == EV_NONE)
     return fail(err, "libelf: %s", elf_errmsg(-1));
@@ -149,7 +157,7 @@ int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *i
   const char *raw = e ? elf_rawfile(e, &file_size) : NULL;
   if (!e || !raw) {
     fail(err, "%s: cannot read as ELF: %s", path, elf_errmsg(-1));
-  } else if (check_header(e, path, file_size, err) == 0 && check_segments(e, cpu, path, file_size, err) > 0) {
+  } else if (check_header(e, path, file_size, err) == 0 && check_segments(e, cpu, board, path, file_size, err) > 0) {
     GElf_Ehdr eh;
     gelf_getehdr(e, &eh);
     if ((uint32_t)eh.e_entry - cpu->ram_base >= cpu->ram_size) {
@@ -171,7 +179,7 @@ int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *i
   return rc;
 }
 
-uint64_t loader_elf_ram_needed(const char *path) {
+uint64_t loader_elf_ram_needed(const char *path, uint32_t ram_base) {
   if (elf_version(EV_CURRENT) == EV_NONE)
     return 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -183,9 +191,9 @@ uint64_t loader_elf_ram_needed(const char *path) {
   if (e && elf_kind(e) == ELF_K_ELF && elf_getphdrnum(e, &n) == 0) {
     for (size_t i = 0; i < n; i++) {
       GElf_Phdr ph;
-      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0 || ph.p_paddr < TALLY_RAM_BASE)
+      if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_memsz == 0 || ph.p_paddr < ram_base)
         continue;
-      uint64_t end = ph.p_paddr + ph.p_memsz - TALLY_RAM_BASE;
+      uint64_t end = ph.p_paddr + ph.p_memsz - ram_base;
       if (end > top)
         top = end;
     }

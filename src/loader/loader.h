@@ -20,8 +20,12 @@ typedef struct loaded_image {
   uint32_t tohost, fromhost;
 } loaded_image;
 
-int loader_elf(core_cpu *cpu, const char *path, sym_table *syms, loaded_image *img, tally_error *err);
-uint64_t loader_elf_ram_needed(const char *path);
+/* `board`: the name of the board when it is not the default virt, for
+ * the message about a program linked for another memory map (NULL: the
+ * messages of tally's own board, which point at target/tally.ld). */
+int loader_elf(core_cpu *cpu, const char *path, const char *board, sym_table *syms, loaded_image *img,
+               tally_error *err);
+uint64_t loader_elf_ram_needed(const char *path, uint32_t ram_base);
 int loader_raw(core_cpu *cpu, const char *path, uint32_t addr, loaded_image *img, tally_error *err);
 
 #endif

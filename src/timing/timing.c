@@ -143,12 +143,34 @@ static uint32_t beats_of(const timing *t, uint32_t bytes) {
  * caller's. */
 static uint32_t read_latency(timing *t, uint32_t addr, uint32_t beats) {
   t->mem_read_beats += beats;
-  return row_penalty(t, addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
+  uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, addr) : 0;
+  return row_penalty(t, addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat + waits;
 }
 
 static uint32_t write_latency(timing *t, uint32_t addr, uint32_t beats) {
   t->mem_write_beats += beats;
-  return row_penalty(t, addr) + beats * t->mem_write_beat;
+  uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, addr) : 0;
+  return row_penalty(t, addr) + beats * t->mem_write_beat + waits;
+}
+
+void timing_set_memory_map(timing *t, const timing_mem_region *r, uint32_t n) {
+  if (n > TIMING_MAX_MEM_REGIONS)
+    n = TIMING_MAX_MEM_REGIONS;
+  t->n_mem_regions = n;
+  t->max_wait_states = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    t->mem_regions[i] = r[i];
+    if (r[i].wait_states > t->max_wait_states)
+      t->max_wait_states = r[i].wait_states;
+  }
+  compute_bounds(t);
+}
+
+uint32_t timing_device_access(timing *t, uint32_t addr) {
+  uint32_t w = timing_wait_states(t, addr);
+  if (w)
+    charge(t, SIG_STALL_DCACHE, w);
+  return w;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
@@ -458,7 +480,8 @@ void timing_add_block_events(const timing *t, const block_timing *bt, bool branc
 static uint32_t port_wait_bound(const timing *t, uint32_t write, uint32_t fill) {
   const core_model *m = &t->model;
   bool buffered = !m->dcache.enabled || m->dcache.write_policy == WRITE_THROUGH;
-  return buffered ? (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat) + write + fill : 0;
+  return buffered ? (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat + t->max_wait_states) + write +
+                        fill : 0;
 }
 
 static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
@@ -467,8 +490,9 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   uint32_t beats = (line ? line : 4) / (m->bus_bytes ? m->bus_bytes : 4) + 1;
   uint32_t refill = m->dcache.refill_cycles > m->icache.refill_cycles ? m->dcache.refill_cycles
                                                                       : m->icache.refill_cycles;
-  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * t->mem_read_beat + refill;
-  uint32_t write = t->mem_row_miss + beats * t->mem_write_beat;
+  uint32_t ws = t->max_wait_states; /* a board's wait states, on every beat */
+  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * (t->mem_read_beat + ws) + refill;
+  uint32_t write = t->mem_row_miss + beats * (t->mem_write_beat + ws);
   uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
   case CLASS_LOAD: case CLASS_STORE: return port + write + fill;

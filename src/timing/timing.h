@@ -169,6 +169,17 @@ typedef struct timing_flow_ops {
   void (*sample_until)(void *f, uint32_t pc, uint64_t now); /* samples before `now` fall on pc */
 } timing_flow_ops;
 
+/* One address region of the board as the timing model sees it (the
+ * board's [ram] and [region.NAME] sections, docs/boards.md): the wait
+ * states of each bus beat to it, and whether it may be cached. */
+#define TIMING_MAX_MEM_REGIONS 8
+typedef struct timing_mem_region {
+  uint32_t base;
+  uint64_t size;
+  uint32_t wait_states;
+  bool cacheable;
+} timing_mem_region;
+
 typedef struct timing {
   core_model model;
   cache icache, dcache;
@@ -252,6 +263,12 @@ typedef struct timing {
    * flags are TIMING_DC_*. */
   void (*dcache_miss_fn)(void *ctx, uint32_t line_addr, uint32_t flags);
   void *dcache_miss_ctx;
+  /* The board's address regions (timing_set_memory_map), for
+   * timing_wait_states; max_wait_states 0 (every board without wait
+   * states, virt among them) keeps them off every path. */
+  timing_mem_region mem_regions[TIMING_MAX_MEM_REGIONS];
+  uint32_t n_mem_regions;
+  uint32_t max_wait_states;
 } timing;
 
 /* What dcache_miss_fn is told of an access (the values of include/tally's
@@ -268,6 +285,30 @@ void timing_fence_i(timing *t);
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
 void timing_free(timing *t);
+
+/* The board's address regions (at most TIMING_MAX_MEM_REGIONS; more are
+ * ignored), set before the first instruction runs. Without a call there
+ * are none: no address has wait states. */
+void timing_set_memory_map(timing *t, const timing_mem_region *r, uint32_t n);
+
+/* The wait states of one bus beat to addr: the extra cycles the board's
+ * region holding addr adds to each beat ([ram] or [region.NAME]
+ * wait_states, docs/boards.md); 0 outside every region. This is how a core
+ * model learns of the board's memory timing. The generic model adds them
+ * to every beat of a fill, write-back, uncached read or write and
+ * uncached fetch, and once to each device access (timing_device_access);
+ * a core model of its own charges them where its bus waits. */
+static inline uint32_t timing_wait_states(const timing *t, uint32_t addr) {
+  for (uint32_t i = 0; i < t->n_mem_regions; i++)
+    if ((uint64_t)(addr - t->mem_regions[i].base) < t->mem_regions[i].size)
+      return t->mem_regions[i].wait_states;
+  return 0;
+}
+
+/* A load or store that went to a device at addr (never cached): charges
+ * its region's wait states as a data stall. Called only when
+ * max_wait_states is not 0. Returns the cycles charged. */
+uint32_t timing_device_access(timing *t, uint32_t addr);
 
 /* Static costs of one decoded instruction (block builder). `hz` holds the
  * late results of the instructions before it in the block; it is updated

@@ -30,7 +30,8 @@ static void uncached_fetch(const timing *t, uint32_t pc, uint32_t len, op_timing
   uint32_t bus = t->model.bus_bytes ? t->model.bus_bytes : 4;
   uint32_t reads = (pc + len - 1) / bus - pc / bus + 1;
   o->fetch_reads = (uint8_t)reads;
-  o->fetch_stall = (uint16_t)(reads * t->mem_read_first + (reads > 1 ? t->model.split_fetch_penalty : 0));
+  uint32_t waits = t->max_wait_states ? reads * timing_wait_states(t, pc) : 0; /* the board's (docs/boards.md) */
+  o->fetch_stall = (uint16_t)(reads * t->mem_read_first + (reads > 1 ? t->model.split_fetch_penalty : 0) + waits);
 }
 
 uint32_t timing_static_hits(const timing *t, uint8_t kind) {

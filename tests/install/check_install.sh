@@ -13,12 +13,19 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 cmake --install "$BUILD" --prefix "$WORK/first" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "cmake --install"; }
 for f in bin/tally share/tally/cores/tally5.ini share/tally/cores/picorv32.ini share/man/man1/tally-run.1 \
-         share/man/man1/tally-profile.1 share/man/man7/tally-statmod.7; do
+         share/man/man1/tally-profile.1 share/man/man7/tally-statmod.7 share/tally/boards/virt.ini \
+         share/tally/boards/litex.ini share/man/man7/tally-boards.7; do
   [ -e "$WORK/first/$f" ] || fail "$f not installed"
 done
 # a model only the installed tree has, and the tree moved after installing
 sed 's/^name = sram$/name = probe/' "$WORK/first/share/tally/cores/sram.ini" >"$WORK/first/share/tally/cores/probe.ini"
+# ... and a board only the installed tree has (virt's map under another name)
+sed 's/^name = virt$/name = probeboard/' "$WORK/first/share/tally/boards/virt.ini" \
+  >"$WORK/first/share/tally/boards/probeboard.ini"
 mv "$WORK/first" "$WORK/moved"
+env -u TALLY_BOARDS_PATH "$WORK/moved/bin/tally" run --board probeboard "$ELF" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+[ "$rc" -eq 7 ] || fail "tally run --board probeboard: status $rc, expected 7 (the program's): $(cat "$WORK/err")"
 env -u TALLY_CORES_PATH "$WORK/moved/bin/tally" run --core probe --stats "$ELF" >"$WORK/out" 2>"$WORK/err"
 rc=$?
 [ "$rc" -eq 7 ] || fail "tally run --core probe: status $rc, expected 7 (the program's): $(cat "$WORK/err")"
