@@ -56,6 +56,10 @@ typedef struct tally_collector_cfg {
    * without a right tag is refused (counted in bad_tags) and RESEND and
    * FINAL_ACK carry a tag. NULL, NULL: no key (tagged packets are refused). */
   const char *key_file, *key_env;
+  /* Or the key's bytes themselves (16 to 1,024; copied at open), e.g. one
+   * made at random for this process alone: not with key_file or key_env. */
+  const void *key;
+  size_t key_len;
 } tally_collector_cfg;
 
 typedef struct tally_collector_stats {
@@ -63,6 +67,8 @@ typedef struct tally_collector_stats {
   uint64_t foreign;   /* packets for a known run from another address than its first sender: ignored */
   uint64_t bad_tags;  /* with a key: packets without a right tag; without one: tagged packets (refused) */
   uint32_t runs_open, runs_complete, runs_incomplete;
+  uint64_t runs_refused;  /* new runs refused: all 64 run slots held by runs that look alive */
+  uint64_t runs_evicted;  /* open runs dropped to make room for a new one (docs/protocol.md) */
 } tally_collector_stats;
 
 #define TALLY_DEFAULT_COLLECT_PORT 7400  /* tally collect's, and the protocol's, default */

@@ -126,6 +126,10 @@ int tally_measure_collector(tally_measure *m, const char *addr, tally_error *err
  * same key (tally_collector_cfg). Errors: TALLY_E_INPUT (unreadable, too
  * short or too long), TALLY_E_USAGE (order, or both or neither given). */
 int tally_measure_key(tally_measure *m, const char *key_file, const char *key_env, tally_error *err);
+/* The same with the key's bytes (16 to 1,024), e.g. read from a pipe the
+ * collector's process handed down: it never passes through a file or the
+ * environment. */
+int tally_measure_key_bytes(tally_measure *m, const void *key, size_t len, tally_error *err);
 
 /* One interval as the module delivered it. values[i] and saturated[i] are
  * event i's (the order of tally_measure_event); for the final record

@@ -143,8 +143,21 @@ int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root
 
 /* Never lets the program open `path` (it need not exist yet), nor its
  * SQLite side files (path-journal, -wal, -shm): for the store the run is
- * written to. Up to 4 files. Returns 0, or -1 with err. */
+ * written to, and any file tally reads or writes beside the program (a
+ * trace, a key, an output). The file is the one the path resolves to:
+ * through a symbolic link, its target (and that target's side files);
+ * when it exists, by device and inode, whatever name reaches it. Returns
+ * 0, or -1 with err. */
 int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err);
+
+/* Never lets the program open the file open on fd (by device and inode),
+ * e.g. an output just created. Returns 0, or -1 with err. */
+int tally_protect_host_fd(tally_sim *sim, int fd, tally_error *err);
+
+/* Whether the program's output (its console, through the configured out
+ * stream) could not be written: the errno of the first failed write (a
+ * full disk: ENOSPC; a closed pipe: EPIPE), or 0. Flushes the stream. */
+int tally_output_error(tally_sim *sim);
 
 typedef enum tally_stop {
   TALLY_RUNNING = 0,
@@ -154,10 +167,22 @@ typedef enum tally_stop {
   TALLY_STOP_HALT,   /* wfi with nothing that could ever wake the hart */
   TALLY_STOP_ERROR,  /* host-side failure */
   TALLY_STOP_CANCELLED, /* tally_measure_cancel (tally/run.h) asked it to stop */
+  TALLY_STOP_CYCLES, /* the cycle budget (tally_set_max_cycles) is used up */
 } tally_stop;
 
 /* Runs at most `max_insns` more instructions (UINT64_MAX: no bound). */
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns);
+
+/* The run's cycle budget: tally_run (and tally_step, tally_measure_run)
+ * returns TALLY_STOP_CYCLES at the first instruction boundary where
+ * tally_cycles(sim) >= max_cycles, and a wfi sleep ends there, so that a
+ * program that sleeps forever (no instruction retires, which no
+ * instruction budget ends) stops too. Counted from the start of the
+ * program, in the cycles of tally_cycles (with a core model its clock's,
+ * else instructions plus wfi idle time). 0 (the default) is no budget. A
+ * run that stopped at its budget goes on after a larger one is set. */
+void tally_set_max_cycles(tally_sim *sim, uint64_t max_cycles);
+uint64_t tally_max_cycles(const tally_sim *sim);
 
 /* One step of the hart, the unit a debugger and the instruction trace
  * stop at: runs until one instruction retires or one trap is taken,

@@ -40,8 +40,12 @@ tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_erro
     return NULL;
   }
   net_key key;
-  if (cfg->key_file && cfg->key_env) {
-    api_fail(err, TALLY_E_USAGE, "the key comes from a file or an environment variable, not both");
+  if ((cfg->key_file != NULL) + (cfg->key_env != NULL) + (cfg->key != NULL) > 1) {
+    api_fail(err, TALLY_E_USAGE, "the key comes from a file, an environment variable or memory: one of them");
+    return NULL;
+  }
+  if (cfg->key && net_key_set(&key, cfg->key, cfg->key_len, e, sizeof e) != 0) {
+    api_fail(err, TALLY_E_INPUT, "the key: %s", e);
     return NULL;
   }
   if (cfg->key_file && net_key_load(cfg->key_file, &key, e, sizeof e) != 0) {
@@ -68,7 +72,7 @@ tally_collector *tally_collector_open(const tally_collector_cfg *cfg, tally_erro
   net_collector_cfg nc = {.listen = cfg->listen, .rcvbuf = cfg->rcvbuf, .resend_delay_ms = cfg->resend_delay_ms,
                           .resend_tries = cfg->resend_tries, .run_timeout_ms = cfg->run_timeout_ms,
                           .on_run = on_run, .on_warning = on_warning, .ctx = c,
-                          .key = cfg->key_file || cfg->key_env ? &key : NULL};
+                          .key = cfg->key_file || cfg->key_env || cfg->key ? &key : NULL};
   c->col = net_collector_open(&nc, c->st, e, sizeof e);
   if (!c->col) {
     api_error(err, "%s", e);
@@ -124,6 +128,7 @@ void tally_collector_stats_get(const tally_collector *c, tally_collector_stats *
   *st = (tally_collector_stats){.received = s.received, .stored = s.stored, .duplicates = s.duplicates,
                                 .malformed = s.malformed, .resend_requests = s.resend_requests, .foreign = s.foreign, .bad_tags = s.bad_tags,
                                 .runs_open = s.runs_open, .runs_complete = s.runs_complete,
+                                .runs_refused = s.runs_refused, .runs_evicted = s.runs_evicted,
                                 .runs_incomplete = s.runs_incomplete};
 }
 

@@ -35,6 +35,7 @@ static const char *stop_word(tally_stop s) {
   case TALLY_STOP_LIMIT: return "limit";
   case TALLY_STOP_CANCELLED: return "limit";
   case TALLY_STOP_HALT: return "halt";
+  case TALLY_STOP_CYCLES: return "cycles";
   default: return "error";
   }
 }

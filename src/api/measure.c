@@ -284,6 +284,10 @@ int tally_measure_key(tally_measure *m, const char *key_file, const char *key_en
   return not_started(m, err) ? -1 : mnet_key(m, key_file, key_env, err);
 }
 
+int tally_measure_key_bytes(tally_measure *m, const void *key, size_t len, tally_error *err) {
+  return not_started(m, err) ? -1 : mnet_key_bytes(m, key, len, err);
+}
+
 int tally_measure_control(tally_measure *m, const char *addr, const char *key_path, tally_error *err) {
   return not_started(m, err) ? -1 : mnet_control(m, addr, key_path, err);
 }

@@ -96,6 +96,7 @@ int mnet_remote(tally_measure *m, const char *addr, tally_error *err);
 /* The key of the stream and control (a file or an environment variable),
  * before the board link is opened. */
 int mnet_key(tally_measure *m, const char *key_file, const char *key_env, tally_error *err);
+int mnet_key_bytes(tally_measure *m, const void *key, size_t len, tally_error *err);
 /* Control packets: loads the key (key: a file, or NULL for the one
  * mnet_key set, if any), opens the board link. */
 int mnet_control(tally_measure *m, const char *addr, const char *key, tally_error *err);

@@ -302,7 +302,9 @@ int mnet_store(tally_measure *m, const char *db, tally_error *err) {
     api_error(err, "out of memory");
     return store_failed(n);
   }
-  net_collector_cfg cfg = {.listen = "127.0.0.1:0", .run_timeout_ms = UINT32_MAX, .on_run = on_run,
+  /* No socket at all (listen NULL): nothing outside this process can
+   * reach the embedded collector, so nothing can be forged into the run. */
+  net_collector_cfg cfg = {.listen = NULL, .run_timeout_ms = UINT32_MAX, .on_run = on_run,
                            .on_warning = on_warning, .ctx = n, .pipe = n->pipe};
   n->col = net_collector_open(&cfg, n->st, e, sizeof e);
   if (!n->col) {
@@ -377,6 +379,21 @@ int mnet_key(tally_measure *m, const char *key_file, const char *key_env, tally_
   if (!key_file == !key_env)
     return api_fail(err, TALLY_E_USAGE, "a key comes from a file or an environment variable: exactly one of them");
   return load_key(n, key_file, key_env, err);
+}
+
+int mnet_key_bytes(tally_measure *m, const void *key, size_t len, tally_error *err) {
+  measure_net *n = m->net;
+  char e[200];
+  if (!n || !n->collector_addr[0])
+    return api_fail(err, TALLY_E_USAGE, "a key authenticates the run's stream: a store or a collector first");
+  if (n->b)
+    return api_fail(err, TALLY_E_USAGE, "the board link is already open: set the key before control or start");
+  if (!key || net_key_set(&n->key, key, len, e, sizeof e) != 0)
+    return api_fail(err, TALLY_E_INPUT, "the run's key: %s", key ? e : "none given");
+  n->keyed = true;
+  if (n->col)
+    net_collector_set_key(n->col, &n->key);
+  return 0;
 }
 
 int mnet_control(tally_measure *m, const char *addr, const char *key, tally_error *err) {

@@ -3,6 +3,7 @@
  * board and the loaded program's symbols.
  */
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,21 @@ struct tally_sim {
   sym_lines lines;          /* read by tally_profile_lines_enable */
   int lines_state;          /* LINES_*; lines_err holds the message */
   tally_error lines_err;
+  int out_errno;            /* the first failed write of the program's output, 0: none */
 };
+
+/* The program's output goes out at the end of every tally_run: a write
+ * that fails (a full disk, a closed pipe) is kept for tally_output_error. */
+static void flush_out(tally_sim *sim) {
+  errno = 0;
+  if ((fflush(sim->board->out) != 0 || ferror(sim->board->out)) && !sim->out_errno)
+    sim->out_errno = errno ? errno : EIO;
+}
+
+int tally_output_error(tally_sim *sim) {
+  flush_out(sim);
+  return sim->out_errno;
+}
 
 void tally_config_default(tally_config *cfg) {
   *cfg = (tally_config){.ram_size = 0, .in_fd = 0, .board = NULL};
@@ -175,8 +190,17 @@ int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root
 
 int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err) {
   char msg[sizeof err->msg - 64];
-  if (hostfs_protect(&sim->board->fs, path, msg, sizeof msg) != 0) {
+  if (hostfs_protect(&sim->board->fs, path, true, msg, sizeof msg) != 0) {
     snprintf(err->msg, sizeof err->msg, "cannot protect %s from the program: %s", path, msg);
+    return -1;
+  }
+  return 0;
+}
+
+int tally_protect_host_fd(tally_sim *sim, int fd, tally_error *err) {
+  char msg[sizeof err->msg - 64];
+  if (hostfs_protect_fd(&sim->board->fs, fd, msg, sizeof msg) != 0) {
+    snprintf(err->msg, sizeof err->msg, "cannot protect an open file from the program: %s", msg);
     return -1;
   }
   return 0;
@@ -184,13 +208,16 @@ int tally_protect_host_file(tally_sim *sim, const char *path, tally_error *err) 
 
 tally_stop tally_run(tally_sim *sim, uint64_t max_insns) {
   tally_stop s = (tally_stop)core_run(sim->cpu, max_insns);
-  fflush(sim->board->out);
+  flush_out(sim);
   return s;
 }
 
+void tally_set_max_cycles(tally_sim *sim, uint64_t max_cycles) { sim->cpu->max_cycles = max_cycles; }
+uint64_t tally_max_cycles(const tally_sim *sim) { return sim->cpu->max_cycles; }
+
 tally_stop tally_step(tally_sim *sim) {
   tally_stop s = (tally_stop)core_step(sim->cpu);
-  fflush(sim->board->out);
+  flush_out(sim);
   return s;
 }
 

@@ -14,7 +14,9 @@
  *  - the file is first opened with O_PATH, which opens nothing (a FIFO does
  *    not block, a device driver is not called), and must be a regular file,
  *    not on a kernel pseudo filesystem (/proc, /sys, ...) and not a
- *    protected file (the store and its side files, by device and inode).
+ *    protected file (tally's own: the store and its side files, keys,
+ *    traces, outputs), by device and inode or by name in its directory,
+ *    each protected path taken as the file it resolves to (links followed).
  *    Then it is opened for real and checked to be that same file;
  *  - a new file is created only as the literal last name in a directory
  *    resolved as above, with O_EXCL | O_NOFOLLOW, so a dangling symbolic
@@ -55,14 +57,21 @@ void hostfs_free(hostfs *h) {
     close(h->protected[i].dir_fd);
     free(h->protected[i].name);
   }
-  h->nprotected = 0;
+  free(h->protected);
+  free(h->ids);
+  h->protected = NULL;
+  h->ids = NULL;
+  h->nprotected = h->nids = 0;
   h->root_fd = -1;
 }
 
 static int open_dir(const char *path, char *err, size_t errsize) {
   int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    snprintf(err, errsize, "%s: %s", path, errno == ENOTDIR ? "not a directory" : strerror(errno));
+  if (fd < 0) {
+    int e = errno;
+    snprintf(err, errsize, "%s: %s", path, e == ENOTDIR ? "not a directory" : strerror(e));
+    errno = e;
+  }
   return fd;
 }
 
@@ -77,18 +86,43 @@ int hostfs_set(hostfs *h, int mode, const char *root, char *err, size_t errsize)
   return 0;
 }
 
-int hostfs_protect(hostfs *h, const char *path, char *err, size_t errsize) {
-  if (h->nprotected == HOSTFS_MAX_PROTECTED) {
-    snprintf(err, errsize, "more than %d protected files", HOSTFS_MAX_PROTECTED);
+static int add_id(hostfs *h, const struct stat *st, char *err, size_t errsize) {
+  for (int i = 0; i < h->nids; i++)
+    if (h->ids[i].dev == (unsigned long long)st->st_dev && h->ids[i].ino == (unsigned long long)st->st_ino)
+      return 0;
+  hostfs_file_id *ids = realloc(h->ids, (size_t)(h->nids + 1) * sizeof *ids);
+  if (!ids) {
+    snprintf(err, errsize, "out of memory");
     return -1;
   }
+  h->ids = ids;
+  h->ids[h->nids++] = (hostfs_file_id){(unsigned long long)st->st_dev, (unsigned long long)st->st_ino};
+  return 0;
+}
+
+/* Protects the last name of path in its directory (opened by the kernel,
+ * so the directory's own symbolic links are followed). */
+static int add_name(hostfs *h, const char *path, bool side, char *err, size_t errsize) {
   const char *slash = strrchr(path, '/');
   char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
   char *name = strdup(slash ? slash + 1 : path);
-  int fd = dir && name ? open_dir(dir, err, errsize) : -1;
-  if (!dir || !name)
+  hostfs_protected *grown = realloc(h->protected, (size_t)(h->nprotected + 1) * sizeof *grown);
+  if (grown)
+    h->protected = grown;
+  if (!dir || !name || !grown) {
+    free(dir);
+    free(name);
     snprintf(err, errsize, "out of memory");
+    return -1;
+  }
+  int fd = open_dir(dir, err, errsize);
   free(dir);
+  if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+    /* no such directory: no file is made there, by tally or the program
+     * (which cannot make directories); tally's own open says so */
+    free(name);
+    return 0;
+  }
   if (fd < 0 || !*name) {
     if (fd >= 0) {
       close(fd);
@@ -97,8 +131,58 @@ int hostfs_protect(hostfs *h, const char *path, char *err, size_t errsize) {
     free(name);
     return -1;
   }
-  h->protected[h->nprotected++] = (hostfs_protected){.dir_fd = fd, .name = name};
+  h->protected[h->nprotected++] = (hostfs_protected){.dir_fd = fd, .name = name, .side = side};
   return 0;
+}
+
+int hostfs_protect(hostfs *h, const char *path, bool side, char *err, size_t errsize) {
+  /* the path as given, then each symbolic link's target in turn: a store
+   * reached through a link is the file it leads to, which need not exist
+   * yet (SQLite creates it, and its journal, beside the target) */
+  char cur[HOSTFS_PATH_MAX + 1], target[HOSTFS_PATH_MAX + 1];
+  if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur) {
+    snprintf(err, errsize, "the name is too long");
+    return -1;
+  }
+  for (int hops = 0;; hops++) {
+    if (add_name(h, cur, side, err, errsize) != 0)
+      return -1;
+    struct stat st;
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+      break;
+    if (hops == 40) {
+      snprintf(err, errsize, "%s: too many levels of symbolic links", path);
+      return -1;
+    }
+    ssize_t n = readlink(cur, target, sizeof target - 1);
+    if (n < 0) {
+      snprintf(err, errsize, "%s: %s", cur, strerror(errno));
+      return -1;
+    }
+    target[n] = '\0';
+    char *slash = strrchr(cur, '/');
+    if (target[0] == '/' || !slash) {
+      memcpy(cur, target, (size_t)n + 1);
+    } else if ((size_t)(slash - cur) + 1 + (size_t)n < sizeof cur) {
+      memcpy(slash + 1, target, (size_t)n + 1);
+    } else {
+      snprintf(err, errsize, "%s: the name is too long", path);
+      return -1;
+    }
+  }
+  struct stat st;
+  if (stat(path, &st) == 0 && add_id(h, &st, err, errsize) != 0)
+    return -1;
+  return 0;
+}
+
+int hostfs_protect_fd(hostfs *h, int fd, char *err, size_t errsize) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    snprintf(err, errsize, "%s", strerror(errno));
+    return -1;
+  }
+  return add_id(h, &st, err, errsize);
 }
 
 /* One component at a time, no symbolic link followed (no openat2). */
@@ -157,10 +241,14 @@ static bool pseudo_fs(int fd) {
 static bool is_protected(const hostfs *h, const struct stat *st) {
   char name[HOSTFS_PATH_MAX + 16];
   struct stat p;
+  for (int i = 0; i < h->nids; i++)
+    if (h->ids[i].dev == (unsigned long long)st->st_dev && h->ids[i].ino == (unsigned long long)st->st_ino)
+      return true;
   for (int i = 0; i < h->nprotected; i++) {
-    for (size_t k = 0; k < sizeof side_suffixes / sizeof side_suffixes[0]; k++) {
+    size_t sides = h->protected[i].side ? sizeof side_suffixes / sizeof side_suffixes[0] : 1;
+    for (size_t k = 0; k < sides; k++) {
       snprintf(name, sizeof name, "%s%s", h->protected[i].name, side_suffixes[k]);
-      if (fstatat(h->protected[i].dir_fd, name, &p, AT_SYMLINK_NOFOLLOW) == 0 && p.st_dev == st->st_dev &&
+      if (fstatat(h->protected[i].dir_fd, name, &p, 0) == 0 && p.st_dev == st->st_dev &&
           p.st_ino == st->st_ino)
         return true;
     }
@@ -177,7 +265,7 @@ static bool is_protected_name(const hostfs *h, int dirfd, const char *name) {
     const char *base = h->protected[i].name;
     size_t n = strlen(base);
     if (fstat(h->protected[i].dir_fd, &p) == 0 && p.st_dev == d.st_dev && p.st_ino == d.st_ino &&
-        strncmp(name, base, n) == 0 && (name[n] == '\0' || name[n] == '-'))
+        strncmp(name, base, n) == 0 && (name[n] == '\0' || (h->protected[i].side && name[n] == '-')))
       return true;
   }
   return false;
@@ -194,7 +282,7 @@ static const char *check_file(const hostfs *h, int fd, struct stat *st) {
   if (pseudo_fs(fd))
     return "on a kernel pseudo filesystem (/proc, /sys, ...)";
   if (is_protected(h, st))
-    return "the store tally is writing";
+    return "a file tally itself uses (its store, a trace, a key or an output)";
   return NULL;
 }
 
@@ -218,7 +306,7 @@ static int create_new(hostfs *h, const char *path, int flags, const char **why) 
     return dfd;
   if (is_protected_name(h, dfd, last)) {
     close(dfd);
-    return refuse(why, "the store tally is writing");
+    return refuse(why, "a file tally itself uses (its store, a trace, a key or an output)");
   }
   int fd = openat(dfd, last, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
   int e = errno;

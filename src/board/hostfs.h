@@ -1,7 +1,7 @@
 /*
  * The host files a guest program may open through semihosting: one
  * directory (the root), read-only, read-write or nothing, and never the
- * files tally itself is writing (the store). Guest programs are untrusted
+ * files tally itself uses (the store, keys, traces, outputs). Guest programs are untrusted
  * input: every name is resolved beneath the root's directory descriptor,
  * never by the host's path lookup from its working directory.
  */
@@ -14,19 +14,27 @@
 
 enum { HOSTFS_NONE = 1, HOSTFS_READ, HOSTFS_RW };
 
-#define HOSTFS_MAX_PROTECTED 4
-
+/* A protected name: the last component of a path, in its directory as the
+ * kernel resolved it (symbolic links followed) when it was protected. */
 typedef struct hostfs_protected {
   int dir_fd;   /* O_PATH descriptor of the file's directory */
-  char *name;   /* its name there; name-journal, -wal, -shm are protected too */
+  char *name;   /* its name there; with `side`, name-journal, -wal, -shm too */
+  bool side;
 } hostfs_protected;
+
+/* A protected file, whatever name reaches it (hard links included). */
+typedef struct hostfs_file_id {
+  unsigned long long dev, ino;
+} hostfs_file_id;
 
 typedef struct hostfs {
   int mode;               /* HOSTFS_* */
   int root_fd;            /* O_PATH descriptor of the root; -1: none could be opened */
   bool no_openat2;        /* the kernel lacks openat2 (or a test forces the fallback) */
   int nprotected;
-  hostfs_protected protected[HOSTFS_MAX_PROTECTED];
+  hostfs_protected *protected;
+  int nids;
+  hostfs_file_id *ids;
   unsigned refusals;      /* policy refusals, for the first few notes */
 } hostfs;
 
@@ -38,9 +46,15 @@ void hostfs_free(hostfs *h);
  * directory). Returns 0, or -1 with err saying what is wrong with root. */
 int hostfs_set(hostfs *h, int mode, const char *root, char *err, size_t errsize);
 
-/* Never lets the guest open `path` (which need not exist yet) nor its
- * SQLite side files. Returns 0, or -1 with err. */
-int hostfs_protect(hostfs *h, const char *path, char *err, size_t errsize);
+/* Never lets the guest open `path` (which need not exist yet), nor with
+ * `side` its SQLite side files: by the file it resolves to (symbolic links
+ * followed, its device and inode when it exists) and by the names it and
+ * its resolved form have in their directories. Returns 0, or -1 with err. */
+int hostfs_protect(hostfs *h, const char *path, bool side, char *err, size_t errsize);
+
+/* Never lets the guest open the file open on fd (by device and inode).
+ * Returns 0, or -1 with err. */
+int hostfs_protect_fd(hostfs *h, int fd, char *err, size_t errsize);
 
 /* Opens the guest's `path` with semihosting open mode `mode` (0-11, as
  * fopen's r, rb, r+, r+b, w, wb, w+, w+b, a, ab, a+, a+b). Returns a file

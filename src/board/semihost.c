@@ -307,7 +307,8 @@ void board_semihost(core_cpu *cpu) {
   case SYS_SEEK: r = sys_seek(&c); break;
   case SYS_FLEN: r = sys_flen(&c); break;
   case SYS_CLOCK: r = (uint32_t)(core_cycle_now(cpu) / (BOARD_CORE_HZ / 100)); break;
-  case SYS_TIME: r = (uint32_t)time(NULL); break;
+  /* the simulated clock, as SYS_CLOCK and SYS_ELAPSED: seconds since reset */
+  case SYS_TIME: r = (uint32_t)(core_cycle_now(cpu) / BOARD_CORE_HZ); break;
   case SYS_ERRNO: r = (uint32_t)c.b->sh_errno; break;
   case SYS_GET_CMDLINE: r = sys_get_cmdline(&c); break;
   case SYS_HEAPINFO: {

@@ -17,6 +17,7 @@ enum {
   EXIT_UNAVAILABLE = 69, /* the collector never confirmed the run (--collector) */
   EXIT_INTERNAL = 70,    /* host-side failure */
   EXIT_CANTCREAT = 73,   /* an output file (the store) cannot be created */
+  EXIT_CYCLES = 123,     /* --max-cycles reached (the run's cycle budget) */
   EXIT_BOUND = 124,      /* --max-insns or --timeout reached */
   EXIT_TRAP = 125,       /* the program took an exception it has no handler for */
   EXIT_HALT = 126,       /* the program waits for an interrupt that can never come */

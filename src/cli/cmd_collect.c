@@ -219,10 +219,15 @@ int cmd_collect(int argc, char **argv) {
   tally_collector_finish_all(col, "the collector stopped before the run ended");
   tally_collector_stats cs;
   tally_collector_stats_get(col, &cs);
-  char a[32], b[32], d[32], tags[96] = "";
+  char a[32], b[32], d[32], tags[256] = "";
   if (key_file || key_env || cs.bad_tags) /* with a key, say so even when nothing was forged */
     snprintf(tags, sizeof tags, ", %" PRIu64 " refused for their authentication tag%s", cs.bad_tags,
              key_file || key_env ? "" : " (tagged, and this collector has no --key)");
+  if (cs.runs_refused || cs.runs_evicted) { /* said even with --quiet: runs were turned away or cut off */
+    size_t o = strlen(tags);
+    snprintf(tags + o, sizeof tags - o, "; %" PRIu64 " new runs refused (every run slot held), %" PRIu64
+             " runs evicted to make room", cs.runs_refused, cs.runs_evicted);
+  }
   fprintf(stderr, "tally collect: %" PRIu64 " runs (%" PRIu64 " complete, %" PRIu64 " incomplete); %s packets "
           "stored, %s duplicates, %s resend requests, %" PRIu64 " refused, %" PRIu64 " from a sender not the run's%s\n",
           state.runs, state.complete, state.incomplete, fmt_count(cs.stored, a, sizeof a),

@@ -35,6 +35,7 @@ typedef struct profile_opts {
   const char *annotate;
   double sample_seconds;  /* 0 = no sampler */
   uint64_t max_insns;
+  uint64_t max_cycles;    /* 0 = none */
   double timeout;         /* wall-time seconds, 0 = none */
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
@@ -90,6 +91,8 @@ static void profile_usage(FILE *f) {
           "      --ram-size SIZE      RAM size, a multiple of 4 KiB (default the board's:\n"
           "                           128Mi on virt, or what the ELF needs, up to twice that)\n"
           "      --max-insns N        stop after N instructions\n"
+          "      --max-cycles N       stop once N cycles have passed (a wfi sleep too;\n"
+          "                           exit status 123)\n"
           "      --timeout S          stop after S seconds of wall time (Ctrl-C stops too;\n"
           "                           either way the profile of what ran is printed)\n"
           "  -q, --quiet              no progress line and no notes on stderr (errors\n"
@@ -114,7 +117,7 @@ static void profile_usage(FILE *f) {
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
           "  -h, --help               show this help\n"
           "\n"
-          "exit status: the program's own; 124, 125, 126 when the run stopped early\n"
+          "exit status: the program's own; 123, 124, 125, 126 when the run stopped early\n"
           "(as for 'tally run'); 64 usage errors; 66 when PROGRAM cannot be loaded,\n"
           "or --lines and it has no line table; 70 when an export cannot be written.\n");
 }
@@ -192,13 +195,14 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
     {"top", required_argument, NULL, O_TOP},       {"callgraph", no_argument, NULL, 'g'},
     {"annotate", required_argument, NULL, O_ANNOTATE}, {"sample-every", required_argument, NULL, O_SAMPLE},
-    {"max-insns", required_argument, NULL, O_MAX}, {"folded", required_argument, NULL, O_FOLDED},
+    {"max-insns", required_argument, NULL, O_MAX}, {"max-cycles", required_argument, NULL, O_MAX_CYCLES},
+    {"folded", required_argument, NULL, O_FOLDED},
     {"csv", required_argument, NULL, O_CSV},       {"json", required_argument, NULL, O_JSON},
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
@@ -260,6 +264,12 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     case O_MAX:
       if (!parse_u64(optarg, &o->max_insns) || !o->max_insns) {
         fprintf(stderr, "tally profile: --max-insns wants a positive count\n");
+        return -1;
+      }
+      break;
+    case O_MAX_CYCLES:
+      if (!parse_u64(optarg, &o->max_cycles) || !o->max_cycles) {
+        fprintf(stderr, "tally profile: --max-cycles wants a positive count, got '%s'\n", optarg);
         return -1;
       }
       break;
@@ -407,6 +417,12 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   int status = EXIT_NOINPUT;
   if (host_files_apply(&o->files, sim, "profile") != 0)
     return status;
+  /* the reports tally writes after the run are never the program's to open */
+  for (int i = 0; i < o->noutputs; i++)
+    if (strcmp(o->outputs[i][1], "-") && tally_protect_host_file(sim, o->outputs[i][1], &err) != 0) {
+      fprintf(stderr, "tally profile: %s\n", err.msg);
+      return EXIT_CANTCREAT;
+    }
   int loaded = o->raw ? tally_load_raw(sim, prog, o->load_addr, o->entry_set ? o->entry : o->load_addr, &err)
                      : tally_load_elf(sim, prog, &err);
   if (loaded == 0 && o->map)
@@ -443,6 +459,7 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
     return EXIT_INTERNAL;
   }
   const char *bound = NULL;
+  tally_set_max_cycles(sim, o->max_cycles);
   tally_stop s = run_bounded(sim, o, progress, &bound);
   fflush(stdout);
   switch (s) {
@@ -450,11 +467,12 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   case TALLY_STOP_LIMIT: status = interrupted ? EXIT_INTERRUPTED : EXIT_BOUND; break;
   case TALLY_STOP_TRAP: status = EXIT_TRAP; break;
   case TALLY_STOP_HALT: status = EXIT_HALT; break;
+  case TALLY_STOP_CYCLES: status = EXIT_CYCLES; break;
   default: status = EXIT_INTERNAL; break;
   }
   if (s != TALLY_STOP_EXIT)
     fprintf(stderr, "tally profile: the run ended early (%s); profiling what ran\n",
-            s == TALLY_STOP_LIMIT ? bound : tally_stop_detail(sim));
+            s == TALLY_STOP_LIMIT ? bound : s == TALLY_STOP_CYCLES ? "--max-cycles reached" : tally_stop_detail(sim));
   tally_profile *p = tally_profile_take(sim);
   if (!p) {
     fprintf(stderr, "tally profile: out of memory for the report\n");
@@ -477,7 +495,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   run.clock_hz = clk.frequency_mhz * 1e6; /* at the start of the run */
   run.lines = o->lines;
   if (!run.stop_detail || !*run.stop_detail)
-    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : run.stop;
+    run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : s == TALLY_STOP_CYCLES ? "--max-cycles reached"
+                    : run.stop;
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_profile_free(p);

@@ -35,6 +35,7 @@ typedef struct run_opts {
   progress_mode progress;    /* --progress, --no-progress; on a terminal by default */
   double progress_every;     /* --progress-every S */
   uint64_t max_insns;   /* 0 = no bound */
+  uint64_t max_cycles;  /* 0 = no bound */
   double timeout;       /* seconds, 0 = none */
   bool raw;                  /* --raw or --load-addr: PROGRAM is a raw binary */
   uint32_t load_addr, entry;
@@ -81,7 +82,11 @@ static void run_usage(FILE *f) {
           "      --no-progress      never show it\n"
           "      --progress-every S seconds of wall time between updates (default 1)\n"
           "      --max-insns N      stop after N instructions (k/M/G suffixes)\n"
-          "      --timeout S        stop after S seconds of wall time\n"
+          "      --max-cycles N     stop once N cycles have passed (k/M/G suffixes): the\n"
+          "                         run's cycle budget, which also ends a wfi sleep that\n"
+          "                         no instruction budget can (exit status 123)\n"
+          "      --timeout S        stop after S seconds of wall time (the waits for GDB\n"
+          "                         and for --control's START included)\n"
           BOARD_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -145,7 +150,8 @@ static void run_usage(FILE *f) {
           "      --width R          bits per counter, 1-64 (default 32); a counter\n"
           "                         saturates at 2^R - 1 within an interval\n"
           "      --arrs P           address range registers (default 16, up to 256)\n"
-          "      --map FILE         function names from a GNU ld map file (raw binaries)\n"
+          "      --map FILE         function names from a GNU ld map file (raw binaries);\n"
+          "                         read and checked in every run\n"
           "      --intervals-csv FILE  every interval and the totals as CSV ('-' for stdout)\n"
           "      --show-intervals N|all  intervals printed in the table (default 40:\n"
           "                         the first and the last 20 of a longer run)\n"
@@ -179,8 +185,8 @@ static void run_usage(FILE *f) {
           "      --key-env VAR      the same, the key being the value of variable VAR\n"
           "  -h, --help             show this help\n"
           "\n"
-          "exit status: the program's own; otherwise 124 when --max-insns or\n"
-          "--timeout stopped it, 125 when it trapped with no handler, 126 when it\n"
+          "exit status: the program's own; otherwise 123 when --max-cycles stopped\n"
+          "it, 124 when --max-insns or --timeout did, 125 when it trapped with no handler, 126 when it\n"
           "waits for an interrupt that cannot come, 64 for usage errors, 66 when\n"
           "PROGRAM, the key or the --semihost-root cannot be read, 69 when\n"
           "the --collector never acknowledged the run, 73 when the store cannot be\n"
@@ -192,13 +198,14 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {"progress-every", required_argument, NULL, OPT_PROGRESS_EVERY},
-    {"max-insns", required_argument, NULL, OPT_MAX}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"max-insns", required_argument, NULL, OPT_MAX}, {"max-cycles", required_argument, NULL, OPT_MAX_CYCLES},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
     {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
@@ -291,6 +298,12 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     case OPT_MAX:
       if (!parse_u64(optarg, &o->max_insns) || o->max_insns == 0) {
         fprintf(stderr, "tally run: --max-insns wants a positive count, got '%s'\n", optarg);
+        return -1;
+      }
+      break;
+    case OPT_MAX_CYCLES:
+      if (!parse_u64(optarg, &o->max_cycles) || o->max_cycles == 0) {
+        fprintf(stderr, "tally run: --max-cycles wants a positive count, got '%s'\n", optarg);
         return -1;
       }
       break;
@@ -451,6 +464,27 @@ static void report_summary(const tally_sim *sim, double secs) {
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
 }
 
+/* The files this run reads or writes beside the program, which the program
+ * may not open in any policy: the store, the key, the traces and every
+ * output (by the file each path resolves to). 0, or the exit status. */
+static int protect_own_files(tally_sim *sim, const run_opts *o) {
+  const char *files[] = {
+    count_wanted(&o->count) && !o->count.no_store && !o->count.collector
+        ? (o->count.db ? o->count.db : tally_store_default_path()) : NULL,
+    o->count.key, o->count.csv, o->trace.file, o->ctrace.file, o->perfetto, o->stats_json,
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    tally_error err;
+    if (!files[i] || !strcmp(files[i], "-"))
+      continue;
+    if (tally_protect_host_file(sim, files[i], &err) != 0) {
+      fprintf(stderr, "tally run: %s\n", err.msg);
+      return EXIT_CANTCREAT;
+    }
+  }
+  return 0;
+}
+
 /* The board with the program loaded and the core set; NULL after saying
  * why, *status the exit status then (64 for a wrong --core or --set). */
 static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char **argv, int *status) {
@@ -477,6 +511,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
   tally_error err;
   int rc = o->raw ? tally_load_raw(sim, argv[0], load_addr, o->entry_set ? o->entry : load_addr, &err)
                   : tally_load_elf(sim, argv[0], &err);
+  /* --map is read and checked whatever else is asked: its functions name
+   * the trace's, GDB's and the statistics module's addresses alike */
+  if (rc == 0 && o->count.map)
+    rc = tally_load_map(sim, o->count.map, &err);
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     tally_sim_free(sim);
@@ -517,13 +555,16 @@ static tally_gdb *gdb_open(const run_opts *o, int *status) {
  * (TALLY_STOP_LIMIT: it runs on, unless *bound says why not). */
 static tally_stop gdb_session(tally_gdb *g, tally_sim *sim, const char **bound) {
   tally_gdb_result r;
-  if (tally_gdb_serve(g, sim, &interrupted, &r) != 0) {
-    fprintf(stderr, "tally run: %s\n", r.err);
-    *bound = interrupted ? "interrupted" : "GDB could not attach";
+  if (tally_gdb_serve(g, sim, stopwatch_flag(), &r) != 0) {
+    *bound = stopwatch_reason();
+    if (!*bound) {
+      fprintf(stderr, "tally run: %s\n", r.err);
+      *bound = "GDB could not attach";
+    }
     return TALLY_STOP_LIMIT;
   }
   if (r.stop == TALLY_STOP_LIMIT && !r.detached)
-    *bound = interrupted ? "interrupted" : "GDB killed it or went away";
+    *bound = stopwatch_reason() ? stopwatch_reason() : "GDB killed it or went away";
   return r.stop;
 }
 
@@ -563,7 +604,7 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
    * --control the configuration comes as control packets, and the program
    * starts when START does. */
   if (count_wanted(&o->count) &&
-      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", &interrupted, &st)))
+      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
     return st ? st : EXIT_INTERNAL;
   /* the cycle trace goes in front of the statistics module (cycletrace.h) */
   if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
@@ -602,6 +643,10 @@ static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const ch
     tally_export_stop(sim, s, bound, stderr);
     *why = bound;
     return interrupted ? EXIT_INTERRUPTED : EXIT_BOUND;
+  case TALLY_STOP_CYCLES:
+    tally_export_stop(sim, s, "--max-cycles reached", stderr);
+    *why = "--max-cycles reached";
+    return EXIT_CYCLES;
   default:
     fprintf(stderr, "tally: internal error: %s\n", tally_stop_detail(sim));
     return EXIT_INTERNAL;
@@ -678,22 +723,27 @@ int cmd_run(int argc, char **argv) {
   if (!(p.sim = load(&o, &p.progress, argc - first, argv + first, &load_status)))
     return abandon(&p, &o, load_status);
   tally_sim *sim = p.sim;
-  /* the store this run writes is never the program's to open */
-  tally_error err;
-  if (count_wanted(&o.count) && !o.count.no_store && !o.count.collector &&
-      tally_protect_host_file(sim, o.count.db ? o.count.db : tally_store_default_path(), &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    return abandon(&p, &o, EXIT_CANTCREAT);
-  }
+  tally_set_max_cycles(sim, o.max_cycles);
+  /* with the statistics module a closed stdout (`| head`) must not kill
+   * the run and lose its counts: the writes fail with EPIPE instead, the
+   * program runs to its end and the run is kept; the status says so */
+  if (count_wanted(&o.count))
+    signal(SIGPIPE, SIG_IGN);
+  /* the files tally itself opens are never the program's to open */
+  int pst = protect_own_files(sim, &o);
+  if (pst != 0)
+    return abandon(&p, &o, pst);
   /* Ctrl-C, SIGTERM and --timeout stop the run wherever the program is,
    * waiting for its configuration included (stopwatch.c); the library's
    * own threads (the embedded collector) never take these signals. */
   stopwatch_start(sim, &interrupted);
+  /* --timeout bounds the whole run, the waits for --control's START and
+   * for GDB (--gdb-wait) included */
+  stopwatch_arm(o.timeout);
   int st = setup_parts(&p, &o, argc, argv, first);
   if (st != 0)
     return abandon(&p, &o, st);
 
-  stopwatch_arm(o.timeout);
   double start = now_seconds();
   progress_begin(&p.progress, sim, start);
   tally_stop s = TALLY_STOP_LIMIT;
@@ -717,10 +767,19 @@ int cmd_run(int argc, char **argv) {
   tally_gdb_close(gdb);
   double secs = now_seconds() - start;
   progress_clear(&p.progress);   /* the program's output is out, the line gone: the reports follow */
-  fflush(stdout);
+  int out_err = tally_output_error(sim);
+  if (fflush(stdout) != 0 && !out_err)
+    out_err = errno;
 
   const char *why;   /* why the program did not run to its end */
   int status = stop_status(sim, s, bound, &why);
+  /* a full disk or a closed pipe lost the program's output: the run's
+   * reports still come, and the status says so when the program succeeded */
+  if (out_err) {
+    fprintf(stderr, "tally run: the program's output could not be written: %s\n", strerror(out_err));
+    if (status == 0)
+      status = EXIT_INTERNAL;
+  }
   if (o.verbose)
     report_summary(sim, secs);
   status = finish_parts(&p, &o, status, why, trace_status);

@@ -41,6 +41,8 @@ static void sweep_usage(FILE *f) {
           "                              cache_bytes (I- plus D-cache size), a signal\n"
           "                              (tally signals) or a counter SIGNAL@FUNCTION\n"
           "      --max-insns N           stop each point after N instructions\n"
+          "      --max-cycles N          stop each point once N cycles have passed (a\n"
+          "                              wfi sleep too): the spec's max_cycles\n"
           "      --db FILE               the sweep file (default sweep.db)\n"
           "  -j, --jobs N                simulations at a time (default: one per online core)\n"
           "      --one-pass              every I- and D-cache size and associativity from one run\n"
@@ -158,6 +160,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
       {"set", required_argument, NULL, 'S'},     {"core", required_argument, NULL, 'C'},
       {"objective", required_argument, NULL, 'O'}, {"pareto", required_argument, NULL, 'P'},
       {"record", required_argument, NULL, 'R'},  {"max-insns", required_argument, NULL, 'M'},
+      {"max-cycles", required_argument, NULL, 'Y'},
       {"db", required_argument, NULL, 'd'},      {"jobs", required_argument, NULL, 'j'},
       {"slice", required_argument, NULL, 'L'},   {"merge", required_argument, NULL, 'm'},
       {"no-run", no_argument, NULL, 'n'},        {"csv", required_argument, NULL, 'c'},
@@ -181,6 +184,7 @@ static int parse(int argc, char **argv, tally_sweep *s, sweep_opts *o, tally_err
     case 'P': rc = tally_sweep_option(s, "pareto", optarg, err); break;
     case 'R': rc = tally_sweep_option(s, "record", optarg, err); break;
     case 'M': rc = tally_sweep_option(s, "max_insns", optarg, err); break;
+    case 'Y': rc = tally_sweep_option(s, "max_cycles", optarg, err); break;
     case 'd': o->db = optarg; break;
     case 'j':
       if (!parse_u64(optarg, &n) || n == 0 || n > 1024)
@@ -270,7 +274,7 @@ static int run(tally_sweep *s, sweep_opts *o) {
     sigaction(SIGTERM, &sa, NULL);
     progress_ctx pc = {.db = o->db, .tty = isatty(2)};
     int rc = tally_sweep_run(s, o->db, o->jobs, o->first, o->count, progress, &pc, &cancelled, &err);
-    if (rc != 0)
+    if (rc != 0 && !cancelled)
       return fprintf(stderr, "tally sweep: %s\n", err.msg), status_of(&err);
     if (cancelled)
       return fprintf(stderr, "\ntally sweep: interrupted; finished points are kept in %s\n", o->db), EXIT_INTERRUPTED;

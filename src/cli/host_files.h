@@ -14,8 +14,9 @@ typedef struct host_files_opts {
 #define HOST_FILES_HELP                                                                            \
   "      --semihost-files none|read|rw  host files the program may open through\n"               \
   "                         semihosting: none, read (the default) or also write;\n"              \
-  "                         only under one directory, never devices, /proc or the\n"             \
-  "                         store (its console always works)\n"                                   \
+  "                         only under one directory, never devices, /proc or\n"                \
+  "                         tally's own files: store, key, traces, outputs\n"                  \
+  "                         (its console always works)\n"                                   \
   "      --semihost-root DIR  that directory (default: the working directory)\n"
 
 /* One of the two options; false (with a message) for a bad value. */

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "run_count.h"
+#include "stopwatch.h"
 #include "tally/collector.h"
 #include "tally/export.h"
 #include "tally/store.h"
@@ -474,8 +475,11 @@ static int wait_for_start(count_run *r, const char *program, const char *core, c
           r->o->key ? " --key FILE" : r->o->key_env ? " --key-env VAR" : "");
   int rc = tally_measure_wait_start(r->m, program, core, (const volatile int *)cancel, &err);
   if (rc == 1) {
-    fprintf(stderr, "tally run: interrupted while waiting for the configuration; nothing was run\n");
-    return EXIT_INTERRUPTED;
+    const char *why = stopwatch_reason();
+    bool timeout = why && !strcmp(why, "--timeout reached");
+    fprintf(stderr, "tally run: %s while waiting for the configuration; nothing was run\n",
+            timeout ? "--timeout reached" : "interrupted");
+    return timeout ? EXIT_BOUND : EXIT_INTERRUPTED;
   }
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
@@ -488,11 +492,6 @@ count_run *count_setup(tally_sim *sim, const count_opts *o, const char *program,
                        const volatile sig_atomic_t *cancel, int *status) {
   tally_error err;
   *status = EXIT_INTERNAL;
-  if (o->map && tally_load_map(sim, o->map, &err) != 0) {
-    fprintf(stderr, "tally run: %s\n", err.msg);
-    *status = EXIT_NOINPUT;
-    return NULL;
-  }
   count_run *r = alloc_run(o);
   if (!r) {
     fprintf(stderr, "tally run: out of memory\n");

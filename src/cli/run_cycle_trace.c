@@ -41,6 +41,8 @@ int cycle_trace_open(tally_sim *sim, const cycle_trace_opts *o, cycle_trace_run 
     return EXIT_CANTCREAT;
   }
   tally_error err;
+  if (r->f != stdout && tally_protect_host_fd(sim, fileno(r->f), &err) != 0)   /* the program never writes it */
+    fprintf(stderr, "tally run: --cycle-trace %s: %s\n", o->file, err.msg);
   if (!(r->t = tally_cycle_trace_start(sim, r->f, o->from, o->to, &err))) {
     fprintf(stderr, "tally run: --cycle-trace %s: %s\n", o->file, err.msg);
     if (r->f != stdout)

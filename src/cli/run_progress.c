@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "run_progress.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -46,10 +47,18 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t n) {
   if (s->shared)
     take_down(s->p);
   size_t put = fwrite(buf, 1, n, s->dest);
-  fflush(s->dest); /* the program's own flushes (a prompt before input) reach the real stream */
+  int e = put < n ? errno : 0;
+  /* the program's own flushes (a prompt before input) reach the real stream */
+  if (fflush(s->dest) != 0 && !e)
+    e = errno;
   if (put > 0)
     s->mid_line = buf[put - 1] != '\n';
-  return put == n ? (ssize_t)n : -1;
+  if (e) {
+    clearerr(s->dest);   /* the error is the wrapper's now (tally_output_error) */
+    errno = e;
+    return -1;
+  }
+  return (ssize_t)n;
 }
 
 /* Whether two streams end in the same file or terminal. */

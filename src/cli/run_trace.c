@@ -86,6 +86,9 @@ tally_stop trace_window(tally_sim *sim, const trace_opts *o, uint64_t max_insns,
     *status = EXIT_CANTCREAT;
     return TALLY_STOP_ERROR;
   }
+  tally_error perr;
+  if (!out && tally_protect_host_fd(sim, fileno(f), &perr) != 0)   /* the program never writes it */
+    fprintf(stderr, "tally run: --trace %s: %s\n", o->file, perr.msg);
   tally_trace *t = tally_trace_open(sim, f, o->binary ? TALLY_TRACE_BINARY : TALLY_TRACE_TEXT);
   uint64_t insn0 = tally_instret(sim);
   tally_stop s = TALLY_STOP_ERROR;

@@ -17,10 +17,12 @@
 static struct tally_sim *volatile watched;
 static volatile sig_atomic_t *volatile flag;
 static volatile sig_atomic_t why; /* 0, SIGINT/SIGTERM, or SIGALRM */
+static volatile sig_atomic_t any; /* any of the three came */
 
 static void on_signal(int sig) {
   if (!why)
     why = sig;
+  any = 1;
   if (sig != SIGALRM && flag)
     *flag = 1;
   if (watched)
@@ -43,7 +45,7 @@ void stopwatch_hold(void) {
 void stopwatch_start(struct tally_sim *sim, volatile sig_atomic_t *interrupted) {
   watched = sim;
   flag = interrupted;
-  why = 0;
+  why = any = 0;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal; /* no SA_RESTART: a blocking call sees EINTR */
@@ -66,6 +68,8 @@ void stopwatch_arm(double timeout) {
     t.it_value.tv_usec = 1;
   setitimer(ITIMER_REAL, &t, NULL);
 }
+
+volatile sig_atomic_t *stopwatch_flag(void) { return &any; }
 
 const char *stopwatch_reason(void) {
   return why == SIGALRM ? "--timeout reached" : why ? "interrupted" : NULL;

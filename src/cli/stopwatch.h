@@ -16,6 +16,9 @@ void stopwatch_hold(void);
 void stopwatch_start(struct tally_sim *sim, volatile sig_atomic_t *interrupted);
 /* The --timeout alarm: SIGALRM after `timeout` seconds of wall time (0: none). */
 void stopwatch_arm(double timeout);
+/* Set by any of the three (--timeout included): for the waits that must
+ * end on a stop (GDB's connection and packets, --control's START). */
+volatile sig_atomic_t *stopwatch_flag(void);
 /* Why the run was asked to stop: "interrupted", "--timeout reached", or NULL. */
 const char *stopwatch_reason(void);
 /* Disarms the alarm and forgets the simulation. */

@@ -58,6 +58,8 @@ typedef enum core_stop {
   CORE_STOP_LIMIT,     /* the instruction budget of this run call is used up */
   CORE_STOP_HALT,      /* wfi with no interrupt that could ever wake it */
   CORE_STOP_ERROR,     /* a host-side failure (out of memory, I/O) */
+  /* 6 is the API's TALLY_STOP_CANCELLED (the statistics module's) */
+  CORE_STOP_CYCLES = 7, /* the cycle budget (max_cycles) is used up */
 } core_stop;
 
 /* mcause values */
@@ -113,6 +115,8 @@ typedef struct core_cpu {
   uint64_t traps;       /* exceptions and interrupts taken (entered a handler) */
   uint64_t horizon;     /* the fast loop must not take instret past this */
   uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
+  uint64_t max_cycles;  /* the cycle budget, 0 = none: a run stops at the first
+                           instruction boundary at or past it, a wfi sleeps no further */
   atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */
   timing *tm;           /* the timing model; NULL runs the functional loop */
 

@@ -175,6 +175,20 @@ static uint64_t timer_event_cycle(const core_cpu *cpu) {
   return core_timer_due_cycle(cpu);
 }
 
+/* The cycle budget: checked between instructions (a block never crosses
+ * it, set_horizons, and a wfi sleep ends at it, core_wfi), so a run
+ * stops at the first instruction boundary at or past it. */
+static bool cycle_budget_spent(core_cpu *cpu) {
+  if (!cpu->max_cycles)
+    return false;
+  uint64_t now = cpu->tm ? cpu->tm->cycle : cpu->instret + cpu->idle_cycles;
+  if (now < cpu->max_cycles)
+    return false;
+  core_set_stop(cpu, CORE_STOP_CYCLES, "the cycle budget (%llu cycles) is used up",
+                (unsigned long long)cpu->max_cycles);
+  return true;
+}
+
 /* Functional mode counts one cycle per instruction (plus wfi idle time), so
  * its timer horizon is an instruction count; timed mode has a cycle horizon. */
 static void set_horizons(core_cpu *cpu, uint64_t limit) {
@@ -188,9 +202,14 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
     cpu->cycle_horizon = min_u64(cpu->cycle_horizon, probe_horizon(cpu)); /* a dispatch */
     if (cpu->tm->pmu.n) /* so that a block that must be stepped never fits (TIMING_MUST_STEP) */
       cpu->cycle_horizon = min_u64(cpu->cycle_horizon, cpu->tm->cycle + TIMING_HORIZON_MAX);
+    if (cpu->max_cycles)
+      cpu->cycle_horizon = min_u64(cpu->cycle_horizon, cpu->max_cycles);
+  } else {
+    if (due != UINT64_MAX)
+      cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);
+    if (cpu->max_cycles) /* a cycle is an instruction here, or idle time */
+      cpu->horizon = min_u64(cpu->horizon, cpu->max_cycles > cpu->idle_cycles ? cpu->max_cycles - cpu->idle_cycles : 0);
   }
-  else if (due != UINT64_MAX)
-    cpu->horizon = min_u64(limit, due > cpu->idle_cycles ? due - cpu->idle_cycles : 0);
   if (cpu->horizon <= cpu->instret) /* always make progress */
     cpu->horizon = cpu->instret + 1;
 }
@@ -201,7 +220,7 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
 static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
   uint64_t limit = budget > UINT64_MAX - cpu->instret ? UINT64_MAX : cpu->instret + budget;
   uint64_t traps = cpu->traps;
-  if (cpu->stop == CORE_STOP_LIMIT)
+  if (cpu->stop == CORE_STOP_LIMIT || cpu->stop == CORE_STOP_CYCLES) /* a budget raised since goes on */
     cpu->stop = CORE_RUNNING;
   atomic_store(&cpu->stop_request, 0); /* a new call goes on */
   while (cpu->stop == CORE_RUNNING) {
@@ -211,7 +230,7 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
       cpu->stop = CORE_STOP_LIMIT;
       break;
     }
-    if (core_poll_stop_request(cpu))
+    if (core_poll_stop_request(cpu) || cycle_budget_spent(cpu))
       break;
     if (cpu->flush_pending)
       core_block_flush(cpu);
@@ -234,7 +253,7 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
       probe_passed(cpu);
     /* At the cycle horizon itself (a sample point on an instruction edge) no
      * block fits either: stepping is what moves past it. */
-    if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING)
+    if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING && !cycle_budget_spent(cpu))
       step(cpu, prefix_that_fits(cpu));
   }
   return cpu->stop;

@@ -118,6 +118,8 @@ void core_wfi(core_cpu *cpu) {
   if (cpu->mie & MIP_MTIP) {
     uint64_t due = core_timer_due_cycle(cpu), now = core_cycle_now(cpu);
     if (due != UINT64_MAX) {
+      if (cpu->max_cycles && due > cpu->max_cycles) /* the run ends there: the sleep too */
+        due = cpu->max_cycles;
       if (due > now) {
         if (cpu->tm && cpu->tm->prof && cpu->cur_blk)
           cpu->tm->prof_row = timing_row(cpu->tm, cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops]);

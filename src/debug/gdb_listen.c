@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -73,15 +74,35 @@ bool tally_gdb_pending(const tally_gdb *g) {
 }
 
 int gdb_accept(tally_gdb *g, volatile sig_atomic_t *interrupted, tally_error *err) {
-  int fd;
-  do
+  /* a poll that looks at the stop request every 100 ms, then an accept
+   * that cannot block (a connection gone from the queue meanwhile): a
+   * Ctrl-C or --timeout is never missed while no GDB comes */
+  int fl = fcntl(g->fd, F_GETFL);
+  if (fl >= 0 && !(fl & O_NONBLOCK))
+    fcntl(g->fd, F_SETFL, fl | O_NONBLOCK);
+  int fd = -1;
+  errno = 0;
+  while (!(interrupted && *interrupted)) {
+    struct pollfd pf = {.fd = g->fd, .events = POLLIN};
+    int r = poll(&pf, 1, 100);
+    if (r < 0 && errno != EINTR)
+      break;
+    if (r <= 0)
+      continue;
     fd = accept(g->fd, NULL, NULL);
-  while (fd < 0 && errno == EINTR && !(interrupted && *interrupted));
-  if (fd < 0) {
-    err->code = TALLY_E_INTERNAL;
-    snprintf(err->msg, sizeof err->msg, "--gdb %s: no connection: %s", g->where, strerror(errno));
+    if (fd >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED))
+      break;
   }
-  return fd;
+  if (fd >= 0) {
+    int afl = fcntl(fd, F_GETFL);   /* the session's socket blocks (with a poll before each use) */
+    if (afl >= 0)
+      fcntl(fd, F_SETFL, afl & ~O_NONBLOCK);
+    return fd;
+  }
+  err->code = TALLY_E_INTERNAL;
+  snprintf(err->msg, sizeof err->msg, "--gdb %s: no connection: %s", g->where,
+           interrupted && *interrupted ? "stopped while waiting" : strerror(errno));
+  return -1;
 }
 
 void tally_gdb_close(tally_gdb *g) {

@@ -5,6 +5,7 @@
  * bounded (PACKET_MAX, what qSupported announces) and checked.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -18,11 +19,35 @@ int gdb_hexval(int c) {
   return -1;
 }
 
+/* Whether the session must end at once (Ctrl-C, SIGTERM, --timeout). */
+static bool stop_asked(const gdb_session *s) { return s->interrupted && *s->interrupted; }
+
+/* Waits until the client's socket is ready for `events`, looking at the
+ * stop request every 100 ms: a signal that lands between two looks (no
+ * EINTR to see, as while malformed packets are being read) is seen within
+ * that, never missed while a client holds the line. */
+static bool wait_ready(gdb_session *s, short events) {
+  for (;;) {
+    if (stop_asked(s))
+      return false;
+    struct pollfd pf = {.fd = s->fd, .events = events};
+    int r = poll(&pf, 1, 100);
+    if (r > 0)
+      return true;
+    if (r < 0 && errno != EINTR)
+      return false;
+  }
+}
+
 bool gdb_send_all(gdb_session *s, const void *buf, size_t n) {
   const char *p = buf;
   while (n) {
-    ssize_t w = send(s->fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR)
+    if (!wait_ready(s, POLLOUT)) {
+      s->gone = true;
+      return false;
+    }
+    ssize_t w = send(s->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
       continue;
     if (w <= 0) {
       s->gone = true;
@@ -34,18 +59,20 @@ bool gdb_send_all(gdb_session *s, const void *buf, size_t n) {
   return true;
 }
 
-/* One byte from the client, -1 when it is gone. */
+/* One byte from the client, -1 when it is gone or a stop is asked. */
 static int read_byte(gdb_session *s) {
   unsigned char c;
   for (;;) {
-    ssize_t r = recv(s->fd, &c, 1, 0);
+    if (!wait_ready(s, POLLIN)) {
+      if (!stop_asked(s))
+        s->gone = true;
+      return -1;
+    }
+    ssize_t r = recv(s->fd, &c, 1, MSG_DONTWAIT);
     if (r == 1)
       return c;
-    if (r < 0 && errno == EINTR) {
-      if (s->interrupted && *s->interrupted)
-        return -1;
+    if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
       continue;
-    }
     s->gone = true;
     return -1;
   }

@@ -2,11 +2,15 @@
  * tally dvfs: profile-guided voltage/frequency scaling (docs/tally-dvfs.md).
  * The options and the report; the work is in the other files here.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cli/cli.h"
@@ -52,15 +56,45 @@ static void usage(FILE *f) {
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
           "      --min-relocks X  break-even: cycles per region entry at least X times\n"
           "                       the two PLL relocks of a switch pair (default 20)\n"
+          "      --max-cycles N   every run's cycle budget (the profile, the original,\n"
+          "                       each trial): one that reaches it, a wfi sleep\n"
+          "                       included, ends tally dvfs with status 123\n"
           "      --keep           keep the scratch directory (its path is printed)\n"
+          "      --max-insns N    stop every run of the program after N instructions\n"
+          "                       (k/M/G suffixes): a program that never ends stops\n"
+          "      --timeout S      stop after S seconds of wall time in all\n"
           "  -h, --help           this help\n"
           "\n"
-          "exit status: 0; 64 usage; 65 the program cannot be profiled or changes its\n"
+          "Ctrl-C, SIGTERM, --timeout and --max-insns stop the run under way; what was\n"
+          "measured so far is printed and the scratch directory kept.\n"
+          "\n"
+          "exit status: 0; 64 usage; 123 a run reached --max-cycles; 65 the program cannot be profiled or changes its\n"
           "output; 66 IN.elf unreadable; 70 internal or toolchain failure; 73\n"
-          "--tradeoff-csv or --svg FILE cannot be written (checked before the runs).\n");
+          "--tradeoff-csv or --svg FILE cannot be written (checked before the runs);\n"
+          "124 --timeout or --max-insns stopped a run; 130 Ctrl-C or SIGTERM.\n");
 }
 
-enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG };
+enum { O_CORE = 256, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG,
+       O_MAX_INSNS, O_TIMEOUT, O_MAX_CYCLES };
+
+static volatile sig_atomic_t stop_requested;
+static void on_stop(int sig) { (void)sig; stop_requested = 1; }
+
+/* "N" with an optional k, M or G (x1000): false when it is not one. */
+static bool parse_insns(const char *s, uint64_t *v) {
+  char *end;
+  if (!*s || *s == '-')
+    return false;
+  errno = 0;
+  unsigned long long n = strtoull(s, &end, 10);
+  uint64_t mul = *end == 'k' ? 1000ull : *end == 'M' ? 1000000ull : *end == 'G' ? 1000000000ull : 1;
+  if (mul > 1)
+    end++;
+  if (errno || *end || end == s || n == 0 || n > UINT64_MAX / mul)
+    return false;
+  *v = n * mul;
+  return true;
+}
 
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
@@ -73,6 +107,8 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       {"no-readd", no_argument, NULL, O_NO_READD},       {"descent-only", no_argument, NULL, O_NO_READD},
       {"tradeoff-csv", required_argument, NULL, O_CSV}, {"svg", required_argument, NULL, O_SVG},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
+      {"max-cycles", required_argument, NULL, O_MAX_CYCLES},
+      {"max-insns", required_argument, NULL, O_MAX_INSNS}, {"timeout", required_argument, NULL, O_TIMEOUT},
       {NULL, 0, NULL, 0}};
   int c;
   char *end;
@@ -136,6 +172,29 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       break;
     }
     case O_KEEP: o->keep = true; break;
+    case O_MAX_CYCLES:
+      if (!tally_parse_number(optarg, &o->max_cycles) || !o->max_cycles) {
+        fprintf(stderr, "tally dvfs: --max-cycles wants a positive count, got '%s'\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    case O_MAX_INSNS:
+      if (!parse_insns(optarg, &o->max_insns)) {
+        fprintf(stderr, "tally dvfs: --max-insns '%s' is not a count of instructions (e.g. 500M)\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    case O_TIMEOUT: {
+      double v = strtod(optarg, &end);
+      if (*end || end == optarg || !(v > 0) || v > 1e9) {
+        fprintf(stderr, "tally dvfs: --timeout '%s' is not a number of seconds above 0\n", optarg);
+        return EXIT_USAGE;
+      }
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      o->deadline = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + v;
+      break;
+    }
     default: usage(stderr); return EXIT_USAGE;
     }
   }
@@ -256,6 +315,19 @@ static int work(dvfs_opts *o, const char *dir) {
     dvfs_print_refs(o, regs, nregs, &base, &after, statics, &orc);
   } else {
     fprintf(stderr, "tally dvfs: %s\n", err.msg);
+    if ((rc == 124 || rc == 130) && base.cycles) {
+      /* stopped: what was measured is kept (and the scratch directory) */
+      printf("tally dvfs: stopped; %s %s: %" PRIu64 " cycles, %" PRIu64 " instructions, %.6f s, %.6f J%s\n",
+             o->in, base.stopped ? "as it is, up to the stop (partial)" : "as it is, measured", base.cycles,
+             base.instret, base.e.seconds, base.e.total_j, base.stopped ? "" : " (the whole run)");
+      if (nrows)
+        printf("tally dvfs: its phase profile: %zu loops or functions (phases.out in the scratch directory)\n", nrows);
+      if (after.cycles)
+        printf("tally dvfs: %s with the switches%s: %" PRIu64 " cycles, %.6f s, %.6f J\n", o->out,
+               after.stopped ? ", up to the stop (partial)" : "", after.cycles, after.e.seconds, after.e.total_j);
+    }
+    if (rc == 124 || rc == 130)
+      o->keep = true;
   }
   dvfs_run_free(&base);
   dvfs_run_free(&after);
@@ -309,6 +381,11 @@ int cmd_dvfs(int argc, char **argv) {
     fprintf(stderr, "tally dvfs: --svg %s: cannot write there\n", o.svg);
     return EXIT_CANTCREAT;
   }
+  o.stop = &stop_requested;
+  struct sigaction sa = {.sa_handler = on_stop};
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
   char dir[] = "/tmp/tally-dvfs-XXXXXX";
   if (!mkdtemp(dir)) {
     perror("tally dvfs: scratch directory");

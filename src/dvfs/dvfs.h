@@ -8,6 +8,7 @@
 #ifndef TALLY_DVFS_H
 #define TALLY_DVFS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +46,10 @@ typedef struct dvfs_opts {
   bool readd;             /* after the descent, the knapsack of single-region runs (--descent-only: not) */
   const char *tradeoff_csv; /* --tradeoff-csv FILE, NULL: none */
   const char *svg;          /* --svg FILE: the measured table as a picture, NULL: none */
+  uint64_t max_cycles;      /* --max-cycles: every run's cycle budget, 0 = none */
+  uint64_t max_insns;       /* --max-insns N: each run stops there (0: no bound) */
+  double deadline;          /* --timeout: CLOCK_MONOTONIC seconds at which everything stops (0: none) */
+  const volatile sig_atomic_t *stop; /* set by Ctrl-C or SIGTERM (NULL: none) */
 } dvfs_opts;
 
 /* One run of an ELF on tally. */
@@ -54,6 +59,7 @@ typedef struct dvfs_run {
   tally_energy e;
   char *out;      /* the program's stdout (malloc) */
   size_t out_len;
+  bool stopped;   /* a bound or a stop request ended it: the counts are partial */
 } dvfs_run;
 
 /* A phase-profile row of phases.out (target/inst/phases.c). */
@@ -139,10 +145,16 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
 int dvfs_model_read(dvfs_opts *o, tally_error *err);
 bool dvfs_parse_points(const char *s, dvfs_point *pts, size_t *n, char *why, size_t whylen);
 
+/* Why runs must stop now ("interrupted", "--timeout reached",
+ * "--max-insns reached"), or NULL. */
+const char *dvfs_bound(const dvfs_opts *o, const tally_sim *sim);
+
 /* dvfs_account.c: runs sim to its end one instruction at a time, charging
  * every instruction's cycles, time and energy to the row of the range
- * holding its pc (rows[nrows]: no range). */
-tally_stop dvfs_account_run(tally_sim *sim, const dvfs_range *ranges, size_t n, size_t nrows, dvfs_tally *rows);
+ * holding its pc (rows[nrows]: no range); TALLY_STOP_LIMIT when
+ * dvfs_bound stopped it. */
+tally_stop dvfs_account_run(const dvfs_opts *o, tally_sim *sim, const dvfs_range *ranges, size_t n, size_t nrows,
+                            dvfs_tally *rows);
 
 /* dvfs_profile.c: instruments with the phase profiler, runs, reads the
  * rows. *rows is malloc'd. */

@@ -53,7 +53,8 @@ static int by_lo(const void *a, const void *b) {
   return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-tally_stop dvfs_account_run(tally_sim *sim, const dvfs_range *ranges, size_t n, size_t nrows, dvfs_tally *rows) {
+tally_stop dvfs_account_run(const dvfs_opts *o, tally_sim *sim, const dvfs_range *ranges, size_t n, size_t nrows,
+                            dvfs_tally *rows) {
   dvfs_range *v = malloc((n ? n : 1) * sizeof *v);
   if (!v)
     return TALLY_STOP_ERROR;
@@ -63,11 +64,14 @@ tally_stop dvfs_account_run(tally_sim *sim, const dvfs_range *ranges, size_t n, 
   mark last = mark_now(sim);
   size_t at = range_of(v, n, tally_pc(sim));
   size_t cur = at < n ? v[at].row : nrows;
-  tally_stop st = n ? TALLY_STOP_LIMIT : tally_run(sim, UINT64_MAX); /* no range: no stepping */
-  while (st == TALLY_STOP_LIMIT) {
-    st = tally_run(sim, 1);
-    if (st != TALLY_STOP_LIMIT)
+  tally_stop st = TALLY_STOP_LIMIT;
+  for (uint64_t k = 1; st == TALLY_STOP_LIMIT; k++) {
+    /* no range: no stepping, slices up to the bounds */
+    st = tally_run(sim, n ? 1 : 20000000);
+    if (st != TALLY_STOP_LIMIT || ((!n || k % 65536 == 0) && dvfs_bound(o, sim)))
       break;
+    if (!n)
+      continue;
     uint32_t pc = tally_pc(sim);
     if (at < n && pc >= v[at].lo && pc < v[at].hi)
       continue; /* still in the same range: the common case */

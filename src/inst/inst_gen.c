@@ -73,7 +73,7 @@ static void write_sites(FILE *f, const tally_inst *ti, const char **names) {
   fprintf(f, "const unsigned tally_inst_nsites = %zu;\n", n);
   fprintf(f, "const unsigned tally_inst_site_pc[%zu] = {", n ? n : 1);
   for (size_t s = 0; s < n; s++)
-    fprintf(f, "%s0x%08x", s % 8 ? ", " : ",\n  " + (s == 0), ti->sites[s].pc);
+    fprintf(f, "%s0x%08x", s % 8 ? ", " : s ? ",\n  " : "\n  ", ti->sites[s].pc);
   fprintf(f, "%s};\nunsigned long long tally_inst_site_scratch[%zu];\n", n ? "" : "0", n ? n : 1);
   fprintf(f, "const unsigned char tally_inst_site_ncalls[%zu] = {", n ? n : 1);
   for (size_t s = 0; s < n; s++)

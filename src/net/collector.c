@@ -25,6 +25,15 @@
 
 #define BATCH 64
 #define MAX_RUNS 64                  /* open at once; more is someone flooding us */
+/* When all MAX_RUNS slots are taken, a new run takes the slot of the one
+ * with the least evidence of being a real run (make_room()): first one that
+ * never had a RUN_START (any age), then one with a RUN_START but no DATA
+ * silent for EVICT_BARE_MS, then one silent for EVICT_IDLE_MS. Otherwise
+ * the new run is refused, with a warning at most every REFUSE_WARN_MS. */
+#define EVICT_BARE_MS 2000
+#define EVICT_IDLE_MS 10000
+#define REFUSE_WARN_MS 10000
+#define MAX_CLOSED 4096              /* closed runs remembered at most (the oldest go first) */
 /* A run's gap bitmaps grow to its highest sequence number. A jump is
  * believed only while the run would be at most MAX_MISSING packets short of
  * what it has received (the board's resend ring holds 4,096), so a run's
@@ -41,14 +50,18 @@ typedef struct crun {
   uint64_t id;
   net_addr board;
   bool begun, closed, described, final_known;
+  bool taken_up;                     /* the store held it, described, before this process heard of it */
   uint64_t closed_at, last_heard;
   store_run_status verdict;
   /* sequence numbers held (have) and declared lost by the board (gone) */
   uint8_t *have, *gone;
-  uint32_t cap;                      /* bits in each map */
-  uint32_t end;                      /* one past the highest seq seen */
-  uint32_t low;                      /* every seq below is held or gone */
-  uint32_t received, duplicates, resend_requests;
+  /* Sequence numbers are 32-bit, so one past the highest (end, a map's
+   * size) can be 2^32: every count and bound over them is 64-bit. */
+  uint64_t cap;                      /* bits in each map */
+  uint64_t end;                      /* one past the highest seq seen */
+  uint64_t low;                      /* every seq below is held or gone */
+  uint64_t received;                 /* distinct packets held */
+  uint32_t duplicates, resend_requests;
   /* description */
   uint32_t counters;
   char program[NET_MAX_PROGRAM + 1];
@@ -86,12 +99,15 @@ struct net_collector {
   bool dirty;
   net_key key;
   bool keyed, told_bad_tag;
+  uint64_t refused_since_warn, refused_warned_at;
   net_collector_stats stats;
   char err[300];
 };
 
-static bool bit(const uint8_t *m, uint32_t i) { return m[i >> 3] >> (i & 7) & 1; }
-static void setbit(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+/* A map holds r->cap bits; callers index below that (grow_maps first). */
+static bool bit(const uint8_t *m, uint64_t i) { return m[i >> 3] >> (i & 7) & 1; }
+static void setbit(uint8_t *m, uint64_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+static void clearbit(uint8_t *m, uint64_t i) { m[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
 
 static void warn(net_collector *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(net_collector *c, const char *fmt, ...) {
@@ -107,9 +123,13 @@ static void warn(net_collector *c, const char *fmt, ...) {
 
 const char *net_collector_error(const net_collector *c) { return c->err; }
 int net_collector_fd(const net_collector *c) { return c->fd; }
-int net_collector_rcvbuf(const net_collector *c) { return net_udp_rcvbuf(c->fd); }
+int net_collector_rcvbuf(const net_collector *c) { return c->fd >= 0 ? net_udp_rcvbuf(c->fd) : 0; }
 uint64_t net_collector_idle_ms(const net_collector *c) { return net_now_ms() - c->last_packet; }
 const char *net_collector_addr(const net_collector *c, char *buf, size_t size) {
+  if (c->fd < 0) {
+    snprintf(buf, size, "in-process");
+    return buf;
+  }
   return net_addr_str(&c->local, buf, size);
 }
 
@@ -122,7 +142,9 @@ void net_collector_get_stats(const net_collector *c, net_collector_stats *st) {
 
 net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char *err, size_t errlen) {
   net_collector *c = calloc(1, sizeof *c);
-  if (!c || !(c->msg = malloc(sizeof *c->msg)) || !(c->bufs = malloc(BATCH * sizeof *c->bufs))) {
+  /* receive buffers only for a socket or a pipe (net_collector_feed needs none) */
+  if (!c || !(c->msg = malloc(sizeof *c->msg)) ||
+      ((cfg->listen || cfg->pipe) && !(c->bufs = malloc(BATCH * sizeof *c->bufs)))) {
     snprintf(err, errlen, "out of memory");
     goto fail;
   }
@@ -145,10 +167,12 @@ net_collector *net_collector_open(const net_collector_cfg *cfg, store *st, char 
   }
   c->cfg.key = NULL; /* the copy above is the one used */
   net_addr a;
-  if (net_addr_parse(cfg->listen, &a, err, errlen) != 0 || (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0)
+  if (cfg->listen && (net_addr_parse(cfg->listen, &a, err, errlen) != 0 ||
+                      (c->fd = net_udp_bind(&a, c->cfg.rcvbuf, err, errlen)) < 0))
     goto fail;
-  net_udp_local(c->fd, &c->local);
-  for (int i = 0; i < BATCH; i++) {
+  if (c->fd >= 0)
+    net_udp_local(c->fd, &c->local);
+  for (int i = 0; c->bufs && i < BATCH; i++) {
     c->iov[i] = (struct iovec){.iov_base = c->bufs[i], .iov_len = NET_RECV_BUF};
     c->mm[i].msg_hdr = (struct msghdr){.msg_iov = &c->iov[i], .msg_iovlen = 1};
   }
@@ -201,12 +225,26 @@ static crun *find_run(net_collector *c, uint64_t id) {
   return NULL;
 }
 
+static void forget_run(net_collector *c, uint32_t i) {
+  free_run_data(c->runs[i]);
+  free(c->runs[i]);
+  c->runs[i] = c->runs[--c->nruns];
+}
+
+/* A new run's entry (the caller has made room among the open runs). The
+ * closed runs remembered are bounded too: past MAX_CLOSED the one closed
+ * longest ago is forgotten (it can then only be re-acknowledged from the
+ * store's verdict). */
 static crun *new_run(net_collector *c, uint64_t id) {
-  uint32_t open = 0;
-  for (uint32_t i = 0; i < c->nruns; i++)
-    open += !c->runs[i]->closed;
-  if (open >= MAX_RUNS)
-    return NULL;
+  uint32_t closed = 0, oldest = 0;
+  for (uint32_t i = 0; i < c->nruns; i++) {
+    if (!c->runs[i]->closed)
+      continue;
+    if (closed++ == 0 || c->runs[i]->closed_at < c->runs[oldest]->closed_at)
+      oldest = i;
+  }
+  if (closed >= MAX_CLOSED)
+    forget_run(c, oldest);
   crun **rs = realloc(c->runs, (c->nruns + 1) * sizeof *rs);
   if (!rs)
     return NULL;
@@ -219,18 +257,29 @@ static crun *new_run(net_collector *c, uint64_t id) {
   return r;
 }
 
+/* One past the last sequence number the run can have: the FINAL packets'
+ * count once known, else one past the highest seen; never past the maps. */
+static uint64_t stream_end(const crun *r) {
+  uint64_t end = r->final_known ? r->total_packets : r->end;
+  return end < r->cap ? end : r->cap;
+}
+
 /* Could the run really reach `end` packets, given what it has received? */
 static bool believable_end(const crun *r, uint64_t end) {
   return end <= r->end || end - r->received <= (uint64_t)MAX_MISSING + 1;
 }
 
-static bool grow_maps(crun *r, uint32_t bits) {
+/* Makes both maps hold at least `bits` bits (at most 2^32: one per
+ * sequence number). */
+static bool grow_maps(crun *r, uint64_t bits) {
   if (bits <= r->cap)
     return true;
-  uint32_t cap = r->cap ? r->cap : 1024;
+  if (bits > (uint64_t)1 << 32)
+    return false;
+  uint64_t cap = r->cap ? r->cap : 1024;
   while (cap < bits)
-    cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
-  size_t old = (r->cap + 7) / 8, now = ((size_t)cap + 7) / 8;
+    cap *= 2;   /* powers of two from 1,024: reaches 2^32 exactly, never past */
+  size_t old = (size_t)((r->cap + 7) / 8), now = (size_t)((cap + 7) / 8);
   uint8_t *h = realloc(r->have, now);
   if (!h)
     return false;
@@ -245,15 +294,17 @@ static bool grow_maps(crun *r, uint32_t bits) {
   return true;
 }
 
-static bool grow_sums(crun *r, uint32_t n) {
+static bool grow_sums(crun *r, uint64_t n) {
   if (n <= r->nsums)
     return true;
-  uint64_t *s = realloc(r->sums, n * sizeof *s);
+  if (n > TAKE_UP_COUNTERS)
+    return false;
+  uint64_t *s = realloc(r->sums, (size_t)n * sizeof *s);
   if (!s)
     return false;
-  memset(s + r->nsums, 0, (n - r->nsums) * sizeof *s);
+  memset(s + r->nsums, 0, (size_t)(n - r->nsums) * sizeof *s);
   r->sums = s;
-  r->nsums = n;
+  r->nsums = (uint32_t)n;
   return true;
 }
 
@@ -282,7 +333,8 @@ static void begin(net_collector *c, crun *r) {
  * or reported missing. */
 static int take_up_chunk(void *ctx, const store_chunk_view *ch) {
   crun *r = ctx;
-  if (!believable_end(r, (uint64_t)ch->seq + 1) || !grow_maps(r, ch->seq + 1) || !grow_sums(r, ch->first + ch->n))
+  if (!believable_end(r, (uint64_t)ch->seq + 1) || !grow_maps(r, (uint64_t)ch->seq + 1) ||
+      !grow_sums(r, (uint64_t)ch->first + ch->n))
     return 1;
   if (bit(r->have, ch->seq))
     return 0;
@@ -294,7 +346,7 @@ static int take_up_chunk(void *ctx, const store_chunk_view *ch) {
     r->intervals++;
   r->received++;
   if (ch->seq >= r->end)
-    r->end = ch->seq + 1;
+    r->end = (uint64_t)ch->seq + 1;
   return 0;
 }
 
@@ -325,26 +377,28 @@ static void fmt_count(char *buf, size_t size, uint64_t v) {
 
 /* "12-15, 40, 99-120": the sequence numbers in [from, end) that are
  * missing (neither held nor gone), or with want_gone those declared gone. */
-static size_t list_ranges(const crun *r, uint32_t from, uint32_t end, bool want_gone, char *out, size_t size,
-                          uint32_t *count) {
+static size_t list_ranges(const crun *r, uint64_t from, uint64_t end, bool want_gone, char *out, size_t size,
+                          uint64_t *count) {
   size_t o = 0;
   unsigned shown = 0;
-  uint32_t total = 0;
+  uint64_t total = 0;
   out[0] = '\0';
-  for (uint32_t s = from; s < end;) {
+  if (end > r->cap)
+    end = r->cap;   /* past the maps nothing was ever seen: a run without maps lists nothing */
+  for (uint64_t s = from; s < end;) {
     bool hit = want_gone ? bit(r->gone, s) : !bit(r->have, s) && !bit(r->gone, s);
     if (!hit) {
       s++;
       continue;
     }
-    uint32_t e = s;
+    uint64_t e = s;
     while (e + 1 < end && (want_gone ? bit(r->gone, e + 1) : !bit(r->have, e + 1) && !bit(r->gone, e + 1)))
       e++;
     total += e - s + 1;
     if (shown < 8 && o + 40 < size) {
-      o += (size_t)snprintf(out + o, size - o, shown ? ", %" PRIu32 : "%" PRIu32, s);
+      o += (size_t)snprintf(out + o, size - o, shown ? ", %" PRIu64 : "%" PRIu64, s);
       if (e > s)
-        o += (size_t)snprintf(out + o, size - o, "-%" PRIu32, e);
+        o += (size_t)snprintf(out + o, size - o, "-%" PRIu64, e);
     } else if (shown == 8 && o + 8 < size) {
       o += (size_t)snprintf(out + o, size - o, ", ...");
     }
@@ -398,7 +452,7 @@ static int send_to_board(net_collector *c, const net_addr *to, const void *buf, 
     return -1; /* a run read from a spool file: no board to answer */
   if (net_pipe_is_addr(to))
     return c->cfg.pipe && net_pipe_send(c->cfg.pipe, NET_PIPE_DOWN, buf, len) ? 0 : -1;
-  return net_udp_send(c->fd, to, buf, len);
+  return c->fd >= 0 ? net_udp_send(c->fd, to, buf, len) : -1;
 }
 
 /* The answer to final packets that said the stream has `total` packets:
@@ -414,7 +468,7 @@ static void send_final_ack(net_collector *c, crun *r, uint32_t total) {
   m->h.run_id = r->id;
   m->h.seq = total;
   m->verdict = r->verdict == STORE_RUN_COMPLETE ? 1 : 2;
-  m->received = m->verdict == 1 ? total : r->received;
+  m->received = m->verdict == 1 ? total : r->received > UINT32_MAX ? UINT32_MAX : (uint32_t)r->received;
   uint8_t buf[NET_MAX_PACKET];
   size_t n = net_encode(m, reply_key(c), buf, NULL, 0);
   if (n)
@@ -444,7 +498,8 @@ static void close_run(net_collector *c, crun *r, store_run_status status, const 
   if (r->final_known) /* else nothing to answer yet: the board's FINAL, when it comes, is answered then */
     send_final_ack(c, r, r->total_packets);
   if (c->cfg.on_run) {
-    net_run_result res = {.run_id = r->id, .status = status, .intervals = r->intervals, .packets = r->received,
+    net_run_result res = {.run_id = r->id, .status = status, .intervals = r->intervals,
+                          .packets = r->received > UINT32_MAX ? UINT32_MAX : (uint32_t)r->received,
                           .duplicates = r->duplicates, .resend_requests = r->resend_requests,
                           .program = r->program, .note = r->note};
     c->cfg.on_run(c->cfg.ctx, &res);
@@ -461,7 +516,7 @@ static void try_close(net_collector *c, crun *r) {
   if (r->low < r->total_packets)   /* still waiting for something */
     return;
   char list[300], note[NOTE_SIZE];
-  uint32_t n;
+  uint64_t n;
   list_ranges(r, 0, r->total_packets, true, list, sizeof list, &n);
   if (n) {
     char a[32], b[32];
@@ -540,6 +595,7 @@ static void on_final(net_collector *c, crun *r, const net_msg *m) {
            m->total_packets);
       return;
     }
+    free(r->totals);   /* an earlier FINAL that could not be taken */
     r->totals = calloc(m->counters, sizeof *r->totals);
     if (!r->totals || !grow_maps(r, m->total_packets)) {
       snprintf(r->note, sizeof r->note, "out of memory for the final totals");
@@ -559,18 +615,43 @@ static void on_final(net_collector *c, crun *r, const net_msg *m) {
     snprintf(r->note, sizeof r->note, "the board's FINAL packets disagree with each other");
     return;
   }
-  memcpy(r->totals + m->first, m->values, m->n * sizeof *r->totals);
+  if ((uint32_t)m->first + m->n <= r->final_counters)   /* the decoder's rule, kept here too */
+    memcpy(r->totals + m->first, m->values, m->n * sizeof *r->totals);
 }
 
+static int range_cmp(const void *a, const void *b) {
+  uint32_t x = ((const net_range *)a)->first, y = ((const net_range *)b)->first;
+  return x < y ? -1 : x > y;
+}
+
+/* Marks as gone what the ranges name and the run does not hold, within
+ * [low, end). The ranges are sorted and merged first, and whole bytes of
+ * the maps done at once, so a packet of 171 overlapping ranges over a
+ * 2^20-packet window costs one pass over the window, not 171. */
 static void on_gone(net_collector *c, crun *r, const net_msg *m) {
-  uint32_t end = r->final_known ? r->total_packets : r->end;
-  for (unsigned i = 0; i < m->nranges; i++) {
-    uint64_t hi = (uint64_t)m->ranges[i].first + m->ranges[i].count;
-    for (uint64_t s = m->ranges[i].first; s < hi && s < end; s++)
-      if (!bit(r->have, (uint32_t)s))
-        setbit(r->gone, (uint32_t)s);
-  }
   (void)c;
+  uint64_t end = stream_end(r);
+  net_range rg[NET_MAX_RANGES];
+  unsigned n = m->nranges < NET_MAX_RANGES ? m->nranges : NET_MAX_RANGES;
+  memcpy(rg, m->ranges, n * sizeof *rg);
+  qsort(rg, n, sizeof *rg, range_cmp);
+  uint64_t done = r->low;   /* everything below is held or gone already */
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t s = rg[i].first > done ? rg[i].first : done;
+    uint64_t hi = (uint64_t)rg[i].first + rg[i].count;
+    if (hi > end)
+      hi = end;
+    for (; s < hi && (s & 7); s++)
+      if (!bit(r->have, s))
+        setbit(r->gone, s);
+    for (; s + 8 <= hi; s += 8)
+      r->gone[s >> 3] |= (uint8_t)~r->have[s >> 3];
+    for (; s < hi; s++)
+      if (!bit(r->have, s))
+        setbit(r->gone, s);
+    if (hi > done)
+      done = hi;
+  }
 }
 
 /* With a key, a packet counts only with a right tag: checked before it can
@@ -593,6 +674,64 @@ static bool authentic(net_collector *c, const uint8_t *buf, size_t len, const ne
                    : "it carries no tag and this collector has a key");
   }
   return false;
+}
+
+/* What speaks for an open run being a board's: 0 no RUN_START (and nothing
+ * an earlier collector stored), 1 a RUN_START but no DATA, 2 both. */
+static int evidence(const crun *r) {
+  if (!r->described && !r->taken_up)
+    return 0;
+  return r->data_packets ? 2 : 1;
+}
+
+/* Makes room for a new run among the MAX_RUNS open ones, evicting the one
+ * with the least evidence (see EVICT_BARE_MS); false, with a warning now
+ * and then, when every open run has shown enough life to be kept. An
+ * evicted run that reached the store is closed there incomplete with a
+ * note, and forgotten here: if its board is real and comes back, its run
+ * is taken up from the store like a collector restarted mid-run. */
+static bool make_room(net_collector *c, uint64_t id, uint64_t now) {
+  uint32_t open = 0, victim = UINT32_MAX;
+  int victim_ev = 3;
+  for (uint32_t i = 0; i < c->nruns; i++) {
+    crun *r = c->runs[i];
+    if (r->closed)
+      continue;
+    open++;
+    int ev = evidence(r);
+    uint64_t quiet = now - r->last_heard;
+    if ((ev == 1 && quiet < EVICT_BARE_MS) || (ev == 2 && quiet < EVICT_IDLE_MS))
+      continue;
+    if (ev < victim_ev || (ev == victim_ev && r->last_heard < c->runs[victim]->last_heard)) {
+      victim = i;
+      victim_ev = ev;
+    }
+  }
+  if (open < MAX_RUNS)
+    return true;
+  if (victim == UINT32_MAX) {
+    c->stats.runs_refused++;
+    c->refused_since_warn++;
+    if (!c->refused_warned_at || now - c->refused_warned_at >= REFUSE_WARN_MS) {
+      warn(c, "refused %" PRIu64 " new run%s (the last %016" PRIx64 "): all %d run slots are held by runs heard "
+           "from with a RUN_START and DATA within %d s; without a key anyone can hold them (--key)",
+           c->refused_since_warn, c->refused_since_warn == 1 ? "" : "s", id, MAX_RUNS, EVICT_IDLE_MS / 1000);
+      c->refused_since_warn = 0;
+      c->refused_warned_at = now;
+    }
+    return false;
+  }
+  crun *r = c->runs[victim];
+  c->stats.runs_evicted++;
+  if (r->begun || r->described) {
+    char note[NOTE_SIZE];
+    snprintf(note, sizeof note, "evicted to make room for another run: %s, nothing heard for %" PRIu64 " ms",
+             victim_ev == 0 ? "no RUN_START received" : victim_ev == 1 ? "no DATA received" : "silent",
+             now - r->last_heard);
+    close_run(c, r, STORE_RUN_INCOMPLETE, note);
+  }
+  forget_run(c, victim);
+  return true;
 }
 
 static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_addr *from, uint64_t now) {
@@ -619,7 +758,7 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     return;
   crun *r = find_run(c, m->h.run_id);
   if (!r) {
-    if (t == NET_GONE || !(r = new_run(c, m->h.run_id))) {
+    if (t == NET_GONE || !make_room(c, m->h.run_id, now) || !(r = new_run(c, m->h.run_id))) {
       c->stats.malformed++;
       return;
     }
@@ -635,6 +774,13 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
       r->closed_at = now;
       r->verdict = STORE_RUN_COMPLETE;
     } else if (known == 1) {
+      /* evidence only if an earlier process had its RUN_START (else a
+       * forger could revive an evicted junk run as "taken up") */
+      store_run_view v;
+      if (store_get_run(c->st, r->id, &v) == 1) {
+        r->taken_up = v.counters != 0;
+        store_run_view_clear(&v);
+      }
       take_up_stored(c, r);
     }
   } else if (!net_addr_equal(&r->board, from)) {
@@ -656,10 +802,10 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     try_close(c, r);
     return;
   }
-  uint32_t seq = m->h.seq;
+  uint64_t seq = m->h.seq;   /* 64-bit: seq + 1 is 2^32 for the last one */
   if ((r->final_known && seq >= r->total_packets) || !believable_end(r, seq + 1) || !grow_maps(r, seq + 1)) {
     c->stats.malformed++;
-    warn(c, "run %016" PRIx64 ": sequence number %" PRIu32 " out of range", r->id, seq);
+    warn(c, "run %016" PRIx64 ": sequence number %" PRIu64 " out of range", r->id, seq);
     return;
   }
   if (bit(r->have, seq)) {
@@ -674,8 +820,7 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
   case NET_FINAL: on_final(c, r, m); break;
   }
   setbit(r->have, seq);
-  if (bit(r->gone, seq))
-    r->gone[seq >> 3] &= (uint8_t)~(1u << (seq & 7));
+  clearbit(r->gone, seq);
   r->received++;
   c->stats.stored++;
   c->dirty = true;
@@ -688,17 +833,17 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
 
 /* ---- timers ---- */
 
-static void request_resend(net_collector *c, crun *r, uint32_t end) {
+static void request_resend(net_collector *c, crun *r, uint64_t end) {
   net_msg *m = c->msg;
   uint16_t n = 0;
   net_range *rg = m->range_buf;
-  for (uint32_t s = r->low; s < end && n < NET_MAX_RANGES; s++) {
+  for (uint64_t s = r->low; s < end && n < NET_MAX_RANGES; s++) {
     if (bit(r->have, s) || bit(r->gone, s))
       continue;
-    if (n && rg[n - 1].first + rg[n - 1].count == s)
+    if (n && (uint64_t)rg[n - 1].first + rg[n - 1].count == s)
       rg[n - 1].count++;
     else
-      rg[n++] = (net_range){s, 1};
+      rg[n++] = (net_range){(uint32_t)s, 1};   /* s < end <= 2^32 */
   }
   if (!n)
     return;
@@ -715,7 +860,7 @@ static void request_resend(net_collector *c, crun *r, uint32_t end) {
   }
 }
 
-static bool has_missing(crun *r, uint32_t end) {
+static bool has_missing(crun *r, uint64_t end) {
   while (r->low < end && (bit(r->have, r->low) || bit(r->gone, r->low)))
     r->low++;
   return r->low < end;
@@ -723,10 +868,10 @@ static bool has_missing(crun *r, uint32_t end) {
 
 /* Runs one run's timers; returns when it next wants to be looked at. */
 static uint64_t run_timers(net_collector *c, crun *r, uint64_t now) {
-  uint32_t end = r->final_known ? r->total_packets : r->end;
+  uint64_t end = stream_end(r);
   if (now - r->last_heard >= c->cfg.run_timeout_ms) {
     char note[NOTE_SIZE], list[300];
-    uint32_t n;
+    uint64_t n;
     list_ranges(r, r->low, end, false, list, sizeof list, &n);
     snprintf(note, sizeof note, "nothing heard from the board for %u s%s%s%s", c->cfg.run_timeout_ms / 1000,
              r->final_known ? "" : "; no final packet", n ? "; missing seq " : "", n ? list : "");
@@ -746,9 +891,9 @@ static uint64_t run_timers(net_collector *c, crun *r, uint64_t now) {
   if (now >= r->next_request) {
     if (r->final_known && r->tries >= c->cfg.resend_tries) {
       char note[NOTE_SIZE], list[300];
-      uint32_t n;
+      uint64_t n;
       list_ranges(r, r->low, end, false, list, sizeof list, &n);
-      snprintf(note, sizeof note, "missing %" PRIu32 " packets after %u unanswered resend requests: seq %s", n,
+      snprintf(note, sizeof note, "missing %" PRIu64 " packets after %u unanswered resend requests: seq %s", n,
                r->tries, list);
       close_run(c, r, STORE_RUN_INCOMPLETE, note);
       return UINT64_MAX;
@@ -797,6 +942,8 @@ static uint64_t timers(net_collector *c, uint64_t now) {
  * running under a flood. Returns datagrams read. */
 static int receive(net_collector *c) {
   int total = 0;
+  if (c->fd < 0)
+    return 0;   /* in-process only: no socket */
   while (total < 16 * BATCH) {
     for (int i = 0; i < BATCH; i++) {
       c->mm[i].msg_hdr.msg_name = &c->from[i].sa;
@@ -847,6 +994,8 @@ int net_collector_poll(net_collector *c, int timeout_ms) {
     if (wake < limit)
       limit = wake;
     int wait = limit == UINT64_MAX ? -1 : limit > now ? (int)(limit - now) : 0;
+    if (c->fd < 0 && wait < 0)
+      wait = 0;   /* no socket to wake us: the pipe is only looked at, never waited on */
     struct pollfd p = {.fd = c->fd, .events = POLLIN};
     poll(&p, 1, wait);
   }
@@ -863,14 +1012,23 @@ void net_collector_finish_all(net_collector *c, const char *note) {
     if (r->closed)
       continue;
     char full[NOTE_SIZE], list[300];
-    uint32_t n;
-    uint32_t end = r->final_known ? r->total_packets : r->end;
+    uint64_t n;
+    uint64_t end = stream_end(r);
     list_ranges(r, r->low, end, false, list, sizeof list, &n);
     snprintf(full, sizeof full, "%s%s%s%s", note, r->final_known ? "" : "; no final packet", n ? "; missing seq " : "",
              n ? list : "");
     close_run(c, r, STORE_RUN_INCOMPLETE, full);
   }
 }
+
+void net_collector_feed(net_collector *c, const void *buf, size_t len, const net_addr *from, uint64_t now_ms) {
+  if (len > NET_RECV_BUF)
+    len = NET_RECV_BUF;   /* as receive() takes a datagram longer than any packet */
+  handle(c, buf, len, from, now_ms);
+  c->last_packet = now_ms;
+}
+
+void net_collector_tick(net_collector *c, uint64_t now_ms) { timers(c, now_ms); }
 
 /* ---- spool files ---- */
 

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "../store/store.h"
+#include "udp.h"
 
 struct net_key;
 
@@ -50,7 +51,8 @@ typedef struct net_run_result {
 } net_run_result;
 
 typedef struct net_collector_cfg {
-  const char *listen;            /* ADDR:PORT (port 0: any free port) */
+  const char *listen;            /* ADDR:PORT (port 0: any free port); NULL: no socket (the pipe, spool
+                                    files and net_collector_feed only) */
   int rcvbuf;                    /* socket receive buffer; 0: 8 MiB */
   uint32_t resend_delay_ms;      /* 0: 20 */
   uint32_t resend_tries;         /* 0: 10 */
@@ -72,6 +74,8 @@ typedef struct net_collector_stats {
   uint64_t foreign;              /* for a known run, from another address than its first sender */
   uint64_t bad_tags;             /* with a key: no tag or a wrong one; without: a tag (refused, unused) */
   uint64_t resend_requests;
+  uint64_t runs_refused;         /* new runs refused: every open run's slot held by a live-looking run */
+  uint64_t runs_evicted;         /* open runs dropped to make room for a new one (closed incomplete if stored) */
   uint32_t runs_open, runs_complete, runs_incomplete;
 } net_collector_stats;
 
@@ -84,8 +88,8 @@ void net_collector_set_key(net_collector *c, const struct net_key *key);
 /* Closes without finishing open runs (net_collector_finish_all first). */
 void net_collector_close(net_collector *c);
 
-int net_collector_fd(const net_collector *c);
-/* The address it listens on (port 0 resolved). */
+int net_collector_fd(const net_collector *c);   /* -1 without a socket */
+/* The address it listens on (port 0 resolved); "in-process" without a socket. */
 const char *net_collector_addr(const net_collector *c, char *buf, size_t size);
 int net_collector_rcvbuf(const net_collector *c);
 
@@ -94,6 +98,12 @@ int net_collector_rcvbuf(const net_collector *c);
  * store failed (reason in net_collector_error); a store failure ends
  * nothing silently: the run is closed incomplete if it can be. */
 int net_collector_poll(net_collector *c, int timeout_ms);
+
+/* Takes one datagram as if it had come from `from` at now_ms (on the
+ * clock of net_now_ms), and runs the timers due at now_ms: a test or a
+ * fuzzer drives the state machine with no socket and its own clock. */
+void net_collector_feed(net_collector *c, const void *buf, size_t len, const net_addr *from, uint64_t now_ms);
+void net_collector_tick(net_collector *c, uint64_t now_ms);
 
 /* Closes every open run as incomplete with this note (e.g. on shutdown). */
 void net_collector_finish_all(net_collector *c, const char *note);

@@ -62,6 +62,7 @@ void prof_free(prof_state *p) {
   free(p->owner);
   free(p->samples);
   free(p->stack);
+  free(p->children);
   if (p->timeline)
     free(p->timeline->log);
   free(p->timeline);
@@ -79,32 +80,52 @@ static prof_node *new_node(prof_state *p) {
   return &p->chunks->nodes[p->chunks->used++];
 }
 
-static uint32_t memo_slot(const prof_node *parent, uint32_t func, uint32_t site) {
+static uint64_t child_hash(const prof_node *parent, uint32_t func, uint32_t site, bool trap) {
   uint64_t h = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull ^ (uint64_t)func * 0xC2B2AE3D27D4EB4Full ^
-               (uint64_t)site * 0x165667B19E3779F9ull;
-  return (uint32_t)(h >> 40) & (PROF_CHILD_MEMO - 1);
+               ((uint64_t)site * 2 + trap) * 0x165667B19E3779F9ull;
+  return h ^ (h >> 29);
 }
 
-/* The child of `parent` for (func, site, trap), created on first use. A
- * memo of recent answers saves walking long sibling lists at every call. */
-static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
-  uint32_t slot = memo_slot(parent, func, site);
-  prof_node *m = p->child_memo[slot];
-  if (m && m->parent == parent && m->func == func && m->call_site == site && m->is_trap == trap)
-    return m;
-  prof_node *c;
-  for (c = parent->first_child; c; c = c->next_sibling)
-    if (c->func == func && c->call_site == site && c->is_trap == trap)
-      break;
-  if (!c) {
-    c = new_node(p);
+/* Doubles the table of contexts (or makes its first); false when out of memory. */
+static bool children_grow(prof_state *p) {
+  size_t cap = p->children_cap ? p->children_cap * 2 : 1024;
+  prof_node **t = calloc(cap, sizeof *t);
+  if (!t)
+    return false;
+  for (size_t i = 0; i < p->children_cap; i++) {
+    prof_node *c = p->children[i];
     if (!c)
-      return parent; /* out of memory: keep charging the parent */
-    *c = (prof_node){.func = func, .call_site = site, .is_trap = trap, .parent = parent,
-                     .next_sibling = parent->first_child};
-    parent->first_child = c;
+      continue;
+    size_t j = child_hash(c->parent, c->func, c->call_site, c->is_trap) & (cap - 1);
+    while (t[j])
+      j = (j + 1) & (cap - 1);
+    t[j] = c;
   }
-  p->child_memo[slot] = c;
+  free(p->children);
+  p->children = t;
+  p->children_cap = cap;
+  return true;
+}
+
+/* The child of `parent` for (func, site, trap), created on first use: one
+ * hash-table lookup at every call, however many distinct callees the
+ * parent has (a walk of the siblings made a parent with N callees cost
+ * N^2). The sibling list keeps the tree's order for the reports. */
+static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
+  if (2 * (p->children_n + 1) > p->children_cap && !children_grow(p))
+    return parent; /* out of memory: keep charging the parent */
+  size_t mask = p->children_cap - 1, j = child_hash(parent, func, site, trap) & mask;
+  for (prof_node *c; (c = p->children[j]); j = (j + 1) & mask)
+    if (c->parent == parent && c->func == func && c->call_site == site && c->is_trap == trap)
+      return c;
+  prof_node *c = new_node(p);
+  if (!c)
+    return parent;
+  *c = (prof_node){.func = func, .call_site = site, .is_trap = trap, .parent = parent,
+                   .next_sibling = parent->first_child};
+  parent->first_child = c;
+  p->children[j] = c;
+  p->children_n++;
   return c;
 }
 

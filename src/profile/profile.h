@@ -70,8 +70,6 @@ typedef struct prof_timeline {
   uint64_t start_cycle;     /* the root's begin: the cycle the profile started at */
 } prof_timeline;
 
-#define PROF_CHILD_MEMO 1024
-
 typedef struct prof_state {
   const sym_table *syms;    /* to recognise jumps to a function's entry (tail calls) */
   uint32_t lo, hi;          /* profiled code range [lo, hi) */
@@ -89,7 +87,9 @@ typedef struct prof_state {
   uint64_t *samples;        /* per row */
   uint64_t samples_taken;
   /* lookups the run does at every call and jump, made cheap: */
-  prof_node *child_memo[PROF_CHILD_MEMO]; /* recently used (parent, func, site) nodes, by hash */
+  prof_node **children;     /* every context but the root, by (parent, func, site, trap): open
+                               addressing, a power-of-two size at most half full (profile.c, child) */
+  size_t children_cap, children_n;
   uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
   uint32_t *owner;          /* per row: 1 + the symbol-table index of the function it lies in, 0 = none
                                (built with entries) */

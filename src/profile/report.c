@@ -91,15 +91,49 @@ typedef struct walk {
   size_t nsites, sites_cap;
   long *site_head;      /* per arc: its first site, -1 = none */
   size_t heads_cap;
+  long *arc_tab;        /* 1 + arc index by (caller, callee), 0 = free: open addressing, at most half full */
+  size_t arc_tab_cap;
   bool oom;
 } walk;
 
-/* Index of the (caller, callee) arc, created on first use; -1 if out of memory. */
+static size_t arc_hash(int caller, int callee, size_t mask) {
+  uint64_t h = (uint64_t)(uint32_t)caller * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)callee * 0xC2B2AE3D27D4EB4Full;
+  return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+/* The table's slot for (caller, callee): the arc's, or the free one where it goes. */
+static size_t arc_slot(const walk *w, int caller, int callee) {
+  size_t mask = w->arc_tab_cap - 1, j = arc_hash(caller, callee, mask);
+  for (long a; (a = w->arc_tab[j]); j = (j + 1) & mask)
+    if (w->p->arcs[a - 1].caller == caller && w->p->arcs[a - 1].callee == callee)
+      break;
+  return j;
+}
+
+static bool arc_tab_grow(walk *w) {
+  size_t cap = w->arc_tab_cap ? 2 * w->arc_tab_cap : 256;
+  long *old = w->arc_tab;
+  size_t old_cap = w->arc_tab_cap;
+  if (!(w->arc_tab = calloc(cap, sizeof *w->arc_tab)))
+    return w->arc_tab = old, false;
+  w->arc_tab_cap = cap;
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i])
+      w->arc_tab[arc_slot(w, w->p->arcs[old[i] - 1].caller, w->p->arcs[old[i] - 1].callee)] = old[i];
+  free(old);
+  return true;
+}
+
+/* Index of the (caller, callee) arc, created on first use; -1 if out of
+ * memory. A hash table: a caller of N distinct callees costs N lookups,
+ * not the N^2 of a scan over the arcs. */
 static long arc_for(walk *w, int caller, int callee) {
   tally_profile *p = w->p;
-  for (size_t i = 0; i < p->narcs; i++)
-    if (p->arcs[i].caller == caller && p->arcs[i].callee == callee)
-      return (long)i;
+  if (2 * (p->narcs + 1) > w->arc_tab_cap && !arc_tab_grow(w))
+    return -1;
+  size_t j = arc_slot(w, caller, callee);
+  if (w->arc_tab[j])
+    return w->arc_tab[j] - 1;
   if (p->narcs == p->arcs_cap) {
     size_t cap = p->arcs_cap ? 2 * p->arcs_cap : 64;
     tally_arc *a = realloc(p->arcs, cap * sizeof *a);
@@ -122,6 +156,7 @@ static long arc_for(walk *w, int caller, int callee) {
   }
   w->site_head[p->narcs] = -1;
   p->arcs[p->narcs] = (tally_arc){.caller = caller, .callee = callee};
+  w->arc_tab[j] = (long)p->narcs + 1;
   memset(p->arc_store + p->narcs * SIG_COUNT, 0, SIG_COUNT * sizeof *p->arc_store);
   return (long)p->narcs++;
 }
@@ -275,6 +310,7 @@ static int walk_tree(tally_profile *p, const prof_state *st) {
   free(w.path_sites);
   free(w.sites);
   free(w.site_head);
+  free(w.arc_tab);
   return rc;
 }
 

@@ -50,26 +50,70 @@ static json_t *catalog(void) {
 }
 
 static json_t *info(serve_ctx *c) {
-  return json_pack("{s:s,s:o,s:o,s:{s:I,s:I,s:i,s:i,s:i},s:s}", "version", "0.1.0", "cores", cores(), "signals",
-                   catalog(), "limits", "max_upload", (json_int_t)c->lim.max_upload, "max_insns",
-                   (json_int_t)c->lim.max_insns, "cpu_seconds", c->lim.cpu_seconds, "wall_seconds",
+  return json_pack("{s:s,s:o,s:o,s:{s:I,s:I,s:I,s:I,s:i,s:i,s:i},s:s}", "version", "0.1.0", "cores", cores(),
+                   "signals", catalog(), "limits", "max_upload", (json_int_t)c->lim.max_upload, "max_insns",
+                   (json_int_t)c->lim.max_insns, "max_cycles", (json_int_t)c->lim.max_cycles, "max_intervals",
+                   (json_int_t)c->lim.max_intervals, "cpu_seconds", c->lim.cpu_seconds, "wall_seconds",
                    c->lim.wall_seconds, "max_jobs", c->lim.max_jobs, "db", c->db);
 }
 
-/* "/jobs/12/stop" with prefix "/jobs/" -> 12, rest "/stop". */
-static bool number_after(const char *path, const char *prefix, unsigned long long *n, const char **rest) {
-  size_t pl = strlen(prefix);
-  if (strncmp(path, prefix, pl) != 0 || path[pl] < '0' || path[pl] > '9')
+bool serve_parse_u64(const char *s, size_t n, bool hex, uint64_t max, uint64_t *out) {
+  uint64_t v = 0;
+  unsigned base = 10;
+  if (hex && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s += 2, n -= 2, base = 16;
+    if (n > 16)
+      return false;
+  }
+  if (n == 0 || n > 20)
     return false;
-  char *end;
-  *n = strtoull(path + pl, &end, 10);
-  *rest = end;
+  for (size_t i = 0; i < n; i++) {
+    char ch = s[i];
+    unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
+               : base == 16 && ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+               : base == 16 && ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 99;
+    if (d >= base || v > (UINT64_MAX - d) / base)
+      return false;
+    v = v * base + d;
+  }
+  if (v > max)
+    return false;
+  *out = v;
   return true;
+}
+
+/* What a bad number is said to be instead. */
+static const char *expected(bool hex) {
+  return hex ? "a decimal number or 0x and up to 16 hex digits" : "a decimal number";
+}
+
+bool serve_path_id(const char *path, const char *what, bool hex, uint64_t max, uint64_t *id, const char **rest,
+                   serve_reply *r) {
+  size_t n = strcspn(path, "/");
+  if (serve_parse_u64(path, n, hex, max, id)) {
+    *rest = path + n;
+    return true;
+  }
+  char range[48] = "";
+  if (max < UINT64_MAX)
+    snprintf(range, sizeof range, " from 0 to %llu", (unsigned long long)max);
+  serve_error(r, 400, "%s '%.*s' is not %s%s", what, (int)(n > 40 ? 40 : n), path, expected(hex), range);
+  return false;
+}
+
+bool serve_query_u64(serve_query_fn q, void *conn, const char *key, uint64_t max, uint64_t *out, serve_reply *r) {
+  const char *v = q(conn, key);
+  if (!v)
+    return true;
+  if (serve_parse_u64(v, strlen(v), false, max, out))
+    return true;
+  serve_error(r, 400, "?%s='%.40s' is not a decimal number from 0 to %llu", key, v, (unsigned long long)max);
+  return false;
 }
 
 static void jobs(serve_ctx *c, const char *method, const char *path, serve_query_fn q, void *conn,
                  const char *body, serve_reply *r) {
-  unsigned long long id;
+  uint64_t id;
   const char *rest;
   char msg[600];
   if (strcmp(path, "/jobs") == 0 && strcmp(method, "POST") == 0) {
@@ -84,22 +128,30 @@ static void jobs(serve_ctx *c, const char *method, const char *path, serve_query
       serve_error(r, status, "%s", msg);
     return;
   }
-  if (!number_after(path, "/jobs/", &id, &rest) || id > 0xffffffffull)
+  if (strncmp(path, "/jobs/", 6) != 0)
     return serve_error(r, 404, "no such API path: %s", path);
+  if (!serve_path_id(path + 6, "run number", false, UINT32_MAX, &id, &rest, r))
+    return;
   if (*rest == 0 && strcmp(method, "GET") == 0) {
-    const char *since = q(conn, "since");
-    r->json = serve_job_poll(c, (unsigned)id, since ? strtoull(since, NULL, 10) : 0);
-    if (!r->json)
-      serve_error(r, 404, "no run %llu", id);
+    uint64_t since = 0, limit = SERVE_POLL_EVENTS;
+    if (!serve_query_u64(q, conn, "since", UINT64_MAX, &since, r) ||
+        !serve_query_u64(q, conn, "limit", SERVE_POLL_EVENTS, &limit, r))
+      return;
+    int f = serve_job_poll(c, (unsigned)id, since, limit, &r->body, &r->len);
+    r->type = "application/json";
+    if (f == -1)
+      serve_error(r, 404, "no run %llu", (unsigned long long)id);
+    else if (f != 0)
+      serve_error(r, 500, "out of memory");
   } else if (strcmp(rest, "/stop") == 0 && strcmp(method, "POST") == 0) {
     if (serve_job_stop(c, (unsigned)id) != 0)
-      return serve_error(r, 404, "no run %llu", id);
+      return serve_error(r, 404, "no run %llu", (unsigned long long)id);
     r->json = json_pack("{s:b}", "stopping", 1);
   } else if (strcmp(rest, "/profile") == 0 && strcmp(method, "GET") == 0) {
     r->body = serve_job_file(c, (unsigned)id, "profile.json", &r->len);
     r->type = "application/json";
     if (!r->body)
-      serve_error(r, 404, "run %llu has no profile (still running, or run without one)", id);
+      serve_error(r, 404, "run %llu has no profile (still running, or run without one)", (unsigned long long)id);
   } else {
     serve_error(r, 405, "%s %s is not part of the API", method, path);
   }
@@ -108,15 +160,19 @@ static void jobs(serve_ctx *c, const char *method, const char *path, serve_query
 void serve_api(serve_ctx *c, const char *method, const char *path, serve_query_fn q, void *conn,
                const char *body, size_t len, serve_reply *r) {
   (void)len;
-  unsigned long long id;
+  uint64_t id;
   const char *rest;
   r->status = 200;
   if (strcmp(path, "/info") == 0 && strcmp(method, "GET") == 0) {
     r->json = info(c);
-  } else if (number_after(path, "/programs/", &id, &rest) && !*rest && strcmp(method, "GET") == 0) {
-    r->json = id <= 0xffffffffull ? serve_program_json(c, (unsigned)id) : NULL;
+  } else if (strncmp(path, "/programs/", 10) == 0) {
+    if (!serve_path_id(path + 10, "program number", false, UINT32_MAX, &id, &rest, r))
+      return;
+    if (*rest || strcmp(method, "GET") != 0)
+      return serve_error(r, 405, "%s %s is not part of the API", method, path);
+    r->json = serve_program_json(c, (unsigned)id);
     if (!r->json)
-      serve_error(r, 404, "no program %llu", id);
+      serve_error(r, 404, "no program %llu", (unsigned long long)id);
   } else if (strcmp(path, "/programs") == 0) {
     serve_error(r, 400, "upload a program as multipart/form-data (fields elf, or bin + map + load_addr)");
   } else if (strncmp(path, "/jobs", 5) == 0) {

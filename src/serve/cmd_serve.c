@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,10 +29,14 @@ static void serve_usage(FILE *f) {
           "Prints the address to open. Ctrl-C stops it. docs/tally-serve.md.\n"
           "\n"
           "options:\n"
-          "      --listen ADDR:PORT  where to listen (default 127.0.0.1:8080); any\n"
-          "                          address but loopback needs --token\n"
+          "      --listen ADDR:PORT  where to listen (default 127.0.0.1:8080); on any\n"
+          "                          address but loopback a token is always required\n"
           "      --token TOKEN       every API request must carry it (the page takes it\n"
-          "                          from ?token=TOKEN in the address it was opened with)\n"
+          "                          from ?token=TOKEN in the address it was opened with):\n"
+          "                          at least 16 characters of A-Z a-z 0-9 . _ ~ -; 'auto'\n"
+          "                          makes a random one (also made, when --token is not\n"
+          "                          given, for an address that is not loopback); it is\n"
+          "                          printed once, in the address to open\n"
           "      --db FILE           the store of runs (default $TALLY_DB, else ./tally.db)\n"
           "      --sweep-db FILE     a sweep file of tally sweep --db: its sweeps on the\n"
           "                          page's Sweeps tab (read at every request)\n"
@@ -39,10 +44,19 @@ static void serve_usage(FILE *f) {
           "                          (default ./tally-serve; created)\n"
           "      --max-upload BYTES  largest request body (default 16Mi)\n"
           "      --max-insns N       instruction budget of a run (default 2G)\n"
+          "      --max-cycles N      cycle budget of a run (default 10G): it also ends a\n"
+          "                          program that sleeps in wfi, where no instruction\n"
+          "                          retires\n"
+          "      --max-intervals N   intervals one run may store (default 1M): a run's\n"
+          "                          cycle budget is at most N times its interval\n"
           "      --cpu-limit S       CPU seconds of a run (default 120)\n"
           "      --wall-limit S      wall seconds of a run before it is killed (default 300)\n"
           "      --mem-limit BYTES   address space of a run (default 2Gi)\n"
           "      --max-jobs N        runs at once (default 2)\n"
+          "      --keep-run BYTES    a run's events (intervals, output) kept for the page\n"
+          "                          to fetch (default 64Mi; the oldest go first)\n"
+          "      --keep-all BYTES    every run's events kept, in all (default 256Mi; a\n"
+          "                          finished run's go first)\n"
           "  -h, --help              this text\n");
 }
 
@@ -74,6 +88,46 @@ static int make_dirs(serve_ctx *c) {
   return 0;
 }
 
+/* A token travels in ?token= and a header: URL-safe characters only, and
+ * long enough not to be guessed (16 characters of 66 are 96 bits). */
+#define TOKEN_MIN 16
+#define TOKEN_MAX 128
+
+static bool token_valid(const char *t) {
+  size_t n = strlen(t);
+  if (n < TOKEN_MIN || n > TOKEN_MAX) {
+    fprintf(stderr, "tally serve: --token: %zu characters; a token needs %d to %d (or --token auto for a "
+            "random one)\n", n, TOKEN_MIN, TOKEN_MAX);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char ch = t[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("._~-", ch))) {
+      fprintf(stderr, "tally serve: --token: character %zu is not one of A-Z a-z 0-9 . _ ~ - (the token goes in "
+              "the address as ?token=)\n", i + 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* 128 random bits as 32 hex digits, from the kernel's generator. */
+static int token_make(char out[33]) {
+  unsigned char b[16];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = getrandom(b + got, sizeof b - got, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    got += (size_t)n;
+  }
+  for (size_t i = 0; i < sizeof b; i++)
+    snprintf(out + 2 * i, 3, "%02x", b[i]);
+  return 0;
+}
+
 static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
   if (tally_parse_number(arg, out))
     return true;
@@ -81,7 +135,7 @@ static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
   return false;
 }
 
-enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_WORKER };
+enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_KEEPRUN, O_KEEPALL, O_CYCLES, O_INTERVALS, O_WORKER };
 
 static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) {
   static const struct option opts[] = {
@@ -91,6 +145,8 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
       {"max-upload", required_argument, 0, O_MAXUP}, {"max-insns", required_argument, 0, O_INSNS},
       {"cpu-limit", required_argument, 0, O_CPU}, {"wall-limit", required_argument, 0, O_WALL},
       {"mem-limit", required_argument, 0, O_MEM}, {"max-jobs", required_argument, 0, O_JOBS},
+      {"max-cycles", required_argument, 0, O_CYCLES}, {"max-intervals", required_argument, 0, O_INTERVALS},
+      {"keep-run", required_argument, 0, O_KEEPRUN}, {"keep-all", required_argument, 0, O_KEEPALL},
       {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
   int o;
   uint64_t v;
@@ -108,6 +164,10 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
     case O_WALL: if (!opt_u64("--wall-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.wall_seconds = (unsigned)v; break;
     case O_MEM: if (!opt_u64("--mem-limit", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.mem_bytes = v; break;
     case O_JOBS: if (!opt_u64("--max-jobs", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_jobs = (unsigned)v; break;
+    case O_CYCLES: if (!opt_u64("--max-cycles", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_cycles = v; break;
+    case O_INTERVALS: if (!opt_u64("--max-intervals", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_intervals = v; break;
+    case O_KEEPRUN: if (!opt_u64("--keep-run", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.keep_run = v; break;
+    case O_KEEPALL: if (!opt_u64("--keep-all", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.keep_all = v; break;
     case 'h': serve_usage(stdout); return 0;
     default: serve_usage(stderr); return SERVE_EXIT_USAGE;
     }
@@ -123,9 +183,10 @@ static void defaults(serve_ctx *c) {
   *c = (serve_ctx){0};
   c->dir = "tally-serve";
   c->db = getenv("TALLY_DB") ? getenv("TALLY_DB") : "tally.db";
-  c->lim = (serve_limits){.max_upload = 16u << 20, .max_insns = 2000000000ull, .cpu_seconds = 120,
+  c->lim = (serve_limits){.max_upload = 16u << 20, .max_insns = 2000000000ull, .max_cycles = 10000000000ull,
+                          .max_intervals = 1000000, .cpu_seconds = 120,
                           .wall_seconds = 300, .mem_bytes = 2ull << 30, .max_jobs = 2,
-                          .max_output = 256u << 10};
+                          .max_output = 256u << 10, .keep_run = 64u << 20, .keep_all = 256u << 20};
   c->next_program = c->next_job = 1;
   pthread_mutex_init(&c->lock, NULL);
 }
@@ -165,13 +226,25 @@ int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "tally serve: --listen '%s': expected ADDRESS:PORT, e.g. 127.0.0.1:8080\n", listen);
     return SERVE_EXIT_USAGE;
   }
-  if (!c.loopback && !c.token) {
-    fprintf(stderr, "tally serve: --listen %s is not loopback: give --token TOKEN so that only people "
-            "who have it can run programs\n", listen);
+  char made[33];
+  if ((c.token && strcmp(c.token, "auto") == 0) || (!c.loopback && !c.token)) {
+    if (token_make(made) != 0) {
+      fprintf(stderr, "tally serve: cannot make a random token: %s\n", strerror(errno));
+      return SERVE_EXIT_INTERNAL;
+    }
+    c.token = made;
+  } else if (c.token && !token_valid(c.token)) {
     return SERVE_EXIT_USAGE;
   }
-  if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0) {
-    fprintf(stderr, "tally serve: --max-jobs, --wall-limit and --cpu-limit must be at least 1\n");
+  if (c.lim.max_jobs == 0 || c.lim.wall_seconds == 0 || c.lim.cpu_seconds == 0 || c.lim.max_insns == 0 ||
+      c.lim.max_cycles == 0 || c.lim.max_intervals == 0) {
+    fprintf(stderr, "tally serve: --max-jobs, --wall-limit, --cpu-limit, --max-insns, --max-cycles and "
+            "--max-intervals must be at least 1\n");
+    return SERVE_EXIT_USAGE;
+  }
+  if (c.lim.keep_run < (1u << 20) || c.lim.keep_all < c.lim.keep_run) {
+    fprintf(stderr, "tally serve: --keep-run must be at least 1Mi and --keep-all at least --keep-run "
+            "(now %zu and %zu bytes)\n", c.lim.keep_run, c.lim.keep_all);
     return SERVE_EXIT_USAGE;
   }
   if (c.sweep_db && !sweep_db_readable(c.sweep_db))

@@ -5,6 +5,7 @@
  * A thread polls it until the server stops.
  */
 #include <stdio.h>
+#include <sys/random.h>
 
 #include "serve.h"
 #include "tally/collector.h"
@@ -25,7 +26,19 @@ static void warn(void *ctx, const char *msg) {
 
 int serve_collector_start(serve_ctx *c) {
   tally_error err;
-  tally_collector_cfg cfg = {.listen = "127.0.0.1:0", .db = c->db, .on_warning = warn, .ctx = c};
+  /* Any local user can find a loopback port: only packets tagged with this
+   * server's key (serve.h) are stored. */
+  size_t got = 0;
+  while (got < sizeof c->collector_key) {
+    ssize_t n = getrandom(c->collector_key + got, sizeof c->collector_key - got, 0);
+    if (n <= 0) {
+      fprintf(stderr, "tally serve: cannot make the collector's key: no random bytes from the system\n");
+      return -1;
+    }
+    got += (size_t)n;
+  }
+  tally_collector_cfg cfg = {.listen = "127.0.0.1:0", .db = c->db, .on_warning = warn, .ctx = c,
+                             .key = c->collector_key, .key_len = sizeof c->collector_key};
   c->collector = tally_collector_open(&cfg, &err);
   if (!c->collector) {
     fprintf(stderr, "tally serve: cannot start the collector on %s: %s\n", c->db, err.msg);

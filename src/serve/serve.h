@@ -23,11 +23,15 @@ enum { SERVE_EXIT_USAGE = 64, SERVE_EXIT_NOINPUT = 66, SERVE_EXIT_INTERNAL = 70,
 typedef struct serve_limits {
   size_t max_upload;        /* bytes in one request body */
   uint64_t max_insns;       /* instruction budget of a run (and its default) */
+  uint64_t max_cycles;      /* cycle budget of a run (and its default): ends a wfi sleep too */
+  uint64_t max_intervals;   /* intervals one run may store: its cycle budget is at most this many intervals */
   unsigned cpu_seconds;     /* RLIMIT_CPU of a run's child */
   unsigned wall_seconds;    /* the child is killed after this long */
   uint64_t mem_bytes;       /* RLIMIT_AS of a run's child (not in sanitizer builds) */
   unsigned max_jobs;        /* runs at once; more are refused with 503 */
   size_t max_output;        /* bytes of program output kept */
+  size_t keep_run;          /* bytes of one run's events kept for the page's polls */
+  size_t keep_all;          /* bytes of every run's events kept, in all */
 } serve_limits;
 
 typedef struct serve_program serve_program;
@@ -49,11 +53,20 @@ typedef struct serve_ctx {
   serve_job *jobs;
   unsigned next_job;
   unsigned running;
+  size_t kept_bytes;        /* events kept, every run's (jobs.c; <= lim.keep_all + one event) */
   struct tally_collector *collector; /* collector.c: where the runs' packets go */
   char collector_addr[80];
+  /* The collector takes only packets tagged with this key, made at random
+   * when the server starts. It never leaves the server's process but
+   * through a pipe each worker inherits as SERVE_KEY_FD (jobs.c), read and
+   * closed before the run starts (worker.c): no file, no argv, no
+   * environment holds it. */
+  uint8_t collector_key[32];
   pthread_t collector_thread;
   volatile int stopping;
 } serve_ctx;
+
+#define SERVE_KEY_FD 3
 
 /* ---- collector.c ---- */
 int serve_collector_start(serve_ctx *c);
@@ -85,8 +98,18 @@ void serve_programs_free(serve_ctx *c);
 /* Starts a run from the page's request; returns {"job": N} or NULL with
  * msg and *status (400 bad request, 503 busy, 500). */
 json_t *serve_job_start(serve_ctx *c, json_t *req, int *status, char *msg, size_t msgsize);
-/* The job's state and its events from index `since` on; NULL if unknown. */
-json_t *serve_job_poll(serve_ctx *c, unsigned id, size_t since);
+/* The dispatch interval of a run whose request names none (worker.c). */
+#define SERVE_DEFAULT_INTERVAL 100000
+/* Events a poll answers with at most, by count (also the default of
+ * ?limit=) and by bytes (at least one event is sent, whatever its size). */
+#define SERVE_POLL_EVENTS 10000
+#define SERVE_POLL_BYTES (4u << 20)
+/* A line of a worker longer than this is refused with an error event. */
+#define SERVE_LINE_MAX (16u << 20)
+/* The job's state and its events from index `since` on, at most `limit`
+ * of them and about SERVE_POLL_BYTES, as JSON text (malloc'd, *len
+ * bytes); -1 if the job is unknown. */
+int serve_job_poll(serve_ctx *c, unsigned id, uint64_t since, uint64_t limit, char **body, size_t *len);
 int serve_job_stop(serve_ctx *c, unsigned id);
 /* Runs a worker on the job.json in dir to its end (killed after timeout_s)
  * and returns its stdout (malloc'd, NUL-terminated), or NULL. */
@@ -122,6 +145,19 @@ void serve_api(serve_ctx *c, const char *method, const char *path, serve_query_f
                const char *body, size_t len, serve_reply *r);
 /* POST /api/programs: the upload form's parts. */
 void serve_api_upload(serve_ctx *c, const char *path, const serve_upload *u, serve_reply *r);
+/* Numbers in the API (ids in paths, ?since=, ?limit=) are parsed
+ * strictly: decimal digits only, or with `hex` also "0x" and 1 to 16 hex
+ * digits; no sign, space or suffix, and at most `max`. `n` bytes of s are
+ * the number (a path segment). */
+bool serve_parse_u64(const char *s, size_t n, bool hex, uint64_t max, uint64_t *out);
+/* The id that starts `path` ("12/stop" -> 12, rest "/stop"): the segment
+ * up to the next '/' must be such a number, else a 400 answer naming
+ * `what` and false. */
+bool serve_path_id(const char *path, const char *what, bool hex, uint64_t max, uint64_t *id, const char **rest,
+                   serve_reply *r);
+/* A query argument that must be such a number when given: false (and a
+ * 400 answer) when it is not; *out keeps its default when absent. */
+bool serve_query_u64(serve_query_fn q, void *conn, const char *key, uint64_t max, uint64_t *out, serve_reply *r);
 /* A JSON error answer: {"error": msg}. */
 void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

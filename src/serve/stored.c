@@ -109,16 +109,6 @@ static void export(serve_ctx *c, tally_store *s, uint64_t id, const char *fmt, s
            csv ? "csv" : "json");
 }
 
-/* "0x0123..." or decimal */
-static bool parse_id(const char *s, uint64_t *id, const char **rest) {
-  char *end;
-  if (*s != '/')
-    return false;
-  *id = strtoull(s + 1, &end, 0);
-  *rest = end;
-  return end != s + 1;
-}
-
 void serve_stored(serve_ctx *c, const char *method, const char *path, serve_query_fn q, void *conn,
                   serve_reply *r) {
   tally_error err;
@@ -130,8 +120,10 @@ void serve_stored(serve_ctx *c, const char *method, const char *path, serve_quer
   bool get = strcmp(method, "GET") == 0;
   if (*path == 0 && get) {
     list(s, r);
-  } else if (!parse_id(path, &id, &rest)) {
+  } else if (*path != '/') {
     serve_error(r, 404, "no such API path: /runs%s", path);
+  } else if (!serve_path_id(path + 1, "run id", true, UINT64_MAX, &id, &rest, r)) {
+    /* 400, said */
   } else if (*rest == 0 && get) {
     one(s, id, r);
   } else if (*rest == 0 && strcmp(method, "DELETE") == 0) {

@@ -5,6 +5,7 @@
  * every stored point with its Pareto membership). The file is read per
  * request, so a sweep still running shows the points finished so far.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,13 @@ void serve_sweeps(serve_ctx *c, const char *method, const char *path, serve_repl
     return serve_error(r, 405, "%s /api/sweeps%s is not part of the API", method, path);
   if (*path == 0)
     return list(c, r);
-  char *end;
-  long id = path[0] == '/' && path[1] >= '0' && path[1] <= '9' ? strtol(path + 1, &end, 10) : -1;
-  if (id < 0 || *end)
+  uint64_t id;
+  const char *rest;
+  if (path[0] != '/')
     return serve_error(r, 404, "no such API path: /sweeps%s", path);
-  one(c, id, r);
+  if (!serve_path_id(path + 1, "sweep id", false, LONG_MAX, &id, &rest, r))
+    return;
+  if (*rest)
+    return serve_error(r, 404, "no such API path: /sweeps%s", path);
+  one(c, (long)id, r);
 }

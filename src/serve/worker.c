@@ -11,7 +11,9 @@
  *   {"t":"end", ...}         why it stopped, exit status, totals
  *   {"t":"error","msg":...}  it could not run (then status 65)
  * Its statistics-module packets go to the server's collector over loopback
- * UDP, which stores the run like `tally collect` does.
+ * UDP, which stores the run like `tally collect` does; they carry the tag
+ * of the server's key, read from the pipe inherited as SERVE_KEY_FD (the
+ * collector takes nothing else).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "serve.h"
@@ -29,6 +32,7 @@
 #define SLICE_INSNS 2000000ull
 #define MAX_ROWS 100000       /* intervals sent to the page; the store keeps them all */
 #define ROWS_PER_EVENT 4096
+#define BYTES_PER_EVENT (2u << 20) /* an "iv" line's text, about, whatever the number of pairs */
 
 typedef struct worker {
   json_t *job;
@@ -37,11 +41,31 @@ typedef struct worker {
   FILE *out;                  /* the program's output, as "out" events */
   size_t out_n, out_max;
   json_t *rows;               /* intervals not sent yet */
+  size_t rows_bytes;          /* their text's length, about */
+  char utf8[4];               /* the start of a UTF-8 sequence the last write cut */
+  size_t utf8_n;
   tally_line_table *lines;    /* the ELF's, read before the sandbox closes files */
   uint64_t rows_sent;
   tally_error err;
   int rc;                     /* go()'s exit status */
+  uint8_t key[1024];          /* the server collector's key (SERVE_KEY_FD), key_len 0 if none */
+  size_t key_len;
 } worker;
+
+/* Takes the key the server handed down (serve.h) and closes its pipe,
+ * before anything of the run exists. */
+static void take_key(worker *w) {
+  struct stat st;
+  if (fstat(SERVE_KEY_FD, &st) != 0 || !S_ISFIFO(st.st_mode))
+    return;
+  while (w->key_len < sizeof w->key) {
+    ssize_t n = read(SERVE_KEY_FD, w->key + w->key_len, sizeof w->key - w->key_len);
+    if (n <= 0)
+      break;
+    w->key_len += (size_t)n;
+  }
+  close(SERVE_KEY_FD);
+}
 
 /* Why to stop, from the server (jobs.c: SIGTERM the user, SIGUSR1 the
  * wall-time limit) or the kernel (SIGXCPU: the CPU-time limit's soft
@@ -85,6 +109,74 @@ static int fail(const char *what, const char *msg) {
   return 65;
 }
 
+/* The UTF-8 sequence at s (n bytes there): its length when well-formed
+ * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF);
+ * else 0 and in *bad the bytes of its maximal subpart (what one U+FFFD
+ * replaces, as Unicode's "best practice" and Python's decoder do), with
+ * *cut when that subpart is the start of a sequence n ends. */
+static size_t utf8_len(const unsigned char *s, size_t n, size_t *bad, bool *cut) {
+  unsigned c = s[0];
+  size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+  if (c == 0xe0) lo = 0xa0;
+  if (c == 0xed) hi = 0x9f;
+  if (c == 0xf0) lo = 0x90;
+  if (c == 0xf4) hi = 0x8f;
+  *bad = 1, *cut = false;
+  if (!len)
+    return 0;
+  for (size_t i = 1; i < len; i++) {
+    if (i >= n)
+      return *bad = i, *cut = true, 0;
+    if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf))
+      return *bad = i, 0;
+  }
+  return len;
+}
+
+/* The program's bytes as valid UTF-8 (JSON strings are): each maximal
+ * subpart of an ill-formed sequence becomes U+FFFD. A sequence cut at the
+ * end of buf is kept back in w->utf8 for the next write (at the end of
+ * the output it becomes U+FFFD). Returns a malloc'd string of *out_n
+ * bytes. */
+static char *utf8_clean(worker *w, const char *buf, size_t n, bool last, size_t *out_n) {
+  size_t total = w->utf8_n + n;
+  unsigned char *in = malloc(total + 1), *out = malloc(total * 3 + 1);
+  if (!in || !out)
+    return free(in), free(out), NULL;
+  memcpy(in, w->utf8, w->utf8_n);
+  memcpy(in + w->utf8_n, buf, n);
+  w->utf8_n = 0;
+  size_t o = 0;
+  for (size_t i = 0; i < total;) {
+    size_t bad;
+    bool cut;
+    size_t len = utf8_len(in + i, total - i, &bad, &cut);
+    if (!len && cut && !last) { /* wait for the rest */
+      w->utf8_n = total - i;
+      memcpy(w->utf8, in + i, w->utf8_n);
+      break;
+    }
+    if (!len) {
+      memcpy(out + o, "\xef\xbf\xbd", 3), o += 3, i += bad;
+      continue;
+    }
+    memcpy(out + o, in + i, len), o += len, i += len;
+  }
+  free(in);
+  out[o] = 0;
+  *out_n = o;
+  return (char *)out;
+}
+
+static void emit_out(worker *w, const char *buf, size_t n, bool last) {
+  size_t m;
+  char *s = utf8_clean(w, buf, n, last, &m);
+  if (s && m)
+    emit(json_pack("{s:s,s:s%}", "t", "out", "s", s, m));
+  free(s);
+}
+
 /* The program's output: an event per write, up to max_output bytes. */
 static ssize_t out_write(void *cookie, const char *buf, size_t n) {
   worker *w = cookie;
@@ -92,7 +184,7 @@ static ssize_t out_write(void *cookie, const char *buf, size_t n) {
   if (keep > n)
     keep = n;
   if (keep)
-    emit(json_pack("{s:s,s:s%}", "t", "out", "s", buf, keep));
+    emit_out(w, buf, keep, w->out_n + keep >= w->out_max);
   if (w->out_n < w->out_max && w->out_n + n >= w->out_max)
     emit(json_pack("{s:s,s:s}", "t", "out", "s", "\n[output cut here: the server keeps the first part only]\n"));
   w->out_n += n;
@@ -105,7 +197,16 @@ static void flush_rows(worker *w) {
     return;
   emit(json_pack("{s:s,s:O}", "t", "iv", "rows", w->rows));
   w->rows_sent += n;
+  w->rows_bytes = 0;
   json_array_clear(w->rows);
+}
+
+/* Digits of v, and its comma: an interval row's text is about their sum. */
+static size_t text_len(uint64_t v) {
+  size_t n = 2;
+  while (v >= 10)
+    v /= 10, n++;
+  return n;
 }
 
 static void on_interval(void *ctx, const tally_interval *iv) {
@@ -113,10 +214,15 @@ static void on_interval(void *ctx, const tally_interval *iv) {
   if (iv->final || w->rows_sent + json_array_size(w->rows) >= MAX_ROWS)
     return;
   json_t *r = json_pack("[I,I]", (json_int_t)iv->index, (json_int_t)iv->cycle_end);
-  for (uint32_t i = 0; i < iv->n; i++)
+  w->rows_bytes += 2 + text_len(iv->index) + text_len(iv->cycle_end);
+  for (uint32_t i = 0; i < iv->n; i++) {
     json_array_append_new(r, json_integer((json_int_t)iv->values[i]));
+    w->rows_bytes += text_len(iv->values[i]);
+  }
   json_array_append_new(w->rows, r);
-  if (json_array_size(w->rows) >= ROWS_PER_EVENT) /* keeps each line well under the server's 1 MiB */
+  /* lines of a bounded size, however many pairs: the server keeps and
+   * sends whole lines */
+  if (json_array_size(w->rows) >= ROWS_PER_EVENT || w->rows_bytes >= BYTES_PER_EVENT)
     flush_rows(w);
 }
 
@@ -167,7 +273,7 @@ static int set_measure(worker *w, const char *collector) {
   p.counters = (uint32_t)jnum(w->job, "counters", p.counters);
   p.width = (uint32_t)jnum(w->job, "width", p.width);
   p.arrs = (uint32_t)jnum(w->job, "arrs", p.arrs);
-  p.interval = jnum(w->job, "interval", 100000);
+  p.interval = jnum(w->job, "interval", SERVE_DEFAULT_INTERVAL);
   w->m = tally_measure_new(w->sim, &p, &w->err);
   if (!w->m)
     return -1;
@@ -176,6 +282,13 @@ static int set_measure(worker *w, const char *collector) {
       return -1;
   if (collector && tally_measure_collector(w->m, collector, &w->err) != 0)
     return -1;
+  if (collector && !w->key_len) {
+    snprintf(w->err.msg, sizeof w->err.msg, "no key from the server for its collector");
+    return -1;
+  }
+  if (collector && tally_measure_key_bytes(w->m, w->key, w->key_len, &w->err) != 0)
+    return -1;
+  explicit_bzero(w->key, sizeof w->key);   /* the run's measure holds its copy */
   return tally_measure_on_interval(w->m, on_interval, w, &w->err);
 }
 
@@ -186,9 +299,9 @@ static void emit_start(worker *w) {
     json_array_append_new(ev, json_pack("{s:s,s:s,s:s,s:I}", "signal", e->signal, "label", e->label, "where",
                                         e->where, "counter", (json_int_t)e->counter));
   }
-  emit(json_pack("{s:s,s:s,s:o,s:o,s:I}", "t", "start", "core", tally_core_name(w->sim), "events", ev,
+  emit(json_pack("{s:s,s:s,s:o,s:o,s:I,s:I}", "t", "start", "core", tally_core_name(w->sim), "events", ev,
                  "run_id", serve_run_id(w->m ? tally_measure_run_id(w->m) : 0), "max_insns",
-                 (json_int_t)jnum(w->job, "max_insns", 0)));
+                 (json_int_t)jnum(w->job, "max_insns", 0), "max_cycles", (json_int_t)jnum(w->job, "max_cycles", 0)));
 }
 
 static void emit_progress(worker *w) {
@@ -207,6 +320,7 @@ static const char *stop_name(tally_stop s) {
   case TALLY_STOP_LIMIT: return "limit";
   case TALLY_STOP_HALT: return "halt";
   case TALLY_STOP_CANCELLED: return "cancelled";
+  case TALLY_STOP_CYCLES: return "cycles";
   default: return "error";
   }
 }
@@ -270,6 +384,7 @@ static int set_up(worker *w, FILE **prof) {
   json_t *job = w->job;
   if (load(w) != 0)
     return fail("the program", w->err.msg);
+  tally_set_max_cycles(w->sim, jnum(job, "max_cycles", 0));
   if (set_core(w) != 0)
     return fail("the core model", w->err.msg);
   if (json_is_true(json_object_get(job, "profile"))) {
@@ -301,9 +416,12 @@ static int go(worker *w) {
   emit_start(w);
   tally_stop s = run(w);
   fflush(w->out);
+  if (w->utf8_n) /* a sequence the program never finished */
+    emit_out(w, "", 0, true);
   tally_measure_result res;
   if (w->m) {
     const char *why = s == TALLY_STOP_EXIT ? NULL : s == TALLY_STOP_LIMIT ? "instruction budget used up"
+                    : s == TALLY_STOP_CYCLES ? "cycle budget used up"
                     : s == TALLY_STOP_CANCELLED && stop_reason(stop_signal) ? stop_reason(stop_signal) : stop_name(s);
     if (tally_measure_finish(w->m, why, &res, &w->err) != 0)
       emit(json_pack("{s:s,s:s}", "t", "warning", "msg", w->err.msg));
@@ -338,6 +456,7 @@ static int go_in_thread(worker *w) {
 
 int serve_worker_main(const char *jobdir) {
   worker w = {.rows = json_array()};
+  take_key(&w);
   json_error_t je;
   if (chdir(jobdir) != 0 || !(w.job = json_load_file("job.json", 0, &je)))
     return fail("the run", "cannot read its job file");

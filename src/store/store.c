@@ -286,6 +286,14 @@ static store *open_file(const char *path, bool create, char *err, unsigned errle
   sqlite3_busy_timeout(s->db, 5000);
   if (!create && reopen_unwritable(s) < 0)
     goto fail;
+  /* A store to write into that this user may only read: SQLite opens it
+   * read-only without a word, and the first write (the journal mode) would
+   * fail as if the file were something else. Say what it is. */
+  if (create && (sqlite3_db_readonly(s->db, "main") == 1 || read_denied(s))) {
+    store_fail(s, "%s: cannot write it: the store is read-only to this user (tally writes runs into it, and its "
+                  "-wal and -shm files beside it: it needs write permission on the file and its directory)", path);
+    goto fail;
+  }
   int version = schema_version(s);
   if (version < 0)
     goto fail;

@@ -38,8 +38,10 @@ struct tally_sweep {
   char *pareto[2];
   sw_list record;            /* metrics shown in the table */
   uint64_t max_insns;        /* per point; 0 = none */
+  uint64_t max_cycles;       /* per point, the cycle budget (tally_set_max_cycles); 0 = none */
   char *name;                /* what lists of sweeps call it; NULL: made up (sw_name) */
   int one_pass;              /* --one-pass: sweep_onepass.c */
+  const volatile int *cancel; /* during tally_sweep_run: a running point stops when set */
 };
 
 /* One point, as its parts. */

@@ -1,8 +1,9 @@
 /*
  * One point of a sweep: one simulation on its own tally_sim, run to its
- * end (or to the sweep's max_insns), with the program's output thrown away
+ * end (or to the sweep's max_insns or max_cycles), with the program's output thrown away
  * and no host file open to it (a sweep's programs are untrusted input).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +13,16 @@
 /* tally run's slice: short enough to see a stop request promptly */
 #define SLICE 20000000ull
 
-static tally_stop run_to_end(tally_sim *sim, uint64_t max_insns) {
+static bool cancelled(const tally_sweep *s) { return s->cancel && *s->cancel; }
+
+static tally_stop run_to_end(const tally_sweep *s, tally_sim *sim, uint64_t max_insns) {
   tally_stop why;
   for (;;) {
     uint64_t left = max_insns ? max_insns - tally_instret(sim) : SLICE;
     why = tally_run(sim, left < SLICE ? left : SLICE);
     if (why != TALLY_STOP_LIMIT)
       return why;
-    if (max_insns && tally_instret(sim) >= max_insns)
+    if ((max_insns && tally_instret(sim) >= max_insns) || cancelled(s))
       return why;
   }
 }
@@ -67,13 +70,13 @@ static tally_measure *counters_on(tally_sim *sim, const sw_point *p, tally_error
 }
 
 /* run_to_end through the statistics module, then its totals into r. */
-static tally_stop measured_to_end(tally_measure *m, tally_sim *sim, uint64_t max_insns, sw_result *r,
-                                  tally_error *err) {
+static tally_stop measured_to_end(const tally_sweep *s, tally_measure *m, tally_sim *sim, uint64_t max_insns,
+                                  sw_result *r, tally_error *err) {
   tally_stop why;
   for (;;) {
     uint64_t left = max_insns ? max_insns - tally_instret(sim) : SLICE;
     why = tally_measure_run(m, left < SLICE ? left : SLICE);
-    if (why != TALLY_STOP_LIMIT || (max_insns && tally_instret(sim) >= max_insns))
+    if (why != TALLY_STOP_LIMIT || (max_insns && tally_instret(sim) >= max_insns) || cancelled(s))
       break;
   }
   tally_measure_result res;
@@ -111,6 +114,7 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
     return -1;
   }
   memset(r, 0, sizeof *r);
+  tally_set_max_cycles(sim, s->max_cycles);
   char *model = malloc(65536);
   if (model) {
     tally_core_describe(sim, model, 65536);
@@ -125,8 +129,15 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
     fclose(sink);
     return -1;
   }
-  tally_stop why = m ? measured_to_end(m, sim, s->max_insns, r, &e) : run_to_end(sim, s->max_insns);
+  tally_stop why = m ? measured_to_end(s, m, sim, s->max_insns, r, &e) : run_to_end(s, sim, s->max_insns);
   tally_measure_free(m);
+  if (why == TALLY_STOP_LIMIT && cancelled(s) && !(s->max_insns && tally_instret(sim) >= s->max_insns)) {
+    /* stopped half-way: not a result, never kept */
+    sw_err(err, TALLY_E_INTERNAL, "point %zu (%s): interrupted", p->index, p->prog->name);
+    tally_sim_free(sim);
+    fclose(sink);
+    return -1;
+  }
   if (why == TALLY_STOP_ERROR && m) {
     sw_err(err, TALLY_E_INTERNAL, "point %zu (%s): %s", p->index, p->prog->name, e.msg);
     tally_sim_free(sim);
@@ -135,7 +146,8 @@ int sw_point_run_observed(const tally_sweep *s, const sw_point *p, const sw_obse
   }
   r->exit_code = why == TALLY_STOP_EXIT ? tally_exit_code(sim) : -1;
   snprintf(r->stop, sizeof r->stop, "%s",
-           why == TALLY_STOP_LIMIT ? "max_insns reached" : tally_stop_detail(sim));
+           why == TALLY_STOP_LIMIT ? "max_insns reached" : why == TALLY_STOP_CYCLES ? "max_cycles reached"
+           : tally_stop_detail(sim));
   r->cycles = tally_cycles(sim);
   r->instret = tally_instret(sim);
   r->energy_j = tally_energy_now(sim).total_j;

@@ -142,8 +142,10 @@ static void line(FILE *out, const table *t, const row *r, const char *sep, int c
     fprintf(out, csv ? "%s%s" : "%s%14s", sep, sw_axis_value(t->s, a, r->pt.index));
   for (size_t c = 0; c < t->cols.n; c++) {
     fputs(sep, out);
-    if (!r->stored)
-      fprintf(out, csv ? "" : "%16s", c ? "" : "not run");
+    if (!r->stored) {
+      if (!csv)
+        fprintf(out, "%16s", c ? "" : "not run");
+    }
     else
       value(out, r->v[c], "%*lld", csv ? 0 : 16);
   }

@@ -149,6 +149,7 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
     jobs = n > 0 ? (unsigned)n : 1;
   }
   pool p = {.s = s, .cancel = cancel, .progress = progress, .ctx = ctx};
+  s->cancel = cancel;   /* a point that never ends stops too, between two slices */
   p.st.total = count;
   p.st.eta = -1;
   if (!(p.db = sw_db_open(db, err)))
@@ -171,6 +172,7 @@ int tally_sweep_run(tally_sweep *s, const char *db, unsigned jobs, size_t first,
       rc = -1;
     }
   }
+  s->cancel = NULL;
   free(p.todo);
   sw_db_close(p.db);
   return rc;

@@ -224,8 +224,14 @@ int tally_sweep_option(tally_sweep *s, const char *key, const char *value, tally
       sw_err(err, TALLY_E_USAGE, "max_insns '%s': not a number", value);
       return -1;
     }
+  } else if (strcmp(key, "max_cycles") == 0) {
+    if (!tally_parse_number(value, &s->max_cycles)) {
+      sw_err(err, TALLY_E_USAGE, "max_cycles '%s': not a number", value);
+      return -1;
+    }
   } else {
-    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns, one_pass)", key);
+    sw_err(err, TALLY_E_USAGE, "unknown option '%s' (name, core, objective, pareto, record, max_insns, max_cycles, "
+           "one_pass)", key);
     return -1;
   }
   if (rc != 0)
@@ -462,7 +468,7 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
   /* the key: everything that decides the simulation, nothing else; and
    * the counters, when there are any (a point stored without them lacks
    * their totals) */
-  size_t len = strlen(p->core) + 64;
+  size_t len = strlen(p->core) + 96;
   for (size_t i = 0; i < p->counters.n; i++)
     len += strlen(p->counters.v[i]) + 8;
   for (size_t i = 0; i < p->prog->argv.n; i++)
@@ -472,7 +478,10 @@ int sw_point_make(const tally_sweep *s, size_t index, sw_point *p) {
   if (!(p->key = malloc(len)))
     return -1;
   char *k = p->key;
-  k += sprintf(k, "core=%s max_insns=%llu argv=", p->core, (unsigned long long)s->max_insns);
+  k += sprintf(k, "core=%s max_insns=%llu", p->core, (unsigned long long)s->max_insns);
+  if (s->max_cycles) /* only when given: the keys of sweeps stored before it stay */
+    k += sprintf(k, " max_cycles=%llu", (unsigned long long)s->max_cycles);
+  k += sprintf(k, " argv=");
   for (size_t i = 0; i < p->prog->argv.n; i++)
     k += sprintf(k, "%s%s", i ? " " : "", p->prog->argv.v[i]);
   k += sprintf(k, " set=");

@@ -64,7 +64,10 @@ char *sw_spec_text(const tally_sweep *s) {
   field(f, s->core);
   fputs("\nobjective", f);
   field(f, s->objective);
-  fprintf(f, "\nmax_insns\t%llu\npareto", (unsigned long long)s->max_insns);
+  fprintf(f, "\nmax_insns\t%llu", (unsigned long long)s->max_insns);
+  if (s->max_cycles)
+    fprintf(f, "\nmax_cycles\t%llu", (unsigned long long)s->max_cycles);
+  fputs("\npareto", f);
   field(f, s->pareto[0]);
   field(f, s->pareto[1]);
   fputc('\n', f);
@@ -177,7 +180,8 @@ static int spec_item(tally_sweep *s, char *line) {
   char *f[4096];
   size_t n = split_fields(line, f, sizeof f / sizeof *f);
   const char *k = f[0];
-  if (n == 2 && (!strcmp(k, "name") || !strcmp(k, "core") || !strcmp(k, "objective") || !strcmp(k, "max_insns")))
+  if (n == 2 && (!strcmp(k, "name") || !strcmp(k, "core") || !strcmp(k, "objective") || !strcmp(k, "max_insns") ||
+                 !strcmp(k, "max_cycles")))
     return tally_sweep_option(s, k, f[1], NULL) == 0 ? 1 : 0;
   if (!strcmp(k, "pareto") && n == 3) {
     char both[1024];

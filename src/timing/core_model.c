@@ -577,7 +577,25 @@ typedef struct parse_ctx {
   int err_line;              /* first error found by the reader or the handler, 0 = none */
   char err[512];
   int set_on[N_KEYS];        /* line where each key was set, 0 = not yet */
+  bool is_model;             /* a known [section] line was read: the file's text may be quoted */
+  int model_line;            /* the line of the first one */
 } parse_ctx;
+
+/* Is s (a line without its leading blanks) a known [section] header? */
+static bool known_header(const char *s) {
+  char name[32];
+  size_t n = strcspn(s + 1, "]");
+  if (s[0] != '[' || s[1 + n] != ']' || n == 0 || n >= sizeof name)
+    return false;
+  memcpy(name, s + 1, n);
+  name[n] = '\0';
+  return known_section(name);
+}
+
+/* The error for a line before any known [section]: the file is not (yet)
+ * a core model, so nothing of it is quoted (a path such as
+ * /proc/self/environ must not turn tally into a way to print a file). */
+static void not_model_error(parse_ctx *c, char *expect, size_t size);
 
 static void ctx_error(parse_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ctx_error(parse_ctx *c, const char *fmt, ...) {
@@ -631,12 +649,27 @@ static char *read_line(char *str, int num, void *stream) {
   }
   memcpy(str, s, len);
   str[len] = '\0';
+  if (!c->is_model && known_header(str)) {
+    c->is_model = true;
+    c->model_line = c->lineno;
+  }
   return str;
+}
+
+static void not_model_error(parse_ctx *c, char *expect, size_t size) {
+  text t = {expect, size, 0};
+  list_sections(&t);
+  ctx_error(c, "not a core model file (its first lines must be a [section] line, one of %s, then key = value "
+               "lines; nothing of the file is shown)", expect);
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value) {
   parse_ctx *c = user;
   char expect[400];
+  if (!c->is_model) {
+    not_model_error(c, expect, sizeof expect);
+    return 0;
+  }
   if (!*section) {
     text t = {expect, sizeof expect, 0};
     list_sections(&t);
@@ -682,7 +715,14 @@ static void quote_line(FILE *f, int n, char *out, size_t size) {
     if (i == n) {
       size_t len = strcspn(line, "\r\n");
       line[len] = '\0';
-      snprintf(out, size, "%.60s%s", line, len > 60 ? "..." : "");
+      bool text = true;   /* control characters (a NUL, an escape): not shown */
+      for (size_t j = 0; j < len && j < 60; j++)
+        if ((unsigned char)line[j] < 0x20 && line[j] != '\t')
+          text = false;
+      if (text)
+        snprintf(out, size, "'%.60s%s'", line, len > 60 ? "..." : "");
+      else
+        snprintf(out, size, "a line that is not text");
       break;
     }
   free(line);
@@ -706,10 +746,17 @@ static int parse_file(core_model *m, const char *path, char *err, size_t errlen)
   if (c->err_line && (rc <= 0 || rc >= c->err_line)) {
     errf(err, errlen, "%s", c->err);
     status = -1;
+  } else if (rc > 0 && (!c->is_model || rc < c->model_line)) {
+    char expect[400];
+    c->lineno = rc;
+    c->err_line = 0;   /* this error comes first */
+    not_model_error(c, expect, sizeof expect);
+    errf(err, errlen, "%s", c->err);
+    status = -1;
   } else if (rc > 0) {
     char shown[80];
     quote_line(c->f, rc, shown, sizeof shown);
-    errf(err, errlen, "%s:%d: cannot read '%s' (expected [section], key = value, or a ; comment)", path, rc,
+    errf(err, errlen, "%s:%d: cannot read %s (expected [section], key = value, or a ; comment)", path, rc,
          shown);
     status = -1;
   } else if (rc < 0) {

@@ -93,6 +93,85 @@ case_wfi_halt() {
   expect_err "wfi with no enabled interrupt"
 }
 
+case_sys_time() {
+  # SYS_TIME is the simulated clock: 0 at reset, 3 after a wfi sleep to
+  # mtime 35,000,000 (3.5 s at 10 MHz), with and without a core model
+  for core in "" "--core tally5"; do
+    run run $core "$P/sys_time.elf"
+    expect_rc 3
+  done
+}
+
+case_map_always() {
+  # --map is read and checked without --count too
+  run run --map "$WORK/missing.map" "$P/htif_exit.elf"
+  expect_rc 66
+  expect_err "missing.map: cannot open"
+  echo "not a map" >"$WORK/bad.map"
+  run run --map "$WORK/bad.map" "$P/htif_exit.elf"
+  expect_rc 66
+  expect_err "bad.map:1: .*not a GNU ld map file"
+  run run --map /dev/zero "$P/htif_exit.elf"
+  expect_rc 66
+}
+
+case_core_not_quoted() {
+  # a --core file that is not a core model is named, never shown
+  # (the secret is the environment's first line: the old message quoted it)
+  env -i hunter2=x "$TALLY" run --core /proc/self/environ "$P/htif_exit.elf" >"$WORK/out" 2>"$WORK/err" </dev/null
+  rc=$?
+  err=$(cat "$WORK/err")
+  expect_rc 66
+  expect_err "/proc/self/environ:1: not a core model file"
+  ! grep -q hunter2 "$WORK/err" || { echo "FAIL: the error quotes the file"; fails=$((fails + 1)); }
+}
+
+case_write_errors() {
+  # a full disk under the program's stdout, --trace or --cycle-trace: said,
+  # and the status of a program that succeeded becomes 70
+  "$TALLY" run "$P/console_phases.elf" 1000 >/dev/full 2>"$WORK/err" </dev/null
+  rc=$?; err=$(cat "$WORK/err")
+  expect_rc 70
+  expect_err "the program's output could not be written: No space left on device"
+  run run --trace /dev/full "$P/console_phases.elf" 1000
+  expect_rc 70
+  expect_err "--trace /dev/full: cannot write: No space left on device"
+  run run --core tally5 --cycle-trace /dev/full "$P/console_phases.elf" 1000
+  expect_rc 70
+  expect_err "--cycle-trace /dev/full: cannot write"
+  # the same, to stdout ('-') when stdout is the full disk
+  "$TALLY" run --trace - "$P/console_phases.elf" 1000 >/dev/full 2>"$WORK/err" </dev/null
+  rc=$?; err=$(cat "$WORK/err")
+  expect_rc 70
+  expect_err "cannot write: No space left on device"
+}
+
+case_closed_stdout() {
+  # `tally run --count ... | head`: the closed pipe does not kill tally
+  # (SIGPIPE), the program runs to its end, the run is stored complete,
+  # and EPIPE is said with status 70
+  (trap - PIPE; "$TALLY" run --count cycle --interval 1000000 --db "$WORK/p.db" "$P/console_phases.elf" \
+     2>"$WORK/err" </dev/null; echo $? >"$WORK/rc") | head -c 1 >/dev/null
+  rc=$(cat "$WORK/rc"); err=$(cat "$WORK/err")
+  expect_rc 70
+  expect_err "the program's output could not be written: Broken pipe"
+  expect_err "stored in .*p.db: complete"
+  run report --db "$WORK/p.db"
+  expect_rc 0
+  grep -q "console_phases.elf .* complete" "$WORK/out" || { echo "FAIL: the run is not stored complete"; fails=$((fails + 1)); }
+}
+
+case_timeout_waits() {
+  # --timeout bounds the wait for --control's START (no tally config comes)
+  t0=$(date +%s%N)
+  (cd "$WORK" && "$TALLY" run --timeout 1 --control 127.0.0.1:0 --db w.db "$P/forever.elf" >"$WORK/out" 2>"$WORK/err" </dev/null)
+  rc=$?; err=$(cat "$WORK/err")
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  expect_rc 124
+  expect_err "--timeout reached while waiting for the configuration"
+  [ "$ms" -lt 3000 ] || { echo "FAIL: the wait took $ms ms with --timeout 1"; fails=$((fails + 1)); }
+}
+
 case_htif_exit() {
   run run "$P/htif_exit.elf"
   expect_rc 7

@@ -144,6 +144,69 @@ case_store() {
   expect_refused "r store_link"
 }
 
+case_store_symlink() {
+  # --db (or $TALLY_DB) through a symbolic link: the store is the file the
+  # link leads to, protected under every name that reaches it, its side
+  # files beside the target included.
+  mkdir -p "$ROOT/data"
+  ln -s data/real.db "$ROOT/link.db"
+  run run --count cycle --interval 100000 --db link.db "$ELF" r:data/real.db r:link.db
+  expect_rc 0
+  expect_refused "r data/real.db"
+  expect_refused "r link.db"
+  run run --count cycle --interval 100000 --db link.db --semihost-files rw "$ELF" \
+    w:data/real.db u:data/real.db w:data/real.db-journal a:data/real.db-wal
+  expect_rc 0
+  for p in "w data/real.db" "u data/real.db" "w data/real.db-journal" "a data/real.db-wal"; do
+    expect_refused "$p"
+  done
+  # the environment's store, through a link from outside the directory
+  ln -s "$ROOT/data/real.db" "$WORK/env.db"
+  TALLY_DB=$WORK/env.db run run --count cycle --interval 100000 --semihost-files rw "$ELF" w:data/real.db r:data/real.db
+  expect_rc 0
+  expect_refused "w data/real.db"
+  expect_refused "r data/real.db"
+  # every run is still there, complete
+  run report --db data/real.db
+  expect_rc 0
+  n=$(grep -c complete "$WORK/out")
+  [ "$n" -eq 3 ] || fail "the store lists $n complete runs, expected 3"
+}
+
+case_trace_rw() {
+  # The trace files tally writes, under rw: the guest neither reads,
+  # truncates nor appends to them; they hold tally's lines only.
+  run run --trace trace.txt --trace-count 50 --cycle-trace ctrace.bin --core tally5 --semihost-files rw "$ELF" \
+    w:trace.txt a:trace.txt u:trace.txt r:trace.txt w:ctrace.bin a:ctrace.bin
+  expect_rc 0
+  for p in "w trace.txt" "a trace.txt" "u trace.txt" "r trace.txt" "w ctrace.bin" "a ctrace.bin"; do
+    expect_refused "$p"
+  done
+  ! grep -q PWNED "$ROOT/trace.txt" "$ROOT/ctrace.bin" || fail "the guest wrote into a trace"
+  n=$(grep -vc '^#' "$ROOT/trace.txt")   # the header, then one line per instruction
+  [ "$n" -eq 50 ] || fail "trace.txt has $n instruction lines, expected 50"
+  # a trace reached through a link, and a --stats-json output made after the run
+  ln -s trace.txt "$ROOT/trace_link"
+  run run --trace trace_link --trace-count 5 --stats-json stats.json --core tally5 --semihost-files rw "$ELF" \
+    w:trace.txt r:trace_link w:stats.json
+  expect_rc 0
+  expect_refused "w trace.txt"
+  expect_refused "r trace_link"
+  expect_refused "w stats.json"
+  grep -q '^{' "$ROOT/stats.json" || fail "stats.json is not tally's"
+}
+
+case_key_read() {
+  # The --key file, under the default policy (read): never the guest's,
+  # neither by its name nor through a link to it.
+  printf 'SECRETKEY0123456789abcdef' >"$ROOT/run.key"
+  ln -s run.key "$ROOT/key_link"
+  run run --collector 127.0.0.1:9 --key run.key --count cycle --interval 100000 "$ELF" r:run.key r:key_link
+  expect_refused "r run.key"
+  expect_refused "r key_link"
+  ! grep -q SECRETKEY "$WORK/out" || fail "the guest read the key"
+}
+
 case_devices() {
   # With the whole filesystem as root, devices, FIFOs and /proc stay out.
   run run --semihost-root / --semihost-files rw "$ELF" r:dev/zero u:dev/null r:proc/self/environ u:proc/self/mem \

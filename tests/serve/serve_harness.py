@@ -152,6 +152,8 @@ class Server:
                 return r, events
             events += r["events"]
             since = r["next"]
+            if r.get("more"):
+                continue
             if r["state"] != "running":
                 return r, events
             if time.time() - t0 > timeout:

@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import sys
 
 FAILS = []
@@ -326,6 +327,15 @@ def test_readonly(work, db):
     check(p.returncode == 0 and f"0x{RUN_A:016x}" in p.stdout, f"read-only store listed: {p.returncode} {p.stderr}")
     p = run(as_nobody + [ARGS.tally, "report", "--db", path, str(RUN_A)])
     check(p.returncode == 0 and "INCOMPLETE" not in p.stdout, f"read-only store, run A: {p.returncode} {p.stderr}")
+    # the commands that write into a store refuse it for what it is: read-only to this user
+    srv = tempfile.mkdtemp(prefix="tally-ro-serve-")
+    os.chmod(srv, 0o777)
+    for cmd in (["collect", "--listen", "127.0.0.1:0", "--idle-timeout", "0.2"],
+                ["serve", "--listen", "127.0.0.1:0", "--dir", os.path.join(srv, "d")]):
+        p = run(as_nobody + [ARGS.tally] + cmd + ["--db", path])
+        check(p.returncode != 0 and "not a tally store" not in p.stderr and "read-only to this user" in p.stderr and
+              path in p.stderr, f"tally {cmd[0]} on a read-only store: {p.returncode} {p.stderr}")
+    shutil.rmtree(srv, ignore_errors=True)
     # with a -wal beside it that nobody may not share, the refusal says permission
     os.chmod(ro, 0o755)
     with open(path + "-wal", "wb"):

@@ -536,13 +536,44 @@ def case_progress(a):
     print("4 updates on a terminal, none elsewhere")
 
 
+def case_stop(a):
+    """A point that never ends: SIGINT (then, in a second sweep, SIGTERM)
+    ends the sweep within seconds with status 130, the finished point kept
+    and the unfinished one not stored."""
+    forever = os.path.join(a.test_programs, "forever.elf")
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        db = os.path.join(a.work, f"stop{int(sig)}.db")
+        p = subprocess.Popen([a.tally, "sweep", "-p", forever, "-p", f"{a.elf} 4", "-j", "2", "-q", "--db", db],
+                             cwd=a.work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while count(db) < 1 and time.time() < deadline and p.poll() is None:
+            time.sleep(0.02)
+        if p.poll() is not None or count(db) != 1:
+            fail(f"{sig.name}: before the signal the sweep had ended ({p.poll()}) or stored {count(db)} points")
+        t0 = time.time()
+        p.send_signal(sig)
+        try:
+            _, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            fail(f"{sig.name}: the sweep with a never-ending point did not stop within 10 s")
+        took = time.time() - t0
+        if p.returncode != 130 or "finished points are kept" not in err:
+            fail(f"{sig.name}: exit {p.returncode}, stderr {err!r}; expected 130 and 'finished points are kept'")
+        if count(db) != 1:
+            fail(f"{sig.name}: {count(db)} points stored, expected the finished one alone")
+        print(f"{sig.name}: stopped in {took:.2f} s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--programs", help="tests/sweep's own guest programs (built)")
-    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d", "counters", "progress"])
+    ap.add_argument("--test-programs", help="tests/programs (built): forever.elf")
+    ap.add_argument("--case", required=True, choices=["local", "resume", "plot", "slurm", "errors", "onepass", "onepass_d", "counters", "progress", "stop"])
     ap.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     a = ap.parse_args()
     a.work = os.path.join(a.work, a.case)

@@ -451,9 +451,19 @@ static void test_file_errors(void) {
   EXPECT_FILE_ERROR("[core]\nname = x\n[caches]\nsize = 4K\n",
                     "4: [caches] size: unknown section (expected core, pipeline, icache, dcache, memory, energy, "
                     "dvfs or pmu)");
-  EXPECT_FILE_ERROR("name = x\n",
-                    "1: name: key outside any section (expected a [section] line first: core, pipeline, icache, "
-                    "dcache, memory, energy, dvfs or pmu)");
+  /* before a known [section] line the file is not a core model: nothing
+   * of it is quoted (--core /proc/self/environ must not print it) */
+  EXPECT_FILE_ERROR("name = x\n", "1: " "not a core model file (its first lines must be a [section] line, one of core, pipeline, icache, dcache, "
+                    "memory, energy, dvfs or pmu, then key = value lines; nothing of the file is shown)");
+  EXPECT_FILE_ERROR("HOME=/root\nSECRET=hunter2\n", "1: " "not a core model file (its first lines must be a [section] line, one of core, pipeline, icache, dcache, "
+                    "memory, energy, dvfs or pmu, then key = value lines; nothing of the file is shown)");
+  EXPECT_FILE_ERROR("; notes\n\nthe password is hunter2\n[core]\n", "3: " "not a core model file (its first lines must be a [section] line, one of core, pipeline, icache, dcache, "
+                    "memory, energy, dvfs or pmu, then key = value lines; nothing of the file is shown)");
+  EXPECT_FILE_ERROR("[secret hunter2]\nx = 1\n", "2: " "not a core model file (its first lines must be a [section] line, one of core, pipeline, icache, dcache, "
+                    "memory, energy, dvfs or pmu, then key = value lines; nothing of the file is shown)");
+  /* after one, a line with control characters is still not shown */
+  EXPECT_FILE_ERROR("[core]\nname = x\nhunter2\x1b[0m\n",
+                    "3: cannot read a line that is not text (expected [section], key = value, or a ; comment)");
   EXPECT_FILE_ERROR("[pipeline]\ncpi.alu = 1\ncpi.load = abc\n",
                     "3: [pipeline] cpi.load: 'abc' is not an integer (expected an integer from 1 to 1000)");
   EXPECT_FILE_ERROR("[pipeline]\ncpi.load = 0\n",
@@ -489,7 +499,8 @@ static void test_file_errors(void) {
   /* inih's own syntax errors */
   EXPECT_FILE_ERROR("[core]\nname = x\nthis is not a key\n",
                     "3: cannot read 'this is not a key' (expected [section], key = value, or a ; comment)");
-  EXPECT_FILE_ERROR("[core\nname = x\n", "1: cannot read '[core' (expected [section], key = value, or a ; comment)");
+  EXPECT_FILE_ERROR("[core\nname = x\n", "1: " "not a core model file (its first lines must be a [section] line, one of core, pipeline, icache, dcache, "
+                    "memory, energy, dvfs or pmu, then key = value lines; nothing of the file is shown)");
   /* the first error wins, whichever kind */
   EXPECT_FILE_ERROR("[core]\nbogus\n[icache]\nsize = 3\n",
                     "2: cannot read 'bogus' (expected [section], key = value, or a ; comment)");

@@ -71,7 +71,7 @@ static void with_resolver(bool no_openat2) {
   hostfs_init(&h);
   CHECK(hostfs_set(&h, HOSTFS_RW, root, err, sizeof err) == 0, "%s", err);
   snprintf(store, sizeof store, "%s/tally.db", root);
-  CHECK(hostfs_protect(&h, store, err, sizeof err) == 0, "%s", err);
+  CHECK(hostfs_protect(&h, store, true, err, sizeof err) == 0, "%s", err);
   h.no_openat2 = no_openat2;
 
   expect_ok(&h, "in.txt", 0, r);

@@ -182,7 +182,9 @@ async function poll() {
     return finishWatching();
   }
   state.since = r.next;
+  if (r.dropped) showError('run-error', `${fmtInt(r.dropped)} of the run's events were no longer kept by the server (its --keep-run and --keep-all): the plot lacks them; the stored run has every interval.`);
   for (const e of r.events) onEvent(e);
+  if (r.more) return setTimeout(poll, 0);
   if (r.state === 'running') return setTimeout(poll, 250);
   if (r.reason) {
     $('status').textContent = `The run was ${r.reason.startsWith('stopped') ? '' : 'stopped: '}${r.reason}.`;
@@ -224,7 +226,7 @@ function onEnd(e) {
   const words = {
     exit: `The program exited with status ${e.exit_code}`,
     trap: `The program stopped on an exception it has no handler for: ${e.trap}`,
-    limit: 'The run used up its instruction budget', halt: 'The program waits for an interrupt that can never come',
+    limit: 'The run used up its instruction budget', cycles: 'The run used up its cycle budget', halt: 'The program waits for an interrupt that can never come',
     cancelled: 'The run was cancelled', error: 'The simulation failed',
   }[e.stop] || e.stop;
   $('status').textContent = `${words} after ${fmtInt(e.insns)} instructions and ${fmtInt(e.cycles)} cycles (${e.detail}).` +

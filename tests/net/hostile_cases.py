@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Hostile packets against a real `tally collect` over loopback UDP
+(tests/net, "hostile"). The packets are built here with Python's struct
+from docs/protocol.md's tables (no code of tally's); after them a real run
+(synth_board through the real board link) must still be stored complete,
+its sums read back with Python's sqlite3.
+
+    hostile_cases.py CASE --tally PATH --synth PATH --work DIR --elf FOREVER
+
+seq_wrap     sequence number 0xFFFFFFFF (and its neighbours) for a new run
+             id, after a RUN_START, in FINAL and GONE: refused, the
+             collector lives on and stores the real run.
+junk_slots   more junk runs than the collector's 64 run slots (DATA only,
+             no RUN_START; then RUN_STARTs without DATA, left quiet), then a
+             real run: stored complete. 64 runs that look alive (RUN_START
+             and DATA, fresh) make a further run be refused; refusals are
+             warned about (at most every 10 s) and counted at exit.
+"""
+import os
+import random
+import re
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Collector, check, parse_args, run_case  # noqa: E402
+import net_cases  # noqa: E402
+
+ARGS = None
+
+
+def packet(ptype, run, seq, payload):
+    """The 24-byte header (docs/protocol.md, "Header") and the payload."""
+    return b"TALY" + struct.pack("<BBHQIHH", 1, ptype, 0, run, seq, len(payload), 0) + payload
+
+
+def run_start(run, seq=0, counters=1, width=32, program=b"junk.elf", core=b"tally5"):
+    body = struct.pack("<HBBHHQIHH", counters, width, 0, 0, 0, 1000, 0, len(program), len(core))
+    return packet(0x21, run, seq, body + program + core)
+
+
+def data(run, seq, index=0, value=7):
+    """One interval of counter 0 at 32 bits: index, cycles, first 0, n 1,
+    width 32, the saturation bitmap (1 byte), the value (4 bytes)."""
+    body = struct.pack("<QQQHHB3x", index, index * 1000, index * 1000 + 1000, 0, 1, 32) + b"\x00"
+    return packet(0x23, run, seq, body + struct.pack("<I", value))
+
+
+def final(run, seq, total_packets, totals=(7,)):
+    body = struct.pack("<QQQIIHHHBB", 1, 0, 1000, 1, total_packets, len(totals), 0, len(totals), 0, 0)
+    return packet(0x24, run, seq, body + b"".join(struct.pack("<Q", t) for t in totals))
+
+
+def gone(run, first, count):
+    return packet(0x25, run, 0, struct.pack("<HH", 1, 0) + struct.pack("<II", first, count))
+
+
+def sender(addr):
+    host, port = addr.rsplit(":", 1)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.connect((host, int(port)))
+    return s
+
+
+def real_run(col, what, seed):
+    info = net_cases.synth(col.addr, "--counters", 8, "--intervals", 200, "--seed", seed, "--linger-ms", 8000)
+    check(info.get("acked") == 1 and info.get("verdict") == 1, "%s: real run not acknowledged complete: %s" %
+          (what, info))
+    if "run_id" in info and "totals" in info:
+        net_cases.check_stored(col.db, info, 8, 200, what)
+
+
+def alive(col, what):
+    time.sleep(0.5)
+    return check(col.p.poll() is None, "%s: tally collect died (status %s): %s" %
+                 (what, col.p.returncode, col.p.stderr.read() if col.p.poll() is not None else ""))
+
+
+def case_seq_wrap():
+    db = os.path.join(ARGS.work, "seq_wrap.db")
+    col = Collector(ARGS.tally, db, "--idle-timeout", "4")
+    s = sender(col.addr)
+    rng = random.Random(25)
+    new_id = lambda: rng.getrandbits(63) | 1  # noqa: E731
+    # a new run id, its first packet at the last sequence number
+    s.send(data(new_id(), 0xFFFFFFFF))
+    alive(col, "DATA seq 0xFFFFFFFF for a new run")
+    # after a RUN_START (the run's maps exist, 1,024 bits)
+    a = new_id()
+    s.send(run_start(a))
+    for seq in (0xFFFFFFFF, 0xFFFFFFFE, 0x80000000, (1 << 20) + 2):
+        s.send(data(a, seq))
+    s.send(final(a, 0xFFFFFFFF, 0xFFFFFFFF))
+    s.send(gone(a, 0xFFFFFFFF, 1))
+    alive(col, "seq near 2^32 after a RUN_START")
+    # a FINAL at the last seq for a new run, and one claiming 2^32 - 1 packets
+    s.send(final(new_id(), 0xFFFFFFFF, 0xFFFFFFFF))
+    b = new_id()
+    s.send(run_start(b))
+    s.send(final(b, 1, 0xFFFFFFFF))
+    s.send(gone(b, 0xFFFFFFFF, 1))
+    s.send(data(b, 0xFFFFFFFF))
+    alive(col, "FINAL and GONE at 2^32 - 1")
+    if col.p.poll() is None:
+        real_run(col, "after seq 0xFFFFFFFF", 31)
+    code, out, err = col.finish()
+    check("sequence number 4294967295 out of range" in err, "no refusal named: %r" % err[-2000:])
+    check(code in (0, 1), "tally collect exited %s: %s" % (code, err[-2000:]))
+
+
+def case_junk_slots():
+    db = os.path.join(ARGS.work, "junk_slots.db")
+    col = Collector(ARGS.tally, db, "--idle-timeout", "5")
+    s = sender(col.addr)
+    rng = random.Random(7)
+    new_id = lambda: rng.getrandbits(63) | 1  # noqa: E731
+    # 100 runs with a DATA packet each and never a RUN_START: no evidence,
+    # so the real run that follows takes a slot from them
+    for _ in range(100):
+        s.send(data(new_id(), 5))
+    alive(col, "100 DATA-only runs")
+    real_run(col, "after 100 DATA-only runs", 41)
+    # 70 RUN_STARTs without DATA, then quiet for longer than such a run is
+    # kept when the slots are wanted (2 s)
+    for _ in range(70):
+        s.send(run_start(new_id()))
+    time.sleep(2.5)
+    real_run(col, "after 70 quiet RUN_START-only runs", 42)
+    # 64 runs that look alive (RUN_START and DATA, just now): a 65th is
+    # refused, and the collector says so
+    live = [new_id() for _ in range(64)]
+    for r in live:
+        s.send(run_start(r))
+        s.send(data(r, 1))
+    time.sleep(0.3)
+    refused = new_id()
+    s.send(run_start(refused, program=b"refused.elf"))
+    time.sleep(0.5)
+    s.close()
+    code, out, err = col.finish()
+    # warned once (the first refusal: 6 of the 70 RUN_START-only runs found
+    # the 64 slots held by the others, just started), the rest counted
+    warned = re.findall(r"warning: refused (\d+) new runs? \(the last [0-9a-f]{16}\): all 64 run slots are held", err)
+    check(1 <= len(warned) <= 2, "warnings for refused runs (one, then at most every 10 s): %r" % err[-3000:])
+    # at exit: those 6 and the 65th live-looking run refused; 100 DATA-only
+    # and 70 RUN_START-only runs and two real ones through 64 slots: at
+    # least 100 + 70 + 2 - 6 - 64 evictions
+    m = re.search(r"; (\d+) new runs refused \(every run slot held\), (\d+) runs evicted", err)
+    check(m and int(m.group(1)) == 7 and int(m.group(2)) >= 102, "summary's refused and evicted runs: %r" % err[-600:])
+    con = net_cases.sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    n = con.execute("SELECT COUNT(*) FROM runs WHERE program = 'refused.elf'").fetchone()[0]
+    con.close()
+    check(n == 0, "the refused run is in the store")
+
+
+def sockets_of(pid):
+    """The sockets a process holds (its /proc/PID/fd links to socket:[...])."""
+    out = []
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            if os.readlink("/proc/%d/fd/%s" % (pid, fd)).startswith("socket:"):
+                out.append(fd)
+        except OSError:
+            pass
+    return out
+
+
+def case_run_no_socket():
+    """tally run --count with its own store: the collector is in the
+    process, with no socket, so no packet from outside can reach it."""
+    db = os.path.join(ARGS.work, "run_no_socket.db")
+    if os.path.exists(db):
+        os.unlink(db)
+    p = subprocess.Popen([ARGS.tally, "run", "--count", "instret", "--interval", "10000", "--show-intervals", "0",
+                          "--timeout", "2", "--db", db, ARGS.elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    seen, looks = [], 0
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline and p.poll() is None:
+        try:
+            seen += sockets_of(p.pid)
+            looks += 1
+        except OSError:
+            break
+        time.sleep(0.05)
+    out, err = p.communicate(timeout=60)
+    check(looks >= 5, "the run ended before it could be looked at (%d looks): %s" % (looks, err[-500:]))
+    check(not seen, "tally run --count held sockets: fds %s" % sorted(set(seen)))
+    check(p.returncode == 124 and "stored in %s" % db in err, "run: %d %s" % (p.returncode, err[-500:]))
+
+
+def main():
+    global ARGS
+    ARGS = parse_args("tally", "synth", "work", "elf")
+    net_cases.ARGS = ARGS
+    return run_case(ARGS.case, globals()["case_" + ARGS.case])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
