@@ -252,6 +252,7 @@ typedef struct block_draft {
   uint32_t n_ops, n_insns;
   uint32_t fetch_granule;  /* last granule a fetch op was emitted for */
   uint8_t prev_load_rd;
+  timing_hazards hz;
   bool pmu;                /* its one instruction touches the PMU */
   uint32_t taken_pen;      /* micro_arch picorv32: what taking the ending branch adds */
 } block_draft;
@@ -316,6 +317,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
   bool ended = false;
   d->n_ops = d->n_insns = 0;
   d->prev_load_rd = 0;
+  d->hz = (timing_hazards){{0, 0}, {0, 0}};
   d->pmu = false;
   d->taken_pen = 0;
   uint32_t limit = cpu->tm && cpu->tm->regions ? timing_region_limit(cpu->tm->regions, pc) : 0;
@@ -341,7 +343,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
         emit_fetches(cpu, d, pc, in.len);
-      t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, d->prev_load_rd);
+      t = timing_static(cpu->tm, in.kind, in.rd, in.rs1, in.rs2, in.imm, pc, in.len, &d->hz);
       if (cpu->tm->pico)
         timing_pico_static(cpu->tm, &t, in.kind, in.imm, pc, in.len, word_at(cpu, (pc + in.len) & ~3u),
                            insn_len_at(cpu, pc + (uint32_t)in.imm), &d->taken_pen);
@@ -445,14 +447,25 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       bt->branch_pen[0] = 0;
       bt->branch_pen[1] = d.taken_pen;
     }
-    /* the first real instruction, and the last one if it is a load */
+    /* its first instructions, and the late results on their way at its end */
+    uint32_t real = 0;
     for (uint32_t i = 0; i < n; i++) {
-      if (b->ops[i].kind != K_IFETCH) {
-        bt->head_reads = timing_reads(b->ops[i].kind, b->ops[i].rs1, b->ops[i].rs2);
-        break;
+      uint8_t k = b->ops[i].kind;
+      if (k == K_IFETCH || k == K_FALLTHRU)
+        continue;
+      if (real == 0)
+        bt->head_reads = timing_reads(k, b->ops[i].rs1, b->ops[i].rs2);
+      if (real < TIMING_HEADS) {
+        const op_timing *o = &bt->ops[i];
+        bt->head[real] = (timing_head){.reads = timing_reads(k, b->ops[i].rs1, b->ops[i].rs2),
+                                       .rd = b->ops[i].rd < 32 ? b->ops[i].rd : 0, .late = o->late, .stall = o->load_use,
+                                       .base = o->cycles - o->load_use};
       }
+      real++;
     }
-    bt->tail_load_rd = d.prev_load_rd;
+    bt->n_head = (uint8_t)(real < TIMING_HEADS ? real : TIMING_HEADS);
+    bt->short_block = real <= TIMING_HEADS;
+    bt->tail_hz = d.hz;
     if (cpu->tm->prof)
       bt->leaves = profile_leaves(cpu, b);
     bt->cc = bt->cc2 = &cpu->ctx_counts->none; /* no context yet */

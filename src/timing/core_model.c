@@ -190,7 +190,8 @@ static const enum_word absent_words[] = {
   POW2(s, "ways", c.ways, 1, 65536),                          \
   SIZE(s, "line", c.line, 4, 4 * KIB),                        \
   ENUM(s, "replacement", c.replacement, replacement_words),   \
-  UINT(s, "seed", c.seed, 0, UINT32_MAX)
+  UINT(s, "seed", c.seed, 0, UINT32_MAX),                     \
+  UINT(s, "refill_cycles", c.refill_cycles, 0, 1000)
 
 static const key_def keys[] = {
   TEXT("core", "name", name, sizeof(((core_model *)0)->name) - 1),
@@ -228,6 +229,8 @@ static const key_def keys[] = {
   UINT("pipeline", "jal_penalty", jal_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "jalr_penalty", jalr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "load_use_penalty", load_use_penalty, 0, 255),   /* op_timing.load_use is 8 bits */
+  UINT("pipeline", "mul_use_penalty", mul_use_penalty, 0, 255),
+  UINT("pipeline", "shift_use_penalty", shift_use_penalty, 0, 255),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),
@@ -235,6 +238,8 @@ static const key_def keys[] = {
   UINT("pipeline", "split_fetch_penalty", split_fetch_penalty, 0, 255), /* within op_timing.fetch_stall */
 
   CACHE_KEYS("icache", icache),
+  UINT("icache", "flush_cycles", icache.flush_cycles, 0, 100000),
+  BOOL("icache", "fence_i_flush", icache.fence_i_flush),
 
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
@@ -242,6 +247,7 @@ static const key_def keys[] = {
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),
+  BOOL("memory", "fetch_port", fetch_port),
   REAL("memory", "read_first_ns", read_first_ns, 0, NS_MAX),
   REAL("memory", "read_beat_ns", read_beat_ns, 0, NS_MAX),
   REAL("memory", "write_ns", write_ns, 0, NS_MAX),

@@ -36,6 +36,10 @@ typedef struct cache_params {
   uint32_t seed;            /* for REPL_RANDOM: a fixed seed keeps runs identical */
   cache_write_policy write_policy;   /* D-cache only */
   uint32_t write_buffer;    /* write-through: entries in the write buffer (0 = stores wait for memory) */
+  uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
+  uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
+                               the first fetch */
+  bool fence_i_flush;       /* I-cache: fence.i invalidates every line */
 } cache_params;
 
 typedef struct core_model {
@@ -63,7 +67,10 @@ typedef struct core_model {
   uint32_t branch_penalty;        /* bubbles when a branch goes against the prediction */
   uint32_t branch_taken_penalty;  /* bubbles when a branch is predicted taken and is taken */
   uint32_t jal_penalty, jalr_penalty;
-  uint32_t load_use_penalty;      /* a load's result used by the very next instruction */
+  uint32_t load_use_penalty;      /* a load's result used by the very next instruction; a use n
+                                     cycles later waits this much less */
+  uint32_t mul_use_penalty;       /* likewise for a multiply's result (0: none) */
+  uint32_t shift_use_penalty;     /* likewise for a shift's result (0: none) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */
@@ -74,6 +81,7 @@ typedef struct core_model {
   /* [memory]: latencies in nanoseconds on the memory's own clock */
   memory_kind memory;
   uint32_t bus_bytes;       /* bytes per beat */
+  bool fetch_port;          /* instruction fetches have a port of their own (no contention with data) */
   double read_first_ns;     /* first beat of a read */
   double read_beat_ns;      /* each further beat of a burst */
   double write_ns;          /* each beat written */

@@ -77,7 +77,7 @@
     "stall cycles") \
   X(STALL_ICACHE,     "stall.icache",       "waiting for an instruction fetch from memory", \
     "instruction-fetch stall cycles") \
-  X(STALL_LOAD_USE,   "stall.load_use",     "waiting for a load's result needed by the next instruction", \
+  X(STALL_LOAD_USE,   "stall.load_use",     "waiting for a load's (or multiply's, shift's) late result", \
     "load-use stall cycles") \
   X(STALL_MULDIV,     "stall.muldiv",       "extra execute cycles of multiply, divide or multi-cycle shifts", \
     "multiply/divide stall cycles") \

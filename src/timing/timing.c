@@ -58,6 +58,13 @@ timing *timing_new(const core_model *m) {
   t->voltage = m->voltage;
   for (unsigned i = 0; i < 16; i++)
     t->open_row[i] = UINT32_MAX;
+  t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
+  uint32_t late = m->load_use_penalty;
+  if (m->mul_use_penalty > late)
+    late = m->mul_use_penalty;
+  if (m->shift_use_penalty > late)
+    late = m->shift_use_penalty;
+  t->hazard_bound = TIMING_HEADS * late;
   compute_memory_cycles(t);
   compute_bounds(t);
   t->sdram_rows = m->memory == MEMORY_SDRAM && m->sdram_row_bytes;
@@ -96,6 +103,16 @@ static uint32_t memory_transaction(timing *t, uint64_t now, uint32_t busy) {
   uint64_t start = t->mem_busy_until > now ? t->mem_busy_until : now;
   t->mem_busy_until = start + busy;
   return (uint32_t)(t->mem_busy_until - now);
+}
+
+/* An I-cache fill: on the shared port, or on the instruction port of its
+ * own ([memory] fetch_port), which data accesses never hold up. */
+static uint32_t fetch_transaction(timing *t, uint64_t now, uint32_t busy) {
+  if (!t->model.fetch_port)
+    return memory_transaction(t, now, busy);
+  uint64_t start = t->fetch_busy_until > now ? t->fetch_busy_until : now;
+  t->fetch_busy_until = start + busy;
+  return (uint32_t)(t->fetch_busy_until - now);
 }
 
 static uint32_t row_penalty(timing *t, uint32_t addr) {
@@ -185,7 +202,14 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
     pulse(t, SIG_ICACHE_MISS);
     if (t->icache_miss_fn)
       t->icache_miss_fn(t->icache_miss_ctx, line_addr);
-    stall = memory_transaction(t, now, read_cycles(t, line_addr, t->model.icache.line));
+    /* the I-cache's own flush after reset comes before the first fill */
+    uint32_t flush = t->reset_flush;
+    if (flush) {
+      t->reset_flush = 0;
+      compute_bounds(t);
+    }
+    stall = flush + fetch_transaction(t, now + flush, read_cycles(t, line_addr, t->model.icache.line)) +
+            t->model.icache.refill_cycles;
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */
   }
@@ -218,7 +242,7 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   if (r.writeback)
     busy += write_latency(t, r.victim_addr, beats);
   busy += read_latency(t, cache_line_of(&t->dcache, addr), beats);
-  uint32_t stall = memory_transaction(t, now, busy);
+  uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
@@ -332,7 +356,7 @@ uint32_t timing_muldiv_slow(timing *t, uint8_t kind, uint32_t a, uint32_t b, uin
 uint32_t timing_trap(timing *t, bool interrupt) {
   pulse(t, interrupt ? SIG_INTERRUPT : SIG_TRAP);
   t->fetch_line = TIMING_NO_LINE;
-  t->last_load_rd = 0;
+  t->hz = (timing_hazards){{0, 0}, {0, 0}};
   charge(t, SIG_STALL_SYSTEM, t->model.trap_penalty);
   return t->model.trap_penalty;
 }
@@ -441,8 +465,9 @@ void timing_add_block_events(const timing *t, const block_timing *bt, bool branc
     sig[SIG_CYCLE] += pen;
     sig[SIG_STALL_BRANCH] += pen;
   }
+  (void)t;
   if (head) {
-    int64_t stall = (int64_t)bt->entry_load_use * t->model.load_use_penalty;
+    int64_t stall = (int64_t)bt->entry_load_use; /* cycles */
     sig[SIG_ICACHE_ACCESS] += (int64_t)bt->entry_hits;
     sig[SIG_ICACHE_HIT] += (int64_t)bt->entry_hits;
     sig[SIG_CYCLE] += stall;
@@ -468,8 +493,10 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   const core_model *m = &t->model;
   uint32_t line = m->dcache.line > m->icache.line ? m->dcache.line : m->icache.line;
   uint32_t beats = (line ? line : 4) / (m->bus_bytes ? m->bus_bytes : 4) + 1;
+  uint32_t refill = m->dcache.refill_cycles > m->icache.refill_cycles ? m->dcache.refill_cycles
+                                                                      : m->icache.refill_cycles;
   uint32_t ws = t->max_wait_states; /* a board's wait states, on every beat */
-  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * (t->mem_read_beat + ws);
+  uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * (t->mem_read_beat + ws) + refill;
   uint32_t write = t->mem_row_miss + beats * (t->mem_write_beat + ws);
   uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
@@ -486,7 +513,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
     if (kind != K_SLL && kind != K_SRL && kind != K_SRA)
       return 0;
     return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
-  case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill : 0;
+  case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill + t->reset_flush : 0;
   default: return 0;
   }
 }
@@ -498,4 +525,45 @@ _Static_assert(K_COUNT <= TIMING_KINDS, "timing.dyn_bounds has no room for every
 static void compute_bounds(timing *t) {
   for (uint32_t k = 0; k < K_COUNT; k++)
     t->dyn_bounds[k] = dynamic_bound_of(t, (uint8_t)k);
+}
+
+void timing_fence_i(timing *t) {
+  if (!t->icache_on || !t->model.icache.fence_i_flush)
+    return;
+  cache_reset(&t->icache);
+  t->fetch_line = TIMING_NO_LINE;
+}
+
+/* The sequential rule of timing_static (the stall is the most any read
+ * register still waits; an instruction's cycles bring the others closer;
+ * a write replaces an older late result to the same register), run over
+ * the block's first instructions with the late results it was entered
+ * with, against the stalls counted for them from an empty start. */
+uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
+  timing_hazards w = t->hz;
+  uint32_t extra = 0;
+  for (uint32_t k = 0; k < bt->n_head; k++) {
+    const timing_head *h = &bt->head[k];
+    uint32_t need = 0;
+    for (int i = 0; i < 2; i++)
+      if (w.left[i] && (h->reads >> w.rd[i] & 1u) && w.left[i] > need)
+        need = w.left[i];
+    if (need > h->stall)
+      extra += need - h->stall;
+    else
+      need = h->stall;
+    uint32_t cycles = h->base + need;
+    for (int i = 0; i < 2; i++) {
+      w.left[i] = w.left[i] > cycles ? (uint8_t)(w.left[i] - cycles) : 0;
+      if (h->rd && w.rd[i] == h->rd)
+        w.left[i] = 0;
+    }
+    if (h->rd && h->late) {
+      int slot = w.left[0] <= w.left[1] ? 0 : 1;
+      w.rd[slot] = h->rd;
+      w.left[slot] = h->late;
+    }
+  }
+  t->hz = bt->short_block ? w : bt->tail_hz;
+  return extra;
 }

@@ -32,14 +32,35 @@ typedef struct op_timing {
   uint32_t end;             /* static cycles of the block up to and including this op */
   uint32_t stall_cycles;    /* cycles of the static stall named by stall_sig */
   uint32_t pulses;          /* one-cycle signals raised on issue (ids < 32) */
-  uint8_t load_use;         /* static load-use stall cycles (previous op in block) */
+  uint8_t load_use;         /* static stall for a late result (load, or multiply/shift) of an
+                               earlier op in the block (timing_hazards) */
   uint8_t fetch_reads;      /* uncached fetch: memory reads of this instruction (1 or 2) */
   uint16_t fetch_stall;     /* uncached fetch: their latency */
   uint8_t stall_sig;        /* signal of the other static stall (0 = none) */
   uint8_t predict_taken;    /* branches: the static prediction */
   uint8_t is_load;
   uint8_t overlap;          /* micro_arch picorv32: fetch wait a shift by a register amount can hide */
+  uint8_t late;             /* its result comes this many cycles late (load/mul/shift use penalty) */
 } op_timing;
+
+/* Results still on their way within a block (block builder): up to two
+ * registers written by a load (or a multiply or shift, with the model's
+ * mul_use_penalty or shift_use_penalty) and the cycles an instruction
+ * reading one would still wait. Zero it at the start of a block. */
+typedef struct timing_hazards {
+  uint8_t rd[2];
+  uint8_t left[2];
+} timing_hazards;
+
+/* One of a block's first instructions, for the late results of the
+ * block before it (timing_hazard_entry). */
+typedef struct timing_head {
+  uint32_t reads;           /* registers it reads (timing_reads) */
+  uint8_t rd, late;         /* what it writes, and how late (op_timing.late) */
+  uint8_t stall;            /* its static late-result stall (op_timing.load_use) */
+  uint32_t base;            /* its static cycles without that stall */
+} timing_head;
+#define TIMING_HEADS 3
 
 typedef struct block_timing {
   uint64_t execs;           /* times the block was entered (not yet folded) */
@@ -47,7 +68,10 @@ typedef struct block_timing {
   uint32_t dyn_bound;       /* the most dynamic cycles one execution can add */
   uint32_t max_cycles;      /* static_cycles + dyn_bound: the most one execution can take */
   uint32_t head_reads;      /* registers read by the block's first instruction */
-  uint8_t tail_load_rd;     /* rd of the last instruction if it is a load, else 0 */
+  timing_head head[TIMING_HEADS]; /* its first instructions (n_head of them) */
+  uint8_t n_head;
+  bool short_block;         /* no more instructions than head[] holds */
+  timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
@@ -71,7 +95,8 @@ typedef struct block_timing {
    * (timing_add_block_events) rather than charged one by one. Not yet
    * folded: how often the ending branch went each way, how often entry
    * found the first fetch line in the I-cache (a lookup that hit), and
-   * how often a load at the end of the previous block stalled entry. */
+   * the cycles its first instructions waited for late results (loads,
+   * multiplies, shifts) of the block before (timing_hazard_entry). */
   uint64_t outcomes[2];
   uint64_t entry_hits;
   uint64_t entry_load_use;
@@ -190,7 +215,9 @@ typedef struct timing {
   bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */
   bool icache_on, dcache_on;/* the caches exist */
   bool dcache_wb;           /* a write-back D-cache */
-  uint8_t last_load_rd;     /* a load at the end of the previous block */
+  timing_hazards hz;        /* late results of the previous block still on their way */
+  uint32_t hazard_bound;    /* the most timing_hazard_entry can add */
+  uint32_t reset_flush;     /* I-cache flush cycles still to come before the first fetch */
   uint16_t region;          /* address region of the block being run (regions.h) */
   struct timing_regions *regions; /* range counting (statistics module), or NULL */
   int64_t *region_row;      /* with regions: the row of `region`, which gets every dynamic count too */
@@ -198,6 +225,7 @@ typedef struct timing {
   /* memory, in core cycles at the current frequency */
   uint32_t mem_read_first, mem_read_beat, mem_write_beat, mem_row_miss;
   uint64_t mem_busy_until;
+  uint64_t fetch_busy_until;     /* [memory] fetch_port: the instruction port's own */
   uint32_t open_row[16];
   uint32_t bus_shift;       /* log2(bus_bytes) if a power of two above 1, else 0 */
   bool sdram_rows;          /* the memory is SDRAM with rows (row misses cost) */
@@ -252,6 +280,10 @@ typedef struct timing {
 #define TIMING_DC_HIT 2u
 #define TIMING_DC_WRITEBACK 4u
 
+/* fence.i ran: with [icache] fence_i_flush, every I-cache line is
+ * invalidated (the next fetch looks the cache up again). */
+void timing_fence_i(timing *t);
+
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
 void timing_free(timing *t);
@@ -280,10 +312,11 @@ static inline uint32_t timing_wait_states(const timing *t, uint32_t addr) {
  * max_wait_states is not 0. Returns the cycles charged. */
 uint32_t timing_device_access(timing *t, uint32_t addr);
 
-/* Static costs of one decoded instruction (block builder). `prev_load_rd`
- * is the rd of the previous instruction in the block if it was a load. */
+/* Static costs of one decoded instruction (block builder). `hz` holds the
+ * late results of the instructions before it in the block; it is updated
+ * with this one's. */
 op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
-                        int32_t imm, uint32_t pc, uint32_t len, uint8_t prev_load_rd);
+                        int32_t imm, uint32_t pc, uint32_t len, timing_hazards *hz);
 
 /* Cache hits counted as static pulses (part of timing_static's pulses):
  * a plain load or lr.w with a D-cache, a plain store with a write-back
@@ -436,7 +469,8 @@ static inline void timing_add_event_counts(const timing *t, const block_timing *
                                            int64_t *sig) {
   int64_t nt = (int64_t)not_taken, tk = (int64_t)taken;
   int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
-  int64_t stall = (int64_t)entry_load_use * t->model.load_use_penalty;
+  int64_t stall = (int64_t)entry_load_use; /* cycles */
+  (void)t;
   sig[SIG_BRANCH_TAKEN] += tk;
   sig[SIG_BRANCH_MISPREDICT] += bt->predict_taken ? nt : tk;
   sig[SIG_CYCLE] += pen + stall;
@@ -458,8 +492,15 @@ static inline uint32_t timing_dynamic_bound(const timing *t, uint8_t kind) { ret
 #define TIMING_MUST_STEP UINT32_MAX
 #define TIMING_HORIZON_MAX (UINT32_MAX / 2)
 static inline uint32_t timing_block_bound(const timing *t) {
-  return t->model.trap_penalty + t->model.load_use_penalty;
+  return t->model.trap_penalty + t->hazard_bound;
 }
+
+/* Entering a block while late results of the block before are on their
+ * way (t->hz): the extra cycles its first instructions wait, beyond the
+ * stalls their own block already counts; sets t->hz to the results on
+ * their way at its end. Exact for penalties up to 2 (a result is late for
+ * at most two instructions). */
+uint32_t timing_hazard_entry(timing *t, const block_timing *bt);
 
 /* The row of signal totals for the instruction at pc (timing_rows). */
 static inline int64_t *timing_row(const timing *t, uint32_t pc) {

@@ -44,7 +44,7 @@ uint32_t timing_static_hits(const timing *t, uint8_t kind) {
 }
 
 op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
-                        int32_t imm, uint32_t pc, uint32_t len, uint8_t prev_load_rd) {
+                        int32_t imm, uint32_t pc, uint32_t len, timing_hazards *hz) {
   bool compressed = len == 2;
   const core_model *m = &t->model;
   op_timing o = {0};
@@ -120,8 +120,10 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
   }
   if (kind == K_NOP) /* an ALU op writing x0: still issues as an ALU op */
     pulses &= ~(1u << SIG_SYSTEM);
-  if (prev_load_rd && (timing_reads(kind, rs1, rs2) & (1u << prev_load_rd)))
-    o.load_use = (uint8_t)m->load_use_penalty;
+  uint32_t reads = timing_reads(kind, rs1, rs2);
+  for (int i = 0; i < 2; i++)
+    if (hz->left[i] && (reads >> hz->rd[i] & 1u) && hz->left[i] > o.load_use)
+      o.load_use = hz->left[i];
   if (!o.stall_cycles)
     o.stall_sig = 0;
   if (!t->model.icache.enabled && !timing_in_sram(t, pc)) /* on-chip SRAM: no wait */
@@ -129,5 +131,23 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
   pulses |= timing_static_hits(t, kind);
   o.pulses = pulses;
   o.cycles = o.fetch_stall + cpi + o.load_use + o.stall_cycles;
+  /* this op's cycles bring the results still on their way closer; its own
+   * result, if late, replaces any older one to the same register */
+  bool shift = kind == K_SLL || kind == K_SRL || kind == K_SRA || kind == K_SLLI || kind == K_SRLI ||
+               kind == K_SRAI;
+  uint32_t late = o.is_load ? m->load_use_penalty
+                  : cls == CLASS_MUL ? m->mul_use_penalty
+                  : shift ? m->shift_use_penalty : 0;
+  for (int i = 0; i < 2; i++) {
+    hz->left[i] = hz->left[i] > o.cycles ? (uint8_t)(hz->left[i] - o.cycles) : 0;
+    if (rd && hz->rd[i] == rd)
+      hz->left[i] = 0;
+  }
+  o.late = rd ? (uint8_t)late : 0;
+  if (rd && late) {
+    int slot = hz->left[0] <= hz->left[1] ? 0 : 1;
+    hz->rd[slot] = rd;
+    hz->left[slot] = (uint8_t)late;
+  }
   return o;
 }

@@ -31,7 +31,7 @@ MODELS = ["tally5", "tally5-wt", "sram", "picorv32"]
 # Programs that use what PicoRV32 has not (mcycle, mtvec, ecall into a
 # handler, mret: illegal instructions on that core, as on the RTL): not
 # run on picorv32; their rdcycle versions (*_rd.elf) are.
-NOT_ON_PICORV32 = {"trap.elf", "mcycle.elf", "load_use.elf", "load_use_indep.elf"}
+NOT_ON_PICORV32 = {"trap.elf", "mcycle.elf", "load_use.elf", "load_use_indep.elf", "late_use.elf"}
 
 # argv[1] per shipped workload: small, but enough to reach every phase of
 # the program (its self-checks included). Unknown workloads get "1".

@@ -50,14 +50,15 @@ static char tmpdir[256];
   X(cpi_alu) X(cpi_alu_reg) X(cpi_shift) X(cpi_load) X(cpi_store) X(cpi_branch) X(cpi_jal)          \
   X(cpi_jalr) X(cpi_mul) X(cpi_mulh) X(cpi_div) X(cpi_csr) X(cpi_system) X(cpi_amo) X(shift)        \
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
-  X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(csr_penalty)         \
-  X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(sdram_row_bytes)      \
+  X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(mul_use_penalty)     \
+  X(shift_use_penalty) X(csr_penalty)                                                            \
+  X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(fetch_port) X(sdram_row_bytes)      \
   X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
-  X(icache.seed) X(icache.write_policy) X(icache.write_buffer)                                      \
+  X(icache.seed) X(icache.write_policy) X(icache.write_buffer) X(icache.refill_cycles) X(icache.flush_cycles) X(icache.fence_i_flush)                                      \
   X(dcache.enabled) X(dcache.size) X(dcache.ways) X(dcache.line) X(dcache.replacement)              \
-  X(dcache.seed) X(dcache.write_policy) X(dcache.write_buffer)
+  X(dcache.seed) X(dcache.write_policy) X(dcache.write_buffer) X(dcache.refill_cycles)
 
 /* Name of the first field where a and b differ (path ignored), or NULL. */
 static const char *first_difference(const core_model *a, const core_model *b) {
@@ -285,13 +286,14 @@ static const char *const every_key[] = {
   "pipeline.div_mode=iterative", "pipeline.mul_latency=33", "pipeline.div_latency=34",
   "pipeline.branch_predict=taken", "pipeline.branch_penalty=5", "pipeline.branch_taken_penalty=6",
   "pipeline.jal_penalty=7", "pipeline.jalr_penalty=8", "pipeline.load_use_penalty=9",
+  "pipeline.mul_use_penalty=3", "pipeline.shift_use_penalty=2",
   "pipeline.csr_penalty=10", "pipeline.fence_i_penalty=11", "pipeline.trap_penalty=12",
   "pipeline.mret_penalty=13", "pipeline.split_fetch_penalty=14",
   "icache.enabled=no", "icache.size=16K", "icache.ways=4", "icache.line=64", "icache.replacement=random",
-  "icache.seed=12345",
+  "icache.seed=12345", "icache.refill_cycles=5", "icache.flush_cycles=9", "icache.fence_i_flush=yes",
   "dcache.enabled=0", "dcache.size=64KiB", "dcache.ways=8", "dcache.line=16", "dcache.replacement=fifo",
-  "dcache.seed=0xdeadbeef", "dcache.write_policy=write-through", "dcache.write_buffer=7",
-  "memory.type=sram", "memory.bus_bytes=8", "memory.read_first_ns=12.5", "memory.read_beat_ns=2.5",
+  "dcache.seed=0xdeadbeef", "dcache.write_policy=write-through", "dcache.write_buffer=7", "dcache.refill_cycles=6",
+  "memory.type=sram", "memory.bus_bytes=8", "memory.fetch_port=true", "memory.read_first_ns=12.5", "memory.read_beat_ns=2.5",
   "memory.write_ns=3.25", "memory.sdram_row_bytes=1K", "memory.sdram_banks=8", "memory.sdram_row_miss_ns=0.1",
   "memory.sram_base=0x90000000", "memory.sram_size=64K", "memory.wait_states=2",
   "energy.nominal_voltage=1.1", "energy.core_pj_per_cycle=41.5", "energy.icache_pj_per_access=3",
@@ -382,7 +384,7 @@ static void test_set(void) {
   EXPECT_SET_ERROR("core.name=a;b", "not 'a;b'");
   EXPECT_SET_ERROR("icache.write_policy=write-through",
                    "--set icache.write_policy=write-through: unknown key icache.write_policy (expected one of: "
-                   "enabled, size, ways, line, replacement, seed)");
+                   "enabled, size, ways, line, replacement, seed, refill_cycles, flush_cycles, fence_i_flush)");
   EXPECT_SET_ERROR("icache.sise=4K", "unknown key icache.sise");
   EXPECT_SET_ERROR("cache.size=4K",
                    "--set cache.size=4K: unknown section 'cache' (expected core, pipeline, icache, dcache, memory, "
@@ -455,7 +457,8 @@ static void test_round_trip(void) {
 static void test_file_errors(void) {
   /* line numbers count comments and blank lines */
   EXPECT_FILE_ERROR("; a model\n\n[icache]\nsise = 4K\n",
-                    "4: [icache] sise: unknown key (expected one of: enabled, size, ways, line, replacement, seed)");
+                    "4: [icache] sise: unknown key (expected one of: enabled, size, ways, line, replacement, seed, refill_cycles, "
+                    "flush_cycles, fence_i_flush)");
   EXPECT_FILE_ERROR("[core]\nname = x\n[caches]\nsize = 4K\n",
                     "4: [caches] size: unknown section (expected core, pipeline, icache, dcache, memory, energy, "
                     "dvfs or pmu)");
@@ -595,7 +598,7 @@ static void test_load_errors(void) {
 
   CHECK(core_model_load(&m, "nosuch", cores_dir, err, sizeof err) != 0, "loaded");
   CHECK(!strcmp(err, "unknown core model 'nosuch' (available: dsp500, picorv32, picorv32-fast, picorv32-ws1, picorv32-ws2, "
-                     "picorv32-ws3, sram, tally5, tally5-wt; or give a "
+                     "picorv32-ws3, sram, tally5, tally5-wt, vexriscv, vexriscv-imac, vexriscv-min; or give a "
                      "path "
                      "to an .ini file)"),
         "%s", err);
@@ -709,14 +712,15 @@ static void test_validate(void) {
 static void test_list(void) {
   char names[16][64];
   size_t n = core_model_list(cores_dir, names, 16);
-  CHECK(n == 9, "%zu models", n);
-  if (n == 9)
+  CHECK(n == 12, "%zu models", n);
+  if (n == 12)
     CHECK(!strcmp(names[0], "dsp500") && !strcmp(names[1], "picorv32") && !strcmp(names[2], "picorv32-fast") &&
               !strcmp(names[3], "picorv32-ws1") && !strcmp(names[4], "picorv32-ws2") &&
               !strcmp(names[5], "picorv32-ws3") && !strcmp(names[6], "sram") && !strcmp(names[7], "tally5") &&
-              !strcmp(names[8], "tally5-wt"),
-          "%s %s %s %s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5], names[6],
-          names[7], names[8]);
+              !strcmp(names[8], "tally5-wt") && !strcmp(names[9], "vexriscv") && !strcmp(names[10], "vexriscv-imac") &&
+              !strcmp(names[11], "vexriscv-min"),
+          "%s %s %s %s %s %s %s %s %s %s %s %s", names[0], names[1], names[2], names[3], names[4], names[5],
+          names[6], names[7], names[8], names[9], names[10], names[11]);
 
   /* a second folder: its own models join, duplicates once, non-models skipped */
   mkdir(tmp_path("more"), 0700);
@@ -729,9 +733,10 @@ static void test_list(void) {
   char dirs[1024];
   snprintf(dirs, sizeof dirs, "%s:%s", tmp_path("more"), cores_dir);
   n = core_model_list(dirs, names, 16);
-  CHECK(n == 10, "%zu models", n);
-  if (n == 10)
-    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[9], "tally5-wt"), "%s .. %s", names[0], names[9]);
+  CHECK(n == 13, "%zu models", n);
+  if (n == 13)
+    CHECK(!strcmp(names[0], "alpha") && !strcmp(names[9], "tally5-wt") && !strcmp(names[12], "vexriscv-min"),
+          "%s .. %s .. %s", names[0], names[9], names[12]);
   CHECK(core_model_list(dirs, names, 2) == 2, "max not kept");
   CHECK(core_model_list(NULL, names, 16) == 0, "NULL dirs");
   CHECK(core_model_list("/nonexistent/dir", names, 16) == 0, "missing dir");
