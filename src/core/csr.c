@@ -60,6 +60,22 @@ static uint64_t minstret_now(const core_cpu *cpu) {
 
 static bool pmu_on(const core_cpu *cpu) { return cpu->tm && cpu->tm->pmu.n; }
 
+/* misa: the extensions of the core model ([core] isa); PicoRV32 has no A
+ * (nor misa itself: only a debugger reads this there) */
+static uint32_t misa_value(const core_cpu *cpu) {
+  uint32_t v = MISA_VALUE;
+  if (!cpu->tm)
+    return v;
+  core_isa isa = cpu->tm->model.isa;
+  if (!(isa & ISA_EXT_M))
+    v &= ~(1u << ('M' - 'A'));
+  if (!(isa & ISA_EXT_A) || cpu->tm->pico)
+    v &= ~(1u << ('A' - 'A'));
+  if (!(isa & ISA_EXT_C))
+    v &= ~(1u << ('C' - 'A'));
+  return v;
+}
+
 static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
   int guard;
   if (core_guard_csr_kind(cpu, csr, &guard))
@@ -80,8 +96,7 @@ static uint32_t csr_read(const core_cpu *cpu, unsigned csr) {
   }
   switch (csr) {
   case 0x300: return cpu->mstatus;
-  case 0x301: /* PicoRV32 has no A (nor misa itself: only a debugger reads this there) */
-    return cpu->tm && cpu->tm->pico ? MISA_VALUE & ~(1u << ('A' - 'A')) : MISA_VALUE;
+  case 0x301: return misa_value(cpu);
   case 0x304: return cpu->mie;
   case 0x305: return cpu->mtvec;
   case 0x340: return cpu->mscratch;

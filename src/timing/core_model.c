@@ -105,6 +105,7 @@ void core_model_default(core_model *m) {
   m->pmp_entries = 16;
   m->pmp_granularity = 4;
   m->pmp_absent = PMU_ABSENT_ZERO;
+  m->isa = ISA_RV32IMAC;
 }
 
 /* ------------------------------------------------------------- key table */
@@ -137,7 +138,8 @@ typedef struct key_def {
 _Static_assert(sizeof(cache_replacement) == sizeof(int) && sizeof(cache_write_policy) == sizeof(int) &&
                    sizeof(branch_prediction) == sizeof(int) && sizeof(shift_mode) == sizeof(int) &&
                    sizeof(muldiv_mode) == sizeof(int) && sizeof(memory_kind) == sizeof(int) &&
-                   sizeof(pmu_absent) == sizeof(int) && sizeof(micro_arch) == sizeof(int),
+                   sizeof(pmu_absent) == sizeof(int) && sizeof(micro_arch) == sizeof(int) &&
+                   sizeof(core_isa) == sizeof(int),
                "T_ENUM fields are accessed as int");
 
 static const enum_word replacement_words[] = {
@@ -162,6 +164,11 @@ static const enum_word memory_words[] = {
 };
 static const enum_word micro_words[] = {
   {"generic", MICRO_GENERIC}, {"picorv32", MICRO_PICORV32}, {NULL, 0},
+};
+static const enum_word isa_words[] = {
+  {"rv32imac", ISA_RV32IMAC}, {"rv32i", 0}, {"rv32im", ISA_EXT_M}, {"rv32ia", ISA_EXT_A}, {"rv32ic", ISA_EXT_C},
+  {"rv32ima", ISA_EXT_M | ISA_EXT_A}, {"rv32imc", ISA_EXT_M | ISA_EXT_C}, {"rv32iac", ISA_EXT_A | ISA_EXT_C},
+  {NULL, 0},
 };
 static const enum_word absent_words[] = {
   {"zero", PMU_ABSENT_ZERO}, {"illegal", PMU_ABSENT_ILLEGAL}, {NULL, 0},
@@ -203,6 +210,7 @@ static const key_def keys[] = {
   SIZE("core", "pmp_granularity", pmp_granularity, 4, 2048 * MIB),
   ENUM("core", "pmp_absent", pmp_absent, absent_words),
   ENUM("core", "micro_arch", micro_arch, micro_words),
+  ENUM("core", "isa", isa, isa_words),
 
   UINT("pipeline", "cpi.alu", cpi_alu, 1, CPI_MAX),
   UINT("pipeline", "cpi.alu_reg", cpi_alu_reg, 1, CPI_MAX),

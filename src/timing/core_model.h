@@ -26,6 +26,11 @@ typedef enum pmu_absent { PMU_ABSENT_ZERO, PMU_ABSENT_ILLEGAL } pmu_absent;
  * state machine (src/timing/picorv32.c), which also restricts the ISA to
  * what that core decodes. */
 typedef enum micro_arch { MICRO_GENERIC, MICRO_PICORV32 } micro_arch;
+/* The standard extensions beyond RV32I the modelled core decodes, a set of
+ * bits ([core] isa = rv32i, rv32im, ..., rv32imac): an instruction of one
+ * it lacks is an illegal instruction in a timed run, as on the core, and
+ * misa says so. The functional mode always has them all. */
+typedef enum core_isa { ISA_EXT_M = 1, ISA_EXT_A = 2, ISA_EXT_C = 4, ISA_RV32IMAC = 7 } core_isa;
 
 typedef struct cache_params {
   bool enabled;
@@ -55,6 +60,7 @@ typedef struct core_model {
   uint32_t pmp_granularity; /* bytes, a power of two >= 4 */
   pmu_absent pmp_absent;    /* with no entries: the pmp CSRs read zero, or are illegal */
   micro_arch micro_arch;
+  core_isa isa;             /* extensions decoded (ISA_EXT_*) */
 
   /* [pipeline]: cycles each instruction class occupies when nothing stalls */
   uint32_t cpi_alu, cpi_alu_reg, cpi_shift, cpi_load, cpi_store, cpi_branch, cpi_jal, cpi_jalr;

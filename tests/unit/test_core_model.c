@@ -53,7 +53,7 @@ static char tmpdir[256];
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(mul_use_penalty)     \
   X(shift_use_penalty) X(csr_penalty)                                                            \
   X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(fetch_port) X(sdram_row_bytes)      \
-  X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
+  X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(isa) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
   X(icache.seed) X(icache.write_policy) X(icache.write_buffer) X(icache.refill_cycles) X(icache.flush_cycles) X(icache.fence_i_flush)                                      \
@@ -278,7 +278,7 @@ static void test_picorv32(void) {
 static const char *const every_key[] = {
   "core.name=other", "core.description=a test model, all keys changed", "core.frequency_mhz=123.456",
   "core.voltage=0.95", "core.triggers=2", "core.pmp_entries=0", "core.pmp_granularity=4K",
-  "core.pmp_absent=illegal", "core.micro_arch=picorv32",
+  "core.pmp_absent=illegal", "core.micro_arch=picorv32", "core.isa=rv32ic",
   "pipeline.cpi.alu=2", "pipeline.cpi.alu_reg=3", "pipeline.cpi.shift=4", "pipeline.cpi.load=5",
   "pipeline.cpi.store=6", "pipeline.cpi.branch=7", "pipeline.cpi.jal=8", "pipeline.cpi.jalr=9",
   "pipeline.cpi.mul=10", "pipeline.cpi.mulh=11", "pipeline.cpi.div=12", "pipeline.cpi.csr=13",
