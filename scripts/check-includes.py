@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-# src folder -> the src folders it may include (util: header-only helpers
+# src folder -> the src folders it may include (util: small helpers
 # every library folder may use). api is the composition root
 # (it wires everything behind the public headers); cli is a client of the
 # public API like any other program, and so are serve (the web front end)

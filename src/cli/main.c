@@ -50,6 +50,23 @@ static void usage(FILE *f) {
           "options: --help, --version\n");
 }
 
+/* dir = <prefix>/share/tally/WHAT beside this executable's bin/, when that
+ * folder exists. */
+static bool installed_share_dir(const char *what, char *dir, size_t n) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0)
+    return false;
+  exe[len] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (!slash)
+    return false;
+  *slash = '\0';
+  snprintf(dir, n, "%s/../share/tally/%s", exe, what);
+  struct stat st;
+  return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* An installed tally (cmake --install) finds its core models next to it,
  * in <prefix>/share/tally/cores, wherever the tree was moved: the library
  * looks in $TALLY_CORES_PATH first (tally_core_dirs), so that is where they
@@ -57,38 +74,16 @@ static void usage(FILE *f) {
  * such folder and uses the source tree's cores/. */
 static void find_installed_cores(void) {
   const char *set = getenv("TALLY_CORES_PATH");
-  if (set && *set)
-    return;
-  char exe[PATH_MAX], dir[PATH_MAX + 32];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return;
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (!slash)
-    return;
-  *slash = '\0';
-  snprintf(dir, sizeof dir, "%s/../share/tally/cores", exe);
-  struct stat st;
-  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+  char dir[PATH_MAX + 32];
+  if ((!set || !*set) && installed_share_dir("cores", dir, sizeof dir))
     setenv("TALLY_CORES_PATH", dir, 0);
 }
 
 /* ... and its boards in <prefix>/share/tally/boards, looked up after the
  * user's $TALLY_BOARDS_PATH (the library then tries the source tree's). */
 static void find_installed_boards(void) {
-  char exe[PATH_MAX], dir[PATH_MAX + 32];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return;
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (!slash)
-    return;
-  *slash = '\0';
-  snprintf(dir, sizeof dir, "%s/../share/tally/boards", exe);
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+  char dir[PATH_MAX + 32];
+  if (!installed_share_dir("boards", dir, sizeof dir))
     return;
   const char *set = getenv("TALLY_BOARDS_PATH");
   if (!set || !*set) {

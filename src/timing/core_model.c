@@ -31,6 +31,7 @@
 
 #include "../textio/textio.h"
 #include "../util/array.h"
+#include "../util/search_path.h"
 
 /* A core model is a page of INI: these bounds are far above any real one
  * and keep /dev/zero or a stray binary from exhausting memory. */
@@ -796,68 +797,12 @@ static int parse_file(core_model *m, const char *path, char *err, size_t errlen)
 
 /* --------------------------------------------------------------- loading */
 
-static bool ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && !strcmp(s + n - k, suffix);
-}
-
-static bool is_file(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Copies the next colon-separated entry of *dirs into out ("" means ".")
- * and steps past it; false when there are no more. */
-static bool next_dir(const char **dirs, char *out, size_t n) {
-  if (!*dirs)
-    return false;
-  const char *colon = strchr(*dirs, ':');
-  size_t len = colon ? (size_t)(colon - *dirs) : strlen(*dirs);
-  snprintf(out, n, "%.*s", (int)len, len ? *dirs : ".");
-  *dirs = colon ? colon + 1 : NULL;
-  return true;
-}
-
-static int cmp_names(const void *a, const void *b) { return strcmp(a, b); }
-
-size_t core_model_list(const char *dirs, char names[][64], size_t max) {
-  size_t n = 0;
-  char path[4096];
-  for (const char *p = dirs; next_dir(&p, path, sizeof path);) {
-    DIR *d = opendir(path);
-    if (!d)
-      continue;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL && n < max) {
-      size_t nl = strlen(de->d_name);
-      if (nl <= 4 || nl - 4 >= 64 || !ends_with(de->d_name, ".ini") || de->d_name[0] == '.')
-        continue;
-      char full[4096 + 256];
-      snprintf(full, sizeof full, "%s/%s", path, de->d_name);
-      if (!is_file(full))
-        continue;
-      char stem[64];
-      snprintf(stem, sizeof stem, "%.*s", (int)(nl - 4), de->d_name);
-      bool dup = false;
-      for (size_t i = 0; i < n && !dup; i++)
-        dup = !strcmp(names[i], stem);
-      if (!dup)
-        memcpy(names[n++], stem, sizeof stem);
-    }
-    closedir(d);
-  }
-  sort_array(names, n, sizeof names[0], cmp_names);
-  return n;
-}
+size_t core_model_list(const char *dirs, char names[][64], size_t max) { return search_path_list(dirs, names, max); }
 
 /* Finds NAME.ini in dirs; -1 with the list of available names if absent. */
 static int find_model(const char *name, const char *dirs, char *path, size_t pathlen, char *err, size_t errlen) {
-  char dir[4096];
-  for (const char *p = dirs; next_dir(&p, dir, sizeof dir);) {
-    int len = snprintf(path, pathlen, "%s/%s.ini", dir, name);
-    if (len > 0 && (size_t)len < pathlen && is_file(path))
-      return 0;
-  }
+  if (search_path_find(name, dirs, path, pathlen) == 0)
+    return 0;
   char names[128][64];
   size_t n = core_model_list(dirs, names, 128);
   text t = {err, errlen, 0};
@@ -879,7 +824,7 @@ int core_model_load(core_model *m, const char *name, const char *dirs, char *err
     return -1;
   }
   char path[sizeof m->path];
-  if (strchr(name, '/') || ends_with(name, ".ini")) {
+  if (strchr(name, '/') || search_path_ends_with(name, ".ini")) {
     if (strlen(name) >= sizeof path) {
       errf(err, errlen, "%.60s...: path too long (at most %zu characters)", name, sizeof path - 1);
       return -1;
@@ -898,7 +843,7 @@ int core_model_load(core_model *m, const char *name, const char *dirs, char *err
   /* A file describes its own machine: unless it says otherwise, it is named
    * after the file and has no description. */
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  size_t stem = ends_with(base, ".ini") ? strlen(base) - 4 : strlen(base);
+  size_t stem = search_path_ends_with(base, ".ini") ? strlen(base) - 4 : strlen(base);
   if (stem >= sizeof tmp->name)
     stem = sizeof tmp->name - 1;
   memset(tmp->name, 0, sizeof tmp->name);
