@@ -284,6 +284,13 @@ const char *tally_cause_name(uint32_t cause);
  * instruction length (2 or 4), or 0 if pc is not in RAM. */
 int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
 
+/* When the instruction at `pc` is one of RV32IMAC that the core model does
+ * not decode (its `[core] isa`, or PicoRV32's ISA), so that it is an
+ * illegal instruction there as on the real core: 1, and why in buf ("core
+ * model vexriscv has no C extension").  0 otherwise (no core
+ * model, not in RAM, decoded, or illegal everywhere). */
+int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
+
 /* "symbol+0xoff" for an address, from the loaded program's symbols, or the
  * bare hex address if none covers it. */
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);

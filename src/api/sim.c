@@ -296,6 +296,15 @@ int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size) {
   return in.len;
 }
 
+int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size) {
+  uint32_t bits;
+  if (!sim->cpu->tm || !core_fetch_insn(sim->cpu, pc, &bits))
+    return 0;
+  isa_insn in;
+  isa_decode(bits, &in);
+  return in.kind != K_ILLEGAL && !timing_decodes(sim->cpu->tm, in.kind, in.len, in.csr, in.rs1, buf, size);
+}
+
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size) {
   const sym_entry *e = sym_table_lookup(&sim->syms, addr);
   if (!e)

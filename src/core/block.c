@@ -313,17 +313,6 @@ static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
-/* Whether the core model's extensions ([core] isa) include in's: the real
- * core traps on what it does not decode, and so does its model. */
-static bool model_decodes(const core_model *m, const isa_insn *in) {
-  uint8_t cls = isa_infos[in->kind].cls;
-  if (in->len == 2 && !(m->isa & ISA_EXT_C))
-    return false;
-  if ((cls == CLASS_MUL || cls == CLASS_DIV) && !(m->isa & ISA_EXT_M))
-    return false;
-  return cls != CLASS_AMO || (m->isa & ISA_EXT_A);
-}
-
 static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d) {
   bool ended = false;
   d->n_ops = d->n_insns = 0;
@@ -339,10 +328,9 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       break;
     isa_insn in;
     isa_decode(bits, &in);
-    if (cpu->tm && cpu->tm->pico && !timing_pico_decodes(in.kind, in.csr, in.rs1))
-      in.kind = K_ILLEGAL; /* the core model's ISA (PicoRV32's) has no such instruction */
-    if (cpu->tm && cpu->tm->model.isa != ISA_RV32IMAC && !model_decodes(&cpu->tm->model, &in))
-      in.kind = K_ILLEGAL; /* an extension the modelled core lacks ([core] isa) */
+    if (cpu->tm && (cpu->tm->pico || cpu->tm->model.isa != ISA_RV32IMAC) &&
+        !timing_decodes(cpu->tm, in.kind, in.len, in.csr, in.rs1, NULL, 0))
+      in.kind = K_ILLEGAL; /* the modelled core has no such instruction */
     if (touches_pmu(cpu, &in)) {
       if (d->n_insns > 0)
         break; /* it starts a block of its own */

@@ -312,6 +312,15 @@ static inline uint32_t timing_wait_states(const timing *t, uint32_t addr) {
  * max_wait_states is not 0. Returns the cycles charged. */
 uint32_t timing_device_access(timing *t, uint32_t addr);
 
+
+/* Whether the modelled core decodes an instruction (isa_kind, its length,
+ * and for CSR instructions the CSR and rs1): the extensions of [core] isa,
+ * and with micro_arch picorv32 PicoRV32's own ISA. When it does not, why,
+ * in words, in why (if not NULL). A timed run makes such an instruction
+ * illegal, as the real core does. */
+bool timing_decodes(const timing *t, uint8_t kind, uint8_t len, uint32_t csr, uint8_t rs1, char *why,
+                    size_t whylen);
+
 /* Static costs of one decoded instruction (block builder). `hz` holds the
  * late results of the instructions before it in the block; it is updated
  * with this one's. */

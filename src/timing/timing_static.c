@@ -6,6 +6,10 @@
 #include "../core/isa.h"
 #include "timing.h"
 
+#include <stdio.h>
+
+#include "picorv32.h"
+
 uint32_t timing_reads(uint8_t kind, uint8_t rs1, uint8_t rs2) {
   uint32_t m = 0;
   switch ((isa_fmt)isa_infos[kind].fmt) {
@@ -150,4 +154,18 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
     hz->left[slot] = (uint8_t)late;
   }
   return o;
+}
+
+bool timing_decodes(const timing *t, uint8_t kind, uint8_t len, uint32_t csr, uint8_t rs1, char *why,
+                    size_t whylen) {
+  const core_model *m = &t->model;
+  uint8_t cls = isa_infos[kind].cls;
+  const char *lacks = len == 2 && !(m->isa & ISA_EXT_C)                                 ? "C extension"
+                      : (cls == CLASS_MUL || cls == CLASS_DIV) && !(m->isa & ISA_EXT_M) ? "M extension"
+                      : cls == CLASS_AMO && !(m->isa & ISA_EXT_A)                       ? "A extension"
+                      : t->pico && !timing_pico_decodes(kind, csr, rs1)                 ? "such instruction (PicoRV32's ISA)"
+                                                                                          : NULL;
+  if (lacks && why)
+    snprintf(why, whylen, "core model %s has no %s", m->name, lacks);
+  return !lacks;
 }

@@ -242,6 +242,24 @@ case_picorv32_ram_waits() {
   expect_rc 64; expect_err "4; the PicoRV32 model is checked against the RTL at 0 to 3"
 }
 
+case_core_isa() {
+  # litex_hello is built for rv32imac: its third instruction is c.jal.
+  # LiteX's standard VexRiscv has no C ([core] isa = rv32im) and traps
+  # there, as the RTL does (tests/cores/vexriscv isa_c), with a note that
+  # says why; its IMAC variant runs it to the end
+  run run --board litex --core vexriscv "$P/litex_hello.elf"
+  expect_rc 125; expect_err "illegal instruction"; expect_err "c\.jal"
+  expect_err "note  core model vexriscv has no C extension: the real core traps here too"
+  run run --board litex --core vexriscv-imac "$P/litex_hello.elf"
+  expect_rc 7; expect_out "litex: sum 1..10 = 55"
+  run run --board litex --core tally5 --set core.isa=rv32imc "$P/litex_hello.elf"
+  expect_rc 7
+  run run --board litex --core tally5 --set core.isa=rv32ia "$P/litex_hello.elf"
+  expect_rc 125; expect_err "note  core model tally5 has no C extension"
+  run run --board litex --core tally5 --set core.isa=rv64gc "$P/litex_hello.elf"
+  expect_rc 64; expect_err "isa must be one of rv32imac, rv32i, rv32im"
+}
+
 case_profile() {
   # tally profile on the litex board: the program's output and status, and
   # main's three calls of put() (litex_hello.c)
