@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: a release build, then the same tests built with
+# Runs the test suite: a release build, then the same tests built with
 # AddressSanitizer and UndefinedBehaviorSanitizer. Installs missing Debian
-# packages first. Extra arguments go to ctest (e.g. -L isa, -R diff).
+# packages first. Extra arguments go to ctest (e.g. -L isa, -R diff). The
+# labelled slow set (long fuzz runs, timing laws over big inputs) is left
+# out here; `ctest --test-dir build -L slow` runs it, and CI does (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -10,7 +12,7 @@ jobs=$(nproc)
 echo "== release build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs" "$@"
+ctest --test-dir build --output-on-failure -j"$jobs" -LE slow "$@"
 
 echo "== sanitizer build (ASan + UBSan)"
 cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTALLY_SANITIZE=ON >/dev/null
