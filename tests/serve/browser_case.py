@@ -113,6 +113,7 @@ def check_sweep2(seen, exp):
         front = [p for p in pts if p["program"] == g and str(p["point"]) in front_of(pts)]
         best[g] = str(min(front, key=lambda p: (p["metrics"]["cycles"], p["point"]))["point"])
     check(sorted(map(tuple, s2["best"])) == sorted(best.items()), "best point per program %s, want %s" % (s2["best"], best))
+    check({b["program"]: str(b["point"]) for b in exp["best"]} == best, "tally sweep's best per program: %s" % exp["best"])
     # the aggregate: geometric mean over the programs of cycles relative to the first configuration's
     agg = s2["aggregate"]
     head = agg[0]
@@ -130,6 +131,9 @@ def check_sweep2(seen, exp):
         logs = [math.log(c[g]["metrics"]["cycles"] / base[g]["metrics"]["cycles"]) for g in progs]
         want = "%.4f" % math.exp(sum(logs) / len(logs))
         check(row[col] == want, "aggregate of %s: %s, want %s" % (row[0], row[col], want))
+        cli = next((g for g in exp["aggregate"]["configs"] if g["config"] == row[0]), None)
+        check(cli is not None and "%.4f" % cli["geomean"]["cycles"] == want,
+              "tally sweep's geometric mean for %s: %s, the page's %s" % (row[0], cli, want))
 
 
 def spans(ext, least):
