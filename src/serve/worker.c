@@ -391,7 +391,8 @@ static int set_up(worker *w, FILE **prof) {
   if (set_core(w) != 0)
     return fail("the core model", w->err.msg);
   if (json_is_true(json_object_get(job, "profile"))) {
-    if (tally_profile_enable(w->sim, 0, &w->err) != 0)
+    if (tally_profile_enable(w->sim, 0, &w->err) != 0 ||
+        tally_profile_timeline_enable(w->sim, WORKER_TIMELINE_CALLS, &w->err) != 0)
       return fail("the profile", w->err.msg);
     if (!jstr(job, "map", NULL))
       w->lines = tally_line_table_read(jstr(job, "program", ""), &w->err); /* none is fine: the page says so */

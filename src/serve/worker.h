@@ -16,6 +16,10 @@ int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_lin
 
 /* Prints the loaded program's function table as one JSON line, or why it
  * could not be loaded (loaded != 0: err says). Returns the exit status. */
+/* Calls the profile's timeline keeps (the page's call timeline): about 48
+ * bytes each in the run, 30 of JSON; past it the timeline stops, cut. */
+#define WORKER_TIMELINE_CALLS 200000
+
 /* raw: a .bin at [bin_lo, bin_hi) with its .map, checked against each other. */
 int worker_check(tally_sim *sim, int loaded, const char *elf, bool raw, uint32_t bin_lo, uint64_t bin_hi,
                  tally_error *err);

@@ -2,7 +2,8 @@
  * The exact profile as the page draws it, from a snapshot (public API):
  * the flat table (each function's own counts of a few signals, calls,
  * inclusive cycles), the arcs of the call graph, every distinct call stack
- * with its own cycles (the flame graph), and the annotated disassembly of
+ * with its own cycles (the flame graph), every call at its exact cycles
+ * (the timeline, as `tally run --perfetto` has it), and the annotated disassembly of
  * every function that ran, with source lines when the ELF has them.
  */
 #include <stdlib.h>
@@ -90,6 +91,17 @@ static json_t *code(tally_sim *sim, const tally_profile *p, const tally_line_tab
   return all;
 }
 
+/* The timeline: [function index, begin cycle, end cycle, depth] per call. */
+static json_t *slices(const tally_profile *p, uint64_t *cut) {
+  const tally_slice *s;
+  size_t n = tally_profile_slices(p, &s, cut);
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(a, json_pack("[i,I,I,i]", s[i].func, (json_int_t)s[i].begin, (json_int_t)s[i].end,
+                                       (int)s[i].depth));
+  return a;
+}
+
 int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_line_table *lt, FILE *f) {
   int sig[NSHOWN];
   json_t *names = json_array();
@@ -104,6 +116,9 @@ int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_lin
                         "signals", names, "functions", functions(p, sig), "arcs", arcs(p), "stacks", stacks,
                         "code", code(sim, p, lt, sig), "lines",
                         lt && tally_line_table_rows(lt) > 0);
+  uint64_t cut = 0;
+  json_object_set_new(j, "slices", slices(p, &cut));
+  json_object_set_new(j, "slices_cut", json_integer((json_int_t)cut));
   int rc = json_dumpf(j, f, JSON_COMPACT);
   json_decref(j);
   return rc;

@@ -192,12 +192,24 @@ def check_runs(seen, db, want, cycles):
     t2 = seen["compareTable2"]
     check(t2 and t2[0][:2] == ["event", r1] and (r2 + " (baseline)") in t2[0], "the second run as baseline: %s" % t2)
     check(seen["profileOf"].startswith("run " + r1), "the first run's profile reopened: %r" % seen["profileOf"])
-    check(seen["flameFrames"] > 10 and seen["flameHeight"] >= 300, "a tall flame graph: %d frames, %d px"
-          % (seen["flameFrames"], seen["flameHeight"]))
+    check(seen["flameFrames"] > 10 and seen["flameDepth"] >= 4 and seen["flameHeight"] >= 18 * seen["flameDepth"],
+          "a flame graph of readable rows: %d frames, %d deep, %d px" % (seen["flameFrames"], seen["flameDepth"], seen["flameHeight"]))
     check(seen["flameFound"] >= 1 and seen["flameHighlighted"] >= 1 and "frames" in seen["flameFoundText"],
           "the flame graph's search finds memcpy: %s %s %r" % (seen["flameFound"], seen["flameHighlighted"], seen["flameFoundText"]))
     check(seen["annotatedRows"] > 0 and "stalls" in seen["annotatedCols"] and "d-cache misses" in seen["annotatedCols"],
           "annotated code with misses and stalls: %d rows, %s" % (seen["annotatedRows"], seen["annotatedCols"]))
+    tl = seen["timeline"]
+    law = tl["law"]
+    check(tl["slices"] == law["slices"] > 100 and tl["drawn"] > 10 and not law["cut"], "the call timeline drawn: %s" % tl)
+    check(law["memcpySlices"] == law["memcpyCalls"] and law["memcpySum"] == law["memcpyIncl"],
+          "memcpy's calls on the timeline add up to its inclusive cycles: %s" % law)
+    check(len(law["top"]) == 1 and law["top"][0][1] == 0 and law["top"][0][2] == law["total"],
+          "the entry function's one slice spans the run: %s (total %d)" % (law["top"], law["total"]))
+    hv = tl["hover"]
+    check(hv is not None and hv[3] == 0 and ("cycles %s to %s" % (fmt(hv[1]), fmt(hv[2]))) in tl["hoverText"],
+          "the call under the pointer with its exact cycles: %s %r" % (hv, tl["hoverText"]))
+    w, z = tl["whole"], tl["zoomed"]
+    check(w[0] <= z[0] < z[1] <= w[1] and z[1] - z[0] < 0.3 * (w[1] - w[0]), "a drag zooms the timeline: %s of %s" % (z, w))
     cg = seen["callgraph"]
     check(cg["nodes"] >= 2 and cg["canvas"] >= 1 and any(a[1] == "memcpy" and a[2] >= 1 for a in cg["arcs"]),
           "the call graph drawn around memcpy: %s" % cg)
