@@ -31,7 +31,8 @@ from serve_harness import Server, check, done, fresh_dir, tally_report_json  # n
 TALLY, WL, WORK, SHOTS = sys.argv[1:5]
 DOC_IMAGES = sys.argv[5] if len(sys.argv) > 5 else None
 SHOT_NAMES = ("serve-bad-upload", "serve-functions", "serve-run", "serve-compare", "serve-profile", "serve-sweep",
-              "serve-sweep-programs")
+              "serve-sweep-programs", "serve-source")
+SOURCE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "target")
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTERVAL = 100000
 
@@ -217,6 +218,26 @@ def check_runs(seen, db, want, cycles):
     check(gone.returncode != 0 and "no run" in gone.stderr, "the second run was deleted from the page: %s" % gone.stderr)
 
 
+def check_source(seen):
+    """The ELF's annotated MixColumns: beside the first instruction of each source line, that line's
+    text as it is in the file addr2line names."""
+    check(seen["sourceShown"] and seen["source"], "the source column is shown: %s" % seen["source"][:3])
+    shown = 0
+    for addr, where, text in seen["source"]:
+        if not text:
+            continue
+        out = subprocess.run(["riscv64-unknown-elf-addr2line", "-e", os.path.join(WL, "aes.elf"), addr],
+                             capture_output=True, text=True).stdout.strip()
+        path, _, line = out.rpartition(":")
+        line = int(line.split()[0])
+        with open(path, encoding="ascii", errors="replace") as f:
+            want = f.read().split("\n")[line - 1]
+        check(where == "%s:%d" % (os.path.basename(path), line) and text == want,
+              "%s: %r at %s, %s:%d has %r" % (addr, text, where, path, line, want))
+        shown += 1
+    check(shown >= 3, "source text beside %d instructions of MixColumns" % shown)
+
+
 def main():
     fresh_dir(WORK)
     os.makedirs(SHOTS, exist_ok=True)
@@ -239,10 +260,10 @@ def main():
     subprocess.run([TALLY, "sweep", "-p", os.path.join(WL, "hanoi.elf") + " 6", "-p", os.path.join(WL, "crc32.elf"),
                     "-a", "icache.size=512,1K", "-a", "icache.ways=1,2", "--db", sweep_db, "--json", sweep2_json, "-q"],
                    check=True, capture_output=True)
-    s = Server(TALLY, os.path.join(WORK, "srv"), "--sweep-db", sweep_db)
+    s = Server(TALLY, os.path.join(WORK, "srv"), "--sweep-db", sweep_db, "--source-dir", SOURCE_DIR)
     try:
         r = subprocess.run(["node", os.path.join(HERE, "browser", "e2e.mjs"), s.url + "/", aes_bin,
-                            os.path.join(WL, "aes.map"), not_elf, SHOTS, short_bin],
+                            os.path.join(WL, "aes.map"), not_elf, SHOTS, short_bin, os.path.join(WL, "aes.elf")],
                            capture_output=True, text=True, timeout=180, cwd=os.path.join(HERE, "browser"))
     finally:
         s.stop()
@@ -290,6 +311,7 @@ def main():
         check(f.read() == csv, "downloaded CSV equals tally report --csv")
 
     check_runs(seen, s.db, want, cycles)
+    check_source(seen)
     with open(sweep2_json) as f:
         check_sweep2(seen, json.load(f))
     with open(sweep_json) as f:

@@ -13,11 +13,14 @@
 // Prints what it read from the page as JSON on stdout, for browser_case.py
 // to check against the command line.
 //
-// usage: node e2e.mjs URL BIN MAP NOT_AN_ELF SHOTS SHORT_BIN
+// Last, the ELF itself with its debug lines: its profile's annotated code
+// with the source text beside it (the server's --source-dir).
+//
+// usage: node e2e.mjs URL BIN MAP NOT_AN_ELF SHOTS SHORT_BIN ELF
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
-const [url, bin, map, notElf, shots, shortBin] = process.argv.slice(2);
+const [url, bin, map, notElf, shots, shortBin, elf] = process.argv.slice(2);
 const shot = (page, name) => page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true });
 const seen = { console: [] };
 const attr = async (page, sel, name) => page.getAttribute(sel, name);
@@ -268,6 +271,29 @@ try {
     best: await page.$$eval('#sweep-best tbody tr', (rows) => rows.map((r) => [r.dataset.program, r.dataset.point])),
     aggregate: await table('sweep-aggregate') };
   await shot(page, 'serve-sweep-programs');
+
+  // the ELF with its lines: the annotated code beside its source
+  await page.click('button[data-tab=program]');
+  await page.check('input[name=kind][value=elf]');
+  await page.setInputFiles('#elf-file', elf);
+  const before2 = await page.textContent('#program-summary');
+  await page.click('#upload');
+  await page.waitForFunction((b) => document.querySelector('#program-summary').textContent !== b, before2);
+  await page.click('button[data-tab=measure]');
+  while (await page.$('#pairs li button')) await page.click('#pairs li button >> nth=0');
+  await page.fill('#sets', '');
+  await page.fill('#args', '2');
+  const last = await attr(page, '#live', 'data-run-id');
+  await page.click('#run');
+  await page.waitForFunction((id) => (document.querySelector('#profile-view').dataset.of || '').startsWith('run ') &&
+    !(document.querySelector('#profile-view').dataset.of || '').startsWith('run ' + id), last, { timeout: 60000 });
+  await page.click('button[data-tab=profile]');
+  await page.selectOption('#annotate-func', 'MixColumns');
+  await frame(page);
+  seen.source = await page.$$eval('#annotate tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[7].textContent, r.cells[8].textContent]));
+  seen.sourceShown = await page.isVisible('#annotate th.src');
+  await page.locator('#annotate').scrollIntoViewIfNeeded();
+  await shot(page, 'serve-source');
 } finally {
   await browser.close();
 }

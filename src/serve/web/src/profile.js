@@ -362,23 +362,37 @@ export class ProfileView {
 
   /* ---- annotated code ---- */
 
+  /* The text of a row's source line (tally serve --source-dir), or ''. */
+  sourceText(file, line) {
+    const t = this.p.sources && this.p.sources[file];
+    return t && line > 0 && line <= t.length ? t[line - 1] : '';
+  }
+
   annotate(name) {
     const rows = this.p.code[name] || [];
     const body = $('annotate').tBodies[0];
     body.textContent = '';
+    const src = !!this.p.sources;
+    $('annotate').classList.toggle('no-src', !src);
+    $('annotate-lines').classList.toggle('no-src', !src);
     const max = Math.max(1, ...rows.map((r) => r[2]));
     const num = (v) => el('td', { class: 'num' }, v ? fmtInt(v) : '');
+    let last = '';
     for (const r of rows) {
+      /* the source beside the first instruction of each run of one line */
+      const here = r[4] || '', text = src && here !== last ? this.sourceText(r[8], r[9]) : '';
+      last = here;
       const tr = el('tr', {}, el('td', {}, hex(r[0])), el('td', {}, r[1]), num(r[2]), num(r[3]), num(r[5]), num(r[6]), num(r[7]),
-        el('td', {}, r[4]));
+        el('td', {}, r[4]), el('td', { class: 'src' }, text));
       tr.style.background = heat(r[2], max);
       body.append(tr);
     }
     /* per source line */
     $('lines-func').textContent = name;
-    const lines = new Map();
+    const lines = new Map(), texts = new Map();
     for (const r of rows) {
       const k = r[4] || '(no line)';
+      if (src && !texts.has(k)) texts.set(k, this.sourceText(r[8], r[9]));
       const s = lines.get(k) || [0, 0, 0, 0, 0];
       s[0] += r[2]; s[1] += r[3]; s[2] += r[5] || 0; s[3] += r[6] || 0; s[4] += r[7] || 0;
       lines.set(k, s);
@@ -391,7 +405,7 @@ export class ProfileView {
       const [fa, la] = key(a[0]), [fb, lb2] = key(b[0]);
       return fa.localeCompare(fb) || la - lb2;
     })) {
-      const tr = el('tr', {}, el('td', {}, k), ...s.map(num));
+      const tr = el('tr', {}, el('td', {}, k), ...s.map(num), el('td', { class: 'src' }, texts.get(k) || ''));
       tr.style.background = heat(s[0], lmax);
       lb.append(tr);
     }
