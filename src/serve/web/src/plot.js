@@ -160,7 +160,7 @@ export class SeriesPlot {
     this.area.textContent = '';
     this.syncKey = 'tally-' + Math.random().toString(36).slice(2);
     if (!this.series.length) {
-      this.area.append(el('p', { class: 'muted' }, 'no counters to plot'));
+      this.area.append(el('p', { class: 'muted' }, this.groups.length && this.opts.waiting ? 'waiting for the run’s counters…' : 'no counters to plot'));
       this.stamp();
       return;
     }
