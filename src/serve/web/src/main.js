@@ -261,7 +261,7 @@ const RUN_COLS = [
   ['run', (r) => r.id], ['program', (r) => r.program || ''],
   ['core and overrides', (r) => [r.core || '', ...(r.sets || [])].join(' ')],
   ['pairs', (r) => (r.pairs || []).length, true], ['cycles', (r) => r.cycles ?? null, true],
-  ['intervals', (r) => r.intervals, true], ['note', (r) => r.user_note || ''], ['started', (r) => r.started || ''],
+  ['intervals', (r) => r.intervals, true], ['note', (r) => r.user_note || ''], ['started (UTC)', (r) => (r.started || '').replace('T', ' ').slice(0, 19)],
   ['status', (r) => r.status + (r.note ? ` (${r.note})` : '')],
 ];
 
