@@ -51,7 +51,7 @@ static char tmpdir[256];
   X(cpi_jalr) X(cpi_mul) X(cpi_mulh) X(cpi_div) X(cpi_csr) X(cpi_system) X(cpi_amo) X(shift)        \
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(mul_use_penalty)     \
-  X(shift_use_penalty) X(csr_penalty)                                                            \
+  X(shift_use_penalty) X(csr_use_penalty) X(csr_penalty)                                                          \
   X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(fetch_port) X(sdram_row_bytes)      \
   X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(isa) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
