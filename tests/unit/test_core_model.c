@@ -286,7 +286,7 @@ static const char *const every_key[] = {
   "pipeline.div_mode=iterative", "pipeline.mul_latency=33", "pipeline.div_latency=34",
   "pipeline.branch_predict=taken", "pipeline.branch_penalty=5", "pipeline.branch_taken_penalty=6",
   "pipeline.jal_penalty=7", "pipeline.jalr_penalty=8", "pipeline.load_use_penalty=9",
-  "pipeline.mul_use_penalty=3", "pipeline.shift_use_penalty=2",
+  "pipeline.mul_use_penalty=3", "pipeline.shift_use_penalty=2", "pipeline.csr_use_penalty=1",
   "pipeline.csr_penalty=10", "pipeline.fence_i_penalty=11", "pipeline.trap_penalty=12",
   "pipeline.mret_penalty=13", "pipeline.split_fetch_penalty=14",
   "icache.enabled=no", "icache.size=16K", "icache.ways=4", "icache.line=64", "icache.replacement=random",
