@@ -240,6 +240,7 @@ static const key_def keys[] = {
   UINT("pipeline", "load_use_penalty", load_use_penalty, 0, 255),   /* op_timing.load_use is 8 bits */
   UINT("pipeline", "mul_use_penalty", mul_use_penalty, 0, 255),
   UINT("pipeline", "shift_use_penalty", shift_use_penalty, 0, 255),
+  UINT("pipeline", "csr_use_penalty", csr_use_penalty, 0, 255),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),
