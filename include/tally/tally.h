@@ -295,6 +295,31 @@ int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
  * bare hex address if none covers it. */
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);
 
+/* ---- Engine -------------------------------------------------------------
+ * How functional runs execute: the interpreter, or the translator of guest
+ * blocks into host code (x86-64 Linux only; docs/jit.md). Both give the
+ * same results, instruction for instruction. Timed runs (a core model) and
+ * single-stepping always interpret. A new simulation takes the engine from
+ * $TALLY_ENGINE ("interp" or "jit"), else the translator where supported. */
+typedef enum tally_engine { TALLY_ENGINE_INTERP = 0, TALLY_ENGINE_JIT = 1 } tally_engine;
+/* Returns 0, or -1 with err (TALLY_E_USAGE) when the translator is not
+ * supported on this host. */
+int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err);
+/* The engine chosen; and the one functional runs actually use now: the
+ * interpreter whenever a core model is set. */
+tally_engine tally_get_engine(const tally_sim *sim);
+tally_engine tally_engine_running(const tally_sim *sim);
+/* "interp" or "jit"; tally_engine_parse returns -1 for any other word. */
+const char *tally_engine_name(tally_engine engine);
+int tally_engine_parse(const char *word);
+/* What the translator did so far (all 0 under the interpreter): blocks
+ * translated, nanoseconds spent translating, bytes of code at most in
+ * use between flushes, and flushes because its code region was full. */
+typedef struct tally_jit_stats {
+  uint64_t blocks, translate_ns, code_bytes, full_flushes;
+} tally_jit_stats;
+void tally_jit_stats_get(const tally_sim *sim, tally_jit_stats *st);
+
 /* ---- Timing ------------------------------------------------------------
  * Without a core model a run is functional only (one cycle per instruction,
  * no timing work at all). With one, every cycle is counted on the described

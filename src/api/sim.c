@@ -11,6 +11,7 @@
 #include "../board/board.h"
 #include "../core/cpu.h"
 #include "../core/ctx_count.h"
+#include "../core/jit.h"
 #include "../loader/loader.h"
 #include "../symbols/lines.h"
 #include "../symbols/symtab.h"
@@ -90,6 +91,19 @@ tally_sim *tally_sim_open(const tally_config *cfg, tally_error *err) {
     tally_sim_free(sim);
     return NULL;
   }
+  /* the engine: $TALLY_ENGINE, else the translator where there is one */
+  const char *engine = getenv("TALLY_ENGINE");
+  int e = engine && *engine ? tally_engine_parse(engine) : core_jit_supported() ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP;
+  if (e < 0 || (e == TALLY_ENGINE_JIT && !core_jit_supported())) {
+    if (e < 0)
+      api_fail(err, TALLY_E_USAGE, "TALLY_ENGINE=%s: not an engine (interp or jit)", engine);
+    else
+      api_fail(err, TALLY_E_USAGE, "TALLY_ENGINE=jit: the translator runs on x86-64 Linux only");
+    tally_sim_free(sim);
+    return NULL;
+  }
+  if (e == TALLY_ENGINE_JIT)
+    core_set_engine(sim->cpu, true); /* without memory for it, the interpreter runs */
   sim->cpu->board = sim->board;
   sim->cpu->bus = &board_bus;
   sim->cpu->no_semihost = !sim->board->desc.semihosting;
@@ -758,4 +772,42 @@ int tally_function_at(const tally_sim *sim, size_t i, tally_function *f) {
   *f = (tally_function){.name = e->name, .lo = e->lo, .hi = e->hi, .section = sym_section_name(&sim->syms, e),
                         .naliases = e->naliases, .aliases = (const char *const *)e->aliases};
   return 0;
+}
+
+/* ---- engine ---- */
+
+const char *tally_engine_name(tally_engine engine) { return engine == TALLY_ENGINE_JIT ? "jit" : "interp"; }
+
+int tally_engine_parse(const char *word) {
+  if (word && strcmp(word, "interp") == 0)
+    return TALLY_ENGINE_INTERP;
+  if (word && strcmp(word, "jit") == 0)
+    return TALLY_ENGINE_JIT;
+  return -1;
+}
+
+int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err) {
+  if (engine == TALLY_ENGINE_JIT && !core_jit_supported())
+    return api_fail(err, TALLY_E_USAGE, "engine jit: the translator runs on x86-64 Linux only; use --engine interp");
+  if (!core_set_engine(sim->cpu, engine == TALLY_ENGINE_JIT))
+    return api_error(err, "engine jit: no memory for translated code");
+  return 0;
+}
+
+tally_engine tally_get_engine(const tally_sim *sim) { return sim->cpu->jit ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP; }
+
+tally_engine tally_engine_running(const tally_sim *sim) {
+  return sim->cpu->jit && !sim->cpu->tm ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP;
+}
+
+void tally_jit_stats_get(const tally_sim *sim, tally_jit_stats *st) {
+  *st = (tally_jit_stats){0};
+  const core_jit *j = sim->cpu->jit;
+  if (!j)
+    return;
+  size_t used = (size_t)(j->code_next - j->region) - j->page;
+  st->blocks = j->translated;
+  st->translate_ns = j->translate_ns;
+  st->code_bytes = used > j->code_bytes_max ? used : j->code_bytes_max;
+  st->full_flushes = j->flushes_full;
 }

@@ -462,6 +462,17 @@ static void report_summary(const tally_sim *sim, double secs) {
   uint64_t insns = tally_instret(sim);
   double mips = secs > 0 ? (double)insns / secs / 1e6 : 0;
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
+  tally_engine e = tally_engine_running(sim);
+  if (e == TALLY_ENGINE_JIT) {
+    tally_jit_stats st;
+    tally_jit_stats_get(sim, &st);
+    fprintf(stderr, "tally: engine jit: %llu blocks translated in %.1f ms, %.1f KiB of code\n",
+            (unsigned long long)st.blocks, (double)st.translate_ns / 1e6, (double)st.code_bytes / 1024);
+  } else if (tally_get_engine(sim) == TALLY_ENGINE_JIT) {
+    fprintf(stderr, "tally: engine interp (timed runs interpret)\n");
+  } else {
+    fprintf(stderr, "tally: engine interp\n");
+  }
 }
 
 /* The files this run reads or writes beside the program, which the program

@@ -11,6 +11,7 @@
 #include "../timing/timing.h"
 #include "cpu.h"
 #include "ctx_count.h"
+#include "jit.h"
 
 #define HASH_BUCKETS (1u << 16)
 #define CORE_FUNCTIONAL_MHZ 100 /* with QEMU virt's 10 MHz CLINT timebase */
@@ -57,6 +58,7 @@ void core_free(core_cpu *cpu) {
     return;
   core_block_flush(cpu);
   free(cpu->arena);
+  core_jit_free(cpu->jit);
   timing_free(cpu->tm);
   if (cpu->ram)
     munmap(cpu->ram, cpu->ram_size);
@@ -144,6 +146,19 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
   double mhz = tm ? tm->freq_mhz : CORE_FUNCTIONAL_MHZ;
   cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */
   cpu->tick_den = (uint64_t)(mhz * 1000 + 0.5);
+}
+
+bool core_set_engine(core_cpu *cpu, bool jit) {
+  if (jit == (cpu->jit != NULL))
+    return true;
+  core_block_flush(cpu); /* no block keeps code of the other engine */
+  if (!jit) {
+    core_jit_free(cpu->jit);
+    cpu->jit = NULL;
+    return true;
+  }
+  cpu->jit = core_jit_new(0);
+  return cpu->jit != NULL;
 }
 
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage) {

@@ -47,6 +47,7 @@ typedef struct core_block {
   uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
   uint8_t *insn_idx;           /* instructions before ops[i]; insn_idx[n_ops] = n_insns */
   bool cached;                 /* in the block cache (not a prefix block of stepping) */
+  const void *jit;             /* its translated code (jit.c), or NULL */
   core_op ops[];
 } core_block;
 
@@ -190,6 +191,9 @@ typedef struct core_cpu {
    * (ctx_count.h). */
   struct core_ctx_counts *ctx_counts;
 
+  /* the translator (jit.h): NULL runs the interpreter */
+  struct core_jit *jit;
+
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
   const core_op *cur_op;
@@ -267,6 +271,12 @@ bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address 
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
 bool core_exec_timed_pmu(core_cpu *cpu, core_block *first); /* timed, listing entered blocks (core_track) */
 bool core_exec(core_cpu *cpu, core_block *first);
+
+/* The engine of functional runs: the interpreter, or the translator
+ * (jit.c) where core_jit_supported(); timed runs always interpret.
+ * core_set_engine(cpu, true) returns false (and keeps the interpreter)
+ * where the translator is not supported or has no memory. */
+bool core_set_engine(core_cpu *cpu, bool jit);
 
 /* Attaches a timing model (taking ownership) or detaches it (NULL). */
 void core_set_timing(core_cpu *cpu, timing *tm);

@@ -11,6 +11,7 @@
 
 #include "../timing/timing.h"
 #include "cpu.h"
+#include "jit.h"
 #include "probe.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -159,8 +160,8 @@ static uint32_t prefix_that_fits(core_cpu *cpu) {
 }
 
 bool core_exec(core_cpu *cpu, core_block *first) {
-  if (!cpu->tm)
-    return core_exec_fast(cpu, first);
+  if (!cpu->tm) /* the translator runs whole stretches; stepping interprets */
+    return cpu->jit && !first ? core_exec_jit(cpu) : core_exec_fast(cpu, first);
   if (cpu->tm->prof || cpu->tm->regions) {
     cpu->track_complete = false; /* these loops list no blocks to fold */
     return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed_regions(cpu, first);
