@@ -40,6 +40,7 @@ static const struct {
   [BOARD_DEV_CONTROL] = {"control", 0x1000},
   [BOARD_DEV_CLINT] = {"clint", 0x10000},
   [BOARD_DEV_UART] = {"uart", 0x100},
+  [BOARD_DEV_PLIC] = {"plic", 0x400000},
 };
 
 const char *board_dev_name(board_dev_id d) { return devs[d].name; }
@@ -49,12 +50,12 @@ void board_desc_virt(board_desc *d) {
   memset(d, 0, sizeof *d);
   snprintf(d->name, sizeof d->name, "virt");
   snprintf(d->description, sizeof d->description,
-           "QEMU's virt machine: RAM at 0x80000000, test finisher, CLINT, ns16550 UART, semihosting, HTIF");
+           "QEMU's virt machine: RAM at 0x80000000, test finisher, CLINT, PLIC, ns16550 UART, semihosting, HTIF");
   d->regions[0] = (board_region){.name = "ram", .base = 0x80000000u, .size = 128u << 20, .cacheable = true};
   d->nregions = 1;
   static const uint32_t base[BOARD_DEV_COUNT] = {
     [BOARD_DEV_FINISHER] = 0x00100000u, [BOARD_DEV_CONTROL] = 0x00110000u,
-    [BOARD_DEV_CLINT] = 0x02000000u, [BOARD_DEV_UART] = 0x10000000u,
+    [BOARD_DEV_CLINT] = 0x02000000u, [BOARD_DEV_UART] = 0x10000000u, [BOARD_DEV_PLIC] = 0x0c000000u,
   };
   for (int i = 0; i < BOARD_DEV_COUNT; i++) {
     d->has[i] = true;
@@ -176,7 +177,7 @@ static void ctx_error(parse_ctx *c, const char *fmt, ...) {
 }
 
 static const char SECTIONS_EXPECTED[] =
-    "[board], [ram], [region.NAME], [uart], [finisher], [clint], [control], [semihosting] or [htif]";
+    "[board], [ram], [region.NAME], [uart], [finisher], [clint], [plic], [control], [semihosting] or [htif]";
 
 /* A [header] line: which section it opens. */
 static void open_section(parse_ctx *c, const char *name) {

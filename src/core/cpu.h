@@ -104,6 +104,13 @@ typedef struct core_bus {
   bool (*store)(struct core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);   /* false: access fault */
   void (*watched_store)(struct core_cpu *cpu, uint32_t addr, unsigned size);          /* a store hit a WATCH_HTIF word */
   void (*semihost)(struct core_cpu *cpu);                                             /* the call in a0/a1 */
+  /* Optional (NULL: none). The board's events due by cycle `now`
+   * (cpu->ext_due <= now), called between instructions: interrupt lines
+   * that rise, bytes that arrive; it sets cpu->ext_due to the next one. */
+  void (*events)(struct core_cpu *cpu, uint64_t now);
+  /* An interrupt was taken: its mcause and the cycle the handler's first
+   * instruction begins at (after the core model's trap_penalty). */
+  void (*interrupt_entry)(struct core_cpu *cpu, uint32_t cause, uint64_t handler_cycle);
 } core_bus;
 
 /* Debug triggers (Sdtrig, type 2 mcontrol) and physical memory protection
@@ -138,6 +145,8 @@ typedef struct core_cpu {
   uint64_t traps;       /* exceptions and interrupts taken (entered a handler) */
   uint64_t horizon;     /* the fast loop must not take instret past this */
   uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
+  uint64_t ext_due;     /* the cycle of the board's next event (core_bus.events), UINT64_MAX none:
+                           a horizon like the timer's, so that it happens at the exact boundary */
   uint64_t max_cycles;  /* the cycle budget, 0 = none: a run stops at the first
                            instruction boundary at or past it, a wfi sleeps no further */
   atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */

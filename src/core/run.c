@@ -190,10 +190,23 @@ static bool cycle_budget_spent(core_cpu *cpu) {
   return true;
 }
 
+/* The board's events due by now (interrupt lines rising, bytes arriving):
+ * between instructions, at the first boundary at or past their cycle, as a
+ * one-instruction-at-a-time run would see them (their cycle is a horizon,
+ * set_horizons). */
+static void due_events(core_cpu *cpu) {
+  if (cpu->ext_due == UINT64_MAX || !cpu->bus->events)
+    return;
+  uint64_t now = cpu->tm ? cpu->tm->cycle : cpu->instret + cpu->idle_cycles;
+  if (now >= cpu->ext_due)
+    cpu->bus->events(cpu, now);
+}
+
 /* Functional mode counts one cycle per instruction (plus wfi idle time), so
- * its timer horizon is an instruction count; timed mode has a cycle horizon. */
+ * its timer horizon is an instruction count; timed mode has a cycle horizon.
+ * The board's next event is one more such horizon. */
 static void set_horizons(core_cpu *cpu, uint64_t limit) {
-  uint64_t due = timer_event_cycle(cpu);
+  uint64_t due = min_u64(timer_event_cycle(cpu), cpu->ext_due);
   cpu->horizon = limit;
   cpu->cycle_horizon = UINT64_MAX;
   if (cpu->tm) {
@@ -236,6 +249,7 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
       break;
     if (cpu->flush_pending)
       core_block_flush(cpu);
+    due_events(cpu);
     uint64_t before = cpu->tm ? cpu->tm->cycle : 0;
     if (core_take_interrupt(cpu)) {
       if (cpu->tm)
