@@ -245,8 +245,39 @@ void prof_tasks_store(prof_state *p, uint64_t now) {
     return; /* another word of the watched chunk, or the same task again */
   t->last_ptr = v;
   t->cur = task_for(p, v, false, 0);
-  if (!t->in_trap) /* a switch outside a trap handler: at once */
+  if (t->in_trap)
+    return; /* it takes effect when the handler returns */
+  /* A switch outside a trap handler takes effect at once. A task that
+   * never ran goes on from where the program is: it starts with the
+   * frames the running one has (the same functions, under its own node),
+   * so that their returns match. */
+  prof_task *k = &t->v[t->cur];
+  if (k->node->calls || t->running < 0 || t->cur == t->running) {
     run_as(p, t->cur, 0, now);
+    return;
+  }
+  prof_task *o = &t->v[t->running];
+  uint32_t n = p->depth - 2;
+  prof_frame *copy = n ? malloc(n * sizeof *copy) : NULL;
+  if (n && !copy) {
+    run_as(p, t->cur, 0, now);
+    return;
+  }
+  memcpy(copy, p->stack + 2, n * sizeof *copy);
+  if (!k->first_pc)
+    k->first_pc = o->first_pc;
+  run_as(p, t->cur, 0, now);
+  if (p->depth == 2 && p->cap >= 2 + n) {
+    prof_node *parent = k->node;
+    for (uint32_t i = 0; i < n; i++) {
+      const prof_node *f = copy[i].node;
+      parent = prof_child(p, parent, f->func, f->call_site, f->is_trap);
+      p->stack[2 + i] = (prof_frame){parent, copy[i].ret_addr, copy[i].sp};
+    }
+    p->depth = 2 + n;
+    prof_top_changed(p);
+  }
+  free(copy);
 }
 
 bool prof_tasks_trap(prof_state *p, uint32_t cause, uint32_t handler, uint64_t now) {
