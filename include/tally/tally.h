@@ -516,6 +516,62 @@ typedef struct tally_slice {
  * the timeline stopped at when it reached max_calls, else 0. */
 size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut);
 
+/* ---- Tasks ----------------------------------------------------------------
+ * A task-aware profile (docs/profile.md, "Tasks"): the running task is
+ * learned from the program's own state, a pointer to the running task's
+ * control block, and every context is counted under the task (or the trap
+ * context, "irq:N"/"trap:N") it ran in. */
+
+/* Turns task awareness on (after tally_profile_enable, before running).
+ * spec: NULL or "auto" (the first of the conventions below whose variable
+ * the program has), "freertos" (pxCurrentTCB, name pcTaskName), "zephyr"
+ * (_kernel.cpus[0].current, name name), "tally" (target/rtos:
+ * rtos_current, name name), "PATH[:MEMBER]" (a variable path such as
+ * `kernel.cur` or `cpus[0].task`, the name member, default `name`), or
+ * "0xADDR" (the pointer's address; tasks are named by their pointer).
+ * Offsets come from the ELF's DWARF. Returns 0, or -1 with err (no such
+ * variable, no debug information, the path does not fit the types, the
+ * pointer is not in RAM); the profile goes on without tasks then. */
+int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err);
+
+/* One function within one task: counts while the task ran. */
+typedef struct tally_task_func {
+  int func;                   /* index into the function list */
+  uint64_t calls;             /* times entered while the task ran */
+  const uint64_t *self;       /* its own instructions' counts in this task (every signal) */
+  const uint64_t *inclusive;  /* while on this task's call stack, recursion counted once */
+} tally_task_func;
+
+typedef struct tally_task_profile {
+  const char *name;           /* from the control block; "task@0x..." when it cannot be read;
+                                 "[no task]" for a null pointer; "irq:N"/"trap:N" for trap contexts */
+  uint32_t tcb;               /* the pointer's value; a trap context's mcause */
+  int is_trap;
+  uint64_t switches;          /* times it was switched to (not counting its resumptions after a trap
+                                 that switched nothing); a trap context: times entered */
+  const uint64_t *total;      /* every signal while it ran: the tasks' totals add up to the run's */
+  const tally_task_func *funcs; /* the functions that ran in it, by function index */
+  size_t nfuncs;
+} tally_task_profile;
+
+/* The snapshot's tasks, in the order first seen; 0 without task awareness. */
+size_t tally_profile_tasks(const tally_profile *p, const tally_task_profile **out);
+/* What task awareness follows ("rtos_current: struct rtos_task, name at +24"),
+ * or NULL without it. */
+const char *tally_profile_tasks_source(const tally_profile *p);
+/* Problems met reading the tasks (a pointer outside RAM, a name that is not
+ * a string), one message each; *dropped counts those left out. */
+size_t tally_profile_task_notes(const tally_profile *p, const char *const **out, size_t *dropped);
+
+/* Every change of what runs: from `cycle` on, task `task` (an index into
+ * tally_profile_tasks) runs, until the next change or the snapshot's end. */
+typedef struct tally_task_change {
+  uint64_t cycle;
+  int task;
+} tally_task_change;
+/* *end is the snapshot's cycle; *cut is nonzero when the log filled up. */
+size_t tally_profile_task_changes(const tally_profile *p, const tally_task_change **out, uint64_t *end, int *cut);
+
 /* ---- Functions by name -------------------------------------------------- */
 
 /* Replaces the program's functions (taken from the ELF's symbol table when

@@ -13,6 +13,7 @@
 #include "../core/ctx_count.h"
 #include "../core/jit.h"
 #include "../loader/loader.h"
+#include "../symbols/dwarf_task.h"
 #include "../symbols/lines.h"
 #include "../symbols/symtab.h"
 #include "../profile/profile.h"
@@ -575,6 +576,111 @@ void tally_profile_stacks(const tally_profile *p, void (*fn)(void *, const char 
 void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds) {
   *unmatched_returns = p->state->unmatched_returns;
   *unwinds = p->state->unwinds;
+}
+
+/* ---- tasks ---- */
+
+static bool read_guest(void *ctx, uint32_t addr, void *dst, uint32_t len) {
+  return core_read_mem((const core_cpu *)ctx, addr, dst, len);
+}
+
+/* The kernel conventions: the current-task pointer and the name member. */
+static const struct {
+  const char *name, *path, *member;
+} task_conventions[] = {
+    {"freertos", "pxCurrentTCB", "pcTaskName"},
+    {"zephyr", "_kernel.cpus[0].current", "name"},
+    {"tally", "rtos_current", "name"},
+};
+
+int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (!p)
+    return api_fail(err, TALLY_E_USAGE, "tasks need the profile on (tally_profile_enable)");
+  if (p->tasks || p->depth != 1)
+    return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
+  if (!spec || !*spec)
+    spec = "auto";
+  prof_task_layout l = {0};
+  char source[384];
+  if (strncmp(spec, "0x", 2) == 0 || strncmp(spec, "0X", 2) == 0) {
+    char *end;
+    errno = 0;
+    unsigned long a = strtoul(spec + 2, &end, 16);
+    if (end == spec + 2 || *end || errno || a > UINT32_MAX)
+      return api_fail(err, TALLY_E_USAGE, "--tasks=%s: not an address (0x followed by hex digits)", spec);
+    l.ptr_addr = (uint32_t)a;
+    snprintf(source, sizeof source, "the word at 0x%08x (no names: tasks are named by their pointer)",
+             (unsigned)l.ptr_addr);
+  } else {
+    if (!sim->elf_path)
+      return api_fail(err, TALLY_E_USAGE, "--tasks=%s needs an ELF file with debug information; for a raw binary give "
+                                          "the pointer's address (--tasks=0xADDR)", spec);
+    char path[128], member[48] = "name";
+    const char *conv = NULL;
+    size_t k = 0, nconv = sizeof task_conventions / sizeof task_conventions[0];
+    bool all = strcmp(spec, "auto") == 0;
+    for (; !all && k < nconv && strcmp(spec, task_conventions[k].name) != 0; k++)
+      ;
+    sym_task_place pl;
+    int rc = 0;
+    if (all || k < nconv) {
+      for (size_t i = all ? 0 : k; i < (all ? nconv : k + 1) && rc == 0; i++) {
+        conv = task_conventions[i].name;
+        snprintf(path, sizeof path, "%s", task_conventions[i].path);
+        snprintf(member, sizeof member, "%s", task_conventions[i].member);
+        rc = sym_task_place_find(sim->elf_path, path, member, &pl, err);
+      }
+      if (rc == 0 && all)
+        return api_fail(err, TALLY_E_USAGE,
+                        "%s has none of the kernel conventions' task pointers (freertos: pxCurrentTCB, zephyr: "
+                        "_kernel, tally: rtos_current): name yours with --tasks=VARIABLE[:NAME_MEMBER]",
+                        sim->elf_path);
+      if (rc == 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return api_fail(err, TALLY_E_USAGE, "--tasks=%s: %s (is it a %s program?)", spec, why, conv);
+      }
+    } else {
+      const char *colon = strchr(spec, ':');
+      size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+      if (n == 0 || n >= sizeof path || (colon && (!colon[1] || strlen(colon + 1) >= sizeof member)))
+        return api_fail(err, TALLY_E_USAGE,
+                        "--tasks=%s: expected auto, freertos, zephyr, tally, VARIABLE[:NAME_MEMBER] or 0xADDR", spec);
+      memcpy(path, spec, n);
+      path[n] = 0;
+      if (colon)
+        snprintf(member, sizeof member, "%s", colon + 1);
+      rc = sym_task_place_find(sim->elf_path, path, member, &pl, err);
+      if (rc == 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return api_fail(err, TALLY_E_USAGE, "--tasks=%s: %s", spec, why);
+      }
+    }
+    if (rc < 0) {
+      err->code = TALLY_E_USAGE;
+      return -1;
+    }
+    l = (prof_task_layout){.ptr_addr = pl.ptr_addr, .has_name = pl.has_name, .name_is_ptr = pl.name_is_ptr,
+                           .name_off = pl.name_off, .name_len = pl.name_len, .name_member = member};
+    if (pl.has_name)
+      snprintf(source, sizeof source, "%s%s%s (0x%08x): struct %s, name `%s' at +%u (%s)", conv ? conv : "",
+               conv ? ": " : "", path, (unsigned)pl.ptr_addr, pl.tcb_type, member, (unsigned)pl.name_off,
+               pl.name_is_ptr ? "a char pointer" : "a char array");
+    else
+      snprintf(source, sizeof source, "%s%s%s (0x%08x): struct %s, no member `%s': tasks named by their pointer",
+               conv ? conv : "", conv ? ": " : "", path, (unsigned)pl.ptr_addr, pl.tcb_type, member);
+  }
+  if (l.ptr_addr - sim->cpu->ram_base > sim->cpu->ram_size - 4 || (l.ptr_addr & 3u))
+    return api_fail(err, TALLY_E_USAGE, "--tasks=%s: the task pointer at 0x%08x is %s", spec, (unsigned)l.ptr_addr,
+                    l.ptr_addr & 3u ? "not word-aligned" : "outside RAM");
+  core_fold_blocks(sim->cpu);
+  if (!prof_tasks_enable(p, &l, read_guest, sim->cpu, sim->cpu->tm->cycle))
+    return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
+  snprintf(p->tasks->source, sizeof p->tasks->source, "%s", source);
+  core_watch_set(sim->cpu, l.ptr_addr, 4, WATCH_TASK);
+  return 0;
 }
 
 /* tally_profile_lines_enable's answer for the state, with its message. */

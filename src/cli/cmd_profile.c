@@ -53,6 +53,8 @@ typedef struct profile_opts {
   bool quiet;              /* --quiet: no progress line and no notes */
   progress_mode progress;  /* --progress, --no-progress; on a terminal by default (as tally run) */
   double progress_every;   /* --progress-every S */
+  const char *tasks;       /* --tasks[=SPEC]: "auto" for the bare option; NULL: off */
+  const char *perfetto;    /* --perfetto FILE: the tasks' timeline */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -115,6 +117,12 @@ static void profile_usage(FILE *f) {
           "      --speedscope FILE    speedscope's format (stacks weighted by cycles)\n"
           "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
+          "      --tasks[=SPEC]       per task: which task runs is read from the program's\n"
+          "                           own current-task pointer (SPEC: auto (default),\n"
+          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR);\n"
+          "                           exports get the task as their root frame\n"
+          "      --perfetto FILE      with --tasks: a timeline, one track per task and trap\n"
+          "                           context, for ui.perfetto.dev\n"
           "  -h, --help               show this help\n"
           "\n"
           "exit status: the program's own; 123, 124, 125, 126 when the run stopped early\n"
@@ -195,7 +203,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -216,6 +224,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
     {"no-progress", no_argument, NULL, O_NO_PROGRESS},
     {"progress-every", required_argument, NULL, O_PROGRESS_EVERY},
+    {"tasks", optional_argument, NULL, O_TASKS},  {"perfetto", required_argument, NULL, O_PERFETTO},
     {NULL, 0, NULL, 0},
   };
   *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
@@ -254,6 +263,15 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       break;
     case 'g': o->callgraph = true; break;
     case O_LINES: o->lines = true; break;
+    case O_TASKS:
+      if (optarg && !*optarg) {
+        fprintf(stderr, "tally profile: --tasks= wants a convention (auto, freertos, zephyr, tally), "
+                        "VARIABLE[:NAME_MEMBER] or 0xADDR\n");
+        return -1;
+      }
+      o->tasks = optarg ? optarg : "auto";
+      break;
+    case O_PERFETTO: o->perfetto = optarg; break;
     case O_ANNOTATE: o->annotate = optarg; break;
     case O_SAMPLE:
       if (!parse_time(optarg, &o->sample_seconds)) {
@@ -334,6 +352,11 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     fprintf(stderr, "tally profile: --quiet and --progress contradict each other\n");
     return -1;
   }
+  if (o->perfetto && !o->tasks) {
+    fprintf(stderr, "tally profile: --perfetto writes the tasks' timeline: give --tasks too "
+                    "(tally run --perfetto has the calls' timeline)\n");
+    return -1;
+  }
   if (o->quiet)
     o->progress = PROGRESS_OFF;
   if (!o->quiet)
@@ -409,6 +432,26 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
   return rc;
 }
 
+/* --perfetto FILE: one track per task and trap context, a slice for each
+ * stretch it ran, at its exact cycles. */
+static int write_perfetto(const tally_profile *p, const tally_run_info *run, const char *path) {
+  tally_error err;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "tally profile: --perfetto %s: cannot create: %s\n", path, strerror(errno));
+    return -1;
+  }
+  tally_perfetto *w = tally_perfetto_begin(f, run, &err);
+  if (w)
+    tally_perfetto_tasks(w, p);
+  int rc = w && tally_perfetto_end(w, &err) == 0 ? 0 : -1;
+  if (fclose(f) != 0)
+    rc = -1;
+  if (rc != 0)
+    fprintf(stderr, "tally profile: --perfetto %s: cannot write\n", path);
+  return rc;
+}
+
 /* The board's program loaded, profiled and reported: the exit status. */
 static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress, int argc, char **argv,
                          int first) {
@@ -458,6 +501,14 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
     fprintf(stderr, "tally profile: %s\n", err.msg);
     return EXIT_INTERNAL;
   }
+  bool tasks = false;
+  if (o->tasks) {
+    /* a problem with the tasks costs them, not the run: it is measured as without */
+    if (tally_profile_tasks_enable(sim, o->tasks, &err) != 0)
+      fprintf(stderr, "tally profile: --tasks: %s; profiling without tasks\n", err.msg);
+    else
+      tasks = true;
+  }
   const char *bound = NULL;
   tally_set_max_cycles(sim, o->max_cycles);
   tally_stop s = run_bounded(sim, o, progress, &bound);
@@ -498,6 +549,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
     run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : s == TALLY_STOP_CYCLES ? "--max-cycles reached"
                     : run.stop;
   if (write_outputs(p, &run, o) != 0 && status == 0)
+    status = EXIT_INTERNAL;
+  if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_profile_free(p);
   return status;

@@ -82,10 +82,13 @@ enum {
 #define INHIBIT_IR 4u       /* mcountinhibit: minstret */
 
 /* RAM is watched in chunks: a store into a chunk with a bit set takes the
- * slow path (code that was predecoded, the HTIF tohost word). */
+ * slow path (code that was predecoded, the HTIF tohost word, the word a
+ * task-aware profile follows: WATCH_TASK, seen by the outer loop through
+ * cpu->task_store). */
 #define WATCH_SHIFT 8
 #define WATCH_CODE 1u
 #define WATCH_HTIF 2u
+#define WATCH_TASK 4u
 
 typedef struct core_trap_info {
   uint32_t cause, tval, pc;
@@ -156,6 +159,7 @@ typedef struct core_cpu {
   uint32_t ram_base, ram_size;
   bool no_semihost;     /* the board has no semihosting: the ebreak sequence is a breakpoint */
   uint8_t *watch;       /* ram_size >> WATCH_SHIFT entries */
+  bool task_store;      /* a store hit a WATCH_TASK chunk: run.c tells the profile (timing_flow_ops.watched) */
 
   /* machine-mode CSRs */
   uint32_t mstatus, mie, mtvec, mscratch, mepc, mcause, mtval;
