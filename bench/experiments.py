@@ -74,6 +74,11 @@ RUN_TIMEOUT = 300
 SAMPLER_PROBE_TIMEOUT = 30
 
 
+# Columns of `tally profile --csv` that belong to the sampler, not to the
+# exact profile: left out when exact profiles are compared.
+SAMPLER_COLUMNS = ("samples",)
+
+
 class ExperimentError(Exception):
     pass
 
@@ -168,7 +173,10 @@ class Tally:
         funcs = {}
         with open(out, newline="") as f:
             for row in csv.DictReader(f):
-                r = {k: (v if k in ("function", "lo", "hi") else int(v)) for k, v in row.items()}
+                # The sampler's column is not part of the exact profile: it
+                # depends on the period (it is read from the table below).
+                r = {k: (v if k in ("function", "lo", "hi") else int(v)) for k, v in row.items()
+                     if k not in SAMPLER_COLUMNS}
                 funcs[r["function"]] = r
         os.unlink(out)
         if sum(r["cycle"] for r in funcs.values()) != total:
@@ -231,13 +239,25 @@ def table(header, rows, align=None):
 
 
 class Report:
-    def __init__(self):
+    """Markdown out: to stdout and, line by line, to the --output file (so
+    that a run stopped by a failed check leaves what it had, and the reason,
+    in the file too)."""
+
+    def __init__(self, path=None):
         self.buf = io.StringIO()
+        self.file = open(path, "w") if path else None
 
     def __call__(self, text=""):
         self.buf.write(text + "\n")
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+        if self.file:
+            self.file.write(text + "\n")
+            self.file.flush()
+
+    def close(self):
+        if self.file:
+            self.file.close()
 
 
 # ---------------------------------------------------------------------------
@@ -447,6 +467,16 @@ GPROF_PHASE_FACTORS = [4, 32]
 GPROF_PHASE_EXTRA = 7
 
 
+# The 1-cycle sampler check runs aes at this size.
+GPROF_CHECK_SIZE = 32
+
+
+def period_words(p):
+    """'10ms' -> '10 ms'."""
+    m = re.fullmatch(r"(\d+)(\D+)", p)
+    return f"{m.group(1)} {m.group(2)}" if m else p
+
+
 def shares(funcs, total):
     return {f: 100.0 * r["cycle"] / total for f, r in funcs.items() if r["cycle"]}
 
@@ -479,7 +509,7 @@ def order_matches(exact, sampler, k):
 
 def probe_sampler(t):
     try:
-        t.profile("rv32imac", "dhrystone", DEFAULT_SIZE["dhrystone"], sample="10ms",
+        t.profile("rv32imac", "dhrystone", DEFAULT_SIZE["dhrystone"], sample=GPROF_PERIODS[0],
                   timeout=SAMPLER_PROBE_TIMEOUT)
         return None
     except ExperimentError as e:
@@ -487,7 +517,8 @@ def probe_sampler(t):
 
 
 def exp_gprof(t, out):
-    out("## SnoopP — a 10 ms / 1 ms PC sampler against the exact profile")
+    out(f"## SnoopP — a {' / '.join(period_words(p) for p in GPROF_PERIODS)} PC sampler "
+        "against the exact profile")
     out()
     bad = probe_sampler(t)
     if bad:
@@ -496,13 +527,13 @@ def exp_gprof(t, out):
         return
     # The sampler itself: sampling every cycle must give the exact profile
     # (every cycle but cycle 0, which no sample point k x period, k >= 1, hits).
-    total, _, funcs, smp = t.profile("rv32imac", "aes", 32, sample="10ns")
+    total, _, funcs, smp = t.profile("rv32imac", "aes", GPROF_CHECK_SIZE, sample="10ns")
     per = smp["per_function"]
     off = {f: funcs.get(f, {"cycle": 0})["cycle"] - per.get(f, 0) for f in set(funcs) | set(per)}
     off = {f: v for f, v in off.items() if v}
     if smp["samples"] != total - 1 or sum(off.values()) != 1 or any(v != 1 for v in off.values()):
         raise ExperimentError(f"a 1-cycle sampler does not reproduce the exact profile: {off}")
-    out(f"Check of the sampler: `aes 32` sampled every 10 ns (every cycle at 100 MHz) gives "
+    out(f"Check of the sampler: `aes {GPROF_CHECK_SIZE}` sampled every 10 ns (every cycle at 100 MHz) gives "
         f"{n(smp['samples'])} samples for {n(total)} cycles, each function's sample count equal "
         f"to its exact self cycles (cycle 0, which no sample point hits, aside). So the "
         f"differences below are the sampling's alone.")
@@ -521,7 +552,7 @@ def exp_gprof(t, out):
             if a[0] != b[0] or a[2] != b[2]:
                 raise ExperimentError(f"{w} x{f}: the exact profile differs between sampler periods")
         d0 = DEFAULT_SIZE[w]
-        short, long_ = R[(w, 1, "10ms")], R[(w, GPROF_LONG, "10ms")]
+        short, long_ = R[(w, 1, GPROF_PERIODS[0])], R[(w, GPROF_LONG, GPROF_PERIODS[0])]
         es, el = shares(short[2], short[0]), shares(long_[2], long_[0])
         # Steady state: what one more unit of work costs, per function.
         dn = d0 * GPROF_LONG - d0
@@ -550,10 +581,9 @@ def exp_gprof(t, out):
         s_counts = {(fa, p): R[(w, fa, p)][3]["samples"] for fa in (1, GPROF_LONG)
                     for p in GPROF_PERIODS}
         out(table(["function", "exact, short", "exact, long", "exact, steady state",
-                   f"10 ms sampler, short ({s_counts[(1, '10ms')]} samples)",
-                   f"1 ms sampler, short ({n(s_counts[(1, '1ms')])})",
-                   f"10 ms sampler, long ({n(s_counts[(GPROF_LONG, '10ms')])})",
-                   f"1 ms sampler, long ({n(s_counts[(GPROF_LONG, '1ms')])})"], rows))
+                   *(f"{period_words(p)} sampler, {'short' if fa == 1 else 'long'} "
+                     f"({n(s_counts[(fa, p)])}{' samples' if (fa, p) == (1, GPROF_PERIODS[0]) else ''})"
+                     for fa in (1, GPROF_LONG) for p in GPROF_PERIODS)], rows))
         out()
         out("Sampler columns: sampled share (error against the exact share of the same run).")
         out()
@@ -562,7 +592,7 @@ def exp_gprof(t, out):
         rows = []
         first_ok = {}
         for fa in GPROF_FACTORS:
-            total, _, funcs, _ = R[(w, fa, "10ms")]
+            total, _, funcs, _ = R[(w, fa, GPROF_PERIODS[0])]
             ex = shares(funcs, total)
             cells = [n(d0 * fa), f"{total / 1e8:.2f} s"]
             for p in GPROF_PERIODS:
@@ -590,6 +620,8 @@ def exp_gprof(t, out):
         # Random sampling separates two shares p > q (fractions) at two standard
         # errors once n >= 4 (p + q) / (p - q)^2 samples.
         gaps = [(el[a] - el[b], a, b) for a, b in zip(ex_long, ex_long[1:]) if el[a] - el[b] >= TIE_PP]
+        if not gaps:
+            raise ExperimentError(f"{w}: the exact top 5 are all tied")
         d, a, b = min(gaps)
         p_, q_ = el[a] / 100, el[b] / 100
         need = 4 * (p_ + q_) / (p_ - q_) ** 2
@@ -729,6 +761,27 @@ def exp_table4(t, out):
 
 
 # ---------------------------------------------------------------------------
+# --small: the same experiments and checks at sizes that run in seconds.
+
+SMALL_SIZE = {
+    "dhrystone": 200, "aes": 2, "heapsort": 200, "hanoi": 6, "crc32": 16,
+    "matmul": 8, "blast": 1, "qsort": 200, "fft": 1, "dct": 1,
+}
+
+
+def use_small_sizes():
+    global FIG5_SIZE, GPROF_LONG, GPROF_PHASE_EXTRA, GPROF_CHECK_SIZE
+    DEFAULT_SIZE.update(SMALL_SIZE)
+    FIG4_VARIANTS[:] = FIG4_VARIANTS[:2] + FIG4_VARIANTS[-3:-2]
+    FIG5_SIZE = 2000
+    FIG5_CONFIGS[:] = FIG5_CONFIGS[:2] + FIG5_CONFIGS[-2:]
+    GPROF_FACTORS[:] = [1, 2, 4]
+    GPROF_LONG = 4
+    GPROF_PERIODS[:] = ["100us", "10us"]
+    GPROF_PHASE_FACTORS[:] = [1]
+    GPROF_PHASE_EXTRA = 1
+    GPROF_CHECK_SIZE = 1
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
@@ -738,7 +791,12 @@ def main():
     ap.add_argument("--tally", help="the tally binary (default: BUILD/tally)")
     ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS))
     ap.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
-    ap.add_argument("--output", help="also write the Markdown to this file")
+    ap.add_argument("--output", help="also write the Markdown to this file (as it is made; "
+                    "a failed check is written there too)")
+    ap.add_argument("--small", action="store_true",
+                    help="every experiment at small sizes and fewer configurations: the same "
+                    "checks in seconds (the CTest experiments.small); the numbers are not the "
+                    "documented ones")
     ap.add_argument("--no-commands", action="store_true",
                     help="leave out the list of every command run")
     args = ap.parse_args()
@@ -751,8 +809,13 @@ def main():
         if e not in EXPERIMENTS:
             sys.exit(f"experiments.py: unknown experiment {e!r} (one of {', '.join(EXPERIMENTS)})")
 
+    if args.small:
+        use_small_sizes()
     t = Tally(tally, build, max(1, args.jobs))
-    out = Report()
+    try:
+        out = Report(args.output)
+    except OSError as e:
+        sys.exit(f"experiments.py: --output {args.output}: {e.strerror}")
     started = datetime.datetime.now(datetime.timezone.utc)
     out("# Experiment tables")
     out()
@@ -771,6 +834,8 @@ def main():
         for e in only:
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4}[e](t, out)
     except ExperimentError as err:
+        out(f"**Stopped: {err}**")
+        out.close()
         sys.exit(f"experiments.py: {err}")
     finally:
         t.pool.shutdown(wait=True)
@@ -788,9 +853,7 @@ def main():
         out("```")
         out()
         out("</details>")
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(out.buf.getvalue())
+    out.close()
 
 
 if __name__ == "__main__":
