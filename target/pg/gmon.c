@@ -32,10 +32,12 @@
  * counted; more are dropped and the count of dropped calls is printed at
  * exit.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef TALLY_GMON_HZ
 #define TALLY_GMON_HZ 100 /* gprof's usual 10 ms; 0: no histogram */
@@ -140,11 +142,17 @@ NOPG static void hist_stop(void) {}
  * tagged records, little-endian, 32-bit addresses: tag 0 the histogram
  * (low pc, high pc, bins, rate, "seconds", 's', u16 per bin), tag 1 one
  * call-graph arc (from pc, self pc, count). */
+NOPG static int put(int fd, const void *p, size_t len)
+{
+    return write(fd, p, len) == (ssize_t)len;
+}
+
 NOPG static void gmon_write(void)
 {
     hist_stop();
-    FILE *f = fopen("gmon.out", "wb");
-    if (!f) {
+    /* open/write, not stdio: one semihosting call per buffer */
+    int fd = open("gmon.out", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
         fprintf(stderr, "gmon: cannot write gmon.out (on tally: --semihost-files rw)\n");
         return;
     }
@@ -152,7 +160,7 @@ NOPG static void gmon_write(void)
     memset(b, 0, 20);
     memcpy(b, "gmon", 4);
     put32(b + 4, 1);
-    int ok = fwrite(b, 1, 20, f) == 20;
+    int ok = put(fd, b, 20);
     if (hist) {
         b[0] = 0;
         put32(b + 1, hist_lo);
@@ -162,22 +170,28 @@ NOPG static void gmon_write(void)
         memset(b + 17, 0, 16);
         memcpy(b + 17, "seconds", 7);
         b[32] = 's';
-        ok = ok && fwrite(b, 1, 33, f) == 33;
-        for (uint32_t i = 0; ok && i < hist_bins; i++) {
-            unsigned char h[2] = {(unsigned char)hist[i], (unsigned char)(hist[i] >> 8)};
-            ok = fwrite(h, 1, 2, f) == 2;
-        }
+        /* RV32 is little-endian, as the file: the bins go out as they are */
+        ok = ok && put(fd, b, 33) && put(fd, hist, 2 * (size_t)hist_bins);
     }
+    /* arc records, 13 bytes each, 64 to a write */
+    static unsigned char buf[64 * 13];
+    size_t used = 0;
     for (uint32_t i = 0; ok && i < TALLY_GMON_ARCS; i++) {
         if (!arcs[i].count)
             continue;
-        b[0] = 1;
-        put32(b + 1, arcs[i].from);
-        put32(b + 5, arcs[i].self);
-        put32(b + 9, arcs[i].count);
-        ok = fwrite(b, 1, 13, f) == 13;
+        buf[used] = 1;
+        put32(buf + used + 1, arcs[i].from);
+        put32(buf + used + 5, arcs[i].self);
+        put32(buf + used + 9, arcs[i].count);
+        used += 13;
+        if (used == sizeof buf) {
+            ok = put(fd, buf, used);
+            used = 0;
+        }
     }
-    if (fclose(f) != 0 || !ok)
+    if (ok && used)
+        ok = put(fd, buf, used);
+    if (close(fd) != 0 || !ok)
         fprintf(stderr, "gmon: writing gmon.out failed\n");
     if (arcs_dropped)
         fprintf(stderr, "gmon: arc table full (%u arcs): %lu calls not counted\n",
