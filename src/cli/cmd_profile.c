@@ -213,6 +213,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
+    {"argv0-path", no_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
     {"no-progress", no_argument, NULL, O_NO_PROGRESS},
     {"progress-every", required_argument, NULL, O_PROGRESS_EVERY},
@@ -427,16 +428,17 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
                      : tally_load_elf(sim, prog, &err);
   if (loaded == 0 && o->map)
     loaded = tally_load_map(sim, o->map, &err);
-  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
-    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
-    loaded = -1;
-  }
   if (loaded != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     return status;
   }
+  if ((status = host_files_set_args(&o->files, sim, "profile", argc - first, argv + first)) != 0)
+    return status;
   if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
     return status;
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally profile: warning: %s; their instructions trap as illegal\n", lacks);
   if (o->annotate && resolve_annotate(sim, o) != 0)
     return EXIT_USAGE;
   if (o->lines) {
