@@ -59,6 +59,11 @@ typedef struct tally_run_info {
   const char *stop_detail;     /* tally_stop_detail */
   int exit_status;
   bool lines;                  /* the JSON carries the per-line rows */
+  /* Callgrind's events: NULL for the default set (cycles, instructions,
+   * I-cache misses, D-cache read and write misses, mispredicted branches,
+   * stall cycles), "all" for every signal with a count, or signal names
+   * separated by commas (tally_signal_lookup's), in that order. */
+  const char *events;
 } tally_run_info;
 
 /* Fills info from the simulation as it is now (program and argv are the
