@@ -291,6 +291,23 @@ int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
  * model, not in RAM, decoded, or illegal everywhere). */
 int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
 
+/* When the loaded ELF's RISC-V build attributes (.riscv.attributes,
+ * Tag_RISCV_arch) ask for extensions the core does not run (F or D on
+ * tally's RV32IMAC; M, A or C on a core model without them): 1, and in buf
+ * which, what the program was built for and what the core runs ("the
+ * program is built for rv32imafdc (rv32i2p1_m2p0_a2p1_f2p2_d2p2_c2p0, its
+ * ELF attributes): F and D are not in the core's rv32imac"). 0 otherwise,
+ * and for a program without the attributes (raw binaries). */
+int tally_program_isa_lacks(const tally_sim *sim, char *buf, size_t size);
+
+/* A run without a core model counts no cycles: mcycle and cycle count
+ * instructions (mcycle == minstret) and the hpm counters read 0. When the
+ * program has read one of those counters: 1, the first one's name in
+ * `name` ("mcycle", "mhpmcounter3h", "cycle") and the reading
+ * instruction's address in *pc. 0 otherwise, and always with a core
+ * model. */
+int tally_untimed_counter_read(const tally_sim *sim, char *name, size_t size, uint32_t *pc);
+
 /* "symbol+0xoff" for an address, from the loaded program's symbols, or the
  * bare hex address if none covers it. */
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);

@@ -320,6 +320,85 @@ int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size) 
   return in.kind != K_ILLEGAL && !timing_decodes(sim->cpu->tm, in.kind, in.len, in.csr, in.rs1, buf, size);
 }
 
+/* The extensions of an ISA string ("rv32i2p1_m2p0_f2p2_zicsr2p0",
+ * "rv32imafdc"): its single letters into `letters` (G as IMAFD), and
+ * whether a multi-letter one asks for a floating-point, vector or bit-
+ * manipulation unit ("zfh", "zve32x", "zba"). */
+static void isa_letters(const char *arch, char *letters, size_t size, bool *other) {
+  size_t n = 0;
+  *other = false;
+  letters[0] = '\0';
+  if (strncmp(arch, "rv32", 4) != 0 && strncmp(arch, "rv64", 4) != 0)
+    return;
+  for (const char *c = arch + 4; *c;) {
+    if (*c == '_') {
+      c++;
+      continue;
+    }
+    if (*c == 'z' || *c == 's' || *c == 'x') { /* multi-letter, to the next '_' */
+      size_t len = strcspn(c, "_");
+      *other |= *c == 'z' && len > 1 && strchr("fvbkdhq", c[1]) != NULL;
+      c += len;
+      continue;
+    }
+    const char *add = *c == 'g' ? "imafd" : (char[]){*c, 0};
+    for (; *add && n + 1 < size; add++)
+      if (!strchr(letters, *add)) {
+        letters[n++] = *add;
+        letters[n] = '\0';
+      }
+    c++;
+    while (*c >= '0' && *c <= '9') /* a version: 2p1 */
+      c++;
+    if (*c == 'p') {
+      c++;
+      while (*c >= '0' && *c <= '9')
+        c++;
+    }
+  }
+}
+
+int tally_program_isa_lacks(const tally_sim *sim, char *buf, size_t size) {
+  const char *arch = sim->image.arch;
+  char want[32], core[8] = "i";
+  bool other;
+  isa_letters(arch, want, sizeof want, &other);
+  const timing *tm = sim->cpu->tm;
+  core_isa isa = tm ? tm->model.isa : ISA_RV32IMAC;
+  if (isa & ISA_EXT_M) strcat(core, "m");
+  if ((isa & ISA_EXT_A) && !(tm && tm->pico)) strcat(core, "a");
+  if (isa & ISA_EXT_C) strcat(core, "c");
+  char lack[32];
+  size_t n = 0;
+  for (const char *c = want; *c; c++)
+    if (!strchr(core, *c) && *c != 'e' && n + 1 < sizeof lack)
+      lack[n++] = (char)(*c - 'a' + 'A');
+  lack[n] = '\0';
+  if (!n && !other)
+    return 0;
+  char list[96] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < n && len < sizeof list; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s%c", i == 0 ? "" : i + 1 == n ? " and " : ", ", lack[i]);
+  snprintf(buf, size, "the program is built for rv32%s (%s, its ELF attributes): %s %s not in the core's rv32%s",
+           want, arch, n ? list : "extensions beyond the base ISA", n == 1 ? "is" : "are", core);
+  return 1;
+}
+
+int tally_untimed_counter_read(const tally_sim *sim, char *name, size_t size, uint32_t *pc) {
+  uint32_t csr = sim->cpu->untimed_csr;
+  if (!csr || sim->cpu->tm)
+    return 0;
+  const char *m = csr < 0xc00 ? "m" : "", *h = csr & 0x80u ? "h" : "";
+  unsigned n = csr & 0x1fu;
+  if (n == 0)
+    snprintf(name, size, "%scycle%s", m, h);
+  else
+    snprintf(name, size, "%shpmcounter%u%s", m, n, h);
+  *pc = sim->cpu->untimed_pc;
+  return 1;
+}
+
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size) {
   const sym_entry *e = sym_table_lookup(&sim->syms, addr);
   if (!e)

@@ -233,6 +233,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"key", required_argument, NULL, OPT_KEY}, {"key-env", required_argument, NULL, OPT_KEY_ENV},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
+    {"argv0-path", no_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
     {"gdb-wait", no_argument, NULL, OPT_GDB_WAIT},
     {"trace", required_argument, NULL, OPT_TRACE},
@@ -555,8 +556,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
     tally_sim_free(sim);
     return NULL;
   }
-  *status = EXIT_NOINPUT;
-  if (tally_set_args(sim, argc, argv) != 0) {
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally run: warning: %s; their instructions trap as illegal\n", lacks);
+  if ((*status = host_files_set_args(&o->files, sim, "run", argc, argv)) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
@@ -684,10 +687,26 @@ static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const ch
   }
 }
 
+/* Once, for a program that read mcycle or an hpm counter in a run without
+ * a core model, where those count no cycles. */
+static void warn_untimed_counters(const tally_sim *sim) {
+  char name[32], where[160];
+  uint32_t pc;
+  if (!tally_untimed_counter_read(sim, name, sizeof name, &pc))
+    return;
+  tally_symbolize(sim, pc, where, sizeof where);
+  fprintf(stderr,
+          "tally run: warning: the program read %s (at 0x%08x <%s>), but without a core model no cycles are "
+          "counted: mcycle counts instructions (mcycle == minstret) and every mhpmcounter reads 0; give "
+          "--core (e.g. --core tally5) to count cycles\n",
+          name, pc, where);
+}
+
 /* The parts' own results after the program ended, in the order they
  * depend on each other; the first failure becomes the status of a run
  * that otherwise succeeded. */
 static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, int trace_status) {
+  warn_untimed_counters(p->sim);
   /* the trace ends where the program did, before the last interval goes out */
   int cts = cycle_trace_close(&p->ctrace, o->ctrace.file);
   /* the program has ended: the counters freeze, the timer runs down */

@@ -85,6 +85,7 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->mcountinhibit = 0;
   cpu->mcycle_frozen = cpu->minstret_frozen = 0;
   cpu->idle_cycles = 0;
+  cpu->untimed_csr = cpu->untimed_pc = 0;
   cpu->mtimecmp = UINT64_MAX;
   cpu->mtime_adj = 0;
   cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */

@@ -168,6 +168,10 @@ typedef struct core_cpu {
   uint32_t mcountinhibit; /* its CY and IR bits (the hpm bits: timing/pmu.h) */
   uint64_t mcycle_frozen, minstret_frozen; /* the values while inhibited */
   uint64_t idle_cycles; /* cycles spent waiting in wfi */
+  /* the first counter the program read that counts no cycles without a core
+   * model (mcycle, cycle and their high halves, the hpm counters), and the
+   * reading instruction's pc; 0: none read (tally_untimed_counter_read) */
+  uint32_t untimed_csr, untimed_pc;
 
   /* CLINT timer: mtime = cycles * tick_num / tick_den + mtime_adj
    * (a 10 MHz timebase at the core clock) */
