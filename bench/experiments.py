@@ -40,7 +40,7 @@ check fails.
 The figure needs matplotlib (Debian's python3-matplotlib, used through
 /usr/bin/python3 and scripts/intervals-plot.py), section pg
 riscv64-unknown-elf-gprof; both come with scripts/install-deps.sh. About
-10 minutes on 2 cores; --small runs everything in seconds. Examples:
+4 minutes on 2 idle cores; --small runs everything in seconds. Examples:
   bench/experiments.py                          # everything, Markdown on stdout
   bench/experiments.py --output /tmp/exp.md     # also write it to a file
   bench/experiments.py --only fig4,fig5         # some of the experiments
@@ -1093,6 +1093,9 @@ def exp_fig9(t, out, figures):
     os.unlink(csvp)
     if p.returncode != 0:
         raise ExperimentError(f"fig9: drawing failed: {p.stderr.strip()[-500:]}")
+    with open(path, "rb") as fh:
+        if fh.read(8) != b"\x89PNG\r\n\x1a\n":
+            raise ExperimentError(f"fig9: {path} is not a PNG file")
     out(f"![D-cache misses over time]({os.path.relpath(path, os.path.join(REPO, 'docs'))})")
     out()
 
