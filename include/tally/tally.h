@@ -122,8 +122,14 @@ uint64_t tally_elf_ram_needed_at(const char *path, uint32_t ram_base);
 /* Loads a raw binary image at `addr` (in RAM) and starts at `entry`. */
 int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t entry, tally_error *err);
 
-/* The program's command line, as seen through semihosting: argv[0] first. */
+/* The program's command line, as seen through semihosting: argv[0] first.
+ * argv[0] is passed as its base name (the part after the last '/'): the
+ * start-up code copies the command line, so the folder a program is run
+ * from would otherwise change its counts. -1: out of memory. */
 int tally_set_args(tally_sim *sim, int argc, char *const argv[]);
+/* Whether tally_set_args passes argv[0] as given (true) instead of its base
+ * name (false, the default); for later tally_set_args calls. */
+void tally_keep_argv0_path(tally_sim *sim, bool keep);
 
 /* ---- Host files ---------------------------------------------------------
  * A program opens host files through semihosting (SYS_OPEN). Programs are

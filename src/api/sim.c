@@ -38,6 +38,7 @@ struct tally_sim {
   int lines_state;          /* LINES_*; lines_err holds the message */
   tally_error lines_err;
   int out_errno;            /* the first failed write of the program's output, 0: none */
+  bool argv0_path;          /* tally_keep_argv0_path: argv[0] as given, not its base name */
 };
 
 /* The program's output goes out at the end of every tally_run: a write
@@ -187,8 +188,23 @@ int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t ent
   return 0;
 }
 
+void tally_keep_argv0_path(tally_sim *sim, bool keep) { sim->argv0_path = keep; }
+
+/* crt0 copies the command line onto the stack, a few cycles a character:
+ * argv[0] as its base name keeps the folder a program was run from out of
+ * every count. */
 int tally_set_args(tally_sim *sim, int argc, char *const argv[]) {
-  return board_set_cmdline(sim->board, argc, argv) ? 0 : -1;
+  const char *slash = argc > 0 && !sim->argv0_path ? strrchr(argv[0], '/') : NULL;
+  if (!slash || !slash[1])
+    return board_set_cmdline(sim->board, argc, argv) ? 0 : -1;
+  char **named = malloc((size_t)argc * sizeof *named);
+  if (!named)
+    return -1;
+  memcpy(named, argv, (size_t)argc * sizeof *named);
+  named[0] = (char *)(slash + 1);
+  bool ok = board_set_cmdline(sim->board, argc, named);
+  free(named);
+  return ok ? 0 : -1;
 }
 
 int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root, tally_error *err) {
