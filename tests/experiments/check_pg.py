@@ -216,6 +216,25 @@ def main():
         print(f"an illegal instruction under -pg: reported at {reports[0]} "
               f"(without -pg: {reports[1]})")
 
+        # -DTALLY_GMON_HZ=0: call counts only, the timer left alone
+        run(["make", "-s", "-f", os.path.join(src, "target", "kit", "Makefile"), "PG=1",
+             "PROG=nohist", "SRCS=" + os.path.join(src, "target", "workloads", "dhry.c"),
+             "CFLAGS=-DTALLY_GMON_HZ=0"], kit)
+        run([tally, "run", "--core", "tally5", "--semihost-files", "rw", "--stats-json", "nh.json",
+             "nohist.elf", "200"], kit)
+        with open(os.path.join(kit, "nh.json")) as fh:
+            if json.load(fh)["signals"]["interrupt"] != 0:
+                fail("TALLY_GMON_HZ=0: timer interrupts were taken")
+        with open(os.path.join(kit, "gmon.out"), "rb") as fh:
+            d = fh.read()
+        if len(d) <= 20 or d[20] != 1 or (len(d) - 20) % 13:
+            fail("TALLY_GMON_HZ=0: gmon.out should hold arc records only")
+        na = gmon_arcs(os.path.join(kit, "gmon.out"), "nohist.elf", kit)
+        for f, c in expected_calls(200).items():
+            if sum(v for k, v in na.items() if k[1] == f) != c:
+                fail(f"TALLY_GMON_HZ=0: arcs into {f} do not add up to {c}")
+        print("TALLY_GMON_HZ=0: no interrupts, arcs only, Dhrystone's call counts")
+
         # QEMU, when installed: the same call counts from its gmon.out
         qemu = os.path.join(src, "scripts", "qemu-run.sh")
         if shutil.which(os.environ.get("QEMU_SYSTEM_RISCV32", "qemu-system-riscv32")):
