@@ -258,6 +258,8 @@ static const key_def keys[] = {
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),
   BOOL("memory", "fetch_port", fetch_port),
+  BOOL("memory", "device_bus", device_bus),
+  UINT("memory", "device_read_cycles", device_read_cycles, 0, 255),
   REAL("memory", "read_first_ns", read_first_ns, 0, NS_MAX),
   REAL("memory", "read_beat_ns", read_beat_ns, 0, NS_MAX),
   REAL("memory", "write_ns", write_ns, 0, NS_MAX),

@@ -89,6 +89,9 @@ typedef struct core_model {
   memory_kind memory;
   uint32_t bus_bytes;       /* bytes per beat */
   bool fetch_port;          /* instruction fetches have a port of their own (no contention with data) */
+  bool device_bus;          /* a device access is a bus beat on the data port: a store through the write
+                               buffer, a load after it drains (timing_device_load) */
+  uint32_t device_read_cycles; /* device_bus: cycles a device load stalls beyond its beat */
   double read_first_ns;     /* first beat of a read */
   double read_beat_ns;      /* each further beat of a burst */
   double write_ns;          /* each beat written */

@@ -179,6 +179,26 @@ uint32_t timing_device_access(timing *t, uint32_t addr) {
   return w;
 }
 
+static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
+static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now);
+
+uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
+  uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
+  uint32_t stall = memory_transaction(t, now, busy) + t->model.device_read_cycles;
+  charge(t, SIG_STALL_DCACHE, stall);
+  return stall;
+}
+
+uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now) { return buffered_write(t, addr, now); }
+
+uint32_t timing_device_drain(timing *t, uint64_t now) {
+  uint64_t end = now + t->mem_write_beat;
+  uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;
+  if (stall)
+    charge(t, SIG_STALL_WBUF, stall);
+  return stall;
+}
+
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   pulse(t, SIG_MEM_READ);
   return read_latency(t, addr, beats_of(t, bytes));
@@ -502,7 +522,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   uint32_t write = t->mem_row_miss + beats * (t->mem_write_beat + ws);
   uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
-  case CLASS_LOAD: case CLASS_STORE: return port + write + fill;
+  case CLASS_LOAD: case CLASS_STORE: return port + write + fill + m->device_read_cycles;
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +

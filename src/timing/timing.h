@@ -312,6 +312,19 @@ static inline uint32_t timing_wait_states(const timing *t, uint32_t addr) {
  * max_wait_states is not 0. Returns the cycles charged. */
 uint32_t timing_device_access(timing *t, uint32_t addr);
 
+/* [memory] device_bus: a device load or store at addr (never cached) is one
+ * bus beat on the data port with its region's wait states: a store goes
+ * through the write buffer as a write-through store does, a load waits for
+ * the port (the buffered writes drain first), its beat and the model's
+ * device_read_cycles. Counted as mem.read / mem.write. Returns the cycles
+ * charged. */
+uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now);
+uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
+/* device_bus: the run ends with a device store (the test finisher) when its
+ * beat is acknowledged: charges the cycles until the data port is free,
+ * less the one beat's own cycles the store's issue already holds. */
+uint32_t timing_device_drain(timing *t, uint64_t now);
+
 
 /* Whether the modelled core decodes an instruction (isa_kind, its length,
  * and for CSR instructions the CSR and rs1): the extensions of [core] isa,

@@ -52,7 +52,7 @@ static char tmpdir[256];
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(mul_use_penalty)     \
   X(shift_use_penalty) X(csr_use_penalty) X(csr_penalty)                                                          \
-  X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(fetch_port) X(sdram_row_bytes)      \
+  X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(fetch_port) X(device_bus) X(device_read_cycles) X(sdram_row_bytes)      \
   X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(isa) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
@@ -293,7 +293,7 @@ static const char *const every_key[] = {
   "icache.seed=12345", "icache.refill_cycles=5", "icache.flush_cycles=9", "icache.fence_i_flush=yes",
   "dcache.enabled=0", "dcache.size=64KiB", "dcache.ways=8", "dcache.line=16", "dcache.replacement=fifo",
   "dcache.seed=0xdeadbeef", "dcache.write_policy=write-through", "dcache.write_buffer=7", "dcache.refill_cycles=6",
-  "memory.type=sram", "memory.bus_bytes=8", "memory.fetch_port=true", "memory.read_first_ns=12.5", "memory.read_beat_ns=2.5",
+  "memory.type=sram", "memory.bus_bytes=8", "memory.fetch_port=true", "memory.device_bus=true", "memory.device_read_cycles=1", "memory.read_first_ns=12.5", "memory.read_beat_ns=2.5",
   "memory.write_ns=3.25", "memory.sdram_row_bytes=1K", "memory.sdram_banks=8", "memory.sdram_row_miss_ns=0.1",
   "memory.sram_base=0x90000000", "memory.sram_size=64K", "memory.wait_states=2",
   "energy.nominal_voltage=1.1", "energy.core_pj_per_cycle=41.5", "energy.icache_pj_per_access=3",
