@@ -254,6 +254,7 @@ static const key_def keys[] = {
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
+  UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),

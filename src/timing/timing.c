@@ -191,6 +191,37 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
 
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now) { return buffered_write(t, addr, now); }
 
+static uint8_t byte_mask(uint32_t addr, uint32_t bytes) {
+  return (uint8_t)((((1u << bytes) - 1u) << (addr & 3u)) & 0xfu);
+}
+
+void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
+  uint32_t i;
+  if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i)) {
+    t->store_pending = false;
+    return;
+  }
+  t->store_pending = true;
+  t->store_now = now;
+  t->store_word = (addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2;
+  t->store_mask = byte_mask(addr, bytes);
+}
+
+uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
+  uint64_t d = now - t->store_now;
+  if (now <= t->store_now || d > 2) {
+    t->store_pending = now <= t->store_now;
+    return 0;
+  }
+  if ((addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2 != t->store_word ||
+      !(byte_mask(addr, bytes) & t->store_mask))
+    return 0;
+  t->store_pending = false;
+  uint32_t stall = t->model.dcache.store_load_replay;
+  charge(t, SIG_STALL_DCACHE, stall);
+  return stall;
+}
+
 uint32_t timing_device_drain(timing *t, uint64_t now) {
   uint64_t end = now + t->mem_write_beat;
   uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;
@@ -522,7 +553,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   uint32_t write = t->mem_row_miss + beats * (t->mem_write_beat + ws);
   uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
-  case CLASS_LOAD: case CLASS_STORE: return port + write + fill + m->device_read_cycles;
+  case CLASS_LOAD: case CLASS_STORE: return port + write + fill + m->device_read_cycles + m->dcache.store_load_replay;
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +

@@ -231,6 +231,13 @@ typedef struct timing {
   bool sdram_rows;          /* the memory is SDRAM with rows (row misses cost) */
   uint32_t row_shift, bank_shift; /* log2(row bytes), log2(banks) if both powers of two, else 0 */
   uint64_t wbuf[TIMING_WBUF_MAX]; /* completion cycles of buffered writes, oldest first */
+  /* [dcache] store_load_replay: the last store that hit (the cycle its
+   * static cycles ended, its word in the way, its byte mask), while a
+   * load may still meet it */
+  bool store_pending;
+  uint64_t store_now;
+  uint32_t store_word;
+  uint8_t store_mask;
   uint32_t wbuf_count;
   uint64_t mem_read_beats, mem_write_beats;
 
@@ -319,6 +326,16 @@ uint32_t timing_device_access(timing *t, uint32_t addr);
  * device_read_cycles. Counted as mem.read / mem.write. Returns the cycles
  * charged. */
 uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now);
+
+/* [dcache] store_load_replay: a store of `bytes` at addr whose static
+ * cycles ended at `now` (noted when it hit the D-cache), and a load that
+ * hit: when the load's cycles end 1 or 2 cycles after the store's and it
+ * reads a byte the store wrote in the same word of the way (VexRiscv's
+ * DataCache: the store writes the data RAM from write-back while the load
+ * reads it in execute or memory; the load is replayed), the load is
+ * charged the replay. Returns the cycles charged. */
+void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
+uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
 /* device_bus: the run ends with a device store (the test finisher) when its
  * beat is acknowledged: charges the cycles until the data port is free,
