@@ -241,6 +241,8 @@ static const key_def keys[] = {
   UINT("pipeline", "mul_use_penalty", mul_use_penalty, 0, 255),
   UINT("pipeline", "shift_use_penalty", shift_use_penalty, 0, 255),
   UINT("pipeline", "csr_use_penalty", csr_use_penalty, 0, 255),
+  UINT("pipeline", "div_use_penalty", div_use_penalty, 0, 255),
+  BOOL("pipeline", "fetch_ahead", fetch_ahead),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),

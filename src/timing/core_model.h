@@ -80,6 +80,9 @@ typedef struct core_model {
   uint32_t mul_use_penalty;       /* likewise for a multiply's result (0: none) */
   uint32_t shift_use_penalty;     /* likewise for a shift's result (0: none) */
   uint32_t csr_use_penalty;       /* likewise for a CSR instruction's result (0: none) */
+  uint32_t div_use_penalty;       /* likewise for a divide's or remainder's result (0: none) */
+  bool fetch_ahead;               /* an I-cache refill starts while the instructions ahead of the missing
+                                     one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

@@ -66,6 +66,8 @@ timing *timing_new(const core_model *m) {
     late = m->shift_use_penalty;
   if (m->csr_use_penalty > late)
     late = m->csr_use_penalty;
+  if (m->div_use_penalty > late)
+    late = m->div_use_penalty;
   t->hazard_bound = TIMING_HEADS * late;
   compute_memory_cycles(t);
   compute_bounds(t);
@@ -240,7 +242,7 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
-uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -261,8 +263,11 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
       t->reset_flush = 0;
       compute_bounds(t);
     }
-    stall = flush + fetch_transaction(t, now + flush, read_cycles(t, line_addr, t->model.icache.line)) +
+    if (ahead > now)
+      ahead = (uint32_t)now;
+    stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
             t->model.icache.refill_cycles;
+    stall = stall > ahead ? stall - ahead : 0;
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */
   }

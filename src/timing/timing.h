@@ -204,6 +204,11 @@ typedef struct timing {
    * insn_start, or NULL (cleared on block entry). */
   uint64_t insn_start;
   const void *insn_start_op;
+  /* [pipeline] fetch_ahead (exec_loop.inc, fetch_ahead): the block entered
+   * last, and the execute cycles beyond the first of its last instruction
+   * when the current block follows it in sequence */
+  const void *ahead_blk;
+  uint8_t carry[1];
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -387,7 +392,10 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
 #endif
 }
 
-/* `now` is the cycle at which the access happens (for the memory port
+/* timing_fetch_slow's `ahead` ([pipeline] fetch_ahead): the cycles the
+ * refill started before `now`, while the instructions ahead of the missing
+ * one were still busy; the stall charged is what is left of the refill.
+ * `now` is the cycle at which the access happens (for the memory port
  * and the write buffer). The inline versions below take cache hits
  * (cache_probe); misses, uncached accesses and write-through stores go to
  * the out-of-line versions. timing_load and timing_store count every
@@ -395,7 +403,7 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
  * pulse). Looking up the set every time measured faster than
  * first comparing with the line used last: that guess is a branch that
  * fails too often. */
-uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now);
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
