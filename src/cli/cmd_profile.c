@@ -56,6 +56,7 @@ typedef struct profile_opts {
   double progress_every;   /* --progress-every S */
   const char *tasks;       /* --tasks[=SPEC]: "auto" for the bare option; NULL: off */
   const char *perfetto;    /* --perfetto FILE: the tasks' timeline */
+  int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -69,6 +70,8 @@ static void profile_usage(FILE *f) {
           "\n"
           "options:\n"
           "      --core NAME          core model (default tally5); --set SEC.KEY=VAL to adjust\n"
+          "      --engine interp|jit  accepted as for tally run; a profile is timed, and\n"
+          "                           timed runs interpret (docs/jit.md)\n"
           "      --signals LIST       columns, comma-separated signal names\n"
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
@@ -225,12 +228,13 @@ static bool events_valid(const char *list) {
 }
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
-  enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
+  enum { O_CORE = 256, O_ENGINE, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
          O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS };
   static const struct option longs[] = {
-    {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
+    {"core", required_argument, NULL, O_CORE},
+    {"engine", required_argument, NULL, O_ENGINE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
     {"top", required_argument, NULL, O_TOP},       {"callgraph", no_argument, NULL, 'g'},
     {"annotate", required_argument, NULL, O_ANNOTATE}, {"sample-every", required_argument, NULL, O_SAMPLE},
@@ -254,7 +258,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"tasks", optional_argument, NULL, O_TASKS},  {"perfetto", required_argument, NULL, O_PERFETTO},
     {NULL, 0, NULL, 0},
   };
-  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
+  *o = (profile_opts){.engine = -1, .sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
                       .progress_every = PROGRESS_EVERY_DEFAULT};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
@@ -273,6 +277,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       }
       break;
     case O_CORE: o->core = optarg; break;
+    case O_ENGINE:
+      if ((o->engine = cli_parse_engine(optarg, "profile")) < 0)
+        return -1;
+      break;
     case O_SET:
       if (o->nsets == 64) { fprintf(stderr, "tally profile: too many --set\n"); return -1; }
       o->sets[o->nsets++] = optarg;
@@ -621,6 +629,10 @@ int cmd_profile(int argc, char **argv) {
   progress_wrap(&progress, &cfg.out, &cfg.err);
   int status = EXIT_INTERNAL;
   tally_sim *sim = cli_sim_open(&cfg, "profile", &status);
+  if (sim && (status = cli_set_engine(sim, o.engine, "profile")) != 0) {
+    tally_sim_free(sim);
+    sim = NULL;
+  }
   if (sim)
     status = profile_board(sim, &o, &progress, argc, argv, first);
   tally_sim_free(sim);
