@@ -291,9 +291,51 @@ int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
  * model, not in RAM, decoded, or illegal everywhere). */
 int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
 
+/* When the loaded ELF's RISC-V build attributes (.riscv.attributes,
+ * Tag_RISCV_arch) ask for extensions the core does not run (F or D on
+ * tally's RV32IMAC; M, A or C on a core model without them): 1, and in buf
+ * which, what the program was built for and what the core runs ("the
+ * program is built for rv32imafdc (rv32i2p1_m2p0_a2p1_f2p2_d2p2_c2p0, its
+ * ELF attributes): F and D are not in the core's rv32imac"). 0 otherwise,
+ * and for a program without the attributes (raw binaries). */
+int tally_program_isa_lacks(const tally_sim *sim, char *buf, size_t size);
+
+/* A run without a core model counts no cycles: mcycle and cycle count
+ * instructions (mcycle == minstret) and the hpm counters read 0. When the
+ * program has read one of those counters: 1, the first one's name in
+ * `name` ("mcycle", "mhpmcounter3h", "cycle") and the reading
+ * instruction's address in *pc. 0 otherwise, and always with a core
+ * model. */
+int tally_untimed_counter_read(const tally_sim *sim, char *name, size_t size, uint32_t *pc);
+
 /* "symbol+0xoff" for an address, from the loaded program's symbols, or the
  * bare hex address if none covers it. */
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);
+
+/* ---- Engine -------------------------------------------------------------
+ * How functional runs execute: the interpreter, or the translator of guest
+ * blocks into host code (x86-64 Linux only; docs/jit.md). Both give the
+ * same results, instruction for instruction. Timed runs (a core model) and
+ * single-stepping always interpret. A new simulation takes the engine from
+ * $TALLY_ENGINE ("interp" or "jit"), else the translator where supported. */
+typedef enum tally_engine { TALLY_ENGINE_INTERP = 0, TALLY_ENGINE_JIT = 1 } tally_engine;
+/* Returns 0, or -1 with err (TALLY_E_USAGE) when the translator is not
+ * supported on this host. */
+int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err);
+/* The engine chosen; and the one functional runs actually use now: the
+ * interpreter whenever a core model is set. */
+tally_engine tally_get_engine(const tally_sim *sim);
+tally_engine tally_engine_running(const tally_sim *sim);
+/* "interp" or "jit"; tally_engine_parse returns -1 for any other word. */
+const char *tally_engine_name(tally_engine engine);
+int tally_engine_parse(const char *word);
+/* What the translator did so far (all 0 under the interpreter): blocks
+ * translated, nanoseconds spent translating, bytes of code at most in
+ * use between flushes, and flushes because its code region was full. */
+typedef struct tally_jit_stats {
+  uint64_t blocks, translate_ns, code_bytes, full_flushes;
+} tally_jit_stats;
+void tally_jit_stats_get(const tally_sim *sim, tally_jit_stats *st);
 
 /* ---- Timing ------------------------------------------------------------
  * Without a core model a run is functional only (one cycle per instruction,
@@ -490,6 +532,62 @@ typedef struct tally_slice {
  * entry function's slice first). 0 without a timeline. *cut is the cycle
  * the timeline stopped at when it reached max_calls, else 0. */
 size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut);
+
+/* ---- Tasks ----------------------------------------------------------------
+ * A task-aware profile (docs/profile.md, "Tasks"): the running task is
+ * learned from the program's own state, a pointer to the running task's
+ * control block, and every context is counted under the task (or the trap
+ * context, "irq:N"/"trap:N") it ran in. */
+
+/* Turns task awareness on (after tally_profile_enable, before running).
+ * spec: NULL or "auto" (the first of the conventions below whose variable
+ * the program has), "freertos" (pxCurrentTCB, name pcTaskName), "zephyr"
+ * (_kernel.cpus[0].current, name name), "tally" (target/rtos:
+ * rtos_current, name name), "PATH[:MEMBER]" (a variable path such as
+ * `kernel.cur` or `cpus[0].task`, the name member, default `name`), or
+ * "0xADDR" (the pointer's address; tasks are named by their pointer).
+ * Offsets come from the ELF's DWARF. Returns 0, or -1 with err (no such
+ * variable, no debug information, the path does not fit the types, the
+ * pointer is not in RAM); the profile goes on without tasks then. */
+int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err);
+
+/* One function within one task: counts while the task ran. */
+typedef struct tally_task_func {
+  int func;                   /* index into the function list */
+  uint64_t calls;             /* times entered while the task ran */
+  const uint64_t *self;       /* its own instructions' counts in this task (every signal) */
+  const uint64_t *inclusive;  /* while on this task's call stack, recursion counted once */
+} tally_task_func;
+
+typedef struct tally_task_profile {
+  const char *name;           /* from the control block; "task@0x..." when it cannot be read;
+                                 "[no task]" for a null pointer; "irq:N"/"trap:N" for trap contexts */
+  uint32_t tcb;               /* the pointer's value; a trap context's mcause */
+  int is_trap;
+  uint64_t switches;          /* times it was switched to (not counting its resumptions after a trap
+                                 that switched nothing); a trap context: times entered */
+  const uint64_t *total;      /* every signal while it ran: the tasks' totals add up to the run's */
+  const tally_task_func *funcs; /* the functions that ran in it, by function index */
+  size_t nfuncs;
+} tally_task_profile;
+
+/* The snapshot's tasks, in the order first seen; 0 without task awareness. */
+size_t tally_profile_tasks(const tally_profile *p, const tally_task_profile **out);
+/* What task awareness follows ("rtos_current: struct rtos_task, name at +24"),
+ * or NULL without it. */
+const char *tally_profile_tasks_source(const tally_profile *p);
+/* Problems met reading the tasks (a pointer outside RAM, a name that is not
+ * a string), one message each; *dropped counts those left out. */
+size_t tally_profile_task_notes(const tally_profile *p, const char *const **out, size_t *dropped);
+
+/* Every change of what runs: from `cycle` on, task `task` (an index into
+ * tally_profile_tasks) runs, until the next change or the snapshot's end. */
+typedef struct tally_task_change {
+  uint64_t cycle;
+  int task;
+} tally_task_change;
+/* *end is the snapshot's cycle; *cut is nonzero when the log filled up. */
+size_t tally_profile_task_changes(const tally_profile *p, const tally_task_change **out, uint64_t *end, int *cut);
 
 /* ---- Functions by name -------------------------------------------------- */
 

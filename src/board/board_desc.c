@@ -241,26 +241,16 @@ static void open_section(parse_ctx *c, const char *name) {
 
 static char *read_line(char *str, int num, void *stream) {
   parse_ctx *c = stream;
-  ssize_t got = textio_getline(&c->line, &c->line_cap, c->f, BOARD_MAX_LINE);
-  if (got < 0) {
-    c->lineno++;
-    if (got == TEXTIO_TOO_LONG)
-      ctx_error(c, "line too long (more than %d bytes): not a board file", BOARD_MAX_LINE);
-    else if (got == TEXTIO_NOMEM)
-      ctx_error(c, "out of memory");
-    else if (got == TEXTIO_ERROR)
-      ctx_error(c, "read error: %s", strerror(errno));
-    else
-      c->lineno--;
+  char msg[128], *s;
+  ssize_t len = textio_next_line(&c->line, &c->line_cap, c->f, BOARD_MAX_LINE, "board", &s, msg, sizeof msg);
+  if (len < 0) {
+    if (len != TEXTIO_EOF) {
+      c->lineno++;
+      ctx_error(c, "%s", msg);
+    }
     return NULL;
   }
   c->lineno++;
-  char *s = c->line;
-  while (*s == ' ' || *s == '\t')
-    s++;
-  size_t len = strlen(s);
-  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-    s[--len] = '\0';
   if (*s == '[') {
     char *close = strchr(s, ']');
     if (close) {
@@ -277,17 +267,8 @@ static char *read_line(char *str, int num, void *stream) {
   }
   if (num <= 1)
     return NULL;
-  size_t room = (size_t)num - 1;
-  if (len > room) {
-    if (*s == ';' || *s == '#') {
-      len = room;
-    } else {
-      ctx_error(c, "line too long (%zu characters; at most %zu)", len, room);
-      len = 0;
-    }
-  }
-  memcpy(str, s, len);
-  str[len] = '\0';
+  if (!textio_fit_line(str, (size_t)num, s, (size_t)len))
+    ctx_error(c, "line too long (%zd characters; at most %d)", len, num - 1);
   return str;
 }
 

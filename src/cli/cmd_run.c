@@ -233,6 +233,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"key", required_argument, NULL, OPT_KEY}, {"key-env", required_argument, NULL, OPT_KEY_ENV},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
+    {"argv0-path", no_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
     {"gdb-wait", no_argument, NULL, OPT_GDB_WAIT},
     {"trace", required_argument, NULL, OPT_TRACE},
@@ -478,6 +479,17 @@ static void report_summary(const tally_sim *sim, double secs) {
   uint64_t insns = tally_instret(sim);
   double mips = secs > 0 ? (double)insns / secs / 1e6 : 0;
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
+  tally_engine e = tally_engine_running(sim);
+  if (e == TALLY_ENGINE_JIT) {
+    tally_jit_stats st;
+    tally_jit_stats_get(sim, &st);
+    fprintf(stderr, "tally: engine jit: %llu blocks translated in %.1f ms, %.1f KiB of code\n",
+            (unsigned long long)st.blocks, (double)st.translate_ns / 1e6, (double)st.code_bytes / 1024);
+  } else if (tally_get_engine(sim) == TALLY_ENGINE_JIT) {
+    fprintf(stderr, "tally: engine interp (timed runs interpret)\n");
+  } else {
+    fprintf(stderr, "tally: engine interp\n");
+  }
 }
 
 /* The files this run reads or writes beside the program, which the program
@@ -544,8 +556,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
     tally_sim_free(sim);
     return NULL;
   }
-  *status = EXIT_NOINPUT;
-  if (tally_set_args(sim, argc, argv) != 0) {
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally run: warning: %s; their instructions trap as illegal\n", lacks);
+  if ((*status = host_files_set_args(&o->files, sim, "run", argc, argv)) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
@@ -673,10 +687,26 @@ static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const ch
   }
 }
 
+/* Once, for a program that read mcycle or an hpm counter in a run without
+ * a core model, where those count no cycles. */
+static void warn_untimed_counters(const tally_sim *sim) {
+  char name[32], where[160];
+  uint32_t pc;
+  if (!tally_untimed_counter_read(sim, name, sizeof name, &pc))
+    return;
+  tally_symbolize(sim, pc, where, sizeof where);
+  fprintf(stderr,
+          "tally run: warning: the program read %s (at 0x%08x <%s>), but without a core model no cycles are "
+          "counted: mcycle counts instructions (mcycle == minstret) and every mhpmcounter reads 0; give "
+          "--core (e.g. --core tally5) to count cycles\n",
+          name, pc, where);
+}
+
 /* The parts' own results after the program ended, in the order they
  * depend on each other; the first failure becomes the status of a run
  * that otherwise succeeded. */
 static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, int trace_status) {
+  warn_untimed_counters(p->sim);
   /* the trace ends where the program did, before the last interval goes out */
   int cts = cycle_trace_close(&p->ctrace, o->ctrace.file);
   /* the program has ended: the counters freeze, the timer runs down */

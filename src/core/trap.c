@@ -19,18 +19,18 @@ static bool in_ram(const core_cpu *cpu, uint32_t addr) {
 /* The trap's penalty goes to the trapping instruction (exceptions) or to
  * the handler's first instruction (interrupts); the profile's shadow stack
  * enters the handler. */
-static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t handler) {
+static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t handler, uint32_t cause) {
   timing *tm = cpu->tm;
   timing_region_enter(tm, interrupt ? handler : pc); /* range counters (regions.h) */
   if (tm->prof) {
     core_fold_context(cpu); /* the context being left gets its counts (profile.h) */
     if (interrupt)
-      tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
+      tm->flow->trap(tm->prof, pc, handler, cpu->x[2], cause, tm->cycle);
     tm->prof_row = timing_row(tm, interrupt ? handler : pc);
   }
   timing_trap(tm, interrupt);
   if (tm->prof && !interrupt)
-    tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
+    tm->flow->trap(tm->prof, pc, handler, cpu->x[2], cause, tm->cycle);
 }
 
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
@@ -54,7 +54,7 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
   }
   cpu->traps++; /* what ends a step (core_step) */
   if (cpu->tm)
-    charge_trap(cpu, interrupt, pc, base);
+    charge_trap(cpu, interrupt, pc, base, cause);
   cpu->mepc = pc & ~1u;
   cpu->mcause = cause;
   cpu->mtval = tval;
@@ -97,7 +97,7 @@ bool core_take_interrupt(core_cpu *cpu) {
 void core_mret(core_cpu *cpu) {
   if (cpu->tm && cpu->tm->prof) {
     core_fold_context(cpu);
-    cpu->tm->flow->trap_return(cpu->tm->prof, cpu->tm->cycle);
+    cpu->tm->flow->trap_return(cpu->tm->prof, cpu->mepc, cpu->tm->cycle);
   }
   uint32_t s = cpu->mstatus;
   s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);

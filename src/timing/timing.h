@@ -164,8 +164,12 @@ typedef struct timing_flow_ops {
   bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
   /* target lies in another function than site (or one of them in none) */
   bool (*crosses)(void *f, uint32_t site, uint32_t target);
-  void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
-  void (*trap_return)(void *f, uint64_t now);
+  void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint32_t cause, uint64_t now);
+  void (*trap_return)(void *f, uint32_t target, uint64_t now); /* mret to target */
+  /* A store hit a watched word of the consumer's (WATCH_TASK: the current
+   * task pointer of a task-aware profile), after the storing instruction;
+   * NULL: nothing watched. */
+  void (*watched)(void *f, uint64_t now);
   uint64_t (*next_sample)(const void *f);     /* the sampler's next cycle; UINT64_MAX: no sampler */
   void (*sample_until)(void *f, uint32_t pc, uint64_t now); /* samples before `now` fall on pc */
 } timing_flow_ops;
