@@ -202,6 +202,9 @@ def case_uart():
         t = run("run", "-v", "--core", "tally5", "--uart-rx", path, prog)
         check(t.stdout == p.stdout and latencies(t.stderr, 10) == (4, 4, 4),
               "tally5 uart: %r %s" % (t.stdout, t.stderr))
+        # tally profile takes the same options, the same cycles
+        f = run("profile", "--core", "tally5", "--uart-rx", path, prog)
+        check(f.returncode == 0 and latencies(f.stderr, 10) == (4, 4, 4), "profile: %d %s" % (f.returncode, f.stderr))
 
 
 def case_errors():
