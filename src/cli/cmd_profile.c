@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "irq_opts.h"
 #include "cli.h"
 #include "host_files.h"
 #include "run_progress.h"
@@ -23,6 +24,7 @@
 #define PROFILE_SLICE_INSNS 20000000ull
 
 typedef struct profile_opts {
+  irq_opts irq;              /* --irq, --uart-rx */
   const char *core;
   const char *sets[64];
   int nsets;
@@ -90,6 +92,9 @@ static void profile_usage(FILE *f) {
           "      --board NAME|FILE    the board: memory map and devices (a shipped name:\n"
           "                           virt, the default, or litex; or a board file;\n"
           "                           docs/boards.md)\n"
+          IRQ_HELP_AT("                           ")
+          "                           (after the profile, on stderr: each source's\n"
+          "                           interrupts and latencies)\n"
           "      --raw                PROGRAM is a raw binary, loaded at the board's RAM base\n"
           "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
           "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
@@ -231,7 +236,8 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_ENGINE, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS,
+         O_IRQ, O_UART_RX };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},
     {"engine", required_argument, NULL, O_ENGINE},     {"set", required_argument, NULL, O_SET},
@@ -250,6 +256,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
+    {"irq", required_argument, NULL, O_IRQ},       {"uart-rx", required_argument, NULL, O_UART_RX},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {"argv0-path", no_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
@@ -342,6 +349,17 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
     case O_BOARD: o->board = optarg; break;
+    case O_IRQ:
+      if (!irq_opts_add(&o->irq, optarg, "profile"))
+        return -1;
+      break;
+    case O_UART_RX:
+      if (o->irq.uart_rx) {
+        fprintf(stderr, "tally profile: --uart-rx given twice (one file feeds the UART)\n");
+        return -1;
+      }
+      o->irq.uart_rx = optarg;
+      break;
     case O_RAW: o->raw = true; break;
     case O_MAP: o->map = optarg; break;
     case O_RAM:
@@ -523,6 +541,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
     return status;
   if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
     return status;
+  if ((status = irq_opts_apply(&o->irq, sim, "profile")) != 0)
+    return status;
   char lacks[320];
   if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
     fprintf(stderr, "tally profile: warning: %s; their instructions trap as illegal\n", lacks);
@@ -597,6 +617,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
                     : run.stop;
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
+  if (o->irq.nirq || o->irq.uart_rx)
+    irq_report(sim, stderr);
   if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
     status = EXIT_INTERNAL;
   tally_profile_free(p);
