@@ -450,6 +450,13 @@ void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi
 void tally_profile_stacks(const tally_profile *p,
                           void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t cycles),
                           void *ctx);
+/* Every calling context, root first (with tasks: the task is the root), with
+ * the times it was entered and its own counts of every signal (the markers
+ * 0, derived signals filled). */
+void tally_profile_contexts(const tally_profile *p,
+                            void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t calls,
+                                       const uint64_t *counts),
+                            void *ctx);
 /* Returns that matched no call, and returns that unwound several frames. */
 void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds);
 

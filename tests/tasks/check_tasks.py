@@ -76,6 +76,47 @@ def laws(d, label):
     check(scyc == d["totals"]["cycle"], "%s: stacks hold %d cycles of %d" % (label, scyc, d["totals"]["cycle"]))
 
 
+def callgrind_laws(path, d, label):
+    """The Callgrind file with tasks: a root function "[TASK]" per task, the
+    self cost lines add up to the totals line and to the run's cycles, and
+    each root's call lines and self add up to the task's cycles."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        check(False, "%s: no Callgrind file: %s" % (label, e))
+        return
+    names, fn, in_call, selfc, incl = {}, None, False, {}, {}
+    total = None
+    for ln in lines:
+        if ln.startswith("fn="):
+            ident, _, name = ln[3:].partition(" ")
+            if name:
+                names[ident] = name
+            fn = names.get(ident)
+            in_call = False
+        elif ln.startswith("cfn="):
+            ident, _, name = ln[4:].partition(" ")
+            if name:
+                names[ident] = name
+        elif ln.startswith("calls="):
+            in_call = True
+        elif ln.startswith("0 0 "):
+            cyc = int(ln.split()[2])
+            if in_call:
+                incl[fn] = incl.get(fn, 0) + cyc
+                in_call = False
+            else:
+                selfc[fn] = selfc.get(fn, 0) + cyc
+        elif ln.startswith("totals:"):
+            total = int(ln.split()[1])
+    check(total == d["totals"]["cycle"], "%s: Callgrind totals %s, run %d" % (label, total, d["totals"]["cycle"]))
+    check(sum(selfc.values()) == d["totals"]["cycle"], "%s: Callgrind self costs add up to %d" % (label, sum(selfc.values())))
+    for t in d["tasks"]["list"]:
+        root = "[%s]" % t["name"]
+        got = selfc.get(root, 0) + incl.get(root, 0)
+        check(got == t["total"]["cycle"], "%s: Callgrind root %s holds %d cycles, the task %d" % (label, root, got, t["total"]["cycle"]))
+
+
 def same_totals(a, b, label):
     for s in a["signals"]:
         check(a["totals"][s] == b["totals"][s],
@@ -173,9 +214,12 @@ def cmd_laws(a):
             elf, _, arg = spec.partition(":")
             args = [arg] if arg else []
             label = "%s %s on %s" % (os.path.basename(elf), arg, core)
-            d, p = profile(a.tally, core, elf, args, tasks="")
-            if not d:
-                continue
+            with tempfile.TemporaryDirectory() as dd:
+                cgf = os.path.join(dd, "cg.out")
+                d, p = profile(a.tally, core, elf, args, tasks="", extra=["--callgrind", cgf])
+                if not d:
+                    continue
+                callgrind_laws(cgf, d, label)
             check(": OK" in p.stdout, "%s: the program did not pass: %r" % (label, p.stdout))
             check("tasks" in d, "%s: no tasks" % label)
             if "tasks" not in d:
