@@ -236,15 +236,49 @@ def cmd_laws(a):
                 same_totals(d, off, label)
 
 
+def cmd_conventions(a):
+    """FreeRTOS and Zephyr conventions: the offsets found through DWARF (the
+    name member in another unit; a path through an array element), the
+    names read, switches counted, the laws."""
+    fr, ze = a.elfs
+    want = {fr: ("freertos", "pxCurrentTCB", "pcTaskName", {"IDLE": 3, "Sensor": 3}),
+            ze: ("zephyr", "_kernel.cpus[0].current", "name", {"main": 3, "net_rx": 3})}
+    for elf, (conv, var, member, tasks) in want.items():
+        for spec in (conv, ""):  # by name, and found by auto
+            d, p = profile(a.tally, "tally5", elf, [], tasks=spec)
+            if not d or "tasks" not in d:
+                check(False, "%s --tasks=%s: no tasks: %s" % (elf, spec, p.stderr))
+                continue
+            src = d["tasks"]["source"]
+            check(src.startswith(conv + ": " + var) and "`%s'" % member in src, "%s: source %r" % (conv, src))
+            laws(d, conv)
+            got = {t["name"]: t["switches"] for t in d["tasks"]["list"]}
+            for n, sw in tasks.items():
+                check(got.get(n) == sw, "%s: task %s switched to %s times, expected %d (%s)" % (conv, n, got.get(n), sw, got))
+            check(d["tasks"]["notes"] == [], "%s: notes %s" % (conv, d["tasks"]["notes"]))
+    # the offsets, against the compiler's own layout as readelf shows it is not needed:
+    # the names are right only if the offsets are (pcTaskName at +52, name at +32)
+    d, _ = profile(a.tally, "tally5", fr, [], tasks="freertos")
+    if d:
+        check("at +52 (a char array)" in d["tasks"]["source"], "freertos: offset %r" % d["tasks"]["source"])
+    d, _ = profile(a.tally, "tally5", ze, [], tasks="zephyr")
+    if d:
+        check("at +32 (a char array)" in d["tasks"]["source"], "zephyr: offset %r" % d["tasks"]["source"])
+    _, p = profile(a.tally, "tally5", ze, [], tasks="_kernel.cpus[2].current")
+    check("index 2 is past the array's 2 elements" in p.stderr, "zephyr: a bad index said %r" % p.stderr)
+    _, p = profile(a.tally, "tally5", ze, [], tasks="_kernel.cpu[0].current")
+    check("has no member `cpu'" in p.stderr, "zephyr: a bad member said %r" % p.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["switches", "bad", "laws"])
+    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions"])
     ap.add_argument("--tally", required=True)
     ap.add_argument("--core", action="append", default=[])
     ap.add_argument("--expect", action="append", default=[], help="PROG[:ARG]=task,task...")
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
-    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws}[a.what](a)
+    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions}[a.what](a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1
