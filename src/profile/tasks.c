@@ -197,7 +197,14 @@ static void run_as(prof_state *p, int idx, uint32_t target, uint64_t now) {
     p->depth = 2 + k->nsaved;
   }
   k->nsaved = 0;
-  if (fresh && target && !k->is_trap && p->syms) {
+  /* A handler returning into the task resumes it in the function on top
+   * of its frames; if the mret goes elsewhere, those frames are not the
+   * task's (its pointer was set before it ever ran, as FreeRTOS's
+   * xTaskCreate does before the scheduler starts): it starts afresh in
+   * the function the mret goes to. */
+  if (target && !k->is_trap && p->depth > 2 && prof_crosses(p, p->stack[p->depth - 1].node->func, target))
+    p->depth = 2;
+  if ((fresh || p->depth == 2) && target && !k->is_trap && p->syms) {
     const sym_entry *e = sym_table_lookup(p->syms, target);
     if (!k->first_pc)
       k->first_pc = target;
