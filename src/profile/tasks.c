@@ -62,8 +62,11 @@ static bool task_name(prof_tasks *t, uint32_t tcb, char *out, size_t size) {
   snprintf(out, size, "task@0x%08x", (unsigned)tcb);
   uint8_t probe;
   if (!t->read(t->read_ctx, tcb, &probe, 1)) {
-    note(t, "the current-task pointer at 0x%08x holds 0x%08x, which points outside RAM", (unsigned)t->ptr_addr,
-         (unsigned)tcb);
+    if (t->reg >= 0)
+      note(t, "the current-task register x%d holds 0x%08x, which points outside RAM", t->reg, (unsigned)tcb);
+    else
+      note(t, "the current-task pointer at 0x%08x holds 0x%08x, which points outside RAM", (unsigned)t->ptr_addr,
+           (unsigned)tcb);
     return false;
   }
   if (!t->has_name)
@@ -229,11 +232,16 @@ bool prof_tasks_enable(prof_state *p, const prof_task_layout *l, prof_read_fn re
   snprintf(t->name_member, sizeof t->name_member, "%s", l->name_member ? l->name_member : "name");
   t->read = read;
   t->read_ctx = ctx;
+  t->reg = l->reg;
+  t->read_reg = l->read_reg;
   t->running = -1;
   t->last_task = -1;
   p->tasks = t;
   uint32_t v = 0;
-  read(ctx, t->ptr_addr, &v, 4);
+  if (t->reg >= 0)
+    t->read_reg(ctx, (unsigned)t->reg, &v);
+  else
+    read(ctx, t->ptr_addr, &v, 4);
   t->last_ptr = v;
   t->cur = task_for(p, v, false, p->root.func); /* the code before the first switch: from the entry */
   if (!t->v) {
@@ -301,6 +309,12 @@ void prof_tasks_trap_return(prof_state *p, uint32_t target, uint64_t now) {
   prof_tasks *t = p->tasks;
   if (!t->in_trap || p->depth != 2)
     return; /* still in a handler (a nested trap returned) */
+  uint32_t v;
+  if (t->reg >= 0 && t->read_reg(t->read_ctx, (unsigned)t->reg, &v) && v != t->last_ptr) {
+    /* a register: the handler restored the task it returns to */
+    t->last_ptr = v;
+    t->cur = task_for(p, v, false, 0);
+  }
   t->in_trap = false;
   run_as(p, t->cur, target, now);
 }

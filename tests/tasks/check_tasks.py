@@ -240,7 +240,7 @@ def cmd_conventions(a):
     """FreeRTOS and Zephyr conventions: the offsets found through DWARF (the
     name member in another unit; a path through an array element), the
     names read, switches counted, the laws."""
-    fr, ze = a.elfs
+    fr, ze, rs = a.elfs
     want = {fr: ("freertos", "pxCurrentTCB", "pcTaskName", {"IDLE": 3, "Sensor": 3}),
             ze: ("zephyr", "_kernel.cpus[0].current", "name", {"main": 3, "net_rx": 3})}
     for elf, (conv, var, member, tasks) in want.items():
@@ -264,6 +264,20 @@ def cmd_conventions(a):
     d, _ = profile(a.tally, "tally5", ze, [], tasks="zephyr")
     if d:
         check("at +32 (a char array)" in d["tasks"]["source"], "zephyr: offset %r" % d["tasks"]["source"])
+    # a register (reg_switch.c): read at every return from the handler
+    d, p = profile(a.tally, "tally5", rs, [], tasks="reg:s11")
+    if d and "tasks" in d:
+        laws(d, "reg:s11")
+        check("register s11 (x27)" in d["tasks"]["source"], "reg: source %r" % d["tasks"]["source"])
+        got = sorted((t["name"][:7], t["switches"]) for t in d["tasks"]["list"])
+        check(got == [("[no tas", 1), ("task@0x", 2), ("task@0x", 2), ("trap:11", 4)], "reg: tasks %s" % got)
+        off, _ = profile(a.tally, "tally5", rs, [])
+        if off:
+            same_totals(d, off, "reg:s11")
+    else:
+        check(False, "reg:s11: no tasks: %s" % p.stderr)
+    _, p = profile(a.tally, "tally5", rs, [], tasks="reg:sp")
+    check("expected reg:REGISTER" in p.stderr, "reg: sp said %r" % p.stderr)
     _, p = profile(a.tally, "tally5", ze, [], tasks="_kernel.cpus[2].current")
     check("index 2 is past the array's 2 elements" in p.stderr, "zephyr: a bad index said %r" % p.stderr)
     _, p = profile(a.tally, "tally5", ze, [], tasks="_kernel.cpu[0].current")
