@@ -615,7 +615,7 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
   if (!spec || !*spec)
     spec = "auto";
   prof_task_layout l = {.reg = -1};
-  char source[384];
+  char source[384], path[128], member[48] = "name"; /* l.name_member points here */
   if (strncmp(spec, "reg:", 4) == 0) {
     int r = register_number(spec + 4);
     if (r <= 0 || r == 2)
@@ -643,7 +643,6 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
     if (!sim->elf_path)
       return api_fail(err, TALLY_E_USAGE, "--tasks=%s needs an ELF file with debug information; for a raw binary give "
                                           "the pointer's address (--tasks=0xADDR)", spec);
-    char path[128], member[48] = "name";
     const char *conv = NULL;
     size_t k = 0, nconv = sizeof task_conventions / sizeof task_conventions[0];
     bool all = strcmp(spec, "auto") == 0;

@@ -174,7 +174,8 @@ static void run_as(prof_state *p, int idx, uint32_t target, uint64_t now) {
       else
         o->saved = s, o->saved_cap = n;
     }
-    memcpy(o->saved, p->stack + 2, n * sizeof *o->saved);
+    if (n)
+      memcpy(o->saved, p->stack + 2, n * sizeof *o->saved);
     o->nsaved = n;
   }
   prof_task *k = &t->v[idx];
@@ -195,7 +196,7 @@ static void run_as(prof_state *p, int idx, uint32_t target, uint64_t now) {
     if (s)
       p->stack = s, p->cap = cap;
   }
-  if (p->cap >= 2 + k->nsaved) {
+  if (k->nsaved && p->cap >= 2 + k->nsaved) {
     memcpy(p->stack + 2, k->saved, k->nsaved * sizeof *k->saved);
     p->depth = 2 + k->nsaved;
   }
@@ -278,7 +279,8 @@ void prof_tasks_store(prof_state *p, uint64_t now) {
     run_as(p, t->cur, 0, now);
     return;
   }
-  memcpy(copy, p->stack + 2, n * sizeof *copy);
+  if (n)
+    memcpy(copy, p->stack + 2, n * sizeof *copy);
   if (!k->first_pc)
     k->first_pc = o->first_pc;
   run_as(p, t->cur, 0, now);
