@@ -59,6 +59,11 @@ typedef struct tally_run_info {
   const char *stop_detail;     /* tally_stop_detail */
   int exit_status;
   bool lines;                  /* the JSON carries the per-line rows */
+  /* Callgrind's events: NULL for the default set (cycles, instructions,
+   * I-cache misses, D-cache read and write misses, mispredicted branches,
+   * stall cycles), "all" for every signal with a count, or signal names
+   * separated by commas (tally_signal_lookup's), in that order. */
+  const char *events;
 } tally_run_info;
 
 /* Fills info from the simulation as it is now (program and argv are the
@@ -109,8 +114,10 @@ int tally_export_profile_diff(const char *a_json, const char *b_json, tally_diff
  * chrome://tracing read it), written as a run goes: begin, any number of
  * the statistics module's intervals (a counter track per event), the
  * profile's call slices (tally_profile_timeline_enable), end. The time
- * axis is cycles: "ts" and "dur" count core cycles (the viewers say
- * microseconds). docs/tally-trace.md, "Timelines". */
+ * axis is real time at run->clock_hz ("ts" and "dur" in microseconds to
+ * the nanosecond, "displayTimeUnit" ns; each slice's exact cycles in its
+ * args); one cycle per microsecond when no clock is known.
+ * docs/tally-trace.md, "Timelines". */
 typedef struct tally_perfetto tally_perfetto;
 
 /* Starts the file (run may be NULL). NULL with err when out of memory. */

@@ -122,8 +122,14 @@ uint64_t tally_elf_ram_needed_at(const char *path, uint32_t ram_base);
 /* Loads a raw binary image at `addr` (in RAM) and starts at `entry`. */
 int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t entry, tally_error *err);
 
-/* The program's command line, as seen through semihosting: argv[0] first. */
+/* The program's command line, as seen through semihosting: argv[0] first.
+ * argv[0] is passed as its base name (the part after the last '/'): the
+ * start-up code copies the command line, so the folder a program is run
+ * from would otherwise change its counts. -1: out of memory. */
 int tally_set_args(tally_sim *sim, int argc, char *const argv[]);
+/* Whether tally_set_args passes argv[0] as given (true) instead of its base
+ * name (false, the default); for later tally_set_args calls. */
+void tally_keep_argv0_path(tally_sim *sim, bool keep);
 
 /* ---- Host files ---------------------------------------------------------
  * A program opens host files through semihosting (SYS_OPEN). Programs are
@@ -291,9 +297,51 @@ int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
  * model, not in RAM, decoded, or illegal everywhere). */
 int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
 
+/* When the loaded ELF's RISC-V build attributes (.riscv.attributes,
+ * Tag_RISCV_arch) ask for extensions the core does not run (F or D on
+ * tally's RV32IMAC; M, A or C on a core model without them): 1, and in buf
+ * which, what the program was built for and what the core runs ("the
+ * program is built for rv32imafdc (rv32i2p1_m2p0_a2p1_f2p2_d2p2_c2p0, its
+ * ELF attributes): F and D are not in the core's rv32imac"). 0 otherwise,
+ * and for a program without the attributes (raw binaries). */
+int tally_program_isa_lacks(const tally_sim *sim, char *buf, size_t size);
+
+/* A run without a core model counts no cycles: mcycle and cycle count
+ * instructions (mcycle == minstret) and the hpm counters read 0. When the
+ * program has read one of those counters: 1, the first one's name in
+ * `name` ("mcycle", "mhpmcounter3h", "cycle") and the reading
+ * instruction's address in *pc. 0 otherwise, and always with a core
+ * model. */
+int tally_untimed_counter_read(const tally_sim *sim, char *name, size_t size, uint32_t *pc);
+
 /* "symbol+0xoff" for an address, from the loaded program's symbols, or the
  * bare hex address if none covers it. */
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size);
+
+/* ---- Engine -------------------------------------------------------------
+ * How functional runs execute: the interpreter, or the translator of guest
+ * blocks into host code (x86-64 Linux only; docs/jit.md). Both give the
+ * same results, instruction for instruction. Timed runs (a core model) and
+ * single-stepping always interpret. A new simulation takes the engine from
+ * $TALLY_ENGINE ("interp" or "jit"), else the translator where supported. */
+typedef enum tally_engine { TALLY_ENGINE_INTERP = 0, TALLY_ENGINE_JIT = 1 } tally_engine;
+/* Returns 0, or -1 with err (TALLY_E_USAGE) when the translator is not
+ * supported on this host. */
+int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err);
+/* The engine chosen; and the one functional runs actually use now: the
+ * interpreter whenever a core model is set. */
+tally_engine tally_get_engine(const tally_sim *sim);
+tally_engine tally_engine_running(const tally_sim *sim);
+/* "interp" or "jit"; tally_engine_parse returns -1 for any other word. */
+const char *tally_engine_name(tally_engine engine);
+int tally_engine_parse(const char *word);
+/* What the translator did so far (all 0 under the interpreter): blocks
+ * translated, nanoseconds spent translating, bytes of code at most in
+ * use between flushes, and flushes because its code region was full. */
+typedef struct tally_jit_stats {
+  uint64_t blocks, translate_ns, code_bytes, full_flushes;
+} tally_jit_stats;
+void tally_jit_stats_get(const tally_sim *sim, tally_jit_stats *st);
 
 /* ---- Timing ------------------------------------------------------------
  * Without a core model a run is functional only (one cycle per instruction,

@@ -39,7 +39,8 @@ typedef struct profile_opts {
   double timeout;         /* wall-time seconds, 0 = none */
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
-  bool gmon_cycles;        /* --gmon-unit cycles */
+  const char *cg_events;  /* --callgrind-events, or NULL */
+  int gmon_unit;           /* --gmon-unit: 0 not given (cycles, else seconds), 's' seconds, 'c' cycles */
   bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
   /* loading, as tally run does it */
@@ -112,8 +113,13 @@ static void profile_usage(FILE *f) {
           "is standard output, and the report and the program's output then go to stderr):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
           "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE'\n"
-          "      --gmon-unit U        seconds (default; counts at the core clock) or cycles\n"
+          "      --gmon-unit U        cycles (default: gprof's columns are exact cycles;\n"
+          "                           seconds when a run is too long for that) or\n"
+          "                           seconds (counts at the core clock)\n"
           "      --callgrind FILE     Callgrind format, for callgrind_annotate and KCachegrind\n"
+          "      --callgrind-events E  its events: cycles, instructions and the misses and\n"
+          "                           stalls (default), 'all' (every signal with a count),\n"
+          "                           or signal names separated by commas\n"
           "      --speedscope FILE    speedscope's format (stacks weighted by cycles)\n"
           "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
@@ -200,11 +206,30 @@ static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, run_progres
   return s;
 }
 
+/* --callgrind-events: "all", or signal names separated by commas. */
+static bool events_valid(const char *list) {
+  if (!strcmp(list, "all"))
+    return true;
+  for (const char *c = list;;) {
+    size_t len = strcspn(c, ",");
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), c);
+    if (len == 0 || len >= sizeof name || tally_signal_lookup(name) < 0) {
+      fprintf(stderr, "tally profile: --callgrind-events: '%.*s' is not a signal (see 'tally signals'); give "
+                      "'all' or names separated by commas\n", (int)len, c);
+      return false;
+    }
+    if (!c[len])
+      return true;
+    c += len + 1;
+  }
+}
+
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
@@ -215,6 +240,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"csv", required_argument, NULL, O_CSV},       {"json", required_argument, NULL, O_JSON},
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
+    {"callgrind-events", required_argument, NULL, O_CG_EVENTS},
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {"semihost-files", required_argument, NULL, O_HOST_FILES},
     {"timeout", required_argument, NULL, O_TIMEOUT},
@@ -222,6 +248,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
+    {"argv0-path", no_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
     {"no-progress", no_argument, NULL, O_NO_PROGRESS},
     {"progress-every", required_argument, NULL, O_PROGRESS_EVERY},
@@ -328,9 +355,14 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       }
       break;
     case O_GMON_UNIT:
-      if (!strcmp(optarg, "seconds")) o->gmon_cycles = false;
-      else if (!strcmp(optarg, "cycles")) o->gmon_cycles = true;
+      if (!strcmp(optarg, "seconds")) o->gmon_unit = 's';
+      else if (!strcmp(optarg, "cycles")) o->gmon_unit = 'c';
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
+      break;
+    case O_CG_EVENTS:
+      if (!events_valid(optarg))
+        return -1;
+      o->cg_events = optarg;
       break;
     case O_HOST_FILES:
       snprintf(optname, sizeof optname, "--%s", longs[li].name);
@@ -402,9 +434,14 @@ static int write_one(const tally_profile *p, const tally_run_info *run, const ch
   int fmt = tally_profile_format_lookup(format);
   if (fmt == TALLY_PROFILE_CSV && o->lines)
     fmt = TALLY_PROFILE_LINES_CSV;
-  if (fmt == TALLY_PROFILE_GMON && o->gmon_cycles)
+  if (fmt == TALLY_PROFILE_GMON && o->gmon_unit != 's')
     fmt = TALLY_PROFILE_GMON_CYCLES;
   int rc = tally_export_profile(p, run, (tally_profile_format)fmt, f, &err);
+  if (rc != 0 && fmt == TALLY_PROFILE_GMON_CYCLES && !o->gmon_unit && err.code == TALLY_E_USAGE) {
+    /* refused before a byte is written: too long a run for exact cycles */
+    fprintf(stderr, "tally profile: %s: %s; written in seconds instead\n", path, err.msg);
+    rc = tally_export_profile(p, run, TALLY_PROFILE_GMON, f, &err);
+  }
   if (rc == 0 && err.msg[0])
     fprintf(stderr, "tally profile: %s: %s\n", path, err.msg);
   else if (rc != 0)
@@ -471,16 +508,17 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
                      : tally_load_elf(sim, prog, &err);
   if (loaded == 0 && o->map)
     loaded = tally_load_map(sim, o->map, &err);
-  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
-    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
-    loaded = -1;
-  }
   if (loaded != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     return status;
   }
+  if ((status = host_files_set_args(&o->files, sim, "profile", argc - first, argv + first)) != 0)
+    return status;
   if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
     return status;
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally profile: warning: %s; their instructions trap as illegal\n", lacks);
   if (o->annotate && resolve_annotate(sim, o) != 0)
     return EXIT_USAGE;
   if (o->lines) {
@@ -546,6 +584,7 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   run.argv = argv + first;
   run.clock_hz = clk.frequency_mhz * 1e6; /* at the start of the run */
   run.lines = o->lines;
+  run.events = o->cg_events;
   if (!run.stop_detail || !*run.stop_detail)
     run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : s == TALLY_STOP_CYCLES ? "--max-cycles reached"
                     : run.stop;

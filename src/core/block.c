@@ -16,6 +16,7 @@
 #include "../timing/timing.h"
 #include "cpu.h"
 #include "ctx_count.h"
+#include "jit.h"
 
 #define ARENA_CHUNK (4u << 20)
 
@@ -201,6 +202,8 @@ void core_block_flush(core_cpu *cpu) {
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
   arena_release(cpu);
+  if (cpu->jit) /* translations go with their blocks */
+    core_jit_flush(cpu->jit);
   if (cpu->singles)
     memset(cpu->singles->valid, 0, sizeof cpu->singles->valid);
   cpu->ncached = 0;

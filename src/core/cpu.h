@@ -47,6 +47,7 @@ typedef struct core_block {
   uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
   uint8_t *insn_idx;           /* instructions before ops[i]; insn_idx[n_ops] = n_insns */
   bool cached;                 /* in the block cache (not a prefix block of stepping) */
+  const void *jit;             /* its translated code (jit.c), or NULL */
   core_op ops[];
 } core_block;
 
@@ -106,6 +107,13 @@ typedef struct core_bus {
   bool (*store)(struct core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);   /* false: access fault */
   void (*watched_store)(struct core_cpu *cpu, uint32_t addr, unsigned size);          /* a store hit a WATCH_HTIF word */
   void (*semihost)(struct core_cpu *cpu);                                             /* the call in a0/a1 */
+  /* Optional (NULL: none). The board's events due by cycle `now`
+   * (cpu->ext_due <= now), called between instructions: interrupt lines
+   * that rise, bytes that arrive; it sets cpu->ext_due to the next one. */
+  void (*events)(struct core_cpu *cpu, uint64_t now);
+  /* An interrupt was taken: its mcause and the cycle the handler's first
+   * instruction begins at (after the core model's trap_penalty). */
+  void (*interrupt_entry)(struct core_cpu *cpu, uint32_t cause, uint64_t handler_cycle);
 } core_bus;
 
 /* Debug triggers (Sdtrig, type 2 mcontrol) and physical memory protection
@@ -140,6 +148,8 @@ typedef struct core_cpu {
   uint64_t traps;       /* exceptions and interrupts taken (entered a handler) */
   uint64_t horizon;     /* the fast loop must not take instret past this */
   uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
+  uint64_t ext_due;     /* the cycle of the board's next event (core_bus.events), UINT64_MAX none:
+                           a horizon like the timer's, so that it happens at the exact boundary */
   uint64_t max_cycles;  /* the cycle budget, 0 = none: a run stops at the first
                            instruction boundary at or past it, a wfi sleeps no further */
   atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */
@@ -158,6 +168,10 @@ typedef struct core_cpu {
   uint32_t mcountinhibit; /* its CY and IR bits (the hpm bits: timing/pmu.h) */
   uint64_t mcycle_frozen, minstret_frozen; /* the values while inhibited */
   uint64_t idle_cycles; /* cycles spent waiting in wfi */
+  /* the first counter the program read that counts no cycles without a core
+   * model (mcycle, cycle and their high halves, the hpm counters), and the
+   * reading instruction's pc; 0: none read (tally_untimed_counter_read) */
+  uint32_t untimed_csr, untimed_pc;
 
   /* CLINT timer: mtime = cycles * tick_num / tick_den + mtime_adj
    * (a 10 MHz timebase at the core clock) */
@@ -193,6 +207,9 @@ typedef struct core_cpu {
   /* With a profile, the cached blocks' executions per calling context
    * (ctx_count.h). */
   struct core_ctx_counts *ctx_counts;
+
+  /* the translator (jit.h): NULL runs the interpreter */
+  struct core_jit *jit;
 
   /* where the fast loop is, for slow paths that need the exact state */
   const core_block *cur_blk;
@@ -271,6 +288,12 @@ bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address 
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
 bool core_exec_timed_pmu(core_cpu *cpu, core_block *first); /* timed, listing entered blocks (core_track) */
 bool core_exec(core_cpu *cpu, core_block *first);
+
+/* The engine of functional runs: the interpreter, or the translator
+ * (jit.c) where core_jit_supported(); timed runs always interpret.
+ * core_set_engine(cpu, true) returns false (and keeps the interpreter)
+ * where the translator is not supported or has no memory. */
+bool core_set_engine(core_cpu *cpu, bool jit);
 
 /* Attaches a timing model (taking ownership) or detaches it (NULL). */
 void core_set_timing(core_cpu *cpu, timing *tm);

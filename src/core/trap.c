@@ -64,6 +64,9 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
   cpu->pc = base;
   if (interrupt && (cpu->mtvec & 3u) == 1u)
     cpu->pc = base + 4u * (cause & 0x7fffffffu);
+  /* taken between instructions: the cycle count is exact (the penalty in it) */
+  if (interrupt && cpu->bus->interrupt_entry)
+    cpu->bus->interrupt_entry(cpu, cause, cpu->tm ? cpu->tm->cycle : cpu->instret + cpu->idle_cycles);
 }
 
 uint32_t core_mip(const core_cpu *cpu) {
@@ -112,11 +115,17 @@ uint64_t core_timer_due_cycle(const core_cpu *cpu) {
   return c > (__int128)(UINT64_MAX / 2) ? UINT64_MAX : (uint64_t)c;
 }
 
+/* wfi sleeps until the timer interrupt (if enabled in mie) or the board's
+ * next event (if external interrupts are enabled in mie), whichever comes
+ * first: an event that raises no interrupt ends the sleep too (a wfi may
+ * complete for any reason; programs wait in a loop). */
 void core_wfi(core_cpu *cpu) {
   if (core_mip(cpu) & cpu->mie)
     return;
-  if (cpu->mie & MIP_MTIP) {
-    uint64_t due = core_timer_due_cycle(cpu), now = core_cycle_now(cpu);
+  if (cpu->mie & (MIP_MTIP | MIP_MEIP)) {
+    uint64_t due = cpu->mie & MIP_MTIP ? core_timer_due_cycle(cpu) : UINT64_MAX, now = core_cycle_now(cpu);
+    if ((cpu->mie & MIP_MEIP) && cpu->ext_due < due)
+      due = cpu->ext_due;
     if (due != UINT64_MAX) {
       if (cpu->max_cycles && due > cpu->max_cycles) /* the run ends there: the sleep too */
         due = cpu->max_cycles;

@@ -85,6 +85,9 @@ static int make_dirs(serve_ctx *c) {
   snprintf(sub, sizeof sub, "%s/jobs", c->dir);
   if (mkdir(sub, 0700) != 0 && errno != EEXIST)
     return -1;
+  snprintf(sub, sizeof sub, "%s/runs", c->dir);
+  if (mkdir(sub, 0700) != 0 && errno != EEXIST)
+    return -1;
   return 0;
 }
 

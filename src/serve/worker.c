@@ -411,7 +411,7 @@ static int go(worker *w) {
     return rc;
   if (serve_sandbox_no_files() != 0)
     return fail("the sandbox", "cannot shut the run off from host files on this machine");
-  if (w->m && tally_measure_start(w->m, "program", tally_core_name(w->sim), &w->err) != 0)
+  if (w->m && tally_measure_start(w->m, jstr(w->job, "name", "program"), tally_core_name(w->sim), &w->err) != 0)
     return fail("the statistics module", w->err.msg);
   stop_measure = w->m;
   if (stop_signal)
@@ -486,8 +486,13 @@ int serve_worker_main(const char *jobdir) {
    * every open but the console, below the seccomp filter that backs it */
   else if (tally_set_host_files(w.sim, TALLY_HOST_FILES_NONE, NULL, &w.err) != 0)
     rc = fail("the run", w.err.msg);
-  else if (json_is_true(json_object_get(w.job, "check")))
-    rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
+  else if (json_is_true(json_object_get(w.job, "check"))) {
+    bool raw = jstr(w.job, "map", NULL) != NULL;
+    struct stat st;
+    uint32_t lo = (uint32_t)json_integer_value(json_object_get(w.job, "load_addr"));
+    uint64_t hi = raw && stat(jstr(w.job, "program", ""), &st) == 0 ? lo + (uint64_t)st.st_size : lo;
+    rc = worker_check(w.sim, load(&w), raw ? NULL : jstr(w.job, "program", NULL), raw, lo, hi, &w.err);
+  }
   else
     rc = go_in_thread(&w);
   stop_measure = NULL;

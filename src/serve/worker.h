@@ -2,6 +2,7 @@
 #ifndef TALLY_SERVE_WORKER_H
 #define TALLY_SERVE_WORKER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -15,6 +16,8 @@ int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_lin
 
 /* Prints the loaded program's function table as one JSON line, or why it
  * could not be loaded (loaded != 0: err says). Returns the exit status. */
-int worker_check(tally_sim *sim, int loaded, const char *elf, tally_error *err);
+/* raw: a .bin at [bin_lo, bin_hi) with its .map, checked against each other. */
+int worker_check(tally_sim *sim, int loaded, const char *elf, bool raw, uint32_t bin_lo, uint64_t bin_hi,
+                 tally_error *err);
 
 #endif

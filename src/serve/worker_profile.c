@@ -50,8 +50,15 @@ static void one_stack(void *ctx, const char *const *names, size_t depth, uint64_
   json_array_append_new(ctx, json_pack("[o,I]", s, (json_int_t)cycles));
 }
 
-/* Annotated code of the functions that ran: [pc, text, cycles, retired, line] per instruction. */
-static json_t *code(tally_sim *sim, const tally_profile *p, const tally_line_table *lt, int instret) {
+static uint64_t at(const tally_profile *p, uint32_t pc, int sig) {
+  return sig >= 0 ? tally_profile_at(p, pc, sig) : 0;
+}
+
+/* Annotated code of the functions that ran, per instruction: [pc, text,
+ * cycles, retired, line, i-cache misses, d-cache misses (read + write),
+ * stall cycles]. sig: the shown signals' numbers (cycle, instret,
+ * icache.miss, dcache.read_miss, dcache.write_miss, stall, ...). */
+static json_t *code(tally_sim *sim, const tally_profile *p, const tally_line_table *lt, const int *sig) {
   const tally_func_profile *f;
   size_t n = tally_profile_functions(p, &f), rows = 0;
   json_t *all = json_object();
@@ -71,9 +78,11 @@ static json_t *code(tally_sim *sim, const tally_profile *p, const tally_line_tab
         const char *base = strrchr(file, '/');
         snprintf(where, sizeof where, "%s:%u", base ? base + 1 : file, line);
       }
-      json_array_append_new(a, json_pack("[I,s,I,I,s]", (json_int_t)pc, text,
-                                         (json_int_t)tally_profile_at(p, pc, 0),
-                                         (json_int_t)(instret >= 0 ? tally_profile_at(p, pc, instret) : 0), where));
+      json_array_append_new(a, json_pack("[I,s,I,I,s,I,I,I]", (json_int_t)pc, text,
+                                         (json_int_t)tally_profile_at(p, pc, 0), (json_int_t)at(p, pc, sig[1]), where,
+                                         (json_int_t)at(p, pc, sig[2]),
+                                         (json_int_t)(at(p, pc, sig[3]) + at(p, pc, sig[4])),
+                                         (json_int_t)at(p, pc, sig[5])));
       pc += (uint32_t)len;
     }
     json_object_set_new(all, f[i].name, a);
@@ -93,7 +102,7 @@ int worker_write_profile(tally_sim *sim, const tally_profile *p, const tally_lin
   tally_profile_stacks(p, one_stack, stacks);
   json_t *j = json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:b}", "total_cycles", (json_int_t)tally_profile_total(p, 0),
                         "signals", names, "functions", functions(p, sig), "arcs", arcs(p), "stacks", stacks,
-                        "code", code(sim, p, lt, tally_signal_lookup("instret")), "lines",
+                        "code", code(sim, p, lt, sig), "lines",
                         lt && tally_line_table_rows(lt) > 0);
   int rc = json_dumpf(j, f, JSON_COMPACT);
   json_decref(j);

@@ -77,6 +77,7 @@ typedef struct core_model {
                                      cycles later waits this much less */
   uint32_t mul_use_penalty;       /* likewise for a multiply's result (0: none) */
   uint32_t shift_use_penalty;     /* likewise for a shift's result (0: none) */
+  uint32_t csr_use_penalty;       /* likewise for a CSR instruction's result (0: none) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

@@ -64,6 +64,8 @@ timing *timing_new(const core_model *m) {
     late = m->mul_use_penalty;
   if (m->shift_use_penalty > late)
     late = m->shift_use_penalty;
+  if (m->csr_use_penalty > late)
+    late = m->csr_use_penalty;
   t->hazard_bound = TIMING_HEADS * late;
   compute_memory_cycles(t);
   compute_bounds(t);
