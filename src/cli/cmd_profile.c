@@ -133,7 +133,8 @@ static void profile_usage(FILE *f) {
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
           "      --tasks[=SPEC]       per task: which task runs is read from the program's\n"
           "                           own current-task pointer (SPEC: auto (default),\n"
-          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR);\n"
+          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
+          "                           reg:REGISTER);\n"
           "                           exports get the task as their root frame\n"
           "      --perfetto FILE      with --tasks: a timeline, one track per task and trap\n"
           "                           context, for ui.perfetto.dev\n"
@@ -308,7 +309,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     case O_TASKS:
       if (optarg && !*optarg) {
         fprintf(stderr, "tally profile: --tasks= wants a convention (auto, freertos, zephyr, tally), "
-                        "VARIABLE[:NAME_MEMBER] or 0xADDR\n");
+                        "VARIABLE[:NAME_MEMBER], 0xADDR or reg:REGISTER\n");
         return -1;
       }
       o->tasks = optarg ? optarg : "auto";

@@ -270,6 +270,14 @@ typedef struct timing {
   const timing_watch_ops *watch_ops; /* the horizon watcher, or NULL (watch too) */
   void *watch;
 
+  /* The late results a block was entered with, when there were any, and
+   * which entry that was (the block and the instruction count before it):
+   * a block left early after its first instructions carries them on
+   * (exec_loop.inc, hazards_after). Written only on that rare entry. */
+  timing_hazards hz_entry;
+  const void *hz_entry_block;
+  uint64_t hz_entry_instret;
+
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
    * other caches simulated on the same stream); only the miss path pays.
