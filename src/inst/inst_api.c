@@ -52,6 +52,9 @@ void tally_inst_close(tally_inst *ti) {
   for (size_t i = 0; i < ti->ncode; i++)
     free(ti->code[i].name);
   free(ti->code);
+  for (size_t i = 0; i < ti->nobjs; i++)
+    free(ti->objs[i].name);
+  free(ti->objs);
   free(ti->segs);
   free(ti->insns);
   free(ti->dec);
