@@ -257,6 +257,8 @@ static void remove_dir(const char *dir) {
   rmdir(dir);
 }
 
+void tally_inst_get_summary(const tally_inst *ti, tally_inst_summary *out) { *out = ti->sum; }
+
 int tally_inst_write(tally_inst *ti, const char *out, tally_error *err) {
   int rc = inst_sites_check(ti, err);
   if (rc)
@@ -272,7 +274,24 @@ int tally_inst_write(tally_inst *ti, const char *out, tally_error *err) {
   if (!rc) {
     char elf[4200];
     snprintf(elf, sizeof elf, "%s/analysis.elf", dir);
-    rc = inst_write_output(ti, elf, out, err);
+    ti->sum = (tally_inst_summary){0};
+    rc = inst_write_output(ti, elf, out, &ti->sum, err);
+  }
+  if (!rc) {
+    tally_inst_summary *m = &ti->sum;
+    m->sites = ti->nsites;
+    for (size_t s = 0; s < ti->nsites; s++) {
+      const inst_site *st = &ti->sites[s];
+      if (st->jump)
+        m->jump++;
+      else
+        m->trap++, m->trap_tramp += st->tramp != 0;
+      m->own += inst_site_forced(ti, st->insn);
+    }
+    m->insns = ti->ninsns;
+    for (size_t i = 0; i < ti->ninsns; i++)
+      m->code_bytes += ti->insns[i].len;
+    m->data_bytes = ti->data_bytes;
   }
   if (!getenv("TALLY_INST_KEEP"))
     remove_dir(dir);

@@ -72,6 +72,7 @@ struct tally_inst {
   inst_obj *objs;       /* object symbols in the executable sections */
   size_t nobjs;
   uint32_t data_bytes;  /* bytes of the executable sections that are not code (inst_code.c) */
+  tally_inst_summary sum; /* what tally_inst_write made (inst_write.c fills the sizes) */
 
   sym_table syms;
   bool has_symtab;
@@ -166,7 +167,8 @@ int inst_link_run(const tally_inst *ti, const char *dir, tally_error *err);
 
 /* inst_write.c: merges the analysis image into a copy of the input with
  * every site patched; writes `out` through a temporary file. */
-int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_error *err);
+int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_inst_summary *sum,
+                      tally_error *err);
 
 /* inst_embed.c (generated at build time): the target-side runtime sources. */
 typedef struct inst_embedded_file {
