@@ -190,6 +190,13 @@ typedef struct tally_inst_summary {
 } tally_inst_summary;
 void tally_inst_get_summary(const tally_inst *ti, tally_inst_summary *out);
 
+/* Warnings of the last tally_inst_write (made or not): loads that may read
+ * replaced instructions through a pointer formed outside their block (a
+ * data-flow check; docs/tally-inst.md, "Code that reads itself"). The
+ * count may exceed what is kept (64): tally_inst_warning is NULL past it. */
+size_t tally_inst_nwarnings(const tally_inst *ti);
+const char *tally_inst_warning(const tally_inst *ti, size_t i);
+
 /* Generates the trampolines and tables, compiles and links the analysis
  * image with riscv64-unknown-elf-gcc (from PATH, or $TALLY_RISCV_CC), and
  * writes the instrumented executable to `out` (through a temporary file

@@ -294,6 +294,16 @@ static void print_report(const tally_inst *ti) {
   }
 }
 
+/* The data-flow check's warnings (code read through a pointer formed
+ * outside the reading block). */
+static void print_warnings(const tally_inst *ti, FILE *f, const char *prefix) {
+  size_t n = tally_inst_nwarnings(ti), k = 0;
+  for (; k < n && tally_inst_warning(ti, k); k++)
+    fprintf(f, "%s%s\n", prefix, tally_inst_warning(ti, k));
+  if (k < n)
+    fprintf(f, "%s... and %zu more such reads\n", prefix, n - k);
+}
+
 /* n with thousands separators */
 static const char *grouped(uint64_t n, char *buf, size_t size) {
   char raw[32];
@@ -388,6 +398,9 @@ static int inst_main(int argc, char **argv, inst_opts *o) {
   else {
     if (o->report)
       print_report(ti);
+    print_warnings(ti, stderr, "tally inst: warning: ");
+    if (o->report)
+      print_warnings(ti, stdout, "warning: ");
     if (!o->quiet)
       print_summary(ti, o);
   }

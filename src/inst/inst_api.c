@@ -42,6 +42,8 @@ void tally_inst_close(tally_inst *ti) {
     free(ti->sites[s].calls);
   }
   free(ti->sites);
+  for (size_t w = 0; w < ti->nwarnings; w++)
+    free(ti->warnings[w]);
   free(ti->tramp_asm);
   free(ti->bb_rec);
   free(ti->bb_prog);
@@ -256,6 +258,9 @@ static void remove_dir(const char *dir) {
   }
   rmdir(dir);
 }
+
+size_t tally_inst_nwarnings(const tally_inst *ti) { return ti->nwarnings_total; }
+const char *tally_inst_warning(const tally_inst *ti, size_t i) { return i < ti->nwarnings ? ti->warnings[i] : NULL; }
 
 void tally_inst_get_summary(const tally_inst *ti, tally_inst_summary *out) { *out = ti->sum; }
 

@@ -72,6 +72,8 @@ struct tally_inst {
   inst_obj *objs;       /* object symbols in the executable sections */
   size_t nobjs;
   uint32_t data_bytes;  /* bytes of the executable sections that are not code (inst_code.c) */
+  char *warnings[64];   /* what the instrumentation may change that it cannot refuse (inst_selfread.c) */
+  size_t nwarnings, nwarnings_total;
   tally_inst_summary sum; /* what tally_inst_write made (inst_write.c fills the sizes) */
 
   sym_table syms;
@@ -131,6 +133,11 @@ int inst_code_map(tally_inst *ti, uint8_t ***map, tally_error *err);
  * object symbols. */
 const inst_obj *inst_obj_at(const tally_inst *ti, uint32_t addr);
 const char *inst_data_where(const tally_inst *ti, uint32_t addr, char *buf, size_t size);
+
+#define INST_MAX_WARNINGS 64
+/* inst_selfread.c: warnings for loads that may read replaced code through
+ * a pointer formed elsewhere (after the sites are planned). */
+void inst_selfread_check(tally_inst *ti);
 
 /* inst_cfg.c: decodes every executable section; functions, blocks, flags. */
 int inst_cfg_build(tally_inst *ti, tally_error *err);
