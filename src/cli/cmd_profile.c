@@ -42,6 +42,7 @@ typedef struct profile_opts {
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
   const char *cg_events;  /* --callgrind-events, or NULL */
+  const char *gmon_elf;   /* --gmon-elf: the program copied for gprof, or NULL */
   int gmon_unit;           /* --gmon-unit: 0 not given (cycles, else seconds), 's' seconds, 'c' cycles */
   bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
@@ -124,6 +125,8 @@ static void profile_usage(FILE *f) {
           "      --gmon-unit U        cycles (default: gprof's columns are exact cycles;\n"
           "                           seconds when a run is too long for that) or\n"
           "                           seconds (counts at the core clock)\n"
+          "      --gmon-elf FILE      a copy of PROGRAM for gprof, which keeps GCC's clones\n"
+          "                           (med3.constprop.0): 'gprof FILE gmon.out'\n"
           "      --callgrind FILE     Callgrind format, for callgrind_annotate and KCachegrind\n"
           "      --callgrind-events E  its events: cycles, instructions and the misses and\n"
           "                           stalls (default), 'all' (every signal with a count),\n"
@@ -238,7 +241,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
          O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS,
-         O_IRQ, O_UART_RX };
+         O_IRQ, O_UART_RX, O_GMON_ELF };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},
     {"engine", required_argument, NULL, O_ENGINE},     {"set", required_argument, NULL, O_SET},
@@ -251,6 +254,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
     {"callgrind-events", required_argument, NULL, O_CG_EVENTS},
+    {"gmon-elf", required_argument, NULL, O_GMON_ELF},
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {"semihost-files", required_argument, NULL, O_HOST_FILES},
     {"timeout", required_argument, NULL, O_TIMEOUT},
@@ -385,6 +389,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       else if (!strcmp(optarg, "cycles")) o->gmon_unit = 'c';
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
       break;
+    case O_GMON_ELF: o->gmon_elf = optarg; break;
     case O_CG_EVENTS:
       if (!events_valid(optarg))
         return -1;
@@ -414,6 +419,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   if (o->perfetto && !o->tasks) {
     fprintf(stderr, "tally profile: --perfetto writes the tasks' timeline: give --tasks too "
                     "(tally run --perfetto has the calls' timeline)\n");
+    return -1;
+  }
+  if (o->gmon_elf && o->raw) {
+    fprintf(stderr, "tally profile: --gmon-elf copies an ELF program, not a raw binary\n");
     return -1;
   }
   if (o->quiet)
@@ -514,6 +523,29 @@ static int write_perfetto(const tally_profile *p, const tally_run_info *run, con
   if (rc != 0)
     fprintf(stderr, "tally profile: --perfetto %s: cannot write\n", path);
   return rc;
+}
+
+/* --gmon-elf: the program copied so that gprof keeps GCC's clones
+ * (tally_export_gprof_elf); with --gmon alone, a note when gprof would
+ * drop some. 0, or -1 after saying why. */
+static int gprof_copy(const char *prog, const profile_opts *o) {
+  bool gmon = false;
+  for (int i = 0; i < o->noutputs; i++)
+    gmon |= !strcmp(o->outputs[i][0], "gmon");
+  if (o->raw || (!o->gmon_elf && (!gmon || o->quiet)))
+    return 0;
+  char names[256];
+  tally_error err;
+  int n = tally_export_gprof_elf(prog, o->gmon_elf, names, sizeof names, &err);
+  if (n < 0) {
+    fprintf(stderr, "tally profile: --gmon-elf: %s\n", err.msg);
+    return o->gmon_elf ? -1 : 0;
+  }
+  if (n > 0 && !o->gmon_elf)
+    fprintf(stderr, "tally profile: note: gprof drops %d clone name%s of %s (%s): it reads such a name on into the "
+                    "next string of the symbol names; give gprof the copy --gmon-elf FILE writes\n",
+            n, n == 1 ? "" : "s", prog, names);
+  return 0;
 }
 
 /* The board's program loaded, profiled and reported: the exit status. */
@@ -622,6 +654,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
     irq_report(sim, stderr);
   if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
     status = EXIT_INTERNAL;
+  if (gprof_copy(prog, o) != 0 && status == 0)
+    status = EXIT_CANTCREAT;
   tally_profile_free(p);
   return status;
 }
