@@ -1,8 +1,8 @@
-# Reads mcycle, minstret and mhpmcounter3, then exits through HTIF with
-# status 0 when mcycle - minstret is the same before and after a loop
-# (mcycle counts instructions: no core model), 1 when it is not. The
-# first read is at _start+0: tests/cli/newuser.py expects tally run's
-# warning to name "mcycle" at that address.
+/* Reads mcycle, minstret and mhpmcounter3, then exits through HTIF with
+   status 0 when mcycle - minstret is the same before and after a loop
+   (mcycle counts instructions: no core model), 1 when it is not. The
+   first read is at _start+0: tests/cli/newuser.py expects tally run's
+   message to name "mcycle" at that address. */
   .option norvc
   .section .text.start
   .globl _start
