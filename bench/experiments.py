@@ -25,6 +25,10 @@ Regenerates every table and figure of docs/experiments.md:
           much of the run they cover.
   fig9    DSPInst, Fig. 9: data-cache misses per interval over a run of
           mcomp, drawn into FIGURES/fig9-dcache-misses.png.
+  tasks   Statistics Module paper, "runtime artifacts such as multithreading":
+          the RTOS workloads (target/rtos) profiled per task with
+          `tally profile --tasks` on two core models: per-task cycles,
+          misses, switches and the tick handler's cost.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -80,7 +84,7 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -777,6 +781,89 @@ def exp_table4(t, out):
         out()
 
 
+TASK_CORES = ["tally5", "vexriscv-imac"]
+TASK_RUNS = [("rtos_pipeline", ("400",)), ("rtos_inversion", ()), ("rtos_inversion", ("pi",)),
+             ("rtos_control", ("60",))]
+
+
+def task_profile(t, name, args, core):
+    """tally profile --tasks --json: the parsed JSON, checked: the tasks'
+    totals add up to the run's in every counted signal."""
+    out = t._tmpfile(".tasks.json")
+    argv = [t.binary, "profile", "--core", core, "--tasks", "--json", out,
+            t.elf("rv32imac", name)] + list(args)
+    t._exec(argv)
+    with open(out) as f:
+        d = json.load(f)
+    os.unlink(out)
+    for s in d["signals"]:
+        if s.startswith("marker"):
+            continue
+        if sum(k["total"][s] for k in d["tasks"]["list"]) != d["totals"][s]:
+            raise ExperimentError(f"the tasks' {s} do not add up to the run's: {' '.join(argv)}")
+    return d
+
+
+def exp_tasks(t, out):
+    out("## Tasks — per-task counts on an RTOS (tally profile --tasks)")
+    out()
+    jobs = [(w, a, c) for w, a in TASK_RUNS for c in TASK_CORES]
+    res = dict(zip(jobs, t.map(lambda j: task_profile(t, j[0], j[1], j[2]), jobs)))
+    # the task layer changes nothing: the same cycles as a plain tally run
+    for (w, a, c), d in res.items():
+        out_path = t._tmpfile(".stats.json")
+        t._exec([t.binary, "run", "--core", c, "--stats-json", out_path, t.elf("rv32imac", w)] + list(a))
+        with open(out_path) as f:
+            plain = json.load(f)
+        os.unlink(out_path)
+        if (plain["cycles"], plain["instructions"]) != (d["totals"]["cycle"], d["totals"]["instret"]):
+            raise ExperimentError(f"{w} {a} on {c}: tally profile --tasks counts differ from tally run's")
+    for w, a in TASK_RUNS:
+        label = " ".join([w] + list(a))
+        out(f"### {label}")
+        out()
+        names = []
+        for c in TASK_CORES:
+            for k in res[(w, a, c)]["tasks"]["list"]:
+                if k["name"] not in names:
+                    names.append(k["name"])
+        rows = []
+        for nm in names:
+            row = [nm]
+            for c in TASK_CORES:
+                d = res[(w, a, c)]
+                k = {x["name"]: x for x in d["tasks"]["list"]}.get(nm)
+                if not k:
+                    row += ["—"] * 5
+                    continue
+                tt = k["total"]
+                row += [n(tt["cycle"]), pct(100.0 * tt["cycle"] / d["totals"]["cycle"]), n(k["switches"]),
+                        f"{n(tt['icache.miss'])} / {n(tt['dcache.read_miss'] + tt['dcache.write_miss'])}",
+                        n(tt["stall"])]
+            rows.append(row)
+        tot = ["total"]
+        for c in TASK_CORES:
+            d = res[(w, a, c)]
+            tt = d["totals"]
+            tot += [n(tt["cycle"]), "100.00%", "", f"{n(tt['icache.miss'])} / "
+                    f"{n(tt['dcache.read_miss'] + tt['dcache.write_miss'])}", n(tt["stall"])]
+        rows.append(tot)
+        hdr = ["task"]
+        for c in TASK_CORES:
+            hdr += [f"{c} cycles", "share", "switches", "I$ / D$ misses", "stall cycles"]
+        out(table(hdr, rows))
+        out()
+        ticks = []
+        for c in TASK_CORES:
+            k = {x["name"]: x for x in res[(w, a, c)]["tasks"]["list"]}.get("irq:7")
+            if k and k["switches"]:
+                ticks.append(f"{c} {k['total']['cycle'] / k['switches']:.1f}")
+        if ticks:
+            out("Cycles per timer interrupt (irq:7 cycles / entries, the handler and the trap "
+                "penalty): " + ", ".join(ticks) + ".")
+            out()
+
+
 # ---------------------------------------------------------------------------
 # SnoopP against gprof with -pg: the instrumented program's gprof profile,
 # the uninstrumented program's exact profile, and what -pg costs, exactly.
@@ -1182,7 +1269,8 @@ def main():
         for e in only:
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
              "pg": exp_pg, "table8": exp_table8,
-             "fig9": lambda t, out: exp_fig9(t, out, figures)}[e](t, out)
+             "fig9": lambda t, out: exp_fig9(t, out, figures),
+             "tasks": exp_tasks}[e](t, out)
     except ExperimentError as err:
         out(f"**Stopped: {err}**")
         out.close()

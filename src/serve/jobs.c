@@ -145,6 +145,8 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
   json_object_set_new(job, "max_cycles", json_integer((json_int_t)(cycles > INT64_MAX ? INT64_MAX : cycles)));
   json_object_set_new(job, "max_output", json_integer((json_int_t)c->lim.max_output));
   json_object_set_new(job, "collector", json_string(c->collector_addr));
+  if (c->source_dir) /* the server's option, never the request's */
+    json_object_set_new(job, "source_dir", json_string(c->source_dir));
   return 0;
 }
 

@@ -41,6 +41,7 @@ typedef struct serve_ctx {
   char *dir;                /* the server's own folder: programs/ and jobs/ under it */
   char *db;                 /* the SQLite store of runs */
   char *sweep_db;           /* --sweep-db: the sweep file the page shows, or NULL */
+  char *source_dir;         /* --source-dir: source files the page may show lie in it (a real path), or NULL */
   char *token;              /* required on /api when not NULL */
   char *self_exe;           /* this binary, for the workers */
   char host[64];            /* the listen address as Host headers must name it */

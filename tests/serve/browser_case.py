@@ -31,7 +31,8 @@ from serve_harness import Server, check, done, fresh_dir, tally_report_json  # n
 TALLY, WL, WORK, SHOTS = sys.argv[1:5]
 DOC_IMAGES = sys.argv[5] if len(sys.argv) > 5 else None
 SHOT_NAMES = ("serve-bad-upload", "serve-functions", "serve-run", "serve-compare", "serve-profile", "serve-sweep",
-              "serve-sweep-programs")
+              "serve-sweep-programs", "serve-source")
+SOURCE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "target")
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTERVAL = 100000
 
@@ -113,6 +114,7 @@ def check_sweep2(seen, exp):
         front = [p for p in pts if p["program"] == g and str(p["point"]) in front_of(pts)]
         best[g] = str(min(front, key=lambda p: (p["metrics"]["cycles"], p["point"]))["point"])
     check(sorted(map(tuple, s2["best"])) == sorted(best.items()), "best point per program %s, want %s" % (s2["best"], best))
+    check({b["program"]: str(b["point"]) for b in exp["best"]} == best, "tally sweep's best per program: %s" % exp["best"])
     # the aggregate: geometric mean over the programs of cycles relative to the first configuration's
     agg = s2["aggregate"]
     head = agg[0]
@@ -130,6 +132,9 @@ def check_sweep2(seen, exp):
         logs = [math.log(c[g]["metrics"]["cycles"] / base[g]["metrics"]["cycles"]) for g in progs]
         want = "%.4f" % math.exp(sum(logs) / len(logs))
         check(row[col] == want, "aggregate of %s: %s, want %s" % (row[0], row[col], want))
+        cli = next((g for g in exp["aggregate"]["configs"] if g["config"] == row[0]), None)
+        check(cli is not None and "%.4f" % cli["geomean"]["cycles"] == want,
+              "tally sweep's geometric mean for %s: %s, the page's %s" % (row[0], cli, want))
 
 
 def spans(ext, least):
@@ -188,17 +193,49 @@ def check_runs(seen, db, want, cycles):
     t2 = seen["compareTable2"]
     check(t2 and t2[0][:2] == ["event", r1] and (r2 + " (baseline)") in t2[0], "the second run as baseline: %s" % t2)
     check(seen["profileOf"].startswith("run " + r1), "the first run's profile reopened: %r" % seen["profileOf"])
-    check(seen["flameFrames"] > 10 and seen["flameHeight"] >= 300, "a tall flame graph: %d frames, %d px"
-          % (seen["flameFrames"], seen["flameHeight"]))
+    check(seen["flameFrames"] > 10 and seen["flameDepth"] >= 4 and seen["flameHeight"] >= 18 * seen["flameDepth"],
+          "a flame graph of readable rows: %d frames, %d deep, %d px" % (seen["flameFrames"], seen["flameDepth"], seen["flameHeight"]))
     check(seen["flameFound"] >= 1 and seen["flameHighlighted"] >= 1 and "frames" in seen["flameFoundText"],
           "the flame graph's search finds memcpy: %s %s %r" % (seen["flameFound"], seen["flameHighlighted"], seen["flameFoundText"]))
     check(seen["annotatedRows"] > 0 and "stalls" in seen["annotatedCols"] and "d-cache misses" in seen["annotatedCols"],
           "annotated code with misses and stalls: %d rows, %s" % (seen["annotatedRows"], seen["annotatedCols"]))
+    tl = seen["timeline"]
+    law = tl["law"]
+    check(tl["slices"] == law["slices"] > 100 and tl["drawn"] > 10 and not law["cut"], "the call timeline drawn: %s" % tl)
+    check(law["memcpySlices"] == law["memcpyCalls"] and law["memcpySum"] == law["memcpyIncl"],
+          "memcpy's calls on the timeline add up to its inclusive cycles: %s" % law)
+    check(len(law["top"]) == 1 and law["top"][0][1] == 0 and law["top"][0][2] == law["total"],
+          "the entry function's one slice spans the run: %s (total %d)" % (law["top"], law["total"]))
+    hv = tl["hover"]
+    check(hv is not None and hv[3] == 0 and ("cycles %s to %s" % (fmt(hv[1]), fmt(hv[2]))) in tl["hoverText"],
+          "the call under the pointer with its exact cycles: %s %r" % (hv, tl["hoverText"]))
+    w, z = tl["whole"], tl["zoomed"]
+    check(w[0] <= z[0] < z[1] <= w[1] and z[1] - z[0] < 0.3 * (w[1] - w[0]), "a drag zooms the timeline: %s of %s" % (z, w))
     cg = seen["callgraph"]
     check(cg["nodes"] >= 2 and cg["canvas"] >= 1 and any(a[1] == "memcpy" and a[2] >= 1 for a in cg["arcs"]),
           "the call graph drawn around memcpy: %s" % cg)
     gone = subprocess.run([TALLY, "report", r2, "--db", db], capture_output=True, text=True)
     check(gone.returncode != 0 and "no run" in gone.stderr, "the second run was deleted from the page: %s" % gone.stderr)
+
+
+def check_source(seen):
+    """The ELF's annotated MixColumns: beside the first instruction of each source line, that line's
+    text as it is in the file addr2line names."""
+    check(seen["sourceShown"] and seen["source"], "the source column is shown: %s" % seen["source"][:3])
+    shown = 0
+    for addr, where, text in seen["source"]:
+        if not text:
+            continue
+        out = subprocess.run(["riscv64-unknown-elf-addr2line", "-e", os.path.join(WL, "aes.elf"), addr],
+                             capture_output=True, text=True).stdout.strip()
+        path, _, line = out.rpartition(":")
+        line = int(line.split()[0])
+        with open(path, encoding="ascii", errors="replace") as f:
+            want = f.read().split("\n")[line - 1]
+        check(where == "%s:%d" % (os.path.basename(path), line) and text == want,
+              "%s: %r at %s, %s:%d has %r" % (addr, text, where, path, line, want))
+        shown += 1
+    check(shown >= 3, "source text beside %d instructions of MixColumns" % shown)
 
 
 def main():
@@ -223,10 +260,10 @@ def main():
     subprocess.run([TALLY, "sweep", "-p", os.path.join(WL, "hanoi.elf") + " 6", "-p", os.path.join(WL, "crc32.elf"),
                     "-a", "icache.size=512,1K", "-a", "icache.ways=1,2", "--db", sweep_db, "--json", sweep2_json, "-q"],
                    check=True, capture_output=True)
-    s = Server(TALLY, os.path.join(WORK, "srv"), "--sweep-db", sweep_db)
+    s = Server(TALLY, os.path.join(WORK, "srv"), "--sweep-db", sweep_db, "--source-dir", SOURCE_DIR)
     try:
         r = subprocess.run(["node", os.path.join(HERE, "browser", "e2e.mjs"), s.url + "/", aes_bin,
-                            os.path.join(WL, "aes.map"), not_elf, SHOTS, short_bin],
+                            os.path.join(WL, "aes.map"), not_elf, SHOTS, short_bin, os.path.join(WL, "aes.elf")],
                            capture_output=True, text=True, timeout=180, cwd=os.path.join(HERE, "browser"))
     finally:
         s.stop()
@@ -274,6 +311,7 @@ def main():
         check(f.read() == csv, "downloaded CSV equals tally report --csv")
 
     check_runs(seen, s.db, want, cycles)
+    check_source(seen)
     with open(sweep2_json) as f:
         check_sweep2(seen, json.load(f))
     with open(sweep_json) as f:

@@ -13,11 +13,14 @@
 // Prints what it read from the page as JSON on stdout, for browser_case.py
 // to check against the command line.
 //
-// usage: node e2e.mjs URL BIN MAP NOT_AN_ELF SHOTS SHORT_BIN
+// Last, the ELF itself with its debug lines: its profile's annotated code
+// with the source text beside it (the server's --source-dir).
+//
+// usage: node e2e.mjs URL BIN MAP NOT_AN_ELF SHOTS SHORT_BIN ELF
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 
-const [url, bin, map, notElf, shots, shortBin] = process.argv.slice(2);
+const [url, bin, map, notElf, shots, shortBin, elf] = process.argv.slice(2);
 const shot = (page, name) => page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true });
 const seen = { console: [] };
 const attr = async (page, sel, name) => page.getAttribute(sel, name);
@@ -186,11 +189,36 @@ try {
   seen.flatTop = await page.$$eval('#flat tbody tr', (rows) => rows.slice(0, 3).map((r) => r.cells[0].textContent));
   seen.flameFrames = Number(await attr(page, '#flame', 'data-frames'));
   seen.flameHeight = (await page.locator('#flame svg').boundingBox()).height;
+  seen.flameDepth = Number(await attr(page, '#flame', 'data-depth'));
   await page.fill('#flame-search', 'memcpy');
   await frame(page);
   seen.flameFound = Number(await attr(page, '#flame', 'data-found'));
   seen.flameFoundText = await page.textContent('#flame-found');
   seen.flameHighlighted = await page.$$eval('#flame g.frame rect', (rs) => rs.filter((r) => /rgb\(230, 0, 230\)|#E600E6/i.test(r.getAttribute('fill') || r.style.fill)).length);
+  // the call timeline: every call drawn at its cycles; the call under the pointer; a drag zooms
+  const tl = await page.locator('#timeline .u-over').boundingBox();
+  seen.timeline = { slices: Number(await attr(page, '#timeline', 'data-slices')), drawn: Number(await attr(page, '#timeline', 'data-drawn')) };
+  await page.mouse.move(tl.x + tl.width / 2, tl.y + 8);
+  await frame(page);
+  seen.timeline.hover = JSON.parse((await attr(page, '#timeline', 'data-hover')) || 'null');
+  seen.timeline.hoverText = await page.textContent('#timeline-call');
+  seen.timeline.whole = await range(page, '#timeline');
+  await page.mouse.move(tl.x + tl.width * 0.4, tl.y + tl.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(tl.x + tl.width * 0.6, tl.y + tl.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await frame(page);
+  seen.timeline.zoomed = await range(page, '#timeline');
+  // the laws the timeline's data must keep, from the profile the page drew
+  seen.timeline.law = await page.evaluate(async (id) => {
+    const p = await (await fetch(`/api/runs/${id}/profile`)).json();
+    const f = p.functions.findIndex((x) => x.name === 'memcpy');
+    const mine = p.slices.filter((s) => s[0] === f);
+    const top = p.slices.filter((s) => s[3] === 0);
+    return { slices: p.slices.length, cut: p.slices_cut, memcpyIncl: p.functions[f].incl, memcpyCalls: p.functions[f].calls,
+      memcpySlices: mine.length, memcpySum: mine.reduce((a, s) => a + s[2] - s[1], 0),
+      top: top.map((s) => [p.functions[s[0]] ? p.functions[s[0]].name : null, s[1], s[2]]), total: p.total_cycles };
+  }, seen.runId);
   await page.selectOption('#annotate-func', 'memcpy');
   await frame(page);
   seen.annotatedRows = await page.$$eval('#annotate tbody tr', (rows) => rows.length);
@@ -243,6 +271,29 @@ try {
     best: await page.$$eval('#sweep-best tbody tr', (rows) => rows.map((r) => [r.dataset.program, r.dataset.point])),
     aggregate: await table('sweep-aggregate') };
   await shot(page, 'serve-sweep-programs');
+
+  // the ELF with its lines: the annotated code beside its source
+  await page.click('button[data-tab=program]');
+  await page.check('input[name=kind][value=elf]');
+  await page.setInputFiles('#elf-file', elf);
+  const before2 = await page.textContent('#program-summary');
+  await page.click('#upload');
+  await page.waitForFunction((b) => document.querySelector('#program-summary').textContent !== b, before2);
+  await page.click('button[data-tab=measure]');
+  while (await page.$('#pairs li button')) await page.click('#pairs li button >> nth=0');
+  await page.fill('#sets', '');
+  await page.fill('#args', '2');
+  const last = await attr(page, '#live', 'data-run-id');
+  await page.click('#run');
+  await page.waitForFunction((id) => (document.querySelector('#profile-view').dataset.of || '').startsWith('run ') &&
+    !(document.querySelector('#profile-view').dataset.of || '').startsWith('run ' + id), last, { timeout: 60000 });
+  await page.click('button[data-tab=profile]');
+  await page.selectOption('#annotate-func', 'MixColumns');
+  await frame(page);
+  seen.source = await page.$$eval('#annotate tbody tr', (rows) => rows.map((r) => [r.cells[0].textContent, r.cells[7].textContent, r.cells[8].textContent]));
+  seen.sourceShown = await page.isVisible('#annotate th.src');
+  await page.locator('#annotate').scrollIntoViewIfNeeded();
+  await shot(page, 'serve-source');
 } finally {
   await browser.close();
 }

@@ -152,6 +152,7 @@ function startWatching(job, req) {
   $('totals').tBodies[0].textContent = ''; $('signals').tBodies[0].textContent = '';
   $('progress').value = 0; $('progress-text').textContent = 'starting…';
   if (!state.plot) state.plot = new SeriesPlot($('plot'));
+  state.plot.opts.waiting = true;
   state.plot.setSeries([{ name: 'this run' }], []);
   $('live').dataset.state = 'running';
   delete $('live').dataset.runId;
@@ -192,6 +193,7 @@ function onEvent(e) {
   const plot = state.plot;
   if (e.t === 'start') {
     state.start = e;
+    plot.opts.waiting = false;
     plot.setSeries([{ name: 'this run' }], e.events.map((x, i) => ({ label: x.label, group: 0, col: i })));
     plot.info.textContent = e.events.length ? `one point per ${fmtInt(state.req.interval)}-cycle interval; run ${e.run_id}` :
       'no (signal, where) pairs: nothing to plot';
@@ -259,7 +261,7 @@ const RUN_COLS = [
   ['run', (r) => r.id], ['program', (r) => r.program || ''],
   ['core and overrides', (r) => [r.core || '', ...(r.sets || [])].join(' ')],
   ['pairs', (r) => (r.pairs || []).length, true], ['cycles', (r) => r.cycles ?? null, true],
-  ['intervals', (r) => r.intervals, true], ['note', (r) => r.user_note || ''], ['started', (r) => r.started || ''],
+  ['intervals', (r) => r.intervals, true], ['note', (r) => r.user_note || ''], ['started (UTC)', (r) => (r.started || '').replace('T', ' ').slice(0, 19)],
   ['status', (r) => r.status + (r.note ? ` (${r.note})` : '')],
 ];
 

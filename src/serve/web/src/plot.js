@@ -22,7 +22,7 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { el, fmtInt, fmtShort, COLORS } from './util.js';
+import { el, fmtInt, fmtShort, fmtTicks, COLORS } from './util.js';
 
 const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3]];
 
@@ -142,8 +142,8 @@ export class SeriesPlot {
   }
 
   axisOpts(kindsShown) {
-    const xAxis = { label: this.opts.xLabel, values: (u, vals) => vals.map(fmtShort), labelSize: 18, size: 36 };
-    const yv = (u, vals) => vals.map(fmtShort);
+    const xAxis = { label: this.opts.xLabel, values: (u, vals) => fmtTicks(vals), labelSize: 18, size: 36 };
+    const yv = (u, vals) => fmtTicks(vals);
     if (this.view === 'norm')
       return [xAxis, { scale: 'n', label: 'share of its largest interval', values: (u, vals) => vals.map((v) => Math.round(100 * v) + '%'), size: 56 }];
     return [xAxis, ...kindsShown.map((k, i) => ({
@@ -160,7 +160,7 @@ export class SeriesPlot {
     this.area.textContent = '';
     this.syncKey = 'tally-' + Math.random().toString(36).slice(2);
     if (!this.series.length) {
-      this.area.append(el('p', { class: 'muted' }, 'no counters to plot'));
+      this.area.append(el('p', { class: 'muted' }, this.groups.length && this.opts.waiting ? 'waiting for the run’s counters…' : 'no counters to plot'));
       this.stamp();
       return;
     }

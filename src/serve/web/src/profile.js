@@ -2,7 +2,8 @@
  * The exact profile of a run (/api/runs/ID/profile, or /api/jobs/N/profile
  * for a run that was not stored): the flame graph (d3-flame-graph: icicle
  * or flame, search, click to zoom) from every distinct call stack's own
- * cycles; the flat table (sortable); the call graph around the chosen
+ * cycles; the call timeline (every call at its exact cycles, drawn on a
+ * uPlot cycle axis: zoom, pan, the call under the pointer); the flat table (sortable); the call graph around the chosen
  * function drawn by cytoscape (breadth-first layout, every arc labelled
  * with its exact calls and cycles) beside the arcs as tables; the
  * annotated disassembly with cycles, retired instructions, cache misses
@@ -13,7 +14,14 @@ import { select } from 'd3-selection';
 import flamegraph from 'd3-flame-graph';
 import '../node_modules/d3-flame-graph/dist/d3-flamegraph.css';
 import cytoscape from 'cytoscape';
-import { $, el, fmtInt, hex, pct } from './util.js';
+import uPlot from 'uplot';
+import { $, el, fmtInt, fmtTicks, hex, pct } from './util.js';
+
+function hashName(s) {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) >>> 0;
+  return h;
+}
 
 /* Heat: white through orange to red by the share of the largest. */
 function heat(v, max) {
@@ -51,6 +59,7 @@ export class ProfileView {
     $('flame-search').oninput = () => this.search();
     $('flame-icicle').onchange = () => this.flame();
     $('flame-reset').onclick = () => { if (this.chart) this.chart.resetZoom(); };
+    $('timeline-reset').onclick = () => { if (this.tl) this.tl.setScale('x', { min: 0, max: this.tlEnd }); };
     this.flameDrawn = false;
     this.cgDrawn = null;
     if (names.length) this.select(names[0]);
@@ -60,7 +69,7 @@ export class ProfileView {
   /* The flame graph and the call graph need their width: drawn when the tab shows. */
   shown() {
     if (!this.p || !$('tab-profile').classList.contains('on')) return;
-    if (!this.flameDrawn) this.flame();
+    if (!this.flameDrawn) { this.flame(); this.timeline(); }
     if (this.cgDrawn !== this.current) this.callgraph(this.current);
   }
 
@@ -149,7 +158,7 @@ export class ProfileView {
     this.chart = flamegraph()
       .width(Math.max(400, box.clientWidth || 1000))
       .cellHeight(20)
-      .minHeight(Math.max(360, depth * 20 + 20))
+      .minHeight(Math.max(160, depth * 20 + 20))
       .inverted($('flame-icicle').checked)
       .transitionDuration(0)
       .minFrameSize(1)
@@ -174,6 +183,101 @@ export class ProfileView {
     const term = $('flame-search').value.trim();
     if (term) this.chart.search(term);
     else { this.chart.clear(); $('flame').dataset.found = '0'; $('flame-found').textContent = ''; }
+  }
+
+  /* ---- call timeline ---- */
+
+  timeline() {
+    const box = $('timeline');
+    if (this.tl) { this.tl.destroy(); this.tl = null; }
+    box.textContent = '';
+    $('timeline-call').textContent = '';
+    const sl = this.p.slices || [], fs = this.p.functions;
+    box.dataset.slices = String(sl.length);
+    if (!sl.length) {
+      $('timeline-info').textContent = 'no timeline in this profile';
+      return;
+    }
+    let depth = 0, end = 0;
+    for (const s of sl) { if (s[3] > depth) depth = s[3]; if (s[2] > end) end = s[2]; }
+    this.tlEnd = end;
+    $('timeline-info').textContent = `${fmtInt(sl.length)} calls, ${depth + 1} deep` +
+      (this.p.slices_cut ? `; the timeline stops at cycle ${fmtInt(this.p.slices_cut)} (its call limit)` : '');
+    const LANE = 16;
+    const name = (i) => (i >= 0 && fs[i] ? fs[i].name : '(outside any function)');
+    const color = (i) => { const h = hashName(name(i)); return `hsl(${20 + (h % 40)}, 85%, ${60 + (h % 12)}%)`; };
+    const draw = (u) => {
+      const g = u.ctx, { left, top, width, height } = u.bbox, pr = devicePixelRatio || 1, lh = LANE * pr;
+      const x0 = u.scales.x.min, x1 = u.scales.x.max;
+      g.save();
+      g.beginPath(); g.rect(left, top, width, height); g.clip();
+      g.font = `${11 * pr}px system-ui, sans-serif`;
+      g.textBaseline = 'middle';
+      g.textAlign = 'left';
+      const edge = new Float64Array(depth + 1).fill(-Infinity);  /* per lane: the right edge drawn so far */
+      let drawn = 0;
+      for (const s of sl) {
+        if (s[2] < x0 || s[1] > x1) continue;
+        const a = u.valToPos(s[1], 'x', true), b = u.valToPos(s[2], 'x', true);
+        if (b < edge[s[3]] + 1) continue;  /* within a pixel already drawn in its lane */
+        const w = Math.max(1, b - a), y = top + s[3] * lh;
+        g.fillStyle = color(s[0]);
+        g.fillRect(a, y, w, lh - pr);
+        if (w > 40 * pr) {
+          g.fillStyle = '#1d232b';
+          const n = name(s[0]), fit = Math.floor((w - 6 * pr) / (6.5 * pr));
+          g.fillText(n.length > fit ? n.slice(0, Math.max(1, fit - 1)) + '…' : n, Math.max(a, left) + 3 * pr, y + lh / 2);
+        }
+        edge[s[3]] = a + w;
+        drawn++;
+      }
+      g.restore();
+      box.dataset.drawn = String(drawn);
+      box.dataset.xMin = String(x0);
+      box.dataset.xMax = String(x1);
+    };
+    this.tl = new uPlot({
+      width: Math.max(400, (box.clientWidth || 1000) - 20),
+      height: (depth + 1) * LANE + 56,
+      scales: { x: { time: false, range: (u, lo, hi) => [lo, hi] }, y: { range: [0, 1] } },
+      series: [{ label: 'cycle' }, { label: 'calls', paths: () => null, points: { show: false } }],
+      axes: [{ label: 'cycle', values: (u, v) => fmtTicks(v), labelSize: 18, size: 36 }, { show: false }],
+      legend: { show: false },
+      cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, y: false },
+      hooks: {
+        draw: [draw],
+        setCursor: [(u) => this.hoverCall(u, LANE)],
+        ready: [(u) => u.over.addEventListener('wheel', (e) => {
+          e.preventDefault();
+          const { min, max } = u.scales.x, span = max - min;
+          let lo, hi;
+          if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+            const d = ((e.shiftKey ? e.deltaY : e.deltaX) > 0 ? 0.15 : -0.15) * span;
+            lo = Math.max(0, min + d); hi = Math.min(end, lo + span); lo = hi - span;
+          } else {
+            const at = u.posToVal(e.offsetX, 'x'), f = e.deltaY < 0 ? 0.75 : 1 / 0.75;
+            lo = Math.max(0, at - (at - min) * f); hi = Math.min(end, at + (max - at) * f);
+          }
+          if (hi - lo >= 1) u.setScale('x', { min: lo, max: hi });
+        }, { passive: false })],
+      },
+    }, [[0, end], [null, null]], box);
+  }
+
+  /* The call under the pointer: its function, its exact cycles. */
+  hoverCall(u, lane) {
+    const { left, top } = u.cursor;
+    if (left === undefined || left < 0 || top < 0) return;
+    const x = u.posToVal(left, 'x'), d = Math.floor(top / lane);
+    const sl = this.p.slices;
+    let hit = null;
+    for (const s of sl) if (s[3] === d && s[1] <= x && x < s[2]) { hit = s; break; }
+    const out = $('timeline-call');
+    if (!hit) { out.textContent = ''; delete $('timeline').dataset.hover; return; }
+    const f = this.p.functions[hit[0]];
+    out.textContent = `${f ? f.name : '(outside any function)'}: cycles ${fmtInt(hit[1])} to ${fmtInt(hit[2])}, ` +
+      `${fmtInt(hit[2] - hit[1])} cycles, depth ${hit[3]}`;
+    $('timeline').dataset.hover = JSON.stringify(hit);
   }
 
   /* ---- call graph ---- */
@@ -258,23 +362,37 @@ export class ProfileView {
 
   /* ---- annotated code ---- */
 
+  /* The text of a row's source line (tally serve --source-dir), or ''. */
+  sourceText(file, line) {
+    const t = this.p.sources && this.p.sources[file];
+    return t && line > 0 && line <= t.length ? t[line - 1] : '';
+  }
+
   annotate(name) {
     const rows = this.p.code[name] || [];
     const body = $('annotate').tBodies[0];
     body.textContent = '';
+    const src = !!this.p.sources;
+    $('annotate').classList.toggle('no-src', !src);
+    $('annotate-lines').classList.toggle('no-src', !src);
     const max = Math.max(1, ...rows.map((r) => r[2]));
     const num = (v) => el('td', { class: 'num' }, v ? fmtInt(v) : '');
+    let last = '';
     for (const r of rows) {
+      /* the source beside the first instruction of each run of one line */
+      const here = r[4] || '', text = src && here !== last ? this.sourceText(r[8], r[9]) : '';
+      last = here;
       const tr = el('tr', {}, el('td', {}, hex(r[0])), el('td', {}, r[1]), num(r[2]), num(r[3]), num(r[5]), num(r[6]), num(r[7]),
-        el('td', {}, r[4]));
+        el('td', {}, r[4]), el('td', { class: 'src' }, text));
       tr.style.background = heat(r[2], max);
       body.append(tr);
     }
     /* per source line */
     $('lines-func').textContent = name;
-    const lines = new Map();
+    const lines = new Map(), texts = new Map();
     for (const r of rows) {
       const k = r[4] || '(no line)';
+      if (src && !texts.has(k)) texts.set(k, this.sourceText(r[8], r[9]));
       const s = lines.get(k) || [0, 0, 0, 0, 0];
       s[0] += r[2]; s[1] += r[3]; s[2] += r[5] || 0; s[3] += r[6] || 0; s[4] += r[7] || 0;
       lines.set(k, s);
@@ -287,7 +405,7 @@ export class ProfileView {
       const [fa, la] = key(a[0]), [fb, lb2] = key(b[0]);
       return fa.localeCompare(fb) || la - lb2;
     })) {
-      const tr = el('tr', {}, el('td', {}, k), ...s.map(num));
+      const tr = el('tr', {}, el('td', {}, k), ...s.map(num), el('td', { class: 'src' }, texts.get(k) || ''));
       tr.style.background = heat(s[0], lmax);
       lb.append(tr);
     }

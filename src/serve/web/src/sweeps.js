@@ -11,7 +11,7 @@
  * `tally sweep --json` export, as /api/sweeps/ID serves it.
  */
 import uPlot from 'uplot';
-import { $, api, showError, el, fmtInt, fmtShort, COLORS } from './util.js';
+import { $, api, showError, el, fmtInt, fmtShort, fmtTicks, COLORS } from './util.js';
 
 /* "2K" -> 2048, "1.5M" -> 1572864, "lru" -> NaN: axis values sort as numbers when they are. */
 function axisNumber(v) {
@@ -25,6 +25,13 @@ function fmtMetric(v) {
   if (v === null || v === undefined) return '—';
   return Number.isInteger(v) ? fmtInt(v) : String(v);
 }
+
+/* An autoscaled range with a margin: never from 0 unless the values are. */
+const pad = (u, lo, hi) => {
+  if (lo === null || hi === null) return [0, 1];
+  const d = (hi - lo) || Math.abs(hi) * 0.01 || 1;
+  return [lo - d * 0.08, hi + d * 0.08];
+};
 
 export class SweepView {
   constructor() {
@@ -194,20 +201,22 @@ export class SweepView {
     }
   }
 
-  /* Every point that exited 0 over the two Pareto metrics, each program's
-   * front joined; axes fitted to the points (a 0.7% spread fills them). */
+  /* Every point that exited 0 over the two Pareto metrics, its program's
+   * front joined: a plot per program (programs differ by orders of
+   * magnitude), its axes fitted to its points (a 0.7% spread fills them). */
   scatter() {
     const s = this.sweep, box = $('sweep-scatter'), [mx, my] = s.pareto_metrics;
     box.dataset.points = String(this.usable.length);
     box.dataset.front = String(this.onFront.size);
     box.dataset.fronts = String(this.programs.filter((prog) => this.usable.some((p) => p.program === prog && this.onFront.has(p.point))).length);
-    if (this.scatterPlot) this.scatterPlot.destroy();
+    for (const p of this.scatterPlots || []) p.destroy();
+    this.scatterPlots = [];
     box.textContent = '';
-    if (!this.usable.length) return;
-    /* x must be ascending and distinct in each table: equal x nudged apart by far less than a pixel */
-    const tables = [], series = [{ label: mx, value: (u, v) => fmtShort(v) }];
+    const many = this.programs.length > 1;
     this.programs.forEach((prog, i) => {
       const pts = this.usable.filter((p) => p.program === prog).sort((a, b) => a.metrics[mx] - b.metrics[mx]);
+      if (!pts.length) return;
+      /* x must be ascending and distinct: equal x nudged apart by far less than a pixel */
       const xs = [], all = [], fr = [];
       let last = -Infinity;
       for (const p of pts) {
@@ -216,24 +225,23 @@ export class SweepView {
         last = x;
         xs.push(x); all.push(p.metrics[my]); fr.push(this.onFront.has(p.point) ? p.metrics[my] : null);
       }
-      tables.push([xs, all, fr]);
       const c = COLORS[i % COLORS.length];
-      const name = this.programs.length > 1 ? prog : 'points';
-      series.push({ label: name, stroke: c + '88', paths: () => null, points: { show: true, size: 6, fill: c + '55', stroke: c },
-        value: (u, v) => fmtShort(v) });
-      series.push({ label: (this.programs.length > 1 ? prog + ' ' : '') + 'front', stroke: c, width: 2, spanGaps: true,
-        points: { show: true, size: 8, fill: c }, value: (u, v) => fmtShort(v) });
+      const div = el('div', { class: 'sweep-facet', 'data-program': prog });
+      box.append(div);
+      const first = this.scatterPlots.length === 0;
+      this.scatterPlots.push(new uPlot({
+        title: many ? prog : undefined,
+        width: many ? Math.max(360, Math.floor(((box.clientWidth || 900) - 40) / 2)) : Math.max(400, (box.clientWidth || 900) - 20),
+        height: 280,
+        scales: { x: { time: false, range: pad }, y: { range: pad } },
+        series: [{ label: mx, value: (u, v) => fmtShort(v) },
+          { label: 'points', stroke: c + '88', paths: () => null, points: { show: true, size: 6, fill: c + '55', stroke: c }, value: (u, v) => fmtShort(v) },
+          { label: 'front', stroke: c, width: 2, spanGaps: true, points: { show: true, size: 8, fill: c }, value: (u, v) => fmtShort(v) }],
+        axes: [{ label: mx, values: (u, v) => fmtTicks(v) }, { label: my, values: (u, v) => fmtTicks(v), size: 60 }],
+        cursor: { drag: { x: true, y: true, uni: 20, setScale: true } },
+        hooks: { draw: [(u) => { if (first) { box.dataset.xMin = String(u.scales.x.min); box.dataset.yMin = String(u.scales.y.min); } }] },
+      }, [xs, all, fr], div));
     });
-    const data = tables.length === 1 ? tables[0] : uPlot.join(tables);
-    const pad = (u, lo, hi) => { const d = (hi - lo) || Math.abs(hi) * 0.01 || 1; return [lo - d * 0.08, hi + d * 0.08]; };
-    this.scatterPlot = new uPlot({
-      width: Math.max(400, box.clientWidth || 900), height: 300,
-      scales: { x: { time: false, range: pad }, y: { range: pad } },
-      series,
-      axes: [{ label: mx, values: (u, v) => v.map(fmtShort) }, { label: my, values: (u, v) => v.map(fmtShort), size: 60 }],
-      cursor: { drag: { x: true, y: true, uni: 20, setScale: true } },
-      hooks: { draw: [(u) => { box.dataset.xMin = String(u.scales.x.min); box.dataset.yMin = String(u.scales.y.min); }] },
-    }, data, box);
   }
 
   plotControls() {
@@ -262,30 +270,41 @@ export class SweepView {
     const xs = s.axes.find((a) => a.key === xKey).values;
     const rest = s.axes.map((a) => a.key).filter((k) => k !== xKey && k !== by);
     const label = (p) => [by && by !== xKey ? `${by}=${p.axes[by]}` : '', ...rest.map((k) => `${k}=${p.axes[k]}`),
-      this.programs.length > 1 ? p.program : '', p.config].filter(Boolean).join(' ') || metric;
-    const series = new Map();
-    for (const p of s.points) {
-      const l = label(p);
-      if (!series.has(l)) series.set(l, new Array(xs.length).fill(null));
-      series.get(l)[xs.indexOf(p.axes[xKey])] = p.metrics[metric] ?? null;
-    }
+      p.config].filter(Boolean).join(' ') || metric;
     const box = $('sweep-plot');
-    if (this.plot) this.plot.destroy();
+    for (const p of this.plots || []) p.destroy();
+    this.plots = [];
     box.textContent = '';
-    const labels = [...series.keys()];
-    const pad = (u, lo, hi) => { const d = (hi - lo) || Math.abs(hi) * 0.01 || 1; return [lo - d * 0.08, hi + d * 0.08]; };
-    this.plot = new uPlot({
-      width: Math.max(400, box.clientWidth || 900), height: 300,
-      scales: { x: { time: false, range: [0.7, xs.length + 0.3] }, y: { range: pad } },
-      series: [{ label: xKey, value: (u, v) => (v == null ? '—' : String(xs[Math.round(v) - 1] ?? '')) },
-        ...labels.map((l, i) => ({ label: l, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true,
-          points: { show: true, size: 6 }, value: (u, v) => fmtShort(v) }))],
-      axes: [{ label: xKey, splits: () => xs.map((_, i) => i + 1), values: (u, v) => v.map((i) => String(xs[i - 1] ?? '')) },
-        { label: metric, values: (u, v) => v.map(fmtShort), size: 60 }],
-      hooks: { draw: [(u) => { box.dataset.yMin = String(u.scales.y.min); }] },
-    }, [xs.map((_, i) => i + 1), ...labels.map((l) => series.get(l))], box);
+    const many = this.programs.length > 1;
+    let nseries = 0;
+    for (const prog of this.programs) {
+      const series = new Map();
+      for (const p of s.points.filter((q) => q.program === prog)) {
+        const l = label(p);
+        if (!series.has(l)) series.set(l, new Array(xs.length).fill(null));
+        series.get(l)[xs.indexOf(p.axes[xKey])] = p.metrics[metric] ?? null;
+      }
+      const labels = [...series.keys()];
+      nseries += labels.length;
+      const div = el('div', { class: 'sweep-facet', 'data-program': prog });
+      box.append(div);
+      const first = this.plots.length === 0;
+      this.plots.push(new uPlot({
+        title: many ? prog : undefined,
+        width: many ? Math.max(360, Math.floor(((box.clientWidth || 900) - 40) / 2)) : Math.max(400, (box.clientWidth || 900) - 20),
+        height: 280,
+        scales: { x: { time: false, range: [0.7, xs.length + 0.3] }, y: { range: pad } },
+        series: [{ label: xKey, value: (u, v) => (v == null ? '—' : String(xs[Math.round(v) - 1] ?? '')) },
+          ...labels.map((l, i) => ({ label: l, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true,
+            points: { show: true, size: 6 }, value: (u, v) => fmtShort(v) }))],
+        axes: [{ label: xKey, splits: () => xs.map((_, i) => i + 1), values: (u, v) => v.map((i) => String(xs[i - 1] ?? '')) },
+          { label: metric, values: (u, v) => fmtTicks(v), size: 60 }],
+        hooks: { draw: [(u) => { if (first) box.dataset.yMin = String(u.scales.y.min); }] },
+      }, [xs.map((_, i) => i + 1), ...labels.map((l) => series.get(l))], div));
+    }
     box.dataset.points = String(s.points.filter((p) => p.metrics[metric] != null).length);
-    box.dataset.series = String(labels.length);
-    $('sweep-plot-info').textContent = `${metric} over ${xKey}` + (by && by !== xKey ? `, a line per ${by}` : '');
+    box.dataset.series = String(nseries);
+    $('sweep-plot-info').textContent = `${metric} over ${xKey}` + (by && by !== xKey ? `, a line per ${by}` : '') +
+      (many ? ', a plot per program' : '');
   }
 }

@@ -43,5 +43,24 @@ export function fmtShort(v) {
   return String(+v.toPrecision(3));
 }
 
+/* Axis ticks: fmtShort with as many significant digits as it takes to
+ * tell neighbouring ticks apart (13.70M, 13.71M on a narrow range). */
+export function fmtTicks(vals) {
+  for (let p = 3; p <= 12; p++) {
+    const f = vals.map((v) => fmtPrec(v, p));
+    if (new Set(f).size === new Set(vals).size) return f;
+  }
+  return vals.map(String);
+}
+
+function fmtPrec(v, p) {
+  if (v === null || v === undefined) return '';
+  const a = Math.abs(v);
+  if (a >= 1e9) return +(v / 1e9).toPrecision(p) + 'G';
+  if (a >= 1e6) return +(v / 1e6).toPrecision(p) + 'M';
+  if (a >= 1e3) return +(v / 1e3).toPrecision(p) + 'k';
+  return String(+v.toPrecision(p));
+}
+
 export const COLORS = ['#1f6feb', '#e8590c', '#2f9e44', '#ae3ec9', '#f08c00', '#0c8599', '#c2255c', '#5c940d',
   '#364fc7', '#862e9c', '#d9480f', '#087f5b'];
