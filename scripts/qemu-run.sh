@@ -5,8 +5,7 @@
 # program output (semihosting console and UART) on stdout, the program's
 # exit status as ours, and the command line "PROG.elf ARGS..." delivered
 # through semihosting SYS_GET_CMDLINE (argv[0] is the ELF's base name, as
-# tally run gives it; QEMU_ARGV0_PATH=1 passes the path as given, as
-# tally run --argv0-path does).
+# tally passes it unless --argv0-path).
 #
 # Environment:
 #   QEMU_SYSTEM_RISCV32  QEMU binary (default: qemu-system-riscv32)
@@ -35,9 +34,7 @@ fi
 # Semihosting arguments: QEMU joins them with single spaces into the
 # command line. A comma inside a QEMU option value is written as ",,".
 semi="enable=on,target=native,chardev=con"
-argv0=$1
-[ "${QEMU_ARGV0_PATH:-0}" = 1 ] || argv0=$(basename -- "$1")
-for a in "$argv0" "${@:2}"; do
+for a in "$(basename -- "$elf")" "${@:2}"; do
   case $a in
     *" "*|*$'\t'*|"")
       echo "qemu-run.sh: warning: argument '$a' is empty or has blanks; the program will not see it as one argument" >&2 ;;

@@ -139,6 +139,9 @@ void tally_perfetto_interval(tally_perfetto *w, uint64_t cycle_begin, uint32_t n
                              const char *const *labels);
 /* Every slice of the profile's timeline, a complete event each. */
 void tally_perfetto_slices(tally_perfetto *w, const tally_profile *p);
+/* A task-aware profile's timeline (tally_profile_tasks_enable): a track
+ * per task and trap context, a slice for each stretch it ran. */
+void tally_perfetto_tasks(tally_perfetto *w, const tally_profile *p);
 /* Ends the file and frees w: 0, or -1 with err when the stream failed. */
 int tally_perfetto_end(tally_perfetto *w, tally_error *err);
 

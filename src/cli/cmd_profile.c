@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "irq_opts.h"
 #include "cli.h"
 #include "host_files.h"
 #include "run_progress.h"
@@ -23,6 +24,7 @@
 #define PROFILE_SLICE_INSNS 20000000ull
 
 typedef struct profile_opts {
+  irq_opts irq;              /* --irq, --uart-rx */
   const char *core;
   const char *sets[64];
   int nsets;
@@ -55,6 +57,9 @@ typedef struct profile_opts {
   bool quiet;              /* --quiet: no progress line and no notes */
   progress_mode progress;  /* --progress, --no-progress; on a terminal by default (as tally run) */
   double progress_every;   /* --progress-every S */
+  const char *tasks;       /* --tasks[=SPEC]: "auto" for the bare option; NULL: off */
+  const char *perfetto;    /* --perfetto FILE: the tasks' timeline */
+  int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -68,6 +73,8 @@ static void profile_usage(FILE *f) {
           "\n"
           "options:\n"
           "      --core NAME          core model (default tally5); --set SEC.KEY=VAL to adjust\n"
+          "      --engine interp|jit  accepted as for tally run; a profile is timed, and\n"
+          "                           timed runs interpret (docs/jit.md)\n"
           "      --signals LIST       columns, comma-separated signal names\n"
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
@@ -86,6 +93,9 @@ static void profile_usage(FILE *f) {
           "      --board NAME|FILE    the board: memory map and devices (a shipped name:\n"
           "                           virt, the default, or litex; or a board file;\n"
           "                           docs/boards.md)\n"
+          IRQ_HELP_AT("                           ")
+          "                           (after the profile, on stderr: each source's\n"
+          "                           interrupts and latencies)\n"
           "      --raw                PROGRAM is a raw binary, loaded at the board's RAM base\n"
           "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
           "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
@@ -124,6 +134,13 @@ static void profile_usage(FILE *f) {
           "      --speedscope FILE    speedscope's format (stacks weighted by cycles)\n"
           "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
+          "      --tasks[=SPEC]       per task: which task runs is read from the program's\n"
+          "                           own current-task pointer (SPEC: auto (default),\n"
+          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
+          "                           reg:REGISTER);\n"
+          "                           exports get the task as their root frame\n"
+          "      --perfetto FILE      with --tasks: a timeline, one track per task and trap\n"
+          "                           context, for ui.perfetto.dev\n"
           "  -h, --help               show this help\n"
           "\n"
           "exit status: the program's own; 123, 124, 125, 126 when the run stopped early\n"
@@ -220,12 +237,14 @@ static bool events_valid(const char *list) {
 }
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
-  enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
+  enum { O_CORE = 256, O_ENGINE, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_CG_EVENTS, O_GMON_ELF };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS,
+         O_IRQ, O_UART_RX, O_GMON_ELF };
   static const struct option longs[] = {
-    {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
+    {"core", required_argument, NULL, O_CORE},
+    {"engine", required_argument, NULL, O_ENGINE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
     {"top", required_argument, NULL, O_TOP},       {"callgraph", no_argument, NULL, 'g'},
     {"annotate", required_argument, NULL, O_ANNOTATE}, {"sample-every", required_argument, NULL, O_SAMPLE},
@@ -242,14 +261,16 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
+    {"irq", required_argument, NULL, O_IRQ},       {"uart-rx", required_argument, NULL, O_UART_RX},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {"argv0-path", no_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
     {"no-progress", no_argument, NULL, O_NO_PROGRESS},
     {"progress-every", required_argument, NULL, O_PROGRESS_EVERY},
+    {"tasks", optional_argument, NULL, O_TASKS},  {"perfetto", required_argument, NULL, O_PERFETTO},
     {NULL, 0, NULL, 0},
   };
-  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
+  *o = (profile_opts){.engine = -1, .sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
                       .progress_every = PROGRESS_EVERY_DEFAULT};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
@@ -268,6 +289,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       }
       break;
     case O_CORE: o->core = optarg; break;
+    case O_ENGINE:
+      if ((o->engine = cli_parse_engine(optarg, "profile")) < 0)
+        return -1;
+      break;
     case O_SET:
       if (o->nsets == 64) { fprintf(stderr, "tally profile: too many --set\n"); return -1; }
       o->sets[o->nsets++] = optarg;
@@ -285,6 +310,15 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       break;
     case 'g': o->callgraph = true; break;
     case O_LINES: o->lines = true; break;
+    case O_TASKS:
+      if (optarg && !*optarg) {
+        fprintf(stderr, "tally profile: --tasks= wants a convention (auto, freertos, zephyr, tally), "
+                        "VARIABLE[:NAME_MEMBER], 0xADDR or reg:REGISTER\n");
+        return -1;
+      }
+      o->tasks = optarg ? optarg : "auto";
+      break;
+    case O_PERFETTO: o->perfetto = optarg; break;
     case O_ANNOTATE: o->annotate = optarg; break;
     case O_SAMPLE:
       if (!parse_time(optarg, &o->sample_seconds)) {
@@ -320,6 +354,17 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
     case O_BOARD: o->board = optarg; break;
+    case O_IRQ:
+      if (!irq_opts_add(&o->irq, optarg, "profile"))
+        return -1;
+      break;
+    case O_UART_RX:
+      if (o->irq.uart_rx) {
+        fprintf(stderr, "tally profile: --uart-rx given twice (one file feeds the UART)\n");
+        return -1;
+      }
+      o->irq.uart_rx = optarg;
+      break;
     case O_RAW: o->raw = true; break;
     case O_MAP: o->map = optarg; break;
     case O_RAM:
@@ -369,6 +414,11 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   }
   if (o->quiet && o->progress == PROGRESS_ON) {
     fprintf(stderr, "tally profile: --quiet and --progress contradict each other\n");
+    return -1;
+  }
+  if (o->perfetto && !o->tasks) {
+    fprintf(stderr, "tally profile: --perfetto writes the tasks' timeline: give --tasks too "
+                    "(tally run --perfetto has the calls' timeline)\n");
     return -1;
   }
   if (o->gmon_elf && o->raw) {
@@ -455,6 +505,26 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
   return rc;
 }
 
+/* --perfetto FILE: one track per task and trap context, a slice for each
+ * stretch it ran, at its exact cycles. */
+static int write_perfetto(const tally_profile *p, const tally_run_info *run, const char *path) {
+  tally_error err;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "tally profile: --perfetto %s: cannot create: %s\n", path, strerror(errno));
+    return -1;
+  }
+  tally_perfetto *w = tally_perfetto_begin(f, run, &err);
+  if (w)
+    tally_perfetto_tasks(w, p);
+  int rc = w && tally_perfetto_end(w, &err) == 0 ? 0 : -1;
+  if (fclose(f) != 0)
+    rc = -1;
+  if (rc != 0)
+    fprintf(stderr, "tally profile: --perfetto %s: cannot write\n", path);
+  return rc;
+}
+
 /* --gmon-elf: the program copied so that gprof keeps GCC's clones
  * (tally_export_gprof_elf); with --gmon alone, a note when gprof would
  * drop some. 0, or -1 after saying why. */
@@ -504,6 +574,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
     return status;
   if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
     return status;
+  if ((status = irq_opts_apply(&o->irq, sim, "profile")) != 0)
+    return status;
   char lacks[320];
   if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
     fprintf(stderr, "tally profile: warning: %s; their instructions trap as illegal\n", lacks);
@@ -527,6 +599,14 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   if (tally_profile_enable(sim, period, &err) != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     return EXIT_INTERNAL;
+  }
+  bool tasks = false;
+  if (o->tasks) {
+    /* a problem with the tasks costs them, not the run: it is measured as without */
+    if (tally_profile_tasks_enable(sim, o->tasks, &err) != 0)
+      fprintf(stderr, "tally profile: --tasks: %s; profiling without tasks\n", err.msg);
+    else
+      tasks = true;
   }
   const char *bound = NULL;
   tally_set_max_cycles(sim, o->max_cycles);
@@ -570,6 +650,10 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
                     : run.stop;
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
+  if (o->irq.nirq || o->irq.uart_rx)
+    irq_report(sim, stderr);
+  if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
+    status = EXIT_INTERNAL;
   if (gprof_copy(prog, o) != 0 && status == 0)
     status = EXIT_CANTCREAT;
   tally_profile_free(p);
@@ -602,6 +686,10 @@ int cmd_profile(int argc, char **argv) {
   progress_wrap(&progress, &cfg.out, &cfg.err);
   int status = EXIT_INTERNAL;
   tally_sim *sim = cli_sim_open(&cfg, "profile", &status);
+  if (sim && (status = cli_set_engine(sim, o.engine, "profile")) != 0) {
+    tally_sim_free(sim);
+    sim = NULL;
+  }
   if (sim)
     status = profile_board(sim, &o, &progress, argc, argv, first);
   tally_sim_free(sim);

@@ -44,23 +44,8 @@ int host_files_apply(const host_files_opts *o, struct tally_sim *sim, const char
 }
 
 int host_files_set_args(const host_files_opts *o, struct tally_sim *sim, const char *cmd, int argc, char **argv) {
-  char *const *args = argv;
-  char **named = NULL;
-  if (argc > 0 && !o->argv0_path) {
-    const char *slash = strrchr(argv[0], '/');
-    if (slash && slash[1]) {
-      if (!(named = malloc((size_t)argc * sizeof *named))) {
-        fprintf(stderr, "tally %s: out of memory\n", cmd);
-        return EXIT_INTERNAL;
-      }
-      memcpy(named, argv, (size_t)argc * sizeof *named);
-      named[0] = (char *)(slash + 1);
-      args = named;
-    }
-  }
-  int rc = tally_set_args(sim, argc, args);
-  free(named);
-  if (rc != 0) {
+  tally_keep_argv0_path(sim, o->argv0_path);
+  if (tally_set_args(sim, argc, argv) != 0) {
     fprintf(stderr, "tally %s: the program's command line is too long for the board\n", cmd);
     return EXIT_NOINPUT;
   }

@@ -125,6 +125,34 @@ void tally_perfetto_slices(tally_perfetto *w, const tally_profile *p) {
   }
 }
 
+/* Tasks: one thread track per task and trap context (tid TID_TASKS + its
+ * index), a slice for each stretch it ran, [change, next change). */
+#define TID_TASKS 100
+void tally_perfetto_tasks(tally_perfetto *w, const tally_profile *p) {
+  const tally_task_profile *t;
+  size_t nt = tally_profile_tasks(p, &t);
+  const tally_task_change *c;
+  uint64_t end;
+  size_t n = tally_profile_task_changes(p, &c, &end, NULL);
+  for (size_t i = 0; i < nt; i++) {
+    metadata(w, "thread_name", TID_TASKS + (int)i, t[i].name);
+    event_start(w);
+    fprintf(w->f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
+            PID, TID_TASKS + (int)i, (int)i + 1);
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint64_t b = c[i].cycle, e = i + 1 < n ? c[i + 1].cycle : end;
+    if (e <= b || c[i].task < 0 || (size_t)c[i].task >= nt)
+      continue;
+    event_start(w);
+    fprintf(w->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"cat\":\"%s\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+                  ",\"name\":",
+            PID, TID_TASKS + c[i].task, t[c[i].task].is_trap ? "trap" : "task", b, e - b);
+    tally_json_string(w->f, t[c[i].task].name);
+    fputs("}", w->f);
+  }
+}
+
 int tally_perfetto_end(tally_perfetto *w, tally_error *err) {
   if (!w)
     return 0;
