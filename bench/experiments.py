@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The papers' experiments, reproduced on tally.
 
-Regenerates every table of docs/experiments.md:
+Regenerates every table and figure of docs/experiments.md:
 
   fig4    Statistics Module paper, Fig. 4: memory writes under a write-back
           and a write-through D-cache (and a third, proposed configuration)
@@ -16,6 +16,19 @@ Regenerates every table of docs/experiments.md:
           same runs started a few cycles later (a longer program path).
   table4  SnoopP, Table 4: hardware vs software multiply, the rv32imac and
           rv32i builds of the same workloads profiled side by side.
+  pg      SnoopP against gprof -pg: dhry and aes built with -pg and the
+          kit's runtime (target/pg/gmon.c), their gmon.out read by
+          riscv64-unknown-elf-gprof, beside the exact profile of the plain
+          builds; what -pg costs, per function, counted exactly.
+  table8  SnoopP, Tables 3, 7 and 8: sixteen statistics-module counters
+          (the whole run and fifteen functions), their static sizes and how
+          much of the run they cover.
+  fig9    DSPInst, Fig. 9: data-cache misses per interval over a run of
+          mcomp, drawn into FIGURES/fig9-dcache-misses.png.
+  tasks   Statistics Module paper, "runtime artifacts such as multithreading":
+          the RTOS workloads (target/rtos) profiled per task with
+          `tally profile --tasks` on two core models: per-task cycles,
+          misses, switches and the tick handler's cost.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -23,12 +36,19 @@ measured. The script checks what it can on the way (exit status 0, the
 workload's own "OK", counts identical between repeated runs, the exact
 profile identical whatever the sampler period, a sampler sampling every
 cycle equal to the exact profile, memory-write beats against the energy
-accounting) and stops with a message if a check fails.
+accounting, gprof's call counts against the exact ones, one histogram
+sample per timer interrupt, every counter against the exact profile,
+intervals adding up to the run's totals) and stops with a message if a
+check fails.
 
-Standard library only; about 3 minutes on 2 cores. Examples:
+The figure needs matplotlib (Debian's python3-matplotlib, used through
+/usr/bin/python3 and scripts/intervals-plot.py), section pg
+riscv64-unknown-elf-gprof; both come with scripts/install-deps.sh. About
+4 minutes on 2 idle cores; --small runs everything in seconds. Examples:
   bench/experiments.py                          # everything, Markdown on stdout
   bench/experiments.py --output /tmp/exp.md     # also write it to a file
   bench/experiments.py --only fig4,fig5         # some of the experiments
+  bench/experiments.py --small                  # every experiment at small sizes (CI)
   bench/experiments.py --build /tmp/b --jobs 1  # another build, one at a time
 """
 import argparse
@@ -64,7 +84,7 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -264,6 +284,7 @@ class Report:
 # Fig. 4: write-back vs write-through (and a proposed third configuration)
 
 FIG4_WORKLOADS = ["heapsort", "blast", "hanoi"]
+FIG4_VARIANT_WORKLOADS = ["heapsort", "blast"]
 FIG4_CONFIGS = [
     # (label, core, sets)
     ("write-back (tally5)", "tally5", ()),
@@ -360,7 +381,7 @@ def exp_fig4(t, out):
     out("Write-back variants tried for the third configuration (same workloads, "
         "default sizes; 4 KiB unless stated):")
     out()
-    jobs = [(w, v) for w in ("heapsort", "blast") for v in FIG4_VARIANTS]
+    jobs = [(w, v) for w in FIG4_VARIANT_WORKLOADS for v in FIG4_VARIANTS]
     res = t.map(lambda j: t.run("rv32imac", j[0], DEFAULT_SIZE[j[0]], j[1][1], j[1][2]), jobs)
     rows = []
     base = {}
@@ -760,6 +781,89 @@ def exp_table4(t, out):
         out()
 
 
+TASK_CORES = ["tally5", "vexriscv-imac"]
+TASK_RUNS = [("rtos_pipeline", ("400",)), ("rtos_inversion", ()), ("rtos_inversion", ("pi",)),
+             ("rtos_control", ("60",))]
+
+
+def task_profile(t, name, args, core):
+    """tally profile --tasks --json: the parsed JSON, checked: the tasks'
+    totals add up to the run's in every counted signal."""
+    out = t._tmpfile(".tasks.json")
+    argv = [t.binary, "profile", "--core", core, "--tasks", "--json", out,
+            t.elf("rv32imac", name)] + list(args)
+    t._exec(argv)
+    with open(out) as f:
+        d = json.load(f)
+    os.unlink(out)
+    for s in d["signals"]:
+        if s.startswith("marker"):
+            continue
+        if sum(k["total"][s] for k in d["tasks"]["list"]) != d["totals"][s]:
+            raise ExperimentError(f"the tasks' {s} do not add up to the run's: {' '.join(argv)}")
+    return d
+
+
+def exp_tasks(t, out):
+    out("## Tasks — per-task counts on an RTOS (tally profile --tasks)")
+    out()
+    jobs = [(w, a, c) for w, a in TASK_RUNS for c in TASK_CORES]
+    res = dict(zip(jobs, t.map(lambda j: task_profile(t, j[0], j[1], j[2]), jobs)))
+    # the task layer changes nothing: the same cycles as a plain tally run
+    for (w, a, c), d in res.items():
+        out_path = t._tmpfile(".stats.json")
+        t._exec([t.binary, "run", "--core", c, "--stats-json", out_path, t.elf("rv32imac", w)] + list(a))
+        with open(out_path) as f:
+            plain = json.load(f)
+        os.unlink(out_path)
+        if (plain["cycles"], plain["instructions"]) != (d["totals"]["cycle"], d["totals"]["instret"]):
+            raise ExperimentError(f"{w} {a} on {c}: tally profile --tasks counts differ from tally run's")
+    for w, a in TASK_RUNS:
+        label = " ".join([w] + list(a))
+        out(f"### {label}")
+        out()
+        names = []
+        for c in TASK_CORES:
+            for k in res[(w, a, c)]["tasks"]["list"]:
+                if k["name"] not in names:
+                    names.append(k["name"])
+        rows = []
+        for nm in names:
+            row = [nm]
+            for c in TASK_CORES:
+                d = res[(w, a, c)]
+                k = {x["name"]: x for x in d["tasks"]["list"]}.get(nm)
+                if not k:
+                    row += ["—"] * 5
+                    continue
+                tt = k["total"]
+                row += [n(tt["cycle"]), pct(100.0 * tt["cycle"] / d["totals"]["cycle"]), n(k["switches"]),
+                        f"{n(tt['icache.miss'])} / {n(tt['dcache.read_miss'] + tt['dcache.write_miss'])}",
+                        n(tt["stall"])]
+            rows.append(row)
+        tot = ["total"]
+        for c in TASK_CORES:
+            d = res[(w, a, c)]
+            tt = d["totals"]
+            tot += [n(tt["cycle"]), "100.00%", "", f"{n(tt['icache.miss'])} / "
+                    f"{n(tt['dcache.read_miss'] + tt['dcache.write_miss'])}", n(tt["stall"])]
+        rows.append(tot)
+        hdr = ["task"]
+        for c in TASK_CORES:
+            hdr += [f"{c} cycles", "share", "switches", "I$ / D$ misses", "stall cycles"]
+        out(table(hdr, rows))
+        out()
+        ticks = []
+        for c in TASK_CORES:
+            k = {x["name"]: x for x in res[(w, a, c)]["tasks"]["list"]}.get("irq:7")
+            if k and k["switches"]:
+                ticks.append(f"{c} {k['total']['cycle'] / k['switches']:.1f}")
+        if ticks:
+            out("Cycles per timer interrupt (irq:7 cycles / entries, the handler and the trap "
+                "penalty): " + ", ".join(ticks) + ".")
+            out()
+
+
 # ---------------------------------------------------------------------------
 # SnoopP against gprof with -pg: the instrumented program's gprof profile,
 # the uninstrumented program's exact profile, and what -pg costs, exactly.
@@ -864,11 +968,14 @@ def exp_pg(t, out):
         mlo, mhi = int(mc["lo"], 16), int(mc["hi"], 16)
         in_mcount = sum(c for i, c in enumerate(bins) if mlo <= lo + 2 * i < mhi)
         trap = pf.get("gmon_trap", {"cycle": 0})["cycle"]
-        rt = sum(pf.get(f, {"cycle": 0})["cycle"] for f in PG_RUNTIME)
+        mincl = mc.get("inclusive_cycles", 0)
+        wincl = pf.get("gmon_write", {"inclusive_cycles": 0})["inclusive_cycles"]
+        rest = ptot - total - mincl - wincl - trap
         rows.append([f"{w} {n(size)}", n(total), n(ptot), spct(100.0 * (ptot - total) / total, 1),
-                     n(mc["calls"]), n(mc["cycle"]), pct(100.0 * mc["cycle"] / ptot, 1),
+                     n(mc["calls"]), n(mincl), pct(100.0 * mincl / ptot, 1),
                      f"{mc['cycle'] / mc['calls']:.1f}" if mc["calls"] else "—",
-                     n(trap), n(nsamp), n(in_mcount), n(nsamp - in_mcount)])
+                     n(trap), n(wincl), f"{rest:+,}",
+                     n(nsamp), n(in_mcount), n(nsamp - in_mcount)])
     out("Every program built twice from the same source: plain (`target/rv32imac/`) and with "
         "`-pg` linked with the kit's gprof runtime (`target/pg/gmon.c`: `_mcount`, a 100 Hz "
         "timer histogram, gmon.out at exit; `target/rv32imac-pg/`). Both run on tally5 "
@@ -876,9 +983,15 @@ def exp_pg(t, out):
         f"`{GPROF_TOOL} -b -p` reads its gmon.out.")
     out()
     out(table(["run", "plain cycles", "-pg cycles", "-pg costs", "_mcount calls",
-               "_mcount cycles", "share of the -pg run", "cycles per _mcount call",
-               "timer handler cycles", "histogram samples", "samples in _mcount",
-               "samples gprof shows"], rows))
+               "_mcount cycles (inclusive)", "share of the -pg run", "own cycles per _mcount call",
+               "timer handler", "writing gmon.out (exit)", "the program's own code",
+               "histogram samples", "samples in _mcount", "samples gprof shows"], rows))
+    out()
+    out("The cost splits exactly into `_mcount` (with the first call's set-up: the "
+        "histogram's calloc, atexit), the timer handler, writing gmon.out at exit, and the "
+        "rest: the program's own code, which -pg compiles differently (each function saves "
+        "`ra` and a register to pass it to `_mcount`, leaf functions get frames) and "
+        "crt0's clearing of the larger .bss (the runtime's 4,096-arc table).")
     out()
     out("Checks: every call count gprof prints equals the exact profile's for the plain "
         "build; the histogram holds one sample per timer interrupt tally counted; "
@@ -904,8 +1017,10 @@ def exp_pg(t, out):
                          pct(100.0 * b["cycle"] / ptot) if b else "—",
                          n(a["calls"]) if a else "—", n(g[2]) if g and g[2] is not None else "—",
                          n(a["cycle"]) if a else "—", n(b["cycle"]) if b else "—",
-                         (f"{extra / a['calls']:+.1f}" if a and a["calls"] and extra is not None else
-                          (n(extra) if extra is not None else "—")),
+                         (f"{extra:+,} in all ({n(a['calls'])} → {n(b['calls'])} calls)"
+                          if a and b and a["calls"] != b["calls"] else
+                          f"{extra / a['calls']:+.1f}" if a and a["calls"] and extra is not None else
+                          (f"{extra:+,} in all" if extra is not None else "—")),
                          n(b["inclusive_cycles"] - a["inclusive_cycles"]) if a and b and a["calls"] else "—"])
         out(table(["function", "exact share (plain)", "gprof % time (-pg)", "exact share (-pg)",
                    "calls (exact)", "calls (gprof)", "self cycles plain", "self cycles -pg",
@@ -1065,6 +1180,9 @@ def exp_fig9(t, out, figures):
     os.unlink(csvp)
     if p.returncode != 0:
         raise ExperimentError(f"fig9: drawing failed: {p.stderr.strip()[-500:]}")
+    with open(path, "rb") as fh:
+        if fh.read(8) != b"\x89PNG\r\n\x1a\n":
+            raise ExperimentError(f"fig9: {path} is not a PNG file")
     out(f"![D-cache misses over time]({os.path.relpath(path, os.path.join(REPO, 'docs'))})")
     out()
 
@@ -1082,6 +1200,8 @@ def use_small_sizes():
     global FIG5_SIZE, GPROF_LONG, GPROF_PHASE_EXTRA, GPROF_CHECK_SIZE, FIG9_WORKLOAD, FIG9_SIZE, FIG9_INTERVAL
     DEFAULT_SIZE.update(SMALL_SIZE)
     FIG4_VARIANTS[:] = FIG4_VARIANTS[:2] + FIG4_VARIANTS[-3:-2]
+    FIG4_WORKLOADS[:] = ["heapsort", "hanoi"]      # blast indexes 8M instructions at any size
+    FIG4_VARIANT_WORKLOADS[:] = ["heapsort"]
     FIG5_SIZE = 2000
     FIG5_CONFIGS[:] = FIG5_CONFIGS[:2] + FIG5_CONFIGS[-2:]
     GPROF_FACTORS[:] = [1, 2, 4]
@@ -1149,7 +1269,8 @@ def main():
         for e in only:
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
              "pg": exp_pg, "table8": exp_table8,
-             "fig9": lambda t, out: exp_fig9(t, out, figures)}[e](t, out)
+             "fig9": lambda t, out: exp_fig9(t, out, figures),
+             "tasks": exp_tasks}[e](t, out)
     except ExperimentError as err:
         out(f"**Stopped: {err}**")
         out.close()

@@ -22,6 +22,8 @@ def main():
     ap.add_argument("--mhz", type=float, help="the core clock, for a time axis in ms")
     ap.add_argument("--title", default="", help="the title")
     a = ap.parse_args()
+    if not a.output.lower().endswith((".png", ".svg")):
+        sys.exit(f"intervals-plot.py: {a.output}: the picture's name must end in .png or .svg")
     if a.mhz is not None and a.mhz <= 0:
         sys.exit(f"intervals-plot.py: --mhz must be above 0, got {a.mhz}")
     try:
@@ -65,8 +67,9 @@ def main():
     ax.legend(loc="upper right", fontsize=7)
     ax.set_xlim(0, x[-1] + w[-1])
     fig.tight_layout()
-    # no software version in the file: the same data give the same bytes
-    fig.savefig(a.output, metadata={"Software": None})
+    # no software version or date in the file: the same data give the same bytes
+    meta = {"Software": None} if a.output.lower().endswith(".png") else {"Creator": None, "Date": None}
+    fig.savefig(a.output, metadata=meta)
 
 
 if __name__ == "__main__":

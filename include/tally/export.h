@@ -77,6 +77,17 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *run, tall
 int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
                              char **buf, size_t *len, tally_error *err);
 
+/* A copy of an RV32 ELF for gprof: GNU gprof (binutils up to 2.40 at
+ * least) reads a clone's name (med3.constprop.0) on into the next string
+ * of the string table, and on RISC-V that is usually the mapping symbol
+ * "$x", so it drops the clone and charges its time and calls to the
+ * function before it. The copy gives each such name a string of its own
+ * (a second string table appended to the file); nothing else changes.
+ * Returns how many names gprof would have dropped (0: the copy reads as
+ * the original), their names in `names` (comma-separated, cut to size;
+ * may be NULL), or -1 with err. With out NULL, only counts. */
+int tally_export_gprof_elf(const char *elf, const char *out, char *names, size_t size, tally_error *err);
+
 /* The profile as text for people, as `tally profile` prints it. */
 typedef struct tally_profile_text_opts {
   const char *program;         /* the heading line names it; NULL: no heading */

@@ -498,6 +498,13 @@ void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi
 void tally_profile_stacks(const tally_profile *p,
                           void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t cycles),
                           void *ctx);
+/* Every calling context, root first (with tasks: the task is the root), with
+ * the times it was entered and its own counts of every signal (the markers
+ * 0, derived signals filled). */
+void tally_profile_contexts(const tally_profile *p,
+                            void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t calls,
+                                       const uint64_t *counts),
+                            void *ctx);
 /* Returns that matched no call, and returns that unwound several frames. */
 void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds);
 
@@ -550,8 +557,11 @@ size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uin
  * the program has), "freertos" (pxCurrentTCB, name pcTaskName), "zephyr"
  * (_kernel.cpus[0].current, name name), "tally" (target/rtos:
  * rtos_current, name name), "PATH[:MEMBER]" (a variable path such as
- * `kernel.cur` or `cpus[0].task`, the name member, default `name`), or
- * "0xADDR" (the pointer's address; tasks are named by their pointer).
+ * `kernel.cur` or `cpus[0].task`, the name member, default `name`),
+ * "0xADDR" (the pointer's address; tasks are named by their pointer), or
+ * "reg:REGISTER" (a register holding the pointer, `reg:tp`: read at every
+ * return from a trap handler, where a preemptive kernel switches; tasks
+ * named by their pointer).
  * Offsets come from the ELF's DWARF. Returns 0, or -1 with err (no such
  * variable, no debug information, the path does not fit the types, the
  * pointer is not in RAM); the profile goes on without tasks then. */
@@ -592,7 +602,8 @@ typedef struct tally_task_change {
   uint64_t cycle;
   int task;
 } tally_task_change;
-/* *end is the snapshot's cycle; *cut is nonzero when the log filled up. */
+/* *end is the snapshot's cycle, or when the log filled up (*cut nonzero)
+ * the cycle of the first change it could not keep. */
 size_t tally_profile_task_changes(const tally_profile *p, const tally_task_change **out, uint64_t *end, int *cut);
 
 /* ---- Functions by name -------------------------------------------------- */

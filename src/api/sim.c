@@ -679,6 +679,33 @@ static bool read_guest(void *ctx, uint32_t addr, void *dst, uint32_t len) {
   return core_read_mem((const core_cpu *)ctx, addr, dst, len);
 }
 
+static bool read_guest_reg(void *ctx, unsigned reg, uint32_t *val) {
+  const core_cpu *cpu = ctx;
+  if (reg >= 32)
+    return false;
+  *val = reg ? cpu->x[reg] : 0;
+  return true;
+}
+
+/* x0..x31 or an ABI name (fp is s0); -1 if neither. */
+static int register_number(const char *s) {
+  static const char *const abi[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
+                                      "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
+                                      "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+  if (!strcmp(s, "fp"))
+    return 8;
+  for (int i = 0; i < 32; i++)
+    if (!strcmp(s, abi[i]))
+      return i;
+  if (s[0] == 'x' && s[1]) {
+    char *end;
+    long n = strtol(s + 1, &end, 10);
+    if (!*end && n >= 0 && n < 32 && s[1] != '+' && s[1] != '-' && s[1] != ' ')
+      return (int)n;
+  }
+  return -1;
+}
+
 /* The kernel conventions: the current-task pointer and the name member. */
 static const struct {
   const char *name, *path, *member;
@@ -696,8 +723,22 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
     return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
   if (!spec || !*spec)
     spec = "auto";
-  prof_task_layout l = {0};
-  char source[384];
+  prof_task_layout l = {.reg = -1};
+  char source[384], path[128], member[48] = "name"; /* l.name_member points here */
+  if (strncmp(spec, "reg:", 4) == 0) {
+    int r = register_number(spec + 4);
+    if (r <= 0 || r == 2)
+      return api_fail(err, TALLY_E_USAGE,
+                      "--tasks=%s: expected reg:REGISTER (x1..x31 but sp, or an ABI name: tp, gp, s11...)", spec);
+    core_fold_blocks(sim->cpu);
+    l.reg = r;
+    l.read_reg = read_guest_reg;
+    if (!prof_tasks_enable(p, &l, read_guest, sim->cpu, sim->cpu->tm->cycle))
+      return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
+    snprintf(p->tasks->source, sizeof p->tasks->source,
+             "register %s (x%d), read at every return from a trap handler (tasks named by their pointer)", spec + 4, r);
+    return 0;
+  }
   if (strncmp(spec, "0x", 2) == 0 || strncmp(spec, "0X", 2) == 0) {
     char *end;
     errno = 0;
@@ -711,7 +752,6 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
     if (!sim->elf_path)
       return api_fail(err, TALLY_E_USAGE, "--tasks=%s needs an ELF file with debug information; for a raw binary give "
                                           "the pointer's address (--tasks=0xADDR)", spec);
-    char path[128], member[48] = "name";
     const char *conv = NULL;
     size_t k = 0, nconv = sizeof task_conventions / sizeof task_conventions[0];
     bool all = strcmp(spec, "auto") == 0;
@@ -757,7 +797,8 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
       err->code = TALLY_E_USAGE;
       return -1;
     }
-    l = (prof_task_layout){.ptr_addr = pl.ptr_addr, .has_name = pl.has_name, .name_is_ptr = pl.name_is_ptr,
+    l = (prof_task_layout){.ptr_addr = pl.ptr_addr, .reg = -1, .has_name = pl.has_name,
+                           .name_is_ptr = pl.name_is_ptr,
                            .name_off = pl.name_off, .name_len = pl.name_len, .name_member = member};
     if (pl.has_name)
       snprintf(source, sizeof source, "%s%s%s (0x%08x): struct %s, name `%s' at +%u (%s)", conv ? conv : "",

@@ -8,6 +8,7 @@
  *   0x00100000  SiFive test finisher  (exit status)
  *   0x00110000  tally control block   (markers, DVFS)
  *   0x02000000  CLINT                 (msip, mtimecmp, mtime)
+ *   0x0c000000  PLIC                  (external interrupts, plic.c)
  *   0x10000000  ns16550 UART          (stdout / stdin)
  *   0x80000000  RAM                   (owned by the core)
  */

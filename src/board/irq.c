@@ -187,8 +187,12 @@ int board_irq_add(core_cpu *cpu, const char *spec, char *err, size_t errlen) {
     errf(err, errlen, "--irq %s: no cycle after '@' (expected SRC@CYCLE[,CYCLE...] or SRC@every=N...)", spec);
     return -1;
   }
-  if (!strncmp(list, "every=", 6) || strchr(list, '='))
-    return add_periodic(b, spec, (unsigned)src, list, err, errlen);
+  if (strchr(list, '=')) {
+    if (add_periodic(b, spec, (unsigned)src, list, err, errlen) != 0)
+      return -1;
+    board_irq_schedule(cpu);
+    return 0;
+  }
   size_t n = 1;
   for (const char *p = list; *p; p++)
     n += *p == ',';
@@ -231,7 +235,8 @@ static int hexval(int c) {
 }
 
 /* TEXT with C escapes (\n \r \t \0 \\ \xHH) appended to the bytes. */
-static int add_text(irq_sources *q, const char *t, const char *path, int line, char *err, size_t errlen) {
+/* col0: where the text starts in its line, for the column of a bad escape */
+static int add_text(irq_sources *q, const char *t, int col0, const char *path, int line, char *err, size_t errlen) {
   for (const char *p = t; *p; p++) {
     int c = (unsigned char)*p;
     if (c == '\\') {
@@ -244,9 +249,10 @@ static int add_text(irq_sources *q, const char *t, const char *path, int line, c
       case '\\': c = '\\'; break;
       case 's': c = ' '; break;
       case 'x': {
+        int col = col0 + (int)(p - t); /* the backslash's column, from 1 */
         int h = hexval(p[1]), l = h >= 0 ? hexval(p[2]) : -1;
         if (l < 0) {
-          errf(err, errlen, "%s:%d: column %d: \\x needs two hex digits", path, line, (int)(p - t));
+          errf(err, errlen, "%s:%d: column %d: \\x needs two hex digits", path, line, col);
           return -1;
         }
         c = h * 16 + l;
@@ -255,7 +261,7 @@ static int add_text(irq_sources *q, const char *t, const char *path, int line, c
       }
       default:
         errf(err, errlen, "%s:%d: column %d: unknown escape '\\%c' (expected \\n \\r \\t \\s \\0 \\\\ or \\xHH)", path,
-             line, (int)(p - t), *p ? *p : ' ');
+             line, col0 + (int)(p - t), *p ? *p : ' ');
         return -1;
       }
     }
@@ -369,7 +375,7 @@ int board_uart_rx_load(core_cpu *cpu, const char *path, char *err, size_t errlen
       rc = -1;
       break;
     }
-    if (add_text(q, text, path, line, err, errlen) != 0) {
+    if (add_text(q, text, (int)(text - buf), path, line, err, errlen) != 0) {
       rc = -1;
       break;
     }

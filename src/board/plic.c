@@ -20,8 +20,10 @@
  * instruction of the handler doing the claim began at (the last external
  * interrupt taken, if taken at or after the rise; else it was polled).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "../timing/timing.h"
 #include "board.h"
 
 #define PRIORITY_END (PLIC_SOURCES * 4u)
@@ -198,6 +200,8 @@ const char *plic_why_waiting(const core_cpu *cpu, unsigned src, char *buf, size_
   const char *why;
   if (!bit(p->pending, src))
     why = "its request is no longer pending";
+  else if (cpu->tm && cpu->tm->pico)
+    why = "core model has no machine-mode interrupts (PicoRV32: mtvec, mie and mstatus are illegal)";
   else if (!bit(p->enable[0], src))
     why = "the program never enabled it in the PLIC (context 0's enable bit is 0)";
   else if (p->prio[src] == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "irq_opts.h"
 #include "cli.h"
 #include "host_files.h"
 #include "run_progress.h"
@@ -23,6 +24,7 @@
 #define PROFILE_SLICE_INSNS 20000000ull
 
 typedef struct profile_opts {
+  irq_opts irq;              /* --irq, --uart-rx */
   const char *core;
   const char *sets[64];
   int nsets;
@@ -40,6 +42,7 @@ typedef struct profile_opts {
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
   const char *cg_events;  /* --callgrind-events, or NULL */
+  const char *gmon_elf;   /* --gmon-elf: the program copied for gprof, or NULL */
   int gmon_unit;           /* --gmon-unit: 0 not given (cycles, else seconds), 's' seconds, 'c' cycles */
   bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
@@ -56,6 +59,7 @@ typedef struct profile_opts {
   double progress_every;   /* --progress-every S */
   const char *tasks;       /* --tasks[=SPEC]: "auto" for the bare option; NULL: off */
   const char *perfetto;    /* --perfetto FILE: the tasks' timeline */
+  int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } profile_opts;
 
 static void profile_usage(FILE *f) {
@@ -69,6 +73,8 @@ static void profile_usage(FILE *f) {
           "\n"
           "options:\n"
           "      --core NAME          core model (default tally5); --set SEC.KEY=VAL to adjust\n"
+          "      --engine interp|jit  accepted as for tally run; a profile is timed, and\n"
+          "                           timed runs interpret (docs/jit.md)\n"
           "      --signals LIST       columns, comma-separated signal names\n"
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
@@ -87,6 +93,9 @@ static void profile_usage(FILE *f) {
           "      --board NAME|FILE    the board: memory map and devices (a shipped name:\n"
           "                           virt, the default, or litex; or a board file;\n"
           "                           docs/boards.md)\n"
+          IRQ_HELP_AT("                           ")
+          "                           (after the profile, on stderr: each source's\n"
+          "                           interrupts and latencies)\n"
           "      --raw                PROGRAM is a raw binary, loaded at the board's RAM base\n"
           "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
           "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
@@ -116,6 +125,8 @@ static void profile_usage(FILE *f) {
           "      --gmon-unit U        cycles (default: gprof's columns are exact cycles;\n"
           "                           seconds when a run is too long for that) or\n"
           "                           seconds (counts at the core clock)\n"
+          "      --gmon-elf FILE      a copy of PROGRAM for gprof, which keeps GCC's clones\n"
+          "                           (med3.constprop.0): 'gprof FILE gmon.out'\n"
           "      --callgrind FILE     Callgrind format, for callgrind_annotate and KCachegrind\n"
           "      --callgrind-events E  its events: cycles, instructions and the misses and\n"
           "                           stalls (default), 'all' (every signal with a count),\n"
@@ -125,7 +136,8 @@ static void profile_usage(FILE *f) {
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
           "      --tasks[=SPEC]       per task: which task runs is read from the program's\n"
           "                           own current-task pointer (SPEC: auto (default),\n"
-          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR);\n"
+          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
+          "                           reg:REGISTER);\n"
           "                           exports get the task as their root frame\n"
           "      --perfetto FILE      with --tasks: a timeline, one track per task and trap\n"
           "                           context, for ui.perfetto.dev\n"
@@ -225,12 +237,14 @@ static bool events_valid(const char *list) {
 }
 
 static int parse_opts(int argc, char **argv, profile_opts *o) {
-  enum { O_CORE = 256, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
+  enum { O_CORE = 256, O_ENGINE, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS,
+         O_IRQ, O_UART_RX, O_GMON_ELF };
   static const struct option longs[] = {
-    {"core", required_argument, NULL, O_CORE},     {"set", required_argument, NULL, O_SET},
+    {"core", required_argument, NULL, O_CORE},
+    {"engine", required_argument, NULL, O_ENGINE},     {"set", required_argument, NULL, O_SET},
     {"signals", required_argument, NULL, O_SIGNALS}, {"sort", required_argument, NULL, O_SORT},
     {"top", required_argument, NULL, O_TOP},       {"callgraph", no_argument, NULL, 'g'},
     {"annotate", required_argument, NULL, O_ANNOTATE}, {"sample-every", required_argument, NULL, O_SAMPLE},
@@ -240,12 +254,14 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
     {"callgrind-events", required_argument, NULL, O_CG_EVENTS},
+    {"gmon-elf", required_argument, NULL, O_GMON_ELF},
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {"semihost-files", required_argument, NULL, O_HOST_FILES},
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
+    {"irq", required_argument, NULL, O_IRQ},       {"uart-rx", required_argument, NULL, O_UART_RX},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
     {"argv0-path", no_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
@@ -254,7 +270,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"tasks", optional_argument, NULL, O_TASKS},  {"perfetto", required_argument, NULL, O_PERFETTO},
     {NULL, 0, NULL, 0},
   };
-  *o = (profile_opts){.sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
+  *o = (profile_opts){.engine = -1, .sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
                       .progress_every = PROGRESS_EVERY_DEFAULT};
   parse_signals("cycle,instret,icache.miss,dcache.read_miss,dcache.write_miss,stall", o);
   optind = 1;
@@ -273,6 +289,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       }
       break;
     case O_CORE: o->core = optarg; break;
+    case O_ENGINE:
+      if ((o->engine = cli_parse_engine(optarg, "profile")) < 0)
+        return -1;
+      break;
     case O_SET:
       if (o->nsets == 64) { fprintf(stderr, "tally profile: too many --set\n"); return -1; }
       o->sets[o->nsets++] = optarg;
@@ -293,7 +313,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     case O_TASKS:
       if (optarg && !*optarg) {
         fprintf(stderr, "tally profile: --tasks= wants a convention (auto, freertos, zephyr, tally), "
-                        "VARIABLE[:NAME_MEMBER] or 0xADDR\n");
+                        "VARIABLE[:NAME_MEMBER], 0xADDR or reg:REGISTER\n");
         return -1;
       }
       o->tasks = optarg ? optarg : "auto";
@@ -334,6 +354,17 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
     case O_BOARD: o->board = optarg; break;
+    case O_IRQ:
+      if (!irq_opts_add(&o->irq, optarg, "profile"))
+        return -1;
+      break;
+    case O_UART_RX:
+      if (o->irq.uart_rx) {
+        fprintf(stderr, "tally profile: --uart-rx given twice (one file feeds the UART)\n");
+        return -1;
+      }
+      o->irq.uart_rx = optarg;
+      break;
     case O_RAW: o->raw = true; break;
     case O_MAP: o->map = optarg; break;
     case O_RAM:
@@ -358,6 +389,7 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       else if (!strcmp(optarg, "cycles")) o->gmon_unit = 'c';
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
       break;
+    case O_GMON_ELF: o->gmon_elf = optarg; break;
     case O_CG_EVENTS:
       if (!events_valid(optarg))
         return -1;
@@ -387,6 +419,10 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   if (o->perfetto && !o->tasks) {
     fprintf(stderr, "tally profile: --perfetto writes the tasks' timeline: give --tasks too "
                     "(tally run --perfetto has the calls' timeline)\n");
+    return -1;
+  }
+  if (o->gmon_elf && o->raw) {
+    fprintf(stderr, "tally profile: --gmon-elf copies an ELF program, not a raw binary\n");
     return -1;
   }
   if (o->quiet)
@@ -478,6 +514,13 @@ static int write_perfetto(const tally_profile *p, const tally_run_info *run, con
     fprintf(stderr, "tally profile: --perfetto %s: cannot create: %s\n", path, strerror(errno));
     return -1;
   }
+  const tally_task_change *changes;
+  uint64_t cut_at;
+  int cut;
+  tally_profile_task_changes(p, &changes, &cut_at, &cut);
+  if (cut)
+    fprintf(stderr, "tally profile: --perfetto: the task switches after cycle %llu are not in %s (the timeline "
+                    "keeps 16,777,216 of them)\n", (unsigned long long)cut_at, path);
   tally_perfetto *w = tally_perfetto_begin(f, run, &err);
   if (w)
     tally_perfetto_tasks(w, p);
@@ -487,6 +530,29 @@ static int write_perfetto(const tally_profile *p, const tally_run_info *run, con
   if (rc != 0)
     fprintf(stderr, "tally profile: --perfetto %s: cannot write\n", path);
   return rc;
+}
+
+/* --gmon-elf: the program copied so that gprof keeps GCC's clones
+ * (tally_export_gprof_elf); with --gmon alone, a note when gprof would
+ * drop some. 0, or -1 after saying why. */
+static int gprof_copy(const char *prog, const profile_opts *o) {
+  bool gmon = false;
+  for (int i = 0; i < o->noutputs; i++)
+    gmon |= !strcmp(o->outputs[i][0], "gmon");
+  if (o->raw || (!o->gmon_elf && (!gmon || o->quiet)))
+    return 0;
+  char names[256];
+  tally_error err;
+  int n = tally_export_gprof_elf(prog, o->gmon_elf, names, sizeof names, &err);
+  if (n < 0) {
+    fprintf(stderr, "tally profile: --gmon-elf: %s\n", err.msg);
+    return o->gmon_elf ? -1 : 0;
+  }
+  if (n > 0 && !o->gmon_elf)
+    fprintf(stderr, "tally profile: note: gprof drops %d clone name%s of %s (%s): it reads such a name on into the "
+                    "next string of the symbol names; give gprof the copy --gmon-elf FILE writes\n",
+            n, n == 1 ? "" : "s", prog, names);
+  return 0;
 }
 
 /* The board's program loaded, profiled and reported: the exit status. */
@@ -514,6 +580,8 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   if ((status = host_files_set_args(&o->files, sim, "profile", argc - first, argv + first)) != 0)
     return status;
   if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
+    return status;
+  if ((status = irq_opts_apply(&o->irq, sim, "profile")) != 0)
     return status;
   char lacks[320];
   if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
@@ -589,8 +657,12 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
                     : run.stop;
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
+  if (o->irq.nirq || o->irq.uart_rx)
+    irq_report(sim, stderr);
   if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
     status = EXIT_INTERNAL;
+  if (gprof_copy(prog, o) != 0 && status == 0)
+    status = EXIT_CANTCREAT;
   tally_profile_free(p);
   return status;
 }
@@ -621,6 +693,10 @@ int cmd_profile(int argc, char **argv) {
   progress_wrap(&progress, &cfg.out, &cfg.err);
   int status = EXIT_INTERNAL;
   tally_sim *sim = cli_sim_open(&cfg, "profile", &status);
+  if (sim && (status = cli_set_engine(sim, o.engine, "profile")) != 0) {
+    tally_sim_free(sim);
+    sim = NULL;
+  }
   if (sim)
     status = profile_board(sim, &o, &progress, argc, argv, first);
   tally_sim_free(sim);

@@ -60,6 +60,7 @@ typedef struct run_opts {
   const char *inst_cost;     /* --inst-cost ORIG.elf: PROGRAM is its tally inst output */
   cycle_trace_opts ctrace;   /* --cycle-trace FILE, --cycle-trace-window */
   irq_opts irq;              /* --irq, --uart-rx */
+  int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -91,6 +92,7 @@ static void run_usage(FILE *f) {
           "                         and for --control's START included)\n"
           BOARD_HELP
           IRQ_HELP
+          ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
@@ -197,7 +199,7 @@ static void run_usage(FILE *f) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
+  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_ENGINE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
@@ -212,6 +214,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
+    {"engine", required_argument, NULL, OPT_ENGINE},
     {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
     {"irq", required_argument, NULL, OPT_IRQ},       {"uart-rx", required_argument, NULL, OPT_UART_RX},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
@@ -246,7 +249,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"cycle-trace-window", required_argument, NULL, OPT_CTRACE_WINDOW},
     {NULL, 0, NULL, 0},
   };
-  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
+  *o = (run_opts){.engine = -1, .ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
                   .perfetto_calls = PERFETTO_CALLS_DEFAULT, .ctrace = {.from = 0, .to = UINT64_MAX},
                   .progress_every = PROGRESS_EVERY_DEFAULT};
   count_opts_init(&o->count);
@@ -337,6 +340,10 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       }
       break;
     case OPT_CORE: o->core = optarg; o->timed = true; break;
+    case OPT_ENGINE:
+      if ((o->engine = cli_parse_engine(optarg, "run")) < 0)
+        return -1;
+      break;
     case OPT_BOARD: o->board = optarg; break;
     case OPT_IRQ:
       if (!irq_opts_add(&o->irq, optarg, "run"))
@@ -531,6 +538,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
   tally_sim *sim = cli_sim_open(&cfg, "run", status);
   if (!sim)
     return NULL;
+  if ((*status = cli_set_engine(sim, o->engine, "run")) != 0) {
+    tally_sim_free(sim);
+    return NULL;
+  }
   *status = EXIT_NOINPUT;
   if (host_files_apply(&o->files, sim, "run") != 0) {
     tally_sim_free(sim);

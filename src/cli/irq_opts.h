@@ -10,18 +10,20 @@
 
 #define IRQ_OPTS_MAX 64
 
-#define IRQ_HELP                                                                                   \
-  "      --irq SRC@CYCLE[,CYCLE...]  the line of PLIC source SRC rises at each\n"               \
-  "                         CYCLE (the core model's cycles; a functional run's are\n"      \
-  "                         its instructions plus wfi sleep). Repeatable\n"                \
-  "      --irq SRC@every=N[,first=F][,jitter=J][,seed=S][,count=K]  it rises at\n"       \
-  "                         F, F+N, F+2N ... (F defaults to N), each late by a\n"            \
-  "                         draw in [0, J] (J < N) from seed S (default 0); K\n"            \
-  "                         times, or to the end\n"                                           \
-  "      --uart-rx FILE     the UART receives from FILE (a pipe, or '-': stdin)\n"       \
-  "                         instead of stdin: lines 'CYCLE TEXT', TEXT's bytes\n"        \
-  "                         (escapes \\n \\t \\s \\xHH ...) arriving at CYCLE, with\n"     \
-  "                         its receive interrupt (docs/tally-run.md)\n"
+/* The options' help, continuation lines indented by the string IND. */
+#define IRQ_HELP_AT(IND)                                                                     \
+  "      --irq SRC@CYCLE[,CYCLE...]  the line of PLIC source SRC rises at\n"              \
+  IND "each CYCLE (the core model's cycles; a functional run's\n"                          \
+  IND "are its instructions plus wfi sleep). Repeatable\n"                                 \
+  "      --irq SRC@every=N[,first=F][,jitter=J][,seed=S][,count=K]\n"                     \
+  IND "it rises at F, F+N, F+2N ... (F defaults to N), each\n"                             \
+  IND "late by a draw in [0, J] (J < N) from seed S (default\n"                            \
+  IND "0); K times, or to the end\n"                                                       \
+  "      --uart-rx FILE     the UART receives from FILE (a pipe, or '-': stdin)\n"         \
+  IND "instead of stdin: lines 'CYCLE TEXT', TEXT's bytes\n"                               \
+  IND "(escapes \\n \\t \\s \\xHH ...) arriving at CYCLE, with\n"                     \
+  IND "its receive interrupt (docs/tally-run.md)\n"
+#define IRQ_HELP IRQ_HELP_AT("                         ")
 
 typedef struct irq_opts {
   const char *irq[IRQ_OPTS_MAX];

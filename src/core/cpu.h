@@ -11,6 +11,12 @@
  * *horizon*: the fast loop never enters a block that would cross it; the
  * outer loop (run.c) then single-steps up to it, handles the event, and goes
  * back to full speed.
+ *
+ * Functional runs may be translated instead (jit.c, `--engine jit`): the
+ * same blocks, turned into host code that keeps the same rules (a block is
+ * entered only if it fits under the horizon, instret charged on entry and
+ * given back on an early exit), with the interpreter running what the
+ * translator does not take.
  */
 #ifndef TALLY_CORE_CPU_H
 #define TALLY_CORE_CPU_H

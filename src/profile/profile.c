@@ -212,7 +212,19 @@ static void pop_return(prof_state *p, uint32_t target, uint32_t sp);
 
 void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
   prof_account(p, now);
+  uint64_t unmatched = p->unmatched_returns;
   pop_return(p, target, sp);
+  /* With tasks, a return no frame expects into code outside the function
+   * now on top starts the task afresh there: a kernel's first switch to a
+   * task that returns into it (FreeRTOS's xPortStartFirstTask) */
+  if (p->tasks && p->unmatched_returns != unmatched &&
+      (p->depth == 2 || prof_crosses(p, p->stack[p->depth - 1].node->func, target))) {
+    const sym_entry *e = p->syms ? sym_table_lookup(p->syms, target) : NULL;
+    if (e) {
+      p->depth = 2;
+      prof_push(p, prof_child(p, p->stack[1].node, e->addr, target, false), 0, UINT32_MAX);
+    }
+  }
   prof_top_changed(p);
 }
 

@@ -95,11 +95,14 @@ typedef struct prof_tasks {
   char source[384];         /* what is followed, for the reports */
   prof_read_fn read;
   void *read_ctx;
+  int reg;                  /* >= 0: the pointer is this register, read at every trap return */
+  bool (*read_reg)(void *ctx, unsigned reg, uint32_t *val);
   char notes[PROF_TASK_NOTES][160];
   size_t nnotes, notes_dropped;
   prof_task_change *log;    /* every change of `running` */
   size_t nlog, log_cap;
   bool log_full;
+  uint64_t log_full_cycle;  /* the change the log had no room for */
 } prof_tasks;
 
 /* The timeline (timeline.c): every change of the shadow stack's depth, in
@@ -198,6 +201,8 @@ void prof_timeline_note(prof_state *p, const prof_node *entered);
  * is the cycle count. false when out of memory. */
 typedef struct prof_task_layout {
   uint32_t ptr_addr;
+  int reg;                  /* >= 0: the pointer is this register (read_reg), not the word at ptr_addr */
+  bool (*read_reg)(void *ctx, unsigned reg, uint32_t *val);
   bool has_name, name_is_ptr;
   uint32_t name_off, name_len;
   const char *name_member;  /* for messages */

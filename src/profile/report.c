@@ -467,24 +467,35 @@ typedef struct stack_walk {
   const tally_profile *p;
   const char **names;
   void (*fn)(void *, const char *const *, size_t, uint64_t);
+  void (*ctx_fn)(void *, const char *const *, size_t, uint64_t, const uint64_t *); /* or this */
   void *ctx;
 } stack_walk;
+
+static void stack_emit(stack_walk *w, const prof_node *n, size_t depth) {
+  if (w->ctx_fn) {
+    uint64_t v[SIG_COUNT];
+    for (int s = 0; s < SIG_COUNT; s++)
+      v[s] = prof_context_signal(s) ? (uint64_t)n->sig[s] : 0;
+    signal_derive(v);
+    w->ctx_fn(w->ctx, w->names, depth, n->calls, v);
+  } else if (n->self_cycles) {
+    w->fn(w->ctx, w->names, depth, n->self_cycles);
+  }
+}
 
 static void stack_visit(stack_walk *w, const prof_node *n, size_t depth) {
   const prof_task *tk = prof_node_task(w->p->state, n);
   if (!n->parent && w->p->state->tasks) { /* the tasks are the roots */
-    if (n->self_cycles) {
-      w->names[0] = w->p->funcs[w->p->root_func].name;
-      w->fn(w->ctx, w->names, 1, n->self_cycles);
-    }
+    w->names[0] = w->p->funcs[w->p->root_func].name;
+    if (n->self_cycles)
+      stack_emit(w, n, 1);
     for (const prof_node *c = n->first_child; c; c = c->next_sibling)
       stack_visit(w, c, 0);
     return;
   }
   int f = n->parent ? func_of(w->p, n->func) : w->p->root_func;
   w->names[depth] = tk ? tk->name : w->p->funcs[f].name;
-  if (n->self_cycles)
-    w->fn(w->ctx, w->names, depth + 1, n->self_cycles);
+  stack_emit(w, n, depth + 1);
   for (const prof_node *c = n->first_child; c; c = c->next_sibling)
     stack_visit(w, c, depth + 1);
 }
@@ -493,6 +504,18 @@ void profile_stacks(const tally_profile *p, void (*fn)(void *, const char *const
                     void *ctx) {
   size_t depth = tree_depth(&p->state->root);
   stack_walk w = {.p = p, .names = calloc(depth + 1, sizeof(char *)), .fn = fn, .ctx = ctx};
+  if (!w.names)
+    return;
+  stack_visit(&w, &p->state->root, 0);
+  free(w.names);
+}
+
+void tally_profile_contexts(const tally_profile *p,
+                            void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t calls,
+                                       const uint64_t *counts),
+                            void *ctx) {
+  size_t depth = tree_depth(&p->state->root);
+  stack_walk w = {.p = p, .names = calloc(depth + 1, sizeof(char *)), .ctx_fn = fn, .ctx = ctx};
   if (!w.names)
     return;
   stack_visit(&w, &p->state->root, 0);

@@ -62,8 +62,11 @@ static bool task_name(prof_tasks *t, uint32_t tcb, char *out, size_t size) {
   snprintf(out, size, "task@0x%08x", (unsigned)tcb);
   uint8_t probe;
   if (!t->read(t->read_ctx, tcb, &probe, 1)) {
-    note(t, "the current-task pointer at 0x%08x holds 0x%08x, which points outside RAM", (unsigned)t->ptr_addr,
-         (unsigned)tcb);
+    if (t->reg >= 0)
+      note(t, "the current-task register x%d holds 0x%08x, which points outside RAM", t->reg, (unsigned)tcb);
+    else
+      note(t, "the current-task pointer at 0x%08x holds 0x%08x, which points outside RAM", (unsigned)t->ptr_addr,
+           (unsigned)tcb);
     return false;
   }
   if (!t->has_name)
@@ -147,6 +150,7 @@ static void log_change(prof_tasks *t, uint64_t now, int task) {
     prof_task_change *l = cap <= ((size_t)1 << 24) ? realloc(t->log, cap * sizeof *l) : NULL;
     if (!l) {
       t->log_full = true;
+      t->log_full_cycle = now;
       return;
     }
     t->log = l;
@@ -171,7 +175,8 @@ static void run_as(prof_state *p, int idx, uint32_t target, uint64_t now) {
       else
         o->saved = s, o->saved_cap = n;
     }
-    memcpy(o->saved, p->stack + 2, n * sizeof *o->saved);
+    if (n)
+      memcpy(o->saved, p->stack + 2, n * sizeof *o->saved);
     o->nsaved = n;
   }
   prof_task *k = &t->v[idx];
@@ -192,12 +197,19 @@ static void run_as(prof_state *p, int idx, uint32_t target, uint64_t now) {
     if (s)
       p->stack = s, p->cap = cap;
   }
-  if (p->cap >= 2 + k->nsaved) {
+  if (k->nsaved && p->cap >= 2 + k->nsaved) {
     memcpy(p->stack + 2, k->saved, k->nsaved * sizeof *k->saved);
     p->depth = 2 + k->nsaved;
   }
   k->nsaved = 0;
-  if (fresh && target && !k->is_trap && p->syms) {
+  /* A handler returning into the task resumes it in the function on top
+   * of its frames; if the mret goes elsewhere, those frames are not the
+   * task's (its pointer was set before it ever ran, as FreeRTOS's
+   * xTaskCreate does before the scheduler starts): it starts afresh in
+   * the function the mret goes to. */
+  if (target && !k->is_trap && p->depth > 2 && prof_crosses(p, p->stack[p->depth - 1].node->func, target))
+    p->depth = 2;
+  if ((fresh || p->depth == 2) && target && !k->is_trap && p->syms) {
     const sym_entry *e = sym_table_lookup(p->syms, target);
     if (!k->first_pc)
       k->first_pc = target;
@@ -222,11 +234,16 @@ bool prof_tasks_enable(prof_state *p, const prof_task_layout *l, prof_read_fn re
   snprintf(t->name_member, sizeof t->name_member, "%s", l->name_member ? l->name_member : "name");
   t->read = read;
   t->read_ctx = ctx;
+  t->reg = l->reg;
+  t->read_reg = l->read_reg;
   t->running = -1;
   t->last_task = -1;
   p->tasks = t;
   uint32_t v = 0;
-  read(ctx, t->ptr_addr, &v, 4);
+  if (t->reg >= 0)
+    t->read_reg(ctx, (unsigned)t->reg, &v);
+  else
+    read(ctx, t->ptr_addr, &v, 4);
   t->last_ptr = v;
   t->cur = task_for(p, v, false, p->root.func); /* the code before the first switch: from the entry */
   if (!t->v) {
@@ -263,7 +280,8 @@ void prof_tasks_store(prof_state *p, uint64_t now) {
     run_as(p, t->cur, 0, now);
     return;
   }
-  memcpy(copy, p->stack + 2, n * sizeof *copy);
+  if (n)
+    memcpy(copy, p->stack + 2, n * sizeof *copy);
   if (!k->first_pc)
     k->first_pc = o->first_pc;
   run_as(p, t->cur, 0, now);
@@ -294,6 +312,12 @@ void prof_tasks_trap_return(prof_state *p, uint32_t target, uint64_t now) {
   prof_tasks *t = p->tasks;
   if (!t->in_trap || p->depth != 2)
     return; /* still in a handler (a nested trap returned) */
+  uint32_t v;
+  if (t->reg >= 0 && t->read_reg(t->read_ctx, (unsigned)t->reg, &v) && v != t->last_ptr) {
+    /* a register: the handler restored the task it returns to */
+    t->last_ptr = v;
+    t->cur = task_for(p, v, false, 0);
+  }
   t->in_trap = false;
   run_as(p, t->cur, target, now);
 }

@@ -128,6 +128,9 @@ static void fn_ref(FILE *f, const char *key, int id, const char *name, unsigned 
 }
 
 int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f) {
+  const tally_task_profile *tasks;
+  if (tally_profile_tasks(p, &tasks))
+    return report_write_callgrind_tasks(p, run, f);
   events ev;
   choose_events(p, run->events, &ev);
   const tally_func_profile *fn;

@@ -241,6 +241,8 @@ static const key_def keys[] = {
   UINT("pipeline", "mul_use_penalty", mul_use_penalty, 0, 255),
   UINT("pipeline", "shift_use_penalty", shift_use_penalty, 0, 255),
   UINT("pipeline", "csr_use_penalty", csr_use_penalty, 0, 255),
+  UINT("pipeline", "div_use_penalty", div_use_penalty, 0, 255),
+  BOOL("pipeline", "fetch_ahead", fetch_ahead),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),
@@ -254,10 +256,13 @@ static const key_def keys[] = {
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
+  UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),
   BOOL("memory", "fetch_port", fetch_port),
+  BOOL("memory", "device_bus", device_bus),
+  UINT("memory", "device_read_cycles", device_read_cycles, 0, 255),
   REAL("memory", "read_first_ns", read_first_ns, 0, NS_MAX),
   REAL("memory", "read_beat_ns", read_beat_ns, 0, NS_MAX),
   REAL("memory", "write_ns", write_ns, 0, NS_MAX),

@@ -46,6 +46,10 @@
 #define TALLY_GMON_ARCS 4096 /* a power of two */
 #endif
 #define TIMEBASE_HZ 10000000u /* CLINT mtime ticks per second */
+_Static_assert(TALLY_GMON_ARCS > 0 && (TALLY_GMON_ARCS & (TALLY_GMON_ARCS - 1)) == 0,
+               "TALLY_GMON_ARCS must be a power of two");
+_Static_assert(TALLY_GMON_HZ >= 0 && TALLY_GMON_HZ <= 100000,
+               "TALLY_GMON_HZ must be 0 (no histogram) to 100000 (a sample every 10 us)");
 #define CLINT_MTIMECMP 0x02004000u
 #define CLINT_MTIME 0x0200bff8u
 

@@ -21,6 +21,7 @@ build (make -f target/kit/Makefile PG=1):
     same place as without the profiler (the handler hands exceptions back);
   - on QEMU (when installed), the same call counts from its gmon.out.
 """
+import bisect
 import csv
 import json
 import os
@@ -33,6 +34,7 @@ import tempfile
 
 PASSES = 3000
 GPROF = "riscv64-unknown-elf-gprof"
+NM = "riscv64-unknown-elf-nm"
 
 
 def fail(msg):
@@ -83,6 +85,37 @@ def hist_samples(path):
     return total, rate
 
 
+def gmon_arcs(path, elf, cwd):
+    """{(caller, callee): count} from gmon.out's arc records, read here and
+    mapped to functions through the ELF's symbol table (nm), not by gprof."""
+    p = run([NM, "-n", "--defined-only", elf], cwd)
+    syms = []
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "Tt":
+            syms.append((int(f[0], 16), f[2]))
+    addrs = [a for a, _ in syms]
+
+    def name(pc):
+        i = bisect.bisect_right(addrs, pc) - 1
+        return syms[i][1] if i >= 0 else "?"
+    with open(path, "rb") as fh:
+        d = fh.read()
+    o, arcs = 20, {}
+    while o < len(d):
+        if d[o] == 0:
+            n = struct.unpack_from("<I", d, o + 9)[0]
+            o += 33 + 2 * n
+        elif d[o] == 1:
+            frm, slf, cnt = struct.unpack_from("<III", d, o + 1)
+            k = (name(frm), name(slf))
+            arcs[k] = arcs.get(k, 0) + cnt
+            o += 13
+        else:
+            fail(f"{path}: unknown record tag {d[o]}")
+    return arcs
+
+
 def expected_calls(n):
     e = {f"Proc_{k}": n for k in range(1, 9)}
     e.update({"Proc_7": 3 * n, "Func_1": 3 * n, "Func_2": n, "Func_3": n, "main": 1})
@@ -129,15 +162,30 @@ def main():
         print(f"tally: gmon.out read by gprof, call counts of {len(want)} functions as by hand, "
               f"{samples} samples (= interrupts taken) for {cycles:,} cycles")
 
-        # tally's exact profile of the plain build counts the same calls
+        # tally's exact profile of the plain build counts the same calls, and
+        # the same caller -> callee arcs as _mcount (both see a tail call as
+        # a call from the caller's caller)
+        arcs = gmon_arcs(os.path.join(work, "gmon.out"), "dhry.elf", work)
         plain = os.path.join(build, "target", "rv32imac", "dhry.elf")
-        run([tally, "profile", "--csv", os.path.join(work, "p.csv"), plain, str(PASSES)], work)
+        run([tally, "profile", "--csv", os.path.join(work, "p.csv"), "--json",
+             os.path.join(work, "p.json"), plain, str(PASSES)], work)
         with open(os.path.join(work, "p.csv"), newline="") as fh:
             exact = {r["function"]: int(r["calls"]) for r in csv.DictReader(fh)}
         for f, c in want.items():
             if exact.get(f) != c:
                 fail(f"exact profile of the plain build: {exact.get(f)} calls of {f}, not {c}")
-        print("tally profile of the plain build: the same call counts")
+        with open(os.path.join(work, "p.json")) as fh:
+            xarcs = {(a["caller_name"], a["callee_name"]): a["calls"]
+                     for a in json.load(fh)["arcs"] if a["callee_name"] in want}
+        marcs = {k: v for k, v in arcs.items() if k[1] in want}
+        if marcs != xarcs:
+            fail(f"arcs: gmon.out {sorted(marcs.items())}\nexact profile {sorted(xarcs.items())}")
+        for f, c in want.items():
+            if sum(v for k, v in marcs.items() if k[1] == f) != c:
+                fail(f"gmon.out's arcs into {f} add up to "
+                     f"{sum(v for k, v in marcs.items() if k[1] == f)}, not {c}")
+        print(f"tally profile of the plain build: the same call counts and the same "
+              f"{len(marcs)} arcs as gmon.out")
 
         # no --semihost-files rw: the run is not harmed and says why
         os.unlink(os.path.join(work, "gmon.out"))
@@ -167,6 +215,25 @@ def main():
             reports.append(m.group(1))
         print(f"an illegal instruction under -pg: reported at {reports[0]} "
               f"(without -pg: {reports[1]})")
+
+        # -DTALLY_GMON_HZ=0: call counts only, the timer left alone
+        run(["make", "-s", "-f", os.path.join(src, "target", "kit", "Makefile"), "PG=1",
+             "PROG=nohist", "SRCS=" + os.path.join(src, "target", "workloads", "dhry.c"),
+             "CFLAGS=-DTALLY_GMON_HZ=0"], kit)
+        run([tally, "run", "--core", "tally5", "--semihost-files", "rw", "--stats-json", "nh.json",
+             "nohist.elf", "200"], kit)
+        with open(os.path.join(kit, "nh.json")) as fh:
+            if json.load(fh)["signals"]["interrupt"] != 0:
+                fail("TALLY_GMON_HZ=0: timer interrupts were taken")
+        with open(os.path.join(kit, "gmon.out"), "rb") as fh:
+            d = fh.read()
+        if len(d) <= 20 or d[20] != 1 or (len(d) - 20) % 13:
+            fail("TALLY_GMON_HZ=0: gmon.out should hold arc records only")
+        na = gmon_arcs(os.path.join(kit, "gmon.out"), "nohist.elf", kit)
+        for f, c in expected_calls(200).items():
+            if sum(v for k, v in na.items() if k[1] == f) != c:
+                fail(f"TALLY_GMON_HZ=0: arcs into {f} do not add up to {c}")
+        print("TALLY_GMON_HZ=0: no interrupts, arcs only, Dhrystone's call counts")
 
         # QEMU, when installed: the same call counts from its gmon.out
         qemu = os.path.join(src, "scripts", "qemu-run.sh")
