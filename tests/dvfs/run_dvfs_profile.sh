@@ -11,7 +11,10 @@
 #   trampoline's instructions and cycles per iteration);
 # - the hand counts: 100 read misses in A, 50 write misses in B;
 # - the rows add up to the whole run: cycles and instructions equal
-#   `tally run --core dsp500`'s totals (the phases partition the run).
+#   `tally run --core dsp500`'s totals (the phases partition the run);
+# - the report: start-up code (crt0's loop clearing .bss, before main) is
+#   in no region unless --startup, and says so; --no-oracle prints no
+#   oracle row; every loop's name is whole (its "(symbol+off)" closed).
 set -eu
 tally=$1 elf=$2
 nm=riscv64-unknown-elf-nm
@@ -34,6 +37,19 @@ cp "$elf" "$dir/prog.elf"
 scratch=$(sed -n 's/^tally dvfs: scratch files kept in //p' "$dir/err")
 [ -f "$scratch/phases.out" ] || { echo "FAIL: no phases.out in the scratch directory"; cat "$dir/err"; exit 1; }
 cp "$scratch/phases.out" "$dir/" && rm -rf "$scratch"
+rep=$dir/report
+grep -q "oracle: not run (--no-oracle)" "$rep" || { cat "$rep"; echo "FAIL: --no-oracle does not say it"; exit 1; }
+if grep -qE "oracle \(|of the oracle's saving" "$rep"; then cat "$rep"; echo "FAIL: --no-oracle prints an oracle row"; exit 1; fi
+grep -q "start-up code, before main is first entered: .* in no region; --startup counts it" "$rep" \
+  || { cat "$rep"; echo "FAIL: no line for the start-up code"; exit 1; }
+if grep -E "^  loop " "$rep" | grep -q "_start"; then cat "$rep"; echo "FAIL: a loop of _start is a candidate"; exit 1; fi
+if grep -E "^  loop " "$rep" | grep -vqE "^  loop 0x[0-9a-f]{8} \([^ ]+\) "; then
+  cat "$rep"; echo "FAIL: a region name is cut"; exit 1
+fi
+(cd "$dir" && "$tally" dvfs --startup --no-oracle --descent-only prog.elf -o out2.elf >report2 2>err2) \
+  || { cat "$dir/err2"; exit 1; }
+grep -qE "^  loop 0x[0-9a-f]{8} \(_start\+0x[0-9a-f]+\) " "$dir/report2" \
+  || { cat "$dir/report2"; echo "FAIL: --startup does not make _start's loop a candidate"; exit 1; }
 python3 - "$dir" "$a" "$b" "$c" <<'PY'
 import csv, re, sys
 d, a, b, c = sys.argv[1], *(int(x, 16) for x in sys.argv[2:5])
