@@ -76,4 +76,16 @@ struct tally_sim *cli_sim_open(const struct tally_config *cfg, const char *cmd, 
  * or --set value, EXIT_NOINPUT for a model file that cannot be read. */
 int cli_set_core(struct tally_sim *sim, const char *name, const char *const *sets, int nsets, const char *cmd);
 
+/* --engine interp|jit (core_opts.c): the engine's number, or -1 after
+ * saying why; and setting it (engine -1: the default, left alone): 0, or
+ * after saying why EXIT_USAGE (no translator on this host). */
+int cli_parse_engine(const char *word, const char *cmd);
+int cli_set_engine(struct tally_sim *sim, int engine, const char *cmd);
+#define ENGINE_HELP \
+  "      --engine interp|jit  how functional code runs: interpreted, or\n" \
+  "                         translated into host code (x86-64 Linux; the\n" \
+  "                         default there, else interp; $TALLY_ENGINE sets the\n" \
+  "                         default). Same results either way; runs with a core\n" \
+  "                         model interpret (docs/jit.md)\n"
+
 #endif

@@ -23,6 +23,7 @@
 #include "run_cycle_trace.h"
 #include "run_progress.h"
 #include "run_trace.h"
+#include "irq_opts.h"
 #include "tally/store.h"
 #include "tally/tally.h"
 
@@ -58,6 +59,8 @@ typedef struct run_opts {
   uint64_t perfetto_calls;   /* --perfetto-calls N */
   const char *inst_cost;     /* --inst-cost ORIG.elf: PROGRAM is its tally inst output */
   cycle_trace_opts ctrace;   /* --cycle-trace FILE, --cycle-trace-window */
+  irq_opts irq;              /* --irq, --uart-rx */
+  int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } run_opts;
 
 static volatile sig_atomic_t interrupted;
@@ -88,6 +91,8 @@ static void run_usage(FILE *f) {
           "      --timeout S        stop after S seconds of wall time (the waits for GDB\n"
           "                         and for --control's START included)\n"
           BOARD_HELP
+          IRQ_HELP
+          ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
           "      --load-addr ADDR   PROGRAM is a raw binary to load at ADDR\n"
@@ -194,11 +199,12 @@ static void run_usage(FILE *f) {
 }
 
 static int parse_opts(int argc, char **argv, run_opts *o) {
-  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_SET, OPT_STATS, OPT_JSON,
+  enum { OPT_MAX = 256, OPT_TIMEOUT, OPT_LOAD, OPT_ENTRY, OPT_RAM, OPT_CORE, OPT_ENGINE, OPT_SET, OPT_STATS, OPT_JSON,
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES,
+         OPT_IRQ, OPT_UART_RX };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
@@ -208,7 +214,9 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"load-addr", required_argument, NULL, OPT_LOAD}, {"entry", required_argument, NULL, OPT_ENTRY},
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
+    {"engine", required_argument, NULL, OPT_ENGINE},
     {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
+    {"irq", required_argument, NULL, OPT_IRQ},       {"uart-rx", required_argument, NULL, OPT_UART_RX},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
     {"stats-json", required_argument, NULL, OPT_JSON},
     {"inst-cost", required_argument, NULL, OPT_INST_COST},
@@ -228,6 +236,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"key", required_argument, NULL, OPT_KEY}, {"key-env", required_argument, NULL, OPT_KEY_ENV},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
+    {"argv0-path", no_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
     {"gdb-wait", no_argument, NULL, OPT_GDB_WAIT},
     {"trace", required_argument, NULL, OPT_TRACE},
@@ -240,7 +249,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"cycle-trace-window", required_argument, NULL, OPT_CTRACE_WINDOW},
     {NULL, 0, NULL, 0},
   };
-  *o = (run_opts){.ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
+  *o = (run_opts){.engine = -1, .ram_size = TALLY_RAM_SIZE_DEFAULT, .trace.count = TRACE_COUNT_DEFAULT,
                   .perfetto_calls = PERFETTO_CALLS_DEFAULT, .ctrace = {.from = 0, .to = UINT64_MAX},
                   .progress_every = PROGRESS_EVERY_DEFAULT};
   count_opts_init(&o->count);
@@ -331,7 +340,22 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       }
       break;
     case OPT_CORE: o->core = optarg; o->timed = true; break;
+    case OPT_ENGINE:
+      if ((o->engine = cli_parse_engine(optarg, "run")) < 0)
+        return -1;
+      break;
     case OPT_BOARD: o->board = optarg; break;
+    case OPT_IRQ:
+      if (!irq_opts_add(&o->irq, optarg, "run"))
+        return -1;
+      break;
+    case OPT_UART_RX:
+      if (o->irq.uart_rx) {
+        fprintf(stderr, "tally run: --uart-rx given twice (one file feeds the UART)\n");
+        return -1;
+      }
+      o->irq.uart_rx = optarg;
+      break;
     case OPT_RAW: o->raw = true; break;
     case OPT_SET:
       if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0])) {
@@ -462,6 +486,17 @@ static void report_summary(const tally_sim *sim, double secs) {
   uint64_t insns = tally_instret(sim);
   double mips = secs > 0 ? (double)insns / secs / 1e6 : 0;
   fprintf(stderr, "tally: %s instructions in %.3f s (%.1f MIPS)\n", fmt_count(insns, n, sizeof n), secs, mips);
+  tally_engine e = tally_engine_running(sim);
+  if (e == TALLY_ENGINE_JIT) {
+    tally_jit_stats st;
+    tally_jit_stats_get(sim, &st);
+    fprintf(stderr, "tally: engine jit: %llu blocks translated in %.1f ms, %.1f KiB of code\n",
+            (unsigned long long)st.blocks, (double)st.translate_ns / 1e6, (double)st.code_bytes / 1024);
+  } else if (tally_get_engine(sim) == TALLY_ENGINE_JIT) {
+    fprintf(stderr, "tally: engine interp (timed runs interpret)\n");
+  } else {
+    fprintf(stderr, "tally: engine interp\n");
+  }
 }
 
 /* The files this run reads or writes beside the program, which the program
@@ -503,6 +538,10 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
   tally_sim *sim = cli_sim_open(&cfg, "run", status);
   if (!sim)
     return NULL;
+  if ((*status = cli_set_engine(sim, o->engine, "run")) != 0) {
+    tally_sim_free(sim);
+    return NULL;
+  }
   *status = EXIT_NOINPUT;
   if (host_files_apply(&o->files, sim, "run") != 0) {
     tally_sim_free(sim);
@@ -524,8 +563,14 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
     tally_sim_free(sim);
     return NULL;
   }
-  *status = EXIT_NOINPUT;
-  if (tally_set_args(sim, argc, argv) != 0) {
+  if ((*status = irq_opts_apply(&o->irq, sim, "run")) != 0) {
+    tally_sim_free(sim);
+    return NULL;
+  }
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally run: warning: %s; their instructions trap as illegal\n", lacks);
+  if ((*status = host_files_set_args(&o->files, sim, "run", argc, argv)) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
@@ -653,10 +698,26 @@ static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const ch
   }
 }
 
+/* Once, for a program that read mcycle or an hpm counter in a run without
+ * a core model, where those count no cycles. */
+static void warn_untimed_counters(const tally_sim *sim) {
+  char name[32], where[160];
+  uint32_t pc;
+  if (!tally_untimed_counter_read(sim, name, sizeof name, &pc))
+    return;
+  tally_symbolize(sim, pc, where, sizeof where);
+  fprintf(stderr,
+          "tally run: warning: the program read %s (at 0x%08x <%s>), but without a core model no cycles are "
+          "counted: mcycle counts instructions (mcycle == minstret) and every mhpmcounter reads 0; give "
+          "--core (e.g. --core tally5) to count cycles\n",
+          name, pc, where);
+}
+
 /* The parts' own results after the program ended, in the order they
  * depend on each other; the first failure becomes the status of a run
  * that otherwise succeeded. */
 static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, int trace_status) {
+  warn_untimed_counters(p->sim);
   /* the trace ends where the program did, before the last interval goes out */
   int cts = cycle_trace_close(&p->ctrace, o->ctrace.file);
   /* the program has ended: the counters freeze, the timer runs down */
@@ -780,8 +841,10 @@ int cmd_run(int argc, char **argv) {
     if (status == 0)
       status = EXIT_INTERNAL;
   }
-  if (o.verbose)
+  if (o.verbose) {
     report_summary(sim, secs);
+    irq_report(sim, stderr);
+  }
   status = finish_parts(&p, &o, status, why, trace_status);
   return abandon(&p, &o, status);
 }

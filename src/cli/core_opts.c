@@ -1,5 +1,5 @@
 /*
- * --core NAME and --set SEC.KEY=VAL for the subcommands that run a program:
+ * --core NAME, --set SEC.KEY=VAL and --engine for the subcommands that run a program:
  * a bad value on the command line is a usage error (64), a model file that
  * cannot be read or is damaged is bad input (66), as the exit statuses of
  * every other option say.
@@ -24,6 +24,24 @@ int cli_set_core(struct tally_sim *sim, const char *name, const char *const *set
   if (nsets && tally_set_core(sim, name, sets, nsets, &err) != 0) {
     fprintf(stderr, "tally %s: --set: %s\n", cmd, err.msg);
     return EXIT_USAGE;
+  }
+  return 0;
+}
+
+int cli_parse_engine(const char *word, const char *cmd) {
+  int e = tally_engine_parse(word);
+  if (e < 0)
+    fprintf(stderr, "tally %s: --engine wants interp or jit, got '%s'\n", cmd, word);
+  return e;
+}
+
+int cli_set_engine(struct tally_sim *sim, int engine, const char *cmd) {
+  tally_error err;
+  if (engine < 0)
+    return 0;
+  if (tally_set_engine(sim, (tally_engine)engine, &err) != 0) {
+    fprintf(stderr, "tally %s: %s\n", cmd, err.msg);
+    return err.code == TALLY_E_USAGE ? EXIT_USAGE : EXIT_INTERNAL;
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "../timing/timing.h"
 #include "cpu.h"
 #include "ctx_count.h"
+#include "jit.h"
 
 #define HASH_BUCKETS (1u << 16)
 #define CORE_FUNCTIONAL_MHZ 100 /* with QEMU virt's 10 MHz CLINT timebase */
@@ -27,7 +28,7 @@ static bool no_store(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val) 
 }
 static void no_watch(core_cpu *cpu, uint32_t addr, unsigned size) { (void)cpu, (void)addr, (void)size; }
 static void no_semihost(core_cpu *cpu) { core_set_stop(cpu, CORE_STOP_ERROR, "a semihosting call with no board"); }
-static const core_bus no_devices = {no_load, no_store, no_watch, no_semihost};
+static const core_bus no_devices = {no_load, no_store, no_watch, no_semihost, NULL, NULL};
 
 core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   core_cpu *cpu = calloc(1, sizeof *cpu);
@@ -36,6 +37,7 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   cpu->ram_base = ram_base;
   cpu->ram_size = ram_size;
   cpu->bus = &no_devices;
+  cpu->ext_due = UINT64_MAX;
   /* mmap gives zero pages lazily: a 128 MiB board costs only what it touches */
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;
@@ -57,6 +59,7 @@ void core_free(core_cpu *cpu) {
     return;
   core_block_flush(cpu);
   free(cpu->arena);
+  core_jit_free(cpu->jit);
   timing_free(cpu->tm);
   if (cpu->ram)
     munmap(cpu->ram, cpu->ram_size);
@@ -82,6 +85,7 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->mcountinhibit = 0;
   cpu->mcycle_frozen = cpu->minstret_frozen = 0;
   cpu->idle_cycles = 0;
+  cpu->untimed_csr = cpu->untimed_pc = 0;
   cpu->mtimecmp = UINT64_MAX;
   cpu->mtime_adj = 0;
   cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */
@@ -144,6 +148,19 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
   double mhz = tm ? tm->freq_mhz : CORE_FUNCTIONAL_MHZ;
   cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */
   cpu->tick_den = (uint64_t)(mhz * 1000 + 0.5);
+}
+
+bool core_set_engine(core_cpu *cpu, bool jit) {
+  if (jit == (cpu->jit != NULL))
+    return true;
+  core_block_flush(cpu); /* no block keeps code of the other engine */
+  if (!jit) {
+    core_jit_free(cpu->jit);
+    cpu->jit = NULL;
+    return true;
+  }
+  cpu->jit = core_jit_new(0);
+  return cpu->jit != NULL;
 }
 
 void core_set_clock(core_cpu *cpu, double freq_mhz, double voltage) {

@@ -1,0 +1,542 @@
+/*
+ * The translator: lowers a predecoded block (the same core_block the
+ * interpreter runs) into x86-64 code, and the loop that runs translated
+ * blocks. Functional mode only; the interpreter (exec_loop.inc) stays the
+ * reference, the fallback and the oracle the tests compare against.
+ *
+ * Translated code keeps the interpreter's invariants exactly:
+ *   - a block's entry checks that it fits under the instruction horizon
+ *     and charges its instructions (instret) in full; leaving early gives
+ *     back what did not run, as EXIT and TRAP do;
+ *   - memory accesses inside RAM run inline; outside RAM, straddling its
+ *     end, or into watched RAM (predecoded code, HTIF) they call the same
+ *     slow paths (core_load_slow, core_store_slow): a store into code
+ *     leaves the block after it, and the outer loop flushes;
+ *   - an instruction it does not lower (CSRs, system instructions,
+ *     atomics) is run by the interpreter as a one-instruction block
+ *     (core_block_get_prefix), after which the translated code is left.
+ *
+ * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r14 the
+ * indirect-jump table; guest registers live in cpu->x (every access is
+ * [rbx + disp8]). Ways out of a block to a known address jump through a
+ * chaining slot (jit.h), filled when the target's code exists; indirect
+ * jumps look the target up in a small direct-mapped table.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jit.h"
+
+#if defined(__x86_64__) && defined(__linux__)
+#include "jit_x86.h"
+
+typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
+
+#define CPU(field) x86_m(RBX, (int32_t)offsetof(core_cpu, field))
+#define XREG(r) x86_m(RBX, (int32_t)(offsetof(core_cpu, x) + 4u * (r)))
+
+/* ---- helpers the translated code calls (slow paths) ---- */
+
+/* TRAP of exec_loop.inc: the instruction at op i did not retire */
+static void jit_trap(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t cause, uint32_t tval) {
+  cpu->instret -= blk->n_insns - blk->insn_idx[i];
+  core_raise(cpu, cause, tval, blk->pcs[i]);
+  cpu->cur_blk = NULL;
+  cpu->cur_op = NULL;
+}
+
+/* A load outside RAM or straddling its end: the value (extended as the
+ * load's width says), or -1 after raising an access fault. */
+static int64_t jit_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr) {
+  const core_op *op = &blk->ops[i];
+  unsigned size = op->kind == K_LW ? 4 : (op->kind == K_LH || op->kind == K_LHU) ? 2 : 1;
+  cpu->cur_blk = blk;
+  cpu->cur_op = op;
+  uint32_t v;
+  if (!core_load_slow(cpu, addr, size, &v)) {
+    jit_trap(cpu, blk, i, CAUSE_LOAD_ACCESS, addr);
+    return -1;
+  }
+  cpu->cur_blk = NULL;
+  cpu->cur_op = NULL;
+  switch (op->kind) {
+  case K_LB: v = (uint32_t)(int32_t)(int8_t)v; break;
+  case K_LH: v = (uint32_t)(int32_t)(int16_t)v; break;
+  case K_LBU: v &= 0xff; break;
+  case K_LHU: v &= 0xffff; break;
+  default: break;
+  }
+  return (int64_t)v;
+}
+
+/* A store outside RAM, straddling its end or into watched RAM: 0 to go on
+ * with the block, 1 when it was left (a fault, or a store that ends it). */
+static int jit_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr) {
+  const core_op *op = &blk->ops[i];
+  unsigned size = op->kind == K_SW ? 4 : op->kind == K_SH ? 2 : 1;
+  uint32_t v = cpu->x[op->rs2];
+  cpu->cur_blk = blk;
+  cpu->cur_op = op;
+  core_store_result r = core_store_slow(cpu, addr, size, v);
+  if (r == STORE_FAULT) {
+    jit_trap(cpu, blk, i, CAUSE_STORE_ACCESS, addr);
+    return 1;
+  }
+  cpu->cur_blk = NULL;
+  cpu->cur_op = NULL;
+  if (r == STORE_DONE_EXIT) { /* EXIT(NEXT_PC) */
+    cpu->instret -= blk->n_insns - blk->insn_idx[i + 1];
+    cpu->pc = blk->pcs[i + 1];
+    return 1;
+  }
+  return 0;
+}
+
+/* An instruction the translator does not lower: the interpreter runs it
+ * as a block of its own, exactly as run.c's step() does. */
+static int jit_interp_at(core_cpu *cpu, core_block *blk, uint32_t i) {
+  cpu->instret -= blk->n_insns - blk->insn_idx[i];
+  cpu->pc = blk->pcs[i];
+  _Alignas(16) unsigned char buf[1024];
+  core_block *one = core_block_get_prefix(cpu, cpu->pc, 1, buf, sizeof buf);
+  if (!one) {
+    if (cpu->stop == CORE_RUNNING)
+      core_raise(cpu, CAUSE_FETCH_ACCESS, cpu->pc, cpu->pc);
+    return JIT_OUT;
+  }
+  uint64_t saved = cpu->horizon;
+  cpu->horizon = cpu->instret + 1;
+  bool more = core_exec_fast(cpu, one);
+  if (cpu->horizon != 0) /* 0: a stop was requested meanwhile (core_set_stop) */
+    cpu->horizon = saved;
+  return more ? JIT_DISPATCH : JIT_OUT;
+}
+
+/* ---- the fixed stubs ---- */
+
+bool core_jit_write_stubs(core_jit *j) {
+  x86_buf b = {.p = j->region, .start = j->region, .end = j->region + j->page, .at = (uintptr_t)j->region};
+  static const int saved[] = {RBX, RBP, R12, R13, R14, R15};
+  /* int enter(core_cpu *cpu, const void *code) */
+  j->enter = b.p;
+  for (int i = 0; i < 6; i++)
+    x86_push(&b, saved[i]);
+  x86_alu_ri(&b, true, ALU_SUB, RSP, 8); /* calls from the code find rsp 16-aligned */
+  x86_mov_rr64(&b, RBX, RDI);
+  x86_load64(&b, R12, CPU(ram));
+  x86_load64(&b, R13, CPU(watch));
+  x86_mov_imm64(&b, R14, (uint64_t)(uintptr_t)j->targets);
+  x86_op_reg(&b, false, 0xff, 4, RSI); /* jmp rsi */
+  /* the way back: status in eax */
+  uintptr_t epilogue = x86_here(&b);
+  x86_alu_ri(&b, true, ALU_ADD, RSP, 8);
+  for (int i = 5; i >= 0; i--)
+    x86_pop(&b, saved[i]);
+  x86_ret(&b);
+  j->out = b.p;
+  x86_mov_imm32(&b, RAX, JIT_OUT);
+  x86_jmp(&b, epilogue);
+  j->horizon = b.p;
+  x86_mov_imm32(&b, RAX, JIT_HORIZON);
+  x86_jmp(&b, epilogue);
+  j->dispatch = b.p;
+  x86_mov_imm32(&b, RAX, JIT_DISPATCH);
+  x86_jmp(&b, epilogue);
+  /* a chaining slot not filled yet: rax is the slot's address */
+  j->miss = b.p;
+  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_slot);
+  x86_store64(&b, x86_m(RCX, 0), RAX);
+  x86_mov_imm32(&b, RAX, JIT_MISS);
+  x86_jmp(&b, epilogue);
+  j->epilogue = (uint8_t *)epilogue;
+  return !b.overflow;
+}
+
+/* ---- lowering ---- */
+
+typedef struct slow_path {
+  uint8_t *from[2];  /* rel32s of the jumps that go to it */
+  uint8_t *resume;   /* where the fast path goes on */
+  uint32_t op;
+} slow_path;
+
+typedef struct lower {
+  x86_buf b;
+  core_cpu *cpu;
+  core_jit *j;
+  core_block *blk;
+  const void **slots;
+  slow_path slow[CORE_BLOCK_MAX_OPS];
+  uint32_t nslow;
+} lower;
+
+static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
+
+/* leaves for a known address through chaining slot s */
+static void emit_chain(lower *l, int s, uint32_t target) {
+  x86_store_imm32(&l->b, CPU(pc), target);
+  x86_lea_rip(&l->b, RAX, (uintptr_t)&l->slots[s]);
+  x86_jmp_mem(&l->b, x86_m(RAX, 0));
+}
+
+/* calls fn(cpu, blk, i, ecx = eax) */
+static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg) {
+  if (addr_arg)
+    x86_mov_rr(&l->b, RCX, RAX);
+  x86_mov_rr64(&l->b, RDI, RBX);
+  x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)l->blk);
+  x86_mov_imm32(&l->b, RDX, i);
+  x86_call_abs(&l->b, fn);
+}
+
+/* eax = x[rs1] + imm */
+static void emit_addr(lower *l, const core_op *op) {
+  x86_load32(&l->b, RAX, XREG(op->rs1));
+  if (op->imm)
+    x86_alu_ri(&l->b, false, ALU_ADD, RAX, op->imm);
+}
+
+/* ecx = eax - ram_base; jump to a slow path unless [ecx, ecx + n) is in RAM */
+static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
+  slow_path *s = &l->slow[l->nslow++];
+  *s = (slow_path){.op = i};
+  x86_mov_rr(&l->b, RCX, RAX);
+  x86_alu_ri(&l->b, false, ALU_SUB, RCX, (int32_t)l->cpu->ram_base);
+  x86_alu_ri(&l->b, false, ALU_CMP, RCX, (int32_t)(l->cpu->ram_size - n));
+  s->from[0] = x86_jcc_fwd(&l->b, CC_A);
+  return s;
+}
+
+static void emit_load(lower *l, uint32_t i, const core_op *op) {
+  unsigned n = op->kind == K_LW ? 4 : (op->kind == K_LH || op->kind == K_LHU) ? 2 : 1;
+  emit_addr(l, op);
+  slow_path *s = emit_ram_check(l, i, n);
+  x86_mem m = x86_mi(R12, RCX, 0);
+  switch (op->kind) {
+  case K_LB: x86_movsx8(&l->b, RDX, m); break;
+  case K_LH: x86_movsx16(&l->b, RDX, m); break;
+  case K_LBU: x86_movzx8(&l->b, RDX, m); break;
+  case K_LHU: x86_movzx16(&l->b, RDX, m); break;
+  default: x86_load32(&l->b, RDX, m); break;
+  }
+  x86_store32(&l->b, XREG(op->rd), RDX);
+  s->resume = l->b.p;
+}
+
+static void emit_store(lower *l, uint32_t i, const core_op *op) {
+  unsigned n = op->kind == K_SW ? 4 : op->kind == K_SH ? 2 : 1;
+  emit_addr(l, op);
+  slow_path *s = emit_ram_check(l, i, n);
+  x86_mov_rr(&l->b, RDX, RCX);
+  x86_shift_ri(&l->b, false, SH_SHR, RDX, WATCH_SHIFT);
+  x86_cmp_mem8_imm(&l->b, x86_mi(R13, RDX, 0), 0);
+  s->from[1] = x86_jcc_fwd(&l->b, CC_NE);
+  x86_load32(&l->b, RDX, XREG(op->rs2));
+  x86_mem m = x86_mi(R12, RCX, 0);
+  if (n == 4)
+    x86_store32(&l->b, m, RDX);
+  else if (n == 2)
+    x86_store16(&l->b, m, RDX);
+  else
+    x86_store8(&l->b, m, RDX);
+  s->resume = l->b.p;
+}
+
+static void emit_slow_paths(lower *l) {
+  for (uint32_t k = 0; k < l->nslow; k++) {
+    slow_path *s = &l->slow[k];
+    const core_op *op = &l->blk->ops[s->op];
+    for (int f = 0; f < 2; f++)
+      x86_patch_here(&l->b, s->from[f]);
+    bool load = isa_infos[op->kind].cls == CLASS_LOAD;
+    emit_helper_call(l, load ? (const void *)jit_load_slow : (const void *)jit_store_slow, s->op, true);
+    if (load) {
+      x86_alu_rr(&l->b, true, ALU_OR, RAX, RAX);
+      x86_jcc(&l->b, CC_S, (uintptr_t)l->j->out);
+      x86_store32(&l->b, XREG(op->rd), RAX);
+    } else {
+      x86_test_rr(&l->b, RAX, RAX);
+      x86_jcc(&l->b, CC_NE, (uintptr_t)l->j->out);
+    }
+    x86_jmp(&l->b, run_addr(l, s->resume));
+  }
+}
+
+/* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */
+static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
+  x86_load32(&l->b, RAX, XREG(op->rs1));
+  if (imm)
+    x86_alu_ri(&l->b, false, alu, RAX, op->imm);
+  else
+    x86_alu_rm(&l->b, alu, RAX, XREG(op->rs2));
+  x86_store32(&l->b, XREG(op->rd), RAX);
+}
+
+static void emit_set(lower *l, const core_op *op, int cc, bool imm) {
+  x86_alu_rr(&l->b, false, ALU_XOR, RCX, RCX);
+  x86_load32(&l->b, RAX, XREG(op->rs1));
+  if (imm)
+    x86_alu_ri(&l->b, false, ALU_CMP, RAX, op->imm);
+  else
+    x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
+  x86_setcc(&l->b, cc, RCX);
+  x86_store32(&l->b, XREG(op->rd), RCX);
+}
+
+static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
+  x86_load32(&l->b, RAX, XREG(op->rs1));
+  if (imm) {
+    x86_shift_ri(&l->b, false, sh, RAX, (uint8_t)(op->imm & 31));
+  } else {
+    x86_load32(&l->b, RCX, XREG(op->rs2));
+    x86_shift_rcl(&l->b, sh, RAX);
+  }
+  x86_store32(&l->b, XREG(op->rd), RAX);
+}
+
+/* mulh, mulhsu, mulhu: the 64-bit product's high half */
+static void emit_mulh(lower *l, const core_op *op, bool sign1, bool sign2) {
+  if (sign1)
+    x86_movsxd_mem(&l->b, RAX, XREG(op->rs1));
+  else
+    x86_load32(&l->b, RAX, XREG(op->rs1));
+  if (sign2)
+    x86_movsxd_mem(&l->b, RCX, XREG(op->rs2));
+  else
+    x86_load32(&l->b, RCX, XREG(op->rs2));
+  x86_imul_rr64(&l->b, RAX, RCX);
+  x86_shift_ri(&l->b, true, SH_SHR, RAX, 32);
+  x86_store32(&l->b, XREG(op->rd), RAX);
+}
+
+/* div, divu, rem, remu with RISC-V's results for /0 and INT_MIN / -1 */
+static void emit_div(lower *l, const core_op *op) {
+  bool sign = op->kind == K_DIV || op->kind == K_REM, rem = op->kind == K_REM || op->kind == K_REMU;
+  x86_buf *b = &l->b;
+  x86_load32(b, RAX, XREG(op->rs1));
+  x86_load32(b, RCX, XREG(op->rs2));
+  x86_test_rr(b, RCX, RCX);
+  uint8_t *zero = x86_jcc_fwd(b, CC_E), *ovf = NULL, *norm = NULL;
+  if (sign) {
+    x86_alu_ri(b, false, ALU_CMP, RCX, -1);
+    norm = x86_jcc_fwd(b, CC_NE);
+    x86_alu_ri(b, false, ALU_CMP, RAX, INT32_MIN);
+    ovf = x86_jcc_fwd(b, CC_E);
+    x86_patch_here(b, norm);
+    x86_cdq(b);
+    x86_idiv_r(b, RCX);
+  } else {
+    x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
+    x86_div_r(b, RCX);
+  }
+  x86_store32(b, XREG(op->rd), rem ? RDX : RAX);
+  uint8_t *done1 = x86_jmp_fwd(b), *done2 = NULL;
+  if (sign) { /* INT_MIN / -1: quotient INT_MIN (still in eax), remainder 0 */
+    x86_patch_here(b, ovf);
+    if (rem)
+      x86_store_imm32(b, XREG(op->rd), 0);
+    else
+      x86_store32(b, XREG(op->rd), RAX);
+    done2 = x86_jmp_fwd(b);
+  }
+  x86_patch_here(b, zero); /* by zero: quotient all ones, remainder the dividend */
+  if (rem)
+    x86_store32(b, XREG(op->rd), RAX);
+  else
+    x86_store_imm32(b, XREG(op->rd), UINT32_MAX);
+  x86_patch_here(b, done1);
+  x86_patch_here(b, done2);
+}
+
+static void emit_branch(lower *l, const core_op *op, int cc) {
+  x86_load32(&l->b, RAX, XREG(op->rs1));
+  x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
+  uint8_t *taken = x86_jcc_fwd(&l->b, cc);
+  emit_chain(l, 1, l->blk->end_pc);
+  x86_patch_here(&l->b, taken);
+  emit_chain(l, 0, (uint32_t)op->imm);
+}
+
+/* jalr: the target in eax, looked up in the indirect-jump table */
+static void emit_indirect(lower *l) {
+  x86_buf *b = &l->b;
+  x86_store32(b, CPU(pc), RAX);
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHL, RCX, 3); /* (pc >> 1) * sizeof(jit_target) */
+  x86_alu_ri(b, false, ALU_AND, RCX, (int32_t)((JIT_TARGETS - 1) * sizeof(jit_target)));
+  x86_alu_rm(b, ALU_CMP, RAX, x86_mi(R14, RCX, 0));
+  x86_jcc(b, CC_NE, (uintptr_t)l->j->dispatch);
+  x86_jmp_mem(b, x86_mi(R14, RCX, (int32_t)offsetof(jit_target, code)));
+}
+
+/* Lowers op i; false when it left the block for good (the ops after it
+ * cannot be reached). */
+static bool lower_op(lower *l, uint32_t i) {
+  const core_op *op = &l->blk->ops[i];
+  core_block *blk = l->blk;
+  x86_buf *b = &l->b;
+  switch (op->kind) {
+  case K_LUI: case K_AUIPC: x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm); return true;
+  case K_NOP: case K_FENCE: return true;
+  case K_ADDI:
+    if (op->rs1 == 0) {
+      x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
+      return true;
+    }
+    emit_alu(l, op, ALU_ADD, true);
+    return true;
+  case K_XORI: emit_alu(l, op, ALU_XOR, true); return true;
+  case K_ORI: emit_alu(l, op, ALU_OR, true); return true;
+  case K_ANDI: emit_alu(l, op, ALU_AND, true); return true;
+  case K_SLTI: emit_set(l, op, CC_L, true); return true;
+  case K_SLTIU: emit_set(l, op, CC_B, true); return true;
+  case K_SLLI: emit_shift(l, op, SH_SHL, true); return true;
+  case K_SRLI: emit_shift(l, op, SH_SHR, true); return true;
+  case K_SRAI: emit_shift(l, op, SH_SAR, true); return true;
+  case K_ADD: emit_alu(l, op, ALU_ADD, false); return true;
+  case K_SUB: emit_alu(l, op, ALU_SUB, false); return true;
+  case K_XOR: emit_alu(l, op, ALU_XOR, false); return true;
+  case K_OR: emit_alu(l, op, ALU_OR, false); return true;
+  case K_AND: emit_alu(l, op, ALU_AND, false); return true;
+  case K_SLT: emit_set(l, op, CC_L, false); return true;
+  case K_SLTU: emit_set(l, op, CC_B, false); return true;
+  case K_SLL: emit_shift(l, op, SH_SHL, false); return true;
+  case K_SRL: emit_shift(l, op, SH_SHR, false); return true;
+  case K_SRA: emit_shift(l, op, SH_SAR, false); return true;
+  case K_MUL:
+    x86_load32(b, RAX, XREG(op->rs1));
+    x86_imul_rm(b, RAX, XREG(op->rs2));
+    x86_store32(b, XREG(op->rd), RAX);
+    return true;
+  case K_MULH: emit_mulh(l, op, true, true); return true;
+  case K_MULHSU: emit_mulh(l, op, true, false); return true;
+  case K_MULHU: emit_mulh(l, op, false, false); return true;
+  case K_DIV: case K_DIVU: case K_REM: case K_REMU: emit_div(l, op); return true;
+  case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: emit_load(l, i, op); return true;
+  case K_SB: case K_SH: case K_SW: emit_store(l, i, op); return true;
+  case K_BEQ: emit_branch(l, op, CC_E); return false;
+  case K_BNE: emit_branch(l, op, CC_NE); return false;
+  case K_BLT: emit_branch(l, op, CC_L); return false;
+  case K_BGE: emit_branch(l, op, CC_GE); return false;
+  case K_BLTU: emit_branch(l, op, CC_B); return false;
+  case K_BGEU: emit_branch(l, op, CC_AE); return false;
+  case K_JAL:
+    x86_store_imm32(b, XREG(op->rd), blk->end_pc);
+    emit_chain(l, 0, (uint32_t)op->imm);
+    return false;
+  case K_JALR:
+    emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
+    x86_alu_ri(b, false, ALU_AND, RAX, -2);
+    x86_store_imm32(b, XREG(op->rd), blk->end_pc);
+    emit_indirect(l);
+    return false;
+  case K_FALLTHRU: emit_chain(l, 1, blk->end_pc); return false;
+  case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
+    x86_store_imm8(b, CPU(flush_pending), 1);
+    if (blk->n_insns != blk->insn_idx[i + 1])
+      x86_alu_mi64(b, ALU_SUB, CPU(instret), (int32_t)(blk->n_insns - blk->insn_idx[i + 1]));
+    x86_store_imm32(b, CPU(pc), blk->pcs[i + 1]);
+    x86_jmp(b, (uintptr_t)l->j->out);
+    return false;
+  default: /* the interpreter runs it; its status is the way out */
+    emit_helper_call(l, (const void *)jit_interp_at, i, false);
+    x86_jmp(b, (uintptr_t)l->j->epilogue);
+    return false;
+  }
+}
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Translates blk; its code, or NULL when the code region is full. */
+static const void *translate(core_cpu *cpu, core_block *blk) {
+  core_jit *j = cpu->jit;
+  uint64_t t0 = now_ns();
+  lower *l = malloc(sizeof *l);
+  if (!l)
+    return NULL;
+  l->b = (x86_buf){.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
+                   .at = (uintptr_t)j->code_next};
+  l->cpu = cpu;
+  l->j = j;
+  l->blk = blk;
+  l->nslow = 0;
+  l->slots = core_jit_slots(j);
+  if (!l->slots) {
+    free(l);
+    return NULL;
+  }
+  x86_buf *b = &l->b;
+  /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
+  x86_load64(b, RAX, CPU(instret));
+  x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
+  uint8_t *nofit = x86_jcc_fwd(b, CC_A);
+  x86_store64(b, CPU(instret), RAX);
+  for (uint32_t i = 0; i < blk->n_ops; i++)
+    if (!lower_op(l, i))
+      break;
+  emit_slow_paths(l);
+  x86_patch_here(b, nofit);
+  x86_store_imm32(b, CPU(pc), blk->pc);
+  x86_jmp(b, (uintptr_t)j->horizon);
+  const void *code = j->code_next;
+  bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
+  free(l);
+  if (!ok)
+    return NULL;
+  blk->jit = code;
+  j->translated++;
+  j->translate_ns += now_ns() - t0;
+  return code;
+}
+
+bool core_exec_jit(core_cpu *cpu) {
+  core_jit *j = cpu->jit;
+  jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
+  const void **fill = NULL; /* a chaining slot that missed */
+  bool lookup = false;      /* an indirect jump that missed */
+  for (;;) {
+    core_block *b = core_block_get(cpu, cpu->pc);
+    if (!b) {
+      if (cpu->stop == CORE_RUNNING)
+        core_raise(cpu, CAUSE_FETCH_ACCESS, cpu->pc, cpu->pc);
+      return false;
+    }
+    const void *code = b->jit ? b->jit : translate(cpu, b);
+    if (!code) {
+      /* the code region is full: it is flushed with the block cache when
+       * this call returns; the interpreter runs on meanwhile */
+      j->flushes_full++;
+      cpu->flush_pending = true;
+      if (cpu->instret + b->n_insns > cpu->horizon)
+        return true;
+      return core_exec_fast(cpu, b);
+    }
+    if (fill)
+      *fill = code;
+    if (lookup)
+      j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
+    fill = NULL;
+    lookup = false;
+    switch (enter(cpu, code)) {
+    case JIT_OUT: return false;
+    case JIT_HORIZON: return true;
+    case JIT_DISPATCH: lookup = true; break;
+    default: fill = j->miss_slot; break;
+    }
+  }
+}
+
+#else
+bool core_jit_write_stubs(core_jit *j) {
+  (void)j;
+  return false;
+}
+bool core_exec_jit(core_cpu *cpu) { return core_exec_fast(cpu, NULL); }
+#endif

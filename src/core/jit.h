@@ -1,0 +1,76 @@
+/*
+ * The translator's parts as the core sees them: a translated block's code
+ * lives in a code region owned by the hart's core_jit (jit_mem.c), made by
+ * the lowering of its predecoded ops (jit.c), and run by core_exec_jit.
+ *
+ * The region holds, in order: a page of fixed stubs (the way in from C and
+ * the ways out), the blocks' code, then data the code reads and writes but
+ * never runs: the chaining slots (one per static way out of a block, each
+ * the address to jump to) and the direct-mapped table of indirect-jump
+ * targets. Code pages are writable only while a translation is copied in,
+ * executable otherwise (W^X).
+ */
+#ifndef TALLY_CORE_JIT_H
+#define TALLY_CORE_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu.h"
+
+/* Why translated code returned to C. */
+enum {
+  JIT_OUT = 0,      /* an exit, a trap or a stop: state is final (core_exec returns false) */
+  JIT_HORIZON = 1,  /* the next block would cross the horizon; cpu->pc is its address */
+  JIT_DISPATCH = 2, /* go on at cpu->pc: find (or translate) its block */
+  JIT_MISS = 3,     /* a chaining slot not filled yet (core_jit.miss_slot); go on at cpu->pc */
+};
+
+/* an entry of the indirect-jump table: a guest pc and its block's code */
+typedef struct jit_target {
+  uint32_t pc;      /* odd: empty (no jump target is odd) */
+  uint32_t pad;
+  const void *code;
+} jit_target;
+
+#define JIT_TARGETS 4096u            /* entries of the indirect-jump table, a power of two */
+#define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
+#define JIT_BLOCK_MAX_CODE (64u << 10) /* scratch for one block's code: far above the largest */
+
+typedef struct core_jit {
+  uint8_t *region;          /* mmap'd: stubs, code, then slots and table */
+  size_t region_size, code_size, page;
+  uint8_t *code_next;       /* where the next block's code goes */
+  const void **slots;       /* chaining slots, slots_next used of slots_cap */
+  uint32_t slots_next, slots_cap;
+  jit_target *targets;      /* JIT_TARGETS entries */
+  const void **miss_slot;   /* written by the miss stub: the slot to fill */
+  /* fixed stubs */
+  uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
+  uint8_t *epilogue, *out, *horizon, *dispatch, *miss;
+  uint8_t *scratch;         /* one block's code, before it is copied in */
+  /* counts for reports */
+  uint64_t translated, translate_ns, flushes_full, code_bytes_max;
+} core_jit;
+
+/* Whether this build and host can run translated code (x86-64 Linux). */
+bool core_jit_supported(void);
+/* Creates the translator's state for cpu with code_bytes of code (0: the
+ * default), or NULL (out of memory, or not supported). */
+core_jit *core_jit_new(size_t code_bytes);
+void core_jit_free(core_jit *j);
+/* Drops every translation (with the block cache: core_block_flush). */
+void core_jit_flush(core_jit *j);
+/* Copies n bytes of code in at code_next (W^X: the pages writable only
+ * meanwhile); false when the region is full. */
+bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n);
+/* A fresh pair of chaining slots, both pointing at the miss stub, or NULL
+ * when full. */
+const void **core_jit_slots(core_jit *j);
+/* Writes the fixed stubs (jit.c). */
+bool core_jit_write_stubs(core_jit *j);
+
+/* The functional loop, translated (jit.c): as core_exec_fast(cpu, NULL). */
+bool core_exec_jit(core_cpu *cpu);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * The law between the engines: a program run by the translator ends
+ * exactly as one run by the interpreter (include/tally/tally.h, "Engine"),
+ * and so does every stretch of it, wherever an instruction budget ends
+ * (inside a block, most of the time). A client of the public API only.
+ *
+ * For each ELF:
+ *   - run to its end under each engine: the same stop, exit code,
+ *     instructions, cycles, traps taken, pc, registers, trap CSRs, output
+ *     and memory (a hash of all of RAM);
+ *   - run again under both side by side in stretches of 1 to 97
+ *     instructions (a fixed pseudo-random sequence) for the first
+ *     STRETCHED instructions, comparing pc, registers and counts after
+ *     every stretch, then on to the end, compared as above;
+ *   - the translator did run: blocks were translated.
+ *
+ * usage: test_api_engines ELF...
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "tally/tally.h"
+
+#define RUN_SLICE 100000000ull
+#define STRETCHED 300000ull
+#define CSR_MSTATUS 0x300
+#define CSR_MEPC 0x341
+#define CSR_MCAUSE 0x342
+#define CSR_MTVAL 0x343
+#define RAM_HASH_CHUNK 65536u
+
+typedef struct state {
+  tally_stop stop;
+  int exit_code;
+  uint64_t instret, cycles, traps, mem;
+  uint32_t pc, x[32], csr[4];
+} state;
+
+typedef struct run {
+  tally_sim *sim;
+  FILE *out;
+} run;
+
+static run open_run(const char *elf, tally_engine e) {
+  tally_config cfg;
+  tally_config_default(&cfg);
+  run r = {.out = tmpfile()};
+  cfg.out = r.out;
+  cfg.in_fd = -1;
+  cfg.ram_size = 32u << 20; /* enough for the programs, quick to hash */
+  tally_error err;
+  r.sim = tally_sim_open(&cfg, &err);
+  if (!r.sim || !r.out || tally_set_engine(r.sim, e, &err) != 0 || tally_load_elf(r.sim, elf, &err) != 0) {
+    fprintf(stderr, "test_api_engines: %s: %s\n", elf, err.msg);
+    exit(2);
+  }
+  return r;
+}
+
+static void close_run(run *r) {
+  tally_sim_free(r->sim);
+  fclose(r->out);
+}
+
+/* FNV-1a over all of RAM by 64-bit words, 64 KiB at a time */
+static uint64_t ram_hash(const tally_sim *sim) {
+  tally_board_info info;
+  tally_error err;
+  uint64_t h = 1469598103934665603ull;
+  if (tally_board_lookup(tally_board_name(sim), &info, &err) != 0)
+    return 0;
+  static uint64_t buf[RAM_HASH_CHUNK / 8];
+  for (uint64_t a = info.ram_base; tally_read_mem(sim, (uint32_t)a, buf, RAM_HASH_CHUNK); a += RAM_HASH_CHUNK)
+    for (unsigned i = 0; i < RAM_HASH_CHUNK / 8; i++)
+      h = (h ^ buf[i]) * 1099511628211ull;
+  return h;
+}
+
+static void snap(tally_sim *sim, tally_stop stop, state *s, bool mem) {
+  *s = (state){.stop = stop, .exit_code = tally_exit_code(sim), .instret = tally_instret(sim),
+               .cycles = tally_cycles(sim), .traps = tally_traps_taken(sim), .pc = tally_pc(sim)};
+  for (unsigned r = 0; r < 32; r++)
+    s->x[r] = tally_reg(sim, r);
+  static const unsigned csrs[4] = {CSR_MSTATUS, CSR_MEPC, CSR_MCAUSE, CSR_MTVAL};
+  for (int i = 0; i < 4; i++)
+    tally_csr_read(sim, csrs[i], &s->csr[i]);
+  if (mem)
+    s->mem = ram_hash(sim);
+}
+
+static void compare(const char *elf, const char *when, const state *a, const state *b) {
+  CHECK(a->stop == b->stop && a->exit_code == b->exit_code, "%s %s: stop %d/%d exit %d/%d (interp/jit)", elf, when,
+        a->stop, b->stop, a->exit_code, b->exit_code);
+  CHECK(a->instret == b->instret && a->cycles == b->cycles && a->traps == b->traps,
+        "%s %s: instret %" PRIu64 "/%" PRIu64 " cycles %" PRIu64 "/%" PRIu64 " traps %" PRIu64 "/%" PRIu64, elf, when,
+        a->instret, b->instret, a->cycles, b->cycles, a->traps, b->traps);
+  CHECK(a->pc == b->pc, "%s %s (instret %" PRIu64 "): pc %08" PRIx32 "/%08" PRIx32, elf, when, a->instret, a->pc,
+        b->pc);
+  for (unsigned r = 1; r < 32; r++)
+    CHECK(a->x[r] == b->x[r], "%s %s (instret %" PRIu64 "): x%u %08" PRIx32 "/%08" PRIx32, elf, when, a->instret, r,
+          a->x[r], b->x[r]);
+  CHECK(!memcmp(a->csr, b->csr, sizeof a->csr), "%s %s: trap CSRs differ", elf, when);
+  CHECK(a->mem == b->mem, "%s %s: memory differs", elf, when);
+}
+
+static bool same_output(FILE *a, FILE *b) {
+  fflush(a), fflush(b);
+  rewind(a), rewind(b);
+  int ca, cb;
+  do {
+    ca = getc(a), cb = getc(b);
+  } while (ca == cb && ca != EOF);
+  return ca == cb;
+}
+
+static tally_stop run_to_end(tally_sim *sim) {
+  tally_stop st;
+  while ((st = tally_run(sim, RUN_SLICE)) == TALLY_STOP_LIMIT && tally_instret(sim) < 20 * RUN_SLICE)
+    ;
+  return st;
+}
+
+static void check_program(const char *elf) {
+  run r[2] = {open_run(elf, TALLY_ENGINE_INTERP), open_run(elf, TALLY_ENGINE_JIT)};
+  CHECK(tally_engine_running(r[1].sim) == TALLY_ENGINE_JIT, "%s: the translator is not running", elf);
+  state s[2];
+  for (int e = 0; e < 2; e++)
+    snap(r[e].sim, run_to_end(r[e].sim), &s[e], true);
+  compare(elf, "whole run", &s[0], &s[1]);
+  CHECK(same_output(r[0].out, r[1].out), "%s: the output differs", elf);
+  tally_jit_stats st;
+  tally_jit_stats_get(r[1].sim, &st);
+  CHECK(st.blocks > 0 && st.code_bytes > 0, "%s: nothing was translated", elf);
+  for (int e = 0; e < 2; e++)
+    close_run(&r[e]);
+
+  /* in stretches: budgets that end anywhere in a block */
+  run q[2] = {open_run(elf, TALLY_ENGINE_INTERP), open_run(elf, TALLY_ENGINE_JIT)};
+  uint32_t rnd = 12345;
+  tally_stop st0 = TALLY_STOP_LIMIT;
+  while (st0 == TALLY_STOP_LIMIT && tally_instret(q[0].sim) < STRETCHED && !failures) {
+    rnd = rnd * 1103515245u + 12345u;
+    uint64_t n = 1 + (rnd >> 16) % 97;
+    tally_stop stops[2];
+    for (int e = 0; e < 2; e++) {
+      stops[e] = tally_run(q[e].sim, n);
+      snap(q[e].sim, stops[e], &s[e], false);
+    }
+    compare(elf, "stretch", &s[0], &s[1]);
+    st0 = stops[0];
+  }
+  for (int e = 0; e < 2; e++)
+    snap(q[e].sim, st0 == TALLY_STOP_LIMIT ? run_to_end(q[e].sim) : st0, &s[e], true);
+  compare(elf, "after stretches", &s[0], &s[1]);
+  CHECK(same_output(q[0].out, q[1].out), "%s: the output differs after stretches", elf);
+  for (int e = 0; e < 2; e++)
+    close_run(&q[e]);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_api_engines ELF...\n");
+    return 2;
+  }
+  tally_sim *probe = tally_sim_new(NULL);
+  tally_error err;
+  if (!probe || tally_set_engine(probe, TALLY_ENGINE_JIT, &err) != 0) {
+    printf("no translator on this host: skipped\n");
+    tally_sim_free(probe);
+    return 77;
+  }
+  tally_sim_free(probe);
+  for (int i = 1; i < argc; i++)
+    check_program(argv[i]);
+  printf("%d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
