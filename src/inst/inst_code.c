@@ -42,6 +42,9 @@ typedef struct cmap {
   size_t nwork, capwork;
   tally_error *err;
   int rc;
+  bool lenient;   /* an instrumented program (it has the analysis region): its jal
+                   * sites cover halves of instructions; read for its symbols
+                   * (tally inst --show), never instrumented again */
 } cmap;
 
 static long section_of(const tally_inst *ti, uint32_t pc) {
@@ -123,6 +126,8 @@ static void push(cmap *m, uint32_t pc, uint32_t from, bool jumped) {
 }
 
 static int ambiguous(cmap *m, uint32_t from, uint32_t to, const char *why) {
+  if (m->lenient)
+    return 0; /* the walk stops there */
   char w1[160], w2[200];
   tally_inst_where(m->ti, from, w1, sizeof w1);
   if (inst_obj_at(m->ti, to))
@@ -225,6 +230,8 @@ static void sweep_func(cmap *m, const sym_entry *f) {
     if (d.len == 4 && pc + 4 > f->hi)
       return; /* a halfword of padding at the end */
     uint8_t *st2 = d.len == 4 ? state_at(m, pc + 2) : NULL;
+    if ((*st == ST_DATA || (st2 && *st2 == ST_DATA)) && m->lenient)
+      return;
     if (*st == ST_DATA || (st2 && *st2 == ST_DATA)) {
       char w[200];
       m->rc = inst_fail(m->err, TALLY_INST_ECANNOT,
@@ -362,6 +369,9 @@ static size_t count_code(const cmap *m) {
 
 int inst_code_map(tally_inst *ti, uint8_t ***out, tally_error *err) {
   cmap m = {.ti = ti, .err = err};
+  for (size_t i = 0; i < ti->nsegs; i++)
+    m.lenient |= (uint64_t)ti->segs[i].vaddr + ti->segs[i].memsz > TALLY_INST_REGION_BASE &&
+                 ti->segs[i].vaddr < TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE;
   m.st = calloc(ti->ncode, sizeof *m.st);
   if (!m.st)
     return inst_fail(err, TALLY_INST_EINPUT, "out of memory");
