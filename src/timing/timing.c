@@ -188,6 +188,8 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
   uint32_t stall = memory_transaction(t, now, busy) + t->model.device_read_cycles;
   charge(t, SIG_STALL_DCACHE, stall);
+  t->dstall_end = now + stall;
+  t->dstall = stall;
   return stall;
 }
 
@@ -302,6 +304,8 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   busy += read_latency(t, cache_line_of(&t->dcache, addr), beats);
   uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;
+  t->dstall_end = now + stall;
+  t->dstall = stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
     t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
@@ -357,6 +361,8 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
     memmove(t->wbuf, t->wbuf + 1, (t->wbuf_count - 1) * sizeof t->wbuf[0]);
     t->wbuf_count--;
     charge(t, SIG_STALL_WBUF, stall);
+    t->dstall_end = now + stall;
+    t->dstall = stall;
   }
   uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
   t->mem_busy_until = start + busy;

@@ -209,6 +209,10 @@ typedef struct timing {
    * when the current block follows it in sequence */
   const void *ahead_blk;
   uint8_t carry[1];
+  /* the last data-side stall (a D-cache fill, a full write buffer, a device
+   * load): the cycle it ended at and its length */
+  uint64_t dstall_end;
+  uint32_t dstall;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
