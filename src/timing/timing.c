@@ -277,6 +277,22 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   return stall;
 }
 
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
+  uint32_t i;
+  if (!t->icache_on || cache_probe(&t->icache, target >> t->icache.line_shift, &i))
+    return 0;
+  uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE;
+  if (((pc + 4) & mask) != at)
+    line = (pc + 4) & mask;
+  else if (((pc + 8) & mask) != at)
+    line = (pc + 8) & mask;
+  if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return 0;
+  uint32_t stall = timing_fetch_slow(t, line, now, 0);
+  t->fetch_line = TIMING_NO_LINE;
+  return stall;
+}
+
 /* What a D-cache miss adds to a row of counts (the run's, or a profile's
  * or an address region's row). */
 static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32_t stall) {

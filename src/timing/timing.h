@@ -408,6 +408,13 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
  * first comparing with the line used last: that guess is a branch that
  * fails too often. */
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead);
+/* [pipeline] wrong_path_fill: a jalr or a branch going against its
+ * prediction at pc redirects from execute, when the fetch stage has
+ * already looked up the instructions at pc + 4 and pc + 8. When the
+ * target misses too, the first of them on a line other than pc's that
+ * misses has its refill started, and the target's waits for it (the line
+ * is filled, the refill counted as a miss). Returns the cycles charged. */
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
