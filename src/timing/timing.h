@@ -71,6 +71,8 @@ typedef struct block_timing {
   timing_head head[TIMING_HEADS]; /* its first instructions (n_head of them) */
   uint8_t n_head;
   bool short_block;         /* no more instructions than head[] holds */
+  uint8_t tail_stall;       /* [pipeline] fetch_ahead: the execute cycles beyond its first of its last
+                               instruction (a divide, multiply or CSR access; exec_loop.inc) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
@@ -204,11 +206,11 @@ typedef struct timing {
    * insn_start, or NULL (cleared on block entry). */
   uint64_t insn_start;
   const void *insn_start_op;
-  /* [pipeline] fetch_ahead (exec_loop.inc, fetch_ahead): the block entered
-   * last, and the execute cycles beyond the first of its last instruction
-   * when the current block follows it in sequence */
-  const void *ahead_blk;
-  uint8_t carry[1];
+  /* [pipeline] fetch_ahead (exec_loop.inc, fetch_ahead): the end of the
+   * block entered last and its tail_stall; the tail_stall of the block
+   * before the current one when that one follows it in sequence */
+  uint32_t ahead_end;
+  uint8_t ahead_tail, carry;
   /* the last data-side stall (a D-cache fill, a full write buffer, a device
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;
