@@ -83,6 +83,9 @@ typedef struct core_model {
   uint32_t div_use_penalty;       /* likewise for a divide's or remainder's result (0: none) */
   bool fetch_ahead;               /* an I-cache refill starts while the instructions ahead of the missing
                                      one are still busy (timing_fetch_slow's `ahead`) */
+  bool wrong_path_fill;           /* a jalr's or mispredicted branch's sequential successors are fetched
+                                     before it redirects: their line's refill, once started, is waited
+                                     for (timing_wrong_path) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

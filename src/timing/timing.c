@@ -188,6 +188,8 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
   uint32_t stall = memory_transaction(t, now, busy) + t->model.device_read_cycles;
   charge(t, SIG_STALL_DCACHE, stall);
+  t->dstall_end = now + stall;
+  t->dstall = stall;
   return stall;
 }
 
@@ -275,6 +277,22 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   return stall;
 }
 
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
+  uint32_t i;
+  if (!t->icache_on || cache_probe(&t->icache, target >> t->icache.line_shift, &i))
+    return 0;
+  uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE;
+  if (((pc + 4) & mask) != at)
+    line = (pc + 4) & mask;
+  else if (((pc + 8) & mask) != at)
+    line = (pc + 8) & mask;
+  if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return 0;
+  uint32_t stall = timing_fetch_slow(t, line, now, 0);
+  t->fetch_line = TIMING_NO_LINE;
+  return stall;
+}
+
 /* What a D-cache miss adds to a row of counts (the run's, or a profile's
  * or an address region's row). */
 static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32_t stall) {
@@ -302,6 +320,8 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   busy += read_latency(t, cache_line_of(&t->dcache, addr), beats);
   uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;
+  t->dstall_end = now + stall;
+  t->dstall = stall;
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
     t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
@@ -357,6 +377,8 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
     memmove(t->wbuf, t->wbuf + 1, (t->wbuf_count - 1) * sizeof t->wbuf[0]);
     t->wbuf_count--;
     charge(t, SIG_STALL_WBUF, stall);
+    t->dstall_end = now + stall;
+    t->dstall = stall;
   }
   uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
   t->mem_busy_until = start + busy;

@@ -71,6 +71,8 @@ typedef struct block_timing {
   timing_head head[TIMING_HEADS]; /* its first instructions (n_head of them) */
   uint8_t n_head;
   bool short_block;         /* no more instructions than head[] holds */
+  uint8_t tail_stall;       /* [pipeline] fetch_ahead: the execute cycles beyond its first of its last
+                               instruction (a divide, multiply or CSR access; exec_loop.inc) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
@@ -208,11 +210,15 @@ typedef struct timing {
    * insn_start, or NULL (cleared on block entry). */
   uint64_t insn_start;
   const void *insn_start_op;
-  /* [pipeline] fetch_ahead (exec_loop.inc, fetch_ahead): the block entered
-   * last, and the execute cycles beyond the first of its last instruction
-   * when the current block follows it in sequence */
-  const void *ahead_blk;
-  uint8_t carry[1];
+  /* [pipeline] fetch_ahead (exec_loop.inc, fetch_ahead): the end of the
+   * block entered last and its tail_stall; the tail_stall of the block
+   * before the current one when that one follows it in sequence */
+  uint32_t ahead_end;
+  uint8_t ahead_tail, carry;
+  /* the last data-side stall (a D-cache fill, a full write buffer, a device
+   * load): the cycle it ended at and its length */
+  uint64_t dstall_end;
+  uint32_t dstall;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -416,6 +422,13 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
  * first comparing with the line used last: that guess is a branch that
  * fails too often. */
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead);
+/* [pipeline] wrong_path_fill: a jalr or a branch going against its
+ * prediction at pc redirects from execute, when the fetch stage has
+ * already looked up the instructions at pc + 4 and pc + 8. When the
+ * target misses too, the first of them on a line other than pc's that
+ * misses has its refill started, and the target's waits for it (the line
+ * is filled, the refill counted as a miss). Returns the cycles charged. */
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
