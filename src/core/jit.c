@@ -117,10 +117,11 @@ static int jit_interp_at(core_cpu *cpu, core_block *blk, uint32_t i) {
 /* ---- the fixed stubs ---- */
 
 bool core_jit_write_stubs(core_jit *j) {
-  x86_buf b = {.p = j->region, .start = j->region, .end = j->region + j->page, .at = (uintptr_t)j->region};
+  uint8_t *w = j->rw ? j->rw : j->region; /* the stubs are written before the region runs */
+  x86_buf b = {.p = w, .start = w, .end = w + j->page, .at = (uintptr_t)j->region};
   static const int saved[] = {RBX, RBP, R12, R13, R14, R15};
   /* int enter(core_cpu *cpu, const void *code) */
-  j->enter = b.p;
+  j->enter = (uint8_t *)x86_here(&b);
   for (int i = 0; i < 6; i++)
     x86_push(&b, saved[i]);
   x86_alu_ri(&b, true, ALU_SUB, RSP, 8); /* calls from the code find rsp 16-aligned */
@@ -135,17 +136,17 @@ bool core_jit_write_stubs(core_jit *j) {
   for (int i = 5; i >= 0; i--)
     x86_pop(&b, saved[i]);
   x86_ret(&b);
-  j->out = b.p;
+  j->out = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_OUT);
   x86_jmp(&b, epilogue);
-  j->horizon = b.p;
+  j->horizon = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_HORIZON);
   x86_jmp(&b, epilogue);
-  j->dispatch = b.p;
+  j->dispatch = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_DISPATCH);
   x86_jmp(&b, epilogue);
   /* a chaining slot not filled yet: rax is the slot's address */
-  j->miss = b.p;
+  j->miss = (uint8_t *)x86_here(&b);
   x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_slot);
   x86_store64(&b, x86_m(RCX, 0), RAX);
   x86_mov_imm32(&b, RAX, JIT_MISS);

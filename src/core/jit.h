@@ -39,6 +39,7 @@ typedef struct jit_target {
 
 typedef struct core_jit {
   uint8_t *region;          /* mmap'd: stubs, code, then slots and table */
+  uint8_t *rw;              /* the code part's writable view (jit_mem.c), or NULL */
   size_t region_size, code_size, page;
   uint8_t *code_next;       /* where the next block's code goes */
   const void **slots;       /* chaining slots, slots_next used of slots_cap */
