@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The papers' experiments, reproduced on tally.
 
-Regenerates every table of docs/experiments.md:
+Regenerates every table and figure of docs/experiments.md:
 
   fig4    Statistics Module paper, Fig. 4: memory writes under a write-back
           and a write-through D-cache (and a third, proposed configuration)
@@ -16,6 +16,19 @@ Regenerates every table of docs/experiments.md:
           same runs started a few cycles later (a longer program path).
   table4  SnoopP, Table 4: hardware vs software multiply, the rv32imac and
           rv32i builds of the same workloads profiled side by side.
+  pg      SnoopP against gprof -pg: dhry and aes built with -pg and the
+          kit's runtime (target/pg/gmon.c), their gmon.out read by
+          riscv64-unknown-elf-gprof, beside the exact profile of the plain
+          builds; what -pg costs, per function, counted exactly.
+  table8  SnoopP, Tables 3, 7 and 8: sixteen statistics-module counters
+          (the whole run and fifteen functions), their static sizes and how
+          much of the run they cover.
+  fig9    DSPInst, Fig. 9: data-cache misses per interval over a run of
+          mcomp, drawn into FIGURES/fig9-dcache-misses.png.
+  tasks   Statistics Module paper, "runtime artifacts such as multithreading":
+          the RTOS workloads (target/rtos) profiled per task with
+          `tally profile --tasks` on two core models: per-task cycles,
+          misses, switches and the tick handler's cost.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -23,12 +36,19 @@ measured. The script checks what it can on the way (exit status 0, the
 workload's own "OK", counts identical between repeated runs, the exact
 profile identical whatever the sampler period, a sampler sampling every
 cycle equal to the exact profile, memory-write beats against the energy
-accounting) and stops with a message if a check fails.
+accounting, gprof's call counts against the exact ones, one histogram
+sample per timer interrupt, every counter against the exact profile,
+intervals adding up to the run's totals) and stops with a message if a
+check fails.
 
-Standard library only; about 3 minutes on 2 cores. Examples:
+The figure needs matplotlib (Debian's python3-matplotlib, used through
+/usr/bin/python3 and scripts/intervals-plot.py), section pg
+riscv64-unknown-elf-gprof; both come with scripts/install-deps.sh. About
+4 minutes on 2 idle cores; --small runs everything in seconds. Examples:
   bench/experiments.py                          # everything, Markdown on stdout
   bench/experiments.py --output /tmp/exp.md     # also write it to a file
   bench/experiments.py --only fig4,fig5         # some of the experiments
+  bench/experiments.py --small                  # every experiment at small sizes (CI)
   bench/experiments.py --build /tmp/b --jobs 1  # another build, one at a time
 """
 import argparse
@@ -64,7 +84,7 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -72,6 +92,11 @@ RUN_TIMEOUT = 300
 # A sampler run of the default-size dhrystone takes well under a second; if
 # the probe takes longer than this, the sampler is taken to hang.
 SAMPLER_PROBE_TIMEOUT = 30
+
+
+# Columns of `tally profile --csv` that belong to the sampler, not to the
+# exact profile: left out when exact profiles are compared.
+SAMPLER_COLUMNS = ("samples",)
 
 
 class ExperimentError(Exception):
@@ -137,24 +162,24 @@ class Tally:
             a += ["--set", s]
         return a
 
-    def run(self, flavour, name, size, core="tally5", sets=()):
-        """tally run --stats-json: returns the parsed JSON."""
+    def run(self, flavour, name, size, core="tally5", sets=(), extra=(), elf=None, cwd=None):
+        """tally run --stats-json [extra...]: returns the parsed JSON."""
         out = self._tmpfile(".stats.json")
-        argv = [self.binary, "run"] + self._model_args(core, sets) + [
-            "--stats-json", out, self.elf(flavour, name), str(size)]
-        self._exec(argv)
+        argv = [self.binary, "run"] + self._model_args(core, sets) + list(extra) + [
+            "--stats-json", out, elf or self.elf(flavour, name), str(size)]
+        self._exec(argv, cwd=cwd)
         with open(out) as f:
             d = json.load(f)
         os.unlink(out)
         return d
 
     def profile(self, flavour, name, size, core="tally5", sets=(), sample=None,
-                timeout=RUN_TIMEOUT, elf=None, cwd=None):
+                timeout=RUN_TIMEOUT, elf=None, cwd=None, extra=()):
         """tally profile --csv [--sample-every T]: returns
         (total cycles, {function: row of the CSV}, sampler or None) where the
         sampler is {"samples": n, "per_function": {name: samples}}."""
         out = self._tmpfile(".profile.csv")
-        argv = [self.binary, "profile"] + self._model_args(core, sets)
+        argv = [self.binary, "profile"] + self._model_args(core, sets) + list(extra)
         if sample:
             argv += ["--sample-every", sample]
         argv += ["--csv", out, elf or self.elf(flavour, name), str(size)]
@@ -168,7 +193,10 @@ class Tally:
         funcs = {}
         with open(out, newline="") as f:
             for row in csv.DictReader(f):
-                r = {k: (v if k in ("function", "lo", "hi") else int(v)) for k, v in row.items()}
+                # The sampler's column is not part of the exact profile: it
+                # depends on the period (it is read from the table below).
+                r = {k: (v if k in ("function", "lo", "hi") else int(v)) for k, v in row.items()
+                     if k not in SAMPLER_COLUMNS}
                 funcs[r["function"]] = r
         os.unlink(out)
         if sum(r["cycle"] for r in funcs.values()) != total:
@@ -231,19 +259,32 @@ def table(header, rows, align=None):
 
 
 class Report:
-    def __init__(self):
+    """Markdown out: to stdout and, line by line, to the --output file (so
+    that a run stopped by a failed check leaves what it had, and the reason,
+    in the file too)."""
+
+    def __init__(self, path=None):
         self.buf = io.StringIO()
+        self.file = open(path, "w") if path else None
 
     def __call__(self, text=""):
         self.buf.write(text + "\n")
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+        if self.file:
+            self.file.write(text + "\n")
+            self.file.flush()
+
+    def close(self):
+        if self.file:
+            self.file.close()
 
 
 # ---------------------------------------------------------------------------
 # Fig. 4: write-back vs write-through (and a proposed third configuration)
 
 FIG4_WORKLOADS = ["heapsort", "blast", "hanoi"]
+FIG4_VARIANT_WORKLOADS = ["heapsort", "blast"]
 FIG4_CONFIGS = [
     # (label, core, sets)
     ("write-back (tally5)", "tally5", ()),
@@ -340,7 +381,7 @@ def exp_fig4(t, out):
     out("Write-back variants tried for the third configuration (same workloads, "
         "default sizes; 4 KiB unless stated):")
     out()
-    jobs = [(w, v) for w in ("heapsort", "blast") for v in FIG4_VARIANTS]
+    jobs = [(w, v) for w in FIG4_VARIANT_WORKLOADS for v in FIG4_VARIANTS]
     res = t.map(lambda j: t.run("rv32imac", j[0], DEFAULT_SIZE[j[0]], j[1][1], j[1][2]), jobs)
     rows = []
     base = {}
@@ -447,6 +488,16 @@ GPROF_PHASE_FACTORS = [4, 32]
 GPROF_PHASE_EXTRA = 7
 
 
+# The 1-cycle sampler check runs aes at this size.
+GPROF_CHECK_SIZE = 32
+
+
+def period_words(p):
+    """'10ms' -> '10 ms'."""
+    m = re.fullmatch(r"(\d+)(\D+)", p)
+    return f"{m.group(1)} {m.group(2)}" if m else p
+
+
 def shares(funcs, total):
     return {f: 100.0 * r["cycle"] / total for f, r in funcs.items() if r["cycle"]}
 
@@ -479,7 +530,7 @@ def order_matches(exact, sampler, k):
 
 def probe_sampler(t):
     try:
-        t.profile("rv32imac", "dhrystone", DEFAULT_SIZE["dhrystone"], sample="10ms",
+        t.profile("rv32imac", "dhrystone", DEFAULT_SIZE["dhrystone"], sample=GPROF_PERIODS[0],
                   timeout=SAMPLER_PROBE_TIMEOUT)
         return None
     except ExperimentError as e:
@@ -487,7 +538,8 @@ def probe_sampler(t):
 
 
 def exp_gprof(t, out):
-    out("## SnoopP — a 10 ms / 1 ms PC sampler against the exact profile")
+    out(f"## SnoopP — a {' / '.join(period_words(p) for p in GPROF_PERIODS)} PC sampler "
+        "against the exact profile")
     out()
     bad = probe_sampler(t)
     if bad:
@@ -496,13 +548,13 @@ def exp_gprof(t, out):
         return
     # The sampler itself: sampling every cycle must give the exact profile
     # (every cycle but cycle 0, which no sample point k x period, k >= 1, hits).
-    total, _, funcs, smp = t.profile("rv32imac", "aes", 32, sample="10ns")
+    total, _, funcs, smp = t.profile("rv32imac", "aes", GPROF_CHECK_SIZE, sample="10ns")
     per = smp["per_function"]
     off = {f: funcs.get(f, {"cycle": 0})["cycle"] - per.get(f, 0) for f in set(funcs) | set(per)}
     off = {f: v for f, v in off.items() if v}
     if smp["samples"] != total - 1 or sum(off.values()) != 1 or any(v != 1 for v in off.values()):
         raise ExperimentError(f"a 1-cycle sampler does not reproduce the exact profile: {off}")
-    out(f"Check of the sampler: `aes 32` sampled every 10 ns (every cycle at 100 MHz) gives "
+    out(f"Check of the sampler: `aes {GPROF_CHECK_SIZE}` sampled every 10 ns (every cycle at 100 MHz) gives "
         f"{n(smp['samples'])} samples for {n(total)} cycles, each function's sample count equal "
         f"to its exact self cycles (cycle 0, which no sample point hits, aside). So the "
         f"differences below are the sampling's alone.")
@@ -521,7 +573,7 @@ def exp_gprof(t, out):
             if a[0] != b[0] or a[2] != b[2]:
                 raise ExperimentError(f"{w} x{f}: the exact profile differs between sampler periods")
         d0 = DEFAULT_SIZE[w]
-        short, long_ = R[(w, 1, "10ms")], R[(w, GPROF_LONG, "10ms")]
+        short, long_ = R[(w, 1, GPROF_PERIODS[0])], R[(w, GPROF_LONG, GPROF_PERIODS[0])]
         es, el = shares(short[2], short[0]), shares(long_[2], long_[0])
         # Steady state: what one more unit of work costs, per function.
         dn = d0 * GPROF_LONG - d0
@@ -550,10 +602,9 @@ def exp_gprof(t, out):
         s_counts = {(fa, p): R[(w, fa, p)][3]["samples"] for fa in (1, GPROF_LONG)
                     for p in GPROF_PERIODS}
         out(table(["function", "exact, short", "exact, long", "exact, steady state",
-                   f"10 ms sampler, short ({s_counts[(1, '10ms')]} samples)",
-                   f"1 ms sampler, short ({n(s_counts[(1, '1ms')])})",
-                   f"10 ms sampler, long ({n(s_counts[(GPROF_LONG, '10ms')])})",
-                   f"1 ms sampler, long ({n(s_counts[(GPROF_LONG, '1ms')])})"], rows))
+                   *(f"{period_words(p)} sampler, {'short' if fa == 1 else 'long'} "
+                     f"({n(s_counts[(fa, p)])}{' samples' if (fa, p) == (1, GPROF_PERIODS[0]) else ''})"
+                     for fa in (1, GPROF_LONG) for p in GPROF_PERIODS)], rows))
         out()
         out("Sampler columns: sampled share (error against the exact share of the same run).")
         out()
@@ -562,7 +613,7 @@ def exp_gprof(t, out):
         rows = []
         first_ok = {}
         for fa in GPROF_FACTORS:
-            total, _, funcs, _ = R[(w, fa, "10ms")]
+            total, _, funcs, _ = R[(w, fa, GPROF_PERIODS[0])]
             ex = shares(funcs, total)
             cells = [n(d0 * fa), f"{total / 1e8:.2f} s"]
             for p in GPROF_PERIODS:
@@ -590,6 +641,8 @@ def exp_gprof(t, out):
         # Random sampling separates two shares p > q (fractions) at two standard
         # errors once n >= 4 (p + q) / (p - q)^2 samples.
         gaps = [(el[a] - el[b], a, b) for a, b in zip(ex_long, ex_long[1:]) if el[a] - el[b] >= TIE_PP]
+        if not gaps:
+            raise ExperimentError(f"{w}: the exact top 5 are all tied")
         d, a, b = min(gaps)
         p_, q_ = el[a] / 100, el[b] / 100
         need = 4 * (p_ + q_) / (p_ - q_) ** 2
@@ -728,7 +781,439 @@ def exp_table4(t, out):
         out()
 
 
+TASK_CORES = ["tally5", "vexriscv-imac"]
+TASK_RUNS = [("rtos_pipeline", ("400",)), ("rtos_inversion", ()), ("rtos_inversion", ("pi",)),
+             ("rtos_control", ("60",))]
+
+
+def task_profile(t, name, args, core):
+    """tally profile --tasks --json: the parsed JSON, checked: the tasks'
+    totals add up to the run's in every counted signal."""
+    out = t._tmpfile(".tasks.json")
+    argv = [t.binary, "profile", "--core", core, "--tasks", "--json", out,
+            t.elf("rv32imac", name)] + list(args)
+    t._exec(argv)
+    with open(out) as f:
+        d = json.load(f)
+    os.unlink(out)
+    for s in d["signals"]:
+        if s.startswith("marker"):
+            continue
+        if sum(k["total"][s] for k in d["tasks"]["list"]) != d["totals"][s]:
+            raise ExperimentError(f"the tasks' {s} do not add up to the run's: {' '.join(argv)}")
+    return d
+
+
+def exp_tasks(t, out):
+    out("## Tasks — per-task counts on an RTOS (tally profile --tasks)")
+    out()
+    jobs = [(w, a, c) for w, a in TASK_RUNS for c in TASK_CORES]
+    res = dict(zip(jobs, t.map(lambda j: task_profile(t, j[0], j[1], j[2]), jobs)))
+    # the task layer changes nothing: the same cycles as a plain tally run
+    for (w, a, c), d in res.items():
+        out_path = t._tmpfile(".stats.json")
+        t._exec([t.binary, "run", "--core", c, "--stats-json", out_path, t.elf("rv32imac", w)] + list(a))
+        with open(out_path) as f:
+            plain = json.load(f)
+        os.unlink(out_path)
+        if (plain["cycles"], plain["instructions"]) != (d["totals"]["cycle"], d["totals"]["instret"]):
+            raise ExperimentError(f"{w} {a} on {c}: tally profile --tasks counts differ from tally run's")
+    for w, a in TASK_RUNS:
+        label = " ".join([w] + list(a))
+        out(f"### {label}")
+        out()
+        names = []
+        for c in TASK_CORES:
+            for k in res[(w, a, c)]["tasks"]["list"]:
+                if k["name"] not in names:
+                    names.append(k["name"])
+        rows = []
+        for nm in names:
+            row = [nm]
+            for c in TASK_CORES:
+                d = res[(w, a, c)]
+                k = {x["name"]: x for x in d["tasks"]["list"]}.get(nm)
+                if not k:
+                    row += ["—"] * 5
+                    continue
+                tt = k["total"]
+                row += [n(tt["cycle"]), pct(100.0 * tt["cycle"] / d["totals"]["cycle"]), n(k["switches"]),
+                        f"{n(tt['icache.miss'])} / {n(tt['dcache.read_miss'] + tt['dcache.write_miss'])}",
+                        n(tt["stall"])]
+            rows.append(row)
+        tot = ["total"]
+        for c in TASK_CORES:
+            d = res[(w, a, c)]
+            tt = d["totals"]
+            tot += [n(tt["cycle"]), "100.00%", "", f"{n(tt['icache.miss'])} / "
+                    f"{n(tt['dcache.read_miss'] + tt['dcache.write_miss'])}", n(tt["stall"])]
+        rows.append(tot)
+        hdr = ["task"]
+        for c in TASK_CORES:
+            hdr += [f"{c} cycles", "share", "switches", "I$ / D$ misses", "stall cycles"]
+        out(table(hdr, rows))
+        out()
+        ticks = []
+        for c in TASK_CORES:
+            k = {x["name"]: x for x in res[(w, a, c)]["tasks"]["list"]}.get("irq:7")
+            if k and k["switches"]:
+                ticks.append(f"{c} {k['total']['cycle'] / k['switches']:.1f}")
+        if ticks:
+            out("Cycles per timer interrupt (irq:7 cycles / entries, the handler and the trap "
+                "penalty): " + ", ".join(ticks) + ".")
+            out()
+
+
 # ---------------------------------------------------------------------------
+# SnoopP against gprof with -pg: the instrumented program's gprof profile,
+# the uninstrumented program's exact profile, and what -pg costs, exactly.
+
+GPROF_TOOL = "riscv64-unknown-elf-gprof"
+OBJDUMP_TOOL = "riscv64-unknown-elf-objdump"
+# (workload, sizes): dhry at the paper's 100 passes and a long run; aes at
+# its default and 10x.
+PG_RUNS = [("dhry", [100, 100000]), ("aes", [320, 3200])]
+PG_FLAVOUR = "rv32imac-pg"
+PG_TOP = 16
+PG_RUNTIME = ("_mcount", "gmon_trap", "gmon_write")
+
+
+def gmon_histogram(path):
+    """(low pc, bins) of gmon.out's histogram, read here: gprof leaves out
+    the samples that fall in _mcount."""
+    with open(path, "rb") as f:
+        d = f.read()
+    if d[:4] != b"gmon":
+        raise ExperimentError(f"{path} is not a gmon.out")
+    o, lo, bins = 20, None, []
+    while o < len(d):
+        if d[o] == 0:
+            lo, _hi, nb, _rate = (int.from_bytes(d[o + 1 + 4 * i:o + 5 + 4 * i], "little")
+                                  for i in range(4))
+            bins = [int.from_bytes(d[o + 33 + 2 * i:o + 35 + 2 * i], "little") for i in range(nb)]
+            o += 33 + 2 * nb
+        elif d[o] == 1:
+            o += 13
+        else:
+            raise ExperimentError(f"{path}: unknown gmon.out record {d[o]} at offset {o}")
+    return lo, bins
+
+
+def gprof_flat(elf, gmon, cwd):
+    """gprof -b -p: {function: (percent, self seconds, calls or None)}."""
+    p = subprocess.run([GPROF_TOOL, "-b", "-p", elf, gmon], cwd=cwd, capture_output=True,
+                       text=True, timeout=RUN_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"{GPROF_TOOL} failed on {elf}: {p.stderr[-500:]}")
+    flat = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) in (4, 7) and re.fullmatch(r"[0-9.]+", f[0]):
+            flat[f[-1]] = (float(f[0]), float(f[2]), int(f[3]) if len(f) == 7 else None)
+    return flat
+
+
+def stage_pg(t, w, size):
+    """The -pg ELF copied into its own folder under the same relative path as
+    the plain one (same command-line length, so the same start-up)."""
+    d = os.path.join(t.tmp, f"pg-{w}-{size}")
+    rel = os.path.join("target", "rv32imac", w + ".elf")
+    os.makedirs(os.path.join(d, "target", "rv32imac"), exist_ok=True)
+    shutil.copyfile(os.path.join(t.build, t.elf(PG_FLAVOUR, w)), os.path.join(d, rel))
+    return d, rel
+
+
+def exp_pg(t, out):
+    out("## SnoopP — gprof with -pg against the exact profile, and what -pg costs")
+    out()
+    if not shutil.which(GPROF_TOOL):
+        raise ExperimentError(f"{GPROF_TOOL} not found (Debian package binutils-riscv64-unknown-elf)")
+    jobs = [(w, n_) for w, sizes in PG_RUNS for n_ in sizes]
+    staged = {j: stage_pg(t, *j) for j in jobs}
+
+    def one(j):
+        w, size = j
+        d, rel = staged[j]
+        st = t.run(PG_FLAVOUR, w, size, extra=["--semihost-files", "rw"], elf=rel, cwd=d)
+        gm = next((g for g in (os.path.join(d, "gmon.out"), os.path.join(d, os.path.dirname(rel), "gmon.out"))
+                   if os.path.exists(g)), None)
+        if not gm:
+            raise ExperimentError(f"{w} {size}: the -pg build wrote no gmon.out")
+        flat = gprof_flat(rel, gm, d)
+        lo, bins = gmon_histogram(gm)
+        os.unlink(gm)
+        pg = t.profile(PG_FLAVOUR, w, size, elf=rel, cwd=d, extra=["--semihost-files", "rw"])
+        plain = t.profile("rv32imac", w, size)
+        return st, flat, lo, bins, pg, plain
+    R = dict(zip(jobs, t.map(one, jobs)))
+    rows = []
+    for j in jobs:
+        w, size = j
+        st, flat, lo, bins, pg, plain = R[j]
+        ptot, _, pf, _ = pg
+        total, _, f0, _ = plain
+        if st["cycles"] != ptot:
+            raise ExperimentError(f"{w} {size}: tally run and tally profile of the -pg build differ")
+        nsamp = sum(bins)
+        if nsamp != st["signals"]["interrupt"]:
+            raise ExperimentError(f"{w} {size}: {nsamp} histogram samples, "
+                                  f"{st['signals']['interrupt']} timer interrupts")
+        # gprof's call counts (from _mcount) against the exact ones (the
+        # profile's shadow call stack, plain build)
+        for f, (_, _, calls) in flat.items():
+            if calls is not None and f0.get(f, {"calls": None})["calls"] != calls:
+                raise ExperimentError(f"{w} {size}: gprof counts {calls} calls of {f}, the exact "
+                                      f"profile {f0.get(f, {}).get('calls')}")
+        mc = pf.get("_mcount", {"cycle": 0, "calls": 0, "lo": "0", "hi": "0"})
+        mlo, mhi = int(mc["lo"], 16), int(mc["hi"], 16)
+        in_mcount = sum(c for i, c in enumerate(bins) if mlo <= lo + 2 * i < mhi)
+        trap = pf.get("gmon_trap", {"cycle": 0})["cycle"]
+        mincl = mc.get("inclusive_cycles", 0)
+        wincl = pf.get("gmon_write", {"inclusive_cycles": 0})["inclusive_cycles"]
+        rest = ptot - total - mincl - wincl - trap
+        rows.append([f"{w} {n(size)}", n(total), n(ptot), spct(100.0 * (ptot - total) / total, 1),
+                     n(mc["calls"]), n(mincl), pct(100.0 * mincl / ptot, 1),
+                     f"{mc['cycle'] / mc['calls']:.1f}" if mc["calls"] else "—",
+                     n(trap), n(wincl), f"{rest:+,}",
+                     n(nsamp), n(in_mcount), n(nsamp - in_mcount)])
+    out("Every program built twice from the same source: plain (`target/rv32imac/`) and with "
+        "`-pg` linked with the kit's gprof runtime (`target/pg/gmon.c`: `_mcount`, a 100 Hz "
+        "timer histogram, gmon.out at exit; `target/rv32imac-pg/`). Both run on tally5 "
+        "(100 MHz); the -pg one with `--semihost-files rw`, then "
+        f"`{GPROF_TOOL} -b -p` reads its gmon.out.")
+    out()
+    out(table(["run", "plain cycles", "-pg cycles", "-pg costs", "_mcount calls",
+               "_mcount cycles (inclusive)", "share of the -pg run", "own cycles per _mcount call",
+               "timer handler", "writing gmon.out (exit)", "the program's own code",
+               "histogram samples", "samples in _mcount", "samples gprof shows"], rows))
+    out()
+    out("The cost splits exactly into `_mcount` (with the first call's set-up: the "
+        "histogram's calloc, atexit), the timer handler, writing gmon.out at exit, and the "
+        "rest: the program's own code, which -pg compiles differently (each function saves "
+        "`ra` and a register to pass it to `_mcount`, leaf functions get frames) and "
+        "crt0's clearing of the larger .bss (the runtime's 4,096-arc table).")
+    out()
+    out("Checks: every call count gprof prints equals the exact profile's for the plain "
+        "build; the histogram holds one sample per timer interrupt tally counted; "
+        "`tally run` and `tally profile` of the -pg build agree.")
+    out()
+    for w, sizes in PG_RUNS:
+        st, flat, lo, bins, pg, plain = R[(w, sizes[-1])]
+        ptot, _, pf, _ = pg
+        total, _, f0, _ = plain
+        gsum = sum(v[1] for v in flat.values())
+        names = sorted(f0, key=lambda f: -f0[f]["cycle"])[:PG_TOP]
+        names += [f for f in PG_RUNTIME if f in pf and f not in names]
+        out(f"### {w} {n(sizes[-1])}: gprof's profile of the -pg build beside the exact profile "
+            "of the plain one")
+        out()
+        rows = []
+        for f in names:
+            a, b = f0.get(f), pf.get(f)
+            g = flat.get(f)
+            extra = (b["cycle"] - a["cycle"]) if a and b else None
+            rows.append([f, pct(100.0 * a["cycle"] / total) if a else "—",
+                         pct(g[0], 1) if g else "—",
+                         pct(100.0 * b["cycle"] / ptot) if b else "—",
+                         n(a["calls"]) if a else "—", n(g[2]) if g and g[2] is not None else "—",
+                         n(a["cycle"]) if a else "—", n(b["cycle"]) if b else "—",
+                         (f"{extra:+,} in all ({n(a['calls'])} → {n(b['calls'])} calls)"
+                          if a and b and a["calls"] != b["calls"] else
+                          f"{extra / a['calls']:+.1f}" if a and a["calls"] and extra is not None else
+                          (f"{extra:+,} in all" if extra is not None else "—")),
+                         n(b["inclusive_cycles"] - a["inclusive_cycles"]) if a and b and a["calls"] else "—"])
+        out(table(["function", "exact share (plain)", "gprof % time (-pg)", "exact share (-pg)",
+                   "calls (exact)", "calls (gprof)", "self cycles plain", "self cycles -pg",
+                   "own code: extra cycles per call", "inclusive cycles added by -pg"], rows))
+        out()
+        out(f"gprof's shares are of the {gsum:.2f} s of samples it attributes "
+            f"({n(round(gsum * 100))} of {n(sum(bins))}); the rest fell in `_mcount`, which gprof "
+            "leaves out of its flat profile.")
+        out()
+
+
+# ---------------------------------------------------------------------------
+# SnoopP Tables 3, 7 and 8: 16 counters, what they cover
+
+TABLE8_RUNS = [("dhry", [100, 100000]), ("aes", [320, 3200])]
+TABLE8_COUNTERS = 16          # the statistics module's default, SnoopP's 16
+TABLE8_INTERVAL = 4294967295  # one interval for the run (64-bit counters)
+
+
+def static_instructions(elf_path, ranges):
+    """Instructions (objdump lines) in each [lo, hi) of ranges."""
+    p = subprocess.run([OBJDUMP_TOOL, "-d", "--no-show-raw-insn", elf_path], capture_output=True,
+                       text=True, timeout=RUN_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"{OBJDUMP_TOOL} failed on {elf_path}")
+    addrs = [int(m.group(1), 16) for m in re.finditer(r"^\s*([0-9a-f]+):\t", p.stdout, re.M)]
+    return [sum(1 for a in addrs if lo <= a < hi) for lo, hi in ranges]
+
+
+def exp_table8(t, out):
+    out("## SnoopP Tables 3, 7 and 8 — sixteen counters: where they go, what they cover")
+    out()
+    out(f"The statistics module with its default {TABLE8_COUNTERS} counters (`tally run --count`): "
+        "counter 0 counts every cycle (the paper's \"Entire Program\"), counters 1-15 the cycles "
+        "in the own code of the fifteen functions with the most self cycles in the exact profile "
+        "of the longer run. Each function's counter is compared with its self cycles in `tally "
+        "profile` (the same run, counted by another part of tally), and with the run's total.")
+    out()
+    jobs = [(w, n_) for w, sizes in TABLE8_RUNS for n_ in sizes]
+    profs = dict(zip(jobs, t.map(lambda j: t.profile("rv32imac", j[0], j[1]), jobs)))
+    chosen = {}
+    for w, sizes in TABLE8_RUNS:
+        total, _, funcs, _ = profs[(w, sizes[-1])]
+        chosen[w] = sorted((f for f in funcs if funcs[f]["cycle"]),
+                           key=lambda f: -funcs[f]["cycle"])[:TABLE8_COUNTERS - 1]
+
+    def counters(j):
+        w, size = j
+        csvp = t._tmpfile(".intervals.csv")
+        extra = ["--no-store", "--width", "64", "--interval", str(TABLE8_INTERVAL),
+                 "--intervals-csv", csvp, "--count", "cycle"]
+        for f in chosen[w]:
+            extra += ["--count", f"cycle@{f}"]
+        st = t.run("rv32imac", w, size, extra=extra)
+        with open(csvp, newline="") as fh:
+            rows = list(csv.reader(fh))
+        os.unlink(csvp)
+        k = len(chosen[w]) + 1
+        tot = [r for r in rows[1:] if r[0] == "total"]
+        if len(tot) != 1:
+            raise ExperimentError(f"{j}: no total row in --intervals-csv")
+        sums = [int(tot[0][3 + i]) for i in range(k)]
+        for i in range(k):
+            if any(int(r[3 + k + i]) for r in rows[1:] if r[0] != "total"):
+                raise ExperimentError(f"{j}: counter {i} saturated")
+            if sum(int(r[3 + i]) for r in rows[1:] if r[0] != "total") != sums[i]:
+                raise ExperimentError(f"{j}: counter {i}'s intervals do not add up to its total")
+        return st, sums
+    C = dict(zip(jobs, t.map(counters, jobs)))
+    for w, sizes in TABLE8_RUNS:
+        elf_path = os.path.join(t.build, t.elf("rv32imac", w))
+        funcs_long = profs[(w, sizes[-1])][2]
+        ranges = [(int(funcs_long[f]["lo"], 16), int(funcs_long[f]["hi"], 16)) for f in chosen[w]]
+        ninsn = static_instructions(elf_path, ranges)
+        allinsn = static_instructions(elf_path, [(0, 1 << 32)])[0]
+        for j in [(w, s_) for s_ in sizes]:
+            st, sums = C[j]
+            total, _, funcs, _ = profs[j]
+            if sums[0] != total or st["cycles"] != total:
+                raise ExperimentError(f"{j}: counter 0 counts {sums[0]}, the run has {total} cycles")
+            for f, c in zip(chosen[w], sums[1:]):
+                if c != funcs.get(f, {"cycle": 0})["cycle"]:
+                    raise ExperimentError(f"{j}: counter of {f} = {c}, its exact self cycles = "
+                                          f"{funcs.get(f, {'cycle': 0})['cycle']}")
+        out(f"### {w}: counter assignments (Tables 3 and 7) and results (Table 8)")
+        out()
+        rows = [["0", "entire program", n(allinsn)] +
+                [x for s_ in sizes for x in (n(C[(w, s_)][1][0]), "100.00%")]]
+        for i, f in enumerate(chosen[w]):
+            rows.append([f"{i + 1:X}", f, n(ninsn[i])] +
+                        [x for s_ in sizes for x in (n(C[(w, s_)][1][i + 1]),
+                                                     pct(100.0 * C[(w, s_)][1][i + 1] / C[(w, s_)][1][0]))])
+        cov = {s_: sum(C[(w, s_)][1][1:]) for s_ in sizes}
+        rows.append(["1-F", "covered by the 15", n(sum(ninsn)) + f" ({pct(100.0 * sum(ninsn) / allinsn, 1)})"] +
+                    [x for s_ in sizes for x in (n(cov[s_]), pct(100.0 * cov[s_] / C[(w, s_)][1][0]))])
+        out(table(["counter", "region", "instructions"] +
+                  [x for s_ in sizes for x in (f"cycles, {n(s_)} {SIZE_UNIT.get(w, 'passes')}", "share")],
+                  rows, "ll" + "r" * (1 + 2 * len(sizes))))
+        out()
+        out(f"Every counter equals the function's exact self cycles in `tally profile` at both "
+            f"sizes, and counter 0 the run's cycles. Coverage: "
+            + ", ".join(f"{pct(100.0 * cov[s_] / C[(w, s_)][1][0])} at {n(s_)}" for s_ in sizes)
+            + ".")
+        out()
+
+
+# ---------------------------------------------------------------------------
+# DSPInst Figure 9: data-cache misses over time
+
+FIG9_WORKLOAD, FIG9_SIZE, FIG9_CORE, FIG9_INTERVAL = "mcomp", 5, "dsp500", 100000
+FIG9_FILE = "fig9-dcache-misses.png"
+
+
+def exp_fig9(t, out, figures):
+    out("## DSPInst Figure 9 — data-cache misses over time")
+    out()
+    csvp = t._tmpfile(".intervals.csv")
+    extra = ["--no-store", "--interval", str(FIG9_INTERVAL), "--intervals-csv", csvp,
+             "--count", "dcache.read_miss", "--count", "dcache.write_miss"]
+    st = t.run("rv32imac", FIG9_WORKLOAD, FIG9_SIZE, core=FIG9_CORE, extra=extra)
+    with open(csvp, newline="") as fh:
+        rows = list(csv.reader(fh))
+    head, body = rows[0], [r for r in rows[1:] if r[0] != "total"]
+    begin = [int(r[1]) for r in body]
+    rd = [int(r[3]) for r in body]
+    wr = [int(r[4]) for r in body]
+    if sum(rd) != st["signals"]["dcache.read_miss"] or sum(wr) != st["signals"]["dcache.write_miss"]:
+        raise ExperimentError(f"fig9: the intervals add up to {sum(rd)} / {sum(wr)} misses, the run "
+                              f"has {st['signals']['dcache.read_miss']} / "
+                              f"{st['signals']['dcache.write_miss']}")
+    mhz = st["frequency_mhz"]
+    out(f"`{FIG9_WORKLOAD} {FIG9_SIZE}` on `{FIG9_CORE}` ({mhz} MHz): `tally run --count "
+        f"dcache.read_miss --count dcache.write_miss --interval {n(FIG9_INTERVAL)} --intervals-csv`, "
+        f"{len(body)} intervals of {n(FIG9_INTERVAL)} cycles ({FIG9_INTERVAL / mhz:.0f} µs); the "
+        f"intervals add up to the run's {n(sum(rd))} read and {n(sum(wr))} write misses "
+        "(checked).")
+    out()
+    busiest = sorted(range(len(body)), key=lambda i: -(rd[i] + wr[i]))[:3]
+    out("Busiest intervals: " + ", ".join(
+        f"{begin[i] / mhz / 1000:.2f} ms ({n(rd[i] + wr[i])} misses)" for i in busiest) +
+        f"; quiet (under 10 misses): {sum(1 for a, b in zip(rd, wr) if a + b < 10)} of {len(body)}.")
+    out()
+    if not figures:
+        os.unlink(csvp)
+        out("(No figure drawn: --figures none.)")
+        out()
+        return
+    os.makedirs(figures, exist_ok=True)
+    path = os.path.join(figures, FIG9_FILE)
+    # scripts/intervals-plot.py needs matplotlib: Debian's python3 has it
+    # (python3-matplotlib) when the python3 running this script may not.
+    py = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    p = subprocess.run([py, os.path.join(REPO, "scripts", "intervals-plot.py"), csvp, path,
+                        "--mhz", str(mhz), "--title",
+                        f"D-cache misses over time: {FIG9_WORKLOAD} {FIG9_SIZE} on {FIG9_CORE}"],
+                       capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    os.unlink(csvp)
+    if p.returncode != 0:
+        raise ExperimentError(f"fig9: drawing failed: {p.stderr.strip()[-500:]}")
+    with open(path, "rb") as fh:
+        if fh.read(8) != b"\x89PNG\r\n\x1a\n":
+            raise ExperimentError(f"fig9: {path} is not a PNG file")
+    out(f"![D-cache misses over time]({os.path.relpath(path, os.path.join(REPO, 'docs'))})")
+    out()
+
+
+# ---------------------------------------------------------------------------
+# --small: the same experiments and checks at sizes that run in seconds.
+
+SMALL_SIZE = {
+    "dhrystone": 200, "aes": 2, "heapsort": 200, "hanoi": 6, "crc32": 16,
+    "matmul": 8, "blast": 1, "qsort": 200, "fft": 1, "dct": 1,
+}
+
+
+def use_small_sizes():
+    global FIG5_SIZE, GPROF_LONG, GPROF_PHASE_EXTRA, GPROF_CHECK_SIZE, FIG9_WORKLOAD, FIG9_SIZE, FIG9_INTERVAL
+    DEFAULT_SIZE.update(SMALL_SIZE)
+    FIG4_VARIANTS[:] = FIG4_VARIANTS[:2] + FIG4_VARIANTS[-3:-2]
+    FIG4_WORKLOADS[:] = ["heapsort", "hanoi"]      # blast indexes 8M instructions at any size
+    FIG4_VARIANT_WORKLOADS[:] = ["heapsort"]
+    FIG5_SIZE = 2000
+    FIG5_CONFIGS[:] = FIG5_CONFIGS[:2] + FIG5_CONFIGS[-2:]
+    GPROF_FACTORS[:] = [1, 2, 4]
+    GPROF_LONG = 4
+    GPROF_PERIODS[:] = ["100us", "10us"]
+    GPROF_PHASE_FACTORS[:] = [1]
+    GPROF_PHASE_EXTRA = 1
+    GPROF_CHECK_SIZE = 1
+    PG_RUNS[:] = [("dhry", [100, 2000]), ("aes", [2])]
+    TABLE8_RUNS[:] = [("dhry", [10, 100]), ("aes", [2])]
+    FIG9_WORKLOAD, FIG9_SIZE, FIG9_INTERVAL = "heapsort", 200, 5000
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
@@ -738,10 +1223,18 @@ def main():
     ap.add_argument("--tally", help="the tally binary (default: BUILD/tally)")
     ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS))
     ap.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
-    ap.add_argument("--output", help="also write the Markdown to this file")
+    ap.add_argument("--output", help="also write the Markdown to this file (as it is made; "
+                    "a failed check is written there too)")
+    ap.add_argument("--small", action="store_true",
+                    help="every experiment at small sizes and fewer configurations: the same "
+                    "checks in seconds (the CTest experiments.small); the numbers are not the "
+                    "documented ones")
     ap.add_argument("--no-commands", action="store_true",
                     help="leave out the list of every command run")
+    ap.add_argument("--figures", default=os.path.join(REPO, "docs", "images"),
+                    help="folder for the figures (default docs/images; 'none': draw none)")
     args = ap.parse_args()
+    figures = None if args.figures == "none" else os.path.abspath(args.figures)
     build = os.path.abspath(args.build)
     tally = os.path.abspath(args.tally or os.path.join(build, "tally"))
     if not os.access(tally, os.X_OK):
@@ -751,8 +1244,13 @@ def main():
         if e not in EXPERIMENTS:
             sys.exit(f"experiments.py: unknown experiment {e!r} (one of {', '.join(EXPERIMENTS)})")
 
+    if args.small:
+        use_small_sizes()
     t = Tally(tally, build, max(1, args.jobs))
-    out = Report()
+    try:
+        out = Report(args.output)
+    except OSError as e:
+        sys.exit(f"experiments.py: --output {args.output}: {e.strerror}")
     started = datetime.datetime.now(datetime.timezone.utc)
     out("# Experiment tables")
     out()
@@ -769,8 +1267,13 @@ def main():
     out()
     try:
         for e in only:
-            {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4}[e](t, out)
+            {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
+             "pg": exp_pg, "table8": exp_table8,
+             "fig9": lambda t, out: exp_fig9(t, out, figures),
+             "tasks": exp_tasks}[e](t, out)
     except ExperimentError as err:
+        out(f"**Stopped: {err}**")
+        out.close()
         sys.exit(f"experiments.py: {err}")
     finally:
         t.pool.shutdown(wait=True)
@@ -788,9 +1291,7 @@ def main():
         out("```")
         out()
         out("</details>")
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(out.buf.getvalue())
+    out.close()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ PKGS=(
   valgrind
   gdb-multiarch                          # the GDB stub's tests (tests/gdb)
   libmicrohttpd-dev libjansson-dev       # tally serve
-  chromium nodejs                        # tally serve's browser tests (tests/serve)
+  nodejs                                 # tally serve's page is built with npm packages (src/serve/web)
+  chromium                               # tally serve's browser tests (tests/serve)
   python3-matplotlib                     # scripts/sweep-plot.py (tally sweep plots)
   slurm-wlm munge                        # tally sweep --slurm on a one-node cluster (tests/sweep)
   verilator yosys                        # rtl/: co-simulation, synthesis (tests/rtl)
@@ -29,9 +30,14 @@ done
 # Debian's nodejs comes without npm; a nodejs from elsewhere may bring its own.
 command -v npm >/dev/null || missing+=(npm)
 
-# The browser tests' npm packages (playwright-core, from the committed lock);
-# a no-op once installed, so tests never need the network.
-serve_npm() { "$(dirname "$0")/../tests/serve/browser/setup.sh"; }
+# The npm packages of tally serve's page (uPlot, d3-flame-graph, cytoscape,
+# esbuild: src/serve/web/package.json) and of its browser tests
+# (playwright-core), each from its committed package-lock.json; a no-op once
+# installed, so builds and tests never need the network.
+serve_npm() {
+  "$(dirname "$0")/../src/serve/web/setup.sh"
+  "$(dirname "$0")/../tests/serve/browser/setup.sh"
+}
 
 if [ ${#missing[@]} -eq 0 ]; then
   serve_npm

@@ -4,7 +4,8 @@
 # Runs a board program on QEMU's `virt` machine the way tally runs it:
 # program output (semihosting console and UART) on stdout, the program's
 # exit status as ours, and the command line "PROG.elf ARGS..." delivered
-# through semihosting SYS_GET_CMDLINE (argv[0] is the ELF path as given).
+# through semihosting SYS_GET_CMDLINE (argv[0] is the ELF's base name, as
+# tally passes it unless --argv0-path).
 #
 # Environment:
 #   QEMU_SYSTEM_RISCV32  QEMU binary (default: qemu-system-riscv32)
@@ -33,7 +34,7 @@ fi
 # Semihosting arguments: QEMU joins them with single spaces into the
 # command line. A comma inside a QEMU option value is written as ",,".
 semi="enable=on,target=native,chardev=con"
-for a in "$@"; do
+for a in "$(basename -- "$elf")" "${@:2}"; do
   case $a in
     *" "*|*$'\t'*|"")
       echo "qemu-run.sh: warning: argument '$a' is empty or has blanks; the program will not see it as one argument" >&2 ;;

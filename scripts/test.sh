@@ -4,6 +4,8 @@
 # packages first. Extra arguments go to ctest (e.g. -L isa, -R diff). The
 # labelled slow set (long fuzz runs, timing laws over big inputs) is left
 # out here; `ctest --test-dir build -L slow` runs it, and CI does (.ci/run).
+# Tests labelled nosan run no tally code at all (the random-test harness
+# against QEMU alone, a yosys synthesis): the sanitizer pass leaves them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -18,4 +20,4 @@ echo "== sanitizer build (ASan + UBSan)"
 cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTALLY_SANITIZE=ON >/dev/null
 cmake --build build-san -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-san --output-on-failure -j"$jobs" -LE slow "$@"
+  ctest --test-dir build-san --output-on-failure -j"$jobs" -LE 'slow|nosan' "$@"

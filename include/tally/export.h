@@ -59,6 +59,11 @@ typedef struct tally_run_info {
   const char *stop_detail;     /* tally_stop_detail */
   int exit_status;
   bool lines;                  /* the JSON carries the per-line rows */
+  /* Callgrind's events: NULL for the default set (cycles, instructions,
+   * I-cache misses, D-cache read and write misses, mispredicted branches,
+   * stall cycles), "all" for every signal with a count, or signal names
+   * separated by commas (tally_signal_lookup's), in that order. */
+  const char *events;
 } tally_run_info;
 
 /* Fills info from the simulation as it is now (program and argv are the
@@ -71,6 +76,17 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *run, tall
                          tally_error *err);
 int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
                              char **buf, size_t *len, tally_error *err);
+
+/* A copy of an RV32 ELF for gprof: GNU gprof (binutils up to 2.40 at
+ * least) reads a clone's name (med3.constprop.0) on into the next string
+ * of the string table, and on RISC-V that is usually the mapping symbol
+ * "$x", so it drops the clone and charges its time and calls to the
+ * function before it. The copy gives each such name a string of its own
+ * (a second string table appended to the file); nothing else changes.
+ * Returns how many names gprof would have dropped (0: the copy reads as
+ * the original), their names in `names` (comma-separated, cut to size;
+ * may be NULL), or -1 with err. With out NULL, only counts. */
+int tally_export_gprof_elf(const char *elf, const char *out, char *names, size_t size, tally_error *err);
 
 /* The profile as text for people, as `tally profile` prints it. */
 typedef struct tally_profile_text_opts {
@@ -109,8 +125,10 @@ int tally_export_profile_diff(const char *a_json, const char *b_json, tally_diff
  * chrome://tracing read it), written as a run goes: begin, any number of
  * the statistics module's intervals (a counter track per event), the
  * profile's call slices (tally_profile_timeline_enable), end. The time
- * axis is cycles: "ts" and "dur" count core cycles (the viewers say
- * microseconds). docs/tally-trace.md, "Timelines". */
+ * axis is real time at run->clock_hz ("ts" and "dur" in microseconds to
+ * the nanosecond, "displayTimeUnit" ns; each slice's exact cycles in its
+ * args); one cycle per microsecond when no clock is known.
+ * docs/tally-trace.md, "Timelines". */
 typedef struct tally_perfetto tally_perfetto;
 
 /* Starts the file (run may be NULL). NULL with err when out of memory. */
@@ -121,6 +139,9 @@ void tally_perfetto_interval(tally_perfetto *w, uint64_t cycle_begin, uint32_t n
                              const char *const *labels);
 /* Every slice of the profile's timeline, a complete event each. */
 void tally_perfetto_slices(tally_perfetto *w, const tally_profile *p);
+/* A task-aware profile's timeline (tally_profile_tasks_enable): a track
+ * per task and trap context, a slice for each stretch it ran. */
+void tally_perfetto_tasks(tally_perfetto *w, const tally_profile *p);
 /* Ends the file and frees w: 0, or -1 with err when the stream failed. */
 int tally_perfetto_end(tally_perfetto *w, tally_error *err);
 

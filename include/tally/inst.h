@@ -173,6 +173,30 @@ typedef struct tally_inst_site_info {
 size_t tally_inst_nsites(const tally_inst *ti);
 void tally_inst_site_get(const tally_inst *ti, size_t i, tally_inst_site_info *out);
 
+/* What tally_inst_write made (valid after it succeeded). */
+typedef struct tally_inst_summary {
+  size_t sites;          /* every site */
+  size_t jump;           /* replaced by a jal to a trampoline */
+  size_t trap;           /* replaced by a trap (ebreak / c.ebreak) ... */
+  size_t trap_tramp;     /* ... of which the trap entry sends on to a trampoline (the fast path) */
+  size_t own;            /* of all sites, those the runtime needs whatever was asked (semihosting calls, trap CSRs, mret) */
+  size_t insns;          /* instructions decoded */
+  uint32_t code_bytes;   /* bytes of the executable sections that are instructions */
+  uint32_t data_bytes;   /* bytes of the executable sections that are not (data, padding) */
+  uint32_t tramp_bytes;  /* the trampolines, in the program's hole */
+  uint32_t region_code;  /* the analysis region's code and read-only data (file bytes, executable) */
+  uint32_t region_data;  /* its writable data, zeroed data and stack (memory bytes) */
+  uint64_t in_size, out_size; /* the two files, bytes */
+} tally_inst_summary;
+void tally_inst_get_summary(const tally_inst *ti, tally_inst_summary *out);
+
+/* Warnings of the last tally_inst_write (made or not): loads that may read
+ * replaced instructions through a pointer formed outside their block (a
+ * data-flow check; docs/tally-inst.md, "Code that reads itself"). The
+ * count may exceed what is kept (64): tally_inst_warning is NULL past it. */
+size_t tally_inst_nwarnings(const tally_inst *ti);
+const char *tally_inst_warning(const tally_inst *ti, size_t i);
+
 /* Generates the trampolines and tables, compiles and links the analysis
  * image with riscv64-unknown-elf-gcc (from PATH, or $TALLY_RISCV_CC), and
  * writes the instrumented executable to `out` (through a temporary file

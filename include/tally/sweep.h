@@ -37,8 +37,8 @@ void tally_sweep_free(tally_sweep *s);
  * NAME] elf/args, [set] overrides of every point, [config NAME] named
  * override lists, [axis] key = v1, v2, ... Adds to what is there. */
 int tally_sweep_load_spec(tally_sweep *s, const char *path, tally_error *err);
-/* A program: the ELF path (also the program's argv[0]) and its arguments,
- * separated by blanks. */
+/* A program: the ELF path (its base name is the program's argv[0], as
+ * tally run gives it) and its arguments, separated by blanks. */
 int tally_sweep_add_program(tally_sweep *s, const char *name, const char *elf, const char *args, tally_error *err);
 /* An axis "section.key=v1,v2,..." (values as `tally run --set` takes them). */
 int tally_sweep_add_axis(tally_sweep *s, const char *spec, tally_error *err);

@@ -122,8 +122,14 @@ uint64_t tally_elf_ram_needed_at(const char *path, uint32_t ram_base);
 /* Loads a raw binary image at `addr` (in RAM) and starts at `entry`. */
 int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t entry, tally_error *err);
 
-/* The program's command line, as seen through semihosting: argv[0] first. */
+/* The program's command line, as seen through semihosting: argv[0] first.
+ * argv[0] is passed as its base name (the part after the last '/'): the
+ * start-up code copies the command line, so the folder a program is run
+ * from would otherwise change its counts. -1: out of memory. */
 int tally_set_args(tally_sim *sim, int argc, char *const argv[]);
+/* Whether tally_set_args passes argv[0] as given (true) instead of its base
+ * name (false, the default); for later tally_set_args calls. */
+void tally_keep_argv0_path(tally_sim *sim, bool keep);
 
 /* ---- Host files ---------------------------------------------------------
  * A program opens host files through semihosting (SYS_OPEN). Programs are
@@ -290,6 +296,23 @@ int tally_disasm_at(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
  * model vexriscv has no C extension").  0 otherwise (no core
  * model, not in RAM, decoded, or illegal everywhere). */
 int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size);
+
+/* When the loaded ELF's RISC-V build attributes (.riscv.attributes,
+ * Tag_RISCV_arch) ask for extensions the core does not run (F or D on
+ * tally's RV32IMAC; M, A or C on a core model without them): 1, and in buf
+ * which, what the program was built for and what the core runs ("the
+ * program is built for rv32imafdc (rv32i2p1_m2p0_a2p1_f2p2_d2p2_c2p0, its
+ * ELF attributes): F and D are not in the core's rv32imac"). 0 otherwise,
+ * and for a program without the attributes (raw binaries). */
+int tally_program_isa_lacks(const tally_sim *sim, char *buf, size_t size);
+
+/* A run without a core model counts no cycles: mcycle and cycle count
+ * instructions (mcycle == minstret) and the hpm counters read 0. When the
+ * program has read one of those counters: 1, the first one's name in
+ * `name` ("mcycle", "mhpmcounter3h", "cycle") and the reading
+ * instruction's address in *pc. 0 otherwise, and always with a core
+ * model. */
+int tally_untimed_counter_read(const tally_sim *sim, char *name, size_t size, uint32_t *pc);
 
 /* "symbol+0xoff" for an address, from the loaded program's symbols, or the
  * bare hex address if none covers it. */
@@ -475,6 +498,13 @@ void tally_profile_code_range(const tally_profile *p, uint32_t *lo, uint32_t *hi
 void tally_profile_stacks(const tally_profile *p,
                           void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t cycles),
                           void *ctx);
+/* Every calling context, root first (with tasks: the task is the root), with
+ * the times it was entered and its own counts of every signal (the markers
+ * 0, derived signals filled). */
+void tally_profile_contexts(const tally_profile *p,
+                            void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t calls,
+                                       const uint64_t *counts),
+                            void *ctx);
 /* Returns that matched no call, and returns that unwound several frames. */
 void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds);
 
@@ -515,6 +545,65 @@ typedef struct tally_slice {
  * entry function's slice first). 0 without a timeline. *cut is the cycle
  * the timeline stopped at when it reached max_calls, else 0. */
 size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uint64_t *cut);
+
+/* ---- Tasks ----------------------------------------------------------------
+ * A task-aware profile (docs/profile.md, "Tasks"): the running task is
+ * learned from the program's own state, a pointer to the running task's
+ * control block, and every context is counted under the task (or the trap
+ * context, "irq:N"/"trap:N") it ran in. */
+
+/* Turns task awareness on (after tally_profile_enable, before running).
+ * spec: NULL or "auto" (the first of the conventions below whose variable
+ * the program has), "freertos" (pxCurrentTCB, name pcTaskName), "zephyr"
+ * (_kernel.cpus[0].current, name name), "tally" (target/rtos:
+ * rtos_current, name name), "PATH[:MEMBER]" (a variable path such as
+ * `kernel.cur` or `cpus[0].task`, the name member, default `name`),
+ * "0xADDR" (the pointer's address; tasks are named by their pointer), or
+ * "reg:REGISTER" (a register holding the pointer, `reg:tp`: read at every
+ * return from a trap handler, where a preemptive kernel switches; tasks
+ * named by their pointer).
+ * Offsets come from the ELF's DWARF. Returns 0, or -1 with err (no such
+ * variable, no debug information, the path does not fit the types, the
+ * pointer is not in RAM); the profile goes on without tasks then. */
+int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err);
+
+/* One function within one task: counts while the task ran. */
+typedef struct tally_task_func {
+  int func;                   /* index into the function list */
+  uint64_t calls;             /* times entered while the task ran */
+  const uint64_t *self;       /* its own instructions' counts in this task (every signal) */
+  const uint64_t *inclusive;  /* while on this task's call stack, recursion counted once */
+} tally_task_func;
+
+typedef struct tally_task_profile {
+  const char *name;           /* from the control block; "task@0x..." when it cannot be read;
+                                 "[no task]" for a null pointer; "irq:N"/"trap:N" for trap contexts */
+  uint32_t tcb;               /* the pointer's value; a trap context's mcause */
+  int is_trap;
+  uint64_t switches;          /* times it was switched to (not counting its resumptions after a trap
+                                 that switched nothing); a trap context: times entered */
+  const uint64_t *total;      /* every signal while it ran: the tasks' totals add up to the run's */
+  const tally_task_func *funcs; /* the functions that ran in it, by function index */
+  size_t nfuncs;
+} tally_task_profile;
+
+/* The snapshot's tasks, in the order first seen; 0 without task awareness. */
+size_t tally_profile_tasks(const tally_profile *p, const tally_task_profile **out);
+/* What task awareness follows ("rtos_current: struct rtos_task, name at +24"),
+ * or NULL without it. */
+const char *tally_profile_tasks_source(const tally_profile *p);
+/* Problems met reading the tasks (a pointer outside RAM, a name that is not
+ * a string), one message each; *dropped counts those left out. */
+size_t tally_profile_task_notes(const tally_profile *p, const char *const **out, size_t *dropped);
+
+/* Every change of what runs: from `cycle` on, task `task` (an index into
+ * tally_profile_tasks) runs, until the next change or the snapshot's end. */
+typedef struct tally_task_change {
+  uint64_t cycle;
+  int task;
+} tally_task_change;
+/* *end is the snapshot's cycle; *cut is nonzero when the log filled up. */
+size_t tally_profile_task_changes(const tally_profile *p, const tally_task_change **out, uint64_t *end, int *cut);
 
 /* ---- Functions by name -------------------------------------------------- */
 

@@ -447,7 +447,9 @@ static int describe(measure_net *n, const char *program, const char *core, tally
   }
   statmod_status st;
   statmod_query(n->m, &st);
-  net_run_desc d = {.period = st.period, .program = program, .core = core, .counters = labels};
+  /* the clock at the start, for reports in time (tally report --perfetto) */
+  double mhz = n->mm->sim ? tally_energy_now(n->mm->sim).frequency_mhz : 0;
+  net_run_desc d = {.period = st.period, .freq_mhz = mhz, .program = program, .core = core, .counters = labels};
   int rc = net_board_describe(n->b, &d);
   if (rc != 0)
     api_error(err, "%s", net_board_error(n->b));

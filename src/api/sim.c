@@ -13,6 +13,7 @@
 #include "../core/ctx_count.h"
 #include "../core/jit.h"
 #include "../loader/loader.h"
+#include "../symbols/dwarf_task.h"
 #include "../symbols/lines.h"
 #include "../symbols/symtab.h"
 #include "../profile/profile.h"
@@ -38,6 +39,7 @@ struct tally_sim {
   tally_error lines_err;
   int out_errno;            /* the first failed write of the program's output, 0: none */
   uint64_t jit_code;        /* $TALLY_JIT_CODE: bytes of translated code before a flush, 0: the default */
+  bool argv0_path;          /* tally_keep_argv0_path: argv[0] as given, not its base name */
 };
 
 /* The program's output goes out at the end of every tally_run: a write
@@ -193,8 +195,23 @@ int tally_load_raw(tally_sim *sim, const char *path, uint32_t addr, uint32_t ent
   return 0;
 }
 
+void tally_keep_argv0_path(tally_sim *sim, bool keep) { sim->argv0_path = keep; }
+
+/* crt0 copies the command line onto the stack, a few cycles a character:
+ * argv[0] as its base name keeps the folder a program was run from out of
+ * every count. */
 int tally_set_args(tally_sim *sim, int argc, char *const argv[]) {
-  return board_set_cmdline(sim->board, argc, argv) ? 0 : -1;
+  const char *slash = argc > 0 && !sim->argv0_path ? strrchr(argv[0], '/') : NULL;
+  if (!slash || !slash[1])
+    return board_set_cmdline(sim->board, argc, argv) ? 0 : -1;
+  char **named = malloc((size_t)argc * sizeof *named);
+  if (!named)
+    return -1;
+  memcpy(named, argv, (size_t)argc * sizeof *named);
+  named[0] = (char *)(slash + 1);
+  bool ok = board_set_cmdline(sim->board, argc, named);
+  free(named);
+  return ok ? 0 : -1;
 }
 
 int tally_set_host_files(tally_sim *sim, tally_host_files mode, const char *root, tally_error *err) {
@@ -324,6 +341,85 @@ int tally_core_lacks(const tally_sim *sim, uint32_t pc, char *buf, size_t size) 
   isa_insn in;
   isa_decode(bits, &in);
   return in.kind != K_ILLEGAL && !timing_decodes(sim->cpu->tm, in.kind, in.len, in.csr, in.rs1, buf, size);
+}
+
+/* The extensions of an ISA string ("rv32i2p1_m2p0_f2p2_zicsr2p0",
+ * "rv32imafdc"): its single letters into `letters` (G as IMAFD), and
+ * whether a multi-letter one asks for a floating-point, vector or bit-
+ * manipulation unit ("zfh", "zve32x", "zba"). */
+static void isa_letters(const char *arch, char *letters, size_t size, bool *other) {
+  size_t n = 0;
+  *other = false;
+  letters[0] = '\0';
+  if (strncmp(arch, "rv32", 4) != 0 && strncmp(arch, "rv64", 4) != 0)
+    return;
+  for (const char *c = arch + 4; *c;) {
+    if (*c == '_') {
+      c++;
+      continue;
+    }
+    if (*c == 'z' || *c == 's' || *c == 'x') { /* multi-letter, to the next '_' */
+      size_t len = strcspn(c, "_");
+      *other |= *c == 'z' && len > 1 && strchr("fvbkdhq", c[1]) != NULL;
+      c += len;
+      continue;
+    }
+    const char *add = *c == 'g' ? "imafd" : (char[]){*c, 0};
+    for (; *add && n + 1 < size; add++)
+      if (!strchr(letters, *add)) {
+        letters[n++] = *add;
+        letters[n] = '\0';
+      }
+    c++;
+    while (*c >= '0' && *c <= '9') /* a version: 2p1 */
+      c++;
+    if (*c == 'p') {
+      c++;
+      while (*c >= '0' && *c <= '9')
+        c++;
+    }
+  }
+}
+
+int tally_program_isa_lacks(const tally_sim *sim, char *buf, size_t size) {
+  const char *arch = sim->image.arch;
+  char want[32], core[8] = "i";
+  bool other;
+  isa_letters(arch, want, sizeof want, &other);
+  const timing *tm = sim->cpu->tm;
+  core_isa isa = tm ? tm->model.isa : ISA_RV32IMAC;
+  if (isa & ISA_EXT_M) strcat(core, "m");
+  if ((isa & ISA_EXT_A) && !(tm && tm->pico)) strcat(core, "a");
+  if (isa & ISA_EXT_C) strcat(core, "c");
+  char lack[32];
+  size_t n = 0;
+  for (const char *c = want; *c; c++)
+    if (!strchr(core, *c) && *c != 'e' && n + 1 < sizeof lack)
+      lack[n++] = (char)(*c - 'a' + 'A');
+  lack[n] = '\0';
+  if (!n && !other)
+    return 0;
+  char list[96] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < n && len < sizeof list; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s%c", i == 0 ? "" : i + 1 == n ? " and " : ", ", lack[i]);
+  snprintf(buf, size, "the program is built for rv32%s (%s, its ELF attributes): %s %s not in the core's rv32%s",
+           want, arch, n ? list : "extensions beyond the base ISA", n == 1 ? "is" : "are", core);
+  return 1;
+}
+
+int tally_untimed_counter_read(const tally_sim *sim, char *name, size_t size, uint32_t *pc) {
+  uint32_t csr = sim->cpu->untimed_csr;
+  if (!csr || sim->cpu->tm)
+    return 0;
+  const char *m = csr < 0xc00 ? "m" : "", *h = csr & 0x80u ? "h" : "";
+  unsigned n = csr & 0x1fu;
+  if (n == 0)
+    snprintf(name, size, "%scycle%s", m, h);
+  else
+    snprintf(name, size, "%shpmcounter%u%s", m, n, h);
+  *pc = sim->cpu->untimed_pc;
+  return 1;
 }
 
 void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size) {
@@ -582,6 +678,152 @@ void tally_profile_stacks(const tally_profile *p, void (*fn)(void *, const char 
 void tally_profile_anomalies(const tally_profile *p, uint64_t *unmatched_returns, uint64_t *unwinds) {
   *unmatched_returns = p->state->unmatched_returns;
   *unwinds = p->state->unwinds;
+}
+
+/* ---- tasks ---- */
+
+static bool read_guest(void *ctx, uint32_t addr, void *dst, uint32_t len) {
+  return core_read_mem((const core_cpu *)ctx, addr, dst, len);
+}
+
+static bool read_guest_reg(void *ctx, unsigned reg, uint32_t *val) {
+  const core_cpu *cpu = ctx;
+  if (reg >= 32)
+    return false;
+  *val = reg ? cpu->x[reg] : 0;
+  return true;
+}
+
+/* x0..x31 or an ABI name (fp is s0); -1 if neither. */
+static int register_number(const char *s) {
+  static const char *const abi[32] = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",
+                                      "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
+                                      "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+  if (!strcmp(s, "fp"))
+    return 8;
+  for (int i = 0; i < 32; i++)
+    if (!strcmp(s, abi[i]))
+      return i;
+  if (s[0] == 'x' && s[1]) {
+    char *end;
+    long n = strtol(s + 1, &end, 10);
+    if (!*end && n >= 0 && n < 32 && s[1] != '+' && s[1] != '-' && s[1] != ' ')
+      return (int)n;
+  }
+  return -1;
+}
+
+/* The kernel conventions: the current-task pointer and the name member. */
+static const struct {
+  const char *name, *path, *member;
+} task_conventions[] = {
+    {"freertos", "pxCurrentTCB", "pcTaskName"},
+    {"zephyr", "_kernel.cpus[0].current", "name"},
+    {"tally", "rtos_current", "name"},
+};
+
+int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (!p)
+    return api_fail(err, TALLY_E_USAGE, "tasks need the profile on (tally_profile_enable)");
+  if (p->tasks || p->depth != 1)
+    return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
+  if (!spec || !*spec)
+    spec = "auto";
+  prof_task_layout l = {.reg = -1};
+  char source[384], path[128], member[48] = "name"; /* l.name_member points here */
+  if (strncmp(spec, "reg:", 4) == 0) {
+    int r = register_number(spec + 4);
+    if (r <= 0 || r == 2)
+      return api_fail(err, TALLY_E_USAGE,
+                      "--tasks=%s: expected reg:REGISTER (x1..x31 but sp, or an ABI name: tp, gp, s11...)", spec);
+    core_fold_blocks(sim->cpu);
+    l.reg = r;
+    l.read_reg = read_guest_reg;
+    if (!prof_tasks_enable(p, &l, read_guest, sim->cpu, sim->cpu->tm->cycle))
+      return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
+    snprintf(p->tasks->source, sizeof p->tasks->source,
+             "register %s (x%d), read at every return from a trap handler (tasks named by their pointer)", spec + 4, r);
+    return 0;
+  }
+  if (strncmp(spec, "0x", 2) == 0 || strncmp(spec, "0X", 2) == 0) {
+    char *end;
+    errno = 0;
+    unsigned long a = strtoul(spec + 2, &end, 16);
+    if (end == spec + 2 || *end || errno || a > UINT32_MAX)
+      return api_fail(err, TALLY_E_USAGE, "--tasks=%s: not an address (0x followed by hex digits)", spec);
+    l.ptr_addr = (uint32_t)a;
+    snprintf(source, sizeof source, "the word at 0x%08x (no names: tasks are named by their pointer)",
+             (unsigned)l.ptr_addr);
+  } else {
+    if (!sim->elf_path)
+      return api_fail(err, TALLY_E_USAGE, "--tasks=%s needs an ELF file with debug information; for a raw binary give "
+                                          "the pointer's address (--tasks=0xADDR)", spec);
+    const char *conv = NULL;
+    size_t k = 0, nconv = sizeof task_conventions / sizeof task_conventions[0];
+    bool all = strcmp(spec, "auto") == 0;
+    for (; !all && k < nconv && strcmp(spec, task_conventions[k].name) != 0; k++)
+      ;
+    sym_task_place pl;
+    int rc = 0;
+    if (all || k < nconv) {
+      for (size_t i = all ? 0 : k; i < (all ? nconv : k + 1) && rc == 0; i++) {
+        conv = task_conventions[i].name;
+        snprintf(path, sizeof path, "%s", task_conventions[i].path);
+        snprintf(member, sizeof member, "%s", task_conventions[i].member);
+        rc = sym_task_place_find(sim->elf_path, path, member, &pl, err);
+      }
+      if (rc == 0 && all)
+        return api_fail(err, TALLY_E_USAGE,
+                        "%s has none of the kernel conventions' task pointers (freertos: pxCurrentTCB, zephyr: "
+                        "_kernel, tally: rtos_current): name yours with --tasks=VARIABLE[:NAME_MEMBER]",
+                        sim->elf_path);
+      if (rc == 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return api_fail(err, TALLY_E_USAGE, "--tasks=%s: %s (is it a %s program?)", spec, why, conv);
+      }
+    } else {
+      const char *colon = strchr(spec, ':');
+      size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+      if (n == 0 || n >= sizeof path || (colon && (!colon[1] || strlen(colon + 1) >= sizeof member)))
+        return api_fail(err, TALLY_E_USAGE,
+                        "--tasks=%s: expected auto, freertos, zephyr, tally, VARIABLE[:NAME_MEMBER] or 0xADDR", spec);
+      memcpy(path, spec, n);
+      path[n] = 0;
+      if (colon)
+        snprintf(member, sizeof member, "%s", colon + 1);
+      rc = sym_task_place_find(sim->elf_path, path, member, &pl, err);
+      if (rc == 0) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return api_fail(err, TALLY_E_USAGE, "--tasks=%s: %s", spec, why);
+      }
+    }
+    if (rc < 0) {
+      err->code = TALLY_E_USAGE;
+      return -1;
+    }
+    l = (prof_task_layout){.ptr_addr = pl.ptr_addr, .reg = -1, .has_name = pl.has_name,
+                           .name_is_ptr = pl.name_is_ptr,
+                           .name_off = pl.name_off, .name_len = pl.name_len, .name_member = member};
+    if (pl.has_name)
+      snprintf(source, sizeof source, "%s%s%s (0x%08x): struct %s, name `%s' at +%u (%s)", conv ? conv : "",
+               conv ? ": " : "", path, (unsigned)pl.ptr_addr, pl.tcb_type, member, (unsigned)pl.name_off,
+               pl.name_is_ptr ? "a char pointer" : "a char array");
+    else
+      snprintf(source, sizeof source, "%s%s%s (0x%08x): struct %s, no member `%s': tasks named by their pointer",
+               conv ? conv : "", conv ? ": " : "", path, (unsigned)pl.ptr_addr, pl.tcb_type, member);
+  }
+  if (l.ptr_addr - sim->cpu->ram_base > sim->cpu->ram_size - 4 || (l.ptr_addr & 3u))
+    return api_fail(err, TALLY_E_USAGE, "--tasks=%s: the task pointer at 0x%08x is %s", spec, (unsigned)l.ptr_addr,
+                    l.ptr_addr & 3u ? "not word-aligned" : "outside RAM");
+  core_fold_blocks(sim->cpu);
+  if (!prof_tasks_enable(p, &l, read_guest, sim->cpu, sim->cpu->tm->cycle))
+    return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
+  snprintf(p->tasks->source, sizeof p->tasks->source, "%s", source);
+  core_watch_set(sim->cpu, l.ptr_addr, 4, WATCH_TASK);
+  return 0;
 }
 
 /* tally_profile_lines_enable's answer for the state, with its message. */

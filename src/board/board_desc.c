@@ -40,6 +40,7 @@ static const struct {
   [BOARD_DEV_CONTROL] = {"control", 0x1000},
   [BOARD_DEV_CLINT] = {"clint", 0x10000},
   [BOARD_DEV_UART] = {"uart", 0x100},
+  [BOARD_DEV_PLIC] = {"plic", 0x400000},
 };
 
 const char *board_dev_name(board_dev_id d) { return devs[d].name; }
@@ -49,12 +50,12 @@ void board_desc_virt(board_desc *d) {
   memset(d, 0, sizeof *d);
   snprintf(d->name, sizeof d->name, "virt");
   snprintf(d->description, sizeof d->description,
-           "QEMU's virt machine: RAM at 0x80000000, test finisher, CLINT, ns16550 UART, semihosting, HTIF");
+           "QEMU's virt machine: RAM at 0x80000000, test finisher, CLINT, PLIC, ns16550 UART, semihosting, HTIF");
   d->regions[0] = (board_region){.name = "ram", .base = 0x80000000u, .size = 128u << 20, .cacheable = true};
   d->nregions = 1;
   static const uint32_t base[BOARD_DEV_COUNT] = {
     [BOARD_DEV_FINISHER] = 0x00100000u, [BOARD_DEV_CONTROL] = 0x00110000u,
-    [BOARD_DEV_CLINT] = 0x02000000u, [BOARD_DEV_UART] = 0x10000000u,
+    [BOARD_DEV_CLINT] = 0x02000000u, [BOARD_DEV_UART] = 0x10000000u, [BOARD_DEV_PLIC] = 0x0c000000u,
   };
   for (int i = 0; i < BOARD_DEV_COUNT; i++) {
     d->has[i] = true;
@@ -176,7 +177,7 @@ static void ctx_error(parse_ctx *c, const char *fmt, ...) {
 }
 
 static const char SECTIONS_EXPECTED[] =
-    "[board], [ram], [region.NAME], [uart], [finisher], [clint], [control], [semihosting] or [htif]";
+    "[board], [ram], [region.NAME], [uart], [finisher], [clint], [plic], [control], [semihosting] or [htif]";
 
 /* A [header] line: which section it opens. */
 static void open_section(parse_ctx *c, const char *name) {
@@ -240,26 +241,16 @@ static void open_section(parse_ctx *c, const char *name) {
 
 static char *read_line(char *str, int num, void *stream) {
   parse_ctx *c = stream;
-  ssize_t got = textio_getline(&c->line, &c->line_cap, c->f, BOARD_MAX_LINE);
-  if (got < 0) {
-    c->lineno++;
-    if (got == TEXTIO_TOO_LONG)
-      ctx_error(c, "line too long (more than %d bytes): not a board file", BOARD_MAX_LINE);
-    else if (got == TEXTIO_NOMEM)
-      ctx_error(c, "out of memory");
-    else if (got == TEXTIO_ERROR)
-      ctx_error(c, "read error: %s", strerror(errno));
-    else
-      c->lineno--;
+  char msg[128], *s;
+  ssize_t len = textio_next_line(&c->line, &c->line_cap, c->f, BOARD_MAX_LINE, "board", &s, msg, sizeof msg);
+  if (len < 0) {
+    if (len != TEXTIO_EOF) {
+      c->lineno++;
+      ctx_error(c, "%s", msg);
+    }
     return NULL;
   }
   c->lineno++;
-  char *s = c->line;
-  while (*s == ' ' || *s == '\t')
-    s++;
-  size_t len = strlen(s);
-  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-    s[--len] = '\0';
   if (*s == '[') {
     char *close = strchr(s, ']');
     if (close) {
@@ -276,17 +267,8 @@ static char *read_line(char *str, int num, void *stream) {
   }
   if (num <= 1)
     return NULL;
-  size_t room = (size_t)num - 1;
-  if (len > room) {
-    if (*s == ';' || *s == '#') {
-      len = room;
-    } else {
-      ctx_error(c, "line too long (%zu characters; at most %zu)", len, room);
-      len = 0;
-    }
-  }
-  memcpy(str, s, len);
-  str[len] = '\0';
+  if (!textio_fit_line(str, (size_t)num, s, (size_t)len))
+    ctx_error(c, "line too long (%zd characters; at most %d)", len, num - 1);
   return str;
 }
 

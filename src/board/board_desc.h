@@ -23,6 +23,7 @@ typedef enum board_dev_id {
   BOARD_DEV_CONTROL,  /* tally's control block: markers, DVFS (control.c) */
   BOARD_DEV_CLINT,    /* msip, mtimecmp, mtime */
   BOARD_DEV_UART,     /* ns16550 */
+  BOARD_DEV_PLIC,     /* platform-level interrupt controller, QEMU virt's layout (plic.c) */
   BOARD_DEV_COUNT
 } board_dev_id;
 

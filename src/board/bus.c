@@ -12,6 +12,7 @@ static const bus_device handlers[BOARD_DEV_COUNT] = {
   [BOARD_DEV_CONTROL] = {0, 0, control_load, control_store},
   [BOARD_DEV_CLINT] = {0, 0, clint_load, clint_store},
   [BOARD_DEV_UART] = {0, 0, uart_load, uart_store},
+  [BOARD_DEV_PLIC] = {0, 0, plic_load, plic_store},
 };
 
 static const bus_device *find(const board *b, uint32_t addr, unsigned size) {
@@ -58,4 +59,5 @@ board *board_new(const board_desc *desc, FILE *out, FILE *err, int in_fd) {
 }
 
 const core_bus board_bus = {.load = board_load, .store = board_store, .watched_store = board_htif_store,
-                            .semihost = board_semihost};
+                            .semihost = board_semihost, .events = board_events,
+                            .interrupt_entry = board_interrupt_entry};

@@ -70,6 +70,8 @@ static void inst_usage(FILE *f) {
           "                           cycle | instret (passed in a0..a5)\n"
           "      --report             print a table of the sites: address, symbol+off,\n"
           "                           instruction, tactic and why\n"
+          "  -q, --quiet              no summary on stderr (sites by tactic, code and\n"
+          "                           data bytes, the output's sizes) on success\n"
           "  -o, --output FILE        the instrumented executable\n"
           "      --spec FILE          the options above from a file, one KEY = VALUE a\n"
           "                           line (points = bb, tool = bbcount, ...), read\n"
@@ -77,6 +79,12 @@ static void inst_usage(FILE *f) {
           "      --show FILE          print a bbcount.out or memtrace.out against\n"
           "                           PROG.elf's symbols\n"
           "  -h, --help               show this help\n"
+          "\n"
+          "On success a summary on stderr (sites by tactic, code and data bytes, the\n"
+          "output's sizes) and warnings of loads that may read replaced code through\n"
+          "a pointer formed elsewhere. A tool that cannot write its file when the\n"
+          "output runs (bbcount.out: tally run --semihost-files rw) ends that run\n"
+          "with status 74.\n"
           "\n"
           "exit status: 0; 64 usage; 65 the input cannot be instrumented as asked\n"
           "(says what and where); 66 unreadable or not an RV32 executable; 70 the\n"
@@ -98,12 +106,13 @@ static int parse_opts(int argc, char **argv, inst_opts *o) {
     {"call", required_argument, NULL, OPT_CALL},     {"report", no_argument, NULL, OPT_REPORT},
     {"show", required_argument, NULL, OPT_SHOW},     {"spec", required_argument, NULL, OPT_SPEC},
     {"output", required_argument, NULL, 'o'},        {"help", no_argument, NULL, 'h'},
+    {"quiet", no_argument, NULL, 'q'},
     {NULL, 0, NULL, 0},
   };
   optind = 1;
   opterr = 0;
   int c, idx = -1;
-  while ((c = getopt_long(argc, argv, "ho:", longs, &idx)) != -1) {
+  while ((c = getopt_long(argc, argv, "hqo:", longs, &idx)) != -1) {
     if (c >= OPT_POINTS && c <= OPT_CALL) {
       /* the keys a spec file has too: one code path for both */
       char msg[256];
@@ -125,6 +134,7 @@ static int parse_opts(int argc, char **argv, inst_opts *o) {
       break;
     }
     case 'o': o->out = optarg; break;
+    case 'q': o->quiet = true; break;
     case 'h': inst_usage(stdout); return -1;
     default:
       fprintf(stderr, "tally inst: unknown or incomplete option '%s' (try 'tally inst --help')\n", argv[optind - 1]);
@@ -290,6 +300,49 @@ static void print_report(const tally_inst *ti) {
   }
 }
 
+/* The data-flow check's warnings (code read through a pointer formed
+ * outside the reading block). */
+static void print_warnings(const tally_inst *ti, FILE *f, const char *prefix) {
+  size_t n = tally_inst_nwarnings(ti), k = 0;
+  for (; k < n && tally_inst_warning(ti, k); k++)
+    fprintf(f, "%s%s\n", prefix, tally_inst_warning(ti, k));
+  if (k < n)
+    fprintf(f, "%s... and %zu more such reads\n", prefix, n - k);
+}
+
+/* n with thousands separators */
+static const char *grouped(uint64_t n, char *buf, size_t size) {
+  char raw[32];
+  int len = snprintf(raw, sizeof raw, "%llu", (unsigned long long)n);
+  size_t k = 0;
+  for (int i = 0; i < len && k + 2 < size; i++) {
+    if (i && (len - i) % 3 == 0)
+      buf[k++] = ',';
+    buf[k++] = raw[i];
+  }
+  buf[k] = 0;
+  return buf;
+}
+
+/* The summary on success (stderr): sites by tactic, code and data, sizes. */
+static void print_summary(const tally_inst *ti, const inst_opts *o) {
+  tally_inst_summary m;
+  tally_inst_get_summary(ti, &m);
+  char a[32], b[32], c[32], d[32], e[32];
+  fprintf(stderr, "tally inst: %s -> %s: %s site%s: %zu jump (a jal to a trampoline), %zu trap", o->in, o->out,
+          grouped(m.sites, a, sizeof a), m.sites == 1 ? "" : "s", m.jump, m.trap);
+  if (m.trap_tramp)
+    fprintf(stderr, " (%zu of them sent on to a trampoline)", m.trap_tramp);
+  fprintf(stderr, "; %zu of them the runtime's own (semihosting calls, trap CSRs, mret)\n", m.own);
+  fprintf(stderr, "  code: %s instructions in %s bytes; %s bytes of the code sections are data or padding "
+          "(never sites)\n", grouped(m.insns, a, sizeof a), grouped(m.code_bytes, b, sizeof b),
+          grouped(m.data_bytes, c, sizeof c));
+  fprintf(stderr, "  output: %s bytes (input %s): trampolines %s bytes in the program's hole; analysis region "
+          "0x%08x: code %s bytes, data and stack %s bytes\n", grouped(m.out_size, a, sizeof a),
+          grouped(m.in_size, b, sizeof b), grouped(m.tramp_bytes, c, sizeof c), TALLY_INST_REGION_BASE,
+          grouped(m.region_code, d, sizeof d), grouped(m.region_data, e, sizeof e));
+}
+
 static int configure(tally_inst *ti, const inst_opts *o, point_call *pc, tally_error *err) {
   int rc = 0;
   if (o->tool && strcmp(o->tool, "none") != 0 && (rc = tally_inst_use_tool(ti, o->tool, err)) != 0)
@@ -348,8 +401,15 @@ static int inst_main(int argc, char **argv, inst_opts *o) {
     rc = tally_inst_write(ti, o->out, &err);
   if (rc)
     fprintf(stderr, "tally inst: %s\n", err.msg);
-  else if (o->report)
-    print_report(ti);
+  else {
+    if (o->report)
+      print_report(ti);
+    print_warnings(ti, stderr, "tally inst: warning: ");
+    if (o->report)
+      print_warnings(ti, stdout, "warning: ");
+    if (!o->quiet)
+      print_summary(ti, o);
+  }
   tally_inst_close(ti);
   return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "irq_opts.h"
 #include "cli.h"
 #include "host_files.h"
 #include "run_progress.h"
@@ -23,6 +24,7 @@
 #define PROFILE_SLICE_INSNS 20000000ull
 
 typedef struct profile_opts {
+  irq_opts irq;              /* --irq, --uart-rx */
   const char *core;
   const char *sets[64];
   int nsets;
@@ -39,7 +41,9 @@ typedef struct profile_opts {
   double timeout;         /* wall-time seconds, 0 = none */
   const char *outputs[16][2]; /* (format, path) */
   int noutputs;
-  bool gmon_cycles;        /* --gmon-unit cycles */
+  const char *cg_events;  /* --callgrind-events, or NULL */
+  const char *gmon_elf;   /* --gmon-elf: the program copied for gprof, or NULL */
+  int gmon_unit;           /* --gmon-unit: 0 not given (cycles, else seconds), 's' seconds, 'c' cycles */
   bool to_stdout;          /* an export goes to stdout ('-'): the report and the program's output go to stderr */
   host_files_opts files;  /* --semihost-files, --semihost-root */
   /* loading, as tally run does it */
@@ -53,6 +57,8 @@ typedef struct profile_opts {
   bool quiet;              /* --quiet: no progress line and no notes */
   progress_mode progress;  /* --progress, --no-progress; on a terminal by default (as tally run) */
   double progress_every;   /* --progress-every S */
+  const char *tasks;       /* --tasks[=SPEC]: "auto" for the bare option; NULL: off */
+  const char *perfetto;    /* --perfetto FILE: the tasks' timeline */
   int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } profile_opts;
 
@@ -87,6 +93,9 @@ static void profile_usage(FILE *f) {
           "      --board NAME|FILE    the board: memory map and devices (a shipped name:\n"
           "                           virt, the default, or litex; or a board file;\n"
           "                           docs/boards.md)\n"
+          IRQ_HELP_AT("                           ")
+          "                           (after the profile, on stderr: each source's\n"
+          "                           interrupts and latencies)\n"
           "      --raw                PROGRAM is a raw binary, loaded at the board's RAM base\n"
           "      --load-addr ADDR     PROGRAM is a raw binary, loaded at ADDR\n"
           "      --entry ADDR         start a raw binary at ADDR (default: the load address)\n"
@@ -113,11 +122,25 @@ static void profile_usage(FILE *f) {
           "is standard output, and the report and the program's output then go to stderr):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
           "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE'\n"
-          "      --gmon-unit U        seconds (default; counts at the core clock) or cycles\n"
+          "      --gmon-unit U        cycles (default: gprof's columns are exact cycles;\n"
+          "                           seconds when a run is too long for that) or\n"
+          "                           seconds (counts at the core clock)\n"
+          "      --gmon-elf FILE      a copy of PROGRAM for gprof, which keeps GCC's clones\n"
+          "                           (med3.constprop.0): 'gprof FILE gmon.out'\n"
           "      --callgrind FILE     Callgrind format, for callgrind_annotate and KCachegrind\n"
+          "      --callgrind-events E  its events: cycles, instructions and the misses and\n"
+          "                           stalls (default), 'all' (every signal with a count),\n"
+          "                           or signal names separated by commas\n"
           "      --speedscope FILE    speedscope's format (stacks weighted by cycles)\n"
           "      --folded FILE        folded stacks (flame graphs), self cycles per stack\n"
           "      --csv FILE           the flat profile as CSV (with --lines: the line profile)\n"
+          "      --tasks[=SPEC]       per task: which task runs is read from the program's\n"
+          "                           own current-task pointer (SPEC: auto (default),\n"
+          "                           freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
+          "                           reg:REGISTER);\n"
+          "                           exports get the task as their root frame\n"
+          "      --perfetto FILE      with --tasks: a timeline, one track per task and trap\n"
+          "                           context, for ui.perfetto.dev\n"
           "  -h, --help               show this help\n"
           "\n"
           "exit status: the program's own; 123, 124, 125, 126 when the run stopped early\n"
@@ -194,11 +217,31 @@ static tally_stop run_bounded(tally_sim *sim, const profile_opts *o, run_progres
   return s;
 }
 
+/* --callgrind-events: "all", or signal names separated by commas. */
+static bool events_valid(const char *list) {
+  if (!strcmp(list, "all"))
+    return true;
+  for (const char *c = list;;) {
+    size_t len = strcspn(c, ",");
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), c);
+    if (len == 0 || len >= sizeof name || tally_signal_lookup(name) < 0) {
+      fprintf(stderr, "tally profile: --callgrind-events: '%.*s' is not a signal (see 'tally signals'); give "
+                      "'all' or names separated by commas\n", (int)len, c);
+      return false;
+    }
+    if (!c[len])
+      return true;
+    c += len + 1;
+  }
+}
+
 static int parse_opts(int argc, char **argv, profile_opts *o) {
   enum { O_CORE = 256, O_ENGINE, O_SET, O_SIGNALS, O_SORT, O_TOP, O_ANNOTATE, O_SAMPLE, O_MAX, O_FOLDED, O_CSV,
          O_JSON, O_GMON, O_GMON_UNIT, O_CALLGRIND, O_SPEEDSCOPE, O_LINES,
          O_HOST_FILES, O_TIMEOUT, O_LOAD, O_ENTRY, O_MAP, O_RAM, O_PROGRESS, O_NO_PROGRESS,
-         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES };
+         O_PROGRESS_EVERY, O_BOARD, O_RAW, O_MAX_CYCLES, O_TASKS, O_PERFETTO, O_CG_EVENTS,
+         O_IRQ, O_UART_RX, O_GMON_ELF };
   static const struct option longs[] = {
     {"core", required_argument, NULL, O_CORE},
     {"engine", required_argument, NULL, O_ENGINE},     {"set", required_argument, NULL, O_SET},
@@ -210,16 +253,21 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
     {"csv", required_argument, NULL, O_CSV},       {"json", required_argument, NULL, O_JSON},
     {"gmon", required_argument, NULL, O_GMON},     {"gmon-unit", required_argument, NULL, O_GMON_UNIT},
     {"callgrind", required_argument, NULL, O_CALLGRIND}, {"speedscope", required_argument, NULL, O_SPEEDSCOPE},
+    {"callgrind-events", required_argument, NULL, O_CG_EVENTS},
+    {"gmon-elf", required_argument, NULL, O_GMON_ELF},
     {"lines", no_argument, NULL, O_LINES},         {"help", no_argument, NULL, 'h'},
     {"semihost-files", required_argument, NULL, O_HOST_FILES},
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"load-addr", required_argument, NULL, O_LOAD}, {"entry", required_argument, NULL, O_ENTRY},
     {"map", required_argument, NULL, O_MAP},       {"ram-size", required_argument, NULL, O_RAM},
     {"board", required_argument, NULL, O_BOARD},   {"raw", no_argument, NULL, O_RAW},
+    {"irq", required_argument, NULL, O_IRQ},       {"uart-rx", required_argument, NULL, O_UART_RX},
     {"semihost-root", required_argument, NULL, O_HOST_FILES},
+    {"argv0-path", no_argument, NULL, O_HOST_FILES},
     {"quiet", no_argument, NULL, 'q'},            {"progress", no_argument, NULL, O_PROGRESS},
     {"no-progress", no_argument, NULL, O_NO_PROGRESS},
     {"progress-every", required_argument, NULL, O_PROGRESS_EVERY},
+    {"tasks", optional_argument, NULL, O_TASKS},  {"perfetto", required_argument, NULL, O_PERFETTO},
     {NULL, 0, NULL, 0},
   };
   *o = (profile_opts){.engine = -1, .sort = tally_signal_lookup("cycle"), .ram_size = TALLY_RAM_SIZE_DEFAULT,
@@ -262,6 +310,15 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       break;
     case 'g': o->callgraph = true; break;
     case O_LINES: o->lines = true; break;
+    case O_TASKS:
+      if (optarg && !*optarg) {
+        fprintf(stderr, "tally profile: --tasks= wants a convention (auto, freertos, zephyr, tally), "
+                        "VARIABLE[:NAME_MEMBER], 0xADDR or reg:REGISTER\n");
+        return -1;
+      }
+      o->tasks = optarg ? optarg : "auto";
+      break;
+    case O_PERFETTO: o->perfetto = optarg; break;
     case O_ANNOTATE: o->annotate = optarg; break;
     case O_SAMPLE:
       if (!parse_time(optarg, &o->sample_seconds)) {
@@ -297,6 +354,17 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       else { o->entry_set = true; o->entry = (uint32_t)v; }
       break;
     case O_BOARD: o->board = optarg; break;
+    case O_IRQ:
+      if (!irq_opts_add(&o->irq, optarg, "profile"))
+        return -1;
+      break;
+    case O_UART_RX:
+      if (o->irq.uart_rx) {
+        fprintf(stderr, "tally profile: --uart-rx given twice (one file feeds the UART)\n");
+        return -1;
+      }
+      o->irq.uart_rx = optarg;
+      break;
     case O_RAW: o->raw = true; break;
     case O_MAP: o->map = optarg; break;
     case O_RAM:
@@ -317,9 +385,15 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
       }
       break;
     case O_GMON_UNIT:
-      if (!strcmp(optarg, "seconds")) o->gmon_cycles = false;
-      else if (!strcmp(optarg, "cycles")) o->gmon_cycles = true;
+      if (!strcmp(optarg, "seconds")) o->gmon_unit = 's';
+      else if (!strcmp(optarg, "cycles")) o->gmon_unit = 'c';
       else { fprintf(stderr, "tally profile: --gmon-unit wants 'seconds' or 'cycles', got '%s'\n", optarg); return -1; }
+      break;
+    case O_GMON_ELF: o->gmon_elf = optarg; break;
+    case O_CG_EVENTS:
+      if (!events_valid(optarg))
+        return -1;
+      o->cg_events = optarg;
       break;
     case O_HOST_FILES:
       snprintf(optname, sizeof optname, "--%s", longs[li].name);
@@ -340,6 +414,15 @@ static int parse_opts(int argc, char **argv, profile_opts *o) {
   }
   if (o->quiet && o->progress == PROGRESS_ON) {
     fprintf(stderr, "tally profile: --quiet and --progress contradict each other\n");
+    return -1;
+  }
+  if (o->perfetto && !o->tasks) {
+    fprintf(stderr, "tally profile: --perfetto writes the tasks' timeline: give --tasks too "
+                    "(tally run --perfetto has the calls' timeline)\n");
+    return -1;
+  }
+  if (o->gmon_elf && o->raw) {
+    fprintf(stderr, "tally profile: --gmon-elf copies an ELF program, not a raw binary\n");
     return -1;
   }
   if (o->quiet)
@@ -386,9 +469,14 @@ static int write_one(const tally_profile *p, const tally_run_info *run, const ch
   int fmt = tally_profile_format_lookup(format);
   if (fmt == TALLY_PROFILE_CSV && o->lines)
     fmt = TALLY_PROFILE_LINES_CSV;
-  if (fmt == TALLY_PROFILE_GMON && o->gmon_cycles)
+  if (fmt == TALLY_PROFILE_GMON && o->gmon_unit != 's')
     fmt = TALLY_PROFILE_GMON_CYCLES;
   int rc = tally_export_profile(p, run, (tally_profile_format)fmt, f, &err);
+  if (rc != 0 && fmt == TALLY_PROFILE_GMON_CYCLES && !o->gmon_unit && err.code == TALLY_E_USAGE) {
+    /* refused before a byte is written: too long a run for exact cycles */
+    fprintf(stderr, "tally profile: %s: %s; written in seconds instead\n", path, err.msg);
+    rc = tally_export_profile(p, run, TALLY_PROFILE_GMON, f, &err);
+  }
   if (rc == 0 && err.msg[0])
     fprintf(stderr, "tally profile: %s: %s\n", path, err.msg);
   else if (rc != 0)
@@ -417,6 +505,49 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
   return rc;
 }
 
+/* --perfetto FILE: one track per task and trap context, a slice for each
+ * stretch it ran, at its exact cycles. */
+static int write_perfetto(const tally_profile *p, const tally_run_info *run, const char *path) {
+  tally_error err;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "tally profile: --perfetto %s: cannot create: %s\n", path, strerror(errno));
+    return -1;
+  }
+  tally_perfetto *w = tally_perfetto_begin(f, run, &err);
+  if (w)
+    tally_perfetto_tasks(w, p);
+  int rc = w && tally_perfetto_end(w, &err) == 0 ? 0 : -1;
+  if (fclose(f) != 0)
+    rc = -1;
+  if (rc != 0)
+    fprintf(stderr, "tally profile: --perfetto %s: cannot write\n", path);
+  return rc;
+}
+
+/* --gmon-elf: the program copied so that gprof keeps GCC's clones
+ * (tally_export_gprof_elf); with --gmon alone, a note when gprof would
+ * drop some. 0, or -1 after saying why. */
+static int gprof_copy(const char *prog, const profile_opts *o) {
+  bool gmon = false;
+  for (int i = 0; i < o->noutputs; i++)
+    gmon |= !strcmp(o->outputs[i][0], "gmon");
+  if (o->raw || (!o->gmon_elf && (!gmon || o->quiet)))
+    return 0;
+  char names[256];
+  tally_error err;
+  int n = tally_export_gprof_elf(prog, o->gmon_elf, names, sizeof names, &err);
+  if (n < 0) {
+    fprintf(stderr, "tally profile: --gmon-elf: %s\n", err.msg);
+    return o->gmon_elf ? -1 : 0;
+  }
+  if (n > 0 && !o->gmon_elf)
+    fprintf(stderr, "tally profile: note: gprof drops %d clone name%s of %s (%s): it reads such a name on into the "
+                    "next string of the symbol names; give gprof the copy --gmon-elf FILE writes\n",
+            n, n == 1 ? "" : "s", prog, names);
+  return 0;
+}
+
 /* The board's program loaded, profiled and reported: the exit status. */
 static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress, int argc, char **argv,
                          int first) {
@@ -435,16 +566,19 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
                      : tally_load_elf(sim, prog, &err);
   if (loaded == 0 && o->map)
     loaded = tally_load_map(sim, o->map, &err);
-  if (loaded == 0 && tally_set_args(sim, argc - first, argv + first) != 0) {
-    snprintf(err.msg, sizeof err.msg, "the program's command line is too long for the board");
-    loaded = -1;
-  }
   if (loaded != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     return status;
   }
+  if ((status = host_files_set_args(&o->files, sim, "profile", argc - first, argv + first)) != 0)
+    return status;
   if ((status = cli_set_core(sim, o->core ? o->core : "tally5", o->sets, o->nsets, "profile")) != 0)
     return status;
+  if ((status = irq_opts_apply(&o->irq, sim, "profile")) != 0)
+    return status;
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally profile: warning: %s; their instructions trap as illegal\n", lacks);
   if (o->annotate && resolve_annotate(sim, o) != 0)
     return EXIT_USAGE;
   if (o->lines) {
@@ -465,6 +599,14 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   if (tally_profile_enable(sim, period, &err) != 0) {
     fprintf(stderr, "tally profile: %s\n", err.msg);
     return EXIT_INTERNAL;
+  }
+  bool tasks = false;
+  if (o->tasks) {
+    /* a problem with the tasks costs them, not the run: it is measured as without */
+    if (tally_profile_tasks_enable(sim, o->tasks, &err) != 0)
+      fprintf(stderr, "tally profile: --tasks: %s; profiling without tasks\n", err.msg);
+    else
+      tasks = true;
   }
   const char *bound = NULL;
   tally_set_max_cycles(sim, o->max_cycles);
@@ -502,11 +644,18 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   run.argv = argv + first;
   run.clock_hz = clk.frequency_mhz * 1e6; /* at the start of the run */
   run.lines = o->lines;
+  run.events = o->cg_events;
   if (!run.stop_detail || !*run.stop_detail)
     run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : s == TALLY_STOP_CYCLES ? "--max-cycles reached"
                     : run.stop;
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
+  if (o->irq.nirq || o->irq.uart_rx)
+    irq_report(sim, stderr);
+  if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
+    status = EXIT_INTERNAL;
+  if (gprof_copy(prog, o) != 0 && status == 0)
+    status = EXIT_CANTCREAT;
   tally_profile_free(p);
   return status;
 }

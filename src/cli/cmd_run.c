@@ -23,6 +23,7 @@
 #include "run_cycle_trace.h"
 #include "run_progress.h"
 #include "run_trace.h"
+#include "irq_opts.h"
 #include "tally/store.h"
 #include "tally/tally.h"
 
@@ -58,6 +59,7 @@ typedef struct run_opts {
   uint64_t perfetto_calls;   /* --perfetto-calls N */
   const char *inst_cost;     /* --inst-cost ORIG.elf: PROGRAM is its tally inst output */
   cycle_trace_opts ctrace;   /* --cycle-trace FILE, --cycle-trace-window */
+  irq_opts irq;              /* --irq, --uart-rx */
   int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } run_opts;
 
@@ -89,6 +91,7 @@ static void run_usage(FILE *f) {
           "      --timeout S        stop after S seconds of wall time (the waits for GDB\n"
           "                         and for --control's START included)\n"
           BOARD_HELP
+          IRQ_HELP
           ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -200,7 +203,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_COUNT, OPT_COUNT_OPTION, OPT_DB, OPT_NO_STORE, OPT_COLLECTOR, OPT_CONTROL, OPT_KEY, OPT_KEY_ENV,
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
-         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES };
+         OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES,
+         OPT_IRQ, OPT_UART_RX };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
@@ -212,6 +216,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"ram-size", required_argument, NULL, OPT_RAM},  {"core", required_argument, NULL, OPT_CORE},
     {"engine", required_argument, NULL, OPT_ENGINE},
     {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
+    {"irq", required_argument, NULL, OPT_IRQ},       {"uart-rx", required_argument, NULL, OPT_UART_RX},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
     {"stats-json", required_argument, NULL, OPT_JSON},
     {"inst-cost", required_argument, NULL, OPT_INST_COST},
@@ -231,6 +236,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"key", required_argument, NULL, OPT_KEY}, {"key-env", required_argument, NULL, OPT_KEY_ENV},
     {"semihost-files", required_argument, NULL, OPT_HOST_FILES},
     {"semihost-root", required_argument, NULL, OPT_HOST_FILES},
+    {"argv0-path", no_argument, NULL, OPT_HOST_FILES},
     {"gdb", required_argument, NULL, OPT_GDB},
     {"gdb-wait", no_argument, NULL, OPT_GDB_WAIT},
     {"trace", required_argument, NULL, OPT_TRACE},
@@ -339,6 +345,17 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       break;
     case OPT_BOARD: o->board = optarg; break;
+    case OPT_IRQ:
+      if (!irq_opts_add(&o->irq, optarg, "run"))
+        return -1;
+      break;
+    case OPT_UART_RX:
+      if (o->irq.uart_rx) {
+        fprintf(stderr, "tally run: --uart-rx given twice (one file feeds the UART)\n");
+        return -1;
+      }
+      o->irq.uart_rx = optarg;
+      break;
     case OPT_RAW: o->raw = true; break;
     case OPT_SET:
       if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0])) {
@@ -546,8 +563,14 @@ static tally_sim *load(const run_opts *o, run_progress *progress, int argc, char
     tally_sim_free(sim);
     return NULL;
   }
-  *status = EXIT_NOINPUT;
-  if (tally_set_args(sim, argc, argv) != 0) {
+  if ((*status = irq_opts_apply(&o->irq, sim, "run")) != 0) {
+    tally_sim_free(sim);
+    return NULL;
+  }
+  char lacks[320];
+  if (tally_program_isa_lacks(sim, lacks, sizeof lacks))
+    fprintf(stderr, "tally run: warning: %s; their instructions trap as illegal\n", lacks);
+  if ((*status = host_files_set_args(&o->files, sim, "run", argc, argv)) != 0) {
     tally_sim_free(sim);
     return NULL;
   }
@@ -675,10 +698,26 @@ static int stop_status(tally_sim *sim, tally_stop s, const char *bound, const ch
   }
 }
 
+/* Once, for a program that read mcycle or an hpm counter in a run without
+ * a core model, where those count no cycles. */
+static void warn_untimed_counters(const tally_sim *sim) {
+  char name[32], where[160];
+  uint32_t pc;
+  if (!tally_untimed_counter_read(sim, name, sizeof name, &pc))
+    return;
+  tally_symbolize(sim, pc, where, sizeof where);
+  fprintf(stderr,
+          "tally run: warning: the program read %s (at 0x%08x <%s>), but without a core model no cycles are "
+          "counted: mcycle counts instructions (mcycle == minstret) and every mhpmcounter reads 0; give "
+          "--core (e.g. --core tally5) to count cycles\n",
+          name, pc, where);
+}
+
 /* The parts' own results after the program ended, in the order they
  * depend on each other; the first failure becomes the status of a run
  * that otherwise succeeded. */
 static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, int trace_status) {
+  warn_untimed_counters(p->sim);
   /* the trace ends where the program did, before the last interval goes out */
   int cts = cycle_trace_close(&p->ctrace, o->ctrace.file);
   /* the program has ended: the counters freeze, the timer runs down */
@@ -802,8 +841,10 @@ int cmd_run(int argc, char **argv) {
     if (status == 0)
       status = EXIT_INTERNAL;
   }
-  if (o.verbose)
+  if (o.verbose) {
     report_summary(sim, secs);
+    irq_report(sim, stderr);
+  }
   status = finish_parts(&p, &o, status, why, trace_status);
   return abandon(&p, &o, status);
 }

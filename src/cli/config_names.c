@@ -55,6 +55,28 @@ static bool needs_symbols(const request *reqs, int n) {
   return false;
 }
 
+/* An ARR given as a range and a name: a name that is one of the program's
+ * functions must be the function the range lies in, or the counters'
+ * labels would name code they do not count. Names that are no function
+ * (a loop, a phase) are the user's own. False after saying why. */
+static bool check_named_range(tally_sim *sim, const request *r) {
+  uint32_t lo, hi;
+  tally_error err;
+  if (r->type != REQ_ARR || r->func[0] || !r->named || !r->name[0] ||
+      tally_function_range(sim, r->name, &lo, &hi, &err) != 0)
+    return true;
+  if (r->lo >= lo && r->hi <= hi)
+    return true;
+  char b[320], there[160];
+  tally_symbolize(sim, r->lo, there, sizeof there); /* "main+0x10", or the bare address */
+  fprintf(stderr,
+          "tally config: %s: 0x%08x-0x%08x is not inside %s (0x%08x-0x%08x): 0x%08x is %s%s; give a "
+          "range inside %s, or a name of your own\n",
+          given(r, b, sizeof b), r->lo, r->hi, r->name, lo, hi, r->lo,
+          strncmp(there, "0x", 2) ? "" : "outside every function", strncmp(there, "0x", 2) ? there : "", r->name);
+  return false;
+}
+
 /* The function's range into r->lo, r->hi; false after saying why. */
 static bool resolve_function(tally_sim *sim, request *r) {
   tally_error err;
@@ -104,13 +126,15 @@ int config_resolve(request *reqs, int *nreq, int cap, const char *program, const
         }
       return EXIT_USAGE;
     }
+  }
+  if (program || map) { /* names given with ranges are checked against the program too */
     int status;
     if (!(sim = load_symbols(program, map, &status)))
       return status;
   }
   int rc = 0;
   for (int i = 0; i < *nreq && rc == 0; i++)
-    if (reqs[i].func[0] && !resolve_function(sim, &reqs[i]))
+    if (reqs[i].func[0] ? !resolve_function(sim, &reqs[i]) : sim && !check_named_range(sim, &reqs[i]))
       rc = EXIT_USAGE;
   int n = *nreq; /* the ARRs added below need nothing resolved */
   for (int i = 0; i < n && rc == 0; i++) {

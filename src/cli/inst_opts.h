@@ -39,6 +39,7 @@ typedef struct inst_opts {
   const char *origin; /* where the option being set comes from (inst_opt_set) */
   tally_inst_tactic tactic;
   bool bbcount_all;   /* --bbcount all */
+  bool quiet;    /* -q: no summary on success */
   bool report;
   char **owned; /* strings read from spec files, freed by inst_opts_free */
   size_t nowned;

@@ -69,8 +69,10 @@ static int run_original(inst_cost *c, const char *board, const char *core, const
   }
   if (!st)
     st = cli_set_core(sim, core, sets, nsets, "run");
-  if (!st && (host_files_apply(files, sim, "run") != 0 || tally_set_args(sim, argc, argv) != 0))
+  if (!st && host_files_apply(files, sim, "run") != 0)
     st = EXIT_NOINPUT;
+  if (!st)
+    st = host_files_set_args(files, sim, "run", argc, argv);
   if (!st) {
     tally_stop s;
     while ((s = tally_run(sim, 20000000)) == TALLY_STOP_LIMIT)

@@ -252,6 +252,8 @@ typedef struct block_draft {
   uint32_t pcs[CORE_BLOCK_MAX_OPS + 1];
   uint8_t insn_idx[CORE_BLOCK_MAX_OPS + 1];
   op_timing times[CORE_BLOCK_MAX_OPS];
+  uint32_t reads[CORE_BLOCK_MAX_OPS]; /* registers each op reads (timing_reads of the decoded
+                                         instruction: an op writing x0 became K_NOP) */
   uint32_t n_ops, n_insns;
   uint32_t fetch_granule;  /* last granule a fetch op was emitted for */
   uint8_t prev_load_rd;
@@ -261,6 +263,7 @@ typedef struct block_draft {
 } block_draft;
 
 static void emit(block_draft *d, core_op op, uint32_t pc, op_timing t) {
+  d->reads[d->n_ops] = 0;
   d->pcs[d->n_ops] = pc;
   d->insn_idx[d->n_ops] = (uint8_t)d->n_insns;
   d->times[d->n_ops] = t;
@@ -354,6 +357,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       d->prev_load_rd = t.is_load ? in.rd : 0;
     }
     emit(d, make_op(cpu, &in, pc), pc, t);
+    d->reads[d->n_ops - 1] = timing_reads(in.kind, in.rs1, in.rs2);
     d->n_insns++;
     pc += in.len;
     if (isa_infos[in.kind].flags & ISA_END_BLOCK) {
@@ -458,10 +462,10 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       if (k == K_IFETCH || k == K_FALLTHRU)
         continue;
       if (real == 0)
-        bt->head_reads = timing_reads(k, b->ops[i].rs1, b->ops[i].rs2);
+        bt->head_reads = d.reads[i];
       if (real < TIMING_HEADS) {
         const op_timing *o = &bt->ops[i];
-        bt->head[real] = (timing_head){.reads = timing_reads(k, b->ops[i].rs1, b->ops[i].rs2),
+        bt->head[real] = (timing_head){.reads = d.reads[i],
                                        .rd = b->ops[i].rd < 32 ? b->ops[i].rd : 0, .late = o->late, .stall = o->load_use,
                                        .base = o->cycles - o->load_use};
       }

@@ -28,7 +28,7 @@ static bool no_store(core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val) 
 }
 static void no_watch(core_cpu *cpu, uint32_t addr, unsigned size) { (void)cpu, (void)addr, (void)size; }
 static void no_semihost(core_cpu *cpu) { core_set_stop(cpu, CORE_STOP_ERROR, "a semihosting call with no board"); }
-static const core_bus no_devices = {no_load, no_store, no_watch, no_semihost};
+static const core_bus no_devices = {no_load, no_store, no_watch, no_semihost, NULL, NULL};
 
 core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   core_cpu *cpu = calloc(1, sizeof *cpu);
@@ -37,6 +37,7 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   cpu->ram_base = ram_base;
   cpu->ram_size = ram_size;
   cpu->bus = &no_devices;
+  cpu->ext_due = UINT64_MAX;
   /* mmap gives zero pages lazily: a 128 MiB board costs only what it touches */
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;
@@ -84,6 +85,7 @@ void core_reset(core_cpu *cpu, uint32_t entry) {
   cpu->mcountinhibit = 0;
   cpu->mcycle_frozen = cpu->minstret_frozen = 0;
   cpu->idle_cycles = 0;
+  cpu->untimed_csr = cpu->untimed_pc = 0;
   cpu->mtimecmp = UINT64_MAX;
   cpu->mtime_adj = 0;
   cpu->tick_num = 10000; /* 10 MHz timebase over the clock in kHz */

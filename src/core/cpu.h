@@ -89,10 +89,13 @@ enum {
 #define INHIBIT_IR 4u       /* mcountinhibit: minstret */
 
 /* RAM is watched in chunks: a store into a chunk with a bit set takes the
- * slow path (code that was predecoded, the HTIF tohost word). */
+ * slow path (code that was predecoded, the HTIF tohost word, the word a
+ * task-aware profile follows: WATCH_TASK, seen by the outer loop through
+ * cpu->task_store). */
 #define WATCH_SHIFT 8
 #define WATCH_CODE 1u
 #define WATCH_HTIF 2u
+#define WATCH_TASK 4u
 
 typedef struct core_trap_info {
   uint32_t cause, tval, pc;
@@ -111,6 +114,13 @@ typedef struct core_bus {
   bool (*store)(struct core_cpu *cpu, uint32_t addr, unsigned size, uint32_t val);   /* false: access fault */
   void (*watched_store)(struct core_cpu *cpu, uint32_t addr, unsigned size);          /* a store hit a WATCH_HTIF word */
   void (*semihost)(struct core_cpu *cpu);                                             /* the call in a0/a1 */
+  /* Optional (NULL: none). The board's events due by cycle `now`
+   * (cpu->ext_due <= now), called between instructions: interrupt lines
+   * that rise, bytes that arrive; it sets cpu->ext_due to the next one. */
+  void (*events)(struct core_cpu *cpu, uint64_t now);
+  /* An interrupt was taken: its mcause and the cycle the handler's first
+   * instruction begins at (after the core model's trap_penalty). */
+  void (*interrupt_entry)(struct core_cpu *cpu, uint32_t cause, uint64_t handler_cycle);
 } core_bus;
 
 /* Debug triggers (Sdtrig, type 2 mcontrol) and physical memory protection
@@ -145,6 +155,8 @@ typedef struct core_cpu {
   uint64_t traps;       /* exceptions and interrupts taken (entered a handler) */
   uint64_t horizon;     /* the fast loop must not take instret past this */
   uint64_t cycle_horizon; /* ... nor the timed loop the cycle count past this */
+  uint64_t ext_due;     /* the cycle of the board's next event (core_bus.events), UINT64_MAX none:
+                           a horizon like the timer's, so that it happens at the exact boundary */
   uint64_t max_cycles;  /* the cycle budget, 0 = none: a run stops at the first
                            instruction boundary at or past it, a wfi sleeps no further */
   atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */
@@ -154,6 +166,7 @@ typedef struct core_cpu {
   uint32_t ram_base, ram_size;
   bool no_semihost;     /* the board has no semihosting: the ebreak sequence is a breakpoint */
   uint8_t *watch;       /* ram_size >> WATCH_SHIFT entries */
+  bool task_store;      /* a store hit a WATCH_TASK chunk: run.c tells the profile (timing_flow_ops.watched) */
 
   /* machine-mode CSRs */
   uint32_t mstatus, mie, mtvec, mscratch, mepc, mcause, mtval;
@@ -162,6 +175,10 @@ typedef struct core_cpu {
   uint32_t mcountinhibit; /* its CY and IR bits (the hpm bits: timing/pmu.h) */
   uint64_t mcycle_frozen, minstret_frozen; /* the values while inhibited */
   uint64_t idle_cycles; /* cycles spent waiting in wfi */
+  /* the first counter the program read that counts no cycles without a core
+   * model (mcycle, cycle and their high halves, the hpm counters), and the
+   * reading instruction's pc; 0: none read (tally_untimed_counter_read) */
+  uint32_t untimed_csr, untimed_pc;
 
   /* CLINT timer: mtime = cycles * tick_num / tick_den + mtime_adj
    * (a 10 MHz timebase at the core clock) */

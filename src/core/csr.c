@@ -258,6 +258,13 @@ bool core_csr_debug_write(core_cpu *cpu, unsigned csr, uint32_t v, const uint64_
   return true;
 }
 
+/* Without a core model: mcycle[h] and cycle[h] count instructions (and
+ * wfi's idle cycles), the hpm counters read 0. */
+static bool counts_no_cycles(unsigned csr) {
+  unsigned c = csr & 0xf7fu; /* the high halves as the low */
+  return c == 0xb00 || c == 0xc00 || (c >= 0xb03 && c <= 0xb1f) || (c >= 0xc03 && c <= 0xc1f);
+}
+
 bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
   unsigned csr = (unsigned)op->imm & 0xfff;
   csr_access acc = csr_kind(cpu, csr);
@@ -267,6 +274,10 @@ bool core_csr_access(core_cpu *cpu, const core_op *op, uint32_t *rd_val) {
   if (acc == CSR_NONE || (is_write && (acc == CSR_RO || (csr >> 10) == 3)))
     return false;
   uint32_t old = csr_read(cpu, csr);
+  if (!cpu->tm && !cpu->untimed_csr && counts_no_cycles(csr)) {
+    cpu->untimed_csr = csr;
+    cpu->untimed_pc = cpu->cur_blk ? cpu->cur_blk->pcs[cpu->cur_op - cpu->cur_blk->ops] : cpu->pc;
+  }
   if (is_write) {
     uint32_t v = src;
     if (op->kind == K_CSRRS || op->kind == K_CSRRSI) v = old | src;

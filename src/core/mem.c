@@ -1,7 +1,8 @@
 /*
  * Memory accesses the fast loop does not handle inline: anything outside
  * RAM goes to the board's devices; RAM accesses that straddle its end fault;
- * stores into watched RAM (predecoded code, the HTIF tohost word) do the
+ * stores into watched RAM (predecoded code, the HTIF tohost word, a task
+ * pointer) do the
  * store and then tell the loop to resync.
  */
 #include <string.h>
@@ -65,8 +66,10 @@ core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, u
     return cpu->bus->store(cpu, addr, size, val) ? STORE_DONE_EXIT : STORE_FAULT;
   memcpy(cpu->ram + off, &val, size);
   uint8_t w = cpu->watch[off >> WATCH_SHIFT] | cpu->watch[(off + size - 1) >> WATCH_SHIFT];
-  if (!(w & (WATCH_CODE | WATCH_HTIF)))
+  if (!(w & (WATCH_CODE | WATCH_HTIF | WATCH_TASK)))
     return STORE_DONE;
+  if (w & WATCH_TASK) /* after this instruction, the loop tells the profile (run.c) */
+    cpu->task_store = true;
   if (w & WATCH_CODE)
     cpu->flush_pending = true;
   if (w & WATCH_HTIF)

@@ -190,10 +190,23 @@ static bool cycle_budget_spent(core_cpu *cpu) {
   return true;
 }
 
+/* The board's events due by now (interrupt lines rising, bytes arriving):
+ * between instructions, at the first boundary at or past their cycle, as a
+ * one-instruction-at-a-time run would see them (their cycle is a horizon,
+ * set_horizons). */
+static void due_events(core_cpu *cpu) {
+  if (cpu->ext_due == UINT64_MAX || !cpu->bus->events)
+    return;
+  uint64_t now = cpu->tm ? cpu->tm->cycle : cpu->instret + cpu->idle_cycles;
+  if (now >= cpu->ext_due)
+    cpu->bus->events(cpu, now);
+}
+
 /* Functional mode counts one cycle per instruction (plus wfi idle time), so
- * its timer horizon is an instruction count; timed mode has a cycle horizon. */
+ * its timer horizon is an instruction count; timed mode has a cycle horizon.
+ * The board's next event is one more such horizon. */
 static void set_horizons(core_cpu *cpu, uint64_t limit) {
-  uint64_t due = timer_event_cycle(cpu);
+  uint64_t due = min_u64(timer_event_cycle(cpu), cpu->ext_due);
   cpu->horizon = limit;
   cpu->cycle_horizon = UINT64_MAX;
   if (cpu->tm) {
@@ -215,6 +228,19 @@ static void set_horizons(core_cpu *cpu, uint64_t limit) {
     cpu->horizon = cpu->instret + 1;
 }
 
+/* A store hit a WATCH_TASK chunk (mem.c): the loop left after that
+ * instruction, so the cycle count and every count so far are exact here;
+ * the contexts get theirs before the profile looks at the task pointer
+ * (a task switch changes the context on top). */
+static void task_store_seen(core_cpu *cpu) {
+  cpu->task_store = false;
+  timing *tm = cpu->tm;
+  if (!tm || !tm->prof || !tm->flow->watched)
+    return;
+  core_fold_context(cpu);
+  tm->flow->watched(tm->prof, tm->cycle);
+}
+
 /* With `trap_ends`, a trap taken ends the run too (core_step). The check
  * is here, between the fast loop's returns, which a trap always causes
  * (exec_loop.inc leaves the loop on one): the hot loop never sees it. */
@@ -232,10 +258,13 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
       cpu->stop = CORE_STOP_LIMIT;
       break;
     }
+    if (cpu->task_store)
+      task_store_seen(cpu);
     if (core_poll_stop_request(cpu) || cycle_budget_spent(cpu))
       break;
     if (cpu->flush_pending)
       core_block_flush(cpu);
+    due_events(cpu);
     uint64_t before = cpu->tm ? cpu->tm->cycle : 0;
     if (core_take_interrupt(cpu)) {
       if (cpu->tm)

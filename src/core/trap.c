@@ -19,18 +19,18 @@ static bool in_ram(const core_cpu *cpu, uint32_t addr) {
 /* The trap's penalty goes to the trapping instruction (exceptions) or to
  * the handler's first instruction (interrupts); the profile's shadow stack
  * enters the handler. */
-static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t handler) {
+static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t handler, uint32_t cause) {
   timing *tm = cpu->tm;
   timing_region_enter(tm, interrupt ? handler : pc); /* range counters (regions.h) */
   if (tm->prof) {
     core_fold_context(cpu); /* the context being left gets its counts (profile.h) */
     if (interrupt)
-      tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
+      tm->flow->trap(tm->prof, pc, handler, cpu->x[2], cause, tm->cycle);
     tm->prof_row = timing_row(tm, interrupt ? handler : pc);
   }
   timing_trap(tm, interrupt);
   if (tm->prof && !interrupt)
-    tm->flow->trap(tm->prof, pc, handler, cpu->x[2], tm->cycle);
+    tm->flow->trap(tm->prof, pc, handler, cpu->x[2], cause, tm->cycle);
 }
 
 void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
@@ -54,7 +54,7 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
   }
   cpu->traps++; /* what ends a step (core_step) */
   if (cpu->tm)
-    charge_trap(cpu, interrupt, pc, base);
+    charge_trap(cpu, interrupt, pc, base, cause);
   cpu->mepc = pc & ~1u;
   cpu->mcause = cause;
   cpu->mtval = tval;
@@ -64,6 +64,9 @@ void core_raise(core_cpu *cpu, uint32_t cause, uint32_t tval, uint32_t pc) {
   cpu->pc = base;
   if (interrupt && (cpu->mtvec & 3u) == 1u)
     cpu->pc = base + 4u * (cause & 0x7fffffffu);
+  /* taken between instructions: the cycle count is exact (the penalty in it) */
+  if (interrupt && cpu->bus->interrupt_entry)
+    cpu->bus->interrupt_entry(cpu, cause, cpu->tm ? cpu->tm->cycle : cpu->instret + cpu->idle_cycles);
 }
 
 uint32_t core_mip(const core_cpu *cpu) {
@@ -94,7 +97,7 @@ bool core_take_interrupt(core_cpu *cpu) {
 void core_mret(core_cpu *cpu) {
   if (cpu->tm && cpu->tm->prof) {
     core_fold_context(cpu);
-    cpu->tm->flow->trap_return(cpu->tm->prof, cpu->tm->cycle);
+    cpu->tm->flow->trap_return(cpu->tm->prof, cpu->mepc, cpu->tm->cycle);
   }
   uint32_t s = cpu->mstatus;
   s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
@@ -112,11 +115,17 @@ uint64_t core_timer_due_cycle(const core_cpu *cpu) {
   return c > (__int128)(UINT64_MAX / 2) ? UINT64_MAX : (uint64_t)c;
 }
 
+/* wfi sleeps until the timer interrupt (if enabled in mie) or the board's
+ * next event (if external interrupts are enabled in mie), whichever comes
+ * first: an event that raises no interrupt ends the sleep too (a wfi may
+ * complete for any reason; programs wait in a loop). */
 void core_wfi(core_cpu *cpu) {
   if (core_mip(cpu) & cpu->mie)
     return;
-  if (cpu->mie & MIP_MTIP) {
-    uint64_t due = core_timer_due_cycle(cpu), now = core_cycle_now(cpu);
+  if (cpu->mie & (MIP_MTIP | MIP_MEIP)) {
+    uint64_t due = cpu->mie & MIP_MTIP ? core_timer_due_cycle(cpu) : UINT64_MAX, now = core_cycle_now(cpu);
+    if ((cpu->mie & MIP_MEIP) && cpu->ext_due < due)
+      due = cpu->ext_due;
     if (due != UINT64_MAX) {
       if (cpu->max_cycles && due > cpu->max_cycles) /* the run ends there: the sleep too */
         due = cpu->max_cycles;

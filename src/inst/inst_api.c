@@ -42,6 +42,8 @@ void tally_inst_close(tally_inst *ti) {
     free(ti->sites[s].calls);
   }
   free(ti->sites);
+  for (size_t w = 0; w < ti->nwarnings; w++)
+    free(ti->warnings[w]);
   free(ti->tramp_asm);
   free(ti->bb_rec);
   free(ti->bb_prog);
@@ -52,6 +54,9 @@ void tally_inst_close(tally_inst *ti) {
   for (size_t i = 0; i < ti->ncode; i++)
     free(ti->code[i].name);
   free(ti->code);
+  for (size_t i = 0; i < ti->nobjs; i++)
+    free(ti->objs[i].name);
+  free(ti->objs);
   free(ti->segs);
   free(ti->insns);
   free(ti->dec);
@@ -254,6 +259,11 @@ static void remove_dir(const char *dir) {
   rmdir(dir);
 }
 
+size_t tally_inst_nwarnings(const tally_inst *ti) { return ti->nwarnings_total; }
+const char *tally_inst_warning(const tally_inst *ti, size_t i) { return i < ti->nwarnings ? ti->warnings[i] : NULL; }
+
+void tally_inst_get_summary(const tally_inst *ti, tally_inst_summary *out) { *out = ti->sum; }
+
 int tally_inst_write(tally_inst *ti, const char *out, tally_error *err) {
   int rc = inst_sites_check(ti, err);
   if (rc)
@@ -269,7 +279,24 @@ int tally_inst_write(tally_inst *ti, const char *out, tally_error *err) {
   if (!rc) {
     char elf[4200];
     snprintf(elf, sizeof elf, "%s/analysis.elf", dir);
-    rc = inst_write_output(ti, elf, out, err);
+    ti->sum = (tally_inst_summary){0};
+    rc = inst_write_output(ti, elf, out, &ti->sum, err);
+  }
+  if (!rc) {
+    tally_inst_summary *m = &ti->sum;
+    m->sites = ti->nsites;
+    for (size_t s = 0; s < ti->nsites; s++) {
+      const inst_site *st = &ti->sites[s];
+      if (st->jump)
+        m->jump++;
+      else
+        m->trap++, m->trap_tramp += st->tramp != 0;
+      m->own += inst_site_forced(ti, st->insn);
+    }
+    m->insns = ti->ninsns;
+    for (size_t i = 0; i < ti->ninsns; i++)
+      m->code_bytes += ti->insns[i].len;
+    m->data_bytes = ti->data_bytes;
   }
   if (!getenv("TALLY_INST_KEEP"))
     remove_dir(dir);

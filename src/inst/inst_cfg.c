@@ -1,6 +1,6 @@
 /*
  * The program's structure, from tally's own decoder: every instruction of
- * every executable section (a linear sweep, 2-byte steps where RVC allows),
+ * the executable sections (inst_code.c tells them from data),
  * what each one is (branch, call, return, load, store), basic blocks
  * (leaders: function entries, the entry point, branch and jump targets and
  * whatever follows a control transfer), loop headers (targets of backward
@@ -29,7 +29,17 @@ static uint32_t fetch(const tally_inst *ti, const inst_code *c, uint32_t pc, uin
   return v;
 }
 
+/* Decodes the instructions inst_code.c found (code by the symbol table
+ * and by control flow; the rest of the sections is data). */
 static int decode_all(tally_inst *ti, tally_error *err) {
+  for (size_t i = 1; i < ti->ncode; i++)
+    if (ti->code[i].lo < ti->code[i - 1].hi)
+      return inst_fail(err, TALLY_INST_EINPUT, "%s: code sections %s and %s overlap", ti->path, ti->code[i - 1].name,
+                       ti->code[i].name);
+  uint8_t **map;
+  int rc = inst_code_map(ti, &map, err);
+  if (rc)
+    return rc;
   size_t cap = 0;
   for (size_t i = 0; i < ti->ncode; i++)
     cap += (ti->code[i].hi - ti->code[i].lo) / 2 + 1;
@@ -37,25 +47,28 @@ static int decode_all(tally_inst *ti, tally_error *err) {
   ti->dec = calloc(cap, sizeof *ti->dec);
   ti->site_of = malloc(cap * sizeof *ti->site_of);
   if (!ti->insns || !ti->dec || !ti->site_of)
-    return inst_fail(err, TALLY_INST_EINPUT, "out of memory decoding %s", ti->path);
-  for (size_t i = 0; i < ti->ncode; i++) {
+    rc = inst_fail(err, TALLY_INST_EINPUT, "out of memory decoding %s", ti->path);
+  for (size_t i = 0; i < ti->ncode && !rc; i++) {
     const inst_code *c = &ti->code[i];
-    if (i > 0 && c->lo < ti->code[i - 1].hi)
-      return inst_fail(err, TALLY_INST_EINPUT, "%s: code sections %s and %s overlap", ti->path, ti->code[i - 1].name,
-                       c->name);
-    for (uint32_t pc = c->lo & ~1u; pc + 2 <= c->hi;) {
+    uint32_t base = c->lo & ~1u;
+    for (uint32_t pc = base; pc + 2 <= c->hi; pc += 2) {
+      if (map[i][(pc - base) / 2] != 2) {
+        if (map[i][(pc - base) / 2] != 3)
+          ti->data_bytes += 2;
+        continue;
+      }
       uint32_t bits = fetch(ti, c, pc, c->hi - pc);
       isa_insn *d = &ti->dec[ti->ninsns];
       isa_decode(bits, d);
-      if (d->len == 4 && pc + 4 > c->hi)
-        break; /* a half word of padding at the end */
       ti->site_of[ti->ninsns] = -1;
       ti->insns[ti->ninsns] = (tally_inst_insn){.pc = pc, .raw = d->raw, .len = d->len, .func = -1, .block = -1};
       ti->ninsns++;
-      pc += d->len;
     }
   }
-  return 0;
+  for (size_t i = 0; i < ti->ncode; i++)
+    free(map[i]);
+  free(map);
+  return rc;
 }
 
 long tally_inst_find_insn(const tally_inst *ti, uint32_t pc) {

@@ -157,6 +157,40 @@ static int read_code(tally_inst *ti, Elf *e, tally_error *err) {
   return 0;
 }
 
+/* Object symbols with a size that overlap an executable section: data
+ * (picolibc.ld merges .rodata into the text; inst_code.c). */
+static int read_objects(tally_inst *ti, Elf *e, tally_error *err) {
+  Elf_Scn *scn = NULL;
+  while ((scn = elf_nextscn(e, scn))) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+      continue;
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (!data)
+      continue;
+    size_t n = data->d_size / sh.sh_entsize;
+    for (size_t k = 0; k < n; k++) {
+      GElf_Sym sym;
+      if (!gelf_getsym(data, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_size ||
+          sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+        continue;
+      uint64_t lo = sym.st_value, hi = sym.st_value + sym.st_size;
+      bool in_code = false;
+      for (size_t c = 0; c < ti->ncode; c++)
+        in_code |= lo < ti->code[c].hi && hi > ti->code[c].lo;
+      if (!in_code || hi > 0xffffffffull)
+        continue;
+      const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
+      inst_obj *no = realloc(ti->objs, (ti->nobjs + 1) * sizeof *no);
+      if (!no)
+        return inst_fail(err, TALLY_INST_EINPUT, "out of memory");
+      ti->objs = no;
+      ti->objs[ti->nobjs++] = (inst_obj){strdup(name && *name ? name : "?"), (uint32_t)lo, (uint32_t)hi};
+    }
+  }
+  return 0;
+}
+
 static int read_names(tally_inst *ti, Elf *e, tally_error *err) {
   sym_table_init(&ti->syms);
   sym_lines_init(&ti->lines);
@@ -193,6 +227,8 @@ int inst_elf_read(tally_inst *ti, const char *path, tally_error *err) {
     rc = read_code(ti, e, err);
   if (!rc)
     rc = read_names(ti, e, err);
+  if (!rc)
+    rc = read_objects(ti, e, err);
   elf_end(e);
   return rc;
 }

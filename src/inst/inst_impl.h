@@ -29,6 +29,13 @@ typedef struct inst_code {
   uint32_t offset;   /* file offset of lo */
 } inst_code;
 
+/* An object symbol with a size (STT_OBJECT) overlapping an executable
+ * section: data, never decoded (inst_code.c). */
+typedef struct inst_obj {
+  char *name;
+  uint32_t lo, hi;
+} inst_obj;
+
 typedef struct inst_call {
   char *func;
   uint8_t when; /* TALLY_INST_BEFORE / AFTER */
@@ -62,6 +69,12 @@ struct tally_inst {
   size_t nsegs;
   inst_code *code;
   size_t ncode;
+  inst_obj *objs;       /* object symbols in the executable sections */
+  size_t nobjs;
+  uint32_t data_bytes;  /* bytes of the executable sections that are not code (inst_code.c) */
+  char *warnings[64];   /* what the instrumentation may change that it cannot refuse (inst_selfread.c) */
+  size_t nwarnings, nwarnings_total;
+  tally_inst_summary sum; /* what tally_inst_write made (inst_write.c fills the sizes) */
 
   sym_table syms;
   bool has_symtab;
@@ -111,6 +124,21 @@ int inst_fail(tally_error *err, int code, const char *fmt, ...) __attribute__((f
 /* inst_elf.c: reads and checks the input; fills file, segs, code, syms, lines. */
 int inst_elf_read(tally_inst *ti, const char *path, tally_error *err);
 
+/* inst_code.c: which halfwords of each code section start an instruction
+ * (2), continue one (3), are data by an object symbol (1) or by no rule
+ * code (0): *map[section][halfword], calloc'ed. ECANNOT naming what is
+ * ambiguous. */
+int inst_code_map(tally_inst *ti, uint8_t ***map, tally_error *err);
+/* The object symbol holding addr, or NULL; a data address named by the
+ * object symbols. */
+const inst_obj *inst_obj_at(const tally_inst *ti, uint32_t addr);
+const char *inst_data_where(const tally_inst *ti, uint32_t addr, char *buf, size_t size);
+
+#define INST_MAX_WARNINGS 64
+/* inst_selfread.c: warnings for loads that may read replaced code through
+ * a pointer formed elsewhere (after the sites are planned). */
+void inst_selfread_check(tally_inst *ti);
+
 /* inst_cfg.c: decodes every executable section; functions, blocks, flags. */
 int inst_cfg_build(tally_inst *ti, tally_error *err);
 
@@ -146,7 +174,8 @@ int inst_link_run(const tally_inst *ti, const char *dir, tally_error *err);
 
 /* inst_write.c: merges the analysis image into a copy of the input with
  * every site patched; writes `out` through a temporary file. */
-int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_error *err);
+int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_inst_summary *sum,
+                      tally_error *err);
 
 /* inst_embed.c (generated at build time): the target-side runtime sources. */
 typedef struct inst_embedded_file {

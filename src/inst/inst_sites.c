@@ -164,5 +164,11 @@ int inst_sites_check(tally_inst *ti, tally_error *err) {
   inst_sites_sort(ti);
   if ((rc = inst_tramp_plan(ti, err)) != 0) /* then the bytes each jal covers are known */
     return rc;
-  return check_self_reads(ti, err);
+  if ((rc = check_self_reads(ti, err)) != 0)
+    return rc;
+  for (size_t w = 0; w < ti->nwarnings; w++)
+    free(ti->warnings[w]);
+  ti->nwarnings = ti->nwarnings_total = 0;
+  inst_selfread_check(ti);
+  return 0;
 }

@@ -328,12 +328,26 @@ static int write_atomic(const char *out, const buf *b, tally_error *err) {
   return e ? inst_fail(err, TALLY_INST_ETOOLCHAIN, "%s: cannot write: %s", out, strerror(e)) : 0;
 }
 
-int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_error *err) {
+int inst_write_output(const tally_inst *ti, const char *analysis_elf, const char *out, tally_inst_summary *sum,
+                      tally_error *err) {
   image im = {.fd = -1};
   buf b = {0};
   int rc = read_image(ti, &im, analysis_elf, err);
   if (!rc)
     rc = compose(ti, &im, &b, err);
+  if (!rc) {
+    for (size_t i = 0; i < im.nsegs; i++) {
+      const inst_seg *s = &im.segs[i];
+      if (s->vaddr < TALLY_INST_REGION_BASE)
+        sum->tramp_bytes += s->memsz;
+      else if (s->flags & PF_X)
+        sum->region_code += s->memsz;
+      else
+        sum->region_data += s->memsz;
+    }
+    sum->in_size = ti->file_size;
+    sum->out_size = b.n;
+  }
   if (!rc)
     rc = write_atomic(out, &b, err);
   if (im.e)

@@ -143,6 +143,88 @@ static void read_symbols(Elf *e, const char *path, sym_table *syms, loaded_image
   img->fromhost = sym_elf_symbol_value(e, "fromhost", &v) == 0 ? v : 0;
 }
 
+static bool uleb(const unsigned char **p, const unsigned char *end, uint64_t *v) {
+  *v = 0;
+  for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+    unsigned char b = *(*p)++;
+    *v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      return true;
+  }
+  return false;
+}
+
+/* The build attributes format (ARM's, which RISC-V's psABI takes): 'A',
+ * then subsections (u32 length, vendor "riscv"), each of sub-subsections
+ * (ULEB tag, u32 length; tag 1 = the whole file) of attributes: a ULEB tag
+ * and a ULEB value for an even tag, a NUL-terminated string for an odd one.
+ * Tag_RISCV_arch is 5. */
+bool loader_elf_arch(const unsigned char *sec, size_t n, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (n < 1 || sec[0] != 'A')
+    return false;
+  const unsigned char *p = sec + 1, *end = sec + n;
+  while (end - p >= 4) {
+    uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    if (len < 4 || len > (size_t)(end - p))
+      return false;
+    const unsigned char *sub = p + 4, *sub_end = p + len;
+    p = sub_end;
+    const unsigned char *nul = memchr(sub, 0, (size_t)(sub_end - sub));
+    if (!nul || strcmp((const char *)sub, "riscv") != 0)
+      continue;
+    const unsigned char *q = nul + 1;
+    while (q < sub_end) {
+      uint64_t tag;
+      const unsigned char *start = q;
+      if (!uleb(&q, sub_end, &tag) || sub_end - q < 4)
+        return false;
+      uint32_t slen = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+      if (slen < (size_t)(q + 4 - start) || slen > (size_t)(sub_end - start))
+        return false;
+      const unsigned char *a = q + 4, *a_end = start + slen;
+      q = a_end;
+      if (tag != 1) /* attributes of sections or symbols: not the file's */
+        continue;
+      while (a < a_end) {
+        uint64_t atag, v;
+        if (!uleb(&a, a_end, &atag))
+          return false;
+        if (atag & 1) {
+          const unsigned char *z = memchr(a, 0, (size_t)(a_end - a));
+          if (!z)
+            return false;
+          if (atag == 5) {
+            snprintf(buf, size, "%s", (const char *)a);
+            return true;
+          }
+          a = z + 1;
+        } else if (!uleb(&a, a_end, &v)) {
+          return false;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/* The program's ISA as its build attributes give it (img->arch). */
+static void read_arch(Elf *e, loaded_image *img) {
+  size_t shstrndx;
+  if (elf_getshdrstrndx(e, &shstrndx) != 0)
+    return;
+  for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+    GElf_Shdr sh;
+    const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+    if (!name || strcmp(name, ".riscv.attributes") != 0 || sh.sh_type == SHT_NOBITS)
+      continue;
+    Elf_Data *d = elf_rawdata(scn, NULL);
+    if (d && d->d_buf)
+      loader_elf_arch(d->d_buf, d->d_size, img->arch, sizeof img->arch);
+    return;
+  }
+}
+
 int loader_elf(core_cpu *cpu, const char *path, const char *board, sym_table *syms, loaded_image *img,
                tally_error *err) {
   *img = (loaded_image){0};
@@ -170,6 +252,7 @@ int loader_elf(core_cpu *cpu, const char *path, const char *board, sym_table *sy
       }
       img->entry = (uint32_t)eh.e_entry;
       read_symbols(e, path, syms, img);
+      read_arch(e, img);
       rc = 0;
     }
   }

@@ -18,6 +18,7 @@ typedef struct loaded_image {
   uint32_t code_lo, code_hi;  /* span of the executable segments */
   bool has_tohost;
   uint32_t tohost, fromhost;
+  char arch[128];             /* Tag_RISCV_arch of .riscv.attributes ("rv32i2p1_m2p0..."), or "" */
 } loaded_image;
 
 /* `board`: the name of the board when it is not the default virt, for
@@ -29,6 +30,10 @@ uint64_t loader_elf_ram_needed(const char *path, uint32_t ram_base);
 /* The file is an output of tally inst (it has the runtime's section,
  * .tally_inst.text); false when it is not or cannot be read. */
 bool loader_elf_instrumented(const char *path);
+/* The ISA string of an ELF's RISC-V attributes (.riscv.attributes,
+ * Tag_RISCV_arch) into buf; false (buf "") when it has none or it is
+ * damaged. */
+bool loader_elf_arch(const unsigned char *sec, size_t n, char *buf, size_t size);
 int loader_raw(core_cpu *cpu, const char *path, uint32_t addr, loaded_image *img, tally_error *err);
 
 #endif

@@ -66,6 +66,7 @@ void prof_free(prof_state *p) {
   if (p->timeline)
     free(p->timeline->log);
   free(p->timeline);
+  prof_tasks_free(p->tasks);
   free(p);
 }
 
@@ -111,7 +112,7 @@ static bool children_grow(prof_state *p) {
  * hash-table lookup at every call, however many distinct callees the
  * parent has (a walk of the siblings made a parent with N callees cost
  * N^2). The sibling list keeps the tree's order for the reports. */
-static prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
+prof_node *prof_child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
   if (2 * (p->children_n + 1) > p->children_cap && !children_grow(p))
     return parent; /* out of memory: keep charging the parent */
   size_t mask = p->children_cap - 1, j = child_hash(parent, func, site, trap) & mask;
@@ -145,7 +146,7 @@ static void check_context_cycles(const prof_node *n) {
 static void check_context_cycles(const prof_node *n) { (void)n; }
 #endif
 
-static void account(prof_state *p, uint64_t now) {
+void prof_account(prof_state *p, uint64_t now) {
   prof_node *n = p->stack[p->depth - 1].node;
   if (now > p->last_cycle) {
     n->self_cycles += now - p->last_cycle;
@@ -154,12 +155,12 @@ static void account(prof_state *p, uint64_t now) {
 }
 
 /* The stack changed: the timing model charges the new top from now on. */
-static void top_changed(prof_state *p) {
+void prof_top_changed(prof_state *p) {
   if (p->tm)
     p->tm->ctx_row = p->stack[p->depth - 1].node->sig;
 }
 
-static void push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
+void prof_push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
   if (p->depth == p->cap) {
     prof_frame *s = realloc(p->stack, 2 * p->cap * sizeof *s);
     if (!s)
@@ -181,34 +182,50 @@ static void pop_to(prof_state *p, uint32_t d) {
 }
 
 void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
-  account(p, now);
-  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
-  top_changed(p);
+  prof_account(p, now);
+  prof_push(p, prof_child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
+  prof_top_changed(p);
 }
 
+/* The frames a return may close lie above this depth: the root's, and
+ * with tasks the running task's node too. */
+static uint32_t base_depth(const prof_state *p) { return p->tasks ? 2 : 1; }
+
 static void tail_call(prof_state *p, uint32_t site, uint32_t target) {
-  if (p->depth == 1) { /* a jump out of the root: treat as a call that never returns */
-    push(p, child(p, &p->root, target, site, false), 0, UINT32_MAX);
+  if (p->depth == base_depth(p)) { /* a jump out of the root: treat as a call that never returns */
+    prof_push(p, prof_child(p, p->stack[p->depth - 1].node, target, site, false), 0, UINT32_MAX);
     return;
   }
   /* the callee replaces the caller and returns where the caller would */
   prof_frame top = p->stack[p->depth - 1];
   pop_to(p, p->depth - 1);
-  push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
+  prof_push(p, prof_child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
 }
 
 void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
-  account(p, now);
+  prof_account(p, now);
   tail_call(p, site, target);
-  top_changed(p);
+  prof_top_changed(p);
 }
 
 static void pop_return(prof_state *p, uint32_t target, uint32_t sp);
 
 void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
-  account(p, now);
+  prof_account(p, now);
+  uint64_t unmatched = p->unmatched_returns;
   pop_return(p, target, sp);
-  top_changed(p);
+  /* With tasks, a return no frame expects into code outside the function
+   * now on top starts the task afresh there: a kernel's first switch to a
+   * task that returns into it (FreeRTOS's xPortStartFirstTask) */
+  if (p->tasks && p->unmatched_returns != unmatched &&
+      (p->depth == 2 || prof_crosses(p, p->stack[p->depth - 1].node->func, target))) {
+    const sym_entry *e = p->syms ? sym_table_lookup(p->syms, target) : NULL;
+    if (e) {
+      p->depth = 2;
+      prof_push(p, prof_child(p, p->stack[1].node, e->addr, target, false), 0, UINT32_MAX);
+    }
+  }
+  prof_top_changed(p);
 }
 
 /* Pops the frames a return to `target` with stack pointer sp closes. */
@@ -224,26 +241,28 @@ static void pop_return(prof_state *p, uint32_t target, uint32_t sp) {
     }
   }
   uint32_t d = p->depth;
-  while (d > 1 && p->stack[d - 1].ret_addr != TRAP_FRAME_RET && p->stack[d - 1].sp <= sp)
+  while (d > base_depth(p) && p->stack[d - 1].ret_addr != TRAP_FRAME_RET && p->stack[d - 1].sp <= sp)
     d--;
   if (d != p->depth) {
     p->unwinds++;
     pop_to(p, d);
     return;
   }
-  if (p->depth > 1 && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET)
+  if (p->depth > base_depth(p) && p->stack[p->depth - 1].ret_addr != TRAP_FRAME_RET)
     pop_to(p, p->depth - 1);
   p->unmatched_returns++;
 }
 
-void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
-  account(p, now);
-  push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
-  top_changed(p);
+void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint32_t cause, uint64_t now) {
+  prof_account(p, now);
+  if (p->tasks)
+    prof_tasks_trap(p, cause, handler, now); /* a task's trap runs in a context of its own */
+  prof_push(p, prof_child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
+  prof_top_changed(p);
 }
 
-void prof_trap_return(prof_state *p, uint64_t now) {
-  account(p, now);
+void prof_trap_return(prof_state *p, uint32_t target, uint64_t now) {
+  prof_account(p, now);
   uint32_t d;
   for (d = p->depth - 1; d >= 1 && p->stack[d].ret_addr != TRAP_FRAME_RET; d--)
     ;
@@ -251,7 +270,9 @@ void prof_trap_return(prof_state *p, uint64_t now) {
     pop_to(p, d);
   else
     p->unmatched_returns++;
-  top_changed(p);
+  if (p->tasks)
+    prof_tasks_trap_return(p, target, now); /* the trap context may end */
+  prof_top_changed(p);
 }
 
 static uint64_t total(prof_node *n) {
@@ -264,7 +285,7 @@ static uint64_t total(prof_node *n) {
 }
 
 void prof_finish(prof_state *p, uint64_t now) {
-  account(p, now);
+  prof_account(p, now);
   total(&p->root);
 }
 
@@ -354,10 +375,11 @@ static void flow_tail_call(void *f, uint32_t site, uint32_t target, uint64_t now
 }
 static bool flow_is_entry(void *f, uint32_t pc) { return prof_is_function_entry(f, pc); }
 static bool flow_crosses(void *f, uint32_t site, uint32_t target) { return prof_crosses(f, site, target); }
-static void flow_trap(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now) {
-  prof_trap(f, pc, handler, sp, now);
+static void flow_trap(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint32_t cause, uint64_t now) {
+  prof_trap(f, pc, handler, sp, cause, now);
 }
-static void flow_trap_return(void *f, uint64_t now) { prof_trap_return(f, now); }
+static void flow_trap_return(void *f, uint32_t target, uint64_t now) { prof_trap_return(f, target, now); }
+static void flow_watched(void *f, uint64_t now) { prof_tasks_store(f, now); }
 static uint64_t flow_next_sample(const void *f) {
   const prof_state *p = f;
   return p->sample_period ? p->next_sample : UINT64_MAX;
@@ -375,7 +397,7 @@ static void flow_sample_until(void *f, uint32_t pc, uint64_t now) {
 
 static const timing_flow_ops prof_flow = {
   .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry, .crosses = flow_crosses,
-  .trap = flow_trap, .trap_return = flow_trap_return, .next_sample = flow_next_sample,
+  .trap = flow_trap, .trap_return = flow_trap_return, .watched = flow_watched, .next_sample = flow_next_sample,
   .sample_until = flow_sample_until,
 };
 
@@ -384,5 +406,5 @@ void prof_attach(prof_state *p, timing *tm) {
   tm->flow = &prof_flow;
   tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
   p->tm = tm;
-  top_changed(p);
+  prof_top_changed(p);
 }

@@ -52,6 +52,58 @@ typedef struct prof_frame {
 
 typedef struct prof_node_chunk prof_node_chunk;
 
+/* Task awareness (tasks.c): with it, the root's children are the tasks
+ * and trap contexts (prof_node.func PROF_TASK_FUNC, call_site the index
+ * into prof_tasks.v), each with a shadow stack of its own, kept in
+ * prof_task.saved while another one runs. */
+#define PROF_TASK_FUNC UINT32_MAX
+#define PROF_TASK_NAME 64
+#define PROF_TASK_NOTES 16
+
+typedef struct prof_task {
+  char name[PROF_TASK_NAME];
+  uint32_t tcb;             /* the task pointer's value; a trap context's mcause */
+  bool is_trap;             /* "irq:N" or "trap:N": handlers of traps taken while a task ran */
+  bool bad;                 /* its pointer or name could not be read (a note says so) */
+  uint32_t first_pc;        /* where its code began (its node's own counts go to that function) */
+  struct prof_node *node;
+  struct prof_frame *saved; /* its frames above the node while it does not run */
+  uint32_t nsaved, saved_cap;
+  uint64_t switches;        /* times it was switched to (a trap context: entered) */
+} prof_task;
+
+/* A change of what runs: from `cycle` on, v[task] (the timeline). */
+typedef struct prof_task_change {
+  uint64_t cycle;
+  int32_t task;
+} prof_task_change;
+
+/* Reads guest memory for the task layer (the simulator's RAM). */
+typedef bool (*prof_read_fn)(void *ctx, uint32_t addr, void *dst, uint32_t len);
+
+typedef struct prof_tasks {
+  prof_task *v;
+  size_t n, cap;
+  int cur;                  /* the task the program's pointer names */
+  int running;              /* whose frames the shadow stack holds: cur, or a trap context */
+  int last_task;            /* the task (not trap context) that ran last */
+  bool in_trap;
+  uint32_t ptr_addr, last_ptr;
+  bool has_name, name_is_ptr;
+  uint32_t name_off, name_len;
+  char name_member[48];
+  char source[384];         /* what is followed, for the reports */
+  prof_read_fn read;
+  void *read_ctx;
+  int reg;                  /* >= 0: the pointer is this register, read at every trap return */
+  bool (*read_reg)(void *ctx, unsigned reg, uint32_t *val);
+  char notes[PROF_TASK_NOTES][160];
+  size_t nnotes, notes_dropped;
+  prof_task_change *log;    /* every change of `running` */
+  size_t nlog, log_cap;
+  bool log_full;
+} prof_tasks;
+
 /* The timeline (timeline.c): every change of the shadow stack's depth, in
  * order, so that each frame's lifetime [push, pop) is known to the cycle.
  * A push names the node entered; a pop gives the depth left. */
@@ -95,6 +147,7 @@ typedef struct prof_state {
                                (built with entries) */
   bool entries_built;
   prof_timeline *timeline;  /* NULL unless asked for (prof_timeline_enable) */
+  prof_tasks *tasks;        /* NULL unless asked for (prof_tasks_enable) */
   /* the timing model, whose ctx_row follows the top of the stack */
   struct timing *tm;
 } prof_state;
@@ -113,8 +166,8 @@ static inline int64_t *prof_row(prof_state *p, uint32_t pc) {
 void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now);
 void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now);
 void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now);
-void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
-void prof_trap_return(prof_state *p, uint64_t now);
+void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint32_t cause, uint64_t now);
+void prof_trap_return(prof_state *p, uint32_t target, uint64_t now);
 
 /* Closes the books at cycle `now`: charges the open contexts and computes
  * total_cycles over the tree. The core's blocks must be folded first
@@ -139,6 +192,34 @@ void prof_sample_n(prof_state *p, uint32_t pc, uint64_t n);
 bool prof_timeline_enable(prof_state *p, size_t max_calls);
 /* Notes a depth change (profile.c calls it on every push and pop). */
 void prof_timeline_note(prof_state *p, const prof_node *entered);
+
+/* Task awareness (tasks.c). The program's current-task pointer is the
+ * word at ptr_addr; a task's name is the member at name_off of what it
+ * points to (has_name): a char array of name_len bytes, or a char pointer
+ * (name_is_ptr). Call before the run, with the shadow stack empty; `now`
+ * is the cycle count. false when out of memory. */
+typedef struct prof_task_layout {
+  uint32_t ptr_addr;
+  int reg;                  /* >= 0: the pointer is this register (read_reg), not the word at ptr_addr */
+  bool (*read_reg)(void *ctx, unsigned reg, uint32_t *val);
+  bool has_name, name_is_ptr;
+  uint32_t name_off, name_len;
+  const char *name_member;  /* for messages */
+} prof_task_layout;
+bool prof_tasks_enable(prof_state *p, const prof_task_layout *l, prof_read_fn read, void *ctx, uint64_t now);
+/* The pointer's word was stored to (timing_flow_ops.watched). */
+void prof_tasks_store(prof_state *p, uint64_t now);
+/* The task of a node directly under the root, or NULL. */
+const prof_task *prof_node_task(const prof_state *p, const prof_node *n);
+
+/* Internals shared with tasks.c. */
+void prof_account(prof_state *p, uint64_t now);
+void prof_top_changed(prof_state *p);
+prof_node *prof_child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap);
+void prof_push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp);
+bool prof_tasks_trap(prof_state *p, uint32_t cause, uint32_t handler, uint64_t now);
+void prof_tasks_trap_return(prof_state *p, uint32_t target, uint64_t now);
+void prof_tasks_free(prof_tasks *t);
 
 /* Feeds p from the timing model's loops: its rows, its contexts' counts
  * and control flow (timing_rows, timing.ctx_row, timing_flow_ops), so

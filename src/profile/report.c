@@ -194,8 +194,14 @@ static void add_signals(uint64_t *to, const uint64_t *v) {
 /* Visits the context n at tree level `level`: its calls and cycles before
  * its children, its subtree's signal totals (w->tot at its level) after
  * them. */
+static void visit_task(walk *w, const prof_node *n, int parent_func, size_t level);
+
 static void visit(walk *w, const prof_node *n, int parent_func, size_t level) {
   tally_profile *p = w->p;
+  if (prof_node_task(p->state, n)) {
+    visit_task(w, n, parent_func, level);
+    return;
+  }
   int f = n->parent ? func_of(p, n->func) : p->root_func;
   long a = -1, s = -1;
   bool arc_counts = false, site_counts = false;
@@ -238,6 +244,19 @@ static void visit(walk *w, const prof_node *n, int parent_func, size_t level) {
   w->active[f]--;
   if (n->parent)
     w->depth--;
+}
+
+/* A task's node (tasks.c) is no function: its children are seen as called
+ * by the function above it, its own counts go to no function's
+ * inclusive counts but the root's. */
+static void visit_task(walk *w, const prof_node *n, int parent_func, size_t level) {
+  uint64_t *tot = w->tot + level * SIG_COUNT;
+  for (int sg = 0; sg < SIG_COUNT; sg++)
+    tot[sg] = prof_context_signal(sg) ? (uint64_t)n->sig[sg] : 0;
+  for (const prof_node *c = n->first_child; c; c = c->next_sibling) {
+    visit(w, c, parent_func, level + 1);
+    add_signals(tot, w->tot + (level + 1) * SIG_COUNT);
+  }
 }
 
 static int by_arc_then_pc(const void *a, const void *b) {
@@ -413,7 +432,8 @@ tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym
   add_rows(p, st);
   prof_finish(st, now);
   p->root_func = func_of(p, entry);
-  if (walk_tree(p, st) != 0 || (lines && build_lines(p, st, lines) != 0) || profile_build_slices(p, st, now) != 0) {
+  if (walk_tree(p, st) != 0 || (lines && build_lines(p, st, lines) != 0) || profile_build_slices(p, st, now) != 0 ||
+      profile_build_tasks(p, st, now) != 0) {
     profile_free(p);
     return NULL;
   }
@@ -433,6 +453,11 @@ void profile_free(tally_profile *p) {
   free(p->lines);
   free(p->line_store);
   free(p->slices);
+  free(p->tasks);
+  free(p->task_names);
+  free(p->task_funcs);
+  free(p->task_store);
+  free(p->task_changes);
   free(p);
 }
 
@@ -442,14 +467,35 @@ typedef struct stack_walk {
   const tally_profile *p;
   const char **names;
   void (*fn)(void *, const char *const *, size_t, uint64_t);
+  void (*ctx_fn)(void *, const char *const *, size_t, uint64_t, const uint64_t *); /* or this */
   void *ctx;
 } stack_walk;
 
+static void stack_emit(stack_walk *w, const prof_node *n, size_t depth) {
+  if (w->ctx_fn) {
+    uint64_t v[SIG_COUNT];
+    for (int s = 0; s < SIG_COUNT; s++)
+      v[s] = prof_context_signal(s) ? (uint64_t)n->sig[s] : 0;
+    signal_derive(v);
+    w->ctx_fn(w->ctx, w->names, depth, n->calls, v);
+  } else if (n->self_cycles) {
+    w->fn(w->ctx, w->names, depth, n->self_cycles);
+  }
+}
+
 static void stack_visit(stack_walk *w, const prof_node *n, size_t depth) {
+  const prof_task *tk = prof_node_task(w->p->state, n);
+  if (!n->parent && w->p->state->tasks) { /* the tasks are the roots */
+    w->names[0] = w->p->funcs[w->p->root_func].name;
+    if (n->self_cycles)
+      stack_emit(w, n, 1);
+    for (const prof_node *c = n->first_child; c; c = c->next_sibling)
+      stack_visit(w, c, 0);
+    return;
+  }
   int f = n->parent ? func_of(w->p, n->func) : w->p->root_func;
-  w->names[depth] = w->p->funcs[f].name;
-  if (n->self_cycles)
-    w->fn(w->ctx, w->names, depth + 1, n->self_cycles);
+  w->names[depth] = tk ? tk->name : w->p->funcs[f].name;
+  stack_emit(w, n, depth + 1);
   for (const prof_node *c = n->first_child; c; c = c->next_sibling)
     stack_visit(w, c, depth + 1);
 }
@@ -458,6 +504,18 @@ void profile_stacks(const tally_profile *p, void (*fn)(void *, const char *const
                     void *ctx) {
   size_t depth = tree_depth(&p->state->root);
   stack_walk w = {.p = p, .names = calloc(depth + 1, sizeof(char *)), .fn = fn, .ctx = ctx};
+  if (!w.names)
+    return;
+  stack_visit(&w, &p->state->root, 0);
+  free(w.names);
+}
+
+void tally_profile_contexts(const tally_profile *p,
+                            void (*fn)(void *ctx, const char *const *names, size_t depth, uint64_t calls,
+                                       const uint64_t *counts),
+                            void *ctx) {
+  size_t depth = tree_depth(&p->state->root);
+  stack_walk w = {.p = p, .names = calloc(depth + 1, sizeof(char *)), .ctx_fn = fn, .ctx = ctx};
   if (!w.names)
     return;
   stack_visit(&w, &p->state->root, 0);

@@ -30,6 +30,20 @@ struct tally_profile {
   tally_slice *slices;        /* the timeline's slices (timeline.c); NULL without one */
   size_t nslices;
   bool has_timeline;
+  /* tasks (tasks.c): copied out of the live state */
+  tally_task_profile *tasks;
+  size_t ntasks;
+  char (*task_names)[PROF_TASK_NAME];
+  tally_task_func *task_funcs;
+  uint64_t *task_store;       /* every task's total, then its functions' self and inclusive counts */
+  char task_notes[PROF_TASK_NOTES][160];
+  const char *task_note_ptrs[PROF_TASK_NOTES];
+  size_t ntask_notes, task_notes_dropped;
+  char tasks_source[384];
+  tally_task_change *task_changes;
+  size_t ntask_changes;
+  uint64_t end_cycle;
+  int task_changes_cut;
   uint64_t timeline_cut;      /* the cycle the timeline stopped at when it filled up, else 0 */
 };
 
@@ -44,6 +58,8 @@ int profile_func_of(const tally_profile *p, uint32_t pc);
  * functions and root_func are known; 0 (none without a timeline), or -1
  * when out of memory. */
 int profile_build_slices(tally_profile *p, const prof_state *st, uint64_t now);
+/* The snapshot's tasks from the live state (tasks.c); 0 or -1 (memory). */
+int profile_build_tasks(tally_profile *p, const prof_state *st, uint64_t now);
 void profile_stacks(const tally_profile *p, void (*fn)(void *, const char *const *, size_t, uint64_t),
                     void *ctx);
 

@@ -8,7 +8,8 @@
  * that has a line, an instruction from another file (inlined code) is
  * preceded by "fi=" (and "fe=" back), and its line is the line table's;
  * without one, "fl=???" and line 0. Events: Cycles,
- * Instructions, then every other signal with a non-zero total, named as in
+ * Instructions, then the misses and stalls with a non-zero total (or every
+ * signal with one, or a list: run->events), named as in
  * `tally signals` with '.' turned into '_' (the long names go on "event:"
  * lines); the markers are left out (level signals of the program, with no
  * instruction or calling context to charge: tally.h). For each function,
@@ -41,14 +42,48 @@ static void event_name(FILE *f, int sig) {
     fputc(*c == '.' ? '_' : *c, f);
 }
 
-static void choose_events(const tally_profile *p, events *ev) {
-  int cyc = tally_signal_lookup("cycle"), ins = tally_signal_lookup("instret");
+static bool chosen(const events *ev, int s) {
+  for (int i = 0; i < ev->n; i++)
+    if (ev->sig[i] == s)
+      return true;
+  return false;
+}
+
+static void add_event(events *ev, int s) {
+  if (s >= 0 && ev->n < 64 && !chosen(ev, s) && strncmp(tally_signal_name(s), "marker", 6) != 0)
+    ev->sig[ev->n++] = s;
+}
+
+/* Cycles and instructions first, then the misses and stalls people look
+ * for, each with a count; "all" adds every other signal with a count, and
+ * a list names them (callgrind_annotate shows every event of the file:
+ * 31 columns are unreadable). */
+static void choose_events(const tally_profile *p, const char *want, events *ev) {
+  static const char *const main_events[] = {"icache.miss", "dcache.read_miss", "dcache.write_miss",
+                                            "branch.mispredict", "stall"};
   ev->n = 0;
-  ev->sig[ev->n++] = cyc;
-  ev->sig[ev->n++] = ins;
-  for (int s = 0; s < tally_signal_count() && ev->n < 64; s++)
-    if (s != cyc && s != ins && tally_profile_total(p, s) && strncmp(tally_signal_name(s), "marker", 6) != 0)
-      ev->sig[ev->n++] = s;
+  if (want && strcmp(want, "all") != 0) {
+    for (const char *c = want; *c;) {
+      size_t len = strcspn(c, ",");
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), c);
+      add_event(ev, tally_signal_lookup(name));
+      c += len + (c[len] == ',');
+    }
+    if (ev->n)
+      return;
+  }
+  add_event(ev, tally_signal_lookup("cycle"));
+  add_event(ev, tally_signal_lookup("instret"));
+  for (size_t i = 0; i < sizeof main_events / sizeof main_events[0]; i++) {
+    int s = tally_signal_lookup(main_events[i]);
+    if (s >= 0 && tally_profile_total(p, s))
+      add_event(ev, s);
+  }
+  if (want && strcmp(want, "all") == 0)
+    for (int s = 0; s < tally_signal_count(); s++)
+      if (tally_profile_total(p, s))
+        add_event(ev, s);
 }
 
 /* Where pc's source is: its file and line, or (`fallback`, 0) without one. */
@@ -93,8 +128,11 @@ static void fn_ref(FILE *f, const char *key, int id, const char *name, unsigned 
 }
 
 int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f) {
+  const tally_task_profile *tasks;
+  if (tally_profile_tasks(p, &tasks))
+    return report_write_callgrind_tasks(p, run, f);
   events ev;
-  choose_events(p, &ev);
+  choose_events(p, run->events, &ev);
   const tally_func_profile *fn;
   size_t n = tally_profile_functions(p, &fn);
   const tally_arc *arcs;

@@ -64,6 +64,8 @@ int report_write_gmon(const tally_profile *p, const report_run *run, const repor
 
 /* ---- the others ---------------------------------------------------------- */
 int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f);
+/* The same with the tasks as root frames (callgrind_tasks.c). */
+int report_write_callgrind_tasks(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_json(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_speedscope(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_folded(const tally_profile *p, FILE *f);

@@ -13,6 +13,9 @@
  *               sites: [{pc, calls, inclusive_cycles, inclusive: {signal: n}}]}],
  *     "lines": [{function, function_name, file, line, samples, self}],  (--lines)
  *     "stacks": [{frames: [root, ..., leaf], cycles}],
+ *     "tasks": {source, notes: [...], list: [{name, tcb, trap, switches, total: {signal: n},
+ *               functions: [{function, name, calls, self: {signal: n}, inclusive: {signal: n}}]}]},
+ *                                                                  (--tasks)
  *     "anomalies": {unmatched_returns, unwinds} }
  *
  * Functions are those with any self count, call, inclusive cycle or
@@ -89,6 +92,51 @@ static void write_lines(const tally_profile *p, const tally_func_profile *fn, si
     fputs("}}", f);
   }
   fputs("\n  ],", f);
+}
+
+/* "tasks": per task its totals and functions (tally_profile_tasks). */
+static void write_tasks(const tally_profile *p, const tally_func_profile *fn, size_t nfn, const long *index, FILE *f) {
+  const tally_task_profile *t;
+  size_t nt = tally_profile_tasks(p, &t);
+  if (!nt)
+    return;
+  fputs("\n  \"tasks\": {\"source\": ", f);
+  json_write_string(f, tally_profile_tasks_source(p));
+  fputs(", \"notes\": [", f);
+  const char *const *notes;
+  size_t nn = tally_profile_task_notes(p, &notes, NULL);
+  for (size_t i = 0; i < nn; i++) {
+    if (i)
+      fputs(", ", f);
+    json_write_string(f, notes[i]);
+  }
+  fputs("], \"list\": [", f);
+  for (size_t i = 0; i < nt; i++) {
+    fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+    json_write_string(f, t[i].name);
+    fprintf(f, ", \"tcb\": %u, \"trap\": %s, \"switches\": %llu,\n     ", t[i].tcb, t[i].is_trap ? "true" : "false",
+            (unsigned long long)t[i].switches);
+    write_signals(f, "total", t[i].total);
+    fputs(",\n     \"functions\": [", f);
+    for (size_t k = 0; k < t[i].nfuncs; k++) {
+      const tally_task_func *tf = &t[i].funcs[k];
+      bool known = tf->func >= 0 && (size_t)tf->func < nfn;
+      fprintf(f, "%s\n      {\"function\": ", k ? "," : "");
+      if (known && index[tf->func] >= 0)
+        fprintf(f, "%ld", index[tf->func]);
+      else
+        fputs("null", f);
+      fputs(", \"name\": ", f);
+      json_write_string(f, known ? fn[tf->func].name : "[unknown]");
+      fprintf(f, ", \"calls\": %llu, ", (unsigned long long)tf->calls);
+      write_signals(f, "self", tf->self);
+      fputs(", ", f);
+      write_signals(f, "inclusive", tf->inclusive);
+      fputc('}', f);
+    }
+    fputs("]}", f);
+  }
+  fputs("\n  ]},", f);
 }
 
 int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
@@ -181,7 +229,9 @@ int report_write_json(const tally_profile *p, const report_run *run, FILE *f) {
   tally_profile_stacks(p, stack_entry, &sc);
   uint64_t unmatched, unwinds;
   tally_profile_anomalies(p, &unmatched, &unwinds);
-  fprintf(f, "\n  ],\n  \"anomalies\": {\"unmatched_returns\": %llu, \"unwinds\": %llu}\n}\n",
+  fputs("\n  ],", f);
+  write_tasks(p, fn, n, index, f);
+  fprintf(f, "\n  \"anomalies\": {\"unmatched_returns\": %llu, \"unwinds\": %llu}\n}\n",
           (unsigned long long)unmatched, (unsigned long long)unwinds);
   free(index);
   return ferror(f) ? -1 : 0;

@@ -74,6 +74,87 @@ static void print_flat(FILE *out, const tally_profile *p, const tally_profile_te
   free(order);
 }
 
+/* ---- tasks ---- */
+
+typedef struct task_func_sort {
+  const tally_task_func *f;
+  int sig;
+} task_func_sort;
+
+static int by_task_func(const void *a, const void *b, void *ctx) {
+  const task_func_sort *c = ctx;
+  uint64_t x = c->f[*(const size_t *)a].self[c->sig], y = c->f[*(const size_t *)b].self[c->sig];
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Per task: its totals in the --signals columns, then its functions. */
+static void print_tasks(FILE *out, const tally_profile *p, const tally_profile_text_opts *o) {
+  const tally_task_profile *t;
+  size_t nt = tally_profile_tasks(p, &t);
+  if (!nt)
+    return;
+  const tally_func_profile *fn;
+  size_t nfn = tally_profile_functions(p, &fn);
+  int cyc = tally_signal_lookup("cycle");
+  uint64_t total = tally_profile_total(p, cyc);
+  char a[32];
+  fprintf(out, "\nTasks (exact: every cycle of the run counted to the task or trap context it ran in)\n");
+  fprintf(out, "  following %s\n\n", tally_profile_tasks_source(p));
+  fprintf(out, "%8s %12s", "%cycles", "switches");
+  for (int c = 0; c < o->nsignals; c++)
+    fprintf(out, " %16s", tally_signal_name(o->signals[c]));
+  fprintf(out, "  %s\n", "task");
+  for (size_t i = 0; i < nt; i++) {
+    fprintf(out, "%7.2f%% %12s", total ? 100.0 * (double)t[i].total[cyc] / (double)total : 0.0,
+            tally_format_count(t[i].switches, a, sizeof a));
+    for (int c = 0; c < o->nsignals; c++)
+      fprintf(out, " %16s", tally_format_count(t[i].total[o->signals[c]], a, sizeof a));
+    fprintf(out, "  %s\n", t[i].name);
+  }
+  fprintf(out, "%8s %12s", "", "total");
+  for (int c = 0; c < o->nsignals; c++)
+    fprintf(out, " %16s", tally_format_count(tally_profile_total(p, o->signals[c]), a, sizeof a));
+  fprintf(out, "\n");
+  for (size_t i = 0; i < nt; i++) {
+    size_t n = t[i].nfuncs, *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+      return;
+    for (size_t k = 0; k < n; k++)
+      order[k] = k;
+    task_func_sort ctx = {t[i].funcs, o->sort};
+    qsort_r(order, n, sizeof *order, by_task_func, &ctx);
+    fprintf(out, "\n  %s:\n%8s %8s %14s", t[i].name, "%self", "%incl", "calls");
+    for (int c = 0; c < o->nsignals; c++)
+      fprintf(out, " %16s", tally_signal_name(o->signals[c]));
+    fprintf(out, " %16s  %s\n", "incl cycles", "function");
+    uint64_t tt = t[i].total[cyc];
+    size_t shown = 0;
+    for (size_t k = 0; k < n; k++) {
+      const tally_task_func *f = &t[i].funcs[order[k]];
+      if (!f->self[cyc] && !f->calls && !f->inclusive[cyc])
+        continue;
+      if (o->top && shown == o->top)
+        break;
+      shown++;
+      fprintf(out, "%7.2f%% %7.2f%% %14s", tt ? 100.0 * (double)f->self[cyc] / (double)tt : 0.0,
+              tt ? 100.0 * (double)f->inclusive[cyc] / (double)tt : 0.0, tally_format_count(f->calls, a, sizeof a));
+      for (int c = 0; c < o->nsignals; c++)
+        fprintf(out, " %16s", tally_format_count(f->self[o->signals[c]], a, sizeof a));
+      fprintf(out, " %16s  %s\n", tally_format_count(f->inclusive[cyc], a, sizeof a),
+              f->func >= 0 && (size_t)f->func < nfn ? fn[f->func].name : "[unknown]");
+    }
+    free(order);
+  }
+  fprintf(out, "\n  per task: %%self and %%incl are shares of the task's cycles; a trap taken while a task ran\n"
+               "  is counted in its own context (irq:N for interrupt N, trap:N for exception cause N).\n");
+  const char *const *notes;
+  size_t dropped, nn = tally_profile_task_notes(p, &notes, &dropped);
+  for (size_t k = 0; k < nn; k++)
+    fprintf(out, "note: tasks: %s\n", notes[k]);
+  if (dropped)
+    fprintf(out, "note: tasks: %zu more problems like these\n", dropped);
+}
+
 /* ---- the line profile ---- */
 
 typedef struct line_sort {
@@ -283,6 +364,7 @@ int report_profile_text(const tally_sim *sim, const tally_profile *p, const tall
             tally_core_name(sim), tally_format_count(cycles, a, sizeof a), tally_format_count(insns, b, sizeof b),
             insns ? (double)cycles / (double)insns : 0.0);
   print_flat(out, p, o);
+  print_tasks(out, p, o);
   if (o->lines)
     print_lines(out, p, o);
   if (o->callgraph)

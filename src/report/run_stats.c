@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tally/export.h"
+#include "tally/irq.h"
 
 static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
@@ -52,6 +53,27 @@ static void stats_text(tally_sim *sim, FILE *f) {
   free(t);
 }
 
+/* "interrupts": each PLIC source that rose (include/tally/irq.h), when any did. */
+static void interrupts_json(tally_sim *sim, FILE *f) {
+  tally_irq_source src[96];
+  size_t n = tally_irq_sources(sim, src, sizeof src / sizeof src[0]);
+  if (!n)
+    return;
+  fprintf(f, "  \"interrupts\": {\n");
+  for (size_t i = 0; i < n; i++) {
+    const tally_irq_source *s = &src[i];
+    fprintf(f,
+            "    \"%u\": {\"rises\": %llu, \"requests\": %llu, \"merged\": %llu, \"taken\": %llu, \"polled\": %llu, "
+            "\"latency_min\": %llu, \"latency_median\": %llu, \"latency_max\": %llu, \"jitter\": %llu, "
+            "\"waiting\": %s}%s\n",
+            s->source, (unsigned long long)s->rises, (unsigned long long)s->requests, (unsigned long long)s->merged,
+            (unsigned long long)s->taken, (unsigned long long)s->polled, (unsigned long long)s->lat_min,
+            (unsigned long long)s->lat_median, (unsigned long long)s->lat_max,
+            (unsigned long long)(s->lat_max - s->lat_min), s->waiting ? "true" : "false", i + 1 < n ? "," : "");
+  }
+  fprintf(f, "  },\n");
+}
+
 static int stats_json(tally_sim *sim, int exit_status, FILE *f) {
   int n = tally_signal_count();
   uint64_t *t = calloc((size_t)n, sizeof *t);
@@ -66,6 +88,7 @@ static int stats_json(tally_sim *sim, int exit_status, FILE *f) {
   fprintf(f, "  \"seconds\": %.9g,\n  \"frequency_mhz\": %g,\n  \"voltage\": %g,\n", e.seconds, e.frequency_mhz, e.voltage);
   fprintf(f, "  \"energy_j\": {\"core\": %.9g, \"static\": %.9g, \"caches\": %.9g, \"memory\": %.9g, \"total\": %.9g},\n",
           e.core_j, e.static_j, e.cache_j, e.mem_j, e.total_j);
+  interrupts_json(sim, f);
   fprintf(f, "  \"signals\": {\n");
   for (int i = 0; i < n; i++)
     fprintf(f, "    \"%s\": %llu%s\n", tally_signal_name(i), (unsigned long long)t[i], i + 1 < n ? "," : "");

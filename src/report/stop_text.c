@@ -40,9 +40,11 @@ static void report_trap(const tally_sim *sim, FILE *f) {
   fprintf(f, "tally: the program trapped: %s (mcause %u), %s\n", tally_cause_name(t.cause), t.cause,
           tally_stop_detail(sim));
   describe_pc(sim, t.pc, f);
-  char why[160];
+  char why[320];
   if (t.cause == 2 && tally_core_lacks(sim, t.pc, why, sizeof why))
     fprintf(f, "  note  %s: the real core traps here too\n", why);
+  else if (t.cause == 2 && tally_program_isa_lacks(sim, why, sizeof why))
+    fprintf(f, "  note  %s\n", why);
   fprintf(f, "  mtval 0x%08x\n", t.tval);
   fprintf(f, "  after %s instructions\n", tally_format_count(t.instret, n, sizeof n));
   fprintf(f, "  registers:\n");

@@ -189,7 +189,7 @@ void serve_api(serve_ctx *c, const char *method, const char *path, serve_query_f
   } else if (strncmp(path, "/jobs", 5) == 0) {
     jobs(c, method, path, q, conn, body, r);
   } else if (strncmp(path, "/runs", 5) == 0) {
-    serve_stored(c, method, path + 5, q, conn, r);
+    serve_stored(c, method, path + 5, q, conn, body, r);
   } else if (strncmp(path, "/sweeps", 7) == 0) {
     serve_sweeps(c, method, path + 7, r);
   } else {

@@ -40,6 +40,9 @@ static void serve_usage(FILE *f) {
           "      --db FILE           the store of runs (default $TALLY_DB, else ./tally.db)\n"
           "      --sweep-db FILE     a sweep file of tally sweep --db: its sweeps on the\n"
           "                          page's Sweeps tab (read at every request)\n"
+          "      --source-dir DIR    the profile's annotated code shows the source text of\n"
+          "                          the program's files that lie in DIR (default: none;\n"
+          "                          the server opens no other file an upload names)\n"
           "      --dir DIR           the server's own folder for uploads and runs\n"
           "                          (default ./tally-serve; created)\n"
           "      --max-upload BYTES  largest request body (default 16Mi)\n"
@@ -83,6 +86,9 @@ static int make_dirs(serve_ctx *c) {
   if (mkdir(sub, 0700) != 0 && errno != EEXIST)
     return -1;
   snprintf(sub, sizeof sub, "%s/jobs", c->dir);
+  if (mkdir(sub, 0700) != 0 && errno != EEXIST)
+    return -1;
+  snprintf(sub, sizeof sub, "%s/runs", c->dir);
   if (mkdir(sub, 0700) != 0 && errno != EEXIST)
     return -1;
   return 0;
@@ -135,13 +141,13 @@ static bool opt_u64(const char *name, const char *arg, uint64_t *out) {
   return false;
 }
 
-enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_KEEPRUN, O_KEEPALL, O_CYCLES, O_INTERVALS, O_WORKER };
+enum { O_LISTEN = 256, O_TOKEN, O_DB, O_SWEEPDB, O_SRCDIR, O_DIR, O_MAXUP, O_INSNS, O_CPU, O_WALL, O_MEM, O_JOBS, O_KEEPRUN, O_KEEPALL, O_CYCLES, O_INTERVALS, O_WORKER };
 
 static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) {
   static const struct option opts[] = {
       {"listen", required_argument, 0, O_LISTEN}, {"token", required_argument, 0, O_TOKEN},
       {"db", required_argument, 0, O_DB},         {"dir", required_argument, 0, O_DIR},
-      {"sweep-db", required_argument, 0, O_SWEEPDB},
+      {"sweep-db", required_argument, 0, O_SWEEPDB}, {"source-dir", required_argument, 0, O_SRCDIR},
       {"max-upload", required_argument, 0, O_MAXUP}, {"max-insns", required_argument, 0, O_INSNS},
       {"cpu-limit", required_argument, 0, O_CPU}, {"wall-limit", required_argument, 0, O_WALL},
       {"mem-limit", required_argument, 0, O_MEM}, {"max-jobs", required_argument, 0, O_JOBS},
@@ -157,6 +163,7 @@ static int parse_opts(serve_ctx *c, const char **listen, int argc, char **argv) 
     case O_TOKEN: c->token = optarg; break;
     case O_DB: c->db = optarg; break;
     case O_SWEEPDB: c->sweep_db = optarg; break;
+    case O_SRCDIR: c->source_dir = optarg; break;
     case O_DIR: c->dir = optarg; break;
     case O_MAXUP: if (!opt_u64("--max-upload", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_upload = v; break;
     case O_INSNS: if (!opt_u64("--max-insns", optarg, &v)) return SERVE_EXIT_USAGE; c->lim.max_insns = v; break;
@@ -249,19 +256,33 @@ int cmd_serve(int argc, char **argv) {
   }
   if (c.sweep_db && !sweep_db_readable(c.sweep_db))
     return SERVE_EXIT_NOINPUT;
+  if (c.source_dir) { /* a real path: the worker compares the sources' real paths with it */
+    struct stat st;
+    char *real = realpath(c.source_dir, NULL);
+    if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "tally serve: --source-dir %s: %s\n", c.source_dir, real ? "not a folder" : strerror(errno));
+      free(real);
+      return SERVE_EXIT_NOINPUT;
+    }
+    c.source_dir = real;
+  }
   if (make_dirs(&c) != 0 || absolutize(&c.dir) != 0) {
     fprintf(stderr, "tally serve: --dir %s: cannot create it: %s\n", c.dir, strerror(errno));
+    free(c.source_dir);
     return SERVE_EXIT_CANTCREAT;
   }
   c.self_exe = realpath("/proc/self/exe", NULL);
   if (!c.self_exe) {
     fprintf(stderr, "tally serve: cannot find its own executable: %s\n", strerror(errno));
+    free(c.source_dir);
+    free(c.dir);
     return SERVE_EXIT_INTERNAL;
   }
   serve_block_stop_signals();
   if (serve_collector_start(&c) != 0) {
     free(c.self_exe);
     free(c.dir);
+    free(c.source_dir);
     return SERVE_EXIT_CANTCREAT;
   }
   rc = serve_http_run(&c, listen);
@@ -270,5 +291,6 @@ int cmd_serve(int argc, char **argv) {
   serve_programs_free(&c);
   free(c.self_exe);
   free(c.dir);
+  free(c.source_dir);
   return rc;
 }

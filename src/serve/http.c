@@ -62,7 +62,7 @@ static int append(char **buf, size_t *len, const char *data, size_t n) {
 /* The multipart parts the upload form has; anything else is ignored. */
 static enum MHD_Result post_part(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
                                  const char *ctype, const char *enc, const char *data, uint64_t off, size_t size) {
-  (void)kind; (void)filename; (void)ctype; (void)enc; (void)off;
+  (void)kind; (void)ctype; (void)enc; (void)off;
   req *r = cls;
   serve_upload *u = &r->up;
   static const size_t max_field = 31;
@@ -72,6 +72,8 @@ static enum MHD_Result post_part(void *cls, enum MHD_ValueKind kind, const char 
   else if (strcmp(key, "bin") == 0) buf = &u->bin, len = &u->bin_n;
   else if (strcmp(key, "map") == 0) buf = &u->map, len = &u->map_n;
   if (buf) {
+    if (filename && !u->name[0] && strcmp(key, "map") != 0)
+      serve_program_name(filename, u->name, sizeof u->name);
     if (append(buf, len, data, size) != 0)
       r->too_big = true;
     return MHD_YES;

@@ -55,6 +55,7 @@ struct serve_job {
   const char *state;      /* "running", "done", "stopped", "failed" */
   char reason[200];       /* why it stopped, when not by itself */
   char said[200];         /* the reason the worker's end event gave, "" if none */
+  json_t *end;            /* the worker's end event, or NULL */
   time_t deadline;
   volatile int stop;      /* the user asked */
   pthread_t reader;
@@ -144,6 +145,8 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
   json_object_set_new(job, "max_cycles", json_integer((json_int_t)(cycles > INT64_MAX ? INT64_MAX : cycles)));
   json_object_set_new(job, "max_output", json_integer((json_int_t)c->lim.max_output));
   json_object_set_new(job, "collector", json_string(c->collector_addr));
+  if (c->source_dir) /* the server's option, never the request's */
+    json_object_set_new(job, "source_dir", json_string(c->source_dir));
   return 0;
 }
 
@@ -301,6 +304,8 @@ static void take_line(serve_ctx *c, serve_job *j, const char *line, size_t n) {
     const char *r = json_string_value(json_object_get(e, "reason"));
     pthread_mutex_lock(&c->lock);
     snprintf(j->said, sizeof j->said, "%s", r ? r : "");
+    json_decref(j->end);
+    j->end = json_incref(e);
     pthread_mutex_unlock(&c->lock);
   }
   bool is_start = t && strcmp(t, "start") == 0;
@@ -381,7 +386,12 @@ static void finish(serve_ctx *c, serve_job *j, int status, const char *why) {
     j->state = "done";
   }
   c->running--;
+  json_t *end = j->end;
+  j->end = NULL;
   pthread_mutex_unlock(&c->lock);
+  if (end) /* what the page keeps beside the store (stored.c) */
+    serve_run_keep(c, j->dir, end);
+  json_decref(end);
   malloc_trim(0); /* the run's events that were let go: back to the system, from every thread's arena */
 }
 
@@ -664,6 +674,7 @@ void serve_jobs_free(serve_ctx *c) {
     log_clear(c, &j->log);
     pthread_mutex_unlock(&c->lock);
     free(j->log.v);
+    json_decref(j->end);
     free(j);
   }
 }

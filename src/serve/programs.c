@@ -24,6 +24,7 @@ struct serve_program {
   bool raw;
   uint32_t load_addr, entry;
   char board[48];               /* "" : virt */
+  char name[72];                /* serve_program_name() of the upload's file */
   json_t *desc;
   serve_program *next;
 };
@@ -57,6 +58,7 @@ static void program_fill(const serve_program *p, json_t *job) {
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/%s", p->dir, p->raw ? "program.bin" : "program.elf");
   json_object_set_new(job, "program", json_string(path));
+  json_object_set_new(job, "name", json_string(p->name));
   if (p->board[0]) /* a run may name another (jobs.c) */
     json_object_set_new(job, "board", json_string(p->board));
   if (p->raw) {
@@ -114,13 +116,33 @@ static json_t *check(serve_ctx *c, serve_program *p, char *msg, size_t msgsize) 
   }
   json_t *d = json_pack("{s:I,s:s,s:O}", "id", (json_int_t)p->id, "kind", p->raw ? "bin" : "elf", "functions",
                         funcs);
+  json_t *warn = json_object_get(r, "warnings"); /* a .map the .bin contradicts (worker_check.c) */
+  json_object_set_new(d, "warnings", json_is_array(warn) ? json_incref(warn) : json_array());
   json_decref(r);
   json_object_set_new(d, "board", json_string(p->board[0] ? p->board : "virt"));
+  json_object_set_new(d, "name", json_string(p->name));
   if (p->raw) {
     json_object_set_new(d, "load_addr", json_integer(p->load_addr));
     json_object_set_new(d, "entry", json_integer(p->entry));
   }
   return d;
+}
+
+void serve_program_name(const char *filename, char *out, size_t size) {
+  const char *base = strrchr(filename, '/'), *b2 = strrchr(filename, '\\');
+  base = base ? base + 1 : filename;
+  if (b2 && b2 + 1 > base)
+    base = b2 + 1;
+  size_t n = strlen(base), o = 0;
+  if (n > 4 && (strcmp(base + n - 4, ".elf") == 0 || strcmp(base + n - 4, ".bin") == 0))
+    n -= 4;
+  for (size_t i = 0; i < n && o + 1 < size; i++) {
+    unsigned char ch = (unsigned char)base[i];
+    out[o++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '_';
+  }
+  out[o] = 0;
+  if (o == 0)
+    snprintf(out, size, "program");
 }
 
 /* What the form must hold, before anything is written. */
@@ -188,6 +210,7 @@ json_t *serve_program_add(serve_ctx *c, const serve_upload *u, char *msg, size_t
     return snprintf(msg, msgsize, "out of memory"), NULL;
   if (validate_form(u, p, msg, msgsize) != 0)
     return free(p), NULL;
+  snprintf(p->name, sizeof p->name, "%s", u->name[0] ? u->name : "program");
   pthread_mutex_lock(&c->lock);
   p->id = c->next_program < MAX_PROGRAMS ? c->next_program++ : 0;
   pthread_mutex_unlock(&c->lock);

@@ -41,6 +41,7 @@ typedef struct serve_ctx {
   char *dir;                /* the server's own folder: programs/ and jobs/ under it */
   char *db;                 /* the SQLite store of runs */
   char *sweep_db;           /* --sweep-db: the sweep file the page shows, or NULL */
+  char *source_dir;         /* --source-dir: source files the page may show lie in it (a real path), or NULL */
   char *token;              /* required on /api when not NULL */
   char *self_exe;           /* this binary, for the workers */
   char host[64];            /* the listen address as Host headers must name it */
@@ -83,11 +84,16 @@ typedef struct serve_upload {
   char load_addr[32], entry[32];
   char kind[8];             /* "elf" or "bin" */
   char board[48];           /* the board it is linked for ("": virt; docs/boards.md) */
+  char name[72];            /* the program's name: the uploaded file's, shown only (never a path) */
 } serve_upload;
 
 /* Stores and checks an upload; returns the program as JSON (id, kind,
  * functions, ...) or NULL with `msg` saying what is wrong with it. */
 json_t *serve_program_add(serve_ctx *c, const serve_upload *u, char *msg, size_t msgsize);
+/* The program's name from an uploaded file's name: its last path part
+ * without .elf/.bin, control and non-ASCII bytes as '_'; "program" when
+ * nothing is left. Shown and stored with the runs, never a path. */
+void serve_program_name(const char *filename, char *out, size_t size);
 /* The program's JSON description, or NULL. */
 json_t *serve_program_json(serve_ctx *c, unsigned id);
 /* Fills paths of a stored program for a worker's job; -1 if unknown. */
@@ -163,8 +169,13 @@ bool serve_query_u64(serve_query_fn q, void *conn, const char *key, uint64_t max
 void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- stored.c: the store of runs (tally report's) ---- */
+/* What the page keeps of a stored run beside the store, in DIR/runs/:
+ * ID.json (the request: name, core, board, overrides, pairs; the end:
+ * cycles, instructions, exit; the user's note) and ID.profile.json (its
+ * exact profile). Called when a run of the page ends (jobs.c). */
+void serve_run_keep(serve_ctx *c, const char *jobdir, json_t *end);
 void serve_stored(serve_ctx *c, const char *method, const char *rest, serve_query_fn q, void *conn,
-                  serve_reply *r);
+                  const char *body, serve_reply *r);
 
 /* ---- sweeps.c: `tally sweep`'s results (--sweep-db) ---- */
 void serve_sweeps(serve_ctx *c, const char *method, const char *path, serve_reply *r);

@@ -3,14 +3,21 @@
  * /api/runs/ID gives one (counters in plain words, totals and their
  * verification, the intervals for the plot), DELETE removes one,
  * /api/runs/ID/export?format=csv|json downloads it as `tally report` would
- * write it. Each request opens its own connection to the store. Run ids
+ * write it. Each request opens its own connection to the store. A run of
+ * the page also has what the store does not keep, in DIR/runs/ (the
+ * request's overrides and pairs, the end's cycles, the user's note, the
+ * exact profile): merged into the list and the run, the profile at
+ * /api/runs/ID/profile, the note set by PUT /api/runs/ID/note. Run ids
  * travel as "0x" + 16 hex digits (as tally prints them): JSON numbers lose
  * digits past 2^53.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "serve.h"
 #include "tally/export.h"
@@ -24,6 +31,120 @@ json_t *serve_run_id(uint64_t id) {
   return json_string(s);
 }
 
+#define MAX_NOTE 500 /* bytes of a user's note */
+
+static void kept_path(serve_ctx *c, uint64_t id, const char *suffix, char *out, size_t size) {
+  snprintf(out, size, "%s/runs/0x%016" PRIx64 "%s", c->dir, id, suffix);
+}
+
+void serve_run_keep(serve_ctx *c, const char *jobdir, json_t *end) {
+  const char *rid = json_string_value(json_object_get(end, "run_id"));
+  uint64_t id;
+  if (!rid || !serve_parse_u64(rid, strlen(rid), true, UINT64_MAX, &id) || id == 0)
+    return;
+  char path[PATH_MAX + 64], to[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/job.json", jobdir);
+  json_t *job = json_load_file(path, 0, NULL);
+  if (!job)
+    return;
+  json_t *k = json_object();
+  const char *from_job[] = {"name", "core", "board", "sets", "pairs", "args", "interval", "counters", "width", "arrs"};
+  for (size_t i = 0; i < sizeof from_job / sizeof from_job[0]; i++)
+    if (json_object_get(job, from_job[i]))
+      json_object_set(k, from_job[i], json_object_get(job, from_job[i]));
+  const char *from_end[] = {"cycles", "insns", "stop", "exit_code"};
+  for (size_t i = 0; i < sizeof from_end / sizeof from_end[0]; i++)
+    if (json_object_get(end, from_end[i]))
+      json_object_set(k, from_end[i], json_object_get(end, from_end[i]));
+  json_decref(job);
+  snprintf(path, sizeof path, "%s/profile.json", jobdir);
+  kept_path(c, id, ".profile.json", to, sizeof to);
+  unlink(to);
+  json_object_set_new(k, "profile", json_boolean(link(path, to) == 0));
+  kept_path(c, id, ".json", to, sizeof to);
+  json_dump_file(k, to, JSON_COMPACT);
+  json_decref(k);
+}
+
+static json_t *kept(serve_ctx *c, uint64_t id) {
+  char path[PATH_MAX + 64];
+  kept_path(c, id, ".json", path, sizeof path);
+  return json_load_file(path, 0, NULL);
+}
+
+/* The kept fields join the run's (the store's win where both have one). */
+static void add_kept(serve_ctx *c, uint64_t id, json_t *run) {
+  json_t *k = kept(c, id);
+  if (!json_is_object(k)) {
+    json_decref(k);
+    return;
+  }
+  const char *key;
+  json_t *v;
+  json_object_foreach(k, key, v) {
+    if (strcmp(key, "note") == 0)
+      json_object_set(run, "user_note", v);
+    else if (!json_object_get(run, key) || json_is_null(json_object_get(run, key)))
+      json_object_set(run, key, v);
+  }
+  json_decref(k);
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *buf = NULL;
+  size_t n = 0, cap = 0, got;
+  char chunk[65536];
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (n + got + 1 > cap) {
+      cap = (n + got + 1) * 2;
+      char *b = realloc(buf, cap);
+      if (!b)
+        return fclose(f), free(buf), NULL;
+      buf = b;
+    }
+    memcpy(buf + n, chunk, got);
+    n += got;
+  }
+  fclose(f);
+  *len = n;
+  return buf ? buf : calloc(1, 1);
+}
+
+static void set_note(serve_ctx *c, tally_store *s, uint64_t id, const char *body, serve_reply *r) {
+  tally_store_run run;
+  tally_error err;
+  int f = tally_store_get_run(s, id, &run, &err);
+  if (f <= 0)
+    return f == 0 ? serve_error(r, 404, "no run 0x%016" PRIx64 " in the store", id) : serve_error(r, 500, "%s", err.msg);
+  tally_store_run_clear(&run);
+  json_error_t je;
+  json_t *req = body ? json_loads(body, 0, &je) : NULL;
+  json_t *note = json_object_get(req, "note");
+  if (!json_is_string(note) || json_string_length(note) > MAX_NOTE) {
+    json_decref(req);
+    return serve_error(r, 400, "the request must be {\"note\": a string of at most %d bytes}", MAX_NOTE);
+  }
+  json_t *k = kept(c, id);
+  if (!json_is_object(k)) {
+    json_decref(k);
+    k = json_object();
+  }
+  json_object_set(k, "note", note);
+  char path[PATH_MAX + 64];
+  kept_path(c, id, ".json", path, sizeof path);
+  int rc = json_dump_file(k, path, JSON_COMPACT);
+  json_decref(k);
+  if (rc != 0) {
+    json_decref(req);
+    return serve_error(r, 500, "cannot keep the note: %s", strerror(errno));
+  }
+  r->json = json_pack("{s:o,s:O}", "id", serve_run_id(id), "note", note);
+  json_decref(req);
+}
+
 static json_t *run_json(const tally_store_run *r) {
   return json_pack("{s:o,s:s?,s:s?,s:I,s:I,s:I,s:I,s:s?,s:s?,s:s,s:s?,s:I}", "id", serve_run_id(r->run_id),
                    "program", r->program, "core", r->core, "counters", (json_int_t)r->counters, "width",
@@ -32,15 +153,18 @@ static json_t *run_json(const tally_store_run *r) {
                    r->note, "intervals", (json_int_t)r->intervals);
 }
 
-static void list(tally_store *s, serve_reply *r) {
+static void list(serve_ctx *c, tally_store *s, serve_reply *r) {
   tally_store_run *runs;
   size_t n;
   tally_error err;
   if (tally_store_list(s, &runs, &n, &err) != 0)
     return serve_error(r, 500, "%s", err.msg);
   json_t *a = json_array();
-  for (size_t i = n; i-- > 0;) /* newest first */
-    json_array_append_new(a, run_json(&runs[i]));
+  for (size_t i = 0; i < n; i++) { /* oldest first, as tally report lists them */
+    json_t *j = run_json(&runs[i]);
+    add_kept(c, runs[i].run_id, j);
+    json_array_append_new(a, j);
+  }
   tally_store_list_free(runs, n);
   r->json = json_pack("{s:o}", "runs", a);
 }
@@ -66,7 +190,7 @@ static json_t *totals_json(const tally_store_totals *t) {
                    (json_int_t)t->missing, "partial", (json_int_t)t->intervals_partial);
 }
 
-static void one(tally_store *s, uint64_t id, serve_reply *r) {
+static void one(serve_ctx *ctx, tally_store *s, uint64_t id, serve_reply *r) {
   tally_store_run run;
   tally_error err;
   int f = tally_store_get_run(s, id, &run, &err);
@@ -74,6 +198,7 @@ static void one(tally_store *s, uint64_t id, serve_reply *r) {
     return f == 0 ? serve_error(r, 404, "no run 0x%016" PRIx64 " in the store", id) : serve_error(r, 500, "%s", err.msg);
   json_t *j = run_json(&run);
   tally_store_run_clear(&run);
+  add_kept(ctx, id, j);
   tally_store_counter *c;
   size_t n;
   tally_store_totals t;
@@ -110,7 +235,7 @@ static void export(serve_ctx *c, tally_store *s, uint64_t id, const char *fmt, s
 }
 
 void serve_stored(serve_ctx *c, const char *method, const char *path, serve_query_fn q, void *conn,
-                  serve_reply *r) {
+                  const char *body, serve_reply *r) {
   tally_error err;
   tally_store *s = tally_store_open(c->db, true, &err);
   if (!s)
@@ -119,21 +244,36 @@ void serve_stored(serve_ctx *c, const char *method, const char *path, serve_quer
   const char *rest;
   bool get = strcmp(method, "GET") == 0;
   if (*path == 0 && get) {
-    list(s, r);
+    list(c, s, r);
   } else if (*path != '/') {
     serve_error(r, 404, "no such API path: /runs%s", path);
   } else if (!serve_path_id(path + 1, "run id", true, UINT64_MAX, &id, &rest, r)) {
     /* 400, said */
   } else if (*rest == 0 && get) {
-    one(s, id, r);
+    one(c, s, id, r);
   } else if (*rest == 0 && strcmp(method, "DELETE") == 0) {
     int f = tally_store_delete(s, id, &err);
     if (f < 0)
       serve_error(r, 500, "%s", err.msg);
     else if (f == 0)
       serve_error(r, 404, "no run 0x%016" PRIx64 " in the store", id);
-    else
+    else {
+      char kp[PATH_MAX + 64];
+      kept_path(c, id, ".json", kp, sizeof kp);
+      unlink(kp);
+      kept_path(c, id, ".profile.json", kp, sizeof kp);
+      unlink(kp);
       r->json = json_pack("{s:o}", "deleted", serve_run_id(id));
+    }
+  } else if (strcmp(rest, "/profile") == 0 && get) {
+    char kp[PATH_MAX + 64];
+    kept_path(c, id, ".profile.json", kp, sizeof kp);
+    r->body = read_all(kp, &r->len);
+    r->type = "application/json";
+    if (!r->body)
+      serve_error(r, 404, "run 0x%016" PRIx64 " has no profile kept (run from the page with the exact profile)", id);
+  } else if (strcmp(rest, "/note") == 0 && strcmp(method, "PUT") == 0) {
+    set_note(c, s, id, body, r);
   } else if (strcmp(rest, "/export") == 0 && get) {
     export(c, s, id, q(conn, "format"), r);
   } else {

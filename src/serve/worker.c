@@ -45,6 +45,7 @@ typedef struct worker {
   char utf8[4];               /* the start of a UTF-8 sequence the last write cut */
   size_t utf8_n;
   tally_line_table *lines;    /* the ELF's, read before the sandbox closes files */
+  json_t *sources;            /* the source files' text (--source-dir), read then too, or NULL */
   uint64_t rows_sent;
   tally_error err;
   int rc;                     /* go()'s exit status */
@@ -391,10 +392,13 @@ static int set_up(worker *w, FILE **prof) {
   if (set_core(w) != 0)
     return fail("the core model", w->err.msg);
   if (json_is_true(json_object_get(job, "profile"))) {
-    if (tally_profile_enable(w->sim, 0, &w->err) != 0)
+    if (tally_profile_enable(w->sim, 0, &w->err) != 0 ||
+        tally_profile_timeline_enable(w->sim, WORKER_TIMELINE_CALLS, &w->err) != 0)
       return fail("the profile", w->err.msg);
     if (!jstr(job, "map", NULL))
       w->lines = tally_line_table_read(jstr(job, "program", ""), &w->err); /* none is fine: the page says so */
+    if (w->lines && jstr(job, "source_dir", NULL))
+      w->sources = worker_read_sources(w->sim, w->lines, jstr(job, "source_dir", ""));
     *prof = fopen("profile.json", "w");
     if (!*prof)
       return fail("the profile", "cannot write profile.json in the run's folder");
@@ -411,7 +415,7 @@ static int go(worker *w) {
     return rc;
   if (serve_sandbox_no_files() != 0)
     return fail("the sandbox", "cannot shut the run off from host files on this machine");
-  if (w->m && tally_measure_start(w->m, "program", tally_core_name(w->sim), &w->err) != 0)
+  if (w->m && tally_measure_start(w->m, jstr(w->job, "name", "program"), tally_core_name(w->sim), &w->err) != 0)
     return fail("the statistics module", w->err.msg);
   stop_measure = w->m;
   if (stop_signal)
@@ -434,7 +438,7 @@ static int go(worker *w) {
   if (prof) {
     tally_profile *p = tally_profile_take(w->sim);
     if (p)
-      worker_write_profile(w->sim, p, w->lines, prof);
+      worker_write_profile(w->sim, p, w->lines, w->sources, prof);
     tally_profile_free(p);
     fclose(prof);
   }
@@ -486,14 +490,20 @@ int serve_worker_main(const char *jobdir) {
    * every open but the console, below the seccomp filter that backs it */
   else if (tally_set_host_files(w.sim, TALLY_HOST_FILES_NONE, NULL, &w.err) != 0)
     rc = fail("the run", w.err.msg);
-  else if (json_is_true(json_object_get(w.job, "check")))
-    rc = worker_check(w.sim, load(&w), jstr(w.job, "map", NULL) ? NULL : jstr(w.job, "program", NULL), &w.err);
+  else if (json_is_true(json_object_get(w.job, "check"))) {
+    bool raw = jstr(w.job, "map", NULL) != NULL;
+    struct stat st;
+    uint32_t lo = (uint32_t)json_integer_value(json_object_get(w.job, "load_addr"));
+    uint64_t hi = raw && stat(jstr(w.job, "program", ""), &st) == 0 ? lo + (uint64_t)st.st_size : lo;
+    rc = worker_check(w.sim, load(&w), raw ? NULL : jstr(w.job, "program", NULL), raw, lo, hi, &w.err);
+  }
   else
     rc = go_in_thread(&w);
   stop_measure = NULL;
   stop_sim = NULL;
   tally_measure_free(w.m);
   tally_line_table_free(w.lines);
+  json_decref(w.sources);
   tally_sim_free(w.sim);
   fclose(w.out);
   json_decref(w.rows);

@@ -1,6 +1,10 @@
 /*
  * A sweep's results as people and tools read them: the table, CSV, JSON,
- * the Pareto front over two metrics and the best point. Everything is read
+ * the Pareto front over two metrics and the best point, each of them per
+ * program (a point of one program is never weighed against another's: the
+ * shorter program would always win), and over all programs each
+ * configuration's geometric mean, over the programs, of each metric
+ * relative to the baseline configuration (point 0's). Everything is read
  * back from the file, so the output of a resumed or merged sweep is the
  * output of one uninterrupted run.
  */
@@ -121,6 +125,9 @@ static const char *cfg_name(const row *r) {
   return r->pt.cfg ? r->pt.cfg->name : "";
 }
 
+static int usable(const table *t, const row *r);
+static int on_front(const table *t, const row *r);
+
 static void header(FILE *out, const table *t, const char *sep, int csv) {
   if (csv)
     fprintf(out, "point%sprogram%sconfig", sep, sep);
@@ -130,6 +137,8 @@ static void header(FILE *out, const table *t, const char *sep, int csv) {
     fprintf(out, csv ? "%s%s" : "%s%14s", sep, t->s->axes[a].key);
   for (size_t c = 0; c < t->cols.n; c++)
     fprintf(out, csv ? "%s%s" : "%s%16s", sep, t->cols.v[c]);
+  if (csv)
+    fprintf(out, "%sfront", sep);
   fputc('\n', out);
 }
 
@@ -149,6 +158,8 @@ static void line(FILE *out, const table *t, const row *r, const char *sep, int c
     else
       value(out, r->v[c], "%*lld", csv ? 0 : 16);
   }
+  if (csv) /* on its program's front: 1, 0; empty when not run */
+    fprintf(out, "%s%s", sep, !r->stored ? "" : usable(t, r) && on_front(t, r) ? "1" : "0");
   fputc('\n', out);
 }
 
@@ -156,19 +167,67 @@ static int usable(const table *t, const row *r) {
   return r->stored && r->v[t->iexit] == 0;
 }
 
-/* r is on the front: no usable point is at least as good in both metrics
- * and better in one (smaller is better). */
+/* r is on its program's front: no usable point of the same program is at
+ * least as good in both metrics and better in one (smaller is better). */
 static int on_front(const table *t, const row *r) {
   double a = r->v[t->ip0], b = r->v[t->ip1];
   for (size_t j = 0; j < t->n; j++) {
     const row *q = &t->rows[j];
-    if (!usable(t, q))
+    if (!usable(t, q) || q->pt.prog != r->pt.prog)
       continue;
     double qa = q->v[t->ip0], qb = q->v[t->ip1];
     if (qa <= a && qb <= b && (qa < a || qb < b))
       return 0;
   }
   return 1;
+}
+
+/* Points per program: its configurations times the axes' values. Point
+ * p * per + c is configuration c of program p (sw_point_make). */
+static size_t per_program(const tally_sweep *s) {
+  size_t n = s->ncfgs ? s->ncfgs : 1;
+  for (size_t a = 0; a < s->naxes; a++)
+    n *= s->axes[a].values.n;
+  return n;
+}
+
+/* Program p's best point by the objective, or NULL. */
+static const row *best_of(const table *t, size_t p) {
+  size_t per = per_program(t->s);
+  const row *best = NULL;
+  for (size_t c = 0; c < per && p * per + c < t->n; c++) {
+    const row *r = &t->rows[p * per + c];
+    if (usable(t, r) && (!best || r->v[t->iobj] < best->v[t->iobj]))
+      best = r;
+  }
+  return best;
+}
+
+/* Configuration c by name: its [config] and axis values ("fast icache.size=1K"). */
+static void config_name(const table *t, size_t c, char *buf, size_t size) {
+  const row *r = &t->rows[c];
+  size_t o = (size_t)snprintf(buf, size, "%s", cfg_name(r));
+  for (size_t a = 0; a < t->s->naxes && o < size; a++)
+    o += (size_t)snprintf(buf + o, size - o, "%s%s=%s", o ? " " : "", t->s->axes[a].key, sw_axis_value(t->s, a, c));
+  if (!buf[0])
+    snprintf(buf, size, "(the one configuration)");
+}
+
+/* Configuration c's geometric mean over the programs of metric column m
+ * relative to configuration 0's: NAN when no program has both (exit 0,
+ * both values above 0); *k the programs counted. */
+static double geomean(const table *t, size_t c, size_t m, size_t *k) {
+  size_t per = per_program(t->s);
+  double sum = 0;
+  *k = 0;
+  for (size_t p = 0; p < t->s->nprogs && p * per + c < t->n; p++) {
+    const row *r = &t->rows[p * per + c], *b = &t->rows[p * per];
+    if (!usable(t, r) || !usable(t, b) || !(r->v[m] > 0) || !(b->v[m] > 0))
+      continue;
+    sum += log(r->v[m] / b->v[m]);
+    (*k)++;
+  }
+  return *k ? exp(sum / (double)*k) : NAN;
 }
 
 static void json_str(FILE *out, const char *s) {
@@ -247,7 +306,84 @@ static void json(FILE *out, const table *t, const char *name) {
     fputs("}}", out);
     first = 0;
   }
-  fputs("\n]}\n", out);
+  fputs("\n],\n \"best\": [", out);
+  for (size_t p = 0; p < t->s->nprogs; p++) {
+    const row *b = best_of(t, p);
+    fputs(p ? ", {\"program\": " : "{\"program\": ", out);
+    json_str(out, t->s->progs[p].name);
+    if (b)
+      fprintf(out, ", \"point\": %zu}", b->pt.index);
+    else
+      fputs(", \"point\": null}", out);
+  }
+  char cname[1400];
+  config_name(t, 0, cname, sizeof cname);
+  fputs("],\n \"aggregate\": {\"baseline\": ", out);
+  json_str(out, cname);
+  fputs(", \"configs\": [", out);
+  size_t per = per_program(t->s);
+  for (size_t c = 0; c < per && c < t->n; c++) {
+    config_name(t, c, cname, sizeof cname);
+    fputs(c ? ",\n  {\"config\": " : "\n  {\"config\": ", out);
+    json_str(out, cname);
+    size_t most = 0;
+    fputs(", \"geomean\": {", out);
+    int any = 0;
+    for (size_t m = 0; m < t->cols.n; m++) {
+      if ((int)m == t->iexit)
+        continue;
+      size_t k;
+      double g = geomean(t, c, m, &k);
+      most = k > most ? k : most;
+      fputs(any ? ", " : "", out);
+      json_str(out, t->cols.v[m]);
+      if (isnan(g))
+        fputs(": null", out);
+      else
+        fprintf(out, ": %.6f", g);
+      any = 1;
+    }
+    fprintf(out, "}, \"programs\": %zu}", most);
+  }
+  fputs("]}}\n", out);
+}
+
+/* Over all programs: each configuration's geometric means (the table). */
+static void aggregate(FILE *out, const table *t) {
+  char cname[1400];
+  size_t per = per_program(t->s);
+  int w = 13;
+  for (size_t c = 0; c < per && c < t->n; c++) {
+    config_name(t, c, cname, sizeof cname);
+    if ((int)strlen(cname) > w)
+      w = (int)strlen(cname);
+  }
+  config_name(t, 0, cname, sizeof cname);
+  fprintf(out, "over all %zu programs: each metric's geometric mean over the programs, relative to the baseline "
+          "configuration %s (point 0's):\n", t->s->nprogs, cname);
+  fprintf(out, "%-*s %8s", w, "configuration", "programs");
+  for (size_t m = 0; m < t->cols.n; m++)
+    if ((int)m != t->iexit)
+      fprintf(out, " %16s", t->cols.v[m]);
+  fputc('\n', out);
+  for (size_t c = 0; c < per && c < t->n; c++) {
+    config_name(t, c, cname, sizeof cname);
+    size_t most = 0, k;
+    for (size_t m = 0; m < t->cols.n; m++)
+      if ((int)m != t->iexit && (geomean(t, c, m, &k), k > most))
+        most = k;
+    fprintf(out, "%-*s %8zu", w, cname, most);
+    for (size_t m = 0; m < t->cols.n; m++) {
+      if ((int)m == t->iexit)
+        continue;
+      double g = geomean(t, c, m, &k);
+      if (isnan(g))
+        fprintf(out, " %16s", "-");
+      else
+        fprintf(out, " %16.4f", g);
+    }
+    fputc('\n', out);
+  }
 }
 
 int tally_sweep_write(const tally_sweep *s, const char *db, tally_sweep_format fmt, FILE *out, tally_error *err) {
@@ -257,7 +393,6 @@ int tally_sweep_write(const tally_sweep *s, const char *db, tally_sweep_format f
     return -1;
   }
   int csv = fmt == TALLY_SWEEP_CSV;
-  const row *best = NULL;
   switch (fmt) {
   case TALLY_SWEEP_TABLE:
   case TALLY_SWEEP_CSV:
@@ -272,27 +407,36 @@ int tally_sweep_write(const tally_sweep *s, const char *db, tally_sweep_format f
     break;
   }
   case TALLY_SWEEP_PARETO:
-    fprintf(out, "Pareto front over %s and %s (smaller is better; points that exited 0):\n", s->pareto[0],
-            s->pareto[1]);
+    fprintf(out, "Pareto front over %s and %s (smaller is better; points that exited 0%s):\n", s->pareto[0],
+            s->pareto[1], s->nprogs > 1 ? "; one front per program" : "");
     header(out, &t, " ", 0);
     for (size_t i = 0; i < t.n; i++)
       if (usable(&t, &t.rows[i]) && on_front(&t, &t.rows[i]))
         line(out, &t, &t.rows[i], " ", 0);
     break;
   case TALLY_SWEEP_BEST:
-    for (size_t i = 0; i < t.n; i++)
-      if (usable(&t, &t.rows[i]) && (!best || t.rows[i].v[t.iobj] < best->v[t.iobj]))
-        best = &t.rows[i];
-    if (best) {
-      fprintf(out, "best point by %s:\n", s->objective);
-      header(out, &t, " ", 0);
-      line(out, &t, best, " ", 0);
-      fprintf(out, "  sets: ");
-      for (size_t k = 0; k < best->pt.sets.n; k++)
-        fprintf(out, "%s--set %s", k ? " " : "", best->pt.sets.v[k]);
+    for (size_t p = 0; p < s->nprogs; p++) {
+      const row *best = best_of(&t, p);
+      char of[300] = "";
+      if (s->nprogs > 1)
+        snprintf(of, sizeof of, " of %s", s->progs[p].name);
+      if (p)
+        fputc('\n', out);
+      if (best) {
+        fprintf(out, "best point%s by %s:\n", of, s->objective);
+        header(out, &t, " ", 0);
+        line(out, &t, best, " ", 0);
+        fprintf(out, "  sets: ");
+        for (size_t k = 0; k < best->pt.sets.n; k++)
+          fprintf(out, "%s--set %s", k ? " " : "", best->pt.sets.v[k]);
+        fputc('\n', out);
+      } else {
+        fprintf(out, "best point%s by %s: none (no point has run to exit status 0)\n", of, s->objective);
+      }
+    }
+    if (s->nprogs > 1) {
       fputc('\n', out);
-    } else {
-      fprintf(out, "best point by %s: none (no point has run to exit status 0)\n", s->objective);
+      aggregate(out, &t);
     }
     break;
   }

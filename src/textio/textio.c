@@ -77,3 +77,40 @@ ssize_t textio_getline(char **buf, size_t *cap, FILE *f, size_t max_line) {
   (*buf)[len] = '\0';
   return (ssize_t)len;
 }
+
+ssize_t textio_next_line(char **buf, size_t *cap, FILE *f, size_t max_line, const char *what, char **line,
+                         char *msg, size_t msgsize) {
+  ssize_t got = textio_getline(buf, cap, f, max_line);
+  if (got == TEXTIO_TOO_LONG)
+    snprintf(msg, msgsize, "line too long (more than %zu bytes): not a %s file", max_line, what);
+  else if (got == TEXTIO_NOMEM)
+    snprintf(msg, msgsize, "out of memory");
+  else if (got == TEXTIO_ERROR)
+    snprintf(msg, msgsize, "read error: %s", strerror(errno));
+  if (got < 0)
+    return got;
+  char *s = *buf;
+  while (*s == ' ' || *s == '\t')
+    s++;
+  size_t len = strlen(s);
+  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+    s[--len] = '\0';
+  *line = s;
+  return (ssize_t)len;
+}
+
+bool textio_fit_line(char *dst, size_t size, const char *line, size_t len) {
+  if (size == 0)
+    return false;
+  bool fits = len < size;
+  if (!fits) {
+    if (*line != ';' && *line != '#') {
+      dst[0] = '\0';
+      return false;
+    }
+    len = size - 1;
+  }
+  memcpy(dst, line, len);
+  dst[len] = '\0';
+  return true;
+}

@@ -240,6 +240,9 @@ static const key_def keys[] = {
   UINT("pipeline", "load_use_penalty", load_use_penalty, 0, 255),   /* op_timing.load_use is 8 bits */
   UINT("pipeline", "mul_use_penalty", mul_use_penalty, 0, 255),
   UINT("pipeline", "shift_use_penalty", shift_use_penalty, 0, 255),
+  UINT("pipeline", "csr_use_penalty", csr_use_penalty, 0, 255),
+  UINT("pipeline", "div_use_penalty", div_use_penalty, 0, 255),
+  BOOL("pipeline", "fetch_ahead", fetch_ahead),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),
@@ -253,10 +256,13 @@ static const key_def keys[] = {
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
+  UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),
   BOOL("memory", "fetch_port", fetch_port),
+  BOOL("memory", "device_bus", device_bus),
+  UINT("memory", "device_read_cycles", device_read_cycles, 0, 255),
   REAL("memory", "read_first_ns", read_first_ns, 0, NS_MAX),
   REAL("memory", "read_beat_ns", read_beat_ns, 0, NS_MAX),
   REAL("memory", "write_ns", write_ns, 0, NS_MAX),
@@ -638,40 +644,20 @@ static void ctx_error(parse_ctx *c, const char *fmt, ...) {
  * never split, however long. */
 static char *read_line(char *str, int num, void *stream) {
   parse_ctx *c = stream;
-  ssize_t got = textio_getline(&c->line, &c->line_cap, c->f, CORE_MODEL_MAX_LINE);
-  if (got < 0) {
-    /* anything but the end stops inih here, with the reason kept */
-    c->lineno++;
-    if (got == TEXTIO_TOO_LONG)
-      ctx_error(c, "line too long (more than %d bytes): not a core model file", CORE_MODEL_MAX_LINE);
-    else if (got == TEXTIO_NOMEM)
-      ctx_error(c, "out of memory");
-    else if (got == TEXTIO_ERROR)
-      ctx_error(c, "read error: %s", strerror(errno));
-    else
-      c->lineno--;
+  char msg[128], *s;
+  ssize_t len = textio_next_line(&c->line, &c->line_cap, c->f, CORE_MODEL_MAX_LINE, "core model", &s, msg, sizeof msg);
+  if (len < 0) {
+    if (len != TEXTIO_EOF) {
+      c->lineno++;
+      ctx_error(c, "%s", msg);
+    }
     return NULL;
   }
   c->lineno++;
-  char *s = c->line;
-  while (*s == ' ' || *s == '\t')
-    s++;
-  size_t len = strlen(s);
-  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-    s[--len] = '\0';
   if (num <= 1)
     return NULL;
-  size_t room = (size_t)num - 1;
-  if (len > room) {
-    if (*s == ';' || *s == '#') {
-      len = room;                         /* a long comment is still a comment */
-    } else {
-      ctx_error(c, "line too long (%zu characters; at most %zu)", len, room);
-      len = 0;
-    }
-  }
-  memcpy(str, s, len);
-  str[len] = '\0';
+  if (!textio_fit_line(str, (size_t)num, s, (size_t)len))
+    ctx_error(c, "line too long (%zd characters; at most %d)", len, num - 1);
   if (!c->is_model && known_header(str)) {
     c->is_model = true;
     c->model_line = c->lineno;

@@ -41,6 +41,8 @@ typedef struct cache_params {
   uint32_t seed;            /* for REPL_RANDOM: a fixed seed keeps runs identical */
   cache_write_policy write_policy;   /* D-cache only */
   uint32_t write_buffer;    /* write-through: entries in the write buffer (0 = stores wait for memory) */
+  uint32_t store_load_replay; /* dcache: cycles a load that hits loses when a store 1 or 2 cycles ahead
+                                 writes the same word of the data RAM (0: never) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
@@ -77,6 +79,10 @@ typedef struct core_model {
                                      cycles later waits this much less */
   uint32_t mul_use_penalty;       /* likewise for a multiply's result (0: none) */
   uint32_t shift_use_penalty;     /* likewise for a shift's result (0: none) */
+  uint32_t csr_use_penalty;       /* likewise for a CSR instruction's result (0: none) */
+  uint32_t div_use_penalty;       /* likewise for a divide's or remainder's result (0: none) */
+  bool fetch_ahead;               /* an I-cache refill starts while the instructions ahead of the missing
+                                     one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */
@@ -88,6 +94,9 @@ typedef struct core_model {
   memory_kind memory;
   uint32_t bus_bytes;       /* bytes per beat */
   bool fetch_port;          /* instruction fetches have a port of their own (no contention with data) */
+  bool device_bus;          /* a device access is a bus beat on the data port: a store through the write
+                               buffer, a load after it drains (timing_device_load) */
+  uint32_t device_read_cycles; /* device_bus: cycles a device load stalls beyond its beat */
   double read_first_ns;     /* first beat of a read */
   double read_beat_ns;      /* each further beat of a burst */
   double write_ns;          /* each beat written */

@@ -64,6 +64,10 @@ timing *timing_new(const core_model *m) {
     late = m->mul_use_penalty;
   if (m->shift_use_penalty > late)
     late = m->shift_use_penalty;
+  if (m->csr_use_penalty > late)
+    late = m->csr_use_penalty;
+  if (m->div_use_penalty > late)
+    late = m->div_use_penalty;
   t->hazard_bound = TIMING_HEADS * late;
   compute_memory_cycles(t);
   compute_bounds(t);
@@ -177,6 +181,57 @@ uint32_t timing_device_access(timing *t, uint32_t addr) {
   return w;
 }
 
+static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
+static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now);
+
+uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
+  uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
+  uint32_t stall = memory_transaction(t, now, busy) + t->model.device_read_cycles;
+  charge(t, SIG_STALL_DCACHE, stall);
+  return stall;
+}
+
+uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now) { return buffered_write(t, addr, now); }
+
+static uint8_t byte_mask(uint32_t addr, uint32_t bytes) {
+  return (uint8_t)((((1u << bytes) - 1u) << (addr & 3u)) & 0xfu);
+}
+
+void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
+  uint32_t i;
+  if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i)) {
+    t->store_pending = false;
+    return;
+  }
+  t->store_pending = true;
+  t->store_now = now;
+  t->store_word = (addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2;
+  t->store_mask = byte_mask(addr, bytes);
+}
+
+uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
+  uint64_t d = now - t->store_now;
+  if (now <= t->store_now || d > 2) {
+    t->store_pending = now <= t->store_now;
+    return 0;
+  }
+  if ((addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2 != t->store_word ||
+      !(byte_mask(addr, bytes) & t->store_mask))
+    return 0;
+  t->store_pending = false;
+  uint32_t stall = t->model.dcache.store_load_replay;
+  charge(t, SIG_STALL_DCACHE, stall);
+  return stall;
+}
+
+uint32_t timing_device_drain(timing *t, uint64_t now) {
+  uint64_t end = now + t->mem_write_beat;
+  uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;
+  if (stall)
+    charge(t, SIG_STALL_WBUF, stall);
+  return stall;
+}
+
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   pulse(t, SIG_MEM_READ);
   return read_latency(t, addr, beats_of(t, bytes));
@@ -187,7 +242,7 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
-uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -208,8 +263,11 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now) {
       t->reset_flush = 0;
       compute_bounds(t);
     }
-    stall = flush + fetch_transaction(t, now + flush, read_cycles(t, line_addr, t->model.icache.line)) +
+    if (ahead > now)
+      ahead = (uint32_t)now;
+    stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
             t->model.icache.refill_cycles;
+    stall = stall > ahead ? stall - ahead : 0;
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */
   }
@@ -500,7 +558,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   uint32_t write = t->mem_row_miss + beats * (t->mem_write_beat + ws);
   uint32_t port = port_wait_bound(t, write, fill);
   switch ((isa_class)isa_infos[kind].cls) {
-  case CLASS_LOAD: case CLASS_STORE: return port + write + fill;
+  case CLASS_LOAD: case CLASS_STORE: return port + write + fill + m->device_read_cycles + m->dcache.store_load_replay;
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +

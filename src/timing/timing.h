@@ -164,8 +164,12 @@ typedef struct timing_flow_ops {
   bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
   /* target lies in another function than site (or one of them in none) */
   bool (*crosses)(void *f, uint32_t site, uint32_t target);
-  void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint64_t now);
-  void (*trap_return)(void *f, uint64_t now);
+  void (*trap)(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint32_t cause, uint64_t now);
+  void (*trap_return)(void *f, uint32_t target, uint64_t now); /* mret to target */
+  /* A store hit a watched word of the consumer's (WATCH_TASK: the current
+   * task pointer of a task-aware profile), after the storing instruction;
+   * NULL: nothing watched. */
+  void (*watched)(void *f, uint64_t now);
   uint64_t (*next_sample)(const void *f);     /* the sampler's next cycle; UINT64_MAX: no sampler */
   void (*sample_until)(void *f, uint32_t pc, uint64_t now); /* samples before `now` fall on pc */
 } timing_flow_ops;
@@ -204,6 +208,11 @@ typedef struct timing {
    * insn_start, or NULL (cleared on block entry). */
   uint64_t insn_start;
   const void *insn_start_op;
+  /* [pipeline] fetch_ahead (exec_loop.inc, fetch_ahead): the block entered
+   * last, and the execute cycles beyond the first of its last instruction
+   * when the current block follows it in sequence */
+  const void *ahead_blk;
+  uint8_t carry[1];
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -231,6 +240,13 @@ typedef struct timing {
   bool sdram_rows;          /* the memory is SDRAM with rows (row misses cost) */
   uint32_t row_shift, bank_shift; /* log2(row bytes), log2(banks) if both powers of two, else 0 */
   uint64_t wbuf[TIMING_WBUF_MAX]; /* completion cycles of buffered writes, oldest first */
+  /* [dcache] store_load_replay: the last store that hit (the cycle its
+   * static cycles ended, its word in the way, its byte mask), while a
+   * load may still meet it */
+  bool store_pending;
+  uint64_t store_now;
+  uint32_t store_word;
+  uint8_t store_mask;
   uint32_t wbuf_count;
   uint64_t mem_read_beats, mem_write_beats;
 
@@ -253,6 +269,14 @@ typedef struct timing {
   timing_rows rows;         /* prof's per-instruction rows */
   const timing_watch_ops *watch_ops; /* the horizon watcher, or NULL (watch too) */
   void *watch;
+
+  /* The late results a block was entered with, when there were any, and
+   * which entry that was (the block and the instruction count before it):
+   * a block left early after its first instructions carries them on
+   * (exec_loop.inc, hazards_after). Written only on that rare entry. */
+  timing_hazards hz_entry;
+  const void *hz_entry_block;
+  uint64_t hz_entry_instret;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
@@ -312,6 +336,29 @@ static inline uint32_t timing_wait_states(const timing *t, uint32_t addr) {
  * max_wait_states is not 0. Returns the cycles charged. */
 uint32_t timing_device_access(timing *t, uint32_t addr);
 
+/* [memory] device_bus: a device load or store at addr (never cached) is one
+ * bus beat on the data port with its region's wait states: a store goes
+ * through the write buffer as a write-through store does, a load waits for
+ * the port (the buffered writes drain first), its beat and the model's
+ * device_read_cycles. Counted as mem.read / mem.write. Returns the cycles
+ * charged. */
+uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now);
+
+/* [dcache] store_load_replay: a store of `bytes` at addr whose static
+ * cycles ended at `now` (noted when it hit the D-cache), and a load that
+ * hit: when the load's cycles end 1 or 2 cycles after the store's and it
+ * reads a byte the store wrote in the same word of the way (VexRiscv's
+ * DataCache: the store writes the data RAM from write-back while the load
+ * reads it in execute or memory; the load is replayed), the load is
+ * charged the replay. Returns the cycles charged. */
+void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
+uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
+uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
+/* device_bus: the run ends with a device store (the test finisher) when its
+ * beat is acknowledged: charges the cycles until the data port is free,
+ * less the one beat's own cycles the store's issue already holds. */
+uint32_t timing_device_drain(timing *t, uint64_t now);
+
 
 /* Whether the modelled core decodes an instruction (isa_kind, its length,
  * and for CSR instructions the CSR and rs1): the extensions of [core] isa,
@@ -357,7 +404,10 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
 #endif
 }
 
-/* `now` is the cycle at which the access happens (for the memory port
+/* timing_fetch_slow's `ahead` ([pipeline] fetch_ahead): the cycles the
+ * refill started before `now`, while the instructions ahead of the missing
+ * one were still busy; the stall charged is what is left of the refill.
+ * `now` is the cycle at which the access happens (for the memory port
  * and the write buffer). The inline versions below take cache hits
  * (cache_probe); misses, uncached accesses and write-through stores go to
  * the out-of-line versions. timing_load and timing_store count every
@@ -365,7 +415,7 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
  * pulse). Looking up the set every time measured faster than
  * first comparing with the line used last: that guess is a branch that
  * fails too often. */
-uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now);
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just

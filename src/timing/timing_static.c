@@ -141,7 +141,9 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
                kind == K_SRAI;
   uint32_t late = o.is_load ? m->load_use_penalty
                   : cls == CLASS_MUL ? m->mul_use_penalty
-                  : shift ? m->shift_use_penalty : 0;
+                  : shift ? m->shift_use_penalty
+                  : cls == CLASS_CSR ? m->csr_use_penalty
+                  : cls == CLASS_DIV ? m->div_use_penalty : 0;
   for (int i = 0; i < 2; i++) {
     hz->left[i] = hz->left[i] > o.cycles ? (uint8_t)(hz->left[i] - o.cycles) : 0;
     if (rd && hz->rd[i] == rd)

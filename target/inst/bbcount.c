@@ -72,6 +72,7 @@ void tally_inst_fini(void) {
   int fd = tally_inst_file_open("bbcount.out");
   if (fd < 0) { /* tally lets programs write host files only with --semihost-files rw */
     tally_inst_print("bbcount: cannot create bbcount.out (on tally: run with --semihost-files rw)\n");
+    tally_inst_output_lost();
     return;
   }
   derive();

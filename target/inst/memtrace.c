@@ -129,5 +129,6 @@ void tally_inst_fini(void) {
     while ((*p++ = *tail++))
       ;
     tally_inst_print(line);
+    tally_inst_output_lost();
   }
 }

@@ -144,8 +144,11 @@ void tally_inst_fini(void) {
   if (st.started)
     close_phase(NONE);
   int fd = tally_inst_file_open("phases.out");
-  if (fd < 0)
+  if (fd < 0) {
+    tally_inst_print("phases: cannot create phases.out (on tally: run with --semihost-files rw)\n");
+    tally_inst_output_lost();
     return;
+  }
   unsigned n = 0;
   put_str(buf, &n, "# tally phases 1 ");
   put_dec(buf, &n, st.used);

@@ -39,7 +39,8 @@ CLEAR = b"\r\x1b[K"
 DRAW = re.compile(rb"\r(tally: [^\r\n\x1b]*)\x1b\[K")
 FIELDS = re.compile(r"tally: ([\d,]+) cycles, ([\d,]+) insns, ([\d.]+) MIPS, ([\d.]+) (us|ms|s) simulated"
                     r"(?:, ([\d.]+)% of --max-insns)?$")
-SUMMARY = re.compile(rb"tally: ([\d,]+) instructions in [\d.]+ s \([\d.]+ MIPS\)\ntally: engine [^\n]*\n")
+# -v's summary, and the engine's line when the translator ran
+SUMMARY = re.compile(rb"tally: ([\d,]+) instructions in [\d.]+ s \([\d.]+ MIPS\)\n(tally: engine [^\n]*\n)?")
 
 failures = []
 

@@ -47,7 +47,7 @@ def count(elf, args, timeout=600):
     """Returns (instructions, exit status of QEMU)."""
     qemu = qemu_binary()
     semi = "enable=on,target=native,chardev=con"
-    for a in [elf] + list(args):
+    for a in [os.path.basename(elf)] + list(args):   # tally passes argv[0] as its base name
         semi += ",arg=" + a.replace(",", ",,")
     with tempfile.TemporaryDirectory(prefix="tally-icount.") as d:
         fifo = os.path.join(d, "trace")

@@ -23,6 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_harness import Server, check, done, event, fresh_dir, tally_report_json  # noqa: E402
 
+SOURCE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "target")
 TALLY, WL, PROGS, WORK = sys.argv[1:5]
 SANITIZED = len(sys.argv) > 5 and sys.argv[5] == "ON"
 AES = os.path.join(WL, "aes.elf")
@@ -74,6 +75,8 @@ def case_upload_elf(s):
           % (m.get("file"), addr2line_file(AES, lo)))
     st, again = s.json("GET", "/api/programs/%d" % p["id"])
     check(st == 200 and again == p, "GET /api/programs/%d gives the upload's description" % p["id"])
+    check(p.get("name") == "elf.dat" and p.get("warnings") == [],
+          "the program named after the uploaded file (elf.dat), no warnings for an ELF: %s %s" % (p.get("name"), p.get("warnings")))
     st, _ = s.json("GET", "/api/programs/999999")
     check(st == 404, "unknown program: status %d" % st)
     return p["id"]
@@ -190,7 +193,33 @@ def case_measured_run(s, prog):
           % (totals[:1], main[0]["self"][0] if main else None))
     check(prof.get("lines") and any(row[4].startswith("aes.c:") for row in prof["code"].get("MixColumns", [])),
           "annotated MixColumns has aes.c lines")
+    check_sources(prof)
+    time.sleep(0.5)  # the run's kept profile is linked when the reader thread has seen the worker end
+    st, _, kept = s.request("GET", "/api/runs/%s/profile" % end.get("run_id"))
+    check(st == 200 and kept == pb, "the stored run keeps its profile: status %d, %s bytes of %d" % (st, len(kept), len(pb)))
     return end.get("run_id"), totals, len(rows)
+
+
+def check_sources(prof):
+    """--source-dir: each annotated instruction's source text is the line addr2line names, read here from
+    the file; files outside the folder (the C library's) have no text."""
+    src = prof.get("sources") or {}
+    rows = [r for r in prof["code"].get("MixColumns", []) if len(r) >= 10 and r[9]]
+    check(rows and len(rows) == len(prof["code"]["MixColumns"]), "MixColumns' rows name their file and line: %d" % len(rows))
+    for r in rows[:40]:
+        want_file, want_line = addr2line_file(AES, r[0]), None
+        out = subprocess.run(["riscv64-unknown-elf-addr2line", "-e", AES, hex(r[0])], capture_output=True, text=True).stdout
+        want_file, _, want_line = out.strip().rpartition(":")
+        want_line = int(want_line.split()[0]) if want_line.split() and want_line.split()[0].isdigit() else None
+        text = src.get(r[8])
+        check(r[8] == want_file and r[9] == want_line and text is not None,
+              "%#x at %s:%s, addr2line says %s:%s" % (r[0], r[8], r[9], want_file, want_line))
+        if text is not None and r[8] == want_file:
+            with open(want_file, encoding="ascii", errors="replace") as f:
+                lines = f.read().split("\n")
+            check(text[r[9] - 1] == lines[r[9] - 1].replace("\r", " "), "line %d of %s" % (r[9], want_file))
+    outside = [k for k, v in src.items() if not os.path.realpath(k).startswith(SOURCE_DIR + os.sep)]
+    check(outside and all(src[k] is None for k in outside), "no text for files outside --source-dir: %s" % outside[:3])
 
 
 def case_many_intervals(s, prog):
@@ -224,6 +253,26 @@ def case_stored(s, run_id, totals, nrows):
     time.sleep(0.5)  # the collector closes the run on the final record; it may be a moment behind
     st, lst = s.json("GET", "/api/runs")
     check(st == 200 and any(x["id"] == run_id for x in lst.get("runs", [])), "run %s listed" % run_id)
+    mine = next((x for x in lst.get("runs", []) if x["id"] == run_id), {})
+    check(mine.get("program") == "elf.dat" and mine.get("pairs") == ["cycle@main", "dcache.read_miss@MixColumns", "instret"]
+          and mine.get("sets") is None and mine.get("profile") is True and isinstance(mine.get("cycles"), int),
+          "the run listed with what the page kept: %s" % mine)
+    order = [x["id"] for x in lst.get("runs", [])]
+    listed = subprocess.run([TALLY, "report", "--db", s.db], capture_output=True, text=True).stdout
+    cli = [ln.split()[0] for ln in listed.splitlines()[1:] if ln.startswith("0x")]
+    check(order == cli, "the API lists runs in tally report's order: %s, CLI %s" % (order, cli))
+    st, r = s.json("PUT", "/api/runs/%s/note" % run_id, {"note": "first try"})
+    check(st == 200 and r.get("note") == "first try", "PUT note: %d %s" % (st, r))
+    st, one = s.json("GET", "/api/runs/%s" % run_id)
+    check(one.get("user_note") == "first try", "the note kept with the run: %s" % one.get("user_note"))
+    for bad, want in (({"note": 5}, 400), ({"note": "x" * 501}, 400), ("not json", 400)):
+        st, r = s.json("PUT", "/api/runs/%s/note" % run_id, bad) if not isinstance(bad, str) else \
+            (lambda t: (t[0], t[2]))(s.request("PUT", "/api/runs/%s/note" % run_id, bad.encode()))
+        check(st == want, "a bad note %r: status %d" % (str(bad)[:20], st))
+    st, r = s.json("PUT", "/api/runs/0x0000000000000001/note", {"note": "x"})
+    check(st == 404, "a note for no run: %d" % st)
+    st, r = s.json("GET", "/api/runs/0x0000000000000001/profile")
+    check(st == 404, "the profile of no run: %d" % st)
     st, one = s.json("GET", "/api/runs/%s" % run_id)
     check(st == 200, "GET /api/runs/%s: %d %s" % (run_id, st, one))
     rep = tally_report_json(TALLY, s.db, run_id)
@@ -366,7 +415,7 @@ def case_memory(tmp):
 def main():
     fresh_dir(WORK)
     s = Server(TALLY, os.path.join(WORK, "a"), "--max-upload", "2Mi", "--cpu-limit", "2", "--wall-limit", "20",
-               "--max-insns", "5G")
+               "--max-insns", "5G", "--source-dir", SOURCE_DIR)
     try:
         case_info(s)
         prog = case_upload_elf(s)

@@ -14,7 +14,7 @@ against `tally sweep`'s own exports of the same file:
 - refusals: an unknown sweep or path (404), an id that is not a number
   (400), a POST (405), a server without --sweep-db (an empty list, 404 for
   a sweep), --sweep-db naming a missing file or one that is not SQLite
-  (exit 66, the file named).
+  (exit 66, the file named); --source-dir naming no folder (exit 66).
 
 usage: sweep_api.py TALLY WORKLOADS_DIR WORK_DIR
 """
@@ -143,6 +143,11 @@ def main():
     for path in (os.path.join(WORK, "missing.db"), notdb):
         r = tally("serve", "--listen", "127.0.0.1:0", "--sweep-db", path, check_rc=False)
         check(r.returncode == 66 and path in r.stderr, "--sweep-db %s: exit %d, %r" % (path, r.returncode, r.stderr))
+    # --source-dir must name a folder (the same refusal, its own option named)
+    for path, why in ((os.path.join(WORK, "no-such-folder"), "No such file"), (notdb, "not a folder")):
+        r = tally("serve", "--listen", "127.0.0.1:0", "--source-dir", path, check_rc=False)
+        check(r.returncode == 66 and "--source-dir " + path in r.stderr and why in r.stderr,
+              "--source-dir %s: exit %d, %r" % (path, r.returncode, r.stderr))
     done()
 
 

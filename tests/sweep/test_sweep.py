@@ -49,6 +49,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import os
 import signal
 import sqlite3
@@ -130,6 +131,58 @@ def case_local(a):
     again = sweep(a, *spec, "-q")
     if "running 0 of 4 points (4 already in" not in again.stderr:
         fail(f"a finished sweep ran again: {again.stderr}")
+    programs(a)
+
+
+def programs(a):
+    """Two programs: a Pareto front and a best point per program (a point is
+    never weighed against another program's), in the table, the CSV's front
+    column and the JSON, by their definitions; over all programs each
+    configuration's geometric mean of each metric relative to point 0's
+    configuration, from the CSV's values."""
+    crc = os.path.join(os.path.dirname(a.elf), "crc32.elf")
+    spec = ["-p", f"{a.elf} 6", "-p", crc, "-a", "icache.size=512,1K", "-a", "icache.ways=1,2",
+            "--db", os.path.join(a.work, "programs.db")]
+    text = sweep(a, *spec, "--csv", "programs.csv", "--json", "programs.json").stdout
+    table = rows(open(os.path.join(a.work, "programs.csv")).read())
+    j = json.load(open(os.path.join(a.work, "programs.json")))
+    progs = ["hanoi", "crc32"]
+    if len(table) != 8 or [r["program"] for r in table] != ["hanoi"] * 4 + ["crc32"] * 4:
+        fail(f"two programs of four points each: {[r['program'] for r in table]}")
+    front, best = set(), {}
+    for g in progs:
+        pts = [(int(r["cycles"]), float(r["energy_uj"]), r["point"]) for r in table if r["program"] == g]
+        front |= {p[2] for p in pts
+                  if not any(q[0] <= p[0] and q[1] <= p[1] and (q[0] < p[0] or q[1] < p[1]) for q in pts)}
+        best[g] = min(pts, key=lambda p: (p[0], int(p[2])))[2]
+    if {r["point"] for r in table if r["front"] == "1"} != front or len(front) < 2:
+        fail(f"CSV front column {[r['front'] for r in table]}, fronts by definition {sorted(front)}")
+    if {str(p["point"]) for p in j["points"] if p["pareto"]} != front:
+        fail(f"JSON pareto flags, fronts by definition {sorted(front)}")
+    shown = {ln.split()[0] for ln in text.split("Pareto front")[1].split("best point")[0].splitlines()[2:] if ln.strip()}
+    if shown != front or "one front per program" not in text:
+        fail(f"printed fronts {sorted(shown)}, expected {sorted(front)}")
+    if {b["program"]: str(b["point"]) for b in j["best"]} != best:
+        fail(f"JSON best {j['best']}, by definition {best}")
+    for g in progs:
+        line = text.split(f"best point of {g} by cycles:")[1].splitlines()[2]
+        if line.split()[0] != best[g]:
+            fail(f"best point of {g} printed {line.split()[0]}, expected {best[g]}")
+    agg = j["aggregate"]["configs"]
+    if j["aggregate"]["baseline"] != "icache.size=512 icache.ways=1" or len(agg) != 4:
+        fail(f"aggregate over the 4 configurations against point 0's: {j['aggregate']}")
+    printed = text.split("over all 2 programs")[1].splitlines()[2:6]
+    for c, (got, out) in enumerate(zip(agg, printed)):
+        for m in ("cycles", "energy_uj"):
+            logs = [math.log(float(table[4 * g + c][m]) / float(table[4 * g][m])) for g in range(2)]
+            want = math.exp(sum(logs) / 2)
+            # cycles are exact integers; energy_uj is written with 3 decimals, so within their rounding
+            tol = 1e-6 if m == "cycles" else 2e-3
+            if abs(got["geomean"][m] - want) > tol or got["programs"] != 2:
+                fail(f"{got['config']}: geometric mean of {m} {got['geomean'][m]}, {want} by definition")
+            col = ["cycles", "instructions", "energy_uj"].index(m) - 3  # from the end: a name has spaces
+            if out.split()[col] != "%.4f" % got["geomean"][m] or abs(float(out.split()[col]) - want) > tol + 1e-4:
+                fail(f"printed {out!r}: {m} {out.split()[col]}, want {want:.4f}")
 
 
 def count(db):

@@ -9,9 +9,13 @@ One run writes the timeline (--perfetto, with --count cycle@main and
 --count instret@main stored in a fresh --db), then:
   - the file is JSON of the documented shape: an object whose traceEvents
     is a list of events, each with ph, name, pid; M events name the
-    process or thread in args.name; X (complete) events have integer ts
-    and dur >= 0 and a tid; C (counter) events an integer ts and numeric
-    args;
+    process or thread in args.name; X (complete) events have numeric ts
+    and dur >= 0 (microseconds), a tid and their exact cycles in args; C
+    (counter) events a numeric ts and numeric args;
+  - the time axis is real time at the core clock: displayTimeUnit "ns",
+    otherData.clock_hz 100 MHz (tally5's frequency_mhz, cores/tally5.ini),
+    so every slice's ts and dur are its begin cycle and cycles times
+    10 ns, in microseconds;
   - the X slices of the thread nest properly (each lies inside the one it
     starts in, and its args.depth is how deep that is), and the first
     spans the whole run (the entry function, from cycle 0 to the run's
@@ -48,12 +52,14 @@ def check_shape(doc):
         elif ph == "M" and (e["name"] not in ("process_name", "thread_name") or
                             not isinstance(e.get("args", {}).get("name"), str)):
             bad.append(f"event {i}: a metadata event without args.name: {e}")
-        elif ph == "X" and not (isinstance(e.get("ts"), int) and isinstance(e.get("dur"), int) and e["dur"] >= 0
-                                and isinstance(e.get("tid"), int)):
-            bad.append(f"event {i}: a complete event without integer ts, dur >= 0, tid: {e}")
-        elif ph == "C" and not (isinstance(e.get("ts"), int) and isinstance(e.get("args"), dict) and e["args"] and
-                                all(isinstance(v, (int, float)) for v in e["args"].values())):
-            bad.append(f"event {i}: a counter event without integer ts and numeric args: {e}")
+        elif ph == "X" and not (isinstance(e.get("ts"), (int, float)) and isinstance(e.get("dur"), (int, float)) and
+                                e["dur"] >= 0 and isinstance(e.get("tid"), int) and
+                                isinstance(e.get("args", {}).get("cycles"), int) and
+                                isinstance(e["args"].get("begin_cycle"), int)):
+            bad.append(f"event {i}: a complete event without numeric ts, dur >= 0, tid, args.cycles: {e}")
+        elif ph == "C" and not (isinstance(e.get("ts"), (int, float)) and isinstance(e.get("args"), dict) and
+                                e["args"] and all(isinstance(v, (int, float)) for v in e["args"].values())):
+            bad.append(f"event {i}: a counter event without numeric ts and numeric args: {e}")
     return bad
 
 
@@ -126,7 +132,16 @@ def main(argv):
 
     check("the file's shape (Trace Event Format)", check_shape(doc))
     events = doc["traceEvents"]
-    slices = [e for e in events if e["ph"] == "X"]
+    # 100 MHz (cores/tally5.ini): 10 ns a cycle, 0.01 us on the axis
+    timed = [e for e in events if e["ph"] == "X"]
+    check("real time at the core clock: displayTimeUnit ns, 100 MHz, ts and dur = cycles x 10 ns",
+          ([] if doc.get("displayTimeUnit") == "ns" and doc.get("otherData", {}).get("clock_hz") == 100000000 else
+           [f"displayTimeUnit {doc.get('displayTimeUnit')}, clock_hz {doc.get('otherData', {}).get('clock_hz')}"]) +
+          [f"{e['name']}: ts {e['ts']} dur {e['dur']} for cycles {e['args']['begin_cycle']}+{e['args']['cycles']}"
+           for e in timed if round(e["ts"] * 1000) != e["args"]["begin_cycle"] * 10 or
+           round(e["dur"] * 1000) != e["args"]["cycles"] * 10][:5])
+    # the rest in cycles, exactly
+    slices = [dict(e, ts=e["args"]["begin_cycle"], dur=e["args"]["cycles"]) for e in timed]
     check("slices nest", check_nesting(slices))
     first = slices[0] if slices else {}
     check("the first slice is the whole run", [] if first.get("ts") == 0 and first.get("dur") == js["cycles"]
@@ -140,10 +155,10 @@ def main(argv):
     header, rows = rows[0], rows[1:]
     labels = header[3:3 + 2]
     stored = {(lab, int(r[1])): int(r[3 + i]) for r in rows for i, lab in enumerate(labels)}
-    counters = {(e["name"], e["ts"]): e["args"]["count"] for e in events if e["ph"] == "C"}
+    counters = {(e["name"], round(e["ts"] * 100)): e["args"]["count"] for e in events if e["ph"] == "C"}
     check(f"counter events = stored intervals ({len(rows)} intervals of {labels})",
           [] if counters == stored and rows else [f"file {sorted(counters.items())[:6]}", f"store {sorted(stored.items())[:6]}"])
-    rcounters = {(e["name"], e["ts"]): e["args"]["count"] for e in rdoc["traceEvents"] if e["ph"] == "C"}
+    rcounters = {(e["name"], round(e["ts"] * 100)): e["args"]["count"] for e in rdoc["traceEvents"] if e["ph"] == "C"}
     check("tally report --perfetto: the same counter events, from the store",
           check_shape(rdoc) + ([] if rep.returncode == 0 and rcounters == stored else
                                [f"exit {rep.returncode} {rep.stderr.strip()}", f"{sorted(rcounters.items())[:6]}"]))
@@ -160,7 +175,8 @@ def main(argv):
                                   capture_output=True, text=True, timeout=120)
     alone = subprocess.run([tally, "run", "--perfetto-calls", "10", elf] + args, capture_output=True, text=True,
                            timeout=120)
-    sslices = [e for e in sdoc["traceEvents"] if e["ph"] == "X"]
+    sslices = [dict(e, ts=e["args"]["begin_cycle"], dur=e["args"]["cycles"]) for e in sdoc["traceEvents"]
+               if e["ph"] == "X"]
     check("--perfetto-calls 10: at most 11 slices, nested, and said so",
           check_shape(sdoc) + check_nesting(sslices) +
           ([] if len(sslices) <= 11 and "--perfetto-calls bounds them" in cut.stderr and cut.returncode == 0 else

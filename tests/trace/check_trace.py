@@ -178,7 +178,7 @@ def case_qemu(tally, elf, args, tmp):
     run([tally, "run", "--trace", trace, "--trace-count", "1G", elf] + args)
     ours = [int(r[2], 16) for r in parse_trace(trace)]
     log = os.path.join(tmp, "qemu.log")
-    semi = "enable=on,target=native,chardev=con,arg=" + ",arg=".join([elf] + args)
+    semi = "enable=on,target=native,chardev=con,arg=" + ",arg=".join([os.path.basename(elf)] + args)  # argv[0]: the base name, as tally passes it
     p = run([qemu, "-M", "virt", "-bios", "none", "-nographic", "-monitor", "none",
              "-chardev", "stdio,id=con,mux=on", "-serial", "chardev:con", "-semihosting-config", semi,
              "-singlestep", "-d", "exec,nochain", "-D", log, "-kernel", elf], stdin=subprocess.DEVNULL)

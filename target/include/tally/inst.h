@@ -42,6 +42,11 @@ int tally_inst_file_open(const char *name);
 int tally_inst_file_write(int fd, const void *buf, unsigned len);
 int tally_inst_file_close(int fd);
 
+/* Says that the analysis's output file could not be written (opened or
+ * written): when the program exits, the run ends with status 74 instead of
+ * the program's, after a line on the console. The shipped tools call it. */
+void tally_inst_output_lost(void);
+
 /* Writes a line of text to the console (semihosting SYS_WRITE0). */
 void tally_inst_print(const char *s);
 

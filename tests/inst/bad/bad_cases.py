@@ -184,6 +184,31 @@ def case_stripped_func_entry(c):
     c.expect_error((USAGE, BAD_INPUT_DATA), [f, "symbol"], "--points", "func-entry", f, "-o", c.out)
 
 
+def case_code_data_ambiguous(c):
+    """Code and data (docs/tally-inst.md): a branch into the bytes of an
+    object symbol in the text cannot be told code or data: refused, naming
+    the address as the object's symbol+offset, the branch and why."""
+    src = c.path("ambiguous.S")
+    with open(src, "w") as fh:
+        fh.write("""
+        .text
+        .globl _start
+        .type _start, @function
+_start: li a0, 1
+        bnez a0, table+4
+        j _start
+        .size _start, .-_start
+        .type table, @object
+table:  .word 0x00000013, 0x00000013
+        .size table, 8
+""")
+    f = c.path("ambiguous.elf")
+    cc([c.a.riscv_cc, "-march=rv32imac", "-mabi=ilp32", "-nostdlib", "-nostartfiles",
+        "-Wl,-Ttext=0x80000000", src, "-o", f])
+    c.expect_error(BAD_INPUT_DATA, [f, "cannot tell code from data", "table+0x4", "_start+0x2",
+                                    "object symbol"], "--points", "bb", f, "-o", c.out)
+
+
 def analysis(c, name, text):
     f = c.path(name)
     with open(f, "w") as fh:

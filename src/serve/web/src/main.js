@@ -1,43 +1,25 @@
 /*
- * tally serve's page: upload, function table, pairs, run with live plot and
- * totals, stored runs (open, compare, delete, export), the profile, the
- * sweeps of --sweep-db (sweeps.js). Every
- * call goes to the JSON API (docs/tally-serve.md) with the X-Tally header
- * (the server refuses changes without it) and the token, if the page was
- * opened with ?token=.
+ * tally serve's page: upload, function table, pairs, run with its live plot
+ * and totals, stored runs (filtered, sorted, opened, overlaid against a
+ * baseline, deleted, exported, their profiles reopened), the profile
+ * (profile.js) and the sweeps of --sweep-db (sweeps.js). Every call goes
+ * to the JSON API (docs/tally-serve.md).
  */
-'use strict';
+import './app.css';
+import { $, api, showError, el, fmtInt, hex, TOKEN } from './util.js';
+import { SeriesPlot } from './plot.js';
+import { ProfileView } from './profile.js';
+import { SweepView } from './sweeps.js';
 
 const state = { info: null, program: null, pairs: [], job: null, since: 0, plot: null, profile: new ProfileView(),
-  events: [], sweeps: new SweepView() };
-const $ = (id) => document.getElementById(id);
-const TOKEN = new URLSearchParams(location.search).get('token');
-
-async function api(path, opts = {}) {
-  const headers = Object.assign({ 'X-Tally': '1' }, opts.headers || {});
-  if (TOKEN) headers['X-Tally-Token'] = TOKEN;
-  const r = await fetch('/api' + path, Object.assign({}, opts, { headers }));
-  const type = r.headers.get('Content-Type') || '';
-  const body = type.startsWith('application/json') ? await r.json() : await r.text();
-  if (!r.ok) throw new Error(body && body.error ? body.error : `${r.status} ${r.statusText}`);
-  return body;
-}
-
-function showError(id, msg) {
-  const e = $(id);
-  e.textContent = msg || '';
-  e.classList.toggle('hidden', !msg);
-}
+  sweeps: new SweepView(), runs: [], runSort: null, runDesc: false, opened: [] };
 
 function tab(name) {
   for (const b of document.querySelectorAll('.tab')) b.classList.toggle('on', b.dataset.tab === name);
   for (const p of document.querySelectorAll('.page')) p.classList.toggle('on', p.id === 'tab-' + name);
   if (name === 'runs') loadRuns();
   if (name === 'sweeps') state.sweeps.list();
-  if (name === 'sweeps' && state.sweeps.plot) state.sweeps.plot.redraw();
-  if (name === 'sweeps' && state.sweeps.sweep) state.sweeps.scatter(); /* its width is known only when shown */
-  if (name === 'measure' && state.plot) state.plot.redraw();
-  if (name === 'profile' && state.profile.p) state.profile.flame(); /* its width is known only when shown */
+  if (name === 'profile') state.profile.shown();
 }
 
 /* ---- program ---- */
@@ -74,8 +56,11 @@ function showProgram() {
   const p = state.program;
   $('program-view').classList.remove('hidden');
   const withFile = p.functions.filter((f) => f.file).length;
-  $('program-summary').textContent = `Program ${p.id}: ${p.kind === 'elf' ? 'ELF' : 'raw binary at ' + hex(p.load_addr)}, ` +
+  $('program-summary').textContent = `Program ${p.id}, “${p.name}”: ${p.kind === 'elf' ? 'ELF' : 'raw binary at ' + hex(p.load_addr)}, ` +
     `${p.functions.length} functions` + (withFile ? `, ${withFile} with their source file.` : '.');
+  const warn = p.warnings || [];
+  $('map-warning').textContent = warn.length ? 'The .map does not match the .bin: ' + warn.join('; ') : '';
+  $('map-warning').classList.toggle('hidden', !warn.length);
   renderFunctions();
   const dl = $('func-names');
   dl.textContent = '';
@@ -160,14 +145,15 @@ async function run() {
 }
 
 function startWatching(job, req) {
-  state.job = job; state.since = 0; state.events = []; state.req = req;
+  state.job = job; state.since = 0; state.req = req; state.end = null;
   $('live').classList.remove('hidden');
   $('run').disabled = true; $('stop').disabled = false;
   $('output').textContent = ''; $('status').textContent = 'running…'; $('status').className = '';
   $('totals').tBodies[0].textContent = ''; $('signals').tBodies[0].textContent = '';
   $('progress').value = 0; $('progress-text').textContent = 'starting…';
-  if (!state.plot) state.plot = new TimePlot($('plot'));
-  state.plot.setSeries([]);
+  if (!state.plot) state.plot = new SeriesPlot($('plot'));
+  state.plot.opts.waiting = true;
+  state.plot.setSeries([{ name: 'this run' }], []);
   $('live').dataset.state = 'running';
   delete $('live').dataset.runId;
   poll();
@@ -196,18 +182,23 @@ async function poll() {
 function finishWatching(st) {
   $('run').disabled = false; $('stop').disabled = true;
   $('live').dataset.state = st || 'failed';
-  if (state.req && state.req.profile && st === 'done') loadProfile(state.job);
+  if (state.req && state.req.profile && st === 'done') {
+    const id = state.end && state.end.run_id !== '0x0000000000000000' ? state.end.run_id : null;
+    loadProfile(id ? `/runs/${id}/profile` : `/jobs/${state.job}/profile`,
+      id ? `run ${id} (${state.program.name} on ${state.req.core})` : `the last run (${state.program.name}, not stored)`);
+  }
 }
 
 function onEvent(e) {
   const plot = state.plot;
   if (e.t === 'start') {
     state.start = e;
-    plot.setSeries(e.events.map((x) => x.label));
-    $('plot-info').textContent = e.events.length ? `one point per ${fmtInt(state.req.interval)}-cycle interval; run ${e.run_id}` :
+    plot.opts.waiting = false;
+    plot.setSeries([{ name: 'this run' }], e.events.map((x, i) => ({ label: x.label, group: 0, col: i })));
+    plot.info.textContent = e.events.length ? `one point per ${fmtInt(state.req.interval)}-cycle interval; run ${e.run_id}` :
       'no (signal, where) pairs: nothing to plot';
   } else if (e.t === 'iv') {
-    plot.append(e.rows);
+    plot.append(0, e.rows);
   } else if (e.t === 'progress') {
     const budget = state.start ? state.start.max_insns : 0;
     $('progress').value = budget ? Math.min(1, e.insns / budget) : 0;
@@ -222,6 +213,7 @@ function onEvent(e) {
 }
 
 function onEnd(e) {
+  state.end = e;
   $('progress').value = 1;
   const words = {
     exit: `The program exited with status ${e.exit_code}`,
@@ -243,9 +235,9 @@ function onEnd(e) {
   for (const s of e.signals) sb.append(el('tr', {}, el('td', {}, s.noun), el('td', { class: 'num' }, fmtInt(s.total))));
 }
 
-async function loadProfile(job) {
+async function loadProfile(path, what) {
   try {
-    state.profile.show(await api(`/jobs/${job}/profile`));
+    state.profile.show(await api(path), what);
   } catch (e) {
     $('profile-none').textContent = 'No profile: ' + e.message;
   }
@@ -253,79 +245,180 @@ async function loadProfile(job) {
 
 /* ---- stored runs ---- */
 
+/* A run's configuration as name → value: what compare lines up. */
+function config(r) {
+  const c = { program: r.program || '?', core: r.core || '?', board: r.board || 'virt',
+    interval: r.period ? fmtInt(r.period) : '', counters: String(r.counters ?? ''), width: String(r.width ?? ''),
+    arrs: String(r.arrs ?? ''), args: (r.args || []).join(' '), pairs: (r.pairs || []).join(', ') };
+  for (const s of r.sets || []) {
+    const [k, ...v] = s.split('=');
+    c[k] = v.join('=');
+  }
+  return c;
+}
+
+const RUN_COLS = [
+  ['run', (r) => r.id], ['program', (r) => r.program || ''],
+  ['core and overrides', (r) => [r.core || '', ...(r.sets || [])].join(' ')],
+  ['pairs', (r) => (r.pairs || []).length, true], ['cycles', (r) => r.cycles ?? null, true],
+  ['intervals', (r) => r.intervals, true], ['note', (r) => r.user_note || ''], ['started (UTC)', (r) => (r.started || '').replace('T', ' ').slice(0, 19)],
+  ['status', (r) => r.status + (r.note ? ` (${r.note})` : '')],
+];
+
 async function loadRuns() {
   showError('runs-error', '');
   let r;
   try { r = await api('/runs'); } catch (e) { return showError('runs-error', e.message); }
+  state.runs = r.runs;
+  renderRuns();
+}
+
+function renderRuns() {
+  const head = el('tr', {}, el('th', {}, ''));
+  RUN_COLS.forEach(([h, , num], i) => {
+    const th = el('th', { class: 'sortable' + (num ? ' num' : '') }, h + (state.runSort === i ? (state.runDesc ? ' ▼' : ' ▲') : ''));
+    th.onclick = () => { state.runDesc = state.runSort === i ? !state.runDesc : false; state.runSort = i; renderRuns(); };
+    head.append(th);
+  });
+  head.append(el('th', {}, ''));
+  $('runs-list').tHead.replaceChildren(head);
+  const q = $('runs-filter').value.trim().toLowerCase();
+  let runs = state.runs.filter((r) => !q || RUN_COLS.some(([, get]) => String(get(r) ?? '').toLowerCase().includes(q)));
+  if (state.runSort !== null) {
+    const [, get, num] = RUN_COLS[state.runSort];
+    runs = runs.slice().sort((a, b) => {
+      const x = get(a), y = get(b);
+      const d = num ? (x ?? -1) - (y ?? -1) : String(x).localeCompare(String(y));
+      return state.runDesc ? -d : d;
+    });
+  }
+  const ticked = new Set([...document.querySelectorAll('#runs-list input:checked')].map((x) => x.dataset.id));
   const body = $('runs-list').tBodies[0];
   body.textContent = '';
-  for (const run of r.runs) {
+  for (const run of runs) {
     const tick = el('input', { type: 'checkbox', 'data-id': run.id });
-    tick.onchange = () => { $('compare').disabled = document.querySelectorAll('#runs-list input:checked').length !== 2; };
-    const open = el('button', {}, 'open'), del = el('button', {}, 'delete');
+    tick.checked = ticked.has(run.id);
+    tick.onchange = updateCompare;
+    const open = el('button', {}, 'open'), del = el('button', {}, 'delete'), note = el('button', {}, 'note');
     open.onclick = () => openRuns([run.id]);
+    note.onclick = async () => {
+      const text = prompt(`A note for run ${run.id}:`, run.user_note || '');
+      if (text === null) return;
+      try { await api(`/runs/${run.id}/note`, { method: 'PUT', body: JSON.stringify({ note: text }), headers: { 'Content-Type': 'application/json' } }); loadRuns(); } catch (e) { showError('runs-error', e.message); }
+    };
     del.onclick = async () => {
       if (!confirm(`Delete run ${run.id} from the store?`)) return;
       try { await api(`/runs/${run.id}`, { method: 'DELETE' }); loadRuns(); } catch (e) { showError('runs-error', e.message); }
     };
-    const q = TOKEN ? `&token=${encodeURIComponent(TOKEN)}` : '';
-    const csv = el('a', { href: `/api/runs/${run.id}/export?format=csv${q}`, download: '' }, 'CSV');
-    const json = el('a', { href: `/api/runs/${run.id}/export?format=json${q}`, download: '' }, 'JSON');
-    body.append(el('tr', { 'data-id': run.id }, el('td', {}, tick), el('td', {}, el('code', {}, run.id)), el('td', {}, run.program || ''),
-      el('td', {}, run.core || ''), el('td', {}, run.started || ''), el('td', { class: 'num' }, fmtInt(run.intervals)),
-      el('td', {}, run.status + (run.note ? ` (${run.note})` : '')), el('td', {}, open, ' ', del, ' ', csv, ' ', json)));
+    const q2 = TOKEN ? `&token=${encodeURIComponent(TOKEN)}` : '';
+    const csv = el('a', { href: `/api/runs/${run.id}/export?format=csv${q2}`, download: '' }, 'CSV');
+    const json = el('a', { href: `/api/runs/${run.id}/export?format=json${q2}`, download: '' }, 'JSON');
+    const acts = el('td', {}, open, ' ', note, ' ', del, ' ', csv, ' ', json);
+    if (run.profile) {
+      const prof = el('button', { class: 'open-profile' }, 'profile');
+      prof.onclick = async () => {
+        await loadProfile(`/runs/${run.id}/profile`, `run ${run.id} (${run.program || '?'} on ${run.core || '?'})`);
+        tab('profile');
+      };
+      acts.append(' ', prof);
+    }
+    const tr = el('tr', { 'data-id': run.id }, el('td', {}, tick));
+    RUN_COLS.forEach(([h, get, num]) => {
+      const v = get(run);
+      tr.append(el('td', num ? { class: 'num' } : {}, h === 'run' ? el('code', {}, v) : num ? fmtInt(v) : String(v)));
+    });
+    tr.append(acts);
+    body.append(tr);
   }
-  if (!r.runs.length) body.append(el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'no runs stored yet')));
+  if (!runs.length) body.append(el('tr', {}, el('td', { colspan: RUN_COLS.length + 2, class: 'muted' }, q ? 'no run matches' : 'no runs stored yet')));
+  updateCompare();
 }
 
-/* Two runs' totals side by side, matched by their plain names. */
-function compareTable(a, b) {
-  const totals = (r) => new Map(r.events.filter((c) => c.enabled).map((c) => [c.label || c.signal, r.totals.stored[c.index] || 0]));
-  const ta = totals(a), tb = totals(b);
-  const t = el('table', { class: 'grid', id: 'compare-table' }, el('thead', {}, el('tr', {}, el('th', {}, 'event'),
-    el('th', { class: 'num' }, a.id), el('th', { class: 'num' }, b.id), el('th', { class: 'num' }, 'difference'),
-    el('th', { class: 'num' }, 'ratio'))));
+function updateCompare() {
+  $('compare').disabled = document.querySelectorAll('#runs-list input:checked').length < 2;
+}
+
+function totalsOf(r) {
+  return new Map(r.events.filter((c) => c.enabled).map((c) => [c.label || c.signal, r.totals.stored[c.index] || 0]));
+}
+
+/* The runs' configurations side by side: the differing keys first, then
+ * what they share. */
+function configTable(runs) {
+  const cs = runs.map(config);
+  const keys = [...new Set(cs.flatMap((c) => Object.keys(c)))];
+  const differ = keys.filter((k) => new Set(cs.map((c) => c[k] ?? '')).size > 1);
+  const same = keys.filter((k) => !differ.includes(k) && cs[0][k]);
+  const t = el('table', { class: 'grid', id: 'config-diff' }, el('thead', {}, el('tr', {}, el('th', {}, 'differs'),
+    ...runs.map((r) => el('th', {}, r.id)))));
   const body = el('tbody');
-  for (const label of new Set([...ta.keys(), ...tb.keys()])) {
-    const x = ta.get(label), y = tb.get(label);
-    const both = x !== undefined && y !== undefined;
-    body.append(el('tr', {}, el('td', {}, label), el('td', { class: 'num' }, x === undefined ? '—' : fmtInt(x)),
-      el('td', { class: 'num' }, y === undefined ? '—' : fmtInt(y)),
-      el('td', { class: 'num' }, both ? (y - x > 0 ? '+' : '') + fmtInt(y - x) : ''),
-      el('td', { class: 'num' }, both && x ? (y / x).toFixed(3) : '')));
-  }
+  for (const k of differ)
+    body.append(el('tr', { 'data-key': k }, el('td', {}, k), ...cs.map((c) => el('td', {}, c[k] ?? '(default)'))));
+  if (!differ.length) body.append(el('tr', {}, el('td', { colspan: runs.length + 1, class: 'muted' }, 'the same configuration')));
   t.append(body);
-  return el('div', { class: 'wide' }, el('h3', {}, 'Totals compared'), t);
+  return el('div', {}, el('h3', {}, 'Configuration'), t,
+    el('p', { class: 'muted' }, 'the same in all: ' + same.map((k) => `${k} ${cs[0][k]}`).join(', ')));
+}
+
+/* Every run's totals with its difference and ratio to the baseline run. */
+function totalsTable(runs, base) {
+  const ts = runs.map(totalsOf), b = ts[base];
+  const labels = [...new Set(ts.flatMap((t) => [...t.keys()]))];
+  const head = el('tr', {}, el('th', {}, 'event'));
+  runs.forEach((r, i) => {
+    head.append(el('th', { class: 'num' }, r.id + (i === base ? ' (baseline)' : '')));
+    if (i !== base) head.append(el('th', { class: 'num' }, 'difference'), el('th', { class: 'num' }, 'ratio'));
+  });
+  const body = el('tbody');
+  for (const l of labels) {
+    const tr = el('tr', { 'data-label': l }, el('td', {}, l));
+    ts.forEach((t, i) => {
+      const v = t.get(l), bv = b.get(l);
+      tr.append(el('td', { class: 'num' }, v === undefined ? '—' : fmtInt(v)));
+      if (i === base) return;
+      const both = v !== undefined && bv !== undefined;
+      tr.append(el('td', { class: 'num diff' }, both ? (v - bv > 0 ? '+' : '') + fmtInt(v - bv) : ''),
+        el('td', { class: 'num ratio' }, both && bv ? (v / bv).toFixed(3) : ''));
+    });
+    body.append(tr);
+  }
+  return el('table', { class: 'grid', id: 'compare-table' }, el('thead', {}, head), body);
 }
 
 async function openRuns(ids) {
   const view = $('run-view');
   view.textContent = '';
-  view.classList.toggle('cols', ids.length > 1);
   const runs = [];
   for (const id of ids) {
-    let r;
-    try { r = await api(`/runs/${id}`); } catch (e) { showError('runs-error', e.message); continue; }
-    runs.push(r);
-    const card = el('div', { class: 'run-card', 'data-id': id });
-    card.append(el('h3', {}, `Run ${r.id}`), el('p', { class: 'muted' },
-      `${r.program || '?'} on ${r.core || '?'}, every ${fmtInt(r.period)} cycles, ${r.status}` +
-      (r.totals.whole ? ', verified whole' : ' — not whole: never read as complete')));
-    const plotBox = el('div', { class: 'plot' });
-    card.append(plotBox);
-    const on = r.events.filter((c) => c.enabled);  /* the store keeps every counter of the module */
-    const t = el('table', { class: 'grid totals' }, el('thead', {}, el('tr', {}, el('th', {}, 'event'), el('th', { class: 'num' }, 'total'))));
-    const tb = el('tbody');
-    for (const c of on)
-      tb.append(el('tr', {}, el('td', {}, c.label || `${c.signal} in ${c.where}`), el('td', { class: 'num' }, fmtInt(r.totals.stored[c.index] || 0))));
-    t.append(tb);
-    card.append(t);
-    view.append(card);
-    const p = new TimePlot(plotBox);
-    p.setSeries(on.map((c) => c.label || c.signal));
-    p.append(r.rows.map((row) => [row[0], row[1], ...on.map((c) => row[2 + c.index])]));
+    try { runs.push(await api(`/runs/${id}`)); } catch (e) { showError('runs-error', e.message); }
   }
-  if (runs.length === 2) view.append(compareTable(runs[0], runs[1]));
+  if (!runs.length) return;
+  state.opened = runs;
+  view.dataset.ids = runs.map((r) => r.id).join(' ');
+  const title = runs.length === 1 ? `Run ${runs[0].id}: ${runs[0].program || '?'} on ${runs[0].core || '?'}` :
+    `${runs.length} runs overlaid`;
+  view.append(el('h3', {}, title), el('p', { class: 'muted' }, runs.map((r) => `${r.id}: every ${fmtInt(r.period)} cycles, ${r.status}` +
+    (r.totals.whole ? ', verified whole' : ' — not whole: never read as complete')).join('; ')));
+  const plotBox = el('div', { class: 'plot', id: 'run-plot' });
+  view.append(plotBox);
+  const plot = new SeriesPlot(plotBox);
+  const series = [];
+  runs.forEach((r, gi) => r.events.filter((c) => c.enabled).forEach((c) =>
+    series.push({ label: c.label || c.signal, pair: c.label || c.signal, group: gi, col: c.index })));
+  plot.setSeries(runs.map((r) => ({ name: r.id })), series);
+  runs.forEach((r, gi) => plot.append(gi, r.rows));
+  if (runs.length > 1) view.append(configTable(runs));
+  const totals = el('div', { id: 'compare-totals' });
+  const draw = (base) => totals.replaceChildren(totalsTable(runs, base));
+  if (runs.length > 1) {
+    const sel = el('select', { id: 'baseline' }, ...runs.map((r, i) => el('option', { value: i }, `${r.id} (${r.program || '?'} on ${r.core || '?'})`)));
+    sel.onchange = () => draw(Number(sel.value));
+    view.append(el('h3', {}, 'Totals against the baseline ', sel));
+  } else {
+    view.append(el('h3', {}, 'Totals'));
+  }
+  view.append(totals);
+  draw(0);
 }
 
 /* ---- start ---- */
@@ -343,10 +436,9 @@ async function main() {
   $('add-pair').onclick = addPair;
   $('run').onclick = run;
   $('stop').onclick = () => api(`/jobs/${state.job}/stop`, { method: 'POST' }).catch((e) => showError('run-error', e.message));
-  $('stacked').onchange = () => state.plot && state.plot.setStacked($('stacked').checked);
   $('refresh-runs').onclick = loadRuns;
+  $('runs-filter').oninput = renderRuns;
   $('refresh-sweeps').onclick = () => state.sweeps.list();
-  for (const id of ['sweep-metric', 'sweep-x', 'sweep-by']) $(id).onchange = () => state.sweeps.draw();
   $('compare').onclick = () => openRuns([...document.querySelectorAll('#runs-list input:checked')].map((x) => x.dataset.id));
   try {
     state.info = await api('/info');

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Checks of `tally profile --tasks` (docs/profile.md, "Tasks").
+
+  check_tasks.py switches --tally T SWITCHES_ELF
+      the hand-derived timeline of switches.c on the sram core model: per-task
+      cycles, instructions and switches, the Perfetto slices at their exact
+      cycles, the same totals with the task layer off, a convention the
+      program does not follow (a message, the run still measured).
+  check_tasks.py bad --tally T BAD_ELF
+      a pointer outside RAM, a name that is not a string: notes, names made of
+      the pointer, the run measured as without tasks; usage errors.
+  check_tasks.py laws --tally T --core C... ELF[:ARG]...
+      per-task totals add up to the run's in every signal, each task's
+      functions to the task, folded stacks rooted at the tasks, and every
+      total the same as without --tasks.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def run(tally, args, expect_status=0):
+    p = subprocess.run([tally] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    check(p.returncode == expect_status,
+          "tally %s: status %d, expected %d\n%s" % (" ".join(args), p.returncode, expect_status, p.stderr))
+    return p
+
+
+def profile(tally, core, elf, args, tasks=None, extra=(), status=0):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "p.json")
+        cmd = ["profile", "-q", "--core", core, "--json", out] + list(extra)
+        if tasks is not None:
+            cmd.append("--tasks" if tasks == "" else "--tasks=" + tasks)
+        p = run(tally, cmd + [elf] + list(args), status)
+        try:
+            with open(out) as f:
+                return json.load(f), p
+        except (OSError, ValueError) as e:
+            check(False, "no JSON profile from %s: %s" % (" ".join(cmd), e))
+            return None, p
+
+
+def counted(d):
+    return [s for s in d["signals"] if not s.startswith("marker")]
+
+
+def laws(d, label):
+    """Per-task totals and per-task functions add up exactly."""
+    tasks = d["tasks"]["list"]
+    for s in counted(d):
+        total = sum(t["total"][s] for t in tasks)
+        check(total == d["totals"][s], "%s: tasks' %s add up to %d, the run's is %d" % (label, s, total, d["totals"][s]))
+        for t in tasks:
+            fsum = sum(f["self"][s] for f in t["functions"])
+            check(fsum == t["total"][s], "%s: %s's functions' self %s add up to %d, the task's is %d"
+                  % (label, t["name"], s, fsum, t["total"][s]))
+            for f in t["functions"]:
+                check(f["inclusive"][s] >= f["self"][s] and f["inclusive"][s] <= t["total"][s],
+                      "%s: %s/%s inclusive %s out of bounds" % (label, t["name"], f["name"], s))
+    names = {t["name"] for t in tasks}
+    for st in d["stacks"]:
+        check(st["frames"][0] in names, "%s: a stack not rooted at a task: %s" % (label, st["frames"]))
+    scyc = sum(st["cycles"] for st in d["stacks"])
+    check(scyc == d["totals"]["cycle"], "%s: stacks hold %d cycles of %d" % (label, scyc, d["totals"]["cycle"]))
+
+
+def callgrind_laws(path, d, label):
+    """The Callgrind file with tasks: a root function "[TASK]" per task, the
+    self cost lines add up to the totals line and to the run's cycles, and
+    each root's call lines and self add up to the task's cycles."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        check(False, "%s: no Callgrind file: %s" % (label, e))
+        return
+    names, fn, in_call, selfc, incl = {}, None, False, {}, {}
+    total = None
+    for ln in lines:
+        if ln.startswith("fn="):
+            ident, _, name = ln[3:].partition(" ")
+            if name:
+                names[ident] = name
+            fn = names.get(ident)
+            in_call = False
+        elif ln.startswith("cfn="):
+            ident, _, name = ln[4:].partition(" ")
+            if name:
+                names[ident] = name
+        elif ln.startswith("calls="):
+            in_call = True
+        elif ln.startswith("0 0 "):
+            cyc = int(ln.split()[2])
+            if in_call:
+                incl[fn] = incl.get(fn, 0) + cyc
+                in_call = False
+            else:
+                selfc[fn] = selfc.get(fn, 0) + cyc
+        elif ln.startswith("totals:"):
+            total = int(ln.split()[1])
+    check(total == d["totals"]["cycle"], "%s: Callgrind totals %s, run %d" % (label, total, d["totals"]["cycle"]))
+    check(sum(selfc.values()) == d["totals"]["cycle"], "%s: Callgrind self costs add up to %d" % (label, sum(selfc.values())))
+    for t in d["tasks"]["list"]:
+        root = "[%s]" % t["name"]
+        got = selfc.get(root, 0) + incl.get(root, 0)
+        check(got == t["total"]["cycle"], "%s: Callgrind root %s holds %d cycles, the task %d" % (label, root, got, t["total"]["cycle"]))
+
+
+def same_totals(a, b, label):
+    for s in a["signals"]:
+        check(a["totals"][s] == b["totals"][s],
+              "%s: %s is %d with tasks, %d without" % (label, s, a["totals"][s], b["totals"][s]))
+    check(a["run"]["exit_status"] == b["run"]["exit_status"], "%s: exit status differs" % label)
+
+
+def by_name(d):
+    return {t["name"]: t for t in d["tasks"]["list"]}
+
+
+def cmd_switches(a):
+    elf = a.elfs[0]
+    d, _ = profile(a.tally, "sram", elf, [], tasks="current")
+    if not d:
+        return
+    laws(d, "switches")
+    t = by_name(d)
+    check(set(t) == {"[no task]", "alpha", "beta"}, "switches: tasks %s" % sorted(t))
+    want = {"[no task]": (7, 1), "alpha": (183, 2), "beta": (75, 2)}
+    for name, (cyc, sw) in want.items():
+        if name in t:
+            check(t[name]["total"]["cycle"] == cyc, "switches: %s ran %d cycles, by hand %d" % (name, t[name]["total"]["cycle"], cyc))
+            check(t[name]["total"]["instret"] == cyc, "switches: %s retired %d, by hand %d" % (name, t[name]["total"]["instret"], cyc))
+            check(t[name]["switches"] == sw, "switches: %s switched to %d times, by hand %d" % (name, t[name]["switches"], sw))
+    check(d["totals"]["cycle"] == 265, "switches: %d cycles, by hand 265" % d["totals"]["cycle"])
+    check("name `name' at +8" in d["tasks"]["source"], "switches: source %r" % d["tasks"]["source"])
+    # nothing perturbed
+    off, _ = profile(a.tally, "sram", elf, [])
+    if off:
+        same_totals(d, off, "switches")
+    # the Perfetto timeline: one track per task, slices at the hand-derived cycles
+    with tempfile.TemporaryDirectory() as dd:
+        pf = os.path.join(dd, "t.json")
+        run(a.tally, ["profile", "-q", "--core", "sram", "--tasks=current", "--perfetto", pf, elf])
+        try:
+            ev = json.load(open(pf))["traceEvents"]
+        except (OSError, ValueError) as e:
+            check(False, "switches: no Perfetto file: %s" % e)
+            ev = []
+        tracks = {e["tid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name" and e.get("tid", 0) >= 100}
+        slices = sorted((e["ts"], e["ts"] + e["dur"], tracks.get(e["tid"])) for e in ev if e.get("ph") == "X")
+        want = [(0, 7, "[no task]"), (7, 108, "alpha"), (108, 149, "beta"), (149, 231, "alpha"), (231, 265, "beta")]
+        check(slices == want, "switches: Perfetto slices %s, by hand %s" % (slices, want))
+    # a convention the program does not follow: said, and the run still measured
+    d2, p = profile(a.tally, "sram", elf, [], tasks="freertos")
+    check("pxCurrentTCB" in p.stderr and "profiling without tasks" in p.stderr, "switches: --tasks=freertos said %r" % p.stderr)
+    if d2:
+        check("tasks" not in d2, "switches: tasks without the convention's symbol")
+        same_totals(d2, off, "switches --tasks=freertos")
+    _, p = profile(a.tally, "sram", elf, [], tasks="", status=0)
+    check("none of the kernel conventions" in p.stderr, "switches: bare --tasks said %r" % p.stderr)
+
+
+def cmd_bad(a):
+    elf = a.elfs[0]
+    d, p = profile(a.tally, "tally5", elf, [], tasks="current")
+    if not d:
+        return
+    check("bad_tasks:" in p.stdout, "bad: the program's output is missing: %r" % p.stdout)
+    laws(d, "bad")
+    notes = d["tasks"]["notes"]
+    check(any("0x00001000" in n and "outside RAM" in n for n in notes), "bad: no note of the pointer outside RAM: %s" % notes)
+    check(any("is not a string" in n and "`name'" in n for n in notes), "bad: no note of the name: %s" % notes)
+    check(len(notes) == 2, "bad: %d notes, expected one per bad task: %s" % (len(notes), notes))
+    names = set(by_name(d))
+    check("task@0x00001000" in names and "good" in names, "bad: tasks %s" % sorted(names))
+    check(any(n.startswith("task@0x8") for n in names), "bad: the unreadable name's task: %s" % sorted(names))
+    off, _ = profile(a.tally, "tally5", elf, [])
+    if off:
+        same_totals(d, off, "bad")
+    # the text report says it too
+    p = run(a.tally, ["profile", "--core", "tally5", "--tasks=current", "--top", "1", elf])
+    check("note: tasks: the current-task pointer at" in p.stdout, "bad: the text report has no note")
+    # the run still measured when the variable does not exist
+    d3, p = profile(a.tally, "tally5", elf, [], tasks="no_such_task_pointer")
+    check("no variable `no_such_task_pointer'" in p.stderr, "bad: missing variable said %r" % p.stderr)
+    if d3 and off:
+        same_totals(d3, off, "bad --tasks=no_such_task_pointer")
+    _, p = profile(a.tally, "tally5", elf, [], tasks="tcb_good.name")
+    check("is not a pointer" in p.stderr, "bad: a path that is no pointer said %r" % p.stderr)
+    _, p = profile(a.tally, "tally5", elf, [], tasks="0x1002")
+    check("not word-aligned" in p.stderr, "bad: an unaligned address said %r" % p.stderr)
+    _, p = profile(a.tally, "tally5", elf, [], tasks="0x00000100")
+    check("outside RAM" in p.stderr, "bad: an address outside RAM said %r" % p.stderr)
+    p = run(a.tally, ["profile", "--tasks=", elf], 64)
+    check("--tasks= wants" in p.stderr, "bad: an empty --tasks= said %r" % p.stderr)
+    p = run(a.tally, ["profile", "--perfetto", "/dev/null", elf], 64)
+    check("give --tasks too" in p.stderr, "bad: --perfetto without --tasks said %r" % p.stderr)
+
+
+def cmd_laws(a):
+    for core in a.core:
+        for spec in a.elfs:
+            elf, _, arg = spec.partition(":")
+            args = [arg] if arg else []
+            label = "%s %s on %s" % (os.path.basename(elf), arg, core)
+            with tempfile.TemporaryDirectory() as dd:
+                cgf = os.path.join(dd, "cg.out")
+                d, p = profile(a.tally, core, elf, args, tasks="", extra=["--callgrind", cgf])
+                if not d:
+                    continue
+                callgrind_laws(cgf, d, label)
+            check(": OK" in p.stdout, "%s: the program did not pass: %r" % (label, p.stdout))
+            check("tasks" in d, "%s: no tasks" % label)
+            if "tasks" not in d:
+                continue
+            laws(d, label)
+            check(d["tasks"]["notes"] == [], "%s: notes %s" % (label, d["tasks"]["notes"]))
+            names = set(by_name(d))
+            for want in a.expect:
+                prog, _, n = want.partition("=")
+                if prog == os.path.basename(elf) + (":" + arg if arg else ""):
+                    check(set(n.split(",")) <= names, "%s: tasks %s lack %s" % (label, sorted(names), n))
+            off, _ = profile(a.tally, core, elf, args)
+            if off:
+                same_totals(d, off, label)
+
+
+def cmd_conventions(a):
+    """FreeRTOS and Zephyr conventions: the offsets found through DWARF (the
+    name member in another unit; a path through an array element), the
+    names read, switches counted, the laws."""
+    fr, ze, rs = a.elfs
+    want = {fr: ("freertos", "pxCurrentTCB", "pcTaskName", {"IDLE": 3, "Sensor": 3}),
+            ze: ("zephyr", "_kernel.cpus[0].current", "name", {"main": 3, "net_rx": 3})}
+    for elf, (conv, var, member, tasks) in want.items():
+        for spec in (conv, ""):  # by name, and found by auto
+            d, p = profile(a.tally, "tally5", elf, [], tasks=spec)
+            if not d or "tasks" not in d:
+                check(False, "%s --tasks=%s: no tasks: %s" % (elf, spec, p.stderr))
+                continue
+            src = d["tasks"]["source"]
+            check(src.startswith(conv + ": " + var) and "`%s'" % member in src, "%s: source %r" % (conv, src))
+            laws(d, conv)
+            got = {t["name"]: t["switches"] for t in d["tasks"]["list"]}
+            for n, sw in tasks.items():
+                check(got.get(n) == sw, "%s: task %s switched to %s times, expected %d (%s)" % (conv, n, got.get(n), sw, got))
+            check(d["tasks"]["notes"] == [], "%s: notes %s" % (conv, d["tasks"]["notes"]))
+    # the offsets, against the compiler's own layout as readelf shows it is not needed:
+    # the names are right only if the offsets are (pcTaskName at +52, name at +32)
+    d, _ = profile(a.tally, "tally5", fr, [], tasks="freertos")
+    if d:
+        check("at +52 (a char array)" in d["tasks"]["source"], "freertos: offset %r" % d["tasks"]["source"])
+    d, _ = profile(a.tally, "tally5", ze, [], tasks="zephyr")
+    if d:
+        check("at +32 (a char array)" in d["tasks"]["source"], "zephyr: offset %r" % d["tasks"]["source"])
+    # a register (reg_switch.c): read at every return from the handler
+    d, p = profile(a.tally, "tally5", rs, [], tasks="reg:s11")
+    if d and "tasks" in d:
+        laws(d, "reg:s11")
+        check("register s11 (x27)" in d["tasks"]["source"], "reg: source %r" % d["tasks"]["source"])
+        got = sorted((t["name"][:7], t["switches"]) for t in d["tasks"]["list"])
+        check(got == [("[no tas", 1), ("task@0x", 2), ("task@0x", 2), ("trap:11", 4)], "reg: tasks %s" % got)
+        off, _ = profile(a.tally, "tally5", rs, [])
+        if off:
+            same_totals(d, off, "reg:s11")
+    else:
+        check(False, "reg:s11: no tasks: %s" % p.stderr)
+    _, p = profile(a.tally, "tally5", rs, [], tasks="reg:sp")
+    check("expected reg:REGISTER" in p.stderr, "reg: sp said %r" % p.stderr)
+    _, p = profile(a.tally, "tally5", ze, [], tasks="_kernel.cpus[2].current")
+    check("index 2 is past the array's 2 elements" in p.stderr, "zephyr: a bad index said %r" % p.stderr)
+    _, p = profile(a.tally, "tally5", ze, [], tasks="_kernel.cpu[0].current")
+    check("has no member `cpu'" in p.stderr, "zephyr: a bad member said %r" % p.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions"])
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--core", action="append", default=[])
+    ap.add_argument("--expect", action="append", default=[], help="PROG[:ARG]=task,task...")
+    ap.add_argument("elfs", nargs="+")
+    a = ap.parse_args()
+    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions}[a.what](a)
+    if FAILS:
+        print("%d failures" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
