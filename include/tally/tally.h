@@ -602,7 +602,8 @@ typedef struct tally_task_change {
   uint64_t cycle;
   int task;
 } tally_task_change;
-/* *end is the snapshot's cycle; *cut is nonzero when the log filled up. */
+/* *end is the snapshot's cycle, or when the log filled up (*cut nonzero)
+ * the cycle of the first change it could not keep. */
 size_t tally_profile_task_changes(const tally_profile *p, const tally_task_change **out, uint64_t *end, int *cut);
 
 /* ---- Functions by name -------------------------------------------------- */

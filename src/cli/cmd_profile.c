@@ -514,6 +514,13 @@ static int write_perfetto(const tally_profile *p, const tally_run_info *run, con
     fprintf(stderr, "tally profile: --perfetto %s: cannot create: %s\n", path, strerror(errno));
     return -1;
   }
+  const tally_task_change *changes;
+  uint64_t cut_at;
+  int cut;
+  tally_profile_task_changes(p, &changes, &cut_at, &cut);
+  if (cut)
+    fprintf(stderr, "tally profile: --perfetto: the task switches after cycle %llu are not in %s (the timeline "
+                    "keeps 16,777,216 of them)\n", (unsigned long long)cut_at, path);
   tally_perfetto *w = tally_perfetto_begin(f, run, &err);
   if (w)
     tally_perfetto_tasks(w, p);

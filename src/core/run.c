@@ -300,6 +300,11 @@ static core_stop run_loop(core_cpu *cpu, uint64_t budget, bool trap_ends) {
     if (at_horizon && cpu->instret < cpu->horizon && cpu->stop == CORE_RUNNING && !cycle_budget_spent(cpu))
       step(cpu, prefix_that_fits(cpu));
   }
+  /* a run that can go on stops at a boundary: what is due there is seen
+   * now (as the next call would first), so that tally_interrupt_due and
+   * a debugger's reads of mip and the devices are exact between calls */
+  if (cpu->stop == CORE_STOP_LIMIT || cpu->stop == CORE_STOP_CYCLES)
+    due_events(cpu);
   return cpu->stop;
 }
 

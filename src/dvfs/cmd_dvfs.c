@@ -55,11 +55,17 @@ static void usage(FILE *f) {
           "                       chosen region, outside them and for the whole run,\n"
           "                       time and energy in percent of the original; and\n"
           "                       the references (static points, oracle)\n"
-          "      --no-oracle      skip the oracle's runs\n"
+          "      --no-oracle      skip the oracle's runs (the report says it was not run)\n"
+          "      --startup        count start-up code (what runs before main is first\n"
+          "                       entered: crt0 clearing .bss) in the regions; by\n"
+          "                       default it is in none and the report says its counts\n"
           "      --min-misses N   first threshold: D-cache misses of a region (default 10000)\n"
           "      --min-mpc X      second threshold: misses per cycle (default 0.002)\n"
           "      --min-relocks X  break-even: cycles per region entry at least X times\n"
-          "                       the two PLL relocks of a switch pair (default 20)\n"
+          "                       a switch pair's cost: its two PLL relocks and its\n"
+          "                       switch code (default 20)\n"
+          "      --switch-cycles N  the switch code's cycles per switch pair, besides\n"
+          "                       the relocks (default 2000, measured on dsp500)\n"
           "      --max-cycles N   every run's cycle budget (the profile, the original,\n"
           "                       each trial): one that reaches it, a wfi sleep\n"
           "                       included, ends tally dvfs with status 123\n"
@@ -78,7 +84,7 @@ static void usage(FILE *f) {
           "124 --timeout or --max-insns stopped a run; 130 Ctrl-C or SIGTERM.\n");
 }
 
-enum { O_CORE = 256, O_BOARD, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_NO_READD, O_CSV, O_SVG,
+enum { O_CORE = 256, O_BOARD, O_POINTS, O_REGIONS, O_SLOW, O_MISS, O_MPC, O_RELOCKS, O_KEEP, O_NO_ORACLE, O_STARTUP, O_SWITCH, O_NO_READD, O_CSV, O_SVG,
        O_MAX_INSNS, O_TIMEOUT, O_MAX_CYCLES };
 
 static volatile sig_atomic_t stop_requested;
@@ -128,7 +134,7 @@ static int check_board(const char *board) {
 
 static int parse(int argc, char **argv, dvfs_opts *o) {
   *o = (dvfs_opts){.core = "dsp500", .max_slowdown = 5, .min_misses = 10000, .min_mpc = 0.002, .min_relocks = 20,
-                   .relock_cycles = 1000, .oracle = true, .readd = true};
+                   .relock_cycles = 1000, .oracle = true, .readd = true, .switch_cycles = 2000};
   static const struct option opts[] = {
       {"core", required_argument, NULL, O_CORE},       {"points", required_argument, NULL, O_POINTS},
       {"board", required_argument, NULL, O_BOARD},
@@ -138,6 +144,7 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       {"no-readd", no_argument, NULL, O_NO_READD},       {"descent-only", no_argument, NULL, O_NO_READD},
       {"tradeoff-csv", required_argument, NULL, O_CSV}, {"svg", required_argument, NULL, O_SVG},
       {"keep", no_argument, NULL, O_KEEP},             {"help", no_argument, NULL, 'h'},
+      {"startup", no_argument, NULL, O_STARTUP},       {"switch-cycles", required_argument, NULL, O_SWITCH},
       {"max-cycles", required_argument, NULL, O_MAX_CYCLES},
       {"max-insns", required_argument, NULL, O_MAX_INSNS}, {"timeout", required_argument, NULL, O_TIMEOUT},
       {NULL, 0, NULL, 0}};
@@ -180,18 +187,21 @@ static int parse(int argc, char **argv, dvfs_opts *o) {
       o->kind = strcmp(optarg, "loops") ? DVFS_FUNCTIONS : DVFS_LOOPS;
       break;
     case O_NO_ORACLE: o->oracle = false; break;
+    case O_STARTUP: o->startup = true; break;
     case O_NO_READD: o->readd = false; break;
     case O_CSV: o->tradeoff_csv = optarg; break;
     case O_SVG: o->svg = optarg; break;
     case O_SLOW:
     case O_MPC:
+    case O_SWITCH:
     case O_RELOCKS: {
       double v = strtod(optarg, &end);
       if (*end || v < 0 || v > 1e6) {
         fprintf(stderr, "tally dvfs: '%s' is not a non-negative number\n", optarg);
         return EXIT_USAGE;
       }
-      *(c == O_SLOW ? &o->max_slowdown : c == O_MPC ? &o->min_mpc : &o->min_relocks) = v;
+      *(c == O_SLOW ? &o->max_slowdown : c == O_MPC ? &o->min_mpc : c == O_SWITCH ? &o->switch_cycles
+                                                                                   : &o->min_relocks) = v;
       break;
     }
     case O_MISS: {
@@ -336,6 +346,13 @@ static int work(dvfs_opts *o, const char *dir) {
   if (!rc) {
     print_head(o);
     dvfs_print_candidates(o, regs, nregs);
+    uint64_t sc = 0, sm = 0;
+    for (size_t i = 0; i < nrows; i++)
+      if (rows[i].startup)
+        sc += rows[i].cycles, sm += rows[i].rmiss + rows[i].wmiss;
+    if (sc && !o->startup)
+      printf("  (start-up code, before main is first entered: %" PRIu64 " cycles, %" PRIu64
+             " D-cache misses, in no region; --startup counts it)\n", sc, sm);
     dvfs_print_alone(o, regs, &log);
     if (dvfs_print_tradeoff(o, regs, &log)) {
       snprintf(err.msg, sizeof err.msg, "out of memory");

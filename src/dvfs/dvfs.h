@@ -44,6 +44,8 @@ typedef struct dvfs_opts {
   char **argv;
   bool keep;              /* keep the scratch directory */
   bool oracle;            /* run the oracle (--no-oracle: not) */
+  bool startup;           /* --startup: count start-up code (before main) in the regions */
+  double switch_cycles;   /* --switch-cycles: the switch code's cycles per switch pair, besides the relocks */
   bool readd;             /* after the descent, the knapsack of single-region runs (--descent-only: not) */
   const char *tradeoff_csv; /* --tradeoff-csv FILE, NULL: none */
   const char *svg;          /* --svg FILE: the measured table as a picture, NULL: none */
@@ -66,6 +68,7 @@ typedef struct dvfs_run {
 /* A phase-profile row of phases.out (target/inst/phases.c). */
 typedef struct dvfs_phase {
   uint32_t start, end;
+  bool startup;           /* it began before main was first entered (start-up code) */
   uint64_t entries, cycles, instret, rmiss, wmiss;
 } dvfs_phase;
 

@@ -18,11 +18,25 @@ static const char *point_name(const dvfs_opts *o, int p, char *buf, size_t size)
   return buf;
 }
 
+/* The width of the region column: the longest name that ran (names are
+ * never cut), at least 36. */
+static int name_w(const dvfs_region *v, size_t n) {
+  size_t w = 36;
+  for (size_t i = 0; i < n; i++)
+    if (v[i].cycles && strlen(v[i].name) > w)
+      w = strlen(v[i].name);
+  return (int)w;
+}
+
 void dvfs_print_candidates(const dvfs_opts *o, const dvfs_region *v, size_t n) {
   size_t quiet = 0;
-  printf("candidate regions (%s; counts from the phase profile):\n",
+  int w = name_w(v, n);
+  printf("candidate regions (%s; counts from the phase profile, the program's own: each phase, from a\n"
+         "loop entry to the next, is charged to the region it began in, with what it calls and what runs after\n"
+         "the loop until the next loop entry, so these cycles are more than the measured table's, which has\n"
+         "only the region's own instructions):\n",
          o->kind == DVFS_LOOPS ? "loops: header and natural body, /N: in N address ranges" : "functions");
-  printf("  %-36s %-23s %12s %10s %9s %8s  %-9s %s\n", "region", "range", "cycles", "misses", "miss/cyc", "entries",
+  printf("  %-*s %-23s %12s %10s %9s %8s  %-9s %s\n", w, "region", "range", "cycles", "misses", "miss/cyc", "entries",
          "MHz/V", "decision");
   for (size_t i = 0; i < n; i++) {
     if (!v[i].cycles)
@@ -33,7 +47,7 @@ void dvfs_print_candidates(const dvfs_opts *o, const dvfs_region *v, size_t n) {
     }
     char range[40], pt[32];
     snprintf(range, sizeof range, v[i].nranges > 1 ? "%08x-%08x/%zu" : "%08x-%08x", v[i].lo, v[i].hi, v[i].nranges);
-    printf("  %-36.36s %-23s %12llu %10llu %9.5f %8llu  %-9s %s\n", v[i].name, range,
+    printf("  %-*s %-23s %12llu %10llu %9.5f %8llu  %-9s %s\n", w, v[i].name, range,
            (unsigned long long)v[i].cycles, (unsigned long long)v[i].misses,
            v[i].cycles ? (double)v[i].misses / (double)v[i].cycles : 0.0, (unsigned long long)v[i].entries,
            v[i].point ? point_name(o, v[i].point, pt, sizeof pt) : "-", v[i].why);
@@ -42,8 +56,8 @@ void dvfs_print_candidates(const dvfs_opts *o, const dvfs_region *v, size_t n) {
     printf("  (%zu more with fewer than a tenth of --min-misses misses, not chosen: not shown)\n", quiet);
 }
 
-static void print_row(const char *name, const char *point, const dvfs_tally *b, const dvfs_tally *a) {
-  printf("  %-36.36s %-9s %12llu %12.3f %12.3f   %12llu %12.3f %12.3f   %+7.2f%% %+7.2f%%\n", name, point,
+static void print_row(int w, const char *name, const char *point, const dvfs_tally *b, const dvfs_tally *a) {
+  printf("  %-*s %-9s %12llu %12.3f %12.3f   %12llu %12.3f %12.3f   %+7.2f%% %+7.2f%%\n", w, name, point,
          (unsigned long long)b->cycles, b->seconds * 1e6, b->joules * 1e6, (unsigned long long)a->cycles,
          a->seconds * 1e6, a->joules * 1e6, pct(a->seconds, b->seconds), pct(a->joules, b->joules));
 }
@@ -52,21 +66,22 @@ void dvfs_print_measured(const dvfs_opts *o, const dvfs_region *v, size_t n, con
                          const dvfs_tally *after, const dvfs_run *base, const dvfs_run *sw) {
   printf("measured on tally (each instruction's cycles, time and energy charged to the region holding its pc;\n"
          "output and exit status identical):\n");
-  printf("  %-36s %-9s %12s %12s %12s   %12s %12s %12s   %8s %8s\n", "", "", "original", "", "", "with switches",
+  int w = name_w(v, n);
+  printf("  %-*s %-9s %12s %12s %12s   %12s %12s %12s   %8s %8s\n", w, "", "", "original", "", "", "with switches",
          "", "", "", "");
-  printf("  %-36s %-9s %12s %12s %12s   %12s %12s %12s   %8s %8s\n", "region", "MHz/V", "cycles", "time us",
+  printf("  %-*s %-9s %12s %12s %12s   %12s %12s %12s   %8s %8s\n", w, "region", "MHz/V", "cycles", "time us",
          "energy uJ", "cycles", "time us", "energy uJ", "time", "energy");
   size_t row = 0;
   char pt[32];
   for (size_t i = 0; i < n; i++)
     if (v[i].point) {
-      print_row(v[i].name, point_name(o, v[i].point, pt, sizeof pt), &before[row], &after[row]);
+      print_row(w, v[i].name, point_name(o, v[i].point, pt, sizeof pt), &before[row], &after[row]);
       row++;
     }
-  print_row("outside the regions", point_name(o, 0, pt, sizeof pt), &before[row], &after[row]);
+  print_row(w, "outside the regions", point_name(o, 0, pt, sizeof pt), &before[row], &after[row]);
   dvfs_tally b = {base->cycles, base->instret, base->e.seconds, base->e.total_j};
   dvfs_tally a = {sw->cycles, sw->instret, sw->e.seconds, sw->e.total_j};
-  print_row("whole run", "", &b, &a);
+  print_row(w, "whole run", "", &b, &a);
 }
 
 void dvfs_print_refs(const dvfs_opts *o, const dvfs_region *v, size_t n, const dvfs_run *base, const dvfs_run *sw,
@@ -86,6 +101,10 @@ void dvfs_print_refs(const dvfs_opts *o, const dvfs_region *v, size_t n, const d
            (unsigned long long)r->cycles, r->e.seconds * 1e6, r->e.total_j * 1e6, pct(r->e.seconds, base->e.seconds),
            pct(r->e.total_j, base->e.total_j),
            dvfs_slowdown(r, base) > o->max_slowdown ? "  (over --max-slowdown)" : "");
+  }
+  if (!o->oracle) {
+    printf("  oracle: not run (--no-oracle)\n");
+    return;
   }
   char label[64];
   snprintf(label, sizeof label, "oracle (%s, %u runs)", orc->exhaustive ? "exhaustive" : "greedy", orc->runs);
@@ -124,7 +143,11 @@ void dvfs_print_alone(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlo
     return;
   printf("each region alone (whole run against the original: one real run with only that region switched;\n"
          "its switch code and relocks included):\n");
-  printf("  %-36s %-9s %9s %9s %13s\n", "region", "MHz/V", "time", "energy", "saved/added");
+  int w = 36;
+  for (size_t a = 0; a < f->m; a++)
+    if ((int)strlen(v[f->region[a]].name) > w)
+      w = (int)strlen(v[f->region[a]].name);
+  printf("  %-*s %-9s %9s %9s %13s\n", w, "region", "MHz/V", "time", "energy", "saved/added");
   char pt[32];
   for (size_t a = 0; a < f->m; a++)
     for (size_t p = 1; p < o->npts; p++) {
@@ -134,7 +157,7 @@ void dvfs_print_alone(const dvfs_opts *o, const dvfs_region *v, const dvfs_fitlo
         snprintf(ratio, sizeof ratio, "%.2f", g / c);
       else
         snprintf(ratio, sizeof ratio, "%s", g > 0 ? "(no time)" : "-");
-      printf("  %-36.36s %-9s %+8.2f%% %+8.2f%% %13s\n", v[f->region[a]].name, point_name(o, (int)p, pt, sizeof pt), c,
+      printf("  %-*s %-9s %+8.2f%% %+8.2f%% %13s\n", w, v[f->region[a]].name, point_name(o, (int)p, pt, sizeof pt), c,
              -g, ratio);
     }
   if (!f->m)

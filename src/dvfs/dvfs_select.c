@@ -6,9 +6,11 @@
  * it; with function regions, the function. A candidate is chosen when it
  * has at least min_misses D-cache misses (the paper's first threshold), at
  * least min_mpc misses per cycle (its second), enough cycles per entry
- * (rows entering it from outside) to pay for the two PLL relocks of a
- * switch pair many times over (break-even: min_relocks x 2 x relock
- * cycles), and switch sites that can be placed. Loops are judged outermost
+ * (rows entering it from outside) to pay for a switch pair many times
+ * over (break-even: min_relocks x (2 x relock cycles + the switch code's
+ * cycles per pair)), and switch sites that can be placed. Phases of the
+ * start-up code (before main is first entered: crt0's clearing of .bss)
+ * count only with --startup. Loops are judged outermost
  * first; a loop inside a chosen one is not a region of its own. A chosen
  * region starts at the slowest operating point.
  */
@@ -42,16 +44,17 @@ static const char *judge(const dvfs_opts *o, const dvfs_region *r) {
     return "too few misses";
   if (mpc < o->min_mpc)
     return "too few misses per cycle";
-  if (per_entry < o->min_relocks * 2.0 * o->relock_cycles)
+  /* a switch pair costs two relocks and the switch code's own cycles */
+  if (per_entry < o->min_relocks * (2.0 * o->relock_cycles + o->switch_cycles))
     return "too short per entry for the PLL relocks";
   return NULL;
 }
 
 /* Sums the rows into every candidate holding their start (and counts the
  * entries of rows coming in from outside). */
-static void add_rows(dvfs_region *v, size_t n, const dvfs_phase *rows, size_t nrows) {
+static void add_rows(const dvfs_opts *o, dvfs_region *v, size_t n, const dvfs_phase *rows, size_t nrows) {
   for (size_t i = 0; i < nrows; i++)
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n && (o->startup || !rows[i].startup); k++) {
       bool s = dvfs_region_has(&v[k], rows[i].start), e = dvfs_region_has(&v[k], rows[i].end);
       if (s) {
         v[k].cycles += rows[i].cycles;
@@ -143,7 +146,7 @@ int dvfs_select(const dvfs_opts *o, const dvfs_phase *rows, size_t nrows, dvfs_r
     tally_inst_close(ti);
     return rc;
   }
-  add_rows(v, n, rows, nrows);
+  add_rows(o, v, n, rows, nrows);
   for (size_t k = 0; k < n; k++) {
     dvfs_region *r = &v[k];
     if (!r->cycles)

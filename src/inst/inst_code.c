@@ -42,6 +42,9 @@ typedef struct cmap {
   size_t nwork, capwork;
   tally_error *err;
   int rc;
+  bool lenient;   /* an instrumented program (it has the analysis region): its jal
+                   * sites cover halves of instructions; read for its symbols
+                   * (tally inst --show), never instrumented again */
 } cmap;
 
 static long section_of(const tally_inst *ti, uint32_t pc) {
@@ -123,6 +126,8 @@ static void push(cmap *m, uint32_t pc, uint32_t from, bool jumped) {
 }
 
 static int ambiguous(cmap *m, uint32_t from, uint32_t to, const char *why) {
+  if (m->lenient)
+    return 0; /* the walk stops there */
   char w1[160], w2[200];
   tally_inst_where(m->ti, from, w1, sizeof w1);
   if (inst_obj_at(m->ti, to))
@@ -225,13 +230,14 @@ static void sweep_func(cmap *m, const sym_entry *f) {
     if (d.len == 4 && pc + 4 > f->hi)
       return; /* a halfword of padding at the end */
     uint8_t *st2 = d.len == 4 ? state_at(m, pc + 2) : NULL;
+    if ((*st == ST_DATA || (st2 && *st2 == ST_DATA)) && m->lenient)
+      return;
     if (*st == ST_DATA || (st2 && *st2 == ST_DATA)) {
-      char w1[160], w2[200];
+      char w[200];
       m->rc = inst_fail(m->err, TALLY_INST_ECANNOT,
                         "%s: cannot tell code from data at %s: the function %s (0x%08x-0x%08x) and an object "
                         "symbol of the symbol table both cover it",
-                        m->ti->path, inst_data_where(m->ti, pc, w2, sizeof w2), f->name, f->lo, f->hi);
-      (void)w1;
+                        m->ti->path, inst_data_where(m->ti, pc, w, sizeof w), f->name, f->lo, f->hi);
       return;
     }
     *st = ST_START;
@@ -246,7 +252,7 @@ static void sweep_func(cmap *m, const sym_entry *f) {
  * that holds code already found (a resume address after a trap in
  * assembly code). An address in a range without code (the merged
  * read-only data after picolibc.ld's __text_end) is data. */
-static bool code_address(cmap *m, uint32_t a) {
+static bool code_address(cmap *m, signed char *hascode, uint32_t a) {
   uint8_t *sa = state_at(m, a);
   if (!sa || *sa != ST_UNKNOWN || (a & 1))
     return false;
@@ -255,12 +261,17 @@ static bool code_address(cmap *m, uint32_t a) {
     return false;
   if (s->lo == a)
     return true;
-  for (uint32_t p = s->lo & ~1u; p < s->hi; p += 2) {
+  signed char *h = hascode ? &hascode[s - m->ti->syms.v] : NULL;
+  if (h && *h)
+    return *h > 0;
+  bool found = false;
+  for (uint32_t p = s->lo & ~1u; p < s->hi && !found; p += 2) {
     uint8_t *st = state_at(m, p);
-    if (st && *st == ST_START)
-      return true;
+    found = st && *st == ST_START;
   }
-  return false;
+  if (h)
+    *h = found ? 1 : -1; /* until the next drain finds more code */
+  return found;
 }
 
 /* Labels whose addresses the code found so far forms (lui/auipc, then
@@ -270,6 +281,7 @@ static bool code_address(cmap *m, uint32_t a) {
 static size_t formed_roots(cmap *m) {
   const tally_inst *ti = m->ti;
   size_t before = m->nwork;
+  signed char *hascode = calloc(ti->syms.n ? ti->syms.n : 1, 1); /* per symbol: 0 not known yet, 1, -1 */
   for (size_t s = 0; s < ti->ncode; s++) {
     const inst_code *c = &ti->code[s];
     uint32_t val[32], known = 0, expect = 0; /* bit r: val[r] holds xr's value */
@@ -290,7 +302,7 @@ static size_t formed_roots(cmap *m) {
         push(m, (val[d.rs1] + (uint32_t)d.imm) & ~1u, pc, true); /* a jump through a formed address */
       } else if (d.kind == K_ADDI && base) {
         uint32_t a = val[d.rs1] + (uint32_t)d.imm;
-        if (code_address(m, a))
+        if (code_address(m, hascode, a))
           push(m, a, pc, false);
         if (d.rd) {
           val[d.rd] = a;
@@ -312,10 +324,11 @@ static size_t formed_roots(cmap *m) {
         continue; /* instruction bytes are not data words */
       const uint8_t *p = ti->file + sg->offset + o;
       uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-      if (code_address(m, w))
+      if (code_address(m, hascode, w))
         push(m, w, w, false);
     }
   }
+  free(hascode);
   return m->nwork - before;
 }
 
@@ -356,6 +369,9 @@ static size_t count_code(const cmap *m) {
 
 int inst_code_map(tally_inst *ti, uint8_t ***out, tally_error *err) {
   cmap m = {.ti = ti, .err = err};
+  for (size_t i = 0; i < ti->nsegs; i++)
+    m.lenient |= (uint64_t)ti->segs[i].vaddr + ti->segs[i].memsz > TALLY_INST_REGION_BASE &&
+                 ti->segs[i].vaddr < TALLY_INST_REGION_BASE + TALLY_INST_REGION_SIZE;
   m.st = calloc(ti->ncode, sizeof *m.st);
   if (!m.st)
     return inst_fail(err, TALLY_INST_EINPUT, "out of memory");

@@ -65,15 +65,28 @@ static uint32_t code_tag(const tally_inst *ti, uint32_t a) {
   return a > ARG_TAG_MAX && in_code_func(ti, a, NULL) ? a : 0;
 }
 
-/* The first site in [lo, hi), or -1. */
+/* The first site in [lo, hi), or -1 (sites are sorted by pc here). */
 static long site_in(const tally_inst *ti, uint32_t lo, uint32_t hi) {
-  for (size_t s = 0; s < ti->nsites; s++) {
-    uint32_t a = ti->sites[s].pc, b = a + ti->insns[ti->sites[s].insn].len;
-    if (a < hi && b > lo)
-      return (long)s;
-    if (ti->sites[s].jump && ti->sites[s].host_pc != a && ti->sites[s].host_pc < hi && ti->sites[s].host_pc + 4 > lo)
-      return (long)s;
+  bool in_code = false;
+  for (size_t c = 0; c < ti->ncode && !in_code; c++)
+    in_code = lo < ti->code[c].hi && hi > ti->code[c].lo;
+  if (!in_code)
+    return -1; /* a data address: the common case of a known base */
+  size_t a = 0, b = ti->nsites;
+  while (a < b) { /* the first site whose end is past lo */
+    size_t mid = a + (b - a) / 2;
+    if (ti->sites[mid].pc + 4 <= lo)
+      a = mid + 1;
+    else
+      b = mid;
   }
+  for (size_t s = a; s < ti->nsites && ti->sites[s].pc < hi; s++)
+    if (ti->sites[s].pc + ti->insns[ti->sites[s].insn].len > lo)
+      return (long)s;
+  for (size_t s = 0; s < ti->nsites; s++) /* a jal placed on another instruction than its site */
+    if (ti->sites[s].jump && ti->sites[s].host_pc != ti->sites[s].pc && ti->sites[s].host_pc < hi &&
+        ti->sites[s].host_pc + 4 > lo)
+      return (long)s;
   return -1;
 }
 

@@ -102,6 +102,7 @@ typedef struct prof_tasks {
   prof_task_change *log;    /* every change of `running` */
   size_t nlog, log_cap;
   bool log_full;
+  uint64_t log_full_cycle;  /* the change the log had no room for */
 } prof_tasks;
 
 /* The timeline (timeline.c): every change of the shadow stack's depth, in

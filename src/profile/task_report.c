@@ -142,6 +142,8 @@ int profile_build_tasks(tally_profile *p, const prof_state *st, uint64_t now) {
     p->task_changes[i] = (tally_task_change){t->log[i].cycle, t->log[i].task};
   p->ntask_changes = t->nlog;
   p->task_changes_cut = t->log_full;
+  if (t->log_full) /* the timeline ends where the log did */
+    p->end_cycle = t->log_full_cycle;
   size_t store_n = 0, store_cap = 0, funcs_n = 0, funcs_cap = 0;
   size_t *first = calloc(t->n + 1, sizeof *first), *count = calloc(t->n + 1, sizeof *count);
   size_t *tot_at = calloc(t->n + 1, sizeof *tot_at);

@@ -150,6 +150,7 @@ static void log_change(prof_tasks *t, uint64_t now, int task) {
     prof_task_change *l = cap <= ((size_t)1 << 24) ? realloc(t->log, cap * sizeof *l) : NULL;
     if (!l) {
       t->log_full = true;
+      t->log_full_cycle = now;
       return;
     }
     t->log = l;

@@ -41,8 +41,9 @@ static json_t *map_warnings(tally_sim *sim, uint32_t lo, uint64_t hi) {
   for (size_t i = 0; tally_function_at(sim, i, &f) == 0; i++) {
     if (f.lo < lo || f.hi > hi) {
       if (past++ < MAX_WARNINGS)
-        snprintf(msg, sizeof msg, "%s (0x%08x-0x%08x) lies past the end of the .bin (0x%08x-0x%08llx)", f.name,
-                 f.lo, f.hi, lo, (unsigned long long)hi), json_array_append_new(w, json_string(msg));
+        snprintf(msg, sizeof msg, "%s (0x%08x-0x%08x) lies %s the .bin (0x%08x-0x%08llx)", f.name, f.lo, f.hi,
+                 f.lo < lo ? "before the start of" : "past the end of", lo, (unsigned long long)hi),
+            json_array_append_new(w, json_string(msg));
       continue;
     }
     if (f.section && !strstr(f.section, "text"))
@@ -61,7 +62,7 @@ static json_t *map_warnings(tally_sim *sim, uint32_t lo, uint64_t hi) {
                bad, n), json_array_append_new(w, json_string(msg));
   }
   if (past > MAX_WARNINGS)
-    snprintf(msg, sizeof msg, "%zu more symbols past the end of the .bin", past - MAX_WARNINGS),
+    snprintf(msg, sizeof msg, "%zu more symbols outside the .bin", past - MAX_WARNINGS),
         json_array_append_new(w, json_string(msg));
   if (notcode > MAX_WARNINGS)
     snprintf(msg, sizeof msg, "%zu more functions whose bytes do not decode", notcode - MAX_WARNINGS),

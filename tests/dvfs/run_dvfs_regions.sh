@@ -73,9 +73,11 @@ def measured(text):
     part = text.split("measured on tally")[1].split("references")[0]
     rows = []
     for line in part.splitlines():
-        nums = re.findall(r"[-+]?\d+\.?\d*", line[48:]) if line.startswith("  ") else []
-        if len(nums) >= 6 and not line.strip().startswith("region"):
-            rows.append((line[:40].strip(), [float(x) for x in nums[:6]]))
+        # the last eight numbers: cycles, time, energy twice, then the two
+        # percentages (the region column is as wide as the longest name)
+        nums = re.findall(r"[-+]?\d+\.?\d*%?", line) if line.startswith("  ") else []
+        if len(nums) >= 8 and nums[-1].endswith("%") and not line.strip().startswith("region"):
+            rows.append((re.split(r"\s{2,}", line.strip())[0], [float(x) for x in nums[-8:-2]]))
     return rows
 
 def syms(name):

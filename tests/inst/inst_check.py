@@ -293,8 +293,17 @@ def main():
     # objdump shows a zero halfword between functions as `unimp`: padding,
     # which tally inst leaves out as data outside every function (docs
     # "Code and data"); allowed either way, as the pads above
-    for pad in [x for x, (n, m, _) in insns.items() if n == 2 and m in ("unimp", "c.unimp")]:
-        pads[pad] = (2, ".half 0", None)
+    def zero_bytes(addr, n):
+        for lo, hi in orig.exec_ranges():
+            if lo <= addr and addr + n <= hi:
+                sec = [x for x in orig.sections if x["addr"] == lo][0]
+                k = sec["offset"] + addr - lo
+                return orig.data[k:k + n] == b"\0" * n
+        return False
+    for pad in [x for x, (n, m, _) in insns.items()
+                if (m in ("unimp", "c.unimp") or m.startswith(".")) and zero_bytes(x, n)]:
+        for h in range(0, insns[pad][0], 2):
+            pads[pad + h] = (2, ".half 0", None)
         del insns[pad]
     ref_t = run_tally(a.tally, a.elf, 128, a.args)
     if ref_t[0] != 0:

@@ -39,6 +39,15 @@ python3 -c "import sys; sys.exit('output: {:,} bytes'.format(int(sys.argv[1])) n
 grep -q "bbcount: cannot create bbcount.out" ro.out && grep -q "exit status 74 instead of the program's" ro.out \
   || fail "without --semihost-files rw: no message: $(cat ro.out)"
 
+# an instrumented program can still be read for its symbols (its jal
+# sites cover halves of instructions: no refusal), and is refused as input
+mkdir rw && (cd rw && "$tally" run --semihost-files rw --timeout 30 ../pd.elf >/dev/null 2>&1)
+"$tally" inst --show rw/bbcount.out "$pico" >show.orig || fail "--show against the original: exit $?"
+"$tally" inst --show rw/bbcount.out pd.elf >show.inst || fail "--show against the instrumented program: exit $?"
+cmp -s show.orig show.inst || fail "--show differs between the original and the instrumented program"
+"$tally" inst --points bb pd.elf -o again.elf 2>again.err && fail "an instrumented program instrumented again"
+grep -q "already instrumented" again.err || fail "instrumenting twice: $(cat again.err)"
+
 # 2. reads of its own code through pointers formed elsewhere
 "$tally" run --timeout 30 "$sr" >orig.out 2>&1 || fail "selfread fails uninstrumented"
 "$tally" inst --points bb --functions target --report "$sr" -o sr.elf >sr.report 2>sr.err || fail "tally inst exit $?"

@@ -1,6 +1,6 @@
 /*
- * gmon_scaled ELF OUT MAX_BYTES: profiles ELF on tally5 (argv = ELF, as
- * `tally profile ELF` does) and writes its gmon.out with a histogram budget
+ * gmon_scaled ELF OUT MAX_BYTES: profiles ELF on tally5 (argv = ELF's base
+ * name, as `tally profile ELF` gives it) and writes its gmon.out with a histogram budget
  * of MAX_BYTES, small enough to force the scaled layout that real runs only
  * reach after ~10^8 cycles at one instruction. Prints the layout:
  *   divisor D rate R records N lo 0x... hi 0x...
@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/report/export.h"
 #include "tally/tally.h"
@@ -19,7 +20,8 @@ int main(int argc, char **argv) {
   }
   tally_sim *sim = tally_sim_new(NULL);
   tally_error err;
-  char *args[] = {argv[1], NULL};
+  char *slash = strrchr(argv[1], '/');
+  char *args[] = {slash && slash[1] ? slash + 1 : argv[1], NULL};
   if (!sim || tally_load_elf(sim, argv[1], &err) != 0 || tally_set_core(sim, "tally5", NULL, 0, &err) != 0 ||
       tally_set_args(sim, 1, args) != 0 || tally_profile_enable(sim, 0, &err) != 0) {
     fprintf(stderr, "gmon_scaled: %s\n", sim ? err.msg : "out of memory");
