@@ -38,6 +38,7 @@ struct tally_sim {
   int lines_state;          /* LINES_*; lines_err holds the message */
   tally_error lines_err;
   int out_errno;            /* the first failed write of the program's output, 0: none */
+  uint64_t jit_code;        /* $TALLY_JIT_CODE: bytes of translated code before a flush, 0: the default */
   bool argv0_path;          /* tally_keep_argv0_path: argv[0] as given, not its base name */
 };
 
@@ -104,8 +105,14 @@ tally_sim *tally_sim_open(const tally_config *cfg, tally_error *err) {
     tally_sim_free(sim);
     return NULL;
   }
+  const char *code = getenv("TALLY_JIT_CODE");
+  if (code && *code && (!tally_parse_number(code, &sim->jit_code) || sim->jit_code > (1u << 30))) {
+    api_fail(err, TALLY_E_USAGE, "TALLY_JIT_CODE=%s: not a size up to 1Gi (bytes, k/M suffixes)", code);
+    tally_sim_free(sim);
+    return NULL;
+  }
   if (e == TALLY_ENGINE_JIT)
-    core_set_engine(sim->cpu, true); /* without memory for it, the interpreter runs */
+    core_set_engine(sim->cpu, true, sim->jit_code); /* without memory for it, the interpreter runs */
   sim->cpu->board = sim->board;
   sim->cpu->bus = &board_bus;
   sim->cpu->no_semihost = !sim->board->desc.semihosting;
@@ -1031,7 +1038,7 @@ int tally_engine_parse(const char *word) {
 int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err) {
   if (engine == TALLY_ENGINE_JIT && !core_jit_supported())
     return api_fail(err, TALLY_E_USAGE, "engine jit: the translator runs on x86-64 Linux only; use --engine interp");
-  if (!core_set_engine(sim->cpu, engine == TALLY_ENGINE_JIT))
+  if (!core_set_engine(sim->cpu, engine == TALLY_ENGINE_JIT, sim->jit_code))
     return api_error(err, "engine jit: no memory for translated code");
   return 0;
 }

@@ -150,7 +150,7 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
   cpu->tick_den = (uint64_t)(mhz * 1000 + 0.5);
 }
 
-bool core_set_engine(core_cpu *cpu, bool jit) {
+bool core_set_engine(core_cpu *cpu, bool jit, size_t code_bytes) {
   if (jit == (cpu->jit != NULL))
     return true;
   core_block_flush(cpu); /* no block keeps code of the other engine */
@@ -159,7 +159,7 @@ bool core_set_engine(core_cpu *cpu, bool jit) {
     cpu->jit = NULL;
     return true;
   }
-  cpu->jit = core_jit_new(0);
+  cpu->jit = core_jit_new(code_bytes);
   return cpu->jit != NULL;
 }
 

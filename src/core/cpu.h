@@ -23,6 +23,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "isa.h"
@@ -297,9 +298,10 @@ bool core_exec(core_cpu *cpu, core_block *first);
 
 /* The engine of functional runs: the interpreter, or the translator
  * (jit.c) where core_jit_supported(); timed runs always interpret.
- * core_set_engine(cpu, true) returns false (and keeps the interpreter)
- * where the translator is not supported or has no memory. */
-bool core_set_engine(core_cpu *cpu, bool jit);
+ * core_set_engine(cpu, true, ...) returns false (and keeps the
+ * interpreter) where the translator is not supported or has no memory;
+ * code_bytes bounds its code (0: the default, jit.h). */
+bool core_set_engine(core_cpu *cpu, bool jit, size_t code_bytes);
 
 /* Attaches a timing model (taking ownership) or detaches it (NULL). */
 void core_set_timing(core_cpu *cpu, timing *tm);

@@ -117,10 +117,11 @@ static int jit_interp_at(core_cpu *cpu, core_block *blk, uint32_t i) {
 /* ---- the fixed stubs ---- */
 
 bool core_jit_write_stubs(core_jit *j) {
-  x86_buf b = {.p = j->region, .start = j->region, .end = j->region + j->page, .at = (uintptr_t)j->region};
+  uint8_t *w = j->rw ? j->rw : j->region; /* the stubs are written before the region runs */
+  x86_buf b = {.p = w, .start = w, .end = w + j->page, .at = (uintptr_t)j->region};
   static const int saved[] = {RBX, RBP, R12, R13, R14, R15};
   /* int enter(core_cpu *cpu, const void *code) */
-  j->enter = b.p;
+  j->enter = (uint8_t *)x86_here(&b);
   for (int i = 0; i < 6; i++)
     x86_push(&b, saved[i]);
   x86_alu_ri(&b, true, ALU_SUB, RSP, 8); /* calls from the code find rsp 16-aligned */
@@ -135,17 +136,17 @@ bool core_jit_write_stubs(core_jit *j) {
   for (int i = 5; i >= 0; i--)
     x86_pop(&b, saved[i]);
   x86_ret(&b);
-  j->out = b.p;
+  j->out = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_OUT);
   x86_jmp(&b, epilogue);
-  j->horizon = b.p;
+  j->horizon = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_HORIZON);
   x86_jmp(&b, epilogue);
-  j->dispatch = b.p;
+  j->dispatch = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_DISPATCH);
   x86_jmp(&b, epilogue);
   /* a chaining slot not filled yet: rax is the slot's address */
-  j->miss = b.p;
+  j->miss = (uint8_t *)x86_here(&b);
   x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_slot);
   x86_store64(&b, x86_m(RCX, 0), RAX);
   x86_mov_imm32(&b, RAX, JIT_MISS);
@@ -170,7 +171,17 @@ typedef struct lower {
   const void **slots;
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
+  int eax_reg;       /* the guest register eax holds a copy of, or -1 */
 } lower;
+
+/* eax = x[r], unless it holds it already */
+static void load_eax(lower *l, unsigned r) {
+  if (l->eax_reg != (int)r)
+    x86_load32(&l->b, RAX, XREG(r));
+}
+
+/* after x[rd] = eax: eax holds rd's value */
+static void eax_is(lower *l, unsigned rd) { l->eax_reg = rd == CORE_REG_SINK ? -1 : (int)rd; }
 
 static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
 
@@ -193,9 +204,10 @@ static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg
 
 /* eax = x[rs1] + imm */
 static void emit_addr(lower *l, const core_op *op) {
-  x86_load32(&l->b, RAX, XREG(op->rs1));
+  load_eax(l, op->rs1);
   if (op->imm)
     x86_alu_ri(&l->b, false, ALU_ADD, RAX, op->imm);
+  l->eax_reg = -1; /* the address (and after a slow path, anything) */
 }
 
 /* ecx = eax - ram_base; jump to a slow path unless [ecx, ecx + n) is in RAM */
@@ -266,27 +278,29 @@ static void emit_slow_paths(lower *l) {
 
 /* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */
 static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
-  x86_load32(&l->b, RAX, XREG(op->rs1));
+  load_eax(l, op->rs1);
   if (imm)
     x86_alu_ri(&l->b, false, alu, RAX, op->imm);
   else
     x86_alu_rm(&l->b, alu, RAX, XREG(op->rs2));
   x86_store32(&l->b, XREG(op->rd), RAX);
+  eax_is(l, op->rd);
 }
 
 static void emit_set(lower *l, const core_op *op, int cc, bool imm) {
   x86_alu_rr(&l->b, false, ALU_XOR, RCX, RCX);
-  x86_load32(&l->b, RAX, XREG(op->rs1));
+  load_eax(l, op->rs1);
   if (imm)
     x86_alu_ri(&l->b, false, ALU_CMP, RAX, op->imm);
   else
     x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
   x86_setcc(&l->b, cc, RCX);
   x86_store32(&l->b, XREG(op->rd), RCX);
+  l->eax_reg = op->rd == op->rs1 ? -1 : op->rs1;
 }
 
 static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
-  x86_load32(&l->b, RAX, XREG(op->rs1));
+  load_eax(l, op->rs1);
   if (imm) {
     x86_shift_ri(&l->b, false, sh, RAX, (uint8_t)(op->imm & 31));
   } else {
@@ -294,6 +308,7 @@ static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
     x86_shift_rcl(&l->b, sh, RAX);
   }
   x86_store32(&l->b, XREG(op->rd), RAX);
+  eax_is(l, op->rd);
 }
 
 /* mulh, mulhsu, mulhu: the 64-bit product's high half */
@@ -309,6 +324,7 @@ static void emit_mulh(lower *l, const core_op *op, bool sign1, bool sign2) {
   x86_imul_rr64(&l->b, RAX, RCX);
   x86_shift_ri(&l->b, true, SH_SHR, RAX, 32);
   x86_store32(&l->b, XREG(op->rd), RAX);
+  eax_is(l, op->rd);
 }
 
 /* div, divu, rem, remu with RISC-V's results for /0 and INT_MIN / -1 */
@@ -348,10 +364,11 @@ static void emit_div(lower *l, const core_op *op) {
     x86_store_imm32(b, XREG(op->rd), UINT32_MAX);
   x86_patch_here(b, done1);
   x86_patch_here(b, done2);
+  l->eax_reg = -1;
 }
 
 static void emit_branch(lower *l, const core_op *op, int cc) {
-  x86_load32(&l->b, RAX, XREG(op->rs1));
+  load_eax(l, op->rs1);
   x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
   emit_chain(l, 1, l->blk->end_pc);
@@ -378,11 +395,17 @@ static bool lower_op(lower *l, uint32_t i) {
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
   switch (op->kind) {
-  case K_LUI: case K_AUIPC: x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm); return true;
+  case K_LUI: case K_AUIPC:
+    x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
+    if (l->eax_reg == op->rd)
+      l->eax_reg = -1;
+    return true;
   case K_NOP: case K_FENCE: return true;
   case K_ADDI:
     if (op->rs1 == 0) {
       x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
+      if (l->eax_reg == op->rd)
+        l->eax_reg = -1;
       return true;
     }
     emit_alu(l, op, ALU_ADD, true);
@@ -406,9 +429,10 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_SRL: emit_shift(l, op, SH_SHR, false); return true;
   case K_SRA: emit_shift(l, op, SH_SAR, false); return true;
   case K_MUL:
-    x86_load32(b, RAX, XREG(op->rs1));
+    load_eax(l, op->rs1);
     x86_imul_rm(b, RAX, XREG(op->rs2));
     x86_store32(b, XREG(op->rd), RAX);
+    eax_is(l, op->rd);
     return true;
   case K_MULH: emit_mulh(l, op, true, true); return true;
   case K_MULHSU: emit_mulh(l, op, true, false); return true;
@@ -466,6 +490,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->j = j;
   l->blk = blk;
   l->nslow = 0;
+  l->eax_reg = -1;
   l->slots = core_jit_slots(j);
   if (!l->slots) {
     free(l);
@@ -510,10 +535,14 @@ bool core_exec_jit(core_cpu *cpu) {
     }
     const void *code = b->jit ? b->jit : translate(cpu, b);
     if (!code) {
-      /* the code region is full: it is flushed with the block cache when
-       * this call returns; the interpreter runs on meanwhile */
-      j->flushes_full++;
-      cpu->flush_pending = true;
+      /* the code region is full: the outer loop flushes it with the block
+       * cache and comes back (nothing ran since the last block boundary).
+       * A block that does not fit even an empty region is interpreted. */
+      if (j->code_next != j->region + j->page) {
+        j->flushes_full++;
+        cpu->flush_pending = true;
+        return false;
+      }
       if (cpu->instret + b->n_insns > cpu->horizon)
         return true;
       return core_exec_fast(cpu, b);

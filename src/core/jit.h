@@ -35,10 +35,11 @@ typedef struct jit_target {
 
 #define JIT_TARGETS 4096u            /* entries of the indirect-jump table, a power of two */
 #define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
-#define JIT_BLOCK_MAX_CODE (64u << 10) /* scratch for one block's code: far above the largest */
+#define JIT_BLOCK_MAX_CODE (16u << 10) /* scratch for one block's code: above the largest (about 7 KiB) */
 
 typedef struct core_jit {
   uint8_t *region;          /* mmap'd: stubs, code, then slots and table */
+  uint8_t *rw;              /* the code part's writable view (jit_mem.c), or NULL */
   size_t region_size, code_size, page;
   uint8_t *code_next;       /* where the next block's code goes */
   const void **slots;       /* chaining slots, slots_next used of slots_cap */

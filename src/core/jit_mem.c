@@ -1,10 +1,15 @@
 /*
  * The translator's code cache: one mmap'd region per hart (jit.h says its
- * layout), written W^X: code pages are executable, and writable only for
- * the moment a finished translation is copied in. Full means flushed: the
+ * layout), written W^X. Where the host allows (memfd_create), the code is
+ * mapped twice, executable at the region and writable at another address,
+ * and no page is ever both: a finished translation is copied in through
+ * the writable view, with no system call. Elsewhere the code pages are
+ * executable, and writable only for the moment a translation is copied
+ * in (mprotect). Full means flushed: the
  * block cache and every translation go together (core_block_flush), so no
  * chaining slot can point at dropped code.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +21,25 @@
 #include <unistd.h>
 
 bool core_jit_supported(void) { return true; }
+
+/* The code part mapped twice from one memory file: executable in place,
+ * writable at j->rw. Left as it was (j->rw NULL) when the host says no. */
+static void dual_map(core_jit *j) {
+  int fd = memfd_create("tally-jit", MFD_CLOEXEC);
+  if (fd < 0)
+    return;
+  if (ftruncate(fd, (off_t)j->code_size) == 0) {
+    void *w = mmap(NULL, j->code_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (w != MAP_FAILED) {
+      void *x = mmap(j->region, j->code_size, PROT_READ | PROT_EXEC, MAP_SHARED | MAP_FIXED, fd, 0);
+      if (x == (void *)j->region)
+        j->rw = w;
+      else
+        munmap(w, j->code_size);
+    }
+  }
+  close(fd);
+}
 
 core_jit *core_jit_new(size_t code_bytes) {
   core_jit *j = calloc(1, sizeof *j);
@@ -45,7 +69,8 @@ core_jit *core_jit_new(size_t code_bytes) {
   j->region = r;
   j->slots = (const void **)(j->region + j->code_size);
   j->targets = (jit_target *)(j->slots + j->slots_cap);
-  if (!core_jit_write_stubs(j) || mprotect(j->region, j->code_size, PROT_READ | PROT_EXEC) != 0) {
+  dual_map(j);
+  if (!core_jit_write_stubs(j) || (!j->rw && mprotect(j->region, j->code_size, PROT_READ | PROT_EXEC) != 0)) {
     core_jit_free(j);
     return NULL;
   }
@@ -57,6 +82,8 @@ void core_jit_free(core_jit *j) {
   if (!j)
     return;
   munmap(j->region, j->region_size);
+  if (j->rw)
+    munmap(j->rw, j->code_size);
   free(j->scratch);
   free(j);
 }
@@ -71,21 +98,30 @@ void core_jit_flush(core_jit *j) {
     j->targets[i] = (jit_target){.pc = 1};
 }
 
+static bool copy_in_place(core_jit *j, const uint8_t *code, size_t n);
+
 bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n) {
   uint8_t *end = j->region + j->code_size;
   if (n > (size_t)(end - j->code_next))
     return false;
+  if (j->rw) {
+    memcpy(j->rw + (j->code_next - j->region), code, n);
+  } else if (!copy_in_place(j, code, n)) {
+    return false;
+  }
+  j->code_next += (n + 15) & ~(size_t)15;
+  if (j->code_next > end)
+    j->code_next = end;
+  return true;
+}
+
+static bool copy_in_place(core_jit *j, const uint8_t *code, size_t n) {
   uintptr_t lo = (uintptr_t)j->code_next & ~(uintptr_t)(j->page - 1);
   uintptr_t hi = ((uintptr_t)j->code_next + n + j->page - 1) & ~(uintptr_t)(j->page - 1);
   if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
     return false;
   memcpy(j->code_next, code, n);
-  if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) != 0)
-    return false;
-  j->code_next += (n + 15) & ~(size_t)15;
-  if (j->code_next > end)
-    j->code_next = end;
-  return true;
+  return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) == 0;
 }
 
 const void **core_jit_slots(core_jit *j) {

@@ -246,6 +246,12 @@ case_verbose() {
   run run -v "$P/uart_hello.elf"
   expect_rc 3
   expect_err "^tally: [0-9,]+ instructions in [0-9.]+ s \([0-9.]+ MIPS\)$"
+  expect_err "^tally: engine (jit: [0-9]+ blocks translated in [0-9.]+ ms, [0-9.]+ KiB of code|interp)$"
+  run run -v --engine interp "$P/uart_hello.elf"
+  expect_err "^tally: engine interp$"
+  run run --engine fast "$P/uart_hello.elf"
+  expect_rc 64
+  expect_err "^tally run: --engine wants interp or jit, got 'fast'$"
 }
 
 case_usage() {
