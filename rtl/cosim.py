@@ -2,14 +2,15 @@
 """Co-simulation of rtl/statmod.v (Verilator) against rtl/refmodel.py, and
 of its packets against docs/protocol.md's test vectors.
 
-  cosim.py random TB S P N R SEED CYCLES   random workload-like traces, several
+  cosim.py random TB S P N R SEED CYCLES [TOTALS SNAP]
+                                           random workload-like traces, several
                                            intervals (1, 7, 100, ...), mid-run
                                            reconfiguration, restarts, back-pressure
   cosim.py vector TB PROTOCOL_MD NAME      drive the RTL to produce the vector
                                            NAME ('data' at R=12, 'final' at R=16)
 
 TB is a Verilator testbench built from rtl/tb_statmod.cpp with the same
-S, P, N, R. Exit 0: every packet identical byte for byte; 1: a difference
+S, P, N, R (and TOTALS, SNAP for a small build, 1 1 by default). Exit 0: every packet identical byte for byte; 1: a difference
 (the first is printed); 64: usage."""
 import random
 import re
@@ -121,10 +122,11 @@ def main(a):
     if a and a[0] in ("-h", "--help"):
         print(__doc__)
         return 0
-    if len(a) == 8 and a[0] == "random":
+    if len(a) in (8, 10) and a[0] == "random":
         tb, (S, P, N, R), seed, cycles = a[1], map(int, a[2:6]), int(a[6]), int(a[7])
+        totals, snap = map(int, a[8:10]) if len(a) == 10 else (1, 1)
         trace = random_trace(S, P, N, seed, cycles)
-        want = run_trace(trace, S, P, N, R)
+        want = run_trace(trace, S, P, N, R, totals, snap)
         ok = compare(f"seed {seed}, ready always", run_tb(tb, trace), want)
         ok &= compare(f"seed {seed}, back-pressure", run_tb(tb, trace, seed + 1), want)
         return 0 if ok else 1
