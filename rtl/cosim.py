@@ -146,7 +146,7 @@ def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles):
     import os
     import socket
     import sqlite3
-    if N > 85 or N > 160:
+    if N > 85:
         print("cosim: collect: at most 85 counters (one COUNTER_INFO, one DATA packet)", file=sys.stderr)
         return 64
     trace, run_id, period, conf = one_run_trace(S, P, N, seed, cycles, 2)
