@@ -2,6 +2,9 @@
 """Area of rtl/statmod.v and rtl/naive.v with yosys (docs/rtl-area.md).
 
   area.py check OUTDIR           one small iCE40 synthesis (CTest rtl.synth.small)
+  area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16, R=64)
+                                 in the default build and each small build
+                                 (TOTALS, SNAP), the table of docs/rtl-area.md
   area.py sweep OUTDIR [DOCS [FAMILIES]]  the Statistics Module paper's Fig. 3: from 2 of
                                  each, S, P and n raised one at a time (2..16),
                                  the naive design (k signals, k ARRs, k^2 counters)
@@ -20,14 +23,15 @@ R_SWEEP = 32
 FAMILIES = {"ice40": "synth_ice40", "xilinx": "synth_xilinx"}
 
 
-def synth(outdir, design, family, S, P, N, R):
+def synth(outdir, design, family, S, P, N, R, totals=1, snap=1):
     """Returns (luts, ffs, cells) after synthesis, from yosys' stat."""
     os.makedirs(outdir, exist_ok=True)
     if design == "statmod":
         src, top, params = "statmod.v", "tally_statmod", f"-set S {S} -set P {P} -set N {N} -set R {R}"
+        params += f" -set TOTALS {totals} -set SNAP {snap}"
     else:
         src, top, params = "naive.v", "tally_statmod_naive", f"-set S {S} -set P {P} -set R {R}"
-    tag = f"{design}_{family}_{S}_{P}_{N}_{R}"
+    tag = f"{design}_{family}_{S}_{P}_{N}_{R}" + ("" if totals and snap else f"_t{totals}_s{snap}")
     stat = os.path.join(outdir, tag + ".stat")
     script = (f"read_verilog {os.path.join(HERE, src)}; chparam {params} {top}; "
               f"{FAMILIES[family]} -top {top}; tee -q -o {stat} stat")
@@ -55,9 +59,13 @@ def synth(outdir, design, family, S, P, N, R):
 def min_ffs(S, P, N, R):
     """Flip-flops tally_statmod cannot do without, counted by hand from
     docs/rtl.md: per counter its count, saturation flag, snapshot of both,
-    64-bit total, 16-bit signal and ARR selectors and enable; per ARR two
-    32-bit bounds; the 32-bit period and timer, the 64-bit run id and cycle."""
-    return N * (2 * R + 2 + 64 + 33) + P * 64 + 32 + 32 + 64 + 64
+    64-bit total, its selectors (whether the signal exists and its index,
+    ceil(log2 S) bits; anywhere, whether the ARR exists and its index,
+    ceil(log2 P) bits) and enable; per ARR two 32-bit bounds; the 32-bit
+    period and timer, the 64-bit run id and cycle."""
+    bits = lambda k: max(1, (k - 1).bit_length())  # noqa: E731
+    sel = 1 + bits(S) + 2 + bits(P) + 1
+    return N * (2 * R + 2 + 64 + sel) + P * 64 + 32 + 32 + 64 + 64
 
 
 def check(outdir):
@@ -96,6 +104,20 @@ def sweep(outdir, docs, families):
         if k == 4:
             # SnoopP: 16 code regions counting cycles, 64-bit counters
             add("snoopp", "statmod", 1, 16, 16, 64, 16)
+    return 0
+
+
+SNOOPP = (1, 16, 16, 64)   # S, P, n, R: 16 code ranges, 16 cycle counters of 64 bits
+SNOOPP_PUBLISHED = (1719, 1129)   # 4-input LUTs, flip-flops (Virtex-II)
+
+
+def small(outdir, families):
+    """SnoopP's configuration in the default build and each small build."""
+    print("| build | TOTALS | SNAP | family | LUTs | flip-flops |\n|---|--:|--:|---|--:|--:|")
+    for name, t, sn in [("default", 1, 1), ("no totals", 0, 1), ("no snapshot", 1, 0), ("small", 0, 0)]:
+        for fam in families:
+            luts, ffs, _ = synth(outdir, "statmod", fam, *SNOOPP, t, sn)
+            print(f"| {name} | {t} | {sn} | {fam} | {luts} | {ffs} |", flush=True)
     return 0
 
 
@@ -144,6 +166,12 @@ def main(a):
         return 0
     if len(a) == 2 and a[0] == "check":
         return check(a[1])
+    if len(a) in (2, 3) and a[0] == "small":
+        fams = a[2].split(",") if len(a) == 3 else ["ice40"]
+        if any(f not in FAMILIES for f in fams):
+            print(f"area: families are {', '.join(FAMILIES)}", file=sys.stderr)
+            return 64
+        return small(a[1], fams)
     if len(a) in (2, 3, 4) and a[0] == "sweep":
         fams = a[3].split(",") if len(a) == 4 else list(FAMILIES)
         if any(f not in FAMILIES for f in fams):

@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
 # Builds the Verilator testbench of rtl/statmod.v for one set of parameters:
 #   rtl/build_tb.sh OUTDIR S P N R      -> OUTDIR/tb_S_P_N_R/tb
+#   rtl/build_tb.sh OUTDIR S P N R TOTALS SNAP
+#                                       -> OUTDIR/tb_S_P_N_R_tTOTALS_sSNAP/tb (a small build)
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  echo "usage: $0 OUTDIR S P N R   (builds OUTDIR/tb_S_P_N_R/tb, the Verilator testbench of rtl/statmod.v)"
+  echo "usage: $0 OUTDIR S P N R [TOTALS SNAP]   (builds OUTDIR/tb_S_P_N_R[_tTOTALS_sSNAP]/tb, the Verilator testbench of rtl/statmod.v)"
   exit 0
 fi
-if [ $# -ne 5 ]; then
-  echo "usage: $0 OUTDIR S P N R" >&2
+if [ $# -ne 5 ] && [ $# -ne 7 ]; then
+  echo "usage: $0 OUTDIR S P N R [TOTALS SNAP]" >&2
   exit 64
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 dir="$1/tb_$2_$3_$4_$5"
+small=()
+if [ $# -eq 7 ]; then
+  for v in "$6" "$7"; do
+    case "$v" in 0|1) ;; *) echo "build_tb: TOTALS and SNAP are 0 or 1, not '$v'" >&2; exit 64 ;; esac
+  done
+  dir="${dir}_t$6_s$7"
+  small=(-GTOTALS="$6" -GSNAP="$7")
+fi
 mkdir -p "$dir"
 command -v verilator >/dev/null || { echo "build_tb: verilator not found (scripts/install-deps.sh installs it)" >&2; exit 66; }
 # -Wno-WIDTH: the register map compares 16-bit addresses with 32-bit integer
 # expressions on purpose; everything else is a lint error.
 verilator --cc --exe --build -O1 -Wall -Wno-WIDTH -Wno-UNUSEDSIGNAL -Wno-DECLFILENAME \
-  -GS="$2" -GP="$3" -GN="$4" -GR="$5" --Mdir "$dir" --top-module tally_statmod \
+  -GS="$2" -GP="$3" -GN="$4" -GR="$5" "${small[@]}" --Mdir "$dir" --top-module tally_statmod \
   "$here/statmod.v" "$here/tb_statmod.cpp" -o tb >"$dir/build.log" 2>&1 ||
   { cat "$dir/build.log" >&2; exit 70; }
 echo "$dir/tb"

@@ -2,17 +2,27 @@
 """Co-simulation of rtl/statmod.v (Verilator) against rtl/refmodel.py, and
 of its packets against docs/protocol.md's test vectors.
 
-  cosim.py random TB S P N R SEED CYCLES   random workload-like traces, several
+  cosim.py random TB S P N R SEED CYCLES [TOTALS SNAP]
+                                           random workload-like traces, several
                                            intervals (1, 7, 100, ...), mid-run
                                            reconfiguration, restarts, back-pressure
+  cosim.py collect TB TALLY WORKDIR S P N R TOTALS SNAP SEED CYCLES
+                                           one run of the RTL (a workload-like
+                                           trace) sent over loopback UDP to
+                                           `tally collect`, after a RUN_START and
+                                           COUNTER_INFO made here: stored complete,
+                                           each counter's stored sum the
+                                           reference model's total (a small build
+                                           without totals: the collector adds up)
   cosim.py vector TB PROTOCOL_MD NAME      drive the RTL to produce the vector
                                            NAME ('data' at R=12, 'final' at R=16)
 
 TB is a Verilator testbench built from rtl/tb_statmod.cpp with the same
-S, P, N, R. Exit 0: every packet identical byte for byte; 1: a difference
+S, P, N, R (and TOTALS, SNAP for a small build, 1 1 by default). Exit 0: every packet identical byte for byte; 1: a difference
 (the first is printed); 64: usage."""
 import random
 import re
+import struct
 import subprocess
 import sys
 
@@ -92,6 +102,103 @@ def random_trace(S, P, N, seed, cycles):
     return t
 
 
+def one_run_trace(S, P, N, seed, cycles, seq_base):
+    """One run, as a board would make it: run id, first sequence number
+    (after RUN_START and COUNTER_INFO), a configuration, a random period."""
+    rng = random.Random(seed)
+    run_id = rng.getrandbits(63) | 1
+    period = rng.randrange(20, 200)
+    conf = configure(rng, S, P, N)
+    t = [f"w 10 {run_id & 0xFFFFFFFF:x}", f"w 14 {run_id >> 32:x}", f"w 18 {seq_base:x}"] + conf
+    t += [f"w 4 {period:x}", "w 0 1"] + program(rng, cycles, S) + ["w 0 2", "end"]
+    return t, run_id, period, conf
+
+
+def header(ptype, run_id, seq, payload):
+    return struct.pack("<4sBBHQIHH", b"TALY", 1, ptype, 0, run_id, seq, len(payload), 0) + payload
+
+
+def description(run_id, S, P, N, R, period, conf):
+    """RUN_START (seq 0) and COUNTER_INFO (seq 1), docs/protocol.md's tables."""
+    arr, sel, en = {}, {}, {}
+    for w in conf:
+        _, addr, v = w.split()
+        addr, v = int(addr, 16), int(v, 16)
+        if addr < 0x2000:
+            arr.setdefault((addr - 0x1000) // 8, [0, 0])[(addr >> 2) & 1] = v
+        elif addr & 4:
+            en[(addr - 0x2000) // 8] = v & 1
+        else:
+            sel[(addr - 0x2000) // 8] = (v & 0xFFFF, v >> 16)
+    prog, core = b"rtl-cosim", b"rtl"
+    start = struct.pack("<HBBHHQIHH", N, R, 0, P, 1, period, 0, len(prog), len(core)) + prog + core
+    entries = b""
+    for i in range(N):
+        sig, a = sel[i]
+        lo, hi = arr.get(a, [0, 0]) if a != 0xFFFF else (0, 0)
+        name, where = f"signal{sig}".encode(), (b"anywhere" if a == 0xFFFF else f"arr{a}".encode())
+        entries += struct.pack("<HHIIBBBB", sig, a, lo, hi, en[i], len(name), len(where), 0) + name + where
+    info = struct.pack("<HH", 0, N) + entries
+    return [header(0x21, run_id, 0, start), header(0x22, run_id, 1, info)]
+
+
+def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles):
+    import os
+    import socket
+    import sqlite3
+    if N > 85:
+        print("cosim: collect: at most 85 counters (one COUNTER_INFO, one DATA packet)", file=sys.stderr)
+        return 64
+    trace, run_id, period, conf = one_run_trace(S, P, N, seed, cycles, 2)
+    got = run_tb(tb, trace, seed)
+    want = run_trace(trace, S, P, N, R, totals, snap)
+    if not compare(f"seed {seed}, one run", got, want):
+        return 1
+    # each counter's run total, from the reference model of the full build
+    full = run_trace(trace, S, P, N, R, 1, 1)[-1]
+    want_totals = struct.unpack(f"<{N}Q", full[24 + 40:])
+    os.makedirs(work, exist_ok=True)
+    db = os.path.join(work, f"collect_{S}_{P}_{N}_{R}_t{totals}_s{snap}.db")
+    if os.path.exists(db):
+        os.unlink(db)
+    col = subprocess.Popen([tally, "collect", "--listen", "127.0.0.1:0", "--db", db, "--runs", "1",
+                            "--idle-timeout", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = col.stderr.readline()
+    m = re.search(r"listening on (\S+):(\d+)", line)
+    if not m:
+        print(f"cosim: tally collect did not start: {line}{col.stderr.read()}", file=sys.stderr)
+        return 70
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.connect((m.group(1), int(m.group(2))))
+    for pkt in description(run_id, S, P, N, R, period, conf) + got:
+        s.send(pkt)
+    s.close()
+    try:
+        _, err = col.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        col.kill()
+        _, err = col.communicate()
+        print(f"cosim: tally collect did not close the run: {err[-1000:]}")
+        return 1
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rid = run_id - (1 << 64) if run_id >= 1 << 63 else run_id
+    row = con.execute("SELECT status, note FROM runs WHERE run_id = ?", (rid,)).fetchone()
+    sums = dict((c, v) for c, v in con.execute(
+        "SELECT counter, SUM(value) FROM interval_values WHERE run_id = ? GROUP BY counter", (rid,)))
+    con.close()
+    ok = row is not None and row[0] == "complete"
+    if not ok:
+        print(f"cosim: collect: run stored as {row}: {err[-1000:]}")
+    for i in range(N):
+        if sums.get(i, 0) != want_totals[i]:
+            print(f"cosim: collect: counter {i}: stored sum {sums.get(i)}, reference total {want_totals[i]}")
+            ok = False
+    if ok:
+        print(f"cosim: collect: {len(got)} packets of the RTL stored complete by tally collect, "
+              f"{N} counters' sums the reference totals (TOTALS={totals}, SNAP={snap})")
+    return 0 if ok else 1
+
+
 def vector_trace(name):
     """The protocol's vectors as runs of the module (docs/protocol.md)."""
     t = ["w 10 89abcdef", "w 14 01234567", "w 18 2", "w 4 186a0"]
@@ -121,13 +228,16 @@ def main(a):
     if a and a[0] in ("-h", "--help"):
         print(__doc__)
         return 0
-    if len(a) == 8 and a[0] == "random":
+    if len(a) in (8, 10) and a[0] == "random":
         tb, (S, P, N, R), seed, cycles = a[1], map(int, a[2:6]), int(a[6]), int(a[7])
+        totals, snap = map(int, a[8:10]) if len(a) == 10 else (1, 1)
         trace = random_trace(S, P, N, seed, cycles)
-        want = run_trace(trace, S, P, N, R)
+        want = run_trace(trace, S, P, N, R, totals, snap)
         ok = compare(f"seed {seed}, ready always", run_tb(tb, trace), want)
         ok &= compare(f"seed {seed}, back-pressure", run_tb(tb, trace, seed + 1), want)
         return 0 if ok else 1
+    if len(a) == 12 and a[0] == "collect":
+        return collect(a[1], a[2], a[3], *map(int, a[4:12]))
     if len(a) == 4 and a[0] == "vector":
         tb, md, name = a[1:]
         got = run_tb(tb, vector_trace(name))

@@ -1,15 +1,20 @@
 """A reference model of rtl/statmod.v written from docs/rtl.md and
 docs/protocol.md alone: it reads the same trace as the Verilator testbench
 (rtl/README.md, "Trace format") and returns the packets the hardware must
-send, as bytes. Kept deliberately plain: one Python step per observed cycle."""
+send, as bytes. Kept deliberately plain: one Python step per observed cycle.
+
+A small build (docs/rtl-area.md) is described by `totals` and `snap`: without
+totals the FINAL packet carries none (n = 0, docs/protocol.md); without the
+snapshot the packets are the same (the core waits instead)."""
 import struct
 
 IDLE, RUN, DRAIN, DONE = 0, 1, 2, 4
 
 
 class RefStatmod:
-    def __init__(self, S, P, N, R):
+    def __init__(self, S, P, N, R, totals=1, snap=1):
         self.S, self.P, self.N, self.R = S, P, N, R
+        self.totals = totals
         self.maxv = (1 << R) - 1
         self.period = 0
         self.run_id = 0
@@ -41,8 +46,9 @@ class RefStatmod:
 
     def _final(self):
         payload = struct.pack("<QQQIIHHHBx", self.index, self.run_begin, self.iv_begin, self.data_packets,
-                              self.seq + 1, self.N, 0, self.N, self.cut_short)
-        payload += b"".join(struct.pack("<Q", t) for t in self.total)
+                              self.seq + 1, self.N, 0, self.N if self.totals else 0, self.cut_short)
+        if self.totals:
+            payload += b"".join(struct.pack("<Q", t) for t in self.total)
         self.packets.append(self._header(0x24, payload))
         self.seq += 1
         self.state = DONE
@@ -126,8 +132,8 @@ class RefStatmod:
             self.step(0, 0, 0)
 
 
-def run_trace(lines, S, P, N, R):
-    m = RefStatmod(S, P, N, R)
+def run_trace(lines, S, P, N, R, totals=1, snap=1):
+    m = RefStatmod(S, P, N, R, totals, snap)
     for line in lines:
         f = line.split()
         if not f or f[0].startswith("#"):

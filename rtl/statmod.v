@@ -15,12 +15,22 @@
 //
 // Parameters: S signals, P ARRs (>= 1), N counters (1..160: one DATA and one
 // FINAL packet per interval), R counter bits (1..64).
+//
+// Small builds (docs/rtl-area.md, "Small builds"; both 1 by default):
+//   TOTALS = 0  no 64-bit run total per counter: the FINAL packet carries no
+//               totals (n = 0) and the collector adds up the intervals
+//               (docs/protocol.md, FINAL).
+//   SNAP = 0    no snapshot: on a dispatch cycle the core is held (hold) while
+//               the interval's DATA packet is sent from the counters
+//               themselves; the packets are the same, only the core waits.
 `default_nettype none
 module tally_statmod #(
     parameter integer S = 8,
     parameter integer P = 4,
     parameter integer N = 4,
-    parameter integer R = 32
+    parameter integer R = 32,
+    parameter integer TOTALS = 1,
+    parameter integer SNAP = 1
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -44,7 +54,10 @@ module tally_statmod #(
   localparam integer B = (R + 7) / 8;             // bytes per DATA value
   localparam integer SB = (N + 7) / 8;            // saturation bitmap bytes
   localparam integer DATA_LEN = 32 + SB + N * B;  // payload bytes
-  localparam integer FINAL_LEN = 40 + 8 * N;
+  localparam integer FINAL_LEN = TOTALS ? 40 + 8 * N : 40;
+  localparam integer NT = TOTALS ? N : 0;           // totals in the FINAL packet
+  localparam integer SW = S > 1 ? $clog2(S) : 1;    // signal selector bits
+  localparam integer PW = P > 1 ? $clog2(P) : 1;    // ARR selector bits
   localparam [R-1:0] MAXV = {R{1'b1}};
 
   // ---- configuration registers --------------------------------------------
@@ -54,9 +67,15 @@ module tally_statmod #(
   reg        cut_short;
   reg [31:0] arr_lo[0:P-1];
   reg [31:0] arr_hi[0:P-1];
-  reg [15:0] c_sig[0:N-1];
-  reg [15:0] c_arr[0:N-1];
-  reg        c_en[0:N-1];
+  // a counter's selectors as written (16 bits each, docs/rtl.md), kept as
+  // what they mean: a signal the module has and its index; any address, an
+  // ARR it has and its index
+  reg          c_sig_ok[0:N-1];
+  reg [SW-1:0] c_sig_ix[0:N-1];
+  reg          c_any[0:N-1];
+  reg          c_arr_ok[0:N-1];
+  reg [PW-1:0] c_arr_ix[0:N-1];
+  reg          c_en[0:N-1];
 
   // ---- run state ------------------------------------------------------------
   localparam [2:0] ST_IDLE = 0, ST_RUN = 1, ST_DRAIN = 2, ST_FINAL = 3, ST_DONE = 4;
@@ -90,15 +109,19 @@ module tally_statmod #(
   wire [N-1:0] ev;
   generate
     for (gi = 0; gi < N; gi = gi + 1) begin : g_ev
-      wire s_on = (c_sig[gi] < S) ? sig[c_sig[gi]] : 1'b0;
-      wire where = (c_arr[gi] == 16'hFFFF) ? pc_valid : ((c_arr[gi] < P) ? hit[c_arr[gi]] : 1'b0);
+      wire s_on = c_sig_ok[gi] ? sig[c_sig_ix[gi]] : 1'b0;
+      wire where = c_any[gi] ? pc_valid : (c_arr_ok[gi] ? hit[c_arr_ix[gi]] : 1'b0);
       assign ev[gi] = c_en[gi] && s_on && where;
     end
   endgenerate
 
   wire timing = (state == ST_RUN) || (state == ST_DRAIN);
   wire dispatch_now = timing && remaining == 32'd0;
-  assign hold = dispatch_now && snap_full;
+  // SNAP = 0: the interval's DATA packet goes out from the counters before
+  // the dispatch cycle is taken (iv_sent: it has gone)
+  reg  iv_sent;
+  wire snap_busy = SNAP ? snap_full : 1'b0;
+  assign hold = SNAP ? (dispatch_now && snap_full) : (dispatch_now && !iv_sent);
   wire step = cyc_en && !hold;
 
   // where the run stands after this clock's cycle (if any): a write applies after it
@@ -130,10 +153,10 @@ module tally_statmod #(
   always @* begin
     val_sel = 64'd0;
     for (k = 0; k < N; k = k + 1)
-      if (em_ci == k) val_sel = em_final ? total[k] : {{(64 - R) {1'b0}}, snap_v[k]};
+      if (em_ci == k) val_sel = em_final ? (TOTALS ? total[k] : 64'd0) : {{(64 - R) {1'b0}}, SNAP ? snap_v[k] : cnt[k]};
     satbyte = 8'd0;
     for (k = 0; k < N; k = k + 1)
-      if (k / 8 == p - 16'd32) satbyte[k%8] = snap_s[k];
+      if (k / 8 == p - 16'd32) satbyte[k%8] = SNAP ? snap_s[k] : sat[k];
     byte_o = 8'd0;
     if (em_pos < 16'd24) begin
       case (em_pos[4:0])
@@ -147,21 +170,21 @@ module tally_statmod #(
     end else if (p >= vstart) begin
       byte_o = b8(val_sel, em_bi[2:0]);
     end else if (em_final) begin
-      if (p < 8) byte_o = b8(snap_index, p[2:0]);          // intervals
+      if (p < 8) byte_o = b8(SNAP ? snap_index : iv_index, p[2:0]);  // intervals
       else if (p < 16) byte_o = b8(run_begin, p[2:0]);
       else if (p < 24) byte_o = b8(last_end, p[2:0]);
       else if (p < 28) byte_o = b8({32'd0, data_packets}, p[2:0]);
       else if (p < 32) byte_o = b8({32'd0, seq + 32'd1}, p[1:0] + 3'd0); // total_packets: FINAL is last
       else if (p == 32) byte_o = N[7:0];
       else if (p == 33) byte_o = N[15:8];
-      else if (p == 36) byte_o = N[7:0];
-      else if (p == 37) byte_o = N[15:8];
+      else if (p == 36) byte_o = NT[7:0];
+      else if (p == 37) byte_o = NT[15:8];
       else if (p == 38) byte_o = {7'd0, cut_short};
       else byte_o = 8'd0;
     end else begin
-      if (p < 8) byte_o = b8(snap_index, p[2:0]);
-      else if (p < 16) byte_o = b8(snap_begin, p[2:0]);
-      else if (p < 24) byte_o = b8(snap_end, p[2:0]);
+      if (p < 8) byte_o = b8(SNAP ? snap_index : iv_index, p[2:0]);
+      else if (p < 16) byte_o = b8(SNAP ? snap_begin : iv_begin, p[2:0]);
+      else if (p < 24) byte_o = b8(SNAP ? snap_end : cycle, p[2:0]);
       else if (p == 26) byte_o = N[7:0];
       else if (p == 27) byte_o = N[15:8];
       else if (p == 28) byte_o = R[7:0];
@@ -180,6 +203,7 @@ module tally_statmod #(
       16'h0000: reg_rdata = {24'd0, overrun, 4'd0, state};
       16'h0004: reg_rdata = period;
       16'h0020: reg_rdata = {S[7:0], R[7:0], P[7:0], N[7:0]};
+      16'h0024: reg_rdata = {30'd0, SNAP == 0, TOTALS == 0};  // a small build: what it lacks
       default: reg_rdata = 32'd0;
     endcase
   end
@@ -189,14 +213,15 @@ module tally_statmod #(
   always @(posedge clk) begin
     if (rst) begin
       state <= ST_IDLE; cycle <= 64'd0; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
-      cut_short <= 1'b0; overrun <= 1'b0; snap_full <= 1'b0; final_pending <= 1'b0;
+      cut_short <= 1'b0; overrun <= 1'b0; snap_full <= 1'b0; iv_sent <= 1'b0; final_pending <= 1'b0;
       em_busy <= 1'b0; em_final <= 1'b0; em_pos <= 16'd0; em_len <= 16'd0; em_ci <= 16'd0; em_bi <= 4'd0;
       remaining <= 32'd0; iv_index <= 64'd0; seq <= 32'd0; data_packets <= 32'd0;
       run_begin <= 64'd0; iv_begin <= 64'd0; last_end <= 64'd0;
       snap_index <= 64'd0; snap_begin <= 64'd0; snap_end <= 64'd0;
       for (i = 0; i < P; i = i + 1) begin arr_lo[i] <= 32'd0; arr_hi[i] <= 32'd0; end
       for (i = 0; i < N; i = i + 1) begin
-        c_sig[i] <= 16'd0; c_arr[i] <= 16'hFFFF; c_en[i] <= 1'b0;
+        c_sig_ok[i] <= 1'b1; c_sig_ix[i] <= {SW{1'b0}}; c_any[i] <= 1'b1; c_arr_ok[i] <= 1'b0;
+        c_arr_ix[i] <= {PW{1'b0}}; c_en[i] <= 1'b0;
         cnt[i] <= {R{1'b0}}; sat[i] <= 1'b0; total[i] <= 64'd0; snap_v[i] <= {R{1'b0}}; snap_s[i] <= 1'b0;
       end
     end else begin
@@ -207,12 +232,13 @@ module tally_statmod #(
         cycle <= cycle + 64'd1;
         if (dispatch_now) begin
           // the interval [iv_begin, cycle) is complete: snapshot, add to totals, reset.
-          snap_full <= 1'b1; snap_index <= iv_index; snap_begin <= iv_begin; snap_end <= cycle;
+          if (SNAP) begin snap_full <= 1'b1; snap_index <= iv_index; snap_begin <= iv_begin; snap_end <= cycle; end
+          iv_sent <= 1'b0;
           iv_index <= iv_index + 64'd1; iv_begin <= cycle; last_end <= cycle;
           remaining <= period - 32'd1;
           for (i = 0; i < N; i = i + 1) begin
-            snap_v[i] <= cnt[i]; snap_s[i] <= sat[i];
-            total[i] <= total[i] + {{(64 - R) {1'b0}}, cnt[i]};
+            if (SNAP) begin snap_v[i] <= cnt[i]; snap_s[i] <= sat[i]; end
+            if (TOTALS) total[i] <= total[i] + {{(64 - R) {1'b0}}, cnt[i]};
             // the reset-cycle rule: an event on the dispatch cycle leaves 1, not 0
             cnt[i] <= (state == ST_RUN && ev[i]) ? {{(R - 1) {1'b0}}, 1'b1} : {R{1'b0}};
             sat[i] <= (state == ST_RUN && ev[i]) && R == 1;
@@ -244,13 +270,17 @@ module tally_statmod #(
           if (reg_addr == 16'h1004 + 8 * i) arr_hi[i] <= reg_wdata;
         end
         for (i = 0; i < N; i = i + 1) begin
-          if (reg_addr == 16'h2000 + 8 * i) begin c_sig[i] <= reg_wdata[15:0]; c_arr[i] <= reg_wdata[31:16]; end
+          if (reg_addr == 16'h2000 + 8 * i) begin
+            c_sig_ok[i] <= reg_wdata[15:0] < S; c_sig_ix[i] <= reg_wdata[SW-1:0];
+            c_any[i] <= reg_wdata[31:16] == 16'hFFFF; c_arr_ok[i] <= reg_wdata[31:16] < P;
+            c_arr_ix[i] <= reg_wdata[16 +: PW];
+          end
           if (reg_addr == 16'h2004 + 8 * i) c_en[i] <= reg_wdata[0];
         end
       end
       if (start_w) begin
         state <= ST_RUN; run_begin <= cycle_next; iv_begin <= cycle_next; last_end <= cycle_next; remaining <= period;
-        iv_index <= 64'd0; seq <= seq_base; data_packets <= 32'd0; overrun <= 1'b0; final_pending <= 1'b0;
+        iv_index <= 64'd0; seq <= seq_base; data_packets <= 32'd0; overrun <= 1'b0; final_pending <= 1'b0; iv_sent <= 1'b0;
         for (i = 0; i < N; i = i + 1) begin cnt[i] <= {R{1'b0}}; sat[i] <= 1'b0; total[i] <= 64'd0; end
       end
       if (stop_w) begin
@@ -261,17 +291,17 @@ module tally_statmod #(
 
       // the emitter: a DATA snapshot first, then FINAL once the run is over
       if (!em_busy) begin
-        if (snap_full) begin
+        if (snap_busy || (!SNAP && dispatch_now && !iv_sent)) begin
           em_busy <= 1'b1; em_final <= 1'b0; em_pos <= 16'd0; em_len <= DATA_LEN[15:0]; em_ci <= 16'd0; em_bi <= 4'd0;
         end else if (final_pending) begin
           em_busy <= 1'b1; em_final <= 1'b1; em_pos <= 16'd0; em_len <= FINAL_LEN[15:0]; em_ci <= 16'd0; em_bi <= 4'd0;
-          snap_index <= iv_index;  // FINAL's "intervals" field
+          if (SNAP) snap_index <= iv_index;  // FINAL's "intervals" field
         end
       end else if (out_ready) begin
         if (em_pos == em_total - 16'd1) begin
           em_busy <= 1'b0; seq <= seq + 32'd1;
           if (em_final) begin final_pending <= 1'b0; state <= ST_DONE; end
-          else begin snap_full <= 1'b0; data_packets <= data_packets + 32'd1; end
+          else begin snap_full <= 1'b0; iv_sent <= 1'b1; data_packets <= data_packets + 32'd1; end
         end else begin
           em_pos <= em_pos + 16'd1;
           if (em_pos >= 16'd24 && p >= vstart) begin

@@ -69,6 +69,7 @@ typedef struct crun {
   uint32_t total_packets, data_packets_sent;
   uint64_t intervals_sent;
   bool cut_short;                 /* the board's program did not run to its end */
+  bool no_totals;                 /* the board keeps none (FINAL with n = 0): the totals are the stored sums */
   uint32_t final_counters;
   uint64_t *totals;
   /* what was stored */
@@ -475,7 +476,16 @@ static void send_final_ack(net_collector *c, crun *r, uint32_t total) {
     send_to_board(c, &r->board, buf, n);
 }
 
+/* A board without totals (docs/protocol.md, FINAL with n = 0): the run's
+ * totals are the sums of the intervals stored. */
+static void take_sums(crun *r) {
+  if (r->final_known && r->no_totals)
+    for (uint32_t i = 0; i < r->final_counters; i++)
+      r->totals[i] = i < r->nsums ? r->sums[i] : 0;
+}
+
 static void close_run(net_collector *c, crun *r, store_run_status status, const char *note) {
+  take_sums(r);
   if (r->store_failed)
     status = STORE_RUN_INCOMPLETE;
   if (note && !r->store_failed)
@@ -526,6 +536,7 @@ static void try_close(net_collector *c, crun *r) {
     close_run(c, r, STORE_RUN_INCOMPLETE, note);
     return;
   }
+  take_sums(r);
   verify(r, note, sizeof note);
   if (r->cut_short) {
     size_t o = strlen(note);
@@ -615,8 +626,10 @@ static void on_final(net_collector *c, crun *r, const net_msg *m) {
     snprintf(r->note, sizeof r->note, "the board's FINAL packets disagree with each other");
     return;
   }
-  if ((uint32_t)m->first + m->n <= r->final_counters)   /* the decoder's rule, kept here too */
+  if (m->n && (uint32_t)m->first + m->n <= r->final_counters)   /* the decoder's rule, kept here too */
     memcpy(r->totals + m->first, m->values, m->n * sizeof *r->totals);
+  if (m->n == 0)
+    r->no_totals = true;
 }
 
 static int range_cmp(const void *a, const void *b) {

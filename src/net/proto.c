@@ -256,7 +256,12 @@ static int decode_final(cursor *c, net_msg *m, char *err, size_t errlen) {
     return c->bad ? 0 : fail(err, errlen, "reserved byte not zero");
   if (m->cut_short > 1)
     return fail(err, errlen, "FINAL's cut_short is %u (0 or 1)", m->cut_short);
-  if (m->n == 0 || (uint32_t)m->first + m->n > m->counters)
+  /* n = 0: a board that keeps no totals (a small hardware build); the
+   * collector adds up the intervals itself (docs/protocol.md, FINAL) */
+  if (m->n == 0 && (m->first != 0 || m->counters == 0))
+    return fail(err, errlen, "FINAL without totals must have first 0 and counters >= 1 (has first %u, %u counters)",
+                m->first, m->counters);
+  if ((uint32_t)m->first + m->n > m->counters)
     return fail(err, errlen, "totals [%u, +%u) outside the %u counters", m->first, m->n, m->counters);
   if (c->len - c->off != (size_t)m->n * 8)
     return fail(err, errlen, "FINAL with %u totals needs %u bytes after its fixed part, has %zu", m->n, m->n * 8,
@@ -583,7 +588,7 @@ static int check_encodable(const net_msg *m, char *err, size_t errlen) {
         return fail(err, errlen, "counter %u: value %" PRIu64 " exceeds %u bits", m->first + i, m->values[i], m->width);
     return 0;
   case NET_FINAL:
-    if (m->n == 0 || m->n > NET_FINAL_CHUNK + 7)
+    if (m->n > NET_FINAL_CHUNK + 7)
       return fail(err, errlen, "FINAL chunk of %u totals", m->n);
     return 0;
   case NET_GONE:

@@ -15,6 +15,9 @@ junk_slots   more junk runs than the collector's 64 run slots (DATA only,
              real run: stored complete. 64 runs that look alive (RUN_START
              and DATA, fresh) make a further run be refused; refusals are
              warned about (at most every 10 s) and counted at exit.
+final_no_totals  a board that keeps no totals (FINAL with n = 0, a small
+             hardware build): stored complete, the intervals' sums as its
+             totals; one that lost a DATA packet (GONE): incomplete.
 """
 import os
 import random
@@ -154,6 +157,34 @@ def case_junk_slots():
     n = con.execute("SELECT COUNT(*) FROM runs WHERE program = 'refused.elf'").fetchone()[0]
     con.close()
     check(n == 0, "the refused run is in the store")
+
+
+def case_final_no_totals():
+    db = os.path.join(ARGS.work, "final_no_totals.db")
+    col = Collector(ARGS.tally, db, "--runs", "2", "--idle-timeout", "20")
+    s = sender(col.addr)
+    good, lossy = 0x5A11B0A2D0000001, 0x5A11B0A2D0000003
+    values = [7, 0, 123456, 4294967294, 1]
+    for run in (good, lossy):
+        s.send(run_start(run, program=b"small.elf"))
+        for k, v in enumerate(values):
+            if run == lossy and k == 2:
+                continue   # lost, and the board says so (GONE)
+            s.send(data(run, 1 + k, index=k, value=v))
+        body = struct.pack("<QQQIIHHHBB", len(values), 0, 1000 * len(values), len(values), len(values) + 2, 1, 0,
+                           0, 0, 0)
+        s.send(packet(0x24, run, len(values) + 1, body))
+        if run == lossy:
+            s.send(gone(run, 3, 1))
+    s.close()
+    code, out, err = col.finish()
+    check(code in (0, 1), "tally collect exited %s: %s" % (code, err[-2000:]))
+    sums, status, note = net_cases.stored(db, good)
+    check(status == "complete", "run without totals stored as %s (%s): %s" % (status, note, err[-1000:]))
+    check(sums.get(0) == (sum(values), len(values)), "its stored sum and values: %s" % sums)
+    sums, status, note = net_cases.stored(db, lossy)
+    check(status == "incomplete" and note and "missing" in note, "run without totals and a GONE packet: %s (%s)" %
+          (status, note))
 
 
 def sockets_of(pid):

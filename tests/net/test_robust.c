@@ -148,6 +148,16 @@ static void accepted_cases(void) {
   CHECK(decode_exact(b, x->len, err, sizeof err) == 0, "range [0xFFFFFFFF, +1) refused: %s", err);
   b[24 + 8] = 2;
   CHECK(decode_exact(b, x->len, err, sizeof err) != 0 && strstr(err, "2^32"), "range past 2^32 accepted (%s)", err);
+  /* A FINAL without totals (a board that keeps none, docs/protocol.md):
+   * the vector's fixed part with n = 0 and a 40-byte payload. Not at first 1. */
+  x = find("final");
+  memcpy(b, x->bytes, 24 + 40);
+  b[20] = 40, b[21] = 0, b[24 + 36] = 0, b[24 + 37] = 0;
+  CHECK(decode_exact(b, 24 + 40, err, sizeof err) == 0 && m.n == 0 && m.first == 0, "FINAL without totals refused: %s",
+        err);
+  b[24 + 34] = 1;
+  CHECK(decode_exact(b, 24 + 40, err, sizeof err) != 0 && strstr(err, "without totals"),
+        "FINAL without totals at first 1 accepted (%s)", err);
 }
 
 static void encoder_refusals(void) {
