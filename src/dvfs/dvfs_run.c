@@ -66,11 +66,9 @@ tally_sim *dvfs_new_sim(const dvfs_opts *o, const char *path, const char *dir, c
     goto fail;
   char *argv[64];
   int argc = 0;
-  /* Every run gets IN.elf's base name as argv[0], as tally run gives it
-   * (docs/tally-run.md): start-up code that reads the command line takes
-   * time by its length, which must not count as DVFS. */
-  const char *slash = strrchr(o->in, '/');
-  argv[argc++] = (char *)(slash && slash[1] ? slash + 1 : o->in);
+  /* tally_set_args passes IN.elf's base name as argv[0], as tally run
+   * does: the folder's length must not count as DVFS */
+  argv[argc++] = (char *)o->in;
   for (int i = 0; i < o->argc && argc < 63; i++)
     argv[argc++] = o->argv[i];
   argv[argc] = NULL;

@@ -37,22 +37,11 @@ static tally_sim *board(const sw_point *p, FILE *sink, tally_error *err) {
   if (!sim)
     return NULL;
   const char *elf = p->prog->argv.v[0];
-  /* argv[0] is the ELF's base name, as tally run gives it (docs/tally-run.md,
-   * "The program's command line"): the cycles do not depend on its folder */
-  char **named = malloc(p->prog->argv.n * sizeof *named);
-  const char *slash = strrchr(elf, '/');
-  if (named) {
-    memcpy(named, p->prog->argv.v, p->prog->argv.n * sizeof *named);
-    if (slash && slash[1])
-      named[0] = (char *)(slash + 1);
-  }
-  int bad = !named || tally_set_host_files(sim, TALLY_HOST_FILES_NONE, NULL, err) != 0 ||
+  /* argv[0] goes in as the ELF's base name (tally_set_args), as for tally run */
+  int bad = tally_set_host_files(sim, TALLY_HOST_FILES_NONE, NULL, err) != 0 ||
             tally_load_elf(sim, elf, err) != 0 ||
             tally_set_core(sim, p->core, (const char *const *)p->sets.v, (int)p->sets.n, err) != 0 ||
-            tally_set_args(sim, (int)p->prog->argv.n, named) != 0;
-  free(named);
-  if (!named && err)
-    snprintf(err->msg, sizeof err->msg, "out of memory for the program's command line");
+            tally_set_args(sim, (int)p->prog->argv.n, p->prog->argv.v) != 0;
   if (bad) {
     if (err && err->code == TALLY_E_UNSPECIFIED)
       err->code = TALLY_E_INPUT;
