@@ -47,7 +47,7 @@
 `default_nettype none
 module tally_pico_adapter #(
     parameter integer S = 33,
-    parameter integer DEPTH_LOG2 = 4
+    parameter integer DEPTH_LOG2 = 8
 ) (
     input  wire         clk,
     input  wire         rst,          // held until the run starts (the core is in reset too)
@@ -139,7 +139,9 @@ module tally_pico_adapter #(
   wire        n_c16 = rvfi_insn[1:0] != 2'b11;
   wire        n_split = rvfi_pc_rdata[1] && !n_c16;  // a 32-bit instruction at 2 mod 4: one more word
   wire [31:0] seq = p_pc + (c16 ? 32'd2 : 32'd4);
-  wire        taken = is_branch && rvfi_pc_rdata != seq;
+  // taken: the next instruction is not the one in sequence, or (a branch to
+  // the next address) it took a taken branch's time, 3 + 2 at least
+  wire        taken = is_branch && (rvfi_pc_rdata != seq || p_t >= 8'd5);
   // the fetch cycles first; a taken branch's are what is left beyond 3 + 2 + its target's fetch
   wire [7:0]  tb_rest = p_t - 8'd5 - {7'd0, n_split};
   wire [7:0]  f_raw = taken ? ((p_t >= 8'd6 + {7'd0, n_split}) ? tb_rest : 8'd0) : {7'd0, n_split && !p_last};
@@ -150,35 +152,46 @@ module tally_pico_adapter #(
                        ({63'd0, is_ret} << 10) | ({63'd0, i_mul} << 11) | ({63'd0, i_div} << 12) |
                        ({63'd0, i_csr} << 13) | ({63'd0, is_system} << 14) | ({63'd0, c16} << 15);
 
-  // ---- the queue of laid-out instructions --------------------------------------
-  reg [31:0] q_pc[0:D-1];
-  reg [7:0]  q_t[0:D-1], q_f[0:D-1], q_ie[0:D-1];
-  reg [15:0] q_pul[0:D-1];
-  reg [1:0]  q_post[0:D-1];
-  reg        q_last[0:D-1];
+  // ---- the queue of laid-out instructions (a RAM: block RAM on an FPGA) -------
+  // {last, post, pulses, issue end, fetch cycles, cycles, pc}; the head is
+  // read one clock ahead (show-ahead), bypassed when it is being written.
+  localparam integer EW = 1 + 2 + 16 + 8 + 8 + 8 + 32;
+  reg [EW-1:0] qm[0:D-1];
+  reg [EW-1:0] head;
   reg [DEPTH_LOG2:0] wr, rd_;
   wire q_empty = wr == rd_;
   wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
+  wire        h_last = head[74];
+  wire [1:0]  h_post = head[73:72];
+  wire [15:0] h_pul = head[71:56];
+  wire [7:0]  h_ie = head[55:48], h_f = head[47:40], h_t = head[39:32];
 
   // ---- the feeder: one observed cycle per clock -------------------------------
   reg [7:0] j;             // cycle within the head instruction
   reg       rundown;       // after the last cycle: cycles without a PC
-  wire [DEPTH_LOG2-1:0] h = rd_[DEPTH_LOG2-1:0];
   wire have = !q_empty && !done;
   assign cyc_en = (have || rundown) && !hold;
   assign pc_valid = have;
-  assign pc = q_pc[h];
-  wire head_end = j == q_t[h] - 8'd1;
+  assign pc = head[31:0];
+  wire head_end = j == h_t - 8'd1;
   wire [63:0] s_all =
       64'd1 |
       (head_end ? 64'd2 : 64'd0) |
-      (j < q_f[h] ? ((64'd1 << 26) | (64'd1 << 27)) : 64'd0) |
-      (j == q_f[h] ? {48'd0, q_pul[h]} : 64'd0) |
-      (j >= q_ie[h] ? ((64'd1 << 26) | (q_post[h] == 2'd1 ? (64'd1 << 29) : q_post[h] == 2'd2 ? (64'd1 << 32) : 64'd0))
-                    : 64'd0);
+      (j < h_f ? ((64'd1 << 26) | (64'd1 << 27)) : 64'd0) |
+      (j == h_f ? {48'd0, h_pul} : 64'd0) |
+      (j >= h_ie ? ((64'd1 << 26) | (h_post == 2'd1 ? (64'd1 << 29) : h_post == 2'd2 ? (64'd1 << 32) : 64'd0))
+                 : 64'd0);
   wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
-  assign stop_we = have && !hold && head_end && q_last[h];
+  assign stop_we = have && !hold && head_end && h_last;
+  wire pop = have && !hold && head_end;
+  wire push = p_full && (report || p_last) && !q_full;
+  wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
+  wire [EW-1:0] din = {p_last, is_shift ? 2'd1 : taken ? 2'd2 : 2'd0, pulses[15:0], issue_end, f, p_t, p_pc};
+  always @(posedge clk) begin
+    if (push) qm[wr[DEPTH_LOG2-1:0]] <= din;
+    head <= (push && wr[DEPTH_LOG2-1:0] == rd_next[DEPTH_LOG2-1:0]) ? din : qm[rd_next[DEPTH_LOG2-1:0]];
+  end
 
   // the reported instruction becomes the waiting one; the waiting one is laid out
   wire report = rvfi_valid && started && !last_taken;
@@ -203,13 +216,7 @@ module tally_pico_adapter #(
       // lay out the waiting instruction once the next one is known (or it is the last)
       if (p_full && (report || p_last)) begin
         if (q_full) overflow <= 1'b1;
-        else begin
-          q_pc[wr[DEPTH_LOG2-1:0]] <= p_pc; q_t[wr[DEPTH_LOG2-1:0]] <= p_t; q_f[wr[DEPTH_LOG2-1:0]] <= f;
-          q_ie[wr[DEPTH_LOG2-1:0]] <= issue_end; q_pul[wr[DEPTH_LOG2-1:0]] <= pulses[15:0];
-          q_post[wr[DEPTH_LOG2-1:0]] <= is_shift ? 2'd1 : taken ? 2'd2 : 2'd0;
-          q_last[wr[DEPTH_LOG2-1:0]] <= p_last;
-          wr <= wr + 1'b1;
-        end
+        else wr <= wr + 1'b1;
         p_full <= 1'b0;
       end
       if (report) begin
@@ -225,7 +232,7 @@ module tally_pico_adapter #(
       if (have && !hold) begin
         if (head_end) begin
           j <= 8'd0; rd_ <= rd_ + 1'b1;
-          if (q_last[h]) begin done <= 1'b1; rundown <= 1'b1; end
+          if (h_last) begin done <= 1'b1; rundown <= 1'b1; end
         end else j <= j + 8'd1;
       end
     end
