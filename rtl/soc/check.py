@@ -4,7 +4,7 @@ configuration, run by tally's `picorv32` core model and by the RTL SoC
 (PicoRV32 + adapter + tally_statmod, rtl/soc), stored by tally's collector:
 the two stored runs must be identical, packet for packet.
 
-  check.py TALLY TB WORKDIR [--interval N] [--count SPEC]... PROGRAM
+  check.py TALLY TB WORKDIR [--trace] --interval N --count SPEC... PROGRAM
 
 TB: the SoC's testbench (rtl/soc/build.sh; 4 ARRs, 8 counters of 32 bits).
 SPEC: SIGNAL or SIGNAL@FUNCTION (at most 8; the signals the adapter
@@ -22,6 +22,9 @@ provides, tb --help).
    every counter's value, saturation), the FINAL packet's figures (intervals
    and packets the board counted, each counter's total), the counters'
    descriptions and the run's status must be the same.
+4. With --trace, cycle by cycle as well: tally's per-cycle trace of the run
+   (--cycle-trace) against what the adapter presented to the module (tb
+   --dump), every PC and signal (cmptrace.py).
 
 Exit 0 identical, 1 a difference (printed), 64 usage, 70 a tool failed."""
 import os
@@ -62,7 +65,9 @@ def main(a):
         return 64
     tally, tb, work = a[0], a[1], a[2]
     rest = a[3:]
-    interval, specs = None, []
+    interval, specs, trace = None, [], False
+    if rest[:1] == ["--trace"]:
+        trace, rest = True, rest[1:]
     i = 0
     while i < len(rest) - 1:
         if rest[i] == "--interval":
@@ -88,6 +93,9 @@ def main(a):
            "--arrs", "4", "--db", model_db]
     for s in specs:
         cmd += ["--count", s]
+    model_ct, rtl_dump = os.path.join(work, "model.ct"), os.path.join(work, "rtl.dump")
+    if trace:
+        cmd += ["--cycle-trace", model_ct]
     t0 = time.time()
     r = subprocess.run(cmd + [program], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
@@ -104,7 +112,7 @@ def main(a):
         col.kill()
         fail(f"tally collect did not start: {line}")
     board = subprocess.Popen([tb, program, "--control", "127.0.0.1:0", "--collector", f"{m.group(1)}:{m.group(2)}",
-                              "--program", program], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                              "--program", program] + (["--dump", rtl_dump] if trace else []), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = board.stderr.readline()
     m2 = re.search(r"waiting for the configuration on (\S+):(\d+)", line)
     if not m2:
@@ -154,6 +162,12 @@ def main(a):
             ok = False
     diff("totals (board's, stored sum)", mtot, rtot)
     cycles = mdata[-1][3] if mdata else 0
+    if trace:
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cmptrace.py"),
+                            model_ct, rtl_dump], capture_output=True, text=True)
+        print(r.stdout.strip() + r.stderr.strip())
+        if r.returncode != 0:
+            ok = False
     if ok:
         print(f"check: {os.path.basename(program)}: {len(mdata)} DATA packets and FINAL identical, "
               f"{cycles} cycles, period {interval}, {len(specs)} counters "

@@ -2,7 +2,7 @@
 # The closing check in CI (tests/rtl: rtl.soc.closing): builds the SoC's
 # testbench from a PicoRV32 checkout and runs rtl/soc/check.py on four
 # programs, periods and configurations that use every signal the adapter
-# provides.
+# provides (one of them also compared cycle by cycle: check.py --trace).
 #
 #   ci.sh TALLY PROGRAM_DIR WORKDIR
 #
@@ -40,7 +40,7 @@ rc=0
 python3 "$here/check.py" "$tally" "$tb" "$work/crc" --interval 1000 --count cycle --count instret \
   --count load@main --count store --count stall --count mul --count cycle@_start --count branch.taken \
   "$progs/c-crc-O2-rv32imac.elf" || rc=1
-python3 "$here/check.py" "$tally" "$tb" "$work/rand" --interval 97 --count branch --count jump --count call \
+python3 "$here/check.py" "$tally" "$tb" "$work/rand" --trace --interval 97 --count branch --count jump --count call \
   --count ret --count div --count compressed --count stall.muldiv --count stall.branch \
   "$progs/rand02-rvc.elf" || rc=1
 python3 "$here/check.py" "$tally" "$tb" "$work/dense" --interval 101 --count csr --count system \

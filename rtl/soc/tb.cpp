@@ -19,7 +19,8 @@
 // FINAL_ACK (or --linger seconds of silence, default 5).
 //
 // --dump FILE writes every cycle the adapter presents to the module as a
-// line "CYCLE PC SIGNALS" (hex; for comparing with tally's --cycle-trace).
+// line "CYCLE PC PC_VALID SIGNALS" (the cycle in decimal, PC and signals in hex;
+// rtl/soc/cmptrace.py compares it with tally run --cycle-trace).
 //
 // Prints on stderr what the program writes to the UART, and at the end
 // "tb: cycles C packets K exit S". Exit status: 0 the run was acknowledged
@@ -430,13 +431,37 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
+    if (a == "-h" || a == "--help") {
+      printf("usage: tb ELF [--control ADDR:PORT] [--collector ADDR:PORT] [--program NAME] [--max-cycles N] "
+             "[--linger S] [--dump FILE]\n"
+             "  --control ADDR:PORT    where control packets are taken (default 127.0.0.1:0: a free port, printed)\n"
+             "  --collector ADDR:PORT  where the run's packets go (tally collect --listen); none: not sent\n"
+             "  --program NAME         the program named in RUN_START (default ELF)\n"
+             "  --max-cycles N         clocks the run may take (default 100000000)\n"
+             "  --linger S             seconds to wait for FINAL_ACK after FINAL (default 5)\n"
+             "  --dump FILE            every cycle presented to the module: CYCLE PC PC_VALID SIGNALS (PC, SIGNALS in hex)\n"
+             "docs/rtl-soc.md\n");
+      return 0;
+    }
     if (a == "--control") ctl = val();
     else if (a == "--collector") col = val();
     else if (a == "--program") program = val();
-    else if (a == "--max-cycles") max_cycles = strtoull(val(), nullptr, 10);
-    else if (a == "--linger") linger = atof(val());
+    else if (a == "--max-cycles" || a == "--linger") {
+      const char *v = val();
+      char *end;
+      double x = strtod(v, &end);
+      if (!*v || *end || x < 0 || (a == "--max-cycles" && x < 1)) {
+        fprintf(stderr, "tb: %s %s: not a %s\n", a.c_str(), v, a == "--linger" ? "number of seconds" : "positive number");
+        return 2;
+      }
+      if (a == "--linger") linger = x;
+      else max_cycles = (uint64_t)x;
+    }
     else if (a == "--dump") dump = val();
-    else if (a[0] == '-' || elf) return usage(), 2;
+    else if (a[0] == '-') {
+      fprintf(stderr, "tb: unknown option %s (tb --help)\n", a.c_str());
+      return 2;
+    } else if (elf) return usage(), 2;
     else elf = argv[i];
   }
   if (!elf) return usage(), 2;
