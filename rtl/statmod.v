@@ -72,6 +72,9 @@ module tally_statmod #(
   localparam integer PKT_MAX = 24 + (DATA_LEN > FINAL_LEN ? DATA_LEN : FINAL_LEN);
   localparam integer EW = $clog2(PKT_MAX + 1) + 1;  // packet byte position bits (with room)
   localparam integer CW = $clog2(N + 1) + 1;        // value index bits (with room)
+  // a small build with neither totals nor snapshot sends a DATA packet's
+  // values by shifting the counters out (they are reset right after it)
+  localparam integer SHIFT = (TOTALS == 0 && SNAP == 0) ? 1 : 0;
 
   // ---- configuration registers --------------------------------------------
   reg [31:0] period;
@@ -99,13 +102,12 @@ module tally_statmod #(
   reg [63:0] iv_index;    // next interval number
   reg        overrun;     // sticky: a cycle arrived while hold was high
   reg [R-1:0] cnt[0:N-1];
-  reg         sat[0:N-1];
+  // a counter's saturation flag is whether it holds MAXV (it stops there)
   reg [63:0]  total[0:N-1];
 
   // snapshot of one interval, read by the packet emitter
   reg         snap_full;
   reg [R-1:0] snap_v[0:N-1];
-  reg         snap_s[0:N-1];
   reg [63:0]  snap_index, snap_begin, snap_end;
   reg         final_pending;
   reg [31:0]  seq, data_packets;
@@ -172,11 +174,13 @@ module tally_statmod #(
   endgenerate
 
   wire [N-1:0] ev;
+  wire [R:0]   inc[0:N-1];   // a counter plus one; the carry out says it holds MAXV
   generate
     for (gi = 0; gi < N; gi = gi + 1) begin : g_ev
       wire s_on = S == 1 ? sig[0] : sig[c_sig_ix[gi]];
       wire where = c_any[gi] ? pc_valid : (P == 1 ? hit[0] : hit[c_arr_ix[gi]]);
       assign ev[gi] = c_en[gi] && c_ok[gi] && s_on && where;
+      assign inc[gi] = {1'b0, cnt[gi]} + 1'b1;
     end
   endgenerate
 
@@ -191,7 +195,9 @@ module tally_statmod #(
 
   // where the run stands after this clock's cycle (if any): a write applies after it
   wire [63:0] cycle_next = step ? cycle + 64'd1 : cycle;
-  wire [63:0] iv_begin_next = (step && dispatch_now) ? cycle : iv_begin;
+  // no cycle taken since START: the cycle is still the interval's beginning
+  // (iv_begin <= cycle always, and a step makes them differ until the next START)
+  reg at_begin;
   wire start_w = reg_we && reg_addr == 16'h0000 && reg_wdata[0] &&
                  (state == ST_IDLE || state == ST_DONE) && period != 32'd0;
   wire stop_w = reg_we && reg_addr == 16'h0000 && reg_wdata[1] && state == ST_RUN;
@@ -217,11 +223,14 @@ module tally_statmod #(
   integer k;
   always @* begin
     val_sel = 64'd0;
-    for (k = 0; k < N; k = k + 1)
-      if (em_ci == k) val_sel = em_final ? (TOTALS ? total[k] : 64'd0) : {{(64 - R) {1'b0}}, SNAP ? snap_v[k] : cnt[k]};
+    if (SHIFT)  // the counters shift out through counter 0, one byte at a time
+      val_sel = em_final ? 64'd0 : {{(64 - R) {1'b0}}, cnt[0]};
+    else
+      for (k = 0; k < N; k = k + 1)
+        if (em_ci == k) val_sel = em_final ? (TOTALS ? total[k] : 64'd0) : {{(64 - R) {1'b0}}, SNAP ? snap_v[k] : cnt[k]};
     satbyte = 8'd0;
     for (k = 0; k < N; k = k + 1)
-      if (k / 8 == p - 16'd32) satbyte[k%8] = SNAP ? snap_s[k] : sat[k];
+      if (k / 8 == p - 16'd32) satbyte[k%8] = SNAP ? snap_v[k] == MAXV : inc[k][R];
     byte_o = 8'd0;
     if (em_pos < 24) begin
       case (em_pos[4:0])
@@ -233,7 +242,7 @@ module tally_statmod #(
         default: byte_o = 8'd0;
       endcase
     end else if (p >= vstart) begin
-      byte_o = b8(val_sel, em_bi[2:0]);
+      byte_o = b8(val_sel, SHIFT ? 3'd0 : em_bi[2:0]);
     end else if (em_final) begin
       if (p < 8) byte_o = b8(SNAP ? snap_index : iv_index, p[2:0]);  // intervals
       else if (p < 16) byte_o = b8(run_begin, p[2:0]);
@@ -277,7 +286,7 @@ module tally_statmod #(
   integer i;
   always @(posedge clk) begin
     if (rst) begin
-      state <= ST_IDLE; cycle <= 64'd0; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
+      state <= ST_IDLE; cycle <= 64'd0; at_begin <= 1'b1; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
       cut_short <= 1'b0; overrun <= 1'b0; snap_full <= 1'b0; iv_sent <= 1'b0; final_pending <= 1'b0;
       em_busy <= 1'b0; em_final <= 1'b0; em_pos <= 0; em_ci <= 0; em_bi <= 4'd0;
       remaining <= 32'd0; iv_index <= 64'd0; seq <= 32'd0; data_packets <= 32'd0;
@@ -287,14 +296,14 @@ module tally_statmod #(
       for (i = 0; i < N; i = i + 1) begin
         c_ok[i] <= 1'b1; c_sig_ix[i] <= {SW{1'b0}}; c_any[i] <= 1'b1;
         c_arr_ix[i] <= {PW{1'b0}}; c_en[i] <= 1'b0;
-        cnt[i] <= {R{1'b0}}; sat[i] <= 1'b0; total[i] <= 64'd0; snap_v[i] <= {R{1'b0}}; snap_s[i] <= 1'b0;
+        cnt[i] <= {R{1'b0}}; total[i] <= 64'd0; snap_v[i] <= {R{1'b0}};
       end
     end else begin
       if (cyc_en && hold) overrun <= 1'b1;
 
       // counting and the dispatch timer, one observed cycle per step
       if (step) begin
-        cycle <= cycle + 64'd1;
+        cycle <= cycle + 64'd1; at_begin <= 1'b0;
         if (dispatch_now) begin
           // the interval [iv_begin, cycle) is complete: snapshot, add to totals, reset.
           if (SNAP) begin snap_full <= 1'b1; snap_index <= iv_index; snap_begin <= iv_begin; snap_end <= cycle; end
@@ -302,21 +311,17 @@ module tally_statmod #(
           iv_index <= iv_index + 64'd1; iv_begin <= cycle;
           remaining <= period - 32'd1;
           for (i = 0; i < N; i = i + 1) begin
-            if (SNAP) begin snap_v[i] <= cnt[i]; snap_s[i] <= sat[i]; end
+            if (SNAP) snap_v[i] <= cnt[i];
             if (TOTALS) total[i] <= total[i] + {{(64 - R) {1'b0}}, cnt[i]};
             // the reset-cycle rule: an event on the dispatch cycle leaves 1, not 0
             cnt[i] <= (state == ST_RUN && ev[i]) ? {{(R - 1) {1'b0}}, 1'b1} : {R{1'b0}};
-            sat[i] <= (state == ST_RUN && ev[i]) && R == 1;
           end
           if (state == ST_DRAIN) begin state <= ST_FINAL; final_pending <= 1'b1; end
         end else if (timing) begin
           remaining <= remaining - 32'd1;
           if (state == ST_RUN)
             for (i = 0; i < N; i = i + 1)
-              if (ev[i] && cnt[i] != MAXV) begin
-                cnt[i] <= cnt[i] + {{(R - 1) {1'b0}}, 1'b1};
-                if (cnt[i] + {{(R - 1) {1'b0}}, 1'b1} == MAXV) sat[i] <= 1'b1;
-              end
+              if (ev[i] && !inc[i][R]) cnt[i] <= inc[i][R-1:0];  // saturating: no carry out
         end
       end
 
@@ -345,13 +350,13 @@ module tally_statmod #(
         end
       end
       if (start_w) begin
-        state <= ST_RUN; run_begin <= cycle_next; iv_begin <= cycle_next; remaining <= period;
+        state <= ST_RUN; run_begin <= cycle_next; iv_begin <= cycle_next; remaining <= period; at_begin <= 1'b1;
         iv_index <= 64'd0; seq <= seq_base; data_packets <= 32'd0; overrun <= 1'b0; final_pending <= 1'b0; iv_sent <= 1'b0;
-        for (i = 0; i < N; i = i + 1) begin cnt[i] <= {R{1'b0}}; sat[i] <= 1'b0; total[i] <= 64'd0; end
+        for (i = 0; i < N; i = i + 1) begin cnt[i] <= {R{1'b0}}; total[i] <= 64'd0; end
       end
       if (stop_w) begin
         // counters freeze; the timer runs down unless the run ends exactly on a dispatch
-        if (cycle_next == iv_begin_next) begin state <= ST_FINAL; final_pending <= 1'b1; end
+        if (!step && at_begin) begin state <= ST_FINAL; final_pending <= 1'b1; end
         else state <= ST_DRAIN;
       end
 
@@ -373,6 +378,13 @@ module tally_statmod #(
           if (em_pos >= 24 && p >= vstart) begin
             if (em_bi == vbytes - 4'd1) begin em_bi <= 4'd0; em_ci <= em_ci + 1'b1; end
             else em_bi <= em_bi + 4'd1;
+            if (SHIFT && !em_final) begin
+              // the next value byte into counter 0's low byte: the next counter, or its next byte
+              if (em_bi == vbytes - 4'd1) begin
+                for (i = 0; i + 1 < N; i = i + 1) cnt[i] <= cnt[i + 1];
+                cnt[N-1] <= {R{1'b0}};
+              end else cnt[0] <= cnt[0] >> 8;
+            end
           end
         end
       end
