@@ -826,6 +826,42 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
   return 0;
 }
 
+int api_tasks_follow(tally_sim *sim, const char *spec, void (*fn)(void *ctx, const char *name), void *ctx,
+                     tally_error *err) {
+  if (!sim->cpu->tm)
+    return api_fail(err, TALLY_E_USAGE, "task counters need a core model");
+  prof_state *p = sim->cpu->tm->prof;
+  if (!p && tally_profile_enable(sim, 0, err) != 0)
+    return -1;
+  p = sim->cpu->tm->prof;
+  if (!p->tasks && tally_profile_tasks_enable(sim, spec, err) != 0)
+    return -1;
+  if (p->tasks->on_run && (p->tasks->on_run != fn || p->tasks->on_run_ctx != ctx))
+    return api_fail(err, TALLY_E_USAGE, "the tasks are followed for another statistics module");
+  p->tasks->on_run = fn;
+  p->tasks->on_run_ctx = ctx;
+  if (p->tasks->running >= 0)
+    fn(ctx, p->tasks->v[p->tasks->running].name);
+  return 0;
+}
+
+bool api_tasks_seen(const tally_sim *sim, const char *name, char *buf, size_t size) {
+  const prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (!p || !p->tasks)
+    return false;
+  bool found = false;
+  size_t o = 0;
+  if (size)
+    buf[0] = '\0';
+  for (size_t i = 0; i < p->tasks->n; i++) {
+    found |= name && strcmp(p->tasks->v[i].name, name) == 0;
+    int n = o < size ? snprintf(buf + o, size - o, "%s%s", i ? ", " : "", p->tasks->v[i].name) : -1;
+    if (n > 0)
+      o += (size_t)n;
+  }
+  return found;
+}
+
 /* tally_profile_lines_enable's answer for the state, with its message. */
 static int lines_answer(const tally_sim *sim, tally_error *err) {
   if (err)
