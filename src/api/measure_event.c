@@ -84,7 +84,7 @@ static int parse_task(const char *spec, const char *pct, tally_error *err) {
   if (strlen(t) >= 64)
     return api_fail(err, TALLY_E_USAGE, "'%s': the task name '%s' is longer than 63 bytes", spec, t);
   for (const char *c = t; *c; c++)
-    if ((unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e || *c == '%' || *c == '@')
+    if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e || *c == '%' || *c == '@')
       return api_fail(err, TALLY_E_USAGE, "'%s': the task name '%s' has a character a task name cannot have", spec,
                       t);
   return 0;
