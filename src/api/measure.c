@@ -152,14 +152,22 @@ int tally_measure_tasks(tally_measure *m, const char *spec, tally_error *err) {
   return 0;
 }
 
+/* The module follows the running task from now on. */
+int measure_tasks_on(tally_measure *m, tally_error *err) {
+  if (m->tasks_on)
+    return 0;
+  tally_error te;
+  if (api_tasks_follow(m->sim, m->task_spec[0] ? m->task_spec : NULL, task_switched, m, &te) != 0)
+    return api_fail(err, TALLY_E_USAGE, "a task counter needs to know which task runs: %s", te.msg);
+  m->tasks_on = true;
+  return 0;
+}
+
 int measure_task_reg(tally_measure *m, const char *text, const char *name, uint8_t *reg, tally_error *err) {
   char e[256];
-  if (!m->tasks_on) {
-    tally_error te;
-    if (api_tasks_follow(m->sim, m->task_spec[0] ? m->task_spec : NULL, task_switched, m, &te) != 0)
-      return api_fail(err, TALLY_E_USAGE, "'%s': a task counter needs to know which task runs: %s", text, te.msg);
-    m->tasks_on = true;
-  }
+  tally_error te;
+  if (measure_tasks_on(m, &te) != 0)
+    return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, te.msg);
   uint32_t k = 1;
   for (; k <= STATMOD_TASK_REGS && statmod_task_of(m->sm, k)[0]; k++)
     if (strcmp(statmod_task_of(m->sm, k), name) == 0) {

@@ -81,6 +81,7 @@ const char *measure_words(const tally_measure *m, uint32_t counter, char *label,
 /* The task register for task `name` (one already holding it, else the
  * next free one, set now), with the task layer turned on if it is not:
  * 0 and *reg, or -1 with err (text names the spec). */
+int measure_tasks_on(tally_measure *m, tally_error *err);
 int measure_task_reg(tally_measure *m, const char *text, const char *name, uint8_t *reg, tally_error *err);
 
 /* The range [lo, hi) of a function (or of the named regions "inst" and
