@@ -576,6 +576,14 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
     snprintf(err->msg, sizeof err->msg, "profiling needs a loaded program");
     return -1;
   }
+  prof_state *old = tm->prof;
+  if (old && old->tasks && old->tasks->on_run) {
+    /* the statistics module's task counters follow this profile's tasks:
+     * it is kept, and goes on counting what it has (a new one would lose them) */
+    old->sample_period = sample_period_cycles;
+    old->next_sample = sample_period_cycles;
+    return 0;
+  }
   prof_state *p = prof_new(sim->image.code_lo, sim->image.code_hi, &sim->syms);
   if (!p) {
     snprintf(err->msg, sizeof err->msg, "out of memory for a profile of 0x%08x-0x%08x", sim->image.code_lo,
