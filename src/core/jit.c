@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../timing/timing.h"
 #include "jit.h"
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -172,6 +173,7 @@ typedef struct lower {
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
+  bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
 } lower;
 
 /* eax = x[r], unless it holds it already */
@@ -200,6 +202,30 @@ static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg
   x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)l->blk);
   x86_mov_imm32(&l->b, RDX, i);
   x86_call_abs(&l->b, fn);
+}
+
+/* calls fn(cpu, blk, i): a timing charge (jit_timed.c) */
+static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
+  emit_helper_call(l, fn, i, false);
+  l->eax_reg = -1;
+}
+
+/* LAW_BLOCK_BOUND of CHAIN (sanitizer builds) */
+static void emit_law(lower *l) {
+#ifdef TALLY_CHECK_LAWS
+  if (l->timed)
+    emit_timed_call(l, (const void *)core_jt_law, 0);
+#else
+  (void)l;
+#endif
+}
+
+/* T_REDIRECT: tm->fetch_line = TIMING_NO_LINE, through rcx */
+static void emit_redirect(lower *l) {
+  if (!l->timed)
+    return;
+  x86_load64(&l->b, RCX, CPU(tm));
+  x86_store_imm32(&l->b, x86_m(RCX, (int32_t)offsetof(timing, fetch_line)), TIMING_NO_LINE);
 }
 
 /* eax = x[rs1] + imm */
@@ -234,6 +260,8 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   default: x86_load32(&l->b, RDX, m); break;
   }
   x86_store32(&l->b, XREG(op->rd), RDX);
+  if (l->timed) /* T_LOAD: eax is the address still */
+    emit_helper_call(l, (const void *)core_jt_load, i, true);
   s->resume = l->b.p;
 }
 
@@ -253,6 +281,8 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
     x86_store16(&l->b, m, RDX);
   else
     x86_store8(&l->b, m, RDX);
+  if (l->timed) /* T_STORE: eax is the address still */
+    emit_helper_call(l, (const void *)core_jt_store, i, true);
   s->resume = l->b.p;
 }
 
@@ -263,7 +293,9 @@ static void emit_slow_paths(lower *l) {
     for (int f = 0; f < 2; f++)
       x86_patch_here(&l->b, s->from[f]);
     bool load = isa_infos[op->kind].cls == CLASS_LOAD;
-    emit_helper_call(l, load ? (const void *)jit_load_slow : (const void *)jit_store_slow, s->op, true);
+    const void *fn = l->timed ? (load ? (const void *)core_jt_load_slow : (const void *)core_jt_store_slow)
+                              : (load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
+    emit_helper_call(l, fn, s->op, true);
     if (load) {
       x86_alu_rr(&l->b, true, ALU_OR, RAX, RAX);
       x86_jcc(&l->b, CC_S, (uintptr_t)l->j->out);
@@ -371,8 +403,16 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   load_eax(l, op->rs1);
   x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
+  if (l->timed) { /* T_BRANCH(0) */
+    emit_timed_call(l, (const void *)core_jt_branch, 0);
+    emit_law(l);
+  }
   emit_chain(l, 1, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
+  if (l->timed) { /* T_BRANCH(1) */
+    emit_timed_call(l, (const void *)core_jt_branch, 1);
+    emit_law(l);
+  }
   emit_chain(l, 0, (uint32_t)op->imm);
 }
 
@@ -394,7 +434,13 @@ static bool lower_op(lower *l, uint32_t i) {
   const core_op *op = &l->blk->ops[i];
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
+  if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
+    uint8_t c = isa_infos[op->kind].cls;
+    if (c == CLASS_MUL || c == CLASS_DIV || op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA)
+      emit_timed_call(l, (const void *)core_jt_muldiv, i);
+  }
   switch (op->kind) {
+  case K_IFETCH: emit_timed_call(l, (const void *)core_jt_ifetch, i); return true;
   case K_LUI: case K_AUIPC:
     x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
     if (l->eax_reg == op->rd)
@@ -447,16 +493,23 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_BLTU: emit_branch(l, op, CC_B); return false;
   case K_BGEU: emit_branch(l, op, CC_AE); return false;
   case K_JAL:
+    emit_law(l);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
+    emit_redirect(l);
     emit_chain(l, 0, (uint32_t)op->imm);
     return false;
   case K_JALR:
+    emit_law(l);
+    emit_redirect(l);
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
     x86_alu_ri(b, false, ALU_AND, RAX, -2);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     emit_indirect(l);
     return false;
-  case K_FALLTHRU: emit_chain(l, 1, blk->end_pc); return false;
+  case K_FALLTHRU:
+    emit_law(l);
+    emit_chain(l, 1, blk->end_pc);
+    return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
     x86_store_imm8(b, CPU(flush_pending), 1);
     if (blk->n_insns != blk->insn_idx[i + 1])
@@ -469,6 +522,33 @@ static bool lower_op(lower *l, uint32_t i) {
     x86_jmp(b, (uintptr_t)l->j->epilogue);
     return false;
   }
+}
+
+/* Whether every op of blk is lowered with its timing charges; the others
+ * (CSR accesses, system instructions, atomics, fence.i) make the timed
+ * loop run the whole block. With an I-cache the block starts with the
+ * fetch op its entry does. */
+static bool timed_lowers(const core_cpu *cpu, const core_block *blk) {
+  if (cpu->tm->fetch_ops && (blk->n_ops == 0 || blk->ops[0].kind != K_IFETCH))
+    return false;
+  for (uint32_t i = 0; i < blk->n_ops; i++) {
+    switch (blk->ops[i].kind) {
+    case K_LUI: case K_AUIPC: case K_NOP: case K_FENCE:
+    case K_ADDI: case K_XORI: case K_ORI: case K_ANDI: case K_SLTI: case K_SLTIU:
+    case K_SLLI: case K_SRLI: case K_SRAI:
+    case K_ADD: case K_SUB: case K_XOR: case K_OR: case K_AND: case K_SLT: case K_SLTU:
+    case K_SLL: case K_SRL: case K_SRA:
+    case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
+    case K_DIV: case K_DIVU: case K_REM: case K_REMU:
+    case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: case K_SB: case K_SH: case K_SW:
+    case K_BEQ: case K_BNE: case K_BLT: case K_BGE: case K_BLTU: case K_BGEU:
+    case K_JAL: case K_JALR: case K_FALLTHRU: case K_IFETCH:
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
 }
 
 static uint64_t now_ns(void) {
@@ -496,17 +576,35 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     free(l);
     return NULL;
   }
+  l->timed = cpu->tm != NULL;
   x86_buf *b = &l->b;
-  /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
-  x86_load64(b, RAX, CPU(instret));
-  x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
-  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
-  uint8_t *nofit = x86_jcc_fwd(b, CC_A);
-  x86_store64(b, CPU(instret), RAX);
-  for (uint32_t i = 0; i < blk->n_ops; i++)
-    if (!lower_op(l, i))
-      break;
-  emit_slow_paths(l);
+  uint8_t *nofit;
+  uint32_t first = 0;
+  if (l->timed && !timed_lowers(cpu, blk)) {
+    /* the timed loop runs the block (core_jt_interp_block) */
+    emit_timed_call(l, (const void *)core_jt_interp_block, 0);
+    x86_jmp(b, (uintptr_t)j->epilogue);
+    nofit = NULL;
+  } else if (l->timed) {
+    /* FITS and ENTER (and with an I-cache, the block's first fetch) */
+    emit_timed_call(l, (const void *)core_jt_enter, 0);
+    x86_test_rr(b, RAX, RAX);
+    nofit = x86_jcc_fwd(b, CC_E);
+    first = cpu->tm->fetch_ops ? 1 : 0;
+  } else {
+    /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
+    x86_load64(b, RAX, CPU(instret));
+    x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+    x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
+    nofit = x86_jcc_fwd(b, CC_A);
+    x86_store64(b, CPU(instret), RAX);
+  }
+  if (nofit) {
+    for (uint32_t i = first; i < blk->n_ops; i++)
+      if (!lower_op(l, i))
+        break;
+    emit_slow_paths(l);
+  }
   x86_patch_here(b, nofit);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
@@ -543,6 +641,14 @@ bool core_exec_jit(core_cpu *cpu) {
         cpu->flush_pending = true;
         return false;
       }
+      if (cpu->tm) {
+        int st = core_jt_interp_block(cpu, b);
+        if (st != JIT_DISPATCH)
+          return st == JIT_HORIZON;
+        fill = NULL;
+        lookup = false;
+        continue;
+      }
       if (cpu->instret + b->n_insns > cpu->horizon)
         return true;
       return core_exec_fast(cpu, b);
@@ -567,5 +673,5 @@ bool core_jit_write_stubs(core_jit *j) {
   (void)j;
   return false;
 }
-bool core_exec_jit(core_cpu *cpu) { return core_exec_fast(cpu, NULL); }
+bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
 #endif
