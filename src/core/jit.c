@@ -37,6 +37,7 @@ typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
 
 #define CPU(field) x86_m(RBX, (int32_t)offsetof(core_cpu, field))
 #define XREG(r) x86_m(RBX, (int32_t)(offsetof(core_cpu, x) + 4u * (r)))
+#define TM(field) x86_m(R15, (int32_t)offsetof(timing, field)) /* timed code: r15 is cpu->tm */
 
 /* ---- helpers the translated code calls (slow paths) ---- */
 
@@ -127,6 +128,7 @@ bool core_jit_write_stubs(core_jit *j) {
     x86_push(&b, saved[i]);
   x86_alu_ri(&b, true, ALU_SUB, RSP, 8); /* calls from the code find rsp 16-aligned */
   x86_mov_rr64(&b, RBX, RDI);
+  x86_load64(&b, R15, CPU(tm));
   x86_load64(&b, R12, CPU(ram));
   x86_load64(&b, R13, CPU(watch));
   x86_mov_imm64(&b, R14, (uint64_t)(uintptr_t)j->targets);
@@ -174,6 +176,8 @@ typedef struct lower {
   uint32_t nslow;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
+  /* timed: the cache lookups done inline (two-way LRU caches), else calls */
+  bool inline_fetch, inline_load, inline_store;
 } lower;
 
 /* eax = x[r], unless it holds it already */
@@ -210,6 +214,167 @@ static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
   l->eax_reg = -1;
 }
 
+/* cache_probe of a two-way LRU cache for a tag known now: falls through
+ * on a hit (the way used is marked), returns the jump taken on a miss.
+ * Clobbers rax. */
+static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
+  x86_buf *b = &l->b;
+  uint32_t set = tag & c->set_mask;
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 4), (int32_t)tag);
+  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+  x86_store_imm32(b, x86_m(RAX, 0), 0);
+  uint8_t *hit = x86_jmp_fwd(b);
+  x86_patch_here(b, not1);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+  x86_store_imm32(b, x86_m(RAX, 0), 1);
+  x86_patch_here(b, hit);
+  return miss;
+}
+
+/* The same for the address in eax (kept): a store's hit marks the line
+ * dirty (timing_store_hit). Clobbers rcx, rdx, rsi, r8. */
+static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
+  x86_buf *b = &l->b;
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  x86_mov_rr(b, RDX, RCX);
+  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
+  x86_mov_rr(b, R8, RDX);
+  x86_shift_ri(b, false, SH_SHL, R8, 3);                      /* its two tags */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mi(RSI, R8, 4));
+  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
+  uint8_t *hit = NULL, *miss = NULL;
+  for (int w = 1; w >= 0; w--) {
+    if (w == 0) {
+      x86_patch_here(b, not1);
+      x86_alu_rm(b, ALU_CMP, RCX, x86_mi(RSI, R8, 0));
+      miss = x86_jcc_fwd(b, CC_NE);
+    }
+    x86_shift_ri(b, false, SH_SHL, RDX, 2);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
+    x86_store_imm32(b, x86_mi(RSI, RDX, 0), (uint32_t)(w ^ 1));
+    if (store) { /* dirty[2 * set + w] */
+      x86_shift_ri(b, false, SH_SHR, RDX, 1);
+      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
+      x86_store_imm8(b, x86_mi(RSI, RDX, w), 1);
+    }
+    if (w == 1)
+      hit = x86_jmp_fwd(b);
+  }
+  x86_patch_here(b, hit);
+  return miss;
+}
+
+/* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
+ * it can be, the call on a miss (which looks up again: a miss changed
+ * nothing) */
+static void emit_data_access(lower *l, uint32_t i, bool store) {
+  if (!(store ? l->inline_store : l->inline_load)) {
+    emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
+    return;
+  }
+  uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
+  uint8_t *done = x86_jmp_fwd(&l->b);
+  x86_patch_here(&l->b, miss);
+  emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
+  x86_patch_here(&l->b, done);
+}
+
+/* T_IFETCH of fetch op i (not the first) */
+static void emit_ifetch(lower *l, uint32_t i) {
+  if (!l->inline_fetch) {
+    emit_timed_call(l, (const void *)core_jt_ifetch, i);
+    return;
+  }
+  x86_buf *b = &l->b;
+  cache *c = &l->cpu->tm->icache;
+  uint32_t line = (uint32_t)l->blk->ops[i].imm;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
+  x86_store_imm32(b, TM(fetch_line), line);
+  uint8_t *done = x86_jmp_fwd(b);
+  x86_patch_here(b, same);
+  x86_patch_here(b, miss);
+  emit_timed_call(l, (const void *)core_jt_ifetch, i);
+  x86_patch_here(b, done);
+  l->eax_reg = -1;
+}
+
+/* T_BRANCH(taken) */
+static void emit_branch_timing(lower *l, uint32_t taken) {
+  x86_buf *b = &l->b;
+  block_timing *bt = l->blk->timing;
+  if (bt->branch_pen[taken] > INT32_MAX) {
+    emit_timed_call(l, (const void *)core_jt_branch, taken);
+    return;
+  }
+  if (bt->branch_pen[taken])
+    x86_alu_mi64(b, ALU_ADD, TM(cycle), (int32_t)bt->branch_pen[taken]);
+  x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)&bt->outcomes[taken]);
+  x86_alu_mi64(b, ALU_ADD, x86_m(RCX, 0), 1);
+  if (taken)
+    x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+}
+
+/* FITS and ENTER of a timed block (enter_block_timed of exec_loop.inc,
+ * without the rules of the models not translated): both horizons checked
+ * (the jumps to *nofit2 and the one returned leave at the block's
+ * address), late results of the block before go to C (*slow), so does a
+ * first fetch that misses (*miss); the rest inline. */
+static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint8_t **miss) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  block_timing *bt = blk->timing;
+  timing *tm = l->cpu->tm;
+  x86_load64(b, RAX, CPU(instret));
+  x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
+  uint8_t *nofit = x86_jcc_fwd(b, CC_A);
+  x86_load64(b, RDX, TM(cycle));
+  x86_lea64(b, RCX, x86_m(RDX, (int32_t)bt->max_cycles));
+  x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
+  *nofit2 = x86_jcc_fwd(b, CC_A);
+  x86_movzx16(b, RCX, x86_m(R15, (int32_t)(offsetof(timing, hz) + offsetof(timing_hazards, left))));
+  x86_test_rr(b, RCX, RCX);
+  *slow = x86_jcc_fwd(b, CC_NE);
+  x86_store64(b, CPU(instret), RAX);
+#ifdef TALLY_CHECK_LAWS
+  x86_store64(b, TM(law_entry), RDX);
+#endif
+  uint32_t hz;
+  memcpy(&hz, &bt->tail_hz, sizeof hz);
+  x86_store_imm32(b, TM(hz), hz);
+  x86_lea64(b, RDX, x86_m(RDX, (int32_t)bt->static_cycles));
+  x86_store64(b, TM(cycle), RDX);
+  x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)&bt->execs);
+  x86_alu_mi64(b, ALU_ADD, x86_m(RCX, 0), 1);
+  *miss = NULL;
+  if (tm->fetch_ops) {
+    x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
+    x86_store64(b, TM(insn_start_op), RCX);
+    uint32_t line = (uint32_t)blk->ops[0].imm;
+    x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+    uint8_t *same = x86_jcc_fwd(b, CC_E);
+    if (l->inline_fetch) {
+      *miss = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
+      x86_store_imm32(b, TM(fetch_line), line);
+      x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)&bt->entry_hits);
+      x86_alu_mi64(b, ALU_ADD, x86_m(RCX, 0), 1);
+    } else {
+      *miss = x86_jmp_fwd(b);
+    }
+    x86_patch_here(b, same);
+  }
+  l->eax_reg = -1;
+  return nofit;
+}
+
 /* LAW_BLOCK_BOUND of CHAIN (sanitizer builds) */
 static void emit_law(lower *l) {
 #ifdef TALLY_CHECK_LAWS
@@ -220,12 +385,10 @@ static void emit_law(lower *l) {
 #endif
 }
 
-/* T_REDIRECT: tm->fetch_line = TIMING_NO_LINE, through rcx */
+/* T_REDIRECT: tm->fetch_line = TIMING_NO_LINE */
 static void emit_redirect(lower *l) {
-  if (!l->timed)
-    return;
-  x86_load64(&l->b, RCX, CPU(tm));
-  x86_store_imm32(&l->b, x86_m(RCX, (int32_t)offsetof(timing, fetch_line)), TIMING_NO_LINE);
+  if (l->timed)
+    x86_store_imm32(&l->b, TM(fetch_line), TIMING_NO_LINE);
 }
 
 /* eax = x[rs1] + imm */
@@ -261,7 +424,7 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   }
   x86_store32(&l->b, XREG(op->rd), RDX);
   if (l->timed) /* T_LOAD: eax is the address still */
-    emit_helper_call(l, (const void *)core_jt_load, i, true);
+    emit_data_access(l, i, false);
   s->resume = l->b.p;
 }
 
@@ -282,7 +445,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   else
     x86_store8(&l->b, m, RDX);
   if (l->timed) /* T_STORE: eax is the address still */
-    emit_helper_call(l, (const void *)core_jt_store, i, true);
+    emit_data_access(l, i, true);
   s->resume = l->b.p;
 }
 
@@ -404,13 +567,13 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
   if (l->timed) { /* T_BRANCH(0) */
-    emit_timed_call(l, (const void *)core_jt_branch, 0);
+    emit_branch_timing(l, 0);
     emit_law(l);
   }
   emit_chain(l, 1, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
   if (l->timed) { /* T_BRANCH(1) */
-    emit_timed_call(l, (const void *)core_jt_branch, 1);
+    emit_branch_timing(l, 1);
     emit_law(l);
   }
   emit_chain(l, 0, (uint32_t)op->imm);
@@ -440,7 +603,7 @@ static bool lower_op(lower *l, uint32_t i) {
       emit_timed_call(l, (const void *)core_jt_muldiv, i);
   }
   switch (op->kind) {
-  case K_IFETCH: emit_timed_call(l, (const void *)core_jt_ifetch, i); return true;
+  case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC:
     x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
     if (l->eax_reg == op->rd)
@@ -577,19 +740,31 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     return NULL;
   }
   l->timed = cpu->tm != NULL;
+  if (l->timed) {
+    timing *tm = cpu->tm;
+    bool dc = tm->dcache_on && tm->dcache.touch == CACHE_TOUCH_LRU2 && !tm->model.dcache.store_load_replay;
+    l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
+    l->inline_load = dc;
+    l->inline_store = dc && tm->dcache_wb;
+  }
   x86_buf *b = &l->b;
-  uint8_t *nofit;
+  uint8_t *nofit, *nofit2 = NULL, *entry_slow = NULL, *entry_miss = NULL;
+  uintptr_t body = 0;
   uint32_t first = 0;
   if (l->timed && !timed_lowers(cpu, blk)) {
     /* the timed loop runs the block (core_jt_interp_block) */
     emit_timed_call(l, (const void *)core_jt_interp_block, 0);
     x86_jmp(b, (uintptr_t)j->epilogue);
     nofit = NULL;
-  } else if (l->timed) {
+  } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX)) {
     /* FITS and ENTER (and with an I-cache, the block's first fetch) */
     emit_timed_call(l, (const void *)core_jt_enter, 0);
     x86_test_rr(b, RAX, RAX);
     nofit = x86_jcc_fwd(b, CC_E);
+    first = cpu->tm->fetch_ops ? 1 : 0;
+  } else if (l->timed) {
+    nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
+    body = run_addr(l, b->p);
     first = cpu->tm->fetch_ops ? 1 : 0;
   } else {
     /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
@@ -605,7 +780,18 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
         break;
     emit_slow_paths(l);
   }
+  if (entry_slow) { /* late results on their way: the whole entry in C */
+    x86_patch_here(b, entry_slow);
+    emit_timed_call(l, (const void *)core_jt_enter_slow, 0);
+    x86_jmp(b, body);
+  }
+  if (entry_miss) { /* the first fetch missed */
+    x86_patch_here(b, entry_miss);
+    emit_timed_call(l, (const void *)core_jt_entry_miss, 0);
+    x86_jmp(b, body);
+  }
   x86_patch_here(b, nofit);
+  x86_patch_here(b, nofit2);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
   const void *code = j->code_next;

@@ -84,6 +84,8 @@ const char *core_jit_timed_why(const core_cpu *cpu);
  * loop's charges, one per dynamic event (exec_loop.inc has the rules). */
 int core_jt_enter(core_cpu *cpu, core_block *b); /* 0: it does not fit under the horizons */
 void core_jt_law(core_cpu *cpu, core_block *blk); /* TALLY_CHECK_LAWS builds only */
+void core_jt_enter_slow(core_cpu *cpu, core_block *b);
+void core_jt_entry_miss(core_cpu *cpu, core_block *b);
 void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);

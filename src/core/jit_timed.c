@@ -55,6 +55,29 @@ int core_jt_enter(core_cpu *cpu, core_block *b) {
   return 1;
 }
 
+/* ENTER when late results are on their way (the inline entry's slow
+ * path: FITS was checked) */
+void core_jt_enter_slow(core_cpu *cpu, core_block *b) {
+  enter_block_timed(cpu->tm, b, cpu->instret);
+  cpu->instret += b->n_insns;
+}
+
+/* ENTER's first fetch on a new line, after the inline entry found it
+ * missing or did not look: as enter_block_timed (no late results: the
+ * inline entry's case). A lookup that missed changed nothing, so it is
+ * made again. */
+void core_jt_entry_miss(core_cpu *cpu, core_block *b) {
+  timing *tm = cpu->tm;
+  if (timing_fetch_hit(tm, (uint32_t)b->ops[0].imm)) {
+    b->timing->entry_hits++;
+    return;
+  }
+  uint64_t start = tm->cycle - b->timing->static_cycles;
+  tm->insn_start = start;
+  tm->insn_start_op = b->ops;
+  timing_fetch_slow(tm, (uint32_t)b->ops[0].imm, start, 0);
+}
+
 #ifdef TALLY_CHECK_LAWS
 void core_jt_law(core_cpu *cpu, core_block *blk) {
   timing *tm = cpu->tm;

@@ -160,6 +160,16 @@ static inline void x86_alu_ri(x86_buf *b, bool w, int alu, int r, int32_t imm) {
     x86_u32(b, (uint32_t)imm);
   }
 }
+/* [m] (op)= imm, 32-bit */
+static inline void x86_alu_mi32(x86_buf *b, int alu, x86_mem m, int32_t imm) {
+  if (imm >= -128 && imm <= 127) {
+    x86_op_mem(b, false, 0x83, alu, m);
+    x86_byte(b, (uint8_t)(int8_t)imm);
+  } else {
+    x86_op_mem(b, false, 0x81, alu, m);
+    x86_u32(b, (uint32_t)imm);
+  }
+}
 /* [m] (op)= imm, 64-bit */
 static inline void x86_alu_mi64(x86_buf *b, int alu, x86_mem m, int32_t imm) {
   if (imm >= -128 && imm <= 127) {
