@@ -38,6 +38,7 @@ typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
 #define CPU(field) x86_m(RBX, (int32_t)offsetof(core_cpu, field))
 #define XREG(r) x86_m(RBX, (int32_t)(offsetof(core_cpu, x) + 4u * (r)))
 #define TM(field) x86_m(R15, (int32_t)offsetof(timing, field)) /* timed code: r15 is cpu->tm */
+#define BT(field) x86_m(RBP, (int32_t)offsetof(block_timing, field)) /* ... and rbp the block's timing */
 
 /* ---- helpers the translated code calls (slow paths) ---- */
 
@@ -236,32 +237,28 @@ static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
 }
 
 /* The same for the address in eax (kept): a store's hit marks the line
- * dirty (timing_store_hit). Clobbers rcx, rdx, rsi, r8. */
+ * dirty (timing_store_hit). Clobbers rcx, rdx, rsi. */
 static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_buf *b = &l->b;
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
-  x86_mov_rr(b, R8, RDX);
-  x86_shift_ri(b, false, SH_SHL, R8, 3);                      /* its two tags */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
-  x86_alu_rm(b, ALU_CMP, RCX, x86_mi(RSI, R8, 4));
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
   uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
   uint8_t *hit = NULL, *miss = NULL;
   for (int w = 1; w >= 0; w--) {
     if (w == 0) {
       x86_patch_here(b, not1);
-      x86_alu_rm(b, ALU_CMP, RCX, x86_mi(RSI, R8, 0));
+      x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
       miss = x86_jcc_fwd(b, CC_NE);
     }
-    x86_shift_ri(b, false, SH_SHL, RDX, 2);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
-    x86_store_imm32(b, x86_mi(RSI, RDX, 0), (uint32_t)(w ^ 1));
+    x86_store_imm32(b, x86_mis(RSI, RDX, 2, 0), (uint32_t)(w ^ 1));
     if (store) { /* dirty[2 * set + w] */
-      x86_shift_ri(b, false, SH_SHR, RDX, 1);
       x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
-      x86_store_imm8(b, x86_mi(RSI, RDX, w), 1);
+      x86_store_imm8(b, x86_mis(RSI, RDX, 1, w), 1);
     }
     if (w == 1)
       hit = x86_jmp_fwd(b);
@@ -316,8 +313,7 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
   }
   if (bt->branch_pen[taken])
     x86_alu_mi64(b, ALU_ADD, TM(cycle), (int32_t)bt->branch_pen[taken]);
-  x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)&bt->outcomes[taken]);
-  x86_alu_mi64(b, ALU_ADD, x86_m(RCX, 0), 1);
+  x86_alu_mi64(b, ALU_ADD, BT(outcomes[taken]), 1);
   if (taken)
     x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
 }
@@ -332,6 +328,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   core_block *blk = l->blk;
   block_timing *bt = blk->timing;
   timing *tm = l->cpu->tm;
+  x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)bt);
   x86_load64(b, RAX, CPU(instret));
   x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
   x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
@@ -340,8 +337,11 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   x86_lea64(b, RCX, x86_m(RDX, (int32_t)bt->max_cycles));
   x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
   *nofit2 = x86_jcc_fwd(b, CC_A);
-  x86_movzx16(b, RCX, x86_m(R15, (int32_t)(offsetof(timing, hz) + offsetof(timing_hazards, left))));
-  x86_test_rr(b, RCX, RCX);
+  /* test dword [hz], left[0] | left[1] (the size the store below writes) */
+  uint32_t left_mask = 0;
+  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
+  x86_op_mem(b, false, 0xf7, 0, TM(hz));
+  x86_u32(b, left_mask);
   *slow = x86_jcc_fwd(b, CC_NE);
   x86_store64(b, CPU(instret), RAX);
 #ifdef TALLY_CHECK_LAWS
@@ -352,8 +352,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   x86_store_imm32(b, TM(hz), hz);
   x86_lea64(b, RDX, x86_m(RDX, (int32_t)bt->static_cycles));
   x86_store64(b, TM(cycle), RDX);
-  x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)&bt->execs);
-  x86_alu_mi64(b, ALU_ADD, x86_m(RCX, 0), 1);
+  x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
   *miss = NULL;
   if (tm->fetch_ops) {
     x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
@@ -364,8 +363,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     if (l->inline_fetch) {
       *miss = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
       x86_store_imm32(b, TM(fetch_line), line);
-      x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)&bt->entry_hits);
-      x86_alu_mi64(b, ALU_ADD, x86_m(RCX, 0), 1);
+      x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
     } else {
       *miss = x86_jmp_fwd(b);
     }
@@ -758,6 +756,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     nofit = NULL;
   } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX)) {
     /* FITS and ENTER (and with an I-cache, the block's first fetch) */
+    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
     emit_timed_call(l, (const void *)core_jt_enter, 0);
     x86_test_rr(b, RAX, RAX);
     nofit = x86_jcc_fwd(b, CC_E);
