@@ -4,6 +4,7 @@
  * VexRiscv rules (exec_timed_vex.c has them). */
 #define TIMED 1
 #define VEX_RULES 0
+#define VEXMIN 0 /* exec_timed_vexmin.c */
 #define PROFILED 0
 #define REGIONS 0
 #define TIMING_NO_ROWS /* timing_count never has a profile row to charge */
