@@ -35,6 +35,11 @@ Regenerates every table and figure of docs/experiments.md:
           average from the trade-off curves (bench/dvfs/frontier.py),
           the limits those suggest run for real, three operating points;
           pictures (tally dvfs --svg) into FIGURES/dvfs-WORKLOAD.svg.
+  area    Statistics Module paper, Fig. 3: the module's LUTs and flip-flops
+          (yosys, rtl/area.py sweep) as signals, ranges and counters grow,
+          against the naive design, into FIGURES/rtl-area.png. Only with
+          --area or --only area: hours of synthesis at the paper's
+          sizes; with --small (k = 2, 3, R = 8, iCE40) some minutes.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -49,9 +54,12 @@ check fails.
 
 The figure needs matplotlib (Debian's python3-matplotlib, used through
 /usr/bin/python3 and scripts/intervals-plot.py), section pg
-riscv64-unknown-elf-gprof; both come with scripts/install-deps.sh. About
-4 minutes on 2 idle cores; --small runs everything in seconds. Examples:
-  bench/experiments.py                          # everything, Markdown on stdout
+riscv64-unknown-elf-gprof, section area yosys; all come with
+scripts/install-deps.sh. Without area, about 20 minutes on 2 idle cores
+(section dvfs most of it); --small runs them all in under a minute. Examples:
+  bench/experiments.py                          # everything but area, Markdown on stdout
+  bench/experiments.py --area                   # and the area sweep (hours)
+  bench/experiments.py --small --area           # all of them small, area in minutes
   bench/experiments.py --output /tmp/exp.md     # also write it to a file
   bench/experiments.py --only fig4,fig5         # some of the experiments
   bench/experiments.py --small                  # every experiment at small sizes (CI)
@@ -92,6 +100,8 @@ SIZE_UNIT = {
 }
 
 EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs"]
+# Run only when asked (--area, or named in --only): hours of synthesis.
+OPTIONAL_EXPERIMENTS = ["area"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -1465,6 +1475,62 @@ def exp_dvfs(t, out, figures):
 
 
 # ---------------------------------------------------------------------------
+# Statistics Module paper, Fig. 3: the module's area against the naive
+# design (yosys, through rtl/area.py). Hours at the paper's sizes, so only
+# with --area (or --only area); --small sweeps two sizes on iCE40 in minutes.
+
+AREA_KS, AREA_R, AREA_FAMILIES = [2, 4, 8, 16], 32, ["ice40", "xilinx"]
+AREA_FILE = "rtl-area.png"
+AREA_TIMEOUT = 6 * 3600
+
+
+def exp_area(t, out, figures):
+    out("## Statistics Module Fig. 3 — the module's area against the naive design (yosys)")
+    out()
+    if not shutil.which("yosys"):
+        raise ExperimentError("area: no yosys on PATH (Debian's yosys; scripts/install-deps.sh)")
+    sys.path.insert(0, os.path.join(REPO, "rtl"))
+    import area  # noqa: E402  (rtl/area.py: the synthesis and the hand count of flip-flops)
+    work, docs = t._tmpfile(".synth"), t._tmpfile(".area")
+    py = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    argv = [py, os.path.join(REPO, "rtl", "area.py"), "sweep", work, docs, ",".join(AREA_FAMILIES),
+            ",".join(str(k) for k in AREA_KS), str(AREA_R)]
+    with t.lock:
+        t.commands.append("rtl/area.py sweep OUT.synth OUT.area " + " ".join(argv[5:]))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=AREA_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"area: rtl/area.py sweep failed (exit {p.returncode}): {p.stderr.strip()[-800:]}")
+    with open(os.path.join(docs, "rtl-area.csv"), newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    want = len(AREA_KS) * 4 * len(AREA_FAMILIES) + (len(AREA_FAMILIES) if 4 in AREA_KS else 0)
+    if len(rows) != want:
+        raise ExperimentError(f"area: {len(rows)} synthesis results, {want} expected")
+    for r in rows:
+        S, P, N, R, luts, ffs = (int(r[k]) for k in ("S", "P", "N", "R", "luts", "ffs"))
+        if luts <= 0 or (r["design"] == "statmod" and ffs < area.min_ffs(S, P, N, R)):
+            raise ExperimentError(f"area: {r['series']} S={S} P={P} n={N} R={R} on {r['family']}: {luts} LUTs, "
+                                  f"{ffs} flip-flops, fewer than the {area.min_ffs(S, P, N, R)} the module keeps")
+    out(f"`rtl/area.py sweep` (yosys `synth_ice40`/`synth_xilinx`): from 2 signals, 2 ARRs and 2 counters "
+        f"of R = {AREA_R} bits, one raised at a time to k = {', '.join(map(str, AREA_KS))}; the naive design "
+        "with k signals, k ARRs and k² counters. Checked: every statistics-module build keeps at least "
+        "the flip-flops counted by hand (rtl/area.py min_ffs).")
+    out()
+    out(table(["series", "family", "k", "S", "P", "n", "R", "LUTs", "flip-flops"],
+              [[r["series"], r["family"], r["k"], r["S"], r["P"], r["N"], r["R"], n(int(r["luts"])),
+                n(int(r["ffs"]))] for r in rows], "llrrrrrrr"))
+    out()
+    png = os.path.join(docs, "images", "rtl-area.png")
+    if figures and os.path.exists(png):
+        os.makedirs(figures, exist_ok=True)
+        dest = os.path.join(figures, AREA_FILE)
+        shutil.copyfile(png, dest)
+        out(f"![LUTs as S, P and n grow, and the naive design]({os.path.relpath(dest, os.path.join(REPO, 'docs'))})")
+        out()
+    elif figures:
+        raise ExperimentError("area: rtl/area.py drew no plot (python3-matplotlib for /usr/bin/python3)")
+
+
+# ---------------------------------------------------------------------------
 # --small: the same experiments and checks at sizes that run in seconds.
 
 SMALL_SIZE = {
@@ -1501,6 +1567,8 @@ def use_small_sizes():
     DVFS_3POINTS_WORKLOADS[:] = ["heapsort"]
     DVFS_3POINTS_OPTS[:] = ["--descent-only"]
     DVFS_PICTURES[:] = ["heapsort"]
+    global AREA_R, AREA_FILE
+    AREA_KS[:], AREA_R, AREA_FAMILIES[:], AREA_FILE = [2, 3], 8, ["ice40"], "rtl-area-small.png"
 
 
 def main():
@@ -1509,7 +1577,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(REPO, "build"),
                     help="build folder with tally and target/ (default: build/)")
     ap.add_argument("--tally", help="the tally binary (default: BUILD/tally)")
-    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS))
+    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS + OPTIONAL_EXPERIMENTS))
+    ap.add_argument("--area", action="store_true",
+                    help="also the area sweep (yosys: hours; minutes with --small)")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
     ap.add_argument("--output", help="also write the Markdown to this file (as it is made; "
                     "a failed check is written there too)")
@@ -1527,10 +1597,11 @@ def main():
     tally = os.path.abspath(args.tally or os.path.join(build, "tally"))
     if not os.access(tally, os.X_OK):
         sys.exit(f"experiments.py: no tally binary at {tally} (--tally or --build)")
-    only = args.only.split(",") if args.only else EXPERIMENTS
+    only = args.only.split(",") if args.only else EXPERIMENTS + (OPTIONAL_EXPERIMENTS if args.area else [])
     for e in only:
-        if e not in EXPERIMENTS:
-            sys.exit(f"experiments.py: unknown experiment {e!r} (one of {', '.join(EXPERIMENTS)})")
+        if e not in EXPERIMENTS + OPTIONAL_EXPERIMENTS:
+            sys.exit(f"experiments.py: unknown experiment {e!r} (one of "
+                     f"{', '.join(EXPERIMENTS + OPTIONAL_EXPERIMENTS)})")
 
     if args.small:
         use_small_sizes()
@@ -1559,7 +1630,8 @@ def main():
              "pg": exp_pg, "table8": exp_table8,
              "fig9": lambda t, out: exp_fig9(t, out, figures),
              "tasks": exp_tasks,
-             "dvfs": lambda t, out: exp_dvfs(t, out, figures)}[e](t, out)
+             "dvfs": lambda t, out: exp_dvfs(t, out, figures),
+             "area": lambda t, out: exp_area(t, out, figures)}[e](t, out)
     except ExperimentError as err:
         out(f"**Stopped: {err}**")
         out.close()
