@@ -144,16 +144,18 @@ def plot(rows, path):
         return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, fam in zip(axes, FAMILIES):
-        if not any(r["family"] == fam for r in rows):
-            continue
+    fams = [f for f in FAMILIES if any(r["family"] == f for r in rows)]
+    fig, axes = plt.subplots(1, len(fams), figsize=(5 * len(fams), 4), squeeze=False)
+    for ax, fam in zip(axes[0], fams):
         for series in ["signals", "arrs", "counters", "naive"]:
             pts = [(r["k"], r["luts"]) for r in rows if r["family"] == fam and r["series"] == series]
             label = {"signals": "S varied", "arrs": "P varied", "counters": "n varied",
                      "naive": "naive (S=P=k, k² counters)"}[series]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
         ax.set_xscale("log", base=2)
+        ks = sorted({r["k"] for r in rows if r["series"] != "snoopp"})
+        ax.set_xticks(ks)
+        ax.set_xticklabels([str(k) for k in ks])
         ax.set_xlabel(f"k (the varied parameter; others 2), R = {rows[0]['R']}")
         ax.set_ylabel("LUTs")
         ax.set_title(f"yosys {FAMILIES[fam]}")
