@@ -73,8 +73,8 @@ static void profile_usage(FILE *f) {
           "\n"
           "options:\n"
           "      --core NAME          core model (default tally5); --set SEC.KEY=VAL to adjust\n"
-          "      --engine interp|jit  accepted as for tally run; a profile is timed, and\n"
-          "                           timed runs interpret (docs/jit.md)\n"
+          "      --engine interp|jit  accepted as for tally run; a profile always\n"
+          "                           interprets (docs/jit.md)\n"
           "      --signals LIST       columns, comma-separated signal names\n"
           "                           (default cycle,instret,icache.miss,dcache.read_miss,\n"
           "                           dcache.write_miss,stall; see 'tally signals')\n"
@@ -658,7 +658,7 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
   if (o->irq.nirq || o->irq.uart_rx)
-    irq_report(sim, stderr);
+    irq_report(sim, tasks ? p : NULL, stderr);
   if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
     status = EXIT_INTERNAL;
   if (gprof_copy(prog, o) != 0 && status == 0)
