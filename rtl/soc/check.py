@@ -98,7 +98,7 @@ def main(a):
         cmd += ["--cycle-trace", model_ct]
     t0 = time.time()
     r = subprocess.run(cmd + [program], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
+    if not 0 <= r.returncode < 64:  # below 64: the program's own exit status
         fail(f"tally run failed ({r.returncode}): {r.stderr[-800:]}")
     t_model = time.time() - t0
 

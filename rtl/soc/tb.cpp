@@ -595,7 +595,9 @@ int main(int argc, char **argv) {
     }
     out_pkts.clear();
     uint32_t st = reg_read(top, 0x0F00);
-    if (st & 0x3C) {
+    // after the finisher store the core goes on (its final loop, or whatever
+    // follows): what it does then is no part of the run
+    if ((st & 0x4) || ((st & 0x38) && !(st & 1))) {
       fprintf(stderr, "tb: the SoC stopped:%s%s%s%s after %llu clocks\n", st & 4 ? " adapter overflow (cycles lost)" : "",
               st & 8 ? " access outside the memory map" : "", st & 16 ? " UART queue overflow" : "",
               st & 32 ? " the core trapped" : "", (unsigned long long)(clocks - start_clock));
