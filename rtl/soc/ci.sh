@@ -2,7 +2,8 @@
 # The closing check in CI (tests/rtl: rtl.soc.closing): builds the SoC's
 # testbench from a PicoRV32 checkout and runs rtl/soc/check.py on five
 # programs, periods and configurations that use every signal the adapter
-# provides (two of them also compared cycle by cycle: check.py --trace).
+# provides (two of them also compared cycle by cycle: check.py --trace);
+# then the small build of the iCE40 fit on one.
 #
 #   ci.sh TALLY PROGRAM_DIR WORKDIR
 #
@@ -52,4 +53,8 @@ python3 "$here/check.py" "$tally" "$tb" "$work/sort" --interval 500 --count stal
 python3 "$here/check.py" "$tally" "$tb" "$work/misc" --trace --interval 7 --count cycle --count instret \
   --count csr --count system --count stall --count stall.icache --count compressed --count load \
   "$progs/misc.elf" || rc=1
+# the size rtl/soc/fit.py places on the iCE40 (2 ARRs, 4 counters, no run totals)
+tbs=$("$here/build.sh" "$rtl" "$work/tb-small" 2 4 32 0 1)
+python3 "$here/check.py" "$tally" "$tbs" "$work/small" --interval 200 --count cycle@main --count load \
+  --count stall --count instret "$progs/c-crc-O2-rv32imac.elf" || rc=1
 exit $rc
