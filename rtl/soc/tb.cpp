@@ -23,7 +23,9 @@
 // rtl/soc/cmptrace.py compares it with tally run --cycle-trace).
 //
 // Prints on stderr what the program writes to the UART, and at the end
-// "tb: cycles C packets K exit S". Exit status: 0 the run was acknowledged
+// "tb: cycles C packets K exit S" (the clocks since START, the packets of
+// the stream, the program's exit status). It ends once the collector has
+// acknowledged FINAL (after a STOP, while the program may still run). Exit status: 0 the run was acknowledged
 // complete by the collector, 1 not acknowledged or acknowledged incomplete,
 // 2 usage or file errors, 3 the SoC misbehaved (trap, bad access, adapter
 // overflow, no finisher store within --max-cycles).
@@ -609,8 +611,11 @@ int main(int argc, char **argv) {
     }
   }
   uint32_t st = reg_read(top, 0x0F00);
-  fprintf(stderr, "tb: cycles %llu packets %zu exit %u%s\n", (unsigned long long)(clocks - start_clock),
-          stream.size(), st >> 16,
+  char ex[48];
+  if (st & 1) snprintf(ex, sizeof ex, "exit %u", st >> 16);
+  else snprintf(ex, sizeof ex, "the program had not ended");
+  fprintf(stderr, "tb: cycles %llu packets %zu %s%s\n", (unsigned long long)(clocks - start_clock),
+          stream.size(), ex,
           !col ? "" : acked ? (complete ? ", stored complete" : ", stored incomplete") : ", not acknowledged");
   if (dump_f) fclose(dump_f);
   delete top;
