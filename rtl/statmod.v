@@ -117,7 +117,9 @@ module tally_statmod #(
   wire         scan_hold;   // ARR_RAM: the PC left the known region, a scan is due
   wire arr_w = reg_we && reg_addr >= 16'h1000 && reg_addr < 16'h1000 + 8 * P && reg_addr[1:0] == 2'd0;
   wire sel_w = reg_we && reg_addr >= 16'h2000 && reg_addr < 16'h2000 + 8 * N && reg_addr[2:0] == 3'd0;
+  /* verilator lint_off UNDRIVEN */  // driven only with ARR_RAM = 1
   reg [N-1:0] chit;  // ARR_RAM: whether each counter's ARR holds the known region
+  /* verilator lint_on UNDRIVEN */
   genvar gi;
   generate
     if (ARR_RAM == 0) begin : g_arrff
@@ -198,6 +200,9 @@ module tally_statmod #(
 
   // where the run stands after this clock's cycle (if any): a write applies after it
   wire [63:0] cycle_next = step ? cycle + 64'd1 : cycle;
+  // SNAP = 0: the run's first cycle is stamped on the clock after START
+  // (the cycle counter holds it then; nothing reads the stamps before)
+  reg start_late;
   // no cycle taken since START: the cycle is still the interval's beginning
   // (iv_begin <= cycle always, and a step makes them differ until the next START)
   reg at_begin;
@@ -250,7 +255,7 @@ module tally_statmod #(
       if (p < 8) byte_o = b8(SNAP ? snap_index : iv_index, p[2:0]);  // intervals
       else if (p < 16) byte_o = b8(run_begin, p[2:0]);
       else if (p < 24) byte_o = b8(iv_begin, p[2:0]);
-      else if (p < 28) byte_o = b8({32'd0, data_packets}, p[2:0]);
+      else if (p < 28) byte_o = b8(SNAP ? {32'd0, data_packets} : iv_index, p[2:0]);  // as many as intervals
       else if (p < 32) byte_o = b8({32'd0, seq + 32'd1}, p[1:0] + 3'd0); // total_packets: FINAL is last
       else if (p == 32) byte_o = N[7:0];
       else if (p == 33) byte_o = N[15:8];
@@ -289,7 +294,7 @@ module tally_statmod #(
   integer i;
   always @(posedge clk) begin
     if (rst) begin
-      state <= ST_IDLE; cycle <= 64'd0; at_begin <= 1'b1; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
+      state <= ST_IDLE; cycle <= 64'd0; at_begin <= 1'b1; start_late <= 1'b0; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
       cut_short <= 1'b0; overrun <= 1'b0; snap_full <= 1'b0; iv_sent <= 1'b0; final_pending <= 1'b0;
       em_busy <= 1'b0; em_final <= 1'b0; em_pos <= 0; em_ci <= 0; em_bi <= 4'd0;
       remaining <= 32'd0; iv_index <= 64'd0; seq <= 32'd0; data_packets <= 32'd0;
@@ -303,6 +308,8 @@ module tally_statmod #(
       end
     end else begin
       if (cyc_en && hold) overrun <= 1'b1;
+      start_late <= !SNAP && start_w;
+      if (start_late) begin run_begin <= cycle; iv_begin <= cycle; end
 
       // counting and the dispatch timer, one observed cycle per step
       if (step) begin
@@ -353,7 +360,8 @@ module tally_statmod #(
         end
       end
       if (start_w) begin
-        state <= ST_RUN; run_begin <= cycle_next; iv_begin <= cycle_next; remaining <= period; at_begin <= 1'b1;
+        state <= ST_RUN; remaining <= period; at_begin <= 1'b1;
+        if (SNAP) begin run_begin <= cycle_next; iv_begin <= cycle_next; end
         iv_index <= 64'd0; seq <= seq_base; data_packets <= 32'd0; overrun <= 1'b0; final_pending <= 1'b0; iv_sent <= 1'b0;
         for (i = 0; i < N; i = i + 1) begin cnt[i] <= {R{1'b0}}; total[i] <= 64'd0; end
       end
