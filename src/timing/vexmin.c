@@ -10,7 +10,9 @@
  *   the one in decode), except right after a redirect.
  * - A jump, a taken branch or a trap redirects the fetch 3 cycles after it
  *   retired; the beats the fetch issued on the wrong path before then still
- *   run, and the target's beat follows the last of them.
+ *   run, and the target's beat follows the last of them. A shift by more
+ *   than 1 on the wrong path, in execute as the jump leaves memory, holds
+ *   the redirect one cycle more.
  * - No bypass: a register can be read 5 cycles after its writer retired.
  * - In order, one retire per cycle at most; after an instruction that
  *   stalled in execute or memory, two.
@@ -27,7 +29,7 @@
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
-                        uint32_t shamt, uint32_t addr) {
+                        uint32_t shamt, uint32_t addr, uint32_t wrong_shift) {
   timing_vexmin *v = &t->vm;
   int64_t w = timing_wait_states(t, pc), beat = w + 2, r;
   if (!v->started) {
@@ -52,7 +54,9 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_
         ra = rb;
         rb = max64(next + beat, rb + 1);
       }
-      issue = max64(at, last + beat);
+      /* the wrong-path shift reached execute right behind the jump */
+      bool held = wrong_shift > 1 && max64(v->issue + beat, v->r2 + 1) + beat <= v->r1 + 1;
+      issue = max64(at + held, last + beat);
     } else {
       issue = v->issue + beat;
       if (!v->redirected)
@@ -77,7 +81,7 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_
       e = v->dfree;
     }
     v->dfree = e + dw + 3;
-    v->dack = e + dw + 1;
+    v->dack = e + dw + 2;
     if (cls == CLASS_LOAD)
       r = max64(r, e + dw + 3);
     if (r > r0)
@@ -96,6 +100,5 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_
 }
 
 void timing_vexmin_exit_store(timing *t) {
-  if ((int64_t)t->cycle < t->vm.dack)
-    t->cycle = (uint64_t)t->vm.dack;
+  t->cycle = (uint64_t)max64(t->vm.r1, t->vm.dack);
 }
