@@ -91,7 +91,7 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_
     int64_t dw = timing_wait_states(t, addr), cyc = max64(e + 2, v->dnext);
     eend = cyc - 2;
     v->dack = cyc + 1 + dw;
-    v->dnext = cyc + dw + 2;
+    v->dnext = cyc + dw + 3;
   } else if (shamt > 1) {
     eend = e + shamt - 1;
   }
