@@ -40,7 +40,7 @@ static void set_cycle(timing *t, int64_t r) {
   t->cycle = (uint64_t)r;
 }
 
-void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
+void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
                         uint32_t shamt, uint32_t addr, uint32_t wrong_shift) {
   timing_vexmin *v = &t->vm;
   int64_t w = timing_wait_states(t, pc), c;
@@ -76,7 +76,6 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_
   if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
     dv = v->mend + 1;
   int64_t e = max64(dv + 1, v->eend + 1);
-  uint32_t reads = timing_reads(kind, rs1, rs2);
   while (reads) {
     int reg = __builtin_ctz(reads);
     reads &= reads - 1;

@@ -35,7 +35,8 @@ typedef struct timing_vexmin {
   uint8_t started;
 } timing_vexmin;
 
-/* The instruction at pc (kind, rd, rs1, rs2, as decoded) starts: shamt is
+/* The instruction at pc (kind, rd as decoded; reads: the registers it
+ * reads, a mask) starts: shamt is
  * a shift's amount (0 for other kinds), addr a load's or store's address;
  * wrong_shift, when pc is a redirect's target, the amount the instruction
  * after the jump in sequence (on the wrong path) would shift by, if it is
@@ -43,7 +44,7 @@ typedef struct timing_vexmin {
  * Sets t->cycle to its retire cycle: what the engine charged since the
  * last call (a load's or store's memory latency, a device's wait states)
  * is the model's own business here, and replaced. */
-void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
+void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
                         uint32_t shamt, uint32_t addr, uint32_t wrong_shift);
 
 /* The run ended with a store to the finisher: the cycle its bus beat is
