@@ -15,6 +15,8 @@
  * - A load or store sends its request from execute: the bus sees it 2
  *   rows later, and no earlier than the last data beat allows (execute
  *   waits). A load stays in memory until its acknowledge.
+ * - A CSR instruction stays in execute until the one before it was
+ *   written back.
  * - While an instruction is held in execute (a shift) or memory (a load),
  *   the stages before it are held too: the next instruction, if its beat
  *   is acknowledged during the hold, is valid in decode only the row after
@@ -93,6 +95,8 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
     v->dnext = cyc + dw + 3;
   } else if (shamt > 1) {
     eend = e + shamt - 1;
+  } else if (cls == CLASS_CSR) {
+    eend = max64(e, v->w + 1);
   }
   int64_t m = max64(eend + 1, v->mend + 1), mend = m;
   if (cls == CLASS_LOAD)
