@@ -15,6 +15,8 @@
  * - A load or store sends its request from execute: the bus sees it 2
  *   rows later, and no earlier than the last data beat allows (execute
  *   waits). A load stays in memory until its acknowledge.
+ * - An illegal instruction traps as if it waited in decode for every
+ *   instruction before it to be written back.
  * - A CSR instruction stays in execute until the one before it was
  *   written back.
  * - While an instruction is held in execute (a shift) or memory (a load),
@@ -26,12 +28,18 @@
  *   fetch issued on the wrong path before then. A shift by more than 1 on
  *   the wrong path, in execute as the jump leaves memory, holds the
  *   redirect a row more.
+ * - A trap or mret stops the fetch after one beat down the wrong path; an
+ *   ecall's or ebreak's target beat goes out 4 rows after it would have
+ *   been written back, an mret's 3, an illegal instruction's 1.
  * - The run ends with the finisher store's acknowledge.
  */
 #include "vexmin.h"
 
 #include "../core/isa.h"
 #include "timing.h"
+
+/* timing_vexmin.trap: how the last instruction redirects the fetch */
+enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN };
 
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -55,10 +63,13 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
     c = 3; /* the first beat after reset */
   } else if (v->jumped || pc != v->next_pc) {
     /* the wrong-path beats issued before the redirect, then the target's */
-    int64_t at = v->w + 1, last = v->c, dv = v->dv, e = v->e, first = -1;
+    int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
+    int64_t last = v->c, dv = v->dv, e = v->e, first = -1;
     for (;;) {
       int64_t next = max64(last + w + 2, dv + 1);
       if (next >= at)
+        break;
+      if (first >= 0 && v->trap) /* a trap halts the fetch after one */
         break;
       if (first < 0)
         first = next;
@@ -83,6 +94,8 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
     reads &= reads - 1;
     e = max64(e, v->ready[reg]);
   }
+  if (kind == K_ILLEGAL) /* trapped once the pipeline ahead of it drained */
+    e = max64(e, v->w + 3);
   if (v->mend > v->m && e > v->m && e <= v->mend)
     e = v->mend + 1;
   int64_t eend = e;
@@ -112,6 +125,10 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
   v->mend = mend;
   v->w = wb;
   v->jumped = cls == CLASS_JUMP;
+  v->trap = kind == K_ECALL || kind == K_EBREAK ? TRAP_EXECUTE
+            : kind == K_ILLEGAL                 ? TRAP_DECODE
+            : kind == K_MRET                    ? TRAP_RETURN
+                                                : 0;
   v->next_pc = pc + 4;
   set_cycle(t, wb + 1);
 }

@@ -32,6 +32,7 @@ typedef struct timing_vexmin {
   int64_t ready[33];   /* the first row each register can be read in execute */
   uint32_t next_pc;    /* the last instruction's successor in sequence */
   uint8_t jumped;      /* the last instruction was a jump (its target is a redirect) */
+  uint8_t trap;        /* the last instruction traps or returns from one (vexmin.c) */
   uint8_t started;
 } timing_vexmin;
 
