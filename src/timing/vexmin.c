@@ -25,9 +25,9 @@
  *   it ends; if it was valid already it enters execute the row after.
  * - A jump, taken branch or trap redirects the fetch: its target's beat
  *   goes out the row after the jump was written back, after the beats the
- *   fetch issued on the wrong path before then. A shift by more than 1 on
- *   the wrong path, in execute as the jump leaves memory, holds the
- *   redirect a row more.
+ *   fetch issued on the wrong path before then. A wrong-path instruction
+ *   held in execute (a shift by more than 1, a CSR instruction) as the
+ *   jump leaves memory holds the redirect a row more.
  * - A trap or mret stops the fetch after one beat down the wrong path; an
  *   ecall's or ebreak's target beat goes out 4 rows after it would have
  *   been written back, an mret's 3, an illegal instruction's 1.
@@ -51,7 +51,7 @@ static void set_cycle(timing *t, int64_t r) {
 }
 
 void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
-                        uint32_t shamt, uint32_t addr, uint32_t wrong_shift) {
+                        uint32_t shamt, uint32_t addr, bool wrong_held) {
   timing_vexmin *v = &t->vm;
   int64_t w = timing_wait_states(t, pc), c;
   if (!v->started) {
@@ -77,8 +77,8 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
       dv = max64(next + 1 + w, e);
       e = dv + 1;
     }
-    /* the wrong-path shift reached execute right behind the jump */
-    bool held = wrong_shift > 1 && first >= 0 && first + 1 + w <= v->e;
+    /* the wrong-path instruction reached execute right behind the jump */
+    bool held = wrong_held && first >= 0 && first + 1 + w <= v->e;
     c = max64(at + held, last + w + 2);
   } else {
     c = max64(v->c + w + 2, v->dv + 1);

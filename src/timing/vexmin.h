@@ -16,6 +16,7 @@
 #ifndef TALLY_TIMING_VEXMIN_H
 #define TALLY_TIMING_VEXMIN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct timing;
@@ -39,14 +40,14 @@ typedef struct timing_vexmin {
 /* The instruction at pc (kind, rd as decoded; reads: the registers it
  * reads, a mask) starts: shamt is
  * a shift's amount (0 for other kinds), addr a load's or store's address;
- * wrong_shift, when pc is a redirect's target, the amount the instruction
- * after the jump in sequence (on the wrong path) would shift by, if it is
- * a shift (else 0).
+ * wrong_held, when pc is a redirect's target: the instruction after the
+ * jump in sequence (on the wrong path) would be held in execute (a shift
+ * by more than 1, a CSR instruction).
  * Sets t->cycle to its retire cycle: what the engine charged since the
  * last call (a load's or store's memory latency, a device's wait states)
  * is the model's own business here, and replaced. */
 void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
-                        uint32_t shamt, uint32_t addr, uint32_t wrong_shift);
+                        uint32_t shamt, uint32_t addr, bool wrong_held);
 
 /* The run ended with a store to the finisher: the cycle its bus beat is
  * acknowledged, as the RTL testbench counts. */
