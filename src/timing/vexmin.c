@@ -15,8 +15,9 @@
  * - A load or store sends its request from execute: the bus sees it 2
  *   rows later, and no earlier than the last data beat allows (execute
  *   waits). A load stays in memory until its acknowledge.
- * - An illegal instruction traps as if it waited in decode for every
- *   instruction before it to be written back.
+ * - An illegal instruction traps as if it entered execute 4 rows after it
+ *   was valid in decode, and once every instruction before it was written
+ *   back.
  * - A CSR instruction stays in execute until the one before it was
  *   written back.
  * - While an instruction is held in execute (a shift) or memory (a load),
@@ -95,7 +96,7 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
     e = max64(e, v->ready[reg]);
   }
   if (kind == K_ILLEGAL) /* trapped once the pipeline ahead of it drained */
-    e = max64(e, v->w + 3);
+    e = max64(e, max64(v->w + 3, dv + 4));
   if (v->mend > v->m && e > v->m && e <= v->mend)
     e = v->mend + 1;
   int64_t eend = e;
