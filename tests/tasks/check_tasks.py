@@ -26,6 +26,11 @@
       same text on its serial port, when qemu-system-riscv32 is installed),
       functional and on each core model; with --tasks the latencies per
       task add up to the source's (counts, min, max).
+  check_tasks.py gmon --tally T RTOS_PIPELINE_ELF
+      tally profile --tasks --gmon FILE: FILE.TASK per task, read by binutils
+      gprof: rtos_pipeline 100's producer calls produce() 100 times (and main
+      100 more: 200 in FILE), filter transform(), consumer fold(); the tasks'
+      files' cycles add up to FILE's.
 """
 import argparse
 import json
@@ -434,9 +439,51 @@ def cmd_uart(a):
             check({"stats", "logger"} <= names, "%s: interrupted tasks %s" % (core, sorted(names)))
 
 
+def gprof_flat(gprof, elf, path):
+    """{function: (self cycles, calls or None)} of gprof's flat profile."""
+    import re
+    p = subprocess.run([gprof, "-b", "-p", elf, path], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, "gprof %s: %s" % (path, p.stderr))
+    rows = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s+(\d+)?\s*(?:[\d.]+\s+[\d.]+\s+)?(\S+)\s*$", line)
+        if m:
+            rows[m.group(3)] = (float(m.group(1)), int(m.group(2)) if m.group(2) else None)
+    return rows
+
+
+def cmd_gmon(a):
+    import shutil
+    gprof = shutil.which("riscv64-unknown-elf-gprof")
+    if not gprof:
+        print("note: riscv64-unknown-elf-gprof not installed; nothing checked")
+        return
+    elf = a.elfs[0]
+    with tempfile.TemporaryDirectory() as d:
+        g = os.path.join(d, "gmon.out")
+        run(a.tally, ["profile", "-q", "--tasks", "--gmon", g, elf, "100"])
+        files = sorted(f for f in os.listdir(d) if f.startswith("gmon.out."))
+        want = ["gmon.out." + t for t in ("_no_task_", "consumer", "filter", "irq_7", "producer", "stats", "trap_11")]
+        check(files == want, "per-task files %s, expected %s" % (files, want))
+        whole = gprof_flat(gprof, elf, g)
+        check(whole.get("produce", (0, None))[1] == 200, "whole run: produce %s, expected 200 calls" %
+              (whole.get("produce"),))
+        for task, fn in (("producer", "produce"), ("filter", "transform"), ("consumer", "fold")):
+            rows = gprof_flat(gprof, elf, g + "." + task)
+            check(rows.get(fn, (0, None))[1] == 100, "%s: %s %s, expected 100 calls" % (task, fn, rows.get(fn)))
+        total = sum(v[0] for v in whole.values())
+        parts = sum(sum(v[0] for v in gprof_flat(gprof, elf, os.path.join(d, f)).values()) for f in files)
+        check(total > 0 and parts == total, "the tasks' cycles %s do not add up to the run's %s" % (parts, total))
+        # --gmon without --tasks: FILE alone
+        for f in files:
+            os.unlink(os.path.join(d, f))
+        run(a.tally, ["profile", "-q", "--gmon", g, elf, "100"])
+        check(sorted(os.listdir(d)) == ["gmon.out"], "without --tasks: %s" % os.listdir(d))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions", "irq", "uart"])
+    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions", "irq", "uart", "gmon"])
     ap.add_argument("--source-dir")
     ap.add_argument("--tally", required=True)
     ap.add_argument("--core", action="append", default=[])
@@ -444,7 +491,7 @@ def main():
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
     {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions,
-     "irq": cmd_irq, "uart": cmd_uart}[a.what](a)
+     "irq": cmd_irq, "uart": cmd_uart, "gmon": cmd_gmon}[a.what](a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1
