@@ -150,12 +150,15 @@ static void run_usage(FILE *f) {
           "                         added in the program (on stderr; docs/tally-inst.md)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
-          "      --count SIGNAL[@WHERE]  count SIGNAL ('tally signals') on the cycles the\n"
-          "                         instruction in charge is in WHERE: a function name\n"
+          "      --count SIGNAL[@WHERE][%%TASK]  count SIGNAL ('tally signals') on the cycles\n"
+          "                         the instruction in charge is in WHERE: a function name\n"
           "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE;\n"
           "                         inst / program: a tally inst output's analysis\n"
-          "                         region / every address below it.\n"
-          "                         Repeatable: one counter each\n"
+          "                         region / every address below it. %%TASK: only while\n"
+          "                         task TASK (or trap context irq:N, trap:N) runs,\n"
+          "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter each\n"
+          "      --tasks[=SPEC]     how task counters learn the running task, as for\n"
+          "                         'tally profile --tasks' (default auto)\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
           "      --counters N       counters in the module (default 16, up to 1024)\n"
@@ -234,6 +237,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"width", required_argument, NULL, OPT_COUNT_OPTION},
     {"arrs", required_argument, NULL, OPT_COUNT_OPTION},
     {"map", required_argument, NULL, OPT_COUNT_OPTION},
+    {"tasks", optional_argument, NULL, OPT_COUNT_OPTION},
     {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
     {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
     {"at", required_argument, NULL, OPT_AT},
@@ -510,7 +514,8 @@ static void report_summary(const tally_sim *sim, double secs) {
     fprintf(stderr, "tally: engine jit: %llu blocks translated in %.1f ms, %.1f KiB of code\n",
             (unsigned long long)st.blocks, (double)st.translate_ns / 1e6, (double)st.code_bytes / 1024);
   } else if (tally_get_engine(sim) == TALLY_ENGINE_JIT) {
-    fprintf(stderr, "tally: engine interp (timed runs interpret)\n");
+    const char *why = tally_engine_why(sim);
+    fprintf(stderr, "tally: engine interp (%s)\n", why ? why : "not translated");
   } else {
     fprintf(stderr, "tally: engine interp\n");
   }

@@ -123,6 +123,13 @@ int count_parse_option(count_opts *o, const char *opt, const char *arg) {
       return -1;
     o->params.arrs = (uint32_t)v;
     o->arrs_set = true;
+  } else if (strcmp(opt, "--tasks") == 0) {
+    if (arg && !*arg) {
+      fprintf(stderr, "tally run: --tasks= wants auto, freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR or "
+                      "reg:REGISTER (or --tasks alone: auto)\n");
+      return -1;
+    }
+    o->tasks = arg ? arg : "auto";
   } else if (strcmp(opt, "--map") == 0) {
     o->map = arg;
   } else if (strcmp(opt, "--intervals-csv") == 0) {
@@ -412,6 +419,8 @@ static int open_destination(count_run *r, tally_error *err) {
 }
 
 static int add_events(count_run *r, tally_error *err) {
+  if (r->o->tasks && tally_measure_tasks(r->m, r->o->tasks, err) != 0)
+    return -1;
   for (int i = 0; i < r->o->nspecs; i++) {
     if (tally_measure_add(r->m, r->o->specs[i], err) != 0) {
       if (err->msg[0] == '\'') { /* names the spec: say which option */
@@ -688,6 +697,11 @@ int count_finish(count_run *r, const char *why, FILE *f) {
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     status = EXIT_INTERNAL;
+  }
+  if (tally_measure_check_tasks(r->m, &err) != 0) {
+    fprintf(stderr, "tally run: --count %s\n", err.msg);
+    if (!status)
+      status = EXIT_USAGE;
   }
   int v = say_verdict(r, &res, why);
   return status ? status : v;

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Task counters of the statistics module (docs/statmod.md, "Task counters").
+
+  check_task_counters.py --tally T --switches SWITCHES_ELF --rtos RTOS_PIPELINE_ELF [--db-dir DIR]
+
+switches.elf on the sram core model: cycle@%TASK per interval of 50 cycles
+against the timeline derived by hand in switches.c (the same one
+tasks.switches checks the profile's slices against); a task name that never
+ran, and badly formed specs: clear errors.
+
+rtos_pipeline.elf (argument 100) on tally5 and vexriscv-imac: every task's
+SIGNAL@%TASK equals `tally profile --tasks`' total for it (the module's
+counters and the profile's contexts are two separate paths: differences of
+the run's counters at the switches, and rows charged per context); in every
+interval (an odd period, so dispatches fall anywhere, inside trap entries
+too) the tasks' counts add up to the anywhere counter's; SIGNAL@FUNCTION%TASK
+equals the profile's per-function-within-task self count; and the run's
+cycles are the same with task counters as without.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def run(tally, args, status=0):
+    p = subprocess.run([tally] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    check(p.returncode == status, "tally %s: status %d, expected %d\n%s" % (" ".join(args), p.returncode, status,
+                                                                            p.stderr))
+    return p
+
+
+def counts(tally, core, elf, args, specs, tasks=None, interval=50):
+    """Runs with the counters, returns (rows of intervals, totals) by spec."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.csv")
+        cmd = ["run", "--core", core, "--no-store", "--counters", "64", "--interval", str(interval), "--intervals-csv", out]
+        if tasks:
+            cmd.append("--tasks=" + tasks)
+        for s in specs:
+            cmd += ["--count", s]
+        run(tally, cmd + [elf] + list(args))
+        try:
+            rows = list(csv.reader(open(out)))
+        except OSError as e:
+            check(False, "no CSV from %s: %s" % (" ".join(cmd), e))
+            return [], {}
+    n = len(specs)
+    data = [list(map(int, r[3:3 + n])) for r in rows[1:] if r[0] != "total"]
+    tot = [list(map(int, r[3:3 + n])) for r in rows[1:] if r[0] == "total"]
+    return data, dict(zip(specs, tot[0])) if tot else {}
+
+
+def switches(a):
+    elf = a.switches
+    # switches.c's timeline on sram, by hand: [0,7) no task, [7,108) alpha,
+    # [108,149) beta, [149,231) alpha, [231,265) beta; intervals of 50 cycles
+    specs = ["cycle", "cycle@%alpha", "cycle@%beta", "cycle@%[no task]", "instret@%alpha"]
+    data, tot = counts(a.tally, "sram", elf, [], specs, tasks="current")
+    want = [[50, 43, 0, 7, 43], [50, 50, 0, 0, 50], [50, 9, 41, 0, 9], [50, 50, 0, 0, 50], [50, 31, 19, 0, 31],
+            [15, 0, 15, 0, 0]]
+    check(data == want, "switches: intervals %s, by hand %s" % (data, want))
+    check(tot.get("cycle@%alpha") == 183 and tot.get("cycle@%beta") == 75,
+          "switches: totals %s, by hand alpha 183, beta 75" % tot)
+    # a task that never ran: named, the known ones listed, the run still measured
+    p = run(a.tally, ["run", "--core", "sram", "--no-store", "--interval", "50", "--tasks=current",
+                      "--count", "cycle@%alpa", elf], 64)
+    check("'alpa'" in p.stderr and "alpha, beta" in p.stderr and "cycles while alpa runs" in p.stderr,
+          "switches: an unknown task said %r" % p.stderr)
+    for spec, says in [("cycle%alpha", "a task goes after '@'"), ("cycle@main%", "nothing after '%'"),
+                       ("cycle@%a%b", "cannot have")]:
+        p = run(a.tally, ["run", "--core", "sram", "--no-store", "--interval", "50", "--count", spec, elf], 64)
+        check(says in p.stderr and spec in p.stderr, "switches: --count %s said %r" % (spec, p.stderr))
+    # a convention the program does not follow: the task counter cannot work
+    p = run(a.tally, ["run", "--core", "sram", "--no-store", "--interval", "50", "--tasks=freertos",
+                      "--count", "cycle@%alpha", elf], 64)
+    check("pxCurrentTCB" in p.stderr and "cycle@%alpha" in p.stderr, "switches: --tasks=freertos said %r" % p.stderr)
+
+
+def profile(tally, core, elf, args):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "p.json")
+        run(tally, ["profile", "-q", "--core", core, "--tasks", "--json", out, elf] + list(args))
+        try:
+            return json.load(open(out))
+        except (OSError, ValueError) as e:
+            check(False, "no profile: %s" % e)
+            return None
+
+
+def rtos(a, core):
+    elf, args = a.rtos, ["100"]
+    d = profile(a.tally, core, elf, args)
+    if not d:
+        return
+    tasks = d["tasks"]["list"]
+    names = [t["name"] for t in tasks]
+    sigs = ["cycle", "instret", "stall"]
+    specs = list(sigs)
+    for s in sigs:
+        specs += ["%s@%%%s" % (s, n) for n in names]
+    # per function within a task: each task's function with the most self cycles
+    pairs = []
+    for t in tasks:
+        fs = [f for f in t["functions"] if f["name"] != "[unknown]"]
+        if fs:
+            f = max(fs, key=lambda f: f["self"]["cycle"])
+            pairs.append((t["name"], f["name"], f["self"]))
+            specs += ["cycle@%s%%%s" % (f["name"], t["name"]), "instret@%s%%%s" % (f["name"], t["name"])]
+    with tempfile.TemporaryDirectory():
+        data, tot = counts(a.tally, core, elf, args, specs, interval=97)
+    label = "rtos_pipeline on %s" % core
+    if not tot:
+        return
+    for t in tasks:
+        for s in sigs:
+            spec = "%s@%%%s" % (s, t["name"])
+            check(tot.get(spec) == t["total"][s], "%s: %s is %s, the profile's %s" % (label, spec, tot.get(spec),
+                                                                                       t["total"][s]))
+    for s in sigs:
+        check(sum(tot["%s@%%%s" % (s, n)] for n in names) == tot[s] == d["totals"][s],
+              "%s: the tasks' %s add up to %d, the run's %d (profile %d)"
+              % (label, s, sum(tot["%s@%%%s" % (s, n)] for n in names), tot[s], d["totals"][s]))
+    # every interval: the tasks' counts add up to the anywhere counter's
+    bad = 0
+    for row in data:
+        v = dict(zip(specs, row))
+        for s in sigs:
+            if sum(v["%s@%%%s" % (s, n)] for n in names) != v[s]:
+                bad += 1
+    check(bad == 0 and len(data) > 1000, "%s: %d of %d intervals where the tasks do not add up" % (label, bad,
+                                                                                                  len(data)))
+    for task, func, self in pairs:
+        for s in ("cycle", "instret"):
+            spec = "%s@%s%%%s" % (s, func, task)
+            check(tot.get(spec) == self[s], "%s: %s is %s, the profile's %s in %s %s" % (label, spec, tot.get(spec),
+                                                                                          func, task, self[s]))
+    # not perturbed: the same cycles without any task counter
+    _, plain = counts(a.tally, core, elf, args, ["cycle"], interval=97)
+    check(plain.get("cycle") == tot["cycle"], "%s: %s cycles without task counters, %s with" % (label,
+                                                                                               plain.get("cycle"),
+                                                                                               tot["cycle"]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tally", required=True)
+    ap.add_argument("--switches", required=True)
+    ap.add_argument("--rtos", required=True)
+    ap.add_argument("--core", action="append", default=[])
+    a = ap.parse_args()
+    switches(a)
+    for core in a.core or ["tally5"]:
+        rtos(a, core)
+    if FAILS:
+        print("%d failures" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
