@@ -237,7 +237,6 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"width", required_argument, NULL, OPT_COUNT_OPTION},
     {"arrs", required_argument, NULL, OPT_COUNT_OPTION},
     {"map", required_argument, NULL, OPT_COUNT_OPTION},
-    {"tasks", optional_argument, NULL, OPT_COUNT_OPTION},
     {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
     {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
     {"at", required_argument, NULL, OPT_AT},
@@ -376,6 +375,9 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       }
       o->tasks = optarg ? optarg : "auto";
       o->timed = true; /* the task layer is the exact profile's */
+      /* the statistics module's task counters follow the same layer */
+      if (count_parse_option(&o->count, "--tasks", optarg) != 0)
+        return -1;
       break;
     case OPT_RAW: o->raw = true; break;
     case OPT_SET:
@@ -668,20 +670,10 @@ static int abandon(run_parts *p, run_opts *o, int status) {
 static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int first) {
   tally_sim *sim = p->sim;
   int st = 0;
-  /* The statistics module (run_count.c): the table and CSV, and the
-   * counts kept in a store (embedded) or sent to a collector. With
-   * --control the configuration comes as control packets, and the program
-   * starts when START does. */
-  if (count_wanted(&o->count) &&
-      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
-    return st ? st : EXIT_INTERNAL;
-  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
-  if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
-    return st;
-  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
-   * --perfetto's call slices; it changes no cycle */
   tally_error err;
   bool prof = false;
+  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
+   * --perfetto's call slices; it changes no cycle */
   if ((o->gdb || o->perfetto || o->tasks) && o->timed) {
     prof = tally_profile_enable(sim, 0, &err) == 0;
     if (!prof)
@@ -692,6 +684,16 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
     fprintf(stderr, "tally run: --tasks: %s; no latencies per task\n", err.msg);
     o->tasks = NULL;
   }
+  /* The statistics module (run_count.c): the table and CSV, and the
+   * counts kept in a store (embedded) or sent to a collector. With
+   * --control the configuration comes as control packets, and the program
+   * starts when START does. */
+  if (count_wanted(&o->count) &&
+      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
+    return st ? st : EXIT_INTERNAL;
+  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
+  if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
+    return st;
   if (o->perfetto &&
       !(p->timeline = perfetto_start(sim, o->perfetto, o->perfetto_calls,
                                      p->counting ? count_measure(p->counting) : NULL, argv[first], &st)))
