@@ -93,12 +93,13 @@ static void run_usage(FILE *f) {
           "                         and for --control's START included)\n"
           BOARD_HELP
           IRQ_HELP
-          "      --tasks[=SPEC]     with -v and --stats-json: interrupt latencies per\n"
-          "                         task running when the line rose, the task read from\n"
-          "                         the program's current-task pointer as 'tally profile\n"
-          "                         --tasks[=SPEC]' does (SPEC: auto (default), freertos,\n"
-          "                         zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
-          "                         reg:REGISTER); implies a core model\n"
+          "      --tasks[=SPEC]     how the running task is found, as 'tally profile\n"
+          "                         --tasks[=SPEC]' finds it (SPEC: auto (default),\n"
+          "                         freertos, zephyr, tally, VARIABLE[:NAME_MEMBER],\n"
+          "                         0xADDR, reg:REGISTER): for task counters (--count\n"
+          "                         SIGNAL@%%TASK), and with -v and --stats-json the\n"
+          "                         interrupt latencies per task running when the line\n"
+          "                         rose; implies a core model\n"
           ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -157,8 +158,6 @@ static void run_usage(FILE *f) {
           "                         region / every address below it. %%TASK: only while\n"
           "                         task TASK (or trap context irq:N, trap:N) runs,\n"
           "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter each\n"
-          "      --tasks[=SPEC]     how task counters learn the running task, as for\n"
-          "                         'tally profile --tasks' (default auto)\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
           "      --counters N       counters in the module (default 16, up to 1024)\n"
