@@ -29,6 +29,12 @@ Regenerates every table and figure of docs/experiments.md:
           the RTOS workloads (target/rtos) profiled per task with
           `tally profile --tasks` on two core models: per-task cycles,
           misses, switches and the tick handler's cost.
+  dvfs    DSPInst, section 5 (Figs. 10, 11): `tally dvfs` on dsp500 on all
+          thirteen workloads (time and energy against the original, the
+          oracle, the slowest static point), per region, the paper's
+          average from the trade-off curves (bench/dvfs/frontier.py),
+          the limits those suggest run for real, three operating points;
+          pictures (tally dvfs --svg) into FIGURES/dvfs-WORKLOAD.svg.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -77,6 +83,7 @@ from benchlib import cpu_model, first_line  # noqa: E402
 DEFAULT_SIZE = {
     "dhrystone": 30000, "aes": 320, "heapsort": 12000, "hanoi": 18, "crc32": 1024,
     "matmul": 96, "blast": 300, "qsort": 25000, "fft": 24, "dct": 5,
+    "mcomp": 5, "rotate": 1, "spmv": 2,
 }
 SIZE_UNIT = {
     "dhrystone": "passes", "aes": "blocks per key", "heapsort": "keys per round",
@@ -84,7 +91,7 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -140,7 +147,7 @@ class Tally:
         with self.lock:
             self.commands.append(" ".join(shlex.quote(a) for a in shown))
 
-    def _exec(self, argv, timeout=RUN_TIMEOUT, cwd=None):
+    def _exec(self, argv, timeout=RUN_TIMEOUT, cwd=None, want_ok=True):
         self._record(argv)
         try:
             p = subprocess.run(argv, cwd=cwd or self.build, stdin=subprocess.DEVNULL,
@@ -150,7 +157,7 @@ class Tally:
         if p.returncode != 0:
             raise ExperimentError(f"exit status {p.returncode}: {' '.join(argv)}\n"
                                   f"{p.stderr[-2000:]}")
-        if not re.search(r": OK$", p.stdout, re.M):
+        if want_ok and not re.search(r": OK$", p.stdout, re.M):
             raise ExperimentError(f"the workload did not print OK: {' '.join(argv)}\n"
                                   f"{p.stdout[-2000:]}")
         return p
@@ -1188,6 +1195,276 @@ def exp_fig9(t, out, figures):
 
 
 # ---------------------------------------------------------------------------
+# DSPInst section 5: profile-guided DVFS (tally dvfs), Figures 10 and 11
+
+DVFS_CORE = "dsp500"
+DVFS_WORKLOADS = ["mcomp", "rotate", "spmv", "dhrystone", "aes", "heapsort", "hanoi", "crc32",
+                  "matmul", "blast", "qsort", "fft", "dct"]
+DVFS_MEMORY_BOUND = ["mcomp", "rotate", "spmv"]
+DVFS_OPTS = ["--max-slowdown", "5"]          # besides the defaults (thresholds, loop regions, oracle)
+DVFS_OWN_LIMITS = [("spmv", 2), ("mcomp", 1)]  # the limits the trade-off curves suggest
+DVFS_OWN_LIMITS_OPTS = []
+DVFS_3POINTS = "500:1.2,375:1.1,250:1.0"
+DVFS_3POINTS_WORKLOADS = ["blast", "spmv", "rotate", "mcomp"]
+DVFS_3POINTS_OPTS = []
+DVFS_PICTURES = ["rotate", "blast", "spmv"]   # --svg: the paper's Figures 10 and 11
+DVFS_TIMEOUT = 3600                           # one tally dvfs (the oracle runs up to 64 programs)
+DVFS_SIZE = {}                                # sizes other than DEFAULT_SIZE's (--small)
+DVFS_SMALL_MODEL = None                       # --small: dsp500 scaled down (small_dvfs_model)
+
+
+def with_limit(opts, limit):
+    """opts with --max-slowdown set to limit."""
+    o = list(opts)
+    if "--max-slowdown" in o:
+        i = o.index("--max-slowdown")
+        del o[i:i + 2]
+    return o + ["--max-slowdown", str(limit)]
+
+
+def small_dvfs_model(t):
+    """--small: dsp500 with a 2 KiB D-cache and a 100-cycle PLL relock, so
+    that a small run has memory-bound loops worth switching (written to the
+    scratch folder; the rest of the model is cores/dsp500.ini's)."""
+    with open(os.path.join(REPO, "cores", "dsp500.ini")) as fh:
+        text = fh.read()
+    small = re.sub(r"(?m)^name = dsp500$", "name = dsp500-small", text)
+    small = re.sub(r"(?ms)(^\[dcache\].*?^size = )32K$", r"\g<1>2K", small)
+    small = re.sub(r"(?m)^pll_relock_cycles = \d+", "pll_relock_cycles = 100", small)
+    if small.count("dsp500-small") != 1 or "size = 2K" not in small or "pll_relock_cycles = 100" not in small:
+        raise ExperimentError("dvfs --small: cores/dsp500.ini no longer has the keys the small model changes")
+    path = os.path.join(t.tmp, "dsp500-small.ini")
+    with open(path, "w") as fh:
+        fh.write(small)
+    return path
+
+_NUM = r"(\d+)\s+([\d.]+)\s+([\d.]+)"
+_PCT = r"([-+][\d.]+)%"
+
+
+def parse_dvfs(text, argv):
+    """The figures of a tally dvfs report: the measured table's rows
+    (region, point, original and switched cycles / us / uJ, time and energy
+    change), its "outside" and "whole run" rows, and the references."""
+    lines = text.splitlines()
+    try:
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("measured on tally"))
+    except StopIteration:
+        raise ExperimentError(f"no measured table in the report of {' '.join(argv)}")
+    rows, outside, whole = [], None, None
+    for ln in lines[start:]:
+        m = re.match(r"^  (.+?)\s+(\d+)/(\d\.\d\d)\s+" + _NUM + r"\s+" + _NUM + r"\s+" + _PCT + r"\s+" + _PCT + "$",
+                     ln)
+        if m:
+            r = {"region": m.group(1), "mhz": int(m.group(2)), "volt": m.group(3),
+                 "orig": (int(m.group(4)), float(m.group(5)), float(m.group(6))),
+                 "dvfs": (int(m.group(7)), float(m.group(8)), float(m.group(9))),
+                 "time": float(m.group(10)), "energy": float(m.group(11))}
+            if r["region"] == "outside the regions":
+                outside = r
+            else:
+                rows.append(r)
+            continue
+        m = re.match(r"^  whole run\s+" + _NUM + r"\s+" + _NUM + r"\s+" + _PCT + r"\s+" + _PCT + "$", ln)
+        if m:
+            whole = {"orig": (int(m.group(1)), float(m.group(2)), float(m.group(3))),
+                     "dvfs": (int(m.group(4)), float(m.group(5)), float(m.group(6))),
+                     "time": float(m.group(7)), "energy": float(m.group(8))}
+            break
+    if outside is None or whole is None:
+        raise ExperimentError(f"the measured table has no outside or whole-run row: {' '.join(argv)}")
+    ref = r"\s+(\d+) cycles\s+([\d.]+) us\s+([\d.]+) uJ"
+    chg = r"\s+time\s+" + _PCT + r"\s+energy\s+" + _PCT
+    m = re.search(r"^  original" + ref + "$", text, re.M)
+    tool = re.search(r"^  tally dvfs" + ref + chg, text, re.M)
+    if not m or not tool:
+        raise ExperimentError(f"no original or tally dvfs reference row: {' '.join(argv)}")
+    statics = [(s.group(1), int(s.group(2)), float(s.group(5)), float(s.group(6)))
+               for s in re.finditer(r"^  static (\S+) \(whole program\)" + ref + chg, text, re.M)]
+    orc = re.search(r"^  oracle \((\w+), (\d+) runs?\)" + ref + chg, text, re.M)
+    return {"rows": rows, "outside": outside, "whole": whole,
+            "original": (int(m.group(1)), float(m.group(2)), float(m.group(3))),
+            "tool": (int(tool.group(1)), float(tool.group(4)), float(tool.group(5))),
+            "statics": statics,
+            "oracle": (orc.group(1), int(orc.group(2)), float(orc.group(6)), float(orc.group(7))) if orc else None}
+
+
+def dvfs_run(t, name, opts, core, svg=None, csvp=None):
+    """tally dvfs on one workload; OUT.elf keeps the workload's file name
+    (in a folder of its own) so that `tally run` gives it the same argv[0].
+    Checks the report's sums and both programs against tally run."""
+    size = DVFS_SIZE.get(name, DEFAULT_SIZE[name])
+    outdir = t._tmpfile(".dvfs")
+    os.makedirs(outdir)
+    out_elf = os.path.join(outdir, name + ".elf")
+    argv = [t.binary, "dvfs", "--core", core] + list(opts)
+    if csvp:
+        argv += ["--tradeoff-csv", csvp]
+    if svg:
+        argv += ["--svg", svg]
+    argv += [t.elf("rv32imac", name), "-o", out_elf, str(size)]
+    p = t._exec(argv, timeout=DVFS_TIMEOUT, want_ok=False)
+    r = parse_dvfs(p.stdout, argv)
+    r["report"] = p.stdout.rstrip("\n").replace(t.tmp + os.sep, "OUT.")
+    w, rows = r["whole"], r["rows"] + [r["outside"]]
+    for k in ("orig", "dvfs"):
+        if sum(x[k][0] for x in rows) != w[k][0]:
+            raise ExperimentError(f"dvfs {name}: the measured rows' cycles do not add up to the whole run's "
+                                  f"({k}): {' '.join(argv)}")
+        for i, unit in ((1, "us"), (2, "uJ")):
+            if abs(sum(x[k][i] for x in rows) - w[k][i]) > 0.002 * len(rows):
+                raise ExperimentError(f"dvfs {name}: the measured rows' {unit} do not add up to the whole "
+                                      f"run's ({k}): {' '.join(argv)}")
+    if w["orig"][0] != r["original"][0] or w["dvfs"][0] != r["tool"][0]:
+        raise ExperimentError(f"dvfs {name}: the measured table and the references disagree: {' '.join(argv)}")
+    limit = float(opts[opts.index("--max-slowdown") + 1]) if "--max-slowdown" in opts else 5.0
+    if r["tool"][1] > limit:
+        raise ExperimentError(f"dvfs {name}: {r['tool'][1]:+.2f}% time, over --max-slowdown {limit}")
+    if r["oracle"] and r["oracle"][0] == "exhaustive" and r["oracle"][3] > r["tool"][2] + 1e-9:
+        raise ExperimentError(f"dvfs {name}: the exhaustive oracle takes more energy than the tool")
+    # both programs again, by tally run: the same cycles, time and energy
+    for which, elf, want in (("original", None, r["original"]), ("DVFS'd", out_elf, w["dvfs"])):
+        st = t.run("rv32imac", name, size, core=core, elf=elf)
+        e_uj = st["energy_j"]["total"] * 1e6
+        if st["cycles"] != want[0] or abs(st["seconds"] * 1e6 - want[1]) > 0.002 or \
+                abs(e_uj - want[2]) > max(0.002, 1e-5 * e_uj):
+            raise ExperimentError(f"dvfs {name}: tally run of the {which} program gives {st['cycles']} cycles, "
+                                  f"{st['seconds'] * 1e6:.3f} us, {e_uj:.3f} uJ; the report {want}")
+    return r
+
+
+def region_names(r):
+    return ", ".join(f"`{x['region']}`" for x in r["rows"]) or "none"
+
+
+def exp_dvfs(t, out, figures):
+    out("## DSPInst section 5 — profile-guided DVFS (Figures 10 and 11)")
+    out()
+    opts = DVFS_OPTS
+    core = small_dvfs_model(t) if DVFS_SMALL_MODEL else DVFS_CORE
+    csvdir = t._tmpfile(".tradeoff")
+    os.makedirs(csvdir)
+    pictures = {}
+    if figures:
+        os.makedirs(figures, exist_ok=True)
+
+    def one(w):
+        svg = os.path.join(figures, f"dvfs-{w}.svg") if figures and w in DVFS_PICTURES else None
+        if svg:
+            pictures[w] = svg
+        return dvfs_run(t, w, opts, core, svg=svg, csvp=os.path.join(csvdir, w + ".csv"))
+    res = dict(zip(DVFS_WORKLOADS, t.map(one, DVFS_WORKLOADS)))
+    model = DVFS_CORE if core == DVFS_CORE else f"{DVFS_SMALL_MODEL} (dsp500 with a 2 KiB D-cache and a 100-cycle PLL relock)"
+    out(f"`tally dvfs --core {DVFS_CORE if core == DVFS_CORE else 'MODEL'} {' '.join(opts)}` on {model}, "
+        f"{len(DVFS_WORKLOADS)} workloads (rv32imac, sizes " +
+        ", ".join(f"{w} {DVFS_SIZE.get(w, DEFAULT_SIZE[w])}" for w in DVFS_WORKLOADS) + "); time "
+        "and energy of whole runs against the original, measured by running both on tally. Checked: "
+        "the measured table's rows add up to the whole run, which equals the references and "
+        "`tally run` of both programs (cycles, time, energy); the time is within the limit; the "
+        "tool never takes less energy than the exhaustive oracle.")
+    out()
+    rows, sums = [], {"all": [0.0, 0.0, 0], "memory-bound": [0.0, 0.0, 0]}
+    for w in DVFS_WORKLOADS:
+        r = res[w]
+        orc = r["oracle"]
+        st = r["statics"][-1] if r["statics"] else None
+        rows.append([w, region_names(r), spct(r["tool"][1]), spct(r["tool"][2]),
+                     f"({orc[0]}, {orc[1]}) {spct(orc[2])} / {spct(orc[3])}" if orc else "not run",
+                     f"{st[0]}: {spct(st[2])} / {spct(st[3])}" if st else ""])
+        for k in ("all", "memory-bound"):
+            if k == "all" or w in DVFS_MEMORY_BOUND:
+                sums[k][0] += r["tool"][1]
+                sums[k][1] += r["tool"][2]
+                sums[k][2] += 1
+    for k, (tm, en, cnt) in sums.items():
+        if cnt:
+            rows.append([f"**average, {k} ({cnt})**", "", f"**{spct(tm / cnt)}**", f"**{spct(en / cnt)}**", "", ""])
+    out(table(["workload", "chosen regions", "tally dvfs time", "energy", "oracle (kind, runs) time / energy",
+               "slowest static point: time / energy"], rows, "llrrll"))
+    out()
+    out("Per region (the paper's Figures 10 and 11: each chosen region's own instructions, and the "
+        "code outside them with the switch code and its relocks):")
+    out()
+    prow = []
+    for w in DVFS_WORKLOADS:
+        for x in res[w]["rows"] + ([res[w]["outside"]] if res[w]["rows"] else []):
+            prow.append([w, f"`{x['region']}`" if x is not res[w]["outside"] else "outside the regions",
+                         f"{x['mhz']}/{x['volt']}", n(x["orig"][0]), n(x["dvfs"][0]), spct(x["time"]),
+                         spct(x["energy"])])
+    out(table(["workload", "region", "MHz/V", "cycles (original)", "cycles (switched)", "time", "energy"],
+              prow or [["(none)", "", "", "", "", "", ""]], "lllrrrr"))
+    out()
+    for w, svg in pictures.items():
+        if not os.path.exists(svg) or b"<svg" not in open(svg, "rb").read(4096):
+            raise ExperimentError(f"dvfs: tally dvfs --svg wrote no SVG picture to {svg}")
+        out(f"![{w}: time and energy of the switched regions, outside them and of the whole run]"
+            f"({os.path.relpath(svg, os.path.join(REPO, 'docs'))})")
+        out()
+    out("The paper's average, met with each workload at its own point of its trade-off curve "
+        "(`--tradeoff-csv`; the best average over all the workloads for each average slowdown, "
+        "predicted, by bench/dvfs/frontier.py):")
+    out()
+    p = subprocess.run([sys.executable, os.path.join(REPO, "bench", "dvfs", "frontier.py"), csvdir]
+                       + DVFS_WORKLOADS, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"dvfs: frontier.py failed: {p.stderr.strip()[-500:]}")
+    out(p.stdout.rstrip("\n"))
+    out()
+
+    # each workload at its own limit, run for real
+    own = dict(zip([w for w, _ in DVFS_OWN_LIMITS], t.map(
+        lambda wl: dvfs_run(t, wl[0], with_limit(opts, wl[1]) + DVFS_OWN_LIMITS_OPTS, core),
+        DVFS_OWN_LIMITS)))
+    limits = dict(DVFS_OWN_LIMITS)
+    orow, tt, te = [], 0.0, 0.0
+    for w in DVFS_WORKLOADS:
+        r = own.get(w, res[w])
+        tt += r["tool"][1]
+        te += r["tool"][2]
+        if r["rows"] or w in own:
+            orow.append([w, f"{limits.get(w, 5)}%", spct(r["tool"][1]), spct(r["tool"][2])])
+    nw = len(DVFS_WORKLOADS)
+    orow.append([f"**average, all {nw}**", "", f"**{spct(tt / nw)}**", f"**{spct(te / nw)}**"])
+    out("Run for real with those limits (" + ", ".join(f"{w} `--max-slowdown {lim}`" for w, lim in
+                                                      DVFS_OWN_LIMITS) +
+        "; the others at 5% as above; workloads that switch nothing are left out of the rows, not "
+        "the average):")
+    out()
+    out(table(["workload", "limit", "tally dvfs time", "energy"], orow, "lrrr"))
+    out()
+
+    # three operating points
+    three = t.map(lambda w: dvfs_run(t, w, opts + ["--points", DVFS_3POINTS] + DVFS_3POINTS_OPTS, core),
+                  DVFS_3POINTS_WORKLOADS)
+    trow = []
+    for w, r in zip(DVFS_3POINTS_WORKLOADS, three):
+        orc = r["oracle"]
+        m = re.search(r": ([\d.]+)% of the oracle's saving", r["report"])
+        trow.append([w, spct(r["tool"][1]), spct(r["tool"][2]),
+                     f"({orc[0]}, {orc[1]}) {spct(orc[2])} / {spct(orc[3])}" if orc else "not run",
+                     f"{m.group(1)}%" if m else "", region_names(r)])
+    out(f"With three operating points (`--points {DVFS_3POINTS}`; the middle one an assumption "
+        "between the paper's two):")
+    out()
+    out(table(["workload", "tally dvfs time", "energy", "oracle (kind, runs) time / energy",
+               "share of the oracle's saving", "regions"], trow, "lrrlrl"))
+    out()
+    out("<details><summary>The tally dvfs reports</summary>")
+    out()
+    for title, r in [(w, res[w]) for w in DVFS_WORKLOADS] + \
+            [(f"{w} --max-slowdown {limits[w]}", own[w]) for w in own] + \
+            [(f"{w} --points {DVFS_3POINTS}", r) for w, r in zip(DVFS_3POINTS_WORKLOADS, three)]:
+        out(f"#### {title}")
+        out()
+        out("```")
+        out(r["report"])
+        out("```")
+        out()
+    out("</details>")
+    out()
+
+
+# ---------------------------------------------------------------------------
 # --small: the same experiments and checks at sizes that run in seconds.
 
 SMALL_SIZE = {
@@ -1213,6 +1490,17 @@ def use_small_sizes():
     PG_RUNS[:] = [("dhry", [100, 2000]), ("aes", [2])]
     TABLE8_RUNS[:] = [("dhry", [10, 100]), ("aes", [2])]
     FIG9_WORKLOAD, FIG9_SIZE, FIG9_INTERVAL = "heapsort", 200, 5000
+    global DVFS_SMALL_MODEL
+    DVFS_SMALL_MODEL = "dsp500-small"
+    DVFS_WORKLOADS[:] = ["heapsort"]
+    DVFS_SIZE["heapsort"] = 2000
+    DVFS_OPTS[:] = ["--max-slowdown", "5", "--min-misses", "500", "--min-relocks", "2",
+                    "--switch-cycles", "500", "--no-oracle"]
+    DVFS_OWN_LIMITS[:] = [("heapsort", 3)]
+    DVFS_OWN_LIMITS_OPTS[:] = ["--descent-only"]
+    DVFS_3POINTS_WORKLOADS[:] = ["heapsort"]
+    DVFS_3POINTS_OPTS[:] = ["--descent-only"]
+    DVFS_PICTURES[:] = ["heapsort"]
 
 
 def main():
@@ -1270,7 +1558,8 @@ def main():
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
              "pg": exp_pg, "table8": exp_table8,
              "fig9": lambda t, out: exp_fig9(t, out, figures),
-             "tasks": exp_tasks}[e](t, out)
+             "tasks": exp_tasks,
+             "dvfs": lambda t, out: exp_dvfs(t, out, figures)}[e](t, out)
     except ExperimentError as err:
         out(f"**Stopped: {err}**")
         out.close()

@@ -1090,8 +1090,10 @@ int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err) {
 tally_engine tally_get_engine(const tally_sim *sim) { return sim->cpu->jit ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP; }
 
 tally_engine tally_engine_running(const tally_sim *sim) {
-  return sim->cpu->jit && !sim->cpu->tm ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP;
+  return sim->cpu->jit && !core_jit_timed_why(sim->cpu) ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP;
 }
+
+const char *tally_engine_why(const tally_sim *sim) { return sim->cpu->jit ? core_jit_timed_why(sim->cpu) : NULL; }
 
 void tally_jit_stats_get(const tally_sim *sim, tally_jit_stats *st) {
   *st = (tally_jit_stats){0};

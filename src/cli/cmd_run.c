@@ -497,7 +497,8 @@ static void report_summary(const tally_sim *sim, double secs) {
     fprintf(stderr, "tally: engine jit: %llu blocks translated in %.1f ms, %.1f KiB of code\n",
             (unsigned long long)st.blocks, (double)st.translate_ns / 1e6, (double)st.code_bytes / 1024);
   } else if (tally_get_engine(sim) == TALLY_ENGINE_JIT) {
-    fprintf(stderr, "tally: engine interp (timed runs interpret)\n");
+    const char *why = tally_engine_why(sim);
+    fprintf(stderr, "tally: engine interp (%s)\n", why ? why : "not translated");
   } else {
     fprintf(stderr, "tally: engine interp\n");
   }

@@ -166,6 +166,8 @@ bool core_exec(core_cpu *cpu, core_block *first) {
     cpu->track_complete = false; /* these loops list no blocks to fold */
     return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed_regions(cpu, first);
   }
+  if (cpu->jit && !first && !core_jit_timed_why(cpu))
+    return core_exec_jit(cpu); /* translated, with the same charges */
   return cpu->track ? core_exec_timed_pmu(cpu, first) : core_exec_timed(cpu, first);
 }
 

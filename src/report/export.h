@@ -66,6 +66,10 @@ int report_write_gmon(const tally_profile *p, const report_run *run, const repor
 int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f);
 /* The same with the tasks as root frames (callgrind_tasks.c). */
 int report_write_callgrind_tasks(const tally_profile *p, const report_run *run, FILE *f);
+/* The header both start with (callgrind.c): format, command, the run's
+ * desc lines and one more (`note`), positions, the events `ev` (signal
+ * ids, nev of them), up to and including the "ob=" line. */
+void report_callgrind_header(FILE *f, const report_run *run, const char *note, const int *ev, int nev);
 int report_write_json(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_speedscope(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_folded(const tally_profile *p, FILE *f);

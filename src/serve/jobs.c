@@ -639,28 +639,8 @@ char *serve_job_file(serve_ctx *c, unsigned id, const char *name, size_t *len) {
     snprintf(path, sizeof path, "%s/%s", j->dir, name);
   pthread_mutex_unlock(&c->lock);
   if (!ok)
-    return NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  char chunk[65536];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    if (n + got + 1 > cap) {
-      cap = (n + got + 1) * 2;
-      char *b = realloc(buf, cap);
-      if (!b)
-        return fclose(f), free(buf), NULL;
-      buf = b;
-    }
-    memcpy(buf + n, chunk, got);
-    n += got;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
+    return errno = ENOENT, NULL;
+  return serve_read_file(path, SERVE_MAX_FILE, len);
 }
 
 void serve_jobs_free(serve_ctx *c) {
