@@ -853,6 +853,14 @@ int api_tasks_follow(tally_sim *sim, const char *spec, void (*fn)(void *ctx, con
   return 0;
 }
 
+void api_tasks_unfollow(tally_sim *sim, void (*fn)(void *ctx, const char *name), void *ctx) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (p && p->tasks && p->tasks->on_run == fn && p->tasks->on_run_ctx == ctx) {
+    p->tasks->on_run = NULL;
+    p->tasks->on_run_ctx = NULL;
+  }
+}
+
 bool api_tasks_seen(const tally_sim *sim, const char *name, char *buf, size_t size) {
   const prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
   if (!p || !p->tasks)
