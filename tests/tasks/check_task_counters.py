@@ -204,6 +204,34 @@ def stored_and_control(a):
         check("%5.1f%% of #0" % share in rows[2], "report's share: %r, by hand %.1f%%" % (rows[2], share))
 
 
+def control_refused(a):
+    """A board whose program follows no known convention refuses SET_TASK
+    (ERROR 7, the reason said); more than 16 tasks are refused before
+    anything is sent."""
+    import re
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen([a.tally, "run", "--core", "sram", "--control", "127.0.0.1:0", "--db",
+                              os.path.join(d, "t.db"), a.switches], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        try:
+            line = p.stderr.readline()
+            m = re.search(r"waiting for the configuration on (\S+?),? ", line)
+            check(m is not None, "tally run --control did not wait: %s" % line)
+            if m:
+                c = subprocess.run([a.tally, "config", "--board", m.group(1), "--counter", "0=cycle@%alpha"],
+                                   capture_output=True, text=True, timeout=30)
+                check(c.returncode != 0 and "refused task 1 = alpha" in c.stderr and "kernel conventions" in c.stderr,
+                      "SET_TASK on a program without a convention: %d %r" % (c.returncode, c.stderr))
+        finally:
+            p.kill()
+            p.communicate()
+    many = []
+    for i in range(17):
+        many += ["--counter", "%d=cycle@%%t%d" % (i, i)]
+    c = run(a.tally, ["config", "--board", "127.0.0.1:9"] + many, 64)
+    check("more than 16 different tasks" in c.stderr, "17 tasks: %r" % c.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tally", required=True)
@@ -215,6 +243,7 @@ def main():
     for core in a.core or ["tally5"]:
         rtos(a, core)
     stored_and_control(a)
+    control_refused(a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1
