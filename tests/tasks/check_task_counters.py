@@ -77,6 +77,17 @@ def switches(a):
     check(data == want, "switches: intervals %s, by hand %s" % (data, want))
     check(tot.get("cycle@%alpha") == 183 and tot.get("cycle@%beta") == 75,
           "switches: totals %s, by hand alpha 183, beta 75" % tot)
+    # interval 1: every cycle's task, the timeline itself
+    data, _ = counts(a.tally, "sram", elf, [], specs[1:4], tasks="current", interval=1)
+    seg = []
+    for c, v in enumerate(data):
+        who = ["alpha", "beta", "[no task]"][v.index(1)] if sorted(v) == [0, 0, 1] else "?%s" % v
+        if seg and seg[-1][2] == who and seg[-1][1] == c:
+            seg[-1][1] = c + 1
+        else:
+            seg.append([c, c + 1, who])
+    want = [[0, 7, "[no task]"], [7, 108, "alpha"], [108, 149, "beta"], [149, 231, "alpha"], [231, 265, "beta"]]
+    check(seg == want, "switches: per cycle %s, by hand %s" % (seg, want))
     # a task that never ran: named, the known ones listed, the run still measured
     p = run(a.tally, ["run", "--core", "sram", "--no-store", "--interval", "50", "--tasks=current",
                       "--count", "cycle@%alpa", elf], 64)
