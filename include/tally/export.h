@@ -166,6 +166,11 @@ int tally_export_symbols(const tally_symbols_opts *o, FILE *f, tally_error *err)
 /* Cycles, CPI, time, energy, cache hit rates and every signal's total, as
  * `tally run --stats` prints them, or as JSON (`--stats-json`). */
 int tally_export_stats(tally_sim *sim, bool json, int exit_status, FILE *f, tally_error *err);
+/* The same with a task-aware profile of the run (tally_profile_tasks_enable;
+ * NULL: as tally_export_stats): the JSON's interrupt sources get their
+ * latencies per task that was running when the line rose (tally_irq_tasks). */
+int tally_export_stats_tasks(tally_sim *sim, const tally_profile *p, bool json, int exit_status, FILE *f,
+                             tally_error *err);
 
 /* Why a run stopped: for TALLY_STOP_TRAP the cause, the PC as
  * symbol+offset, the instruction, mtval and every register; otherwise

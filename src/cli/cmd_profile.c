@@ -658,7 +658,7 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   if (write_outputs(p, &run, o) != 0 && status == 0)
     status = EXIT_INTERNAL;
   if (o->irq.nirq || o->irq.uart_rx)
-    irq_report(sim, stderr);
+    irq_report(sim, tasks ? p : NULL, stderr);
   if (o->perfetto && tasks && write_perfetto(p, &run, o->perfetto) != 0 && status == 0)
     status = EXIT_INTERNAL;
   if (gprof_copy(prog, o) != 0 && status == 0)

@@ -2,6 +2,7 @@
  * (see exec_loop.inc), and no profiling or address-region work on its
  * path (exec_timed_regions.c has the latter). */
 #define TIMED 1
+#define VEXMIN 0 /* exec_timed_vexmin.c */
 #define PROFILED 0
 #define REGIONS 0
 #define TIMING_NO_ROWS /* timing_count never has a profile row to charge */

@@ -168,7 +168,9 @@ bool core_exec(core_cpu *cpu, core_block *first) {
   }
   if (cpu->jit && !first && !core_jit_timed_why(cpu))
     return core_exec_jit(cpu); /* translated, with the same charges */
-  return cpu->track ? core_exec_timed_pmu(cpu, first) : core_exec_timed(cpu, first);
+  if (cpu->track)
+    return core_exec_timed_pmu(cpu, first);
+  return cpu->tm->vexmin ? core_exec_timed_vexmin(cpu, first) : core_exec_timed(cpu, first);
 }
 
 /* The next timer interrupt that could be taken, as a cycle count. */

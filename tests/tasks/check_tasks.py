@@ -13,6 +13,13 @@
       per-task totals add up to the run's in every signal, each task's
       functions to the task, folded stacks rooted at the tasks, and every
       total the same as without --tasks.
+  check_tasks.py irq --tally T --source-dir SRC --core C... IRQ_TASKS_ELF
+      interrupt latency per task running when the line rose, on irq_tasks.c
+      (bytes 1-3 interrupt alpha asleep in wfi, 4-5 beta): each latency is
+      the model's wake-up cost, cpi.system + trap_penalty from its .ini
+      (docs/timing.md), in tally run -v, --stats-json and tally profile
+      --tasks; the per-task counts add up to the source's; the same cycles
+      without --tasks.
 """
 import argparse
 import json
@@ -284,15 +291,73 @@ def cmd_conventions(a):
     check("has no member `cpu'" in p.stderr, "zephyr: a bad member said %r" % p.stderr)
 
 
+def model_value(src, core, key, default):
+    import re
+    text = open(os.path.join(src, "cores", core + ".ini")).read()
+    m = re.search(r"^\s*%s\s*=\s*(\d+)" % re.escape(key), text, re.M)
+    return int(m.group(1)) if m else default  # docs/core-models.md: the defaults
+
+
+def irq_task_lines(stderr):
+    import re
+    return {m.group(1): tuple(int(x.replace(",", "")) for x in m.groups()[1:])
+            for m in re.finditer(r"tally: irq 10 while (\S+) ran: ([\d,]+) interrupts taken, latency min ([\d,]+) / "
+                                 r"median ([\d,]+) / max ([\d,]+) cycles \(jitter ([\d,]+)\)", stderr)}
+
+
+def cmd_irq(a):
+    elf = a.elfs[0]
+    with tempfile.TemporaryDirectory() as d:
+        rx = os.path.join(d, "rx.txt")
+        with open(rx, "w") as f:
+            f.write("# one byte at a time, each long after the last was handled\n")
+            for k, ch in enumerate("abcde"):
+                f.write("%d %s\n" % (3000 * (k + 1), ch))
+        for core in a.core:
+            lat = model_value(a.source_dir, core, "cpi.system", 1) + model_value(a.source_dir, core, "trap_penalty", 3)
+            want = {"alpha": (3, lat, lat, lat, 0), "beta": (2, lat, lat, lat, 0)}
+            js = os.path.join(d, "s.json")
+            p = run(a.tally, ["run", "-v", "--core", core, "--tasks=current", "--uart-rx", rx, "--stats-json", js, elf])
+            check(irq_task_lines(p.stderr) == want, "%s: run -v per task %s, expected %s\n%s" %
+                  (core, irq_task_lines(p.stderr), want, p.stderr))
+            with open(js) as f:
+                st = json.load(f)
+            src = st.get("interrupts", {}).get("10", {})
+            per = {t["task"]: (t["taken"], t["latency_min"], t["latency_median"], t["latency_max"], t["jitter"])
+                   for t in src.get("tasks", [])}
+            check(per == want, "%s: --stats-json per task %s, expected %s" % (core, per, want))
+            check(src.get("taken") == 5 and sum(v[0] for v in per.values()) == src.get("taken"),
+                  "%s: per-task counts do not add up to the source's: %s" % (core, src))
+            check((src.get("latency_min"), src.get("latency_max")) == (lat, lat), "%s: totals %s" % (core, src))
+            # without the task layer: the same cycles, no per-task lines
+            q = run(a.tally, ["run", "-v", "--core", core, "--uart-rx", rx, "--stats-json", js, elf])
+            with open(js) as f:
+                st0 = json.load(f)
+            check(st0["cycles"] == st["cycles"] and "tasks" not in st0["interrupts"]["10"]
+                  and not irq_task_lines(q.stderr), "%s: without --tasks: %d cycles (with: %d) %s" %
+                  (core, st0["cycles"], st["cycles"], q.stderr))
+            # tally profile --tasks reports the same
+            p = run(a.tally, ["profile", "-q", "--core", core, "--tasks=current", "--uart-rx", rx, elf])
+            check(irq_task_lines(p.stderr) == want, "%s: profile per task %s" % (core, irq_task_lines(p.stderr)))
+        # bad --tasks: a usage error for an empty one; a variable the program
+        # lacks costs the per-task lines, not the run
+        run(a.tally, ["run", "--tasks=", "--uart-rx", rx, elf], 64)
+        p = run(a.tally, ["run", "-v", "--tasks=nosuch", "--uart-rx", rx, elf])
+        check("--tasks:" in p.stderr and "no latencies per task" in p.stderr and not irq_task_lines(p.stderr)
+              and "irq 10: 5 rises, 5 interrupts taken" in p.stderr, "--tasks=nosuch: %s" % p.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions"])
+    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions", "irq"])
+    ap.add_argument("--source-dir")
     ap.add_argument("--tally", required=True)
     ap.add_argument("--core", action="append", default=[])
     ap.add_argument("--expect", action="append", default=[], help="PROG[:ARG]=task,task...")
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
-    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions}[a.what](a)
+    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions,
+     "irq": cmd_irq}[a.what](a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1
