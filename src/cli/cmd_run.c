@@ -98,7 +98,8 @@ static void run_usage(FILE *f) {
           "                         the program's current-task pointer as 'tally profile\n"
           "                         --tasks[=SPEC]' does (SPEC: auto (default), freertos,\n"
           "                         zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
-          "                         reg:REGISTER); implies a core model\n"
+          "                         reg:REGISTER); implies a core model. Also how\n"
+          "                         --count's task counters (%%TASK) find the task\n"
           ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -158,8 +159,6 @@ static void run_usage(FILE *f) {
           "                         task TASK (or trap context irq:N, trap:N) runs,\n"
           "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter\n"
           "                         each\n"
-          "      --tasks[=SPEC]     how task counters learn the running task, as for\n"
-          "                         'tally profile --tasks' (default auto)\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
           "      --counters N       counters in the module (default 16, up to 1024)\n"
@@ -238,7 +237,6 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"width", required_argument, NULL, OPT_COUNT_OPTION},
     {"arrs", required_argument, NULL, OPT_COUNT_OPTION},
     {"map", required_argument, NULL, OPT_COUNT_OPTION},
-    {"tasks", optional_argument, NULL, OPT_COUNT_OPTION},
     {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
     {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
     {"at", required_argument, NULL, OPT_AT},
@@ -376,6 +374,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       o->tasks = optarg ? optarg : "auto";
+      o->count.tasks = o->tasks; /* and the statistics module's task counters */
       o->timed = true; /* the task layer is the exact profile's */
       break;
     case OPT_RAW: o->raw = true; break;
