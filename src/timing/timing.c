@@ -632,9 +632,10 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     for (int i = 0; i < 2; i++)
       if (w.left[i] && (h->reads >> w.rd[i] & 1u) && w.left[i] > need)
         need = w.left[i];
-    if (need > h->stall)
-      extra += need - h->stall;
-    else
+    uint32_t mine = need > h->stall ? need - h->stall : 0;
+    t->entry_extra[k] = (uint8_t)(mine > 255 ? 255 : mine);
+    extra += mine;
+    if (need < h->stall)
       need = h->stall;
     uint32_t cycles = h->base + need;
     for (int i = 0; i < 2; i++) {

@@ -289,6 +289,15 @@ typedef struct timing {
   timing_hazards hz_entry;
   const void *hz_entry_block;
   uint64_t hz_entry_instret;
+  /* What that entry's late results made each of the block's first
+   * instructions (head[]) wait beyond its own static stall (timing_hazard_entry),
+   * and whether the current block was entered with any: [pipeline]
+   * fetch_ahead lets an instruction's own wait pass during its refill,
+   * whether the late result came from its block or the one before, so a
+   * block split at a horizon takes the cycles the whole one does. */
+  uint8_t entry_extra[TIMING_HEADS];
+  bool entry_extra_on;
+  uint32_t entry_wait;      /* their sum: charged before the block's first op */
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
