@@ -101,7 +101,7 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs", "irq"]
 # Run only when asked (--area, or named in --only): hours of synthesis.
 OPTIONAL_EXPERIMENTS = ["area"]
 
@@ -883,6 +883,67 @@ def exp_tasks(t, out):
             out()
 
 
+IRQ_WORKLOAD = "rtos_uart"
+IRQ_INPUT = os.path.join(REPO, "target", "rtos", "rtos_uart.rx")
+
+
+def irq_run(t, core):
+    """tally run --tasks --uart-rx on rtos_uart: its --stats-json, checked:
+    the program's own check passed (status 0), and per source the tasks'
+    counts add up to the source's, their min and max to its min and max."""
+    out = t._tmpfile(".stats.json")
+    t._exec([t.binary, "run", "--core", core, "--tasks=tally", "--uart-rx", IRQ_INPUT, "--stats-json", out,
+             t.elf("rv32imac", IRQ_WORKLOAD)])
+    with open(out) as f:
+        d = json.load(f)
+    os.unlink(out)
+    if d["exit_status"] != 0:
+        raise ExperimentError(f"{IRQ_WORKLOAD} on {core}: exit status {d['exit_status']}")
+    for src, v in d["interrupts"].items():
+        per = v.get("tasks", [])
+        if (not per or sum(k["taken"] for k in per) != v["taken"]
+                or min(k["latency_min"] for k in per) != v["latency_min"]
+                or max(k["latency_max"] for k in per) != v["latency_max"]):
+            raise ExperimentError(f"{IRQ_WORKLOAD} on {core}: irq {src}'s latencies per task do not add up")
+    return d
+
+
+def exp_irq(t, out):
+    out("## Interrupt latency per task (tally run --tasks --uart-rx)")
+    out()
+    res = dict(zip(TASK_CORES, t.map(lambda c: irq_run(t, c), TASK_CORES)))
+    for src in sorted({s for d in res.values() for s in d["interrupts"]}, key=int):
+        names = []
+        for c in TASK_CORES:
+            for k in res[c]["interrupts"].get(src, {}).get("tasks", []):
+                if k["task"] not in names:
+                    names.append(k["task"])
+        rows = []
+        for nm in names:
+            row = [str(nm)]
+            for c in TASK_CORES:
+                k = {x["task"]: x for x in res[c]["interrupts"].get(src, {}).get("tasks", [])}.get(nm)
+                row += ["—"] * 3 if not k else [
+                    n(k["taken"]), f"{n(k['latency_min'])} / {n(k['latency_median'])} / {n(k['latency_max'])}",
+                    n(k["jitter"])]
+            rows.append(row)
+        tot = ["all"]
+        for c in TASK_CORES:
+            v = res[c]["interrupts"].get(src, {})
+            tot += [n(v.get("taken", 0)), f"{n(v.get('latency_min', 0))} / {n(v.get('latency_median', 0))} / "
+                    f"{n(v.get('latency_max', 0))}", n(v.get("jitter", 0))]
+        rows.append(tot)
+        hdr = ["running when the line rose"]
+        for c in TASK_CORES:
+            hdr += [f"{c} interrupts", "latency min / median / max", "jitter"]
+        out(f"### {IRQ_WORKLOAD}: PLIC source {src}")
+        out()
+        out(table(hdr, rows))
+        out()
+    out("Cycles of each run: " + ", ".join(f"{c} {n(res[c]['cycles'])}" for c in TASK_CORES) + ".")
+    out()
+
+
 # ---------------------------------------------------------------------------
 # SnoopP against gprof with -pg: the instrumented program's gprof profile,
 # the uninstrumented program's exact profile, and what -pg costs, exactly.
@@ -1646,7 +1707,7 @@ def main():
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
              "pg": exp_pg, "table8": exp_table8,
              "fig9": lambda t, out: exp_fig9(t, out, figures),
-             "tasks": exp_tasks,
+             "tasks": exp_tasks, "irq": exp_irq,
              "dvfs": lambda t, out: exp_dvfs(t, out, figures),
              "area": lambda t, out: exp_area(t, out, figures)}[e](t, out)
     except ExperimentError as err:

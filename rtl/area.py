@@ -2,9 +2,10 @@
 """Area of rtl/statmod.v and rtl/naive.v with yosys (docs/rtl-area.md).
 
   area.py check OUTDIR           one small iCE40 synthesis (CTest rtl.synth.small)
-  area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16, R=64)
+  area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16)
                                  in the default build and each small build
-                                 (TOTALS, SNAP), the table of docs/rtl-area.md
+                                 (TOTALS, SNAP, ARR_RAM, counter width R),
+                                 the table of docs/rtl-area.md
   area.py sweep OUTDIR [DOCS [FAMILIES [KS [R]]]]  the Statistics Module paper's Fig. 3: from 2 of
                                  each, S, P and n raised one at a time (KS, default
                                  2,4,8,16), the naive design (k signals, k ARRs, k^2
@@ -26,15 +27,16 @@ R_SWEEP = 32
 FAMILIES = {"ice40": "synth_ice40", "xilinx": "synth_xilinx"}
 
 
-def synth(outdir, design, family, S, P, N, R, totals=1, snap=1):
+def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0):
     """Returns (luts, ffs, cells) after synthesis, from yosys' stat."""
     os.makedirs(outdir, exist_ok=True)
     if design == "statmod":
         src, top, params = "statmod.v", "tally_statmod", f"-set S {S} -set P {P} -set N {N} -set R {R}"
-        params += f" -set TOTALS {totals} -set SNAP {snap}"
+        params += f" -set TOTALS {totals} -set SNAP {snap} -set ARR_RAM {arr_ram}"
     else:
         src, top, params = "naive.v", "tally_statmod_naive", f"-set S {S} -set P {P} -set R {R}"
-    tag = f"{design}_{family}_{S}_{P}_{N}_{R}" + ("" if totals and snap else f"_t{totals}_s{snap}")
+    tag = f"{design}_{family}_{S}_{P}_{N}_{R}" + ("" if totals and snap and not arr_ram else f"_t{totals}_s{snap}")
+    tag += f"_a{arr_ram}" if arr_ram else ""
     stat = os.path.join(outdir, tag + ".stat")
     script = (f"read_verilog {os.path.join(HERE, src)}; chparam {params} {top}; "
               f"{FAMILIES[family]} -top {top}; tee -q -o {stat} stat")
@@ -113,13 +115,23 @@ SNOOPP = (1, 16, 16, 64)   # S, P, n, R: 16 code ranges, 16 cycle counters of 64
 SNOOPP_PUBLISHED = (1719, 1129)   # 4-input LUTs, flip-flops (Virtex-II)
 
 
+SMALL_BUILDS = [  # name, R, TOTALS, SNAP, ARR_RAM
+    ("default", 64, 1, 1, 0), ("no totals", 64, 0, 1, 0), ("no snapshot", 64, 1, 0, 0), ("small", 64, 0, 0, 0),
+    ("small, ARRs in RAM", 64, 0, 0, 1), ("small, 32-bit counters", 32, 0, 0, 0),
+    ("small, 16-bit counters", 16, 0, 0, 0), ("small, ARRs in RAM, 32-bit counters", 32, 0, 0, 1),
+    ("small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1)]
+
+
 def small(outdir, families):
-    """SnoopP's configuration in the default build and each small build."""
-    print("| build | TOTALS | SNAP | family | LUTs | flip-flops |\n|---|--:|--:|---|--:|--:|")
-    for name, t, sn in [("default", 1, 1), ("no totals", 0, 1), ("no snapshot", 1, 0), ("small", 0, 0)]:
+    """SnoopP's configuration (S=1, P=16, n=16) in the default build and each small build."""
+    print("| build | R | TOTALS | SNAP | ARR_RAM | family | LUTs | flip-flops | block RAMs |\n"
+          "|---|--:|--:|--:|--:|---|--:|--:|--:|")
+    S, P, N, _ = SNOOPP
+    for name, R, t, sn, ar in SMALL_BUILDS:
         for fam in families:
-            luts, ffs, _ = synth(outdir, "statmod", fam, *SNOOPP, t, sn)
-            print(f"| {name} | {t} | {sn} | {fam} | {luts} | {ffs} |", flush=True)
+            luts, ffs, cells = synth(outdir, "statmod", fam, S, P, N, R, t, sn, ar)
+            rams = sum(v for k, v in cells.items() if k.startswith("SB_RAM") or k.startswith("RAMB"))
+            print(f"| {name} | {R} | {t} | {sn} | {ar} | {fam} | {luts} | {ffs} | {rams} |", flush=True)
     return 0
 
 

@@ -120,7 +120,7 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
   if (board && tally_board_lookup(json_string_value(board), &binfo, &berr) != 0)
     return snprintf(msg, msgsize, "'board': %s", berr.msg), -1;
   if (check_strings(json_object_get(req, "sets"), "sets", 64, "._-=", 80, msg, msgsize) ||
-      check_strings(json_object_get(req, "pairs"), "pairs", 256, "._-@$", 200, msg, msgsize) ||
+      check_strings(json_object_get(req, "pairs"), "pairs", 256, "._-@$%:", 200, msg, msgsize) ||
       check_strings(json_object_get(req, "args"), "args", 16, NULL, 256, msg, msgsize) ||
       check_number(req, "interval", 1, UINT32_MAX, msg, msgsize) ||
       check_number(req, "counters", 1, 1024, msg, msgsize) || check_number(req, "width", 1, 64, msg, msgsize) ||

@@ -230,9 +230,9 @@ static void one(serve_ctx *ctx, tally_store *s, uint64_t id, serve_reply *r) {
   }
   json_t *cs = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(cs, json_pack("{s:I,s:s?,s:s?,s:s?,s:b}", "index", (json_int_t)c[i].index, "signal",
+    json_array_append_new(cs, json_pack("{s:I,s:s?,s:s?,s:s?,s:b,s:s?}", "index", (json_int_t)c[i].index, "signal",
                                         c[i].signal, "where", c[i].where, "label", c[i].label, "enabled",
-                                        c[i].enabled));
+                                        c[i].enabled, "task", c[i].task));
   tally_store_counters_free(c, n);
   json_object_set_new(j, "events", cs);
   json_object_set_new(j, "totals", totals_json(&t));
