@@ -55,8 +55,9 @@ check fails.
 The figure needs matplotlib (Debian's python3-matplotlib, used through
 /usr/bin/python3 and scripts/intervals-plot.py), section pg
 riscv64-unknown-elf-gprof, section area yosys; all come with
-scripts/install-deps.sh. Without area, about 20 minutes on 2 idle cores
-(section dvfs most of it); --small runs them all in under a minute. Examples:
+scripts/install-deps.sh. Without area, some 20 minutes on 2 cores (section
+dvfs alone: 60 runs, 15 minutes of wall time on a loaded machine); --small
+runs them all in about a minute. Examples:
   bench/experiments.py                          # everything but area, Markdown on stdout
   bench/experiments.py --area                   # and the area sweep (hours)
   bench/experiments.py --small --area           # all of them small, area in minutes
