@@ -54,6 +54,6 @@ void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd,
 void timing_vexmin_exit_store(struct timing *t);
 
 /* The most one instruction can add to the cycle count at W wait states. */
-static inline uint32_t timing_vexmin_bound(uint32_t w) { return 48 + 4 * (w + 3); }
+static inline uint32_t timing_vexmin_bound(uint32_t w) { return 80 + 8 * w; }
 
 #endif
