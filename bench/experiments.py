@@ -29,6 +29,17 @@ Regenerates every table and figure of docs/experiments.md:
           the RTOS workloads (target/rtos) profiled per task with
           `tally profile --tasks` on two core models: per-task cycles,
           misses, switches and the tick handler's cost.
+  dvfs    DSPInst, section 5 (Figs. 10, 11): `tally dvfs` on dsp500 on all
+          thirteen workloads (time and energy against the original, the
+          oracle, the slowest static point), per region, the paper's
+          average from the trade-off curves (bench/dvfs/frontier.py),
+          the limits those suggest run for real, three operating points;
+          pictures (tally dvfs --svg) into FIGURES/dvfs-WORKLOAD.svg.
+  area    Statistics Module paper, Fig. 3: the module's LUTs and flip-flops
+          (yosys, rtl/area.py sweep) as signals, ranges and counters grow,
+          against the naive design, into FIGURES/rtl-area.png. Only with
+          --area or --only area: hours of synthesis at the paper's
+          sizes; with --small (k = 2, 3, R = 8, iCE40) some minutes.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -43,9 +54,12 @@ check fails.
 
 The figure needs matplotlib (Debian's python3-matplotlib, used through
 /usr/bin/python3 and scripts/intervals-plot.py), section pg
-riscv64-unknown-elf-gprof; both come with scripts/install-deps.sh. About
-4 minutes on 2 idle cores; --small runs everything in seconds. Examples:
-  bench/experiments.py                          # everything, Markdown on stdout
+riscv64-unknown-elf-gprof, section area yosys; all come with
+scripts/install-deps.sh. Without area, about 20 minutes on 2 idle cores
+(section dvfs most of it); --small runs them all in under a minute. Examples:
+  bench/experiments.py                          # everything but area, Markdown on stdout
+  bench/experiments.py --area                   # and the area sweep (hours)
+  bench/experiments.py --small --area           # all of them small, area in minutes
   bench/experiments.py --output /tmp/exp.md     # also write it to a file
   bench/experiments.py --only fig4,fig5         # some of the experiments
   bench/experiments.py --small                  # every experiment at small sizes (CI)
@@ -57,6 +71,7 @@ import csv
 import datetime
 import io
 import json
+import math
 import os
 import platform
 import re
@@ -77,6 +92,7 @@ from benchlib import cpu_model, first_line  # noqa: E402
 DEFAULT_SIZE = {
     "dhrystone": 30000, "aes": 320, "heapsort": 12000, "hanoi": 18, "crc32": 1024,
     "matmul": 96, "blast": 300, "qsort": 25000, "fft": 24, "dct": 5,
+    "mcomp": 5, "rotate": 1, "spmv": 2,
 }
 SIZE_UNIT = {
     "dhrystone": "passes", "aes": "blocks per key", "heapsort": "keys per round",
@@ -84,7 +100,9 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs", "irq"]
+# Run only when asked (--area, or named in --only): hours of synthesis.
+OPTIONAL_EXPERIMENTS = ["area"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -140,7 +158,7 @@ class Tally:
         with self.lock:
             self.commands.append(" ".join(shlex.quote(a) for a in shown))
 
-    def _exec(self, argv, timeout=RUN_TIMEOUT, cwd=None):
+    def _exec(self, argv, timeout=RUN_TIMEOUT, cwd=None, want_ok=True):
         self._record(argv)
         try:
             p = subprocess.run(argv, cwd=cwd or self.build, stdin=subprocess.DEVNULL,
@@ -150,7 +168,7 @@ class Tally:
         if p.returncode != 0:
             raise ExperimentError(f"exit status {p.returncode}: {' '.join(argv)}\n"
                                   f"{p.stderr[-2000:]}")
-        if not re.search(r": OK$", p.stdout, re.M):
+        if want_ok and not re.search(r": OK$", p.stdout, re.M):
             raise ExperimentError(f"the workload did not print OK: {' '.join(argv)}\n"
                                   f"{p.stdout[-2000:]}")
         return p
@@ -864,6 +882,67 @@ def exp_tasks(t, out):
             out()
 
 
+IRQ_WORKLOAD = "rtos_uart"
+IRQ_INPUT = os.path.join(REPO, "target", "rtos", "rtos_uart.rx")
+
+
+def irq_run(t, core):
+    """tally run --tasks --uart-rx on rtos_uart: its --stats-json, checked:
+    the program's own check passed (status 0), and per source the tasks'
+    counts add up to the source's, their min and max to its min and max."""
+    out = t._tmpfile(".stats.json")
+    t._exec([t.binary, "run", "--core", core, "--tasks=tally", "--uart-rx", IRQ_INPUT, "--stats-json", out,
+             t.elf("rv32imac", IRQ_WORKLOAD)])
+    with open(out) as f:
+        d = json.load(f)
+    os.unlink(out)
+    if d["exit_status"] != 0:
+        raise ExperimentError(f"{IRQ_WORKLOAD} on {core}: exit status {d['exit_status']}")
+    for src, v in d["interrupts"].items():
+        per = v.get("tasks", [])
+        if (not per or sum(k["taken"] for k in per) != v["taken"]
+                or min(k["latency_min"] for k in per) != v["latency_min"]
+                or max(k["latency_max"] for k in per) != v["latency_max"]):
+            raise ExperimentError(f"{IRQ_WORKLOAD} on {core}: irq {src}'s latencies per task do not add up")
+    return d
+
+
+def exp_irq(t, out):
+    out("## Interrupt latency per task (tally run --tasks --uart-rx)")
+    out()
+    res = dict(zip(TASK_CORES, t.map(lambda c: irq_run(t, c), TASK_CORES)))
+    for src in sorted({s for d in res.values() for s in d["interrupts"]}, key=int):
+        names = []
+        for c in TASK_CORES:
+            for k in res[c]["interrupts"].get(src, {}).get("tasks", []):
+                if k["task"] not in names:
+                    names.append(k["task"])
+        rows = []
+        for nm in names:
+            row = [str(nm)]
+            for c in TASK_CORES:
+                k = {x["task"]: x for x in res[c]["interrupts"].get(src, {}).get("tasks", [])}.get(nm)
+                row += ["—"] * 3 if not k else [
+                    n(k["taken"]), f"{n(k['latency_min'])} / {n(k['latency_median'])} / {n(k['latency_max'])}",
+                    n(k["jitter"])]
+            rows.append(row)
+        tot = ["all"]
+        for c in TASK_CORES:
+            v = res[c]["interrupts"].get(src, {})
+            tot += [n(v.get("taken", 0)), f"{n(v.get('latency_min', 0))} / {n(v.get('latency_median', 0))} / "
+                    f"{n(v.get('latency_max', 0))}", n(v.get("jitter", 0))]
+        rows.append(tot)
+        hdr = ["running when the line rose"]
+        for c in TASK_CORES:
+            hdr += [f"{c} interrupts", "latency min / median / max", "jitter"]
+        out(f"### {IRQ_WORKLOAD}: PLIC source {src}")
+        out()
+        out(table(hdr, rows))
+        out()
+    out("Cycles of each run: " + ", ".join(f"{c} {n(res[c]['cycles'])}" for c in TASK_CORES) + ".")
+    out()
+
+
 # ---------------------------------------------------------------------------
 # SnoopP against gprof with -pg: the instrumented program's gprof profile,
 # the uninstrumented program's exact profile, and what -pg costs, exactly.
@@ -1188,6 +1267,348 @@ def exp_fig9(t, out, figures):
 
 
 # ---------------------------------------------------------------------------
+# DSPInst section 5: profile-guided DVFS (tally dvfs), Figures 10 and 11
+
+DVFS_CORE = "dsp500"
+DVFS_WORKLOADS = ["mcomp", "rotate", "spmv", "dhrystone", "aes", "heapsort", "hanoi", "crc32",
+                  "matmul", "blast", "qsort", "fft", "dct"]
+DVFS_MEMORY_BOUND = ["mcomp", "rotate", "spmv"]
+DVFS_OPTS = ["--max-slowdown", "5"]          # besides the defaults (thresholds, loop regions, oracle)
+DVFS_OWN_LIMITS_OPTS = ["--no-oracle"]       # the runs at the limits the trade-off curves suggest
+DVFS_FRONTIER_BUDGETS = ["0.80%", "2.00%"]    # the paper's average slowdown; if nothing fits, 2%
+DVFS_3POINTS = "500:1.2,375:1.1,250:1.0"
+DVFS_3POINTS_WORKLOADS = ["blast", "spmv", "rotate", "mcomp"]
+DVFS_3POINTS_OPTS = []
+DVFS_PICTURES = ["rotate", "blast", "spmv"]   # --svg: the paper's Figures 10 and 11
+DVFS_TIMEOUT = 3600                           # one tally dvfs (the oracle runs up to 64 programs)
+DVFS_SIZE = {}                                # sizes other than DEFAULT_SIZE's (--small)
+DVFS_SMALL_MODEL = None                       # --small: dsp500 scaled down (small_dvfs_model)
+
+
+def with_limit(opts, limit):
+    """opts with --max-slowdown set to limit."""
+    o = list(opts)
+    if "--max-slowdown" in o:
+        i = o.index("--max-slowdown")
+        del o[i:i + 2]
+    return o + ["--max-slowdown", str(limit)]
+
+
+def small_dvfs_model(t):
+    """--small: dsp500 with a 2 KiB D-cache and a 100-cycle PLL relock, so
+    that a small run has memory-bound loops worth switching (written to the
+    scratch folder; the rest of the model is cores/dsp500.ini's)."""
+    with open(os.path.join(REPO, "cores", "dsp500.ini")) as fh:
+        text = fh.read()
+    small = re.sub(r"(?m)^name = dsp500$", "name = dsp500-small", text)
+    small = re.sub(r"(?ms)(^\[dcache\].*?^size = )32K$", r"\g<1>2K", small)
+    small = re.sub(r"(?m)^pll_relock_cycles = \d+", "pll_relock_cycles = 100", small)
+    if small.count("dsp500-small") != 1 or "size = 2K" not in small or "pll_relock_cycles = 100" not in small:
+        raise ExperimentError("dvfs --small: cores/dsp500.ini no longer has the keys the small model changes")
+    path = os.path.join(t.tmp, "dsp500-small.ini")
+    with open(path, "w") as fh:
+        fh.write(small)
+    return path
+
+_NUM = r"(\d+)\s+([\d.]+)\s+([\d.]+)"
+_PCT = r"([-+][\d.]+)%"
+
+
+def parse_dvfs(text, argv):
+    """The figures of a tally dvfs report: the measured table's rows
+    (region, point, original and switched cycles / us / uJ, time and energy
+    change), its "outside" and "whole run" rows, and the references."""
+    lines = text.splitlines()
+    try:
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("measured on tally"))
+    except StopIteration:
+        raise ExperimentError(f"no measured table in the report of {' '.join(argv)}")
+    rows, outside, whole = [], None, None
+    for ln in lines[start:]:
+        m = re.match(r"^  (.+?)\s+(\d+)/(\d\.\d\d)\s+" + _NUM + r"\s+" + _NUM + r"\s+" + _PCT + r"\s+" + _PCT + "$",
+                     ln)
+        if m:
+            r = {"region": m.group(1), "mhz": int(m.group(2)), "volt": m.group(3),
+                 "orig": (int(m.group(4)), float(m.group(5)), float(m.group(6))),
+                 "dvfs": (int(m.group(7)), float(m.group(8)), float(m.group(9))),
+                 "time": float(m.group(10)), "energy": float(m.group(11))}
+            if r["region"] == "outside the regions":
+                outside = r
+            else:
+                rows.append(r)
+            continue
+        m = re.match(r"^  whole run\s+" + _NUM + r"\s+" + _NUM + r"\s+" + _PCT + r"\s+" + _PCT + "$", ln)
+        if m:
+            whole = {"orig": (int(m.group(1)), float(m.group(2)), float(m.group(3))),
+                     "dvfs": (int(m.group(4)), float(m.group(5)), float(m.group(6))),
+                     "time": float(m.group(7)), "energy": float(m.group(8))}
+            break
+    if outside is None or whole is None:
+        raise ExperimentError(f"the measured table has no outside or whole-run row: {' '.join(argv)}")
+    ref = r"\s+(\d+) cycles\s+([\d.]+) us\s+([\d.]+) uJ"
+    chg = r"\s+time\s+" + _PCT + r"\s+energy\s+" + _PCT
+    m = re.search(r"^  original" + ref + "$", text, re.M)
+    tool = re.search(r"^  tally dvfs" + ref + chg, text, re.M)
+    if not m or not tool:
+        raise ExperimentError(f"no original or tally dvfs reference row: {' '.join(argv)}")
+    statics = [(s.group(1), int(s.group(2)), float(s.group(5)), float(s.group(6)))
+               for s in re.finditer(r"^  static (\S+) \(whole program\)" + ref + chg, text, re.M)]
+    orc = re.search(r"^  oracle \((\w+), (\d+) runs?\)" + ref + chg, text, re.M)
+    return {"rows": rows, "outside": outside, "whole": whole,
+            "original": (int(m.group(1)), float(m.group(2)), float(m.group(3))),
+            "tool": (int(tool.group(1)), float(tool.group(4)), float(tool.group(5))),
+            "statics": statics,
+            "oracle": (orc.group(1), int(orc.group(2)), float(orc.group(6)), float(orc.group(7))) if orc else None}
+
+
+def dvfs_run(t, name, opts, core, svg=None, csvp=None):
+    """tally dvfs on one workload; OUT.elf keeps the workload's file name
+    (in a folder of its own) so that `tally run` gives it the same argv[0].
+    Checks the report's sums and both programs against tally run."""
+    size = DVFS_SIZE.get(name, DEFAULT_SIZE[name])
+    outdir = t._tmpfile(".dvfs")
+    os.makedirs(outdir)
+    out_elf = os.path.join(outdir, name + ".elf")
+    argv = [t.binary, "dvfs", "--core", core] + list(opts)
+    if csvp:
+        argv += ["--tradeoff-csv", csvp]
+    if svg:
+        argv += ["--svg", svg]
+    argv += [t.elf("rv32imac", name), "-o", out_elf, str(size)]
+    p = t._exec(argv, timeout=DVFS_TIMEOUT, want_ok=False)
+    r = parse_dvfs(p.stdout, argv)
+    r["report"] = p.stdout.rstrip("\n").replace(t.tmp + os.sep, "OUT.")
+    w, rows = r["whole"], r["rows"] + [r["outside"]]
+    for k in ("orig", "dvfs"):
+        if sum(x[k][0] for x in rows) != w[k][0]:
+            raise ExperimentError(f"dvfs {name}: the measured rows' cycles do not add up to the whole run's "
+                                  f"({k}): {' '.join(argv)}")
+        for i, unit in ((1, "us"), (2, "uJ")):
+            if abs(sum(x[k][i] for x in rows) - w[k][i]) > 0.002 * len(rows):
+                raise ExperimentError(f"dvfs {name}: the measured rows' {unit} do not add up to the whole "
+                                      f"run's ({k}): {' '.join(argv)}")
+    if w["orig"][0] != r["original"][0] or w["dvfs"][0] != r["tool"][0]:
+        raise ExperimentError(f"dvfs {name}: the measured table and the references disagree: {' '.join(argv)}")
+    limit = float(opts[opts.index("--max-slowdown") + 1]) if "--max-slowdown" in opts else 5.0
+    if r["tool"][1] > limit:
+        raise ExperimentError(f"dvfs {name}: {r['tool'][1]:+.2f}% time, over --max-slowdown {limit}")
+    if r["oracle"] and r["oracle"][0] == "exhaustive" and r["oracle"][3] > r["tool"][2] + 1e-9:
+        raise ExperimentError(f"dvfs {name}: the exhaustive oracle takes more energy than the tool")
+    # both programs again, by tally run: the same cycles, time and energy
+    for which, elf, want in (("original", None, r["original"]), ("DVFS'd", out_elf, w["dvfs"])):
+        st = t.run("rv32imac", name, size, core=core, elf=elf)
+        e_uj = st["energy_j"]["total"] * 1e6
+        # --stats-json's seconds have 9 significant digits
+        if st["cycles"] != want[0] or abs(st["seconds"] * 1e6 - want[1]) > max(0.002, 2e-8 * want[1]) or \
+                abs(e_uj - want[2]) > max(0.002, 1e-5 * e_uj):
+            raise ExperimentError(f"dvfs {name}: tally run of the {which} program gives {st['cycles']} cycles, "
+                                  f"{st['seconds'] * 1e6:.3f} us, {e_uj:.3f} uJ; the report {want}")
+    return r
+
+
+def frontier_limits(text):
+    """From frontier.py's table: the workloads in the best choice at the
+    paper's average slowdown (or, when that choice is empty, at 2%), each
+    with its slowdown there rounded up to the trade-off CSV's 0.25% steps:
+    the --max-slowdown its own curve suggests."""
+    for budget in DVFS_FRONTIER_BUDGETS:
+        m = re.search(r"^\| " + re.escape(budget) + r" \| [\d.]+% \| (.*) \|$", text, re.M)
+        if m and m.group(1) != "none":
+            return budget, [(w, math.ceil(float(x) / 0.25 - 1e-9) * 0.25)
+                            for w, x in re.findall(r"(\S+): \+([\d.]+)%", m.group(1))]
+    return None, []
+
+
+def region_names(r):
+    return ", ".join(f"`{x['region']}`" for x in r["rows"]) or "none"
+
+
+def exp_dvfs(t, out, figures):
+    out("## DSPInst section 5 — profile-guided DVFS (Figures 10 and 11)")
+    out()
+    opts = DVFS_OPTS
+    core = small_dvfs_model(t) if DVFS_SMALL_MODEL else DVFS_CORE
+    csvdir = t._tmpfile(".tradeoff")
+    os.makedirs(csvdir)
+    pictures = {}
+    if figures:
+        os.makedirs(figures, exist_ok=True)
+
+    def one(w):
+        svg = os.path.join(figures, f"dvfs-{w}.svg") if figures and w in DVFS_PICTURES else None
+        if svg:
+            pictures[w] = svg
+        return dvfs_run(t, w, opts, core, svg=svg, csvp=os.path.join(csvdir, w + ".csv"))
+    res = dict(zip(DVFS_WORKLOADS, t.map(one, DVFS_WORKLOADS)))
+    model = DVFS_CORE if core == DVFS_CORE else f"{DVFS_SMALL_MODEL} (dsp500 with a 2 KiB D-cache and a 100-cycle PLL relock)"
+    out(f"`tally dvfs --core {DVFS_CORE if core == DVFS_CORE else 'MODEL'} {' '.join(opts)}` on {model}, "
+        f"{len(DVFS_WORKLOADS)} workloads (rv32imac, sizes " +
+        ", ".join(f"{w} {DVFS_SIZE.get(w, DEFAULT_SIZE[w])}" for w in DVFS_WORKLOADS) + "); time "
+        "and energy of whole runs against the original, measured by running both on tally. Checked: "
+        "the measured table's rows add up to the whole run, which equals the references and "
+        "`tally run` of both programs (cycles, time, energy); the time is within the limit; the "
+        "tool never takes less energy than the exhaustive oracle.")
+    out()
+    rows, sums = [], {"all": [0.0, 0.0, 0], "memory-bound": [0.0, 0.0, 0]}
+    for w in DVFS_WORKLOADS:
+        r = res[w]
+        orc = r["oracle"]
+        st = r["statics"][-1] if r["statics"] else None
+        rows.append([w, region_names(r), spct(r["tool"][1]), spct(r["tool"][2]),
+                     f"({orc[0]}, {orc[1]}) {spct(orc[2])} / {spct(orc[3])}" if orc else "not run",
+                     f"{st[0]}: {spct(st[2])} / {spct(st[3])}" if st else ""])
+        for k in ("all", "memory-bound"):
+            if k == "all" or w in DVFS_MEMORY_BOUND:
+                sums[k][0] += r["tool"][1]
+                sums[k][1] += r["tool"][2]
+                sums[k][2] += 1
+    for k, (tm, en, cnt) in sums.items():
+        if cnt:
+            rows.append([f"**average, {k} ({cnt})**", "", f"**{spct(tm / cnt)}**", f"**{spct(en / cnt)}**", "", ""])
+    out(table(["workload", "chosen regions", "tally dvfs time", "energy", "oracle (kind, runs) time / energy",
+               "slowest static point: time / energy"], rows, "llrrll"))
+    out()
+    out("Per region (the paper's Figures 10 and 11: each chosen region's own instructions, and the "
+        "code outside them with the switch code and its relocks):")
+    out()
+    prow = []
+    for w in DVFS_WORKLOADS:
+        for x in res[w]["rows"] + ([res[w]["outside"]] if res[w]["rows"] else []):
+            prow.append([w, f"`{x['region']}`" if x is not res[w]["outside"] else "outside the regions",
+                         f"{x['mhz']}/{x['volt']}", n(x["orig"][0]), n(x["dvfs"][0]), spct(x["time"]),
+                         spct(x["energy"])])
+    out(table(["workload", "region", "MHz/V", "cycles (original)", "cycles (switched)", "time", "energy"],
+              prow or [["(none)", "", "", "", "", "", ""]], "lllrrrr"))
+    out()
+    for w, svg in pictures.items():
+        if not os.path.exists(svg) or b"<svg" not in open(svg, "rb").read(4096):
+            raise ExperimentError(f"dvfs: tally dvfs --svg wrote no SVG picture to {svg}")
+        out(f"![{w}: time and energy of the switched regions, outside them and of the whole run]"
+            f"({os.path.relpath(svg, os.path.join(REPO, 'docs'))})")
+        out()
+    out("The paper's average, met with each workload at its own point of its trade-off curve "
+        "(`--tradeoff-csv`; the best average over all the workloads for each average slowdown, "
+        "predicted, by bench/dvfs/frontier.py):")
+    out()
+    p = subprocess.run([sys.executable, os.path.join(REPO, "bench", "dvfs", "frontier.py"), csvdir]
+                       + DVFS_WORKLOADS, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"dvfs: frontier.py failed: {p.stderr.strip()[-500:]}")
+    out(p.stdout.rstrip("\n"))
+    out()
+
+    # each workload at its own limit, run for real
+    main_limit = float(opts[opts.index("--max-slowdown") + 1])
+    budget, chosen = frontier_limits(p.stdout)
+    limits = {w: lim for w, lim in chosen if lim < main_limit}
+    own = dict(zip(limits, t.map(
+        lambda w: dvfs_run(t, w, with_limit(opts, f"{limits[w]:g}") + DVFS_OWN_LIMITS_OPTS, core), limits)))
+    orow, tt, te = [], 0.0, 0.0
+    for w in DVFS_WORKLOADS:
+        r = own.get(w, res[w])
+        tt += r["tool"][1]
+        te += r["tool"][2]
+        if r["rows"] or w in own:
+            orow.append([w, f"{limits.get(w, main_limit):g}%", spct(r["tool"][1]), spct(r["tool"][2])])
+    nw = len(DVFS_WORKLOADS)
+    orow.append([f"**average, all {nw}**", "", f"**{spct(tt / nw)}**", f"**{spct(te / nw)}**"])
+    out(f"Run for real, each workload of the best choice at {budget or 'any'} average slowdown with "
+        "its point's slowdown, rounded up to 0.25%, as its limit (" +
+        (", ".join(f"{w} `--max-slowdown {lim:g}`" for w, lim in limits.items()) or "none below "
+         f"{main_limit:g}%") + f"; the others at {main_limit:g}% as above; workloads that switch nothing "
+        "are left out of the rows, not the average):")
+    out()
+    out(table(["workload", "limit", "tally dvfs time", "energy"], orow, "lrrr"))
+    out()
+
+    # three operating points
+    three = t.map(lambda w: dvfs_run(t, w, opts + ["--points", DVFS_3POINTS] + DVFS_3POINTS_OPTS, core),
+                  DVFS_3POINTS_WORKLOADS)
+    trow = []
+    for w, r in zip(DVFS_3POINTS_WORKLOADS, three):
+        orc = r["oracle"]
+        m = re.search(r": ([\d.]+)% of the oracle's saving", r["report"])
+        trow.append([w, spct(r["tool"][1]), spct(r["tool"][2]),
+                     f"({orc[0]}, {orc[1]}) {spct(orc[2])} / {spct(orc[3])}" if orc else "not run",
+                     f"{m.group(1)}%" if m else "", region_names(r)])
+    out(f"With three operating points (`--points {DVFS_3POINTS}`; the middle one an assumption "
+        "between the paper's two):")
+    out()
+    out(table(["workload", "tally dvfs time", "energy", "oracle (kind, runs) time / energy",
+               "share of the oracle's saving", "regions"], trow, "lrrlrl"))
+    out()
+    out("<details><summary>The tally dvfs reports</summary>")
+    out()
+    for title, r in [(w, res[w]) for w in DVFS_WORKLOADS] + \
+            [(f"{w} --max-slowdown {limits[w]}", own[w]) for w in own] + \
+            [(f"{w} --points {DVFS_3POINTS}", r) for w, r in zip(DVFS_3POINTS_WORKLOADS, three)]:
+        out(f"#### {title}")
+        out()
+        out("```")
+        out(r["report"])
+        out("```")
+        out()
+    out("</details>")
+    out()
+
+
+# ---------------------------------------------------------------------------
+# Statistics Module paper, Fig. 3: the module's area against the naive
+# design (yosys, through rtl/area.py). Hours at the paper's sizes, so only
+# with --area (or --only area); --small sweeps two sizes on iCE40 in minutes.
+
+AREA_KS, AREA_R, AREA_FAMILIES = [2, 4, 8, 16], 32, ["ice40", "xilinx"]
+AREA_FILE = "rtl-area.png"
+AREA_TIMEOUT = 6 * 3600
+
+
+def exp_area(t, out, figures):
+    out("## Statistics Module Fig. 3 — the module's area against the naive design (yosys)")
+    out()
+    if not shutil.which("yosys"):
+        raise ExperimentError("area: no yosys on PATH (Debian's yosys; scripts/install-deps.sh)")
+    sys.path.insert(0, os.path.join(REPO, "rtl"))
+    import area  # noqa: E402  (rtl/area.py: the synthesis and the hand count of flip-flops)
+    work, docs = t._tmpfile(".synth"), t._tmpfile(".area")
+    py = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    argv = [py, os.path.join(REPO, "rtl", "area.py"), "sweep", work, docs, ",".join(AREA_FAMILIES),
+            ",".join(str(k) for k in AREA_KS), str(AREA_R)]
+    with t.lock:
+        t.commands.append("rtl/area.py sweep OUT.synth OUT.area " + " ".join(argv[5:]))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=AREA_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"area: rtl/area.py sweep failed (exit {p.returncode}): {p.stderr.strip()[-800:]}")
+    with open(os.path.join(docs, "rtl-area.csv"), newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    want = len(AREA_KS) * 4 * len(AREA_FAMILIES) + (len(AREA_FAMILIES) if 4 in AREA_KS else 0)
+    if len(rows) != want:
+        raise ExperimentError(f"area: {len(rows)} synthesis results, {want} expected")
+    for r in rows:
+        S, P, N, R, luts, ffs = (int(r[k]) for k in ("S", "P", "N", "R", "luts", "ffs"))
+        if luts <= 0 or (r["design"] == "statmod" and ffs < area.min_ffs(S, P, N, R)):
+            raise ExperimentError(f"area: {r['series']} S={S} P={P} n={N} R={R} on {r['family']}: {luts} LUTs, "
+                                  f"{ffs} flip-flops, fewer than the {area.min_ffs(S, P, N, R)} the module keeps")
+    out(f"`rtl/area.py sweep` (yosys `synth_ice40`/`synth_xilinx`): from 2 signals, 2 ARRs and 2 counters "
+        f"of R = {AREA_R} bits, one raised at a time to k = {', '.join(map(str, AREA_KS))}; the naive design "
+        "with k signals, k ARRs and k² counters. Checked: every statistics-module build keeps at least "
+        "the flip-flops counted by hand (rtl/area.py min_ffs).")
+    out()
+    out(table(["series", "family", "k", "S", "P", "n", "R", "LUTs", "flip-flops"],
+              [[r["series"], r["family"], r["k"], r["S"], r["P"], r["N"], r["R"], n(int(r["luts"])),
+                n(int(r["ffs"]))] for r in rows], "llrrrrrrr"))
+    out()
+    png = os.path.join(docs, "images", "rtl-area.png")
+    if figures and os.path.exists(png):
+        os.makedirs(figures, exist_ok=True)
+        dest = os.path.join(figures, AREA_FILE)
+        shutil.copyfile(png, dest)
+        out(f"![LUTs as S, P and n grow, and the naive design]({os.path.relpath(dest, os.path.join(REPO, 'docs'))})")
+        out()
+    elif figures:
+        raise ExperimentError("area: rtl/area.py drew no plot (python3-matplotlib for /usr/bin/python3)")
+
+
+# ---------------------------------------------------------------------------
 # --small: the same experiments and checks at sizes that run in seconds.
 
 SMALL_SIZE = {
@@ -1213,6 +1634,18 @@ def use_small_sizes():
     PG_RUNS[:] = [("dhry", [100, 2000]), ("aes", [2])]
     TABLE8_RUNS[:] = [("dhry", [10, 100]), ("aes", [2])]
     FIG9_WORKLOAD, FIG9_SIZE, FIG9_INTERVAL = "heapsort", 200, 5000
+    global DVFS_SMALL_MODEL
+    DVFS_SMALL_MODEL = "dsp500-small"
+    DVFS_WORKLOADS[:] = ["heapsort"]
+    DVFS_SIZE["heapsort"] = 2000
+    DVFS_OPTS[:] = ["--max-slowdown", "5", "--min-misses", "500", "--min-relocks", "2",
+                    "--switch-cycles", "500", "--no-oracle"]
+    DVFS_OWN_LIMITS_OPTS[:] = ["--no-oracle", "--descent-only"]
+    DVFS_3POINTS_WORKLOADS[:] = ["heapsort"]
+    DVFS_3POINTS_OPTS[:] = ["--descent-only"]
+    DVFS_PICTURES[:] = ["heapsort"]
+    global AREA_R, AREA_FILE
+    AREA_KS[:], AREA_R, AREA_FAMILIES[:], AREA_FILE = [2, 3], 8, ["ice40"], "rtl-area-small.png"
 
 
 def main():
@@ -1221,7 +1654,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(REPO, "build"),
                     help="build folder with tally and target/ (default: build/)")
     ap.add_argument("--tally", help="the tally binary (default: BUILD/tally)")
-    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS))
+    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS + OPTIONAL_EXPERIMENTS))
+    ap.add_argument("--area", action="store_true",
+                    help="also the area sweep (yosys: hours; minutes with --small)")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
     ap.add_argument("--output", help="also write the Markdown to this file (as it is made; "
                     "a failed check is written there too)")
@@ -1239,10 +1674,11 @@ def main():
     tally = os.path.abspath(args.tally or os.path.join(build, "tally"))
     if not os.access(tally, os.X_OK):
         sys.exit(f"experiments.py: no tally binary at {tally} (--tally or --build)")
-    only = args.only.split(",") if args.only else EXPERIMENTS
+    only = args.only.split(",") if args.only else EXPERIMENTS + (OPTIONAL_EXPERIMENTS if args.area else [])
     for e in only:
-        if e not in EXPERIMENTS:
-            sys.exit(f"experiments.py: unknown experiment {e!r} (one of {', '.join(EXPERIMENTS)})")
+        if e not in EXPERIMENTS + OPTIONAL_EXPERIMENTS:
+            sys.exit(f"experiments.py: unknown experiment {e!r} (one of "
+                     f"{', '.join(EXPERIMENTS + OPTIONAL_EXPERIMENTS)})")
 
     if args.small:
         use_small_sizes()
@@ -1270,7 +1706,9 @@ def main():
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
              "pg": exp_pg, "table8": exp_table8,
              "fig9": lambda t, out: exp_fig9(t, out, figures),
-             "tasks": exp_tasks}[e](t, out)
+             "tasks": exp_tasks, "irq": exp_irq,
+             "dvfs": lambda t, out: exp_dvfs(t, out, figures),
+             "area": lambda t, out: exp_area(t, out, figures)}[e](t, out)
     except ExperimentError as err:
         out(f"**Stopped: {err}**")
         out.close()

@@ -58,6 +58,13 @@ int tally_control_set_arr(tally_control *c, unsigned index, uint32_t lo, uint32_
 /* arr: an ARR index or TALLY_CONTROL_ANYWHERE. */
 int tally_control_set_counter(tally_control *c, unsigned index, int signal, unsigned arr, bool enabled,
                               tally_error *err);
+/* Task register `index` (1..16) names a task (docs/protocol.md, SET_TASK);
+ * "" empties it. */
+int tally_control_set_task(tally_control *c, unsigned index, const char *name, tally_error *err);
+/* A counter that counts only while the task of task register `task`
+ * (1..16) runs (SET_COUNTER's task byte); task 0: whatever runs. */
+int tally_control_set_task_counter(tally_control *c, unsigned index, int signal, unsigned arr, bool enabled,
+                                   unsigned task, tally_error *err);
 int tally_control_start(tally_control *c, tally_error *err);
 int tally_control_stop(tally_control *c, tally_error *err);
 

@@ -74,6 +74,15 @@ void tally_run_info_from(tally_sim *sim, tally_stop stop, int exit_status, tally
  * (gmon.out: "histogram scaled to fit gprof's 16-bit bins: ..."). */
 int tally_export_profile(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt, FILE *f,
                          tally_error *err);
+/* One task's gmon.out (fmt TALLY_PROFILE_GMON or TALLY_PROFILE_GMON_CYCLES)
+ * of a task-aware profile: `task` indexes tally_profile_tasks. Its
+ * histogram holds each function's self cycles in the task (exact per
+ * function; within a function its instructions share them in the whole
+ * run's proportions), its arcs the calls made while the task ran (the
+ * function a task began in: called from <spontaneous>). TALLY_E_USAGE for
+ * another format or a task the profile does not have. */
+int tally_export_profile_task(const tally_profile *p, const tally_run_info *info, tally_profile_format fmt,
+                              size_t task, FILE *f, tally_error *err);
 int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
                              char **buf, size_t *len, tally_error *err);
 
@@ -166,6 +175,11 @@ int tally_export_symbols(const tally_symbols_opts *o, FILE *f, tally_error *err)
 /* Cycles, CPI, time, energy, cache hit rates and every signal's total, as
  * `tally run --stats` prints them, or as JSON (`--stats-json`). */
 int tally_export_stats(tally_sim *sim, bool json, int exit_status, FILE *f, tally_error *err);
+/* The same with a task-aware profile of the run (tally_profile_tasks_enable;
+ * NULL: as tally_export_stats): the JSON's interrupt sources get their
+ * latencies per task that was running when the line rose (tally_irq_tasks). */
+int tally_export_stats_tasks(tally_sim *sim, const tally_profile *p, bool json, int exit_status, FILE *f,
+                             tally_error *err);
 
 /* Why a run stopped: for TALLY_STOP_TRAP the cause, the PC as
  * symbol+offset, the instruction, mtval and every register; otherwise

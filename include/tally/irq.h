@@ -54,6 +54,28 @@ size_t tally_irq_sources(tally_sim *sim, tally_irq_source *out, size_t max);
 
 /* Every latency measured for source src, in order; *n of them. */
 const uint64_t *tally_irq_latencies(tally_sim *sim, unsigned src, size_t *n);
+/* The cycle each of those interrupts' line rose, in the same order. */
+const uint64_t *tally_irq_rises(tally_sim *sim, unsigned src, size_t *n);
+
+/* Latency per source and per task that was running when the line rose,
+ * with a task-aware profile (tally_profile_tasks_enable) of the same run:
+ * the task is the one the profile's timeline (tally_profile_task_changes)
+ * has running in the cycle before the rise's (the one that ran when the
+ * line rose: a change at the rise's cycle is the interrupt's own trap when
+ * it is taken at once); a trap context ("irq:7") when the line rose while
+ * a handler ran. */
+typedef struct tally_irq_task {
+  unsigned source;            /* PLIC source id */
+  int task;                   /* index into tally_profile_tasks(p); -1: the rise is past the
+                                 timeline's end (its log filled up), the task is not known */
+  uint64_t taken;             /* interrupts taken whose line rose while it ran */
+  uint64_t lat_min, lat_median, lat_max; /* cycles (median: the lower middle one) */
+} tally_irq_task;
+
+/* Per source (ascending), per task (by index, -1 last): into out[max];
+ * returns how many there are (0 without tasks or without a PLIC). The
+ * entries of a source add up to its tally_irq_source.taken. */
+size_t tally_irq_tasks(tally_sim *sim, const tally_profile *p, tally_irq_task *out, size_t max);
 
 #ifdef __cplusplus
 }

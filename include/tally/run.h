@@ -69,19 +69,25 @@ typedef struct tally_measure_params {
 
 void tally_measure_params_default(tally_measure_params *p);
 
-/* One event: a signal, counted anywhere or only while the PC is in [lo, hi). */
+/* One event: a signal, counted anywhere or only while the PC is in [lo, hi),
+ * and whatever runs or only while one task runs. */
 typedef struct tally_event {
   int signal;          /* tally_signal_lookup id */
   bool anywhere;
   uint32_t lo, hi;     /* [lo, hi) when !anywhere */
   const char *func;    /* the function the range was named by, or NULL (a range given by addresses) */
+  const char *task;    /* the task (or trap context, "irq:7") it counts in, or NULL: whatever runs */
+  char text[192];      /* where func and task point when the spec names a task */
 } tally_event;
 
 /* Parses a plain spec "SIGNAL", "SIGNAL@FUNCTION" or "SIGNAL@0xLO-0xHI"
- * (SIGNAL a catalog name or number). A function name is kept as given
- * (ev->func points into spec) and resolved by tally_measure_add_event;
- * lo = hi = 0 until then. Unknown signals get up to four suggestions in
- * err. Needs no simulation: for checking options before loading. */
+ * (SIGNAL a catalog name or number), each optionally followed by "%TASK"
+ * ("cycle@main%alpha": only while task alpha runs), or "SIGNAL@%TASK"
+ * (anywhere, only while TASK runs). A function name is kept as given
+ * (ev->func points into spec, or into ev->text with a task) and resolved
+ * by tally_measure_add_event; lo = hi = 0 until then. Unknown signals get
+ * up to four suggestions in err. Needs no simulation: for checking options
+ * before loading. */
 int tally_event_parse(const char *spec, tally_event *ev, tally_error *err);
 
 typedef struct tally_measure tally_measure;
@@ -101,6 +107,17 @@ int tally_measure_add(tally_measure *m, const char *spec, tally_error *err);
 /* The same from numbers: ev->func, when given with !anywhere, is resolved
  * if lo == hi, else only names the range. */
 int tally_measure_add_event(tally_measure *m, const tally_event *ev, tally_error *err);
+
+/* Task counters (an event with a task) follow the running task through
+ * the profile's task layer (tally_profile_tasks_enable; docs/profile.md,
+ * "Tasks"), turned on when the first such event is added: spec is its
+ * --tasks spec (NULL or "auto": the kernel conventions). Call before
+ * adding one to choose another. */
+int tally_measure_tasks(tally_measure *m, const char *spec, tally_error *err);
+/* After the run: -1 with err when an event names a task that never ran
+ * ("'cycle@%alpa': no task 'alpa' ran; the tasks seen: alpha, beta, idle,
+ * irq:7"), 0 otherwise. Its counts (0) are still the run's. */
+int tally_measure_check_tasks(const tally_measure *m, tally_error *err);
 
 /* ---- Where the intervals go -------------------------------------------
  * Choose before tally_measure_start. Any combination; with none, the
@@ -262,7 +279,9 @@ typedef struct tally_event_info {
   uint32_t counter;          /* the module counter it runs on */
   const char *signal;        /* catalog name: "dcache.read_miss" */
   const char *label;         /* plain words: "data-cache read misses in MixColumns" */
-  const char *where;         /* "MixColumns", "0x80000100-0x80000180" or "anywhere" */
+  const char *where;         /* "MixColumns", "0x80000100-0x80000180" or "anywhere"; with a
+                                task "MixColumns%alpha", "%alpha" */
+  const char *task;          /* the task it counts in, or NULL: whatever runs */
   bool anywhere;
   uint32_t lo, hi;
   uint64_t total;            /* the run's total (0 before the final record) */

@@ -90,6 +90,7 @@ typedef struct tally_store_counter {
   uint32_t lo, hi;
   char *where, *label;             /* "MixColumns", "data-cache read misses in MixColumns"; NULL if not given */
   bool enabled;
+  const char *task;                /* a task counter's task (the end of where: "MixColumns%alpha"), or NULL */
 } tally_store_counter;
 
 /* A run's configured counters, by index. */

@@ -321,17 +321,22 @@ void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size
 /* ---- Engine -------------------------------------------------------------
  * How functional runs execute: the interpreter, or the translator of guest
  * blocks into host code (x86-64 Linux only; docs/jit.md). Both give the
- * same results, instruction for instruction. Timed runs (a core model) and
- * single-stepping always interpret. A new simulation takes the engine from
+ * same results, instruction for instruction, cycle for cycle. Timed runs
+ * are translated too, except with a profile, address regions, PMU reads
+ * or a core model whose pipeline rules the translator lacks (VexRiscv,
+ * PicoRV32): tally_engine_why says which. Single-stepping always
+ * interprets. A new simulation takes the engine from
  * $TALLY_ENGINE ("interp" or "jit"), else the translator where supported. */
 typedef enum tally_engine { TALLY_ENGINE_INTERP = 0, TALLY_ENGINE_JIT = 1 } tally_engine;
 /* Returns 0, or -1 with err (TALLY_E_USAGE) when the translator is not
  * supported on this host. */
 int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err);
-/* The engine chosen; and the one functional runs actually use now: the
- * interpreter whenever a core model is set. */
+/* The engine chosen; and the one runs actually use now. */
 tally_engine tally_get_engine(const tally_sim *sim);
 tally_engine tally_engine_running(const tally_sim *sim);
+/* Why the interpreter runs although the translator is chosen (a phrase,
+ * e.g. "a profile is taken"), or NULL. */
+const char *tally_engine_why(const tally_sim *sim);
 /* "interp" or "jit"; tally_engine_parse returns -1 for any other word. */
 const char *tally_engine_name(tally_engine engine);
 int tally_engine_parse(const char *word);
@@ -564,7 +569,9 @@ size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uin
  * named by their pointer).
  * Offsets come from the ELF's DWARF. Returns 0, or -1 with err (no such
  * variable, no debug information, the path does not fit the types, the
- * pointer is not in RAM); the profile goes on without tasks then. */
+ * pointer is not in RAM); the profile goes on without tasks then. Called
+ * again with the same spec after a measure's task events turned it on
+ * (include/tally/run.h): 0, nothing changes. */
 int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err);
 
 /* One function within one task: counts while the task ran. */

@@ -34,4 +34,17 @@ struct core_cpu *api_sim_cpu(tally_sim *sim);
 /* The program's symbols, for naming control packets' ranges (sim.c). */
 const sym_table *api_sim_symbols(const tally_sim *sim);
 
+/* Task awareness for the statistics module's task counters (sim.c): the
+ * profile's task layer (tally_profile_tasks_enable with spec, NULL:
+ * "auto"), turned on with the profile if it is not on yet, tells fn the
+ * name of what runs at every switch; fn is told what runs now before
+ * this returns. Nothing in the program changes: no cycle does. */
+int api_tasks_follow(tally_sim *sim, const char *spec, void (*fn)(void *ctx, const char *name), void *ctx,
+                     tally_error *err);
+/* fn is told nothing more (the module following the tasks is freed). */
+void api_tasks_unfollow(tally_sim *sim, void (*fn)(void *ctx, const char *name), void *ctx);
+/* The names of the tasks and trap contexts seen so far, ", "-separated,
+ * into buf; whether `name` is one of them. */
+bool api_tasks_seen(const tally_sim *sim, const char *name, char *buf, size_t size);
+
 #endif

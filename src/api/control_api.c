@@ -183,6 +183,34 @@ int tally_control_set_counter(tally_control *c, unsigned index, int signal, unsi
   return request(c, &m, err);
 }
 
+int tally_control_set_task(tally_control *c, unsigned index, const char *name, tally_error *err) {
+  snprintf(c->last, sizeof c->last, "task %u = %.100s", index, name);
+  if (strlen(name) > 63)
+    return api_fail(err, TALLY_E_USAGE, "%s: the name is longer than 63 bytes", c->last);
+  if (index < 1 || index > 255)
+    return api_fail(err, TALLY_E_USAGE, "%s: task registers are numbered from 1", c->last);
+  net_msg m = {.h = {.type = NET_SET_TASK}, .index = index, .name = name, .name_len = (uint16_t)strlen(name)};
+  return request(c, &m, err);
+}
+
+int tally_control_set_task_counter(tally_control *c, unsigned index, int signal, unsigned arr, bool enabled,
+                                   unsigned task, tally_error *err) {
+  if (!task)
+    return tally_control_set_counter(c, index, signal, arr, enabled, err);
+  if (arr != TALLY_CONTROL_ANYWHERE)
+    snprintf(c->last, sizeof c->last, "counter %u = %s in ARR %u in task %u", index, tally_signal_name(signal), arr,
+             task);
+  else
+    snprintf(c->last, sizeof c->last, "counter %u = %s in task %u", index, tally_signal_name(signal), task);
+  if (signal < 0 || signal >= tally_signal_count())
+    return api_fail(err, TALLY_E_USAGE, "%s: unknown signal number %d", c->last, signal);
+  if (task > 255)
+    return api_fail(err, TALLY_E_USAGE, "%s: task register past 255", c->last);
+  net_msg m = {.h = {.type = NET_SET_COUNTER}, .index = index, .signal = (uint16_t)signal, .arr = (uint16_t)arr,
+               .enabled = enabled, .task = (uint8_t)task};
+  return request(c, &m, err);
+}
+
 int tally_control_start(tally_control *c, tally_error *err) {
   snprintf(c->last, sizeof c->last, "START");
   net_msg m = {.h = {.type = NET_START}};

@@ -37,9 +37,13 @@ static void measure_sink(void *ctx, const statmod_interval *iv) {
 
 /* ---- creating ---- */
 
+static void task_switched(void *ctx, const char *name);
+
 void tally_measure_free(tally_measure *m) {
   if (!m)
     return;
+  if (m->tasks_on)
+    api_tasks_unfollow(m->sim, task_switched, m);
   mnet_free(m->net);
   statmod_free(m->sm);
   free(m->ev);
@@ -123,7 +127,10 @@ const char *measure_words(const tally_measure *m, uint32_t counter, char *label,
   const char *fname = *anywhere ? "" : measure_arr_name(m, c.arr);
   *lo = range.lo;
   *hi = range.hi;
-  return statmod_words(&c, &range, *fname ? fname : NULL, label, lsize, where, wsize);
+  const char *sig = statmod_words(&c, &range, *fname ? fname : NULL, label, lsize, where, wsize);
+  if (c.task)
+    statmod_task_words(statmod_task_of(m->sm, c.task), *anywhere, label, lsize, where, wsize);
+  return sig;
 }
 
 /* Event i's description from its counter's configuration. */
@@ -132,6 +139,71 @@ static void describe_event(tally_measure *m, uint32_t i, uint32_t counter) {
   *e = (tally_event_info){.counter = counter, .label = m->label[i], .where = m->where[i]};
   e->signal = measure_words(m, counter, m->label[i], MEASURE_LABEL_MAX, m->where[i], MEASURE_LABEL_MAX,
                             &e->anywhere, &e->lo, &e->hi);
+  uint8_t k = statmod_counter(m->sm, counter).task;
+  e->task = k ? statmod_task_of(m->sm, k) : NULL;
+}
+
+/* ---- tasks ---- */
+
+static void task_switched(void *ctx, const char *name) { statmod_task_switch(((tally_measure *)ctx)->sm, name); }
+
+int tally_measure_tasks(tally_measure *m, const char *spec, tally_error *err) {
+  if (m->tasks_on || m->started)
+    return api_fail(err, TALLY_E_USAGE, "the tasks are chosen before the first task event and before the run");
+  if (spec && strlen(spec) >= sizeof m->task_spec)
+    return api_fail(err, TALLY_E_USAGE, "--tasks=%.40s...: longer than %zu bytes", spec, sizeof m->task_spec - 1);
+  snprintf(m->task_spec, sizeof m->task_spec, "%s", spec ? spec : "");
+  return 0;
+}
+
+/* The module follows the running task from now on. */
+int measure_tasks_on(tally_measure *m, tally_error *err) {
+  if (m->tasks_on)
+    return 0;
+  tally_error te;
+  if (api_tasks_follow(m->sim, m->task_spec[0] ? m->task_spec : NULL, task_switched, m, &te) != 0)
+    return api_fail(err, TALLY_E_USAGE, "a task counter needs to know which task runs: %s", te.msg);
+  m->tasks_on = true;
+  return 0;
+}
+
+int measure_task_reg(tally_measure *m, const char *text, const char *name, uint8_t *reg, tally_error *err) {
+  char e[256];
+  tally_error te;
+  if (measure_tasks_on(m, &te) != 0)
+    return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, te.msg);
+  uint32_t k = 1;
+  for (; k <= STATMOD_TASK_REGS && statmod_task_of(m->sm, k)[0]; k++)
+    if (strcmp(statmod_task_of(m->sm, k), name) == 0) {
+      *reg = (uint8_t)k;
+      return 0;
+    }
+  if (k > STATMOD_TASK_REGS)
+    return api_fail(err, TALLY_E_USAGE, "'%s': the events name more than %d different tasks (the module has %d "
+                    "task registers)", text, STATMOD_TASK_REGS, STATMOD_TASK_REGS);
+  if (statmod_set_task(m->sm, k, name, e, sizeof e) != 0)
+    return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, e);
+  *reg = (uint8_t)k;
+  return 0;
+}
+
+int tally_measure_check_tasks(const tally_measure *m, tally_error *err) {
+  char seen[1024];
+  for (uint32_t k = 1; k <= STATMOD_TASK_REGS; k++) {
+    const char *name = statmod_task_of(m->sm, k);
+    if (!name[0])
+      continue;
+    bool used = false;
+    for (uint32_t i = 0; i < m->n && !used; i++)
+      used = statmod_counter(m->sm, m->ev[i].counter).task == k;
+    if (!used || api_tasks_seen(m->sim, name, seen, sizeof seen))
+      continue;
+    for (uint32_t i = 0; i < m->n; i++)
+      if (statmod_counter(m->sm, m->ev[i].counter).task == k)
+        return api_fail(err, TALLY_E_USAGE, "'%s@%s': no task '%s' ran (the tasks and trap contexts seen: %s); "
+                        "its counts are 0", m->ev[i].signal, m->ev[i].where, name, seen[0] ? seen : "none");
+  }
+  return 0;
 }
 
 void measure_configured(tally_measure *m) {
@@ -240,6 +312,8 @@ static int add_event(tally_measure *m, const tally_event *given, const char *tex
       return -1;
     c.arr = (uint16_t)a;
   }
+  if (ev.task && measure_task_reg(m, text, ev.task, &c.task, err) != 0)
+    return -1;
   if (statmod_set_counter(m->sm, m->n, &c, e, sizeof e) != 0)
     return api_fail(err, TALLY_E_USAGE, "'%s': %s", text, e);
   describe_event(m, m->n, m->n);
@@ -263,6 +337,10 @@ int tally_measure_add_event(tally_measure *m, const tally_event *ev, tally_error
     snprintf(text, sizeof text, "%s@%s", sig, ev->func);
   else
     snprintf(text, sizeof text, "%s@0x%08x-0x%08x", sig, ev->lo, ev->hi);
+  if (ev->task) {
+    size_t n = strlen(text);
+    snprintf(text + n, sizeof text - n, "%s%%%s", ev->anywhere ? "@" : "", ev->task);
+  }
   return add_event(m, ev, text, err);
 }
 

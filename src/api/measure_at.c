@@ -42,6 +42,9 @@ static int schedule(tally_measure *m, uint64_t cycle, const char *change, const 
 /* WHERE: a function (or "inst", "program") or 0xLO-0xHI, as in an event. */
 static int parse_where(tally_measure *m, const char *change, const char *where, tally_event *ev, tally_error *err) {
   char spec[300];
+  if (strchr(where, '%'))
+    return api_fail(err, TALLY_E_USAGE, "'%s': an ARR holds an address range; a task goes on a counter "
+                    "(counter=I:SIGNAL@WHERE%%TASK)", change);
   if ((size_t)snprintf(spec, sizeof spec, "cycle@%s", where) >= sizeof spec)
     return api_fail(err, TALLY_E_USAGE, "'%s': the range is too long", change);
   tally_error pe;
@@ -84,6 +87,8 @@ static int at_counter(tally_measure *m, uint64_t cycle, const char *change, cons
     }
     c.cfg.arr = (uint16_t)a;
   }
+  if (ev.task && measure_task_reg(m, change, ev.task, &c.cfg.task, err) != 0)
+    return -1;
   return schedule(m, cycle, change, &c, k, err);
 }
 

@@ -75,14 +75,60 @@ static int parse_range(const char *spec, const char *where, uint32_t *lo, uint32
   return 1;
 }
 
+/* "%TASK" at the end of a spec: the task's name, or NULL. */
+static int parse_task(const char *spec, const char *pct, tally_error *err) {
+  const char *t = pct + 1;
+  if (!*t)
+    return api_fail(err, TALLY_E_USAGE, "'%s': nothing after '%%' (a task's name: SIGNAL@FUNCTION%%TASK or "
+                    "SIGNAL@%%TASK)", spec);
+  if (strlen(t) >= 64)
+    return api_fail(err, TALLY_E_USAGE, "'%s': the task name '%s' is longer than 63 bytes", spec, t);
+  for (const char *c = t; *c; c++)
+    if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e || *c == '%' || *c == '@')
+      return api_fail(err, TALLY_E_USAGE, "'%s': the task name '%s' has a character a task name cannot have", spec,
+                      t);
+  return 0;
+}
+
+static int parse_plain(const char *spec, const char *text, tally_event *ev, tally_error *err);
+
 int tally_event_parse(const char *spec, tally_event *ev, tally_error *err) {
+  const char *at = strchr(spec, '@');
+  const char *pct = strchr(spec, '%');
+  if (!pct)
+    return parse_plain(spec, spec, ev, err);
+  if (!at || pct < at)
+    return api_fail(err, TALLY_E_USAGE, "'%s': a task goes after '@': SIGNAL@%%TASK (anywhere) or "
+                    "SIGNAL@FUNCTION%%TASK", spec);
+  if (parse_task(spec, pct, err) != 0)
+    return -1;
+  tally_event e;
+  size_t n = strlen(spec);
+  if (n >= sizeof e.text)
+    return api_fail(err, TALLY_E_USAGE, "'%s': longer than %zu bytes", spec, sizeof e.text - 1);
+  memcpy(e.text, spec, n + 1);
+  size_t k = (size_t)(pct - spec);
+  e.text[k] = '\0';
+  if (pct == at + 1)
+    e.text[k - 1] = '\0'; /* SIGNAL@%TASK: anywhere */
+  if (parse_plain(spec, e.text, &e, err) != 0)
+    return -1;
+  e.task = e.text + k + 1;
+  *ev = e;
+  if (ev->func)
+    ev->func = ev->text + (e.func - e.text);
+  ev->task = ev->text + k + 1;
+  return 0;
+}
+
+static int parse_plain(const char *spec, const char *text, tally_event *ev, tally_error *err) {
   tally_event e = {.anywhere = true};
   char sig[64];
-  const char *at = strchr(spec, '@');
-  size_t n = at ? (size_t)(at - spec) : strlen(spec);
+  const char *at = strchr(text, '@');
+  size_t n = at ? (size_t)(at - text) : strlen(text);
   if (n == 0 || n >= sizeof sig)
     return api_fail(err, TALLY_E_USAGE, "'%s': expected SIGNAL or SIGNAL@WHERE (a function or 0xLO-0xHI)", spec);
-  memcpy(sig, spec, n);
+  memcpy(sig, text, n);
   sig[n] = '\0';
   if (parse_signal(spec, sig, &e.signal, err) != 0)
     return -1;
@@ -96,6 +142,11 @@ int tally_event_parse(const char *spec, tally_event *ev, tally_error *err) {
       return -1;
     if (r == 0)
       e.func = where;
+  }
+  if (text == ev->text) { /* keep the copy the task's spec was cut in */
+    memcpy(e.text, ev->text, sizeof e.text);
+    if (e.func)
+      e.func = ev->text + (e.func - text);
   }
   *ev = e;
   return 0;

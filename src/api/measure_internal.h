@@ -61,6 +61,8 @@ struct tally_measure {
   atomic_uint_fast64_t prog_instret, prog_cycles, prog_intervals;
   atomic_int cancel;
   measure_at at;                   /* tally_measure_at, in the order given */
+  char task_spec[128];             /* tally_measure_tasks: how tasks are found ("": auto) */
+  bool tasks_on;                   /* the module follows the running task */
   /* the result's strings */
   char note[1024];
 };
@@ -75,6 +77,12 @@ void measure_configured(tally_measure *m);
  * catalog name. */
 const char *measure_words(const tally_measure *m, uint32_t counter, char *label, size_t lsize, char *where,
                           size_t wsize, bool *anywhere, uint32_t *lo, uint32_t *hi);
+
+/* The task register for task `name` (one already holding it, else the
+ * next free one, set now), with the task layer turned on if it is not:
+ * 0 and *reg, or -1 with err (text names the spec). */
+int measure_tasks_on(tally_measure *m, tally_error *err);
+int measure_task_reg(tally_measure *m, const char *text, const char *name, uint8_t *reg, tally_error *err);
 
 /* The range [lo, hi) of a function (or of the named regions "inst" and
  * "program" of an instrumented program); text names the spec in err. */

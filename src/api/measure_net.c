@@ -197,6 +197,27 @@ static int op_counter(void *ctx, unsigned i, unsigned signal, unsigned arr, bool
   return statmod_set_counter(n->m, i, &c, e, sizeof e) ? refuse(e, err, errlen) : 0;
 }
 
+static int op_task_counter(void *ctx, unsigned i, unsigned signal, unsigned arr, bool enabled, unsigned task,
+                           char *err, size_t errlen) {
+  measure_net *n = ctx;
+  char e[256];
+  if (signal > UINT16_MAX || task > UINT8_MAX)
+    return refuse("signal or task register out of range", err, errlen);
+  statmod_counter_cfg c = {.signal = (uint16_t)signal, .arr = (uint16_t)arr, .enabled = enabled, .task = (uint8_t)task};
+  return statmod_set_counter(n->m, i, &c, e, sizeof e) ? refuse(e, err, errlen) : 0;
+}
+
+static int op_task(void *ctx, unsigned k, const char *name, char *err, size_t errlen) {
+  measure_net *n = ctx;
+  char e[256];
+  tally_error te;
+  if (*name && measure_tasks_on(n->mm, &te) != 0) {
+    snprintf(err, errlen, "%s", te.msg);
+    return NET_E_UNSUPPORTED;
+  }
+  return statmod_set_task(n->m, k, name, e, sizeof e) ? refuse(e, err, errlen) : 0;
+}
+
 static int op_start(void *ctx, char *err, size_t errlen) {
   measure_net *n = ctx;
   char e[256];
@@ -227,6 +248,7 @@ static void op_query(void *ctx, uint64_t *period, uint64_t *intervals, uint64_t 
 }
 
 static const net_board_ops control_ops = {.set_timer = op_timer, .set_arr = op_arr, .set_counter = op_counter,
+                                           .set_task_counter = op_task_counter, .set_task = op_task,
                                           .start = op_start, .stop = op_stop, .query = op_query};
 
 /* ---- opening and closing ---- */

@@ -40,6 +40,7 @@ struct tally_sim {
   int out_errno;            /* the first failed write of the program's output, 0: none */
   uint64_t jit_code;        /* $TALLY_JIT_CODE: bytes of translated code before a flush, 0: the default */
   bool argv0_path;          /* tally_keep_argv0_path: argv[0] as given, not its base name */
+  char tasks_spec[128];     /* what tally_profile_tasks_enable turned on ("auto" for NULL) */
 };
 
 /* The program's output goes out at the end of every tally_run: a write
@@ -576,6 +577,14 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
     snprintf(err->msg, sizeof err->msg, "profiling needs a loaded program");
     return -1;
   }
+  prof_state *old = tm->prof;
+  if (old && old->tasks && old->tasks->on_run) {
+    /* the statistics module's task counters follow this profile's tasks:
+     * it is kept, and goes on counting what it has (a new one would lose them) */
+    old->sample_period = sample_period_cycles;
+    old->next_sample = sample_period_cycles;
+    return 0;
+  }
   prof_state *p = prof_new(sim->image.code_lo, sim->image.code_hi, &sim->syms);
   if (!p) {
     snprintf(err->msg, sizeof err->msg, "out of memory for a profile of 0x%08x-0x%08x", sim->image.code_lo,
@@ -726,10 +735,12 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
   prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
   if (!p)
     return api_fail(err, TALLY_E_USAGE, "tasks need the profile on (tally_profile_enable)");
-  if (p->tasks || p->depth != 1)
-    return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
   if (!spec || !*spec)
     spec = "auto";
+  if (p->tasks && p->tasks->on_run && strcmp(sim->tasks_spec, spec) == 0)
+    return 0; /* on already, as asked, for the statistics module's task counters */
+  if (p->tasks || p->depth != 1)
+    return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
   prof_task_layout l = {.reg = -1};
   char source[384], path[128], member[48] = "name"; /* l.name_member points here */
   if (strncmp(spec, "reg:", 4) == 0) {
@@ -744,6 +755,7 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
       return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
     snprintf(p->tasks->source, sizeof p->tasks->source,
              "register %s (x%d), read at every return from a trap handler (tasks named by their pointer)", spec + 4, r);
+    snprintf(sim->tasks_spec, sizeof sim->tasks_spec, "%s", spec);
     return 0;
   }
   if (strncmp(spec, "0x", 2) == 0 || strncmp(spec, "0X", 2) == 0) {
@@ -822,8 +834,53 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
   if (!prof_tasks_enable(p, &l, read_guest, sim->cpu, sim->cpu->tm->cycle))
     return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
   snprintf(p->tasks->source, sizeof p->tasks->source, "%s", source);
+  snprintf(sim->tasks_spec, sizeof sim->tasks_spec, "%s", spec);
   core_watch_set(sim->cpu, l.ptr_addr, 4, WATCH_TASK);
   return 0;
+}
+
+int api_tasks_follow(tally_sim *sim, const char *spec, void (*fn)(void *ctx, const char *name), void *ctx,
+                     tally_error *err) {
+  if (!sim->cpu->tm)
+    return api_fail(err, TALLY_E_USAGE, "task counters need a core model");
+  prof_state *p = sim->cpu->tm->prof;
+  if (!p && tally_profile_enable(sim, 0, err) != 0)
+    return -1;
+  p = sim->cpu->tm->prof;
+  if (!p->tasks && tally_profile_tasks_enable(sim, spec, err) != 0)
+    return -1;
+  if (p->tasks->on_run && (p->tasks->on_run != fn || p->tasks->on_run_ctx != ctx))
+    return api_fail(err, TALLY_E_USAGE, "the tasks are followed for another statistics module");
+  p->tasks->on_run = fn;
+  p->tasks->on_run_ctx = ctx;
+  if (p->tasks->running >= 0)
+    fn(ctx, p->tasks->v[p->tasks->running].name);
+  return 0;
+}
+
+void api_tasks_unfollow(tally_sim *sim, void (*fn)(void *ctx, const char *name), void *ctx) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (p && p->tasks && p->tasks->on_run == fn && p->tasks->on_run_ctx == ctx) {
+    p->tasks->on_run = NULL;
+    p->tasks->on_run_ctx = NULL;
+  }
+}
+
+bool api_tasks_seen(const tally_sim *sim, const char *name, char *buf, size_t size) {
+  const prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (!p || !p->tasks)
+    return false;
+  bool found = false;
+  size_t o = 0;
+  if (size)
+    buf[0] = '\0';
+  for (size_t i = 0; i < p->tasks->n; i++) {
+    found |= name && strcmp(p->tasks->v[i].name, name) == 0;
+    int n = o < size ? snprintf(buf + o, size - o, "%s%s", i ? ", " : "", p->tasks->v[i].name) : -1;
+    if (n > 0)
+      o += (size_t)n;
+  }
+  return found;
 }
 
 /* tally_profile_lines_enable's answer for the state, with its message. */
@@ -1046,8 +1103,10 @@ int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err) {
 tally_engine tally_get_engine(const tally_sim *sim) { return sim->cpu->jit ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP; }
 
 tally_engine tally_engine_running(const tally_sim *sim) {
-  return sim->cpu->jit && !sim->cpu->tm ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP;
+  return sim->cpu->jit && !core_jit_timed_why(sim->cpu) ? TALLY_ENGINE_JIT : TALLY_ENGINE_INTERP;
 }
+
+const char *tally_engine_why(const tally_sim *sim) { return sim->cpu->jit ? core_jit_timed_why(sim->cpu) : NULL; }
 
 void tally_jit_stats_get(const tally_sim *sim, tally_jit_stats *st) {
   *st = (tally_jit_stats){0};

@@ -132,7 +132,7 @@ int tally_store_counters(tally_store *s, uint64_t run_id, tally_store_counter **
   for (size_t i = 0; i < nv; i++) {
     out[i] = (tally_store_counter){.index = v[i].index, .signal = v[i].signal, .anywhere = v[i].anywhere,
                                    .lo = v[i].lo, .hi = v[i].hi, .where = v[i].where, .label = v[i].label,
-                                   .enabled = v[i].enabled};
+                                   .enabled = v[i].enabled, .task = v[i].task};
     v[i].signal = v[i].where = v[i].label = NULL;
   }
   store_counters_free(v, nv);

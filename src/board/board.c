@@ -14,8 +14,10 @@ void board_free(board *b) {
     if (b->files[i].kind == 1 && b->files[i].fd > STDERR_FILENO && b->files[i].fd != b->in_fd)
       close(b->files[i].fd);
   hostfs_free(&b->fs);
-  for (int i = 0; i < PLIC_SOURCES; i++)
+  for (int i = 0; i < PLIC_SOURCES; i++) {
     free(b->plic.stat[i].lat);
+    free(b->plic.stat[i].rise);
+  }
   free(b->irq.script);
   free(b->irq.per);
   free(b->irq.rx_bytes);

@@ -54,6 +54,7 @@ typedef struct irq_stat {
   uint64_t merged;          /* edges while a request was pending or in service: no new request */
   uint64_t polled;          /* requests claimed with no interrupt taken since they rose */
   uint64_t *lat;            /* latency of each interrupt taken, in cycles, in order */
+  uint64_t *rise;           /* ... and the cycle its line rose (who ran then: per-task latency) */
   size_t nlat, cap;
   bool waiting;             /* a request is pending that no interrupt has been taken for ... */
   uint64_t since;           /* ... since this cycle (the line rose) */

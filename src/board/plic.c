@@ -88,15 +88,20 @@ void plic_level(core_cpu *cpu, unsigned src, bool high, uint64_t cycle) {
   }
 }
 
-static void note_latency(irq_stat *st, uint64_t lat) {
+static void note_latency(irq_stat *st, uint64_t rise, uint64_t lat) {
   if (st->nlat == st->cap) {
     size_t cap = st->cap ? st->cap * 2 : 64;
     uint64_t *n = realloc(st->lat, cap * sizeof *n);
     if (!n)
-      return; /* out of memory: the count still grows below, the list does not */
+      return; /* out of memory: the latency is not listed */
     st->lat = n;
+    uint64_t *r = realloc(st->rise, cap * sizeof *r);
+    if (!r)
+      return;
+    st->rise = r;
     st->cap = cap;
   }
+  st->rise[st->nlat] = rise;
   st->lat[st->nlat++] = lat;
 }
 
@@ -117,7 +122,7 @@ static unsigned claim(core_cpu *cpu, unsigned ctx) {
     if (st->waiting) {
       st->waiting = false;
       if (ctx == 0 && p->entered && p->entry_cycle >= st->since)
-        note_latency(st, p->entry_cycle - st->since);
+        note_latency(st, st->since, p->entry_cycle - st->since);
       else
         st->polled++; /* no interrupt taken for it since it rose */
     }

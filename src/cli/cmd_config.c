@@ -49,6 +49,9 @@ static void config_usage(FILE *f) {
           "      --counter I=SIGNAL@FUNC  ... in function FUNC, or I=SIGNAL@0xLO-0xHI: an\n"
           "                            ARR holding that range is used, else a free one set\n"
           "      --counter I=SIGNAL    ... anywhere; all repeatable\n"
+          "      --counter I=SPEC%%TASK  ... only while task TASK (or irq:N, trap:N) runs:\n"
+          "                            I=SIGNAL@FUNC%%TASK, I=SIGNAL@%%TASK (anywhere in it);\n"
+          "                            the board finds tasks as 'tally run --tasks' says\n"
           "      --disable I           counter I counts nothing; repeatable\n"
           "      --start               start the run after configuring\n"
           "      --stop                end the measurement early\n"
@@ -146,6 +149,23 @@ static bool parse_counter(const char *s, request *r) {
   const char *rest;
   if (!parse_index(s, "--counter", 0xFFFF, &index, &rest))
     return false;
+  /* %TASK: cut off here, the task register is chosen later (task_registers) */
+  char body[128], task[64] = "";
+  snprintf(body, sizeof body, "%s", rest);
+  char *pct = strchr(body, '%');
+  if (pct) {
+    tally_event tev;
+    tally_error terr;
+    if (tally_event_parse(rest, &tev, &terr) != 0) { /* the spec's own checks of the task */
+      fprintf(stderr, "tally config: --counter %s\n", terr.msg);
+      return false;
+    }
+    snprintf(task, sizeof task, "%s", pct + 1);
+    *pct = '\0';
+    if (pct > body && pct[-1] == '@')
+      pct[-1] = '\0';
+  }
+  rest = body;
   const char *at = strchr(rest, '@');
   bool arr_number = at && all_digits(at + 1);
   char spec[128];
@@ -158,6 +178,7 @@ static bool parse_counter(const char *s, request *r) {
   }
   *r = (request){.type = REQ_COUNTER, .index = index, .signal = ev.signal, .arr = TALLY_CONTROL_ANYWHERE,
                  .enabled = true, .option = s};
+  snprintf(r->task, sizeof r->task, "%s", task);
   if (arr_number) {
     unsigned long v = strtoul(at + 1, NULL, 10);
     if (v >= TALLY_CONTROL_ANYWHERE) {
@@ -177,6 +198,34 @@ static bool parse_counter(const char *s, request *r) {
       }
       snprintf(r->func, sizeof r->func, "%s", ev.func);
     }
+  }
+  return true;
+}
+
+/* The task counters' task registers: one per task named, from 1, set
+ * before the counters (SET_TASK). false after saying why. */
+static bool task_registers(request *reqs, int *nreq, int cap) {
+  unsigned used = 0;
+  int n = *nreq;
+  for (int i = 0; i < n; i++) {
+    if (reqs[i].type != REQ_COUNTER || !reqs[i].task[0])
+      continue;
+    int j = -1;
+    for (int k = n; k < *nreq && j < 0; k++)
+      if (strcmp(reqs[k].task, reqs[i].task) == 0)
+        j = k;
+    if (j < 0) {
+      if (used == 16 || *nreq >= cap) {
+        fprintf(stderr, "tally config: --counter '%s': more than 16 different tasks (the board's task registers)\n",
+                reqs[i].option);
+        return false;
+      }
+      request t = {.type = REQ_TASK, .index = ++used};
+      memcpy(t.task, reqs[i].task, sizeof t.task);
+      reqs[*nreq] = t;
+      j = (*nreq)++;
+    }
+    reqs[i].task_reg = reqs[j].index;
   }
   return true;
 }
@@ -204,7 +253,9 @@ static int send_one(tally_control *c, const request *r, tally_error *err) {
   switch (r->type) {
   case REQ_TIMER: return tally_control_set_timer(c, r->period, err);
   case REQ_ARR: return tally_control_set_arr(c, r->index, r->lo, r->hi, r->named ? r->name : NULL, err);
-  case REQ_COUNTER: return tally_control_set_counter(c, r->index, r->signal, r->arr, r->enabled, err);
+  case REQ_TASK: return tally_control_set_task(c, r->index, r->task, err);
+  case REQ_COUNTER:
+    return tally_control_set_task_counter(c, r->index, r->signal, r->arr, r->enabled, r->task_reg, err);
   case REQ_START: return tally_control_start(c, err);
   default: return tally_control_stop(c, err);
   }
@@ -322,6 +373,8 @@ int cmd_config(int argc, char **argv) {
   int status = config_resolve(reqs, &nreq, MAX_REQUESTS - 2, program, map); /* room for START/STOP */
   if (status != 0)
     return status;
+  if (!task_registers(reqs, &nreq, MAX_REQUESTS - 2))
+    return EXIT_USAGE;
   tally_error err;
   tally_control_cfg cfg = {.board = board, .key_path = keyfile, .key_env = keyenv, .timeout_ms = (int)(timeout * 1000),
                            .retries = retries};

@@ -60,6 +60,7 @@ typedef struct run_opts {
   const char *inst_cost;     /* --inst-cost ORIG.elf: PROGRAM is its tally inst output */
   cycle_trace_opts ctrace;   /* --cycle-trace FILE, --cycle-trace-window */
   irq_opts irq;              /* --irq, --uart-rx */
+  const char *tasks;         /* --tasks[=SPEC]: interrupt latency per task; NULL: off */
   int engine;                /* --engine: TALLY_ENGINE_*, -1 the default */
 } run_opts;
 
@@ -92,6 +93,13 @@ static void run_usage(FILE *f) {
           "                         and for --control's START included)\n"
           BOARD_HELP
           IRQ_HELP
+          "      --tasks[=SPEC]     with -v and --stats-json: interrupt latencies per\n"
+          "                         task running when the line rose, the task read from\n"
+          "                         the program's current-task pointer as 'tally profile\n"
+          "                         --tasks[=SPEC]' does (SPEC: auto (default), freertos,\n"
+          "                         zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
+          "                         reg:REGISTER); implies a core model. Also how\n"
+          "                         --count's task counters (%%TASK) find the task\n"
           ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -143,12 +151,14 @@ static void run_usage(FILE *f) {
           "                         added in the program (on stderr; docs/tally-inst.md)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
-          "      --count SIGNAL[@WHERE]  count SIGNAL ('tally signals') on the cycles the\n"
-          "                         instruction in charge is in WHERE: a function name\n"
-          "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE;\n"
-          "                         inst / program: a tally inst output's analysis\n"
-          "                         region / every address below it.\n"
-          "                         Repeatable: one counter each\n"
+          "      --count SIGNAL[@WHERE][%%TASK]  count SIGNAL ('tally signals') on the\n"
+          "                         cycles the instruction in charge is in WHERE: a\n"
+          "                         function name or 0xLO-0xHI ([LO, HI)); anywhere without\n"
+          "                         @WHERE; inst / program: a tally inst output's analysis\n"
+          "                         region / every address below it. %%TASK: only while\n"
+          "                         task TASK (or trap context irq:N, trap:N) runs,\n"
+          "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter\n"
+          "                         each\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
           "      --counters N       counters in the module (default 16, up to 1024)\n"
@@ -204,7 +214,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
          OPT_HOST_FILES, OPT_GDB, OPT_GDB_WAIT, OPT_TRACE, OPT_TRACE_FROM, OPT_TRACE_COUNT,
          OPT_PERFETTO, OPT_PERFETTO_CALLS, OPT_TRACE_FORMAT, OPT_INST_COST, OPT_CTRACE,
          OPT_CTRACE_WINDOW, OPT_AT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_PROGRESS_EVERY, OPT_BOARD, OPT_RAW, OPT_MAX_CYCLES,
-         OPT_IRQ, OPT_UART_RX };
+         OPT_IRQ, OPT_UART_RX, OPT_TASKS };
   static const struct option longs[] = {
     {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},       {"progress", no_argument, NULL, OPT_PROGRESS},
@@ -217,6 +227,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"engine", required_argument, NULL, OPT_ENGINE},
     {"board", required_argument, NULL, OPT_BOARD},   {"raw", no_argument, NULL, OPT_RAW},
     {"irq", required_argument, NULL, OPT_IRQ},       {"uart-rx", required_argument, NULL, OPT_UART_RX},
+    {"tasks", optional_argument, NULL, OPT_TASKS},
     {"set", required_argument, NULL, OPT_SET},       {"stats", no_argument, NULL, OPT_STATS},
     {"stats-json", required_argument, NULL, OPT_JSON},
     {"inst-cost", required_argument, NULL, OPT_INST_COST},
@@ -356,6 +367,16 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
       }
       o->irq.uart_rx = optarg;
       break;
+    case OPT_TASKS:
+      if (optarg && !*optarg) {
+        fprintf(stderr, "tally run: --tasks= wants a convention (auto, freertos, zephyr, tally), "
+                        "VARIABLE[:NAME_MEMBER], 0xADDR or reg:REGISTER\n");
+        return -1;
+      }
+      o->tasks = optarg ? optarg : "auto";
+      o->count.tasks = o->tasks; /* and the statistics module's task counters */
+      o->timed = true; /* the task layer is the exact profile's */
+      break;
     case OPT_RAW: o->raw = true; break;
     case OPT_SET:
       if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0])) {
@@ -458,7 +479,7 @@ static double now_seconds(void) {
 }
 
 /* --stats-json FILE ('-': stdout). */
-static int write_stats_json(tally_sim *sim, const char *path, int status) {
+static int write_stats_json(tally_sim *sim, const tally_profile *tasks, const char *path, int status) {
   bool out = path[0] == '-' && !path[1];
   FILE *f = out ? stdout : fopen(path, "w");
   if (!f) {
@@ -466,7 +487,7 @@ static int write_stats_json(tally_sim *sim, const char *path, int status) {
     return -1;
   }
   tally_error err;
-  int rc = tally_export_stats(sim, true, status, f, &err);
+  int rc = tally_export_stats_tasks(sim, tasks, true, status, f, &err);
   /* a full disk shows only here: say so, never fail in silence */
   int bad = fflush(f) != 0 || ferror(f);
   int werr = errno;
@@ -493,7 +514,8 @@ static void report_summary(const tally_sim *sim, double secs) {
     fprintf(stderr, "tally: engine jit: %llu blocks translated in %.1f ms, %.1f KiB of code\n",
             (unsigned long long)st.blocks, (double)st.translate_ns / 1e6, (double)st.code_bytes / 1024);
   } else if (tally_get_engine(sim) == TALLY_ENGINE_JIT) {
-    fprintf(stderr, "tally: engine interp (timed runs interpret)\n");
+    const char *why = tally_engine_why(sim);
+    fprintf(stderr, "tally: engine interp (%s)\n", why ? why : "not translated");
   } else {
     fprintf(stderr, "tally: engine interp\n");
   }
@@ -620,6 +642,7 @@ typedef struct run_parts {
   count_run *counting;      /* the statistics module, or NULL */
   cycle_trace_run ctrace;   /* --cycle-trace */
   perfetto_run *timeline;   /* --perfetto, or NULL */
+  tally_profile *tasks;     /* --tasks: the profile's snapshot at the end, for the latencies per task */
   inst_cost *cost;          /* --inst-cost, or NULL */
   run_progress progress;    /* the progress line, and the program's console streams through it */
 } run_parts;
@@ -629,6 +652,7 @@ typedef struct run_parts {
 static int abandon(run_parts *p, run_opts *o, int status) {
   stopwatch_stop();
   perfetto_finish(p->timeline);
+  tally_profile_free(p->tasks);
   inst_cost_free(p->cost);
   cycle_trace_close(&p->ctrace, o->ctrace.file);
   count_free(p->counting);
@@ -644,6 +668,20 @@ static int abandon(run_parts *p, run_opts *o, int status) {
 static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int first) {
   tally_sim *sim = p->sim;
   int st = 0;
+  tally_error err;
+  bool prof = false;
+  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
+   * --perfetto's call slices; it changes no cycle */
+  if ((o->gdb || o->perfetto || o->tasks) && o->timed) {
+    prof = tally_profile_enable(sim, 0, &err) == 0;
+    if (!prof)
+      fprintf(stderr, "tally run: no counts by function%s: %s\n", o->tasks ? " and no tasks" : "", err.msg);
+  }
+  /* a problem with the tasks costs them, not the run */
+  if (o->tasks && prof && tally_profile_tasks_enable(sim, o->tasks, &err) != 0) {
+    fprintf(stderr, "tally run: --tasks: %s; no latencies per task\n", err.msg);
+    o->tasks = NULL;
+  }
   /* The statistics module (run_count.c): the table and CSV, and the
    * counts kept in a store (embedded) or sent to a collector. With
    * --control the configuration comes as control packets, and the program
@@ -654,11 +692,6 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
   /* the cycle trace goes in front of the statistics module (cycletrace.h) */
   if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
     return st;
-  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
-   * --perfetto's call slices; it changes no cycle */
-  tally_error err;
-  if ((o->gdb || o->perfetto) && o->timed && tally_profile_enable(sim, 0, &err) != 0)
-    fprintf(stderr, "tally run: no counts by function: %s\n", err.msg);
   if (o->perfetto &&
       !(p->timeline = perfetto_start(sim, o->perfetto, o->perfetto_calls,
                                      p->counting ? count_measure(p->counting) : NULL, argv[first], &st)))
@@ -733,7 +766,7 @@ static int finish_parts(run_parts *p, run_opts *o, int status, const char *why, 
   int ic = p->cost ? inst_cost_finish(p->cost, why, status, stderr) : 0;
   if (ic != 0 && status == 0)
     status = ic;
-  if (o->stats_json && write_stats_json(p->sim, o->stats_json, status) != 0 && status == 0)
+  if (o->stats_json && write_stats_json(p->sim, p->tasks, o->stats_json, status) != 0 && status == 0)
     status = EXIT_INTERNAL;
   return status;
 }
@@ -841,9 +874,11 @@ int cmd_run(int argc, char **argv) {
     if (status == 0)
       status = EXIT_INTERNAL;
   }
+  if (o.tasks)
+    p.tasks = tally_profile_take(sim); /* NULL: no latencies per task, the rest goes on */
   if (o.verbose) {
     report_summary(sim, secs);
-    irq_report(sim, stderr);
+    irq_report(sim, p.tasks, stderr);
   }
   status = finish_parts(&p, &o, status, why, trace_status);
   return abandon(&p, &o, status);

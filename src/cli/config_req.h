@@ -12,7 +12,7 @@
 
 /* One setting as given, sent in the paper's order (timer, ARRs, counters,
  * then start or stop) whatever the order of the options. */
-enum { REQ_TIMER, REQ_ARR, REQ_COUNTER, REQ_START, REQ_STOP };
+enum { REQ_TIMER, REQ_ARR, REQ_TASK, REQ_COUNTER, REQ_START, REQ_STOP };
 typedef struct request {
   int type;
   unsigned index, arr;
@@ -28,6 +28,10 @@ typedef struct request {
   char func[TALLY_CONTROL_MAX_NAME + 1];
   bool needs_arr;
   const char *option;       /* the option's text, for messages */
+  /* a task counter: the task's name and its task register (1..16);
+   * REQ_TASK: register `index` names `task` */
+  char task[64];
+  unsigned task_reg;
 } request;
 
 /* Resolves the function names of reqs[0..*nreq) through the program's

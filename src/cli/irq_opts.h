@@ -39,8 +39,11 @@ struct tally_sim;
  * why (64 for a bad --irq, 66 for a --uart-rx that cannot be read). */
 int irq_opts_apply(const irq_opts *o, struct tally_sim *sim, const char *cmd);
 
+struct tally_profile;
 /* -v: each source's rises, interrupts taken and latencies, and requests
- * still waiting with the reason; nothing when no source rose. */
-void irq_report(struct tally_sim *sim, FILE *f);
+ * still waiting with the reason; nothing when no source rose. With a
+ * task-aware profile of the run (else NULL): the latencies per task that
+ * was running when the line rose, too. */
+void irq_report(struct tally_sim *sim, const struct tally_profile *p, FILE *f);
 
 #endif

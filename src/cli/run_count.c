@@ -412,6 +412,8 @@ static int open_destination(count_run *r, tally_error *err) {
 }
 
 static int add_events(count_run *r, tally_error *err) {
+  if (r->o->tasks && tally_measure_tasks(r->m, r->o->tasks, err) != 0)
+    return -1;
   for (int i = 0; i < r->o->nspecs; i++) {
     if (tally_measure_add(r->m, r->o->specs[i], err) != 0) {
       if (err->msg[0] == '\'') { /* names the spec: say which option */
@@ -688,6 +690,11 @@ int count_finish(count_run *r, const char *why, FILE *f) {
   if (rc != 0) {
     fprintf(stderr, "tally run: %s\n", err.msg);
     status = EXIT_INTERNAL;
+  }
+  if (tally_measure_check_tasks(r->m, &err) != 0) {
+    fprintf(stderr, "tally run: --count %s\n", err.msg);
+    if (!status)
+      status = EXIT_USAGE;
   }
   int v = say_verdict(r, &res, why);
   return status ? status : v;

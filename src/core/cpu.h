@@ -12,10 +12,11 @@
  * outer loop (run.c) then single-steps up to it, handles the event, and goes
  * back to full speed.
  *
- * Functional runs may be translated instead (jit.c, `--engine jit`): the
- * same blocks, turned into host code that keeps the same rules (a block is
- * entered only if it fits under the horizon, instret charged on entry and
- * given back on an early exit), with the interpreter running what the
+ * Runs may be translated instead (jit.c, `--engine jit`; timed runs on
+ * the cache core models too, jit_timed.c): the same blocks, turned into
+ * host code that keeps the same rules (a block is entered only if it fits
+ * under the horizons, instret and static cycles charged on entry and given
+ * back on an early exit), with the interpreter running what the
  * translator does not take.
  */
 #ifndef TALLY_CORE_CPU_H
@@ -290,14 +291,17 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
  * the profiled loop is the timed one that also feeds the profile
  * (cpu->tm->prof). core_exec runs whichever the cpu's mode calls for. */
 bool core_exec_fast(core_cpu *cpu, core_block *first);
-bool core_exec_timed(core_cpu *cpu, core_block *first);
+bool core_exec_timed(core_cpu *cpu, core_block *first); /* a model without the VexRiscv rules */
+bool core_exec_timed_vex(core_cpu *cpu, core_block *first); /* ... with them (timing.vex_rules) */
+bool core_exec_timed_vexmin(core_cpu *cpu, core_block *first); /* micro_arch vexriscv-min (vexmin.h) */
 bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address regions (regions.h) */
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
 bool core_exec_timed_pmu(core_cpu *cpu, core_block *first); /* timed, listing entered blocks (core_track) */
 bool core_exec(core_cpu *cpu, core_block *first);
 
-/* The engine of functional runs: the interpreter, or the translator
- * (jit.c) where core_jit_supported(); timed runs always interpret.
+/* The engine: the interpreter, or the translator (jit.c) where
+ * core_jit_supported(); timed runs it cannot take interpret
+ * (core_jit_timed_why).
  * core_set_engine(cpu, true, ...) returns false (and keeps the
  * interpreter) where the translator is not supported or has no memory;
  * code_bytes bounds its code (0: the default, jit.h). */

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../timing/timing.h"
 #include "jit.h"
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -36,6 +37,8 @@ typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
 
 #define CPU(field) x86_m(RBX, (int32_t)offsetof(core_cpu, field))
 #define XREG(r) x86_m(RBX, (int32_t)(offsetof(core_cpu, x) + 4u * (r)))
+#define TM(field) x86_m(R15, (int32_t)offsetof(timing, field)) /* timed code: r15 is cpu->tm */
+#define BT(field) x86_m(RBP, (int32_t)offsetof(block_timing, field)) /* ... and rbp the block's timing */
 
 /* ---- helpers the translated code calls (slow paths) ---- */
 
@@ -126,6 +129,7 @@ bool core_jit_write_stubs(core_jit *j) {
     x86_push(&b, saved[i]);
   x86_alu_ri(&b, true, ALU_SUB, RSP, 8); /* calls from the code find rsp 16-aligned */
   x86_mov_rr64(&b, RBX, RDI);
+  x86_load64(&b, R15, CPU(tm));
   x86_load64(&b, R12, CPU(ram));
   x86_load64(&b, R13, CPU(watch));
   x86_mov_imm64(&b, R14, (uint64_t)(uintptr_t)j->targets);
@@ -172,6 +176,9 @@ typedef struct lower {
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
+  bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
+  /* timed: the cache lookups done inline (two-way LRU caches), else calls */
+  bool inline_fetch, inline_load, inline_store;
 } lower;
 
 /* eax = x[r], unless it holds it already */
@@ -200,6 +207,186 @@ static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg
   x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)l->blk);
   x86_mov_imm32(&l->b, RDX, i);
   x86_call_abs(&l->b, fn);
+}
+
+/* calls fn(cpu, blk, i): a timing charge (jit_timed.c) */
+static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
+  emit_helper_call(l, fn, i, false);
+  l->eax_reg = -1;
+}
+
+/* cache_probe of a two-way LRU cache for a tag known now: falls through
+ * on a hit (the way used is marked), returns the jump taken on a miss.
+ * Clobbers rax. */
+static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
+  x86_buf *b = &l->b;
+  uint32_t set = tag & c->set_mask;
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 4), (int32_t)tag);
+  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+  x86_store_imm32(b, x86_m(RAX, 0), 0);
+  uint8_t *hit = x86_jmp_fwd(b);
+  x86_patch_here(b, not1);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+  x86_store_imm32(b, x86_m(RAX, 0), 1);
+  x86_patch_here(b, hit);
+  return miss;
+}
+
+/* The same for the address in eax (kept): a store's hit marks the line
+ * dirty (timing_store_hit). Clobbers rcx, rdx, rsi. */
+static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
+  x86_buf *b = &l->b;
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  x86_mov_rr(b, RDX, RCX);
+  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
+  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
+  uint8_t *hit = NULL, *miss = NULL;
+  for (int w = 1; w >= 0; w--) {
+    if (w == 0) {
+      x86_patch_here(b, not1);
+      x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
+      miss = x86_jcc_fwd(b, CC_NE);
+    }
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
+    x86_store_imm32(b, x86_mis(RSI, RDX, 2, 0), (uint32_t)(w ^ 1));
+    if (store) { /* dirty[2 * set + w] */
+      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
+      x86_store_imm8(b, x86_mis(RSI, RDX, 1, w), 1);
+    }
+    if (w == 1)
+      hit = x86_jmp_fwd(b);
+  }
+  x86_patch_here(b, hit);
+  return miss;
+}
+
+/* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
+ * it can be, the call on a miss (which looks up again: a miss changed
+ * nothing) */
+static void emit_data_access(lower *l, uint32_t i, bool store) {
+  if (!(store ? l->inline_store : l->inline_load)) {
+    emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
+    return;
+  }
+  uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
+  uint8_t *done = x86_jmp_fwd(&l->b);
+  x86_patch_here(&l->b, miss);
+  emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
+  x86_patch_here(&l->b, done);
+}
+
+/* T_IFETCH of fetch op i (not the first) */
+static void emit_ifetch(lower *l, uint32_t i) {
+  if (!l->inline_fetch) {
+    emit_timed_call(l, (const void *)core_jt_ifetch, i);
+    return;
+  }
+  x86_buf *b = &l->b;
+  cache *c = &l->cpu->tm->icache;
+  uint32_t line = (uint32_t)l->blk->ops[i].imm;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
+  x86_store_imm32(b, TM(fetch_line), line);
+  uint8_t *done = x86_jmp_fwd(b);
+  x86_patch_here(b, same);
+  x86_patch_here(b, miss);
+  emit_timed_call(l, (const void *)core_jt_ifetch, i);
+  x86_patch_here(b, done);
+  l->eax_reg = -1;
+}
+
+/* T_BRANCH(taken) */
+static void emit_branch_timing(lower *l, uint32_t taken) {
+  x86_buf *b = &l->b;
+  block_timing *bt = l->blk->timing;
+  if (bt->branch_pen[taken] > INT32_MAX) {
+    emit_timed_call(l, (const void *)core_jt_branch, taken);
+    return;
+  }
+  if (bt->branch_pen[taken])
+    x86_alu_mi64(b, ALU_ADD, TM(cycle), (int32_t)bt->branch_pen[taken]);
+  x86_alu_mi64(b, ALU_ADD, BT(outcomes[taken]), 1);
+  if (taken)
+    x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+}
+
+/* FITS and ENTER of a timed block (enter_block_timed of exec_loop.inc,
+ * without the rules of the models not translated): both horizons checked
+ * (the jumps to *nofit2 and the one returned leave at the block's
+ * address), late results of the block before go to C (*slow), so does a
+ * first fetch that misses (*miss); the rest inline. */
+static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint8_t **miss) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  block_timing *bt = blk->timing;
+  timing *tm = l->cpu->tm;
+  x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)bt);
+  x86_load64(b, RAX, CPU(instret));
+  x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
+  uint8_t *nofit = x86_jcc_fwd(b, CC_A);
+  x86_load64(b, RDX, TM(cycle));
+  x86_lea64(b, RCX, x86_m(RDX, (int32_t)bt->max_cycles));
+  x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
+  *nofit2 = x86_jcc_fwd(b, CC_A);
+  /* test dword [hz], left[0] | left[1] (the size the store below writes) */
+  uint32_t left_mask = 0;
+  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
+  x86_op_mem(b, false, 0xf7, 0, TM(hz));
+  x86_u32(b, left_mask);
+  *slow = x86_jcc_fwd(b, CC_NE);
+  x86_store64(b, CPU(instret), RAX);
+#ifdef TALLY_CHECK_LAWS
+  x86_store64(b, TM(law_entry), RDX);
+#endif
+  uint32_t hz;
+  memcpy(&hz, &bt->tail_hz, sizeof hz);
+  x86_store_imm32(b, TM(hz), hz);
+  x86_lea64(b, RDX, x86_m(RDX, (int32_t)bt->static_cycles));
+  x86_store64(b, TM(cycle), RDX);
+  x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
+  *miss = NULL;
+  if (tm->fetch_ops) {
+    x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
+    x86_store64(b, TM(insn_start_op), RCX);
+    uint32_t line = (uint32_t)blk->ops[0].imm;
+    x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+    uint8_t *same = x86_jcc_fwd(b, CC_E);
+    if (l->inline_fetch) {
+      *miss = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
+      x86_store_imm32(b, TM(fetch_line), line);
+      x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+    } else {
+      *miss = x86_jmp_fwd(b);
+    }
+    x86_patch_here(b, same);
+  }
+  l->eax_reg = -1;
+  return nofit;
+}
+
+/* LAW_BLOCK_BOUND of CHAIN (sanitizer builds) */
+static void emit_law(lower *l) {
+#ifdef TALLY_CHECK_LAWS
+  if (l->timed)
+    emit_timed_call(l, (const void *)core_jt_law, 0);
+#else
+  (void)l;
+#endif
+}
+
+/* T_REDIRECT: tm->fetch_line = TIMING_NO_LINE */
+static void emit_redirect(lower *l) {
+  if (l->timed)
+    x86_store_imm32(&l->b, TM(fetch_line), TIMING_NO_LINE);
 }
 
 /* eax = x[rs1] + imm */
@@ -234,6 +421,8 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   default: x86_load32(&l->b, RDX, m); break;
   }
   x86_store32(&l->b, XREG(op->rd), RDX);
+  if (l->timed) /* T_LOAD: eax is the address still */
+    emit_data_access(l, i, false);
   s->resume = l->b.p;
 }
 
@@ -253,6 +442,8 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
     x86_store16(&l->b, m, RDX);
   else
     x86_store8(&l->b, m, RDX);
+  if (l->timed) /* T_STORE: eax is the address still */
+    emit_data_access(l, i, true);
   s->resume = l->b.p;
 }
 
@@ -263,7 +454,9 @@ static void emit_slow_paths(lower *l) {
     for (int f = 0; f < 2; f++)
       x86_patch_here(&l->b, s->from[f]);
     bool load = isa_infos[op->kind].cls == CLASS_LOAD;
-    emit_helper_call(l, load ? (const void *)jit_load_slow : (const void *)jit_store_slow, s->op, true);
+    const void *fn = l->timed ? (load ? (const void *)core_jt_load_slow : (const void *)core_jt_store_slow)
+                              : (load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
+    emit_helper_call(l, fn, s->op, true);
     if (load) {
       x86_alu_rr(&l->b, true, ALU_OR, RAX, RAX);
       x86_jcc(&l->b, CC_S, (uintptr_t)l->j->out);
@@ -371,8 +564,16 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   load_eax(l, op->rs1);
   x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
+  if (l->timed) { /* T_BRANCH(0) */
+    emit_branch_timing(l, 0);
+    emit_law(l);
+  }
   emit_chain(l, 1, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
+  if (l->timed) { /* T_BRANCH(1) */
+    emit_branch_timing(l, 1);
+    emit_law(l);
+  }
   emit_chain(l, 0, (uint32_t)op->imm);
 }
 
@@ -394,7 +595,13 @@ static bool lower_op(lower *l, uint32_t i) {
   const core_op *op = &l->blk->ops[i];
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
+  if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
+    uint8_t c = isa_infos[op->kind].cls;
+    if (c == CLASS_MUL || c == CLASS_DIV || op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA)
+      emit_timed_call(l, (const void *)core_jt_muldiv, i);
+  }
   switch (op->kind) {
+  case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC:
     x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
     if (l->eax_reg == op->rd)
@@ -447,16 +654,23 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_BLTU: emit_branch(l, op, CC_B); return false;
   case K_BGEU: emit_branch(l, op, CC_AE); return false;
   case K_JAL:
+    emit_law(l);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
+    emit_redirect(l);
     emit_chain(l, 0, (uint32_t)op->imm);
     return false;
   case K_JALR:
+    emit_law(l);
+    emit_redirect(l);
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
     x86_alu_ri(b, false, ALU_AND, RAX, -2);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     emit_indirect(l);
     return false;
-  case K_FALLTHRU: emit_chain(l, 1, blk->end_pc); return false;
+  case K_FALLTHRU:
+    emit_law(l);
+    emit_chain(l, 1, blk->end_pc);
+    return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
     x86_store_imm8(b, CPU(flush_pending), 1);
     if (blk->n_insns != blk->insn_idx[i + 1])
@@ -469,6 +683,33 @@ static bool lower_op(lower *l, uint32_t i) {
     x86_jmp(b, (uintptr_t)l->j->epilogue);
     return false;
   }
+}
+
+/* Whether every op of blk is lowered with its timing charges; the others
+ * (CSR accesses, system instructions, atomics, fence.i) make the timed
+ * loop run the whole block. With an I-cache the block starts with the
+ * fetch op its entry does. */
+static bool timed_lowers(const core_cpu *cpu, const core_block *blk) {
+  if (cpu->tm->fetch_ops && (blk->n_ops == 0 || blk->ops[0].kind != K_IFETCH))
+    return false;
+  for (uint32_t i = 0; i < blk->n_ops; i++) {
+    switch (blk->ops[i].kind) {
+    case K_LUI: case K_AUIPC: case K_NOP: case K_FENCE:
+    case K_ADDI: case K_XORI: case K_ORI: case K_ANDI: case K_SLTI: case K_SLTIU:
+    case K_SLLI: case K_SRLI: case K_SRAI:
+    case K_ADD: case K_SUB: case K_XOR: case K_OR: case K_AND: case K_SLT: case K_SLTU:
+    case K_SLL: case K_SRL: case K_SRA:
+    case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
+    case K_DIV: case K_DIVU: case K_REM: case K_REMU:
+    case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: case K_SB: case K_SH: case K_SW:
+    case K_BEQ: case K_BNE: case K_BLT: case K_BGE: case K_BLTU: case K_BGEU:
+    case K_JAL: case K_JALR: case K_FALLTHRU: case K_IFETCH:
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
 }
 
 static uint64_t now_ns(void) {
@@ -496,18 +737,60 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     free(l);
     return NULL;
   }
+  l->timed = cpu->tm != NULL;
+  if (l->timed) {
+    timing *tm = cpu->tm;
+    bool dc = tm->dcache_on && tm->dcache.touch == CACHE_TOUCH_LRU2 && !tm->model.dcache.store_load_replay;
+    l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
+    l->inline_load = dc;
+    l->inline_store = dc && tm->dcache_wb;
+  }
   x86_buf *b = &l->b;
-  /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
-  x86_load64(b, RAX, CPU(instret));
-  x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
-  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
-  uint8_t *nofit = x86_jcc_fwd(b, CC_A);
-  x86_store64(b, CPU(instret), RAX);
-  for (uint32_t i = 0; i < blk->n_ops; i++)
-    if (!lower_op(l, i))
-      break;
-  emit_slow_paths(l);
+  uint8_t *nofit, *nofit2 = NULL, *entry_slow = NULL, *entry_miss = NULL;
+  uintptr_t body = 0;
+  uint32_t first = 0;
+  if (l->timed && !timed_lowers(cpu, blk)) {
+    /* the timed loop runs the block (core_jt_interp_block) */
+    emit_timed_call(l, (const void *)core_jt_interp_block, 0);
+    x86_jmp(b, (uintptr_t)j->epilogue);
+    nofit = NULL;
+  } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX)) {
+    /* FITS and ENTER (and with an I-cache, the block's first fetch) */
+    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
+    emit_timed_call(l, (const void *)core_jt_enter, 0);
+    x86_test_rr(b, RAX, RAX);
+    nofit = x86_jcc_fwd(b, CC_E);
+    first = cpu->tm->fetch_ops ? 1 : 0;
+  } else if (l->timed) {
+    nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
+    body = run_addr(l, b->p);
+    first = cpu->tm->fetch_ops ? 1 : 0;
+  } else {
+    /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
+    x86_load64(b, RAX, CPU(instret));
+    x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+    x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
+    nofit = x86_jcc_fwd(b, CC_A);
+    x86_store64(b, CPU(instret), RAX);
+  }
+  if (nofit) {
+    for (uint32_t i = first; i < blk->n_ops; i++)
+      if (!lower_op(l, i))
+        break;
+    emit_slow_paths(l);
+  }
+  if (entry_slow) { /* late results on their way: the whole entry in C */
+    x86_patch_here(b, entry_slow);
+    emit_timed_call(l, (const void *)core_jt_enter_slow, 0);
+    x86_jmp(b, body);
+  }
+  if (entry_miss) { /* the first fetch missed */
+    x86_patch_here(b, entry_miss);
+    emit_timed_call(l, (const void *)core_jt_entry_miss, 0);
+    x86_jmp(b, body);
+  }
   x86_patch_here(b, nofit);
+  x86_patch_here(b, nofit2);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
   const void *code = j->code_next;
@@ -543,6 +826,14 @@ bool core_exec_jit(core_cpu *cpu) {
         cpu->flush_pending = true;
         return false;
       }
+      if (cpu->tm) {
+        int st = core_jt_interp_block(cpu, b);
+        if (st != JIT_DISPATCH)
+          return st == JIT_HORIZON;
+        fill = NULL;
+        lookup = false;
+        continue;
+      }
       if (cpu->instret + b->n_insns > cpu->horizon)
         return true;
       return core_exec_fast(cpu, b);
@@ -567,5 +858,5 @@ bool core_jit_write_stubs(core_jit *j) {
   (void)j;
   return false;
 }
-bool core_exec_jit(core_cpu *cpu) { return core_exec_fast(cpu, NULL); }
+bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
 #endif

@@ -71,7 +71,28 @@ const void **core_jit_slots(core_jit *j);
 /* Writes the fixed stubs (jit.c). */
 bool core_jit_write_stubs(core_jit *j);
 
-/* The functional loop, translated (jit.c): as core_exec_fast(cpu, NULL). */
+/* The functional loop, translated (jit.c): as core_exec_fast(cpu, NULL);
+ * in a timed run (cpu->tm) as core_exec_timed(cpu, NULL). */
 bool core_exec_jit(core_cpu *cpu);
+
+/* Why a timed run cannot be translated (a profile, address regions, PMU
+ * tracking, a core model's pipeline rules the translator lacks), or NULL
+ * when it can (functional runs too). jit_timed.c. */
+const char *core_jit_timed_why(const core_cpu *cpu);
+
+/* What translated code calls in timed runs (jit_timed.c): the timed
+ * loop's charges, one per dynamic event (exec_loop.inc has the rules). */
+int core_jt_enter(core_cpu *cpu, core_block *b); /* 0: it does not fit under the horizons */
+void core_jt_law(core_cpu *cpu, core_block *blk); /* TALLY_CHECK_LAWS builds only */
+void core_jt_enter_slow(core_cpu *cpu, core_block *b);
+void core_jt_entry_miss(core_cpu *cpu, core_block *b);
+void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i);
+void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);
+void core_jt_branch(core_cpu *cpu, core_block *blk, uint32_t taken);
+int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+int core_jt_interp_block(core_cpu *cpu, core_block *blk); /* a JIT_* status */
 
 #endif

@@ -32,10 +32,14 @@ typedef struct x86_buf {
 typedef struct x86_mem {
   int base, index;   /* index -1: none */
   int32_t disp;
+  int scale;         /* the index times 1 << scale */
 } x86_mem;
 
-static inline x86_mem x86_m(int base, int32_t disp) { return (x86_mem){base, -1, disp}; }
-static inline x86_mem x86_mi(int base, int index, int32_t disp) { return (x86_mem){base, index, disp}; }
+static inline x86_mem x86_m(int base, int32_t disp) { return (x86_mem){base, -1, disp, 0}; }
+static inline x86_mem x86_mi(int base, int index, int32_t disp) { return (x86_mem){base, index, disp, 0}; }
+static inline x86_mem x86_mis(int base, int index, int scale, int32_t disp) {
+  return (x86_mem){base, index, disp, scale};
+}
 
 /* the run-time address of the next byte */
 static inline uintptr_t x86_here(const x86_buf *b) { return b->at + (uintptr_t)(b->p - b->start); }
@@ -70,7 +74,7 @@ static inline void x86_modrm_mem(x86_buf *b, int reg, x86_mem m) {
   } else {
     int index = m.index < 0 ? RSP : m.index; /* 100: no index */
     x86_byte(b, (uint8_t)(mod << 6 | (reg & 7) << 3 | 4));
-    x86_byte(b, (uint8_t)((index & 7) << 3 | (m.base & 7)));
+    x86_byte(b, (uint8_t)((m.index < 0 ? 0 : m.scale) << 6 | (index & 7) << 3 | (m.base & 7)));
   }
   if (mod == 1)
     x86_byte(b, (uint8_t)(int8_t)m.disp);
@@ -157,6 +161,16 @@ static inline void x86_alu_ri(x86_buf *b, bool w, int alu, int r, int32_t imm) {
     x86_byte(b, (uint8_t)(int8_t)imm);
   } else {
     x86_op_reg(b, w, 0x81, alu, r);
+    x86_u32(b, (uint32_t)imm);
+  }
+}
+/* [m] (op)= imm, 32-bit */
+static inline void x86_alu_mi32(x86_buf *b, int alu, x86_mem m, int32_t imm) {
+  if (imm >= -128 && imm <= 127) {
+    x86_op_mem(b, false, 0x83, alu, m);
+    x86_byte(b, (uint8_t)(int8_t)imm);
+  } else {
+    x86_op_mem(b, false, 0x81, alu, m);
     x86_u32(b, (uint32_t)imm);
   }
 }

@@ -166,7 +166,13 @@ bool core_exec(core_cpu *cpu, core_block *first) {
     cpu->track_complete = false; /* these loops list no blocks to fold */
     return cpu->tm->prof ? core_exec_profiled(cpu, first) : core_exec_timed_regions(cpu, first);
   }
-  return cpu->track ? core_exec_timed_pmu(cpu, first) : core_exec_timed(cpu, first);
+  if (cpu->jit && !first && !core_jit_timed_why(cpu))
+    return core_exec_jit(cpu); /* translated, with the same charges */
+  if (cpu->track)
+    return core_exec_timed_pmu(cpu, first);
+  if (cpu->tm->vexmin)
+    return core_exec_timed_vexmin(cpu, first);
+  return cpu->tm->vex_rules ? core_exec_timed_vex(cpu, first) : core_exec_timed(cpu, first);
 }
 
 /* The next timer interrupt that could be taken, as a cycle count. */

@@ -307,6 +307,15 @@ static void print_head(const dvfs_opts *o) {
   for (size_t p = 0; p < o->npts; p++)
     printf("%s %.0f MHz/%.2f V%s", p ? "," : "", o->pts[p].mhz, o->pts[p].volt, p ? "" : " (start)");
   printf("; PLL relock %u cycles\n", o->relock_cycles);
+  uint64_t hi = (uint64_t)o->sram_base + o->sram_size;
+  if (o->sram_size && TALLY_INST_REGION_BASE >= o->sram_base && TALLY_INST_REGION_BASE < hi)
+    printf("switch code: in the model's on-chip SRAM (0x%08x-0x%08" PRIx64 ", %u KiB: never cached, no wait), "
+           "as the paper's analysis code: it evicts none of the program's cache lines\n",
+           o->sram_base, hi - 1, o->sram_size >> 10);
+  else
+    printf("switch code: at 0x%08x, cached like the program (the model has no on-chip SRAM there, [memory] "
+           "sram_base/sram_size): its fetches and data may evict the program's cache lines\n",
+           TALLY_INST_REGION_BASE);
 }
 
 static int work(dvfs_opts *o, const char *dir) {

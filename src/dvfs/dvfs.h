@@ -40,6 +40,8 @@ typedef struct dvfs_opts {
   double min_mpc;         /* paper's second threshold: misses per cycle */
   double min_relocks;     /* break-even: cycles per entry >= this x relock x 2 */
   unsigned relock_cycles; /* the model's pll_relock_cycles */
+  uint32_t sram_base, sram_size; /* the model's on-chip SRAM ([memory] sram_*; size 0: none), where the switch code runs
+                                 * when it holds tally inst's analysis region */
   int argc;               /* the program's own arguments */
   char **argv;
   bool keep;              /* keep the scratch directory */

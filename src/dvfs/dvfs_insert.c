@@ -8,6 +8,7 @@
  * way out.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 #include "dvfs.h"
 
-enum { EXIT_INTERNAL_ = 70 };
+enum { EXIT_BADDATA_ = 65, EXIT_INTERNAL_ = 70 };
 
 /* The analysis code: one owner at a time (the region that switched down;
  * a depth count for its recursion), so that a region entered while another
@@ -148,6 +149,33 @@ static int copy_file(const char *in, const char *out, tally_error *err) {
   return EXIT_INTERNAL_;
 }
 
+/* The switch code is tally inst's analysis region: its code from
+ * TALLY_INST_ENTRY, its data from the next 4 KiB page. The DSPInst paper
+ * ran its analysis code from on-chip SRAM so as not to disturb the
+ * caches: where the model has SRAM at the region, all of it must fit
+ * there (a region half in SRAM, half cached, would be neither setting). */
+static uint32_t switch_region_end(uint32_t code_bytes, uint32_t data_bytes) {
+  uint64_t end = ((uint64_t)TALLY_INST_ENTRY + code_bytes + 4095) / 4096 * 4096 + data_bytes;
+  return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+}
+
+static int check_sram(const dvfs_opts *o, const tally_inst *ti, const char *out, tally_error *err) {
+  uint64_t lo = o->sram_base, hi = (uint64_t)o->sram_base + o->sram_size;
+  if (!o->sram_size || TALLY_INST_REGION_BASE < lo || TALLY_INST_REGION_BASE >= hi)
+    return 0; /* no SRAM there: the switch code runs cached, as the report's head says */
+  tally_inst_summary sum;
+  tally_inst_get_summary(ti, &sum);
+  uint32_t end = switch_region_end(sum.region_code, sum.region_data);
+  if (end <= hi)
+    return 0;
+  unlink(out);
+  snprintf(err->msg, sizeof err->msg,
+           "the switch code's region (0x%08x-0x%08x, %u bytes of code, %u of data and stack) does not fit the "
+           "model's on-chip SRAM (0x%08" PRIx64 "-0x%08" PRIx64 "): give the model a larger [memory] sram_size",
+           TALLY_INST_REGION_BASE, end, sum.region_code, sum.region_data, lo, hi);
+  return EXIT_BADDATA_;
+}
+
 int dvfs_insert(const dvfs_opts *o, const char *dir, const dvfs_region *regions, size_t nregions, const char *out,
                 tally_error *err) {
   size_t chosen = 0;
@@ -169,6 +197,8 @@ int dvfs_insert(const dvfs_opts *o, const char *dir, const dvfs_region *regions,
       rc = add_sites(ti, r, &regions[r].sites, err);
   if (!rc)
     rc = tally_inst_write(ti, out, err);
+  if (!rc)
+    rc = check_sram(o, ti, out, err);
   tally_inst_close(ti);
   return rc;
 }

@@ -7,6 +7,8 @@
  * voltage): the program's normal speed; the others are sorted fastest
  * first. An empty table means the start and half its clock at 5/6 of its
  * voltage (500 MHz/1.2 V and 250 MHz/1.0 V on dsp500, the paper's two).
+ * Also the model's on-chip SRAM ([memory] sram_base, sram_size), where the
+ * switch code runs when it holds tally inst's analysis region.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -78,6 +80,16 @@ static bool ini_value(const char *text, const char *section, const char *key, ch
   return false;
 }
 
+/* A size as the model's description writes it: a number, or one with a
+ * K, M or G suffix (KiB, MiB, GiB). */
+static uint32_t size_value(const char *v) {
+  char *end;
+  unsigned long long n = strtoull(v, &end, 0);
+  unsigned long long mul = *end == 'K' ? 1ull << 10 : *end == 'M' ? 1ull << 20 : *end == 'G' ? 1ull << 30 : 1;
+  n *= mul;
+  return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 /* The start point first, the rest fastest first without it. */
 static void order_points(dvfs_opts *o, dvfs_point start) {
   size_t m = 0;
@@ -109,6 +121,10 @@ int dvfs_model_read(dvfs_opts *o, tally_error *err) {
     tally_core_describe(sim, text, size);
     if (ini_value(text, "dvfs", "pll_relock_cycles", value, sizeof value))
       o->relock_cycles = (unsigned)strtoul(value, NULL, 10);
+    if (ini_value(text, "memory", "sram_size", value, sizeof value))
+      o->sram_size = size_value(value);
+    if (o->sram_size && ini_value(text, "memory", "sram_base", value, sizeof value))
+      o->sram_base = (uint32_t)strtoul(value, NULL, 0);
     const char *list = o->points_opt;
     if (!list && ini_value(text, "dvfs", "points", value, sizeof value))
       list = value;

@@ -590,9 +590,28 @@ static int apply(net_board *b, const net_msg *m, char *err, size_t errlen) {
     if (m->arr != STATMOD_ANYWHERE && m->arr >= p->arrs)
       return snprintf(err, errlen, "counter %u: ARR %u does not exist (the board has %u)", index, m->arr, p->arrs),
              NET_E_BAD_VALUE;
+    if (m->task) {
+      if (m->task > STATMOD_TASK_REGS)
+        return snprintf(err, errlen, "counter %u: task register %u does not exist (the board has %d, 1-%d)", index,
+                        m->task, STATMOD_TASK_REGS, STATMOD_TASK_REGS), NET_E_BAD_VALUE;
+      if (!ops || !ops->set_task_counter)
+        return snprintf(err, errlen, "this board has no task counters"), NET_E_UNSUPPORTED;
+      return ops->set_task_counter(ctx, index, m->signal, m->arr, m->enabled, m->task, err, errlen);
+    }
     if (!ops || !ops->set_counter)
       return snprintf(err, errlen, "this board cannot set counters"), NET_E_UNSUPPORTED;
     return ops->set_counter(ctx, index, m->signal, m->arr, m->enabled, err, errlen);
+  case NET_SET_TASK: {
+    if (index < 1 || index > STATMOD_TASK_REGS)
+      return snprintf(err, errlen, "task register %u does not exist (the board has %d, 1-%d)", index,
+                      STATMOD_TASK_REGS, STATMOD_TASK_REGS), NET_E_BAD_VALUE;
+    if (!ops || !ops->set_task)
+      return snprintf(err, errlen, "this board has no task counters"), NET_E_UNSUPPORTED;
+    char name[NET_MAX_TEXT + 1];
+    memcpy(name, m->name, m->name_len);
+    name[m->name_len] = '\0';
+    return ops->set_task(ctx, index, name, err, errlen);
+  }
   case NET_START: {
     if (b->st.state != NET_STATE_CONFIGURING)
       return snprintf(err, errlen, "already started (%s)", net_state_name(b->st.state)), NET_E_BAD_STATE;

@@ -58,6 +58,12 @@ typedef struct net_board_ops {
   /* arr: ARR index or STATMOD_ANYWHERE */
   int (*set_counter)(void *ctx, unsigned index, unsigned signal, unsigned arr, bool enabled, char *err,
                      size_t errlen);
+  /* A task counter (task register 1..16; SET_COUNTER's task byte), and
+   * a task register's name (SET_TASK; "" empties it). NULL: the board has
+   * no task counters (ERROR 7, not supported). */
+  int (*set_task_counter)(void *ctx, unsigned index, unsigned signal, unsigned arr, bool enabled, unsigned task,
+                          char *err, size_t errlen);
+  int (*set_task)(void *ctx, unsigned index, const char *name, char *err, size_t errlen);
   int (*start)(void *ctx, char *err, size_t errlen);
   int (*stop)(void *ctx, char *err, size_t errlen);
   /* Fills what the module knows now (may be NULL: zeros are reported). */

@@ -78,6 +78,7 @@ const char *net_type_name(unsigned type) {
   case NET_START: return "START";
   case NET_STOP: return "STOP";
   case NET_QUERY: return "QUERY";
+  case NET_SET_TASK: return "SET_TASK";
   case NET_ACK: return "ACK";
   case NET_ERROR: return "ERROR";
   case NET_STATUS: return "STATUS";
@@ -107,7 +108,7 @@ const char *net_state_name(unsigned state) {
   return state < 4 ? names[state] : "unknown";
 }
 
-bool net_is_control(unsigned type) { return type >= NET_SET_TIMER && type <= NET_QUERY; }
+bool net_is_control(unsigned type) { return type >= NET_SET_TIMER && type <= NET_SET_TASK; }
 
 unsigned net_value_bytes(unsigned width) { return (width + 7) / 8; }
 
@@ -297,11 +298,18 @@ static int decode_payload(cursor *c, net_msg *m, char *err, size_t errlen) {
     m->signal = get16(c);
     m->arr = get16(c);
     uint8_t en = get8(c);
-    if (!zeros(c, 1))
-      return c->bad ? 0 : fail(err, errlen, "reserved byte not zero");
+    m->task = get8(c);
     if (en > 1)
       return fail(err, errlen, "enabled byte is %u (0 or 1)", en);
     m->enabled = en;
+    return 0;
+  }
+  case NET_SET_TASK: {
+    m->index = get8(c);
+    m->name_len = get8(c);
+    if (!zeros(c, 2))
+      return c->bad ? 0 : fail(err, errlen, "reserved bytes not zero");
+    m->name = get_str(c, m->name_len);
     return 0;
   }
   case NET_START:
@@ -443,7 +451,13 @@ static void encode_payload(cursor *c, const net_msg *m) {
     put16(c, m->signal);
     put16(c, m->arr);
     put8(c, m->enabled);
-    put8(c, 0);
+    put8(c, m->task);
+    break;
+  case NET_SET_TASK:
+    put8(c, m->index);
+    put8(c, m->name_len);
+    put16(c, 0);
+    put_bytes(c, m->name, m->name_len);
     break;
   case NET_ACK:
     put8(c, m->req_type);
@@ -561,6 +575,12 @@ static int check_encodable(const net_msg *m, char *err, size_t errlen) {
   case NET_SET_COUNTER:
     if (m->index > 0xFFFF)
       return fail(err, errlen, "counter index %" PRIu64 " past 65535", m->index);
+    return 0;
+  case NET_SET_TASK:
+    if (m->index > 0xFF)
+      return fail(err, errlen, "task register %" PRIu64 " past 255", m->index);
+    if (m->name_len > NET_MAX_TEXT)
+      return fail(err, errlen, "a name of %u bytes (at most %d)", m->name_len, NET_MAX_TEXT);
     return 0;
   case NET_SET_ARR:
     if (m->index > 0xFFFF)
@@ -685,6 +705,12 @@ size_t net_format(const net_msg *m, char *buf, size_t size) {
   case NET_SET_COUNTER:
     emit(&o, "index = %" PRIu64 "\nsignal = %u\narr = 0x%04x\nenabled = %u\n", m->index, m->signal, m->arr,
          m->enabled);
+    if (m->task)
+      emit(&o, "task = %u\n", m->task);
+    break;
+  case NET_SET_TASK:
+    emit(&o, "index = %" PRIu64 "\n", m->index);
+    emit_str(&o, "name", m->name, m->name_len);
     break;
   case NET_ACK:
     emit(&o, "req_type = %s\nnext_seq = %" PRIu32 "\n", net_type_name(m->req_type) ? net_type_name(m->req_type) : "?",

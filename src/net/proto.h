@@ -49,6 +49,7 @@ typedef enum net_type {
   NET_START = 0x04,
   NET_STOP = 0x05,
   NET_QUERY = 0x06,
+  NET_SET_TASK = 0x07,
   /* board -> PC: replies to control packets */
   NET_ACK = 0x11,
   NET_ERROR = 0x12,
@@ -119,9 +120,11 @@ typedef struct net_msg {
   uint32_t lo, hi;
   uint16_t name_len;
   const char *name;
-  /* SET_COUNTER */
+  /* SET_COUNTER (task: its task register, 0 for none); SET_TASK: the
+   * register's index (1..16) and name/name_len */
   uint16_t signal, arr;
   bool enabled;
+  uint8_t task;
   /* ACK, ERROR: the request type answered; next control sequence number
    * (ACK, ERROR, STATUS); ERROR code and text (name/name_len) */
   uint8_t req_type, code;
@@ -187,7 +190,7 @@ size_t net_desc_size(const net_counter_desc *d);
 const char *net_type_name(unsigned type);
 const char *net_err_name(unsigned code);
 const char *net_state_name(unsigned state);
-bool net_is_control(unsigned type);   /* SET_*, START, STOP, QUERY */
+bool net_is_control(unsigned type);   /* SET_*, START, STOP, QUERY, SET_TASK */
 
 /* Writes a decoded message as "field = value" lines (the form of the
  * "decoded" blocks in docs/protocol.md). Returns the length written (the

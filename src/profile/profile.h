@@ -103,6 +103,10 @@ typedef struct prof_tasks {
   size_t nlog, log_cap;
   bool log_full;
   uint64_t log_full_cycle;  /* the change the log had no room for */
+  /* told of every change of `running`, with its name, at the cycle it
+   * takes effect (the statistics module's task counters) */
+  void (*on_run)(void *ctx, const char *name);
+  void *on_run_ctx;
 } prof_tasks;
 
 /* The timeline (timeline.c): every change of the shadow stack's depth, in

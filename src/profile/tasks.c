@@ -218,6 +218,8 @@ static void run_as(prof_state *p, int idx, uint32_t target, uint64_t now) {
   }
   log_change(t, now, idx);
   prof_top_changed(p);
+  if (t->on_run)
+    t->on_run(t->on_run_ctx, k->name);
 }
 
 bool prof_tasks_enable(prof_state *p, const prof_task_layout *l, prof_read_fn read, void *ctx, uint64_t now) {

@@ -42,6 +42,30 @@ static void event_name(FILE *f, int sig) {
     fputc(*c == '.' ? '_' : *c, f);
 }
 
+/* The header both Callgrind writers start with, up to the object line. */
+void report_callgrind_header(FILE *f, const report_run *run, const char *note, const int *ev, int nev) {
+  fprintf(f, "# callgrind format\nversion: 1\ncreator: tally\ncmd:");
+  for (int i = 0; i < run->argc; i++)
+    fprintf(f, " %s", run->argv[i]);
+  if (run->argc == 0)
+    fprintf(f, " %s", run->program);
+  fprintf(f, "\ndesc: Core: %s at %.6g MHz\n", run->core, run->clock_hz / 1e6);
+  fprintf(f, "desc: Run: %s\n", run->stop_detail ? run->stop_detail : run->stop);
+  fprintf(f, "desc: %s\n", note);
+  fprintf(f, "positions: instr line\n");
+  for (int e = 0; e < nev; e++) {
+    fprintf(f, "event: ");
+    event_name(f, ev[e]);
+    fprintf(f, " : %s\n", tally_signal_meaning(ev[e]));
+  }
+  fprintf(f, "events:");
+  for (int e = 0; e < nev; e++) {
+    fputc(' ', f);
+    event_name(f, ev[e]);
+  }
+  fprintf(f, "\n\nob=%s\n", run->program);
+}
+
 static bool chosen(const events *ev, int s) {
   for (int i = 0; i < ev->n; i++)
     if (ev->sig[i] == s)
@@ -146,27 +170,8 @@ int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *
     if (fn[k].hi <= fn[k].lo)
       unknown = (int)k;
 
-  fprintf(f, "# callgrind format\nversion: 1\ncreator: tally\n");
-  fprintf(f, "cmd:");
-  for (int i = 0; i < run->argc; i++)
-    fprintf(f, " %s", run->argv[i]);
-  if (run->argc == 0)
-    fprintf(f, " %s", run->program);
-  fprintf(f, "\ndesc: Core: %s at %.6g MHz\n", run->core, run->clock_hz / 1e6);
-  fprintf(f, "desc: Run: %s\n", run->stop_detail ? run->stop_detail : run->stop);
-  fprintf(f, "desc: Inclusive: call lines carry every event, counted exactly per calling context\n");
-  fprintf(f, "positions: instr line\n");
-  for (int e = 0; e < ev.n; e++) {
-    fprintf(f, "event: ");
-    event_name(f, ev.sig[e]);
-    fprintf(f, " : %s\n", tally_signal_meaning(ev.sig[e]));
-  }
-  fprintf(f, "events:");
-  for (int e = 0; e < ev.n; e++) {
-    fputc(' ', f);
-    event_name(f, ev.sig[e]);
-  }
-  fprintf(f, "\n\nob=%s\n", run->program);
+  report_callgrind_header(f, run, "Inclusive: call lines carry every event, counted exactly per calling context",
+                          ev.sig, ev.n);
 
   for (size_t k = 0; k <= n; k++) {
     int id = (int)k;

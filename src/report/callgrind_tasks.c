@@ -166,14 +166,6 @@ static void on_context(void *ctx, const char *const *names, size_t depth, uint64
   }
 }
 
-static void event_name(FILE *f, int sig) {
-  const char *name = tally_signal_name(sig);
-  if (!strcmp(name, "cycle")) { fputs("Cycles", f); return; }
-  if (!strcmp(name, "instret")) { fputs("Instructions", f); return; }
-  for (const char *ch = name; *ch; ch++)
-    fputc(*ch == '.' ? '_' : *ch, f);
-}
-
 int report_write_callgrind_tasks(const tally_profile *p, const report_run *run, FILE *f) {
   cg c = {0};
   int cyc = tally_signal_lookup("cycle"), ins = tally_signal_lookup("instret");
@@ -185,27 +177,11 @@ int report_write_callgrind_tasks(const tally_profile *p, const report_run *run, 
   tally_profile_contexts(p, on_context, &c);
   int rc = c.oom ? -1 : 0;
   if (rc == 0) {
-    fprintf(f, "# callgrind format\nversion: 1\ncreator: tally\ncmd:");
-    for (int i = 0; i < run->argc; i++)
-      fprintf(f, " %s", run->argv[i]);
-    if (run->argc == 0)
-      fprintf(f, " %s", run->program);
-    fprintf(f, "\ndesc: Core: %s at %.6g MHz\n", run->core, run->clock_hz / 1e6);
-    fprintf(f, "desc: Run: %s\n", run->stop_detail ? run->stop_detail : run->stop);
-    fprintf(f, "desc: Tasks: the root of each call tree is a task, [TASK]; a function NAME running in it is "
-               "\"NAME [TASK]\"\n");
-    fprintf(f, "positions: instr line\n");
-    for (int e = 0; e < c.nev; e++) {
-      fprintf(f, "event: ");
-      event_name(f, c.ev[e]);
-      fprintf(f, " : %s\n", tally_signal_meaning(c.ev[e]));
-    }
-    fprintf(f, "events:");
-    for (int e = 0; e < c.nev; e++) {
-      fputc(' ', f);
-      event_name(f, c.ev[e]);
-    }
-    fprintf(f, "\n\nob=%s\nfl=???\n", run->program);
+    report_callgrind_header(f, run,
+                            "Tasks: the root of each call tree is a task, [TASK]; a function NAME running in it is "
+                            "\"NAME [TASK]\"",
+                            c.ev, c.nev);
+    fprintf(f, "fl=???\n");
     for (size_t i = 0; i < c.nf; i++) {
       fprintf(f, "\nfn=(%zu) %s\n0 0", i + 1, c.f[i].name);
       for (int e = 0; e < c.nev; e++)

@@ -55,10 +55,16 @@ typedef struct report_gmon_layout {
 typedef struct report_gmon_opts {
   report_gmon_unit unit;
   uint64_t max_bytes;      /* histogram bytes allowed before scaling; 0 = 8 MiB */
+  bool one_task;           /* only task `task` of a task-aware profile (tally_profile_tasks), not the run */
+  size_t task;
 } report_gmon_opts;
 
 /* Writes gmon.out; `layout` (may be NULL) tells how the histogram came out.
- * Fails with errno EFBIG when the cycles unit cannot be kept exact. */
+ * Fails with errno EFBIG when the cycles unit cannot be kept exact, EINVAL
+ * for a task the profile does not have. With opts->one_task, the histogram holds
+ * each function's self cycles in that task (exact per function; within a
+ * function, its instructions share them in the whole run's proportions) and
+ * the arcs are the calls made while the task ran. */
 int report_write_gmon(const tally_profile *p, const report_run *run, const report_gmon_opts *opts, FILE *f,
                       report_gmon_layout *layout);
 
@@ -66,6 +72,10 @@ int report_write_gmon(const tally_profile *p, const report_run *run, const repor
 int report_write_callgrind(const tally_profile *p, const report_run *run, FILE *f);
 /* The same with the tasks as root frames (callgrind_tasks.c). */
 int report_write_callgrind_tasks(const tally_profile *p, const report_run *run, FILE *f);
+/* The header both start with (callgrind.c): format, command, the run's
+ * desc lines and one more (`note`), positions, the events `ev` (signal
+ * ids, nev of them), up to and including the "ob=" line. */
+void report_callgrind_header(FILE *f, const report_run *run, const char *note, const int *ev, int nev);
 int report_write_json(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_speedscope(const tally_profile *p, const report_run *run, FILE *f);
 int report_write_folded(const tally_profile *p, FILE *f);

@@ -332,6 +332,69 @@ static void table_totals(const run_data *d) {
   }
 }
 
+/* Task counters (SIGNAL@WHERE%TASK), grouped by task: their totals, and
+ * each one's share of the run's own anywhere counter of its signal (the
+ * same signal, no task) when the run has one. */
+static void table_tasks(const run_data *d) {
+  FILE *out = d->out;
+  const store_totals_view *t = &d->t;
+  int wt = 4, wl = 6, wv = 5;
+  bool any = false;
+  for (uint32_t k = 0; k < d->nshown; k++) {
+    const store_counter_view *c = configured(d, d->shown[k].index);
+    if (!c || !c->task || d->shown[k].index >= t->n)
+      continue;
+    any = true;
+    int l = (int)strlen(c->task);
+    wt = l > wt ? l : wt;
+    l = (int)strlen(c->where) - (int)strlen(c->task) - 1;
+    l += (int)strlen(c->signal) + (l > 0 ? 1 : 0);
+    wl = l > wl ? l : wl;
+    l = width_of(t->stored[d->shown[k].index]);
+    wv = l > wv ? l : wv;
+  }
+  if (!any)
+    return;
+  fprintf(out, "\nper task (a %%TASK counter counts only while that task runs)\n");
+  fprintf(out, "  %-*s  %-5s %-*s  %*s  %s\n", wt, "task", "", wl, "counts", wv, "total", "of the run's");
+  for (uint32_t k = 0; k < d->nshown; k++) {
+    const store_counter_view *c = configured(d, d->shown[k].index);
+    if (!c || !c->task || d->shown[k].index >= t->n)
+      continue;
+    bool first = true; /* the task's first row: its rows follow */
+    for (uint32_t j = 0; j < k && first; j++) {
+      const store_counter_view *o = configured(d, d->shown[j].index);
+      first = !(o && o->task && strcmp(o->task, c->task) == 0);
+    }
+    if (!first)
+      continue;
+    for (uint32_t j = k; j < d->nshown; j++) {
+      uint32_t i = d->shown[j].index;
+      const store_counter_view *o = configured(d, i);
+      if (!o || !o->task || strcmp(o->task, c->task) != 0 || i >= t->n)
+        continue;
+      char what[200], h[16], a[32], share[64] = "";
+      int wl2 = (int)(strlen(o->where) - strlen(o->task) - 1);
+      if (wl2 > 0)
+        snprintf(what, sizeof what, "%s@%.*s", o->signal, wl2, o->where);
+      else
+        snprintf(what, sizeof what, "%s", o->signal);
+      snprintf(h, sizeof h, "#%u", i);
+      for (size_t r = 0; r < d->ncounters; r++) {
+        const store_counter_view *w = &d->counters[r];
+        if (w->enabled && w->anywhere && !w->task && strcmp(w->signal, o->signal) == 0 && w->index < t->n) {
+          if (t->stored[w->index])
+            snprintf(share, sizeof share, "%5.1f%% of #%u", 100.0 * (double)t->stored[i] / (double)t->stored[w->index],
+                     w->index);
+          break;
+        }
+      }
+      fprintf(out, "  %-*s  %-5s %-*s  %*s%s%s\n", wt, j == k ? o->task : "", h, wl, what, wv,
+              tally_format_count(t->stored[i], a, sizeof a), share[0] ? "  " : "", share);
+    }
+  }
+}
+
 /* ---- CSV ---- */
 
 static int csv_interval(void *ctx, const store_interval_view *iv) {
@@ -468,6 +531,8 @@ static int json_run(store *s, const run_data *d, unsigned parts) {
     json_str(out, c->signal);
     fprintf(out, ", \"where\": ");
     json_str(out, c->where);
+    fprintf(out, ", \"task\": ");
+    json_str(out, c->task);
     if (c->anywhere)
       fprintf(out, ", \"anywhere\": true, \"lo\": null, \"hi\": null");
     else
@@ -518,8 +583,10 @@ int run_export(store *s, const char *db, uint64_t run_id, const run_export_opts 
       table_header(&d);
       if (o->parts & REPORT_INTERVALS)
         rc = table_intervals(s, &d);
-      if (rc == 0 && (o->parts & REPORT_TOTALS))
+      if (rc == 0 && (o->parts & REPORT_TOTALS)) {
         table_totals(&d);
+        table_tasks(&d);
+      }
       else if (rc == 0 && d.banner[0])
         fprintf(out, "\n%s\n", d.banner);
       break;

@@ -6,6 +6,7 @@
 
 #include "tally/export.h"
 #include "tally/irq.h"
+#include "json.h"
 
 static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
@@ -53,28 +54,62 @@ static void stats_text(tally_sim *sim, FILE *f) {
   free(t);
 }
 
-/* "interrupts": each PLIC source that rose (include/tally/irq.h), when any did. */
-static void interrupts_json(tally_sim *sim, FILE *f) {
+/* A source's "tasks": [{task, taken, latency_min ...}] (tally_irq_tasks). */
+static void interrupt_tasks_json(const tally_irq_task *v, size_t n, unsigned src, const tally_profile *p, FILE *f) {
+  const tally_task_profile *tp;
+  size_t ntasks = tally_profile_tasks(p, &tp);
+  fputs(", \"tasks\": [", f);
+  bool first = true;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].source != src)
+      continue;
+    fputs(first ? "\n      {\"task\": " : ",\n      {\"task\": ", f);
+    first = false;
+    if (v[i].task >= 0 && (size_t)v[i].task < ntasks)
+      json_write_string(f, tp[v[i].task].name);
+    else
+      fputs("null", f);
+    fprintf(f, ", \"taken\": %llu, \"latency_min\": %llu, \"latency_median\": %llu, \"latency_max\": %llu, "
+               "\"jitter\": %llu}",
+            (unsigned long long)v[i].taken, (unsigned long long)v[i].lat_min, (unsigned long long)v[i].lat_median,
+            (unsigned long long)v[i].lat_max, (unsigned long long)(v[i].lat_max - v[i].lat_min));
+  }
+  fputs(first ? "]" : "\n    ]", f);
+}
+
+/* "interrupts": each PLIC source that rose (include/tally/irq.h), when any
+ * did; with a task-aware profile p, per task too. */
+static void interrupts_json(tally_sim *sim, const tally_profile *p, FILE *f) {
   tally_irq_source src[96];
   size_t n = tally_irq_sources(sim, src, sizeof src / sizeof src[0]);
   if (!n)
     return;
+  const tally_task_profile *tp;
+  bool tasks = p && tally_profile_tasks(p, &tp) > 0;
+  size_t nt = tasks ? tally_irq_tasks(sim, p, NULL, 0) : 0;
+  tally_irq_task *tv = nt ? calloc(nt, sizeof *tv) : NULL;
+  if (tv)
+    nt = tally_irq_tasks(sim, p, tv, nt);
   fprintf(f, "  \"interrupts\": {\n");
   for (size_t i = 0; i < n; i++) {
     const tally_irq_source *s = &src[i];
     fprintf(f,
             "    \"%u\": {\"rises\": %llu, \"requests\": %llu, \"merged\": %llu, \"taken\": %llu, \"polled\": %llu, "
             "\"latency_min\": %llu, \"latency_median\": %llu, \"latency_max\": %llu, \"jitter\": %llu, "
-            "\"waiting\": %s}%s\n",
+            "\"waiting\": %s",
             s->source, (unsigned long long)s->rises, (unsigned long long)s->requests, (unsigned long long)s->merged,
             (unsigned long long)s->taken, (unsigned long long)s->polled, (unsigned long long)s->lat_min,
             (unsigned long long)s->lat_median, (unsigned long long)s->lat_max,
-            (unsigned long long)(s->lat_max - s->lat_min), s->waiting ? "true" : "false", i + 1 < n ? "," : "");
+            (unsigned long long)(s->lat_max - s->lat_min), s->waiting ? "true" : "false");
+    if (tasks)
+      interrupt_tasks_json(tv, tv ? nt : 0, s->source, p, f);
+    fprintf(f, "}%s\n", i + 1 < n ? "," : "");
   }
   fprintf(f, "  },\n");
+  free(tv);
 }
 
-static int stats_json(tally_sim *sim, int exit_status, FILE *f) {
+static int stats_json(tally_sim *sim, const tally_profile *p, int exit_status, FILE *f) {
   int n = tally_signal_count();
   uint64_t *t = calloc((size_t)n, sizeof *t);
   if (!t)
@@ -88,7 +123,7 @@ static int stats_json(tally_sim *sim, int exit_status, FILE *f) {
   fprintf(f, "  \"seconds\": %.9g,\n  \"frequency_mhz\": %g,\n  \"voltage\": %g,\n", e.seconds, e.frequency_mhz, e.voltage);
   fprintf(f, "  \"energy_j\": {\"core\": %.9g, \"static\": %.9g, \"caches\": %.9g, \"memory\": %.9g, \"total\": %.9g},\n",
           e.core_j, e.static_j, e.cache_j, e.mem_j, e.total_j);
-  interrupts_json(sim, f);
+  interrupts_json(sim, p, f);
   fprintf(f, "  \"signals\": {\n");
   for (int i = 0; i < n; i++)
     fprintf(f, "    \"%s\": %llu%s\n", tally_signal_name(i), (unsigned long long)t[i], i + 1 < n ? "," : "");
@@ -106,7 +141,12 @@ static int fail(tally_error *err, const char *what) {
 }
 
 int tally_export_stats(tally_sim *sim, bool json, int exit_status, FILE *f, tally_error *err) {
-  if (json ? stats_json(sim, exit_status, f) : (stats_text(sim, f), 0))
+  return tally_export_stats_tasks(sim, NULL, json, exit_status, f, err);
+}
+
+int tally_export_stats_tasks(tally_sim *sim, const tally_profile *p, bool json, int exit_status, FILE *f,
+                             tally_error *err) {
+  if (json ? stats_json(sim, p, exit_status, f) : (stats_text(sim, f), 0))
     return fail(err, "out of memory");
   return ferror(f) ? fail(err, "could not write the statistics") : 0;
 }

@@ -3,6 +3,7 @@
  * request to programs.c, jobs.c or stored.c. Paths are under /api.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,7 +162,9 @@ static void jobs(serve_ctx *c, const char *method, const char *path, serve_query
   } else if (strcmp(rest, "/profile") == 0 && strcmp(method, "GET") == 0) {
     r->body = serve_job_file(c, (unsigned)id, "profile.json", &r->len);
     r->type = "application/json";
-    if (!r->body)
+    if (!r->body && errno == EFBIG)
+      serve_error(r, 500, "run %llu's profile is larger than %zu MiB", (unsigned long long)id, SERVE_MAX_FILE >> 20);
+    else if (!r->body)
       serve_error(r, 404, "run %llu has no profile (still running, or run without one)", (unsigned long long)id);
   } else {
     serve_error(r, 405, "%s %s is not part of the API", method, path);

@@ -120,7 +120,7 @@ static int check_request(serve_ctx *c, json_t *req, json_t *job, char *msg, size
   if (board && tally_board_lookup(json_string_value(board), &binfo, &berr) != 0)
     return snprintf(msg, msgsize, "'board': %s", berr.msg), -1;
   if (check_strings(json_object_get(req, "sets"), "sets", 64, "._-=", 80, msg, msgsize) ||
-      check_strings(json_object_get(req, "pairs"), "pairs", 256, "._-@$", 200, msg, msgsize) ||
+      check_strings(json_object_get(req, "pairs"), "pairs", 256, "._-@$%:", 200, msg, msgsize) ||
       check_strings(json_object_get(req, "args"), "args", 16, NULL, 256, msg, msgsize) ||
       check_number(req, "interval", 1, UINT32_MAX, msg, msgsize) ||
       check_number(req, "counters", 1, 1024, msg, msgsize) || check_number(req, "width", 1, 64, msg, msgsize) ||
@@ -639,28 +639,8 @@ char *serve_job_file(serve_ctx *c, unsigned id, const char *name, size_t *len) {
     snprintf(path, sizeof path, "%s/%s", j->dir, name);
   pthread_mutex_unlock(&c->lock);
   if (!ok)
-    return NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  char chunk[65536];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    if (n + got + 1 > cap) {
-      cap = (n + got + 1) * 2;
-      char *b = realloc(buf, cap);
-      if (!b)
-        return fclose(f), free(buf), NULL;
-      buf = b;
-    }
-    memcpy(buf + n, chunk, got);
-    n += got;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
+    return errno = ENOENT, NULL;
+  return serve_read_file(path, SERVE_MAX_FILE, len);
 }
 
 void serve_jobs_free(serve_ctx *c) {

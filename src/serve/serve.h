@@ -169,6 +169,13 @@ bool serve_query_u64(serve_query_fn q, void *conn, const char *key, uint64_t max
 void serve_error(serve_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- stored.c: the store of runs (tally report's) ---- */
+/* The files the server sends whole (a run's profile.json): at most this. */
+#define SERVE_MAX_FILE ((size_t)256 << 20)
+/* Reads a regular file of at most max_bytes whole (malloc'd,
+ * NUL-terminated, its length in *len); NULL with errno set otherwise
+ * (EINVAL: not a regular file; EFBIG: larger than max_bytes, or grew
+ * while read). Never blocks on a FIFO. */
+char *serve_read_file(const char *path, size_t max_bytes, size_t *len);
 /* What the page keeps of a stored run beside the store, in DIR/runs/:
  * ID.json (the request: name, core, board, overrides, pairs; the end:
  * cycles, instructions, exit; the user's note) and ID.profile.json (its

@@ -12,11 +12,13 @@
  * digits past 2^53.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "serve.h"
@@ -90,27 +92,45 @@ static void add_kept(serve_ctx *c, uint64_t id, json_t *run) {
   json_decref(k);
 }
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+char *serve_read_file(const char *path, size_t max_bytes, size_t *len) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
     return NULL;
+  struct stat st;
   char *buf = NULL;
-  size_t n = 0, cap = 0, got;
-  char chunk[65536];
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    if (n + got + 1 > cap) {
-      cap = (n + got + 1) * 2;
-      char *b = realloc(buf, cap);
-      if (!b)
-        return fclose(f), free(buf), NULL;
-      buf = b;
-    }
-    memcpy(buf + n, chunk, got);
-    n += got;
+  size_t n = 0;
+  int err = 0;
+  if (fstat(fd, &st) != 0)
+    err = errno;
+  else if (!S_ISREG(st.st_mode))
+    err = EINVAL; /* never a FIFO or a device, which may have no end */
+  else if ((uint64_t)st.st_size > max_bytes)
+    err = EFBIG;
+  else if (!(buf = malloc((size_t)st.st_size + 1)))
+    err = ENOMEM;
+  /* read at most the size fstat gave, plus one byte to see that it grew */
+  for (size_t want = err ? 0 : (size_t)st.st_size + 1; !err && n < want;) {
+    ssize_t got = read(fd, buf + n, want - n);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      err = errno;
+    else if (got == 0)
+      break;
+    else
+      n += (size_t)got;
   }
-  fclose(f);
+  if (!err && n > (size_t)st.st_size)
+    err = EFBIG; /* written to while read: refused rather than cut */
+  close(fd);
+  if (err) {
+    free(buf);
+    errno = err;
+    return NULL;
+  }
+  buf[n] = '\0';
   *len = n;
-  return buf ? buf : calloc(1, 1);
+  return buf;
 }
 
 static void set_note(serve_ctx *c, tally_store *s, uint64_t id, const char *body, serve_reply *r) {
@@ -210,9 +230,9 @@ static void one(serve_ctx *ctx, tally_store *s, uint64_t id, serve_reply *r) {
   }
   json_t *cs = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(cs, json_pack("{s:I,s:s?,s:s?,s:s?,s:b}", "index", (json_int_t)c[i].index, "signal",
+    json_array_append_new(cs, json_pack("{s:I,s:s?,s:s?,s:s?,s:b,s:s?}", "index", (json_int_t)c[i].index, "signal",
                                         c[i].signal, "where", c[i].where, "label", c[i].label, "enabled",
-                                        c[i].enabled));
+                                        c[i].enabled, "task", c[i].task));
   tally_store_counters_free(c, n);
   json_object_set_new(j, "events", cs);
   json_object_set_new(j, "totals", totals_json(&t));
@@ -268,9 +288,11 @@ void serve_stored(serve_ctx *c, const char *method, const char *path, serve_quer
   } else if (strcmp(rest, "/profile") == 0 && get) {
     char kp[PATH_MAX + 64];
     kept_path(c, id, ".profile.json", kp, sizeof kp);
-    r->body = read_all(kp, &r->len);
+    r->body = serve_read_file(kp, SERVE_MAX_FILE, &r->len);
     r->type = "application/json";
-    if (!r->body)
+    if (!r->body && errno == EFBIG)
+      serve_error(r, 500, "run 0x%016" PRIx64 "'s profile is larger than %zu MiB", id, SERVE_MAX_FILE >> 20);
+    else if (!r->body)
       serve_error(r, 404, "run 0x%016" PRIx64 " has no profile kept (run from the page with the exact profile)", id);
   } else if (strcmp(rest, "/note") == 0 && strcmp(method, "PUT") == 0) {
     set_note(c, s, id, body, r);

@@ -365,8 +365,8 @@ static void emit_end(worker *w, tally_stop s, const tally_measure_result *res) {
   json_t *totals = json_array();
   for (uint32_t i = 0; w->m && i < tally_measure_events(w->m); i++) {
     const tally_event_info *e = tally_measure_event(w->m, i);
-    json_array_append_new(totals, json_pack("{s:s,s:I,s:b}", "label", e->label, "total", (json_int_t)e->total,
-                                            "saturated", e->saturated));
+    json_array_append_new(totals, json_pack("{s:s,s:I,s:b,s:s?}", "label", e->label, "total", (json_int_t)e->total,
+                                            "saturated", e->saturated, "task", e->task));
   }
   char trap[160] = "";
   if (s == TALLY_STOP_TRAP) {

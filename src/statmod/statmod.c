@@ -61,8 +61,12 @@ statmod *statmod_new(const statmod_params *p, char *err, size_t errlen) {
   m->sat_any = calloc(n, 1);
   m->rlo = calloc(n, sizeof *m->rlo);
   m->rhi = calloc(n, sizeof *m->rhi);
+  m->tacc = calloc(n, sizeof *m->tacc);
+  m->tstart = calloc(n, sizeof *m->tstart);
+  m->raw = calloc(n, sizeof *m->raw);
+  m->tactive = calloc(n, 1);
   if (!m->arrs || !m->cfg || !m->carry || !m->base || !m->cum || !m->val || !m->total || !m->sat || !m->sat_any ||
-      !m->rlo || !m->rhi) {
+      !m->rlo || !m->rhi || !m->tacc || !m->tstart || !m->raw || !m->tactive) {
     statmod_free(m);
     statmod_fail(err, errlen, "out of memory for %zu counters", n);
     return NULL;
@@ -89,6 +93,10 @@ void statmod_free(statmod *m) {
   free(m->sat_any);
   free(m->rlo);
   free(m->rhi);
+  free(m->tacc);
+  free(m->tstart);
+  free(m->raw);
+  free(m->tactive);
   free(m->pending);
   free(m->sched);
   free(m);
@@ -216,6 +224,9 @@ static int check_change(const statmod *m, const statmod_change *c, char *err, si
     if (c->cfg.arr != STATMOD_ANYWHERE && c->cfg.arr >= m->p.arrs)
       return statmod_fail(err, errlen, "counter %u: ARR %u does not exist: the module has %u", c->index, c->cfg.arr,
                           m->p.arrs);
+    if (c->cfg.task > STATMOD_TASK_REGS)
+      return statmod_fail(err, errlen, "counter %u: task register %u does not exist: the module has %u (1-%u)",
+                          c->index, c->cfg.task, STATMOD_TASK_REGS, STATMOD_TASK_REGS);
     return 0;
   case STATMOD_CHANGE_STOP:
     return 0;
@@ -425,6 +436,9 @@ int statmod_set_counter(statmod *m, uint32_t index, const statmod_counter_cfg *c
                         index, c->signal, SIG_COUNT - 1);
   if (c->arr != STATMOD_ANYWHERE && check_arr_index(m, c->arr, err, errlen) != 0)
     return -1;
+  if (c->task > STATMOD_TASK_REGS)
+    return statmod_fail(err, errlen, "counter %u: task register %u does not exist: the module has %u (1-%u)", index,
+                        c->task, STATMOD_TASK_REGS, STATMOD_TASK_REGS);
   if (m->in_dispatch)
     return queue(m, (statmod_pending){.kind = STATMOD_CHANGE_COUNTER, .index = index, .cfg = *c}, err, errlen);
   statmod_change ch = {.kind = STATMOD_CHANGE_COUNTER, .index = index, .cfg = *c};
@@ -441,13 +455,84 @@ int statmod_set_counter(statmod *m, uint32_t index, const statmod_counter_cfg *c
     resume_counts(m);
     return -1;
   }
+  statmod_settle(m);
+  statmod_task_begin(m, index, index + 1);
   resume_counts(m);
   changed(m, &ch);
   return 0;
 }
 
 statmod_counter_cfg statmod_counter(const statmod *m, uint32_t index) {
-  return index < m->p.counters ? m->cfg[index] : (statmod_counter_cfg){0, STATMOD_ANYWHERE, false};
+  return index < m->p.counters ? m->cfg[index] : (statmod_counter_cfg){0, STATMOD_ANYWHERE, false, 0};
+}
+
+/* ---- tasks ---- */
+
+int statmod_set_task(statmod *m, uint32_t k, const char *name, char *err, size_t errlen) {
+  if (k < 1 || k > STATMOD_TASK_REGS)
+    return statmod_fail(err, errlen, "task register %u does not exist: the module has %u (1-%u)", k,
+                        STATMOD_TASK_REGS, STATMOD_TASK_REGS);
+  if (strlen(name) >= STATMOD_TASK_NAME)
+    return statmod_fail(err, errlen, "task register %u: the name '%.20s...' is longer than %d bytes", k, name,
+                        STATMOD_TASK_NAME - 1);
+  if (m->state == STATMOD_RUNNING)
+    return statmod_fail(err, errlen, "task register %u: task registers are set before the run starts", k);
+  snprintf(m->tasks[k], sizeof m->tasks[k], "%s", name);
+  return 0;
+}
+
+const char *statmod_task_of(const statmod *m, uint32_t k) {
+  return k >= 1 && k <= STATMOD_TASK_REGS ? m->tasks[k] : "";
+}
+
+uint64_t statmod_task_inexact(const statmod *m) { return m->task_inexact; }
+
+static bool task_runs(const statmod *m, uint32_t i) {
+  uint8_t k = m->cfg[i].task;
+  return k && m->tasks[k][0] && strcmp(m->tasks[k], m->running_task) == 0;
+}
+
+void statmod_task_begin(statmod *m, uint32_t from, uint32_t to) {
+  statmod_cum_raw(m, m->cpu->tm->cycle, NULL, 0);
+  for (uint32_t i = from; i < to; i++) {
+    m->tacc[i] = 0;
+    m->tstart[i] = m->raw[i];
+    m->tactive[i] = task_runs(m, i);
+  }
+}
+
+void statmod_task_switch(statmod *m, const char *name) {
+  if (strncmp(m->running_task, name, sizeof m->running_task - 1) == 0)
+    return;
+  bool any = false;
+  for (uint32_t i = 0; i < m->p.counters && !any; i++)
+    any = m->cfg[i].enabled && m->cfg[i].task;
+  if (!running(m) || !any || m->in_dispatch) {
+    snprintf(m->running_task, sizeof m->running_task, "%s", name);
+    return;
+  }
+  /* A dispatch due and not yet made: the switch came inside the
+   * instruction (or trap entry) that reaches it, before the run loop
+   * hands that over. It is made here, split at the switch. */
+  if (m->next <= m->cpu->tm->cycle) {
+    uint64_t before = m->inexact;
+    statmod_reached(m, NULL, 0);
+    m->task_inexact += m->inexact - before;
+    m->inexact = before;
+    if (!running(m))
+      return;
+  }
+  statmod_settle(m);
+  statmod_cum_raw(m, m->cpu->tm->cycle, NULL, 0);
+  snprintf(m->running_task, sizeof m->running_task, "%s", name);
+  for (uint32_t i = 0; i < m->p.counters; i++) {
+    if (!m->cfg[i].enabled || !m->cfg[i].task)
+      continue;
+    if (m->tactive[i])
+      m->tacc[i] += m->raw[i] > m->tstart[i] ? m->raw[i] - m->tstart[i] : 0;
+    m->tactive[i] = task_runs(m, i);
+    m->tstart[i] = m->raw[i];
+  }
 }
 
 statmod_arr statmod_arr_of(const statmod *m, uint32_t index) {
@@ -479,6 +564,9 @@ int statmod_start(statmod *m, char *err, size_t errlen) {
   m->next_sched = 0;
   for (uint32_t i = 0; i < m->nsched; i++)
     m->sched[i].applied = UINT64_MAX;
+  m->task_inexact = 0;
+  statmod_settle(m);
+  statmod_task_begin(m, 0, m->p.counters);
   resume_counts(m);
   changed(m, &(statmod_change){.kind = STATMOD_CHANGE_START});
   return 0;

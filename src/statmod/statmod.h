@@ -50,7 +50,16 @@ typedef struct statmod_counter_cfg {
   uint16_t signal;     /* tally signal id (src/timing/signals.h) */
   uint16_t arr;        /* ARR index or STATMOD_ANYWHERE */
   bool enabled;
+  uint8_t task;        /* 0: whatever runs; k (1..STATMOD_TASK_REGS): only while the task
+                          named by task register k is the running one */
 } statmod_counter_cfg;
+
+/* Task registers: the names of the tasks counters can be restricted to
+ * (SIGNAL@%TASK, SIGNAL@FUNCTION%TASK). Which task runs is told to the
+ * module from outside (statmod_task_switch: the task layer of the
+ * profile, src/profile/tasks.c, sees the program switch). */
+#define STATMOD_TASK_REGS 16
+#define STATMOD_TASK_NAME 64
 
 /* One dispatch. For a data interval, values[i] is counter i's count in
  * [cycle_begin, cycle_end), at most 2^width - 1, and saturated[i] is 1 if
@@ -197,6 +206,22 @@ uint64_t statmod_schedule_applied(const statmod *m, uint32_t k);
 typedef void (*statmod_change_fn)(void *ctx, uint64_t cycle, const statmod_change *c);
 void statmod_on_change(statmod *m, statmod_change_fn fn, void *ctx);
 
+/* Task register k (1..STATMOD_TASK_REGS) names a task ("alpha", or a
+ * trap context "irq:7"); "" empties it. Only while the module is not
+ * running. */
+int statmod_set_task(statmod *m, uint32_t k, const char *name, char *err, size_t errlen);
+/* Its name, "" when empty or k out of range. */
+const char *statmod_task_of(const statmod *m, uint32_t k);
+/* The running task (or trap context) is now `name`, from the current
+ * cycle on: the task counters whose register names it count from here,
+ * the others stop. Called on every switch, whether the module runs or
+ * not (the name is kept for the next start). Never changes a cycle. */
+void statmod_task_switch(statmod *m, const char *name);
+/* Dispatches that fell inside a switching instruction's own cycles (the
+ * store, trap entry or mret that switched): their split between the two
+ * intervals is to the switch's cycle, not to the dispatch's. */
+uint64_t statmod_task_inexact(const statmod *m);
+
 /* The current configuration. */
 statmod_counter_cfg statmod_counter(const statmod *m, uint32_t index);
 statmod_arr statmod_arr_of(const statmod *m, uint32_t index);
@@ -216,5 +241,9 @@ const char *statmod_words(const statmod_counter_cfg *c, const statmod_arr *range
 /* The name of the function whose range is exactly [lo, hi) in syms, or
  * NULL (to name an ARR that came as two addresses). */
 const char *statmod_range_name(const struct sym_table *syms, uint32_t lo, uint32_t hi);
+/* A task counter's words: " while TASK runs" appended to label, where
+ * becomes "WHERE%TASK" ("%TASK" for an anywhere counter). */
+void statmod_task_words(const char *task, bool anywhere, char *label, size_t label_size, char *where,
+                        size_t where_size);
 
 #endif

@@ -157,7 +157,7 @@ static uint64_t unit_all(const statmod_unit *u, uint32_t s) {
   return v;
 }
 
-void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) {
+static void cum_into(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n, uint64_t *out) {
   timing *tm = m->cpu->tm;
   uint64_t now = tm->cycle;
   /* the units after t, and the one t falls inside (split by the layout) */
@@ -181,7 +181,7 @@ void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) 
     const statmod_counter_cfg *c = &m->cfg[i];
     int64_t v = 0;
     if (!c->enabled) {
-      m->cum[i] = 0;
+      out[i] = 0;
       continue;
     }
     bool ranged = c->arr != STATMOD_ANYWHERE;
@@ -207,6 +207,25 @@ void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) 
           v -= (int64_t)unit_all(&units[j], c->signal);
       }
     }
-    m->cum[i] = v > 0 ? (uint64_t)v : 0;
+    out[i] = v > 0 ? (uint64_t)v : 0;
+  }
+}
+
+void statmod_cum_raw(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) {
+  cum_into(m, t, units, n, m->raw);
+}
+
+/* A task counter counts what it would count whatever runs, but only
+ * while its task runs: what it counted up to the last switch away from
+ * its task, and since the switch to it if it runs now. */
+void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n) {
+  cum_into(m, t, units, n, m->cum);
+  for (uint32_t i = 0; i < m->p.counters; i++) {
+    if (!m->cfg[i].enabled || !m->cfg[i].task)
+      continue;
+    uint64_t v = m->tacc[i];
+    if (m->tactive[i] && m->cum[i] > m->tstart[i])
+      v += m->cum[i] - m->tstart[i];
+    m->cum[i] = v;
   }
 }

@@ -64,6 +64,14 @@ struct statmod {
   uint64_t *val, *total;
   uint8_t *sat, *sat_any;
   uint32_t *rlo, *rhi;         /* a range counter's regions [rlo, rhi) */
+  /* task counters: cum = tacc + (tactive ? raw - tstart : 0), where raw is
+   * what the counter would count whatever runs (statmod_impl.h's cum) */
+  uint64_t *tacc, *tstart, *raw;
+  uint8_t *tactive;
+
+  char tasks[STATMOD_TASK_REGS + 1][STATMOD_TASK_NAME]; /* [1..]: the task registers */
+  char running_task[STATMOD_TASK_NAME];                 /* what runs now, as last told */
+  uint64_t task_inexact;
 
   timing_regions *regions;     /* installed in the core's timing model while running */
 
@@ -98,5 +106,10 @@ void statmod_settle(statmod *m);
  * counts in [t, now) are then taken off, split by the cycle layout where t
  * falls inside one. Disabled counters: 0. */
 void statmod_cum(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n);
+/* The same into m->raw, as if no counter had a task. */
+void statmod_cum_raw(statmod *m, uint64_t t, const statmod_unit *units, uint32_t n);
+/* statmod.c: counters [from, to) start counting for their tasks now
+ * (after statmod_settle). */
+void statmod_task_begin(statmod *m, uint32_t from, uint32_t to);
 
 #endif

@@ -7,6 +7,7 @@
  * tally profile's "calls" counts). A raw range: "... at 0x...-0x...".
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "../symbols/symtab.h"
 #include "statmod_impl.h"
@@ -49,4 +50,22 @@ const char *statmod_range_name(const sym_table *syms, uint32_t lo, uint32_t hi) 
     return NULL;
   const sym_entry *e = sym_table_lookup(syms, lo);
   return e && e->lo == lo && e->hi == hi ? e->name : NULL;
+}
+
+void statmod_task_words(const char *task, bool anywhere, char *label, size_t label_size, char *where,
+                        size_t where_size) {
+  if (!task || !*task)
+    return;
+  if (label && label_size) {
+    size_t n = strlen(label);
+    if (n < label_size)
+      snprintf(label + n, label_size - n, " while %s runs", task);
+  }
+  if (where && where_size) {
+    if (anywhere)
+      where[0] = '\0';
+    size_t n = strlen(where);
+    if (n < where_size)
+      snprintf(where + n, where_size - n, "%%%s", task);
+  }
 }

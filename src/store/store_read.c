@@ -231,6 +231,8 @@ int store_get_counters(store *s, uint64_t run_id, store_counter_view **counters,
       .label = dup_column(st, 6, &oom),
       .enabled = sqlite3_column_int(st, 7) != 0,
     };
+    const char *pct = v[count - 1].where ? strchr(v[count - 1].where, '%') : NULL;
+    v[count - 1].task = pct && pct[1] ? pct + 1 : NULL;
   }
   if (oom) {
     sqlite3_finalize(st);

@@ -56,6 +56,8 @@ typedef struct store_counter_view {
   uint32_t lo, hi;
   char *where, *label;             /* NULL if not given */
   bool enabled;
+  const char *task;                /* a task counter's task (where's "%TASK" end: "main%alpha",
+                                      "%alpha"; docs/statmod.md, "Task counters"), or NULL */
 } store_counter_view;
 
 /* A run's configured counters, by index. */

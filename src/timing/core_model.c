@@ -164,7 +164,7 @@ static const enum_word memory_words[] = {
   {"sram", MEMORY_SRAM}, {"sdram", MEMORY_SDRAM}, {NULL, 0},
 };
 static const enum_word micro_words[] = {
-  {"generic", MICRO_GENERIC}, {"picorv32", MICRO_PICORV32}, {NULL, 0},
+  {"generic", MICRO_GENERIC}, {"picorv32", MICRO_PICORV32}, {"vexriscv-min", MICRO_VEXMIN}, {NULL, 0},
 };
 static const enum_word isa_words[] = {
   {"rv32imac", ISA_RV32IMAC}, {"rv32i", 0}, {"rv32im", ISA_EXT_M}, {"rv32ia", ISA_EXT_A}, {"rv32ic", ISA_EXT_C},
@@ -1019,7 +1019,7 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
   }
   if (check_points(m, err, errlen) != 0)
     return -1;
-  if (m->micro_arch == MICRO_GENERIC && m->wait_states) {
+  if (m->micro_arch != MICRO_PICORV32 && m->wait_states) {
     errf(err, errlen,
          "core model %s: [memory] wait_states = %u: only micro_arch = picorv32 uses it (expected 0, or the "
          "latencies in read_first_ns, read_beat_ns, write_ns)",
@@ -1030,6 +1030,13 @@ int core_model_validate(const core_model *m, char *err, size_t errlen) {
     errf(err, errlen,
          "core model %s: [core] micro_arch = picorv32: [icache] and [dcache] enabled (expected false: "
          "PicoRV32 has no caches)",
+         m->name);
+    return -1;
+  }
+  if (m->micro_arch == MICRO_VEXMIN && (m->icache.enabled || m->dcache.enabled)) {
+    errf(err, errlen,
+         "core model %s: [core] micro_arch = vexriscv-min: [icache] and [dcache] enabled (expected false: "
+         "VexRiscv_Min has no caches)",
          m->name);
     return -1;
   }

@@ -25,7 +25,7 @@ typedef enum pmu_absent { PMU_ABSENT_ZERO, PMU_ABSENT_ILLEGAL } pmu_absent;
  * below and the caches and memory; `picorv32` by the rules of PicoRV32's
  * state machine (src/timing/picorv32.c), which also restricts the ISA to
  * what that core decodes. */
-typedef enum micro_arch { MICRO_GENERIC, MICRO_PICORV32 } micro_arch;
+typedef enum micro_arch { MICRO_GENERIC, MICRO_PICORV32, MICRO_VEXMIN } micro_arch;
 /* The standard extensions beyond RV32I the modelled core decodes, a set of
  * bits ([core] isa = rv32i, rv32im, ..., rv32imac): an instruction of one
  * it lacks is an illegal instruction in a timed run, as on the core, and

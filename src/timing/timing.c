@@ -50,6 +50,8 @@ timing *timing_new(const core_model *m) {
   t->fetch_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
+  t->vexmin = m->micro_arch == MICRO_VEXMIN;
+  t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->dcache.store_load_replay || m->device_bus;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -579,6 +581,8 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   uint32_t fill = t->mem_row_miss + t->mem_read_first + beats * (t->mem_read_beat + ws) + refill;
   uint32_t write = t->mem_row_miss + beats * (t->mem_write_beat + ws);
   uint32_t port = port_wait_bound(t, write, fill);
+  if (t->vexmin) /* every instruction's time is dynamic (vexmin.c) */
+    return kind == K_FALLTHRU || kind == K_IFETCH ? 0 : timing_vexmin_bound(ws);
   switch ((isa_class)isa_infos[kind].cls) {
   case CLASS_LOAD: case CLASS_STORE: return port + write + fill + m->device_read_cycles + m->dcache.store_load_replay;
   case CLASS_AMO: return 2 * (port + write + fill);

@@ -20,6 +20,7 @@
 #include "core_model.h"
 #include "pmu.h"
 #include "signals.h"
+#include "vexmin.h"
 
 
 #define TIMING_NO_LINE 1u /* no fetch line is current (line addresses are even) */
@@ -225,6 +226,11 @@ typedef struct timing {
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
+  bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
+  timing_vexmin vm;         /* its state */
+  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, [dcache] store_load_replay,
+                               [memory] device_bus: the execution loops that check them (exec_loop.inc's
+                               VEX_RULES; the plain timed loop does not) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
   uint32_t fetch_shift;     /* log2 of the fetch granule: I-cache line or bus width */
   bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */

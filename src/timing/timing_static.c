@@ -135,11 +135,16 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
   pulses |= timing_static_hits(t, kind);
   o.pulses = pulses;
   o.cycles = o.fetch_stall + cpi + o.load_use + o.stall_cycles;
+  if (t->vexmin) { /* all of it dynamic (vexmin.c) */
+    o.cycles = o.fetch_stall = o.stall_cycles = 0;
+    o.load_use = 0;
+    o.stall_sig = 0;
+  }
   /* this op's cycles bring the results still on their way closer; its own
    * result, if late, replaces any older one to the same register */
   bool shift = kind == K_SLL || kind == K_SRL || kind == K_SRA || kind == K_SLLI || kind == K_SRLI ||
                kind == K_SRAI;
-  uint32_t late = o.is_load ? m->load_use_penalty
+  uint32_t late = t->vexmin ? 0 : o.is_load ? m->load_use_penalty
                   : cls == CLASS_MUL ? m->mul_use_penalty
                   : shift ? m->shift_use_penalty
                   : cls == CLASS_CSR ? m->csr_use_penalty

@@ -16,7 +16,13 @@
  *     $TALLY_JIT_CODE set (a small code region), its region filled up and
  *     was flushed at least once over the programs.
  *
- * usage: test_api_engines ELF...
+ * With --core NAME (repeatable) the runs are timed, on each core model
+ * named, and every comparison covers the cycle count and the total of
+ * every signal (what --stats-json and the counters report) too. A core
+ * model whose rules the translator lacks (vexriscv) must be seen to
+ * interpret, and say why.
+ *
+ * usage: test_api_engines [--core NAME]... ELF...
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -33,13 +39,17 @@
 #define CSR_MTVAL 0x343
 #define RAM_HASH_CHUNK 65536u
 
+#define MAX_SIGNALS 128
+
 static uint64_t full_flushes;
+static const char *core_name; /* the core model of the runs, or NULL: functional */
 
 typedef struct state {
   tally_stop stop;
   int exit_code;
   uint64_t instret, cycles, traps, mem;
   uint32_t pc, x[32], csr[4];
+  uint64_t sig[MAX_SIGNALS]; /* timed runs: every signal's total */
 } state;
 
 typedef struct run {
@@ -55,7 +65,8 @@ static run open_run(const char *elf, tally_engine e) {
   cfg.in_fd = -1;
   tally_error err;
   r.sim = tally_sim_open(&cfg, &err);
-  if (!r.sim || !r.out || tally_set_engine(r.sim, e, &err) != 0 || tally_load_elf(r.sim, elf, &err) != 0) {
+  if (!r.sim || !r.out || (core_name && tally_set_core(r.sim, core_name, NULL, 0, &err) != 0) ||
+      tally_set_engine(r.sim, e, &err) != 0 || tally_load_elf(r.sim, elf, &err) != 0) {
     fprintf(stderr, "test_api_engines: %s: %s\n", elf, err.msg);
     exit(2);
   }
@@ -94,6 +105,8 @@ static void snap(tally_sim *sim, tally_stop stop, state *s, bool mem) {
     tally_csr_read(sim, csrs[i], &s->csr[i]);
   if (mem)
     s->mem = ram_hash(sim);
+  if (core_name)
+    tally_signal_totals(sim, s->sig);
 }
 
 static void compare(const char *elf, const char *when, const state *a, const state *b) {
@@ -109,6 +122,12 @@ static void compare(const char *elf, const char *when, const state *a, const sta
           a->x[r], b->x[r]);
   CHECK(!memcmp(a->csr, b->csr, sizeof a->csr), "%s %s: trap CSRs differ", elf, when);
   CHECK(a->mem == b->mem, "%s %s: memory differs", elf, when);
+  for (int i = 0; i < tally_signal_count(); i++)
+    if (a->sig[i] != b->sig[i]) {
+      CHECK(false, "%s %s (%s, instret %" PRIu64 "): signal %s %" PRIu64 "/%" PRIu64, elf, when, core_name, a->instret,
+            tally_signal_name(i), a->sig[i], b->sig[i]);
+      break;
+    }
 }
 
 static bool same_output(FILE *a, FILE *b) {
@@ -130,7 +149,8 @@ static tally_stop run_to_end(tally_sim *sim) {
 
 static void check_program(const char *elf) {
   run r[2] = {open_run(elf, TALLY_ENGINE_INTERP), open_run(elf, TALLY_ENGINE_JIT)};
-  CHECK(tally_engine_running(r[1].sim) == TALLY_ENGINE_JIT, "%s: the translator is not running", elf);
+  CHECK(tally_engine_running(r[1].sim) == TALLY_ENGINE_JIT, "%s: the translator is not running (%s)", elf,
+        tally_engine_why(r[1].sim) ? tally_engine_why(r[1].sim) : "no reason given");
   state s[2];
   for (int e = 0; e < 2; e++)
     snap(r[e].sim, run_to_end(r[e].sim), &s[e], true);
@@ -179,8 +199,32 @@ int main(int argc, char **argv) {
     return 77;
   }
   tally_sim_free(probe);
-  for (int i = 1; i < argc; i++)
-    check_program(argv[i]);
+  const char *cores[8];
+  int ncores = 0, first = 1;
+  while (first + 1 < argc && strcmp(argv[first], "--core") == 0 && ncores < 8) {
+    cores[ncores++] = argv[first + 1];
+    first += 2;
+  }
+  if (tally_signal_count() > MAX_SIGNALS) {
+    fprintf(stderr, "test_api_engines: %d signals, room for %d\n", tally_signal_count(), MAX_SIGNALS);
+    return 2;
+  }
+  if (ncores) { /* a model with rules not translated runs the interpreter, and says why */
+    tally_sim *v = tally_sim_new(NULL);
+    CHECK(v && tally_set_core(v, "vexriscv", NULL, 0, &err) == 0 && tally_set_engine(v, TALLY_ENGINE_JIT, &err) == 0,
+          "vexriscv: cannot set up");
+    if (v) {
+      CHECK(tally_engine_running(v) == TALLY_ENGINE_INTERP && tally_engine_why(v) &&
+                strstr(tally_engine_why(v), "pipeline"),
+            "vexriscv: the translator runs, or no reason is given for the interpreter");
+      tally_sim_free(v);
+    }
+  }
+  for (int c = 0; c < (ncores ? ncores : 1); c++) {
+    core_name = ncores ? cores[c] : NULL;
+    for (int i = first; i < argc; i++)
+      check_program(argv[i]);
+  }
   const char *small = getenv("TALLY_JIT_CODE");
   if (small && *small)
     CHECK(full_flushes > 0, "TALLY_JIT_CODE=%s: the code region was never full", small);

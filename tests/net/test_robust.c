@@ -67,7 +67,7 @@ static void header_faults(void) {
   expect_refused("set-timer", 0, 'X', "magic");
   expect_refused("set-timer", 4, 2, "version 2");
   expect_refused("set-timer", 4, 0, "version 0");
-  static const uint8_t bad_types[] = {0x00, 0x07, 0x10, 0x14, 0x20, 0x26, 0x30, 0x33, 0xFF};
+  static const uint8_t bad_types[] = {0x00, 0x08, 0x10, 0x14, 0x20, 0x26, 0x30, 0x33, 0xFF};
   for (size_t i = 0; i < sizeof bad_types; i++)
     expect_refused("set-timer", 5, bad_types[i], "unknown packet type");
   expect_refused("set-timer", 6, 0x02, "flags");
@@ -94,7 +94,9 @@ static void payload_lies(void) {
   expect_refused("set-arr", 24 + 2, 9, "left over");      /* name_len short */
   expect_refused("set-arr", 24 + 3, 1, "reserved");
   expect_refused("set-counter", 24 + 6, 2, "enabled");
-  expect_refused("set-counter", 24 + 7, 1, "reserved");
+  /* byte 7 is the task register (version 1 reserved it; docs/protocol.md, "Compatibility") */
+  expect_refused("set-task", 24 + 2, 1, "reserved");
+  expect_refused("set-task", 24 + 3, 1, "reserved");
   expect_refused("ack", 24 + 1, 1, "reserved");
   expect_refused("error", 24 + 2, 200, "too short");      /* text_len past the end */
   expect_refused("error", 24 + 3, 1, NULL);               /* text_len 256+ */

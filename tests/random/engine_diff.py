@@ -17,6 +17,13 @@ budget (--max-insns K, K drawn from the seed below the program's length),
 which stops both engines at the same instruction, most often inside a
 block: the same status, output and count again.
 
+With --core NAME the runs are timed on that core model, each also writes
+--stats-json, and the two JSON reports (cycles, every signal, energy)
+must be equal byte for byte; the translator must be seen to run (-v says
+"engine jit"). A third pair of runs adds the statistics module (five
+counters read out every P cycles, P drawn from the seed): its readouts
+(--intervals-csv) must be equal too.
+
 The interpreter is the reference; no QEMU is needed.
 
 Exit status: 0 all equal, 1 a mismatch, 2 usage error, 77 the cross
@@ -59,15 +66,43 @@ def build(tools, d, seed):
     return elf
 
 
-def run(tally, engine, elf, extra, timeout):
-    cmd = [tally, "run", "-v", "--engine", engine] + extra + [elf]
+def run(tally, engine, elf, extra, timeout, core=None):
+    """(status, stdout, instructions, stats JSON or None, engine that ran)"""
+    cmd = [tally, "run", "-v", "--engine", engine] + extra
+    stats = elf + "." + engine + ".json"
+    if core:
+        cmd += ["--core", core, "--stats-json", stats]
+    cmd.append(elf)
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return ("timeout", b"", None)
+        return ("timeout", b"", None, None, None)
     m = COUNT.search(p.stderr)
-    return (p.returncode, p.stdout, int(m.group(1).replace(b",", b"")) if m else None)
+    ran = re.search(rb"tally: engine (\w+)", p.stderr)
+    js = None
+    if core and os.path.exists(stats):
+        with open(stats, "rb") as f:
+            js = f.read()
+    csv = extra[extra.index("--intervals-csv") + 1] if "--intervals-csv" in extra else None
+    if csv and os.path.exists(csv):
+        with open(csv, "rb") as f:
+            js = (js or b"") + f.read()
+    return (p.returncode, p.stdout, int(m.group(1).replace(b",", b"")) if m else None, js,
+            ran.group(1).decode() if ran else None)
+
+
+def differs(a, b):
+    """how the interp run a and the jit run b differ, or None"""
+    if a[:4] == b[:4]:
+        return None
+    why = []
+    if a[1] != b[1]:
+        why.append("outputs differ")
+    if a[3] != b[3]:
+        why.append("--stats-json differs")
+    return (f"interp (status {a[0]}, {a[2]} instructions), jit (status {b[0]}, {b[2]} instructions)"
+            + ("; " + ", ".join(why) if why else ""))
 
 
 def check_seed(args, tools, work, seed):
@@ -78,21 +113,33 @@ def check_seed(args, tools, work, seed):
         elf = build(tools, d, seed)
     except RuntimeError as e:
         return f"seed {seed}: BUILD FAILURE: {e}"
-    a = run(args.tally, "interp", elf, [], args.timeout)
-    b = run(args.tally, "jit", elf, [], args.timeout)
+    a = run(args.tally, "interp", elf, [], args.timeout, args.core)
+    b = run(args.tally, "jit", elf, [], args.timeout, args.core)
     reports = []
-    if a != b:
-        reports.append(f"seed {seed}: whole run: interp (status {a[0]}, {a[2]} instructions), "
-                       f"jit (status {b[0]}, {b[2]} instructions)"
-                       + ("; outputs differ" if a[1] != b[1] else ""))
+    d1 = differs(a, b)
+    if d1:
+        reports.append(f"seed {seed}: whole run: {d1}")
+    if b[4] != "jit" and b[0] != "timeout":
+        reports.append(f"seed {seed}: the translator did not run (engine {b[4]})")
     if a[2] and a[2] > 1:
         k = random.Random(seed).randrange(1, a[2])
-        a2 = run(args.tally, "interp", elf, ["--max-insns", str(k)], args.timeout)
-        b2 = run(args.tally, "jit", elf, ["--max-insns", str(k)], args.timeout)
-        if a2 != b2 or a2[2] != k:
-            reports.append(f"seed {seed}: --max-insns {k}: interp (status {a2[0]}, {a2[2]} instructions), "
-                           f"jit (status {b2[0]}, {b2[2]} instructions)"
-                           + ("; outputs differ" if a2[1] != b2[1] else ""))
+        a2 = run(args.tally, "interp", elf, ["--max-insns", str(k)], args.timeout, args.core)
+        b2 = run(args.tally, "jit", elf, ["--max-insns", str(k)], args.timeout, args.core)
+        d2 = differs(a2, b2)
+        if d2 or a2[2] != k:
+            reports.append(f"seed {seed}: --max-insns {k}: {d2 or 'not stopped there'}")
+    if args.core:
+        period = random.Random(seed + 1).randrange(20, 2000)
+        sm = ["--interval", str(period)]
+        for sig in ("cycle", "instret", "stall", "dcache.read_miss", "icache.miss"):
+            sm += ["--count", sig]
+        a3 = run(args.tally, "interp", elf, sm + ["--intervals-csv", elf + ".interp.csv"], args.timeout, args.core)
+        b3 = run(args.tally, "jit", elf, sm + ["--intervals-csv", elf + ".jit.csv"], args.timeout, args.core)
+        d3 = differs(a3, b3)
+        if d3:
+            reports.append(f"seed {seed}: statistics module, --interval {period}: {d3}")
+        if b3[4] != "jit" and b3[0] != "timeout":
+            reports.append(f"seed {seed}: statistics module: the translator did not run (engine {b3[4]})")
     if not reports:
         shutil.rmtree(d, ignore_errors=True)
         return None
@@ -114,6 +161,7 @@ def main(argv=None):
     ap.add_argument("--keep-dir", default="engine-failures")
     ap.add_argument("--timeout", type=float, default=20.0, help="per run, seconds")
     ap.add_argument("--cross-prefix", default="riscv64-unknown-elf-")
+    ap.add_argument("--core", default=None, metavar="NAME", help="timed runs on this core model")
     args = ap.parse_args(argv)
     tools = {"as": shutil.which(args.cross_prefix + "as"), "ld": shutil.which(args.cross_prefix + "ld")}
     if not all(tools.values()):

@@ -13,6 +13,24 @@
       per-task totals add up to the run's in every signal, each task's
       functions to the task, folded stacks rooted at the tasks, and every
       total the same as without --tasks.
+  check_tasks.py irq --tally T --source-dir SRC --core C... IRQ_TASKS_ELF
+      interrupt latency per task running when the line rose, on irq_tasks.c
+      (bytes 1-3 interrupt alpha asleep in wfi, 4-5 beta): each latency is
+      the model's wake-up cost, cpi.system + trap_penalty from its .ini
+      (docs/timing.md), in tally run -v, --stats-json and tally profile
+      --tasks; the per-task counts add up to the source's; the same cycles
+      without --tasks.
+  check_tasks.py uart --tally T --source-dir SRC --core C... RTOS_UART_ELF
+      target/rtos/rtos_uart.c fed target/rtos/rtos_uart.rx: its output equals
+      the one computed here from the input's numbers (and QEMU's, given the
+      same text on its serial port, when qemu-system-riscv32 is installed),
+      functional and on each core model; with --tasks the latencies per
+      task add up to the source's (counts, min, max).
+  check_tasks.py gmon --tally T RTOS_PIPELINE_ELF
+      tally profile --tasks --gmon FILE: FILE.TASK per task, read by binutils
+      gprof: rtos_pipeline 100's producer calls produce() 100 times (and main
+      100 more: 200 in FILE), filter transform(), consumer fold(); the tasks'
+      files' cycles add up to FILE's.
 """
 import argparse
 import json
@@ -284,15 +302,196 @@ def cmd_conventions(a):
     check("has no member `cpu'" in p.stderr, "zephyr: a bad member said %r" % p.stderr)
 
 
+def model_value(src, core, key, default):
+    import re
+    text = open(os.path.join(src, "cores", core + ".ini")).read()
+    m = re.search(r"^\s*%s\s*=\s*(\d+)" % re.escape(key), text, re.M)
+    return int(m.group(1)) if m else default  # docs/core-models.md: the defaults
+
+
+def irq_task_lines(stderr):
+    import re
+    return {m.group(1): tuple(int(x.replace(",", "")) for x in m.groups()[1:])
+            for m in re.finditer(r"tally: irq 10 while (\S+) ran: ([\d,]+) interrupts taken, latency min ([\d,]+) / "
+                                 r"median ([\d,]+) / max ([\d,]+) cycles \(jitter ([\d,]+)\)", stderr)}
+
+
+def cmd_irq(a):
+    elf = a.elfs[0]
+    with tempfile.TemporaryDirectory() as d:
+        rx = os.path.join(d, "rx.txt")
+        with open(rx, "w") as f:
+            f.write("# one byte at a time, each long after the last was handled\n")
+            for k, ch in enumerate("abcde"):
+                f.write("%d %s\n" % (3000 * (k + 1), ch))
+        for core in a.core:
+            lat = model_value(a.source_dir, core, "cpi.system", 1) + model_value(a.source_dir, core, "trap_penalty", 3)
+            want = {"alpha": (3, lat, lat, lat, 0), "beta": (2, lat, lat, lat, 0)}
+            js = os.path.join(d, "s.json")
+            p = run(a.tally, ["run", "-v", "--core", core, "--tasks=current", "--uart-rx", rx, "--stats-json", js, elf])
+            check(irq_task_lines(p.stderr) == want, "%s: run -v per task %s, expected %s\n%s" %
+                  (core, irq_task_lines(p.stderr), want, p.stderr))
+            with open(js) as f:
+                st = json.load(f)
+            src = st.get("interrupts", {}).get("10", {})
+            per = {t["task"]: (t["taken"], t["latency_min"], t["latency_median"], t["latency_max"], t["jitter"])
+                   for t in src.get("tasks", [])}
+            check(per == want, "%s: --stats-json per task %s, expected %s" % (core, per, want))
+            check(src.get("taken") == 5 and sum(v[0] for v in per.values()) == src.get("taken"),
+                  "%s: per-task counts do not add up to the source's: %s" % (core, src))
+            check((src.get("latency_min"), src.get("latency_max")) == (lat, lat), "%s: totals %s" % (core, src))
+            # without the task layer: the same cycles, no per-task lines
+            q = run(a.tally, ["run", "-v", "--core", core, "--uart-rx", rx, "--stats-json", js, elf])
+            with open(js) as f:
+                st0 = json.load(f)
+            check(st0["cycles"] == st["cycles"] and "tasks" not in st0["interrupts"]["10"]
+                  and not irq_task_lines(q.stderr), "%s: without --tasks: %d cycles (with: %d) %s" %
+                  (core, st0["cycles"], st["cycles"], q.stderr))
+            # tally profile --tasks reports the same
+            p = run(a.tally, ["profile", "-q", "--core", core, "--tasks=current", "--uart-rx", rx, elf])
+            check(irq_task_lines(p.stderr) == want, "%s: profile per task %s" % (core, irq_task_lines(p.stderr)))
+        # bad --tasks: a usage error for an empty one; a variable the program
+        # lacks costs the per-task lines, not the run
+        run(a.tally, ["run", "--tasks=", "--uart-rx", rx, elf], 64)
+        p = run(a.tally, ["run", "-v", "--tasks=nosuch", "--uart-rx", rx, elf])
+        check("--tasks:" in p.stderr and "no latencies per task" in p.stderr and not irq_task_lines(p.stderr)
+              and "irq 10: 5 rises, 5 interrupts taken" in p.stderr, "--tasks=nosuch: %s" % p.stderr)
+
+
+def mix32(x):
+    """tally_mix32 of target/include/tally/target.h."""
+    x ^= x >> 16
+    x = (x * 0x7feb352d) & 0xffffffff
+    x ^= x >> 15
+    x = (x * 0x846ca68b) & 0xffffffff
+    x ^= x >> 16
+    return x
+
+
+def rx_text(path):
+    """The bytes of a --uart-rx file (only the \\n escape is used there)."""
+    out = ""
+    for line in open(path):
+        line = line.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        text = line.partition(" ")[2]
+        check("\\" not in text.replace("\\n", ""), "rx line with another escape: %r" % line)
+        out += text.replace("\\n", "\n")
+    return out
+
+
+def uart_expected(text):
+    """rtos_uart.c's output for the input text, written independently."""
+    out, lines, acc = [], 0, 0x811c9dc5
+    for line in text.split("\n"):
+        line = line.replace("\r", "")
+        if line.startswith("q"):
+            break
+        if not line:
+            continue
+        if line.isdigit() and len(line) <= 9:
+            n = int(line)
+            x = n
+            for k in range(n):
+                x = mix32((x + k) & 0xffffffff)
+            out.append("%d -> %08x" % (n, x))
+        else:
+            out.append("rtos_uart: not a number, skipped")
+            x = 0
+        lines += 1
+        acc = ((acc ^ x) * 0x01000193) & 0xffffffff
+    out.append("rtos_uart: %d lines, checksum %08x" % (lines, acc))
+    out.append("rtos_uart: OK")
+    return "\n".join(out) + "\n"
+
+
+def cmd_uart(a):
+    import shutil
+    elf = a.elfs[0]
+    rx = os.path.join(a.source_dir, "target", "rtos", "rtos_uart.rx")
+    text = rx_text(rx)
+    want = uart_expected(text)
+    check(want.count(" -> ") >= 40, "the input has %d numbers" % want.count(" -> "))
+    p = run(a.tally, ["run", "-v", "--uart-rx", rx, elf])
+    check(p.stdout == want, "functional output differs:\n%s--- expected\n%s" % (p.stdout, want))
+    qemu = os.path.join(a.source_dir, "scripts", "qemu-run.sh")
+    if shutil.which("qemu-system-riscv32"):
+        q = subprocess.run([qemu, elf], input=text, capture_output=True, text=True, timeout=60)
+        check(q.returncode == 0 and q.stdout == want, "QEMU: status %d, output:\n%s%s" % (q.returncode, q.stdout,
+                                                                                       q.stderr))
+    else:
+        print("note: qemu-system-riscv32 not installed; the QEMU comparison is skipped")
+    with tempfile.TemporaryDirectory() as d:
+        js = os.path.join(d, "s.json")
+        for core in a.core:
+            p = run(a.tally, ["run", "--core", core, "--tasks=tally", "--uart-rx", rx, "--stats-json", js, elf])
+            check(p.stdout == want, "%s: output differs:\n%s" % (core, p.stdout))
+            with open(js) as f:
+                src = json.load(f)["interrupts"]["10"]
+            per = src.get("tasks", [])
+            check(per and sum(t["taken"] for t in per) == src["taken"] and src["taken"] > 40 and
+                  min(t["latency_min"] for t in per) == src["latency_min"] and
+                  max(t["latency_max"] for t in per) == src["latency_max"] and
+                  all(t["task"] is not None for t in per),
+                  "%s: per-task latencies do not add up: %s" % (core, src))
+            names = {t["task"] for t in per}
+            check({"stats", "logger"} <= names, "%s: interrupted tasks %s" % (core, sorted(names)))
+
+
+def gprof_flat(gprof, elf, path):
+    """{function: (self cycles, calls or None)} of gprof's flat profile."""
+    import re
+    p = subprocess.run([gprof, "-b", "-p", elf, path], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, "gprof %s: %s" % (path, p.stderr))
+    rows = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s+(\d+)?\s*(?:[\d.]+\s+[\d.]+\s+)?(\S+)\s*$", line)
+        if m:
+            rows[m.group(3)] = (float(m.group(1)), int(m.group(2)) if m.group(2) else None)
+    return rows
+
+
+def cmd_gmon(a):
+    import shutil
+    gprof = shutil.which("riscv64-unknown-elf-gprof")
+    if not gprof:
+        print("note: riscv64-unknown-elf-gprof not installed; nothing checked")
+        return
+    elf = a.elfs[0]
+    with tempfile.TemporaryDirectory() as d:
+        g = os.path.join(d, "gmon.out")
+        run(a.tally, ["profile", "-q", "--tasks", "--gmon", g, elf, "100"])
+        files = sorted(f for f in os.listdir(d) if f.startswith("gmon.out."))
+        want = ["gmon.out." + t for t in ("_no_task_", "consumer", "filter", "irq_7", "producer", "stats", "trap_11")]
+        check(files == want, "per-task files %s, expected %s" % (files, want))
+        whole = gprof_flat(gprof, elf, g)
+        check(whole.get("produce", (0, None))[1] == 200, "whole run: produce %s, expected 200 calls" %
+              (whole.get("produce"),))
+        for task, fn in (("producer", "produce"), ("filter", "transform"), ("consumer", "fold")):
+            rows = gprof_flat(gprof, elf, g + "." + task)
+            check(rows.get(fn, (0, None))[1] == 100, "%s: %s %s, expected 100 calls" % (task, fn, rows.get(fn)))
+        total = sum(v[0] for v in whole.values())
+        parts = sum(sum(v[0] for v in gprof_flat(gprof, elf, os.path.join(d, f)).values()) for f in files)
+        check(total > 0 and parts == total, "the tasks' cycles %s do not add up to the run's %s" % (parts, total))
+        # --gmon without --tasks: FILE alone
+        for f in files:
+            os.unlink(os.path.join(d, f))
+        run(a.tally, ["profile", "-q", "--gmon", g, elf, "100"])
+        check(sorted(os.listdir(d)) == ["gmon.out"], "without --tasks: %s" % os.listdir(d))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions"])
+    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions", "irq", "uart", "gmon"])
+    ap.add_argument("--source-dir")
     ap.add_argument("--tally", required=True)
     ap.add_argument("--core", action="append", default=[])
     ap.add_argument("--expect", action="append", default=[], help="PROG[:ARG]=task,task...")
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
-    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions}[a.what](a)
+    {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions,
+     "irq": cmd_irq, "uart": cmd_uart, "gmon": cmd_gmon}[a.what](a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1

@@ -103,16 +103,21 @@ function addPair(ev) {
   if (where && where !== 'anywhere' && !/^0x[0-9a-f]+-0x[0-9a-f]+$/i.test(where) && state.program &&
       !state.program.functions.some((f) => f.name === where))
     return showError('pair-error', `No function named “${where}” in the program: pick one from the list or give 0xLO-0xHI.`);
-  const spec = where && where !== 'anywhere' ? `${sig}@${where}` : sig;
+  const task = $('pair-task').value.trim();
+  if (task && !/^[A-Za-z0-9._:$-]+$/.test(task))
+    return showError('pair-error', `“${task}” is not a task name the server takes (letters, digits, . _ : $ -).`);
+  const base = where && where !== 'anywhere' ? `${sig}@${where}` : sig;
+  const spec = task ? `${base}${base.includes('@') ? '' : '@'}%${task}` : base;
   if (state.pairs.includes(spec)) return;
   state.pairs.push(spec);
   renderPairs();
 }
 
 function pairWords(spec) {
-  const [sig, where] = spec.split('@');
+  const [body, task] = spec.split('%');
+  const [sig, where] = body.split('@');
   const s = state.info.signals.find((x) => x.name === sig);
-  return `${s ? s.noun : sig} ${where ? 'in ' + where : 'anywhere'}`;
+  return `${s ? s.noun : sig} ${where ? 'in ' + where : 'anywhere'}${task ? ' while ' + task + ' runs' : ''}`;
 }
 
 function renderPairs() {
@@ -228,8 +233,9 @@ function onEnd(e) {
   const tb = $('totals').tBodies[0];
   tb.textContent = '';
   for (const t of e.totals)
-    tb.append(el('tr', {}, el('td', {}, t.label), el('td', { class: 'num' }, fmtInt(t.total) + (t.saturated ? ' (saturated: at least)' : ''))));
-  if (!e.totals.length) tb.append(el('tr', {}, el('td', { colspan: 2, class: 'muted' }, 'no pairs were counted')));
+    tb.append(el('tr', {}, el('td', {}, t.label), el('td', { class: 'num' }, fmtInt(t.total) + (t.saturated ? ' (saturated: at least)' : '')),
+      el('td', { class: t.task ? '' : 'muted' }, t.task || 'any')));
+  if (!e.totals.length) tb.append(el('tr', {}, el('td', { colspan: 3, class: 'muted' }, 'no pairs were counted')));
   const sb = $('signals').tBodies[0];
   sb.textContent = '';
   for (const s of e.signals) sb.append(el('tr', {}, el('td', {}, s.noun), el('td', { class: 'num' }, fmtInt(s.total))));

@@ -1,0 +1,247 @@
+// tally_pico_adapter -- what tally_statmod sees of a PicoRV32 (rtl/soc,
+// docs/rtl-soc.md).
+//
+// From the core's trace port (RVFI: picorv32.v built with RISCV_FORMAL) and
+// its memory interface only, it rebuilds, cycle by cycle, the PC and the
+// signals of tally's catalog as tally's picorv32 core model lays them out
+// (docs/cycle-trace.md, docs/statmod.md "Which cycle of its instruction an
+// event is on"), and presents them to the module one observed cycle per
+// clock (cyc_en), a few instructions behind the core:
+//
+// - An instruction's cycles run from its launch to the next launch (the
+//   measure of rtl/cores/picorv32 and of tally's model). PicoRV32 reports an
+//   instruction on RVFI the clock after the next one launches, so a report
+//   at clock r ends the instruction launched at the previous launch, with
+//   r - 1 - that launch cycles. The first launch is not reported: it is
+//   the clock after the first instruction word arrives (first_fetch).
+// - The run's last instruction is the finisher store: its cycles end with
+//   the store's transfer (finish), inclusive, as tally's run does.
+// - Where in its cycles a signal is high is tally's layout: the fetch of
+//   the next instruction's word first (stall, stall.icache), then the issue
+//   cycles with the instruction's pulses on the first of them (load, store,
+//   branch, branch.taken, jump, call, ret, mul, div, csr, system,
+//   compressed), then the cycles beyond PicoRV32's README time for its
+//   class (stall, with stall.muldiv for a shift, stall.branch for a taken
+//   branch), instret on the last. At zero wait states an instruction waits
+//   one cycle for its fetch when the instruction after it in sequence (the
+//   jump target for jal and jalr) is a 32-bit one at 2 mod 4; a taken
+//   branch's own fetch wait is what is left of its time beyond 3 + 2 and
+//   its target's fetch. So an instruction is laid out once the next one
+//   is reported. A branch is taken when the next instruction is not the
+//   one in sequence, or (a branch to the next address) when it took 3 + 2
+//   cycles or more.
+// - The laid-out instructions wait in a queue of 2^DEPTH_LOG2 entries (a
+//   RAM: block RAM on an FPGA) while the module takes their cycles: after
+//   a MULH (72 cycles) the next two dozen instructions are reported before
+//   its last cycle is presented.
+//
+// The cycles themselves (how many, which PC) are the RTL's; only their
+// order within an instruction follows tally's convention. Zero wait states
+// only (the SoC's memory answers in the cycle of the request).
+//
+// Signals (catalog numbers of `tally signals`): 0 cycle, 1 instret, 2 load,
+// 3 store, 5 branch, 6 branch.taken, 8 jump, 9 call, 10 ret, 11 mul, 12 div,
+// 13 csr, 14 system, 15 compressed, 26 stall, 27 stall.icache,
+// 29 stall.muldiv, 32 stall.branch; every other bit is 0 (SUPPORTED below).
+//
+// After the last instruction's last cycle the adapter writes STOP (stop_we,
+// in the clock that presents that cycle, so STOP applies after it, as
+// docs/rtl.md says) and then presents cycles with no valid PC for the
+// dispatch timer to run down. `overflow` is sticky: a report arrived with
+// the queue full (the module held the cycles back longer than the queue
+// covers: a period shorter than a DATA packet), and cycles were lost.
+`default_nettype none
+module tally_pico_adapter #(
+    parameter integer S = 33,
+    parameter integer DEPTH_LOG2 = 8
+) (
+    input  wire         clk,
+    input  wire         rst,          // held until the run starts (the core is in reset too)
+    // the core
+    input  wire         first_fetch,  // the first instruction word arrives this clock
+    input  wire         rvfi_valid,
+    input  wire [31:0]  rvfi_insn,
+    input  wire [31:0]  rvfi_pc_rdata,
+    input  wire         finish,       // the finisher store's transfer is this clock
+    // the module
+    input  wire         hold,
+    output wire         cyc_en,
+    output wire [31:0]  pc,
+    output wire         pc_valid,
+    output wire [S-1:0] sig,
+    output wire         stop_we,
+    output reg          done,         // the last cycle has been presented
+    output reg          overflow
+);
+  localparam [63:0] SUPPORTED = 64'h1_2C00_FF6F;
+  localparam integer D = 1 << DEPTH_LOG2;
+
+  // ---- the core's clock, from its first launch ------------------------------
+  reg        started;     // the first launch has happened
+  reg        first_seen;  // the first word has arrived
+  reg [31:0] now;         // cycles since the first launch (the cycle of this clock)
+  reg [31:0] launch;      // launch cycle of the instruction to be reported next
+  reg        fin_seen;    // the finisher store's transfer happened
+  reg [31:0] fin_at;      // ... at this cycle
+  reg        last_taken;  // the instruction that ends the run has been reported
+
+  // ---- the instruction reported, waiting for the next one --------------------
+  reg        p_full;
+  reg [31:0] p_pc, p_insn;
+  reg [7:0]  p_t;
+  reg        p_last;
+
+  // decode of the waiting instruction
+  wire        c16 = p_insn[1:0] != 2'b11;
+  wire [6:0]  op = p_insn[6:0];
+  wire [2:0]  f3 = p_insn[14:12];
+  wire [4:0]  rd = p_insn[11:7];
+  wire [4:0]  rs1 = p_insn[19:15];
+  wire [2:0]  cf3 = p_insn[15:13];
+  wire [1:0]  cq = p_insn[1:0];
+  wire [4:0]  crs2 = p_insn[6:2];
+  wire [4:0]  crd = p_insn[11:7];
+  // 32-bit classes
+  wire i_load = !c16 && op == 7'b0000011;
+  wire i_store = !c16 && op == 7'b0100011;
+  wire i_branch = !c16 && op == 7'b1100011;
+  wire i_jal = !c16 && op == 7'b1101111;
+  wire i_jalr = !c16 && op == 7'b1100111;
+  wire i_muldiv = !c16 && op == 7'b0110011 && p_insn[31:25] == 7'b0000001;
+  wire i_mul = i_muldiv && !f3[2];
+  wire i_mulh = i_mul && f3 != 3'b000;
+  wire i_div = i_muldiv && f3[2];
+  wire i_shimm = !c16 && op == 7'b0010011 && f3[1:0] == 2'b01;
+  wire i_shreg = !c16 && op == 7'b0110011 && p_insn[31:25] != 7'b0000001 && f3[1:0] == 2'b01;
+  wire i_system = !c16 && op == 7'b1110011;
+  wire i_csr = i_system && f3 != 3'b000;
+  wire i_fence = !c16 && op == 7'b0001111;
+  // compressed classes (RV32C)
+  wire c_load = c16 && ((cq == 2'b00 && cf3 == 3'b010) || (cq == 2'b10 && cf3 == 3'b010));
+  wire c_store = c16 && ((cq == 2'b00 && cf3 == 3'b110) || (cq == 2'b10 && cf3 == 3'b110));
+  wire c_branch = c16 && cq == 2'b01 && (cf3 == 3'b110 || cf3 == 3'b111);
+  wire c_jal = c16 && cq == 2'b01 && (cf3 == 3'b001 || cf3 == 3'b101);      // c.jal (ra), c.j
+  wire c_jr = c16 && cq == 2'b10 && cf3 == 3'b100 && crd != 0 && crs2 == 0;  // c.jr, c.jalr
+  wire c_jalr_link = c_jr && p_insn[12];
+  wire c_ebreak = c16 && cq == 2'b10 && cf3 == 3'b100 && p_insn[12] && crd == 0 && crs2 == 0;
+  wire c_shimm = c16 && ((cq == 2'b10 && cf3 == 3'b000) ||
+                         (cq == 2'b01 && cf3 == 3'b100 && p_insn[11:10] != 2'b11 && !p_insn[11]));
+  wire is_load = i_load || c_load;
+  wire is_store = i_store || c_store;
+  wire is_branch = i_branch || c_branch;
+  wire is_jal = i_jal || c_jal;
+  wire is_jalr = i_jalr || c_jr;
+  wire is_jump = is_jal || is_jalr;
+  wire is_call = (i_jal || i_jalr) ? (rd == 5'd1 || rd == 5'd5) : (c_jal && !cf3[2]) || c_jalr_link;
+  wire is_ret = (i_jalr && rd == 0 && (rs1 == 5'd1 || rs1 == 5'd5) && p_insn[31:20] == 12'd0) ||
+                (c_jr && !p_insn[12] && (crd == 5'd1 || crd == 5'd5));
+  wire is_system = (i_system && f3 == 3'b000) || i_fence || c_ebreak;
+  wire is_shift = i_shimm || i_shreg || c_shimm;
+  // README times (cores/picorv32.ini [pipeline] cpi.*)
+  wire [7:0] base = is_load || is_store ? 8'd5 : is_jalr ? 8'd6 : i_mulh ? 8'd72 : (i_mul || i_div) ? 8'd40 :
+                    is_shift || i_csr ? 8'd4 : 8'd3;
+
+  // the next instruction (reported now)
+  wire        n_c16 = rvfi_insn[1:0] != 2'b11;
+  wire        n_split = rvfi_pc_rdata[1] && !n_c16;  // a 32-bit instruction at 2 mod 4: one more word
+  wire [31:0] seq = p_pc + (c16 ? 32'd2 : 32'd4);
+  // taken: the next instruction is not the one in sequence, or (a branch to
+  // the next address) it took a taken branch's time, 3 + 2 at least
+  wire        taken = is_branch && (rvfi_pc_rdata != seq || p_t >= 8'd5);
+  // the fetch cycles first; a taken branch's are what is left beyond 3 + 2 + its target's fetch
+  wire [7:0]  tb_rest = p_t - 8'd5 - {7'd0, n_split};
+  wire [7:0]  f_raw = taken ? ((p_t >= 8'd6 + {7'd0, n_split}) ? tb_rest : 8'd0) : {7'd0, n_split && !p_last};
+  wire [7:0]  f = f_raw > p_t - 8'd1 ? p_t - 8'd1 : f_raw;
+  wire [7:0]  issue_end = (f + base < p_t) ? f + base : p_t;  // cycles from here on: beyond the README time
+  wire [63:0] pulses = ({63'd0, is_load} << 2) | ({63'd0, is_store} << 3) | ({63'd0, is_branch} << 5) |
+                       ({63'd0, taken} << 6) | ({63'd0, is_jump} << 8) | ({63'd0, is_call} << 9) |
+                       ({63'd0, is_ret} << 10) | ({63'd0, i_mul} << 11) | ({63'd0, i_div} << 12) |
+                       ({63'd0, i_csr} << 13) | ({63'd0, is_system} << 14) | ({63'd0, c16} << 15);
+
+  // ---- the queue of laid-out instructions (a RAM: block RAM on an FPGA) -------
+  // {last, post, pulses, issue end, fetch cycles, cycles, pc}; the head is
+  // read one clock ahead (show-ahead), bypassed when it is being written.
+  localparam integer EW = 1 + 2 + 16 + 8 + 8 + 8 + 32;
+  reg [EW-1:0] qm[0:D-1];
+  reg [EW-1:0] head;
+  reg [DEPTH_LOG2:0] wr, rd_;
+  wire q_empty = wr == rd_;
+  wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
+  wire        h_last = head[74];
+  wire [1:0]  h_post = head[73:72];
+  wire [15:0] h_pul = head[71:56];
+  wire [7:0]  h_ie = head[55:48], h_f = head[47:40], h_t = head[39:32];
+
+  // ---- the feeder: one observed cycle per clock -------------------------------
+  reg [7:0] j;             // cycle within the head instruction
+  reg       rundown;       // after the last cycle: cycles without a PC
+  wire have = !q_empty && !done;
+  assign cyc_en = (have || rundown) && !hold;
+  assign pc_valid = have;
+  assign pc = head[31:0];
+  wire head_end = j == h_t - 8'd1;
+  wire [63:0] s_all =
+      64'd1 |
+      (head_end ? 64'd2 : 64'd0) |
+      (j < h_f ? ((64'd1 << 26) | (64'd1 << 27)) : 64'd0) |
+      (j == h_f ? {48'd0, h_pul} : 64'd0) |
+      (j >= h_ie ? ((64'd1 << 26) | (h_post == 2'd1 ? (64'd1 << 29) : h_post == 2'd2 ? (64'd1 << 32) : 64'd0))
+                 : 64'd0);
+  wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
+  assign sig = s_masked[S-1:0];
+  assign stop_we = have && !hold && head_end && h_last;
+  wire pop = have && !hold && head_end;
+  wire push = p_full && (report || p_last) && !q_full;
+  wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
+  wire [EW-1:0] din = {p_last, is_shift ? 2'd1 : taken ? 2'd2 : 2'd0, pulses[15:0], issue_end, f, p_t, p_pc};
+  always @(posedge clk) begin
+    if (push) qm[wr[DEPTH_LOG2-1:0]] <= din;
+    head <= (push && wr[DEPTH_LOG2-1:0] == rd_next[DEPTH_LOG2-1:0]) ? din : qm[rd_next[DEPTH_LOG2-1:0]];
+  end
+
+  // the reported instruction becomes the waiting one; the waiting one is laid out
+  wire report = rvfi_valid && started && !last_taken;
+  wire [31:0] r_launch = now - 32'd1;  // the reported instruction ended at now - 2, the next launched at now - 1
+  wire [31:0] r_t_full = r_launch - launch;
+  wire        r_last = fin_seen;
+  wire [31:0] r_t = fin_seen ? fin_at - launch + 32'd1 : r_t_full;
+
+  integer i;
+  always @(posedge clk) begin
+    if (rst) begin
+      started <= 1'b0; first_seen <= 1'b0; now <= 32'd0; launch <= 32'd0; fin_seen <= 1'b0; fin_at <= 32'd0;
+      last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
+      done <= 1'b0; overflow <= 1'b0;
+    end else begin
+      // the core's cycle count: the first launch is the clock after the first word
+      if (!started && first_seen) begin started <= 1'b1; now <= 32'd1; end
+      else if (started) now <= now + 32'd1;
+      if (first_fetch && !first_seen) first_seen <= 1'b1;
+      if (finish && started && !fin_seen) begin fin_seen <= 1'b1; fin_at <= now; end
+
+      // lay out the waiting instruction once the next one is known (or it is the last)
+      if (p_full && (report || p_last)) begin
+        if (q_full) overflow <= 1'b1;
+        else wr <= wr + 1'b1;
+        p_full <= 1'b0;
+      end
+      if (report) begin
+        p_full <= 1'b1; p_pc <= rvfi_pc_rdata; p_insn <= rvfi_insn;
+        p_t <= r_t[31:8] != 0 ? 8'd255 : r_t[7:0];
+        if (r_t[31:8] != 0) overflow <= 1'b1;
+        p_last <= r_last;
+        if (r_last) last_taken <= 1'b1;
+        launch <= r_launch;
+      end
+
+      // present the head's cycles
+      if (have && !hold) begin
+        if (head_end) begin
+          j <= 8'd0; rd_ <= rd_ + 1'b1;
+          if (h_last) begin done <= 1'b1; rundown <= 1'b1; end
+        end else j <= j + 8'd1;
+      end
+    end
+  end
+endmodule
+`default_nettype wire

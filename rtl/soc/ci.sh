@@ -1,0 +1,60 @@
+#!/bin/sh
+# The closing check in CI (tests/rtl: rtl.soc.closing): builds the SoC's
+# testbench from a PicoRV32 checkout and runs rtl/soc/check.py on five
+# programs, periods and configurations that use every signal the adapter
+# provides (two of them also compared cycle by cycle: check.py --trace);
+# then the small build of the iCE40 fit on one.
+#
+#   ci.sh TALLY PROGRAM_DIR WORKDIR
+#
+# The checkout: $PICORV32_RTL (a checkout, or a bare git dir), else the
+# mirror /work/.mirror/YosysHQ+picorv32/repo; copied into WORKDIR (never into
+# the source tree). Exit 77 (skipped, with the reason) when there is no
+# checkout, no verilator or no test program; 0 identical; 1 a difference.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -eq 3 ] || { echo "usage: ci.sh TALLY PROGRAM_DIR WORKDIR" >&2; exit 2; }
+tally=$1 progs=$2 work=$3
+src=${PICORV32_RTL:-/work/.mirror/YosysHQ+picorv32/repo}
+command -v verilator >/dev/null 2>&1 || { echo "ci.sh: no verilator: skipped" >&2; exit 77; }
+for p in c-crc-O2-rv32imac rand02-rvc dense06-rvc c-sort-Os-rv32imac misc; do
+  [ -f "$progs/$p.elf" ] || { echo "ci.sh: $progs/$p.elf missing (cmake --build build --target pico-programs): skipped" >&2; exit 77; }
+done
+mkdir -p "$work"
+rtl=$work/picorv32
+if [ -f "$src/picorv32.v" ]; then
+  rtl=$src
+elif git --git-dir="$src" rev-parse HEAD >/dev/null 2>&1; then
+  commit=$(git --git-dir="$src" rev-parse HEAD)
+  if [ "$(cat "$rtl/.commit" 2>/dev/null)" != "$commit" ]; then
+    rm -rf "$rtl" && mkdir -p "$rtl"
+    git --git-dir="$src" archive HEAD picorv32.v | tar -x -C "$rtl"
+    echo "$commit" > "$rtl/.commit"
+  fi
+else
+  echo "ci.sh: no PicoRV32 checkout at $src (set PICORV32_RTL to a YosysHQ/picorv32 checkout): skipped" >&2
+  exit 77
+fi
+echo "ci.sh: PicoRV32 from $src$(test -f "$rtl/.commit" && echo " at $(cat "$rtl/.commit")")"
+tb=$("$here/build.sh" "$rtl" "$work/tb")
+rc=0
+python3 "$here/check.py" "$tally" "$tb" "$work/crc" --interval 1000 --count cycle --count instret \
+  --count load@main --count store --count stall --count mul --count cycle@_start --count branch.taken \
+  "$progs/c-crc-O2-rv32imac.elf" || rc=1
+python3 "$here/check.py" "$tally" "$tb" "$work/rand" --trace --interval 97 --count branch --count jump --count call \
+  --count ret --count div --count compressed --count stall.muldiv --count stall.branch \
+  "$progs/rand02-rvc.elf" || rc=1
+python3 "$here/check.py" "$tally" "$tb" "$work/dense" --interval 101 --count csr --count system \
+  --count stall.icache --count stall --count mul --count call --count ret --count instret \
+  "$progs/dense06-rvc.elf" || rc=1
+python3 "$here/check.py" "$tally" "$tb" "$work/sort" --interval 500 --count stall.icache --count instret@main \
+  --count load --count store@main --count cycle@_start --count cycle@main --count stall --count compressed \
+  "$progs/c-sort-Os-rv32imac.elf" || rc=1
+python3 "$here/check.py" "$tally" "$tb" "$work/misc" --trace --interval 7 --count cycle --count instret \
+  --count csr --count system --count stall --count stall.icache --count compressed --count load \
+  "$progs/misc.elf" || rc=1
+# the size rtl/soc/fit.py places on the iCE40 (2 ARRs, 4 counters, no run totals)
+tbs=$("$here/build.sh" "$rtl" "$work/tb-small" 2 4 32 0 1)
+python3 "$here/check.py" "$tally" "$tbs" "$work/small" --interval 200 --count cycle@main --count load \
+  --count stall --count instret "$progs/c-crc-O2-rv32imac.elf" || rc=1
+exit $rc

@@ -1,0 +1,236 @@
+// tally_soc -- PicoRV32, its memory, a UART and tally's statistics module
+// watching the core (docs/rtl-soc.md).
+//
+//   picorv32 (RISCV_FORMAL: its RVFI trace port) -- memory: RAM at RAM_BASE,
+//                                                   finisher, UART
+//        |  RVFI, bus
+//   tally_pico_adapter -- tally_statmod -- out_* (a byte stream of DATA and
+//                                            FINAL packets, docs/rtl.md)
+//   host register port (reg_*): the module's registers (docs/rtl.md), and
+//   the SoC's status at 0x0F00
+//
+// The memory answers in the cycle of the request (PicoRV32's look-ahead
+// interface, mem_la_*, addresses the synchronous RAM one clock early), so
+// the core runs as on tally's `picorv32` core model (zero wait states).
+// The core is held in reset until the host starts the module (a write of
+// START to register 0x0000): the program starts with the run, as a board
+// started by `tally run --control` waits for START. When the program stores
+// to the finisher, the adapter ends the run after that store's cycle (STOP)
+// and the module sends its last interval and FINAL; the core goes on in its
+// final loop.
+//
+// Bus map (tally's `virt` board, the part the test programs use):
+//   RAM_BASE..+4*MEM_WORDS  RAM (MEM_INIT: a $readmemh file, optional)
+//   FINISHER (0x00100000)   word store: the program's end (0x5555: status 0,
+//                           (code << 16) | 0x3333: status code)
+//   UART (0x10000000)       byte store: transmit (8N1, CLK_DIV clocks a bit,
+//                           a FIFO_LOG2-deep queue); UART + 4 reads 0x6000
+//                           (transmitter empty, as tally's model answers: the
+//                           program never waits, so its cycles are tally's; a
+//                           byte stored with the queue full is dropped and
+//                           uart_lost set)
+// Any other access sets bad_access.
+//
+// STATMOD = 0 builds the same SoC without the adapter and the module (the
+// reference for its area and Fmax, docs/rtl-area.md "The SoC").
+//
+// Status at 0x0F00 (read): bit 0 finished, bit 1 the adapter presented the
+// run's last cycle, bit 2 adapter overflow (cycles lost), bit 3 bad access,
+// bit 4 uart_lost, bit 5 trap, bit 6 the core runs; bits 31:16 the exit status.
+`default_nettype none
+module tally_soc #(
+    parameter integer MEM_WORDS = 65536,
+    parameter MEM_INIT = "",
+    parameter [31:0] RAM_BASE = 32'h8000_0000,
+    parameter [31:0] FINISHER = 32'h0010_0000,
+    parameter [31:0] UART = 32'h1000_0000,
+    parameter integer CLK_DIV = 104,
+    parameter integer FIFO_LOG2 = 4,
+    // the core: cores/picorv32.ini (rtl/cores/picorv32/config.sh imc)
+    parameter [0:0] COMPRESSED_ISA = 1,
+    parameter [0:0] ENABLE_MUL = 1,
+    parameter [0:0] ENABLE_DIV = 1,
+    parameter [0:0] TWO_STAGE_SHIFT = 1,
+    parameter [0:0] BARREL_SHIFTER = 0,
+    // the module (docs/rtl.md)
+    parameter integer STATMOD = 1,
+    parameter integer S = 33,
+    parameter integer P = 4,
+    parameter integer N = 8,
+    parameter integer R = 32,
+    parameter integer TOTALS = 1,
+    parameter integer SNAP = 1
+) (
+    input  wire        clk,
+    input  wire        rst,
+    output wire        uart_tx,
+    // the module's packets
+    output wire        out_valid,
+    output wire [7:0]  out_data,
+    output wire        out_last,
+    input  wire        out_ready,
+    // the host's register port
+    input  wire        reg_we,
+    input  wire [15:0] reg_addr,
+    input  wire [31:0] reg_wdata,
+    output wire [31:0] reg_rdata,
+    // for a testbench (and LEDs)
+    output reg         finished,
+    output reg  [31:0] finish_value,
+    output reg         uart_valid,
+    output reg  [7:0]  uart_byte,
+    output wire        trap
+);
+  localparam integer AW = $clog2(MEM_WORDS);
+
+  // ---- the core ----------------------------------------------------------------
+  reg go;  // the host started the run
+  wire core_resetn = !rst && go;
+  wire mem_valid, mem_instr;
+  wire [31:0] mem_addr, mem_wdata;
+  wire [3:0] mem_wstrb;
+  reg  [31:0] mem_rdata;
+  wire mem_la_read, mem_la_write;
+  wire [31:0] mem_la_addr, mem_la_wdata;
+  wire [3:0] mem_la_wstrb;
+  wire mem_ready = mem_valid;  // zero wait states
+  wire rvfi_valid;
+  wire [31:0] rvfi_insn, rvfi_pc_rdata;
+
+  picorv32 #(
+    .ENABLE_COUNTERS(1), .ENABLE_REGS_DUALPORT(1),
+    .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT), .BARREL_SHIFTER(BARREL_SHIFTER), .COMPRESSED_ISA(COMPRESSED_ISA),
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_FAST_MUL(0), .ENABLE_DIV(ENABLE_DIV), .PROGADDR_RESET(RAM_BASE)
+  ) cpu (
+    .clk(clk), .resetn(core_resetn), .trap(trap),
+    .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
+    .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
+    .mem_la_read(mem_la_read), .mem_la_write(mem_la_write), .mem_la_addr(mem_la_addr),
+    .mem_la_wdata(mem_la_wdata), .mem_la_wstrb(mem_la_wstrb),
+    .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
+    .irq(32'b0)
+`ifdef RISCV_FORMAL
+    , .rvfi_valid(rvfi_valid), .rvfi_insn(rvfi_insn), .rvfi_pc_rdata(rvfi_pc_rdata)
+`endif
+  );
+`ifndef RISCV_FORMAL
+  assign rvfi_valid = 1'b0;
+  assign rvfi_insn = 32'd0;
+  assign rvfi_pc_rdata = 32'd0;
+`endif
+
+  // ---- memory: read one clock early through the look-ahead interface ---------
+  reg [31:0] mem [0:MEM_WORDS-1] /*verilator public*/;
+  generate if (MEM_INIT != "") begin : g_init
+    initial $readmemh(MEM_INIT, mem);
+  end endgenerate
+  wire [AW-1:0] la_word = mem_la_addr[AW+1:2];
+  wire la_in_ram = mem_la_addr[31:AW+2] == RAM_BASE[31:AW+2];
+  reg  [31:0] ram_q;
+  always @(posedge clk) begin
+    if (mem_la_write && la_in_ram) begin
+      if (mem_la_wstrb[0]) mem[la_word][ 7: 0] <= mem_la_wdata[ 7: 0];
+      if (mem_la_wstrb[1]) mem[la_word][15: 8] <= mem_la_wdata[15: 8];
+      if (mem_la_wstrb[2]) mem[la_word][23:16] <= mem_la_wdata[23:16];
+      if (mem_la_wstrb[3]) mem[la_word][31:24] <= mem_la_wdata[31:24];
+    end
+    if (mem_la_read && la_in_ram) ram_q <= mem[la_word];
+  end
+  wire in_ram = mem_addr[31:AW+2] == RAM_BASE[31:AW+2];
+  always @* begin
+    mem_rdata = 32'd0;
+    if (in_ram) mem_rdata = ram_q;
+    else if (mem_addr == UART + 32'd4) mem_rdata = 32'h0000_6000;
+  end
+  wire xfer = mem_valid && mem_ready;
+
+  // ---- finisher, UART --------------------------------------------------------------
+  reg bad_access, uart_lost;
+  localparam integer FD = 1 << FIFO_LOG2;
+  reg [7:0] fifo [0:FD-1];
+  reg [FIFO_LOG2:0] f_wr, f_rd;
+  reg [9:0] shift;      // start bit, 8 data bits, stop bit (LSB first)
+  reg [3:0] bits_left;
+  reg [15:0] baud;
+  assign uart_tx = bits_left == 0 ? 1'b1 : shift[0];
+  wire uart_write = xfer && mem_addr == UART && mem_wstrb != 0;
+  always @(posedge clk) begin
+    uart_valid <= 1'b0;
+    if (rst) begin
+      finished <= 1'b0; finish_value <= 32'd0; bad_access <= 1'b0; uart_lost <= 1'b0;
+      f_wr <= 0; f_rd <= 0; bits_left <= 4'd0; baud <= 16'd0; shift <= 10'h3FF;
+    end else begin
+      if (xfer && core_resetn) begin
+        if (mem_addr == FINISHER && mem_wstrb != 0) begin
+          if (!finished) finish_value <= mem_wdata;
+          finished <= 1'b1;
+        end else if (uart_write) begin
+          uart_valid <= 1'b1; uart_byte <= mem_wdata[7:0];
+          if (f_wr - f_rd == FD[FIFO_LOG2:0]) uart_lost <= 1'b1;
+          else begin fifo[f_wr[FIFO_LOG2-1:0]] <= mem_wdata[7:0]; f_wr <= f_wr + 1'b1; end
+        end else if (!in_ram && !(mem_addr == UART + 32'd4 && mem_wstrb == 0))
+          bad_access <= 1'b1;
+      end
+      if (bits_left == 0) begin
+        if (f_wr != f_rd) begin
+          shift <= {1'b1, fifo[f_rd[FIFO_LOG2-1:0]], 1'b0}; f_rd <= f_rd + 1'b1;
+          bits_left <= 4'd10; baud <= CLK_DIV[15:0] - 16'd1;
+        end
+      end else if (baud == 0) begin
+        shift <= {1'b1, shift[9:1]}; bits_left <= bits_left - 4'd1; baud <= CLK_DIV[15:0] - 16'd1;
+      end else baud <= baud - 16'd1;
+    end
+  end
+
+  // ---- the host's writes; START releases the core ------------------------------
+  always @(posedge clk)
+    if (rst) go <= 1'b0;
+    else if (reg_we && reg_addr == 16'h0000 && reg_wdata[0]) go <= 1'b1;
+
+  // ---- the adapter and the module ------------------------------------------------
+  wire ad_done, ad_overflow;
+  wire [31:0] status;
+  wire [15:0] exit_code = (finish_value[15:0] == 16'h5555) ? 16'd0 :
+                          (finish_value[15:0] == 16'h3333) ? finish_value[31:16] : 16'd1;
+  assign status = {exit_code, 9'd0, core_resetn, trap, uart_lost, bad_access, ad_overflow, ad_done, finished};
+  generate if (STATMOD != 0) begin : g_sm
+    wire cyc_en /*verilator public_flat_rd*/, pc_valid /*verilator public_flat_rd*/;
+    wire hold, stop_we;
+    wire [31:0] pc /*verilator public_flat_rd*/;
+    wire [S-1:0] sig /*verilator public_flat_rd*/;
+    wire [31:0] sm_rdata;
+    // the adapter's STOP goes first; a host write in that clock waits one clock
+    reg         hb_full;
+    reg  [15:0] hb_addr;
+    reg  [31:0] hb_data;
+    wire        h_we = hb_full || reg_we;
+    wire [15:0] h_addr = hb_full ? hb_addr : reg_addr;
+    wire [31:0] h_data = hb_full ? hb_data : reg_wdata;
+    always @(posedge clk) begin
+      if (rst) hb_full <= 1'b0;
+      else if (stop_we) begin
+        if (h_we) begin hb_full <= 1'b1; hb_addr <= h_addr; hb_data <= h_data; end
+      end else if (hb_full) begin
+        hb_full <= reg_we; hb_addr <= reg_addr; hb_data <= reg_wdata;
+      end
+    end
+    tally_pico_adapter #(.S(S)) adapter (
+      .clk(clk), .rst(!core_resetn),
+      .first_fetch(xfer && mem_instr), .rvfi_valid(rvfi_valid), .rvfi_insn(rvfi_insn),
+      .rvfi_pc_rdata(rvfi_pc_rdata), .finish(xfer && mem_addr == FINISHER && mem_wstrb != 0),
+      .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
+      .done(ad_done), .overflow(ad_overflow));
+    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP)) sm (
+      .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .hold(hold),
+      .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
+      .reg_rdata(sm_rdata),
+      .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
+    assign reg_rdata = reg_addr == 16'h0F00 ? status : sm_rdata;
+  end else begin : g_nosm
+    assign out_valid = 1'b0; assign out_data = 8'd0; assign out_last = 1'b0;
+    assign ad_done = 1'b0; assign ad_overflow = 1'b0;
+    assign reg_rdata = reg_addr == 16'h0F00 ? status : 32'd0;
+  end endgenerate
+
+endmodule
+`default_nettype wire

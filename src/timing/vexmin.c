@@ -1,0 +1,137 @@
+/*
+ * micro_arch = vexriscv-min (vexmin.h): the rules, in cycles ("rows": the
+ * cycle an instruction is in a stage) as VexRiscv_Min.v's retire traces
+ * show them. W is the board's wait states at the address a beat goes to;
+ * a bus beat whose request the memory first sees in row c is acknowledged
+ * in row c + 1 + W, the next no earlier than c + W + 2.
+ *
+ * - Fetch: one beat per instruction, issued once the instruction before
+ *   is valid in decode (the fetch holds no more), W + 2 after the last
+ *   beat. An instruction is valid in decode in the row its beat is
+ *   acknowledged, or when the one before moves on to execute.
+ * - Execute: one row after it is valid in decode, after the one before
+ *   left execute, and (no bypass) 3 rows after each register it reads was
+ *   written back. A shift by n > 1 stays n rows (LightShifterPlugin).
+ * - A load or store sends its request from execute: the bus sees it 2
+ *   rows later, and no earlier than the last data beat allows (execute
+ *   waits). A load stays in memory until its acknowledge.
+ * - An illegal instruction traps as if it entered execute 4 rows after it
+ *   was valid in decode, and once every instruction before it was written
+ *   back.
+ * - A CSR instruction stays in execute until the one before it was
+ *   written back.
+ * - While an instruction is held in execute (a shift) or memory (a load),
+ *   the stages before it are held too: the next instruction, if its beat
+ *   is acknowledged during the hold, is valid in decode only the row after
+ *   it ends; if it was valid already it enters execute the row after.
+ * - A jump, taken branch or trap redirects the fetch: its target's beat
+ *   goes out the row after the jump was written back, after the beats the
+ *   fetch issued on the wrong path before then. A wrong-path instruction
+ *   held in execute (a shift by more than 1, a CSR instruction) as the
+ *   jump leaves memory holds the redirect a row more.
+ * - A trap or mret stops the fetch after one beat down the wrong path; an
+ *   ecall's or ebreak's target beat goes out 4 rows after it would have
+ *   been written back, an mret's 3, an illegal instruction's 1.
+ * - The run ends with the finisher store's acknowledge.
+ */
+#include "vexmin.h"
+
+#include "../core/isa.h"
+#include "timing.h"
+
+/* timing_vexmin.trap: how the last instruction redirects the fetch */
+enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN };
+
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The cycle count becomes `r`; the cycle signal follows it (it counted
+ * what the engine charged since, which this replaces). */
+static void set_cycle(timing *t, int64_t r) {
+  timing_count(t, SIG_CYCLE, r - (int64_t)t->cycle);
+  t->cycle = (uint64_t)r;
+}
+
+void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
+                        uint32_t shamt, uint32_t addr, bool wrong_held) {
+  timing_vexmin *v = &t->vm;
+  int64_t w = timing_wait_states(t, pc), c;
+  if (!v->started) {
+    v->started = 1;
+    for (int i = 0; i < 33; i++)
+      v->ready[i] = 0;
+    v->e = v->eend = v->m = v->mend = v->w = v->dv = -16;
+    v->dnext = 0;
+    c = 3; /* the first beat after reset */
+  } else if (v->jumped || pc != v->next_pc) {
+    /* the wrong-path beats issued before the redirect, then the target's */
+    int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
+    int64_t last = v->c, dv = v->dv, e = v->e, first = -1;
+    for (;;) {
+      int64_t next = max64(last + w + 2, dv + 1);
+      if (next >= at)
+        break;
+      if (first >= 0 && v->trap) /* a trap halts the fetch after one */
+        break;
+      if (first < 0)
+        first = next;
+      last = next;
+      dv = max64(next + 1 + w, e);
+      e = dv + 1;
+    }
+    /* the wrong-path instruction reached execute right behind the jump */
+    bool held = wrong_held && first >= 0 && first + 1 + w <= v->e;
+    c = max64(at + held, last + w + 2);
+  } else {
+    c = max64(v->c + w + 2, v->dv + 1);
+  }
+  int64_t ack = c + 1 + w, dv = max64(ack, v->e);
+  if (v->eend > v->e && ack > v->e && ack <= v->eend) /* held in execute */
+    dv = v->eend + 1;
+  if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
+    dv = v->mend + 1;
+  int64_t e = max64(dv + 1, v->eend + 1);
+  while (reads) {
+    int reg = __builtin_ctz(reads);
+    reads &= reads - 1;
+    e = max64(e, v->ready[reg]);
+  }
+  if (kind == K_ILLEGAL) /* trapped once the pipeline ahead of it drained */
+    e = max64(e, max64(v->w + 3, dv + 4));
+  if (v->mend > v->m && e > v->m && e <= v->mend)
+    e = v->mend + 1;
+  int64_t eend = e;
+  uint8_t cls = isa_infos[kind].cls;
+  bool mem = cls == CLASS_LOAD || cls == CLASS_STORE;
+  if (mem) {
+    int64_t dw = timing_wait_states(t, addr), cyc = max64(e + 2, v->dnext);
+    eend = cyc - 2;
+    v->dack = cyc + 1 + dw;
+    v->dnext = cyc + dw + 3;
+  } else if (shamt > 1) {
+    eend = e + shamt - 1;
+  } else if (cls == CLASS_CSR) {
+    eend = max64(e, v->w + 1);
+  }
+  int64_t m = max64(eend + 1, v->mend + 1), mend = m;
+  if (cls == CLASS_LOAD)
+    mend = max64(m, v->dack - 1);
+  int64_t wb = max64(mend + 1, v->w + 1);
+  if (rd && rd < 32)
+    v->ready[rd] = wb + 3;
+  v->c = c;
+  v->dv = dv;
+  v->e = e;
+  v->eend = m - 1;
+  v->m = m;
+  v->mend = mend;
+  v->w = wb;
+  v->jumped = cls == CLASS_JUMP;
+  v->trap = kind == K_ECALL || kind == K_EBREAK ? TRAP_EXECUTE
+            : kind == K_ILLEGAL                 ? TRAP_DECODE
+            : kind == K_MRET                    ? TRAP_RETURN
+                                                : 0;
+  v->next_pc = pc + 4;
+  set_cycle(t, wb + 1);
+}
+
+void timing_vexmin_exit_store(timing *t) { set_cycle(t, max64(t->vm.w + 1, t->vm.dack)); }

@@ -1,0 +1,59 @@
+/*
+ * micro_arch = vexriscv-min: instruction times by the rules of LiteX's
+ * cacheless VexRiscv (VexRiscv_Min.v of litex-hub/pythondata-cpu-vexriscv:
+ * IBusSimplePlugin, DBusSimplePlugin, no bypass, LightShifterPlugin), found
+ * by lining its per-instruction retire cycles up under Verilator
+ * (rtl/cores/vexriscv, docs/core-models.md).
+ *
+ * Every instruction's time is dynamic (its static cycles are 0): the model
+ * keeps the cycles the last instruction spent in each stage, when each
+ * register's value can be read again (no bypass), when the fetch issued
+ * its last bus beat (one beat per instruction, W + 2 cycles each on the
+ * board's RAM) and when the data bus takes a new request (vexmin.c has the
+ * rules). timing_vexmin_step is called as each instruction starts and sets
+ * the cycle count to when that instruction retires.
+ */
+#ifndef TALLY_TIMING_VEXMIN_H
+#define TALLY_TIMING_VEXMIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct timing;
+
+/* The model's state (timing.vm). */
+typedef struct timing_vexmin {
+  int64_t c;           /* the row the last fetch beat went out in */
+  int64_t dv;          /* ... the last instruction was valid in decode in */
+  int64_t e, eend;     /* ... it entered execute in, its last row there */
+  int64_t m, mend;     /* ... it entered memory in, its last row there */
+  int64_t w;           /* ... it was written back in (it retired at the end) */
+  int64_t dnext;       /* the first row the data bus takes a new request in */
+  int64_t dack;        /* the row the last data access was acknowledged in */
+  int64_t ready[33];   /* the first row each register can be read in execute */
+  uint32_t next_pc;    /* the last instruction's successor in sequence */
+  uint8_t jumped;      /* the last instruction was a jump (its target is a redirect) */
+  uint8_t trap;        /* the last instruction traps or returns from one (vexmin.c) */
+  uint8_t started;
+} timing_vexmin;
+
+/* The instruction at pc (kind, rd as decoded; reads: the registers it
+ * reads, a mask) starts: shamt is
+ * a shift's amount (0 for other kinds), addr a load's or store's address;
+ * wrong_held, when pc is a redirect's target: the instruction after the
+ * jump in sequence (on the wrong path) would be held in execute (a shift
+ * by more than 1, a CSR instruction).
+ * Sets t->cycle to its retire cycle: what the engine charged since the
+ * last call (a load's or store's memory latency, a device's wait states)
+ * is the model's own business here, and replaced. */
+void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
+                        uint32_t shamt, uint32_t addr, bool wrong_held);
+
+/* The run ended with a store to the finisher: the cycle its bus beat is
+ * acknowledged, as the RTL testbench counts. */
+void timing_vexmin_exit_store(struct timing *t);
+
+/* The most one instruction can add to the cycle count at W wait states. */
+static inline uint32_t timing_vexmin_bound(uint32_t w) { return 80 + 8 * w; }
+
+#endif
