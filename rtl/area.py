@@ -63,14 +63,14 @@ def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0):
 
 def min_ffs(S, P, N, R):
     """Flip-flops tally_statmod cannot do without, counted by hand from
-    docs/rtl.md: per counter its count, saturation flag, snapshot of both,
-    64-bit total, its selectors (whether the signal exists and its index,
-    ceil(log2 S) bits; anywhere, whether the ARR exists and its index,
-    ceil(log2 P) bits) and enable; per ARR two 32-bit bounds; the 32-bit
-    period and timer, the 64-bit run id and cycle."""
+    docs/rtl.md: per counter its count, its snapshot, 64-bit total (the
+    saturation flags are read off the counts), its selectors (whether both
+    name what the module has, the signal's index, ceil(log2 S) bits;
+    anywhere, the ARR's index, ceil(log2 P) bits) and enable; per ARR two
+    32-bit bounds; the 32-bit period and timer, the 64-bit run id and cycle."""
     bits = lambda k: max(1, (k - 1).bit_length())  # noqa: E731
-    sel = 1 + bits(S) + 2 + bits(P) + 1
-    return N * (2 * R + 2 + 64 + sel) + P * 64 + 32 + 32 + 64 + 64
+    sel = 1 + bits(S) + 1 + bits(P) + 1
+    return N * (2 * R + 64 + sel) + P * 64 + 32 + 32 + 64 + 64
 
 
 def check(outdir):
