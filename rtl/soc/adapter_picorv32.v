@@ -27,7 +27,13 @@
 //   jump target for jal and jalr) is a 32-bit one at 2 mod 4; a taken
 //   branch's own fetch wait is what is left of its time beyond 3 + 2 and
 //   its target's fetch. So an instruction is laid out once the next one
-//   is reported.
+//   is reported. A branch is taken when the next instruction is not the
+//   one in sequence, or (a branch to the next address) when it took 3 + 2
+//   cycles or more.
+// - The laid-out instructions wait in a queue of 2^DEPTH_LOG2 entries (a
+//   RAM: block RAM on an FPGA) while the module takes their cycles: after
+//   a MULH (72 cycles) the next two dozen instructions are reported before
+//   its last cycle is presented.
 //
 // The cycles themselves (how many, which PC) are the RTL's; only their
 // order within an instruction follows tally's convention. Zero wait states

@@ -6,12 +6,13 @@ the two stored runs must be identical, packet for packet.
 
   check.py TALLY TB WORKDIR [--trace] --interval N --count SPEC... PROGRAM
 
-TB: the SoC's testbench (rtl/soc/build.sh; 4 ARRs, 8 counters of 32 bits).
-SPEC: SIGNAL or SIGNAL@FUNCTION (at most 8; the signals the adapter
-provides, tb --help).
+TB: the SoC's testbench (rtl/soc/build.sh), whose module size (counters,
+width, ARRs: `tally config --query`) tally's run takes. SPEC: SIGNAL or
+SIGNAL@FUNCTION (at most the module's counters; the signals the adapter
+provides, docs/rtl-soc.md).
 
-1. `TALLY run --core picorv32 --count SPEC... --interval N --counters 8
-   --width 32 --arrs 4 --db WORKDIR/model.db PROGRAM`: tally's model, its
+1. `TALLY run --core picorv32 --count SPEC... --interval N --counters C
+   --width R --arrs P --db WORKDIR/model.db PROGRAM`: tally's model, its
    packets stored by the embedded collector.
 2. The paper's flow with the hardware on the board side: `TALLY collect
    --db WORKDIR/rtl.db`, the testbench on PROGRAM listening for control
@@ -20,7 +21,8 @@ provides, tb --help).
    --start` configuring the module in the RTL through its registers.
 3. Both stores: every DATA packet (sequence number, interval, cycle span,
    every counter's value, saturation), the FINAL packet's figures (intervals
-   and packets the board counted, each counter's total), the counters'
+   and packets the board counted, each counter's total; for a board without
+   totals, TOTALS = 0, the collector stores its sums as the totals), the counters'
    descriptions and the run's status must be the same.
 4. With --trace, cycle by cycle as well: tally's per-cycle trace of the run
    (--cycle-trace) against what the adapter presented to the module (tb
@@ -78,32 +80,19 @@ def main(a):
             print(f"check: unknown option {rest[i]}", file=sys.stderr)
             return 64
         i += 2
-    if i != len(rest) - 1 or interval is None or not specs or len(specs) > 8:
-        print("check: want --interval N, one to eight --count SPEC, then PROGRAM", file=sys.stderr)
+    if i != len(rest) - 1 or interval is None or not specs:
+        print("check: want --interval N, --count SPEC..., then PROGRAM", file=sys.stderr)
         return 64
     program = rest[-1]
     os.makedirs(work, exist_ok=True)
     model_db, rtl_db = os.path.join(work, "model.db"), os.path.join(work, "rtl.db")
+    model_ct, rtl_dump = os.path.join(work, "model.ct"), os.path.join(work, "rtl.dump")
     for f in (model_db, rtl_db):
         if os.path.exists(f):
             os.unlink(f)
 
-    # 1. tally's model
-    cmd = [tally, "run", "--core", "picorv32", "--quiet", "--interval", interval, "--counters", "8", "--width", "32",
-           "--arrs", "4", "--db", model_db]
-    for s in specs:
-        cmd += ["--count", s]
-    model_ct, rtl_dump = os.path.join(work, "model.ct"), os.path.join(work, "rtl.dump")
-    if trace:
-        cmd += ["--cycle-trace", model_ct]
-    t0 = time.time()
-    r = subprocess.run(cmd + [program], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        fail(f"tally run failed ({r.returncode}): {r.stderr[-800:]}")
-    t_model = time.time() - t0
-
-    # 2. the RTL SoC, configured by tally config, stored by tally collect
-    t0 = time.time()
+    # the RTL SoC waiting for its configuration, tally collect listening
+    t_start = time.time()
     col = subprocess.Popen([tally, "collect", "--listen", "127.0.0.1:0", "--db", rtl_db, "--runs", "1",
                             "--idle-timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = col.stderr.readline()
@@ -119,6 +108,36 @@ def main(a):
         board.kill()
         col.kill()
         fail(f"the testbench did not start: {line}{board.stderr.read()[-800:]}")
+    # the module's size, as the board tells it (STATUS)
+    r = subprocess.run([tally, "config", "--board", f"{m2.group(1)}:{m2.group(2)}", "--query"],
+                       capture_output=True, text=True)
+    mq = re.search(r"module\s+([\d,]+) counters of (\d+) bits, ([\d,]+) ARRs", r.stdout)
+    if r.returncode != 0 or not mq:
+        board.kill()
+        col.kill()
+        fail(f"tally config --query: {r.stdout}{r.stderr}")
+    n_ctr, width, n_arr = (x.replace(",", "") for x in mq.groups())
+    if len(specs) > int(n_ctr):
+        board.kill()
+        col.kill()
+        fail(f"{len(specs)} --count for a module of {n_ctr} counters", 64)
+
+    # 1. tally's model, the same size
+    cmd = [tally, "run", "--core", "picorv32", "--quiet", "--interval", interval, "--counters", n_ctr, "--width", width,
+           "--arrs", n_arr, "--db", model_db]
+    for s in specs:
+        cmd += ["--count", s]
+    if trace:
+        cmd += ["--cycle-trace", model_ct]
+    t0 = time.time()
+    r = subprocess.run(cmd + [program], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if not 0 <= r.returncode < 64:  # below 64: the program's own exit status
+        board.kill()
+        col.kill()
+        fail(f"tally run failed ({r.returncode}): {r.stderr[-800:]}")
+    t_model = time.time() - t0
+
+    # 2. the RTL SoC, configured by tally config, stored by tally collect
     cfg = [tally, "config", "--board", f"{m2.group(1)}:{m2.group(2)}", "--program", program, "--timer", interval]
     for k, s in enumerate(specs):
         cfg += ["--counter", f"{k}={s}"]
@@ -134,7 +153,7 @@ def main(a):
         board.kill()
         col.kill()
         fail("the testbench or the collector did not finish")
-    t_rtl = time.time() - t0
+    t_rtl = time.time() - t_start - t_model
     if board.returncode != 0:
         fail(f"the testbench failed ({board.returncode}): {berr[-800:]}", 1)
 
@@ -160,6 +179,7 @@ def main(a):
             shown += 1
         elif x != y:
             ok = False
+    # (a board without totals, TOTALS = 0: the collector stores its sums as the totals)
     diff("totals (board's, stored sum)", mtot, rtot)
     cycles = mdata[-1][3] if mdata else 0
     if trace:

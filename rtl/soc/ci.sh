@@ -1,8 +1,9 @@
 #!/bin/sh
 # The closing check in CI (tests/rtl: rtl.soc.closing): builds the SoC's
-# testbench from a PicoRV32 checkout and runs rtl/soc/check.py on four
+# testbench from a PicoRV32 checkout and runs rtl/soc/check.py on five
 # programs, periods and configurations that use every signal the adapter
-# provides (one of them also compared cycle by cycle: check.py --trace).
+# provides (two of them also compared cycle by cycle: check.py --trace);
+# then the small build of the iCE40 fit on one.
 #
 #   ci.sh TALLY PROGRAM_DIR WORKDIR
 #
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tally=$1 progs=$2 work=$3
 src=${PICORV32_RTL:-/work/.mirror/YosysHQ+picorv32/repo}
 command -v verilator >/dev/null 2>&1 || { echo "ci.sh: no verilator: skipped" >&2; exit 77; }
-for p in c-crc-O2-rv32imac rand02-rvc dense06-rvc c-sort-Os-rv32imac; do
+for p in c-crc-O2-rv32imac rand02-rvc dense06-rvc c-sort-Os-rv32imac misc; do
   [ -f "$progs/$p.elf" ] || { echo "ci.sh: $progs/$p.elf missing (cmake --build build --target pico-programs): skipped" >&2; exit 77; }
 done
 mkdir -p "$work"
@@ -49,4 +50,11 @@ python3 "$here/check.py" "$tally" "$tb" "$work/dense" --interval 101 --count csr
 python3 "$here/check.py" "$tally" "$tb" "$work/sort" --interval 500 --count stall.icache --count instret@main \
   --count load --count store@main --count cycle@_start --count cycle@main --count stall --count compressed \
   "$progs/c-sort-Os-rv32imac.elf" || rc=1
+python3 "$here/check.py" "$tally" "$tb" "$work/misc" --trace --interval 7 --count cycle --count instret \
+  --count csr --count system --count stall --count stall.icache --count compressed --count load \
+  "$progs/misc.elf" || rc=1
+# the size rtl/soc/fit.py places on the iCE40 (2 ARRs, 4 counters, no run totals)
+tbs=$("$here/build.sh" "$rtl" "$work/tb-small" 2 4 32 0 1)
+python3 "$here/check.py" "$tally" "$tbs" "$work/small" --interval 200 --count cycle@main --count load \
+  --count stall --count instret "$progs/c-crc-O2-rv32imac.elf" || rc=1
 exit $rc

@@ -3,12 +3,14 @@
 then nextpnr-ice40 (package ct256, I/O placed by nextpnr, target 12 MHz with
 --timing-allow-fail so the achieved Fmax is reported whatever it is).
 
-  fit.py PICORV32_DIR OUTDIR [SEEDS]
+  fit.py PICORV32_DIR OUTDIR [SEEDS [DESIGNS]]
 
 Designs: PicoRV32 alone (rtl/soc/core_only.v, its memory interface on pins),
 the SoC without the module (STATMOD = 0: core, 8 KiB of RAM, UART), and the
 SoC with the adapter and the module at the size below. SEEDS: placer seeds,
-comma-separated (default 1,2,3). Prints a Markdown table: LUTs, flip-flops
+comma-separated (default 1,2,3); DESIGNS: some of picorv32,
+soc-without-module,soc (default all). Results already in OUTDIR are reused.
+Prints a Markdown table: LUTs, flip-flops
 (yosys' SB_LUT4 and SB_DFF* cells), block RAMs, logic cells (nextpnr) and
 Fmax min/median/max over the seeds.
 
@@ -85,12 +87,12 @@ def pnr(out, name, net, seed):
 
 
 def main(a):
-    if len(a) not in (2, 3) or a[0] in ("-h", "--help"):
+    if len(a) not in (2, 3, 4) or a[0] in ("-h", "--help"):
         print(__doc__, file=sys.stderr if a[:1] != ["-h"] and a[:1] != ["--help"] else sys.stdout)
         return 0 if a[:1] in (["-h"], ["--help"]) else 64
     rtl, out = a[0], a[1]
     try:
-        seeds = [int(s) for s in a[2].split(",")] if len(a) == 3 else [1, 2, 3]
+        seeds = [int(s) for s in a[2].split(",")] if len(a) >= 3 else [1, 2, 3]
     except ValueError:
         print(f"fit: SEEDS is a comma-separated list of numbers, not '{a[2]}'", file=sys.stderr)
         return 64
@@ -101,10 +103,18 @@ def main(a):
     if not os.path.isfile(os.path.join(rtl, "picorv32.v")):
         print(f"fit: {rtl}/picorv32.v: not found (a YosysHQ/picorv32 checkout?)", file=sys.stderr)
         return 66
+    names = [d[0] for d in designs(rtl)]
+    only = a[3].split(",") if len(a) == 4 else names
+    for n in only:
+        if n not in names:
+            print(f"fit: no design '{n}' ({', '.join(names)})", file=sys.stderr)
+            return 64
     os.makedirs(out, exist_ok=True)
     print("| design | LUTs | flip-flops | block RAMs | logic cells (of 7,680) | seeds | Fmax min | median | max (MHz) |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for name, defs, files, top, params in designs(rtl):
+        if name not in only:
+            continue
         net, stat = synth(out, name, defs, files, top, params)
         luts, ffs, brams = cells(stat)
         got = [pnr(out, name, net, s) for s in seeds]

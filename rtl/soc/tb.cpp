@@ -23,7 +23,9 @@
 // rtl/soc/cmptrace.py compares it with tally run --cycle-trace).
 //
 // Prints on stderr what the program writes to the UART, and at the end
-// "tb: cycles C packets K exit S". Exit status: 0 the run was acknowledged
+// "tb: cycles C packets K exit S" (the clocks since START, the packets of
+// the stream, the program's exit status). It ends once the collector has
+// acknowledged FINAL (after a STOP, while the program may still run). Exit status: 0 the run was acknowledged
 // complete by the collector, 1 not acknowledged or acknowledged incomplete,
 // 2 usage or file errors, 3 the SoC misbehaved (trap, bad access, adapter
 // overflow, no finisher store within --max-cycles).
@@ -595,7 +597,9 @@ int main(int argc, char **argv) {
     }
     out_pkts.clear();
     uint32_t st = reg_read(top, 0x0F00);
-    if (st & 0x3C) {
+    // after the finisher store the core goes on (its final loop, or whatever
+    // follows): what it does then is no part of the run
+    if ((st & 0x4) || ((st & 0x38) && !(st & 1))) {
       fprintf(stderr, "tb: the SoC stopped:%s%s%s%s after %llu clocks\n", st & 4 ? " adapter overflow (cycles lost)" : "",
               st & 8 ? " access outside the memory map" : "", st & 16 ? " UART queue overflow" : "",
               st & 32 ? " the core trapped" : "", (unsigned long long)(clocks - start_clock));
@@ -607,8 +611,11 @@ int main(int argc, char **argv) {
     }
   }
   uint32_t st = reg_read(top, 0x0F00);
-  fprintf(stderr, "tb: cycles %llu packets %zu exit %u%s\n", (unsigned long long)(clocks - start_clock),
-          stream.size(), st >> 16,
+  char ex[48];
+  if (st & 1) snprintf(ex, sizeof ex, "exit %u", st >> 16);
+  else snprintf(ex, sizeof ex, "the program had not ended");
+  fprintf(stderr, "tb: cycles %llu packets %zu %s%s\n", (unsigned long long)(clocks - start_clock),
+          stream.size(), ex,
           !col ? "" : acked ? (complete ? ", stored complete" : ", stored incomplete") : ", not acknowledged");
   if (dump_f) fclose(dump_f);
   delete top;

@@ -93,13 +93,13 @@ static void run_usage(FILE *f) {
           "                         and for --control's START included)\n"
           BOARD_HELP
           IRQ_HELP
-          "      --tasks[=SPEC]     how the running task is found, as 'tally profile\n"
-          "                         --tasks[=SPEC]' finds it (SPEC: auto (default),\n"
-          "                         freertos, zephyr, tally, VARIABLE[:NAME_MEMBER],\n"
-          "                         0xADDR, reg:REGISTER): for task counters (--count\n"
-          "                         SIGNAL@%%TASK), and with -v and --stats-json the\n"
-          "                         interrupt latencies per task running when the line\n"
-          "                         rose; implies a core model\n"
+          "      --tasks[=SPEC]     with -v and --stats-json: interrupt latencies per\n"
+          "                         task running when the line rose, the task read from\n"
+          "                         the program's current-task pointer as 'tally profile\n"
+          "                         --tasks[=SPEC]' does (SPEC: auto (default), freertos,\n"
+          "                         zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
+          "                         reg:REGISTER); implies a core model. Also how\n"
+          "                         --count's task counters (%%TASK) find the task\n"
           ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -151,13 +151,14 @@ static void run_usage(FILE *f) {
           "                         added in the program (on stderr; docs/tally-inst.md)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
-          "      --count SIGNAL[@WHERE][%%TASK]  count SIGNAL ('tally signals') on the cycles\n"
-          "                         the instruction in charge is in WHERE: a function name\n"
-          "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE;\n"
-          "                         inst / program: a tally inst output's analysis\n"
+          "      --count SIGNAL[@WHERE][%%TASK]  count SIGNAL ('tally signals') on the\n"
+          "                         cycles the instruction in charge is in WHERE: a\n"
+          "                         function name or 0xLO-0xHI ([LO, HI)); anywhere without\n"
+          "                         @WHERE; inst / program: a tally inst output's analysis\n"
           "                         region / every address below it. %%TASK: only while\n"
           "                         task TASK (or trap context irq:N, trap:N) runs,\n"
-          "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter each\n"
+          "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter\n"
+          "                         each\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
           "      --counters N       counters in the module (default 16, up to 1024)\n"
@@ -373,10 +374,8 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       o->tasks = optarg ? optarg : "auto";
+      o->count.tasks = o->tasks; /* and the statistics module's task counters */
       o->timed = true; /* the task layer is the exact profile's */
-      /* the statistics module's task counters follow the same layer */
-      if (count_parse_option(&o->count, "--tasks", optarg) != 0)
-        return -1;
       break;
     case OPT_RAW: o->raw = true; break;
     case OPT_SET:

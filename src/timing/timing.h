@@ -228,6 +228,9 @@ typedef struct timing {
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
+  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, [dcache] store_load_replay,
+                               [memory] device_bus: the execution loops that check them (exec_loop.inc's
+                               VEX_RULES; the plain timed loop does not) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
   uint32_t fetch_shift;     /* log2 of the fetch granule: I-cache line or bus width */
   bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */
