@@ -154,9 +154,11 @@ static void task_bins(const tally_task_profile *tk, const tally_func_profile *fn
     const tally_task_func *tf = &tk->funcs[k];
     const tally_func_profile *f = &fn[tf->func];
     uint64_t self = tf->self[cyc];
-    if (!self || f->hi <= f->lo || f->lo < lo || (size_t)(f->hi - lo) / 2 > nbins)
+    if (!self || f->hi <= f->lo || f->lo < lo || (size_t)(f->lo - lo) / 2 >= nbins)
       continue;
     size_t b0 = (f->lo - lo) / 2, b1 = (f->hi - lo + 1) / 2;
+    if (b1 > nbins)
+      b1 = nbins;
     uint64_t sum = 0;
     for (size_t i = b0; i < b1; i++)
       sum += whole[i];
