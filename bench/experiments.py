@@ -35,6 +35,11 @@ Regenerates every table and figure of docs/experiments.md:
           average from the trade-off curves (bench/dvfs/frontier.py),
           the limits those suggest run for real, three operating points;
           pictures (tally dvfs --svg) into FIGURES/dvfs-WORKLOAD.svg.
+  area    Statistics Module paper, Fig. 3: the module's LUTs and flip-flops
+          (yosys, rtl/area.py sweep) as signals, ranges and counters grow,
+          against the naive design, into FIGURES/rtl-area.png. Only with
+          --area or --only area: hours of synthesis at the paper's
+          sizes; with --small (k = 2, 3, R = 8, iCE40) some minutes.
 
 Only simulated counts are reported (cycles, signals, samples): they are
 exact and the same on every run and every machine; host times are not
@@ -49,9 +54,13 @@ check fails.
 
 The figure needs matplotlib (Debian's python3-matplotlib, used through
 /usr/bin/python3 and scripts/intervals-plot.py), section pg
-riscv64-unknown-elf-gprof; both come with scripts/install-deps.sh. About
-4 minutes on 2 idle cores; --small runs everything in seconds. Examples:
-  bench/experiments.py                          # everything, Markdown on stdout
+riscv64-unknown-elf-gprof, section area yosys; all come with
+scripts/install-deps.sh. Without area, some 20 minutes on 2 cores (section
+dvfs alone: 60 runs, 15 minutes of wall time on a loaded machine); --small
+runs them all in about a minute. Examples:
+  bench/experiments.py                          # everything but area, Markdown on stdout
+  bench/experiments.py --area                   # and the area sweep (hours)
+  bench/experiments.py --small --area           # all of them small, area in minutes
   bench/experiments.py --output /tmp/exp.md     # also write it to a file
   bench/experiments.py --only fig4,fig5         # some of the experiments
   bench/experiments.py --small                  # every experiment at small sizes (CI)
@@ -63,6 +72,7 @@ import csv
 import datetime
 import io
 import json
+import math
 import os
 import platform
 import re
@@ -91,7 +101,9 @@ SIZE_UNIT = {
     "dct": "frames",
 }
 
-EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs"]
+EXPERIMENTS = ["fig4", "fig5", "gprof", "table4", "pg", "table8", "fig9", "tasks", "dvfs", "irq"]
+# Run only when asked (--area, or named in --only): hours of synthesis.
+OPTIONAL_EXPERIMENTS = ["area"]
 
 # Per-run time limit (host seconds). The longest run of the script takes
 # about 15 s on a 2.4 GHz EPYC core.
@@ -871,6 +883,67 @@ def exp_tasks(t, out):
             out()
 
 
+IRQ_WORKLOAD = "rtos_uart"
+IRQ_INPUT = os.path.join(REPO, "target", "rtos", "rtos_uart.rx")
+
+
+def irq_run(t, core):
+    """tally run --tasks --uart-rx on rtos_uart: its --stats-json, checked:
+    the program's own check passed (status 0), and per source the tasks'
+    counts add up to the source's, their min and max to its min and max."""
+    out = t._tmpfile(".stats.json")
+    t._exec([t.binary, "run", "--core", core, "--tasks=tally", "--uart-rx", IRQ_INPUT, "--stats-json", out,
+             t.elf("rv32imac", IRQ_WORKLOAD)])
+    with open(out) as f:
+        d = json.load(f)
+    os.unlink(out)
+    if d["exit_status"] != 0:
+        raise ExperimentError(f"{IRQ_WORKLOAD} on {core}: exit status {d['exit_status']}")
+    for src, v in d["interrupts"].items():
+        per = v.get("tasks", [])
+        if (not per or sum(k["taken"] for k in per) != v["taken"]
+                or min(k["latency_min"] for k in per) != v["latency_min"]
+                or max(k["latency_max"] for k in per) != v["latency_max"]):
+            raise ExperimentError(f"{IRQ_WORKLOAD} on {core}: irq {src}'s latencies per task do not add up")
+    return d
+
+
+def exp_irq(t, out):
+    out("## Interrupt latency per task (tally run --tasks --uart-rx)")
+    out()
+    res = dict(zip(TASK_CORES, t.map(lambda c: irq_run(t, c), TASK_CORES)))
+    for src in sorted({s for d in res.values() for s in d["interrupts"]}, key=int):
+        names = []
+        for c in TASK_CORES:
+            for k in res[c]["interrupts"].get(src, {}).get("tasks", []):
+                if k["task"] not in names:
+                    names.append(k["task"])
+        rows = []
+        for nm in names:
+            row = [str(nm)]
+            for c in TASK_CORES:
+                k = {x["task"]: x for x in res[c]["interrupts"].get(src, {}).get("tasks", [])}.get(nm)
+                row += ["—"] * 3 if not k else [
+                    n(k["taken"]), f"{n(k['latency_min'])} / {n(k['latency_median'])} / {n(k['latency_max'])}",
+                    n(k["jitter"])]
+            rows.append(row)
+        tot = ["all"]
+        for c in TASK_CORES:
+            v = res[c]["interrupts"].get(src, {})
+            tot += [n(v.get("taken", 0)), f"{n(v.get('latency_min', 0))} / {n(v.get('latency_median', 0))} / "
+                    f"{n(v.get('latency_max', 0))}", n(v.get("jitter", 0))]
+        rows.append(tot)
+        hdr = ["running when the line rose"]
+        for c in TASK_CORES:
+            hdr += [f"{c} interrupts", "latency min / median / max", "jitter"]
+        out(f"### {IRQ_WORKLOAD}: PLIC source {src}")
+        out()
+        out(table(hdr, rows))
+        out()
+    out("Cycles of each run: " + ", ".join(f"{c} {n(res[c]['cycles'])}" for c in TASK_CORES) + ".")
+    out()
+
+
 # ---------------------------------------------------------------------------
 # SnoopP against gprof with -pg: the instrumented program's gprof profile,
 # the uninstrumented program's exact profile, and what -pg costs, exactly.
@@ -1202,8 +1275,8 @@ DVFS_WORKLOADS = ["mcomp", "rotate", "spmv", "dhrystone", "aes", "heapsort", "ha
                   "matmul", "blast", "qsort", "fft", "dct"]
 DVFS_MEMORY_BOUND = ["mcomp", "rotate", "spmv"]
 DVFS_OPTS = ["--max-slowdown", "5"]          # besides the defaults (thresholds, loop regions, oracle)
-DVFS_OWN_LIMITS = [("spmv", 2), ("mcomp", 1)]  # the limits the trade-off curves suggest
-DVFS_OWN_LIMITS_OPTS = []
+DVFS_OWN_LIMITS_OPTS = ["--no-oracle"]       # the runs at the limits the trade-off curves suggest
+DVFS_FRONTIER_BUDGETS = ["0.80%", "2.00%"]    # the paper's average slowdown; if nothing fits, 2%
 DVFS_3POINTS = "500:1.2,375:1.1,250:1.0"
 DVFS_3POINTS_WORKLOADS = ["blast", "spmv", "rotate", "mcomp"]
 DVFS_3POINTS_OPTS = []
@@ -1326,11 +1399,25 @@ def dvfs_run(t, name, opts, core, svg=None, csvp=None):
     for which, elf, want in (("original", None, r["original"]), ("DVFS'd", out_elf, w["dvfs"])):
         st = t.run("rv32imac", name, size, core=core, elf=elf)
         e_uj = st["energy_j"]["total"] * 1e6
-        if st["cycles"] != want[0] or abs(st["seconds"] * 1e6 - want[1]) > 0.002 or \
+        # --stats-json's seconds have 9 significant digits
+        if st["cycles"] != want[0] or abs(st["seconds"] * 1e6 - want[1]) > max(0.002, 2e-8 * want[1]) or \
                 abs(e_uj - want[2]) > max(0.002, 1e-5 * e_uj):
             raise ExperimentError(f"dvfs {name}: tally run of the {which} program gives {st['cycles']} cycles, "
                                   f"{st['seconds'] * 1e6:.3f} us, {e_uj:.3f} uJ; the report {want}")
     return r
+
+
+def frontier_limits(text):
+    """From frontier.py's table: the workloads in the best choice at the
+    paper's average slowdown (or, when that choice is empty, at 2%), each
+    with its slowdown there rounded up to the trade-off CSV's 0.25% steps:
+    the --max-slowdown its own curve suggests."""
+    for budget in DVFS_FRONTIER_BUDGETS:
+        m = re.search(r"^\| " + re.escape(budget) + r" \| [\d.]+% \| (.*) \|$", text, re.M)
+        if m and m.group(1) != "none":
+            return budget, [(w, math.ceil(float(x) / 0.25 - 1e-9) * 0.25)
+                            for w, x in re.findall(r"(\S+): \+([\d.]+)%", m.group(1))]
+    return None, []
 
 
 def region_names(r):
@@ -1412,23 +1499,25 @@ def exp_dvfs(t, out, figures):
     out()
 
     # each workload at its own limit, run for real
-    own = dict(zip([w for w, _ in DVFS_OWN_LIMITS], t.map(
-        lambda wl: dvfs_run(t, wl[0], with_limit(opts, wl[1]) + DVFS_OWN_LIMITS_OPTS, core),
-        DVFS_OWN_LIMITS)))
-    limits = dict(DVFS_OWN_LIMITS)
+    main_limit = float(opts[opts.index("--max-slowdown") + 1])
+    budget, chosen = frontier_limits(p.stdout)
+    limits = {w: lim for w, lim in chosen if lim < main_limit}
+    own = dict(zip(limits, t.map(
+        lambda w: dvfs_run(t, w, with_limit(opts, f"{limits[w]:g}") + DVFS_OWN_LIMITS_OPTS, core), limits)))
     orow, tt, te = [], 0.0, 0.0
     for w in DVFS_WORKLOADS:
         r = own.get(w, res[w])
         tt += r["tool"][1]
         te += r["tool"][2]
         if r["rows"] or w in own:
-            orow.append([w, f"{limits.get(w, 5)}%", spct(r["tool"][1]), spct(r["tool"][2])])
+            orow.append([w, f"{limits.get(w, main_limit):g}%", spct(r["tool"][1]), spct(r["tool"][2])])
     nw = len(DVFS_WORKLOADS)
     orow.append([f"**average, all {nw}**", "", f"**{spct(tt / nw)}**", f"**{spct(te / nw)}**"])
-    out("Run for real with those limits (" + ", ".join(f"{w} `--max-slowdown {lim}`" for w, lim in
-                                                      DVFS_OWN_LIMITS) +
-        "; the others at 5% as above; workloads that switch nothing are left out of the rows, not "
-        "the average):")
+    out(f"Run for real, each workload of the best choice at {budget or 'any'} average slowdown with "
+        "its point's slowdown, rounded up to 0.25%, as its limit (" +
+        (", ".join(f"{w} `--max-slowdown {lim:g}`" for w, lim in limits.items()) or "none below "
+         f"{main_limit:g}%") + f"; the others at {main_limit:g}% as above; workloads that switch nothing "
+        "are left out of the rows, not the average):")
     out()
     out(table(["workload", "limit", "tally dvfs time", "energy"], orow, "lrrr"))
     out()
@@ -1465,6 +1554,62 @@ def exp_dvfs(t, out, figures):
 
 
 # ---------------------------------------------------------------------------
+# Statistics Module paper, Fig. 3: the module's area against the naive
+# design (yosys, through rtl/area.py). Hours at the paper's sizes, so only
+# with --area (or --only area); --small sweeps two sizes on iCE40 in minutes.
+
+AREA_KS, AREA_R, AREA_FAMILIES = [2, 4, 8, 16], 32, ["ice40", "xilinx"]
+AREA_FILE = "rtl-area.png"
+AREA_TIMEOUT = 6 * 3600
+
+
+def exp_area(t, out, figures):
+    out("## Statistics Module Fig. 3 — the module's area against the naive design (yosys)")
+    out()
+    if not shutil.which("yosys"):
+        raise ExperimentError("area: no yosys on PATH (Debian's yosys; scripts/install-deps.sh)")
+    sys.path.insert(0, os.path.join(REPO, "rtl"))
+    import area  # noqa: E402  (rtl/area.py: the synthesis and the hand count of flip-flops)
+    work, docs = t._tmpfile(".synth"), t._tmpfile(".area")
+    py = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    argv = [py, os.path.join(REPO, "rtl", "area.py"), "sweep", work, docs, ",".join(AREA_FAMILIES),
+            ",".join(str(k) for k in AREA_KS), str(AREA_R)]
+    with t.lock:
+        t.commands.append("rtl/area.py sweep OUT.synth OUT.area " + " ".join(argv[5:]))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=AREA_TIMEOUT)
+    if p.returncode != 0:
+        raise ExperimentError(f"area: rtl/area.py sweep failed (exit {p.returncode}): {p.stderr.strip()[-800:]}")
+    with open(os.path.join(docs, "rtl-area.csv"), newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    want = len(AREA_KS) * 4 * len(AREA_FAMILIES) + (len(AREA_FAMILIES) if 4 in AREA_KS else 0)
+    if len(rows) != want:
+        raise ExperimentError(f"area: {len(rows)} synthesis results, {want} expected")
+    for r in rows:
+        S, P, N, R, luts, ffs = (int(r[k]) for k in ("S", "P", "N", "R", "luts", "ffs"))
+        if luts <= 0 or (r["design"] == "statmod" and ffs < area.min_ffs(S, P, N, R)):
+            raise ExperimentError(f"area: {r['series']} S={S} P={P} n={N} R={R} on {r['family']}: {luts} LUTs, "
+                                  f"{ffs} flip-flops, fewer than the {area.min_ffs(S, P, N, R)} the module keeps")
+    out(f"`rtl/area.py sweep` (yosys `synth_ice40`/`synth_xilinx`): from 2 signals, 2 ARRs and 2 counters "
+        f"of R = {AREA_R} bits, one raised at a time to k = {', '.join(map(str, AREA_KS))}; the naive design "
+        "with k signals, k ARRs and k² counters. Checked: every statistics-module build keeps at least "
+        "the flip-flops counted by hand (rtl/area.py min_ffs).")
+    out()
+    out(table(["series", "family", "k", "S", "P", "n", "R", "LUTs", "flip-flops"],
+              [[r["series"], r["family"], r["k"], r["S"], r["P"], r["N"], r["R"], n(int(r["luts"])),
+                n(int(r["ffs"]))] for r in rows], "llrrrrrrr"))
+    out()
+    png = os.path.join(docs, "images", "rtl-area.png")
+    if figures and os.path.exists(png):
+        os.makedirs(figures, exist_ok=True)
+        dest = os.path.join(figures, AREA_FILE)
+        shutil.copyfile(png, dest)
+        out(f"![LUTs as S, P and n grow, and the naive design]({os.path.relpath(dest, os.path.join(REPO, 'docs'))})")
+        out()
+    elif figures:
+        raise ExperimentError("area: rtl/area.py drew no plot (python3-matplotlib for /usr/bin/python3)")
+
+
+# ---------------------------------------------------------------------------
 # --small: the same experiments and checks at sizes that run in seconds.
 
 SMALL_SIZE = {
@@ -1496,11 +1641,12 @@ def use_small_sizes():
     DVFS_SIZE["heapsort"] = 2000
     DVFS_OPTS[:] = ["--max-slowdown", "5", "--min-misses", "500", "--min-relocks", "2",
                     "--switch-cycles", "500", "--no-oracle"]
-    DVFS_OWN_LIMITS[:] = [("heapsort", 3)]
-    DVFS_OWN_LIMITS_OPTS[:] = ["--descent-only"]
+    DVFS_OWN_LIMITS_OPTS[:] = ["--no-oracle", "--descent-only"]
     DVFS_3POINTS_WORKLOADS[:] = ["heapsort"]
     DVFS_3POINTS_OPTS[:] = ["--descent-only"]
     DVFS_PICTURES[:] = ["heapsort"]
+    global AREA_R, AREA_FILE
+    AREA_KS[:], AREA_R, AREA_FAMILIES[:], AREA_FILE = [2, 3], 8, ["ice40"], "rtl-area-small.png"
 
 
 def main():
@@ -1509,7 +1655,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(REPO, "build"),
                     help="build folder with tally and target/ (default: build/)")
     ap.add_argument("--tally", help="the tally binary (default: BUILD/tally)")
-    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS))
+    ap.add_argument("--only", help="comma-separated subset of " + ",".join(EXPERIMENTS + OPTIONAL_EXPERIMENTS))
+    ap.add_argument("--area", action="store_true",
+                    help="also the area sweep (yosys: hours; minutes with --small)")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at a time (default 2)")
     ap.add_argument("--output", help="also write the Markdown to this file (as it is made; "
                     "a failed check is written there too)")
@@ -1527,10 +1675,11 @@ def main():
     tally = os.path.abspath(args.tally or os.path.join(build, "tally"))
     if not os.access(tally, os.X_OK):
         sys.exit(f"experiments.py: no tally binary at {tally} (--tally or --build)")
-    only = args.only.split(",") if args.only else EXPERIMENTS
+    only = args.only.split(",") if args.only else EXPERIMENTS + (OPTIONAL_EXPERIMENTS if args.area else [])
     for e in only:
-        if e not in EXPERIMENTS:
-            sys.exit(f"experiments.py: unknown experiment {e!r} (one of {', '.join(EXPERIMENTS)})")
+        if e not in EXPERIMENTS + OPTIONAL_EXPERIMENTS:
+            sys.exit(f"experiments.py: unknown experiment {e!r} (one of "
+                     f"{', '.join(EXPERIMENTS + OPTIONAL_EXPERIMENTS)})")
 
     if args.small:
         use_small_sizes()
@@ -1558,8 +1707,9 @@ def main():
             {"fig4": exp_fig4, "fig5": exp_fig5, "gprof": exp_gprof, "table4": exp_table4,
              "pg": exp_pg, "table8": exp_table8,
              "fig9": lambda t, out: exp_fig9(t, out, figures),
-             "tasks": exp_tasks,
-             "dvfs": lambda t, out: exp_dvfs(t, out, figures)}[e](t, out)
+             "tasks": exp_tasks, "irq": exp_irq,
+             "dvfs": lambda t, out: exp_dvfs(t, out, figures),
+             "area": lambda t, out: exp_area(t, out, figures)}[e](t, out)
     except ExperimentError as err:
         out(f"**Stopped: {err}**")
         out.close()

@@ -2,15 +2,19 @@
 """Area of rtl/statmod.v and rtl/naive.v with yosys (docs/rtl-area.md).
 
   area.py check OUTDIR           one small iCE40 synthesis (CTest rtl.synth.small)
-  area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16, R=64)
+  area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16)
                                  in the default build and each small build
-                                 (TOTALS, SNAP), the table of docs/rtl-area.md
-  area.py sweep OUTDIR [DOCS [FAMILIES]]  the Statistics Module paper's Fig. 3: from 2 of
-                                 each, S, P and n raised one at a time (2..16),
-                                 the naive design (k signals, k ARRs, k^2 counters)
-                                 beside it, and the SnoopP-equivalent size, on
-                                 iCE40 and Xilinx 7-series; writes DOCS/rtl-area.csv,
+                                 (TOTALS, SNAP, ARR_RAM, counter width R),
+                                 the table of docs/rtl-area.md
+  area.py sweep OUTDIR [DOCS [FAMILIES [KS [R]]]]  the Statistics Module paper's Fig. 3: from 2 of
+                                 each, S, P and n raised one at a time (KS, default
+                                 2,4,8,16), the naive design (k signals, k ARRs, k^2
+                                 counters) beside it, and the SnoopP-equivalent size
+                                 (when KS holds 4), on iCE40 and Xilinx 7-series,
+                                 R-bit counters (default 32); writes DOCS/rtl-area.csv,
                                  DOCS/rtl-area-table.md and DOCS/images/rtl-area.png
+                                 (hours; bench/experiments.py --area --small runs
+                                 KS 2,4 and R 8 on iCE40 in minutes)
 Exit 0 done, 1 a check failed, 64 usage, 70 yosys failed."""
 import csv
 import os
@@ -59,14 +63,14 @@ def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0):
 
 def min_ffs(S, P, N, R):
     """Flip-flops tally_statmod cannot do without, counted by hand from
-    docs/rtl.md: per counter its count, saturation flag, snapshot of both,
-    64-bit total, its selectors (whether the signal exists and its index,
-    ceil(log2 S) bits; anywhere, whether the ARR exists and its index,
-    ceil(log2 P) bits) and enable; per ARR two 32-bit bounds; the 32-bit
-    period and timer, the 64-bit run id and cycle."""
+    docs/rtl.md: per counter its count, its snapshot, 64-bit total (the
+    saturation flags are read off the counts), its selectors (whether both
+    name what the module has, the signal's index, ceil(log2 S) bits;
+    anywhere, the ARR's index, ceil(log2 P) bits) and enable; per ARR two
+    32-bit bounds; the 32-bit period and timer, the 64-bit run id and cycle."""
     bits = lambda k: max(1, (k - 1).bit_length())  # noqa: E731
-    sel = 1 + bits(S) + 2 + bits(P) + 1
-    return N * (2 * R + 2 + 64 + sel) + P * 64 + 32 + 32 + 64 + 64
+    sel = 1 + bits(S) + 1 + bits(P) + 1
+    return N * (2 * R + 64 + sel) + P * 64 + 32 + 32 + 64 + 64
 
 
 def check(outdir):
@@ -80,11 +84,10 @@ def check(outdir):
     return 0
 
 
-def sweep(outdir, docs, families):
+def sweep(outdir, docs, families, ks=(2, 4, 8, 16), r=R_SWEEP):
     """Smallest sizes first, each result written at once (a long sweep
     stopped early leaves the sizes it finished in the table and plot)."""
     rows, done = [], {}
-    ks = [2, 4, 8, 16]
     os.makedirs(os.path.join(docs, "images"), exist_ok=True)
 
     def add(series, design, S, P, N, R, k):
@@ -98,10 +101,10 @@ def sweep(outdir, docs, families):
             write(rows, docs)
 
     for k in ks:
-        add("signals", "statmod", k, 2, 2, R_SWEEP, k)
-        add("arrs", "statmod", 2, k, 2, R_SWEEP, k)
-        add("counters", "statmod", 2, 2, k, R_SWEEP, k)
-        add("naive", "naive", k, k, k * k, R_SWEEP, k)
+        add("signals", "statmod", k, 2, 2, r, k)
+        add("arrs", "statmod", 2, k, 2, r, k)
+        add("counters", "statmod", 2, 2, k, r, k)
+        add("naive", "naive", k, k, k * k, r, k)
         if k == 4:
             # SnoopP: 16 code regions counting cycles, 64-bit counters
             add("snoopp", "statmod", 1, 16, 16, 64, 16)
@@ -112,13 +115,23 @@ SNOOPP = (1, 16, 16, 64)   # S, P, n, R: 16 code ranges, 16 cycle counters of 64
 SNOOPP_PUBLISHED = (1719, 1129)   # 4-input LUTs, flip-flops (Virtex-II)
 
 
+SMALL_BUILDS = [  # name, R, TOTALS, SNAP, ARR_RAM
+    ("default", 64, 1, 1, 0), ("no totals", 64, 0, 1, 0), ("no snapshot", 64, 1, 0, 0), ("small", 64, 0, 0, 0),
+    ("small, ARRs in RAM", 64, 0, 0, 1), ("small, 32-bit counters", 32, 0, 0, 0),
+    ("small, 16-bit counters", 16, 0, 0, 0), ("small, ARRs in RAM, 32-bit counters", 32, 0, 0, 1),
+    ("small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1)]
+
+
 def small(outdir, families):
-    """SnoopP's configuration in the default build and each small build."""
-    print("| build | TOTALS | SNAP | family | LUTs | flip-flops |\n|---|--:|--:|---|--:|--:|")
-    for name, t, sn in [("default", 1, 1), ("no totals", 0, 1), ("no snapshot", 1, 0), ("small", 0, 0)]:
+    """SnoopP's configuration (S=1, P=16, n=16) in the default build and each small build."""
+    print("| build | R | TOTALS | SNAP | ARR_RAM | family | LUTs | flip-flops | block RAMs |\n"
+          "|---|--:|--:|--:|--:|---|--:|--:|--:|")
+    S, P, N, _ = SNOOPP
+    for name, R, t, sn, ar in SMALL_BUILDS:
         for fam in families:
-            luts, ffs, _ = synth(outdir, "statmod", fam, *SNOOPP, t, sn)
-            print(f"| {name} | {t} | {sn} | {fam} | {luts} | {ffs} |", flush=True)
+            luts, ffs, cells = synth(outdir, "statmod", fam, S, P, N, R, t, sn, ar)
+            rams = sum(v for k, v in cells.items() if k.startswith("SB_RAM") or k.startswith("RAMB"))
+            print(f"| {name} | {R} | {t} | {sn} | {ar} | {fam} | {luts} | {ffs} | {rams} |", flush=True)
     return 0
 
 
@@ -143,17 +156,19 @@ def plot(rows, path):
         return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, fam in zip(axes, FAMILIES):
-        if not any(r["family"] == fam for r in rows):
-            continue
+    fams = [f for f in FAMILIES if any(r["family"] == f for r in rows)]
+    fig, axes = plt.subplots(1, len(fams), figsize=(5 * len(fams), 4), squeeze=False)
+    for ax, fam in zip(axes[0], fams):
         for series in ["signals", "arrs", "counters", "naive"]:
             pts = [(r["k"], r["luts"]) for r in rows if r["family"] == fam and r["series"] == series]
             label = {"signals": "S varied", "arrs": "P varied", "counters": "n varied",
                      "naive": "naive (S=P=k, k² counters)"}[series]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("k (the varied parameter; others 2), R = 32")
+        ks = sorted({r["k"] for r in rows if r["series"] != "snoopp"})
+        ax.set_xticks(ks)
+        ax.set_xticklabels([str(k) for k in ks])
+        ax.set_xlabel(f"k (the varied parameter; others 2), R = {rows[0]['R']}")
         ax.set_ylabel("LUTs")
         ax.set_title(f"yosys {FAMILIES[fam]}")
         ax.legend(fontsize=8)
@@ -173,12 +188,20 @@ def main(a):
             print(f"area: families are {', '.join(FAMILIES)}", file=sys.stderr)
             return 64
         return small(a[1], fams)
-    if len(a) in (2, 3, 4) and a[0] == "sweep":
-        fams = a[3].split(",") if len(a) == 4 else list(FAMILIES)
+    if 2 <= len(a) <= 6 and a[0] == "sweep":
+        fams = a[3].split(",") if len(a) >= 4 else list(FAMILIES)
         if any(f not in FAMILIES for f in fams):
             print(f"area: families are {', '.join(FAMILIES)}", file=sys.stderr)
             return 64
-        return sweep(a[1], a[2] if len(a) >= 3 else os.path.join(HERE, "..", "docs"), fams)
+        try:
+            ks = [int(k) for k in a[4].split(",")] if len(a) >= 5 else [2, 4, 8, 16]
+            r = int(a[5]) if len(a) >= 6 else R_SWEEP
+        except ValueError:
+            ks, r = [], 0
+        if not ks or any(k < 1 or k > 64 for k in ks) or not 1 <= r <= 64:
+            print("area: KS is a list of sizes 1..64 (e.g. 2,4), R a counter width 1..64", file=sys.stderr)
+            return 64
+        return sweep(a[1], a[2] if len(a) >= 3 else os.path.join(HERE, "..", "docs"), fams, ks, r)
     print(__doc__, file=sys.stderr)
     return 64
 

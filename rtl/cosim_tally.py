@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Co-simulation of rtl/statmod.v with tally's own C statistics module.
 
-  cosim_tally.py TALLY TB S P N R [TALLY RUN OPTIONS...] PROGRAM
+  cosim_tally.py [--no-totals] TALLY TB S P N R [TALLY RUN OPTIONS...] PROGRAM
 
 runs `TALLY run --collector 127.0.0.1:PORT --cycle-trace FIFO OPTIONS
 PROGRAM`: the C module counts the run and tally's board link sends its
@@ -19,6 +19,11 @@ no file. A configuration change the C module made in the middle of the run
 took effect, and becomes the same register writes between the same two
 cycles. Then STOP and the timer's run-down. Every DATA and FINAL packet of
 the RTL must equal, byte for byte, the one tally sent.
+
+--no-totals: TB is a small build without run totals (TOTALS = 0,
+docs/rtl-area.md): its FINAL packet must be tally's without the totals
+(n = 0, 40 bytes of payload: docs/protocol.md, "A board without totals");
+every DATA packet is unchanged.
 
 S must be tally's signal count (the trace's), P, N and R the --arrs,
 --counters and --width of the run. A counted signal that is 2 or more on
@@ -344,6 +349,9 @@ def main(argv):
     if len(argv) >= 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0
+    no_totals = len(argv) >= 2 and argv[1] == "--no-totals"
+    if no_totals:
+        argv = argv[:1] + argv[2:]
     if len(argv) < 8:
         print(__doc__.strip(), file=sys.stderr)
         return 64
@@ -382,6 +390,10 @@ def main(argv):
         print(f"cosim_tally: the board's packets are not all in (seq {sorted(pk)[:5]}...)", file=sys.stderr)
         return 65
     want = [pk[s] for s in sorted(pk) if pk[s][5] in (T_DATA, T_FINAL)]
+    if no_totals:  # docs/protocol.md: a FINAL without totals says n = 0 and ends after cut_short
+        want = [w if w[5] != T_FINAL else
+                w[:20] + struct.pack("<H", 40) + w[22:24 + 36] + struct.pack("<H", 0) + w[24 + 38:24 + 40]
+                for w in want]
     period = desc[5]
     cycles, nbytes = cycles
     what = (f"{os.path.basename(run_args[-1])}, {cycles} cycles ({nbytes / 1e6:.1f} MB of trace) streamed in "

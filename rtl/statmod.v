@@ -116,6 +116,10 @@ module tally_statmod #(
   wire [P-1:0] hit;
   wire         scan_hold;   // ARR_RAM: the PC left the known region, a scan is due
   wire arr_w = reg_we && reg_addr >= 16'h1000 && reg_addr < 16'h1000 + 8 * P && reg_addr[1:0] == 2'd0;
+  wire sel_w = reg_we && reg_addr >= 16'h2000 && reg_addr < 16'h2000 + 8 * N && reg_addr[2:0] == 3'd0;
+  /* verilator lint_off UNDRIVEN */  // driven only with ARR_RAM = 1
+  reg [N-1:0] chit;  // ARR_RAM: whether each counter's ARR holds the known region
+  /* verilator lint_on UNDRIVEN */
   genvar gi;
   generate
     if (ARR_RAM == 0) begin : g_arrff
@@ -125,7 +129,9 @@ module tally_statmod #(
       assign scan_hold = 1'b0;
     end else begin : g_arrram
       localparam integer QW = $clog2(2 * P) > 0 ? $clog2(2 * P) : 1;  // bound index bits
-      // bound 2i is ARR i's lo, 2i+1 its hi (register 0x1000 + 4 * bound)
+      // bound 2i is ARR i's lo, 2i+1 its hi (register 0x1000 + 4 * bound).
+      // The answer is kept per counter (for the ARR it selects): no ARR
+      // multiplexer per counter; a counter's selector written is a new scan.
       reg [31:0] bnd[0:2*P-1];
       reg [31:0] rd;
       reg [QW:0] sc_j;              // next bound to read
@@ -134,7 +140,6 @@ module tally_statmod #(
       reg [31:0] sc_pc;             // the PC being scanned for
       reg        rg_ok, rg_end;     // the region [rg_lo, rg_hi) (rg_end: to 2^32) is known
       reg [31:0] rg_lo, rg_hi;
-      reg [P-1:0] hitv;             // the ARRs holding the region
       integer j;
       initial for (j = 0; j < 2 * P; j = j + 1) bnd[j] = 32'd0;
       always @(posedge clk) begin
@@ -145,7 +150,7 @@ module tally_statmod #(
       assign scan_hold = state == ST_RUN && pc_valid && !in_rg;
       wire le = rd <= sc_pc;
       always @(posedge clk) begin
-        if (rst || arr_w) begin
+        if (rst || arr_w || sel_w) begin
           sc_busy <= 1'b0; sc_rd <= 1'b0; rg_ok <= 1'b0;
         end else if (!sc_busy) begin
           if (scan_hold) begin
@@ -161,15 +166,15 @@ module tally_statmod #(
             if (le && rd > rg_lo) rg_lo <= rd;
             if (!le && (rg_end || rd < rg_hi)) begin rg_hi <= rd; rg_end <= 1'b0; end
             if (!sc_q[0]) lo_le <= le;
-            else hitv[sc_q >> 1] <= lo_le && !le;
+            else
+              for (j = 0; j < N; j = j + 1)
+                if (c_arr_ix[j] == sc_q >> 1) chit[j] <= lo_le && !le;
           end else if (sc_j == 2 * P) begin
             sc_busy <= 1'b0; rg_ok <= 1'b1;
           end
         end
       end
-      for (gi = 0; gi < P; gi = gi + 1) begin : g_arr
-        assign hit[gi] = pc_valid && hitv[gi];
-      end
+      assign hit = {P{1'b0}};
     end
   endgenerate
 
@@ -178,7 +183,7 @@ module tally_statmod #(
   generate
     for (gi = 0; gi < N; gi = gi + 1) begin : g_ev
       wire s_on = S == 1 ? sig[0] : sig[c_sig_ix[gi]];
-      wire where = c_any[gi] ? pc_valid : (P == 1 ? hit[0] : hit[c_arr_ix[gi]]);
+      wire where = c_any[gi] ? pc_valid : ARR_RAM ? pc_valid && chit[gi] : (P == 1 ? hit[0] : hit[c_arr_ix[gi]]);
       assign ev[gi] = c_en[gi] && c_ok[gi] && s_on && where;
       assign inc[gi] = {1'b0, cnt[gi]} + 1'b1;
     end
@@ -195,6 +200,9 @@ module tally_statmod #(
 
   // where the run stands after this clock's cycle (if any): a write applies after it
   wire [63:0] cycle_next = step ? cycle + 64'd1 : cycle;
+  // SNAP = 0: the run's first cycle is stamped on the clock after START
+  // (the cycle counter holds it then; nothing reads the stamps before)
+  reg start_late;
   // no cycle taken since START: the cycle is still the interval's beginning
   // (iv_begin <= cycle always, and a step makes them differ until the next START)
   reg at_begin;
@@ -247,7 +255,7 @@ module tally_statmod #(
       if (p < 8) byte_o = b8(SNAP ? snap_index : iv_index, p[2:0]);  // intervals
       else if (p < 16) byte_o = b8(run_begin, p[2:0]);
       else if (p < 24) byte_o = b8(iv_begin, p[2:0]);
-      else if (p < 28) byte_o = b8({32'd0, data_packets}, p[2:0]);
+      else if (p < 28) byte_o = b8(SNAP ? {32'd0, data_packets} : iv_index, p[2:0]);  // as many as intervals
       else if (p < 32) byte_o = b8({32'd0, seq + 32'd1}, p[1:0] + 3'd0); // total_packets: FINAL is last
       else if (p == 32) byte_o = N[7:0];
       else if (p == 33) byte_o = N[15:8];
@@ -286,7 +294,7 @@ module tally_statmod #(
   integer i;
   always @(posedge clk) begin
     if (rst) begin
-      state <= ST_IDLE; cycle <= 64'd0; at_begin <= 1'b1; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
+      state <= ST_IDLE; cycle <= 64'd0; at_begin <= 1'b1; start_late <= 1'b0; period <= 32'd0; run_id <= 64'd0; seq_base <= 32'd0;
       cut_short <= 1'b0; overrun <= 1'b0; snap_full <= 1'b0; iv_sent <= 1'b0; final_pending <= 1'b0;
       em_busy <= 1'b0; em_final <= 1'b0; em_pos <= 0; em_ci <= 0; em_bi <= 4'd0;
       remaining <= 32'd0; iv_index <= 64'd0; seq <= 32'd0; data_packets <= 32'd0;
@@ -300,6 +308,8 @@ module tally_statmod #(
       end
     end else begin
       if (cyc_en && hold) overrun <= 1'b1;
+      start_late <= !SNAP && start_w;
+      if (start_late) begin run_begin <= cycle; iv_begin <= cycle; end
 
       // counting and the dispatch timer, one observed cycle per step
       if (step) begin
@@ -350,7 +360,8 @@ module tally_statmod #(
         end
       end
       if (start_w) begin
-        state <= ST_RUN; run_begin <= cycle_next; iv_begin <= cycle_next; remaining <= period; at_begin <= 1'b1;
+        state <= ST_RUN; remaining <= period; at_begin <= 1'b1;
+        if (SNAP) begin run_begin <= cycle_next; iv_begin <= cycle_next; end
         iv_index <= 64'd0; seq <= seq_base; data_packets <= 32'd0; overrun <= 1'b0; final_pending <= 1'b0; iv_sent <= 1'b0;
         for (i = 0; i < N; i = i + 1) begin cnt[i] <= {R{1'b0}}; total[i] <= 64'd0; end
       end
@@ -379,7 +390,8 @@ module tally_statmod #(
             if (em_bi == vbytes - 4'd1) begin em_bi <= 4'd0; em_ci <= em_ci + 1'b1; end
             else em_bi <= em_bi + 4'd1;
             if (SHIFT && !em_final) begin
-              // the next value byte into counter 0's low byte: the next counter, or its next byte
+              // the next value byte into counter 0's low byte: the next
+              // counter, or its own next byte (the core is held meanwhile)
               if (em_bi == vbytes - 4'd1) begin
                 for (i = 0; i + 1 < N; i = i + 1) cnt[i] <= cnt[i + 1];
                 cnt[N-1] <= {R{1'b0}};

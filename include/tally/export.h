@@ -74,6 +74,15 @@ void tally_run_info_from(tally_sim *sim, tally_stop stop, int exit_status, tally
  * (gmon.out: "histogram scaled to fit gprof's 16-bit bins: ..."). */
 int tally_export_profile(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt, FILE *f,
                          tally_error *err);
+/* One task's gmon.out (fmt TALLY_PROFILE_GMON or TALLY_PROFILE_GMON_CYCLES)
+ * of a task-aware profile: `task` indexes tally_profile_tasks. Its
+ * histogram holds each function's self cycles in the task (exact per
+ * function; within a function its instructions share them in the whole
+ * run's proportions), its arcs the calls made while the task ran (the
+ * function a task began in: called from <spontaneous>). TALLY_E_USAGE for
+ * another format or a task the profile does not have. */
+int tally_export_profile_task(const tally_profile *p, const tally_run_info *info, tally_profile_format fmt,
+                              size_t task, FILE *f, tally_error *err);
 int tally_export_profile_mem(const tally_profile *p, const tally_run_info *run, tally_profile_format fmt,
                              char **buf, size_t *len, tally_error *err);
 

@@ -60,8 +60,10 @@ const uint64_t *tally_irq_rises(tally_sim *sim, unsigned src, size_t *n);
 /* Latency per source and per task that was running when the line rose,
  * with a task-aware profile (tally_profile_tasks_enable) of the same run:
  * the task is the one the profile's timeline (tally_profile_task_changes)
- * has running at the rise's cycle; a trap context ("irq:7") when the line
- * rose while a handler ran. */
+ * has running in the cycle before the rise's (the one that ran when the
+ * line rose: a change at the rise's cycle is the interrupt's own trap when
+ * it is taken at once); a trap context ("irq:7") when the line rose while
+ * a handler ran. */
 typedef struct tally_irq_task {
   unsigned source;            /* PLIC source id */
   int task;                   /* index into tally_profile_tasks(p); -1: the rise is past the

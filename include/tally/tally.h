@@ -569,7 +569,9 @@ size_t tally_profile_slices(const tally_profile *p, const tally_slice **out, uin
  * named by their pointer).
  * Offsets come from the ELF's DWARF. Returns 0, or -1 with err (no such
  * variable, no debug information, the path does not fit the types, the
- * pointer is not in RAM); the profile goes on without tasks then. */
+ * pointer is not in RAM); the profile goes on without tasks then. Called
+ * again with the same spec after a measure's task events turned it on
+ * (include/tally/run.h): 0, nothing changes. */
 int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *err);
 
 /* One function within one task: counts while the task ran. */

@@ -41,8 +41,10 @@ const sym_table *api_sim_symbols(const tally_sim *sim);
  * this returns. Nothing in the program changes: no cycle does. */
 int api_tasks_follow(tally_sim *sim, const char *spec, void (*fn)(void *ctx, const char *name), void *ctx,
                      tally_error *err);
+/* fn is told nothing more (the module following the tasks is freed). */
+void api_tasks_unfollow(tally_sim *sim, void (*fn)(void *ctx, const char *name), void *ctx);
 /* The names of the tasks and trap contexts seen so far, ", "-separated,
- * into buf; false when task awareness is off. */
+ * into buf; whether `name` is one of them. */
 bool api_tasks_seen(const tally_sim *sim, const char *name, char *buf, size_t size);
 
 #endif

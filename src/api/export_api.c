@@ -47,10 +47,10 @@ void tally_run_info_from(tally_sim *sim, tally_stop stop, int exit_status, tally
                            .stop_detail = tally_stop_detail(sim), .exit_status = exit_status};
 }
 
-static int write_gmon(const tally_profile *p, const report_run *run, report_gmon_unit unit, FILE *f,
-                      tally_error *err) {
+static int write_gmon(const tally_profile *p, const report_run *run, report_gmon_unit unit, const size_t *task,
+                      FILE *f, tally_error *err) {
   report_gmon_layout layout;
-  report_gmon_opts gopts = {.unit = unit};
+  report_gmon_opts gopts = {.unit = unit, .one_task = task != NULL, .task = task ? *task : 0};
   int rc = report_write_gmon(p, run, &gopts, f, &layout);
   if (rc == 0 && layout.divisor > 1)
     snprintf(err->msg, sizeof err->msg, "histogram scaled to fit gprof's 16-bit bins: one count is %llu cycles "
@@ -81,13 +81,35 @@ int tally_export_profile(const tally_profile *p, const tally_run_info *info, tal
   case TALLY_PROFILE_FOLDED: rc = report_write_folded(p, f); break;
   case TALLY_PROFILE_SPEEDSCOPE: rc = report_write_speedscope(p, run, f); break;
   case TALLY_PROFILE_CALLGRIND: rc = report_write_callgrind(p, run, f); break;
-  case TALLY_PROFILE_GMON: return write_gmon(p, run, REPORT_GMON_SECONDS, f, err) ? -1 : 0;
-  case TALLY_PROFILE_GMON_CYCLES: return write_gmon(p, run, REPORT_GMON_CYCLES, f, err) ? -1 : 0;
+  case TALLY_PROFILE_GMON: return write_gmon(p, run, REPORT_GMON_SECONDS, NULL, f, err) ? -1 : 0;
+  case TALLY_PROFILE_GMON_CYCLES: return write_gmon(p, run, REPORT_GMON_CYCLES, NULL, f, err) ? -1 : 0;
   default: return api_fail(err, TALLY_E_USAGE, "unknown profile format %d", (int)fmt);
   }
   if (rc != 0)
     return api_error(err, "%s", errno ? strerror(errno) : "out of memory");
   return 0;
+}
+
+int tally_export_profile_task(const tally_profile *p, const tally_run_info *info, tally_profile_format fmt,
+                              size_t task, FILE *f, tally_error *err) {
+  tally_error scratch;
+  if (!err)
+    err = &scratch;
+  err->msg[0] = '\0';
+  err->code = TALLY_E_UNSPECIFIED;
+  const tally_task_profile *t;
+  size_t n = tally_profile_tasks(p, &t);
+  if (task >= n)
+    return api_fail(err, TALLY_E_USAGE, "no task %zu: the profile has %zu", task, n);
+  if (fmt != TALLY_PROFILE_GMON && fmt != TALLY_PROFILE_GMON_CYCLES)
+    return api_fail(err, TALLY_E_USAGE, "per task: only gmon.out (the other exports have the task as their root frame)");
+  tally_run_info none = {0};
+  errno = 0;
+  int rc = write_gmon(p, info ? info : &none, fmt == TALLY_PROFILE_GMON ? REPORT_GMON_SECONDS : REPORT_GMON_CYCLES,
+                      &task, f, err);
+  if (rc != 0 && err->code == TALLY_E_UNSPECIFIED)
+    return api_error(err, "%s", errno ? strerror(errno) : "out of memory");
+  return rc ? -1 : 0;
 }
 
 int tally_export_profile_text(const tally_sim *sim, const tally_profile *p, const tally_profile_text_opts *o,

@@ -85,8 +85,10 @@ const uint64_t *tally_irq_rises(tally_sim *sim, unsigned src, size_t *n) {
   return b->plic.stat[src].rise;
 }
 
-/* The task the timeline has running at cycle c: the last change at or
- * before it; -1 past the end of a log that filled up. */
+/* The task the timeline has running in cycle c: the last change at or
+ * before it; -1 past the end of a log that filled up. A rise at cycle C is
+ * the task's that ran in cycle C - 1: an interrupt taken at once, at C,
+ * is a change at C already. */
 static int task_at(const tally_task_change *ch, size_t n, uint64_t end, int cut, uint64_t c) {
   if (n == 0 || c < ch[0].cycle || (cut && c >= end))
     return -1;
@@ -126,7 +128,7 @@ size_t tally_irq_tasks(tally_sim *sim, const tally_profile *p, tally_irq_task *o
       break; /* out of memory: the sources so far */
     who = w2;
     for (size_t i = 0; i < st->nlat; i++)
-      who[i] = task_at(ch, nch, end, cut, st->rise[i]);
+      who[i] = task_at(ch, nch, end, cut, st->rise[i] ? st->rise[i] - 1 : 0);
     /* tasks by index, the unknown (-1) last */
     for (long t = 0; t <= (long)ntasks; t++) {
       int task = t == (long)ntasks ? -1 : (int)t;

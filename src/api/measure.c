@@ -37,9 +37,13 @@ static void measure_sink(void *ctx, const statmod_interval *iv) {
 
 /* ---- creating ---- */
 
+static void task_switched(void *ctx, const char *name);
+
 void tally_measure_free(tally_measure *m) {
   if (!m)
     return;
+  if (m->tasks_on)
+    api_tasks_unfollow(m->sim, task_switched, m);
   mnet_free(m->net);
   statmod_free(m->sm);
   free(m->ev);

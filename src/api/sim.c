@@ -40,6 +40,7 @@ struct tally_sim {
   int out_errno;            /* the first failed write of the program's output, 0: none */
   uint64_t jit_code;        /* $TALLY_JIT_CODE: bytes of translated code before a flush, 0: the default */
   bool argv0_path;          /* tally_keep_argv0_path: argv[0] as given, not its base name */
+  char tasks_spec[128];     /* what tally_profile_tasks_enable turned on ("auto" for NULL) */
 };
 
 /* The program's output goes out at the end of every tally_run: a write
@@ -734,10 +735,12 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
   prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
   if (!p)
     return api_fail(err, TALLY_E_USAGE, "tasks need the profile on (tally_profile_enable)");
-  if (p->tasks || p->depth != 1)
-    return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
   if (!spec || !*spec)
     spec = "auto";
+  if (p->tasks && p->tasks->on_run && strcmp(sim->tasks_spec, spec) == 0)
+    return 0; /* on already, as asked, for the statistics module's task counters */
+  if (p->tasks || p->depth != 1)
+    return api_fail(err, TALLY_E_USAGE, "tasks must be turned on once, before the run");
   prof_task_layout l = {.reg = -1};
   char source[384], path[128], member[48] = "name"; /* l.name_member points here */
   if (strncmp(spec, "reg:", 4) == 0) {
@@ -752,6 +755,7 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
       return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
     snprintf(p->tasks->source, sizeof p->tasks->source,
              "register %s (x%d), read at every return from a trap handler (tasks named by their pointer)", spec + 4, r);
+    snprintf(sim->tasks_spec, sizeof sim->tasks_spec, "%s", spec);
     return 0;
   }
   if (strncmp(spec, "0x", 2) == 0 || strncmp(spec, "0X", 2) == 0) {
@@ -830,6 +834,7 @@ int tally_profile_tasks_enable(tally_sim *sim, const char *spec, tally_error *er
   if (!prof_tasks_enable(p, &l, read_guest, sim->cpu, sim->cpu->tm->cycle))
     return api_fail(err, TALLY_E_INTERNAL, "out of memory for the tasks");
   snprintf(p->tasks->source, sizeof p->tasks->source, "%s", source);
+  snprintf(sim->tasks_spec, sizeof sim->tasks_spec, "%s", spec);
   core_watch_set(sim->cpu, l.ptr_addr, 4, WATCH_TASK);
   return 0;
 }
@@ -851,6 +856,14 @@ int api_tasks_follow(tally_sim *sim, const char *spec, void (*fn)(void *ctx, con
   if (p->tasks->running >= 0)
     fn(ctx, p->tasks->v[p->tasks->running].name);
   return 0;
+}
+
+void api_tasks_unfollow(tally_sim *sim, void (*fn)(void *ctx, const char *name), void *ctx) {
+  prof_state *p = sim->cpu->tm ? sim->cpu->tm->prof : NULL;
+  if (p && p->tasks && p->tasks->on_run == fn && p->tasks->on_run_ctx == ctx) {
+    p->tasks->on_run = NULL;
+    p->tasks->on_run_ctx = NULL;
+  }
 }
 
 bool api_tasks_seen(const tally_sim *sim, const char *name, char *buf, size_t size) {

@@ -220,8 +220,9 @@ static bool task_registers(request *reqs, int *nreq, int cap) {
                 reqs[i].option);
         return false;
       }
-      reqs[*nreq] = (request){.type = REQ_TASK, .index = ++used};
-      snprintf(reqs[*nreq].task, sizeof reqs[*nreq].task, "%s", reqs[i].task);
+      request t = {.type = REQ_TASK, .index = ++used};
+      memcpy(t.task, reqs[i].task, sizeof t.task);
+      reqs[*nreq] = t;
       j = (*nreq)++;
     }
     reqs[i].task_reg = reqs[j].index;

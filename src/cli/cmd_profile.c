@@ -4,6 +4,7 @@
  * stack gives calls, inclusive cycles and caller-to-callee arcs. Optionally
  * a gprof-style PC sampler runs alongside, for comparison.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -121,7 +122,10 @@ static void profile_usage(FILE *f) {
           "exports (written after the run; docs/profile.md describes each; FILE '-'\n"
           "is standard output, and the report and the program's output then go to stderr):\n"
           "      --json FILE          the whole profile as JSON (read by 'tally diff')\n"
-          "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE'\n"
+          "      --gmon FILE          a gmon.out for 'riscv64-unknown-elf-gprof PROGRAM FILE';\n"
+          "                           with --tasks also FILE.TASK for each task and trap\n"
+          "                           context (FILE.producer, FILE.irq_7: the task's name,\n"
+          "                           bytes other than letters, digits, - and _ made _)\n"
           "      --gmon-unit U        cycles (default: gprof's columns are exact cycles;\n"
           "                           seconds when a run is too long for that) or\n"
           "                           seconds (counts at the core clock)\n"
@@ -484,7 +488,69 @@ static int write_one(const tally_profile *p, const tally_run_info *run, const ch
   return rc;
 }
 
-static int write_outputs(const tally_profile *p, const tally_run_info *run, const profile_opts *o) {
+/* --tasks --gmon FILE: besides FILE (the run), FILE.TASK for each task and
+ * trap context, TASK its name with every byte but letters, digits, '-' and
+ * '_' made '_' ("irq:7" -> FILE.irq_7, "[no task]" -> FILE._no_task_), and
+ * ".N" (its index) added when two names come out the same. */
+static int write_task_gmons(const tally_profile *p, const tally_run_info *run, const char *path,
+                            const profile_opts *o) {
+  const tally_task_profile *t;
+  size_t n = tally_profile_tasks(p, &t);
+  int rc = 0;
+  char (*names)[96] = calloc(n ? n : 1, sizeof *names);
+  if (!names) {
+    fprintf(stderr, "tally profile: --gmon: out of memory for the tasks' files\n");
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t k = 0;
+    for (const char *c = t[i].name; *c && k + 1 < 64; c++)
+      names[i][k++] = isalnum((unsigned char)*c) || *c == '-' || *c == '_' ? *c : '_';
+    names[i][k] = '\0';
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(names[i], names[j])) {
+        snprintf(names[i] + k, sizeof names[i] - k, ".%zu", i);
+        break;
+      }
+  }
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(path) + strlen(names[i]) + 2;
+    char *file = malloc(len);
+    if (!file) {
+      rc = -1;
+      break;
+    }
+    snprintf(file, len, "%s.%s", path, names[i]);
+    FILE *f = fopen(file, "wb");
+    if (!f) {
+      fprintf(stderr, "tally profile: cannot write %s: %s\n", file, strerror(errno));
+      free(file);
+      rc = -1;
+      continue;
+    }
+    tally_error err;
+    int fmt = o->gmon_unit == 's' ? TALLY_PROFILE_GMON : TALLY_PROFILE_GMON_CYCLES;
+    int w = tally_export_profile_task(p, run, (tally_profile_format)fmt, i, f, &err);
+    if (w != 0 && fmt == TALLY_PROFILE_GMON_CYCLES && !o->gmon_unit && err.code == TALLY_E_USAGE) {
+      fprintf(stderr, "tally profile: %s: %s; written in seconds instead\n", file, err.msg);
+      w = tally_export_profile_task(p, run, TALLY_PROFILE_GMON, i, f, &err);
+    }
+    if (w != 0)
+      fprintf(stderr, "tally profile: %s: %s\n", file, err.msg);
+    if (fclose(f) != 0 && w == 0) {
+      fprintf(stderr, "tally profile: writing %s failed: %s\n", file, strerror(errno));
+      w = -1;
+    }
+    if (w == 0 && !o->quiet)
+      fprintf(stderr, "tally profile: task %s: %s\n", t[i].name, file);
+    rc |= w;
+    free(file);
+  }
+  free(names);
+  return rc;
+}
+
+static int write_outputs(const tally_profile *p, const tally_run_info *run, const profile_opts *o, bool tasks) {
   int rc = 0;
   for (int i = 0; i < o->noutputs; i++) {
     const char *format = o->outputs[i][0], *path = o->outputs[i][1];
@@ -500,6 +566,8 @@ static int write_outputs(const tally_profile *p, const tally_run_info *run, cons
       fprintf(stderr, "tally profile: writing %s failed: %s\n", path, strerror(errno));
       w = -1;
     }
+    if (tasks && !strcmp(format, "gmon") && !out)
+      w |= write_task_gmons(p, run, path, o);
     rc |= w;
   }
   return rc;
@@ -655,7 +723,7 @@ static int profile_board(tally_sim *sim, profile_opts *o, run_progress *progress
   if (!run.stop_detail || !*run.stop_detail)
     run.stop_detail = s == TALLY_STOP_LIMIT ? "--max-insns reached" : s == TALLY_STOP_CYCLES ? "--max-cycles reached"
                     : run.stop;
-  if (write_outputs(p, &run, o) != 0 && status == 0)
+  if (write_outputs(p, &run, o, tasks) != 0 && status == 0)
     status = EXIT_INTERNAL;
   if (o->irq.nirq || o->irq.uart_rx)
     irq_report(sim, tasks ? p : NULL, stderr);

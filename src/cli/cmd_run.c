@@ -98,7 +98,8 @@ static void run_usage(FILE *f) {
           "                         the program's current-task pointer as 'tally profile\n"
           "                         --tasks[=SPEC]' does (SPEC: auto (default), freertos,\n"
           "                         zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR,\n"
-          "                         reg:REGISTER); implies a core model\n"
+          "                         reg:REGISTER); implies a core model. Also how\n"
+          "                         --count's task counters (%%TASK) find the task\n"
           ENGINE_HELP
           "      --raw              PROGRAM is a raw binary, loaded at the board's RAM\n"
           "                         base (0x80000000 on virt, 0x40000000 on litex)\n"
@@ -150,15 +151,14 @@ static void run_usage(FILE *f) {
           "                         added in the program (on stderr; docs/tally-inst.md)\n"
           "\n"
           "statistics module (counts on a core model; docs/statmod.md):\n"
-          "      --count SIGNAL[@WHERE][%%TASK]  count SIGNAL ('tally signals') on the cycles\n"
-          "                         the instruction in charge is in WHERE: a function name\n"
-          "                         or 0xLO-0xHI ([LO, HI)); anywhere without @WHERE;\n"
-          "                         inst / program: a tally inst output's analysis\n"
+          "      --count SIGNAL[@WHERE][%%TASK]  count SIGNAL ('tally signals') on the\n"
+          "                         cycles the instruction in charge is in WHERE: a\n"
+          "                         function name or 0xLO-0xHI ([LO, HI)); anywhere without\n"
+          "                         @WHERE; inst / program: a tally inst output's analysis\n"
           "                         region / every address below it. %%TASK: only while\n"
           "                         task TASK (or trap context irq:N, trap:N) runs,\n"
-          "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter each\n"
-          "      --tasks[=SPEC]     how task counters learn the running task, as for\n"
-          "                         'tally profile --tasks' (default auto)\n"
+          "                         SIGNAL@%%TASK anywhere in it. Repeatable: one counter\n"
+          "                         each\n"
           "      --interval CYCLES  dispatch period: the counters are read out and reset\n"
           "                         every CYCLES core cycles (needed with --count)\n"
           "      --counters N       counters in the module (default 16, up to 1024)\n"
@@ -237,7 +237,6 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
     {"width", required_argument, NULL, OPT_COUNT_OPTION},
     {"arrs", required_argument, NULL, OPT_COUNT_OPTION},
     {"map", required_argument, NULL, OPT_COUNT_OPTION},
-    {"tasks", optional_argument, NULL, OPT_COUNT_OPTION},
     {"intervals-csv", required_argument, NULL, OPT_COUNT_OPTION},
     {"show-intervals", required_argument, NULL, OPT_COUNT_OPTION},
     {"at", required_argument, NULL, OPT_AT},
@@ -375,6 +374,7 @@ static int parse_opts(int argc, char **argv, run_opts *o) {
         return -1;
       }
       o->tasks = optarg ? optarg : "auto";
+      o->count.tasks = o->tasks; /* and the statistics module's task counters */
       o->timed = true; /* the task layer is the exact profile's */
       break;
     case OPT_RAW: o->raw = true; break;
@@ -668,20 +668,10 @@ static int abandon(run_parts *p, run_opts *o, int status) {
 static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int first) {
   tally_sim *sim = p->sim;
   int st = 0;
-  /* The statistics module (run_count.c): the table and CSV, and the
-   * counts kept in a store (embedded) or sent to a collector. With
-   * --control the configuration comes as control packets, and the program
-   * starts when START does. */
-  if (count_wanted(&o->count) &&
-      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
-    return st ? st : EXIT_INTERNAL;
-  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
-  if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
-    return st;
-  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
-   * --perfetto's call slices; it changes no cycle */
   tally_error err;
   bool prof = false;
+  /* the exact profile answers GDB's `monitor count SIG@FUNC` and makes
+   * --perfetto's call slices; it changes no cycle */
   if ((o->gdb || o->perfetto || o->tasks) && o->timed) {
     prof = tally_profile_enable(sim, 0, &err) == 0;
     if (!prof)
@@ -692,6 +682,16 @@ static int setup_parts(run_parts *p, run_opts *o, int argc, char **argv, int fir
     fprintf(stderr, "tally run: --tasks: %s; no latencies per task\n", err.msg);
     o->tasks = NULL;
   }
+  /* The statistics module (run_count.c): the table and CSV, and the
+   * counts kept in a store (embedded) or sent to a collector. With
+   * --control the configuration comes as control packets, and the program
+   * starts when START does. */
+  if (count_wanted(&o->count) &&
+      !(p->counting = count_setup(sim, &o->count, argv[first], o->core ? o->core : "tally5", stopwatch_flag(), &st)))
+    return st ? st : EXIT_INTERNAL;
+  /* the cycle trace goes in front of the statistics module (cycletrace.h) */
+  if (o->ctrace.file && (st = cycle_trace_open(sim, &o->ctrace, &p->ctrace)) != 0)
+    return st;
   if (o->perfetto &&
       !(p->timeline = perfetto_start(sim, o->perfetto, o->perfetto_calls,
                                      p->counting ? count_measure(p->counting) : NULL, argv[first], &st)))

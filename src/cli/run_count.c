@@ -123,13 +123,6 @@ int count_parse_option(count_opts *o, const char *opt, const char *arg) {
       return -1;
     o->params.arrs = (uint32_t)v;
     o->arrs_set = true;
-  } else if (strcmp(opt, "--tasks") == 0) {
-    if (arg && !*arg) {
-      fprintf(stderr, "tally run: --tasks= wants auto, freertos, zephyr, tally, VARIABLE[:NAME_MEMBER], 0xADDR or "
-                      "reg:REGISTER (or --tasks alone: auto)\n");
-      return -1;
-    }
-    o->tasks = arg ? arg : "auto";
   } else if (strcmp(opt, "--map") == 0) {
     o->map = arg;
   } else if (strcmp(opt, "--intervals-csv") == 0) {

@@ -30,7 +30,7 @@ typedef struct count_opts {
   const char *control;    /* --control ADDR:PORT: the events come as control packets */
   const char *key;        /* --key FILE (with --control or --collector) */
   const char *key_env;    /* --key-env VAR: the same from an environment variable */
-  const char *tasks;      /* --tasks[=SPEC]: how the task counters find the running task */
+  const char *tasks;      /* --tasks[=SPEC] (cmd_run.c): how the task counters find the running task */
   const char **ats;       /* --at CYCLE:CHANGE, as given */
   int nats, atcap;
 } count_opts;

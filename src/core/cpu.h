@@ -291,7 +291,8 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
  * the profiled loop is the timed one that also feeds the profile
  * (cpu->tm->prof). core_exec runs whichever the cpu's mode calls for. */
 bool core_exec_fast(core_cpu *cpu, core_block *first);
-bool core_exec_timed(core_cpu *cpu, core_block *first);
+bool core_exec_timed(core_cpu *cpu, core_block *first); /* a model without the VexRiscv rules */
+bool core_exec_timed_vex(core_cpu *cpu, core_block *first); /* ... with them (timing.vex_rules) */
 bool core_exec_timed_vexmin(core_cpu *cpu, core_block *first); /* micro_arch vexriscv-min (vexmin.h) */
 bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address regions (regions.h) */
 bool core_exec_profiled(core_cpu *cpu, core_block *first);

@@ -10,10 +10,12 @@
  *
  * Only the timed loop of core_exec_timed is mirrored: no profile, no
  * address regions, no PMU tracking, and none of the pipeline rules of the
- * VexRiscv and PicoRV32 models (fetch_ahead, wrong_path_fill,
- * micro_arch picorv32, device_bus). Runs that need one interpret.
+ * VexRiscv and PicoRV32 models (fetch_ahead, wrong_path_fill, a
+ * micro_arch other than generic, device_bus). Runs that need one
+ * interpret.
  */
 #define TIMED 1
+#define VEXMIN 0 /* never translated (core_jit_timed_why) */
 #define PROFILED 0
 #define REGIONS 0
 #define TIMING_NO_ROWS    /* never with a profile (core_jit_timed_why) */
@@ -31,7 +33,8 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
     return "a profile is taken";
   if (tm->regions)
     return "address regions are counted";
-  if (tm->pico || tm->vexmin || tm->model.fetch_ahead || tm->model.wrong_path_fill || tm->model.device_bus)
+  if (tm->model.micro_arch != MICRO_GENERIC || tm->pico || tm->vexmin || tm->model.fetch_ahead ||
+      tm->model.wrong_path_fill || tm->model.device_bus)
     return "the core model's pipeline rules are not translated";
   if (cpu->track)
     return "the PMU is read";

@@ -170,7 +170,9 @@ bool core_exec(core_cpu *cpu, core_block *first) {
     return core_exec_jit(cpu); /* translated, with the same charges */
   if (cpu->track)
     return core_exec_timed_pmu(cpu, first);
-  return cpu->tm->vexmin ? core_exec_timed_vexmin(cpu, first) : core_exec_timed(cpu, first);
+  if (cpu->tm->vexmin)
+    return core_exec_timed_vexmin(cpu, first);
+  return cpu->tm->vex_rules ? core_exec_timed_vex(cpu, first) : core_exec_timed(cpu, first);
 }
 
 /* The next timer interrupt that could be taken, as a cycle count. */

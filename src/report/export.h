@@ -55,10 +55,16 @@ typedef struct report_gmon_layout {
 typedef struct report_gmon_opts {
   report_gmon_unit unit;
   uint64_t max_bytes;      /* histogram bytes allowed before scaling; 0 = 8 MiB */
+  bool one_task;           /* only task `task` of a task-aware profile (tally_profile_tasks), not the run */
+  size_t task;
 } report_gmon_opts;
 
 /* Writes gmon.out; `layout` (may be NULL) tells how the histogram came out.
- * Fails with errno EFBIG when the cycles unit cannot be kept exact. */
+ * Fails with errno EFBIG when the cycles unit cannot be kept exact, EINVAL
+ * for a task the profile does not have. With opts->one_task, the histogram holds
+ * each function's self cycles in that task (exact per function; within a
+ * function, its instructions share them in the whole run's proportions) and
+ * the arcs are the calls made while the task ran. */
 int report_write_gmon(const tally_profile *p, const report_run *run, const report_gmon_opts *opts, FILE *f,
                       report_gmon_layout *layout);
 

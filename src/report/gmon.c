@@ -23,6 +23,14 @@
  * Arcs: gprof wants the call site as from_pc. The public profile gives
  * arcs between functions, not call sites, so from_pc is the caller's first
  * address; gprof maps it to the caller all the same.
+ *
+ * One task of a task-aware profile (opts->one_task): the bins of each function
+ * hold its self cycles in the task (tally_task_func.self), spread over its
+ * instructions in the proportions of the whole run's per-instruction cycles
+ * with the same cumulative rounding, so gprof's flat profile is exact per
+ * function; the arcs are those of the task's calling contexts
+ * (tally_profile_contexts, the task as the root: a function the task's code
+ * began in is called from nowhere, gprof's <spontaneous>).
  */
 #include <errno.h>
 #include <math.h>
@@ -80,6 +88,95 @@ static void scale_bins(const uint64_t *cycles, const int *owner, size_t nbins, u
   }
 }
 
+typedef struct gmon_arc {
+  int caller, callee;      /* function indexes; caller -1: from nowhere */
+  uint64_t calls;
+} gmon_arc;
+
+/* The arcs of one task, gathered from its calling contexts (the task's
+ * name at their root). Function names in the contexts are the function
+ * list's own strings, so a pointer identifies the function even when two
+ * share a name. */
+typedef struct task_arcs {
+  const tally_profile *p;
+  const char *task;
+  const tally_func_profile *fn;
+  size_t nfn;
+  gmon_arc *a;
+  size_t n, cap;
+  bool oom;
+} task_arcs;
+
+static int func_index(const task_arcs *t, const char *name) {
+  for (size_t i = 0; i < t->nfn; i++)
+    if (t->fn[i].name == name)
+      return (int)i;
+  for (size_t i = 0; i < t->nfn; i++)
+    if (!strcmp(t->fn[i].name, name))
+      return (int)i;
+  return -1;
+}
+
+static void task_context(void *ctx, const char *const *names, size_t depth, uint64_t calls, const uint64_t *counts) {
+  (void)counts;
+  task_arcs *t = ctx;
+  if (depth < 2 || strcmp(names[0], t->task) || !calls)
+    return; /* another task's (tasks of one name share theirs), or the task's own node */
+  int callee = func_index(t, names[depth - 1]);
+  int caller = depth > 2 ? func_index(t, names[depth - 2]) : -1;
+  if (callee < 0)
+    return;
+  for (size_t i = 0; i < t->n; i++)
+    if (t->a[i].caller == caller && t->a[i].callee == callee) {
+      t->a[i].calls += calls;
+      return;
+    }
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    gmon_arc *a = realloc(t->a, cap * sizeof *a);
+    if (!a) {
+      t->oom = true;
+      return;
+    }
+    t->a = a;
+    t->cap = cap;
+  }
+  t->a[t->n++] = (gmon_arc){caller, callee, calls};
+}
+
+/* The task's cycles per bin: each function's self cycles in the task over
+ * its instructions, in the whole run's proportions (cumulative rounding:
+ * the function's bins add up to its self cycles exactly). */
+static void task_bins(const tally_task_profile *tk, const tally_func_profile *fn, int cyc, const uint64_t *whole,
+                      uint32_t lo, size_t nbins, uint64_t *out) {
+  memset(out, 0, nbins * sizeof *out);
+  for (size_t k = 0; k < tk->nfuncs; k++) {
+    const tally_task_func *tf = &tk->funcs[k];
+    const tally_func_profile *f = &fn[tf->func];
+    uint64_t self = tf->self[cyc];
+    if (!self || f->hi <= f->lo || f->lo < lo || (size_t)(f->lo - lo) / 2 >= nbins)
+      continue;
+    size_t b0 = (f->lo - lo) / 2, b1 = (f->hi - lo + 1) / 2;
+    if (b1 > nbins)
+      b1 = nbins;
+    uint64_t sum = 0;
+    for (size_t i = b0; i < b1; i++)
+      sum += whole[i];
+    if (!sum) { /* no instruction of it counted in the run as a whole: all at its entry */
+      out[b0] += self;
+      continue;
+    }
+    unsigned __int128 cum = 0;
+    uint64_t shown = 0;
+    for (size_t i = b0; i < b1; i++) {
+      cum += whole[i];
+      uint64_t want = (uint64_t)((cum * self + sum / 2) / sum);
+      out[i] += want - shown;
+      shown = want;
+    }
+  }
+}
+
 /* The divisor and rate for seconds: the smallest divisor at least `need`
  * that divides the clock (so rate = clock / divisor exactly), if there is
  * one not much larger. */
@@ -108,20 +205,53 @@ int report_write_gmon(const tally_profile *p, const report_run *run, const repor
     hi = lo + 2;
   size_t nbins = (hi - lo) / 2;
   int cyc = tally_signal_lookup("cycle");
+  const tally_func_profile *fn;
+  size_t nfn = tally_profile_functions(p, &fn);
+  const tally_task_profile *tasks;
+  size_t ntasks = tally_profile_tasks(p, &tasks);
+  if (opts->one_task && opts->task >= ntasks) {
+    errno = EINVAL;
+    return -1;
+  }
   uint64_t *cycles = malloc(nbins * sizeof *cycles), *counts = malloc(nbins * sizeof *counts);
   int *owner = bin_owners(p, lo, nbins);
   unsigned char *raw = malloc(nbins * 2);
+  task_arcs ta = {.p = p, .fn = fn, .nfn = nfn};
+  gmon_arc *arcs = NULL;
+  size_t narcs = 0;
   int rc = -1;
   if (!cycles || !counts || !owner || !raw) {
     errno = ENOMEM;
     goto out;
   }
-  uint64_t max = 0;
-  for (size_t i = 0; i < nbins; i++) {
+  for (size_t i = 0; i < nbins; i++)
     cycles[i] = tally_profile_at(p, lo + 2 * (uint32_t)i, cyc);
+  if (opts->one_task) {
+    task_bins(&tasks[opts->task], fn, cyc, cycles, lo, nbins, counts);
+    memcpy(cycles, counts, nbins * sizeof *cycles);
+    ta.task = tasks[opts->task].name;
+    tally_profile_contexts(p, task_context, &ta);
+    if (ta.oom) {
+      errno = ENOMEM;
+      goto out;
+    }
+    arcs = ta.a;
+    narcs = ta.n;
+  } else {
+    const tally_arc *pa;
+    size_t npa = tally_profile_arcs(p, &pa);
+    arcs = malloc((npa ? npa : 1) * sizeof *arcs);
+    if (!arcs) {
+      errno = ENOMEM;
+      goto out;
+    }
+    for (size_t i = 0; i < npa; i++)
+      arcs[narcs++] = (gmon_arc){pa[i].caller, pa[i].callee, pa[i].calls};
+  }
+  uint64_t max = 0;
+  for (size_t i = 0; i < nbins; i++)
     if (cycles[i] > max)
       max = cycles[i];
-  }
 
   /* Records of the whole range that fit the budget, at least one. */
   uint64_t budget_records = (opts->max_bytes ? opts->max_bytes : HIST_BUDGET) / (nbins * 2);
@@ -186,12 +316,8 @@ int report_write_gmon(const tally_profile *p, const report_run *run, const repor
   }
 
   /* call-graph arcs */
-  const tally_func_profile *fn;
-  const tally_arc *arcs;
-  tally_profile_functions(p, &fn);
-  size_t narcs = tally_profile_arcs(p, &arcs);
   for (size_t i = 0; i < narcs; i++) {
-    const tally_arc *a = &arcs[i];
+    const gmon_arc *a = &arcs[i];
     if (a->callee < 0 || fn[a->callee].hi <= fn[a->callee].lo)
       continue; /* into no known function: gprof could not name it */
     uint32_t from = a->caller >= 0 ? fn[a->caller].lo : 0;
@@ -208,6 +334,9 @@ int report_write_gmon(const tally_profile *p, const report_run *run, const repor
     *layout = (report_gmon_layout){.lo = lo, .hi = hi, .divisor = divisor, .rate = rate, .records = records};
   rc = ferror(f) ? -1 : 0;
 out:
+  if (arcs != ta.a)
+    free(arcs);
+  free(ta.a);
   free(cycles);
   free(counts);
   free(owner);

@@ -51,6 +51,7 @@ timing *timing_new(const core_model *m) {
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
+  t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->dcache.store_load_replay || m->device_bus;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -631,9 +632,10 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     for (int i = 0; i < 2; i++)
       if (w.left[i] && (h->reads >> w.rd[i] & 1u) && w.left[i] > need)
         need = w.left[i];
-    if (need > h->stall)
-      extra += need - h->stall;
-    else
+    uint32_t mine = need > h->stall ? need - h->stall : 0;
+    t->entry_extra[k] = (uint8_t)(mine > 255 ? 255 : mine);
+    extra += mine;
+    if (need < h->stall)
       need = h->stall;
     uint32_t cycles = h->base + need;
     for (int i = 0; i < 2; i++) {

@@ -228,6 +228,9 @@ typedef struct timing {
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
+  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, [dcache] store_load_replay,
+                               [memory] device_bus: the execution loops that check them (exec_loop.inc's
+                               VEX_RULES; the plain timed loop does not) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
   uint32_t fetch_shift;     /* log2 of the fetch granule: I-cache line or bus width */
   bool fetch_ops;           /* there is an I-cache: blocks get fetch ops */
@@ -286,6 +289,15 @@ typedef struct timing {
   timing_hazards hz_entry;
   const void *hz_entry_block;
   uint64_t hz_entry_instret;
+  /* What that entry's late results made each of the block's first
+   * instructions (head[]) wait beyond its own static stall (timing_hazard_entry),
+   * and whether the current block was entered with any: [pipeline]
+   * fetch_ahead lets an instruction's own wait pass during its refill,
+   * whether the late result came from its block or the one before, so a
+   * block split at a horizon takes the cycles the whole one does. */
+  uint8_t entry_extra[TIMING_HEADS];
+  bool entry_extra_on;
+  uint32_t entry_wait;      /* their sum: charged before the block's first op */
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:

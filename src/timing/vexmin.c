@@ -1,101 +1,137 @@
 /*
- * micro_arch = vexriscv-min (vexmin.h): the rules, in retire cycles R.
- * W is the board's wait states at the address a beat goes to; a bus beat
- * takes W + 2 cycles (tests/cores/vexriscv's memory).
+ * micro_arch = vexriscv-min (vexmin.h): the rules, in cycles ("rows": the
+ * cycle an instruction is in a stage) as VexRiscv_Min.v's retire traces
+ * show them. W is the board's wait states at the address a beat goes to;
+ * a bus beat whose request the memory first sees in row c is acknowledged
+ * in row c + 1 + W, the next no earlier than c + W + 2.
  *
- * - Fetch: one beat per instruction; a beat issued at cycle i serves an
- *   instruction retiring at i + W + 2 at the earliest. In sequence a beat
- *   follows the last one W + 2 later, and no earlier than 1 after the
- *   instruction two before retired (the fetch holds one instruction beside
- *   the one in decode), except right after a redirect.
- * - A jump, a taken branch or a trap redirects the fetch 3 cycles after it
- *   retired; the beats the fetch issued on the wrong path before then still
- *   run, and the target's beat follows the last of them.
- * - No bypass: a register can be read 5 cycles after its writer retired.
- * - In order, one retire per cycle at most; after an instruction that
- *   stalled in execute or memory, two.
- * - Shift (LightShifterPlugin): by n > 1, n - 1 more cycles in execute.
- * - Load and store: the data bus takes a command in execute (R - 2) when
- *   the last access's beat is over (W + 3 after its own execute); a load
- *   retires W + 3 after its execute at the earliest.
+ * - Fetch: one beat per instruction, issued once the instruction before
+ *   is valid in decode (the fetch holds no more), W + 2 after the last
+ *   beat. An instruction is valid in decode in the row its beat is
+ *   acknowledged, or when the one before moves on to execute.
+ * - Execute: one row after it is valid in decode, after the one before
+ *   left execute, and (no bypass) 3 rows after each register it reads was
+ *   written back. A shift by n > 1 stays n rows (LightShifterPlugin).
+ * - A load or store sends its request from execute: the bus sees it 2
+ *   rows later, and no earlier than the last data beat allows (execute
+ *   waits). A load stays in memory until its acknowledge.
+ * - An illegal instruction traps as if it entered execute 4 rows after it
+ *   was valid in decode, and once every instruction before it was written
+ *   back.
+ * - A CSR instruction stays in execute until the one before it was
+ *   written back.
+ * - While an instruction is held in execute (a shift) or memory (a load),
+ *   the stages before it are held too: the next instruction, if its beat
+ *   is acknowledged during the hold, is valid in decode only the row after
+ *   it ends; if it was valid already it enters execute the row after.
+ * - A jump, taken branch or trap redirects the fetch: its target's beat
+ *   goes out the row after the jump was written back, after the beats the
+ *   fetch issued on the wrong path before then. A wrong-path instruction
+ *   held in execute (a shift by more than 1, a CSR instruction) as the
+ *   jump leaves memory holds the redirect a row more.
+ * - A trap or mret stops the fetch after one beat down the wrong path; an
+ *   ecall's or ebreak's target beat goes out 4 rows after it would have
+ *   been written back, an mret's 3, an illegal instruction's 1.
+ * - The run ends with the finisher store's acknowledge.
  */
 #include "vexmin.h"
 
 #include "../core/isa.h"
 #include "timing.h"
 
+/* timing_vexmin.trap: how the last instruction redirects the fetch */
+enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN };
+
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
-                        uint32_t shamt, uint32_t addr) {
+/* The cycle count becomes `r`; the cycle signal follows it (it counted
+ * what the engine charged since, which this replaces). */
+static void set_cycle(timing *t, int64_t r) {
+  timing_count(t, SIG_CYCLE, r - (int64_t)t->cycle);
+  t->cycle = (uint64_t)r;
+}
+
+void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
+                        uint32_t shamt, uint32_t addr, bool wrong_held) {
   timing_vexmin *v = &t->vm;
-  int64_t w = timing_wait_states(t, pc), beat = w + 2, r;
+  int64_t w = timing_wait_states(t, pc), c;
   if (!v->started) {
     v->started = 1;
     for (int i = 0; i < 33; i++)
       v->ready[i] = 0;
-    v->issue = 6; /* the first beat after reset */
-    r = v->issue + beat;
-    v->r2 = v->r1 = r - 1;
-    v->redirected = 1;
+    v->e = v->eend = v->m = v->mend = v->w = v->dv = -16;
+    v->dnext = 0;
+    c = 3; /* the first beat after reset */
+  } else if (v->jumped || pc != v->next_pc) {
+    /* the wrong-path beats issued before the redirect, then the target's */
+    int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
+    int64_t last = v->c, dv = v->dv, e = v->e, first = -1;
+    for (;;) {
+      int64_t next = max64(last + w + 2, dv + 1);
+      if (next >= at)
+        break;
+      if (first >= 0 && v->trap) /* a trap halts the fetch after one */
+        break;
+      if (first < 0)
+        first = next;
+      last = next;
+      dv = max64(next + 1 + w, e);
+      e = dv + 1;
+    }
+    /* the wrong-path instruction reached execute right behind the jump */
+    bool held = wrong_held && first >= 0 && first + 1 + w <= v->e;
+    c = max64(at + held, last + w + 2);
   } else {
-    bool redirect = v->jumped || pc != v->next_pc;
-    int64_t issue;
-    if (redirect) {
-      /* the wrong-path beats issued before the redirect, then the target's */
-      int64_t at = v->r1 + 3, last = v->issue, ra = v->r2, rb = v->r1;
-      for (;;) {
-        int64_t next = max64(last + beat, ra + 1);
-        if (next >= at)
-          break;
-        last = next;
-        ra = rb;
-        rb = max64(next + beat, rb + 1);
-      }
-      issue = max64(at, last + beat);
-    } else {
-      issue = v->issue + beat;
-      if (!v->redirected)
-        issue = max64(issue, v->r2 + 1);
-    }
-    v->issue = issue;
-    v->redirected = redirect;
-    r = max64(issue + beat, v->r1 + 1 + v->post);
-    uint32_t reads = timing_reads(kind, rs1, rs2);
-    while (reads) {
-      int reg = __builtin_ctz(reads);
-      reads &= reads - 1;
-      r = max64(r, v->ready[reg]);
-    }
+    c = max64(v->c + w + 2, v->dv + 1);
   }
-  v->post = 0;
+  int64_t ack = c + 1 + w, dv = max64(ack, v->e);
+  if (v->eend > v->e && ack > v->e && ack <= v->eend) /* held in execute */
+    dv = v->eend + 1;
+  if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
+    dv = v->mend + 1;
+  int64_t e = max64(dv + 1, v->eend + 1);
+  while (reads) {
+    int reg = __builtin_ctz(reads);
+    reads &= reads - 1;
+    e = max64(e, v->ready[reg]);
+  }
+  if (kind == K_ILLEGAL) /* trapped once the pipeline ahead of it drained */
+    e = max64(e, max64(v->w + 3, dv + 4));
+  if (v->mend > v->m && e > v->m && e <= v->mend)
+    e = v->mend + 1;
+  int64_t eend = e;
   uint8_t cls = isa_infos[kind].cls;
-  if (cls == CLASS_LOAD || cls == CLASS_STORE) {
-    int64_t r0 = r, e = r - 2, dw = timing_wait_states(t, addr);
-    if (e < v->dfree) {
-      r += v->dfree - e;
-      e = v->dfree;
-    }
-    v->dfree = e + dw + 3;
-    v->dack = e + dw + 1;
-    if (cls == CLASS_LOAD)
-      r = max64(r, e + dw + 3);
-    if (r > r0)
-      v->post = 1;
+  bool mem = cls == CLASS_LOAD || cls == CLASS_STORE;
+  if (mem) {
+    int64_t dw = timing_wait_states(t, addr), cyc = max64(e + 2, v->dnext);
+    eend = cyc - 2;
+    v->dack = cyc + 1 + dw;
+    v->dnext = cyc + dw + 3;
   } else if (shamt > 1) {
-    r += shamt - 1;
-    v->post = 1;
+    eend = e + shamt - 1;
+  } else if (cls == CLASS_CSR) {
+    eend = max64(e, v->w + 1);
   }
+  int64_t m = max64(eend + 1, v->mend + 1), mend = m;
+  if (cls == CLASS_LOAD)
+    mend = max64(m, v->dack - 1);
+  int64_t wb = max64(mend + 1, v->w + 1);
   if (rd && rd < 32)
-    v->ready[rd] = r + 5;
-  v->r2 = v->r1;
-  v->r1 = r;
+    v->ready[rd] = wb + 3;
+  v->c = c;
+  v->dv = dv;
+  v->e = e;
+  v->eend = m - 1;
+  v->m = m;
+  v->mend = mend;
+  v->w = wb;
   v->jumped = cls == CLASS_JUMP;
+  v->trap = kind == K_ECALL || kind == K_EBREAK ? TRAP_EXECUTE
+            : kind == K_ILLEGAL                 ? TRAP_DECODE
+            : kind == K_MRET                    ? TRAP_RETURN
+                                                : 0;
   v->next_pc = pc + 4;
-  t->cycle = (uint64_t)r;
+  set_cycle(t, wb + 1);
 }
 
-void timing_vexmin_exit_store(timing *t) {
-  if ((int64_t)t->cycle < t->vm.dack)
-    t->cycle = (uint64_t)t->vm.dack;
-}
+void timing_vexmin_exit_store(timing *t) { set_cycle(t, max64(t->vm.w + 1, t->vm.dack)); }

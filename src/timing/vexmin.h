@@ -6,45 +6,54 @@
  * (rtl/cores/vexriscv, docs/core-models.md).
  *
  * Every instruction's time is dynamic (its static cycles are 0): the model
- * keeps, in retire cycles, when the last two instructions retired, when
- * each register's value can be read again (no bypass: 5 cycles after its
- * writer retired), when the fetch issued its last bus beat (one beat per
- * instruction, W + 2 cycles each on the board's RAM) and when the data bus
- * takes a new command. timing_vexmin_step is called as each instruction
- * starts and sets the cycle count to when that instruction retires.
+ * keeps the cycles the last instruction spent in each stage, when each
+ * register's value can be read again (no bypass), when the fetch issued
+ * its last bus beat (one beat per instruction, W + 2 cycles each on the
+ * board's RAM) and when the data bus takes a new request (vexmin.c has the
+ * rules). timing_vexmin_step is called as each instruction starts and sets
+ * the cycle count to when that instruction retires.
  */
 #ifndef TALLY_TIMING_VEXMIN_H
 #define TALLY_TIMING_VEXMIN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct timing;
 
 /* The model's state (timing.vm). */
 typedef struct timing_vexmin {
-  int64_t r1, r2;      /* retire cycles of the last two instructions */
-  int64_t issue;       /* when the fetch issued the last beat */
-  int64_t dfree;       /* the first execute cycle the data bus takes a command in */
-  int64_t dack;        /* when the last data access was acknowledged */
-  int64_t ready[33];   /* when each register can be read (x0, the sink: never waits) */
+  int64_t c;           /* the row the last fetch beat went out in */
+  int64_t dv;          /* ... the last instruction was valid in decode in */
+  int64_t e, eend;     /* ... it entered execute in, its last row there */
+  int64_t m, mend;     /* ... it entered memory in, its last row there */
+  int64_t w;           /* ... it was written back in (it retired at the end) */
+  int64_t dnext;       /* the first row the data bus takes a new request in */
+  int64_t dack;        /* the row the last data access was acknowledged in */
+  int64_t ready[33];   /* the first row each register can be read in execute */
   uint32_t next_pc;    /* the last instruction's successor in sequence */
   uint8_t jumped;      /* the last instruction was a jump (its target is a redirect) */
-  uint8_t post;        /* the last instruction stalled in execute or memory */
-  uint8_t redirected;  /* the last instruction was a redirect's target */
+  uint8_t trap;        /* the last instruction traps or returns from one (vexmin.c) */
   uint8_t started;
 } timing_vexmin;
 
-/* The instruction at pc (kind, rd, rs1, rs2, as decoded) starts: shamt is
- * a shift's amount (0 for other kinds), addr a load's or store's address.
- * Sets t->cycle to its retire cycle. */
-void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint8_t rs1, uint8_t rs2,
-                        uint32_t shamt, uint32_t addr);
+/* The instruction at pc (kind, rd as decoded; reads: the registers it
+ * reads, a mask) starts: shamt is
+ * a shift's amount (0 for other kinds), addr a load's or store's address;
+ * wrong_held, when pc is a redirect's target: the instruction after the
+ * jump in sequence (on the wrong path) would be held in execute (a shift
+ * by more than 1, a CSR instruction).
+ * Sets t->cycle to its retire cycle: what the engine charged since the
+ * last call (a load's or store's memory latency, a device's wait states)
+ * is the model's own business here, and replaced. */
+void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
+                        uint32_t shamt, uint32_t addr, bool wrong_held);
 
 /* The run ended with a store to the finisher: the cycle its bus beat is
  * acknowledged, as the RTL testbench counts. */
 void timing_vexmin_exit_store(struct timing *t);
 
 /* The most one instruction can add to the cycle count at W wait states. */
-static inline uint32_t timing_vexmin_bound(uint32_t w) { return 48 + 4 * (w + 3); }
+static inline uint32_t timing_vexmin_bound(uint32_t w) { return 80 + 8 * w; }
 
 #endif

@@ -14,6 +14,7 @@
 #define CLINT_MTIME_HI (*(volatile uint32_t *)(uintptr_t)(TALLY_CLINT_BASE + 0xbffc))
 
 #define CAUSE_TIMER 0x80000007u
+#define CAUSE_EXTERNAL 0x8000000bu
 #define CAUSE_ECALL_M 11u
 #define FRAME_WORDS 32
 
@@ -25,6 +26,7 @@ static uint32_t ntasks;
 static uint32_t tick_period;
 static uint64_t next_tick;
 static uint32_t idle_stack[256];
+static void (*external_handler)(void);
 
 void rtos_trap_entry(void);
 
@@ -111,6 +113,8 @@ void rtos_trap(uint32_t cause, uint32_t *frame) {
     tick();
   } else if (cause == CAUSE_ECALL_M) {
     frame[0] += 4;
+  } else if (cause == CAUSE_EXTERNAL && external_handler) {
+    external_handler();
   } else {
     printf("rtos: unexpected trap, mcause %lx at %lx\n", (unsigned long)cause, (unsigned long)frame[0]);
     exit(3);
@@ -186,7 +190,22 @@ void rtos_task_exit(void) {
     ;
 }
 
+void rtos_set_external_handler(void (*fn)(void)) { external_handler = fn; }
+
 void rtos_queue_init(rtos_queue *q, uint32_t *buf, uint32_t cap) { *q = (rtos_queue){buf, cap, 0, 0}; }
+
+bool rtos_queue_send_isr(rtos_queue *q, uint32_t item) {
+  if (q->count == q->cap)
+    return false;
+  q->buf[(q->head + q->count) % q->cap] = item;
+  q->count++;
+  for (uint32_t i = 0; i < ntasks; i++)
+    if (tasks[i].state == RTOS_BLOCKED && tasks[i].waiting == q) {
+      tasks[i].state = RTOS_READY;
+      tasks[i].waiting = NULL;
+    }
+  return true;
+}
 
 void rtos_queue_send(rtos_queue *q, uint32_t item) {
   rtos_irq_off();

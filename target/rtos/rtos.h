@@ -67,7 +67,16 @@ void rtos_delay_until(uint32_t *last, uint32_t period);
 /* The task ends (its TCB stays, state RTOS_DONE). */
 __attribute__((noreturn)) void rtos_task_exit(void);
 
+/* External interrupts (mcause 0x8000000b, the PLIC's): fn runs in the
+ * trap, before the scheduler picks the task to resume, so a task it makes
+ * ready (rtos_queue_send_isr) preempts a lower-priority one at once. The
+ * program enables mie.MEIE and its PLIC sources itself. */
+void rtos_set_external_handler(void (*fn)(void));
+
 void rtos_queue_init(rtos_queue *q, uint32_t *buf, uint32_t cap);
+/* From an interrupt handler: item into q if it has room (else false: the
+ * item is dropped), making the tasks waiting on q ready. */
+bool rtos_queue_send_isr(rtos_queue *q, uint32_t item);
 void rtos_queue_send(rtos_queue *q, uint32_t item);
 uint32_t rtos_queue_receive(rtos_queue *q);
 

@@ -19,8 +19,8 @@
  * With --core NAME (repeatable) the runs are timed, on each core model
  * named, and every comparison covers the cycle count and the total of
  * every signal (what --stats-json and the counters report) too. A core
- * model whose rules the translator lacks (vexriscv) must be seen to
- * interpret, and say why.
+ * model whose rules the translator lacks (vexriscv, vexriscv-min,
+ * picorv32) must be seen to interpret, and say why.
  *
  * usage: test_api_engines [--core NAME]... ELF...
  */
@@ -210,14 +210,18 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (ncores) { /* a model with rules not translated runs the interpreter, and says why */
-    tally_sim *v = tally_sim_new(NULL);
-    CHECK(v && tally_set_core(v, "vexriscv", NULL, 0, &err) == 0 && tally_set_engine(v, TALLY_ENGINE_JIT, &err) == 0,
-          "vexriscv: cannot set up");
-    if (v) {
-      CHECK(tally_engine_running(v) == TALLY_ENGINE_INTERP && tally_engine_why(v) &&
-                strstr(tally_engine_why(v), "pipeline"),
-            "vexriscv: the translator runs, or no reason is given for the interpreter");
-      tally_sim_free(v);
+    static const char *const untranslated[] = {"vexriscv", "vexriscv-min", "picorv32"};
+    for (int m = 0; m < 3; m++) {
+      tally_sim *v = tally_sim_new(NULL);
+      CHECK(v && tally_set_core(v, untranslated[m], NULL, 0, &err) == 0 &&
+                tally_set_engine(v, TALLY_ENGINE_JIT, &err) == 0,
+            "%s: cannot set up", untranslated[m]);
+      if (v) {
+        CHECK(tally_engine_running(v) == TALLY_ENGINE_INTERP && tally_engine_why(v) &&
+                  strstr(tally_engine_why(v), "pipeline"),
+              "%s: the translator runs, or no reason is given for the interpreter", untranslated[m]);
+        tally_sim_free(v);
+      }
     }
   }
   for (int c = 0; c < (ncores ? ncores : 1); c++) {

@@ -20,7 +20,9 @@ block: the same status, output and count again.
 With --core NAME the runs are timed on that core model, each also writes
 --stats-json, and the two JSON reports (cycles, every signal, energy)
 must be equal byte for byte; the translator must be seen to run (-v says
-"engine jit").
+"engine jit"). A third pair of runs adds the statistics module (five
+counters read out every P cycles, P drawn from the seed): its readouts
+(--intervals-csv) must be equal too.
 
 The interpreter is the reference; no QEMU is needed.
 
@@ -82,6 +84,10 @@ def run(tally, engine, elf, extra, timeout, core=None):
     if core and os.path.exists(stats):
         with open(stats, "rb") as f:
             js = f.read()
+    csv = extra[extra.index("--intervals-csv") + 1] if "--intervals-csv" in extra else None
+    if csv and os.path.exists(csv):
+        with open(csv, "rb") as f:
+            js = (js or b"") + f.read()
     return (p.returncode, p.stdout, int(m.group(1).replace(b",", b"")) if m else None, js,
             ran.group(1).decode() if ran else None)
 
@@ -122,6 +128,18 @@ def check_seed(args, tools, work, seed):
         d2 = differs(a2, b2)
         if d2 or a2[2] != k:
             reports.append(f"seed {seed}: --max-insns {k}: {d2 or 'not stopped there'}")
+    if args.core:
+        period = random.Random(seed + 1).randrange(20, 2000)
+        sm = ["--interval", str(period)]
+        for sig in ("cycle", "instret", "stall", "dcache.read_miss", "icache.miss"):
+            sm += ["--count", sig]
+        a3 = run(args.tally, "interp", elf, sm + ["--intervals-csv", elf + ".interp.csv"], args.timeout, args.core)
+        b3 = run(args.tally, "jit", elf, sm + ["--intervals-csv", elf + ".jit.csv"], args.timeout, args.core)
+        d3 = differs(a3, b3)
+        if d3:
+            reports.append(f"seed {seed}: statistics module, --interval {period}: {d3}")
+        if b3[4] != "jit" and b3[0] != "timeout":
+            reports.append(f"seed {seed}: statistics module: the translator did not run (engine {b3[4]})")
     if not reports:
         shutil.rmtree(d, ignore_errors=True)
         return None

@@ -249,6 +249,43 @@ def case_bad_pair(s, prog):
           "a pair with an unknown function: %s %s" % (final["state"], err))
 
 
+def case_task_pairs(s):
+    """Pairs with a task (SIGNAL@%TASK, SIGNAL@FUNC%TASK) on the RTOS pipeline:
+    their totals are `tally profile --tasks`' per-task figures (the same
+    command line as the server gives), with the task in the end's totals
+    and in the stored run's events."""
+    rtos = os.path.join(WL, "rtos_pipeline.elf")
+    st, p = s.upload({"kind": "elf", "elf": read(rtos)})
+    check(st == 201, "upload rtos_pipeline.elf: status %d %s" % (st, p))
+    if st != 201:
+        return
+    req = {"program": p["id"], "core": "tally5", "args": ["100"], "interval": INTERVAL,
+           "pairs": ["cycle", "cycle@%producer", "instret@produce%producer"]}
+    st, r = s.json("POST", "/api/jobs", req)
+    check(st == 200 and "job" in r, "start a task run: %d %s" % (st, r))
+    if st != 200:
+        return
+    final, ev = s.wait_job(r["job"])
+    end = event(ev, "end") or {}
+    check(final["state"] == "done", "task run state %s (%s)" % (final["state"], final["reason"]))
+    got = [(t.get("task"), t["total"]) for t in end.get("totals", [])]
+    out = os.path.join(WORK, "tasks.json")
+    shutil.copy(rtos, os.path.join(WORK, "program"))
+    subprocess.run([TALLY, "profile", "-q", "--core", "tally5", "--tasks", "--json", out, "program", "100"],
+                   capture_output=True, cwd=WORK)
+    with open(out) as f:
+        prof = json.load(f)
+    prod = next((t for t in prof["tasks"]["list"] if t["name"] == "producer"), None)
+    fn = next((f for f in prod["functions"] if f["name"] == "produce"), None) if prod else None
+    want = [(None, prof["totals"]["cycle"]), ("producer", prod["total"]["cycle"] if prod else None),
+            ("producer", fn["self"]["instret"] if fn else None)]
+    check(got == want, "task pairs' totals %s, tally profile --tasks says %s" % (got, want))
+    time.sleep(0.5)
+    st, one = s.json("GET", "/api/runs/%s" % end.get("run_id"))
+    check(st == 200 and [e.get("task") for e in one.get("events", []) if e.get("enabled")] == [None, "producer", "producer"],
+          "the stored run's events keep their tasks: %s" % one.get("events"))
+
+
 def case_stored(s, run_id, totals, nrows):
     time.sleep(0.5)  # the collector closes the run on the final record; it may be a moment behind
     st, lst = s.json("GET", "/api/runs")
@@ -426,6 +463,7 @@ def main():
         if run_id:
             case_stored(s, run_id, totals, nrows)
         case_bad_pair(s, prog)
+        case_task_pairs(s)
         case_many_intervals(s, prog)
         case_cli_run_listed(s)
         case_host_files(s)

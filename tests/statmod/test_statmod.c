@@ -409,6 +409,64 @@ static void test_nonintrusive(const char *elf, const char *arg) {
   free(t1);
 }
 
+/* Task counters, the switches told by hand at instruction edges of
+ * div_split: no task for li, li (cycles 0-1), task A for the divide
+ * (2-34, stall.muldiv 3-34), task B for lui, lui, addi, sw (35-38); period
+ * 10, so three dispatches fall inside the divide. */
+static void test_tasks(const char *elf) {
+  char err[200];
+  statmod *m = module(4, 32, 4);
+  statmod_counter_cfg c = ctr("cycle", STATMOD_ANYWHERE);
+  c.task = 17;
+  expect_error(statmod_set_counter(m, 0, &c, err, sizeof err), err, "task register 17 does not exist", "task 17");
+  expect_error(statmod_set_task(m, 0, "A", err, sizeof err), err, "task register 0 does not exist", "register 0");
+  expect_error(statmod_set_task(m, 17, "A", err, sizeof err), err, "task register 17 does not exist", "register 17");
+  char longname[80];
+  memset(longname, 'x', sizeof longname - 1);
+  longname[sizeof longname - 1] = 0;
+  expect_error(statmod_set_task(m, 1, longname, err, sizeof err), err, "longer than 63 bytes", "a long name");
+  tally_sim *sim = load(elf, "sram", NULL);
+  log l = {.name = "t", .at = -1};
+  attach(sim, m);
+  must(statmod_add_sink(m, log_sink, &l, err, sizeof err), "sink", err);
+  must(statmod_set_task(m, 1, "A", err, sizeof err), "task 1", err);
+  must(statmod_set_task(m, 2, "B", err, sizeof err), "task 2", err);
+  statmod_counter_cfg c0 = ctr("cycle", STATMOD_ANYWHERE), c1 = c0, c2 = c0, c3 = ctr("stall.muldiv", STATMOD_ANYWHERE);
+  c1.task = 1;
+  c2.task = 2;
+  c3.task = 1;
+  must(statmod_set_counter(m, 0, &c0, err, sizeof err), "c0", err);
+  must(statmod_set_counter(m, 1, &c1, err, sizeof err), "c1", err);
+  must(statmod_set_counter(m, 2, &c2, err, sizeof err), "c2", err);
+  must(statmod_set_counter(m, 3, &c3, err, sizeof err), "c3", err);
+  must(statmod_set_period(m, 10, err, sizeof err), "period", err);
+  must(statmod_start(m, err, sizeof err), "start", err);
+  expect_error(statmod_set_task(m, 3, "C", err, sizeof err), err, "before the run starts", "a task while running");
+  tally_run(sim, 2);
+  statmod_task_switch(m, "A");
+  tally_run(sim, 1);
+  statmod_task_switch(m, "B");
+  tally_run(sim, UINT64_MAX);
+  must(statmod_stop(m, err, sizeof err), "stop", err);
+  static const uint64_t want[5][4] = {{10, 8, 0, 7}, {10, 10, 0, 10}, {10, 10, 0, 10}, {9, 5, 4, 5}, {39, 33, 4, 32}};
+  CHECK(l.n == 5, "records: %d, expected 4 intervals and the final", l.n);
+  for (int k = 0; k < 5 && k < l.n; k++)
+    for (int i = 0; i < 4; i++)
+      CHECK(l.r[k].v[i] == want[k][i], "tasks: record %d counter %d: %llu, by hand %llu", k, i,
+            (unsigned long long)l.r[k].v[i], (unsigned long long)want[k][i]);
+  CHECK(statmod_task_inexact(m) == 0, "tasks: %llu inexact", (unsigned long long)statmod_task_inexact(m));
+  tally_sim_free(sim);
+  statmod_free(m);
+  char label[200] = "cycles in main's own code", where[100] = "main";
+  statmod_task_words("alpha", false, label, sizeof label, where, sizeof where);
+  CHECK(!strcmp(label, "cycles in main's own code while alpha runs") && !strcmp(where, "main%alpha"), "%s / %s", label,
+        where);
+  snprintf(label, sizeof label, "cycles");
+  snprintf(where, sizeof where, "anywhere");
+  statmod_task_words("irq:7", true, label, sizeof label, where, sizeof where);
+  CHECK(!strcmp(label, "cycles while irq:7 runs") && !strcmp(where, "%irq:7"), "%s / %s", label, where);
+}
+
 static void test_words(void) {
   char label[200], where[100];
   statmod_counter_cfg c = ctr("dcache.read_miss", 0);
@@ -453,6 +511,7 @@ int main(int argc, char **argv) {
   test_control_in_sink(argv[1]);
   test_reconfigure(argv[1]);
   test_words();
+  test_tasks(argv[1]);
   test_nonintrusive(argv[2], argc > 3 ? argv[3] : NULL);
   fclose(devnull);
   if (failures)

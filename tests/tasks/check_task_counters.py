@@ -16,6 +16,10 @@ interval (an odd period, so dispatches fall anywhere, inside trap entries
 too) the tasks' counts add up to the anywhere counter's; SIGNAL@FUNCTION%TASK
 equals the profile's per-function-within-task self count; and the run's
 cycles are the same with task counters as without.
+
+The same counters configured by control packets (tally config --counter
+I=SPEC%TASK: SET_TASK, SET_COUNTER's task byte) give the totals of --count;
+the store keeps their tasks and tally report shows them per task.
 """
 import argparse
 import csv
@@ -73,6 +77,17 @@ def switches(a):
     check(data == want, "switches: intervals %s, by hand %s" % (data, want))
     check(tot.get("cycle@%alpha") == 183 and tot.get("cycle@%beta") == 75,
           "switches: totals %s, by hand alpha 183, beta 75" % tot)
+    # interval 1: every cycle's task, the timeline itself
+    data, _ = counts(a.tally, "sram", elf, [], specs[1:4], tasks="current", interval=1)
+    seg = []
+    for c, v in enumerate(data):
+        who = ["alpha", "beta", "[no task]"][v.index(1)] if sorted(v) == [0, 0, 1] else "?%s" % v
+        if seg and seg[-1][2] == who and seg[-1][1] == c:
+            seg[-1][1] = c + 1
+        else:
+            seg.append([c, c + 1, who])
+    want = [[0, 7, "[no task]"], [7, 108, "alpha"], [108, 149, "beta"], [149, 231, "alpha"], [231, 265, "beta"]]
+    check(seg == want, "switches: per cycle %s, by hand %s" % (seg, want))
     # a task that never ran: named, the known ones listed, the run still measured
     p = run(a.tally, ["run", "--core", "sram", "--no-store", "--interval", "50", "--tasks=current",
                       "--count", "cycle@%alpa", elf], 64)
@@ -119,7 +134,11 @@ def rtos(a, core):
             pairs.append((t["name"], f["name"], f["self"]))
             specs += ["cycle@%s%%%s" % (f["name"], t["name"]), "instret@%s%%%s" % (f["name"], t["name"])]
     with tempfile.TemporaryDirectory():
-        data, tot = counts(a.tally, core, elf, args, specs, interval=97)
+        data, tot97 = counts(a.tally, core, elf, args, specs, interval=97)
+        # the totals against the profile's from a period too long to step
+        # near the program's traps: the module's stepping up to its
+        # dispatches is what the 97-cycle run exercises (below)
+        _, tot = counts(a.tally, core, elf, args, specs, interval=1000000)
     label = "rtos_pipeline on %s" % core
     if not tot:
         return
@@ -146,11 +165,88 @@ def rtos(a, core):
             spec = "%s@%s%%%s" % (s, func, task)
             check(tot.get(spec) == self[s], "%s: %s is %s, the profile's %s in %s %s" % (label, spec, tot.get(spec),
                                                                                           func, task, self[s]))
+    for s in sigs:
+        check(tot97 and sum(tot97["%s@%%%s" % (s, n)] for n in names) == tot97[s],
+              "%s, period 97: the tasks' %s do not add up to the run's %s" % (label, s, tot97.get(s)))
     # not perturbed: the same cycles without any task counter
     _, plain = counts(a.tally, core, elf, args, ["cycle"], interval=97)
-    check(plain.get("cycle") == tot["cycle"], "%s: %s cycles without task counters, %s with" % (label,
-                                                                                               plain.get("cycle"),
-                                                                                               tot["cycle"]))
+    check(plain.get("cycle") == tot97.get("cycle"), "%s: %s cycles without task counters, %s with"
+          % (label, plain.get("cycle"), tot97.get("cycle")))
+
+
+def stored_and_control(a):
+    """The store keeps task counters (their task from where's "%TASK"),
+    tally report shows them per task; the same counters configured by
+    control packets (tally config --counter I=SPEC%TASK: SET_TASK, and
+    SET_COUNTER's task byte) give the same totals as --count."""
+    import re
+    elf, core = a.rtos, "tally5"
+    specs = ["cycle", "cycle@%producer", "instret@produce%producer", "cycle@%filter"]
+    _, want = counts(a.tally, core, elf, ["100"], specs, interval=100000)
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, "t.db")
+        p = subprocess.Popen([a.tally, "run", "--core", core, "--control", "127.0.0.1:0", "--db", db,
+                              "--show-intervals", "0", elf, "100"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        line = p.stderr.readline()
+        m = re.search(r"waiting for the configuration on (\S+?),? ", line)
+        if not m:
+            p.kill()
+            check(False, "tally run --control did not wait: %s" % line)
+            return
+        c = run(a.tally, ["config", "--board", m.group(1), "--program", elf, "--timer", "100000",
+                          "--counter", "0=cycle", "--counter", "1=cycle@%producer",
+                          "--counter", "2=instret@produce%producer", "--counter", "3=cycle@%filter", "--start"])
+        check(c.stdout.count("task 1 = producer") == 1 and "task 2 = filter" in c.stdout
+              and "counter 2 = instret in ARR 0 in task 1" in c.stdout, "tally config said %r" % c.stdout)
+        _, err = p.communicate(timeout=60)
+        check(p.returncode == 0, "the control run exited %d: %s" % (p.returncode, err[-600:]))
+        r = run(a.tally, ["report", "--db", db, "--json", "latest"])
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            check(False, "report --json: %r" % r.stdout[:300])
+            return
+        tasks = [c["task"] for c in j["counters"][:4]]
+        check(tasks == [None, "producer", "producer", "filter"], "stored tasks %s" % tasks)
+        got = [t["stored"] for t in j["totals"]["counters"][:4]]
+        check(got == [want.get(s) for s in specs], "control run's totals %s, --count's %s" % (got, want))
+        t = run(a.tally, ["report", "--db", db, "latest"]).stdout
+        rows = t[t.find("per task"):].splitlines()
+        check(len(rows) == 5 and rows[2].split()[:4] == ["producer", "#1", "cycle", "{:,}".format(want["cycle@%producer"])]
+              and rows[3].split()[:3] == ["#2", "instret@produce", "{:,}".format(want["instret@produce%producer"])]
+              and rows[4].split()[:2] == ["filter", "#3"],
+              "report's per-task rows: %s" % rows)
+        share = 100.0 * want["cycle@%producer"] / want["cycle"]
+        check("%5.1f%% of #0" % share in rows[2], "report's share: %r, by hand %.1f%%" % (rows[2], share))
+
+
+def control_refused(a):
+    """A board whose program follows no known convention refuses SET_TASK
+    (ERROR 7, the reason said); more than 16 tasks are refused before
+    anything is sent."""
+    import re
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen([a.tally, "run", "--core", "sram", "--control", "127.0.0.1:0", "--db",
+                              os.path.join(d, "t.db"), a.switches], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        try:
+            line = p.stderr.readline()
+            m = re.search(r"waiting for the configuration on (\S+?),? ", line)
+            check(m is not None, "tally run --control did not wait: %s" % line)
+            if m:
+                c = subprocess.run([a.tally, "config", "--board", m.group(1), "--counter", "0=cycle@%alpha"],
+                                   capture_output=True, text=True, timeout=30)
+                check(c.returncode != 0 and "refused task 1 = alpha" in c.stderr and "kernel conventions" in c.stderr,
+                      "SET_TASK on a program without a convention: %d %r" % (c.returncode, c.stderr))
+        finally:
+            p.kill()
+            p.communicate()
+    many = []
+    for i in range(17):
+        many += ["--counter", "%d=cycle@%%t%d" % (i, i)]
+    c = run(a.tally, ["config", "--board", "127.0.0.1:9"] + many, 64)
+    check("more than 16 different tasks" in c.stderr, "17 tasks: %r" % c.stderr)
 
 
 def main():
@@ -163,6 +259,8 @@ def main():
     switches(a)
     for core in a.core or ["tally5"]:
         rtos(a, core)
+    stored_and_control(a)
+    control_refused(a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1

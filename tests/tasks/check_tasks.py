@@ -20,6 +20,17 @@
       (docs/timing.md), in tally run -v, --stats-json and tally profile
       --tasks; the per-task counts add up to the source's; the same cycles
       without --tasks.
+  check_tasks.py uart --tally T --source-dir SRC --core C... RTOS_UART_ELF
+      target/rtos/rtos_uart.c fed target/rtos/rtos_uart.rx: its output equals
+      the one computed here from the input's numbers (and QEMU's, given the
+      same text on its serial port, when qemu-system-riscv32 is installed),
+      functional and on each core model; with --tasks the latencies per
+      task add up to the source's (counts, min, max).
+  check_tasks.py gmon --tally T RTOS_PIPELINE_ELF
+      tally profile --tasks --gmon FILE: FILE.TASK per task, read by binutils
+      gprof: rtos_pipeline 100's producer calls produce() 100 times (and main
+      100 more: 200 in FILE), filter transform(), consumer fold(); the tasks'
+      files' cycles add up to FILE's.
 """
 import argparse
 import json
@@ -347,9 +358,132 @@ def cmd_irq(a):
               and "irq 10: 5 rises, 5 interrupts taken" in p.stderr, "--tasks=nosuch: %s" % p.stderr)
 
 
+def mix32(x):
+    """tally_mix32 of target/include/tally/target.h."""
+    x ^= x >> 16
+    x = (x * 0x7feb352d) & 0xffffffff
+    x ^= x >> 15
+    x = (x * 0x846ca68b) & 0xffffffff
+    x ^= x >> 16
+    return x
+
+
+def rx_text(path):
+    """The bytes of a --uart-rx file (only the \\n escape is used there)."""
+    out = ""
+    for line in open(path):
+        line = line.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        text = line.partition(" ")[2]
+        check("\\" not in text.replace("\\n", ""), "rx line with another escape: %r" % line)
+        out += text.replace("\\n", "\n")
+    return out
+
+
+def uart_expected(text):
+    """rtos_uart.c's output for the input text, written independently."""
+    out, lines, acc = [], 0, 0x811c9dc5
+    for line in text.split("\n"):
+        line = line.replace("\r", "")
+        if line.startswith("q"):
+            break
+        if not line:
+            continue
+        if line.isdigit() and len(line) <= 9:
+            n = int(line)
+            x = n
+            for k in range(n):
+                x = mix32((x + k) & 0xffffffff)
+            out.append("%d -> %08x" % (n, x))
+        else:
+            out.append("rtos_uart: not a number, skipped")
+            x = 0
+        lines += 1
+        acc = ((acc ^ x) * 0x01000193) & 0xffffffff
+    out.append("rtos_uart: %d lines, checksum %08x" % (lines, acc))
+    out.append("rtos_uart: OK")
+    return "\n".join(out) + "\n"
+
+
+def cmd_uart(a):
+    import shutil
+    elf = a.elfs[0]
+    rx = os.path.join(a.source_dir, "target", "rtos", "rtos_uart.rx")
+    text = rx_text(rx)
+    want = uart_expected(text)
+    check(want.count(" -> ") >= 40, "the input has %d numbers" % want.count(" -> "))
+    p = run(a.tally, ["run", "-v", "--uart-rx", rx, elf])
+    check(p.stdout == want, "functional output differs:\n%s--- expected\n%s" % (p.stdout, want))
+    qemu = os.path.join(a.source_dir, "scripts", "qemu-run.sh")
+    if shutil.which("qemu-system-riscv32"):
+        q = subprocess.run([qemu, elf], input=text, capture_output=True, text=True, timeout=60)
+        check(q.returncode == 0 and q.stdout == want, "QEMU: status %d, output:\n%s%s" % (q.returncode, q.stdout,
+                                                                                       q.stderr))
+    else:
+        print("note: qemu-system-riscv32 not installed; the QEMU comparison is skipped")
+    with tempfile.TemporaryDirectory() as d:
+        js = os.path.join(d, "s.json")
+        for core in a.core:
+            p = run(a.tally, ["run", "--core", core, "--tasks=tally", "--uart-rx", rx, "--stats-json", js, elf])
+            check(p.stdout == want, "%s: output differs:\n%s" % (core, p.stdout))
+            with open(js) as f:
+                src = json.load(f)["interrupts"]["10"]
+            per = src.get("tasks", [])
+            check(per and sum(t["taken"] for t in per) == src["taken"] and src["taken"] > 40 and
+                  min(t["latency_min"] for t in per) == src["latency_min"] and
+                  max(t["latency_max"] for t in per) == src["latency_max"] and
+                  all(t["task"] is not None for t in per),
+                  "%s: per-task latencies do not add up: %s" % (core, src))
+            names = {t["task"] for t in per}
+            check({"stats", "logger"} <= names, "%s: interrupted tasks %s" % (core, sorted(names)))
+
+
+def gprof_flat(gprof, elf, path):
+    """{function: (self cycles, calls or None)} of gprof's flat profile."""
+    import re
+    p = subprocess.run([gprof, "-b", "-p", elf, path], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, "gprof %s: %s" % (path, p.stderr))
+    rows = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"^\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s+(\d+)?\s*(?:[\d.]+\s+[\d.]+\s+)?(\S+)\s*$", line)
+        if m:
+            rows[m.group(3)] = (float(m.group(1)), int(m.group(2)) if m.group(2) else None)
+    return rows
+
+
+def cmd_gmon(a):
+    import shutil
+    gprof = shutil.which("riscv64-unknown-elf-gprof")
+    if not gprof:
+        print("note: riscv64-unknown-elf-gprof not installed; nothing checked")
+        return
+    elf = a.elfs[0]
+    with tempfile.TemporaryDirectory() as d:
+        g = os.path.join(d, "gmon.out")
+        run(a.tally, ["profile", "-q", "--tasks", "--gmon", g, elf, "100"])
+        files = sorted(f for f in os.listdir(d) if f.startswith("gmon.out."))
+        want = ["gmon.out." + t for t in ("_no_task_", "consumer", "filter", "irq_7", "producer", "stats", "trap_11")]
+        check(files == want, "per-task files %s, expected %s" % (files, want))
+        whole = gprof_flat(gprof, elf, g)
+        check(whole.get("produce", (0, None))[1] == 200, "whole run: produce %s, expected 200 calls" %
+              (whole.get("produce"),))
+        for task, fn in (("producer", "produce"), ("filter", "transform"), ("consumer", "fold")):
+            rows = gprof_flat(gprof, elf, g + "." + task)
+            check(rows.get(fn, (0, None))[1] == 100, "%s: %s %s, expected 100 calls" % (task, fn, rows.get(fn)))
+        total = sum(v[0] for v in whole.values())
+        parts = sum(sum(v[0] for v in gprof_flat(gprof, elf, os.path.join(d, f)).values()) for f in files)
+        check(total > 0 and parts == total, "the tasks' cycles %s do not add up to the run's %s" % (parts, total))
+        # --gmon without --tasks: FILE alone
+        for f in files:
+            os.unlink(os.path.join(d, f))
+        run(a.tally, ["profile", "-q", "--gmon", g, elf, "100"])
+        check(sorted(os.listdir(d)) == ["gmon.out"], "without --tasks: %s" % os.listdir(d))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions", "irq"])
+    ap.add_argument("what", choices=["switches", "bad", "laws", "conventions", "irq", "uart", "gmon"])
     ap.add_argument("--source-dir")
     ap.add_argument("--tally", required=True)
     ap.add_argument("--core", action="append", default=[])
@@ -357,7 +491,7 @@ def main():
     ap.add_argument("elfs", nargs="+")
     a = ap.parse_args()
     {"switches": cmd_switches, "bad": cmd_bad, "laws": cmd_laws, "conventions": cmd_conventions,
-     "irq": cmd_irq}[a.what](a)
+     "irq": cmd_irq, "uart": cmd_uart, "gmon": cmd_gmon}[a.what](a)
     if FAILS:
         print("%d failures" % len(FAILS))
         return 1

@@ -274,6 +274,31 @@ static void test_picorv32(void) {
         p.triggers, p.pmp_entries);
 }
 
+/* vexriscv-min: timed by its own rules (micro_arch vexriscv-min), which
+ * need the caches off and the board's wait states (not [memory]'s); the
+ * engine's own penalties are 0 so that it adds nothing to them. */
+static void test_vexriscv_min(void) {
+  core_model p;
+  char err[512] = "";
+  CHECK(load_model(&p, "vexriscv-min", err, sizeof err) == 0, "%s", err);
+  CHECK(p.micro_arch == MICRO_VEXMIN, "micro_arch %d", (int)p.micro_arch);
+  CHECK(p.branch_penalty == 0 && p.jal_penalty == 0 && p.jalr_penalty == 0 && p.load_use_penalty == 0 &&
+            p.csr_penalty == 0 && p.trap_penalty == 0 && p.mret_penalty == 0 && p.shift == SHIFT_BARREL,
+        "the engine's penalties");
+  CHECK(p.isa == 0, "isa %#x (expected rv32i: no M, A, C)", (unsigned)p.isa);
+  core_model x = p;
+  x.icache.enabled = true;
+  CHECK(core_model_validate(&x, err, sizeof err) != 0 && strstr(err, "micro_arch = vexriscv-min"),
+        "an I-cache accepted: %s", err);
+  x = p;
+  x.wait_states = 1;
+  CHECK(core_model_validate(&x, err, sizeof err) != 0 && strstr(err, "wait_states"), "wait_states accepted: %s",
+        err);
+  x = p;
+  CHECK(core_model_set(&x, "core.micro_arch=vexriscv", err, sizeof err) != 0 && strstr(err, "vexriscv-min"),
+        "a bad micro_arch accepted or not listed: %s", err);
+}
+
 /* Every key, set to a value unlike the default's. */
 static const char *const every_key[] = {
   "core.name=other", "core.description=a test model, all keys changed", "core.frequency_mhz=123.456",
@@ -777,6 +802,7 @@ int main(int argc, char **argv) {
   test_tally5_is_default();
   test_variants();
   test_picorv32();
+  test_vexriscv_min();
   test_set();
   test_round_trip();
   test_file_errors();
