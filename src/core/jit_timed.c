@@ -33,8 +33,8 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
     return "a profile is taken";
   if (tm->regions)
     return "address regions are counted";
-  if (tm->model.micro_arch != MICRO_GENERIC || tm->pico || tm->vexmin || tm->model.fetch_ahead ||
-      tm->model.wrong_path_fill || tm->model.device_bus)
+  if (tm->model.micro_arch != MICRO_GENERIC || tm->pico || tm->vexmin || tm->vex_rules || tm->model.fetch_ahead ||
+      tm->model.wrong_path_fill || tm->model.device_bus || tm->model.dcache.store_load_replay)
     return "the core model's pipeline rules are not translated";
   if (cpu->track)
     return "the PMU is read";
