@@ -32,14 +32,18 @@ MODELS = ["tally5", "tally5-wt", "sram", "picorv32"]
 # handler, mret: illegal instructions on that core, as on the RTL): not
 # run on picorv32; their rdcycle versions (*_rd.elf) are.
 NOT_ON_PICORV32 = {"trap.elf", "mcycle.elf", "load_use.elf", "load_use_indep.elf", "late_use.elf",
-                   "rtos_pipeline.elf", "rtos_inversion.elf", "rtos_control.elf"}
+                   "rtos_pipeline.elf", "rtos_inversion.elf", "rtos_control.elf", "rtos_uart.elf"}
 # Programs driven by the timer (the RTOS workloads: a CLINT tick decides
 # when tasks switch, so what runs between two ticks depends on the cycles
 # each instruction takes): their output and instruction count may differ
 # from the functional run's, as on real hardware; (a), (b) and the JSON's
 # own consistency still hold, and each must still end with status 0 and its
 # own OK.
-TIMER_DRIVEN = {"rtos_pipeline.elf", "rtos_inversion.elf", "rtos_control.elf"}
+TIMER_DRIVEN = {"rtos_pipeline.elf", "rtos_inversion.elf", "rtos_control.elf", "rtos_uart.elf"}
+# tally's options a program needs, before it: rtos_uart's timed UART input
+# (without it the program waits for input forever)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPTIONS = {"rtos_uart.elf": ["--uart-rx", os.path.join(REPO, "target", "rtos", "rtos_uart.rx")]}
 
 # argv[1] per shipped workload: small, but enough to reach every phase of
 # the program (its self-checks included). Unknown workloads get "1".
@@ -75,7 +79,8 @@ class Checker:
 
     def program(self, elf, argv, measuring, tmp):
         name = os.path.basename(elf) + ("" if not argv else " " + " ".join(argv))
-        func = self.run(["-v", elf] + argv)
+        opts = OPTIONS.get(os.path.basename(elf), [])
+        func = self.run(["-v"] + opts + [elf] + argv)
         m = COUNT_RE.search(func.stderr.decode(errors="replace"))
         if not m:
             self.check(False, f"{name}: no instruction count in `tally run -v` output")
@@ -87,7 +92,7 @@ class Checker:
             jsons = []
             for i in range(2):
                 path = os.path.join(tmp, f"{model}.{i}.json")
-                timed = self.run(["--core", model, "--stats-json", path, elf] + argv)
+                timed = self.run(["--core", model, "--stats-json", path] + opts + [elf] + argv)
                 try:
                     with open(path, "rb") as f:
                         jsons.append(f.read())
