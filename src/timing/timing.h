@@ -216,9 +216,6 @@ typedef struct timing {
    * before the current one when that one follows it in sequence */
   uint32_t ahead_end;
   uint8_t ahead_tail, carry;
-  /* ... and the load-use wait the current block was entered with (it comes
-   * before the fetch ops of the block's first instruction) */
-  uint32_t entry_wait;
   /* the last data-side stall (a D-cache fill, a full write buffer, a device
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;

@@ -53,10 +53,6 @@ SIZES = {
     "rtos_pipeline": "40", "rtos_control": "60", "rtos_inversion": "pi",
 }
 
-# Programs that wait for input they are fed elsewhere: left to their own
-# tests (rtos_uart reads the UART until its input file says stop: tasks.uart).
-NEEDS_INPUT = {"rtos_uart.elf": "tasks.uart (it waits for --uart-rx input)"}
-
 COUNT_RE = re.compile(r"tally: ([\d,]+) instructions")
 
 
@@ -140,9 +136,6 @@ def main():
             print(f"note: no workloads in {wdir}")
         for elf in elfs:
             base = os.path.splitext(os.path.basename(elf))[0]
-            if os.path.basename(elf) in NEEDS_INPUT:
-                print(f"note: {os.path.basename(elf)} not run here: {NEEDS_INPUT[os.path.basename(elf)]}")
-                continue
             todo.append((elf, [SIZES.get(base, "1")], False))
     todo += [(p, [], False) for p in args.program]
     todo += [(p, [], True) for p in args.measuring]
