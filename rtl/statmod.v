@@ -72,9 +72,6 @@ module tally_statmod #(
   localparam integer PKT_MAX = 24 + (DATA_LEN > FINAL_LEN ? DATA_LEN : FINAL_LEN);
   localparam integer EW = $clog2(PKT_MAX + 1) + 1;  // packet byte position bits (with room)
   localparam integer CW = $clog2(N + 1) + 1;        // value index bits (with room)
-  // a small build with neither totals nor snapshot sends a DATA packet's
-  // values by shifting the counters out (they are reset right after it)
-  localparam integer SHIFT = (TOTALS == 0 && SNAP == 0) ? 1 : 0;
 
   // ---- configuration registers --------------------------------------------
   reg [31:0] period;
@@ -231,11 +228,8 @@ module tally_statmod #(
   integer k;
   always @* begin
     val_sel = 64'd0;
-    if (SHIFT)  // the counters shift out through counter 0, one byte at a time
-      val_sel = em_final ? 64'd0 : {{(64 - R) {1'b0}}, cnt[0]};
-    else
-      for (k = 0; k < N; k = k + 1)
-        if (em_ci == k) val_sel = em_final ? (TOTALS ? total[k] : 64'd0) : {{(64 - R) {1'b0}}, SNAP ? snap_v[k] : cnt[k]};
+    for (k = 0; k < N; k = k + 1)
+      if (em_ci == k) val_sel = em_final ? (TOTALS ? total[k] : 64'd0) : {{(64 - R) {1'b0}}, SNAP ? snap_v[k] : cnt[k]};
     satbyte = 8'd0;
     for (k = 0; k < N; k = k + 1)
       if (k / 8 == p - 16'd32) satbyte[k%8] = SNAP ? snap_v[k] == MAXV : inc[k][R];
@@ -250,7 +244,7 @@ module tally_statmod #(
         default: byte_o = 8'd0;
       endcase
     end else if (p >= vstart) begin
-      byte_o = b8(val_sel, SHIFT ? 3'd0 : em_bi[2:0]);
+      byte_o = b8(val_sel, em_bi[2:0]);
     end else if (em_final) begin
       if (p < 8) byte_o = b8(SNAP ? snap_index : iv_index, p[2:0]);  // intervals
       else if (p < 16) byte_o = b8(run_begin, p[2:0]);
@@ -389,14 +383,6 @@ module tally_statmod #(
           if (em_pos >= 24 && p >= vstart) begin
             if (em_bi == vbytes - 4'd1) begin em_bi <= 4'd0; em_ci <= em_ci + 1'b1; end
             else em_bi <= em_bi + 4'd1;
-            if (SHIFT && !em_final) begin
-              // the next value byte into counter 0's low byte: the next
-              // counter, or its own next byte (the core is held meanwhile)
-              if (em_bi == vbytes - 4'd1) begin
-                for (i = 0; i + 1 < N; i = i + 1) cnt[i] <= cnt[i + 1];
-                cnt[N-1] <= {R{1'b0}};
-              end else cnt[0] <= cnt[0] >> 8;
-            end
           end
         end
       end
