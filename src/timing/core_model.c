@@ -244,6 +244,7 @@ static const key_def keys[] = {
   UINT("pipeline", "div_use_penalty", div_use_penalty, 0, 255),
   BOOL("pipeline", "fetch_ahead", fetch_ahead),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
+  BOOL("pipeline", "taken_path_fill", taken_path_fill),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),

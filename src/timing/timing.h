@@ -228,7 +228,7 @@ typedef struct timing {
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
-  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, [dcache] store_load_replay,
+  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, taken_path_fill, [dcache] store_load_replay,
                                [memory] device_bus: the execution loops that check them (exec_loop.inc's
                                VEX_RULES; the plain timed loop does not) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
@@ -435,6 +435,13 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
  * misses has its refill started, and the target's waits for it (the line
  * is filled, the refill counted as a miss). Returns the cycles charged. */
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+/* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
+ * redirects from decode, when the fetch stage has already looked up the
+ * instruction at pc + 4. When that is on another line, which misses, the
+ * line's refill has started and the target waits for it, the taken
+ * bubble passing during it (the line is filled, the refill counted as a
+ * miss). Returns the cycles charged. */
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
