@@ -74,6 +74,10 @@ typedef struct block_timing {
   bool short_block;         /* no more instructions than head[] holds */
   uint8_t tail_stall;       /* [pipeline] fetch_ahead: the execute cycles beyond its first of its last
                                instruction (a divide, multiply or CSR access; exec_loop.inc) */
+  uint8_t tail_stall2;      /* fetch_ahead_insns 2: its last instruction's whole stall (tail_stall and its
+                               static wait for a late result) and the execute stall of the one before
+                               it, if the block holds it */
+  bool tail_single;         /* it holds one instruction (tail_stall2 needs the one before, exec_loop.inc) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
@@ -216,6 +220,11 @@ typedef struct timing {
    * before the current one when that one follows it in sequence */
   uint32_t ahead_end;
   uint8_t ahead_tail, carry;
+  /* ... and for fetch_ahead_insns 2: the stall of the last two instructions
+   * of the block entered last (tail_stall2 with what the block itself does
+   * not know), that of the block before the current one, and the current
+   * block's entry wait for late results */
+  uint32_t ahead_tail2, carry2, entry_wait;
   /* the last data-side stall (a D-cache fill, a full write buffer, a device
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;
