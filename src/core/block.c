@@ -472,15 +472,22 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       real++;
     }
     bt->n_head = (uint8_t)(real < TIMING_HEADS ? real : TIMING_HEADS);
-    for (uint32_t i = n; i-- > 0;) {
+    uint32_t seen = 0, x2 = 0;
+    for (uint32_t i = n; i-- > 0 && seen < 2;) {
       uint8_t k = b->ops[i].kind;
       if (k == K_IFETCH || k == K_FALLTHRU)
         continue;
       uint8_t c = isa_infos[k].cls;
       uint32_t x = c == CLASS_CSR || c == CLASS_MUL || c == CLASS_DIV ? bt->ops[i].stall_cycles : 0;
-      bt->tail_stall = (uint8_t)(x > 255 ? 255 : x);
-      break;
+      if (seen++ == 0) {
+        bt->tail_stall = (uint8_t)(x > 255 ? 255 : x);
+        x2 = x + bt->ops[i].load_use;
+      } else {
+        x2 += x;
+      }
     }
+    bt->tail_stall2 = (uint8_t)(x2 > 255 ? 255 : x2);
+    bt->tail_single = seen < 2;
     bt->short_block = real <= TIMING_HEADS;
     bt->tail_hz = d.hz;
     if (cpu->tm->prof)

@@ -10,7 +10,7 @@
  *
  * Only the timed loop of core_exec_timed is mirrored: no profile, no
  * address regions, no PMU tracking, and none of the pipeline rules of the
- * VexRiscv and PicoRV32 models (fetch_ahead, wrong_path_fill, a
+ * VexRiscv and PicoRV32 models (fetch_ahead, wrong_path_fill, taken_path_fill, a
  * micro_arch other than generic, device_bus). Runs that need one
  * interpret.
  */
@@ -34,7 +34,8 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
   if (tm->regions)
     return "address regions are counted";
   if (tm->model.micro_arch != MICRO_GENERIC || tm->pico || tm->vexmin || tm->vex_rules || tm->model.fetch_ahead ||
-      tm->model.wrong_path_fill || tm->model.device_bus || tm->model.dcache.store_load_replay)
+      tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.device_bus ||
+      tm->model.dcache.store_load_replay)
     return "the core model's pipeline rules are not translated";
   if (cpu->track)
     return "the PMU is read";

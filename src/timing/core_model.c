@@ -52,6 +52,7 @@ void core_model_default(core_model *m) {
   m->cpi_alu = m->cpi_alu_reg = m->cpi_shift = m->cpi_load = m->cpi_store = 1;
   m->cpi_branch = m->cpi_jal = m->cpi_jalr = 1;
   m->cpi_mul = m->cpi_mulh = m->cpi_div = m->cpi_csr = m->cpi_system = m->cpi_amo = 1;
+  m->fetch_ahead_insns = 1;
   m->shift = SHIFT_BARREL;
   m->mul_mode = MULDIV_FIXED;
   m->div_mode = MULDIV_FIXED;
@@ -243,7 +244,9 @@ static const key_def keys[] = {
   UINT("pipeline", "csr_use_penalty", csr_use_penalty, 0, 255),
   UINT("pipeline", "div_use_penalty", div_use_penalty, 0, 255),
   BOOL("pipeline", "fetch_ahead", fetch_ahead),
+  UINT("pipeline", "fetch_ahead_insns", fetch_ahead_insns, 1, 2),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
+  BOOL("pipeline", "taken_path_fill", taken_path_fill),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),

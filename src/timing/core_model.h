@@ -83,9 +83,14 @@ typedef struct core_model {
   uint32_t div_use_penalty;       /* likewise for a divide's or remainder's result (0: none) */
   bool fetch_ahead;               /* an I-cache refill starts while the instructions ahead of the missing
                                      one are still busy (timing_fetch_slow's `ahead`) */
+  uint32_t fetch_ahead_insns;     /* with fetch_ahead: how many instructions ahead of the missing one the
+                                     fetch stage looks the I-cache up (1 or 2) */
   bool wrong_path_fill;           /* a jalr's or mispredicted branch's sequential successors are fetched
                                      before it redirects: their line's refill, once started, is waited
                                      for (timing_wrong_path) */
+  bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
+                                     it redirects: a refill of its line, once started, is waited for
+                                     (timing_taken_path) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

@@ -74,6 +74,10 @@ typedef struct block_timing {
   bool short_block;         /* no more instructions than head[] holds */
   uint8_t tail_stall;       /* [pipeline] fetch_ahead: the execute cycles beyond its first of its last
                                instruction (a divide, multiply or CSR access; exec_loop.inc) */
+  uint8_t tail_stall2;      /* fetch_ahead_insns 2: its last instruction's whole stall (tail_stall and its
+                               static wait for a late result) and the execute stall of the one before
+                               it, if the block holds it */
+  bool tail_single;         /* it holds one instruction (tail_stall2 needs the one before, exec_loop.inc) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
@@ -216,6 +220,11 @@ typedef struct timing {
    * before the current one when that one follows it in sequence */
   uint32_t ahead_end;
   uint8_t ahead_tail, carry;
+  /* ... and for fetch_ahead_insns 2: the stall of the last two instructions
+   * of the block entered last (tail_stall2 with what the block itself does
+   * not know), that of the block before the current one, and the current
+   * block's entry wait for late results */
+  uint32_t ahead_tail2, carry2, entry_wait;
   /* the last data-side stall (a D-cache fill, a full write buffer, a device
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;
@@ -228,7 +237,7 @@ typedef struct timing {
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
-  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, [dcache] store_load_replay,
+  bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, taken_path_fill, [dcache] store_load_replay,
                                [memory] device_bus: the execution loops that check them (exec_loop.inc's
                                VEX_RULES; the plain timed loop does not) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
@@ -297,7 +306,6 @@ typedef struct timing {
    * block split at a horizon takes the cycles the whole one does. */
   uint8_t entry_extra[TIMING_HEADS];
   bool entry_extra_on;
-  uint32_t entry_wait;      /* their sum: charged before the block's first op */
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
@@ -444,6 +452,13 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
  * misses has its refill started, and the target's waits for it (the line
  * is filled, the refill counted as a miss). Returns the cycles charged. */
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+/* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
+ * redirects from decode, when the fetch stage has already looked up the
+ * instruction at pc + 4. When that is on another line, which misses, the
+ * line's refill has started and the target waits for it, the taken
+ * bubble passing during it (the line is filled, the refill counted as a
+ * miss). Returns the cycles charged. */
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
