@@ -64,14 +64,7 @@ static int64_t jit_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_
   }
   cpu->cur_blk = NULL;
   cpu->cur_op = NULL;
-  switch (op->kind) {
-  case K_LB: v = (uint32_t)(int32_t)(int8_t)v; break;
-  case K_LH: v = (uint32_t)(int32_t)(int16_t)v; break;
-  case K_LBU: v &= 0xff; break;
-  case K_LHU: v &= 0xffff; break;
-  default: break;
-  }
-  return (int64_t)v;
+  return (int64_t)jit_load_extend(op->kind, v);
 }
 
 /* A store outside RAM, straddling its end or into watched RAM: 0 to go on

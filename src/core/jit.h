@@ -95,4 +95,16 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
 int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 int core_jt_interp_block(core_cpu *cpu, core_block *blk); /* a JIT_* status */
 
+/* A load's value from the slow path (1, 2 or 4 bytes read), sign- or
+ * zero-extended by its kind, as the translated fast path does. */
+static inline uint32_t jit_load_extend(uint8_t kind, uint32_t v) {
+  switch (kind) {
+  case K_LB: return (uint32_t)(int32_t)(int8_t)v;
+  case K_LH: return (uint32_t)(int32_t)(int16_t)v;
+  case K_LBU: return v & 0xff;
+  case K_LHU: return v & 0xffff;
+  default: return v;
+  }
+}
+
 #endif

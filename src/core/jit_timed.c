@@ -196,14 +196,7 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
     timing_device_access(tm, a);
   cpu->cur_blk = NULL;
   cpu->cur_op = NULL;
-  switch (op->kind) {
-  case K_LB: v = (uint32_t)(int32_t)(int8_t)v; break;
-  case K_LH: v = (uint32_t)(int32_t)(int16_t)v; break;
-  case K_LBU: v &= 0xff; break;
-  case K_LHU: v &= 0xffff; break;
-  default: break;
-  }
-  return (int64_t)v;
+  return (int64_t)jit_load_extend(op->kind, v);
 }
 
 /* STORE's slow half: 0 to go on with the block, 1 when it was left (a
