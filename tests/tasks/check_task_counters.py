@@ -29,20 +29,8 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
-
-
-def run(tally, args, status=0):
-    p = subprocess.run([tally] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
-    check(p.returncode == status, "tally %s: status %d, expected %d\n%s" % (" ".join(args), p.returncode, status,
-                                                                            p.stderr))
-    return p
+# the harness of check_tasks.py (same folder): one list of failures
+from check_tasks import FAILS, check, run  # noqa: E402
 
 
 def counts(tally, core, elf, args, specs, tasks=None, interval=50):
