@@ -243,6 +243,8 @@ static const key_def keys[] = {
   UINT("pipeline", "shift_use_penalty", shift_use_penalty, 0, 255),
   UINT("pipeline", "csr_use_penalty", csr_use_penalty, 0, 255),
   UINT("pipeline", "div_use_penalty", div_use_penalty, 0, 255),
+  UINT("pipeline", "sc_use_penalty", sc_use_penalty, 0, 255),
+  UINT("pipeline", "amo_penalty", amo_penalty, 0, PENALTY_MAX),
   BOOL("pipeline", "fetch_ahead", fetch_ahead),
   UINT("pipeline", "fetch_ahead_insns", fetch_ahead_insns, 1, 2),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),

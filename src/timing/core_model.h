@@ -81,6 +81,9 @@ typedef struct core_model {
   uint32_t shift_use_penalty;     /* likewise for a shift's result (0: none) */
   uint32_t csr_use_penalty;       /* likewise for a CSR instruction's result (0: none) */
   uint32_t div_use_penalty;       /* likewise for a divide's or remainder's result (0: none) */
+  uint32_t sc_use_penalty;        /* likewise for sc.w's result (0: none) */
+  uint32_t amo_penalty;           /* cycles an AMO read-modify-write (not lr.w/sc.w) holds the pipeline
+                                   * beyond cpi.amo (0: none) */
   bool fetch_ahead;               /* an I-cache refill starts while the instructions ahead of the missing
                                      one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t fetch_ahead_insns;     /* with fetch_ahead: how many instructions ahead of the missing one the

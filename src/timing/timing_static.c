@@ -77,6 +77,10 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
     cpi = m->cpi_amo;
     pulses |= kind == K_LR_W ? 1u << SIG_LOAD : kind == K_SC_W ? 1u << SIG_STORE : 1u << SIG_AMO;
     o.is_load = kind != K_SC_W;
+    if (kind != K_LR_W && kind != K_SC_W) {
+      o.stall_sig = SIG_STALL_DCACHE;
+      o.stall_cycles = m->amo_penalty;
+    }
     break;
   case CLASS_BRANCH:
     cpi = m->cpi_branch;
@@ -148,7 +152,8 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
                   : cls == CLASS_MUL ? m->mul_use_penalty
                   : shift ? m->shift_use_penalty
                   : cls == CLASS_CSR ? m->csr_use_penalty
-                  : cls == CLASS_DIV ? m->div_use_penalty : 0;
+                  : cls == CLASS_DIV ? m->div_use_penalty
+                  : kind == K_SC_W ? m->sc_use_penalty : 0;
   for (int i = 0; i < 2; i++) {
     hz->left[i] = hz->left[i] > o.cycles ? (uint8_t)(hz->left[i] - o.cycles) : 0;
     if (rd && hz->rd[i] == rd)
