@@ -228,6 +228,15 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
   return stall;
 }
 
+uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
+  uint32_t stall = timing_load_replay(t, addr, 4, now);
+  if (stall && t->model.amo_penalty) {
+    charge(t, SIG_STALL_DCACHE, t->model.amo_penalty);
+    stall += t->model.amo_penalty;
+  }
+  return stall;
+}
+
 uint32_t timing_device_drain(timing *t, uint64_t now) {
   uint64_t end = now + t->mem_write_beat;
   uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;

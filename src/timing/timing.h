@@ -382,6 +382,10 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now);
  * charged the replay. Returns the cycles charged. */
 void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
 uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
+/* ... and an AMO read-modify-write (its word's read) in place of the load:
+ * replayed as a load is, and its own [pipeline] amo_penalty again. Returns
+ * the cycles charged. */
+uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
 /* device_bus: the run ends with a device store (the test finisher) when its
  * beat is acknowledged: charges the cycles until the data port is free,
