@@ -20,7 +20,8 @@
 # CHECK_ICOUNT, TIMER, RUNS (counted runs, default 5).
 #
 # Sizes: GLOBAL_SCALE_FACTOR per program (table below), chosen so QEMU 7.2
-# takes 0.1-0.4 s on this machine.
+# takes about 0.2 s of CPU time on an AMD EPYC
+# (0.1-0.4 s), calibrated from single runs.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -39,10 +40,10 @@ mkdir -p "$out"
 
 # program  GLOBAL_SCALE_FACTOR
 declare -A gsf=(
-  [aha-mont64]=39 [crc32]=50 [depthconv]=58 [edn]=60 [huffbench]=66
-  [matmult-int]=72 [md5sum]=60 [nettle-aes]=45 [nettle-sha256]=40
-  [nsichneu]=89 [picojpeg]=52 [qrduino]=59 [sglib-combined]=68 [slre]=76
-  [statemate]=57 [tarfind]=80 [ud]=76 [wikisort]=75 [xgboost]=28
+  [aha-mont64]=111 [crc32]=56 [depthconv]=145 [edn]=109 [huffbench]=132
+  [matmult-int]=120 [md5sum]=150 [nettle-aes]=90 [nettle-sha256]=67
+  [nsichneu]=15 [picojpeg]=95 [qrduino]=91 [sglib-combined]=72 [slre]=109
+  [statemate]=44 [tarfind]=114 [ud]=117 [wikisort]=75 [xgboost]=56
 )
 progs=${PROGS:-$(cd "$src/src" && ls)}
 
