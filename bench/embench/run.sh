@@ -17,7 +17,9 @@
 #     OUT_DIR/timing.txt.
 #
 # Environment: TALLY (default build/tally), PROGS (space-separated subset),
-# CHECK_ICOUNT, TIMER, RUNS (counted runs, default 5).
+# CHECK_ICOUNT, TIMER, RUNS (counted runs, default 5), GSF (one
+# GLOBAL_SCALE_FACTOR for every program instead of the table's; GSF=1 with
+# CHECK_ICOUNT=1 keeps QEMU's exact count to a few seconds a program).
 #
 # Sizes: GLOBAL_SCALE_FACTOR per program (table below), chosen so QEMU 7.2
 # takes about 0.2 s of CPU time on an AMD EPYC
@@ -61,7 +63,7 @@ C
 
 build() {
   local p=$1
-  local s=${gsf[$p]:-1}
+  local s=${GSF:-${gsf[$p]:-1}}
   riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -misa-spec=2.2 -O2 \
     -ffunction-sections -fdata-sections -Wl,--gc-sections \
     -I"$root/target/include" -I"$out" -I"$src/support" -I"$src/src/$p" \
@@ -89,7 +91,7 @@ for p in $progs; do
     st="MISMATCH (exit qemu $rq tally $rt tally5 $r5)"; fail=1
   fi
   n=$("$tally" run -v "$e" 2>&1 >/dev/null | sed -n 's/^tally: \([0-9,]*\) instructions.*/\1/p' | head -1)
-  line="$p gsf=${gsf[$p]:-1} exit=$rq output=$st tally_instructions=$n"
+  line="$p gsf=${GSF:-${gsf[$p]:-1}} exit=$rq output=$st tally_instructions=$n"
   if [ "${CHECK_ICOUNT:-0}" = 1 ]; then
     q=$(cd "$out" && python3 "$root/tests/diff/qemu_icount.py" "$p.elf" || true)
     line+=" qemu_instructions=$q"
