@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""table.py OUT_DIR: the Markdown table of run.sh's timing.txt and check.txt.
+"""table.py OUT_DIR...: the Markdown table of run.sh's (and coremark.sh's)
+timing.txt and check.txt in each OUT_DIR.
 
 Speed ratio = QEMU time / tally time: the inverse of the median of the
 pair-by-pair A/B ratios (A = tally, B = QEMU), CPU seconds (wall in
@@ -9,10 +10,9 @@ import math
 import re
 import sys
 
-out = sys.argv[1]
 rows = {}
 cur = None
-for line in open(out + "/timing.txt"):
+for line in (l for out in sys.argv[1:] for l in open(out + "/timing.txt")):
     m = re.match(r"== (\S+) tally (.*) vs qemu", line)
     if m:
         cur = (m.group(1), "tally5" if "tally5" in m.group(2) else "func")
@@ -25,7 +25,7 @@ for line in open(out + "/timing.txt"):
     if m and cur:
         rows[cur[0]][cur[1] + "_" + m.group(1)] = 1.0 / float(m.group(2))
 insns = {}
-for line in open(out + "/check.txt"):
+for line in (l for out in sys.argv[1:] for l in open(out + "/check.txt")):
     f = line.split()
     insns[f[0]] = f[4].split("=")[1]
 print("| program | instructions | QEMU cpu s | tally cpu s | tally5 cpu s "
