@@ -25,8 +25,9 @@ out=${2:-/tmp/tally-coremark}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tally=${TALLY:-$root/build/tally}
 qemu_run=$root/scripts/qemu-run.sh
-[ -f "$src/core_main.c" ] && [ -d "$src/simple" ] ||
-  { echo "coremark.sh: $src is not a CoreMark checkout (no core_main.c, simple/)" >&2; exit 2; }
+if [ ! -f "$src/core_main.c" ] || [ ! -d "$src/simple" ]; then
+  echo "coremark.sh: $src is not a CoreMark checkout (no core_main.c, simple/)" >&2; exit 2
+fi
 [ -x "$tally" ] || { echo "coremark.sh: $tally not built (cmake --build build --target tally)" >&2; exit 2; }
 mkdir -p "$out"
 cat > "$out/fixed_clock.c" <<'C'
@@ -59,7 +60,7 @@ fi
 n=$("$tally" run -v "$e" 2>&1 >/dev/null | sed -n 's/^tally: \([0-9,]*\) instructions.*/\1/p' | head -1)
 line="coremark iterations=$it exit=$rq output=$st tally_instructions=$n"
 if [ "${CHECK_ICOUNT:-0}" = 1 ]; then
-  q=$(cd "$out" && python3 "$root/tests/diff/qemu_icount.py" coremark.elf || true)
+  q=$(cd "$out"; python3 "$root/tests/diff/qemu_icount.py" coremark.elf || true)
   line+=" qemu_instructions=$q"
   [ "${n//,/}" = "$q" ] || { line+=" COUNT-MISMATCH"; fail=1; }
 fi

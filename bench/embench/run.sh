@@ -35,8 +35,9 @@ out=${2:-/tmp/tally-embench}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tally=${TALLY:-$root/build/tally}
 qemu_run=$root/scripts/qemu-run.sh
-[ -d "$src/src" ] && [ -f "$src/support/main.c" ] ||
-  { echo "run.sh: $src is not an Embench-IoT checkout (no src/, support/main.c)" >&2; exit 2; }
+if [ ! -d "$src/src" ] || [ ! -f "$src/support/main.c" ]; then
+  echo "run.sh: $src is not an Embench-IoT checkout (no src/, support/main.c)" >&2; exit 2
+fi
 [ -x "$tally" ] || { echo "run.sh: $tally not built (cmake --build build --target tally)" >&2; exit 2; }
 mkdir -p "$out"
 
@@ -93,7 +94,7 @@ for p in $progs; do
   n=$("$tally" run -v "$e" 2>&1 >/dev/null | sed -n 's/^tally: \([0-9,]*\) instructions.*/\1/p' | head -1)
   line="$p gsf=${GSF:-${gsf[$p]:-1}} exit=$rq output=$st tally_instructions=$n"
   if [ "${CHECK_ICOUNT:-0}" = 1 ]; then
-    q=$(cd "$out" && python3 "$root/tests/diff/qemu_icount.py" "$p.elf" || true)
+    q=$(cd "$out"; python3 "$root/tests/diff/qemu_icount.py" "$p.elf" || true)
     line+=" qemu_instructions=$q"
     [ "${n//,/}" = "$q" ] || { line+=" COUNT-MISMATCH"; fail=1; }
   fi
