@@ -295,7 +295,9 @@ bool core_exec_timed(core_cpu *cpu, core_block *first); /* a model without the V
 bool core_exec_timed_vex(core_cpu *cpu, core_block *first); /* ... with them (timing.vex_rules) */
 bool core_exec_timed_vexmin(core_cpu *cpu, core_block *first); /* micro_arch vexriscv-min (vexmin.h) */
 bool core_exec_timed_regions(core_cpu *cpu, core_block *first); /* with address regions (regions.h) */
+bool core_exec_timed_regions_plain(core_cpu *cpu, core_block *first); /* ... for a model without the rules above */
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
+bool core_exec_profiled_plain(core_cpu *cpu, core_block *first); /* ... for a model without the rules above */
 bool core_exec_timed_pmu(core_cpu *cpu, core_block *first); /* timed, listing entered blocks (core_track) */
 bool core_exec(core_cpu *cpu, core_block *first);
 
