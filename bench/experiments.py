@@ -1693,12 +1693,17 @@ def main():
     out()
     out(f"- date: {started.strftime('%Y-%m-%d %H:%M UTC')}")
     out(f"- machine: {cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
-    out(f"- tally: {first_line([tally, '--version'])} ({tally}); this checkout: "
+    # paths inside the checkout are said relative to it: the tables do not
+    # depend on where it was cloned
+    def here(path):
+        rel = os.path.relpath(os.path.abspath(path), REPO)
+        return path if rel.startswith("..") else rel
+    out(f"- tally: {first_line([tally, '--version'])} ({here(tally)}); this checkout: "
         f"git {first_line(['git', '-C', REPO, 'describe', '--always', '--dirty'])}")
-    out(f"- workloads: {build}/target/")
+    out(f"- workloads: {here(build)}/target/")
     out(f"- cross compiler: {first_line(['riscv64-unknown-elf-gcc', '--version'])}")
     out(f"- python: {platform.python_version()}")
-    out(f"- command: bench/experiments.py {' '.join(shlex.quote(a) for a in sys.argv[1:])}".rstrip())
+    out(f"- command: bench/experiments.py {' '.join(shlex.quote(here(a) if os.path.isabs(a) else a) for a in sys.argv[1:])}".rstrip())
     out(f"- working directory of every tally run: the build folder "
         f"(ELF paths target/<flavour>/<name>.elf)")
     out()
