@@ -27,16 +27,17 @@ R_SWEEP = 32
 FAMILIES = {"ice40": "synth_ice40", "xilinx": "synth_xilinx"}
 
 
-def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0):
+def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0, compact=0):
     """Returns (luts, ffs, cells) after synthesis, from yosys' stat."""
     os.makedirs(outdir, exist_ok=True)
     if design == "statmod":
         src, top, params = "statmod.v", "tally_statmod", f"-set S {S} -set P {P} -set N {N} -set R {R}"
-        params += f" -set TOTALS {totals} -set SNAP {snap} -set ARR_RAM {arr_ram}"
+        params += f" -set TOTALS {totals} -set SNAP {snap} -set ARR_RAM {arr_ram} -set COMPACT {compact}"
     else:
         src, top, params = "naive.v", "tally_statmod_naive", f"-set S {S} -set P {P} -set R {R}"
     tag = f"{design}_{family}_{S}_{P}_{N}_{R}" + ("" if totals and snap and not arr_ram else f"_t{totals}_s{snap}")
     tag += f"_a{arr_ram}" if arr_ram else ""
+    tag += f"_c{compact}" if compact else ""
     stat = os.path.join(outdir, tag + ".stat")
     script = (f"read_verilog {os.path.join(HERE, src)}; chparam {params} {top}; "
               f"{FAMILIES[family]} -top {top}; tee -q -o {stat} stat")
