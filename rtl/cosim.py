@@ -23,7 +23,9 @@ of its packets against docs/protocol.md's test vectors.
                                            interval (index, stamps, values,
                                            saturation) the reference's full DATA
   cosim.py vector TB PROTOCOL_MD NAME      drive the RTL to produce the vector
-                                           NAME ('data' at R=12, 'final' at R=16)
+                                           NAME ('data' at R=12, 'final' at R=16,
+                                           'data-compact' at R=12 with COMPACT 1,
+                                           its frame through the relay)
 
 TB is a Verilator testbench built from rtl/tb_statmod.cpp with the same
 S, P, N, R (and TOTALS, SNAP for a small build, 1 1 by default). Exit 0: every packet identical byte for byte; 1: a difference
@@ -318,6 +320,16 @@ def main(a):
         return 0 if ok else 1
     if len(a) in (12, 13) and a[0] == "collect":
         return collect(a[1], a[2], a[3], *map(int, a[4:]))
+    if len(a) == 4 and a[0] == "vector" and a[3] == "data-compact":
+        # the RTL's frames (S 8, P 4, N 4, R 12, COMPACT 1) through the relay
+        tb, md, name = a[1:]
+        got = relay(run_tb(tb, vector_trace("data")), 0x0123456789ABCDEF, 2, 4, 12, 100000, 0)
+        want = doc_vector(md, name)
+        if got[3] == want:
+            print(f"cosim: vector {name}: the RTL's frame, relayed, is docs/protocol.md's packet, byte for byte")
+            return 0
+        print(f"cosim: vector {name} differs\n  rtl {got[3].hex()}\n  doc {want.hex()}")
+        return 1
     if len(a) == 4 and a[0] == "vector":
         tb, md, name = a[1:]
         got = run_tb(tb, vector_trace(name))
