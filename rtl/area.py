@@ -4,7 +4,7 @@
   area.py check OUTDIR           one small iCE40 synthesis (CTest rtl.synth.small)
   area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16)
                                  in the default build and each small build
-                                 (TOTALS, SNAP, ARR_RAM, counter width R),
+                                 (TOTALS, SNAP, ARR_RAM, COMPACT, counter width R),
                                  the table of docs/rtl-area.md
   area.py sweep OUTDIR [DOCS [FAMILIES [KS [R]]]]  the Statistics Module paper's Fig. 3: from 2 of
                                  each, S, P and n raised one at a time (KS, default
@@ -116,23 +116,29 @@ SNOOPP = (1, 16, 16, 64)   # S, P, n, R: 16 code ranges, 16 cycle counters of 64
 SNOOPP_PUBLISHED = (1719, 1129)   # 4-input LUTs, flip-flops (Virtex-II)
 
 
-SMALL_BUILDS = [  # name, R, TOTALS, SNAP, ARR_RAM
+SMALL_BUILDS = [  # name, R, TOTALS, SNAP, ARR_RAM[, COMPACT]
     ("default", 64, 1, 1, 0), ("no totals", 64, 0, 1, 0), ("no snapshot", 64, 1, 0, 0), ("small", 64, 0, 0, 0),
     ("small, ARRs in RAM", 64, 0, 0, 1), ("small, 32-bit counters", 32, 0, 0, 0),
     ("small, 16-bit counters", 16, 0, 0, 0), ("small, ARRs in RAM, 32-bit counters", 32, 0, 0, 1),
-    ("small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1)]
+    ("small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1),
+    ("compact, small", 64, 0, 0, 0, 1), ("compact, small, ARRs in RAM", 64, 0, 0, 1, 1),
+    ("compact, small, 16-bit counters", 16, 0, 0, 0, 1),
+    ("compact, small, ARRs in RAM, 32-bit counters", 32, 0, 0, 1, 1),
+    ("compact, small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1, 1),
+    ("compact, snapshot, ARRs in RAM, 16-bit counters", 16, 0, 1, 1, 1)]
 
 
 def small(outdir, families):
     """SnoopP's configuration (S=1, P=16, n=16) in the default build and each small build."""
-    print("| build | R | TOTALS | SNAP | ARR_RAM | family | LUTs | flip-flops | block RAMs |\n"
-          "|---|--:|--:|--:|--:|---|--:|--:|--:|")
+    print("| build | R | TOTALS | SNAP | ARR_RAM | COMPACT | family | LUTs | flip-flops | block RAMs |\n"
+          "|---|--:|--:|--:|--:|--:|---|--:|--:|--:|")
     S, P, N, _ = SNOOPP
-    for name, R, t, sn, ar in SMALL_BUILDS:
+    for name, R, t, sn, ar, *c in SMALL_BUILDS:
+        cp = c[0] if c else 0
         for fam in families:
-            luts, ffs, cells = synth(outdir, "statmod", fam, S, P, N, R, t, sn, ar)
+            luts, ffs, cells = synth(outdir, "statmod", fam, S, P, N, R, t, sn, ar, cp)
             rams = sum(v for k, v in cells.items() if k.startswith("SB_RAM") or k.startswith("RAMB"))
-            print(f"| {name} | {R} | {t} | {sn} | {ar} | {fam} | {luts} | {ffs} | {rams} |", flush=True)
+            print(f"| {name} | {R} | {t} | {sn} | {ar} | {cp} | {fam} | {luts} | {ffs} | {rams} |", flush=True)
     return 0
 
 
