@@ -99,7 +99,8 @@ module tally_pico_adapter #(
   reg        l_full;
   reg [31:0] l_pc, l_insn;
   reg [7:0]  l_t;
-  reg        l_last, l_taken, l_split;
+  reg [7:0]  l_f;         // its fetch cycles
+  reg        l_last, l_taken;
 
   // decode of the instruction being laid out
   wire        c16 = l_insn[1:0] != 2'b11;
@@ -157,11 +158,15 @@ module tally_pico_adapter #(
   // taken: the next instruction is not the one in sequence, or (a branch to
   // the next address) it took a taken branch's time, 3 + 2 at least
   wire        p_taken = p_branch && (rvfi_pc_rdata != p_seq || p_t >= 8'd5);
+  // the fetch cycles first, at most all but one of its cycles: a taken
+  // branch's are what is left beyond 3 + 2 + its target's fetch (both
+  // cases worked out from p_t, the choice made by p_taken)
+  wire [7:0]  f_taken = (p_t >= 8'd6 + {7'd0, n_split}) ? p_t - 8'd5 - {7'd0, n_split} : 8'd0;
+  wire [7:0]  f_seq = {7'd0, n_split && !p_last && p_t != 8'd1};
+  wire [7:0]  p_f = p_taken ? f_taken : f_seq;
+  // (in the clock after) the issue cycles end at the README time, or with the instruction
   wire        taken = l_taken;
-  // the fetch cycles first; a taken branch's are what is left beyond 3 + 2 + its target's fetch
-  wire [7:0]  tb_rest = l_t - 8'd5 - {7'd0, l_split};
-  wire [7:0]  f_raw = taken ? ((l_t >= 8'd6 + {7'd0, l_split}) ? tb_rest : 8'd0) : {7'd0, l_split && !l_last};
-  wire [7:0]  f = f_raw > l_t - 8'd1 ? l_t - 8'd1 : f_raw;
+  wire [7:0]  f = l_f;
   wire [7:0]  issue_end = (f + base < l_t) ? f + base : l_t;  // cycles from here on: beyond the README time
   wire [63:0] pulses = ({63'd0, is_load} << 2) | ({63'd0, is_store} << 3) | ({63'd0, is_branch} << 5) |
                        ({63'd0, taken} << 6) | ({63'd0, is_jump} << 8) | ({63'd0, is_call} << 9) |
@@ -235,7 +240,7 @@ module tally_pico_adapter #(
       l_full <= p_full && (report || p_last);
       if (p_full && (report || p_last)) begin
         l_pc <= p_pc; l_insn <= p_insn; l_t <= p_t; l_last <= p_last;
-        l_taken <= p_taken; l_split <= n_split;
+        l_taken <= p_taken; l_f <= p_f;
         p_full <= 1'b0;
       end
       if (l_full) begin
