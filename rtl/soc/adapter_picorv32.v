@@ -79,10 +79,12 @@ module tally_pico_adapter #(
   // ---- the core's clock, from its first launch ------------------------------
   reg        started;     // the first launch has happened
   reg        first_seen;  // the first word has arrived
-  reg [31:0] now;         // cycles since the first launch (the cycle of this clock)
-  reg [31:0] launch;      // launch cycle of the instruction to be reported next
+  // the cycles of the instruction to be reported next, were it reported in
+  // this clock (this clock - 1 - its launch): 9 bits, held at 511 (the
+  // layout holds an instruction's cycles at 255)
+  reg [8:0]  age;
   reg        fin_seen;    // the finisher store's transfer happened
-  reg [31:0] fin_at;      // ... at this cycle
+  reg [8:0]  fin_t;       // ... ending the instruction to be reported next after this many cycles
   reg        last_taken;  // the instruction that ends the run has been reported
 
   // ---- the instruction reported, waiting for the next one --------------------
@@ -216,23 +218,26 @@ module tally_pico_adapter #(
 
   // the reported instruction becomes the waiting one; the waiting one is laid out
   wire report = rvfi_valid && started && !last_taken;
-  wire [31:0] r_launch = now - 32'd1;  // the reported instruction ended at now - 2, the next launched at now - 1
-  wire [31:0] r_t_full = r_launch - launch;
+  // (the reported instruction ended in the clock before last, the next
+  // one launched in the last; the finisher store ends with its transfer)
   wire        r_last = fin_seen;
-  wire [31:0] r_t = fin_seen ? fin_at - launch + 32'd1 : r_t_full;
+  wire [8:0]  r_t = fin_seen ? fin_t : age;
 
   integer i;
   always @(posedge clk) begin
     if (rst) begin
-      started <= 1'b0; first_seen <= 1'b0; now <= 32'd0; launch <= 32'd0; fin_seen <= 1'b0; fin_at <= 32'd0;
+      started <= 1'b0; first_seen <= 1'b0; age <= 9'd0; fin_seen <= 1'b0; fin_t <= 9'd0;
       last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       // the core's cycle count: the first launch is the clock after the first word
-      if (!started && first_seen) begin started <= 1'b1; now <= 32'd1; end
-      else if (started) now <= now + 32'd1;
+      if (!started && first_seen) begin started <= 1'b1; age <= 9'd0; end
+      else if (started) age <= report ? 9'd1 : age == 9'd511 ? age : age + 9'd1;
       if (first_fetch && !first_seen) first_seen <= 1'b1;
-      if (finish && started && !fin_seen) begin fin_seen <= 1'b1; fin_at <= now; end
+      if (finish && started && !fin_seen) begin
+        fin_seen <= 1'b1;
+        fin_t <= report ? 9'd2 : age >= 9'd510 ? 9'd511 : age + 9'd2;
+      end
 
       // once the next instruction is known (or it is the last), the waiting
       // one is taken to be laid out, with whether it was a taken branch and
@@ -250,11 +255,10 @@ module tally_pico_adapter #(
       if (report) begin
         p_full <= 1'b1; p_pc <= rvfi_pc_rdata; p_insn <= rvfi_insn;
         p_seq <= rvfi_pc_rdata + (n_c16 ? 32'd2 : 32'd4);
-        p_t <= r_t[31:8] != 0 ? 8'd255 : r_t[7:0];
-        if (r_t[31:8] != 0) overflow <= 1'b1;
+        p_t <= r_t[8] ? 8'd255 : r_t[7:0];
+        if (r_t[8]) overflow <= 1'b1;
         p_last <= r_last;
         if (r_last) last_taken <= 1'b1;
-        launch <= r_launch;
       end
 
       // present the head's cycles
