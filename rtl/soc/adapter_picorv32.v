@@ -30,6 +30,13 @@
 //   is reported. A branch is taken when the next instruction is not the
 //   one in sequence, or (a branch to the next address) when it took 3 + 2
 //   cycles or more.
+// - For the clock rate, the layout is spread over the clocks around the
+//   report (docs/rtl-area.md, "The SoC"): the address in sequence after an
+//   instruction is added up when it is reported; when the next one is
+//   reported, one clock decides whether it was a taken branch and its fetch
+//   cycles, the next clock its issue end and its entry into the queue. An
+//   instruction's cycles are counted from its launch (9 bits, held at 511)
+//   rather than subtracted from a cycle number.
 // - The laid-out instructions wait in a queue of 2^DEPTH_LOG2 entries (a
 //   RAM: block RAM on an FPGA) while the module takes their cycles: after
 //   a MULH (72 cycles) the next two dozen instructions are reported before
