@@ -95,6 +95,34 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
 int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 int core_jt_interp_block(core_cpu *cpu, core_block *blk); /* a JIT_* status */
 
+/* The helpers a timed translation calls, by the rows its run charges:
+ * plain (jit_timed.c, core_jt_*), with a profile (jit_profiled.c,
+ * core_jp_*) or with address regions only (jit_regions.c, core_jr_*);
+ * jit_rows.inc has the last two. */
+typedef struct jit_timed_fns {
+  int (*enter)(core_cpu *cpu, core_block *b);
+  void (*enter_slow)(core_cpu *cpu, core_block *b);
+  void (*entry_miss)(core_cpu *cpu, core_block *b);
+  void (*law)(core_cpu *cpu, core_block *blk);
+  void (*ifetch)(core_cpu *cpu, core_block *blk, uint32_t i);
+  void (*load)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  void (*store)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  void (*muldiv)(core_cpu *cpu, core_block *blk, uint32_t i);
+  void (*branch)(core_cpu *cpu, core_block *blk, uint32_t taken);
+  int64_t (*load_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  int (*store_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  int (*interp_block)(core_cpu *cpu, core_block *blk);
+} jit_timed_fns;
+extern const jit_timed_fns core_jp_fns, core_jr_fns;
+/* the entry's checks (both: the region; core_jp_ctx: the block's record
+ * in the context on top), and the profile's calls, returns and ways out
+ * of a function (core_jp_jump returns the target) */
+void core_jp_region(core_cpu *cpu, core_block *b);
+void core_jr_region(core_cpu *cpu, core_block *b);
+void core_jp_ctx(core_cpu *cpu, core_block *b);
+uint32_t core_jp_jump(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
+void core_jp_leave(core_cpu *cpu, uint32_t last_pc, uint32_t target);
+
 /* A load's value from the slow path (1, 2 or 4 bytes read), sign- or
  * zero-extended by its kind, as the translated fast path does. */
 static inline uint32_t jit_load_extend(uint8_t kind, uint32_t v) {

@@ -164,6 +164,8 @@ bool core_exec(core_cpu *cpu, core_block *first) {
     return cpu->jit && !first ? core_exec_jit(cpu) : core_exec_fast(cpu, first);
   if (cpu->tm->prof || cpu->tm->regions) {
     cpu->track_complete = false; /* these loops list no blocks to fold */
+    if (cpu->jit && !first && !core_jit_timed_why(cpu))
+      return core_exec_jit(cpu); /* translated, with the same charges to the same rows */
     /* a model without the VexRiscv rules runs the loops without their checks */
     bool plain = !cpu->tm->vexmin && !cpu->tm->vex_rules;
     if (cpu->tm->prof)
