@@ -173,9 +173,9 @@ typedef struct lower {
   /* timed: the helpers for the rows the run charges (jit.h), and which:
    * a profile (jit_profiled.c), address regions (both: jit_rows.inc) */
   const jit_timed_fns *fn;
-  bool prof, regions;
-  uint8_t *region_slow, *ctx_slow; /* the entry's checks' jumps to C */
-  uintptr_t region_back, ctx_back;  /* ... and where they come back */
+  bool prof, regions, track; /* track: the PMU's (cpu->track), neither of the others */
+  uint8_t *region_slow, *ctx_slow, *track_slow; /* the entry's checks' jumps to C */
+  uintptr_t region_back, ctx_back, track_back;  /* ... and where they come back */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -201,14 +201,42 @@ static const jit_timed_fns plain_fns = {
   .interp_block = core_jt_interp_block,
 };
 
-/* The helpers for cpu's timed run: a profile's, address regions', or the
- * plain ones. Installing or removing either flushes the block cache and
- * the translations with it (tally_profile_enable, the statistics
- * module's regions), so a translation always has its run's. */
+/* ... once the program has touched the PMU (cpu->track): the blocks
+ * it does not lower run in core_exec's loop for that, which lists the
+ * blocks it enters (core_exec_timed_pmu, as core_jr_interp_block does) */
+static const jit_timed_fns track_fns = {
+  .enter = core_jt_enter,
+  .enter_slow = core_jt_enter_slow,
+  .entry_miss = core_jt_entry_miss,
+  .law = JT_LAW,
+  .ifetch = core_jt_ifetch,
+  .load = core_jt_load,
+  .store = core_jt_store,
+  .muldiv = core_jt_muldiv,
+  .branch = core_jt_branch,
+  .load_slow = core_jt_load_slow,
+  .store_slow = core_jt_store_slow,
+  .interp_block = core_jr_interp_block,
+};
+
+/* The helpers for cpu's timed run: a profile's, address regions', the
+ * PMU's or the plain ones. Installing or removing a profile or regions
+ * flushes the block cache and the translations with it
+ * (tally_profile_enable, the statistics module's regions), and so does
+ * the first PMU access (run.c), so a translation always has its run's. */
 static const jit_timed_fns *timed_fns(const core_cpu *cpu) {
   if (cpu->tm->prof)
     return &core_jp_fns;
-  return cpu->tm->regions ? &core_jr_fns : &plain_fns;
+  if (cpu->tm->regions)
+    return &core_jr_fns;
+  return cpu->track ? &track_fns : &plain_fns;
+}
+
+/* ENTER of the PMU loop (PMU_TRACK): a block entered with no executions
+ * left to fold is listed */
+static void jit_track(core_cpu *cpu, core_block *b) {
+  if (b->cached)
+    core_track(cpu, b);
 }
 
 /* eax = x[r], unless it holds it already */
@@ -419,6 +447,11 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     x86_alu_rr(b, false, ALU_CMP, RCX, RSI);
     l->region_slow = x86_jcc_fwd(b, CC_NE);
     l->region_back = run_addr(l, b->p);
+  }
+  if (l->track) { /* ENTER of the PMU loop: a block with no executions to fold is listed */
+    x86_alu_mi64(b, ALU_CMP, BT(execs), 0);
+    l->track_slow = x86_jcc_fwd(b, CC_E);
+    l->track_back = run_addr(l, b->p);
   }
   if (l->prof) { /* ENTER: the block's record in the context on top (ctx_count.h) */
     x86_load64(b, RCX, BT(cc));
@@ -847,13 +880,14 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     return NULL;
   }
   l->timed = cpu->tm != NULL;
-  l->prof = l->regions = false;
-  l->region_slow = l->ctx_slow = NULL;
+  l->prof = l->regions = l->track = false;
+  l->region_slow = l->ctx_slow = l->track_slow = NULL;
   if (l->timed) {
     timing *tm = cpu->tm;
     l->fn = timed_fns(cpu);
     l->prof = tm->prof != NULL;
     l->regions = tm->regions != NULL;
+    l->track = cpu->track && !l->prof && !l->regions;
     bool dc = tm->dcache_on && tm->dcache.touch == CACHE_TOUCH_LRU2 && !tm->model.dcache.store_load_replay;
     l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
     l->inline_load = dc;
@@ -903,6 +937,12 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     emit_timed_call(l, (const void *)(l->prof ? core_jp_region : core_jr_region), 0);
     emit_entry_regs(l);
     x86_jmp(b, l->region_back);
+  }
+  if (l->track_slow) {
+    x86_patch_here(b, l->track_slow);
+    emit_timed_call(l, (const void *)jit_track, 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->track_back);
   }
   if (l->ctx_slow) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow);

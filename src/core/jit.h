@@ -120,6 +120,8 @@ extern const jit_timed_fns core_jp_fns, core_jr_fns;
 void core_jp_region(core_cpu *cpu, core_block *b);
 void core_jr_region(core_cpu *cpu, core_block *b);
 void core_jp_ctx(core_cpu *cpu, core_block *b);
+/* a block not lowered, run by core_exec's loop for the run (either) */
+int core_jr_interp_block(core_cpu *cpu, core_block *blk);
 uint32_t core_jp_jump(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
 void core_jp_leave(core_cpu *cpu, uint32_t last_pc, uint32_t target);
 

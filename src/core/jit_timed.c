@@ -33,8 +33,6 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
       tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.device_bus ||
       tm->model.dcache.store_load_replay)
     return "the core model's pipeline rules are not translated";
-  if (cpu->track)
-    return "the PMU is read";
   return NULL;
 }
 

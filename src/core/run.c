@@ -98,6 +98,8 @@ static void step(core_cpu *cpu, uint32_t max) {
     uint64_t totals[SIG_COUNT];
     bool pmu = b->timing->pmu; /* one instruction that reads or sets a counter: its boundaries */
     if (pmu) {
+      if (!cpu->track && cpu->jit)
+        cpu->flush_pending = true; /* translations made before list no blocks (jit.c, timed_fns) */
       cpu->track = true; /* from now on the timed loop lists the blocks it enters */
       pmu_totals(cpu, totals, true);
       pmu_step_begin(&cpu->tm->pmu, totals);
