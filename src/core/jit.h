@@ -75,9 +75,9 @@ bool core_jit_write_stubs(core_jit *j);
  * in a timed run (cpu->tm) as core_exec_timed(cpu, NULL). */
 bool core_exec_jit(core_cpu *cpu);
 
-/* Why a timed run cannot be translated (a profile, address regions, PMU
- * tracking, a core model's pipeline rules the translator lacks), or NULL
- * when it can (functional runs too). jit_timed.c. */
+/* Why a timed run cannot be translated (a core model's pipeline rules the
+ * translator lacks), or NULL when it can (functional runs too; with a
+ * profile, address regions or PMU tracking too). jit_timed.c. */
 const char *core_jit_timed_why(const core_cpu *cpu);
 
 /* What translated code calls in timed runs (jit_timed.c): the timed

@@ -8,17 +8,19 @@
  * helpers are built on the interpreter's own (exec_loop.inc, compiled here
  * without its loop), so the two engines share every rule.
  *
- * Only the timed loop of core_exec_timed is mirrored: no profile, no
- * address regions, no PMU tracking, and none of the pipeline rules of the
- * VexRiscv and PicoRV32 models (fetch_ahead, wrong_path_fill, taken_path_fill, a
- * micro_arch other than generic, device_bus). Runs that need one
+ * These mirror the timed loop of core_exec_timed (and its PMU variant,
+ * whose block listing jit.c emits): a profile and address regions have
+ * helpers of their own (jit_rows.inc, compiled as jit_profiled.c and
+ * jit_regions.c). None of the pipeline rules of the VexRiscv and PicoRV32
+ * models (fetch_ahead, wrong_path_fill, taken_path_fill, a micro_arch
+ * other than generic, device_bus) is mirrored: runs that need one
  * interpret.
  */
 #define TIMED 1
 #define VEXMIN 0 /* never translated (core_jit_timed_why) */
 #define PROFILED 0
 #define REGIONS 0
-#define TIMING_NO_ROWS    /* never with a profile (core_jit_timed_why) */
+#define TIMING_NO_ROWS    /* never with a profile (jit.c's timed_fns) */
 #define TIMING_NO_REGIONS /* ... nor with address regions */
 #define EXEC_LOOP_HELPERS_ONLY
 #include "exec_loop.inc"
