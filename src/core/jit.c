@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "jit.h"
 
@@ -443,8 +444,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   *nofit2 = x86_jcc_fwd(b, CC_A);
   if (l->regions) { /* ENTER: a block of another region switches it */
     x86_movzx16(b, RCX, TM(region));
-    x86_movzx16(b, RSI, BT(region));
-    x86_alu_rr(b, false, ALU_CMP, RCX, RSI);
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)blk->timing->region);
     l->region_slow = x86_jcc_fwd(b, CC_NE);
     l->region_back = run_addr(l, b->p);
   }
@@ -932,8 +932,23 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }
-  if (l->region_slow) { /* ENTER's region switch; then FITS's registers again */
+  if (l->region_slow) { /* ENTER's region switch (timing_region_switch) */
     x86_patch_here(b, l->region_slow);
+    timing_regions *r = cpu->tm->regions; /* installed for as long as this code lives */
+    uint16_t region = blk->timing->region;
+    /* no open marker to close: inline */
+    x86_alu_mi32(b, ALU_CMP, TM(markers), 0);
+    uint8_t *markers = x86_jcc_fwd(b, CC_NE);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)r);
+    x86_load64(b, RCX, TM(cycle));
+    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RCX);
+    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)(r->rows + (size_t)region * SIG_COUNT));
+    x86_store64(b, TM(region_row), RCX);
+    x86_mov_imm32(b, RCX, region);
+    x86_store16(b, TM(region), RCX);
+    x86_jmp(b, l->region_back);
+    /* then FITS's registers again */
+    x86_patch_here(b, markers);
     emit_timed_call(l, (const void *)(l->prof ? core_jp_region : core_jr_region), 0);
     emit_entry_regs(l);
     x86_jmp(b, l->region_back);
