@@ -160,6 +160,14 @@ typedef struct slow_path {
   uint32_t op;
 } slow_path;
 
+typedef struct cold_call {
+  uint8_t *from;     /* rel32 of the jump that goes to it */
+  uint8_t *resume;   /* where the fast path goes on */
+  const void *fn;
+  uint32_t op;
+  bool addr_arg;
+} cold_call;
+
 typedef struct lower {
   x86_buf b;
   core_cpu *cpu;
@@ -168,6 +176,8 @@ typedef struct lower {
   const void **slots;
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
+  cold_call cold[CORE_BLOCK_MAX_OPS];
+  uint32_t ncold;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
@@ -210,27 +220,29 @@ static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
 
 /* cache_probe of a two-way LRU cache for a tag known now: falls through
  * on a hit (the way used is marked), returns the jump taken on a miss.
- * Clobbers rax. */
+ * Which way holds the line decides no branch (as in cache_probe): a
+ * branch on the way is one the host predicts badly. Clobbers rax, rcx,
+ * rdx. */
 static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   x86_buf *b = &l->b;
   uint32_t set = tag & c->set_mask;
   x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
+  x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
   x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 4), (int32_t)tag);
-  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
-  x86_store_imm32(b, x86_m(RAX, 0), 0);
-  uint8_t *hit = x86_jmp_fwd(b);
-  x86_patch_here(b, not1);
+  x86_setcc(b, CC_E, RCX); /* w */
   x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_setcc(b, CC_E, RDX);
+  x86_alu_rr(b, false, ALU_OR, RDX, RCX);
+  uint8_t *miss = x86_jcc_fwd(b, CC_E);
+  x86_alu_ri(b, false, ALU_XOR, RCX, 1);
   x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
-  x86_store_imm32(b, x86_m(RAX, 0), 1);
-  x86_patch_here(b, hit);
+  x86_store32(b, x86_m(RAX, 0), RCX);
   return miss;
 }
 
 /* The same for the address in eax (kept): a store's hit marks the line
- * dirty (timing_store_hit). Clobbers rcx, rdx, rsi. */
+ * dirty (timing_store_hit). Clobbers rcx, rdx, rsi, r8, r9. */
 static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_buf *b = &l->b;
   x86_mov_rr(b, RCX, RAX);
@@ -238,41 +250,41 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
+  x86_alu_rr(b, false, ALU_XOR, R8, R8);
+  x86_alu_rr(b, false, ALU_XOR, R9, R9);
   x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
-  uint8_t *hit = NULL, *miss = NULL;
-  for (int w = 1; w >= 0; w--) {
-    if (w == 0) {
-      x86_patch_here(b, not1);
-      x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
-      miss = x86_jcc_fwd(b, CC_NE);
-    }
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
-    x86_store_imm32(b, x86_mis(RSI, RDX, 2, 0), (uint32_t)(w ^ 1));
-    if (store) { /* dirty[2 * set + w] */
-      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
-      x86_store_imm8(b, x86_mis(RSI, RDX, 1, w), 1);
-    }
-    if (w == 1)
-      hit = x86_jmp_fwd(b);
+  x86_setcc(b, CC_E, R8); /* w */
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
+  x86_setcc(b, CC_E, R9);
+  x86_alu_rr(b, false, ALU_OR, R9, R8);
+  uint8_t *miss = x86_jcc_fwd(b, CC_E);
+  x86_mov_rr(b, R9, R8);
+  x86_alu_ri(b, false, ALU_XOR, R9, 1);
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
+  x86_store32(b, x86_mis(RSI, RDX, 2, 0), R9);
+  if (store) { /* dirty[2 * set + w] */
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
+    x86_lea64(b, RDX, x86_mis(R8, RDX, 1, 0));
+    x86_store_imm8(b, x86_mis(RSI, RDX, 0, 0), 1);
   }
-  x86_patch_here(b, hit);
   return miss;
 }
 
+/* A call made out of the fast path's line: a cache miss's */
+static void add_cold(lower *l, uint8_t *from, const void *fn, uint32_t i, bool addr_arg) {
+  cold_call *c = &l->cold[l->ncold++];
+  *c = (cold_call){.from = from, .resume = l->b.p, .fn = fn, .op = i, .addr_arg = addr_arg};
+}
+
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
- * it can be, the call on a miss (which looks up again: a miss changed
- * nothing) */
+ * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
   if (!(store ? l->inline_store : l->inline_load)) {
     emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  uint8_t *done = x86_jmp_fwd(&l->b);
-  x86_patch_here(&l->b, miss);
-  emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
-  x86_patch_here(&l->b, done);
+  add_cold(l, miss, store ? (const void *)core_jt_store_miss : (const void *)core_jt_load_miss, i, true);
 }
 
 /* T_IFETCH of fetch op i (not the first) */
@@ -290,9 +302,10 @@ static void emit_ifetch(lower *l, uint32_t i) {
   x86_store_imm32(b, TM(fetch_line), line);
   uint8_t *done = x86_jmp_fwd(b);
   x86_patch_here(b, same);
-  x86_patch_here(b, miss);
-  emit_timed_call(l, (const void *)core_jt_ifetch, i);
+  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_ICACHE_ACCESS]), 1); /* the same line: both pulses counted again */
+  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_ICACHE_HIT]), 1);
   x86_patch_here(b, done);
+  add_cold(l, miss, (const void *)core_jt_ifetch_miss, i, false);
   l->eax_reg = -1;
 }
 
@@ -459,6 +472,12 @@ static void emit_slow_paths(lower *l) {
       x86_jcc(&l->b, CC_NE, (uintptr_t)l->j->out);
     }
     x86_jmp(&l->b, run_addr(l, s->resume));
+  }
+  for (uint32_t k = 0; k < l->ncold; k++) {
+    cold_call *c = &l->cold[k];
+    x86_patch_here(&l->b, c->from);
+    emit_helper_call(l, c->fn, c->op, c->addr_arg);
+    x86_jmp(&l->b, run_addr(l, c->resume));
   }
 }
 
@@ -724,6 +743,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->j = j;
   l->blk = blk;
   l->nslow = 0;
+  l->ncold = 0;
   l->eax_reg = -1;
   l->slots = core_jit_slots(j);
   if (!l->slots) {

@@ -87,6 +87,10 @@ void core_jt_law(core_cpu *cpu, core_block *blk); /* TALLY_CHECK_LAWS builds onl
 void core_jt_enter_slow(core_cpu *cpu, core_block *b);
 void core_jt_entry_miss(core_cpu *cpu, core_block *b);
 void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i);
+/* ... after the inline lookup missed (nothing changed by it) */
+void core_jt_ifetch_miss(core_cpu *cpu, core_block *blk, uint32_t i);
+void core_jt_load_miss(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+void core_jt_store_miss(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);

@@ -110,6 +110,19 @@ void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i) {
   }
 }
 
+/* T_IFETCH when the line is new and the inline lookup missed */
+void core_jt_ifetch_miss(core_cpu *cpu, core_block *blk, uint32_t i) {
+  timing *tm = cpu->tm;
+  const core_op *op = &blk->ops[i];
+  uint64_t now = now_at(tm, blk, i);
+  if (op[-1].kind != K_IFETCH || tm->insn_start_op != op - 1)
+    tm->insn_start = now;
+  tm->insn_start_op = op;
+  timing_count(tm, SIG_ICACHE_ACCESS, -1);
+  timing_count(tm, SIG_ICACHE_HIT, -1);
+  timing_fetch_slow(tm, (uint32_t)op->imm, now, 0);
+}
+
 static unsigned access_size(uint8_t kind) {
   switch (kind) {
   case K_LW: case K_SW: return 4;
@@ -144,6 +157,20 @@ void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
     timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
     timing_dcache_miss(tm, a, now, true);
   }
+}
+
+/* T_LOAD and T_STORE after the inline lookup of a two-way LRU D-cache
+ * missed (never with store_load_replay: no store is pending) */
+void core_jt_load_miss(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
+  timing *tm = cpu->tm;
+  timing_count(tm, SIG_DCACHE_READ_HIT, -1);
+  timing_dcache_miss(tm, a, now_at(tm, blk, i), false);
+}
+
+void core_jt_store_miss(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
+  timing *tm = cpu->tm;
+  timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
+  timing_dcache_miss(tm, a, now_at(tm, blk, i), true);
 }
 
 /* T_MULDIV, before the op writes its result */
