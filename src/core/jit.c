@@ -160,12 +160,15 @@ typedef struct slow_path {
   uint32_t op;
 } slow_path;
 
+/* a cache miss, called out of the fast path's line with what it needs
+ * known at translation (the cycle of the access as tm->cycle less a
+ * constant), so that the call reads nothing of the block's own */
+enum { COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
   uint8_t *resume;   /* where the fast path goes on */
-  const void *fn;
   uint32_t op;
-  bool addr_arg;
+  int kind;
 } cold_call;
 
 typedef struct lower {
@@ -270,10 +273,41 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   return miss;
 }
 
-/* A call made out of the fast path's line: a cache miss's */
-static void add_cold(lower *l, uint8_t *from, const void *fn, uint32_t i, bool addr_arg) {
+/* A miss's call, made out of the fast path's line; it goes on here */
+static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
   cold_call *c = &l->cold[l->ncold++];
-  *c = (cold_call){.from = from, .resume = l->b.p, .fn = fn, .op = i, .addr_arg = addr_arg};
+  *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
+}
+
+/* the call of a cold_call (jit_timed.c has the helpers); the address of
+ * a data access in eax */
+static void emit_cold(lower *l, const cold_call *c) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  const core_op *op = &l->blk->ops[c->op];
+  uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
+  x86_mov_rr64(b, RDI, R15);
+  switch (c->kind) {
+  case COLD_LOAD: case COLD_STORE:
+    x86_mov_rr(b, RSI, RAX);
+    x86_mov_imm32(b, RDX, delta);
+    x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
+    break;
+  case COLD_IFETCH:
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
+    x86_mov_imm32(b, RDX, delta);
+    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
+    x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
+    x86_call_abs(b, (const void *)core_jt_ifetch_miss);
+    break;
+  default: /* COLD_ENTRY */
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
+    x86_mov_imm32(b, RDX, bt->static_cycles);
+    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
+    x86_call_abs(b, (const void *)core_jt_entry_fill);
+    break;
+  }
+  x86_jmp(b, run_addr(l, c->resume));
 }
 
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
@@ -284,7 +318,7 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  add_cold(l, miss, store ? (const void *)core_jt_store_miss : (const void *)core_jt_load_miss, i, true);
+  add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
 }
 
 /* T_IFETCH of fetch op i (not the first) */
@@ -305,7 +339,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_ICACHE_ACCESS]), 1); /* the same line: both pulses counted again */
   x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_ICACHE_HIT]), 1);
   x86_patch_here(b, done);
-  add_cold(l, miss, (const void *)core_jt_ifetch_miss, i, false);
+  add_cold(l, miss, COLD_IFETCH, i);
   l->eax_reg = -1;
 }
 
@@ -367,9 +401,13 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     uint8_t *same = x86_jcc_fwd(b, CC_E);
     if (l->inline_fetch) {
-      *miss = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
+      uint8_t *m = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
       x86_store_imm32(b, TM(fetch_line), line);
       x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+      x86_patch_here(b, same);
+      add_cold(l, m, COLD_ENTRY, 0);
+      l->eax_reg = -1;
+      return nofit;
     } else {
       *miss = x86_jmp_fwd(b);
     }
@@ -474,10 +512,8 @@ static void emit_slow_paths(lower *l) {
     x86_jmp(&l->b, run_addr(l, s->resume));
   }
   for (uint32_t k = 0; k < l->ncold; k++) {
-    cold_call *c = &l->cold[k];
-    x86_patch_here(&l->b, c->from);
-    emit_helper_call(l, c->fn, c->op, c->addr_arg);
-    x86_jmp(&l->b, run_addr(l, c->resume));
+    x86_patch_here(&l->b, l->cold[k].from);
+    emit_cold(l, &l->cold[k]);
   }
 }
 

@@ -87,10 +87,15 @@ void core_jt_law(core_cpu *cpu, core_block *blk); /* TALLY_CHECK_LAWS builds onl
 void core_jt_enter_slow(core_cpu *cpu, core_block *b);
 void core_jt_entry_miss(core_cpu *cpu, core_block *b);
 void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i);
-/* ... after the inline lookup missed (nothing changed by it) */
-void core_jt_ifetch_miss(core_cpu *cpu, core_block *blk, uint32_t i);
-void core_jt_load_miss(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
-void core_jt_store_miss(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+/* The misses of the inline lookups of two-way LRU caches (nothing changed
+ * by the lookup), the access's cycle as tm->cycle - delta: a fetch op's
+ * (op, its line, and whether the op before it is a fetch op too), a
+ * block's first fetch (delta: the block's static cycles), a load's or a
+ * store's (never with store_load_replay). */
+void core_jt_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch);
+void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
+void core_jt_load_miss(timing *tm, uint32_t addr, uint32_t delta);
+void core_jt_store_miss(timing *tm, uint32_t addr, uint32_t delta);
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);

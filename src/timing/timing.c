@@ -255,37 +255,48 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
+/* An I-cache miss's fill, stall and counts (the access counted already) */
+static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
+  pulse(t, SIG_ICACHE_MISS);
+  if (t->icache_miss_fn)
+    t->icache_miss_fn(t->icache_miss_ctx, line_addr);
+  /* the I-cache's own flush after reset comes before the first fill */
+  uint32_t flush = t->reset_flush;
+  if (flush) {
+    t->reset_flush = 0;
+    compute_bounds(t);
+  }
+  if (ahead > now)
+    ahead = (uint32_t)now;
+  uint32_t stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
+                   t->model.icache.refill_cycles;
+  stall = stall > ahead ? stall - ahead : 0;
+  charge(t, SIG_STALL_ICACHE, stall);
+  return stall;
+}
+
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
-  uint32_t stall;
-  if (t->model.icache.enabled) {
-    pulse(t, SIG_ICACHE_ACCESS);
-    cache_result r = cache_access(&t->icache, line_addr, false);
-    if (r.hit) {
-      pulse(t, SIG_ICACHE_HIT);
-      return 0;
-    }
-    pulse(t, SIG_ICACHE_MISS);
-    if (t->icache_miss_fn)
-      t->icache_miss_fn(t->icache_miss_ctx, line_addr);
-    /* the I-cache's own flush after reset comes before the first fill */
-    uint32_t flush = t->reset_flush;
-    if (flush) {
-      t->reset_flush = 0;
-      compute_bounds(t);
-    }
-    if (ahead > now)
-      ahead = (uint32_t)now;
-    stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
-            t->model.icache.refill_cycles;
-    stall = stall > ahead ? stall - ahead : 0;
-  } else {
+  if (!t->model.icache.enabled)
     return 0; /* uncached fetches are static costs (timing_static.c) */
+  pulse(t, SIG_ICACHE_ACCESS);
+  cache_result r = cache_access(&t->icache, line_addr, false);
+  if (r.hit) {
+    pulse(t, SIG_ICACHE_HIT);
+    return 0;
   }
-  charge(t, SIG_STALL_ICACHE, stall);
-  return stall;
+  return fetch_fill(t, line_addr, now, ahead);
+}
+
+uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
+  t->fetch_line = line_addr;
+  if (timing_in_sram(t, line_addr))
+    return 0;
+  pulse(t, SIG_ICACHE_ACCESS);
+  cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
+  return fetch_fill(t, line_addr, now, 0);
 }
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
