@@ -182,19 +182,118 @@ typedef struct lower {
   cold_call cold[CORE_BLOCK_MAX_OPS];
   uint32_t ncold;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
+  int8_t held[6];    /* the guest register each of copy_regs holds a copy of, or -1 */
+  uint32_t next_copy; /* the copy register to take next (round robin) */
+  uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
 
+/* Copies of guest registers in host registers, between the memory
+ * accesses and calls of a block: x[] in memory is always up to date (every
+ * result is stored), the copies only spare a reload, so that a chain of
+ * operations does not wait on a store and a load of each value. The copy
+ * registers are the caller-saved ones no straight-line ALU op uses;
+ * anything that may clobber them (a call, a memory access and its slow
+ * paths, a cache lookup) forgets every copy (forget_copies). */
+static const int copy_regs[6] = {R8, R9, R10, R11, RSI, RDI};
+#define NCOPY ((int)(sizeof copy_regs / sizeof copy_regs[0]))
+
+static void forget_copies(lower *l) {
+  for (int k = 0; k < NCOPY; k++)
+    l->held[k] = -1;
+}
+
+/* the host register holding a copy of x[r], or -1 */
+static int copy_of(const lower *l, unsigned r) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->held[k] == (int)r)
+      return copy_regs[k];
+  return -1;
+}
+
+/* x[rd] was written in memory: its copies are stale */
+static void wrote(lower *l, unsigned rd) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->held[k] == (int)rd)
+      l->held[k] = -1;
+  if (l->eax_reg == (int)rd)
+    l->eax_reg = -1;
+}
+
+/* host register r = x[g] */
+static void load_reg(lower *l, int r, unsigned g) {
+  int c = copy_of(l, g);
+  if (c >= 0)
+    x86_mov_rr(&l->b, r, c);
+  else
+    x86_load32(&l->b, r, XREG(g));
+}
+
 /* eax = x[r], unless it holds it already */
 static void load_eax(lower *l, unsigned r) {
   if (l->eax_reg != (int)r)
-    x86_load32(&l->b, RAX, XREG(r));
+    load_reg(l, RAX, r);
 }
 
-/* after x[rd] = eax: eax holds rd's value */
-static void eax_is(lower *l, unsigned rd) { l->eax_reg = rd == CORE_REG_SINK ? -1 : (int)rd; }
+/* eax (op)= x[r] */
+static void alu_eax(lower *l, int alu, unsigned r) {
+  int c = copy_of(l, r);
+  if (c >= 0)
+    x86_alu_rr(&l->b, false, alu, RAX, c);
+  else
+    x86_alu_rm(&l->b, alu, RAX, XREG(r));
+}
+
+/* Whether op k of the block can keep the copies: an ALU op with no call
+ * (in a timed run, a multiply, divide or shift may call, T_MULDIV) */
+static bool keeps_copies(const lower *l, const core_op *op) {
+  switch (op->kind) {
+  case K_LUI: case K_AUIPC: case K_NOP: case K_FENCE:
+  case K_ADDI: case K_XORI: case K_ORI: case K_ANDI: case K_SLTI: case K_SLTIU:
+  case K_SLLI: case K_SRLI: case K_SRAI:
+  case K_ADD: case K_SUB: case K_XOR: case K_OR: case K_AND: case K_SLT: case K_SLTU:
+    return true;
+  case K_SLL: case K_SRL: case K_SRA:
+  case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
+  case K_DIV: case K_DIVU: case K_REM: case K_REMU:
+    return !(l->timed && l->cpu->tm->dynamic_muldiv);
+  default:
+    return false;
+  }
+}
+
+/* Whether a copy of x[rd], written by op l->cur, would be read: by an op
+ * after the next one (the next finds it in eax, or reads it as rs2),
+ * before rd is written again or the copies are forgotten. Reads are
+ * guessed from rs1 and rs2 whatever the kind: a wrong guess costs a move,
+ * never a wrong value. */
+static bool copy_wanted(const lower *l, unsigned rd) {
+  const core_block *blk = l->blk;
+  for (uint32_t j = l->cur + 1; j < blk->n_ops; j++) {
+    const core_op *op = &blk->ops[j];
+    if (op->rs2 == rd || (op->rs1 == rd && j > l->cur + 1))
+      return true;
+    if (op->rd == rd || !keeps_copies(l, op))
+      return false;
+  }
+  return false;
+}
+
+/* after x[rd] = eax: eax holds rd's value, and so does a copy register
+ * when one is wanted */
+static void eax_is(lower *l, unsigned rd) {
+  wrote(l, rd);
+  if (rd == CORE_REG_SINK)
+    return;
+  l->eax_reg = (int)rd;
+  if (!copy_wanted(l, rd))
+    return;
+  int k = (int)(l->next_copy++ % NCOPY);
+  x86_mov_rr(&l->b, copy_regs[k], RAX);
+  l->held[k] = (int8_t)rd;
+}
 
 static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
 
@@ -207,6 +306,7 @@ static void emit_chain(lower *l, int s, uint32_t target) {
 
 /* calls fn(cpu, blk, i, ecx = eax) */
 static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg) {
+  forget_copies(l);
   if (addr_arg)
     x86_mov_rr(&l->b, RCX, RAX);
   x86_mov_rr64(&l->b, RDI, RBX);
@@ -341,6 +441,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   x86_patch_here(b, done);
   add_cold(l, miss, COLD_IFETCH, i);
   l->eax_reg = -1;
+  forget_copies(l); /* the miss's call clobbers them */
 }
 
 /* T_BRANCH(taken) */
@@ -465,9 +566,11 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   default: x86_load32(&l->b, RDX, m); break;
   }
   x86_store32(&l->b, XREG(op->rd), RDX);
+  wrote(l, op->rd);
   if (l->timed) /* T_LOAD: eax is the address still */
     emit_data_access(l, i, false);
   s->resume = l->b.p;
+  forget_copies(l); /* the slow paths and the lookup clobber them */
 }
 
 static void emit_store(lower *l, uint32_t i, const core_op *op) {
@@ -478,7 +581,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   x86_shift_ri(&l->b, false, SH_SHR, RDX, WATCH_SHIFT);
   x86_cmp_mem8_imm(&l->b, x86_mi(R13, RDX, 0), 0);
   s->from[1] = x86_jcc_fwd(&l->b, CC_NE);
-  x86_load32(&l->b, RDX, XREG(op->rs2));
+  load_reg(l, RDX, op->rs2);
   x86_mem m = x86_mi(R12, RCX, 0);
   if (n == 4)
     x86_store32(&l->b, m, RDX);
@@ -489,6 +592,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   if (l->timed) /* T_STORE: eax is the address still */
     emit_data_access(l, i, true);
   s->resume = l->b.p;
+  forget_copies(l);
 }
 
 static void emit_slow_paths(lower *l) {
@@ -523,7 +627,7 @@ static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
   if (imm)
     x86_alu_ri(&l->b, false, alu, RAX, op->imm);
   else
-    x86_alu_rm(&l->b, alu, RAX, XREG(op->rs2));
+    alu_eax(l, alu, op->rs2);
   x86_store32(&l->b, XREG(op->rd), RAX);
   eax_is(l, op->rd);
 }
@@ -534,9 +638,10 @@ static void emit_set(lower *l, const core_op *op, int cc, bool imm) {
   if (imm)
     x86_alu_ri(&l->b, false, ALU_CMP, RAX, op->imm);
   else
-    x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
+    alu_eax(l, ALU_CMP, op->rs2);
   x86_setcc(&l->b, cc, RCX);
   x86_store32(&l->b, XREG(op->rd), RCX);
+  wrote(l, op->rd);
   l->eax_reg = op->rd == op->rs1 ? -1 : op->rs1;
 }
 
@@ -545,7 +650,7 @@ static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
   if (imm) {
     x86_shift_ri(&l->b, false, sh, RAX, (uint8_t)(op->imm & 31));
   } else {
-    x86_load32(&l->b, RCX, XREG(op->rs2));
+    load_reg(l, RCX, op->rs2);
     x86_shift_rcl(&l->b, sh, RAX);
   }
   x86_store32(&l->b, XREG(op->rd), RAX);
@@ -572,8 +677,8 @@ static void emit_mulh(lower *l, const core_op *op, bool sign1, bool sign2) {
 static void emit_div(lower *l, const core_op *op) {
   bool sign = op->kind == K_DIV || op->kind == K_REM, rem = op->kind == K_REM || op->kind == K_REMU;
   x86_buf *b = &l->b;
-  x86_load32(b, RAX, XREG(op->rs1));
-  x86_load32(b, RCX, XREG(op->rs2));
+  load_reg(l, RAX, op->rs1);
+  load_reg(l, RCX, op->rs2);
   x86_test_rr(b, RCX, RCX);
   uint8_t *zero = x86_jcc_fwd(b, CC_E), *ovf = NULL, *norm = NULL;
   if (sign) {
@@ -605,12 +710,13 @@ static void emit_div(lower *l, const core_op *op) {
     x86_store_imm32(b, XREG(op->rd), UINT32_MAX);
   x86_patch_here(b, done1);
   x86_patch_here(b, done2);
+  wrote(l, op->rd);
   l->eax_reg = -1;
 }
 
 static void emit_branch(lower *l, const core_op *op, int cc) {
   load_eax(l, op->rs1);
-  x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
+  alu_eax(l, ALU_CMP, op->rs2);
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
   if (l->timed) { /* T_BRANCH(0) */
     emit_branch_timing(l, 0);
@@ -641,6 +747,7 @@ static void emit_indirect(lower *l) {
  * cannot be reached). */
 static bool lower_op(lower *l, uint32_t i) {
   const core_op *op = &l->blk->ops[i];
+  l->cur = i;
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
   if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
@@ -652,15 +759,13 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC:
     x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
-    if (l->eax_reg == op->rd)
-      l->eax_reg = -1;
+    wrote(l, op->rd);
     return true;
   case K_NOP: case K_FENCE: return true;
   case K_ADDI:
     if (op->rs1 == 0) {
       x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
-      if (l->eax_reg == op->rd)
-        l->eax_reg = -1;
+      wrote(l, op->rd);
       return true;
     }
     emit_alu(l, op, ALU_ADD, true);
@@ -685,7 +790,10 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_SRA: emit_shift(l, op, SH_SAR, false); return true;
   case K_MUL:
     load_eax(l, op->rs1);
-    x86_imul_rm(b, RAX, XREG(op->rs2));
+    if (copy_of(l, op->rs2) >= 0)
+      x86_op_reg(b, false, 0x0faf, RAX, copy_of(l, op->rs2)); /* imul eax, r32 */
+    else
+      x86_imul_rm(b, RAX, XREG(op->rs2));
     x86_store32(b, XREG(op->rd), RAX);
     eax_is(l, op->rd);
     return true;
@@ -780,6 +888,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->blk = blk;
   l->nslow = 0;
   l->ncold = 0;
+  l->next_copy = 0;
+  forget_copies(l);
   l->eax_reg = -1;
   l->slots = core_jit_slots(j);
   if (!l->slots) {
