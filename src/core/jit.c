@@ -163,7 +163,7 @@ typedef struct slow_path {
 /* a cache miss, called out of the fast path's line with what it needs
  * known at translation (the cycle of the access as tm->cycle less a
  * constant), so that the call reads nothing of the block's own */
-enum { COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY };
+enum { COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY, COLD_IFETCH_C /* core_jt_ifetch */ };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
   uint8_t *resume;   /* where the fast path goes on */
@@ -179,7 +179,7 @@ typedef struct lower {
   const void **slots;
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
-  cold_call cold[CORE_BLOCK_MAX_OPS];
+  cold_call cold[2 * CORE_BLOCK_MAX_OPS + 1]; /* two a fetch op at most, one a memory access, one the entry */
   uint32_t ncold;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[6];    /* the guest register each of copy_regs holds a copy of, or -1 */
@@ -386,6 +386,11 @@ static void emit_cold(lower *l, const cold_call *c) {
   const block_timing *bt = l->blk->timing;
   const core_op *op = &l->blk->ops[c->op];
   uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
+  if (c->kind == COLD_IFETCH_C) {
+    emit_helper_call(l, (const void *)core_jt_ifetch, c->op, false);
+    x86_jmp(b, run_addr(l, c->resume));
+    return;
+  }
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
@@ -434,12 +439,8 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *same = x86_jcc_fwd(b, CC_E);
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
-  uint8_t *done = x86_jmp_fwd(b);
-  x86_patch_here(b, same);
-  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_ICACHE_ACCESS]), 1); /* the same line: both pulses counted again */
-  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_ICACHE_HIT]), 1);
-  x86_patch_here(b, done);
   add_cold(l, miss, COLD_IFETCH, i);
+  add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
   forget_copies(l); /* the miss's call clobbers them */
 }
