@@ -344,8 +344,23 @@ static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   return miss;
 }
 
+/* The operand for p[index << scale] with rsi holding *rsi: [rsi + index
+ * << scale + (p - *rsi)] when that fits a displacement (the cache's
+ * arrays are close together), else rsi = p first */
+static x86_mem near_rsi(x86_buf *b, const void **rsi, const void *p, int index, int scale) {
+  intptr_t d = (intptr_t)p - (intptr_t)*rsi;
+  if (d >= INT32_MIN && d <= INT32_MAX)
+    return x86_mis(RSI, index, scale, (int32_t)d);
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)p);
+  *rsi = p;
+  return x86_mis(RSI, index, scale, 0);
+}
+
 /* The same for the address in eax (kept): a store's hit marks the line
- * dirty (timing_store_hit). Clobbers rcx, rdx, rsi, r8, r9. */
+ * dirty (timing_store_hit). r8 = lru_way's new value (way 1 not holding
+ * the tag: way 0 is used, or no way), r9 = the slot of the way used, then
+ * one compare of its tag: a hit, or a miss. Clobbers rcx, rdx, rsi, r8,
+ * r9. */
 static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_buf *b = &l->b;
   x86_mov_rr(b, RCX, RAX);
@@ -354,22 +369,16 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
   x86_alu_rr(b, false, ALU_XOR, R8, R8);
-  x86_alu_rr(b, false, ALU_XOR, R9, R9);
   x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-  x86_setcc(b, CC_E, R8); /* w */
-  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
-  x86_setcc(b, CC_E, R9);
-  x86_alu_rr(b, false, ALU_OR, R9, R8);
-  uint8_t *miss = x86_jcc_fwd(b, CC_E);
-  x86_mov_rr(b, R9, R8);
-  x86_alu_ri(b, false, ALU_XOR, R9, 1);
-  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
-  x86_store32(b, x86_mis(RSI, RDX, 2, 0), R9);
-  if (store) { /* dirty[2 * set + w] */
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
-    x86_lea64(b, RDX, x86_mis(R8, RDX, 1, 0));
-    x86_store_imm8(b, x86_mis(RSI, RDX, 0, 0), 1);
-  }
+  x86_setcc(b, CC_NE, R8);                                     /* w ^ 1 */
+  x86_lea64(b, R9, x86_mis(RDX, RDX, 0, 1));                   /* 2 * set + 1 */
+  x86_alu_rr(b, false, ALU_SUB, R9, R8);                       /* 2 * set + w */
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, R9, 2, 0));
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  const void *rsi = c->tags;
+  x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R8);
+  if (store) /* dirty[2 * set + w] */
+    x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, R9, 0), 1);
   return miss;
 }
 
