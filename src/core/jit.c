@@ -161,6 +161,17 @@ typedef struct slow_path {
   uint32_t op;
 } slow_path;
 
+/* a cache miss, called out of the fast path's line with what it needs
+ * known at translation (the cycle of the access as tm->cycle less a
+ * constant), so that the call reads nothing of the block's own */
+enum { COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY, COLD_IFETCH_C /* the run's ifetch */ };
+typedef struct cold_call {
+  uint8_t *from;     /* rel32 of the jump that goes to it */
+  uint8_t *resume;   /* where the fast path goes on */
+  uint32_t op;
+  int kind;
+} cold_call;
+
 typedef struct lower {
   x86_buf b;
   core_cpu *cpu;
@@ -169,7 +180,12 @@ typedef struct lower {
   const void **slots;
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
+  cold_call cold[2 * CORE_BLOCK_MAX_OPS + 1]; /* two a fetch op at most, one a memory access, one the entry */
+  uint32_t ncold;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
+  int8_t held[6];    /* the guest register each of copy_regs holds a copy of, or -1 */
+  uint32_t next_copy; /* the copy register to take next (round robin) */
+  uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
   /* timed: the helpers for the rows the run charges (jit.h), and which:
    * a profile (jit_profiled.c), address regions (both: jit_rows.inc) */
@@ -200,6 +216,10 @@ static const jit_timed_fns plain_fns = {
   .load_slow = core_jt_load_slow,
   .store_slow = core_jt_store_slow,
   .interp_block = core_jt_interp_block,
+  .load_miss = core_jt_load_miss,
+  .store_miss = core_jt_store_miss,
+  .ifetch_miss = core_jt_ifetch_miss,
+  .entry_fill = core_jt_entry_fill,
 };
 
 /* ... once the program has touched the PMU (cpu->track): the blocks
@@ -218,6 +238,10 @@ static const jit_timed_fns track_fns = {
   .load_slow = core_jt_load_slow,
   .store_slow = core_jt_store_slow,
   .interp_block = core_jr_interp_block,
+  .load_miss = core_jt_load_miss,
+  .store_miss = core_jt_store_miss,
+  .ifetch_miss = core_jt_ifetch_miss,
+  .entry_fill = core_jt_entry_fill,
 };
 
 /* The helpers for cpu's timed run: a profile's, address regions', the
@@ -240,14 +264,110 @@ static void jit_track(core_cpu *cpu, core_block *b) {
     core_track(cpu, b);
 }
 
+/* Copies of guest registers in host registers, between the memory
+ * accesses and calls of a block: x[] in memory is always up to date (every
+ * result is stored), the copies only spare a reload, so that a chain of
+ * operations does not wait on a store and a load of each value. The copy
+ * registers are the caller-saved ones no straight-line ALU op uses;
+ * anything that may clobber them (a call, a memory access and its slow
+ * paths, a cache lookup) forgets every copy (forget_copies). */
+static const int copy_regs[6] = {R8, R9, R10, R11, RSI, RDI};
+#define NCOPY ((int)(sizeof copy_regs / sizeof copy_regs[0]))
+
+static void forget_copies(lower *l) {
+  for (int k = 0; k < NCOPY; k++)
+    l->held[k] = -1;
+}
+
+/* the host register holding a copy of x[r], or -1 */
+static int copy_of(const lower *l, unsigned r) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->held[k] == (int)r)
+      return copy_regs[k];
+  return -1;
+}
+
+/* x[rd] was written in memory: its copies are stale */
+static void wrote(lower *l, unsigned rd) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->held[k] == (int)rd)
+      l->held[k] = -1;
+  if (l->eax_reg == (int)rd)
+    l->eax_reg = -1;
+}
+
+/* host register r = x[g] */
+static void load_reg(lower *l, int r, unsigned g) {
+  int c = copy_of(l, g);
+  if (c >= 0)
+    x86_mov_rr(&l->b, r, c);
+  else
+    x86_load32(&l->b, r, XREG(g));
+}
+
 /* eax = x[r], unless it holds it already */
 static void load_eax(lower *l, unsigned r) {
   if (l->eax_reg != (int)r)
-    x86_load32(&l->b, RAX, XREG(r));
+    load_reg(l, RAX, r);
 }
 
-/* after x[rd] = eax: eax holds rd's value */
-static void eax_is(lower *l, unsigned rd) { l->eax_reg = rd == CORE_REG_SINK ? -1 : (int)rd; }
+/* eax (op)= x[r] */
+static void alu_eax(lower *l, int alu, unsigned r) {
+  int c = copy_of(l, r);
+  if (c >= 0)
+    x86_alu_rr(&l->b, false, alu, RAX, c);
+  else
+    x86_alu_rm(&l->b, alu, RAX, XREG(r));
+}
+
+/* Whether op k of the block can keep the copies: an ALU op with no call
+ * (in a timed run, a multiply, divide or shift may call, T_MULDIV) */
+static bool keeps_copies(const lower *l, const core_op *op) {
+  switch (op->kind) {
+  case K_LUI: case K_AUIPC: case K_NOP: case K_FENCE:
+  case K_ADDI: case K_XORI: case K_ORI: case K_ANDI: case K_SLTI: case K_SLTIU:
+  case K_SLLI: case K_SRLI: case K_SRAI:
+  case K_ADD: case K_SUB: case K_XOR: case K_OR: case K_AND: case K_SLT: case K_SLTU:
+    return true;
+  case K_SLL: case K_SRL: case K_SRA:
+  case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
+  case K_DIV: case K_DIVU: case K_REM: case K_REMU:
+    return !(l->timed && l->cpu->tm->dynamic_muldiv);
+  default:
+    return false;
+  }
+}
+
+/* Whether a copy of x[rd], written by op l->cur, would be read: by an op
+ * after the next one (the next finds it in eax, or reads it as rs2),
+ * before rd is written again or the copies are forgotten. Reads are
+ * guessed from rs1 and rs2 whatever the kind: a wrong guess costs a move,
+ * never a wrong value. */
+static bool copy_wanted(const lower *l, unsigned rd) {
+  const core_block *blk = l->blk;
+  for (uint32_t j = l->cur + 1; j < blk->n_ops; j++) {
+    const core_op *op = &blk->ops[j];
+    if (op->rs2 == rd || (op->rs1 == rd && j > l->cur + 1))
+      return true;
+    if (op->rd == rd || !keeps_copies(l, op))
+      return false;
+  }
+  return false;
+}
+
+/* after x[rd] = eax: eax holds rd's value, and so does a copy register
+ * when one is wanted */
+static void eax_is(lower *l, unsigned rd) {
+  wrote(l, rd);
+  if (rd == CORE_REG_SINK)
+    return;
+  l->eax_reg = (int)rd;
+  if (!copy_wanted(l, rd))
+    return;
+  int k = (int)(l->next_copy++ % NCOPY);
+  x86_mov_rr(&l->b, copy_regs[k], RAX);
+  l->held[k] = (int8_t)rd;
+}
 
 static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
 
@@ -260,6 +380,7 @@ static void emit_chain(lower *l, int s, uint32_t target) {
 
 /* calls fn(cpu, blk, i, ecx = eax) */
 static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg) {
+  forget_copies(l);
   if (addr_arg)
     x86_mov_rr(&l->b, RCX, RAX);
   x86_mov_rr64(&l->b, RDI, RBX);
@@ -276,27 +397,44 @@ static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
 
 /* cache_probe of a two-way LRU cache for a tag known now: falls through
  * on a hit (the way used is marked), returns the jump taken on a miss.
- * Clobbers rax. */
+ * Which way holds the line decides no branch (as in cache_probe): a
+ * branch on the way is one the host predicts badly. Clobbers rax, rcx,
+ * rdx. */
 static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   x86_buf *b = &l->b;
   uint32_t set = tag & c->set_mask;
   x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
+  x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
   x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 4), (int32_t)tag);
-  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
-  x86_store_imm32(b, x86_m(RAX, 0), 0);
-  uint8_t *hit = x86_jmp_fwd(b);
-  x86_patch_here(b, not1);
+  x86_setcc(b, CC_E, RCX); /* w */
   x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_setcc(b, CC_E, RDX);
+  x86_alu_rr(b, false, ALU_OR, RDX, RCX);
+  uint8_t *miss = x86_jcc_fwd(b, CC_E);
+  x86_alu_ri(b, false, ALU_XOR, RCX, 1);
   x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
-  x86_store_imm32(b, x86_m(RAX, 0), 1);
-  x86_patch_here(b, hit);
+  x86_store32(b, x86_m(RAX, 0), RCX);
   return miss;
 }
 
+/* The operand for p[index << scale] with rsi holding *rsi: [rsi + index
+ * << scale + (p - *rsi)] when that fits a displacement (the cache's
+ * arrays are close together), else rsi = p first */
+static x86_mem near_rsi(x86_buf *b, const void **rsi, const void *p, int index, int scale) {
+  intptr_t d = (intptr_t)p - (intptr_t)*rsi;
+  if (d >= INT32_MIN && d <= INT32_MAX)
+    return x86_mis(RSI, index, scale, (int32_t)d);
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)p);
+  *rsi = p;
+  return x86_mis(RSI, index, scale, 0);
+}
+
 /* The same for the address in eax (kept): a store's hit marks the line
- * dirty (timing_store_hit). Clobbers rcx, rdx, rsi. */
+ * dirty (timing_store_hit). r8 = lru_way's new value (way 1 not holding
+ * the tag: way 0 is used, or no way), r9 = the slot of the way used, then
+ * one compare of its tag: a hit, or a miss. Clobbers rcx, rdx, rsi, r8,
+ * r9. */
 static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_buf *b = &l->b;
   x86_mov_rr(b, RCX, RAX);
@@ -304,41 +442,78 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
+  x86_alu_rr(b, false, ALU_XOR, R8, R8);
   x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-  uint8_t *not1 = x86_jcc_fwd(b, CC_NE);
-  uint8_t *hit = NULL, *miss = NULL;
-  for (int w = 1; w >= 0; w--) {
-    if (w == 0) {
-      x86_patch_here(b, not1);
-      x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
-      miss = x86_jcc_fwd(b, CC_NE);
-    }
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->lru_way);
-    x86_store_imm32(b, x86_mis(RSI, RDX, 2, 0), (uint32_t)(w ^ 1));
-    if (store) { /* dirty[2 * set + w] */
-      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->dirty);
-      x86_store_imm8(b, x86_mis(RSI, RDX, 1, w), 1);
-    }
-    if (w == 1)
-      hit = x86_jmp_fwd(b);
-  }
-  x86_patch_here(b, hit);
+  x86_setcc(b, CC_NE, R8);                                     /* w ^ 1 */
+  x86_lea64(b, R9, x86_mis(RDX, RDX, 0, 1));                   /* 2 * set + 1 */
+  x86_alu_rr(b, false, ALU_SUB, R9, R8);                       /* 2 * set + w */
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, R9, 2, 0));
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  const void *rsi = c->tags;
+  x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R8);
+  if (store) /* dirty[2 * set + w] */
+    x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, R9, 0), 1);
   return miss;
 }
 
+/* A miss's call, made out of the fast path's line; it goes on here */
+static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
+  cold_call *c = &l->cold[l->ncold++];
+  *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
+}
+
+/* the call of a cold_call (jit_timed.c has the helpers); the address of
+ * a data access in eax */
+static void emit_cold(lower *l, const cold_call *c) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  const core_op *op = &l->blk->ops[c->op];
+  uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
+  if (c->kind == COLD_IFETCH_C) {
+    emit_helper_call(l, (const void *)l->fn->ifetch, c->op, false);
+    x86_jmp(b, run_addr(l, c->resume));
+    return;
+  }
+  x86_mov_rr64(b, RDI, R15);
+  switch (c->kind) {
+  case COLD_LOAD: case COLD_STORE:
+    x86_mov_rr(b, RSI, RAX);
+    x86_mov_imm32(b, RDX, delta);
+    x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)l->fn->load_miss : (const void *)l->fn->store_miss);
+    break;
+  case COLD_IFETCH:
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
+    x86_mov_imm32(b, RDX, delta);
+    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
+    x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
+    x86_call_abs(b, (const void *)l->fn->ifetch_miss);
+    break;
+  default: /* COLD_ENTRY */
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
+    x86_mov_imm32(b, RDX, bt->static_cycles);
+    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
+    x86_call_abs(b, (const void *)l->fn->entry_fill);
+    break;
+  }
+  x86_jmp(b, run_addr(l, c->resume));
+}
+
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
- * it can be, the call on a miss (which looks up again: a miss changed
- * nothing) */
+ * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
   if (!(store ? l->inline_store : l->inline_load)) {
     emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  uint8_t *done = x86_jmp_fwd(&l->b);
-  x86_patch_here(&l->b, miss);
-  emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
-  x86_patch_here(&l->b, done);
+  if (!(store ? l->fn->store_miss : l->fn->load_miss)) { /* the call needs the op (a profile's row) */
+    uint8_t *done = x86_jmp_fwd(&l->b);
+    x86_patch_here(&l->b, miss);
+    emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
+    x86_patch_here(&l->b, done);
+    return;
+  }
+  add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
 }
 
 /* T_IFETCH of fetch op i (not the first) */
@@ -354,12 +529,18 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *same = x86_jcc_fwd(b, CC_E);
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
-  uint8_t *done = x86_jmp_fwd(b);
-  x86_patch_here(b, same);
-  x86_patch_here(b, miss);
-  emit_timed_call(l, (const void *)l->fn->ifetch, i);
-  x86_patch_here(b, done);
+  if (!l->fn->ifetch_miss) {
+    uint8_t *done = x86_jmp_fwd(b);
+    x86_patch_here(b, same);
+    x86_patch_here(b, miss);
+    emit_timed_call(l, (const void *)l->fn->ifetch, i);
+    x86_patch_here(b, done);
+  } else {
+    add_cold(l, miss, COLD_IFETCH, i);
+    add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
+  }
   l->eax_reg = -1;
+  forget_copies(l); /* the miss's call clobbers them */
 }
 
 /* T_BRANCH(taken) */
@@ -397,6 +578,7 @@ static void emit_call2(lower *l, const void *fn, uint32_t a, uint32_t b2) {
   x86_mov_imm32(&l->b, RDX, b2);
   x86_call_abs(&l->b, fn);
   l->eax_reg = -1;
+  forget_copies(l);
 }
 
 /* With a profile: T_BRANCH_LEAVES(taken) and T_FALLTHRU, a way out of
@@ -489,7 +671,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     uint8_t *same = x86_jcc_fwd(b, CC_E);
     if (l->inline_fetch) {
-      *miss = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
+      uint8_t *m = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
       x86_store_imm32(b, TM(fetch_line), line);
       if (l->prof) {
         x86_load64(b, RSI, BT(cc));
@@ -497,6 +679,13 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
       } else {
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
+      if (l->fn->entry_fill) {
+        x86_patch_here(b, same);
+        add_cold(l, m, COLD_ENTRY, 0);
+        l->eax_reg = -1;
+        return nofit;
+      }
+      *miss = m; /* the run's entry_miss, at the block's end */
     } else {
       *miss = x86_jmp_fwd(b);
     }
@@ -554,9 +743,11 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   default: x86_load32(&l->b, RDX, m); break;
   }
   x86_store32(&l->b, XREG(op->rd), RDX);
+  wrote(l, op->rd);
   if (l->timed) /* T_LOAD: eax is the address still */
     emit_data_access(l, i, false);
   s->resume = l->b.p;
+  forget_copies(l); /* the slow paths and the lookup clobber them */
 }
 
 static void emit_store(lower *l, uint32_t i, const core_op *op) {
@@ -567,7 +758,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   x86_shift_ri(&l->b, false, SH_SHR, RDX, WATCH_SHIFT);
   x86_cmp_mem8_imm(&l->b, x86_mi(R13, RDX, 0), 0);
   s->from[1] = x86_jcc_fwd(&l->b, CC_NE);
-  x86_load32(&l->b, RDX, XREG(op->rs2));
+  load_reg(l, RDX, op->rs2);
   x86_mem m = x86_mi(R12, RCX, 0);
   if (n == 4)
     x86_store32(&l->b, m, RDX);
@@ -578,6 +769,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   if (l->timed) /* T_STORE: eax is the address still */
     emit_data_access(l, i, true);
   s->resume = l->b.p;
+  forget_copies(l);
 }
 
 static void emit_slow_paths(lower *l) {
@@ -600,6 +792,10 @@ static void emit_slow_paths(lower *l) {
     }
     x86_jmp(&l->b, run_addr(l, s->resume));
   }
+  for (uint32_t k = 0; k < l->ncold; k++) {
+    x86_patch_here(&l->b, l->cold[k].from);
+    emit_cold(l, &l->cold[k]);
+  }
 }
 
 /* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */
@@ -608,7 +804,7 @@ static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
   if (imm)
     x86_alu_ri(&l->b, false, alu, RAX, op->imm);
   else
-    x86_alu_rm(&l->b, alu, RAX, XREG(op->rs2));
+    alu_eax(l, alu, op->rs2);
   x86_store32(&l->b, XREG(op->rd), RAX);
   eax_is(l, op->rd);
 }
@@ -619,9 +815,10 @@ static void emit_set(lower *l, const core_op *op, int cc, bool imm) {
   if (imm)
     x86_alu_ri(&l->b, false, ALU_CMP, RAX, op->imm);
   else
-    x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
+    alu_eax(l, ALU_CMP, op->rs2);
   x86_setcc(&l->b, cc, RCX);
   x86_store32(&l->b, XREG(op->rd), RCX);
+  wrote(l, op->rd);
   l->eax_reg = op->rd == op->rs1 ? -1 : op->rs1;
 }
 
@@ -630,7 +827,7 @@ static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
   if (imm) {
     x86_shift_ri(&l->b, false, sh, RAX, (uint8_t)(op->imm & 31));
   } else {
-    x86_load32(&l->b, RCX, XREG(op->rs2));
+    load_reg(l, RCX, op->rs2);
     x86_shift_rcl(&l->b, sh, RAX);
   }
   x86_store32(&l->b, XREG(op->rd), RAX);
@@ -657,8 +854,8 @@ static void emit_mulh(lower *l, const core_op *op, bool sign1, bool sign2) {
 static void emit_div(lower *l, const core_op *op) {
   bool sign = op->kind == K_DIV || op->kind == K_REM, rem = op->kind == K_REM || op->kind == K_REMU;
   x86_buf *b = &l->b;
-  x86_load32(b, RAX, XREG(op->rs1));
-  x86_load32(b, RCX, XREG(op->rs2));
+  load_reg(l, RAX, op->rs1);
+  load_reg(l, RCX, op->rs2);
   x86_test_rr(b, RCX, RCX);
   uint8_t *zero = x86_jcc_fwd(b, CC_E), *ovf = NULL, *norm = NULL;
   if (sign) {
@@ -690,12 +887,13 @@ static void emit_div(lower *l, const core_op *op) {
     x86_store_imm32(b, XREG(op->rd), UINT32_MAX);
   x86_patch_here(b, done1);
   x86_patch_here(b, done2);
+  wrote(l, op->rd);
   l->eax_reg = -1;
 }
 
 static void emit_branch(lower *l, const core_op *op, int cc) {
   load_eax(l, op->rs1);
-  x86_alu_rm(&l->b, ALU_CMP, RAX, XREG(op->rs2));
+  alu_eax(l, ALU_CMP, op->rs2);
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
   if (l->timed) { /* T_BRANCH(0) */
     emit_branch_timing(l, 0);
@@ -728,6 +926,7 @@ static void emit_indirect(lower *l) {
  * cannot be reached). */
 static bool lower_op(lower *l, uint32_t i) {
   const core_op *op = &l->blk->ops[i];
+  l->cur = i;
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
   if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
@@ -739,15 +938,13 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC:
     x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
-    if (l->eax_reg == op->rd)
-      l->eax_reg = -1;
+    wrote(l, op->rd);
     return true;
   case K_NOP: case K_FENCE: return true;
   case K_ADDI:
     if (op->rs1 == 0) {
       x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
-      if (l->eax_reg == op->rd)
-        l->eax_reg = -1;
+      wrote(l, op->rd);
       return true;
     }
     emit_alu(l, op, ALU_ADD, true);
@@ -772,7 +969,10 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_SRA: emit_shift(l, op, SH_SAR, false); return true;
   case K_MUL:
     load_eax(l, op->rs1);
-    x86_imul_rm(b, RAX, XREG(op->rs2));
+    if (copy_of(l, op->rs2) >= 0)
+      x86_op_reg(b, false, 0x0faf, RAX, copy_of(l, op->rs2)); /* imul eax, r32 */
+    else
+      x86_imul_rm(b, RAX, XREG(op->rs2));
     x86_store32(b, XREG(op->rd), RAX);
     eax_is(l, op->rd);
     return true;
@@ -873,6 +1073,9 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->j = j;
   l->blk = blk;
   l->nslow = 0;
+  l->ncold = 0;
+  l->next_copy = 0;
+  forget_copies(l);
   l->eax_reg = -1;
   l->slots = core_jit_slots(j);
   if (!l->slots) {

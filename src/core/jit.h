@@ -87,6 +87,15 @@ void core_jt_law(core_cpu *cpu, core_block *blk); /* TALLY_CHECK_LAWS builds onl
 void core_jt_enter_slow(core_cpu *cpu, core_block *b);
 void core_jt_entry_miss(core_cpu *cpu, core_block *b);
 void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i);
+/* The misses of the inline lookups of two-way LRU caches (nothing changed
+ * by the lookup), the access's cycle as tm->cycle - delta: a fetch op's
+ * (op, its line, and whether the op before it is a fetch op too), a
+ * block's first fetch (delta: the block's static cycles), a load's or a
+ * store's (never with store_load_replay). */
+void core_jt_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch);
+void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
+void core_jt_load_miss(timing *tm, uint32_t addr, uint32_t delta);
+void core_jt_store_miss(timing *tm, uint32_t addr, uint32_t delta);
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);
@@ -112,6 +121,14 @@ typedef struct jit_timed_fns {
   int64_t (*load_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
   int (*store_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
   int (*interp_block)(core_cpu *cpu, core_block *blk);
+  /* the misses of the inline lookups, called out of the fast path's
+   * line without the op (jit_timed.c); NULL where the run's charges need
+   * the op (a profile's row, a region's): a miss then calls ifetch,
+   * load, store or entry_miss above in the fast path's line */
+  void (*load_miss)(timing *tm, uint32_t addr, uint32_t delta);
+  void (*store_miss)(timing *tm, uint32_t addr, uint32_t delta);
+  void (*ifetch_miss)(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch);
+  void (*entry_fill)(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
 } jit_timed_fns;
 extern const jit_timed_fns core_jp_fns, core_jr_fns;
 /* the entry's checks (both: the region; core_jp_ctx: the block's record

@@ -106,6 +106,26 @@ void core_jt_ifetch(core_cpu *cpu, core_block *blk, uint32_t i) {
   }
 }
 
+/* T_IFETCH when the line is new and the inline lookup missed */
+void core_jt_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch) {
+  uint64_t now = tm->cycle - delta;
+  if (!after_fetch || tm->insn_start_op != op - 1)
+    tm->insn_start = now;
+  tm->insn_start_op = op;
+  timing_count(tm, SIG_ICACHE_ACCESS, -1);
+  timing_count(tm, SIG_ICACHE_HIT, -1);
+  timing_fetch_miss(tm, line, now);
+}
+
+/* ENTER's first fetch when the inline lookup missed (core_jt_entry_miss
+ * without looking again) */
+void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line) {
+  uint64_t start = tm->cycle - delta;
+  tm->insn_start = start;
+  tm->insn_start_op = op0;
+  timing_fetch_miss(tm, line, start);
+}
+
 static unsigned access_size(uint8_t kind) {
   switch (kind) {
   case K_LW: case K_SW: return 4;
@@ -140,6 +160,18 @@ void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
     timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
     timing_dcache_miss(tm, a, now, true);
   }
+}
+
+/* T_LOAD and T_STORE after the inline lookup of a two-way LRU D-cache
+ * missed (never with store_load_replay: no store is pending) */
+void core_jt_load_miss(timing *tm, uint32_t a, uint32_t delta) {
+  timing_count(tm, SIG_DCACHE_READ_HIT, -1);
+  timing_dcache_miss(tm, a, tm->cycle - delta, false);
+}
+
+void core_jt_store_miss(timing *tm, uint32_t a, uint32_t delta) {
+  timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
+  timing_dcache_miss(tm, a, tm->cycle - delta, true);
 }
 
 /* T_MULDIV, before the op writes its result */

@@ -257,61 +257,76 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
+/* An I-cache miss's fill, stall and counts (the access counted already).
+ * refetch: a fetch of the instruction stream ([dcache] refill_refetch may
+ * apply), not a fill started down a predicted or wrong path. */
 static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
-  t->fetch_line = line_addr;
-  if (timing_in_sram(t, line_addr))
-    return 0; /* no I-cache lookup, no wait */
-  uint32_t stall;
-  if (t->model.icache.enabled) {
-    pulse(t, SIG_ICACHE_ACCESS);
-    cache_result r = cache_access(&t->icache, line_addr, false);
-    if (r.hit) {
-      pulse(t, SIG_ICACHE_HIT);
-      return 0;
-    }
-    pulse(t, SIG_ICACHE_MISS);
-    if (t->icache_miss_fn)
-      t->icache_miss_fn(t->icache_miss_ctx, line_addr);
-    /* the I-cache's own flush after reset comes before the first fill */
-    uint32_t flush = t->reset_flush;
-    if (flush) {
-      t->reset_flush = 0;
-      compute_bounds(t);
-    }
-    if (ahead > now)
-      ahead = (uint32_t)now;
-    uint64_t due = now - t->head_wait, k = due - t->dmiss_end + 1;
-    if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 2) {
-      /* [dcache] refill_refetch: the missing instruction is the k-th after
-       * a load whose D-cache fill ended at dmiss_end. Its fetch stage saw
-       * the miss while the load was still in execute (k = 1) or memory
-       * (k = 2), and the refill went out 3 - k cycles before the load asked
-       * for its fill (VexRiscv: the I-cache's redo 2 cycles after the miss
-       * reaches decode, the D-cache's request 1 cycle after the load
-       * reaches write-back and asks for its redo; the fill itself may wait
-       * for the write buffer). The load is then refetched: its
-       * fetch waits for that refill, 2 cycles after its last beat, and the
-       * load retires 5 cycles later, where, waiting in execute, it
-       * retires 4 after its own fill's last beat. That wait is this
-       * instruction's; the refill itself is over when it issues. */
-      uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
-      uint64_t end = from + fetch_transaction(t, from, read_cycles(t, line_addr, t->model.icache.line));
-      stall = flush + (end + 3 > t->dmiss_bus_end ? (uint32_t)(end + 3 - t->dmiss_bus_end) : 0);
-      charge(t, SIG_STALL_ICACHE, stall);
-      return stall;
-    }
-    stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
-            t->model.icache.refill_cycles;
-    stall = stall > ahead ? stall - ahead : 0;
-  } else {
-    return 0; /* uncached fetches are static costs (timing_static.c) */
+  pulse(t, SIG_ICACHE_MISS);
+  if (t->icache_miss_fn)
+    t->icache_miss_fn(t->icache_miss_ctx, line_addr);
+  /* the I-cache's own flush after reset comes before the first fill */
+  uint32_t flush = t->reset_flush;
+  if (flush) {
+    t->reset_flush = 0;
+    compute_bounds(t);
   }
+  if (ahead > now)
+    ahead = (uint32_t)now;
+  uint32_t stall;
+  uint64_t due = now - t->head_wait, k = due - t->dmiss_end + 1;
+  if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 2) {
+    /* [dcache] refill_refetch: the missing instruction is the k-th after
+     * a load whose D-cache fill ended at dmiss_end. Its fetch stage saw
+     * the miss while the load was still in execute (k = 1) or memory
+     * (k = 2), and the refill went out 3 - k cycles before the load asked
+     * for its fill (VexRiscv: the I-cache's redo 2 cycles after the miss
+     * reaches decode, the D-cache's request 1 cycle after the load
+     * reaches write-back and asks for its redo; the fill itself may wait
+     * for the write buffer). The load is then refetched: its
+     * fetch waits for that refill, 2 cycles after its last beat, and the
+     * load retires 5 cycles later, where, waiting in execute, it
+     * retires 4 after its own fill's last beat. That wait is this
+     * instruction's; the refill itself is over when it issues. */
+    uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
+    uint64_t end = from + fetch_transaction(t, from, read_cycles(t, line_addr, t->model.icache.line));
+    stall = flush + (end + 3 > t->dmiss_bus_end ? (uint32_t)(end + 3 - t->dmiss_bus_end) : 0);
+    charge(t, SIG_STALL_ICACHE, stall);
+    return stall;
+  }
+  stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
+          t->model.icache.refill_cycles;
+  stall = stall > ahead ? stall - ahead : 0;
   charge(t, SIG_STALL_ICACHE, stall);
   return stall;
 }
 
+/* A fetch of line_addr: the lookup, and the fill if it misses */
+static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
+  t->fetch_line = line_addr;
+  if (timing_in_sram(t, line_addr))
+    return 0; /* no I-cache lookup, no wait */
+  if (!t->model.icache.enabled)
+    return 0; /* uncached fetches are static costs (timing_static.c) */
+  pulse(t, SIG_ICACHE_ACCESS);
+  cache_result r = cache_access(&t->icache, line_addr, false);
+  if (r.hit) {
+    pulse(t, SIG_ICACHE_HIT);
+    return 0;
+  }
+  return fetch_fill(t, line_addr, now, ahead, refetch);
+}
+
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
-  return fetch_fill(t, line_addr, now, ahead, true);
+  return fetch_lookup(t, line_addr, now, ahead, true);
+}
+
+uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
+  t->fetch_line = line_addr;
+  if (timing_in_sram(t, line_addr))
+    return 0;
+  pulse(t, SIG_ICACHE_ACCESS);
+  cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
+  return fetch_fill(t, line_addr, now, 0, true);
 }
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
@@ -325,7 +340,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
     line = (pc + 8) & mask;
   if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_fill(t, line, now, 0, false);
+  uint32_t stall = fetch_lookup(t, line, now, 0, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }
@@ -334,7 +349,7 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_fill(t, line, now, 1, false);
+  uint32_t stall = fetch_lookup(t, line, now, 1, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }

@@ -457,6 +457,10 @@ static inline void timing_count(timing *t, tally_signal_id sig, int64_t n) {
  * first comparing with the line used last: that guess is a branch that
  * fails too often. */
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead);
+/* timing_fetch_slow with no `ahead`, for an I-cache (enabled) whose
+ * cache_probe of the line just missed: the same state and counts,
+ * without looking the line up again. */
+uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now);
 /* [pipeline] wrong_path_fill: a jalr or a branch going against its
  * prediction at pc redirects from execute, when the fetch stage has
  * already looked up the instructions at pc + 4 and pc + 8. When the
