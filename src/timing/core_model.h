@@ -88,12 +88,18 @@ typedef struct core_model {
                                      one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t fetch_ahead_insns;     /* with fetch_ahead: how many instructions ahead of the missing one the
                                      fetch stage looks the I-cache up (1 or 2) */
+  bool fetch_ahead_data;          /* with fetch_ahead: the data-side stall of an instruction further ahead,
+                                     still before write-back at the lookup, overlaps the refill too; a
+                                     D-cache fill is redone from the fetch (exec_loop.inc, fetch_ahead) */
   bool wrong_path_fill;           /* a jalr's or mispredicted branch's sequential successors are fetched
                                      before it redirects: their line's refill, once started, is waited
                                      for (timing_wrong_path) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */
+  bool predicted_target_fill;     /* a branch predicted taken that falls through: its target was looked up
+                                     from decode, and a refill of its line, once started, is waited for
+                                     (timing_predicted_target) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

@@ -51,7 +51,8 @@ timing *timing_new(const core_model *m) {
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
-  t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus;
+  t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill ||
+                 m->predicted_target_fill || m->dcache.store_load_replay || m->device_bus;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -192,6 +193,7 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   charge(t, SIG_STALL_DCACHE, stall);
   t->dstall_end = now + stall;
   t->dstall = stall;
+  t->dstall_redo = false;
   return stall;
 }
 
@@ -313,6 +315,17 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
   return stall;
 }
 
+uint32_t timing_predicted_target(timing *t, uint32_t target, uint64_t now) {
+  uint32_t i, line = target & ~(t->model.icache.line - 1u);
+  if (!t->icache_on || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return 0;
+  /* the lookup went out from decode, 2 cycles before the branch's
+   * misprediction bubbles end (icache.S) */
+  uint32_t stall = timing_fetch_slow(t, line, now, 2);
+  t->fetch_line = TIMING_NO_LINE;
+  return stall;
+}
+
 /* What a D-cache miss adds to a row of counts (the run's, or a profile's
  * or an address region's row). */
 static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32_t stall) {
@@ -342,6 +355,7 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   t->cycle += stall;
   t->dstall_end = now + stall;
   t->dstall = stall;
+  t->dstall_redo = true; /* DataCache: the load is redone from the fetch once the line is in */
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
     t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
@@ -399,6 +413,7 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
     charge(t, SIG_STALL_WBUF, stall);
     t->dstall_end = now + stall;
     t->dstall = stall;
+    t->dstall_redo = false;
   }
   uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
   t->mem_busy_until = start + busy;
@@ -606,7 +621,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
-           (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill ? port + fill : 0);
+           (t->pico ? timing_pico_branch_bound(t) : 0) + ((m->taken_path_fill || m->predicted_target_fill) ? port + fill : 0);
   case CLASS_JUMP:
     if (kind == K_JAL && m->taken_path_fill)
       return port + fill;

@@ -78,6 +78,8 @@ typedef struct block_timing {
                                static wait for a late result) and the execute stall of the one before
                                it, if the block holds it */
   bool tail_single;         /* it holds one instruction (tail_stall2 needs the one before, exec_loop.inc) */
+  uint8_t tail_cycles;      /* [pipeline] fetch_ahead_data: its last instruction's static cycles ... */
+  uint8_t tail_prev_ex;     /* ... and the execute stall of the one before it, if the block holds it */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
@@ -229,6 +231,12 @@ typedef struct timing {
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;
   uint32_t dstall;
+  bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
+  /* [pipeline] fetch_ahead_data: of the block entered last, its last
+   * instruction's cycles (with its entry wait when it is the only one) and
+   * the execute stall of the one before; the same of the block before the
+   * current one when that one follows it in sequence (0 otherwise) */
+  uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -463,6 +471,12 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
  * bubble passing during it (the line is filled, the refill counted as a
  * miss). Returns the cycles charged. */
 uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
+/* [pipeline] predicted_target_fill: a branch predicted taken that falls
+ * through sent the fetch to its target from decode: when the target's line
+ * misses, its refill has started (2 cycles before the misprediction's
+ * bubbles end) and the fall-through waits for it (the line is filled, the
+ * refill counted as a miss). Returns the cycles charged. */
+uint32_t timing_predicted_target(timing *t, uint32_t target, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
