@@ -100,6 +100,8 @@ typedef struct core_model {
   bool predicted_target_fill;     /* a branch predicted taken that falls through: its target was looked up
                                      from decode, and a refill of its line, once started, is waited for
                                      (timing_predicted_target) */
+  uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
+                                     fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

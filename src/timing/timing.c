@@ -52,7 +52,7 @@ timing *timing_new(const core_model *m) {
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill ||
-                 m->predicted_target_fill || m->dcache.store_load_replay || m->device_bus;
+                 m->predicted_target_fill || m->redirect_rvc_pair || m->dcache.store_load_replay || m->device_bus;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -313,6 +313,11 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
   uint32_t stall = timing_fetch_slow(t, line, now, 1);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
+}
+
+uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
+  charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, t->model.redirect_rvc_pair);
+  return t->model.redirect_rvc_pair;
 }
 
 uint32_t timing_predicted_target(timing *t, uint32_t target, uint64_t now) {
@@ -621,11 +626,11 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
-           (t->pico ? timing_pico_branch_bound(t) : 0) + ((m->taken_path_fill || m->predicted_target_fill) ? port + fill : 0);
+           (t->pico ? timing_pico_branch_bound(t) : 0) + ((m->taken_path_fill || m->predicted_target_fill) ? port + fill : 0) + m->redirect_rvc_pair;
   case CLASS_JUMP:
     if (kind == K_JAL && m->taken_path_fill)
       return port + fill;
-    return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : 0;
+    return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : kind == K_JALR ? m->redirect_rvc_pair : 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
   case CLASS_DIV: return m->div_mode == MULDIV_ITERATIVE ? m->div_latency : 0;

@@ -477,6 +477,9 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
  * bubbles end) and the fall-through waits for it (the line is filled, the
  * refill counted as a miss). Returns the cycles charged. */
 uint32_t timing_predicted_target(timing *t, uint32_t target, uint64_t now);
+/* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
+ * stall.branch for a branch); exec_loop.inc decides when. */
+uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
