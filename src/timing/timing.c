@@ -628,8 +628,8 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + ((m->taken_path_fill || m->predicted_target_fill) ? port + fill : 0) + m->redirect_rvc_pair;
   case CLASS_JUMP:
-    if (kind == K_JAL && m->taken_path_fill)
-      return port + fill;
+    if (kind == K_JAL)
+      return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
     return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : kind == K_JALR ? m->redirect_rvc_pair : 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
