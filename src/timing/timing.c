@@ -227,6 +227,11 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
   t->store_pending = false;
   uint32_t stall = t->model.dcache.store_load_replay;
   charge(t, SIG_STALL_DCACHE, stall);
+  if (t->model.fetch_ahead_data) { /* a redo from the fetch, as a fill's (exec_loop.inc, fetch_ahead_data) */
+    t->dstall_end = now + stall;
+    t->dstall = stall;
+    t->dstall_redo = true;
+  }
   return stall;
 }
 
@@ -235,6 +240,10 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
   if (stall && t->model.amo_penalty) {
     charge(t, SIG_STALL_DCACHE, t->model.amo_penalty);
     stall += t->model.amo_penalty;
+    if (t->model.fetch_ahead_data) {
+      t->dstall_end = now + stall;
+      t->dstall = stall;
+    }
   }
   return stall;
 }
