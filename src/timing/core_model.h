@@ -102,6 +102,9 @@ typedef struct core_model {
                                      (timing_predicted_target) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
+  bool csr_wait_drain;            /* csr_penalty is a CSR instruction's wait in execute for the ones ahead
+                                     to leave memory and write-back: a redirect's bubbles just before it
+                                     pass during it (exec_loop.inc, csr_after_redirect) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

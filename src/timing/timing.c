@@ -52,7 +52,8 @@ timing *timing_new(const core_model *m) {
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill ||
-                 m->predicted_target_fill || m->redirect_rvc_pair || m->dcache.store_load_replay || m->device_bus;
+                 m->predicted_target_fill || m->redirect_rvc_pair ||
+                 m->csr_wait_drain || m->dcache.store_load_replay || m->device_bus;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -322,6 +323,12 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
   uint32_t stall = timing_fetch_slow(t, line, now, 1);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
+}
+
+void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles) {
+  t->cycle -= cycles;
+  timing_count(t, SIG_CYCLE, -(int64_t)cycles);
+  timing_count(t, sig, -(int64_t)cycles);
 }
 
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {

@@ -480,6 +480,10 @@ uint32_t timing_predicted_target(timing *t, uint32_t target, uint64_t now);
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
+/* Takes back `cycles` of signal `sig` the current instruction's static
+ * cost charged ([pipeline] csr_wait_drain: a redirect's bubbles the next
+ * instruction's wait passes during). */
+void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
