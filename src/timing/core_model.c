@@ -253,6 +253,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   BOOL("pipeline", "csr_wait_drain", csr_wait_drain),
+  BOOL("pipeline", "refill_restart", refill_restart),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),

@@ -268,6 +268,8 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
 }
 
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
+  uint32_t floor = t->fetch_floor;
+  t->fetch_floor = 0;
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -293,6 +295,8 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
             t->model.icache.refill_cycles;
     stall = stall > ahead ? stall - ahead : 0;
+    if (stall < floor)
+      stall = floor;
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */
   }
