@@ -239,6 +239,10 @@ typedef struct timing {
    * the execute stall of the one before; the same of the block before the
    * current one when that one follows it in sequence (0 otherwise) */
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
+  /* ... and the bubbles of the decode redirect (a jal, a branch predicted
+   * taken) that ended the block run last, if it did: its target's block
+   * has it as the instruction ahead all the same */
+  uint32_t redirect_bubbles;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
