@@ -299,6 +299,7 @@ bool core_exec_timed_regions_plain(core_cpu *cpu, core_block *first); /* ... for
 bool core_exec_profiled(core_cpu *cpu, core_block *first);
 bool core_exec_profiled_plain(core_cpu *cpu, core_block *first); /* ... for a model without the rules above */
 bool core_exec_timed_pmu(core_cpu *cpu, core_block *first); /* timed, listing entered blocks (core_track) */
+bool core_exec_timed_pmu_plain(core_cpu *cpu, core_block *first); /* ... for a model without the rules above */
 bool core_exec(core_cpu *cpu, core_block *first);
 
 /* The engine: the interpreter, or the translator (jit.c) where

@@ -176,8 +176,9 @@ bool core_exec(core_cpu *cpu, core_block *first) {
   }
   if (cpu->jit && !first && !core_jit_timed_why(cpu))
     return core_exec_jit(cpu); /* translated, with the same charges */
-  if (cpu->track)
-    return core_exec_timed_pmu(cpu, first);
+  if (cpu->track) /* as above: without the VexRiscv checks for a model without them */
+    return !cpu->tm->vexmin && !cpu->tm->vex_rules ? core_exec_timed_pmu_plain(cpu, first)
+                                                   : core_exec_timed_pmu(cpu, first);
   if (cpu->tm->vexmin)
     return core_exec_timed_vexmin(cpu, first);
   return cpu->tm->vex_rules ? core_exec_timed_vex(cpu, first) : core_exec_timed(cpu, first);
