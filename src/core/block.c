@@ -481,8 +481,10 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
       uint32_t x = c == CLASS_CSR || c == CLASS_MUL || c == CLASS_DIV ? bt->ops[i].stall_cycles : 0;
       if (seen++ == 0) {
         bt->tail_stall = (uint8_t)(x > 255 ? 255 : x);
+        bt->tail_cycles = (uint8_t)(bt->ops[i].cycles > 255 ? 255 : bt->ops[i].cycles);
         x2 = x + bt->ops[i].load_use;
       } else {
+        bt->tail_prev_ex = (uint8_t)(x > 255 ? 255 : x);
         x2 += x;
       }
     }

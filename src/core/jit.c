@@ -164,10 +164,7 @@ typedef struct slow_path {
 /* a cache miss, called out of the fast path's line with what it needs
  * known at translation (the cycle of the access as tm->cycle less a
  * constant), so that the call reads nothing of the block's own */
-enum {
-  COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY,
-  COLD_IFETCH_C, COLD_LOAD_C, COLD_STORE_C /* the run's own helpers (l->fn) */
-};
+enum { COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY, COLD_IFETCH_C /* the run's ifetch */ };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
   uint8_t *resume;   /* where the fast path goes on */
@@ -219,6 +216,10 @@ static const jit_timed_fns plain_fns = {
   .load_slow = core_jt_load_slow,
   .store_slow = core_jt_store_slow,
   .interp_block = core_jt_interp_block,
+  .load_miss = core_jt_load_miss,
+  .store_miss = core_jt_store_miss,
+  .ifetch_miss = core_jt_ifetch_miss,
+  .entry_fill = core_jt_entry_fill,
 };
 
 /* ... once the program has touched the PMU (cpu->track): the blocks
@@ -237,6 +238,10 @@ static const jit_timed_fns track_fns = {
   .load_slow = core_jt_load_slow,
   .store_slow = core_jt_store_slow,
   .interp_block = core_jr_interp_block,
+  .load_miss = core_jt_load_miss,
+  .store_miss = core_jt_store_miss,
+  .ifetch_miss = core_jt_ifetch_miss,
+  .entry_fill = core_jt_entry_fill,
 };
 
 /* The helpers for cpu's timed run: a profile's, address regions', the
@@ -464,11 +469,8 @@ static void emit_cold(lower *l, const cold_call *c) {
   const block_timing *bt = l->blk->timing;
   const core_op *op = &l->blk->ops[c->op];
   uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
-  if (c->kind == COLD_IFETCH_C || c->kind == COLD_LOAD_C || c->kind == COLD_STORE_C) {
-    const void *fn = c->kind == COLD_IFETCH_C ? (const void *)l->fn->ifetch
-                   : c->kind == COLD_LOAD_C   ? (const void *)l->fn->load
-                                              : (const void *)l->fn->store;
-    emit_helper_call(l, fn, c->op, c->kind != COLD_IFETCH_C);
+  if (c->kind == COLD_IFETCH_C) {
+    emit_helper_call(l, (const void *)l->fn->ifetch, c->op, false);
     x86_jmp(b, run_addr(l, c->resume));
     return;
   }
@@ -477,20 +479,20 @@ static void emit_cold(lower *l, const cold_call *c) {
   case COLD_LOAD: case COLD_STORE:
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
-    x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
+    x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)l->fn->load_miss : (const void *)l->fn->store_miss);
     break;
   case COLD_IFETCH:
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
     x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
-    x86_call_abs(b, (const void *)core_jt_ifetch_miss);
+    x86_call_abs(b, (const void *)l->fn->ifetch_miss);
     break;
   default: /* COLD_ENTRY */
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    x86_call_abs(b, (const void *)core_jt_entry_fill);
+    x86_call_abs(b, (const void *)l->fn->entry_fill);
     break;
   }
   x86_jmp(b, run_addr(l, c->resume));
@@ -504,12 +506,14 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  /* with a profile or address regions the miss's counts go to rows too:
-   * the run's own helper, which looks up again */
-  if (l->prof || l->regions)
-    add_cold(l, miss, store ? COLD_STORE_C : COLD_LOAD_C, i);
-  else
-    add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
+  if (!(store ? l->fn->store_miss : l->fn->load_miss)) { /* the call needs the op (a profile's row) */
+    uint8_t *done = x86_jmp_fwd(&l->b);
+    x86_patch_here(&l->b, miss);
+    emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
+    x86_patch_here(&l->b, done);
+    return;
+  }
+  add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
 }
 
 /* T_IFETCH of fetch op i (not the first) */
@@ -525,8 +529,16 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *same = x86_jcc_fwd(b, CC_E);
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
-  add_cold(l, miss, l->prof || l->regions ? COLD_IFETCH_C : COLD_IFETCH, i);
-  add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
+  if (!l->fn->ifetch_miss) {
+    uint8_t *done = x86_jmp_fwd(b);
+    x86_patch_here(b, same);
+    x86_patch_here(b, miss);
+    emit_timed_call(l, (const void *)l->fn->ifetch, i);
+    x86_patch_here(b, done);
+  } else {
+    add_cold(l, miss, COLD_IFETCH, i);
+    add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
+  }
   l->eax_reg = -1;
   forget_copies(l); /* the miss's call clobbers them */
 }
@@ -566,6 +578,7 @@ static void emit_call2(lower *l, const void *fn, uint32_t a, uint32_t b2) {
   x86_mov_imm32(&l->b, RDX, b2);
   x86_call_abs(&l->b, fn);
   l->eax_reg = -1;
+  forget_copies(l);
 }
 
 /* With a profile: T_BRANCH_LEAVES(taken) and T_FALLTHRU, a way out of
@@ -666,14 +679,13 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
       } else {
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
-      if (l->prof || l->regions) {
-        *miss = m; /* the run's entry_miss (translate) */
-      } else {
+      if (l->fn->entry_fill) {
         x86_patch_here(b, same);
         add_cold(l, m, COLD_ENTRY, 0);
         l->eax_reg = -1;
         return nofit;
       }
+      *miss = m; /* the run's entry_miss, at the block's end */
     } else {
       *miss = x86_jmp_fwd(b);
     }

@@ -121,6 +121,14 @@ typedef struct jit_timed_fns {
   int64_t (*load_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
   int (*store_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
   int (*interp_block)(core_cpu *cpu, core_block *blk);
+  /* the misses of the inline lookups, called out of the fast path's
+   * line without the op (jit_timed.c); NULL where the run's charges need
+   * the op (a profile's row, a region's): a miss then calls ifetch,
+   * load, store or entry_miss above in the fast path's line */
+  void (*load_miss)(timing *tm, uint32_t addr, uint32_t delta);
+  void (*store_miss)(timing *tm, uint32_t addr, uint32_t delta);
+  void (*ifetch_miss)(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch);
+  void (*entry_fill)(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
 } jit_timed_fns;
 extern const jit_timed_fns core_jp_fns, core_jr_fns;
 /* the entry's checks (both: the region; core_jp_ctx: the block's record

@@ -91,6 +91,9 @@ typedef struct core_model {
                                      one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t fetch_ahead_insns;     /* with fetch_ahead: how many instructions ahead of the missing one the
                                      fetch stage looks the I-cache up (1 or 2) */
+  bool fetch_ahead_data;          /* with fetch_ahead: the data-side stall of an instruction further ahead,
+                                     still before write-back at the lookup, overlaps the refill too; a
+                                     D-cache fill is redone from the fetch (exec_loop.inc, fetch_ahead) */
   bool wrong_path_fill;           /* a jalr's or mispredicted branch's sequential successors are fetched
                                      before it redirects: their line's refill, once started, is waited
                                      for (timing_wrong_path) */
@@ -102,6 +105,14 @@ typedef struct core_model {
                                      (timing_predicted_path) */
   bool fence_i_late_flush;        /* with [icache] fence_i_flush: the instruction after fence.i is fetched
                                      before the flush (timing_fence_i) */
+  uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
+                                     fetch stage holds a word of two 16-bit instructions then (0: none) */
+  bool refill_restart;            /* with fetch_ahead: a refill that ends while the instruction ahead holds
+                                     the pipeline (a divide) restarts the fetch after the hold: the missing
+                                     instruction waits refill_cycles beyond it at least */
+  bool csr_wait_drain;            /* csr_penalty is a CSR instruction's wait in execute for the ones ahead
+                                     to leave memory and write-back: a redirect's bubbles just before it
+                                     pass during it (exec_loop.inc, csr_after_redirect) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

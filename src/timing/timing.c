@@ -52,7 +52,7 @@ timing *timing_new(const core_model *m) {
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
-                 m->dcache.refill_refetch || m->predicted_target_fill;
+                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_wait_drain;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -194,6 +194,7 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   charge(t, SIG_STALL_DCACHE, stall);
   t->dstall_end = now + stall;
   t->dstall = stall;
+  t->dstall_redo = false;
   return stall;
 }
 
@@ -227,6 +228,11 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
   t->store_pending = false;
   uint32_t stall = t->model.dcache.store_load_replay;
   charge(t, SIG_STALL_DCACHE, stall);
+  if (t->model.fetch_ahead_data) { /* a redo from the fetch, as a fill's (exec_loop.inc, fetch_ahead_data) */
+    t->dstall_end = now + stall;
+    t->dstall = stall;
+    t->dstall_redo = true;
+  }
   return stall;
 }
 
@@ -235,6 +241,10 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
   if (stall && t->model.amo_penalty) {
     charge(t, SIG_STALL_DCACHE, t->model.amo_penalty);
     stall += t->model.amo_penalty;
+    if (t->model.fetch_ahead_data) {
+      t->dstall_end = now + stall;
+      t->dstall = stall;
+    }
   }
   return stall;
 }
@@ -257,10 +267,11 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
-/* An I-cache miss (the access counted, the line's lookup missed and
- * changed nothing): the fill, its stall and counts */
-static uint32_t icache_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
-  uint32_t stall;
+/* An I-cache miss's fill, stall and counts (the access counted already).
+ * refetch: a fetch of the instruction stream ([dcache] refill_refetch may
+ * apply), not a fill started down a predicted or wrong path. */
+static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch,
+                           uint32_t floor) {
   pulse(t, SIG_ICACHE_MISS);
   if (t->icache_miss_fn)
     t->icache_miss_fn(t->icache_miss_ctx, line_addr);
@@ -272,6 +283,7 @@ static uint32_t icache_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_
   }
   if (ahead > now)
     ahead = (uint32_t)now;
+  uint32_t stall;
   uint64_t due = now - t->head_wait, k = due - t->dmiss_end + 1;
   if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 2) {
     /* [dcache] refill_refetch: the missing instruction is the k-th after
@@ -295,11 +307,16 @@ static uint32_t icache_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_
   stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
           t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
+  if (stall < floor)
+    stall = floor;
   charge(t, SIG_STALL_ICACHE, stall);
   return stall;
 }
 
-static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
+/* A fetch of line_addr: the lookup, and the fill if it misses */
+static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
+  uint32_t floor = t->fetch_floor; /* [pipeline] refill_restart (exec_loop.inc, fetch_ahead) */
+  t->fetch_floor = 0;
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -311,20 +328,22 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     pulse(t, SIG_ICACHE_HIT);
     return 0;
   }
-  return icache_fill(t, line_addr, now, ahead, refetch);
+  return fetch_fill(t, line_addr, now, ahead, refetch, floor);
 }
 
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
-  return fetch_fill(t, line_addr, now, ahead, true);
+  return fetch_lookup(t, line_addr, now, ahead, true);
 }
 
 uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
+  uint32_t floor = t->fetch_floor;
+  t->fetch_floor = 0;
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0;
   pulse(t, SIG_ICACHE_ACCESS);
   cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
-  return icache_fill(t, line_addr, now, 0, true);
+  return fetch_fill(t, line_addr, now, 0, true, floor);
 }
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
@@ -338,7 +357,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
     line = (pc + 8) & mask;
   if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_fill(t, line, now, 0, false);
+  uint32_t stall = fetch_lookup(t, line, now, 0, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }
@@ -347,7 +366,7 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_fill(t, line, now, 1, false);
+  uint32_t stall = fetch_lookup(t, line, now, 1, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }
@@ -365,11 +384,26 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
    * evicted): the refill's first beat in the cycle the branch retires, the
    * fall-through fetched 2 cycles after its last beat and retired 5 later,
    * where a plain misprediction retires it 4 after the branch (its penalty
-   * is charged apart): busy + 2 more */
-  uint32_t stall = fetch_transaction(t, now, read_cycles(t, line, t->model.icache.line)) + 2;
+   * is charged apart): busy + 2 more; that is [icache] refill_cycles - 2,
+   * 1 on the IMAC variant, whose I-cache answers a cycle sooner (icache.S
+   * there: the fall-through retires 8 (W + 2) + 1 cycles later than after
+   * a plain misprediction) */
+  uint32_t rc = t->model.icache.refill_cycles;
+  uint32_t stall = fetch_transaction(t, now, read_cycles(t, line, t->model.icache.line)) + (rc > 2 ? rc - 2 : 0);
   charge(t, SIG_STALL_ICACHE, stall);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
+}
+
+void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles) {
+  t->cycle -= cycles;
+  timing_count(t, SIG_CYCLE, -(int64_t)cycles);
+  timing_count(t, sig, -(int64_t)cycles);
+}
+
+uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
+  charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, t->model.redirect_rvc_pair);
+  return t->model.redirect_rvc_pair;
 }
 
 /* What a D-cache miss adds to a row of counts (the run's, or a profile's
@@ -401,6 +435,7 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   t->cycle += stall;
   t->dstall_end = now + stall;
   t->dstall = stall;
+  t->dstall_redo = true; /* DataCache: the load is redone from the fetch once the line is in */
   if (!is_write) { /* [dcache] refill_refetch */
     t->dmiss_end = now + stall;
     t->dmiss_bus_end = t->mem_busy_until;
@@ -463,6 +498,7 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
     charge(t, SIG_STALL_WBUF, stall);
     t->dstall_end = now + stall;
     t->dstall = stall;
+    t->dstall_redo = false;
   }
   uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
   t->mem_busy_until = start + busy;
@@ -670,11 +706,12 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
-           (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0);
+           (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0) +
+           m->redirect_rvc_pair;
   case CLASS_JUMP:
-    if (kind == K_JAL && m->taken_path_fill)
-      return port + fill;
-    return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : 0;
+    if (kind == K_JAL)
+      return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
+    return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : kind == K_JALR ? m->redirect_rvc_pair : 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
   case CLASS_DIV: return m->div_mode == MULDIV_ITERATIVE ? m->div_latency : 0;

@@ -78,6 +78,8 @@ typedef struct block_timing {
                                static wait for a late result) and the execute stall of the one before
                                it, if the block holds it */
   bool tail_single;         /* it holds one instruction (tail_stall2 needs the one before, exec_loop.inc) */
+  uint8_t tail_cycles;      /* [pipeline] fetch_ahead_data: its last instruction's static cycles ... */
+  uint8_t tail_prev_ex;     /* ... and the execute stall of the one before it, if the block holds it */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
@@ -229,6 +231,18 @@ typedef struct timing {
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;
   uint32_t dstall;
+  bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
+  uint32_t fetch_floor;     /* [pipeline] refill_restart: the least stall of the refill about to be
+                               made (exec_loop.inc, fetch_ahead; timing_fetch_slow uses and clears it) */
+  /* [pipeline] fetch_ahead_data: of the block entered last, its last
+   * instruction's cycles (with its entry wait when it is the only one) and
+   * the execute stall of the one before; the same of the block before the
+   * current one when that one follows it in sequence (0 otherwise) */
+  uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
+  /* ... and the bubbles of the decode redirect (a jal, a branch predicted
+   * taken) that ended the block run last, if it did: its target's block
+   * has it as the instruction ahead all the same */
+  uint32_t redirect_bubbles;
   /* [dcache] refill_refetch: the last load's D-cache fill: the cycle its
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
@@ -483,6 +497,13 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
  * line is filled, the refill counted as a miss). Returns the cycles
  * charged beyond the misprediction's own. */
 uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+/* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
+ * stall.branch for a branch); exec_loop.inc decides when. */
+uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
+/* Takes back `cycles` of signal `sig` the current instruction's static
+ * cost charged ([pipeline] csr_wait_drain: a redirect's bubbles the next
+ * instruction's wait passes during). */
+void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
