@@ -32,12 +32,12 @@ SIGNALS = ["cycle", "icache.miss", "dcache.read_miss", "stall.load_use", "branch
            "stall", "load"]
 
 
-def run(cmd, out_path=None):
-    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    if out_path:
-        with open(out_path, "wb") as f:
-            f.write(p.stdout)
-    return p
+def run(cmd):
+    try:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=300)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"engines_rows: FAIL: {' '.join(cmd)} still running after 300 s")
 
 
 def read(path):
