@@ -41,8 +41,11 @@ def run(cmd):
 
 
 def read(path):
-    with open(path, "rb") as f:
-        return f.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        sys.exit(f"engines_rows: FAIL: {path} not written: {e}")
 
 
 def main():
