@@ -249,6 +249,8 @@ static const key_def keys[] = {
   UINT("pipeline", "fetch_ahead_insns", fetch_ahead_insns, 1, 2),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
+  BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
+  BOOL("pipeline", "fence_i_late_flush", fence_i_late_flush),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "trap_penalty", trap_penalty, 0, PENALTY_MAX),
@@ -263,6 +265,7 @@ static const key_def keys[] = {
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
+  BOOL("dcache", "refill_refetch", dcache.refill_refetch),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),

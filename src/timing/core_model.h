@@ -44,6 +44,9 @@ typedef struct cache_params {
   uint32_t store_load_replay; /* dcache: cycles a load that hits loses when a store 1 or 2 cycles ahead
                                  writes the same word of the data RAM (0: never) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
+  bool refill_refetch;      /* dcache: a load that misses is refetched once its line is in, and the
+                               refetch waits for an I-cache refill started during the fill
+                               (timing_fetch_slow) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */
@@ -94,6 +97,11 @@ typedef struct core_model {
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */
+  bool predicted_target_fill;     /* a branch predicted taken that falls through: the refill of its target's
+                                     line, started when the target missed, is waited for
+                                     (timing_predicted_path) */
+  bool fence_i_late_flush;        /* with [icache] fence_i_flush: the instruction after fence.i is fetched
+                                     before the flush (timing_fence_i) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

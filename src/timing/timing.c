@@ -51,7 +51,8 @@ timing *timing_new(const core_model *m) {
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
-  t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus;
+  t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
+                 m->dcache.refill_refetch || m->predicted_target_fill;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -61,6 +62,7 @@ timing *timing_new(const core_model *m) {
   for (unsigned i = 0; i < 16; i++)
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
+  t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
     late = m->mul_use_penalty;
@@ -255,7 +257,7 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
-uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
+static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -278,6 +280,26 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     }
     if (ahead > now)
       ahead = (uint32_t)now;
+    uint64_t due = now - t->head_wait, k = due - t->dmiss_end + 1;
+    if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 2) {
+      /* [dcache] refill_refetch: the missing instruction is the k-th after
+       * a load whose D-cache fill ended at dmiss_end. Its fetch stage saw
+       * the miss while the load was still in execute (k = 1) or memory
+       * (k = 2), and the refill went out 3 - k cycles before the load asked
+       * for its fill (VexRiscv: the I-cache's redo 2 cycles after the miss
+       * reaches decode, the D-cache's request 1 cycle after the load
+       * reaches write-back and asks for its redo; the fill itself may wait
+       * for the write buffer). The load is then refetched: its
+       * fetch waits for that refill, 2 cycles after its last beat, and the
+       * load retires 5 cycles later, where, waiting in execute, it
+       * retires 4 after its own fill's last beat. That wait is this
+       * instruction's; the refill itself is over when it issues. */
+      uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
+      uint64_t end = from + fetch_transaction(t, from, read_cycles(t, line_addr, t->model.icache.line));
+      stall = flush + (end + 3 > t->dmiss_bus_end ? (uint32_t)(end + 3 - t->dmiss_bus_end) : 0);
+      charge(t, SIG_STALL_ICACHE, stall);
+      return stall;
+    }
     stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
             t->model.icache.refill_cycles;
     stall = stall > ahead ? stall - ahead : 0;
@@ -286,6 +308,10 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   }
   charge(t, SIG_STALL_ICACHE, stall);
   return stall;
+}
+
+uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
+  return fetch_fill(t, line_addr, now, ahead, true);
 }
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
@@ -299,7 +325,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
     line = (pc + 8) & mask;
   if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = timing_fetch_slow(t, line, now, 0);
+  uint32_t stall = fetch_fill(t, line, now, 0, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }
@@ -308,7 +334,27 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = timing_fetch_slow(t, line, now, 1);
+  uint32_t stall = fetch_fill(t, line, now, 1, false);
+  t->fetch_line = TIMING_NO_LINE;
+  return stall;
+}
+
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask;
+  if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return 0;
+  pulse(t, SIG_ICACHE_ACCESS);
+  cache_access(&t->icache, line, false);
+  pulse(t, SIG_ICACHE_MISS);
+  if (t->icache_miss_fn)
+    t->icache_miss_fn(t->icache_miss_ctx, line);
+  /* VexRiscv (icache.S's bne falling through to a jal, its target's line
+   * evicted): the refill's first beat in the cycle the branch retires, the
+   * fall-through fetched 2 cycles after its last beat and retired 5 later,
+   * where a plain misprediction retires it 4 after the branch (its penalty
+   * is charged apart): busy + 2 more */
+  uint32_t stall = fetch_transaction(t, now, read_cycles(t, line, t->model.icache.line)) + 2;
+  charge(t, SIG_STALL_ICACHE, stall);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }
@@ -342,6 +388,11 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   t->cycle += stall;
   t->dstall_end = now + stall;
   t->dstall = stall;
+  if (!is_write) { /* [dcache] refill_refetch */
+    t->dmiss_end = now + stall;
+    t->dmiss_bus_end = t->mem_busy_until;
+    t->dmiss_ask = now;
+  }
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
     t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
@@ -606,7 +657,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
-           (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill ? port + fill : 0);
+           (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0);
   case CLASS_JUMP:
     if (kind == K_JAL && m->taken_path_fill)
       return port + fill;
@@ -619,6 +670,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
       return 0;
     return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
   case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill + t->reset_flush : 0;
+  case CLASS_FENCE: return kind == K_FENCE_I && m->fence_i_late_flush ? port + fill + 4 : 0;
   default: return 0;
   }
 }
@@ -632,11 +684,40 @@ static void compute_bounds(timing *t) {
     t->dyn_bounds[k] = dynamic_bound_of(t, (uint8_t)k);
 }
 
-void timing_fence_i(timing *t) {
+void timing_fence_i(timing *t, uint32_t next_pc) {
   if (!t->icache_on || !t->model.icache.fence_i_flush)
     return;
+  if (!t->model.fence_i_late_flush) {
+    cache_reset(&t->icache);
+    t->fetch_line = TIMING_NO_LINE;
+    return;
+  }
+  /* [pipeline] fence_i_late_flush (VexRiscv's InstructionCache): the
+   * instruction after fence.i was looked up in the lines as they were.
+   * When it hit, it goes on, fetched, and the flush (fence_i_penalty)
+   * halts the fetch after it. When it missed, its refill runs during the
+   * flush, which drops the line (the flush owns the tag writes), and it is
+   * looked up again after the flush: a second refill, and 4 cycles more
+   * than a refill in sequence costs (fencei.S's first fence.i: the refill
+   * of the jalr after it twice on the I-bus, the jalr retiring
+   * 128 + 8 (W + 2) + 9 cycles after the fence.i). */
+  uint32_t line = next_pc & ~(t->model.icache.line - 1u), i;
+  bool fetched = true;
+  if (line != t->fetch_line) {
+    pulse(t, SIG_ICACHE_ACCESS);
+    fetched = cache_probe(&t->icache, line >> t->icache.line_shift, &i);
+    if (fetched) {
+      pulse(t, SIG_ICACHE_HIT);
+    } else {
+      pulse(t, SIG_ICACHE_MISS);
+      if (t->icache_miss_fn)
+        t->icache_miss_fn(t->icache_miss_ctx, line);
+      read_cycles(t, line, t->model.icache.line); /* over before the flush ends */
+      charge(t, SIG_STALL_ICACHE, 4);
+    }
+  }
   cache_reset(&t->icache);
-  t->fetch_line = TIMING_NO_LINE;
+  t->fetch_line = fetched ? line : TIMING_NO_LINE;
 }
 
 /* The sequential rule of timing_static (the stall is the most any read

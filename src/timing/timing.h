@@ -229,6 +229,11 @@ typedef struct timing {
    * load): the cycle it ended at and its length */
   uint64_t dstall_end;
   uint32_t dstall;
+  /* [dcache] refill_refetch: the last load's D-cache fill: the cycle its
+   * stall ended, the cycle it was asked for and the cycle its bus
+   * transfer ended */
+  uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
+  uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -238,6 +243,7 @@ typedef struct timing {
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
   bool vex_rules;           /* any of [pipeline] fetch_ahead, wrong_path_fill, taken_path_fill, [dcache] store_load_replay,
+                               refill_refetch, [pipeline] predicted_target_fill,
                                [memory] device_bus: the execution loops that check them (exec_loop.inc's
                                VEX_RULES; the plain timed loop does not) */
   uint32_t branch_cost[2][2]; /* [taken][predicted taken] penalty cycles */
@@ -334,8 +340,10 @@ typedef struct timing {
 #define TIMING_DC_WRITEBACK 4u
 
 /* fence.i ran: with [icache] fence_i_flush, every I-cache line is
- * invalidated (the next fetch looks the cache up again). */
-void timing_fence_i(timing *t);
+ * invalidated (the next fetch looks the cache up again); with [pipeline]
+ * fence_i_late_flush the instruction at next_pc is fetched first, from
+ * the lines as they were, and is not looked up again. */
+void timing_fence_i(timing *t, uint32_t next_pc);
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
@@ -463,6 +471,14 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
  * bubble passing during it (the line is filled, the refill counted as a
  * miss). Returns the cycles charged. */
 uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
+/* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
+ * target) that falls through, at `now`, the end of its cycles. The fetch
+ * stage looked its target up after the prediction; when the target's line
+ * (another than pc's) misses, its refill goes out as the branch leaves
+ * write-back and the fall-through's fetch waits for its last beat (the
+ * line is filled, the refill counted as a miss). Returns the cycles
+ * charged beyond the misprediction's own. */
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
