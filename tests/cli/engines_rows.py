@@ -32,17 +32,20 @@ SIGNALS = ["cycle", "icache.miss", "dcache.read_miss", "stall.load_use", "branch
            "stall", "load"]
 
 
-def run(cmd, out_path=None):
-    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    if out_path:
-        with open(out_path, "wb") as f:
-            f.write(p.stdout)
-    return p
+def run(cmd):
+    try:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=300)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"engines_rows: FAIL: {' '.join(cmd)} still running after 300 s")
 
 
 def read(path):
-    with open(path, "rb") as f:
-        return f.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        sys.exit(f"engines_rows: FAIL: {path} not written: {e}")
 
 
 def main():
