@@ -199,7 +199,7 @@ Written by `bench/rtl_speed.py` (its docstring says how it measures).
 
 - date: {date}; machine: {benchlib.cpu_model()}, {os.cpu_count()} CPUs, load average at the start
   {a.load}
-- tally: commit {git_commit(REPO)} (`{os.path.relpath(a.tally, REPO) if a.tally.startswith(REPO) else a.tally}`)
+- tally: commit {git_commit(REPO)} (`{os.path.relpath(a.tally, REPO) if a.tally.startswith(REPO + os.sep) else os.path.basename(a.tally)}`)
 - RTL: {rtl_desc}; {benchlib.first_line(["verilator", "--version"])}, the testbenches of rtl/cores
   (`-O3`, C++ `-O2`)
 - method: per core one warm-up and {a.runs} counted runs of each simulator, in turn; whole-process
