@@ -102,6 +102,9 @@ typedef struct core_model {
                                      (timing_predicted_path) */
   bool fence_i_late_flush;        /* with [icache] fence_i_flush: the instruction after fence.i is fetched
                                      before the flush (timing_fence_i) */
+  bool csr_drain;                 /* csr_penalty is a CSR instruction's wait in execute for the two stages
+                                     after it to empty: less after a redirect's bubbles, and one on the
+                                     wrong path after a jalr delays its redirect (timing_csr_drain) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

@@ -52,7 +52,7 @@ timing *timing_new(const core_model *m) {
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
-                 m->dcache.refill_refetch || m->predicted_target_fill;
+                 m->dcache.refill_refetch || m->predicted_target_fill || m->csr_drain;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -63,6 +63,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
+  t->redirect_end = UINT64_MAX;
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
     late = m->mul_use_penalty;
@@ -357,6 +358,34 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
   charge(t, SIG_STALL_ICACHE, stall);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
+}
+
+uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig) {
+  if (start != t->redirect_end)
+    return 0;
+  t->redirect_end = UINT64_MAX;
+  uint32_t back = t->redirect_bubbles < stall ? t->redirect_bubbles : stall;
+  if (back) {
+    t->cycle -= back;
+    timing_count(t, SIG_CYCLE, -(int64_t)back);
+    if (sig)
+      timing_count(t, (tally_signal_id)sig, -(int64_t)back);
+  }
+  return back;
+}
+
+uint32_t timing_jalr_drain(timing *t, uint32_t pc, uint32_t next, uint64_t now) {
+  uint32_t extra = 0, i, mask = ~(t->model.icache.line - 1u);
+  /* a CSR instruction (SYSTEM, funct3 != 0) fetched after the jalr: it
+   * was looked up when on the jalr's line or on one that hits */
+  if ((next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
+      (((pc + 4) & mask) == (pc & mask) ||
+       (t->icache_on && cache_probe(&t->icache, (pc + 4) >> t->icache.line_shift, &i)))) {
+    extra = 1;
+    charge(t, SIG_STALL_JUMP, 1);
+  }
+  timing_note_redirect(t, now + extra, t->model.jalr_penalty + extra);
+  return extra;
 }
 
 /* What a D-cache miss adds to a row of counts (the run's, or a profile's
@@ -659,6 +688,8 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0);
   case CLASS_JUMP:
+    if (kind == K_JALR && m->csr_drain)
+      return 1; /* timing_jalr_drain */
     if (kind == K_JAL && m->taken_path_fill)
       return port + fill;
     return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : 0;

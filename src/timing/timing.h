@@ -234,6 +234,10 @@ typedef struct timing {
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
+  /* [pipeline] csr_drain: the last branch's or jump's redirect: the cycle
+   * the next instruction starts at, and the bubbles before it */
+  uint64_t redirect_end;
+  uint32_t redirect_bubbles;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -479,6 +483,22 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
  * line is filled, the refill counted as a miss). Returns the cycles
  * charged beyond the misprediction's own. */
 uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+/* [pipeline] csr_drain (VexRiscv's CsrPlugin: a CSR instruction waits in
+ * execute while memory or write-back holds an instruction,
+ * blockedBySideEffects; csr_penalty is that wait right behind one):
+ * timing_note_redirect records a branch's or jump's redirect, the next
+ * instruction starting at `end` after `bubbles`; timing_csr_drain, for a
+ * CSR instruction first in its block starting at `start` with its static
+ * `stall` (signal `sig`), takes back the part of the stall those bubbles
+ * passed; timing_jalr_drain, for a jalr at pc whose next word (`next`,
+ * fetched on the wrong path) is a CSR instruction held in execute, delays
+ * the redirect by a cycle. Each returns the cycles added (or taken back). */
+static inline void timing_note_redirect(timing *t, uint64_t end, uint32_t bubbles) {
+  t->redirect_end = end;
+  t->redirect_bubbles = bubbles;
+}
+uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig);
+uint32_t timing_jalr_drain(timing *t, uint32_t pc, uint32_t next, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
