@@ -102,6 +102,9 @@ typedef struct core_model {
                                      (timing_predicted_path) */
   bool fence_i_late_flush;        /* with [icache] fence_i_flush: the instruction after fence.i is fetched
                                      before the flush (timing_fence_i) */
+  uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at
+                                     least this, less the missing instruction's own late-result wait
+                                     (fetch_ahead's hold_floor) */
   bool csr_drain;                 /* csr_penalty is a CSR instruction's wait in execute for the two stages
                                      after it to empty: less after a redirect's bubbles, and one on the
                                      wrong path after a jalr delays its redirect (timing_csr_drain) */

@@ -259,6 +259,8 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
 }
 
 static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
+  uint32_t floor = refetch ? t->hold_floor : 0;
+  t->hold_floor = 0;
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -304,6 +306,13 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
             t->model.icache.refill_cycles;
     stall = stall > ahead ? stall - ahead : 0;
+    /* [pipeline] held_refetch: the instruction ahead held the pipeline
+     * during the refill; the fetch stage fetches the missing instruction
+     * again only once it moves (VexRiscv: the redo waits while decode is
+     * stuck), so it reaches execute that many cycles later than it would
+     * have without the miss */
+    if (stall < floor)
+      stall = floor;
   } else {
     return 0; /* uncached fetches are static costs (timing_static.c) */
   }

@@ -234,6 +234,8 @@ typedef struct timing {
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
+  uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
+                               (exec_loop.inc's fetch_ahead) */
   /* [pipeline] csr_drain: the last branch's or jump's redirect: the cycle
    * the next instruction starts at, and the bubbles before it */
   uint64_t redirect_end;
