@@ -252,6 +252,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   BOOL("pipeline", "fence_i_late_flush", fence_i_late_flush),
   BOOL("pipeline", "csr_drain", csr_drain),
+  BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_penalty", fence_i_penalty, 0, PENALTY_MAX),

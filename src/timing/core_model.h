@@ -105,6 +105,8 @@ typedef struct core_model {
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at
                                      least this, less the missing instruction's own late-result wait
                                      (fetch_ahead's hold_floor) */
+  bool refill_hides_next_use;     /* with fetch_ahead: the wait of the instruction after the missing one
+                                     for a late result of one before it passes during the refill too */
   bool csr_drain;                 /* csr_penalty is a CSR instruction's wait in execute for the two stages
                                      after it to empty: less after a redirect's bubbles, and one on the
                                      wrong path after a jalr delays its redirect (timing_csr_drain) */
