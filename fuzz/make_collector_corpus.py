@@ -47,6 +47,20 @@ def data(run, seq, index, values, key=None):
     return packet(0x23, run, seq, body, key)
 
 
+def compact(run, seq, index, values, key=None, sat=0):
+    """DATA_COMPACT (docs/protocol.md, "Compact stream"): index, n, width 32, the bitmap, the values."""
+    body = struct.pack("<IHBB", index, len(values), 32, 0) + sat.to_bytes((len(values) + 7) // 8, "little")
+    return packet(0x26, run, seq, body + b"".join(struct.pack("<I", v) for v in values), key)
+
+
+def compact_run(run, key=None, intervals=3):
+    """A compact stream: RUN_START, COUNTER_INFO, DATA_COMPACT, the relay's FINAL without totals."""
+    pkts = [run_start(run, key), counter_info(run, 1, key)]
+    pkts += [compact(run, 2 + i, i, [10 * i + 1, 5 * i + 2], key) for i in range(intervals)]
+    pkts.append(final(run, 2 + intervals, intervals, intervals, 3 + intervals, [], key))
+    return pkts
+
+
 def final(run, seq, intervals, data_packets, total, totals, key=None, cut_short=0):
     body = struct.pack("<QQQIIHHHBB", intervals, 0, intervals * 1000, data_packets, total, len(totals), 0,
                        len(totals), cut_short, 0)
@@ -122,6 +136,16 @@ def seeds():
     pk = whole_run(r1)
     pk[-1] = final(r1, 5, 3, 3, 6, [1, 1], cut_short=1)
     out["cut-short-wrong-totals"] = script(0, [rec(A, p) for p in pk])
+    # compact streams: whole, keyed, a DATA_COMPACT before its RUN_START,
+    # and ones that disagree with RUN_START or overflow the stamps
+    out["compact-run"] = script(0, [rec(A, p) for p in compact_run(r1)])
+    out["compact-run-keyed"] = script(1, [rec(A, p) for p in compact_run(r1, KEY)])
+    pk = compact_run(r2, intervals=4)
+    out["compact-before-start"] = script(0, [rec(A, pk[3]), rec(TICK, ticks=5)] + [rec(A, p) for p in pk] +
+                                         [rec(TICK, ticks=10)])
+    recs = [rec(A, run_start(r1)), rec(A, compact(r1, 2, 0, [1, 2, 3])), rec(A, compact(r1, 3, 0xFFFFFFFF, [1, 2])),
+            rec(A, compact(r1, 4, 1, [1, 2], sat=1)), rec(A, compact(r2, 2, 0, [1, 2]))]
+    out["compact-hostile"] = script(0, recs + [rec(A, p) for p in compact_run(0x77)])
     return out
 
 

@@ -4,7 +4,7 @@
   area.py check OUTDIR           one small iCE40 synthesis (CTest rtl.synth.small)
   area.py small OUTDIR [FAMILIES]  SnoopP's configuration (S=1, P=16, n=16)
                                  in the default build and each small build
-                                 (TOTALS, SNAP, ARR_RAM, counter width R),
+                                 (TOTALS, SNAP, ARR_RAM, COMPACT, counter width R),
                                  the table of docs/rtl-area.md
   area.py sweep OUTDIR [DOCS [FAMILIES [KS [R]]]]  the Statistics Module paper's Fig. 3: from 2 of
                                  each, S, P and n raised one at a time (KS, default
@@ -27,16 +27,17 @@ R_SWEEP = 32
 FAMILIES = {"ice40": "synth_ice40", "xilinx": "synth_xilinx"}
 
 
-def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0):
+def synth(outdir, design, family, S, P, N, R, totals=1, snap=1, arr_ram=0, compact=0):
     """Returns (luts, ffs, cells) after synthesis, from yosys' stat."""
     os.makedirs(outdir, exist_ok=True)
     if design == "statmod":
         src, top, params = "statmod.v", "tally_statmod", f"-set S {S} -set P {P} -set N {N} -set R {R}"
-        params += f" -set TOTALS {totals} -set SNAP {snap} -set ARR_RAM {arr_ram}"
+        params += f" -set TOTALS {totals} -set SNAP {snap} -set ARR_RAM {arr_ram} -set COMPACT {compact}"
     else:
         src, top, params = "naive.v", "tally_statmod_naive", f"-set S {S} -set P {P} -set R {R}"
     tag = f"{design}_{family}_{S}_{P}_{N}_{R}" + ("" if totals and snap and not arr_ram else f"_t{totals}_s{snap}")
     tag += f"_a{arr_ram}" if arr_ram else ""
+    tag += f"_c{compact}" if compact else ""
     stat = os.path.join(outdir, tag + ".stat")
     script = (f"read_verilog {os.path.join(HERE, src)}; chparam {params} {top}; "
               f"{FAMILIES[family]} -top {top}; tee -q -o {stat} stat")
@@ -115,23 +116,29 @@ SNOOPP = (1, 16, 16, 64)   # S, P, n, R: 16 code ranges, 16 cycle counters of 64
 SNOOPP_PUBLISHED = (1719, 1129)   # 4-input LUTs, flip-flops (Virtex-II)
 
 
-SMALL_BUILDS = [  # name, R, TOTALS, SNAP, ARR_RAM
+SMALL_BUILDS = [  # name, R, TOTALS, SNAP, ARR_RAM[, COMPACT]
     ("default", 64, 1, 1, 0), ("no totals", 64, 0, 1, 0), ("no snapshot", 64, 1, 0, 0), ("small", 64, 0, 0, 0),
     ("small, ARRs in RAM", 64, 0, 0, 1), ("small, 32-bit counters", 32, 0, 0, 0),
     ("small, 16-bit counters", 16, 0, 0, 0), ("small, ARRs in RAM, 32-bit counters", 32, 0, 0, 1),
-    ("small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1)]
+    ("small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1),
+    ("compact, small", 64, 0, 0, 0, 1), ("compact, small, ARRs in RAM", 64, 0, 0, 1, 1),
+    ("compact, small, 16-bit counters", 16, 0, 0, 0, 1),
+    ("compact, small, ARRs in RAM, 32-bit counters", 32, 0, 0, 1, 1),
+    ("compact, small, ARRs in RAM, 16-bit counters", 16, 0, 0, 1, 1),
+    ("compact, snapshot, ARRs in RAM, 16-bit counters", 16, 0, 1, 1, 1)]
 
 
 def small(outdir, families):
     """SnoopP's configuration (S=1, P=16, n=16) in the default build and each small build."""
-    print("| build | R | TOTALS | SNAP | ARR_RAM | family | LUTs | flip-flops | block RAMs |\n"
-          "|---|--:|--:|--:|--:|---|--:|--:|--:|")
+    print("| build | R | TOTALS | SNAP | ARR_RAM | COMPACT | family | LUTs | flip-flops | block RAMs |\n"
+          "|---|--:|--:|--:|--:|--:|---|--:|--:|--:|")
     S, P, N, _ = SNOOPP
-    for name, R, t, sn, ar in SMALL_BUILDS:
+    for name, R, t, sn, ar, *c in SMALL_BUILDS:
+        cp = c[0] if c else 0
         for fam in families:
-            luts, ffs, cells = synth(outdir, "statmod", fam, S, P, N, R, t, sn, ar)
+            luts, ffs, cells = synth(outdir, "statmod", fam, S, P, N, R, t, sn, ar, cp)
             rams = sum(v for k, v in cells.items() if k.startswith("SB_RAM") or k.startswith("RAMB"))
-            print(f"| {name} | {R} | {t} | {sn} | {ar} | {fam} | {luts} | {ffs} | {rams} |", flush=True)
+            print(f"| {name} | {R} | {t} | {sn} | {ar} | {cp} | {fam} | {luts} | {ffs} | {rams} |", flush=True)
     return 0
 
 

@@ -5,27 +5,37 @@
 #                                       -> OUTDIR/tb_S_P_N_R_tTOTALS_sSNAP/tb (a small build)
 #   rtl/build_tb.sh OUTDIR S P N R TOTALS SNAP ARR_RAM
 #                                       -> OUTDIR/tb_S_P_N_R_tTOTALS_sSNAP_aARR_RAM/tb
+#   rtl/build_tb.sh OUTDIR S P N R TOTALS SNAP ARR_RAM COMPACT
+#                                       -> OUTDIR/tb_S_P_N_R_tTOTALS_sSNAP_aARR_RAM_cCOMPACT/tb
+#                                          (COMPACT = 1: compact frames, docs/protocol.md)
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  echo "usage: $0 OUTDIR S P N R [TOTALS SNAP [ARR_RAM]]   (builds OUTDIR/tb_S_P_N_R[_tTOTALS_sSNAP[_aARR_RAM]]/tb, the Verilator testbench of rtl/statmod.v)"
+  echo "usage: $0 OUTDIR S P N R [TOTALS SNAP [ARR_RAM [COMPACT]]]   (builds OUTDIR/tb_S_P_N_R[_tTOTALS_sSNAP[_aARR_RAM[_cCOMPACT]]]/tb, the Verilator testbench of rtl/statmod.v)"
   exit 0
 fi
-if [ $# -ne 5 ] && [ $# -ne 7 ] && [ $# -ne 8 ]; then
-  echo "usage: $0 OUTDIR S P N R [TOTALS SNAP [ARR_RAM]]" >&2
+if [ $# -ne 5 ] && [ $# -ne 7 ] && [ $# -ne 8 ] && [ $# -ne 9 ]; then
+  echo "usage: $0 OUTDIR S P N R [TOTALS SNAP [ARR_RAM [COMPACT]]]" >&2
   exit 64
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 dir="$1/tb_$2_$3_$4_$5"
 small=()
 if [ $# -ge 7 ]; then
-  for v in "$6" "$7" "${8:-0}"; do
-    case "$v" in 0|1) ;; *) echo "build_tb: TOTALS, SNAP and ARR_RAM are 0 or 1, not '$v'" >&2; exit 64 ;; esac
+  for v in "$6" "$7" "${8:-0}" "${9:-0}"; do
+    case "$v" in 0|1) ;; *) echo "build_tb: TOTALS, SNAP, ARR_RAM and COMPACT are 0 or 1, not '$v'" >&2; exit 64 ;; esac
   done
+  if [ "${9:-0}" = 1 ] && [ "$6" = 1 ]; then
+    echo "build_tb: COMPACT = 1 sends no totals: TOTALS must be 0" >&2; exit 64
+  fi
   dir="${dir}_t$6_s$7"
   small=(-GTOTALS="$6" -GSNAP="$7")
-  if [ $# -eq 8 ]; then
+  if [ $# -ge 8 ]; then
     dir="${dir}_a$8"
     small+=(-GARR_RAM="$8")
+  fi
+  if [ $# -eq 9 ]; then
+    dir="${dir}_c$9"
+    small+=(-GCOMPACT="$9")
   fi
 fi
 mkdir -p "$dir"

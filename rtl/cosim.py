@@ -2,20 +2,30 @@
 """Co-simulation of rtl/statmod.v (Verilator) against rtl/refmodel.py, and
 of its packets against docs/protocol.md's test vectors.
 
-  cosim.py random TB S P N R SEED CYCLES [TOTALS SNAP]
+  cosim.py random TB S P N R SEED CYCLES [TOTALS SNAP [COMPACT]]
                                            random workload-like traces, several
                                            intervals (1, 7, 100, ...), mid-run
                                            reconfiguration, restarts, back-pressure
-  cosim.py collect TB TALLY WORKDIR S P N R TOTALS SNAP SEED CYCLES
+                                           (COMPACT 1: the module's compact frames,
+                                           each the reference packet's as
+                                           docs/protocol.md "Compact stream" says)
+  cosim.py collect TB TALLY WORKDIR S P N R TOTALS SNAP SEED CYCLES [COMPACT]
                                            one run of the RTL (a workload-like
                                            trace) sent over loopback UDP to
                                            `tally collect`, after a RUN_START and
                                            COUNTER_INFO made here: stored complete,
                                            each counter's stored sum the
                                            reference model's total (a small build
-                                           without totals: the collector adds up)
+                                           without totals: the collector adds up);
+                                           COMPACT 1: the frames relayed here as
+                                           docs/protocol.md says (DATA_COMPACT, a
+                                           FINAL made by the relay) and every stored
+                                           interval (index, stamps, values,
+                                           saturation) the reference's full DATA
   cosim.py vector TB PROTOCOL_MD NAME      drive the RTL to produce the vector
-                                           NAME ('data' at R=12, 'final' at R=16)
+                                           NAME ('data' at R=12, 'final' at R=16,
+                                           'data-compact' at R=12 with COMPACT 1,
+                                           its frame through the relay)
 
 TB is a Verilator testbench built from rtl/tb_statmod.cpp with the same
 S, P, N, R (and TOTALS, SNAP for a small build, 1 1 by default). Exit 0: every packet identical byte for byte; 1: a difference
@@ -49,6 +59,46 @@ def compare(what, got, want):
             print(f"  packet {k} differs:\n  rtl {g.hex()}\n  ref {w.hex()}")
             break
     return False
+
+
+def compact_frames(pkts):
+    """The compact frames a COMPACT = 1 module sends for the reference's full
+    packets (docs/protocol.md, "Compact stream"): DATA -> 0x26, the interval
+    number mod 256, the saturation bitmap and the values; FINAL -> 0x27, the
+    number of intervals mod 256."""
+    out = []
+    for p in pkts:
+        index = struct.unpack_from("<Q", p, 24)[0]
+        out.append(bytes([0x26, index & 0xFF]) + p[24 + 32:] if p[5] == 0x23 else bytes([0x27, index & 0xFF]))
+    return out
+
+
+class RelayError(Exception):
+    pass
+
+
+def relay(frames, run_id, seq, N, R, period, cut_short):
+    """The board-side relay of a compact stream (docs/protocol.md): each DATA
+    frame becomes a DATA_COMPACT packet with the run id, the next sequence
+    number and the interval number it counts (the frame's tag must agree);
+    the FINAL frame becomes the run's FINAL packet, without totals."""
+    out, index = [], 0
+    sb, b = (N + 7) // 8, (R + 7) // 8
+    for f in frames:
+        if f[0] == 0x26 and len(f) == 2 + sb + N * b:
+            if f[1] != index & 0xFF:
+                raise RelayError(f"DATA frame tagged {f[1]}, interval {index} expected")
+            out.append(header(0x26, run_id, seq, struct.pack("<IHBB", index, N, R, 0) + f[2:]))
+            index += 1
+        elif f[0] == 0x27 and len(f) == 2:
+            if f[1] != index & 0xFF:
+                raise RelayError(f"FINAL frame says {f[1]} intervals (mod 256), {index} relayed")
+            fin = struct.pack("<QQQIIHHHBB", index, 0, index * period, index, seq + 1, N, 0, 0, cut_short, 0)
+            out.append(header(0x24, run_id, seq, fin))
+        else:
+            raise RelayError(f"not a compact frame: {f.hex()}")
+        seq += 1
+    return out
 
 
 def program(rng, cycles, S):
@@ -142,7 +192,7 @@ def description(run_id, S, P, N, R, period, conf):
     return [header(0x21, run_id, 0, start), header(0x22, run_id, 1, info)]
 
 
-def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles):
+def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles, compact=0):
     import os
     import socket
     import sqlite3
@@ -152,16 +202,26 @@ def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles):
     trace, run_id, period, conf = one_run_trace(S, P, N, seed, cycles, 2)
     got = run_tb(tb, trace, seed)
     want = run_trace(trace, S, P, N, R, totals, snap)
-    if not compare(f"seed {seed}, one run", got, want):
+    if not compare(f"seed {seed}, one run", got, compact_frames(want) if compact else want):
         return 1
+    runs = [(run_id, description(run_id, S, P, N, R, period, conf) + (want if compact else got))]
+    if compact:
+        # the same run twice: the reference's full packets under run_id, the
+        # RTL's compact frames relayed under another id; both must be stored alike
+        cid = run_id ^ 0x5A5A5A5A00000000
+        try:
+            runs.append((cid, description(cid, S, P, N, R, period, conf) + relay(got, cid, 2, N, R, period, 0)))
+        except RelayError as e:
+            print(f"cosim: collect: relay: {e}")
+            return 1
     # each counter's run total, from the reference model of the full build
     full = run_trace(trace, S, P, N, R, 1, 1)[-1]
     want_totals = struct.unpack(f"<{N}Q", full[24 + 40:])
     os.makedirs(work, exist_ok=True)
-    db = os.path.join(work, f"collect_{S}_{P}_{N}_{R}_t{totals}_s{snap}.db")
+    db = os.path.join(work, f"collect_{S}_{P}_{N}_{R}_t{totals}_s{snap}_c{compact}.db")
     if os.path.exists(db):
         os.unlink(db)
-    col = subprocess.Popen([tally, "collect", "--listen", "127.0.0.1:0", "--db", db, "--runs", "1",
+    col = subprocess.Popen([tally, "collect", "--listen", "127.0.0.1:0", "--db", db, "--runs", str(len(runs)),
                             "--idle-timeout", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = col.stderr.readline()
     m = re.search(r"listening on (\S+):(\d+)", line)
@@ -170,8 +230,9 @@ def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles):
         return 70
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.connect((m.group(1), int(m.group(2))))
-    for pkt in description(run_id, S, P, N, R, period, conf) + got:
-        s.send(pkt)
+    for _, pkts in runs:
+        for pkt in pkts:
+            s.send(pkt)
     s.close()
     try:
         _, err = col.communicate(timeout=60)
@@ -181,21 +242,39 @@ def collect(tb, tally, work, S, P, N, R, totals, snap, seed, cycles):
         print(f"cosim: tally collect did not close the run: {err[-1000:]}")
         return 1
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rid = run_id - (1 << 64) if run_id >= 1 << 63 else run_id
-    row = con.execute("SELECT status, note FROM runs WHERE run_id = ?", (rid,)).fetchone()
-    sums = dict((c, v) for c, v in con.execute(
-        "SELECT counter, SUM(value) FROM interval_values WHERE run_id = ? GROUP BY counter", (rid,)))
-    con.close()
-    ok = row is not None and row[0] == "complete"
-    if not ok:
-        print(f"cosim: collect: run stored as {row}: {err[-1000:]}")
-    for i in range(N):
-        if sums.get(i, 0) != want_totals[i]:
-            print(f"cosim: collect: counter {i}: stored sum {sums.get(i)}, reference total {want_totals[i]}")
+    ok, stored = True, []
+    for rid, _ in runs:
+        rid = rid - (1 << 64) if rid >= 1 << 63 else rid
+        row = con.execute("SELECT status, note, program, core, counters, width, arrs, period, freq_mhz, "
+                          "intervals_sent, received, duplicates FROM runs WHERE run_id = ?", (rid,)).fetchone()
+        sums = dict((c, v) for c, v in con.execute(
+            "SELECT counter, SUM(value) FROM interval_values WHERE run_id = ? GROUP BY counter", (rid,)))
+        if row is None or row[0] != "complete":
+            print(f"cosim: collect: run {rid & ((1 << 64) - 1):016x} stored as {row}: {err[-1000:]}")
             ok = False
+        for i in range(N):
+            if sums.get(i, 0) != want_totals[i]:
+                print(f"cosim: collect: counter {i}: stored sum {sums.get(i)}, reference total {want_totals[i]}")
+                ok = False
+        stored.append((row, con.execute("SELECT seq, interval, cycle_begin, cycle_end, first_counter, n, vals, "
+                                        "saturated FROM intervals WHERE run_id = ? ORDER BY seq", (rid,)).fetchall(),
+                       con.execute("SELECT counter, board_total, stored_sum FROM totals WHERE run_id = ? "
+                                   "ORDER BY counter", (rid,)).fetchall()))
+    con.close()
+    if compact and ok:
+        for what, k in (("run", 0), ("intervals", 1), ("totals", 2)):
+            if stored[0][k] != stored[1][k]:
+                print(f"cosim: collect: the compact stream's {what} differ from the full format's:")
+                for g, w in zip(stored[1][k] if k else [stored[1][0]], stored[0][k] if k else [stored[0][0]]):
+                    if g != w:
+                        print(f"  compact {g}\n  full    {w}")
+                        break
+                ok = False
     if ok:
         print(f"cosim: collect: {len(got)} packets of the RTL stored complete by tally collect, "
-              f"{N} counters' sums the reference totals (TOTALS={totals}, SNAP={snap})")
+              f"{N} counters' sums the reference totals (TOTALS={totals}, SNAP={snap}, COMPACT={compact})"
+              + (f"; the compact run stored as the full format's ({len(stored[0][1])} intervals)" if compact
+                 else ""))
     return 0 if ok else 1
 
 
@@ -228,16 +307,29 @@ def main(a):
     if a and a[0] in ("-h", "--help"):
         print(__doc__)
         return 0
-    if len(a) in (8, 10) and a[0] == "random":
+    if len(a) in (8, 10, 11) and a[0] == "random":
         tb, (S, P, N, R), seed, cycles = a[1], map(int, a[2:6]), int(a[6]), int(a[7])
-        totals, snap = map(int, a[8:10]) if len(a) == 10 else (1, 1)
+        totals, snap = map(int, a[8:10]) if len(a) >= 10 else (1, 1)
+        compact = int(a[10]) if len(a) == 11 else 0
         trace = random_trace(S, P, N, seed, cycles)
         want = run_trace(trace, S, P, N, R, totals, snap)
+        if compact:
+            want = compact_frames(want)
         ok = compare(f"seed {seed}, ready always", run_tb(tb, trace), want)
         ok &= compare(f"seed {seed}, back-pressure", run_tb(tb, trace, seed + 1), want)
         return 0 if ok else 1
-    if len(a) == 12 and a[0] == "collect":
-        return collect(a[1], a[2], a[3], *map(int, a[4:12]))
+    if len(a) in (12, 13) and a[0] == "collect":
+        return collect(a[1], a[2], a[3], *map(int, a[4:]))
+    if len(a) == 4 and a[0] == "vector" and a[3] == "data-compact":
+        # the RTL's frames (S 8, P 4, N 4, R 12, COMPACT 1) through the relay
+        tb, md, name = a[1:]
+        got = relay(run_tb(tb, vector_trace("data")), 0x0123456789ABCDEF, 2, 4, 12, 100000, 0)
+        want = doc_vector(md, name)
+        if got[3] == want:
+            print(f"cosim: vector {name}: the RTL's frame, relayed, is docs/protocol.md's packet, byte for byte")
+            return 0
+        print(f"cosim: vector {name} differs\n  rtl {got[3].hex()}\n  doc {want.hex()}")
+        return 1
     if len(a) == 4 and a[0] == "vector":
         tb, md, name = a[1:]
         got = run_tb(tb, vector_trace(name))

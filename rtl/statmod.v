@@ -32,6 +32,15 @@
 //               (hold) for the 2P + 3 clocks of a new scan. The packets are
 //               the same; the core waits at each crossing of a range bound.
 //               pc and pc_valid must stay as they are while hold is high.
+// COMPACT = 1 (0 by default): compact frames instead of protocol packets
+//               (docs/protocol.md, "Compact stream"): a DATA frame is the
+//               byte 0x26, the interval number mod 256, the saturation
+//               bitmap and the values; a FINAL frame is 0x27 and the number
+//               of intervals mod 256. The relay that puts them on the
+//               network adds the run id, the sequence numbers and the FINAL
+//               packet; the collector derives the cycle stamps. No run id,
+//               sequence number, cycle counter or stamps are kept, and no
+//               totals (TOTALS must be 0).
 `default_nettype none
 module tally_statmod #(
     parameter integer S = 8,
@@ -40,7 +49,8 @@ module tally_statmod #(
     parameter integer R = 32,
     parameter integer TOTALS = 1,
     parameter integer SNAP = 1,
-    parameter integer ARR_RAM = 0
+    parameter integer ARR_RAM = 0,
+    parameter integer COMPACT = 0
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -63,13 +73,15 @@ module tally_statmod #(
 );
   localparam integer B = (R + 7) / 8;             // bytes per DATA value
   localparam integer SB = (N + 7) / 8;            // saturation bitmap bytes
-  localparam integer DATA_LEN = 32 + SB + N * B;  // payload bytes
-  localparam integer FINAL_LEN = TOTALS ? 40 + 8 * N : 40;
+  localparam integer HDR = COMPACT ? 0 : 24;      // header bytes (none in a compact frame)
+  localparam integer DOFF = COMPACT ? 2 : 32;     // where the saturation bitmap starts
+  localparam integer DATA_LEN = DOFF + SB + N * B;  // payload bytes
+  localparam integer FINAL_LEN = COMPACT ? 2 : TOTALS ? 40 + 8 * N : 40;
   localparam integer NT = TOTALS ? N : 0;           // totals in the FINAL packet
   localparam integer SW = S > 1 ? $clog2(S) : 1;    // signal selector bits
   localparam integer PW = P > 1 ? $clog2(P) : 1;    // ARR selector bits
   localparam [R-1:0] MAXV = {R{1'b1}};
-  localparam integer PKT_MAX = 24 + (DATA_LEN > FINAL_LEN ? DATA_LEN : FINAL_LEN);
+  localparam integer PKT_MAX = HDR + (DATA_LEN > FINAL_LEN ? DATA_LEN : FINAL_LEN);
   localparam integer EW = $clog2(PKT_MAX + 1) + 1;  // packet byte position bits (with room)
   localparam integer CW = $clog2(N + 1) + 1;        // value index bits (with room)
 
@@ -213,9 +225,10 @@ module tally_statmod #(
   reg [CW-1:0] em_ci;      // counter index within the value/total section
   reg [3:0]  em_bi;        // byte within that value
   wire [15:0] em_len = em_final ? FINAL_LEN[15:0] : DATA_LEN[15:0];  // payload length
-  wire [EW-1:0] em_total = em_final ? FINAL_LEN[EW-1:0] + 24 : DATA_LEN[EW-1:0] + 24;
-  wire [EW-1:0] p = em_pos - 24;
-  wire [EW-1:0] vstart = em_final ? 40 : 32 + SB;
+  wire [EW-1:0] em_total = em_final ? FINAL_LEN[EW-1:0] + HDR[EW-1:0] : DATA_LEN[EW-1:0] + HDR[EW-1:0];
+  wire [EW-1:0] p = em_pos - HDR[EW-1:0];
+  wire          in_pl = COMPACT ? 1'b1 : em_pos >= 24;  // past the header
+  wire [EW-1:0] vstart = em_final ? 40 : DOFF + SB;
   wire [3:0]  vbytes = em_final ? 4'd8 : B[3:0];
 
   function [7:0] b8(input [63:0] v, input [2:0] k);
@@ -232,9 +245,15 @@ module tally_statmod #(
       if (em_ci == k) val_sel = em_final ? (TOTALS ? total[k] : 64'd0) : {{(64 - R) {1'b0}}, SNAP ? snap_v[k] : cnt[k]};
     satbyte = 8'd0;
     for (k = 0; k < N; k = k + 1)
-      if (k / 8 == p - 16'd32) satbyte[k%8] = SNAP ? snap_v[k] == MAXV : inc[k][R];
+      if (k / 8 == p - DOFF) satbyte[k%8] = SNAP ? snap_v[k] == MAXV : inc[k][R];
     byte_o = 8'd0;
-    if (em_pos < 24) begin
+    if (COMPACT) begin
+      // compact frame: type, interval number mod 256, then as DATA's payload
+      if (p == 0) byte_o = em_final ? 8'h27 : 8'h26;
+      else if (p == 1) byte_o = SNAP ? snap_index[7:0] : iv_index[7:0];
+      else if (!em_final && p >= vstart) byte_o = b8(val_sel, em_bi[2:0]);
+      else byte_o = satbyte;
+    end else if (em_pos < 24) begin
       case (em_pos[4:0])
         5'd0: byte_o = 8'h54; 5'd1: byte_o = 8'h41; 5'd2: byte_o = 8'h4C; 5'd3: byte_o = 8'h59;
         5'd4: byte_o = 8'd1;  5'd5: byte_o = em_final ? 8'h24 : 8'h23;
@@ -279,7 +298,7 @@ module tally_statmod #(
       16'h0000: reg_rdata = {24'd0, overrun, 4'd0, state};
       16'h0004: reg_rdata = period;
       16'h0020: reg_rdata = {S[7:0], R[7:0], P[7:0], N[7:0]};
-      16'h0024: reg_rdata = {29'd0, ARR_RAM != 0, SNAP == 0, TOTALS == 0};  // a small build: what it lacks
+      16'h0024: reg_rdata = {28'd0, COMPACT != 0, ARR_RAM != 0, SNAP == 0, TOTALS == 0 || COMPACT != 0};  // a small build: what it lacks
       default: reg_rdata = 32'd0;
     endcase
   end
@@ -380,7 +399,7 @@ module tally_statmod #(
           else begin snap_full <= 1'b0; iv_sent <= 1'b1; data_packets <= data_packets + 32'd1; end
         end else begin
           em_pos <= em_pos + 1'b1;
-          if (em_pos >= 24 && p >= vstart) begin
+          if (in_pl && p >= vstart) begin
             if (em_bi == vbytes - 4'd1) begin em_bi <= 4'd0; em_ci <= em_ci + 1'b1; end
             else em_bi <= em_bi + 4'd1;
           end

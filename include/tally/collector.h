@@ -69,6 +69,7 @@ typedef struct tally_collector_stats {
   uint32_t runs_open, runs_complete, runs_incomplete;
   uint64_t runs_refused;  /* new runs refused: all 64 run slots held by runs that look alive */
   uint64_t runs_evicted;  /* open runs dropped to make room for a new one (docs/protocol.md) */
+  uint64_t deferred;      /* DATA_COMPACT packets before their run's RUN_START: not held, asked for again */
 } tally_collector_stats;
 
 #define TALLY_DEFAULT_COLLECT_PORT 7400  /* tally collect's, and the protocol's, default */

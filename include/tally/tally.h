@@ -322,9 +322,9 @@ void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size
  * How functional runs execute: the interpreter, or the translator of guest
  * blocks into host code (x86-64 Linux only; docs/jit.md). Both give the
  * same results, instruction for instruction, cycle for cycle. Timed runs
- * are translated too, except with a profile, address regions, PMU reads
- * or a core model whose pipeline rules the translator lacks (VexRiscv,
- * PicoRV32): tally_engine_why says which. Single-stepping always
+ * are translated too (with a profile, address regions and PMU reads
+ * alike), except on a core model whose pipeline rules the translator
+ * lacks (VexRiscv, PicoRV32): tally_engine_why says so. Single-stepping always
  * interprets. A new simulation takes the engine from
  * $TALLY_ENGINE ("interp" or "jit"), else the translator where supported. */
 typedef enum tally_engine { TALLY_ENGINE_INTERP = 0, TALLY_ENGINE_JIT = 1 } tally_engine;
@@ -335,7 +335,7 @@ int tally_set_engine(tally_sim *sim, tally_engine engine, tally_error *err);
 tally_engine tally_get_engine(const tally_sim *sim);
 tally_engine tally_engine_running(const tally_sim *sim);
 /* Why the interpreter runs although the translator is chosen (a phrase,
- * e.g. "a profile is taken"), or NULL. */
+ * e.g. "the core model's pipeline rules are not translated"), or NULL. */
 const char *tally_engine_why(const tally_sim *sim);
 /* "interp" or "jit"; tally_engine_parse returns -1 for any other word. */
 const char *tally_engine_name(tally_engine engine);

@@ -30,6 +30,13 @@
 //   is reported. A branch is taken when the next instruction is not the
 //   one in sequence, or (a branch to the next address) when it took 3 + 2
 //   cycles or more.
+// - For the clock rate, the layout is spread over the clocks around the
+//   report (docs/rtl-area.md, "The SoC"): the address in sequence after an
+//   instruction is added up when it is reported; when the next one is
+//   reported, one clock decides whether it was a taken branch and its fetch
+//   cycles, the next clock its issue end and its entry into the queue. An
+//   instruction's cycles are counted from its launch (9 bits, held at 511)
+//   rather than subtracted from a cycle number.
 // - The laid-out instructions wait in a queue of 2^DEPTH_LOG2 entries (a
 //   RAM: block RAM on an FPGA) while the module takes their cycles: after
 //   a MULH (72 cycles) the next two dozen instructions are reported before
@@ -79,40 +86,53 @@ module tally_pico_adapter #(
   // ---- the core's clock, from its first launch ------------------------------
   reg        started;     // the first launch has happened
   reg        first_seen;  // the first word has arrived
-  reg [31:0] now;         // cycles since the first launch (the cycle of this clock)
-  reg [31:0] launch;      // launch cycle of the instruction to be reported next
+  // the cycles of the instruction to be reported next, were it reported in
+  // this clock (this clock - 1 - its launch): 9 bits, held at 511 (the
+  // layout holds an instruction's cycles at 255)
+  reg [8:0]  age;
   reg        fin_seen;    // the finisher store's transfer happened
-  reg [31:0] fin_at;      // ... at this cycle
+  reg [8:0]  fin_t;       // ... ending the instruction to be reported next after this many cycles
   reg        last_taken;  // the instruction that ends the run has been reported
 
   // ---- the instruction reported, waiting for the next one --------------------
   reg        p_full;
   reg [31:0] p_pc, p_insn;
+  reg [31:0] p_seq;       // the address of the instruction in sequence after it
   reg [7:0]  p_t;
   reg        p_last;
+  // is it a branch (32-bit or compressed)
+  wire p_branch = p_insn[1:0] == 2'b11 ? p_insn[6:0] == 7'b1100011
+                                       : p_insn[1:0] == 2'b01 && p_insn[15:14] == 2'b11;
 
-  // decode of the waiting instruction
-  wire        c16 = p_insn[1:0] != 2'b11;
-  wire [6:0]  op = p_insn[6:0];
-  wire [2:0]  f3 = p_insn[14:12];
-  wire [4:0]  rd = p_insn[11:7];
-  wire [4:0]  rs1 = p_insn[19:15];
-  wire [2:0]  cf3 = p_insn[15:13];
-  wire [1:0]  cq = p_insn[1:0];
-  wire [4:0]  crs2 = p_insn[6:2];
-  wire [4:0]  crd = p_insn[11:7];
+  // ---- the instruction being laid out (the clock after the next one is reported)
+  reg        l_full;
+  reg [31:0] l_pc, l_insn;
+  reg [7:0]  l_t;
+  reg [7:0]  l_f;         // its fetch cycles
+  reg        l_last, l_taken;
+
+  // decode of the instruction being laid out
+  wire        c16 = l_insn[1:0] != 2'b11;
+  wire [6:0]  op = l_insn[6:0];
+  wire [2:0]  f3 = l_insn[14:12];
+  wire [4:0]  rd = l_insn[11:7];
+  wire [4:0]  rs1 = l_insn[19:15];
+  wire [2:0]  cf3 = l_insn[15:13];
+  wire [1:0]  cq = l_insn[1:0];
+  wire [4:0]  crs2 = l_insn[6:2];
+  wire [4:0]  crd = l_insn[11:7];
   // 32-bit classes
   wire i_load = !c16 && op == 7'b0000011;
   wire i_store = !c16 && op == 7'b0100011;
   wire i_branch = !c16 && op == 7'b1100011;
   wire i_jal = !c16 && op == 7'b1101111;
   wire i_jalr = !c16 && op == 7'b1100111;
-  wire i_muldiv = !c16 && op == 7'b0110011 && p_insn[31:25] == 7'b0000001;
+  wire i_muldiv = !c16 && op == 7'b0110011 && l_insn[31:25] == 7'b0000001;
   wire i_mul = i_muldiv && !f3[2];
   wire i_mulh = i_mul && f3 != 3'b000;
   wire i_div = i_muldiv && f3[2];
   wire i_shimm = !c16 && op == 7'b0010011 && f3[1:0] == 2'b01;
-  wire i_shreg = !c16 && op == 7'b0110011 && p_insn[31:25] != 7'b0000001 && f3[1:0] == 2'b01;
+  wire i_shreg = !c16 && op == 7'b0110011 && l_insn[31:25] != 7'b0000001 && f3[1:0] == 2'b01;
   wire i_system = !c16 && op == 7'b1110011;
   wire i_csr = i_system && f3 != 3'b000;
   wire i_fence = !c16 && op == 7'b0001111;
@@ -122,10 +142,10 @@ module tally_pico_adapter #(
   wire c_branch = c16 && cq == 2'b01 && (cf3 == 3'b110 || cf3 == 3'b111);
   wire c_jal = c16 && cq == 2'b01 && (cf3 == 3'b001 || cf3 == 3'b101);      // c.jal (ra), c.j
   wire c_jr = c16 && cq == 2'b10 && cf3 == 3'b100 && crd != 0 && crs2 == 0;  // c.jr, c.jalr
-  wire c_jalr_link = c_jr && p_insn[12];
-  wire c_ebreak = c16 && cq == 2'b10 && cf3 == 3'b100 && p_insn[12] && crd == 0 && crs2 == 0;
+  wire c_jalr_link = c_jr && l_insn[12];
+  wire c_ebreak = c16 && cq == 2'b10 && cf3 == 3'b100 && l_insn[12] && crd == 0 && crs2 == 0;
   wire c_shimm = c16 && ((cq == 2'b10 && cf3 == 3'b000) ||
-                         (cq == 2'b01 && cf3 == 3'b100 && p_insn[11:10] != 2'b11 && !p_insn[11]));
+                         (cq == 2'b01 && cf3 == 3'b100 && l_insn[11:10] != 2'b11 && !l_insn[11]));
   wire is_load = i_load || c_load;
   wire is_store = i_store || c_store;
   wire is_branch = i_branch || c_branch;
@@ -133,8 +153,8 @@ module tally_pico_adapter #(
   wire is_jalr = i_jalr || c_jr;
   wire is_jump = is_jal || is_jalr;
   wire is_call = (i_jal || i_jalr) ? (rd == 5'd1 || rd == 5'd5) : (c_jal && !cf3[2]) || c_jalr_link;
-  wire is_ret = (i_jalr && rd == 0 && (rs1 == 5'd1 || rs1 == 5'd5) && p_insn[31:20] == 12'd0) ||
-                (c_jr && !p_insn[12] && (crd == 5'd1 || crd == 5'd5));
+  wire is_ret = (i_jalr && rd == 0 && (rs1 == 5'd1 || rs1 == 5'd5) && l_insn[31:20] == 12'd0) ||
+                (c_jr && !l_insn[12] && (crd == 5'd1 || crd == 5'd5));
   wire is_system = (i_system && f3 == 3'b000) || i_fence || c_ebreak;
   wire is_shift = i_shimm || i_shreg || c_shimm;
   // README times (cores/picorv32.ini [pipeline] cpi.*)
@@ -144,15 +164,19 @@ module tally_pico_adapter #(
   // the next instruction (reported now)
   wire        n_c16 = rvfi_insn[1:0] != 2'b11;
   wire        n_split = rvfi_pc_rdata[1] && !n_c16;  // a 32-bit instruction at 2 mod 4: one more word
-  wire [31:0] seq = p_pc + (c16 ? 32'd2 : 32'd4);
   // taken: the next instruction is not the one in sequence, or (a branch to
   // the next address) it took a taken branch's time, 3 + 2 at least
-  wire        taken = is_branch && (rvfi_pc_rdata != seq || p_t >= 8'd5);
-  // the fetch cycles first; a taken branch's are what is left beyond 3 + 2 + its target's fetch
-  wire [7:0]  tb_rest = p_t - 8'd5 - {7'd0, n_split};
-  wire [7:0]  f_raw = taken ? ((p_t >= 8'd6 + {7'd0, n_split}) ? tb_rest : 8'd0) : {7'd0, n_split && !p_last};
-  wire [7:0]  f = f_raw > p_t - 8'd1 ? p_t - 8'd1 : f_raw;
-  wire [7:0]  issue_end = (f + base < p_t) ? f + base : p_t;  // cycles from here on: beyond the README time
+  wire        p_taken = p_branch && (rvfi_pc_rdata != p_seq || p_t >= 8'd5);
+  // the fetch cycles first, at most all but one of its cycles: a taken
+  // branch's are what is left beyond 3 + 2 + its target's fetch (both
+  // cases worked out from p_t, the choice made by p_taken)
+  wire [7:0]  f_taken = (p_t >= 8'd6 + {7'd0, n_split}) ? p_t - 8'd5 - {7'd0, n_split} : 8'd0;
+  wire [7:0]  f_seq = {7'd0, n_split && !p_last && p_t != 8'd1};
+  wire [7:0]  p_f = p_taken ? f_taken : f_seq;
+  // (in the clock after) the issue cycles end at the README time, or with the instruction
+  wire        taken = l_taken;
+  wire [7:0]  f = l_f;
+  wire [7:0]  issue_end = (f + base < l_t) ? f + base : l_t;  // cycles from here on: beyond the README time
   wire [63:0] pulses = ({63'd0, is_load} << 2) | ({63'd0, is_store} << 3) | ({63'd0, is_branch} << 5) |
                        ({63'd0, taken} << 6) | ({63'd0, is_jump} << 8) | ({63'd0, is_call} << 9) |
                        ({63'd0, is_ret} << 10) | ({63'd0, i_mul} << 11) | ({63'd0, i_div} << 12) |
@@ -191,9 +215,9 @@ module tally_pico_adapter #(
   assign sig = s_masked[S-1:0];
   assign stop_we = have && !hold && head_end && h_last;
   wire pop = have && !hold && head_end;
-  wire push = p_full && (report || p_last) && !q_full;
+  wire push = l_full && !q_full;
   wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
-  wire [EW-1:0] din = {p_last, is_shift ? 2'd1 : taken ? 2'd2 : 2'd0, pulses[15:0], issue_end, f, p_t, p_pc};
+  wire [EW-1:0] din = {l_last, is_shift ? 2'd1 : taken ? 2'd2 : 2'd0, pulses[15:0], issue_end, f, l_t, l_pc};
   always @(posedge clk) begin
     if (push) qm[wr[DEPTH_LOG2-1:0]] <= din;
     head <= (push && wr[DEPTH_LOG2-1:0] == rd_next[DEPTH_LOG2-1:0]) ? din : qm[rd_next[DEPTH_LOG2-1:0]];
@@ -201,37 +225,47 @@ module tally_pico_adapter #(
 
   // the reported instruction becomes the waiting one; the waiting one is laid out
   wire report = rvfi_valid && started && !last_taken;
-  wire [31:0] r_launch = now - 32'd1;  // the reported instruction ended at now - 2, the next launched at now - 1
-  wire [31:0] r_t_full = r_launch - launch;
+  // (the reported instruction ended in the clock before last, the next
+  // one launched in the last; the finisher store ends with its transfer)
   wire        r_last = fin_seen;
-  wire [31:0] r_t = fin_seen ? fin_at - launch + 32'd1 : r_t_full;
+  wire [8:0]  r_t = fin_seen ? fin_t : age;
 
   integer i;
   always @(posedge clk) begin
     if (rst) begin
-      started <= 1'b0; first_seen <= 1'b0; now <= 32'd0; launch <= 32'd0; fin_seen <= 1'b0; fin_at <= 32'd0;
-      last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
+      started <= 1'b0; first_seen <= 1'b0; age <= 9'd0; fin_seen <= 1'b0; fin_t <= 9'd0;
+      last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       // the core's cycle count: the first launch is the clock after the first word
-      if (!started && first_seen) begin started <= 1'b1; now <= 32'd1; end
-      else if (started) now <= now + 32'd1;
+      if (!started && first_seen) begin started <= 1'b1; age <= 9'd0; end
+      else if (started) age <= report ? 9'd1 : age == 9'd511 ? age : age + 9'd1;
       if (first_fetch && !first_seen) first_seen <= 1'b1;
-      if (finish && started && !fin_seen) begin fin_seen <= 1'b1; fin_at <= now; end
+      if (finish && started && !fin_seen) begin
+        fin_seen <= 1'b1;
+        fin_t <= report ? 9'd2 : age >= 9'd510 ? 9'd511 : age + 9'd2;
+      end
 
-      // lay out the waiting instruction once the next one is known (or it is the last)
+      // once the next instruction is known (or it is the last), the waiting
+      // one is taken to be laid out, with whether it was a taken branch and
+      // whether the next one is a split fetch; it enters the queue a clock later
+      l_full <= p_full && (report || p_last);
       if (p_full && (report || p_last)) begin
+        l_pc <= p_pc; l_insn <= p_insn; l_t <= p_t; l_last <= p_last;
+        l_taken <= p_taken; l_f <= p_f;
+        p_full <= 1'b0;
+      end
+      if (l_full) begin
         if (q_full) overflow <= 1'b1;
         else wr <= wr + 1'b1;
-        p_full <= 1'b0;
       end
       if (report) begin
         p_full <= 1'b1; p_pc <= rvfi_pc_rdata; p_insn <= rvfi_insn;
-        p_t <= r_t[31:8] != 0 ? 8'd255 : r_t[7:0];
-        if (r_t[31:8] != 0) overflow <= 1'b1;
+        p_seq <= rvfi_pc_rdata + (n_c16 ? 32'd2 : 32'd4);
+        p_t <= r_t[8] ? 8'd255 : r_t[7:0];
+        if (r_t[8]) overflow <= 1'b1;
         p_last <= r_last;
         if (r_last) last_taken <= 1'b1;
-        launch <= r_launch;
       end
 
       // present the head's cycles

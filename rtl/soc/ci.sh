@@ -3,7 +3,8 @@
 # testbench from a PicoRV32 checkout and runs rtl/soc/check.py on five
 # programs, periods and configurations that use every signal the adapter
 # provides (two of them also compared cycle by cycle: check.py --trace);
-# then the small build of the iCE40 fit on one.
+# then the small build of the iCE40 fit on one, and that build sending
+# compact frames (COMPACT = 1) through the testbench's relay.
 #
 #   ci.sh TALLY PROGRAM_DIR WORKDIR
 #
@@ -56,5 +57,10 @@ python3 "$here/check.py" "$tally" "$tb" "$work/misc" --trace --interval 7 --coun
 # the size rtl/soc/fit.py places on the iCE40 (2 ARRs, 4 counters, no run totals)
 tbs=$("$here/build.sh" "$rtl" "$work/tb-small" 2 4 32 0 1)
 python3 "$here/check.py" "$tally" "$tbs" "$work/small" --interval 200 --count cycle@main --count load \
+  --count stall --count instret "$progs/c-crc-O2-rv32imac.elf" || rc=1
+# the same size sending compact frames, the testbench their relay
+# (docs/protocol.md, "Compact stream"): the same stored run as tally's
+tbc=$("$here/build.sh" "$rtl" "$work/tb-compact" 2 4 32 0 1 1)
+python3 "$here/check.py" "$tally" "$tbc" "$work/compact" --interval 200 --count cycle@main --count load \
   --count stall --count instret "$progs/c-crc-O2-rv32imac.elf" || rc=1
 exit $rc

@@ -59,7 +59,8 @@ module tally_soc #(
     parameter integer N = 8,
     parameter integer R = 32,
     parameter integer TOTALS = 1,
-    parameter integer SNAP = 1
+    parameter integer SNAP = 1,
+    parameter integer COMPACT = 0   // compact frames (docs/protocol.md): the testbench relays them
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -220,7 +221,7 @@ module tally_soc #(
       .rvfi_pc_rdata(rvfi_pc_rdata), .finish(xfer && mem_addr == FINISHER && mem_wstrb != 0),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));
-    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP)) sm (
+    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .COMPACT(COMPACT)) sm (
       .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .hold(hold),
       .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
       .reg_rdata(sm_rdata),

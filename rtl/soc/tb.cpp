@@ -16,7 +16,10 @@
 // core. Every packet the module's byte stream carries (out_valid/out_last)
 // goes out as one UDP datagram as it is; the collector's RESEND is answered
 // from the packets kept, and after FINAL the testbench repeats FINAL until
-// FINAL_ACK (or --linger seconds of silence, default 5).
+// FINAL_ACK (or --linger seconds of silence, default 5). Built with
+// SOC_COMPACT 1 (build.sh's COMPACT) it is a compact stream's relay
+// instead: each frame of the module becomes a DATA_COMPACT or FINAL packet
+// (relay_frame, docs/protocol.md "Compact stream").
 //
 // --dump FILE writes every cycle the adapter presents to the module as a
 // line "CYCLE PC PC_VALID SIGNALS" (the cycle in decimal, PC and signals in hex;
@@ -184,6 +187,57 @@ struct Board {
     for (int i = 0; i < SOC_N; i++) c_sig[i] = 0, c_arr[i] = 0xFFFF;
   }
 };
+
+#ifndef SOC_COMPACT
+#define SOC_COMPACT 0
+#endif
+
+// A compact stream's relay (docs/protocol.md, "Compact stream"): the
+// module's frame made the packet the collector takes, with the run id, the
+// sequence number seq and the interval number the relay counts (the
+// frame's tag must agree); FINAL without totals. Empty: not a frame the
+// module may send (the reason in why).
+static std::vector<uint8_t> relay_frame(const Board &b, const std::vector<uint8_t> &f, uint32_t seq, std::string &why) {
+  const size_t sb = (SOC_N + 7) / 8, vb = (SOC_R + 7) / 8;
+  char text[160];
+  std::vector<uint8_t> p;
+  if (f.size() == 2 + sb + SOC_N * vb && f[0] == 0x26) {
+    if (f[1] != (b.intervals & 0xFF)) {
+      snprintf(text, sizeof text, "DATA frame tagged %u where interval %llu (mod 256: %llu) was due", f[1],
+               (unsigned long long)b.intervals, (unsigned long long)(b.intervals & 0xFF));
+      why = text;
+      return {};
+    }
+    put32(p, (uint32_t)b.intervals);
+    put16(p, SOC_N);
+    p.push_back(SOC_R);
+    p.push_back(0);
+    p.insert(p.end(), f.begin() + 2, f.end());
+    return packet(0x26, b.run_id, seq, p);
+  }
+  if (f.size() == 2 && f[0] == 0x27) {
+    if (f[1] != (b.intervals & 0xFF)) {
+      snprintf(text, sizeof text, "FINAL frame says %u intervals (mod 256) where %llu were relayed", f[1],
+               (unsigned long long)b.intervals);
+      why = text;
+      return {};
+    }
+    put64(p, b.intervals);
+    put64(p, 0);
+    put64(p, b.intervals * b.period);
+    put32(p, (uint32_t)b.intervals);
+    put32(p, seq + 1);
+    put16(p, SOC_N);
+    put16(p, 0);
+    put16(p, 0);  // no totals: the collector adds the intervals
+    p.push_back(0);
+    p.push_back(0);
+    return packet(0x24, b.run_id, seq, p);
+  }
+  snprintf(text, sizeof text, "not a compact frame: %zu bytes, the first 0x%02x", f.size(), f.empty() ? 0 : f[0]);
+  why = text;
+  return {};
+}
 
 static Board *B;
 static uint64_t dump_cycle;
@@ -580,7 +634,16 @@ int main(int argc, char **argv) {
     tick(top);
     clocks++;
     if (top->uart_valid) fputc(top->uart_byte, stderr);
-    for (auto &pk : out_pkts) {
+    for (auto &frame : out_pkts) {
+      std::vector<uint8_t> pk = frame;
+      if (SOC_COMPACT) {
+        std::string why;
+        pk = relay_frame(b, frame, (uint32_t)stream.size(), why);
+        if (pk.empty()) {
+          fprintf(stderr, "tb: the module's stream: %s\n", why.c_str());
+          return 3;
+        }
+      }
       uint32_t seq = get32(pk.data() + 16);
       if (seq != stream.size()) {
         fprintf(stderr, "tb: the module sent seq %u where %zu was due\n", seq, stream.size());
@@ -588,7 +651,7 @@ int main(int argc, char **argv) {
       }
       stream.push_back(pk);
       send_stream(pk);
-      if (pk[5] == 0x23) b.intervals++;
+      if (pk[5] == 0x23 || pk[5] == 0x26) b.intervals++;
       if (pk[5] == 0x24) {
         final_seen = true;
         final_at = last_final_send = now_s();

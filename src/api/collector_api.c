@@ -129,6 +129,7 @@ void tally_collector_stats_get(const tally_collector *c, tally_collector_stats *
                                 .malformed = s.malformed, .resend_requests = s.resend_requests, .foreign = s.foreign, .bad_tags = s.bad_tags,
                                 .runs_open = s.runs_open, .runs_complete = s.runs_complete,
                                 .runs_refused = s.runs_refused, .runs_evicted = s.runs_evicted,
+                                .deferred = s.deferred,
                                 .runs_incomplete = s.runs_incomplete};
 }
 

@@ -82,10 +82,11 @@ int cli_set_core(struct tally_sim *sim, const char *name, const char *const *set
 int cli_parse_engine(const char *word, const char *cmd);
 int cli_set_engine(struct tally_sim *sim, int engine, const char *cmd);
 #define ENGINE_HELP \
-  "      --engine interp|jit  how functional code runs: interpreted, or\n" \
+  "      --engine interp|jit  how the program runs: interpreted, or\n" \
   "                         translated into host code (x86-64 Linux; the\n" \
   "                         default there, else interp; $TALLY_ENGINE sets the\n" \
-  "                         default). Same results either way; runs with a core\n" \
-  "                         model interpret (docs/jit.md)\n"
+  "                         default). Same results either way, cycles, profiles\n" \
+  "                         and counters too; the VexRiscv and PicoRV32 models\n" \
+  "                         interpret (-v says why; docs/jit.md)\n"
 
 #endif

@@ -223,6 +223,11 @@ int cmd_collect(int argc, char **argv) {
   if (key_file || key_env || cs.bad_tags) /* with a key, say so even when nothing was forged */
     snprintf(tags, sizeof tags, ", %" PRIu64 " refused for their authentication tag%s", cs.bad_tags,
              key_file || key_env ? "" : " (tagged, and this collector has no --key)");
+  if (cs.deferred) { /* compact DATA before its RUN_START: asked for again, not lost */
+    size_t o = strlen(tags);
+    snprintf(tags + o, sizeof tags - o, "; %" PRIu64 " compact DATA packets before their run's RUN_START (asked for again)",
+             cs.deferred);
+  }
   if (cs.runs_refused || cs.runs_evicted) { /* said even with --quiet: runs were turned away or cut off */
     size_t o = strlen(tags);
     snprintf(tags + o, sizeof tags - o, "; %" PRIu64 " new runs refused (every run slot held), %" PRIu64

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../timing/regions.h"
 #include "../timing/timing.h"
 #include "jit.h"
 
@@ -170,9 +171,74 @@ typedef struct lower {
   uint32_t nslow;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
+  /* timed: the helpers for the rows the run charges (jit.h), and which:
+   * a profile (jit_profiled.c), address regions (both: jit_rows.inc) */
+  const jit_timed_fns *fn;
+  bool prof, regions, track; /* track: the PMU's (cpu->track), neither of the others */
+  uint8_t *region_slow, *ctx_slow, *track_slow; /* the entry's checks' jumps to C */
+  uintptr_t region_back, ctx_back, track_back;  /* ... and where they come back */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
+
+#ifdef TALLY_CHECK_LAWS
+#define JT_LAW core_jt_law
+#else
+#define JT_LAW NULL /* never called (emit_law) */
+#endif
+/* the plain timed run's helpers (jit_timed.c) */
+static const jit_timed_fns plain_fns = {
+  .enter = core_jt_enter,
+  .enter_slow = core_jt_enter_slow,
+  .entry_miss = core_jt_entry_miss,
+  .law = JT_LAW,
+  .ifetch = core_jt_ifetch,
+  .load = core_jt_load,
+  .store = core_jt_store,
+  .muldiv = core_jt_muldiv,
+  .branch = core_jt_branch,
+  .load_slow = core_jt_load_slow,
+  .store_slow = core_jt_store_slow,
+  .interp_block = core_jt_interp_block,
+};
+
+/* ... once the program has touched the PMU (cpu->track): the blocks
+ * it does not lower run in core_exec's loop for that, which lists the
+ * blocks it enters (core_exec_timed_pmu, as core_jr_interp_block does) */
+static const jit_timed_fns track_fns = {
+  .enter = core_jt_enter,
+  .enter_slow = core_jt_enter_slow,
+  .entry_miss = core_jt_entry_miss,
+  .law = JT_LAW,
+  .ifetch = core_jt_ifetch,
+  .load = core_jt_load,
+  .store = core_jt_store,
+  .muldiv = core_jt_muldiv,
+  .branch = core_jt_branch,
+  .load_slow = core_jt_load_slow,
+  .store_slow = core_jt_store_slow,
+  .interp_block = core_jr_interp_block,
+};
+
+/* The helpers for cpu's timed run: a profile's, address regions', the
+ * PMU's or the plain ones. Installing or removing a profile or regions
+ * flushes the block cache and the translations with it
+ * (tally_profile_enable, the statistics module's regions), and so does
+ * the first PMU access (run.c), so a translation always has its run's. */
+static const jit_timed_fns *timed_fns(const core_cpu *cpu) {
+  if (cpu->tm->prof)
+    return &core_jp_fns;
+  if (cpu->tm->regions)
+    return &core_jr_fns;
+  return cpu->track ? &track_fns : &plain_fns;
+}
+
+/* ENTER of the PMU loop (PMU_TRACK): a block entered with no executions
+ * left to fold is listed */
+static void jit_track(core_cpu *cpu, core_block *b) {
+  if (b->cached)
+    core_track(cpu, b);
+}
 
 /* eax = x[r], unless it holds it already */
 static void load_eax(lower *l, unsigned r) {
@@ -265,20 +331,20 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
  * nothing) */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
   if (!(store ? l->inline_store : l->inline_load)) {
-    emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
+    emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
   uint8_t *done = x86_jmp_fwd(&l->b);
   x86_patch_here(&l->b, miss);
-  emit_helper_call(l, store ? (const void *)core_jt_store : (const void *)core_jt_load, i, true);
+  emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
   x86_patch_here(&l->b, done);
 }
 
 /* T_IFETCH of fetch op i (not the first) */
 static void emit_ifetch(lower *l, uint32_t i) {
   if (!l->inline_fetch) {
-    emit_timed_call(l, (const void *)core_jt_ifetch, i);
+    emit_timed_call(l, (const void *)l->fn->ifetch, i);
     return;
   }
   x86_buf *b = &l->b;
@@ -291,7 +357,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *done = x86_jmp_fwd(b);
   x86_patch_here(b, same);
   x86_patch_here(b, miss);
-  emit_timed_call(l, (const void *)core_jt_ifetch, i);
+  emit_timed_call(l, (const void *)l->fn->ifetch, i);
   x86_patch_here(b, done);
   l->eax_reg = -1;
 }
@@ -301,14 +367,60 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
   x86_buf *b = &l->b;
   block_timing *bt = l->blk->timing;
   if (bt->branch_pen[taken] > INT32_MAX) {
-    emit_timed_call(l, (const void *)core_jt_branch, taken);
+    emit_timed_call(l, (const void *)l->fn->branch, taken);
     return;
   }
   if (bt->branch_pen[taken])
     x86_alu_mi64(b, ALU_ADD, TM(cycle), (int32_t)bt->branch_pen[taken]);
-  x86_alu_mi64(b, ALU_ADD, BT(outcomes[taken]), 1);
+  if (l->prof) { /* T_OUTCOME: the block's record in its context (ctx_count.h) */
+    x86_load64(b, RCX, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)(offsetof(ctx_count, outcomes) + 8 * taken)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(outcomes[taken]), 1);
+  }
   if (taken)
     x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+}
+
+/* rax = instret + n_insns, rdx = tm->cycle: what the entry's checks
+ * leave for the rest of it (after a call from them) */
+static void emit_entry_regs(lower *l) {
+  x86_load64(&l->b, RAX, CPU(instret));
+  x86_alu_ri(&l->b, true, ALU_ADD, RAX, (int32_t)l->blk->n_insns);
+  x86_load64(&l->b, RDX, TM(cycle));
+}
+
+/* calls fn(cpu, a, b) (32-bit arguments) */
+static void emit_call2(lower *l, const void *fn, uint32_t a, uint32_t b2) {
+  x86_mov_rr64(&l->b, RDI, RBX);
+  x86_mov_imm32(&l->b, RSI, a);
+  x86_mov_imm32(&l->b, RDX, b2);
+  x86_call_abs(&l->b, fn);
+  l->eax_reg = -1;
+}
+
+/* With a profile: T_BRANCH_LEAVES(taken) and T_FALLTHRU, a way out of
+ * the block that leaves the function (block_timing.leaves, a constant of
+ * the block), from the instruction at last_pc */
+static void emit_prof_leave(lower *l, unsigned bit, uint32_t last_pc, uint32_t target) {
+  if (l->prof && (l->blk->timing->leaves >> bit & 1u))
+    emit_call2(l, (const void *)core_jp_leave, last_pc, target);
+}
+
+/* With a profile: T_JUMP of the jal or jalr at op i, when it can be a
+ * call, a return or a tail call (profile_jump of exec_loop.inc; a jal's
+ * case is known now), the target in eax (kept) */
+static void emit_prof_jump(lower *l, uint32_t i) {
+  if (!l->prof)
+    return;
+  const core_op *op = &l->blk->ops[i];
+  uint32_t pulses = l->blk->timing->ops[i].pulses;
+  bool may = (pulses & (1u << SIG_CALL | 1u << SIG_RET)) != 0 ||
+             (op->rd == CORE_REG_SINK && (op->kind == K_JALR || (l->blk->timing->leaves & 4u) != 0));
+  if (!may)
+    return;
+  emit_helper_call(l, (const void *)core_jp_jump, i, true);
+  l->eax_reg = -1;
 }
 
 /* FITS and ENTER of a timed block (enter_block_timed of exec_loop.inc,
@@ -330,6 +442,24 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   x86_lea64(b, RCX, x86_m(RDX, (int32_t)bt->max_cycles));
   x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
   *nofit2 = x86_jcc_fwd(b, CC_A);
+  if (l->regions) { /* ENTER: a block of another region switches it */
+    x86_movzx16(b, RCX, TM(region));
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)blk->timing->region);
+    l->region_slow = x86_jcc_fwd(b, CC_NE);
+    l->region_back = run_addr(l, b->p);
+  }
+  if (l->track) { /* ENTER of the PMU loop: a block with no executions to fold is listed */
+    x86_alu_mi64(b, ALU_CMP, BT(execs), 0);
+    l->track_slow = x86_jcc_fwd(b, CC_E);
+    l->track_back = run_addr(l, b->p);
+  }
+  if (l->prof) { /* ENTER: the block's record in the context on top (ctx_count.h) */
+    x86_load64(b, RCX, BT(cc));
+    x86_load64(b, RSI, TM(ctx_row));
+    x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
+    l->ctx_slow = x86_jcc_fwd(b, CC_NE);
+    l->ctx_back = run_addr(l, b->p);
+  }
   /* test dword [hz], left[0] | left[1] (the size the store below writes) */
   uint32_t left_mask = 0;
   memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
@@ -345,7 +475,12 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   x86_store_imm32(b, TM(hz), hz);
   x86_lea64(b, RDX, x86_m(RDX, (int32_t)bt->static_cycles));
   x86_store64(b, TM(cycle), RDX);
-  x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
+  if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
+    x86_load64(b, RCX, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
+  }
   *miss = NULL;
   if (tm->fetch_ops) {
     x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
@@ -356,7 +491,12 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     if (l->inline_fetch) {
       *miss = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
       x86_store_imm32(b, TM(fetch_line), line);
-      x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+      if (l->prof) {
+        x86_load64(b, RSI, BT(cc));
+        x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
+      } else {
+        x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+      }
     } else {
       *miss = x86_jmp_fwd(b);
     }
@@ -370,7 +510,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
 static void emit_law(lower *l) {
 #ifdef TALLY_CHECK_LAWS
   if (l->timed)
-    emit_timed_call(l, (const void *)core_jt_law, 0);
+    emit_timed_call(l, (const void *)l->fn->law, 0);
 #else
   (void)l;
 #endif
@@ -447,7 +587,7 @@ static void emit_slow_paths(lower *l) {
     for (int f = 0; f < 2; f++)
       x86_patch_here(&l->b, s->from[f]);
     bool load = isa_infos[op->kind].cls == CLASS_LOAD;
-    const void *fn = l->timed ? (load ? (const void *)core_jt_load_slow : (const void *)core_jt_store_slow)
+    const void *fn = l->timed ? (load ? (const void *)l->fn->load_slow : (const void *)l->fn->store_slow)
                               : (load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
     emit_helper_call(l, fn, s->op, true);
     if (load) {
@@ -559,12 +699,14 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
   if (l->timed) { /* T_BRANCH(0) */
     emit_branch_timing(l, 0);
+    emit_prof_leave(l, 0, l->blk->pcs[op - l->blk->ops], l->blk->end_pc);
     emit_law(l);
   }
   emit_chain(l, 1, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
   if (l->timed) { /* T_BRANCH(1) */
     emit_branch_timing(l, 1);
+    emit_prof_leave(l, 1, l->blk->pcs[op - l->blk->ops], (uint32_t)op->imm);
     emit_law(l);
   }
   emit_chain(l, 0, (uint32_t)op->imm);
@@ -591,7 +733,7 @@ static bool lower_op(lower *l, uint32_t i) {
   if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
     uint8_t c = isa_infos[op->kind].cls;
     if (c == CLASS_MUL || c == CLASS_DIV || op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA)
-      emit_timed_call(l, (const void *)core_jt_muldiv, i);
+      emit_timed_call(l, (const void *)l->fn->muldiv, i);
   }
   switch (op->kind) {
   case K_IFETCH: emit_ifetch(l, i); return true;
@@ -650,6 +792,10 @@ static bool lower_op(lower *l, uint32_t i) {
     emit_law(l);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     emit_redirect(l);
+    if (l->prof) { /* T_JUMP */
+      x86_mov_imm32(b, RAX, (uint32_t)op->imm);
+      emit_prof_jump(l, i);
+    }
     emit_chain(l, 0, (uint32_t)op->imm);
     return false;
   case K_JALR:
@@ -658,9 +804,12 @@ static bool lower_op(lower *l, uint32_t i) {
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
     x86_alu_ri(b, false, ALU_AND, RAX, -2);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
+    emit_prof_jump(l, i); /* T_JUMP: the target back in eax */
     emit_indirect(l);
     return false;
   case K_FALLTHRU:
+    if (i > 0)
+      emit_prof_leave(l, 0, blk->pcs[i - 1], blk->end_pc); /* T_FALLTHRU */
     emit_law(l);
     emit_chain(l, 1, blk->end_pc);
     return false;
@@ -731,8 +880,14 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     return NULL;
   }
   l->timed = cpu->tm != NULL;
+  l->prof = l->regions = l->track = false;
+  l->region_slow = l->ctx_slow = l->track_slow = NULL;
   if (l->timed) {
     timing *tm = cpu->tm;
+    l->fn = timed_fns(cpu);
+    l->prof = tm->prof != NULL;
+    l->regions = tm->regions != NULL;
+    l->track = cpu->track && !l->prof && !l->regions;
     bool dc = tm->dcache_on && tm->dcache.touch == CACHE_TOUCH_LRU2 && !tm->model.dcache.store_load_replay;
     l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
     l->inline_load = dc;
@@ -744,13 +899,13 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   uint32_t first = 0;
   if (l->timed && !timed_lowers(cpu, blk)) {
     /* the timed loop runs the block (core_jt_interp_block) */
-    emit_timed_call(l, (const void *)core_jt_interp_block, 0);
+    emit_timed_call(l, (const void *)l->fn->interp_block, 0);
     x86_jmp(b, (uintptr_t)j->epilogue);
     nofit = NULL;
   } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX)) {
     /* FITS and ENTER (and with an I-cache, the block's first fetch) */
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
-    emit_timed_call(l, (const void *)core_jt_enter, 0);
+    emit_timed_call(l, (const void *)l->fn->enter, 0);
     x86_test_rr(b, RAX, RAX);
     nofit = x86_jcc_fwd(b, CC_E);
     first = cpu->tm->fetch_ops ? 1 : 0;
@@ -774,12 +929,45 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   if (entry_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
-    emit_timed_call(l, (const void *)core_jt_enter_slow, 0);
+    emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
+  }
+  if (l->region_slow) { /* ENTER's region switch (timing_region_switch) */
+    x86_patch_here(b, l->region_slow);
+    timing_regions *r = cpu->tm->regions; /* installed for as long as this code lives */
+    uint16_t region = blk->timing->region;
+    /* no open marker to close: inline */
+    x86_alu_mi32(b, ALU_CMP, TM(markers), 0);
+    uint8_t *markers = x86_jcc_fwd(b, CC_NE);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)r);
+    x86_load64(b, RCX, TM(cycle));
+    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RCX);
+    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)(r->rows + (size_t)region * SIG_COUNT));
+    x86_store64(b, TM(region_row), RCX);
+    x86_mov_imm32(b, RCX, region);
+    x86_store16(b, TM(region), RCX);
+    x86_jmp(b, l->region_back);
+    /* then FITS's registers again */
+    x86_patch_here(b, markers);
+    emit_timed_call(l, (const void *)(l->prof ? core_jp_region : core_jr_region), 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->region_back);
+  }
+  if (l->track_slow) {
+    x86_patch_here(b, l->track_slow);
+    emit_timed_call(l, (const void *)jit_track, 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->track_back);
+  }
+  if (l->ctx_slow) { /* ENTER's record of the block in another context */
+    x86_patch_here(b, l->ctx_slow);
+    emit_timed_call(l, (const void *)core_jp_ctx, 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->ctx_back);
   }
   if (entry_miss) { /* the first fetch missed */
     x86_patch_here(b, entry_miss);
-    emit_timed_call(l, (const void *)core_jt_entry_miss, 0);
+    emit_timed_call(l, (const void *)l->fn->entry_miss, 0);
     x86_jmp(b, body);
   }
   x86_patch_here(b, nofit);
@@ -820,7 +1008,7 @@ bool core_exec_jit(core_cpu *cpu) {
         return false;
       }
       if (cpu->tm) {
-        int st = core_jt_interp_block(cpu, b);
+        int st = timed_fns(cpu)->interp_block(cpu, b);
         if (st != JIT_DISPATCH)
           return st == JIT_HORIZON;
         fill = NULL;

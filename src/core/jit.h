@@ -75,9 +75,9 @@ bool core_jit_write_stubs(core_jit *j);
  * in a timed run (cpu->tm) as core_exec_timed(cpu, NULL). */
 bool core_exec_jit(core_cpu *cpu);
 
-/* Why a timed run cannot be translated (a profile, address regions, PMU
- * tracking, a core model's pipeline rules the translator lacks), or NULL
- * when it can (functional runs too). jit_timed.c. */
+/* Why a timed run cannot be translated (a core model's pipeline rules the
+ * translator lacks), or NULL when it can (functional runs too; with a
+ * profile, address regions or PMU tracking too). jit_timed.c. */
 const char *core_jit_timed_why(const core_cpu *cpu);
 
 /* What translated code calls in timed runs (jit_timed.c): the timed
@@ -94,6 +94,36 @@ void core_jt_branch(core_cpu *cpu, core_block *blk, uint32_t taken);
 int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 int core_jt_interp_block(core_cpu *cpu, core_block *blk); /* a JIT_* status */
+
+/* The helpers a timed translation calls, by the rows its run charges:
+ * plain (jit_timed.c, core_jt_*), with a profile (jit_profiled.c,
+ * core_jp_*) or with address regions only (jit_regions.c, core_jr_*);
+ * jit_rows.inc has the last two. */
+typedef struct jit_timed_fns {
+  int (*enter)(core_cpu *cpu, core_block *b);
+  void (*enter_slow)(core_cpu *cpu, core_block *b);
+  void (*entry_miss)(core_cpu *cpu, core_block *b);
+  void (*law)(core_cpu *cpu, core_block *blk);
+  void (*ifetch)(core_cpu *cpu, core_block *blk, uint32_t i);
+  void (*load)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  void (*store)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  void (*muldiv)(core_cpu *cpu, core_block *blk, uint32_t i);
+  void (*branch)(core_cpu *cpu, core_block *blk, uint32_t taken);
+  int64_t (*load_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  int (*store_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  int (*interp_block)(core_cpu *cpu, core_block *blk);
+} jit_timed_fns;
+extern const jit_timed_fns core_jp_fns, core_jr_fns;
+/* the entry's checks (both: the region; core_jp_ctx: the block's record
+ * in the context on top), and the profile's calls, returns and ways out
+ * of a function (core_jp_jump returns the target) */
+void core_jp_region(core_cpu *cpu, core_block *b);
+void core_jr_region(core_cpu *cpu, core_block *b);
+void core_jp_ctx(core_cpu *cpu, core_block *b);
+/* a block not lowered, run by core_exec's loop for the run (either) */
+int core_jr_interp_block(core_cpu *cpu, core_block *blk);
+uint32_t core_jp_jump(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
+void core_jp_leave(core_cpu *cpu, uint32_t last_pc, uint32_t target);
 
 /* A load's value from the slow path (1, 2 or 4 bytes read), sign- or
  * zero-extended by its kind, as the translated fast path does. */

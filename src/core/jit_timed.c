@@ -8,17 +8,19 @@
  * helpers are built on the interpreter's own (exec_loop.inc, compiled here
  * without its loop), so the two engines share every rule.
  *
- * Only the timed loop of core_exec_timed is mirrored: no profile, no
- * address regions, no PMU tracking, and none of the pipeline rules of the
- * VexRiscv and PicoRV32 models (fetch_ahead, wrong_path_fill, taken_path_fill, a
- * micro_arch other than generic, device_bus). Runs that need one
+ * These mirror the timed loop of core_exec_timed (and its PMU variant,
+ * whose block listing jit.c emits): a profile and address regions have
+ * helpers of their own (jit_rows.inc, compiled as jit_profiled.c and
+ * jit_regions.c). None of the pipeline rules of the VexRiscv and PicoRV32
+ * models (fetch_ahead, wrong_path_fill, taken_path_fill, a micro_arch
+ * other than generic, device_bus) is mirrored: runs that need one
  * interpret.
  */
 #define TIMED 1
 #define VEXMIN 0 /* never translated (core_jit_timed_why) */
 #define PROFILED 0
 #define REGIONS 0
-#define TIMING_NO_ROWS    /* never with a profile (core_jit_timed_why) */
+#define TIMING_NO_ROWS    /* never with a profile (jit.c's timed_fns) */
 #define TIMING_NO_REGIONS /* ... nor with address regions */
 #define EXEC_LOOP_HELPERS_ONLY
 #include "exec_loop.inc"
@@ -29,16 +31,10 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm)
     return NULL;
-  if (tm->prof)
-    return "a profile is taken";
-  if (tm->regions)
-    return "address regions are counted";
   if (tm->model.micro_arch != MICRO_GENERIC || tm->pico || tm->vexmin || tm->vex_rules || tm->model.fetch_ahead ||
       tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.device_bus ||
       tm->model.dcache.store_load_replay)
     return "the core model's pipeline rules are not translated";
-  if (cpu->track)
-    return "the PMU is read";
   return NULL;
 }
 

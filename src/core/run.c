@@ -98,6 +98,8 @@ static void step(core_cpu *cpu, uint32_t max) {
     uint64_t totals[SIG_COUNT];
     bool pmu = b->timing->pmu; /* one instruction that reads or sets a counter: its boundaries */
     if (pmu) {
+      if (!cpu->track && cpu->jit)
+        cpu->flush_pending = true; /* translations made before list no blocks (jit.c, timed_fns) */
       cpu->track = true; /* from now on the timed loop lists the blocks it enters */
       pmu_totals(cpu, totals, true);
       pmu_step_begin(&cpu->tm->pmu, totals);
@@ -164,6 +166,8 @@ bool core_exec(core_cpu *cpu, core_block *first) {
     return cpu->jit && !first ? core_exec_jit(cpu) : core_exec_fast(cpu, first);
   if (cpu->tm->prof || cpu->tm->regions) {
     cpu->track_complete = false; /* these loops list no blocks to fold */
+    if (cpu->jit && !first && !core_jit_timed_why(cpu))
+      return core_exec_jit(cpu); /* translated, with the same charges to the same rows */
     /* a model without the VexRiscv rules runs the loops without their checks */
     bool plain = !cpu->tm->vexmin && !cpu->tm->vex_rules;
     if (cpu->tm->prof)

@@ -311,27 +311,49 @@ static size_t ref_cats(const dvfs_opts *o, const dvfs_run *base, const dvfs_run 
   return k;
 }
 
+static const char *prog_name(const dvfs_opts *o) { return strrchr(o->in, '/') ? strrchr(o->in, '/') + 1 : o->in; }
+
+/* The line under the title: the operating points and the limit. */
+static void subtitle_text(const dvfs_opts *o, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "operating points ");
+  char pt[48];
+  for (size_t p = 0; p < o->npts && n < size; p++) {
+    point_text(o, (int)p, pt, sizeof pt);
+    n += (size_t)snprintf(buf + n, size - n, "%s%s%s", p ? ", " : "", pt, p ? "" : " (start)");
+  }
+  if (n < size)
+    snprintf(buf + n, size - n, "; --max-slowdown %g%%; time and energy measured on tally", o->max_slowdown);
+}
+
 static void title(FILE *f, const dvfs_opts *o, double width) {
-  const char *prog = strrchr(o->in, '/') ? strrchr(o->in, '/') + 1 : o->in;
   fprintf(f, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\" fill=\"%s\">",
           width / 2, COL_AXIS);
   fputs("tally dvfs: ", f);
-  dvfs_svg_escape(f, prog);
+  dvfs_svg_escape(f, prog_name(o));
   fputs(" on ", f);
   dvfs_svg_escape(f, o->core);
   fputs("</text>\n", f);
-  fprintf(f, "<text x=\"%.1f\" y=\"42\" text-anchor=\"middle\" font-size=\"11\" fill=\"%s\">operating points ",
-          width / 2, COL_AXIS);
-  char pt[48];
-  for (size_t p = 0; p < o->npts; p++) {
-    point_text(o, (int)p, pt, sizeof pt);
-    fprintf(f, "%s%s%s", p ? ", " : "", pt, p ? "" : " (start)");
-  }
-  fprintf(f, "; --max-slowdown %g%%; time and energy measured on tally</text>\n", o->max_slowdown);
+  char sub[1024];
+  subtitle_text(o, sub, sizeof sub);
+  fprintf(f, "<text x=\"%.1f\" y=\"42\" text-anchor=\"middle\" font-size=\"11\" fill=\"%s\">%s</text>\n", width / 2,
+          COL_AXIS, sub);
 }
 
+/* A text's width at a font size, a little wide (DejaVu Sans averages
+ * about 0.6 em a character, bold a little more): the picture is made at
+ * least this wide so that no title is clipped when there are few bars. */
+static double text_width(const char *s, double px, bool bold) { return (double)strlen(s) * px * (bold ? 0.66 : 0.6); }
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
 static int write_svg(FILE *f, const dvfs_opts *o, const svg_panel *m, const svg_panel *r) {
-  double w = panel_width(m) > panel_width(r) ? panel_width(m) : panel_width(r);
+  double w = max2(panel_width(m), panel_width(r));
+  w = max2(w, LEFT + RIGHT + max2(text_width(m->title, 13, true), text_width(r->title, 13, true)));
+  char sub[1024];
+  subtitle_text(o, sub, sizeof sub);
+  w = max2(w, 2 * RIGHT + text_width(sub, 11, false));
+  w = max2(w, 2 * RIGHT + text_width("tally dvfs:  on ", 15, true) +
+                  text_width(prog_name(o), 15, true) + text_width(o->core, 15, true));
   double ph = panel_height(), h = 54 + 2 * ph;
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -64,6 +64,8 @@ typedef struct crun {
   uint32_t duplicates, resend_requests;
   /* description */
   uint32_t counters;
+  uint8_t width;                  /* RUN_START's, with period: what a DATA_COMPACT packet needs */
+  uint64_t period;
   char program[NET_MAX_PROGRAM + 1];
   /* final */
   uint32_t total_packets, data_packets_sent;
@@ -548,6 +550,38 @@ static void try_close(net_collector *c, crun *r) {
 
 /* ---- packets ---- */
 
+/* A DATA_COMPACT packet (docs/protocol.md, "Compact stream") carries every
+ * counter of one interval and its number, no cycle stamps: the interval
+ * numbered i covers [i * period, (i + 1) * period), the period and the
+ * counters' number and width those of the run's RUN_START. Fills in the
+ * stamps and returns true, or returns false having counted the packet:
+ * before RUN_START it is not held (deferred: the gap is asked for again
+ * with RUN_START), and one that disagrees with RUN_START is refused. */
+static bool compact_stamps(net_collector *c, crun *r, net_msg *m, uint64_t seq) {
+  if (!r->described) {
+    c->stats.deferred++;
+    if (seq >= r->end)
+      r->end = seq + 1;   /* a gap now: asked for again, with the RUN_START it waits for */
+    return false;
+  }
+  const char *bad = NULL;
+  if (m->n != r->counters || m->width != r->width)
+    bad = "its counters do not match RUN_START's";
+  else if (r->period == 0 || m->index >= UINT64_MAX / r->period)
+    bad = "its interval's cycles do not fit in 64 bits at RUN_START's period";
+  if (bad) {
+    c->stats.malformed++;
+    warn(c,
+         "run %016" PRIx64 ": refused DATA_COMPACT seq %" PRIu64 " (interval %" PRIu64 ", %u counters of %u bits): %s "
+         "(%" PRIu32 " counters of %u bits, period %" PRIu64 ")",
+         r->id, seq, m->index, m->n, m->width, bad, r->counters, r->width, r->period);
+    return false;
+  }
+  m->cycle_begin = m->index * r->period;
+  m->cycle_end = m->cycle_begin + r->period;
+  return true;
+}
+
 static void on_describe(net_collector *c, crun *r, const net_msg *m) {
   snprintf(r->program, sizeof r->program, "%.*s", (int)m->program_len, m->program);
   char core[NET_MAX_TEXT + 1];
@@ -558,6 +592,8 @@ static void on_describe(net_collector *c, crun *r, const net_msg *m) {
     store_failed(c, r, "begin run");
   r->begun = r->described = true;
   r->counters = m->counters;
+  r->width = m->width;
+  r->period = m->period;
 }
 
 static void on_counter_info(net_collector *c, crun *r, const net_msg *m) {
@@ -758,7 +794,8 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     return;
   }
   unsigned t = m->h.type;
-  if (t != NET_RUN_START && t != NET_COUNTER_INFO && t != NET_DATA && t != NET_FINAL && t != NET_GONE) {
+  if (t != NET_RUN_START && t != NET_COUNTER_INFO && t != NET_DATA && t != NET_DATA_COMPACT && t != NET_FINAL &&
+      t != NET_GONE) {
     c->stats.malformed++;
     return;
   }
@@ -826,10 +863,13 @@ static void handle(net_collector *c, const uint8_t *buf, size_t len, const net_a
     c->stats.duplicates++;
     return;
   }
+  if (t == NET_DATA_COMPACT && !compact_stamps(c, r, m, seq))
+    return;
   switch (t) {
   case NET_RUN_START: on_describe(c, r, m); break;
   case NET_COUNTER_INFO: on_counter_info(c, r, m); break;
-  case NET_DATA: on_data(c, r, m); break;
+  case NET_DATA:
+  case NET_DATA_COMPACT: on_data(c, r, m); break;
   case NET_FINAL: on_final(c, r, m); break;
   }
   setbit(r->have, seq);

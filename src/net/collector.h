@@ -72,6 +72,7 @@ typedef struct net_collector_stats {
   uint64_t duplicates;
   uint64_t malformed;            /* refused by the decoder, or for an unknown run */
   uint64_t foreign;              /* for a known run, from another address than its first sender */
+  uint64_t deferred;             /* DATA_COMPACT before its run's RUN_START: not held, asked for again */
   uint64_t bad_tags;             /* with a key: no tag or a wrong one; without: a tag (refused, unused) */
   uint64_t resend_requests;
   uint64_t runs_refused;         /* new runs refused: every open run's slot held by a live-looking run */

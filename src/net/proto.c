@@ -87,6 +87,7 @@ const char *net_type_name(unsigned type) {
   case NET_DATA: return "DATA";
   case NET_FINAL: return "FINAL";
   case NET_GONE: return "GONE";
+  case NET_DATA_COMPACT: return "DATA_COMPACT";
   case NET_RESEND: return "RESEND";
   case NET_FINAL_ACK: return "FINAL_ACK";
   default: return NULL;
@@ -204,13 +205,23 @@ static int decode_descs(cursor *c, net_msg *m, char *err, size_t errlen) {
 }
 
 static int decode_data(cursor *c, net_msg *m, char *err, size_t errlen) {
-  m->index = get64(c);
-  m->cycle_begin = get64(c);
-  m->cycle_end = get64(c);
-  m->first = get16(c);
-  m->n = get16(c);
-  m->width = get8(c);
-  if (!zeros(c, 3))
+  bool compact = m->h.type == NET_DATA_COMPACT;
+  if (compact) {
+    /* index (4), n (2), width (1), reserved (1): all counters, no stamps */
+    m->index = get32(c);
+    m->cycle_begin = m->cycle_end = 0;
+    m->first = 0;
+    m->n = get16(c);
+    m->width = get8(c);
+  } else {
+    m->index = get64(c);
+    m->cycle_begin = get64(c);
+    m->cycle_end = get64(c);
+    m->first = get16(c);
+    m->n = get16(c);
+    m->width = get8(c);
+  }
+  if (!zeros(c, compact ? 1 : 3))
     return c->bad ? 0 : fail(err, errlen, "reserved bytes not zero");
   if (m->width < 1 || m->width > 64)
     return fail(err, errlen, "counter width %u (1 to 64 bits)", m->width);
@@ -222,8 +233,8 @@ static int decode_data(cursor *c, net_msg *m, char *err, size_t errlen) {
   unsigned vb = net_value_bytes(m->width);
   size_t need = (m->n + 7) / 8 + (size_t)m->n * vb;
   if (c->len - c->off != need)
-    return fail(err, errlen, "DATA for %u counters of %u bits needs %zu bytes after its fixed part, has %zu", m->n,
-                m->width, need, c->len - c->off);
+    return fail(err, errlen, "%s for %u counters of %u bits needs %zu bytes after its fixed part, has %zu",
+                compact ? "DATA_COMPACT" : "DATA", m->n, m->width, need, c->len - c->off);
   const uint8_t *bits = take(c, (m->n + 7) / 8);
   if (m->n % 8 && bits[m->n / 8] >> (m->n % 8))
     return fail(err, errlen, "saturation bitmap has bits set past counter %u", m->first + m->n - 1);
@@ -370,6 +381,7 @@ static int decode_payload(cursor *c, net_msg *m, char *err, size_t errlen) {
   case NET_COUNTER_INFO:
     return decode_descs(c, m, err, errlen);
   case NET_DATA:
+  case NET_DATA_COMPACT:
     return decode_data(c, m, err, errlen);
   case NET_FINAL:
     return decode_final(c, m, err, errlen);
@@ -516,14 +528,22 @@ static void encode_payload(cursor *c, const net_msg *m) {
       put_bytes(c, d->label, d->label_len);
     }
     break;
-  case NET_DATA: {
-    put64(c, m->index);
-    put64(c, m->cycle_begin);
-    put64(c, m->cycle_end);
-    put16(c, m->first);
-    put16(c, m->n);
-    put8(c, m->width);
-    put_le(c, 0, 3);
+  case NET_DATA:
+  case NET_DATA_COMPACT: {
+    if (m->h.type == NET_DATA_COMPACT) {
+      put32(c, (uint32_t)m->index);
+      put16(c, m->n);
+      put8(c, m->width);
+      put8(c, 0);
+    } else {
+      put64(c, m->index);
+      put64(c, m->cycle_begin);
+      put64(c, m->cycle_end);
+      put16(c, m->first);
+      put16(c, m->n);
+      put8(c, m->width);
+      put_le(c, 0, 3);
+    }
     for (unsigned i = 0; i < m->n; i += 8) {
       uint8_t byte = 0;
       for (unsigned b = 0; b < 8 && i + b < m->n; b++)
@@ -600,6 +620,11 @@ static int check_encodable(const net_msg *m, char *err, size_t errlen) {
     if (m->n == 0 || m->n > NET_MAX_DESCS)
       return fail(err, errlen, "%u counter descriptions (1 to %d)", m->n, NET_MAX_DESCS);
     return 0;
+  case NET_DATA_COMPACT:
+    if (m->first != 0 || m->index > UINT32_MAX)
+      return fail(err, errlen, "DATA_COMPACT starts at counter 0 (not %u) and numbers intervals in 32 bits (not %" PRIu64
+                  ")", m->first, m->index);
+    /* fall through */
   case NET_DATA:
     if (m->width < 1 || m->width > 64 || m->n == 0 || m->n > NET_MAX_VALUES)
       return fail(err, errlen, "DATA chunk of %u counters of %u bits", m->n, m->width);
@@ -747,8 +772,12 @@ size_t net_format(const net_msg *m, char *buf, size_t size) {
     }
     break;
   case NET_DATA:
-    emit(&o, "index = %" PRIu64 "\ncycle_begin = %" PRIu64 "\ncycle_end = %" PRIu64 "\nfirst = %u\nn = %u\nwidth = %u\n",
-         m->index, m->cycle_begin, m->cycle_end, m->first, m->n, m->width);
+  case NET_DATA_COMPACT:
+    if (m->h.type == NET_DATA_COMPACT)
+      emit(&o, "index = %" PRIu64 "\nn = %u\nwidth = %u\n", m->index, m->n, m->width);
+    else
+      emit(&o, "index = %" PRIu64 "\ncycle_begin = %" PRIu64 "\ncycle_end = %" PRIu64 "\nfirst = %u\nn = %u\nwidth = %u\n",
+           m->index, m->cycle_begin, m->cycle_end, m->first, m->n, m->width);
     emit_u64s(&o, "values", m->values, m->n);
     emit(&o, "saturated =");
     bool any = false;

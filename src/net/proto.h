@@ -60,6 +60,7 @@ typedef enum net_type {
   NET_DATA = 0x23,
   NET_FINAL = 0x24,
   NET_GONE = 0x25,
+  NET_DATA_COMPACT = 0x26,   /* a compact stream's DATA: no stamps, all counters (docs/protocol.md) */
   /* collector -> board */
   NET_RESEND = 0x31,
   NET_FINAL_ACK = 0x32,
@@ -144,7 +145,9 @@ typedef struct net_msg {
   /* COUNTER_INFO, DATA, FINAL: counters [first, first + n) */
   uint16_t first, n;
   const net_counter_desc *descs;       /* COUNTER_INFO */
-  /* DATA: interval index; STATUS, FINAL: intervals dispatched */
+  /* DATA, DATA_COMPACT (32 bits on the wire, first 0, no stamps: the
+   * collector derives them): interval index; STATUS, FINAL: intervals
+   * dispatched */
   uint64_t index, intervals;
   uint64_t cycle_begin, cycle_end;     /* DATA, FINAL */
   const uint64_t *values;              /* DATA values, FINAL totals */

@@ -15,9 +15,14 @@
  * - A load or store sends its request from execute: the bus sees it 2
  *   rows later, and no earlier than the last data beat allows (execute
  *   waits). A load stays in memory until its acknowledge.
- * - An illegal instruction traps as if it entered execute 4 rows after it
- *   was valid in decode, and once every instruction before it was written
- *   back.
+ * - An illegal instruction is removed from decode in the row it is valid
+ *   there and its trap moves on in its place: into execute the row after,
+ *   or two rows after when decode is halted in that row by a register the
+ *   instruction's encoding reads (RS1_USE, RS2_USE: an R-type one reads
+ *   both) not yet written back, and no earlier than the row the
+ *   instruction before it is written back in; the trap is taken from
+ *   write-back, and the model times it as an instruction entering execute
+ *   3 rows after the trap did.
  * - A CSR instruction stays in execute until the one before it was
  *   written back.
  * - While an instruction is held in execute (a shift) or memory (a load),
@@ -89,14 +94,16 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
     dv = v->eend + 1;
   if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
     dv = v->mend + 1;
-  int64_t e = max64(dv + 1, v->eend + 1);
+  int64_t e = max64(dv + 1, v->eend + 1), late = 0;
   while (reads) {
     int reg = __builtin_ctz(reads);
     reads &= reads - 1;
-    e = max64(e, v->ready[reg]);
+    late = max64(late, v->ready[reg]);
   }
-  if (kind == K_ILLEGAL) /* trapped once the pipeline ahead of it drained */
-    e = max64(e, max64(v->w + 3, dv + 4));
+  if (kind == K_ILLEGAL) /* its trap moves on in its place (see above) */
+    e = max64(max64(e, dv + 1 + (late > dv + 1)), v->w) + 3;
+  else
+    e = max64(e, late);
   if (v->mend > v->m && e > v->m && e <= v->mend)
     e = v->mend + 1;
   int64_t eend = e;

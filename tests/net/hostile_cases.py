@@ -18,6 +18,14 @@ junk_slots   more junk runs than the collector's 64 run slots (DATA only,
 final_no_totals  a board that keeps no totals (FINAL with n = 0, a small
              hardware build): stored complete, the intervals' sums as its
              totals; one that lost a DATA packet (GONE): incomplete.
+compact      a compact stream (DATA_COMPACT, docs/protocol.md "Compact
+             stream"): stored complete with the stamps derived from the
+             period, a packet before its RUN_START deferred then taken when
+             sent again; malformed compact packets (lengths, reserved byte,
+             saturation, counters or width not RUN_START's, cycles past 2^64,
+             a module's raw frame without a header, unknown types) refused
+             with a reason naming it, the collector lives on and stores a
+             real run complete.
 """
 import os
 import random
@@ -185,6 +193,87 @@ def case_final_no_totals():
     sums, status, note = net_cases.stored(db, lossy)
     check(status == "incomplete" and note and "missing" in note, "run without totals and a GONE packet: %s (%s)" %
           (status, note))
+
+
+def compact(run, seq, index, values, width=16, n=None, sat=0, reserved=0, extra=b""):
+    """DATA_COMPACT: index (4), n (2), width (1), reserved (1), the
+    saturation bitmap, the values (ceil(width / 8) bytes each)."""
+    n = len(values) if n is None else n
+    b = (width + 7) // 8
+    body = struct.pack("<IHBB", index, n, width, reserved) + sat.to_bytes((n + 7) // 8, "little")
+    return packet(0x26, run, seq, body + b"".join(v.to_bytes(b, "little") for v in values) + extra)
+
+
+def case_compact():
+    db = os.path.join(ARGS.work, "compact.db")
+    # two runs close: the compact one and the real one (the malformed runs stay open)
+    col = Collector(ARGS.tally, db, "--runs", "2", "--idle-timeout", "10")
+    s = sender(col.addr)
+    good, bad, wide = 0xC0A1C0A100000001, 0xC0A1C0A100000003, 0xC0A1C0A100000005
+    period = 700
+    ivs = [[3, 0, 65535], [1, 2, 3], [0, 65535, 9], [12, 13, 14]]   # 3 counters of 16 bits, 4 intervals
+    sats = [4, 0, 2, 0]
+
+    def start(run, counters=3, width=16, period=period):
+        body = struct.pack("<HBBHHQIHH", counters, width, 0, 0, 0, period, 0, 9, 3)
+        return packet(0x21, run, 0, body + b"small.elf" + b"rtl")
+
+    # interval 1 before the RUN_START: deferred (not held), then sent again
+    s.send(compact(good, 2, 1, ivs[1], sat=sats[1]))
+    time.sleep(0.2)
+    s.send(start(good))
+    for k, v in enumerate(ivs):
+        s.send(compact(good, 1 + k, k, v, sat=sats[k]))
+    s.send(packet(0x24, good, 5, struct.pack("<QQQIIHHHBB", 4, 0, 4 * period, 4, 6, 3, 0, 0, 0, 0)))
+    # malformed ones, for a run described as 3 counters of 16 bits
+    s.send(start(bad))
+    hostile = [
+        ("short", compact(bad, 1, 0, [1, 2])[:-1]),
+        ("long", compact(bad, 1, 0, [1, 2, 3], extra=b"\0")),
+        ("reserved", compact(bad, 1, 0, [1, 2, 3], reserved=1)),
+        ("saturated but not 2^16-1", compact(bad, 1, 0, [1, 2, 3], sat=1)),
+        ("bitmap past n", compact(bad, 1, 0, [1, 2, 3], sat=8)),
+        ("width 0", compact(bad, 1, 0, [0, 0, 0], width=0)),
+        ("n 0", packet(0x26, bad, 1, struct.pack("<IHBB", 0, 0, 16, 0))),
+        ("counters not RUN_START's", compact(bad, 1, 0, [1, 2])),
+        ("width not RUN_START's", compact(bad, 1, 0, [1, 2, 3], width=32)),
+        ("module frame without header", bytes([0x26, 0, 0]) + b"\1\0\2\0\3\0"),
+        ("FINAL frame without header", bytes([0x27, 4])),
+        ("unknown type 0x27", packet(0x27, bad, 1, bytes([4]))),
+        ("unknown type 0x28", packet(0x28, bad, 1, b"")),
+    ]
+    for _, p in hostile:
+        s.send(p)
+    # a run whose period makes interval 2^32 - 1 end past 2^64 cycles
+    s.send(start(wide, period=1 << 40))
+    s.send(compact(wide, 1, 0xFFFFFFFF, [1, 2, 3]))
+    alive(col, "malformed compact packets")
+    if col.p.poll() is None:
+        real_run(col, "after malformed compact packets", 43)
+    s.close()
+    code, out, err = col.finish()
+    check(code in (0, 1), "tally collect exited %s: %s" % (code, err[-2000:]))
+    sums, status, note = net_cases.stored(db, good)
+    check(status == "complete", "compact run stored as %s (%s): %s" % (status, note, err[-1500:]))
+    for c in range(3):
+        check(sums.get(c) == (sum(v[c] for v in ivs), 4), "compact run's counter %d: %s" % (c, sums.get(c)))
+    con = net_cases.sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    rows = con.execute("SELECT seq, interval, cycle_begin, cycle_end, first_counter, n, saturated FROM intervals "
+                       "WHERE run_id = ? ORDER BY seq", (net_cases.signed64(good),)).fetchall()
+    bad_rows = con.execute("SELECT COUNT(*) FROM intervals WHERE run_id IN (?, ?)",
+                           (net_cases.signed64(bad), net_cases.signed64(wide))).fetchone()[0]
+    con.close()
+    want = [(1 + k, k, k * period, (k + 1) * period, 0, 3) for k in range(4)]
+    check([r[:6] for r in rows] == want, "compact run's intervals and derived stamps: %s" % rows)
+    check([r[6] for r in rows] == ["[2]", None, "[1]", None], "compact run's saturated counters: %s" % rows)
+    check(bad_rows == 0, "%d intervals stored from malformed compact packets" % bad_rows)
+    check("1 compact DATA packets before their run's RUN_START" in err, "deferral not reported: %r" % err[-1500:])
+    for what in ("DATA_COMPACT for 3 counters of 16 bits needs", "reserved bytes not zero",
+                 "marked saturated but its value", "saturation bitmap has bits set past",
+                 "counter width 0", "unknown packet type 0x27", "unknown packet type 0x28",
+                 "its counters do not match RUN_START's (3 counters of 16 bits",
+                 "do not fit in 64 bits at RUN_START's period"):
+        check(what in err, "no refusal saying %r: %r" % (what, err[-3000:]))
 
 
 def sockets_of(pid):

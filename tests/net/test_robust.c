@@ -67,7 +67,7 @@ static void header_faults(void) {
   expect_refused("set-timer", 0, 'X', "magic");
   expect_refused("set-timer", 4, 2, "version 2");
   expect_refused("set-timer", 4, 0, "version 0");
-  static const uint8_t bad_types[] = {0x00, 0x08, 0x10, 0x14, 0x20, 0x26, 0x30, 0x33, 0xFF};
+  static const uint8_t bad_types[] = {0x00, 0x08, 0x10, 0x14, 0x20, 0x27, 0x30, 0x33, 0xFF};
   for (size_t i = 0; i < sizeof bad_types; i++)
     expect_refused("set-timer", 5, bad_types[i], "unknown packet type");
   expect_refused("set-timer", 6, 0x02, "flags");
@@ -118,6 +118,17 @@ static void payload_lies(void) {
   expect_refused("data", 24 + 32, 0x03, "saturated");      /* counter 0 marked saturated at 17 */
   expect_refused("data", 24 + 34, 0xFF, "exceeds");        /* counter 0 = 0xFF11 > 4095 */
   expect_refused("data", 24 + 35, 0x10, "saturated");      /* counter 1 = 0x0F10, still marked saturated */
+  /* DATA_COMPACT: index (4), n (2), width (1), reserved (1), bitmap, values */
+  expect_refused("data-compact", 24 + 6, 0, "width");
+  expect_refused("data-compact", 24 + 6, 65, "width");
+  expect_refused("data-compact", 24 + 6, 20, "DATA_COMPACT for 4 counters of 20 bits needs");
+  expect_refused("data-compact", 24 + 4, 5, "needs");              /* n = 5 */
+  expect_refused("data-compact", 24 + 4, 0, "chunk");              /* n = 0 */
+  expect_refused("data-compact", 24 + 7, 1, "reserved");
+  expect_refused("data-compact", 24 + 8, 0x12, "past counter");    /* bitmap bit 4 with n = 4 */
+  expect_refused("data-compact", 24 + 8, 0x03, "saturated");       /* counter 0 marked saturated at 17 */
+  expect_refused("data-compact", 24 + 10, 0xFF, "exceeds");        /* counter 0 = 0xFF11 > 4095 */
+  expect_refused("data-compact", 5, NET_DATA, "too short");        /* read as a full DATA */
   expect_refused("data", 24 + 18, 0, "before it begins");  /* cycle_end 0x01A80 < cycle_begin */
   expect_refused("final", 24 + 36, 5, "outside");          /* first + n > counters */
   expect_refused("final", 24 + 28, 12, "not below");       /* total_packets = seq */

@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
   }
   static const unsigned types[] = {NET_SET_TIMER, NET_SET_ARR, NET_SET_COUNTER, NET_START, NET_STOP, NET_QUERY,
                                    NET_ACK, NET_ERROR, NET_STATUS, NET_RUN_START, NET_COUNTER_INFO, NET_DATA,
-                                   NET_FINAL, NET_GONE, NET_RESEND, NET_FINAL_ACK};
+                                   NET_DATA_COMPACT, NET_FINAL, NET_GONE, NET_RESEND, NET_FINAL_ACK};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     CHECK(seen[types[i]], "no test vector for %s", net_type_name(types[i]));
   printf("%d vectors checked, %d failures\n", n, failures);
