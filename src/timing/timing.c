@@ -52,7 +52,8 @@ timing *timing_new(const core_model *m) {
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
-                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_wait_drain;
+                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_wait_drain ||
+                 m->csr_drain;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -63,6 +64,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
+  t->redirect_end = UINT64_MAX;
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
     late = m->mul_use_penalty;
@@ -313,10 +315,23 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   return stall;
 }
 
+/* The least a fill may stall, taken once by the fetch that follows:
+ * [pipeline] refill_restart's (fetch_floor) and, for a fetch of the
+ * instruction stream, held_refetch's (hold_floor): the instruction ahead
+ * held the pipeline during the refill, and the fetch stage fetches the
+ * missing instruction again only once it moves (VexRiscv: the redo waits
+ * while decode is stuck), so it reaches execute that many cycles later
+ * than it would have without the miss (exec_loop.inc, fetch_ahead) */
+static uint32_t take_floor(timing *t, bool refetch) {
+  uint32_t floor = t->fetch_floor, held = refetch ? t->hold_floor : 0;
+  t->fetch_floor = 0;
+  t->hold_floor = 0;
+  return held > floor ? held : floor;
+}
+
 /* A fetch of line_addr: the lookup, and the fill if it misses */
 static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
-  uint32_t floor = t->fetch_floor; /* [pipeline] refill_restart (exec_loop.inc, fetch_ahead) */
-  t->fetch_floor = 0;
+  uint32_t floor = take_floor(t, refetch);
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -336,8 +351,7 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
 }
 
 uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
-  uint32_t floor = t->fetch_floor;
-  t->fetch_floor = 0;
+  uint32_t floor = take_floor(t, true);
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0;
@@ -404,6 +418,34 @@ void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles) {
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
   charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, t->model.redirect_rvc_pair);
   return t->model.redirect_rvc_pair;
+}
+
+uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig) {
+  if (start != t->redirect_end)
+    return 0;
+  t->redirect_end = UINT64_MAX;
+  uint32_t back = t->drain_bubbles < stall ? t->drain_bubbles : stall;
+  if (back) {
+    t->cycle -= back;
+    timing_count(t, SIG_CYCLE, -(int64_t)back);
+    if (sig)
+      timing_count(t, (tally_signal_id)sig, -(int64_t)back);
+  }
+  return back;
+}
+
+uint32_t timing_jalr_drain(timing *t, uint32_t pc, uint32_t next, uint64_t now) {
+  uint32_t extra = 0, i, mask = ~(t->model.icache.line - 1u);
+  /* a CSR instruction (SYSTEM, funct3 != 0) fetched after the jalr: it
+   * was looked up when on the jalr's line or on one that hits */
+  if ((next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
+      (((pc + 4) & mask) == (pc & mask) ||
+       (t->icache_on && cache_probe(&t->icache, (pc + 4) >> t->icache.line_shift, &i)))) {
+    extra = 1;
+    charge(t, SIG_STALL_JUMP, 1);
+  }
+  timing_note_redirect(t, now + extra, t->model.jalr_penalty + extra);
+  return extra;
 }
 
 /* What a D-cache miss adds to a row of counts (the run's, or a profile's
@@ -711,7 +753,9 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_JUMP:
     if (kind == K_JAL)
       return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
-    return t->pico && kind == K_JALR ? timing_pico_jump_bound(t) : kind == K_JALR ? m->redirect_rvc_pair : 0;
+    if (kind == K_JALR) /* timing_jalr_drain: 1 */
+      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + (m->csr_drain ? 1 : 0);
+    return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
   case CLASS_DIV: return m->div_mode == MULDIV_ITERATIVE ? m->div_latency : 0;

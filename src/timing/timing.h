@@ -248,6 +248,12 @@ typedef struct timing {
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
+  uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
+                               (exec_loop.inc's fetch_ahead) */
+  /* [pipeline] csr_drain: the last branch's or jump's redirect: the cycle
+   * the next instruction starts at, and the bubbles before it */
+  uint64_t redirect_end;
+  uint32_t drain_bubbles;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -504,6 +510,22 @@ uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
  * cost charged ([pipeline] csr_wait_drain: a redirect's bubbles the next
  * instruction's wait passes during). */
 void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
+/* [pipeline] csr_drain (VexRiscv's CsrPlugin: a CSR instruction waits in
+ * execute while memory or write-back holds an instruction,
+ * blockedBySideEffects; csr_penalty is that wait right behind one):
+ * timing_note_redirect records a branch's or jump's redirect, the next
+ * instruction starting at `end` after `bubbles`; timing_csr_drain, for a
+ * CSR instruction first in its block starting at `start` with its static
+ * `stall` (signal `sig`), takes back the part of the stall those bubbles
+ * passed; timing_jalr_drain, for a jalr at pc whose next word (`next`,
+ * fetched on the wrong path) is a CSR instruction held in execute, delays
+ * the redirect by a cycle. Each returns the cycles added (or taken back). */
+static inline void timing_note_redirect(timing *t, uint64_t end, uint32_t bubbles) {
+  t->redirect_end = end;
+  t->drain_bubbles = bubbles;
+}
+uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig);
+uint32_t timing_jalr_drain(timing *t, uint32_t pc, uint32_t next, uint64_t now);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
