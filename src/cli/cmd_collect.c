@@ -225,8 +225,8 @@ int cmd_collect(int argc, char **argv) {
              key_file || key_env ? "" : " (tagged, and this collector has no --key)");
   if (cs.deferred) { /* compact DATA before its RUN_START: asked for again, not lost */
     size_t o = strlen(tags);
-    snprintf(tags + o, sizeof tags - o, "; %" PRIu64 " compact DATA packets before their run's RUN_START (asked for again)",
-             cs.deferred);
+    snprintf(tags + o, sizeof tags - o, "; %" PRIu64 " compact DATA packet%s before their run's RUN_START (asked for again)",
+             cs.deferred, cs.deferred == 1 ? "" : "s");
   }
   if (cs.runs_refused || cs.runs_evicted) { /* said even with --quiet: runs were turned away or cut off */
     size_t o = strlen(tags);

@@ -205,39 +205,22 @@ typedef struct lower {
 #else
 #define JT_LAW NULL /* never called (emit_law) */
 #endif
-/* the plain timed run's helpers (jit_timed.c) */
-static const jit_timed_fns plain_fns = {
-  .enter = core_jt_enter,
-  .enter_slow = core_jt_enter_slow,
-  .entry_miss = core_jt_entry_miss,
-  .law = JT_LAW,
-  .ifetch = core_jt_ifetch,
-  .load = core_jt_load,
-  .store = core_jt_store,
-  .muldiv = core_jt_muldiv,
-  .branch = core_jt_branch,
-  .load_slow = core_jt_load_slow,
-  .store_slow = core_jt_store_slow,
-  .interp_block = core_jt_interp_block,
-};
+/* the plain timed run's helpers (jit_timed.c), blocks not lowered run by
+ * `interp` */
+#define PLAIN_FNS(interp)                                                      \
+  {                                                                            \
+    .enter = core_jt_enter, .enter_slow = core_jt_enter_slow,                  \
+    .entry_miss = core_jt_entry_miss, .law = JT_LAW, .ifetch = core_jt_ifetch,  \
+    .load = core_jt_load, .store = core_jt_store, .muldiv = core_jt_muldiv,    \
+    .branch = core_jt_branch, .load_slow = core_jt_load_slow,                  \
+    .store_slow = core_jt_store_slow, .interp_block = (interp),                \
+  }
+static const jit_timed_fns plain_fns = PLAIN_FNS(core_jt_interp_block);
 
 /* ... once the program has touched the PMU (cpu->track): the blocks
  * it does not lower run in core_exec's loop for that, which lists the
  * blocks it enters (core_exec_timed_pmu, as core_jr_interp_block does) */
-static const jit_timed_fns track_fns = {
-  .enter = core_jt_enter,
-  .enter_slow = core_jt_enter_slow,
-  .entry_miss = core_jt_entry_miss,
-  .law = JT_LAW,
-  .ifetch = core_jt_ifetch,
-  .load = core_jt_load,
-  .store = core_jt_store,
-  .muldiv = core_jt_muldiv,
-  .branch = core_jt_branch,
-  .load_slow = core_jt_load_slow,
-  .store_slow = core_jt_store_slow,
-  .interp_block = core_jr_interp_block,
-};
+static const jit_timed_fns track_fns = PLAIN_FNS(core_jr_interp_block);
 
 /* The helpers for cpu's timed run: a profile's, address regions', the
  * PMU's or the plain ones. Installing or removing a profile or regions

@@ -267,7 +267,7 @@ def case_compact():
     check([r[:6] for r in rows] == want, "compact run's intervals and derived stamps: %s" % rows)
     check([r[6] for r in rows] == ["[2]", None, "[1]", None], "compact run's saturated counters: %s" % rows)
     check(bad_rows == 0, "%d intervals stored from malformed compact packets" % bad_rows)
-    check("1 compact DATA packets before their run's RUN_START" in err, "deferral not reported: %r" % err[-1500:])
+    check("1 compact DATA packet before their run's RUN_START" in err, "deferral not reported: %r" % err[-1500:])
     for what in ("DATA_COMPACT for 3 counters of 16 bits needs", "reserved bytes not zero",
                  "marked saturated but its value", "saturation bitmap has bits set past",
                  "counter width 0", "unknown packet type 0x27", "unknown packet type 0x28",
