@@ -254,7 +254,6 @@ static const key_def keys[] = {
   BOOL("pipeline", "fence_i_late_flush", fence_i_late_flush),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   BOOL("pipeline", "csr_wait_drain", csr_wait_drain),
-  BOOL("pipeline", "refill_restart", refill_restart),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),

@@ -107,9 +107,6 @@ typedef struct core_model {
                                      before the flush (timing_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
-  bool refill_restart;            /* with fetch_ahead: a refill that ends while the instruction ahead holds
-                                     the pipeline (a divide) restarts the fetch after the hold: the missing
-                                     instruction waits refill_cycles beyond it at least */
   bool csr_wait_drain;            /* csr_penalty is a CSR instruction's wait in execute for the ones ahead
                                      to leave memory and write-back: a redirect's bubbles just before it
                                      pass during it (exec_loop.inc, csr_after_redirect) */

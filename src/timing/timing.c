@@ -316,17 +316,16 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
 }
 
 /* The least a fill may stall, taken once by the fetch that follows:
- * [pipeline] refill_restart's (fetch_floor) and, for a fetch of the
- * instruction stream, held_refetch's (hold_floor): the instruction ahead
- * held the pipeline during the refill, and the fetch stage fetches the
- * missing instruction again only once it moves (VexRiscv: the redo waits
- * while decode is stuck), so it reaches execute that many cycles later
- * than it would have without the miss (exec_loop.inc, fetch_ahead) */
+ * [pipeline] held_refetch's (hold_floor), for a fetch of the instruction
+ * stream: the instruction ahead held the pipeline during the refill, and
+ * the fetch stage fetches the missing instruction again only once it
+ * moves (VexRiscv: the redo waits while decode is stuck), so it reaches
+ * execute that many cycles later than it would have without the miss
+ * (exec_loop.inc, fetch_ahead) */
 static uint32_t take_floor(timing *t, bool refetch) {
-  uint32_t floor = t->fetch_floor, held = refetch ? t->hold_floor : 0;
-  t->fetch_floor = 0;
+  uint32_t held = refetch ? t->hold_floor : 0;
   t->hold_floor = 0;
-  return held > floor ? held : floor;
+  return held;
 }
 
 /* A fetch of line_addr: the lookup, and the fill if it misses */

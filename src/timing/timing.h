@@ -232,8 +232,6 @@ typedef struct timing {
   uint64_t dstall_end;
   uint32_t dstall;
   bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
-  uint32_t fetch_floor;     /* [pipeline] refill_restart: the least stall of the refill about to be
-                               made (exec_loop.inc, fetch_ahead; timing_fetch_slow uses and clears it) */
   /* [pipeline] fetch_ahead_data: of the block entered last, its last
    * instruction's cycles (with its entry wait when it is the only one) and
    * the execute stall of the one before; the same of the block before the
