@@ -411,7 +411,8 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
 void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles) {
   t->cycle -= cycles;
   timing_count(t, SIG_CYCLE, -(int64_t)cycles);
-  timing_count(t, sig, -(int64_t)cycles);
+  if (sig != SIG_CYCLE) /* SIG_CYCLE (0): no stall signal named (op_timing.stall_sig) */
+    timing_count(t, sig, -(int64_t)cycles);
 }
 
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
@@ -424,12 +425,8 @@ uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig
     return 0;
   t->redirect_end = UINT64_MAX;
   uint32_t back = t->drain_bubbles < stall ? t->drain_bubbles : stall;
-  if (back) {
-    t->cycle -= back;
-    timing_count(t, SIG_CYCLE, -(int64_t)back);
-    if (sig)
-      timing_count(t, (tally_signal_id)sig, -(int64_t)back);
-  }
+  if (back)
+    timing_refund(t, (tally_signal_id)sig, back);
   return back;
 }
 

@@ -504,8 +504,9 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
-/* Takes back `cycles` of signal `sig` the current instruction's static
- * cost charged ([pipeline] csr_wait_drain: a redirect's bubbles the next
+/* Takes back `cycles` of signal `sig` (SIG_CYCLE: of none but the cycle
+ * count) the current instruction's static cost charged ([pipeline]
+ * csr_wait_drain and csr_drain: a redirect's bubbles the next
  * instruction's wait passes during). */
 void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
 /* [pipeline] csr_drain (VexRiscv's CsrPlugin: a CSR instruction waits in
