@@ -97,11 +97,24 @@ module tally_vex_adapter #(
   // at most all but one of the next gap (age + 1 clocks)
   wire [1:0] pen_eff = ({10'd0, p_pen} <= age) ? p_pen : age[1:0];
 
+  // A jalr or a mispredicted branch whose target's line misses waits for
+  // the refill the fetch stage had started for a line on the wrong path
+  // (cores/vexriscv.ini wrong_path_fill): the clocks after its retire while
+  // that refill is still on the I-bus are its own (fetch cycles before its
+  // issue) when another I-bus transaction (the target's) follows before
+  // the next retire.
+  reg        wp_run, wp_done, wp_second;
+  reg [11:0] wp_cnt;
+  wire       p_redirect = p_jalr || (p_branch && (p_taken != p_back));
+  wire [11:0] wp_move = (p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
+
   // ---- the instruction being laid out (the clock after the next retire) --------
   reg        l_full, l_last, l_taken, l_i, l_d;
   reg [31:0] l_pc, l_insn;
   reg [11:0] l_own;
   reg [1:0]  l_pen;
+  reg [11:0] l_ack;      // (the finisher store) its cycles from its retire to its ACK
+  reg [11:0] l_wp;       // a wrong-path refill's cycles it waits for (below)
   wire [6:0] op = l_insn[6:0];
   wire [2:0] f3 = l_insn[14:12];
   wire [4:0] rd = l_insn[11:7];
@@ -122,9 +135,9 @@ module tally_vex_adapter #(
   wire [11:0] extra = l_own - 12'd1;
   wire [11:0] post = is_div ? (extra < 12'd33 ? extra : 12'd33) :
                      is_csr ? (extra < 12'd2 ? extra : 12'd2) :
-                     (is_load && l_d) ? extra : 12'd0;
+                     (is_load && l_d) ? extra : l_last ? l_ack : 12'd0;
   wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : 2'd1;   // muldiv, dcache, system
-  wire [11:0] pre = extra - post;
+  wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
   wire [11:0] pulses = {is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
                         is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)
 
@@ -181,10 +194,17 @@ module tally_vex_adapter #(
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0;
+      wp_run <= 1'b0; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
       p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 12'd0; rundown <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       if (fin_ack) fin_seen <= 1'b1;
+      if (report) begin
+        wp_run <= i_active; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
+      end else if (wp_run) begin
+        if (i_active) wp_cnt <= wp_cnt + 12'd1;
+        else begin wp_run <= 1'b0; wp_done <= 1'b1; end
+      end else if (wp_done && i_active) wp_second <= 1'b1;
       if (report) begin
         age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0;
         if (age == 12'd4095) overflow <= 1'b1;
@@ -197,7 +217,7 @@ module tally_vex_adapter #(
       // it is the finisher store and its ACK came)
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
-        l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own; l_pen <= pen_eff; l_last <= 1'b0;
+        l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
         l_taken <= p_taken; l_i <= p_i; l_d <= p_d;
         p_full <= 1'b0;
       end
@@ -205,6 +225,7 @@ module tally_vex_adapter #(
         l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
         // its cycles run on to the ACK
         l_own <= p_own + (p_ackd ? 12'd0 : age + 12'd1);
+        l_ack <= p_ackd ? 12'd0 : age + 12'd1;
         p_full <= 1'b0;
       end
       if (l_full) begin
@@ -213,7 +234,7 @@ module tally_vex_adapter #(
       end
       if (report) begin
         p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn;
-        p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} : 12'd0);
+        p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
         p_i <= g_i || i_active; p_d <= g_d || d_read;
         p_last <= r_fin;
         p_ackd <= fin_seen || fin_ack;

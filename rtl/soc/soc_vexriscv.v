@@ -17,7 +17,8 @@
 //                           after the edge that samples it
 //   FINISHER (0xF0000000)   word store: the program's end (0x5555: status 0,
 //                           (code << 16) | 0x3333: status code)
-//   UART (0xF0001000)       byte store: transmit (8N1, CLK_DIV clocks a bit)
+//   UART (0xF0001000)       byte store: transmit (8N1, CLK_DIV clocks a bit, a
+//                           FIFO_LOG2-deep queue; a byte stored with it full sets uart_lost)
 //   other IO (0x80000000 up) reads 0, writes ignored (as the reference
 //                           testbench); below RAM: bad_access
 // The core is held in reset until the host writes START to the module; when
@@ -36,7 +37,7 @@ module tally_soc #(
     parameter [31:0] UART = 32'hF000_1000,
     parameter integer W = 0,
     parameter integer CLK_DIV = 104,
-    parameter integer FIFO_LOG2 = 4,
+    parameter integer FIFO_LOG2 = 8,   // 256 bytes: io.S prints faster than 8N1 sends
     // the module (docs/rtl.md)
     parameter integer STATMOD = 1,
     parameter integer S = 35,
