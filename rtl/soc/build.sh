@@ -44,7 +44,7 @@ done
 [ "$N" -ge 1 ] && [ "$N" -le 85 ] || { echo "build.sh: N is 1 to 85 (one COUNTER_INFO packet), not $N" >&2; exit 2; }
 mkdir -p "$out"
 if [ $core = vexriscv ]; then
-  verilator --cc --exe --build -O3 -Wno-fatal -Wno-lint -Wno-style --top-module tally_soc --prefix Vsoc \
+  verilator --cc --exe --build -O3 -Wno-fatal -Wno-lint -Wno-style -Wno-TIMESCALEMOD --top-module tally_soc --prefix Vsoc \
     -Mdir "$out/obj" -o ../tb -GP="$P" -GN="$N" -GR="$R" -GTOTALS="$T" -GSNAP="$SN" -GCOMPACT="$C" \
     -CFLAGS "-O2 -DSOC_VEXRISCV -DSOC_P=$P -DSOC_N=$N -DSOC_R=$R -DSOC_COMPACT=$C" \
     "$here/soc_vexriscv.v" "$here/adapter_vexriscv.v" "$here/../statmod.v" "$rtl/VexRiscv.v" "$here/tb.cpp" \

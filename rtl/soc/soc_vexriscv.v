@@ -99,17 +99,6 @@ module tally_soc #(
   wire i_go = !i_ack && (i_busy ? i_cnt == 4'd1 : (i_cyc && i_stb && W == 0));
   wire d_go = !d_ack && (d_busy ? d_cnt == 4'd1 : (d_cyc && d_stb && W == 0));
   reg bad_access, uart_lost;
-  // a burst's later beats are not new transactions (the reference
-  // testbench's count: a beat started while the last one said CTI 010)
-  reg i_in_burst, d_in_burst;
-  wire i_new = i_cyc && i_stb && !i_busy && !i_ack;
-  wire d_new = d_cyc && d_stb && !d_busy && !d_ack;
-  always @(posedge clk)
-    if (core_reset) begin i_in_burst <= 1'b0; d_in_burst <= 1'b0; end
-    else begin
-      if (i_new) i_in_burst <= i_cti == 3'b010;
-      if (d_new) d_in_burst <= d_cti == 3'b010;
-    end
   always @(posedge clk) begin
     if (core_reset) begin
       i_ack <= 1'b0; d_ack <= 1'b0; i_busy <= 1'b0; d_busy <= 1'b0; i_cnt <= 4'd0; d_cnt <= 4'd0;
@@ -209,7 +198,7 @@ module tally_soc #(
         hb_full <= reg_we; hb_addr <= reg_addr; hb_data <= reg_wdata;
       end
     end
-    // the write-back stage (VexRiscv.v's names), the buses' new transactions
+    // the write-back stage (VexRiscv.v's names), the buses' CYC
     tally_vex_adapter #(.S(S), .FINISHER(FINISHER)) adapter (
       .clk(clk), .rst(core_reset),
       .wb_fire(cpu.writeBack_arbitration_isFiring), .wb_pc(cpu.writeBack_PC),
