@@ -21,12 +21,13 @@
 //   with the address FINISHER): its cycles run on to the clock the core
 //   samples its ACK, inclusive; what retires after it is no part of the run.
 // - Where in its cycles a signal is high is tally's layout: first the
-//   cycles before issue (`stall` with `stall.icache` when the I-bus was busy
-//   during them, else `stall.load_use`), the issue cycle with the
-//   instruction's pulses, then the cycles after issue (`stall.muldiv`, up
-//   to 33, for a divide, `stall.system`, up to 2, for a CSR instruction,
-//   all of a load's extra cycles as `stall.dcache` when the D-bus read
-//   during them), then the redirect (`stall.branch` after a branch,
+//   cycles before issue (`stall` with `stall.icache` when the I-bus read
+//   the instruction's own line during them, or a wrong-path line it waits
+//   for, else `stall.load_use`), the issue cycle with the instruction's
+//   pulses, then the cycles after issue (`stall.muldiv`, up to 33, for a
+//   divide, `stall.system`, up to 2, for a CSR instruction, all of a load's
+//   extra cycles as `stall.dcache` when the D-bus read or the D-cache sent
+//   a load back during them), then the redirect (`stall.branch` after a branch,
 //   `stall.jump` after a jump); `instret` on the last cycle.
 //
 // The cycles themselves (how many, which PC) are the RTL's; only how the
@@ -58,7 +59,11 @@ module tally_vex_adapter #(
     input  wire [31:0]  wb_insn,      // writeBack_INSTRUCTION
     input  wire [31:0]  wb_addr,      // writeBack_REGFILE_WRITE_DATA: a load's or store's address
     input  wire         i_active,     // the I-bus has a transaction (CYC)
+    input  wire [26:0]  i_line,       // ... for this 32-byte line (its address's bits 31:5)
     input  wire         d_read,       // the D-bus has a read transaction (CYC, not WE)
+    input  wire         d_redo,       // the D-cache sends a load back to be fetched again
+                                      // (DBusCachedPlugin_redoBranch_valid: after a miss's
+                                      // refill, or a load that met a store in the data RAM)
     input  wire         fin_ack,      // the core samples the finisher store's ACK in this clock
     // the module
     input  wire         hold,
@@ -75,7 +80,8 @@ module tally_vex_adapter #(
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
-  reg        g_i, g_d;   // the I-bus / a D-bus read was busy in the gap (before this clock)
+  reg        g_i, g_d;   // the I-bus / a D-bus read or redo was busy in the gap (before this clock)
+  reg [26:0] g_line;     // the line the I-bus last read in the gap
   reg        last_taken; // the finisher store has retired
   reg        fin_seen;   // the finisher's ACK has been sampled
 
@@ -210,7 +216,8 @@ module tally_vex_adapter #(
         if (age == 12'd4095) overflow <= 1'b1;
       end else begin
         age <= age == 12'd4095 ? age : age + 12'd1;
-        g_i <= g_i || i_active; g_d <= g_d || d_read;
+        if (i_active) begin g_i <= 1'b1; g_line <= i_line; end
+        g_d <= g_d || d_read || d_redo;
       end
 
       // the waiting instruction is laid out once the next one retires (or
@@ -218,7 +225,7 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_i <= p_i; l_d <= p_d;
+        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d;
         p_full <= 1'b0;
       end
       if (lay_last) begin
@@ -235,7 +242,10 @@ module tally_vex_adapter #(
       if (report) begin
         p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn;
         p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
-        p_i <= g_i || i_active; p_d <= g_d || d_read;
+        // its fetch waited when its own line was read in the gap (a refill
+        // for a line ahead of it, while it waits for a result, is not its wait)
+        p_i <= (i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]);
+        p_d <= g_d || d_read || d_redo;
         p_last <= r_fin;
         p_ackd <= fin_seen || fin_ack;
         if (r_fin) last_taken <= 1'b1;
