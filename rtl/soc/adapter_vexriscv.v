@@ -27,7 +27,8 @@
 //   pulses, then the cycles after issue (`stall.muldiv`, up to 33, for a
 //   divide, `stall.system`, up to 2, for a CSR instruction, all of a load's
 //   extra cycles as `stall.dcache` when the D-bus read or the D-cache sent
-//   a load back during them), then the redirect (`stall.branch` after a branch,
+//   a load back during them, a store's as `stall.write_buffer` when the
+//   D-bus wrote during them), then the redirect (`stall.branch` after a branch,
 //   `stall.jump` after a jump); `instret` on the last cycle.
 //
 // The cycles themselves (how many, which PC) are the RTL's; only how the
@@ -37,7 +38,7 @@
 // Signals (catalog numbers of `tally signals`): 0 cycle, 1 instret, 2 load,
 // 3 store, 5 branch, 6 branch.taken, 7 branch.mispredict, 8 jump, 9 call,
 // 10 ret, 11 mul, 12 div, 13 csr, 14 system, 26 stall, 27 stall.icache,
-// 28 stall.load_use, 29 stall.muldiv, 30 stall.dcache, 32 stall.branch,
+// 28 stall.load_use, 29 stall.muldiv, 30 stall.dcache, 31 stall.write_buffer, 32 stall.branch,
 // 33 stall.jump, 34 stall.system; every other bit is 0 (SUPPORTED below).
 //
 // After the last instruction's last cycle the adapter writes STOP (stop_we,
@@ -61,6 +62,7 @@ module tally_vex_adapter #(
     input  wire         i_active,     // the I-bus has a transaction (CYC)
     input  wire [26:0]  i_line,       // ... for this 32-byte line (its address's bits 31:5)
     input  wire         d_read,       // the D-bus has a read transaction (CYC, not WE)
+    input  wire         d_write,      // the D-bus has a write transaction (CYC and WE)
     input  wire         d_redo,       // the D-cache sends a load back to be fetched again
                                       // (DBusCachedPlugin_redoBranch_valid: after a miss's
                                       // refill, or a load that met a store in the data RAM)
@@ -75,13 +77,14 @@ module tally_vex_adapter #(
     output reg          done,
     output reg          overflow
 );
-  localparam [63:0] SUPPORTED = 64'h7_7C00_7FEF;
+  localparam [63:0] SUPPORTED = 64'h7_FC00_7FEF;
   localparam integer D = 1 << DEPTH_LOG2;
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
   reg        g_i, g_d;   // the I-bus / a D-bus read or redo was busy in the gap (before this clock)
   reg [26:0] g_line;     // the line the I-bus last read in the gap
+  reg        g_w;        // the D-bus wrote in the gap
   reg        last_taken; // the finisher store has retired
   reg        fin_seen;   // the finisher's ACK has been sampled
 
@@ -89,7 +92,7 @@ module tally_vex_adapter #(
   reg        p_full, p_last;
   reg [31:0] p_pc, p_insn;
   reg [11:0] p_own;      // its cycles up to its retire, less the redirect of the one before
-  reg        p_i, p_d;
+  reg        p_i, p_d, p_w;
   reg        p_ackd;     // (the finisher store) its ACK was sampled by its retire
 
   wire [6:0] pop_ = p_insn[6:0];
@@ -115,7 +118,7 @@ module tally_vex_adapter #(
   wire [11:0] wp_move = (p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
 
   // ---- the instruction being laid out (the clock after the next retire) --------
-  reg        l_full, l_last, l_taken, l_i, l_d;
+  reg        l_full, l_last, l_taken, l_i, l_d, l_w;
   reg [31:0] l_pc, l_insn;
   reg [11:0] l_own;
   reg [1:0]  l_pen;
@@ -141,8 +144,9 @@ module tally_vex_adapter #(
   wire [11:0] extra = l_own - 12'd1;
   wire [11:0] post = is_div ? (extra < 12'd33 ? extra : 12'd33) :
                      is_csr ? (extra < 12'd2 ? extra : 12'd2) :
-                     (is_load && l_d) ? extra : l_last ? l_ack : 12'd0;
-  wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : 2'd1;   // muldiv, dcache, system
+                     (is_load && l_d) ? extra : l_last ? l_ack : (is_store && l_w) ? extra : 12'd0;
+  // muldiv, dcache, system, write_buffer
+  wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : (is_store && !l_last) ? 2'd3 : 2'd1;
   wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
   wire [11:0] pulses = {is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
                         is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)
@@ -178,7 +182,8 @@ module tally_vex_adapter #(
       (head_end ? 64'd2 : 64'd0) |
       (j < h_a ? st | (h_pref ? 64'd1 << 27 : 64'd1 << 28) : 64'd0) |
       (j == h_a ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} : 64'd0) |
-      (j > h_a && j < h_b ? st | (h_postk == 2'd0 ? 64'd1 << 29 : h_postk == 2'd1 ? 64'd1 << 30 : 64'd1 << 34)
+      (j > h_a && j < h_b ? st | (h_postk == 2'd0 ? 64'd1 << 29 : h_postk == 2'd1 ? 64'd1 << 30 :
+                                             h_postk == 2'd2 ? 64'd1 << 34 : 64'd1 << 31)
                           : 64'd0) |
       (j >= h_b ? st | (h_penj ? 64'd1 << 33 : 64'd1 << 32) : 64'd0);
   wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
@@ -212,12 +217,13 @@ module tally_vex_adapter #(
         else begin wp_run <= 1'b0; wp_done <= 1'b1; end
       end else if (wp_done && i_active) wp_second <= 1'b1;
       if (report) begin
-        age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0;
+        age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; g_w <= 1'b0;
         if (age == 12'd4095) overflow <= 1'b1;
       end else begin
         age <= age == 12'd4095 ? age : age + 12'd1;
         if (i_active) begin g_i <= 1'b1; g_line <= i_line; end
         g_d <= g_d || d_read || d_redo;
+        g_w <= g_w || d_write;
       end
 
       // the waiting instruction is laid out once the next one retires (or
@@ -225,7 +231,7 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d;
+        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w;
         p_full <= 1'b0;
       end
       if (lay_last) begin
@@ -246,6 +252,7 @@ module tally_vex_adapter #(
         // for a line ahead of it, while it waits for a result, is not its wait)
         p_i <= (i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]);
         p_d <= g_d || d_read || d_redo;
+        p_w <= g_w || d_write;
         p_last <= r_fin;
         p_ackd <= fin_seen || fin_ack;
         if (r_fin) last_taken <= 1'b1;

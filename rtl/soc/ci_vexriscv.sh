@@ -59,7 +59,7 @@ python3 "$here/check.py" "$tally" "$tb" "$work/sort" --core vexriscv --interval 
   --count call --count ret --count branch.mispredict --count system --count instret@main --count stall.branch \
   "$progs/sort.elf" || rc=1
 python3 "$here/check.py" "$tally" "$tb" "$work/muldiv" --core vexriscv --interval $period --count stall.muldiv \
-  --count stall.load_use --count stall.jump --count stall.system --count csr --count div --count mul --count stall \
+  --count instret --count stall.jump --count stall.system --count csr --count div --count mul --count stall \
   "$progs/muldiv.elf" || rc=1
 python3 "$here/check.py" "$tally" "$tb" "$work/dcache" --core vexriscv --interval $period --count cycle --count load \
   --count store --count stall --count stall.branch --count branch.taken --count instret@main --count load@main \

@@ -203,7 +203,7 @@ module tally_soc #(
       .clk(clk), .rst(core_reset),
       .wb_fire(cpu.writeBack_arbitration_isFiring), .wb_pc(cpu.writeBack_PC),
       .wb_insn(cpu.writeBack_INSTRUCTION), .wb_addr(cpu.writeBack_REGFILE_WRITE_DATA),
-      .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_redo(cpu.DBusCachedPlugin_redoBranch_valid),
+      .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(cpu.DBusCachedPlugin_redoBranch_valid),
       .fin_ack(fin_ack),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));

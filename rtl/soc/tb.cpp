@@ -88,7 +88,8 @@ static const sigdesc SIGNALS[] = {
     {14, "system", "system instructions"},
     {26, "stall", "stall cycles"}, {27, "stall.icache", "instruction-fetch stall cycles"},
     {28, "stall.load_use", "load-use stall cycles"}, {29, "stall.muldiv", "multiply/divide stall cycles"},
-    {30, "stall.dcache", "data-memory stall cycles"}, {32, "stall.branch", "branch penalty cycles"},
+    {30, "stall.dcache", "data-memory stall cycles"}, {31, "stall.write_buffer", "write-buffer stall cycles"},
+    {32, "stall.branch", "branch penalty cycles"},
     {33, "stall.jump", "jump penalty cycles"}, {34, "stall.system", "pipeline-drain cycles"}};
 #else
     {0, "cycle", "cycles"}, {1, "instret", "instructions retired"}, {2, "load", "loads"},
