@@ -19,7 +19,9 @@
 // FINAL_ACK (or --linger seconds of silence, default 5). Built with
 // SOC_COMPACT 1 (build.sh's COMPACT) it is a compact stream's relay
 // instead: each frame of the module becomes a DATA_COMPACT or FINAL packet
-// (relay_frame, docs/protocol.md "Compact stream").
+// (relay_frame, docs/protocol.md "Compact stream"). Built with SOC_VEXRISCV
+// (build.sh --core vexriscv) it is the board of soc_vexriscv.v: RAM at
+// 0x40000000 and the signals of adapter_vexriscv.v (docs/rtl-soc.md, "VexRiscv").
 //
 // --dump FILE writes every cycle the adapter presents to the module as a
 // line "CYCLE PC PC_VALID SIGNALS" (the cycle in decimal, PC and signals in hex;
