@@ -37,6 +37,7 @@
 // Status at 0x0F00 (read): bit 0 finished, bit 1 the adapter presented the
 // run's last cycle, bit 2 adapter overflow (cycles lost), bit 3 bad access,
 // bit 4 uart_lost, bit 5 trap, bit 6 the core runs; bits 31:16 the exit status.
+// At 0x0F04 (read, simulation only): the clocks the adapter held the core.
 `default_nettype none
 module tally_soc #(
     parameter integer MEM_WORDS = 65536,
@@ -233,7 +234,15 @@ module tally_soc #(
       .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
       .reg_rdata(sm_rdata),
       .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
+`ifndef SYNTHESIS
+    reg [31:0] held_clocks;
+    always @(posedge clk)
+      if (rst) held_clocks <= 32'd0;
+      else if (core_held) held_clocks <= held_clocks + 32'd1;
+    assign reg_rdata = reg_addr == 16'h0F00 ? status : reg_addr == 16'h0F04 ? held_clocks : sm_rdata;
+`else
     assign reg_rdata = reg_addr == 16'h0F00 ? status : sm_rdata;
+`endif
   end else begin : g_nosm
     assign out_valid = 1'b0; assign out_data = 8'd0; assign out_last = 1'b0;
     assign ad_done = 1'b0; assign ad_overflow = 1'b0; assign core_busy = 1'b0;
