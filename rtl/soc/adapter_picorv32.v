@@ -69,11 +69,11 @@
 // 29 stall.muldiv, 32 stall.branch; every other bit is 0 (SUPPORTED below).
 //
 // After the last instruction's last cycle the adapter writes STOP (stop_we,
-// in the clock that presents that cycle, so STOP applies after it, as
-// docs/rtl.md says) and then presents cycles with no valid PC for the
-// dispatch timer to run down. `overflow` is sticky: a report arrived with
-// the queue full (the module held the cycles back longer than the queue
-// covers: a period shorter than a DATA packet), and cycles were lost.
+// a register: in the clock after that cycle, which presents no cycle, so
+// STOP applies after it, as docs/rtl.md says) and then presents cycles with
+// no valid PC for the dispatch timer to run down. `overflow` is sticky: a
+// report arrived with the queue full (the module held the cycles back
+// longer than the queue covers), and cycles were lost.
 `default_nettype none
 module tally_pico_adapter #(
     parameter integer S = 33,
@@ -95,7 +95,7 @@ module tally_pico_adapter #(
     output wire [31:0]  pc,
     output wire         pc_valid,
     output wire [S-1:0] sig,
-    output wire         stop_we,
+    output reg          stop_we,
     output reg          done,         // the last cycle has been presented
     output reg          overflow
 );
@@ -232,7 +232,6 @@ module tally_pico_adapter #(
                  : 64'd0);
   wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
-  assign stop_we = have && !hold && head_end && h_last;
   wire pop = have && !hold && head_end;
   wire push = l_full && !q_full;
   wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
@@ -254,6 +253,7 @@ module tally_pico_adapter #(
     if (rst) begin
       started <= 1'b0; first_seen <= 1'b0; age <= 9'd0; fin_seen <= 1'b0; fin_t <= 9'd0;
       last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
+      stop_we <= 1'b0;
       done <= 1'b0; overflow <= 1'b0; busy <= 1'b0;
     end else begin
       busy <= (wr - rd_) >= D[DEPTH_LOG2:0] / 2;
@@ -288,11 +288,15 @@ module tally_pico_adapter #(
         if (r_last) last_taken <= 1'b1;
       end
 
+      // STOP in the clock after the last cycle, which presents none (a
+      // register, off the path from the module's hold); then the rundown
+      stop_we <= have && !hold && head_end && h_last;
+      if (stop_we) rundown <= 1'b1;
       // present the head's cycles
       if (have && !hold) begin
         if (head_end) begin
           j <= 8'd0; rd_ <= rd_ + 1'b1;
-          if (h_last) begin done <= 1'b1; rundown <= 1'b1; end
+          if (h_last) done <= 1'b1;
         end else j <= j + 8'd1;
       end
     end
