@@ -107,6 +107,8 @@ def sweep(outdir, docs, families, ks=(2, 4, 8, 16), r=R_SWEEP, builds=("default"
             for row in csv.DictReader(f):
                 row.setdefault("build", "default")
                 row["build"] = row["build"] or "default"
+                for key in ("S", "P", "N", "R", "k", "luts", "ffs"):
+                    row[key] = int(row[key])
                 if row["family"] not in families or row["build"] not in builds:
                     kept.append(row)
     except FileNotFoundError:
