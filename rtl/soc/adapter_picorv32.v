@@ -210,6 +210,7 @@ module tally_pico_adapter #(
   reg [DEPTH_LOG2:0] wr, rd_;
   wire q_empty = wr == rd_;
   wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
+  wire [DEPTH_LOG2:0] q_used = wr - rd_;  // (9 bits: the pointers wrap)
   wire        h_last = head[74];
   wire [1:0]  h_post = head[73:72];
   wire [15:0] h_pul = head[71:56];
@@ -256,7 +257,7 @@ module tally_pico_adapter #(
       stop_we <= 1'b0;
       done <= 1'b0; overflow <= 1'b0; busy <= 1'b0;
     end else begin
-      busy <= (wr - rd_) >= D[DEPTH_LOG2:0] / 2;
+      busy <= q_used >= D / 2;
       // the core's cycle count: the first launch is the clock after the first word
       if (!started && first_seen) begin started <= 1'b1; age <= 9'd0; end
       else if (started) age <= report ? 9'd1 : (held || age == 9'd511) ? age : age + 9'd1;
