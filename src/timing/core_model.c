@@ -270,6 +270,7 @@ static const key_def keys[] = {
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
+  BOOL("dcache", "write_buffer_late_ready", dcache.write_buffer_late_ready),
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
 

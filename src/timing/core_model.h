@@ -41,6 +41,9 @@ typedef struct cache_params {
   uint32_t seed;            /* for REPL_RANDOM: a fixed seed keeps runs identical */
   cache_write_policy write_policy;   /* D-cache only */
   uint32_t write_buffer;    /* write-through: entries in the write buffer (0 = stores wait for memory) */
+  bool write_buffer_late_ready; /* dcache: a store waiting for room in the full write buffer enters it
+                                   one cycle after the acknowledge that made the room (the buffer's
+                                   ready is a register) */
   uint32_t store_load_replay; /* dcache: cycles a load that hits loses when a store 1 or 2 cycles ahead
                                  writes the same word of the data RAM (0: never) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */

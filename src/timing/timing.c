@@ -523,14 +523,18 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
   }
   if (depth > TIMING_WBUF_MAX)
     depth = TIMING_WBUF_MAX;
+  /* [dcache] write_buffer_late_ready: the room a write's acknowledge makes
+   * is seen one cycle later (VexRiscv: the D-cache's command ready is the
+   * registered rValidN of the skid stage before the bus) */
+  uint64_t late = t->model.dcache.write_buffer_late_ready;
   uint32_t done = 0;
-  while (done < t->wbuf_count && t->wbuf[done] <= now)
+  while (done < t->wbuf_count && t->wbuf[done] + late <= now)
     done++;
   memmove(t->wbuf, t->wbuf + done, (t->wbuf_count - done) * sizeof t->wbuf[0]);
   t->wbuf_count -= done;
   uint32_t stall = 0;
   if (t->wbuf_count == depth) {
-    stall = (uint32_t)(t->wbuf[0] - now);
+    stall = (uint32_t)(t->wbuf[0] + late - now);
     memmove(t->wbuf, t->wbuf + 1, (t->wbuf_count - 1) * sizeof t->wbuf[0]);
     t->wbuf_count--;
     charge(t, SIG_STALL_WBUF, stall);
@@ -724,7 +728,7 @@ static uint32_t port_wait_bound(const timing *t, uint32_t write, uint32_t fill) 
   const core_model *m = &t->model;
   bool buffered = !m->dcache.enabled || m->dcache.write_policy == WRITE_THROUGH;
   return buffered ? (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat + t->max_wait_states) + write +
-                        fill : 0;
+                        fill + m->dcache.write_buffer_late_ready : 0;
 }
 
 static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
