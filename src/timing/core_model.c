@@ -253,7 +253,6 @@ static const key_def keys[] = {
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   BOOL("pipeline", "fence_i_late_flush", fence_i_late_flush),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
-  BOOL("pipeline", "csr_wait_drain", csr_wait_drain),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),
