@@ -27,7 +27,8 @@
 //
 // Status at 0x0F00 (read): as soc.v (bit 0 finished, 1 the last cycle
 // presented, 2 adapter overflow, 3 bad access, 4 uart_lost, 5 0 (VexRiscv
-// has no trap output), 6 the core runs; bits 31:16 the exit status).
+// has no trap output), 6 the core runs; bits 31:16 the exit status); 0x0F04
+// reads 0 (this adapter never holds the core).
 `default_nettype none
 module tally_soc #(
     parameter integer MEM_WORDS = 65536,
@@ -212,7 +213,8 @@ module tally_soc #(
       .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
       .reg_rdata(sm_rdata),
       .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
-    assign reg_rdata = reg_addr == 16'h0F00 ? status : sm_rdata;
+    // 0x0F04: the clocks the adapter held the core (soc.v): never, here
+    assign reg_rdata = reg_addr == 16'h0F00 ? status : reg_addr == 16'h0F04 ? 32'd0 : sm_rdata;
   end else begin : g_nosm
     assign out_valid = 1'b0; assign out_data = 8'd0; assign out_last = 1'b0;
     assign ad_done = 1'b0; assign ad_overflow = 1'b0;
