@@ -21,6 +21,9 @@ typedef enum memory_kind { MEMORY_SRAM, MEMORY_SDRAM } memory_kind;
  * read as zero and ignore writes (the RISC-V privileged spec's choice), or
  * raise an illegal-instruction exception (a core with no such CSRs). */
 typedef enum pmu_absent { PMU_ABSENT_ZERO, PMU_ABSENT_ILLEGAL } pmu_absent;
+/* [pipeline] fence_i_late_flush: off, or when the refill of a missing
+ * instruction after fence.i runs (timing_fence_i) */
+typedef enum fence_i_flush_mode { FENCE_I_FLUSH_AT_ONCE, FENCE_I_REFILL_DURING, FENCE_I_REFILL_FIRST } fence_i_flush_mode;
 /* How instruction times are made: `generic` from the per-class numbers
  * below and the caches and memory; `picorv32` by the rules of PicoRV32's
  * state machine (src/timing/picorv32.c), which also restricts the ISA to
@@ -106,8 +109,9 @@ typedef struct core_model {
   bool predicted_target_fill;     /* a branch predicted taken that falls through: the refill of its target's
                                      line, started when the target missed, is waited for
                                      (timing_predicted_path) */
-  bool fence_i_late_flush;        /* with [icache] fence_i_flush: the instruction after fence.i is fetched
-                                     before the flush (timing_fence_i) */
+  int fence_i_late_flush;         /* fence_i_flush_mode: with [icache] fence_i_flush, the instruction after
+                                     fence.i is fetched before the flush; its refill runs during the flush
+                                     (true) or before it (refill-first) (timing_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at

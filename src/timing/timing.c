@@ -764,7 +764,10 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
       return 0;
     return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
   case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill + t->reset_flush : 0;
-  case CLASS_FENCE: return kind == K_FENCE_I && m->fence_i_late_flush ? port + fill + 4 : 0;
+  case CLASS_FENCE:
+    if (kind != K_FENCE_I || !m->fence_i_late_flush)
+      return 0;
+    return m->fence_i_late_flush == FENCE_I_REFILL_FIRST ? 2 * (port + fill) + 2 : port + fill + 4;
   default: return 0;
   }
 }
@@ -790,7 +793,7 @@ void timing_fence_i(timing *t, uint32_t next_pc) {
    * instruction after fence.i was looked up in the lines as they were.
    * When it hit, it goes on, fetched, and the flush (fence_i_penalty)
    * halts the fetch after it. When it missed, its refill runs during the
-   * flush, which drops the line (the flush owns the tag writes), and it is
+   * flush (true; refill-first: below), which drops the line (the flush owns the tag writes), and it is
    * looked up again after the flush: a second refill, and 4 cycles more
    * than a refill in sequence costs (fencei.S's first fence.i: the refill
    * of the jalr after it twice on the I-bus, the jalr retiring
@@ -806,8 +809,17 @@ void timing_fence_i(timing *t, uint32_t next_pc) {
       pulse(t, SIG_ICACHE_MISS);
       if (t->icache_miss_fn)
         t->icache_miss_fn(t->icache_miss_ctx, line);
-      read_cycles(t, line, t->model.icache.line); /* over before the flush ends */
-      charge(t, SIG_STALL_ICACHE, 4);
+      uint32_t busy = read_cycles(t, line, t->model.icache.line); /* over before the flush ends, or before it begins */
+      if (t->model.fence_i_late_flush == FENCE_I_REFILL_FIRST)
+        /* refill-first (VexRiscv_IMAC.v, whose I-cache asks for the
+         * refill one stage earlier): the refill was asked for before the
+         * flush, which waits for it (flushPending until the line loader
+         * is idle), so it runs to the end first, then 2 cycles (fencei.S:
+         * the jalr retires 128 + 2 (8 (W + 2) + 3) + 3 cycles after the
+         * fence.i, where VexRiscv.v's takes one refill less) */
+        charge(t, SIG_STALL_ICACHE, busy + t->model.icache.refill_cycles + 2);
+      else
+        charge(t, SIG_STALL_ICACHE, 4);
     }
   }
   cache_reset(&t->icache);

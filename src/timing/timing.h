@@ -360,7 +360,8 @@ typedef struct timing {
 /* fence.i ran: with [icache] fence_i_flush, every I-cache line is
  * invalidated (the next fetch looks the cache up again); with [pipeline]
  * fence_i_late_flush the instruction at next_pc is fetched first, from
- * the lines as they were, and is not looked up again. */
+ * the lines as they were, and is not looked up again when it hit (when it
+ * missed, its refill runs during the flush, or before it: refill-first). */
 void timing_fence_i(timing *t, uint32_t next_pc);
 
 /* Creates the timing state for a validated model; NULL on failure. */
