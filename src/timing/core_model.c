@@ -258,7 +258,6 @@ static const key_def keys[] = {
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   ENUM("pipeline", "fence_i_late_flush", fence_i_late_flush, fence_i_flush_words),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
-  BOOL("pipeline", "csr_wait_drain", csr_wait_drain),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),
@@ -275,6 +274,7 @@ static const key_def keys[] = {
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
+  BOOL("dcache", "write_buffer_late_ready", dcache.write_buffer_late_ready),
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
 

@@ -44,6 +44,9 @@ typedef struct cache_params {
   uint32_t seed;            /* for REPL_RANDOM: a fixed seed keeps runs identical */
   cache_write_policy write_policy;   /* D-cache only */
   uint32_t write_buffer;    /* write-through: entries in the write buffer (0 = stores wait for memory) */
+  bool write_buffer_late_ready; /* dcache: a store waiting for room in the full write buffer enters it
+                                   one cycle after the acknowledge that made the room (the buffer's
+                                   ready is a register) */
   uint32_t store_load_replay; /* dcache: cycles a load that hits loses when a store 1 or 2 cycles ahead
                                  writes the same word of the data RAM (0: never) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
@@ -111,9 +114,6 @@ typedef struct core_model {
                                      (true) or before it (refill-first) (timing_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
-  bool csr_wait_drain;            /* csr_penalty is a CSR instruction's wait in execute for the ones ahead
-                                     to leave memory and write-back: a redirect's bubbles just before it
-                                     pass during it (exec_loop.inc, csr_after_redirect) */
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at
                                      least this, less the missing instruction's own late-result wait
                                      (fetch_ahead's hold_floor) */
@@ -121,7 +121,9 @@ typedef struct core_model {
                                      for a late result of one before it passes during the refill too */
   bool csr_drain;                 /* csr_penalty is a CSR instruction's wait in execute for the two stages
                                      after it to empty: less after a redirect's bubbles, and one on the
-                                     wrong path after a jalr delays its redirect (timing_csr_drain) */
+                                     wrong path of a redirect from memory (a jalr, a taken branch predicted
+                                     not taken) holds decode and delays the redirect's fetch by a cycle
+                                     (timing_csr_drain, timing_redirect_drain) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */
