@@ -19,9 +19,10 @@
  * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r14 the
  * indirect-jump table, r10 cpu->instret and (timed) r11 tm->cycle from
  * block to block (stored around every call to C, emit_call); guest
- * registers live in cpu->x (every access is [rbx + disp8]). Ways out of a block to a known address jump through a
- * chaining slot (jit.h), filled when the target's code exists; indirect
- * jumps look the target up in a small direct-mapped table.
+ * registers live in cpu->x (every access is [rbx + disp8]). Ways out of
+ * a block to a known address are direct jumps, patched to the target's
+ * code once it exists (jit.h); indirect jumps look the target up in a
+ * small direct-mapped table.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -161,9 +162,9 @@ bool core_jit_write_stubs(core_jit *j) {
   j->dispatch = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_DISPATCH);
   x86_jmp(&b, epilogue);
-  /* a chaining slot not filled yet: rax is the slot's address */
+  /* a direct jump not patched yet: rax is the address of its rel32 */
   j->miss = (uint8_t *)x86_here(&b);
-  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_slot);
+  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_jump);
   x86_store64(&b, x86_m(RCX, 0), RAX);
   x86_mov_imm32(&b, RAX, JIT_MISS);
   x86_jmp(&b, epilogue);
@@ -198,7 +199,11 @@ typedef struct lower {
   core_cpu *cpu;
   core_jit *j;
   core_block *blk;
-  const void **slots;
+  struct {
+    uint8_t *rel;    /* the rel32 of a direct way out */
+    uint32_t target; /* its guest address */
+  } chain[2];
+  uint32_t nchain;
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
   cold_call cold[2 * CORE_BLOCK_MAX_OPS + 1]; /* two a fetch op at most, one a memory access, one the entry */
@@ -379,11 +384,27 @@ static void emit_call(lower *l, const void *fn) {
     x86_load64(&l->b, RC, TM(cycle));
 }
 
-/* leaves for a known address through chaining slot s */
-static void emit_chain(lower *l, int s, uint32_t target) {
-  x86_store_imm32(&l->b, CPU(pc), target);
-  x86_lea_rip(&l->b, RAX, (uintptr_t)&l->slots[s]);
-  x86_jmp_mem(&l->b, x86_m(RAX, 0));
+/* leaves for a known address: a direct jump, to the block's stub for it
+ * until patched (emit_chain_stubs) */
+static void emit_chain(lower *l, uint32_t target) {
+  if (l->nchain == 2) { /* never: a block has two ways out at most */
+    x86_store_imm32(&l->b, CPU(pc), target);
+    x86_jmp(&l->b, (uintptr_t)l->j->dispatch);
+    return;
+  }
+  l->chain[l->nchain].rel = x86_jmp_fwd(&l->b);
+  l->chain[l->nchain++].target = target;
+}
+
+/* the stubs of the direct ways out not patched yet: cpu->pc, and the
+ * address of the jump to patch for the miss stub (core_exec_jit) */
+static void emit_chain_stubs(lower *l) {
+  for (uint32_t k = 0; k < l->nchain; k++) {
+    x86_patch_here(&l->b, l->chain[k].rel);
+    x86_store_imm32(&l->b, CPU(pc), l->chain[k].target);
+    x86_lea_rip(&l->b, RAX, run_addr(l, l->chain[k].rel));
+    x86_jmp(&l->b, (uintptr_t)l->j->miss);
+  }
 }
 
 /* calls fn(cpu, blk, i, ecx = eax) */
@@ -897,14 +918,14 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
     emit_prof_leave(l, 0, l->blk->pcs[op - l->blk->ops], l->blk->end_pc);
     emit_law(l);
   }
-  emit_chain(l, 1, l->blk->end_pc);
+  emit_chain(l, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
   if (l->timed) { /* T_BRANCH(1) */
     emit_branch_timing(l, 1);
     emit_prof_leave(l, 1, l->blk->pcs[op - l->blk->ops], (uint32_t)op->imm);
     emit_law(l);
   }
-  emit_chain(l, 0, (uint32_t)op->imm);
+  emit_chain(l, (uint32_t)op->imm);
 }
 
 /* jalr: the target in eax, looked up in the indirect-jump table */
@@ -993,7 +1014,7 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_mov_imm32(b, RAX, (uint32_t)op->imm);
       emit_prof_jump(l, i);
     }
-    emit_chain(l, 0, (uint32_t)op->imm);
+    emit_chain(l, (uint32_t)op->imm);
     return false;
   case K_JALR:
     emit_law(l);
@@ -1008,7 +1029,7 @@ static bool lower_op(lower *l, uint32_t i) {
     if (i > 0)
       emit_prof_leave(l, 0, blk->pcs[i - 1], blk->end_pc); /* T_FALLTHRU */
     emit_law(l);
-    emit_chain(l, 1, blk->end_pc);
+    emit_chain(l, blk->end_pc);
     return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
     x86_store_imm8(b, CPU(flush_pending), 1);
@@ -1074,11 +1095,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->next_copy = 0;
   forget_copies(l);
   l->eax_reg = -1;
-  l->slots = core_jit_slots(j);
-  if (!l->slots) {
-    free(l);
-    return NULL;
-  }
+  l->nchain = 0;
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
@@ -1125,6 +1142,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
       if (!lower_op(l, i))
         break;
     emit_slow_paths(l);
+    emit_chain_stubs(l);
   }
   if (entry_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
@@ -1186,7 +1204,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
-  const void **fill = NULL; /* a chaining slot that missed */
+  uint8_t *fill = NULL;     /* a direct jump not patched yet */
   bool lookup = false;      /* an indirect jump that missed */
   for (;;) {
     core_block *b = core_block_get(cpu, cpu->pc);
@@ -1218,7 +1236,7 @@ bool core_exec_jit(core_cpu *cpu) {
       return core_exec_fast(cpu, b);
     }
     if (fill)
-      *fill = code;
+      core_jit_patch(j, fill, code);
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
     fill = NULL;
@@ -1227,7 +1245,7 @@ bool core_exec_jit(core_cpu *cpu) {
     case JIT_OUT: return false;
     case JIT_HORIZON: return true;
     case JIT_DISPATCH: lookup = true; break;
-    default: fill = j->miss_slot; break;
+    default: fill = j->miss_jump; break;
     }
   }
 }
