@@ -17,10 +17,12 @@
  *     (core_block_get_prefix), after which the translated code is left.
  *
  * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r14 the
- * indirect-jump table; guest registers live in cpu->x (every access is
- * [rbx + disp8]). Ways out of a block to a known address jump through a
- * chaining slot (jit.h), filled when the target's code exists; indirect
- * jumps look the target up in a small direct-mapped table.
+ * indirect-jump table, r10 cpu->instret and (timed) r11 tm->cycle from
+ * block to block (stored around every call to C, emit_call); guest
+ * registers live in cpu->x (every access is [rbx + disp8]). Ways out of
+ * a block to a known address are direct jumps, patched to the target's
+ * code once it exists (jit.h); indirect jumps look the target up in a
+ * small direct-mapped table.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -40,6 +42,13 @@ typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
 #define XREG(r) x86_m(RBX, (int32_t)(offsetof(core_cpu, x) + 4u * (r)))
 #define TM(field) x86_m(R15, (int32_t)offsetof(timing, field)) /* timed code: r15 is cpu->tm */
 #define BT(field) x86_m(RBP, (int32_t)offsetof(block_timing, field)) /* ... and rbp the block's timing */
+/* Translated code keeps cpu->instret in r10 and, timed, tm->cycle in r11,
+ * from block to block: the stubs load them on the way in and store them
+ * on the way out, and every call to C stores them before and loads them
+ * after (emit_call), so C always sees them exact and a chain of blocks
+ * never waits on a store and a load of the counts. */
+#define RI R10
+#define RC R11
 
 /* ---- helpers the translated code calls (slow paths) ---- */
 
@@ -127,9 +136,19 @@ bool core_jit_write_stubs(core_jit *j) {
   x86_load64(&b, R12, CPU(ram));
   x86_load64(&b, R13, CPU(watch));
   x86_mov_imm64(&b, R14, (uint64_t)(uintptr_t)j->targets);
+  x86_load64(&b, RI, CPU(instret));
+  x86_test_rr64(&b, R15, R15);
+  uint8_t *untimed = x86_jcc_fwd(&b, CC_E);
+  x86_load64(&b, RC, TM(cycle));
+  x86_patch_here(&b, untimed);
   x86_op_reg(&b, false, 0xff, 4, RSI); /* jmp rsi */
-  /* the way back: status in eax */
+  /* the way back: status in eax; the counts back in memory */
   uintptr_t epilogue = x86_here(&b);
+  x86_store64(&b, CPU(instret), RI);
+  x86_test_rr64(&b, R15, R15);
+  untimed = x86_jcc_fwd(&b, CC_E);
+  x86_store64(&b, TM(cycle), RC);
+  x86_patch_here(&b, untimed);
   x86_alu_ri(&b, true, ALU_ADD, RSP, 8);
   for (int i = 5; i >= 0; i--)
     x86_pop(&b, saved[i]);
@@ -143,9 +162,9 @@ bool core_jit_write_stubs(core_jit *j) {
   j->dispatch = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_DISPATCH);
   x86_jmp(&b, epilogue);
-  /* a chaining slot not filled yet: rax is the slot's address */
+  /* a direct jump not patched yet: rax is the address of its rel32 */
   j->miss = (uint8_t *)x86_here(&b);
-  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_slot);
+  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_jump);
   x86_store64(&b, x86_m(RCX, 0), RAX);
   x86_mov_imm32(&b, RAX, JIT_MISS);
   x86_jmp(&b, epilogue);
@@ -180,13 +199,17 @@ typedef struct lower {
   core_cpu *cpu;
   core_jit *j;
   core_block *blk;
-  const void **slots;
+  struct {
+    uint8_t *rel;    /* the rel32 of a direct way out */
+    uint32_t target; /* its guest address */
+  } chain[2];
+  uint32_t nchain;
   slow_path slow[CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
   cold_call cold[2 * CORE_BLOCK_MAX_OPS + 1]; /* two a fetch op at most, one a memory access, one the entry */
   uint32_t ncold;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
-  int8_t held[6];    /* the guest register each of copy_regs holds a copy of, or -1 */
+  int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
   uint32_t next_copy; /* the copy register to take next (round robin) */
   uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
@@ -249,7 +272,7 @@ static void jit_track(core_cpu *cpu, core_block *b) {
  * registers are the caller-saved ones no straight-line ALU op uses;
  * anything that may clobber them (a call, a memory access and its slow
  * paths, a cache lookup) forgets every copy (forget_copies). */
-static const int copy_regs[6] = {R8, R9, R10, R11, RSI, RDI};
+static const int copy_regs[4] = {R8, R9, RSI, RDI};
 #define NCOPY ((int)(sizeof copy_regs / sizeof copy_regs[0]))
 
 static void forget_copies(lower *l) {
@@ -349,11 +372,39 @@ static void eax_is(lower *l, unsigned rd) {
 
 static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
 
-/* leaves for a known address through chaining slot s */
-static void emit_chain(lower *l, int s, uint32_t target) {
-  x86_store_imm32(&l->b, CPU(pc), target);
-  x86_lea_rip(&l->b, RAX, (uintptr_t)&l->slots[s]);
-  x86_jmp_mem(&l->b, x86_m(RAX, 0));
+/* calls fn with the counts in memory for it, and loads them again after
+ * (C may change them) */
+static void emit_call(lower *l, const void *fn) {
+  x86_store64(&l->b, CPU(instret), RI);
+  if (l->timed)
+    x86_store64(&l->b, TM(cycle), RC);
+  x86_call_abs(&l->b, fn);
+  x86_load64(&l->b, RI, CPU(instret));
+  if (l->timed)
+    x86_load64(&l->b, RC, TM(cycle));
+}
+
+/* leaves for a known address: a direct jump, to the block's stub for it
+ * until patched (emit_chain_stubs) */
+static void emit_chain(lower *l, uint32_t target) {
+  if (l->nchain == 2) { /* never: a block has two ways out at most */
+    x86_store_imm32(&l->b, CPU(pc), target);
+    x86_jmp(&l->b, (uintptr_t)l->j->dispatch);
+    return;
+  }
+  l->chain[l->nchain].rel = x86_jmp_fwd(&l->b);
+  l->chain[l->nchain++].target = target;
+}
+
+/* the stubs of the direct ways out not patched yet: cpu->pc, and the
+ * address of the jump to patch for the miss stub (core_exec_jit) */
+static void emit_chain_stubs(lower *l) {
+  for (uint32_t k = 0; k < l->nchain; k++) {
+    x86_patch_here(&l->b, l->chain[k].rel);
+    x86_store_imm32(&l->b, CPU(pc), l->chain[k].target);
+    x86_lea_rip(&l->b, RAX, run_addr(l, l->chain[k].rel));
+    x86_jmp(&l->b, (uintptr_t)l->j->miss);
+  }
 }
 
 /* calls fn(cpu, blk, i, ecx = eax) */
@@ -364,7 +415,7 @@ static void emit_helper_call(lower *l, const void *fn, uint32_t i, bool addr_arg
   x86_mov_rr64(&l->b, RDI, RBX);
   x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)l->blk);
   x86_mov_imm32(&l->b, RDX, i);
-  x86_call_abs(&l->b, fn);
+  emit_call(l, fn);
 }
 
 /* calls fn(cpu, blk, i): a timing charge (jit_timed.c) */
@@ -460,20 +511,20 @@ static void emit_cold(lower *l, const cold_call *c) {
   case COLD_LOAD: case COLD_STORE:
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
-    x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
+    emit_call(l, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
     break;
   case COLD_IFETCH:
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
     x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
-    x86_call_abs(b, (const void *)core_jt_ifetch_miss);
+    emit_call(l, (const void *)core_jt_ifetch_miss);
     break;
   default: /* COLD_ENTRY */
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    x86_call_abs(b, (const void *)core_jt_entry_fill);
+    emit_call(l, (const void *)core_jt_entry_fill);
     break;
   }
   x86_jmp(b, run_addr(l, c->resume));
@@ -523,7 +574,7 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
     return;
   }
   if (bt->branch_pen[taken])
-    x86_alu_mi64(b, ALU_ADD, TM(cycle), (int32_t)bt->branch_pen[taken]);
+    x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->branch_pen[taken]);
   if (l->prof) { /* T_OUTCOME: the block's record in its context (ctx_count.h) */
     x86_load64(b, RCX, BT(cc));
     x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)(offsetof(ctx_count, outcomes) + 8 * taken)), 1);
@@ -534,12 +585,10 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
     x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
 }
 
-/* rax = instret + n_insns, rdx = tm->cycle: what the entry's checks
- * leave for the rest of it (after a call from them) */
+/* rax = instret + n_insns: what the entry's checks leave for the rest
+ * of it (after a call from them) */
 static void emit_entry_regs(lower *l) {
-  x86_load64(&l->b, RAX, CPU(instret));
-  x86_alu_ri(&l->b, true, ALU_ADD, RAX, (int32_t)l->blk->n_insns);
-  x86_load64(&l->b, RDX, TM(cycle));
+  x86_lea64(&l->b, RAX, x86_m(RI, (int32_t)l->blk->n_insns));
 }
 
 /* calls fn(cpu, a, b) (32-bit arguments) */
@@ -547,7 +596,7 @@ static void emit_call2(lower *l, const void *fn, uint32_t a, uint32_t b2) {
   x86_mov_rr64(&l->b, RDI, RBX);
   x86_mov_imm32(&l->b, RSI, a);
   x86_mov_imm32(&l->b, RDX, b2);
-  x86_call_abs(&l->b, fn);
+  emit_call(l, fn);
   l->eax_reg = -1;
   forget_copies(l); /* the call clobbers them */
 }
@@ -587,12 +636,10 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   block_timing *bt = blk->timing;
   timing *tm = l->cpu->tm;
   x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)bt);
-  x86_load64(b, RAX, CPU(instret));
-  x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+  x86_lea64(b, RAX, x86_m(RI, (int32_t)blk->n_insns));
   x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
   uint8_t *nofit = x86_jcc_fwd(b, CC_A);
-  x86_load64(b, RDX, TM(cycle));
-  x86_lea64(b, RCX, x86_m(RDX, (int32_t)bt->max_cycles));
+  x86_lea64(b, RCX, x86_m(RC, (int32_t)bt->max_cycles));
   x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
   *nofit2 = x86_jcc_fwd(b, CC_A);
   if (l->regions) { /* ENTER: a block of another region switches it */
@@ -619,15 +666,14 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   x86_op_mem(b, false, 0xf7, 0, TM(hz));
   x86_u32(b, left_mask);
   *slow = x86_jcc_fwd(b, CC_NE);
-  x86_store64(b, CPU(instret), RAX);
+  x86_mov_rr64(b, RI, RAX);
 #ifdef TALLY_CHECK_LAWS
-  x86_store64(b, TM(law_entry), RDX);
+  x86_store64(b, TM(law_entry), RC);
 #endif
   uint32_t hz;
   memcpy(&hz, &bt->tail_hz, sizeof hz);
   x86_store_imm32(b, TM(hz), hz);
-  x86_lea64(b, RDX, x86_m(RDX, (int32_t)bt->static_cycles));
-  x86_store64(b, TM(cycle), RDX);
+  x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
   if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
     x86_load64(b, RCX, BT(cc));
     x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
@@ -872,14 +918,14 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
     emit_prof_leave(l, 0, l->blk->pcs[op - l->blk->ops], l->blk->end_pc);
     emit_law(l);
   }
-  emit_chain(l, 1, l->blk->end_pc);
+  emit_chain(l, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
   if (l->timed) { /* T_BRANCH(1) */
     emit_branch_timing(l, 1);
     emit_prof_leave(l, 1, l->blk->pcs[op - l->blk->ops], (uint32_t)op->imm);
     emit_law(l);
   }
-  emit_chain(l, 0, (uint32_t)op->imm);
+  emit_chain(l, (uint32_t)op->imm);
 }
 
 /* jalr: the target in eax, looked up in the indirect-jump table */
@@ -968,7 +1014,7 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_mov_imm32(b, RAX, (uint32_t)op->imm);
       emit_prof_jump(l, i);
     }
-    emit_chain(l, 0, (uint32_t)op->imm);
+    emit_chain(l, (uint32_t)op->imm);
     return false;
   case K_JALR:
     emit_law(l);
@@ -983,12 +1029,12 @@ static bool lower_op(lower *l, uint32_t i) {
     if (i > 0)
       emit_prof_leave(l, 0, blk->pcs[i - 1], blk->end_pc); /* T_FALLTHRU */
     emit_law(l);
-    emit_chain(l, 1, blk->end_pc);
+    emit_chain(l, blk->end_pc);
     return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
     x86_store_imm8(b, CPU(flush_pending), 1);
     if (blk->n_insns != blk->insn_idx[i + 1])
-      x86_alu_mi64(b, ALU_SUB, CPU(instret), (int32_t)(blk->n_insns - blk->insn_idx[i + 1]));
+      x86_alu_ri(b, true, ALU_SUB, RI, (int32_t)(blk->n_insns - blk->insn_idx[i + 1]));
     x86_store_imm32(b, CPU(pc), blk->pcs[i + 1]);
     x86_jmp(b, (uintptr_t)l->j->out);
     return false;
@@ -1049,11 +1095,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->next_copy = 0;
   forget_copies(l);
   l->eax_reg = -1;
-  l->slots = core_jit_slots(j);
-  if (!l->slots) {
-    free(l);
-    return NULL;
-  }
+  l->nchain = 0;
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
@@ -1090,17 +1132,17 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     first = cpu->tm->fetch_ops ? 1 : 0;
   } else {
     /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
-    x86_load64(b, RAX, CPU(instret));
-    x86_alu_ri(b, true, ALU_ADD, RAX, (int32_t)blk->n_insns);
+    x86_lea64(b, RAX, x86_m(RI, (int32_t)blk->n_insns));
     x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
     nofit = x86_jcc_fwd(b, CC_A);
-    x86_store64(b, CPU(instret), RAX);
+    x86_mov_rr64(b, RI, RAX);
   }
   if (nofit) {
     for (uint32_t i = first; i < blk->n_ops; i++)
       if (!lower_op(l, i))
         break;
     emit_slow_paths(l);
+    emit_chain_stubs(l);
   }
   if (entry_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
@@ -1115,8 +1157,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     x86_alu_mi32(b, ALU_CMP, TM(markers), 0);
     uint8_t *markers = x86_jcc_fwd(b, CC_NE);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)r);
-    x86_load64(b, RCX, TM(cycle));
-    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RCX);
+    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RC);
     x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)(r->rows + (size_t)region * SIG_COUNT));
     x86_store64(b, TM(region_row), RCX);
     x86_mov_imm32(b, RCX, region);
@@ -1163,7 +1204,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
-  const void **fill = NULL; /* a chaining slot that missed */
+  uint8_t *fill = NULL;     /* a direct jump not patched yet */
   bool lookup = false;      /* an indirect jump that missed */
   for (;;) {
     core_block *b = core_block_get(cpu, cpu->pc);
@@ -1195,7 +1236,7 @@ bool core_exec_jit(core_cpu *cpu) {
       return core_exec_fast(cpu, b);
     }
     if (fill)
-      *fill = code;
+      core_jit_patch(j, fill, code);
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
     fill = NULL;
@@ -1204,7 +1245,7 @@ bool core_exec_jit(core_cpu *cpu) {
     case JIT_OUT: return false;
     case JIT_HORIZON: return true;
     case JIT_DISPATCH: lookup = true; break;
-    default: fill = j->miss_slot; break;
+    default: fill = j->miss_jump; break;
     }
   }
 }

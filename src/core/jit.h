@@ -5,10 +5,11 @@
  *
  * The region holds, in order: a page of fixed stubs (the way in from C and
  * the ways out), the blocks' code, then data the code reads and writes but
- * never runs: the chaining slots (one per static way out of a block, each
- * the address to jump to) and the direct-mapped table of indirect-jump
- * targets. Code pages are writable only while a translation is copied in,
- * executable otherwise (W^X).
+ * never runs: the direct-mapped table of indirect-jump targets. A way out
+ * of a block to a known address is a direct jump, first to a stub of the
+ * block's own that returns to C, patched to the target's code once that
+ * exists (core_jit_patch). Code pages are writable only while a
+ * translation is copied in or a jump patched, executable otherwise (W^X).
  */
 #ifndef TALLY_CORE_JIT_H
 #define TALLY_CORE_JIT_H
@@ -23,7 +24,7 @@ enum {
   JIT_OUT = 0,      /* an exit, a trap or a stop: state is final (core_exec returns false) */
   JIT_HORIZON = 1,  /* the next block would cross the horizon; cpu->pc is its address */
   JIT_DISPATCH = 2, /* go on at cpu->pc: find (or translate) its block */
-  JIT_MISS = 3,     /* a chaining slot not filled yet (core_jit.miss_slot); go on at cpu->pc */
+  JIT_MISS = 3,     /* a direct jump not patched yet (core_jit.miss_jump); go on at cpu->pc */
 };
 
 /* an entry of the indirect-jump table: a guest pc and its block's code */
@@ -38,14 +39,12 @@ typedef struct jit_target {
 #define JIT_BLOCK_MAX_CODE (16u << 10) /* scratch for one block's code: above the largest (about 7 KiB) */
 
 typedef struct core_jit {
-  uint8_t *region;          /* mmap'd: stubs, code, then slots and table */
+  uint8_t *region;          /* mmap'd: stubs, code, then the table */
   uint8_t *rw;              /* the code part's writable view (jit_mem.c), or NULL */
   size_t region_size, code_size, page;
   uint8_t *code_next;       /* where the next block's code goes */
-  const void **slots;       /* chaining slots, slots_next used of slots_cap */
-  uint32_t slots_next, slots_cap;
   jit_target *targets;      /* JIT_TARGETS entries */
-  const void **miss_slot;   /* written by the miss stub: the slot to fill */
+  uint8_t *miss_jump;       /* written by the miss stub: the rel32 of the jump to patch */
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss;
@@ -65,9 +64,10 @@ void core_jit_flush(core_jit *j);
 /* Copies n bytes of code in at code_next (W^X: the pages writable only
  * meanwhile); false when the region is full. */
 bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n);
-/* A fresh pair of chaining slots, both pointing at the miss stub, or NULL
- * when full. */
-const void **core_jit_slots(core_jit *j);
+/* Points the direct jump whose rel32 is at `at` (in the code part) at
+ * target; false when the host refused (the jump then keeps returning to
+ * C, which stays correct). */
+bool core_jit_patch(core_jit *j, uint8_t *at, const void *target);
 /* Writes the fixed stubs (jit.c). */
 bool core_jit_write_stubs(core_jit *j);
 

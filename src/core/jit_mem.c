@@ -7,7 +7,7 @@
  * executable, and writable only for the moment a translation is copied
  * in (mprotect). Full means flushed: the
  * block cache and every translation go together (core_block_flush), so no
- * chaining slot can point at dropped code.
+ * patched jump can point at dropped code.
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <stdlib.h>
@@ -54,8 +54,7 @@ core_jit *core_jit_new(size_t code_bytes) {
   if (code_bytes < min)
     code_bytes = min;
   j->code_size = (code_bytes + j->page - 1) & ~(j->page - 1);
-  j->slots_cap = (uint32_t)(j->code_size / 16);
-  size_t data = j->slots_cap * sizeof(void *) + JIT_TARGETS * sizeof(jit_target);
+  size_t data = JIT_TARGETS * sizeof(jit_target);
   j->region_size = j->code_size + ((data + j->page - 1) & ~(j->page - 1));
   void *r = mmap(NULL, j->region_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   j->scratch = malloc(JIT_BLOCK_MAX_CODE);
@@ -67,8 +66,7 @@ core_jit *core_jit_new(size_t code_bytes) {
     return NULL;
   }
   j->region = r;
-  j->slots = (const void **)(j->region + j->code_size);
-  j->targets = (jit_target *)(j->slots + j->slots_cap);
+  j->targets = (jit_target *)(j->region + j->code_size);
   dual_map(j);
   if (!core_jit_write_stubs(j) || (!j->rw && mprotect(j->region, j->code_size, PROT_READ | PROT_EXEC) != 0)) {
     core_jit_free(j);
@@ -93,7 +91,6 @@ void core_jit_flush(core_jit *j) {
   if (used > j->code_bytes_max)
     j->code_bytes_max = used;
   j->code_next = j->region + j->page; /* the stubs keep the first page */
-  j->slots_next = 0;
   for (uint32_t i = 0; i < JIT_TARGETS; i++)
     j->targets[i] = (jit_target){.pc = 1};
 }
@@ -124,13 +121,18 @@ static bool copy_in_place(core_jit *j, const uint8_t *code, size_t n) {
   return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) == 0;
 }
 
-const void **core_jit_slots(core_jit *j) {
-  if (j->slots_next + 2 > j->slots_cap)
-    return NULL;
-  const void **s = j->slots + j->slots_next;
-  j->slots_next += 2;
-  s[0] = s[1] = j->miss;
-  return s;
+bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
+  int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(at + 4));
+  if (j->rw) {
+    memcpy(j->rw + (at - j->region), &rel, 4);
+    return true;
+  }
+  uintptr_t lo = (uintptr_t)at & ~(uintptr_t)(j->page - 1);
+  uintptr_t hi = ((uintptr_t)at + 4 + j->page - 1) & ~(uintptr_t)(j->page - 1);
+  if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
+    return false;
+  memcpy(at, &rel, 4);
+  return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) == 0;
 }
 
 #else /* no translator on this host: the interpreter runs everything */
@@ -146,8 +148,8 @@ bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n) {
   (void)j, (void)code, (void)n;
   return false;
 }
-const void **core_jit_slots(core_jit *j) {
-  (void)j;
-  return NULL;
+bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
+  (void)j, (void)at, (void)target;
+  return false;
 }
 #endif

@@ -185,6 +185,7 @@ static inline void x86_alu_mi64(x86_buf *b, int alu, x86_mem m, int32_t imm) {
   }
 }
 static inline void x86_test_rr(x86_buf *b, int r1, int r2) { x86_op_reg(b, false, 0x85, r2, r1); }
+static inline void x86_test_rr64(x86_buf *b, int r1, int r2) { x86_op_reg(b, true, 0x85, r2, r1); }
 static inline void x86_shift_ri(x86_buf *b, bool w, int sh, int r, uint8_t n) {
   x86_op_reg(b, w, 0xc1, sh, r);
   x86_byte(b, n);
