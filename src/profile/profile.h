@@ -29,7 +29,9 @@ typedef struct prof_node {
   uint32_t call_site;       /* pc of the call (or trapping pc) that entered it */
   bool is_trap;             /* entered by a trap or an interrupt */
   struct prof_node *parent, *first_child, *next_sibling;
-  uint64_t self_cycles;     /* cycles while this context was on top */
+  struct prof_node *hot;    /* the child entered last (prof_child's cache: a call site in a loop
+                               finds its callee's context without a lookup) */
+  uint64_t self_cycles;     /* cycles while this context was on top (sig[SIG_CYCLE], prof_finish) */
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
   /* Every signal counted while this context was on top: the timing
