@@ -572,6 +572,33 @@ static void emit_prof_jump(lower *l, uint32_t i) {
              (op->rd == CORE_REG_SINK && (op->kind == K_JALR || (l->blk->timing->leaves & 4u) != 0));
   if (!may)
     return;
+  if (pulses & (1u << SIG_CALL | 1u << SIG_RET)) {
+    /* a call or a return: the profile's own function, called from here
+     * with the arguments profile_jump gives it (no block is being stepped
+     * while translated code runs: core_fold_context has nothing to fold);
+     * the target kept in cpu->pc across the call */
+    x86_buf *b = &l->b;
+    const timing *tm = l->cpu->tm;
+    forget_copies(l);
+    x86_store32(b, CPU(pc), RAX);
+    x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
+    if (pulses & (1u << SIG_CALL)) { /* call(f, site, target, ret_addr, sp, now) */
+      x86_mov_rr(b, RDX, RAX);
+      x86_mov_imm32(b, RSI, l->blk->pcs[i]);
+      x86_mov_imm32(b, RCX, l->blk->end_pc);
+      x86_load32(b, R8, XREG(2));
+      x86_load64(b, R9, TM(cycle));
+      x86_call_abs(b, (const void *)tm->flow->call);
+    } else { /* ret(f, target, sp, now) */
+      x86_mov_rr(b, RSI, RAX);
+      x86_load32(b, RDX, XREG(2));
+      x86_load64(b, RCX, TM(cycle));
+      x86_call_abs(b, (const void *)tm->flow->ret);
+    }
+    x86_load32(b, RAX, CPU(pc));
+    l->eax_reg = -1;
+    return;
+  }
   emit_helper_call(l, (const void *)core_jp_jump, i, true);
   l->eax_reg = -1;
 }
