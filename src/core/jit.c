@@ -1187,17 +1187,42 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   return code;
 }
 
+#define JIT_RESUMES 200
+#define JIT_COLD 64
+
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
   const void **fill = NULL; /* a chaining slot that missed */
   bool lookup = false;      /* an indirect jump that missed */
+  /* Where a timed run resumes after a horizon (the statistics module's
+   * intervals, a sample, a timer) is often inside a block, and the blocks built
+   * from there on (a straight line of code cut into blocks at other
+   * places than before) are entered again only where the run resumes:
+   * they run interpreted, up to JIT_COLD of them until a translated one,
+   * and each is translated once the run has come to it so JIT_RESUMES
+   * times (nettle-sha256's and nsichneu's long blocks cost more to
+   * translate than to run a few times; with an interval of a million
+   * cycles they were translated two to four times over). */
+  uint32_t cold = cpu->tm && j->resumes ? JIT_COLD : 0;
+  j->resumes = false;
   for (;;) {
     core_block *b = core_block_get(cpu, cpu->pc);
     if (!b) {
       if (cpu->stop == CORE_RUNNING)
         core_raise(cpu, CAUSE_FETCH_ACCESS, cpu->pc, cpu->pc);
       return false;
+    }
+    if (cold) {
+      if (!b->jit && b->cached && b->resumed < JIT_RESUMES) {
+        b->resumed++;
+        cold--;
+        int st = timed_fns(cpu)->interp_block(cpu, b);
+        if (st != JIT_DISPATCH)
+          return j->resumes = st == JIT_HORIZON;
+        continue;
+      }
+      cold = 0;
     }
     const void *code = b->jit ? b->jit : translate(cpu, b);
     if (!code) {
@@ -1229,7 +1254,7 @@ bool core_exec_jit(core_cpu *cpu) {
     lookup = false;
     switch (enter(cpu, code)) {
     case JIT_OUT: return false;
-    case JIT_HORIZON: return true;
+    case JIT_HORIZON: return j->resumes = true;
     case JIT_DISPATCH: lookup = true; break;
     default: fill = j->miss_slot; break;
     }
@@ -1241,5 +1266,8 @@ bool core_jit_write_stubs(core_jit *j) {
   (void)j;
   return false;
 }
+#define JIT_RESUMES 200
+#define JIT_COLD 64
+
 bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
 #endif

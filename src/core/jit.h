@@ -52,6 +52,7 @@ typedef struct core_jit {
   uint8_t *scratch;         /* one block's code, before it is copied in */
   /* counts for reports */
   uint64_t translated, translate_ns, flushes_full, code_bytes_max;
+  bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
 } core_jit;
 
 /* Whether this build and host can run translated code (x86-64 Linux). */
