@@ -130,15 +130,16 @@ static prof_node *child_lookup(prof_state *p, prof_node *parent, uint32_t func, 
   return c;
 }
 
-/* The same, first through the parent's last child entered (the same
- * call again, as in a loop: no lookup). */
+/* The same, first through the context last entered from (parent, site)
+ * (the same call again, from a loop or the same caller: no lookup). */
 static inline prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
-  prof_node *h = parent->hot;
-  if (h && h->func == func && h->call_site == site && h->is_trap == trap)
+  size_t k = (((uintptr_t)parent >> 4) * 0x9E3779B1u + (site >> 1)) & (PROF_SITE_CACHE - 1);
+  prof_node *h = p->site_cache[k];
+  if (h && h->parent == parent && h->func == func && h->call_site == site && h->is_trap == trap)
     return h;
   h = child_lookup(p, parent, func, site, trap);
   if (h != parent) /* not out of memory */
-    parent->hot = h;
+    p->site_cache[k] = h;
   return h;
 }
 
