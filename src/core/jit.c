@@ -460,20 +460,23 @@ static void emit_cold(lower *l, const cold_call *c) {
   case COLD_LOAD: case COLD_STORE:
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
-    x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
+    if (l->regions) /* regions alone (a profile's misses go to COLD_*_C) */
+      x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)core_jr_load_miss : (const void *)core_jr_store_miss);
+    else
+      x86_call_abs(b, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
     break;
   case COLD_IFETCH:
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
     x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
-    x86_call_abs(b, (const void *)core_jt_ifetch_miss);
+    x86_call_abs(b, l->regions ? (const void *)core_jr_ifetch_miss : (const void *)core_jt_ifetch_miss);
     break;
   default: /* COLD_ENTRY */
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    x86_call_abs(b, (const void *)core_jt_entry_fill);
+    x86_call_abs(b, l->regions ? (const void *)core_jr_entry_fill : (const void *)core_jt_entry_fill);
     break;
   }
   x86_jmp(b, run_addr(l, c->resume));
@@ -487,9 +490,10 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  /* with a profile or address regions the miss's counts go to rows too:
-   * the run's own helper, which looks up again */
-  if (l->prof || l->regions)
+  /* with a profile the miss's counts go to rows too: the run's own
+   * helper, which looks up again (regions alone: COLD_*'s region-charging
+   * helpers) */
+  if (l->prof)
     add_cold(l, miss, store ? COLD_STORE_C : COLD_LOAD_C, i);
   else
     add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
@@ -508,7 +512,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *same = x86_jcc_fwd(b, CC_E);
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
-  add_cold(l, miss, l->prof || l->regions ? COLD_IFETCH_C : COLD_IFETCH, i);
+  add_cold(l, miss, l->prof ? COLD_IFETCH_C : COLD_IFETCH, i);
   add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
   forget_copies(l); /* the miss's call clobbers them */
@@ -677,7 +681,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
       } else {
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
-      if (l->prof || l->regions) {
+      if (l->prof) {
         *miss = m; /* the run's entry_miss (translate) */
       } else {
         x86_patch_here(b, same);
