@@ -55,6 +55,7 @@ typedef struct core_block {
   uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
   uint8_t *insn_idx;           /* instructions before ops[i]; insn_idx[n_ops] = n_insns */
   bool cached;                 /* in the block cache (not a prefix block of stepping) */
+  uint8_t resumed;             /* times the translator resumed here and interpreted it (core_exec_jit) */
   const void *jit;             /* its translated code (jit.c), or NULL */
   core_op ops[];
 } core_block;

@@ -511,20 +511,23 @@ static void emit_cold(lower *l, const cold_call *c) {
   case COLD_LOAD: case COLD_STORE:
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
-    emit_call(l, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
+    if (l->regions) /* regions alone (a profile's misses go to COLD_*_C) */
+      emit_call(l, c->kind == COLD_LOAD ? (const void *)core_jr_load_miss : (const void *)core_jr_store_miss);
+    else
+      emit_call(l, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
     break;
   case COLD_IFETCH:
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
     x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
-    emit_call(l, (const void *)core_jt_ifetch_miss);
+    emit_call(l, l->regions ? (const void *)core_jr_ifetch_miss : (const void *)core_jt_ifetch_miss);
     break;
   default: /* COLD_ENTRY */
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    emit_call(l, (const void *)core_jt_entry_fill);
+    emit_call(l, l->regions ? (const void *)core_jr_entry_fill : (const void *)core_jt_entry_fill);
     break;
   }
   x86_jmp(b, run_addr(l, c->resume));
@@ -538,9 +541,10 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  /* with a profile or address regions the miss's counts go to rows too:
-   * the run's own helper, which looks up again */
-  if (l->prof || l->regions)
+  /* with a profile the miss's counts go to rows too: the run's own
+   * helper, which looks up again (regions alone: COLD_*'s region-charging
+   * helpers) */
+  if (l->prof)
     add_cold(l, miss, store ? COLD_STORE_C : COLD_LOAD_C, i);
   else
     add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
@@ -559,7 +563,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *same = x86_jcc_fwd(b, CC_E);
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
-  add_cold(l, miss, l->prof || l->regions ? COLD_IFETCH_C : COLD_IFETCH, i);
+  add_cold(l, miss, l->prof ? COLD_IFETCH_C : COLD_IFETCH, i);
   add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
   forget_copies(l); /* the miss's call clobbers them */
@@ -621,6 +625,33 @@ static void emit_prof_jump(lower *l, uint32_t i) {
              (op->rd == CORE_REG_SINK && (op->kind == K_JALR || (l->blk->timing->leaves & 4u) != 0));
   if (!may)
     return;
+  if (pulses & (1u << SIG_CALL | 1u << SIG_RET)) {
+    /* a call or a return: the profile's own function, called from here
+     * with the arguments profile_jump gives it (no block is being stepped
+     * while translated code runs: core_fold_context has nothing to fold);
+     * the target kept in cpu->pc across the call */
+    x86_buf *b = &l->b;
+    const timing *tm = l->cpu->tm;
+    forget_copies(l);
+    x86_store32(b, CPU(pc), RAX);
+    x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
+    if (pulses & (1u << SIG_CALL)) { /* call(f, site, target, ret_addr, sp, now) */
+      x86_mov_rr(b, RDX, RAX);
+      x86_mov_imm32(b, RSI, l->blk->pcs[i]);
+      x86_mov_imm32(b, RCX, l->blk->end_pc);
+      x86_load32(b, R8, XREG(2));
+      x86_mov_rr64(b, R9, RC);
+      emit_call(l, (const void *)tm->flow->call);
+    } else { /* ret(f, target, sp, now) */
+      x86_mov_rr(b, RSI, RAX);
+      x86_load32(b, RDX, XREG(2));
+      x86_mov_rr64(b, RCX, RC);
+      emit_call(l, (const void *)tm->flow->ret);
+    }
+    x86_load32(b, RAX, CPU(pc));
+    l->eax_reg = -1;
+    return;
+  }
   emit_helper_call(l, (const void *)core_jp_jump, i, true);
   l->eax_reg = -1;
 }
@@ -696,7 +727,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
       } else {
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
-      if (l->prof || l->regions) {
+      if (l->prof) {
         *miss = m; /* the run's entry_miss (translate) */
       } else {
         x86_patch_here(b, same);
@@ -1201,17 +1232,42 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   return code;
 }
 
+#define JIT_RESUMES 200
+#define JIT_COLD 64
+
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
   uint8_t *fill = NULL;     /* a direct jump not patched yet */
   bool lookup = false;      /* an indirect jump that missed */
+  /* Where a timed run resumes after a horizon (the statistics module's
+   * intervals, a sample, a timer) is often inside a block, and the blocks built
+   * from there on (a straight line of code cut into blocks at other
+   * places than before) are entered again only where the run resumes:
+   * they run interpreted, up to JIT_COLD of them until a translated one,
+   * and each is translated once the run has come to it so JIT_RESUMES
+   * times (nettle-sha256's and nsichneu's long blocks cost more to
+   * translate than to run a few times; with an interval of a million
+   * cycles they were translated two to four times over). */
+  uint32_t cold = cpu->tm && j->resumes ? JIT_COLD : 0;
+  j->resumes = false;
   for (;;) {
     core_block *b = core_block_get(cpu, cpu->pc);
     if (!b) {
       if (cpu->stop == CORE_RUNNING)
         core_raise(cpu, CAUSE_FETCH_ACCESS, cpu->pc, cpu->pc);
       return false;
+    }
+    if (cold) {
+      if (!b->jit && b->cached && b->resumed < JIT_RESUMES) {
+        b->resumed++;
+        cold--;
+        int st = timed_fns(cpu)->interp_block(cpu, b);
+        if (st != JIT_DISPATCH)
+          return j->resumes = st == JIT_HORIZON;
+        continue;
+      }
+      cold = 0;
     }
     const void *code = b->jit ? b->jit : translate(cpu, b);
     if (!code) {
@@ -1243,7 +1299,7 @@ bool core_exec_jit(core_cpu *cpu) {
     lookup = false;
     switch (enter(cpu, code)) {
     case JIT_OUT: return false;
-    case JIT_HORIZON: return true;
+    case JIT_HORIZON: return j->resumes = true;
     case JIT_DISPATCH: lookup = true; break;
     default: fill = j->miss_jump; break;
     }
@@ -1255,5 +1311,8 @@ bool core_jit_write_stubs(core_jit *j) {
   (void)j;
   return false;
 }
+#define JIT_RESUMES 200
+#define JIT_COLD 64
+
 bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
 #endif

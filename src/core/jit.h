@@ -51,6 +51,7 @@ typedef struct core_jit {
   uint8_t *scratch;         /* one block's code, before it is copied in */
   /* counts for reports */
   uint64_t translated, translate_ns, flushes_full, code_bytes_max;
+  bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
 } core_jit;
 
 /* Whether this build and host can run translated code (x86-64 Linux). */
@@ -96,6 +97,12 @@ void core_jt_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t
 void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
 void core_jt_load_miss(timing *tm, uint32_t addr, uint32_t delta);
 void core_jt_store_miss(timing *tm, uint32_t addr, uint32_t delta);
+/* ... and with address regions alone (jit_regions.c): the same, charging
+ * the current region's row too */
+void core_jr_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch);
+void core_jr_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
+void core_jr_load_miss(timing *tm, uint32_t addr, uint32_t delta);
+void core_jr_store_miss(timing *tm, uint32_t addr, uint32_t delta);
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);

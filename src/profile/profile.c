@@ -112,7 +112,7 @@ static bool children_grow(prof_state *p) {
  * hash-table lookup at every call, however many distinct callees the
  * parent has (a walk of the siblings made a parent with N callees cost
  * N^2). The sibling list keeps the tree's order for the reports. */
-prof_node *prof_child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
+static prof_node *child_lookup(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
   if (2 * (p->children_n + 1) > p->children_cap && !children_grow(p))
     return parent; /* out of memory: keep charging the parent */
   size_t mask = p->children_cap - 1, j = child_hash(parent, func, site, trap) & mask;
@@ -128,6 +128,23 @@ prof_node *prof_child(prof_state *p, prof_node *parent, uint32_t func, uint32_t 
   p->children[j] = c;
   p->children_n++;
   return c;
+}
+
+/* The same, first through the context last entered from (parent, site)
+ * (the same call again, from a loop or the same caller: no lookup). */
+static inline prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
+  size_t k = (((uintptr_t)parent >> 4) * 0x9E3779B1u + (site >> 1)) & (PROF_SITE_CACHE - 1);
+  prof_node *h = p->site_cache[k];
+  if (h && h->parent == parent && h->func == func && h->call_site == site && h->is_trap == trap)
+    return h;
+  h = child_lookup(p, parent, func, site, trap);
+  if (h != parent) /* not out of memory */
+    p->site_cache[k] = h;
+  return h;
+}
+
+prof_node *prof_child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
+  return child(p, parent, func, site, trap);
 }
 
 #ifdef TALLY_CHECK_LAWS
@@ -146,10 +163,15 @@ static void check_context_cycles(const prof_node *n) {
 static void check_context_cycles(const prof_node *n) { (void)n; }
 #endif
 
+/* The cycles up to `now` belong to the context on top. Its self cycles are
+ * its cycle signal (prof_node.sig, charged as the cycles pass), so only
+ * the sanitizer build counts them here too, to check that law
+ * (check_context_cycles); `total` copies them over otherwise. */
 void prof_account(prof_state *p, uint64_t now) {
-  prof_node *n = p->stack[p->depth - 1].node;
   if (now > p->last_cycle) {
-    n->self_cycles += now - p->last_cycle;
+#ifdef TALLY_CHECK_LAWS
+    p->stack[p->depth - 1].node->self_cycles += now - p->last_cycle;
+#endif
     p->last_cycle = now;
   }
 }
@@ -183,7 +205,7 @@ static void pop_to(prof_state *p, uint32_t d) {
 
 void prof_call(prof_state *p, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
   prof_account(p, now);
-  prof_push(p, prof_child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
+  prof_push(p, child(p, p->stack[p->depth - 1].node, target, site, false), ret_addr, sp);
   prof_top_changed(p);
 }
 
@@ -193,13 +215,13 @@ static uint32_t base_depth(const prof_state *p) { return p->tasks ? 2 : 1; }
 
 static void tail_call(prof_state *p, uint32_t site, uint32_t target) {
   if (p->depth == base_depth(p)) { /* a jump out of the root: treat as a call that never returns */
-    prof_push(p, prof_child(p, p->stack[p->depth - 1].node, target, site, false), 0, UINT32_MAX);
+    prof_push(p, child(p, p->stack[p->depth - 1].node, target, site, false), 0, UINT32_MAX);
     return;
   }
   /* the callee replaces the caller and returns where the caller would */
   prof_frame top = p->stack[p->depth - 1];
   pop_to(p, p->depth - 1);
-  prof_push(p, prof_child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
+  prof_push(p, child(p, p->stack[p->depth - 1].node, target, site, false), top.ret_addr, top.sp);
 }
 
 void prof_tail_call(prof_state *p, uint32_t site, uint32_t target, uint64_t now) {
@@ -212,6 +234,12 @@ static void pop_return(prof_state *p, uint32_t target, uint32_t sp);
 
 void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
   prof_account(p, now);
+  uint32_t top = p->depth - 1;
+  if (top >= 1 && p->stack[top].ret_addr == target) { /* the newest frame's return: pop_return's first case */
+    pop_to(p, top);
+    prof_top_changed(p);
+    return;
+  }
   uint64_t unmatched = p->unmatched_returns;
   pop_return(p, target, sp);
   /* With tasks, a return no frame expects into code outside the function
@@ -222,7 +250,7 @@ void prof_return(prof_state *p, uint32_t target, uint32_t sp, uint64_t now) {
     const sym_entry *e = p->syms ? sym_table_lookup(p->syms, target) : NULL;
     if (e) {
       p->depth = 2;
-      prof_push(p, prof_child(p, p->stack[1].node, e->addr, target, false), 0, UINT32_MAX);
+      prof_push(p, child(p, p->stack[1].node, e->addr, target, false), 0, UINT32_MAX);
     }
   }
   prof_top_changed(p);
@@ -257,7 +285,7 @@ void prof_trap(prof_state *p, uint32_t pc, uint32_t handler, uint32_t sp, uint32
   prof_account(p, now);
   if (p->tasks)
     prof_tasks_trap(p, cause, handler, now); /* a task's trap runs in a context of its own */
-  prof_push(p, prof_child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
+  prof_push(p, child(p, p->stack[p->depth - 1].node, handler, pc, true), TRAP_FRAME_RET, sp);
   prof_top_changed(p);
 }
 
@@ -276,11 +304,12 @@ void prof_trap_return(prof_state *p, uint32_t target, uint64_t now) {
 }
 
 static uint64_t total(prof_node *n) {
+  check_context_cycles(n);
+  n->self_cycles = (uint64_t)n->sig[SIG_CYCLE];
   uint64_t t = n->self_cycles;
   for (prof_node *c = n->first_child; c; c = c->next_sibling)
     t += total(c);
   n->total_cycles = t;
-  check_context_cycles(n);
   return t;
 }
 

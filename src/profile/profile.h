@@ -29,7 +29,7 @@ typedef struct prof_node {
   uint32_t call_site;       /* pc of the call (or trapping pc) that entered it */
   bool is_trap;             /* entered by a trap or an interrupt */
   struct prof_node *parent, *first_child, *next_sibling;
-  uint64_t self_cycles;     /* cycles while this context was on top */
+  uint64_t self_cycles;     /* cycles while this context was on top (sig[SIG_CYCLE], prof_finish) */
   uint64_t calls;           /* times this context was entered */
   uint64_t total_cycles;    /* self plus descendants (prof_finish) */
   /* Every signal counted while this context was on top: the timing
@@ -147,6 +147,11 @@ typedef struct prof_state {
   prof_node **children;     /* every context but the root, by (parent, func, site, trap): open
                                addressing, a power-of-two size at most half full (profile.c, child) */
   size_t children_cap, children_n;
+  /* ... and before that table, the context entered last from each
+   * (parent, site) pair that maps here (profile.c, child): a call site
+   * finds its callee's context with one load */
+#define PROF_SITE_CACHE 1024
+  prof_node *site_cache[PROF_SITE_CACHE];
   uint8_t *entries;         /* per row, one bit: a function starts there (built from syms on first use) */
   uint32_t *owner;          /* per row: 1 + the symbol-table index of the function it lies in, 0 = none
                                (built with entries) */
