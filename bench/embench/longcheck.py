@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""longcheck.py OUT_DIR: checks longrun.sh's runs (its "check" phase).
+
+For every program and size: each run's exit status and standard output
+against QEMU's first run (rv32emu's output is its build's, which prints the
+same text); the instruction count of every `tally run -v` against the other
+tally runs of the same program and size; and, where OUT_DIR/icount.tsv has
+QEMU's exact counts at scales 1 and 2, tally's count at the run's scale
+against QEMU's extrapolated one (Embench-IoT's count is a + b * scale: the
+benchmark body runs scale times, once for warm-up and once timed). Writes
+OUT_DIR/check.tsv (size, program, runs, verdict, tally's count, QEMU's
+count or "-") and prints the mismatches; exit status 1 if there is one.
+"""
+import collections
+import glob
+import os
+import re
+import sys
+
+out = sys.argv[1]
+here = os.path.dirname(os.path.abspath(__file__))
+script = open(os.path.join(here, "longrun.sh")).read()
+scale = {}
+for name in ("long", "short"):
+    block = script.split(f"declare -A {name}=(")[1].split(")\n")[0]
+    scale[name] = {p: int(v) for p, v in re.findall(r"\[(\S+?)\]=(\d+)", block)}
+
+icount = collections.defaultdict(dict)
+if os.path.exists(os.path.join(out, "icount.tsv")):
+    for line in open(os.path.join(out, "icount.tsv")):
+        p, k, q, t = line.split()
+        icount[p][int(k)] = (q, t)
+
+
+def exit_status(rss_file):
+    """/usr/bin/time -f '%M %x': the last line is 'PEAK STATUS'."""
+    lines = open(rss_file).read().split("\n")
+    last = [l for l in lines if l.strip()][-1].split()
+    return int(last[1])
+
+
+runs = collections.defaultdict(list)
+for f in glob.glob(os.path.join(out, "runs", "*.rss")):
+    base = f[:-4]
+    size, rest = os.path.basename(base).split(".", 1)
+    prog, cfg, r = rest.rsplit(".", 2)
+    runs[(size, prog)].append((cfg, int(r[1:]), base))
+
+bad = 0
+rows = []
+for (size, prog), lst in sorted(runs.items()):
+    problems = []
+    ref = [b for c, r, b in sorted(lst, key=lambda x: x[1]) if c == "qemu"]
+    if not ref:
+        rows.append((size, prog, len(lst), "no QEMU run", "-", "-"))
+        bad += 1
+        continue
+    ref_out = open(ref[0] + ".out", "rb").read()
+    ref_rc = exit_status(ref[0] + ".rss")
+    if ref_rc != 0:
+        problems.append(f"QEMU exit {ref_rc}")
+    counts = set()
+    for cfg, r, base in lst:
+        try:
+            rc = exit_status(base + ".rss")
+        except (IndexError, ValueError):
+            problems.append(f"{cfg} r{r}: no exit status")
+            continue
+        if rc != ref_rc:
+            problems.append(f"{cfg} r{r}: exit {rc}")
+        if open(base + ".out", "rb").read() != ref_out:
+            problems.append(f"{cfg} r{r}: output differs")
+        m = re.search(r"^tally: ([0-9,]+) instructions", open(base + ".err").read(), re.M)
+        if m:
+            counts.add(int(m.group(1).replace(",", "")))
+    if len(counts) > 1:
+        problems.append(f"tally counts differ: {sorted(counts)}")
+    count = next(iter(counts)) if len(counts) == 1 else None
+    q = "-"
+    ic = icount.get(prog, {})
+    if prog != "coremark" and 1 in ic and 2 in ic and ic[1][0].isdigit() and ic[2][0].isdigit():
+        c1, c2 = int(ic[1][0]), int(ic[2][0])
+        q = c1 + (scale[size][prog] - 1) * (c2 - c1)
+        if count is not None and count != q:
+            problems.append(f"count {count} != QEMU's extrapolated {q}")
+    verdict = "ok" if not problems else "; ".join(problems)
+    bad += bool(problems)
+    rows.append((size, prog, len(lst), verdict, count if count is not None else "-", q))
+
+with open(os.path.join(out, "check.tsv"), "w") as f:
+    for row in rows:
+        f.write("\t".join(map(str, row)) + "\n")
+for row in rows:
+    if row[3] != "ok":
+        print("\t".join(map(str, row)))
+for p, ic in sorted(icount.items()):
+    for k, (q, t) in sorted(ic.items()):
+        if q != t:
+            print(f"{p} at scale {k}: QEMU {q}, tally {t}")
+            bad += 1
+print(f"{len(rows)} program-sizes checked, {bad} with a mismatch")
+sys.exit(1 if bad else 0)
