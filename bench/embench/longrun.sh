@@ -28,10 +28,11 @@
 # Phases (PHASES, default "build time check"):
 #   build   the ELF files, OUT_DIR/{long,short}/
 #   icount  exact counts from QEMU's execution trace (tests/diff/qemu_icount.py,
-#           under 1 MIPS) of each program at scale 1 and 2 (CoreMark: 10 and
-#           20 iterations), against tally's counts at the same sizes; for
-#           Embench the count is linear in the scale, so the long size's count
-#           follows from the two (OUT_DIR/icount.tsv)
+#           under 1 MIPS) of each program at scales 1, 2 and 3 (ICOUNT_SCALES;
+#           CoreMark: 10, 20 and 30 iterations), against tally's counts at the
+#           same sizes (OUT_DIR/icount.tsv); where QEMU's three counts are
+#           linear in the scale, longcheck.py extrapolates them to the long
+#           and short sizes
 #   time    ROUNDS rounds (default 5); in each, every program of PROGS at
 #           each size of SIZES (default "long short") on every configuration,
 #           the configurations' order rotated from round to round. Each run
@@ -49,7 +50,9 @@
 # Tables: bench/embench/longtable.py OUT_DIR.
 #
 # Environment: TALLY (default build/tally), PROGS (default all 20), SIZES,
-# ROUNDS, CONFIGS (a subset, in this order), TIMER, RV32EMU, RV32EMU_JIT.
+# ROUNDS, ROUND_FIRST (the first round's number, default 1: more rounds,
+# perhaps of fewer CONFIGS, added to an earlier call's), CONFIGS (a subset,
+# in this order), TIMER, RV32EMU, RV32EMU_JIT.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 bench_usage longrun.sh "EMBENCH_DIR COREMARK_DIR [OUT_DIR]" 2 $#
@@ -137,7 +140,7 @@ phase_icount() {
   local p k e q n d
   d=$out/icount
   for p in $progs; do
-    for k in 1 2; do
+    for k in ${ICOUNT_SCALES:-1 2 3}; do
       if [ "$p" = coremark ]; then coremark_build "$csrc" $((k * 10)) "$d/$k"
       else embench_build "$esrc" "$p" "$k" "$d/$k"; fi
       e=$d/$k/$p.elf
@@ -167,7 +170,7 @@ phase_time() {
   local r size p c cs i n
   read -ra cs <<< "$configs"
   n=${#cs[@]}
-  for r in $(seq 1 "$rounds"); do
+  for r in $(seq "${ROUND_FIRST:-1}" "$rounds"); do
     for p in $progs; do
       for size in $sizes; do
         for i in $(seq 0 $((n - 1))); do

@@ -37,7 +37,9 @@ for line in open(os.path.join(out, "times.tsv")):
     if len(f) < 6 or f[4] == "":
         continue
     r, size, prog, cfg, c, w = f
-    cpu[(size, prog, cfg)][int(r)] = float(c)
+    # a run counts if its files are there (a stopped call's are removed)
+    if os.path.exists(os.path.join(out, "runs", f"{size}.{prog}.{cfg}.r{r}.rss")):
+        cpu[(size, prog, cfg)][int(r)] = float(c)
 
 
 def gm(v):
