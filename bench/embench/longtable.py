@@ -6,8 +6,8 @@ seconds and every configuration's speed relative to QEMU (the median over
 the rounds of QEMU's CPU time / the configuration's, both from the same
 round: runs minutes apart at most), the geometric mean over the programs
 and its spread; the ratios inside tally (the same pairing); the
-translation's blocks, milliseconds and code size (`tally run -v`, medians
-over the rounds) and each configuration's peak RSS (/usr/bin/time, median).
+translation's blocks, milliseconds and code size (`tally run -v`: medians
+over the rounds, the smallest for the milliseconds) and each configuration's peak RSS (/usr/bin/time, median).
 """
 import collections
 import math
@@ -79,13 +79,15 @@ def verbose(size, prog, cfg):
             pass
         r += 1
     med = lambda v: statistics.median(v) if v else None
-    return med(ins), med(blocks), med(ms), med(kib), med(rss)
+    return (statistics.median_low(ins) if ins else None), med(blocks), (min(ms) if ms else None), \
+        med(kib), med(rss)
 
 
 def fmt(x, d=2):
     return "–" if x is None else f"{x:.{d}f}"
 
 
+summary = collections.defaultdict(dict)   # cfg -> size -> (gm, lo, hi)
 for size in sizes:
     progs = sorted({p for (s, p, c) in cpu if s == size})
     cfgs = [c for c in ORDER if any((size, p, c) in cpu for p in progs)]
@@ -95,7 +97,7 @@ for size in sizes:
     print("| program | instructions | QEMU cpu s | " + " | ".join(cfgs) + " |")
     print("|---|--:|--:|" + "--:|" * len(cfgs))
     per = collections.defaultdict(dict)
-    nmin = 99
+    npairs = collections.defaultdict(list)
     for p in progs:
         q = cpu.get((size, p, "qemu"), {})
         ins = verbose(size, p, "jit")[0]
@@ -104,14 +106,15 @@ for size in sizes:
             v, n = ratio(size, p, c, "qemu")
             if v is not None:
                 per[c][p] = v
-                nmin = min(nmin, n)
+                npairs[c].append(n)
             cells.append(fmt(v))
         qm = statistics.median(q.values()) if q else None
         print(f"| {p} | {ins:,} | {fmt(qm, 3)} | " if ins else f"| {p} | – | {fmt(qm, 3)} | ", end="")
         print(" | ".join(cells) + " |")
     print(f"| **geometric mean** (n={len(progs)}) | | | " +
           " | ".join(f"**{gm(list(per[c].values())):.2f}**" for c in cfgs) + " |")
-    print(f"\nRounds per program (pairs per ratio): at least {nmin}.\n")
+    print("| pairs per program (fewest–most) | | | " +
+          " | ".join(f"{min(npairs[c])}–{max(npairs[c])}" if npairs[c] else "–" for c in cfgs) + " |\n")
     print(f"#### {size}: summary (geometric mean over the programs; spread: lowest … highest)\n")
     print("| mode | ratio to QEMU | spread |")
     print("|---|--:|---|")
@@ -122,17 +125,19 @@ for size in sizes:
         lo = min(v, key=v.get)
         hi = max(v, key=v.get)
         print(f"| {NAMES[c]} | {gm(list(v.values())):.2f} | {v[lo]:.2f} ({lo}) … {v[hi]:.2f} ({hi}) |")
-    print(f"\n#### {size}: ratios inside tally (speed of the first over the second, paired by round)\n")
+        summary[c][size] = f"**{gm(list(v.values())):.2f}** ({v[lo]:.2f} {lo} … {v[hi]:.2f} {hi})"
+    print(f"\n#### {size}: ratios between configurations (each the median over the rounds of a pair's "
+          "ratio, paired by round)\n")
     print("| ratio | geometric mean | spread |")
     print("|---|--:|---|")
-    for a, b, what in [("jit", "interp", "functional: jit / interp"),
-                       ("t5jit", "t5interp", "tally5: jit / interp"),
-                       ("jit", "t5jit", "jit: functional / tally5 (the cost of timing)"),
-                       ("interp", "t5interp", "interp: functional / tally5"),
-                       ("t5jit", "profile", "jit: tally5 / profile (the cost of profiling)"),
-                       ("t5jit", "cnt16", "jit: tally5 / 16 counters"),
-                       ("jit", "rv32emu_jit", "functional jit / rv32emu JIT"),
-                       ("interp", "rv32emu", "functional interp / rv32emu interpreter")]:
+    for a, b, what in [("jit", "interp", "functional, jit's speed / interp's"),
+                       ("t5jit", "t5interp", "tally5, jit's speed / interp's"),
+                       ("jit", "t5jit", "jit: tally5's time / functional's (the cost of timing)"),
+                       ("interp", "t5interp", "interp: tally5's time / functional's"),
+                       ("t5jit", "profile", "jit: profile's time / tally5's (the cost of profiling)"),
+                       ("t5jit", "cnt16", "jit: 16 counters' time / tally5's"),
+                       ("jit", "rv32emu_jit", "functional jit's speed / rv32emu JIT's"),
+                       ("interp", "rv32emu", "functional interp's speed / rv32emu interpreter's")]:
         v = {p: ratio(size, p, a, b)[0] for p in progs}
         v = {p: x for p, x in v.items() if x is not None}
         if not v:
@@ -142,9 +147,11 @@ for size in sizes:
         print(f"| {what} | {gm(list(v.values())):.2f} | {v[lo]:.2f} ({lo}) … {v[hi]:.2f} ({hi}) |")
     print(f"\n#### {size}: translation and memory\n")
     print("blocks, ms, KiB: `tally run -v`'s report (blocks translated, the time spent "
-          "translating them, the code they occupy), medians over the rounds; peak RSS: "
-          "/usr/bin/time's maximum resident set, MiB, median.\n")
-    rcfgs = [c for c in ["jit", "interp", "t5jit", "qemu", "rv32emu", "rv32emu_jit"] if c in cfgs]
+          "translating them, the code they occupy); blocks and KiB the median over the rounds, "
+          "ms the smallest (wall clock: a loaded machine's preemptions land in single runs); "
+          "peak RSS: /usr/bin/time's maximum resident set, MiB, median.\n")
+    rcfgs = [c for c in ["jit", "interp", "t5jit", "qemu", "rv32emu", "rv32emu_jit"]
+             if any((size, p, c) in cpu for p in progs)]
     print("| program | jit blocks | jit ms | jit KiB | tally5 jit blocks | tally5 jit ms | tally5 jit KiB | "
           + " | ".join(f"{c} RSS" for c in rcfgs) + " |")
     print("|---|--:|--:|--:|--:|--:|--:|" + "--:|" * len(rcfgs))
@@ -161,3 +168,11 @@ for size in sizes:
     med = lambda k, d: fmt(statistics.median(tot[k]), d) if tot[k] else "–"
     print(f"| **median** | {med('b1', 0)} | {med('m1', 1)} | {med('k1', 1)} | {med('b5', 0)} | "
           f"{med('m5', 1)} | {med('k5', 1)} | " + " | ".join(med(c, 1) for c in rcfgs) + " |\n")
+
+if len(sizes) > 1 and summary:
+    print("### Both sizes: speed relative to QEMU, geometric mean (lowest … highest program)\n")
+    print("| mode | " + " | ".join(sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    for c in ORDER:
+        if c in summary:
+            print(f"| {NAMES[c]} | " + " | ".join(summary[c].get(z, "–") for z in sizes) + " |")
