@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # bench/embench/common.sh: what run.sh, coremark.sh and longrun.sh share
 # (sourced, not run): the checks on their arguments and the builds of
 # Embench-IoT's programs and of CoreMark with the target kit.

@@ -15,8 +15,9 @@ if [ $# -ne 2 ]; then
   exit 2
 fi
 src=$(cd "$1" && pwd)
-[ -f "$src/src/emulate.c" ] && [ -f "$src/mk/kconfig.mk" ] ||
-  { echo "build.sh: $src is not an rv32emu checkout (no src/emulate.c, mk/kconfig.mk)" >&2; exit 2; }
+if [ ! -f "$src/src/emulate.c" ] || [ ! -f "$src/mk/kconfig.mk" ]; then
+  echo "build.sh: $src is not an rv32emu checkout (no src/emulate.c, mk/kconfig.mk)" >&2; exit 2
+fi
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 for kind in interp jit; do
