@@ -8,42 +8,18 @@
 # QEMU's exact count; TIMER as in run.sh. ITERATIONS (default 800, about 0.2 s on QEMU) sets the
 # size.
 #
-# The port's clock() is replaced by a fixed one (0 at the start, 10 s at
-# the stop): the timed lines (ticks, seconds, a meaningless iterations per
-# second) are then the same on every simulator and CoreMark's 10-second rule
-# does not count as an error, so the whole output, CRCs and "Correct
-# operation validated" included, can be compared byte for byte. The speed
-# figures come from the timing command.
+# The port's clock() is replaced by a fixed one (see common.sh) so that the
+# whole output can be compared byte for byte. The speed figures come from
+# the timing command.
 set -euo pipefail
-
-if [ $# -lt 1 ]; then
-  echo "usage: coremark.sh COREMARK_DIR [OUT_DIR]" >&2
-  exit 2
-fi
-src=$(cd "$1" && pwd)
+. "$(dirname "$0")/common.sh"
+bench_usage coremark.sh "COREMARK_DIR [OUT_DIR]" 1 $#
+bench_setup coremark.sh
+src=$(bench_checkout coremark "$1")
 out=${2:-/tmp/tally-coremark}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tally=${TALLY:-$root/build/tally}
-qemu_run=$root/scripts/qemu-run.sh
-if [ ! -f "$src/core_main.c" ] || [ ! -d "$src/simple" ]; then
-  echo "coremark.sh: $src is not a CoreMark checkout (no core_main.c, simple/)" >&2; exit 2
-fi
-[ -x "$tally" ] || { echo "coremark.sh: $tally not built (cmake --build build --target tally)" >&2; exit 2; }
-mkdir -p "$out"
-cat > "$out/fixed_clock.c" <<'C'
-#include <time.h>
-static unsigned calls;
-clock_t coremark_fixed_clock (void) { return (calls++ & 1) ? 10 * CLOCKS_PER_SEC : 0; }
-C
 it=${ITERATIONS:-800}
 e=$out/coremark.elf
-riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -misa-spec=2.2 -O2 \
-  -I"$root/target/include" -I"$src" -I"$src/simple" \
-  -Dclock=coremark_fixed_clock -DPERFORMANCE_RUN=1 -DITERATIONS="$it" \
-  -DHAS_FLOAT=0 -DFLAGS_STR='"-O2"' \
-  --specs=picolibc.specs --oslib=semihost -DPICOLIBC_INTEGER_PRINTF_SCANF \
-  "$root/target/crt0.S" "$src"/core_*.c "$src/simple/core_portme.c" "$out/fixed_clock.c" \
-  -nostartfiles -T"$root/target/tally.ld" -o "$e"
+coremark_build "$src" "$it" "$out"
 
 set +e
 "$qemu_run" "$e" > "$out/coremark.qemu.out" 2>&1; rq=$?
@@ -57,12 +33,13 @@ if [ $rq -ne 0 ] || [ $rt -ne $rq ] || [ $r5 -ne $rq ] ||
    ! cmp -s "$out/coremark.qemu.out" "$out/coremark.tally5.out"; then
   st="MISMATCH (exit qemu $rq tally $rt tally5 $r5)"; fail=1
 fi
-n=$("$tally" run -v "$e" 2>&1 >/dev/null | sed -n 's/^tally: \([0-9,]*\) instructions.*/\1/p' | head -1)
+"$tally" run -v "$e" 2> "$out/coremark.v.err" >/dev/null || true
+n=$(tally_count "$out/coremark.v.err")
 line="coremark iterations=$it exit=$rq output=$st tally_instructions=$n"
 if [ "${CHECK_ICOUNT:-0}" = 1 ]; then
   q=$(cd "$out"; python3 "$root/tests/diff/qemu_icount.py" coremark.elf || true)
   line+=" qemu_instructions=$q"
-  [ "${n//,/}" = "$q" ] || { line+=" COUNT-MISMATCH"; fail=1; }
+  [ "$n" = "$q" ] || { line+=" COUNT-MISMATCH"; fail=1; }
 fi
 echo "$line" | tee -a "$out/check.txt"
 if [ -n "${TIMER:-}" ]; then

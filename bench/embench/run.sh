@@ -25,20 +25,11 @@
 # takes about 0.2 s of CPU time on an AMD EPYC
 # (0.1-0.4 s), calibrated from single runs.
 set -euo pipefail
-
-if [ $# -lt 1 ]; then
-  echo "usage: run.sh EMBENCH_DIR [OUT_DIR]" >&2
-  exit 2
-fi
-src=$(cd "$1" && pwd)
+. "$(dirname "$0")/common.sh"
+bench_usage run.sh "EMBENCH_DIR [OUT_DIR]" 1 $#
+bench_setup run.sh
+src=$(bench_checkout embench "$1")
 out=${2:-/tmp/tally-embench}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tally=${TALLY:-$root/build/tally}
-qemu_run=$root/scripts/qemu-run.sh
-if [ ! -d "$src/src" ] || [ ! -f "$src/support/main.c" ]; then
-  echo "run.sh: $src is not an Embench-IoT checkout (no src/, support/main.c)" >&2; exit 2
-fi
-[ -x "$tally" ] || { echo "run.sh: $tally not built (cmake --build build --target tally)" >&2; exit 2; }
 mkdir -p "$out"
 
 # program  GLOBAL_SCALE_FACTOR
@@ -50,30 +41,8 @@ declare -A gsf=(
 )
 progs=${PROGS:-$(cd "$src/src" && ls)}
 
-# Board support: nothing to set up; the triggers are empty.
-cat > "$out/boardsupport.h" <<'H'
-#define CPU_MHZ 1
-H
-cat > "$out/boardsupport.c" <<'C'
-#include "support.h"
-void initialise_board (void) {}
-void __attribute__ ((noinline)) start_trigger (void) { __asm__ volatile ("" ::: "memory"); }
-void __attribute__ ((noinline)) stop_trigger (void) { __asm__ volatile ("" ::: "memory"); }
-C
-: > "$out/config.h"
-
 build() {
-  local p=$1
-  local s=${GSF:-${gsf[$p]:-1}}
-  riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -misa-spec=2.2 -O2 \
-    -ffunction-sections -fdata-sections -Wl,--gc-sections \
-    -I"$root/target/include" -I"$out" -I"$src/support" -I"$src/src/$p" \
-    -DHAVE_BOARDSUPPORT_H -DHAVE_CONFIG_H \
-    -DWARMUP_HEAT=1 -DGLOBAL_SCALE_FACTOR="$s" \
-    --specs=picolibc.specs --oslib=semihost -DPICOLIBC_INTEGER_PRINTF_SCANF \
-    "$root/target/crt0.S" "$src/support/main.c" "$src/support/beebsc.c" \
-    "$src/support/board.c" "$src/support/chip.c" "$src/src/$p"/*.c \
-    -nostartfiles -T"$root/target/tally.ld" -lm -o "$out/$p.elf"
+  embench_build "$src" "$1" "${GSF:-${gsf[$1]:-1}}" "$out"
 }
 
 fail=0
@@ -91,12 +60,13 @@ for p in $progs; do
      ! cmp -s "$out/$p.qemu.out" "$out/$p.tally5.out"; then
     st="MISMATCH (exit qemu $rq tally $rt tally5 $r5)"; fail=1
   fi
-  n=$("$tally" run -v "$e" 2>&1 >/dev/null | sed -n 's/^tally: \([0-9,]*\) instructions.*/\1/p' | head -1)
+  "$tally" run -v "$e" 2> "$out/$p.v.err" >/dev/null || true
+  n=$(tally_count "$out/$p.v.err")
   line="$p gsf=${GSF:-${gsf[$p]:-1}} exit=$rq output=$st tally_instructions=$n"
   if [ "${CHECK_ICOUNT:-0}" = 1 ]; then
     q=$(cd "$out"; python3 "$root/tests/diff/qemu_icount.py" "$p.elf" || true)
     line+=" qemu_instructions=$q"
-    [ "${n//,/}" = "$q" ] || { line+=" COUNT-MISMATCH"; fail=1; }
+    [ "$n" = "$q" ] || { line+=" COUNT-MISMATCH"; fail=1; }
   fi
   echo "$line" | tee -a "$out/check.txt"
   if [ -n "${TIMER:-}" ]; then

@@ -1,0 +1,36 @@
+/*
+ * crt0.S - start-up code for the benchmarks' rv32emu builds.
+ *
+ * rv32emu runs user-level ELF files and offers Linux-style system calls
+ * (ecall, a7 = number) instead of semihosting, so its build of a program
+ * differs from the board's in the start-up and I/O layers only: this file
+ * and syscalls.c. Sets up gp, sp and tp, clears .bss/.tbss, calls
+ * main(0, {NULL}) (the benchmarks take no arguments) and hands its result
+ * to exit().
+ */
+        .section .text.init.enter, "ax", @progbits
+        .globl  _start
+        .type   _start, @function
+_start:
+        .option push
+        .option norelax
+        la      gp, __global_pointer$
+        .option pop
+        la      sp, __stack
+        andi    sp, sp, -16
+        la      tp, __tls_base
+        la      t0, __bss_start
+        la      t1, __bss_end
+        bgeu    t0, t1, 2f
+1:      sw      zero, 0(t0)
+        addi    t0, t0, 4
+        bltu    t0, t1, 1b
+2:      li      a0, 0
+        la      a1, 3f
+        li      a2, 0
+        call    main
+        call    exit
+        .size   _start, . - _start
+        .section .rodata
+        .balign 4
+3:      .word   0
