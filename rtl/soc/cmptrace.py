@@ -3,10 +3,10 @@
 against tally's per-cycle trace of the same program on the picorv32 model
 (tally run --core picorv32 --cycle-trace, docs/cycle-trace.md).
 
-  cmptrace.py TRACE DUMP
+  cmptrace.py [--core vexriscv] TRACE DUMP
 
 Every cycle's PC and the signals the adapter provides (the others are not
-compared) must be the same, and both must have as many cycles (the dump's
+compared; --core vexriscv: adapter_vexriscv.v's, against the vexriscv model) must be the same, and both must have as many cycles (the dump's
 cycles with a valid PC). Exit 0 identical, 1 not (the first differences are
 printed), 64 usage, 65 a malformed input."""
 import os
@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cycletrace  # noqa: E402
 
 SUPPORTED = 0x1_2C00_FF6F  # adapter_picorv32.v: the signals it provides
+SUPPORTED_VEX = 0x7_FC00_7FEF  # adapter_vexriscv.v's
 
 
 def model_cycles(path):
@@ -26,6 +27,9 @@ def model_cycles(path):
 
 
 def main(a):
+    global SUPPORTED
+    if a[:2] == ["--core", "vexriscv"]:
+        SUPPORTED, a = SUPPORTED_VEX, a[2:]
     if len(a) != 2:
         print(__doc__, file=sys.stderr)
         return 64

@@ -19,7 +19,9 @@
 // FINAL_ACK (or --linger seconds of silence, default 5). Built with
 // SOC_COMPACT 1 (build.sh's COMPACT) it is a compact stream's relay
 // instead: each frame of the module becomes a DATA_COMPACT or FINAL packet
-// (relay_frame, docs/protocol.md "Compact stream").
+// (relay_frame, docs/protocol.md "Compact stream"). Built with SOC_VEXRISCV
+// (build.sh --core vexriscv) it is the board of soc_vexriscv.v: RAM at
+// 0x40000000 and the signals of adapter_vexriscv.v (docs/rtl-soc.md, "VexRiscv").
 //
 // --dump FILE writes every cycle the adapter presents to the module as a
 // line "CYCLE PC PC_VALID SIGNALS" (the cycle in decimal, PC and signals in hex;
@@ -66,12 +68,32 @@
 #define SOC_MEM_WORDS 65536
 #endif
 
-static const uint32_t RAM_BASE = 0x80000000u;
+#ifdef SOC_VEXRISCV  // build.sh --core vexriscv: soc_vexriscv.v on the litex board's map
+#define SOC_RAM_BASE 0x40000000u
+#define SOC_CORE_NAME "vexriscv (RTL, rtl/soc)"
+#else
+#define SOC_RAM_BASE 0x80000000u
+#define SOC_CORE_NAME "picorv32 (RTL, rtl/soc)"
+#endif
+static const uint32_t RAM_BASE = SOC_RAM_BASE;
 
-// The signals the SoC's adapter provides (rtl/soc/adapter_picorv32.v), with
-// tally's names and plain nouns (src/timing/signals.h).
+// The signals the SoC's adapter provides (rtl/soc/adapter_picorv32.v,
+// adapter_vexriscv.v), with tally's names and plain nouns (src/timing/signals.h).
 struct sigdesc { unsigned id; const char *name, *noun; };
 static const sigdesc SIGNALS[] = {
+#ifdef SOC_VEXRISCV
+    {0, "cycle", "cycles"}, {1, "instret", "instructions retired"}, {2, "load", "loads"},
+    {3, "store", "stores"}, {5, "branch", "conditional branches"}, {6, "branch.taken", "taken branches"},
+    {7, "branch.mispredict", "mispredicted branches"},
+    {8, "jump", "jumps (jal and jalr)"}, {9, "call", "calls"}, {10, "ret", "returns"},
+    {11, "mul", "multiplies"}, {12, "div", "divides"}, {13, "csr", "CSR instructions"},
+    {14, "system", "system instructions"},
+    {26, "stall", "stall cycles"}, {27, "stall.icache", "instruction-fetch stall cycles"},
+    {28, "stall.load_use", "load-use stall cycles"}, {29, "stall.muldiv", "multiply/divide stall cycles"},
+    {30, "stall.dcache", "data-memory stall cycles"}, {31, "stall.write_buffer", "write-buffer stall cycles"},
+    {32, "stall.branch", "branch penalty cycles"},
+    {33, "stall.jump", "jump penalty cycles"}, {34, "stall.system", "pipeline-drain cycles"}};
+#else
     {0, "cycle", "cycles"}, {1, "instret", "instructions retired"}, {2, "load", "loads"},
     {3, "store", "stores"}, {5, "branch", "conditional branches"}, {6, "branch.taken", "taken branches"},
     {8, "jump", "jumps (jal and jalr)"}, {9, "call", "calls"}, {10, "ret", "returns"},
@@ -79,6 +101,7 @@ static const sigdesc SIGNALS[] = {
     {14, "system", "system instructions"}, {15, "compressed", "compressed instructions"},
     {26, "stall", "stall cycles"}, {27, "stall.icache", "instruction-fetch stall cycles"},
     {29, "stall.muldiv", "multiply/divide stall cycles"}, {32, "stall.branch", "branch penalty cycles"}};
+#endif
 static const sigdesc *find_signal(unsigned id) {
   for (const sigdesc &s : SIGNALS)
     if (s.id == id) return &s;
@@ -333,7 +356,7 @@ static std::vector<std::vector<uint8_t>> describe(Board &b, const std::string &p
   put16(rs, 1);
   put64(rs, b.period);
   put32(rs, 0);
-  std::string core = "picorv32 (RTL, rtl/soc)";
+  std::string core = SOC_CORE_NAME;
   put16(rs, (uint32_t)program.size());
   put16(rs, (uint32_t)core.size());
   rs.insert(rs.end(), program.begin(), program.end());
@@ -394,7 +417,7 @@ static std::vector<uint8_t> control(Board &b, const uint8_t *p, size_t len, int 
     b.stale++;
     return error(b, type, 3, seq, "stale sequence number");
   }
-  char text[160];
+  char text[400];
   auto refuse = [&](uint8_t code, const char *t) { return error(b, type, code, seq, t); };
   Vsoc *top = b.top;
   switch (type) {
@@ -433,9 +456,10 @@ static std::vector<uint8_t> control(Board &b, const uint8_t *p, size_t len, int 
     }
     if (en > 1) return refuse(5, "bad value: enabled is 0 or 1");
     if (!find_signal(sig)) {
-      snprintf(text, sizeof text, "not supported by this board: signal %u (the PicoRV32 adapter provides "
-               "cycle instret load store branch branch.taken jump call ret mul div csr system compressed "
-               "stall stall.icache stall.muldiv stall.branch)", sig);
+      std::string names;
+      for (const sigdesc &d : SIGNALS) names += std::string(names.empty() ? "" : " ") + d.name;
+      snprintf(text, sizeof text, "not supported by this board: signal %u (the adapter provides %s)", sig,
+               names.c_str());
       return refuse(7, text);
     }
     b.c_sig[i] = sig, b.c_arr[i] = arr, b.c_en[i] = en;

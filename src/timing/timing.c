@@ -302,12 +302,14 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
     uint64_t end = from + fetch_transaction(t, from, read_cycles(t, line_addr, t->model.icache.line));
     stall = flush + (end + 3 > t->dmiss_bus_end ? (uint32_t)(end + 3 - t->dmiss_bus_end) : 0);
+    t->fill_room = 0;
     charge(t, SIG_STALL_ICACHE, stall);
     return stall;
   }
   stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
           t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
+  t->fill_room = stall > floor ? stall - floor : 0;
   if (stall < floor)
     stall = floor;
   charge(t, SIG_STALL_ICACHE, stall);

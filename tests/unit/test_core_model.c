@@ -299,6 +299,28 @@ static void test_vexriscv_min(void) {
         "a bad micro_arch accepted or not listed: %s", err);
 }
 
+/* [pipeline] fence_i_late_flush: a boolean's spellings, and refill-first,
+ * as the shipped VexRiscv models set it; anything else is refused. */
+static void test_fence_i_late_flush(void) {
+  core_model p;
+  char err[512] = "";
+  CHECK(load_model(&p, "vexriscv", err, sizeof err) == 0, "%s", err);
+  CHECK(p.fence_i_late_flush == FENCE_I_REFILL_DURING, "vexriscv: %d", p.fence_i_late_flush);
+  CHECK(load_model(&p, "vexriscv-imac", err, sizeof err) == 0, "%s", err);
+  CHECK(p.fence_i_late_flush == FENCE_I_REFILL_FIRST, "vexriscv-imac: %d", p.fence_i_late_flush);
+  static const struct { const char *set; int want; } ok[] = {
+    {"pipeline.fence_i_late_flush=no", FENCE_I_FLUSH_AT_ONCE}, {"pipeline.fence_i_late_flush=1", FENCE_I_REFILL_DURING},
+    {"pipeline.fence_i_late_flush=YES", FENCE_I_REFILL_DURING},
+    {"pipeline.fence_i_late_flush=refill-first", FENCE_I_REFILL_FIRST},
+  };
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    core_model_default(&p);
+    CHECK(core_model_set(&p, ok[i].set, err, sizeof err) == 0 && p.fence_i_late_flush == ok[i].want, "%s: %d %s",
+          ok[i].set, p.fence_i_late_flush, err);
+  }
+  EXPECT_SET_ERROR("pipeline.fence_i_late_flush=refill", "refill-first");
+}
+
 /* Every key, set to a value unlike the default's. */
 static const char *const every_key[] = {
   "core.name=other", "core.description=a test model, all keys changed", "core.frequency_mhz=123.456",
@@ -805,6 +827,7 @@ int main(int argc, char **argv) {
   test_variants();
   test_picorv32();
   test_vexriscv_min();
+  test_fence_i_late_flush();
   test_set();
   test_round_trip();
   test_file_errors();

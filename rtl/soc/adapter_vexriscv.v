@@ -1,0 +1,270 @@
+// tally_vex_adapter -- what tally_statmod sees of a VexRiscv (LiteX's
+// standard VexRiscv.v; rtl/soc/soc_vexriscv.v, docs/rtl-soc.md "VexRiscv").
+//
+// From the core's write-back stage (an instruction retires when
+// writeBack_arbitration_isFiring; its PC, word and, for a load or store, its
+// address) and its two Wishbone buses only, it rebuilds cycle by cycle the
+// PC and the signals of tally's catalog as tally's `vexriscv` core model lays
+// them out (docs/statmod.md, "Which cycle of its instruction an event is
+// on"), and presents them to the module one cycle per clock (cyc_en), a few
+// instructions behind the core:
+//
+// - An instruction's cycles are the clocks after the previous retire up to
+//   and including its own (the first instruction's from the core's first
+//   clock out of reset), except the redirect bubbles: the bubbles after a
+//   jal (1), a jalr (3), a branch predicted wrongly (3: a backward one not
+//   taken, a forward one taken) or a backward one taken (1), the static
+//   prediction of cores/vexriscv.ini, follow that instruction's retire in
+//   the RTL and are its own in tally's model, so they move to it (at most
+//   all but one of the next gap).
+// - The run's last instruction is the finisher store (a store retiring
+//   with the address FINISHER): its cycles run on to the clock the core
+//   samples its ACK, inclusive; what retires after it is no part of the run.
+// - Where in its cycles a signal is high is tally's layout: first the
+//   cycles before issue (`stall` with `stall.icache` when the I-bus read
+//   the instruction's own line during them, or a wrong-path line it waits
+//   for, else `stall.load_use`), the issue cycle with the instruction's
+//   pulses, then the cycles after issue (`stall.muldiv`, up to 33, for a
+//   divide, `stall.system`, up to 2, for a CSR instruction, all of a load's
+//   extra cycles as `stall.dcache` when the D-bus read or the D-cache sent
+//   a load back during them, a store's as `stall.write_buffer` when the
+//   D-bus wrote during them), then the redirect (`stall.branch` after a branch,
+//   `stall.jump` after a jump); `instret` on the last cycle.
+//
+// The cycles themselves (how many, which PC) are the RTL's; only how the
+// bubbles of a redirect are shared between two instructions and their order
+// within an instruction follow tally's convention.
+//
+// Signals (catalog numbers of `tally signals`): 0 cycle, 1 instret, 2 load,
+// 3 store, 5 branch, 6 branch.taken, 7 branch.mispredict, 8 jump, 9 call,
+// 10 ret, 11 mul, 12 div, 13 csr, 14 system, 26 stall, 27 stall.icache,
+// 28 stall.load_use, 29 stall.muldiv, 30 stall.dcache, 31 stall.write_buffer, 32 stall.branch,
+// 33 stall.jump, 34 stall.system; every other bit is 0 (SUPPORTED below).
+//
+// After the last instruction's last cycle the adapter writes STOP (stop_we,
+// in the clock that presents that cycle) and then presents cycles with no
+// valid PC for the dispatch timer to run down. `overflow` is sticky: a
+// retire arrived with the queue full, or an instruction had more than 4095
+// cycles; cycles were lost.
+`default_nettype none
+module tally_vex_adapter #(
+    parameter integer S = 35,
+    parameter [31:0] FINISHER = 32'hF000_0000,
+    parameter integer DEPTH_LOG2 = 8
+) (
+    input  wire         clk,
+    input  wire         rst,          // the core's reset: the run starts when it is released
+    // the core
+    input  wire         wb_fire,      // writeBack_arbitration_isFiring
+    input  wire [31:0]  wb_pc,        // writeBack_PC
+    input  wire [31:0]  wb_insn,      // writeBack_INSTRUCTION
+    input  wire [31:0]  wb_addr,      // writeBack_REGFILE_WRITE_DATA: a load's or store's address
+    input  wire         i_active,     // the I-bus has a transaction (CYC)
+    input  wire [26:0]  i_line,       // ... for this 32-byte line (its address's bits 31:5)
+    input  wire         d_read,       // the D-bus has a read transaction (CYC, not WE)
+    input  wire         d_write,      // the D-bus has a write transaction (CYC and WE)
+    input  wire         d_redo,       // the D-cache sends a load back to be fetched again
+                                      // (DBusCachedPlugin_redoBranch_valid: after a miss's
+                                      // refill, or a load that met a store in the data RAM)
+    input  wire         fin_ack,      // the core samples the finisher store's ACK in this clock
+    // the module
+    input  wire         hold,
+    output wire         cyc_en,
+    output wire [31:0]  pc,
+    output wire         pc_valid,
+    output wire [S-1:0] sig,
+    output wire         stop_we,
+    output reg          done,
+    output reg          overflow
+);
+  localparam [63:0] SUPPORTED = 64'h7_FC00_7FEF;
+  localparam integer D = 1 << DEPTH_LOG2;
+
+  // ---- the gap since the last retire ---------------------------------------------
+  reg [11:0] age;        // clocks since the last retire, before this one
+  reg        g_i, g_d;   // the I-bus / a D-bus read or redo was busy in the gap (before this clock)
+  reg [26:0] g_line;     // the line the I-bus last read in the gap
+  reg        g_w;        // the D-bus wrote in the gap
+  reg        last_taken; // the finisher store has retired
+  reg        fin_seen;   // the finisher's ACK has been sampled
+
+  // ---- the instruction retired, waiting for the next one -----------------------
+  reg        p_full, p_last;
+  reg [31:0] p_pc, p_insn;
+  reg [11:0] p_own;      // its cycles up to its retire, less the redirect of the one before
+  reg        p_i, p_d, p_w;
+  reg        p_ackd;     // (the finisher store) its ACK was sampled by its retire
+
+  wire [6:0] pop_ = p_insn[6:0];
+  wire p_branch = pop_ == 7'b1100011;
+  wire p_jal = pop_ == 7'b1101111;
+  wire p_jalr = pop_ == 7'b1100111;
+  wire p_back = p_insn[31];
+  wire p_taken = p_branch && wb_pc != p_pc + 32'd4;
+  wire [1:0] p_pen = p_jal ? 2'd1 : p_jalr ? 2'd3 : !p_branch ? 2'd0 :
+                     p_taken ? (p_back ? 2'd1 : 2'd3) : (p_back ? 2'd3 : 2'd0);
+  // at most all but one of the next gap (age + 1 clocks)
+  wire [1:0] pen_eff = ({10'd0, p_pen} <= age) ? p_pen : age[1:0];
+
+  // A jalr or a mispredicted branch whose target's line misses waits for
+  // the refill the fetch stage had started for a line on the wrong path
+  // (cores/vexriscv.ini wrong_path_fill): the clocks after its retire while
+  // that refill is still on the I-bus are its own (fetch cycles before its
+  // issue) when another I-bus transaction (the target's) follows before
+  // the next retire.
+  reg        wp_run, wp_done, wp_second;
+  reg [11:0] wp_cnt;
+  wire       p_redirect = p_jalr || (p_branch && (p_taken != p_back));
+  wire [11:0] wp_move = (p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
+
+  // ---- the instruction being laid out (the clock after the next retire) --------
+  reg        l_full, l_last, l_taken, l_i, l_d, l_w;
+  reg [31:0] l_pc, l_insn;
+  reg [11:0] l_own;
+  reg [1:0]  l_pen;
+  reg [11:0] l_ack;      // (the finisher store) its cycles from its retire to its ACK
+  reg [11:0] l_wp;       // a wrong-path refill's cycles it waits for (below)
+  wire [6:0] op = l_insn[6:0];
+  wire [2:0] f3 = l_insn[14:12];
+  wire [4:0] rd = l_insn[11:7];
+  wire [4:0] rs1 = l_insn[19:15];
+  wire is_load = op == 7'b0000011;
+  wire is_store = op == 7'b0100011;
+  wire is_branch = op == 7'b1100011;
+  wire is_jal = op == 7'b1101111;
+  wire is_jalr = op == 7'b1100111;
+  wire is_muldiv = op == 7'b0110011 && l_insn[31:25] == 7'b0000001;
+  wire is_mul = is_muldiv && !f3[2];
+  wire is_div = is_muldiv && f3[2];
+  wire is_csr = op == 7'b1110011 && f3 != 3'b000;
+  wire is_system = (op == 7'b1110011 && f3 == 3'b000) || op == 7'b0001111;
+  wire is_call = (is_jal || is_jalr) && (rd == 5'd1 || rd == 5'd5);
+  wire is_ret = is_jalr && rd == 5'd0 && (rs1 == 5'd1 || rs1 == 5'd5) && l_insn[31:20] == 12'd0;
+  wire mispredict = is_branch && (l_taken != l_insn[31]);
+  wire [11:0] extra = l_own - 12'd1;
+  wire [11:0] post = is_div ? (extra < 12'd33 ? extra : 12'd33) :
+                     is_csr ? (extra < 12'd2 ? extra : 12'd2) :
+                     (is_load && l_d) ? extra : l_last ? l_ack : (is_store && l_w) ? extra : 12'd0;
+  // muldiv, dcache, system, write_buffer
+  wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : (is_store && !l_last) ? 2'd3 : 2'd1;
+  wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
+  wire [11:0] pulses = {is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
+                        is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)
+
+  // ---- the queue of laid-out instructions ---------------------------------------
+  // {last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
+  localparam integer EW = 1 + 1 + 1 + 2 + 12 + 12 + 12 + 12 + 32;
+  reg [EW-1:0] qm[0:D-1];
+  reg [EW-1:0] head;
+  reg [DEPTH_LOG2:0] wr, rd_;
+  wire q_empty = wr == rd_;
+  wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
+  wire        h_last = head[84];
+  wire        h_penj = head[83];
+  wire        h_pref = head[82];
+  wire [1:0]  h_postk = head[81:80];
+  wire [11:0] h_pul = head[79:68];
+  wire [11:0] h_a = head[67:56], h_b = head[55:44], h_t = head[43:32];
+  wire [EW-1:0] din = {l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
+                       l_own + {10'd0, l_pen}, l_pc};
+
+  // ---- the feeder: one observed cycle per clock -------------------------------
+  reg [11:0] j;
+  reg        rundown;
+  wire have = !q_empty && !done;
+  assign cyc_en = (have || rundown) && !hold;
+  assign pc_valid = have;
+  assign pc = head[31:0];
+  wire head_end = j == h_t - 12'd1;
+  wire [63:0] st = 64'd1 << 26;
+  wire [63:0] s_all =
+      64'd1 |
+      (head_end ? 64'd2 : 64'd0) |
+      (j < h_a ? st | (h_pref ? 64'd1 << 27 : 64'd1 << 28) : 64'd0) |
+      (j == h_a ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} : 64'd0) |
+      (j > h_a && j < h_b ? st | (h_postk == 2'd0 ? 64'd1 << 29 : h_postk == 2'd1 ? 64'd1 << 30 :
+                                             h_postk == 2'd2 ? 64'd1 << 34 : 64'd1 << 31)
+                          : 64'd0) |
+      (j >= h_b ? st | (h_penj ? 64'd1 << 33 : 64'd1 << 32) : 64'd0);
+  wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
+  assign sig = s_masked[S-1:0];
+  assign stop_we = have && !hold && head_end && h_last;
+  wire pop = have && !hold && head_end;
+  wire push = l_full && !q_full;
+  wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
+  always @(posedge clk) begin
+    if (push) qm[wr[DEPTH_LOG2-1:0]] <= din;
+    head <= (push && wr[DEPTH_LOG2-1:0] == rd_next[DEPTH_LOG2-1:0]) ? din : qm[rd_next[DEPTH_LOG2-1:0]];
+  end
+
+  wire report = wb_fire && !last_taken;
+  wire r_fin = wb_insn[6:0] == 7'b0100011 && wb_addr == FINISHER;
+  // the finisher store is laid out in the clock its ACK is sampled (or, the
+  // ACK sampled before it retired, in the clock after it retires)
+  wire lay_last = p_full && p_last && (fin_ack || p_ackd);
+  always @(posedge clk) begin
+    if (rst) begin
+      age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0;
+      wp_run <= 1'b0; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
+      p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 12'd0; rundown <= 1'b0;
+      done <= 1'b0; overflow <= 1'b0;
+    end else begin
+      if (fin_ack) fin_seen <= 1'b1;
+      if (report) begin
+        wp_run <= i_active; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
+      end else if (wp_run) begin
+        if (i_active) wp_cnt <= wp_cnt + 12'd1;
+        else begin wp_run <= 1'b0; wp_done <= 1'b1; end
+      end else if (wp_done && i_active) wp_second <= 1'b1;
+      if (report) begin
+        age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; g_w <= 1'b0;
+        if (age == 12'd4095) overflow <= 1'b1;
+      end else begin
+        age <= age == 12'd4095 ? age : age + 12'd1;
+        if (i_active) begin g_i <= 1'b1; g_line <= i_line; end
+        g_d <= g_d || d_read || d_redo;
+        g_w <= g_w || d_write;
+      end
+
+      // the waiting instruction is laid out once the next one retires (or
+      // it is the finisher store and its ACK came)
+      l_full <= p_full && ((report && !p_last) || lay_last);
+      if (p_full && report && !p_last) begin
+        l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
+        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w;
+        p_full <= 1'b0;
+      end
+      if (lay_last) begin
+        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
+        // its cycles run on to the ACK
+        l_own <= p_own + (p_ackd ? 12'd0 : age + 12'd1);
+        l_ack <= p_ackd ? 12'd0 : age + 12'd1;
+        p_full <= 1'b0;
+      end
+      if (l_full) begin
+        if (q_full) overflow <= 1'b1;
+        else wr <= wr + 1'b1;
+      end
+      if (report) begin
+        p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn;
+        p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
+        // its fetch waited when its own line was read in the gap (a refill
+        // for a line ahead of it, while it waits for a result, is not its wait)
+        p_i <= (i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]);
+        p_d <= g_d || d_read || d_redo;
+        p_w <= g_w || d_write;
+        p_last <= r_fin;
+        p_ackd <= fin_seen || fin_ack;
+        if (r_fin) last_taken <= 1'b1;
+      end
+
+      if (have && !hold) begin
+        if (head_end) begin
+          j <= 12'd0; rd_ <= rd_ + 1'b1;
+          if (h_last) begin done <= 1'b1; rundown <= 1'b1; end
+        end else j <= j + 12'd1;
+      end
+    end
+  end
+endmodule
+`default_nettype wire
