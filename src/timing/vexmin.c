@@ -76,6 +76,7 @@ void timing_vexmin_init(timing *t) {
       f |= VEXMIN_GENERAL;
     t->vm.kf[k] = (uint16_t)f;
   }
+  t->vm.seq_pc = 1; /* the first instruction is fetched after reset */
 }
 
 int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
@@ -85,7 +86,7 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
     v->started = 1;
     for (int i = 0; i < 33; i++)
       v->ready[i] = 0;
-    v->e = v->eend = v->m = v->mend = v->w = v->dv = -16;
+    v->e = v->m = v->mend = v->w = v->dv = -16;
     v->dnext = 0;
     return 3; /* the first beat after reset */
   }
@@ -116,7 +117,7 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
                         uint32_t shamt, uint32_t addr, bool wrong_held) {
   timing_vexmin *v = &t->vm;
   int64_t w = vexmin_wait(t, pc), c;
-  if (v->seq && pc == v->next_pc) {
+  if (pc == v->seq_pc) {
     c = vexmin_max(v->c + w + 2, v->dv + 1);
   } else {
     int64_t held;

@@ -25,18 +25,18 @@ struct timing;
 typedef struct timing_vexmin {
   int64_t c;           /* the row the last fetch beat went out in */
   int64_t dv;          /* ... the last instruction was valid in decode in */
-  int64_t e, eend;     /* ... it entered execute in, its last row there */
+  int64_t e;           /* ... it entered execute in (its last row there: m - 1) */
   int64_t m, mend;     /* ... it entered memory in, its last row there */
   int64_t w;           /* ... it was written back in (it retired at the end) */
   int64_t dnext;       /* the first row the data bus takes a new request in */
   int64_t dack;        /* the row the last data access was acknowledged in */
   int64_t ready[33];   /* the first row each register can be read in execute */
   uint32_t next_pc;    /* the last instruction's successor in sequence */
+  uint32_t seq_pc;     /* ... when it did not jump (the instruction there is fetched in
+                          sequence), else 1 (no instruction's address; also before the first) */
   uint8_t jumped;      /* the last instruction was a jump (its target is a redirect) */
   uint8_t trap;        /* the last instruction traps or returns from one (vexmin.c) */
   uint8_t started;
-  uint8_t seq;         /* started, and the last instruction neither jumped nor trapped: the
-                          next one at next_pc is fetched in sequence (vexmin_step.h) */
   uint16_t kf[256];    /* each kind's VEXMIN_* facts (timing_vexmin_init) */
 } timing_vexmin;
 

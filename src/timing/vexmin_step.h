@@ -28,11 +28,11 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
                                int64_t late, uint32_t shamt, int64_t dw, bool illegal, uint8_t trap) {
   timing_vexmin *v = &t->vm;
   int64_t ack = c + 1 + w, dv = vexmin_max(ack, v->e);
-  if (v->eend > v->e && ack > v->e && ack <= v->eend) /* held in execute */
-    dv = v->eend + 1;
+  if (v->m - 1 > v->e && ack > v->e && ack <= v->m - 1) /* held in execute */
+    dv = v->m;
   if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
     dv = v->mend + 1;
-  int64_t e = vexmin_max(dv + 1, v->eend + 1);
+  int64_t e = vexmin_max(dv + 1, v->m);
   if (illegal) /* its trap moves on in its place (vexmin.c) */
     e = vexmin_max(vexmin_max(e, dv + 1 + (late > dv + 1)), v->w) + 3;
   else
@@ -58,12 +58,11 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
   v->c = c;
   v->dv = dv;
   v->e = e;
-  v->eend = m - 1;
   v->m = m;
   v->mend = mend;
   v->w = wb;
   v->jumped = (f & VEXMIN_JUMP) != 0;
-  v->seq = !v->jumped;
+  v->seq_pc = v->jumped ? 1 : pc + 4;
   v->trap = trap;
   v->next_pc = pc + 4;
   /* the cycle signal counted what the engine charged since: this replaces it */
