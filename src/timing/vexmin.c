@@ -49,33 +49,6 @@
 enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN };
 
 void timing_vexmin_init(timing *t) {
-  for (int k = 0; k < K_COUNT; k++) {
-    const isa_info *in = &isa_infos[k];
-    uint32_t f = 0;
-    switch ((isa_fmt)in->fmt) { /* as timing_reads */
-    case FMT_R: case FMT_B: case FMT_STORE: case FMT_AMO:
-      f = VEXMIN_RS1 | VEXMIN_RS2; break;
-    case FMT_I: case FMT_SHIFT: case FMT_LOAD: case FMT_JALR: case FMT_CSR: case FMT_LR:
-      f = VEXMIN_RS1; break;
-    default:
-      break;
-    }
-    if (in->cls == CLASS_LOAD)
-      f |= VEXMIN_MEM | VEXMIN_LOAD;
-    if (in->cls == CLASS_STORE)
-      f |= VEXMIN_MEM;
-    if (in->cls == CLASS_CSR)
-      f |= VEXMIN_CSR;
-    if (in->cls == CLASS_JUMP)
-      f |= VEXMIN_JUMP;
-    if (k == K_SLLI || k == K_SRLI || k == K_SRAI)
-      f |= VEXMIN_SHIFT_IMM;
-    if (k == K_SLL || k == K_SRL || k == K_SRA)
-      f |= VEXMIN_SHIFT_REG;
-    if (k == K_ILLEGAL || k == K_NOP || k == K_ECALL || k == K_EBREAK || k == K_MRET)
-      f |= VEXMIN_GENERAL;
-    t->vm.kf[k] = (uint16_t)f;
-  }
   t->vm.seq_pc = 1; /* the first instruction is fetched after reset */
 }
 
@@ -131,7 +104,7 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
     reads &= reads - 1;
     late = vexmin_max(late, v->ready[reg]);
   }
-  uint32_t f = v->kf[kind];
+  uint32_t f = vexmin_facts[kind];
   int64_t dw = f & VEXMIN_MEM ? vexmin_wait(t, addr) : 0;
   uint8_t trap = kind == K_ECALL || kind == K_EBREAK ? TRAP_EXECUTE
                  : kind == K_ILLEGAL                 ? TRAP_DECODE

@@ -37,10 +37,9 @@ typedef struct timing_vexmin {
   uint8_t jumped;      /* the last instruction was a jump (its target is a redirect) */
   uint8_t trap;        /* the last instruction traps or returns from one (vexmin.c) */
   uint8_t started;
-  uint16_t kf[256];    /* each kind's VEXMIN_* facts (timing_vexmin_init) */
 } timing_vexmin;
 
-/* What an instruction kind is to the model (timing_vexmin.kf): the
+/* What an instruction kind is to the model (vexmin_step.h's vexmin_facts): the
  * registers its encoding's rs1 and rs2 fields name that it reads, the
  * stage rows it holds (a load or store, a shift, a CSR instruction), and
  * whether it takes the general step (timing_vexmin_step: a trap, mret, an
@@ -51,7 +50,7 @@ enum {
   VEXMIN_GENERAL = 256
 };
 
-/* Fills t->vm.kf (timing_new, for micro_arch vexriscv-min). */
+/* Sets the state before the first instruction (timing_new, for micro_arch vexriscv-min). */
 void timing_vexmin_init(struct timing *t);
 
 /* The instruction at pc (kind, rd as decoded; reads: the registers it

@@ -8,7 +8,31 @@
 #ifndef TALLY_TIMING_VEXMIN_STEP_H
 #define TALLY_TIMING_VEXMIN_STEP_H
 
+#include "../core/isa.h"
 #include "timing.h"
+
+/* Each kind's VEXMIN_* facts (vexmin.h), constants: where the kind is
+ * known when the code is compiled (each op's own code in the execution
+ * loop) the step keeps only what that kind needs. */
+#define VEXMIN_FACTS(k, fmt, cls)                                                                      \
+  ((fmt == FMT_R || fmt == FMT_B || fmt == FMT_STORE || fmt == FMT_AMO   ? VEXMIN_RS1 | VEXMIN_RS2     \
+    : fmt == FMT_I || fmt == FMT_SHIFT || fmt == FMT_LOAD || fmt == FMT_JALR || fmt == FMT_CSR ||       \
+            fmt == FMT_LR                                                 ? VEXMIN_RS1                  \
+                                                                          : 0) |                        \
+   (cls == CLASS_LOAD ? VEXMIN_MEM | VEXMIN_LOAD : cls == CLASS_STORE ? VEXMIN_MEM : 0) |              \
+   (cls == CLASS_CSR ? VEXMIN_CSR : 0) | (cls == CLASS_JUMP ? VEXMIN_JUMP : 0) |                        \
+   (k == K_SLLI || k == K_SRLI || k == K_SRAI ? VEXMIN_SHIFT_IMM : 0) |                                 \
+   (k == K_SLL || k == K_SRL || k == K_SRA ? VEXMIN_SHIFT_REG : 0) |                                    \
+   (k == K_ILLEGAL || k == K_NOP || k == K_ECALL || k == K_EBREAK || k == K_MRET ? VEXMIN_GENERAL : 0))
+#define VEXMIN_FACTS_ROW(name, mnem, match, mask, fmt, cls, flags) [K_##name] = VEXMIN_FACTS(K_##name, fmt, cls),
+static const uint16_t vexmin_facts[K_COUNT] = {
+  RV_INSN_LIST(VEXMIN_FACTS_ROW)
+  /* the pseudo-ops as isa_infos has them */
+  [K_ILLEGAL] = VEXMIN_FACTS(K_ILLEGAL, FMT_NONE, CLASS_PSEUDO),
+  [K_SEMIHOST] = VEXMIN_FACTS(K_SEMIHOST, FMT_NONE, CLASS_SYSTEM),
+  [K_NOP] = VEXMIN_FACTS(K_NOP, FMT_NONE, CLASS_ALU),
+};
+#undef VEXMIN_FACTS_ROW
 
 static inline int64_t vexmin_max(int64_t a, int64_t b) { return a > b ? a : b; }
 
