@@ -6,14 +6,19 @@
                                  in the default build and each small build
                                  (TOTALS, SNAP, ARR_RAM, COMPACT, counter width R),
                                  the table of docs/rtl-area.md
-  area.py sweep OUTDIR [DOCS [FAMILIES [KS [R]]]]  the Statistics Module paper's Fig. 3: from 2 of
+  area.py sweep OUTDIR [DOCS [FAMILIES [KS [R [BUILDS]]]]]  the Statistics Module paper's Fig. 3: from 2 of
                                  each, S, P and n raised one at a time (KS, default
                                  2,4,8,16), the naive design (k signals, k ARRs, k^2
                                  counters) beside it, and the SnoopP-equivalent size
                                  (when KS holds 4), on iCE40 and Xilinx 7-series,
-                                 R-bit counters (default 32); writes DOCS/rtl-area.csv,
+                                 R-bit counters (default 32), in each of BUILDS
+                                 (default: default; also compact, compact-small:
+                                 BUILDS below; the naive design with the default build);
+                                 writes DOCS/rtl-area.csv,
                                  DOCS/rtl-area-table.md and DOCS/images/rtl-area.png
-                                 (hours; bench/experiments.py --area --small runs
+                                 (the plot: the default build), keeping the rows of
+                                 DOCS/rtl-area.csv of other families or builds than
+                                 this sweep's (hours; bench/experiments.py --area --small runs
                                  KS 2,4 and R 8 on iCE40 in minutes)
 Exit 0 done, 1 a check failed, 64 usage, 70 yosys failed."""
 import csv
@@ -85,30 +90,52 @@ def check(outdir):
     return 0
 
 
-def sweep(outdir, docs, families, ks=(2, 4, 8, 16), r=R_SWEEP):
+# the builds a sweep can take (TOTALS, SNAP, ARR_RAM, COMPACT: docs/rtl-area.md "Small builds")
+BUILDS = {"default": (1, 1, 0, 0),
+          "compact": (0, 1, 0, 1),        # compact frames (no run totals: the relay's FINAL has none)
+          "compact-small": (0, 0, 1, 1)}  # and no snapshot, the ARRs in a RAM: the smallest build
+
+
+def sweep(outdir, docs, families, ks=(2, 4, 8, 16), r=R_SWEEP, builds=("default",)):
     """Smallest sizes first, each result written at once (a long sweep
     stopped early leaves the sizes it finished in the table and plot)."""
     rows, done = [], {}
     os.makedirs(os.path.join(docs, "images"), exist_ok=True)
+    kept = []  # an earlier sweep's rows of other families or builds
+    try:
+        with open(os.path.join(docs, "rtl-area.csv"), newline="") as f:
+            for row in csv.DictReader(f):
+                row.setdefault("build", "default")
+                row["build"] = row["build"] or "default"
+                for key in ("S", "P", "N", "R", "k", "luts", "ffs"):
+                    row[key] = int(row[key])
+                if row["family"] not in families or row["build"] not in builds:
+                    kept.append(row)
+    except FileNotFoundError:
+        pass
 
-    def add(series, design, S, P, N, R, k):
+    def add(series, design, S, P, N, R, k, build):
         for fam in families:
-            key = (design, fam, S, P, N, R)
+            key = (design, fam, S, P, N, R, build)
             if key not in done:
-                done[key] = synth(outdir, design, fam, S, P, N, R)[:2]
+                done[key] = synth(outdir, design, fam, S, P, N, R, *BUILDS[build])[:2]
             luts, ffs = done[key]
-            rows.append(dict(series=series, design=design, family=fam, S=S, P=P, N=N, R=R, k=k, luts=luts, ffs=ffs))
-            print(f"area: {series:8s} {fam:6s} S={S:2d} P={P:2d} n={N:2d} R={R}: {luts:6d} LUTs {ffs:6d} FFs", flush=True)
-            write(rows, docs)
+            rows.append(dict(series=series, design=design, family=fam, S=S, P=P, N=N, R=R, k=k, luts=luts, ffs=ffs,
+                             build=build))
+            print(f"area: {series:8s} {fam:6s} {build:13s} S={S:2d} P={P:2d} n={N:2d} R={R}: {luts:6d} LUTs "
+                  f"{ffs:6d} FFs", flush=True)
+            write(kept + rows, docs)
 
     for k in ks:
-        add("signals", "statmod", k, 2, 2, r, k)
-        add("arrs", "statmod", 2, k, 2, r, k)
-        add("counters", "statmod", 2, 2, k, r, k)
-        add("naive", "naive", k, k, k * k, r, k)
-        if k == 4:
-            # SnoopP: 16 code regions counting cycles, 64-bit counters
-            add("snoopp", "statmod", 1, 16, 16, 64, 16)
+        for b in builds:
+            add("signals", "statmod", k, 2, 2, r, k, b)
+            add("arrs", "statmod", 2, k, 2, r, k, b)
+            add("counters", "statmod", 2, 2, k, r, k, b)
+            if k == 4:
+                # SnoopP: 16 code regions counting cycles, 64-bit counters
+                add("snoopp", "statmod", 1, 16, 16, 64, 16, b)
+        if "default" in builds:
+            add("naive", "naive", k, k, k * k, r, k, "default")
     return 0
 
 
@@ -143,15 +170,21 @@ def small(outdir, families):
 
 
 def write(rows, docs):
+    fams, bs = list(FAMILIES), list(BUILDS)
+    rows = sorted(rows, key=lambda r: (fams.index(r["family"]), bs.index(r["build"])))  # stable: sizes in order
     with open(os.path.join(docs, "rtl-area.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=["series", "design", "family", "S", "P", "N", "R", "k", "luts", "ffs",
+                                          "build"])
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(docs, "rtl-area-table.md"), "w") as f:
-        f.write("| series | family | S | P | n | R | LUTs | flip-flops |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
+        f.write("| series | family | build (TOTALS SNAP ARR_RAM COMPACT) | S | P | n | R | LUTs | flip-flops |\n"
+                "|---|---|---|--:|--:|--:|--:|--:|--:|\n")
         for r in rows:
-            f.write(f"| {r['series']} | {r['family']} | {r['S']} | {r['P']} | {r['N']} | {r['R']} | {r['luts']} | {r['ffs']} |\n")
-    plot(rows, os.path.join(docs, "images", "rtl-area.png"))
+            b = "" if r["design"] == "naive" else f"{r['build']} ({' '.join(map(str, BUILDS[r['build']]))})"
+            f.write(f"| {r['series']} | {r['family']} | {b} | {r['S']} | {r['P']} | {r['N']} | {r['R']} | "
+                    f"{r['luts']} | {r['ffs']} |\n")
+    plot([r for r in rows if r["build"] == "default"], os.path.join(docs, "images", "rtl-area.png"))
 
 
 def plot(rows, path):
@@ -195,7 +228,7 @@ def main(a):
             print(f"area: families are {', '.join(FAMILIES)}", file=sys.stderr)
             return 64
         return small(a[1], fams)
-    if 2 <= len(a) <= 6 and a[0] == "sweep":
+    if 2 <= len(a) <= 7 and a[0] == "sweep":
         fams = a[3].split(",") if len(a) >= 4 else list(FAMILIES)
         if any(f not in FAMILIES for f in fams):
             print(f"area: families are {', '.join(FAMILIES)}", file=sys.stderr)
@@ -208,7 +241,11 @@ def main(a):
         if not ks or any(k < 1 or k > 64 for k in ks) or not 1 <= r <= 64:
             print("area: KS is a list of sizes 1..64 (e.g. 2,4), R a counter width 1..64", file=sys.stderr)
             return 64
-        return sweep(a[1], a[2] if len(a) >= 3 else os.path.join(HERE, "..", "docs"), fams, ks, r)
+        builds = a[6].split(",") if len(a) >= 7 else ["default"]
+        if any(b not in BUILDS for b in builds):
+            print(f"area: builds are {', '.join(BUILDS)}", file=sys.stderr)
+            return 64
+        return sweep(a[1], a[2] if len(a) >= 3 else os.path.join(HERE, "..", "docs"), fams, ks, r, builds)
     print(__doc__, file=sys.stderr)
     return 64
 

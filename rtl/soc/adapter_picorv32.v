@@ -42,9 +42,26 @@
 //   a MULH (72 cycles) the next two dozen instructions are reported before
 //   its last cycle is presented.
 //
+// - The core is held while the queue is half full or more (busy): the SoC
+//   withholds mem_ready from the core's next load or store (held), where
+//   PicoRV32 does nothing but wait for the transfer, so that each held
+//   clock delays everything after it by exactly one clock and changes
+//   nothing else. Held clocks are not the core's cycles: the count of an
+//   instruction's cycles stops while the core is held, and the cycles
+//   presented to the module are those of the core run at zero wait states
+//   (tally's `picorv32` model). This is what lets a module that holds its
+//   input (`hold`: SNAP = 0 while a DATA packet goes out, ARR_RAM = 1 while
+//   the bounds are scanned) sit beside a core that cannot be paused
+//   anywhere: the queue takes the cycles the module is not ready for, the
+//   core waits once it is half full. Not paused: PicoRV32's own cycle
+//   counter (rdcycle), which counts the held clocks too; and a program that
+//   runs more instructions than half the queue without a load or store while
+//   the module holds overflows it (`overflow`).
+//
 // The cycles themselves (how many, which PC) are the RTL's; only their
 // order within an instruction follows tally's convention. Zero wait states
-// only (the SoC's memory answers in the cycle of the request).
+// only (the SoC's memory answers in the cycle of the request, but for the
+// clocks the adapter holds the core).
 //
 // Signals (catalog numbers of `tally signals`): 0 cycle, 1 instret, 2 load,
 // 3 store, 5 branch, 6 branch.taken, 8 jump, 9 call, 10 ret, 11 mul, 12 div,
@@ -52,11 +69,11 @@
 // 29 stall.muldiv, 32 stall.branch; every other bit is 0 (SUPPORTED below).
 //
 // After the last instruction's last cycle the adapter writes STOP (stop_we,
-// in the clock that presents that cycle, so STOP applies after it, as
-// docs/rtl.md says) and then presents cycles with no valid PC for the
-// dispatch timer to run down. `overflow` is sticky: a report arrived with
-// the queue full (the module held the cycles back longer than the queue
-// covers: a period shorter than a DATA packet), and cycles were lost.
+// a register: in the clock after that cycle, which presents no cycle, so
+// STOP applies after it, as docs/rtl.md says) and then presents cycles with
+// no valid PC for the dispatch timer to run down. `overflow` is sticky: a
+// report arrived with the queue full (the module held the cycles back
+// longer than the queue covers), and cycles were lost.
 `default_nettype none
 module tally_pico_adapter #(
     parameter integer S = 33,
@@ -70,13 +87,15 @@ module tally_pico_adapter #(
     input  wire [31:0]  rvfi_insn,
     input  wire [31:0]  rvfi_pc_rdata,
     input  wire         finish,       // the finisher store's transfer is this clock
+    input  wire         held,         // the core waits for busy this clock (not one of its cycles)
+    output reg          busy,         // hold the core (its next load or store): the queue is half full
     // the module
     input  wire         hold,
     output wire         cyc_en,
     output wire [31:0]  pc,
     output wire         pc_valid,
     output wire [S-1:0] sig,
-    output wire         stop_we,
+    output reg          stop_we,
     output reg          done,         // the last cycle has been presented
     output reg          overflow
 );
@@ -191,6 +210,7 @@ module tally_pico_adapter #(
   reg [DEPTH_LOG2:0] wr, rd_;
   wire q_empty = wr == rd_;
   wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
+  wire [DEPTH_LOG2:0] q_used = wr - rd_;  // (9 bits: the pointers wrap)
   wire        h_last = head[74];
   wire [1:0]  h_post = head[73:72];
   wire [15:0] h_pul = head[71:56];
@@ -213,7 +233,6 @@ module tally_pico_adapter #(
                  : 64'd0);
   wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
-  assign stop_we = have && !hold && head_end && h_last;
   wire pop = have && !hold && head_end;
   wire push = l_full && !q_full;
   wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
@@ -235,11 +254,13 @@ module tally_pico_adapter #(
     if (rst) begin
       started <= 1'b0; first_seen <= 1'b0; age <= 9'd0; fin_seen <= 1'b0; fin_t <= 9'd0;
       last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
-      done <= 1'b0; overflow <= 1'b0;
+      stop_we <= 1'b0;
+      done <= 1'b0; overflow <= 1'b0; busy <= 1'b0;
     end else begin
+      busy <= q_used >= D / 2;
       // the core's cycle count: the first launch is the clock after the first word
       if (!started && first_seen) begin started <= 1'b1; age <= 9'd0; end
-      else if (started) age <= report ? 9'd1 : age == 9'd511 ? age : age + 9'd1;
+      else if (started) age <= report ? 9'd1 : (held || age == 9'd511) ? age : age + 9'd1;
       if (first_fetch && !first_seen) first_seen <= 1'b1;
       if (finish && started && !fin_seen) begin
         fin_seen <= 1'b1;
@@ -268,11 +289,15 @@ module tally_pico_adapter #(
         if (r_last) last_taken <= 1'b1;
       end
 
+      // STOP in the clock after the last cycle, which presents none (a
+      // register, off the path from the module's hold); then the rundown
+      stop_we <= have && !hold && head_end && h_last;
+      if (stop_we) rundown <= 1'b1;
       // present the head's cycles
       if (have && !hold) begin
         if (head_end) begin
           j <= 8'd0; rd_ <= rd_ + 1'b1;
-          if (h_last) begin done <= 1'b1; rundown <= 1'b1; end
+          if (h_last) done <= 1'b1;
         end else j <= j + 8'd1;
       end
     end

@@ -188,11 +188,12 @@ def main(a):
         print(r.stdout.strip() + r.stderr.strip())
         if r.returncode != 0:
             ok = False
+    mh = re.search(r" held (\d+)", berr)  # the clocks the adapter held the core (not its cycles)
     if ok:
         print(f"check: {os.path.basename(program)}: {len(mdata)} DATA packets and FINAL identical, "
               f"{cycles} cycles, period {interval}, {len(specs)} counters "
               f"({', '.join(specs)}); run {mrun['status']} in both "
-              f"(model {t_model:.1f} s, RTL {t_rtl:.1f} s)")
+              f"(model {t_model:.1f} s, RTL {t_rtl:.1f} s{f', the core held {mh.group(1)} clocks' if mh else ''})")
     return 0 if ok else 1
 
 

@@ -6,10 +6,13 @@ then nextpnr-ice40 (package ct256, I/O placed by nextpnr, target 12 MHz with
   fit.py PICORV32_DIR OUTDIR [SEEDS [DESIGNS]]
 
 Designs: PicoRV32 alone (rtl/soc/core_only.v, its memory interface on pins),
-the SoC without the module (STATMOD = 0: core, 8 KiB of RAM, UART), and the
-SoC with the adapter and the module at the size below. SEEDS: placer seeds,
+the SoC without the module (STATMOD = 0: core, 8 KiB of RAM, UART), the
+SoC with the adapter and the module at the size below (soc), and the compact
+SoC (soc-compact: the module in SnoopP's configuration, 1 signal, 16 ARRs in
+a RAM, 16 counters of 16 bits, no totals, no snapshot, compact frames; the
+core held while a frame goes out). SEEDS: placer seeds,
 comma-separated (default 1,2,3); DESIGNS: some of picorv32,
-soc-without-module,soc (default all). Results already in OUTDIR are reused.
+soc-without-module,soc,soc-compact (default all). Results already in OUTDIR are reused.
 Prints a Markdown table: LUTs, flip-flops
 (yosys' SB_LUT4 and SB_DFF* cells), block RAMs, logic cells (nextpnr) and
 Fmax min/median/max over the seeds.
@@ -27,16 +30,21 @@ MEM = 2048  # words: 8 KiB, 16 of the HX8K's 32 block RAMs
 # the module's size in the SoC: S = 33 (the adapter's signals; the others are
 # constant 0), 2 ARRs, 4 counters of 32 bits, no run totals (TOTALS = 0)
 MODULE = dict(S=33, P=2, N=4, R=32, TOTALS=0, SNAP=1)
+# SnoopP's configuration (16 code ranges, 16 cycle counters, 1 signal) in the
+# smallest build: docs/rtl-area.md "Small builds"
+COMPACT = dict(S=1, P=16, N=16, R=16, TOTALS=0, SNAP=0, ARR_RAM=1, COMPACT=1)
 
 
 def designs(rtl):
     soc = [os.path.join(HERE, "soc.v"), os.path.join(HERE, "adapter_picorv32.v"),
            os.path.join(HERE, "..", "statmod.v"), os.path.join(rtl, "picorv32.v")]
     mod = " ".join(f"-set {k} {v}" for k, v in MODULE.items())
+    small = " ".join(f"-set {k} {v}" for k, v in COMPACT.items())
     return [
         ("picorv32", "", [os.path.join(rtl, "picorv32.v"), os.path.join(HERE, "core_only.v")], "tally_pico_core", ""),
         ("soc-without-module", "", soc, "tally_soc", f"-set STATMOD 0 -set MEM_WORDS {MEM}"),
         ("soc", "-DRISCV_FORMAL", soc, "tally_soc", f"-set STATMOD 1 -set MEM_WORDS {MEM} {mod}"),
+        ("soc-compact", "-DRISCV_FORMAL", soc, "tally_soc", f"-set STATMOD 1 -set MEM_WORDS {MEM} {small}"),
     ]
 
 

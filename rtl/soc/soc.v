@@ -37,6 +37,7 @@
 // Status at 0x0F00 (read): bit 0 finished, bit 1 the adapter presented the
 // run's last cycle, bit 2 adapter overflow (cycles lost), bit 3 bad access,
 // bit 4 uart_lost, bit 5 trap, bit 6 the core runs; bits 31:16 the exit status.
+// At 0x0F04 (read, simulation only): the clocks the adapter held the core.
 `default_nettype none
 module tally_soc #(
     parameter integer MEM_WORDS = 65536,
@@ -60,6 +61,7 @@ module tally_soc #(
     parameter integer R = 32,
     parameter integer TOTALS = 1,
     parameter integer SNAP = 1,
+    parameter integer ARR_RAM = 0,  // the ARRs in a RAM scanned while the core is held
     parameter integer COMPACT = 0   // compact frames (docs/protocol.md): the testbench relays them
 ) (
     input  wire        clk,
@@ -94,7 +96,11 @@ module tally_soc #(
   wire mem_la_read, mem_la_write;
   wire [31:0] mem_la_addr, mem_la_wdata;
   wire [3:0] mem_la_wstrb;
-  wire mem_ready = mem_valid;  // zero wait states
+  // zero wait states, but for the clocks the adapter holds the core: its
+  // loads and stores wait while the adapter is busy (tally_pico_adapter)
+  wire core_busy;
+  wire core_held = mem_valid && !mem_instr && core_busy;
+  wire mem_ready = mem_valid && !core_held;
   wire rvfi_valid;
   wire [31:0] rvfi_insn, rvfi_pc_rdata;
 
@@ -219,17 +225,27 @@ module tally_soc #(
       .clk(clk), .rst(!core_resetn),
       .first_fetch(xfer && mem_instr), .rvfi_valid(rvfi_valid), .rvfi_insn(rvfi_insn),
       .rvfi_pc_rdata(rvfi_pc_rdata), .finish(xfer && mem_addr == FINISHER && mem_wstrb != 0),
+      .held(core_held), .busy(core_busy),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));
-    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .COMPACT(COMPACT)) sm (
+    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .ARR_RAM(ARR_RAM),
+                    .COMPACT(COMPACT)) sm (
       .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .hold(hold),
       .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
       .reg_rdata(sm_rdata),
       .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
+`ifndef SYNTHESIS
+    reg [31:0] held_clocks;
+    always @(posedge clk)
+      if (rst) held_clocks <= 32'd0;
+      else if (core_held) held_clocks <= held_clocks + 32'd1;
+    assign reg_rdata = reg_addr == 16'h0F00 ? status : reg_addr == 16'h0F04 ? held_clocks : sm_rdata;
+`else
     assign reg_rdata = reg_addr == 16'h0F00 ? status : sm_rdata;
+`endif
   end else begin : g_nosm
     assign out_valid = 1'b0; assign out_data = 8'd0; assign out_last = 1'b0;
-    assign ad_done = 1'b0; assign ad_overflow = 1'b0;
+    assign ad_done = 1'b0; assign ad_overflow = 1'b0; assign core_busy = 1'b0;
     assign reg_rdata = reg_addr == 16'h0F00 ? status : 32'd0;
   end endgenerate
 

@@ -26,8 +26,8 @@
 // rtl/soc/cmptrace.py compares it with tally run --cycle-trace).
 //
 // Prints on stderr what the program writes to the UART, and at the end
-// "tb: cycles C packets K exit S" (the clocks since START, the packets of
-// the stream, the program's exit status). It ends once the collector has
+// "tb: cycles C packets K exit S held H" (the clocks since START, the packets of
+// the stream, the program's exit status, the clocks the adapter held the core). It ends once the collector has
 // acknowledged FINAL (after a STOP, while the program may still run). Exit status: 0 the run was acknowledged
 // complete by the collector, 1 not acknowledged or acknowledged incomplete,
 // 2 usage or file errors, 3 the SoC misbehaved (trap, bad access, adapter
@@ -677,8 +677,8 @@ int main(int argc, char **argv) {
   char ex[48];
   if (st & 1) snprintf(ex, sizeof ex, "exit %u", st >> 16);
   else snprintf(ex, sizeof ex, "the program had not ended");
-  fprintf(stderr, "tb: cycles %llu packets %zu %s%s\n", (unsigned long long)(clocks - start_clock),
-          stream.size(), ex,
+  fprintf(stderr, "tb: cycles %llu packets %zu %s held %u%s\n", (unsigned long long)(clocks - start_clock),
+          stream.size(), ex, reg_read(top, 0x0F04),
           !col ? "" : acked ? (complete ? ", stored complete" : ", stored incomplete") : ", not acknowledged");
   if (dump_f) fclose(dump_f);
   delete top;

@@ -164,6 +164,11 @@ static const enum_word muldiv_words[] = {
 static const enum_word memory_words[] = {
   {"sram", MEMORY_SRAM}, {"sdram", MEMORY_SDRAM}, {NULL, 0},
 };
+static const enum_word fence_i_flush_words[] = {
+  {"false", FENCE_I_FLUSH_AT_ONCE}, {"no", FENCE_I_FLUSH_AT_ONCE}, {"0", FENCE_I_FLUSH_AT_ONCE},
+  {"true", FENCE_I_REFILL_DURING}, {"yes", FENCE_I_REFILL_DURING}, {"1", FENCE_I_REFILL_DURING},
+  {"refill-first", FENCE_I_REFILL_FIRST}, {NULL, 0},
+};
 static const enum_word micro_words[] = {
   {"generic", MICRO_GENERIC}, {"picorv32", MICRO_PICORV32}, {"vexriscv-min", MICRO_VEXMIN}, {NULL, 0},
 };
@@ -251,9 +256,8 @@ static const key_def keys[] = {
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
-  BOOL("pipeline", "fence_i_late_flush", fence_i_late_flush),
+  ENUM("pipeline", "fence_i_late_flush", fence_i_late_flush, fence_i_flush_words),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
-  BOOL("pipeline", "csr_wait_drain", csr_wait_drain),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),
@@ -270,6 +274,7 @@ static const key_def keys[] = {
   CACHE_KEYS("dcache", dcache),
   ENUM("dcache", "write_policy", dcache.write_policy, write_policy_words),
   UINT("dcache", "write_buffer", dcache.write_buffer, 0, 64),       /* TIMING_WBUF_MAX */
+  BOOL("dcache", "write_buffer_late_ready", dcache.write_buffer_late_ready),
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
 

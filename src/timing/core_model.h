@@ -21,6 +21,9 @@ typedef enum memory_kind { MEMORY_SRAM, MEMORY_SDRAM } memory_kind;
  * read as zero and ignore writes (the RISC-V privileged spec's choice), or
  * raise an illegal-instruction exception (a core with no such CSRs). */
 typedef enum pmu_absent { PMU_ABSENT_ZERO, PMU_ABSENT_ILLEGAL } pmu_absent;
+/* [pipeline] fence_i_late_flush: off, or when the refill of a missing
+ * instruction after fence.i runs (timing_fence_i) */
+typedef enum fence_i_flush_mode { FENCE_I_FLUSH_AT_ONCE, FENCE_I_REFILL_DURING, FENCE_I_REFILL_FIRST } fence_i_flush_mode;
 /* How instruction times are made: `generic` from the per-class numbers
  * below and the caches and memory; `picorv32` by the rules of PicoRV32's
  * state machine (src/timing/picorv32.c), which also restricts the ISA to
@@ -41,6 +44,9 @@ typedef struct cache_params {
   uint32_t seed;            /* for REPL_RANDOM: a fixed seed keeps runs identical */
   cache_write_policy write_policy;   /* D-cache only */
   uint32_t write_buffer;    /* write-through: entries in the write buffer (0 = stores wait for memory) */
+  bool write_buffer_late_ready; /* dcache: a store waiting for room in the full write buffer enters it
+                                   one cycle after the acknowledge that made the room (the buffer's
+                                   ready is a register) */
   uint32_t store_load_replay; /* dcache: cycles a load that hits loses when a store 1 or 2 cycles ahead
                                  writes the same word of the data RAM (0: never) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
@@ -103,13 +109,11 @@ typedef struct core_model {
   bool predicted_target_fill;     /* a branch predicted taken that falls through: the refill of its target's
                                      line, started when the target missed, is waited for
                                      (timing_predicted_path) */
-  bool fence_i_late_flush;        /* with [icache] fence_i_flush: the instruction after fence.i is fetched
-                                     before the flush (timing_fence_i) */
+  int fence_i_late_flush;         /* fence_i_flush_mode: with [icache] fence_i_flush, the instruction after
+                                     fence.i is fetched before the flush; its refill runs during the flush
+                                     (true) or before it (refill-first) (timing_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
-  bool csr_wait_drain;            /* csr_penalty is a CSR instruction's wait in execute for the ones ahead
-                                     to leave memory and write-back: a redirect's bubbles just before it
-                                     pass during it (exec_loop.inc, csr_after_redirect) */
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at
                                      least this, less the missing instruction's own late-result wait
                                      (fetch_ahead's hold_floor) */
@@ -117,7 +121,9 @@ typedef struct core_model {
                                      for a late result of one before it passes during the refill too */
   bool csr_drain;                 /* csr_penalty is a CSR instruction's wait in execute for the two stages
                                      after it to empty: less after a redirect's bubbles, and one on the
-                                     wrong path after a jalr delays its redirect (timing_csr_drain) */
+                                     wrong path of a redirect from memory (a jalr, a taken branch predicted
+                                     not taken) holds decode and delays the redirect's fetch by a cycle
+                                     (timing_csr_drain, timing_redirect_drain) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

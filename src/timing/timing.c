@@ -54,8 +54,7 @@ timing *timing_new(const core_model *m) {
   if (t->vexmin)
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
-                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_wait_drain ||
-                 m->csr_drain;
+                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -432,17 +431,18 @@ uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig
   return back;
 }
 
-uint32_t timing_jalr_drain(timing *t, uint32_t pc, uint32_t next, uint64_t now) {
+uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_t next, uint64_t now,
+                               uint32_t bubbles, bool jump) {
   uint32_t extra = 0, i, mask = ~(t->model.icache.line - 1u);
-  /* a CSR instruction (SYSTEM, funct3 != 0) fetched after the jalr: it
-   * was looked up when on the jalr's line or on one that hits */
+  /* a CSR instruction (SYSTEM, funct3 != 0) right after the jump: it
+   * was looked up when on the jump's line or on one that hits */
   if ((next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
-      (((pc + 4) & mask) == (pc & mask) ||
-       (t->icache_on && cache_probe(&t->icache, (pc + 4) >> t->icache.line_shift, &i)))) {
+      ((next_pc & mask) == (pc & mask) ||
+       (t->icache_on && cache_probe(&t->icache, next_pc >> t->icache.line_shift, &i)))) {
     extra = 1;
-    charge(t, SIG_STALL_JUMP, 1);
+    charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, 1);
   }
-  timing_note_redirect(t, now + extra, t->model.jalr_penalty + extra);
+  timing_note_redirect(t, now + extra, bubbles + extra);
   return extra;
 }
 
@@ -525,14 +525,18 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
   }
   if (depth > TIMING_WBUF_MAX)
     depth = TIMING_WBUF_MAX;
+  /* [dcache] write_buffer_late_ready: the room a write's acknowledge makes
+   * is seen one cycle later (VexRiscv: the D-cache's command ready is the
+   * registered rValidN of the skid stage before the bus) */
+  uint64_t late = t->model.dcache.write_buffer_late_ready;
   uint32_t done = 0;
-  while (done < t->wbuf_count && t->wbuf[done] <= now)
+  while (done < t->wbuf_count && t->wbuf[done] + late <= now)
     done++;
   memmove(t->wbuf, t->wbuf + done, (t->wbuf_count - done) * sizeof t->wbuf[0]);
   t->wbuf_count -= done;
   uint32_t stall = 0;
   if (t->wbuf_count == depth) {
-    stall = (uint32_t)(t->wbuf[0] - now);
+    stall = (uint32_t)(t->wbuf[0] + late - now);
     memmove(t->wbuf, t->wbuf + 1, (t->wbuf_count - 1) * sizeof t->wbuf[0]);
     t->wbuf_count--;
     charge(t, SIG_STALL_WBUF, stall);
@@ -726,7 +730,7 @@ static uint32_t port_wait_bound(const timing *t, uint32_t write, uint32_t fill) 
   const core_model *m = &t->model;
   bool buffered = !m->dcache.enabled || m->dcache.write_policy == WRITE_THROUGH;
   return buffered ? (m->dcache.write_buffer + 1) * (t->mem_row_miss + t->mem_write_beat + t->max_wait_states) + write +
-                        fill : 0;
+                        fill + m->dcache.write_buffer_late_ready : 0;
 }
 
 static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
@@ -747,11 +751,11 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0) +
-           m->redirect_rvc_pair;
+           m->redirect_rvc_pair + (m->csr_drain ? 1 : 0); /* timing_redirect_drain: 1 */
   case CLASS_JUMP:
     if (kind == K_JAL)
       return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
-    if (kind == K_JALR) /* timing_jalr_drain: 1 */
+    if (kind == K_JALR) /* timing_redirect_drain: 1 */
       return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + (m->csr_drain ? 1 : 0);
     return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
@@ -762,7 +766,10 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
       return 0;
     return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
   case CLASS_PSEUDO: return kind == K_IFETCH ? port + fill + t->reset_flush : 0;
-  case CLASS_FENCE: return kind == K_FENCE_I && m->fence_i_late_flush ? port + fill + 4 : 0;
+  case CLASS_FENCE:
+    if (kind != K_FENCE_I || !m->fence_i_late_flush)
+      return 0;
+    return m->fence_i_late_flush == FENCE_I_REFILL_FIRST ? 2 * (port + fill) + 2 : port + fill + 4;
   default: return 0;
   }
 }
@@ -788,7 +795,7 @@ void timing_fence_i(timing *t, uint32_t next_pc) {
    * instruction after fence.i was looked up in the lines as they were.
    * When it hit, it goes on, fetched, and the flush (fence_i_penalty)
    * halts the fetch after it. When it missed, its refill runs during the
-   * flush, which drops the line (the flush owns the tag writes), and it is
+   * flush (true; refill-first: below), which drops the line (the flush owns the tag writes), and it is
    * looked up again after the flush: a second refill, and 4 cycles more
    * than a refill in sequence costs (fencei.S's first fence.i: the refill
    * of the jalr after it twice on the I-bus, the jalr retiring
@@ -804,8 +811,17 @@ void timing_fence_i(timing *t, uint32_t next_pc) {
       pulse(t, SIG_ICACHE_MISS);
       if (t->icache_miss_fn)
         t->icache_miss_fn(t->icache_miss_ctx, line);
-      read_cycles(t, line, t->model.icache.line); /* over before the flush ends */
-      charge(t, SIG_STALL_ICACHE, 4);
+      uint32_t busy = read_cycles(t, line, t->model.icache.line); /* over before the flush ends, or before it begins */
+      if (t->model.fence_i_late_flush == FENCE_I_REFILL_FIRST)
+        /* refill-first (VexRiscv_IMAC.v, whose I-cache asks for the
+         * refill one stage earlier): the refill was asked for before the
+         * flush, which waits for it (flushPending until the line loader
+         * is idle), so it runs to the end first, then 2 cycles (fencei.S:
+         * the jalr retires 128 + 2 (8 (W + 2) + 3) + 3 cycles after the
+         * fence.i, where VexRiscv.v's takes one refill less) */
+        charge(t, SIG_STALL_ICACHE, busy + t->model.icache.refill_cycles + 2);
+      else
+        charge(t, SIG_STALL_ICACHE, 4);
     }
   }
   cache_reset(&t->icache);

@@ -360,7 +360,8 @@ typedef struct timing {
 /* fence.i ran: with [icache] fence_i_flush, every I-cache line is
  * invalidated (the next fetch looks the cache up again); with [pipeline]
  * fence_i_late_flush the instruction at next_pc is fetched first, from
- * the lines as they were, and is not looked up again. */
+ * the lines as they were, and is not looked up again when it hit (when it
+ * missed, its refill runs during the flush, or before it: refill-first). */
 void timing_fence_i(timing *t, uint32_t next_pc);
 
 /* Creates the timing state for a validated model; NULL on failure. */
@@ -506,8 +507,8 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
 /* Takes back `cycles` of signal `sig` (SIG_CYCLE: of none but the cycle
  * count) the current instruction's static cost charged ([pipeline]
- * csr_wait_drain and csr_drain: a redirect's bubbles the next
- * instruction's wait passes during). */
+ * csr_drain: a redirect's bubbles the next instruction's wait passes
+ * during). */
 void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
 /* [pipeline] csr_drain (VexRiscv's CsrPlugin: a CSR instruction waits in
  * execute while memory or write-back holds an instruction,
@@ -516,15 +517,20 @@ void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
  * instruction starting at `end` after `bubbles`; timing_csr_drain, for a
  * CSR instruction first in its block starting at `start` with its static
  * `stall` (signal `sig`), takes back the part of the stall those bubbles
- * passed; timing_jalr_drain, for a jalr at pc whose next word (`next`,
- * fetched on the wrong path) is a CSR instruction held in execute, delays
- * the redirect by a cycle. Each returns the cycles added (or taken back). */
+ * passed; timing_redirect_drain, for a redirect from memory (a jalr, a
+ * taken branch predicted not taken: `jump` tells which) at pc with
+ * `bubbles`, whose next instruction (`next` at `next_pc`, fetched on the
+ * wrong path) is a CSR instruction: held in execute by the jump in memory,
+ * it holds decode, and the fetch stage takes the target a cycle later
+ * (IBusCachedPlugin: iBusRsp's stages not ready); then notes the redirect.
+ * Each returns the cycles added (or taken back). */
 static inline void timing_note_redirect(timing *t, uint64_t end, uint32_t bubbles) {
   t->redirect_end = end;
   t->drain_bubbles = bubbles;
 }
 uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig);
-uint32_t timing_jalr_drain(timing *t, uint32_t pc, uint32_t next, uint64_t now);
+uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_t next, uint64_t now,
+                               uint32_t bubbles, bool jump);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
