@@ -51,6 +51,8 @@ timing *timing_new(const core_model *m) {
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
+  if (t->vexmin)
+    timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;

@@ -43,102 +43,78 @@
 
 #include "../core/isa.h"
 #include "timing.h"
+#include "vexmin_step.h"
 
 /* timing_vexmin.trap: how the last instruction redirects the fetch */
 enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN };
 
-static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+void timing_vexmin_init(timing *t) {
+  t->vm.seq_pc = 1; /* the first instruction is fetched after reset */
+}
 
-/* The cycle count becomes `r`; the cycle signal follows it (it counted
- * what the engine charged since, which this replaces). */
-static void set_cycle(timing *t, int64_t r) {
-  timing_count(t, SIG_CYCLE, r - (int64_t)t->cycle);
-  t->cycle = (uint64_t)r;
+int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
+  timing_vexmin *v = &t->vm;
+  *held_row = -1;
+  if (!v->started) {
+    v->started = 1;
+    for (int i = 0; i < 33; i++)
+      v->ready[i] = 0;
+    v->e = v->m = v->mend = v->w = v->dv = -16;
+    v->dnext = 0;
+    return 3; /* the first beat after reset */
+  }
+  /* the wrong-path beats issued before the redirect, then the target's */
+  int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
+  int64_t last = v->c, dv = v->dv, e = v->e, first = -1;
+  for (;;) {
+    int64_t next = vexmin_max(last + w + 2, dv + 1);
+    if (next >= at)
+      break;
+    if (first >= 0 && v->trap) /* a trap halts the fetch after one */
+      break;
+    if (first < 0)
+      first = next;
+    last = next;
+    dv = vexmin_max(next + 1 + w, e);
+    e = dv + 1;
+  }
+  int64_t c = vexmin_max(at, last + w + 2);
+  /* the wrong-path instruction reached execute right behind the jump: held
+   * there, it holds the redirect a row more */
+  if (first >= 0 && first + 1 + w <= v->e && at + 1 > c)
+    *held_row = at + 1;
+  return c;
 }
 
 void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
                         uint32_t shamt, uint32_t addr, bool wrong_held) {
   timing_vexmin *v = &t->vm;
-  int64_t w = timing_wait_states(t, pc), c;
-  if (!v->started) {
-    v->started = 1;
-    for (int i = 0; i < 33; i++)
-      v->ready[i] = 0;
-    v->e = v->eend = v->m = v->mend = v->w = v->dv = -16;
-    v->dnext = 0;
-    c = 3; /* the first beat after reset */
-  } else if (v->jumped || pc != v->next_pc) {
-    /* the wrong-path beats issued before the redirect, then the target's */
-    int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
-    int64_t last = v->c, dv = v->dv, e = v->e, first = -1;
-    for (;;) {
-      int64_t next = max64(last + w + 2, dv + 1);
-      if (next >= at)
-        break;
-      if (first >= 0 && v->trap) /* a trap halts the fetch after one */
-        break;
-      if (first < 0)
-        first = next;
-      last = next;
-      dv = max64(next + 1 + w, e);
-      e = dv + 1;
-    }
-    /* the wrong-path instruction reached execute right behind the jump */
-    bool held = wrong_held && first >= 0 && first + 1 + w <= v->e;
-    c = max64(at + held, last + w + 2);
+  int64_t w = vexmin_wait(t, pc), c;
+  if (pc == v->seq_pc) {
+    c = vexmin_max(v->c + w + 2, v->dv + 1);
   } else {
-    c = max64(v->c + w + 2, v->dv + 1);
+    int64_t held;
+    c = timing_vexmin_redirect(t, w, &held);
+    if (wrong_held && held >= 0)
+      c = held;
   }
-  int64_t ack = c + 1 + w, dv = max64(ack, v->e);
-  if (v->eend > v->e && ack > v->e && ack <= v->eend) /* held in execute */
-    dv = v->eend + 1;
-  if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
-    dv = v->mend + 1;
-  int64_t e = max64(dv + 1, v->eend + 1), late = 0;
+  int64_t late = 0;
   while (reads) {
     int reg = __builtin_ctz(reads);
     reads &= reads - 1;
-    late = max64(late, v->ready[reg]);
+    late = vexmin_max(late, v->ready[reg]);
   }
-  if (kind == K_ILLEGAL) /* its trap moves on in its place (see above) */
-    e = max64(max64(e, dv + 1 + (late > dv + 1)), v->w) + 3;
-  else
-    e = max64(e, late);
-  if (v->mend > v->m && e > v->m && e <= v->mend)
-    e = v->mend + 1;
-  int64_t eend = e;
-  uint8_t cls = isa_infos[kind].cls;
-  bool mem = cls == CLASS_LOAD || cls == CLASS_STORE;
-  if (mem) {
-    int64_t dw = timing_wait_states(t, addr), cyc = max64(e + 2, v->dnext);
-    eend = cyc - 2;
-    v->dack = cyc + 1 + dw;
-    v->dnext = cyc + dw + 3;
-  } else if (shamt > 1) {
-    eend = e + shamt - 1;
-  } else if (cls == CLASS_CSR) {
-    eend = max64(e, v->w + 1);
-  }
-  int64_t m = max64(eend + 1, v->mend + 1), mend = m;
-  if (cls == CLASS_LOAD)
-    mend = max64(m, v->dack - 1);
-  int64_t wb = max64(mend + 1, v->w + 1);
-  if (rd && rd < 32)
-    v->ready[rd] = wb + 3;
-  v->c = c;
-  v->dv = dv;
-  v->e = e;
-  v->eend = m - 1;
-  v->m = m;
-  v->mend = mend;
-  v->w = wb;
-  v->jumped = cls == CLASS_JUMP;
-  v->trap = kind == K_ECALL || kind == K_EBREAK ? TRAP_EXECUTE
-            : kind == K_ILLEGAL                 ? TRAP_DECODE
-            : kind == K_MRET                    ? TRAP_RETURN
-                                                : 0;
-  v->next_pc = pc + 4;
-  set_cycle(t, wb + 1);
+  uint32_t f = vexmin_facts[kind];
+  int64_t dw = f & VEXMIN_MEM ? vexmin_wait(t, addr) : 0;
+  uint8_t trap = kind == K_ECALL || kind == K_EBREAK ? TRAP_EXECUTE
+                 : kind == K_ILLEGAL                 ? TRAP_DECODE
+                 : kind == K_MRET                    ? TRAP_RETURN
+                                                     : 0;
+  vexmin_move(t, pc, c, w, f, rd < 32 ? rd : 0, late, shamt, dw, kind == K_ILLEGAL, trap);
 }
 
-void timing_vexmin_exit_store(timing *t) { set_cycle(t, max64(t->vm.w + 1, t->vm.dack)); }
+void timing_vexmin_exit_store(timing *t) {
+  int64_t r = vexmin_max(t->vm.w + 1, t->vm.dack);
+  timing_count(t, SIG_CYCLE, r - (int64_t)t->cycle);
+  t->cycle = (uint64_t)r;
+}

@@ -25,17 +25,33 @@ struct timing;
 typedef struct timing_vexmin {
   int64_t c;           /* the row the last fetch beat went out in */
   int64_t dv;          /* ... the last instruction was valid in decode in */
-  int64_t e, eend;     /* ... it entered execute in, its last row there */
+  int64_t e;           /* ... it entered execute in (its last row there: m - 1) */
   int64_t m, mend;     /* ... it entered memory in, its last row there */
   int64_t w;           /* ... it was written back in (it retired at the end) */
   int64_t dnext;       /* the first row the data bus takes a new request in */
   int64_t dack;        /* the row the last data access was acknowledged in */
   int64_t ready[33];   /* the first row each register can be read in execute */
   uint32_t next_pc;    /* the last instruction's successor in sequence */
+  uint32_t seq_pc;     /* ... when it did not jump (the instruction there is fetched in
+                          sequence), else 1 (no instruction's address; also before the first) */
   uint8_t jumped;      /* the last instruction was a jump (its target is a redirect) */
   uint8_t trap;        /* the last instruction traps or returns from one (vexmin.c) */
   uint8_t started;
 } timing_vexmin;
+
+/* What an instruction kind is to the model (vexmin_step.h's vexmin_facts): the
+ * registers its encoding's rs1 and rs2 fields name that it reads, the
+ * stage rows it holds (a load or store, a shift, a CSR instruction), and
+ * whether it takes the general step (timing_vexmin_step: a trap, mret, an
+ * illegal instruction, an op writing x0) instead of vexmin_step.h's. */
+enum {
+  VEXMIN_RS1 = 1, VEXMIN_RS2 = 2, VEXMIN_MEM = 4, VEXMIN_LOAD = 8,
+  VEXMIN_SHIFT_IMM = 16, VEXMIN_SHIFT_REG = 32, VEXMIN_CSR = 64, VEXMIN_JUMP = 128,
+  VEXMIN_GENERAL = 256
+};
+
+/* Sets the state before the first instruction (timing_new, for micro_arch vexriscv-min). */
+void timing_vexmin_init(struct timing *t);
 
 /* The instruction at pc (kind, rd as decoded; reads: the registers it
  * reads, a mask) starts: shamt is
@@ -52,6 +68,13 @@ void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd,
 /* The run ended with a store to the finisher: the cycle its bus beat is
  * acknowledged, as the RTL testbench counts. */
 void timing_vexmin_exit_store(struct timing *t);
+
+/* The fetch beat's row of the instruction at pc when it is not the last
+ * one's successor in sequence (a redirect) or the first: w is the wait
+ * states of its beat. *held_row is -1, or the row it takes instead when
+ * the wrong-path instruction after the jump is held in execute (as
+ * timing_vexmin_step's wrong_held; the caller looks at it only then). */
+int64_t timing_vexmin_redirect(struct timing *t, int64_t w, int64_t *held_row);
 
 /* The most one instruction can add to the cycle count at W wait states. */
 static inline uint32_t timing_vexmin_bound(uint32_t w) { return 80 + 8 * w; }
