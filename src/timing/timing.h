@@ -248,6 +248,8 @@ typedef struct timing {
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
+  uint32_t next_use;        /* the wait of the instruction after a missing one, in its block, that its
+                               refill may hide (exec_loop.inc's fetch_ahead, refill_passes_late) */
   uint32_t fill_room;       /* the last I-cache fill's stall beyond what overlapping more of the
                                instructions around it could not take away (its floor; 0 when the fill
                                took no overlap: refill_refetch) (exec_loop.inc's refill_passes_late) */
