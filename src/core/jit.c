@@ -34,6 +34,7 @@
 #include "jit.h"
 
 #if defined(__x86_64__) && defined(__linux__)
+#include "jit_pico.h"
 #include "jit_x86.h"
 
 typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
@@ -536,6 +537,10 @@ static void emit_cold(lower *l, const cold_call *c) {
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
  * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
+  if (jit_pico_inline_access(l->cpu->tm)) {
+    jit_pico_emit_access(&l->b, l->blk, i, store);
+    return;
+  }
   if (!(store ? l->inline_store : l->inline_load)) {
     emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
     return;
@@ -980,7 +985,11 @@ static bool lower_op(lower *l, uint32_t i) {
   x86_buf *b = &l->b;
   if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
     uint8_t c = isa_infos[op->kind].cls;
-    if (c == CLASS_MUL || c == CLASS_DIV || op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA)
+    bool shift = op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA;
+    /* a profile's helper sets the row (PROF_AT) even when it charges 0 */
+    if (!l->prof && !l->regions && shift && jit_muldiv_dynamic(l->cpu->tm, op->kind))
+      jit_emit_shift_timing(b, l->cpu->tm, blk, i);
+    else if ((c == CLASS_MUL || c == CLASS_DIV || shift) && (l->prof || jit_muldiv_dynamic(l->cpu->tm, op->kind)))
       emit_timed_call(l, (const void *)l->fn->muldiv, i);
   }
   switch (op->kind) {
@@ -1053,6 +1062,15 @@ static bool lower_op(lower *l, uint32_t i) {
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
     x86_alu_ri(b, false, ALU_AND, RAX, -2);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
+    if (l->timed && l->cpu->tm->pico) { /* T_JALR (jit_pico.c) */
+      if (!l->prof && !l->regions) {
+        jit_pico_emit_jalr(b, l->cpu);
+      } else {
+        x86_store32(b, CPU(pc), RAX);
+        emit_helper_call(l, (const void *)core_jpico_jalr, i, true);
+        x86_load32(b, RAX, CPU(pc));
+      }
+    }
     emit_prof_jump(l, i); /* T_JUMP: the target back in eax */
     emit_indirect(l);
     return false;

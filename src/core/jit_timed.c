@@ -31,7 +31,7 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm)
     return NULL;
-  if (tm->model.micro_arch != MICRO_GENERIC || tm->pico || tm->vexmin || tm->vex_rules || tm->model.fetch_ahead ||
+  if ((tm->model.micro_arch != MICRO_GENERIC && !tm->pico) || tm->vexmin || tm->vex_rules || tm->model.fetch_ahead ||
       tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.predicted_target_fill ||
       tm->model.redirect_rvc_pair || tm->model.csr_drain ||
       tm->model.device_bus ||
