@@ -11,10 +11,10 @@
  * These mirror the timed loop of core_exec_timed (and its PMU variant,
  * whose block listing jit.c emits): a profile and address regions have
  * helpers of their own (jit_rows.inc, compiled as jit_profiled.c and
- * jit_regions.c). None of the pipeline rules of the VexRiscv and PicoRV32
- * models (fetch_ahead, wrong_path_fill, taken_path_fill, a micro_arch
- * other than generic, device_bus) is mirrored: runs that need one
- * interpret.
+ * jit_regions.c). None of the pipeline rules of the VexRiscv models
+ * (fetch_ahead, wrong_path_fill, taken_path_fill, micro_arch vexriscv-min,
+ * device_bus) is mirrored: runs that need one interpret. micro_arch
+ * picorv32's dynamic parts are jit_pico.c's.
  */
 #define TIMED 1
 #define VEXMIN 0 /* never translated (core_jit_timed_why) */
