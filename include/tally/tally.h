@@ -324,7 +324,7 @@ void tally_symbolize(const tally_sim *sim, uint32_t addr, char *buf, size_t size
  * same results, instruction for instruction, cycle for cycle. Timed runs
  * are translated too (with a profile, address regions and PMU reads
  * alike), except on a core model whose pipeline rules the translator
- * lacks (VexRiscv, PicoRV32): tally_engine_why says so. Single-stepping always
+ * lacks (the VexRiscv models): tally_engine_why says so. Single-stepping always
  * interprets. A new simulation takes the engine from
  * $TALLY_ENGINE ("interp" or "jit"), else the translator where supported. */
 typedef enum tally_engine { TALLY_ENGINE_INTERP = 0, TALLY_ENGINE_JIT = 1 } tally_engine;

@@ -187,6 +187,23 @@ static void check_program(const char *elf) {
     close_run(&q[e]);
 }
 
+/* The engine a timed run on `core` runs with the translator asked for
+ * (-1: it could not be set up), and the reason it gives in why ("" for
+ * none). */
+static int engine_on(const char *core, char why[static 128]) {
+  tally_error err;
+  tally_sim *v = tally_sim_new(NULL);
+  int e = -1;
+  why[0] = 0;
+  if (v && tally_set_core(v, core, NULL, 0, &err) == 0 && tally_set_engine(v, TALLY_ENGINE_JIT, &err) == 0) {
+    e = (int)tally_engine_running(v);
+    if (tally_engine_why(v))
+      snprintf(why, 128, "%s", tally_engine_why(v));
+  }
+  tally_sim_free(v);
+  return e;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_api_engines ELF...\n");
@@ -210,33 +227,20 @@ int main(int argc, char **argv) {
     fprintf(stderr, "test_api_engines: %d signals, room for %d\n", tally_signal_count(), MAX_SIGNALS);
     return 2;
   }
-  if (ncores) { /* a model with rules not translated runs the interpreter, and says why */
+  if (ncores) {
+    /* a model with rules not translated runs the interpreter, and says
+     * why; the PicoRV32 models are translated (jit_pico.c) */
     static const char *const untranslated[] = {"vexriscv", "vexriscv-min"};
-    for (int m = 0; m < 2; m++) {
-      tally_sim *v = tally_sim_new(NULL);
-      CHECK(v && tally_set_core(v, untranslated[m], NULL, 0, &err) == 0 &&
-                tally_set_engine(v, TALLY_ENGINE_JIT, &err) == 0,
-            "%s: cannot set up", untranslated[m]);
-      if (v) {
-        CHECK(tally_engine_running(v) == TALLY_ENGINE_INTERP && tally_engine_why(v) &&
-                  strstr(tally_engine_why(v), "pipeline"),
-              "%s: the translator runs, or no reason is given for the interpreter", untranslated[m]);
-        tally_sim_free(v);
-      }
-    }
-  }
-  if (ncores) { /* the PicoRV32 models are translated (jit_pico.c) */
     static const char *const translated[] = {"picorv32", "picorv32-ws3", "picorv32-fast"};
+    for (int m = 0; m < 2; m++) {
+      char why[128];
+      CHECK(engine_on(untranslated[m], why) == TALLY_ENGINE_INTERP && strstr(why, "pipeline"),
+            "%s: the translator runs, or no reason is given for the interpreter", untranslated[m]);
+    }
     for (int m = 0; m < 3; m++) {
-      tally_sim *v = tally_sim_new(NULL);
-      CHECK(v && tally_set_core(v, translated[m], NULL, 0, &err) == 0 &&
-                tally_set_engine(v, TALLY_ENGINE_JIT, &err) == 0,
-            "%s: cannot set up", translated[m]);
-      if (v) {
-        CHECK(tally_engine_running(v) == TALLY_ENGINE_JIT, "%s: the translator does not run (%s)", translated[m],
-              tally_engine_why(v) ? tally_engine_why(v) : "no reason given");
-        tally_sim_free(v);
-      }
+      char why[128];
+      CHECK(engine_on(translated[m], why) == TALLY_ENGINE_JIT, "%s: the translator does not run (%s)",
+            translated[m], why[0] ? why : "no reason given");
     }
   }
   for (int c = 0; c < (ncores ? ncores : 1); c++) {
