@@ -9,9 +9,13 @@
 # checkout of KIND (embench or coremark). bench_usage NAME ARGS MIN COUNT:
 # the usage line, status 2, unless COUNT >= MIN.
 #
-# Ports: "board" (target/crt0.S, semihosting: tally and QEMU) or "rv32emu"
-# (bench/embench/rv32emu/: Linux-style system calls, no command line); the
-# two builds of a program differ in start-up and I/O only.
+# Ports: "board" (target/crt0.S, semihosting: tally and QEMU), "rv32emu"
+# (bench/embench/rv32emu/: Linux-style system calls, no command line) or
+# "litex" (boards/litex.ini, which the VexRiscv models run on: RAM at
+# 0x40000000, tests/cores/vexriscv/crt.S's start-up, main's result to the
+# finisher, no semihosting: tally only); the builds of a program differ in
+# start-up, I/O and addresses only. MARCH (default rv32imac) sets the ISA
+# (rv32imc for PicoRV32, rv32im or rv32i for VexRiscv and VexRiscv-Min).
 
 bench_usage() {
   if [ "$4" -lt "$3" ]; then
@@ -49,6 +53,7 @@ port_files() {
   case $1 in
     board) echo "$root/target/crt0.S --oslib=semihost" ;;
     rv32emu) echo "$root/bench/embench/rv32emu/crt0.S $root/bench/embench/rv32emu/syscalls.c" ;;
+    litex) echo "$root/tests/cores/vexriscv/crt.S -I$root/tests/cores/vexriscv -Wl,--defsym=__stack_top=__stack" ;;
     *) echo "unknown port $1" >&2; return 2 ;;
   esac
 }
@@ -71,8 +76,13 @@ C
   }
   elf=$out/$p.elf
   [ "$port" = board ] || elf=$out/$p.$port.elf
+  local ld=$root/target/tally.ld
+  if [ "$port" = litex ]; then # target/tally.ld moved to the board's RAM
+    ld=$out/litex.ld
+    sed 's/ORIGIN = 0x80000000/ORIGIN = 0x40000000/' "$root/target/tally.ld" > "$ld"
+  fi
   # shellcheck disable=SC2046
-  riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -misa-spec=2.2 -O2 \
+  riscv64-unknown-elf-gcc -march="${MARCH:-rv32imac}" -mabi=ilp32 -misa-spec=2.2 -O2 \
     -ffunction-sections -fdata-sections -Wl,--gc-sections \
     -I"$root/target/include" -I"$out" -I"$src/support" -I"$src/src/$p" \
     -DHAVE_BOARDSUPPORT_H -DHAVE_CONFIG_H \
@@ -80,7 +90,7 @@ C
     --specs=picolibc.specs -DPICOLIBC_INTEGER_PRINTF_SCANF $(port_files "$port") \
     "$src/support/main.c" "$src/support/beebsc.c" \
     "$src/support/board.c" "$src/support/chip.c" "$src/src/$p"/*.c \
-    -nostartfiles -T"$root/target/tally.ld" -lm -o "$elf"
+    -nostartfiles -T"$ld" -lm -o "$elf"
 }
 
 # coremark_build SRC ITERATIONS OUT_DIR [PORT] -> OUT_DIR/coremark.elf (board)
