@@ -322,6 +322,20 @@ static void alu_eax(lower *l, int alu, unsigned r) {
     x86_alu_rm(&l->b, alu, RAX, XREG(r));
 }
 
+/* Whether T_MULDIV of op calls C: a profile's helper always (it sets the
+ * row even where it charges nothing), else where the time depends on the
+ * operands, but for a shift in a run charging no rows (jit_pico.c's
+ * inline steps) */
+static bool muldiv_calls(const lower *l, const core_op *op) {
+  uint8_t c = isa_infos[op->kind].cls;
+  bool shift = op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA;
+  if (!l->timed || !l->cpu->tm->dynamic_muldiv || !(c == CLASS_MUL || c == CLASS_DIV || shift))
+    return false;
+  if (l->prof)
+    return true;
+  return jit_muldiv_dynamic(l->cpu->tm, op->kind) && !(shift && !l->regions);
+}
+
 /* Whether op k of the block can keep the copies: an ALU op with no call
  * (in a timed run, a multiply, divide or shift may call, T_MULDIV) */
 static bool keeps_copies(const lower *l, const core_op *op) {
@@ -334,7 +348,7 @@ static bool keeps_copies(const lower *l, const core_op *op) {
   case K_SLL: case K_SRL: case K_SRA:
   case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
   case K_DIV: case K_DIVU: case K_REM: case K_REMU:
-    return !(l->timed && l->cpu->tm->dynamic_muldiv);
+    return !muldiv_calls(l, op);
   default:
     return false;
   }
@@ -983,15 +997,10 @@ static bool lower_op(lower *l, uint32_t i) {
   l->cur = i;
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
-  if (l->timed && l->cpu->tm->dynamic_muldiv) { /* T_MULDIV, before the result is written */
-    uint8_t c = isa_infos[op->kind].cls;
-    bool shift = op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA;
-    /* a profile's helper sets the row (PROF_AT) even when it charges 0 */
-    if (!l->prof && !l->regions && shift && jit_muldiv_dynamic(l->cpu->tm, op->kind))
-      jit_emit_shift_timing(b, l->cpu->tm, blk, i);
-    else if ((c == CLASS_MUL || c == CLASS_DIV || shift) && (l->prof || jit_muldiv_dynamic(l->cpu->tm, op->kind)))
-      emit_timed_call(l, (const void *)l->fn->muldiv, i);
-  }
+  if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
+    emit_timed_call(l, (const void *)l->fn->muldiv, i);
+  else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind))
+    jit_emit_shift_timing(b, l->cpu->tm, blk, i); /* a shift (muldiv_calls) */
   switch (op->kind) {
   case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC:
