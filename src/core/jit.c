@@ -1072,13 +1072,13 @@ static bool lower_op(lower *l, uint32_t i) {
     x86_alu_ri(b, false, ALU_AND, RAX, -2);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     if (l->timed && l->cpu->tm->pico) { /* T_JALR (jit_pico.c) */
-      if (!l->prof && !l->regions) {
+      x86_store32(b, CPU(pc), RAX);
+      if (!l->prof && !l->regions)
         jit_pico_emit_jalr(b, l->cpu);
-      } else {
-        x86_store32(b, CPU(pc), RAX);
+      else
         emit_helper_call(l, (const void *)core_jpico_jalr, i, true);
-        x86_load32(b, RAX, CPU(pc));
-      }
+      emit_law(l); /* the block's bound again, with the target's fetch in it */
+      x86_load32(b, RAX, CPU(pc));
     }
     emit_prof_jump(l, i); /* T_JUMP: the target back in eax */
     emit_indirect(l);
