@@ -18,6 +18,8 @@
  * no .data copy: .data and .tdata already hold their initial values.
  */
 
+#include <tally/start.h>
+
 #define SYS_GET_CMDLINE 0x15
 #define CMDLINE_SIZE    1024    /* bytes of command line kept, NUL included */
 #define ARGV_MAX        32      /* argv[] slots, the NULL terminator included */
@@ -26,22 +28,8 @@
         .globl  _start
         .type   _start, @function
 _start:
-        .option push
-        .option norelax
-        la      gp, __global_pointer$
-        .option pop
-        la      sp, __stack
-        andi    sp, sp, -16
-        la      tp, __tls_base          /* picolibc keeps errno etc. in TLS */
+        tally_start_setup               /* gp, sp, tp; .tbss and .bss cleared */
 
-        /* Clear .tbss and .bss (word-aligned by the linker script). */
-        la      t0, __bss_start
-        la      t1, __bss_end
-        bgeu    t0, t1, 2f
-1:      sw      zero, 0(t0)
-        addi    t0, t0, 4
-        bltu    t0, t1, 1b
-2:
         /* SYS_GET_CMDLINE: a1 -> { char *buf; size_t len }. On success the
          * host writes a NUL-terminated line and stores its length. */
         la      a1, __tally_cmdline_blk

@@ -27,21 +27,9 @@ for p in c-crc-O2-rv32imac rand02-rvc dense06-rvc c-sort-Os-rv32imac misc c-str-
   [ -f "$progs/$p.elf" ] || { echo "ci.sh: $progs/$p.elf missing (cmake --build build --target pico-programs): skipped" >&2; exit 77; }
 done
 mkdir -p "$work"
-rtl=$work/picorv32
-if [ -f "$src/picorv32.v" ]; then
-  rtl=$src
-elif git --git-dir="$src" rev-parse HEAD >/dev/null 2>&1; then
-  commit=$(git --git-dir="$src" rev-parse HEAD)
-  if [ "$(cat "$rtl/.commit" 2>/dev/null)" != "$commit" ]; then
-    rm -rf "$rtl" && mkdir -p "$rtl"
-    git --git-dir="$src" archive HEAD picorv32.v | tar -x -C "$rtl"
-    echo "$commit" > "$rtl/.commit"
-  fi
-else
-  echo "ci.sh: no PicoRV32 checkout at $src (set PICORV32_RTL to a YosysHQ/picorv32 checkout): skipped" >&2
-  exit 77
-fi
-echo "ci.sh: PicoRV32 from $src$(test -f "$rtl/.commit" && echo " at $(cat "$rtl/.commit")")"
+. "$here/checkout.sh"
+rtl_checkout "ci.sh: PicoRV32" "$src" "$work/picorv32" picorv32.v ||
+  { echo "ci.sh: no PicoRV32 checkout at $src (set PICORV32_RTL to a YosysHQ/picorv32 checkout): skipped" >&2; exit 77; }
 tb=$("$here/build.sh" "$rtl" "$work/tb")
 rc=0
 python3 "$here/check.py" "$tally" "$tb" "$work/crc" --interval 1000 --count cycle --count instret \

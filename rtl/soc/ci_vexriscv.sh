@@ -20,30 +20,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 3 ] || { echo "usage: ci_vexriscv.sh TALLY PROGRAM_DIR WORKDIR" >&2; exit 2; }
 tally=$1 progs=$2 work=$3
 src=${VEXRISCV_RTL:-/work/.mirror/litex-hub+pythondata-cpu-vexriscv/repo}
-vpath=pythondata_cpu_vexriscv/verilog/VexRiscv.v
 command -v verilator >/dev/null 2>&1 || { echo "ci_vexriscv.sh: no verilator: skipped" >&2; exit 77; }
 set -- alu branch jumps load_use hazards muldiv shifts dcache stores icache csr crc sort
 for p in "$@"; do
   [ -f "$progs/$p.elf" ] || { echo "ci_vexriscv.sh: $progs/$p.elf missing (cmake --build build --target vexriscv-programs): skipped" >&2; exit 77; }
 done
 mkdir -p "$work"
-rtl=$work/vexriscv
-if [ -f "$src/VexRiscv.v" ]; then
-  rtl=$src
-elif [ -f "$src/$vpath" ]; then
-  rtl=$src/pythondata_cpu_vexriscv/verilog
-elif git --git-dir="$src" rev-parse HEAD >/dev/null 2>&1; then
-  commit=$(git --git-dir="$src" rev-parse HEAD)
-  if [ "$(cat "$rtl/.commit" 2>/dev/null)" != "$commit" ]; then
-    rm -rf "$rtl" && mkdir -p "$rtl"
-    git --git-dir="$src" show "HEAD:$vpath" > "$rtl/VexRiscv.v"
-    echo "$commit" > "$rtl/.commit"
-  fi
-else
-  echo "ci_vexriscv.sh: no VexRiscv checkout at $src (set VEXRISCV_RTL to a litex-hub/pythondata-cpu-vexriscv checkout): skipped" >&2
-  exit 77
-fi
-echo "ci_vexriscv.sh: VexRiscv.v from $src$(test -f "$rtl/.commit" && echo " at $(cat "$rtl/.commit")")"
+. "$here/checkout.sh"
+rtl_checkout "ci_vexriscv.sh: VexRiscv.v" "$src" "$work/vexriscv" pythondata_cpu_vexriscv/verilog/VexRiscv.v ||
+  { echo "ci_vexriscv.sh: no VexRiscv checkout at $src (set VEXRISCV_RTL to a litex-hub/pythondata-cpu-vexriscv checkout): skipped" >&2; exit 77; }
 tb=$("$here/build.sh" --core vexriscv "$rtl" "$work/tb")
 rc=0
 period=250000   # one interval: longer than sort.elf's 206,363 cycles

@@ -97,17 +97,39 @@ module tally_soc #(
   wire [31:0] mem_la_addr, mem_la_wdata;
   wire [3:0] mem_la_wstrb;
   // zero wait states, but for the clocks the adapter holds the core: its
-  // loads and stores wait while the adapter is busy (tally_pico_adapter)
+  // loads and stores wait while the adapter is busy (tally_pico_adapter).
+  // mem_ready is on the core's longest path (into mem_xfer, its look-ahead
+  // read and the RAM's enable), so the hold is a register (hold_q), decided
+  // a clock ahead: PicoRV32's trace port marks the clock in which it
+  // computes a load's or store's address (trace_valid with TRACE_ADDR,
+  // bit 33), the clock before that access's mem_valid; a held access stays
+  // held while the adapter is busy. PicoRV32 reads mem_ready only with
+  // mem_valid, so hold_q is true only with a load or store waiting.
   wire core_busy;
-  wire core_held = mem_valid && !mem_instr && core_busy;
-  wire mem_ready = mem_valid && !core_held;
+  wire trace_valid;
+  wire [35:0] trace_data;
+  reg  hold_q;
+  always @(posedge clk)
+    if (!core_resetn) hold_q <= 1'b0;
+    else hold_q <= core_busy && (hold_q || (trace_valid && trace_data[33]));
+  wire core_held = mem_valid && hold_q;
+  wire mem_ready = mem_valid && !hold_q;
+`ifndef SYNTHESIS
+  // a fetch is never held: the held clocks are pure waits of the core
+  always @(posedge clk)
+    if (core_resetn && core_held && mem_instr) begin
+      $display("tally_soc: an instruction fetch was held");
+      $stop;
+    end
+`endif
   wire rvfi_valid;
   wire [31:0] rvfi_insn, rvfi_pc_rdata;
 
   picorv32 #(
     .ENABLE_COUNTERS(1), .ENABLE_REGS_DUALPORT(1),
     .TWO_STAGE_SHIFT(TWO_STAGE_SHIFT), .BARREL_SHIFTER(BARREL_SHIFTER), .COMPRESSED_ISA(COMPRESSED_ISA),
-    .ENABLE_MUL(ENABLE_MUL), .ENABLE_FAST_MUL(0), .ENABLE_DIV(ENABLE_DIV), .PROGADDR_RESET(RAM_BASE)
+    .ENABLE_MUL(ENABLE_MUL), .ENABLE_FAST_MUL(0), .ENABLE_DIV(ENABLE_DIV), .PROGADDR_RESET(RAM_BASE),
+    .ENABLE_TRACE(STATMOD != 0)
   ) cpu (
     .clk(clk), .resetn(core_resetn), .trap(trap),
     .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
@@ -115,7 +137,7 @@ module tally_soc #(
     .mem_la_read(mem_la_read), .mem_la_write(mem_la_write), .mem_la_addr(mem_la_addr),
     .mem_la_wdata(mem_la_wdata), .mem_la_wstrb(mem_la_wstrb),
     .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0), .pcpi_ready(1'b0),
-    .irq(32'b0)
+    .irq(32'b0), .trace_valid(trace_valid), .trace_data(trace_data)
 `ifdef RISCV_FORMAL
     , .rvfi_valid(rvfi_valid), .rvfi_insn(rvfi_insn), .rvfi_pc_rdata(rvfi_pc_rdata)
 `endif

@@ -8,24 +8,14 @@
  * main(0, {NULL}) (the benchmarks take no arguments) and hands its result
  * to exit().
  */
+#include <tally/start.h>
+
         .section .text.init.enter, "ax", @progbits
         .globl  _start
         .type   _start, @function
 _start:
-        .option push
-        .option norelax
-        la      gp, __global_pointer$
-        .option pop
-        la      sp, __stack
-        andi    sp, sp, -16
-        la      tp, __tls_base
-        la      t0, __bss_start
-        la      t1, __bss_end
-        bgeu    t0, t1, 2f
-1:      sw      zero, 0(t0)
-        addi    t0, t0, 4
-        bltu    t0, t1, 1b
-2:      li      a0, 0
+        tally_start_setup
+        li      a0, 0
         la      a1, 3f
         li      a2, 0
         call    main

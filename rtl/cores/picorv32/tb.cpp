@@ -25,51 +25,10 @@
 #include "Vtop_tally_pico_top.h"
 #include "verilated.h"
 
+#include "../../elf_load.h"
+
 static const uint32_t RAM_BASE = 0x80000000u;
 static const uint32_t MEM_WORDS = 262144;
-
-static bool load_elf(const char *path, Vtop *top) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "tb: %s: cannot open\n", path);
-    return false;
-  }
-  std::vector<uint8_t> d;
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) d.insert(d.end(), buf, buf + n);
-  fclose(f);
-  auto u16 = [&](size_t o) { return (uint32_t)d[o] | (uint32_t)d[o + 1] << 8; };
-  auto u32 = [&](size_t o) { return u16(o) | u16(o + 2) << 16; };
-  if (d.size() < 52 || memcmp(d.data(), "\x7f" "ELF\x01\x01", 6) != 0) {
-    fprintf(stderr, "tb: %s: not a little-endian ELF32 file\n", path);
-    return false;
-  }
-  uint32_t phoff = u32(28), phentsize = u16(42), phnum = u16(44);
-  for (uint32_t i = 0; i < phnum; i++) {
-    size_t p = phoff + (size_t)i * phentsize;
-    if (p + 32 > d.size()) {
-      fprintf(stderr, "tb: %s: program header %u outside the file\n", path, i);
-      return false;
-    }
-    if (u32(p) != 1) continue;  // PT_LOAD
-    uint32_t off = u32(p + 4), paddr = u32(p + 12), filesz = u32(p + 16);
-    if (off + (size_t)filesz > d.size()) {
-      fprintf(stderr, "tb: %s: segment %u outside the file\n", path, i);
-      return false;
-    }
-    for (uint32_t b = 0; b < filesz; b++) {
-      uint32_t a = paddr + b - RAM_BASE;
-      if (a / 4 >= MEM_WORDS) {
-        fprintf(stderr, "tb: %s: segment %u at 0x%08x is outside the RAM\n", path, i, paddr + b);
-        return false;
-      }
-      uint32_t &w = top->rootp->tally_pico_top->mem[a / 4];
-      w = (w & ~(0xffu << 8 * (a % 4))) | (uint32_t)d[off + b] << 8 * (a % 4);
-    }
-  }
-  return true;
-}
 
 int main(int argc, char **argv) {
   const char *elf = nullptr;
@@ -101,7 +60,7 @@ int main(int argc, char **argv) {
   Verilated::commandArgs(1, argv);
   Vtop *top = new Vtop;
   for (uint32_t i = 0; i < MEM_WORDS; i++) top->rootp->tally_pico_top->mem[i] = 0;
-  if (!load_elf(elf, top)) return 2;
+  if (!elf_load(elf, RAM_BASE, MEM_WORDS, top->rootp->tally_pico_top->mem)) return 2;
   top->wait_states = wait_states;
   top->clk = 0;
   top->resetn = 0;
