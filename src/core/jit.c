@@ -447,7 +447,8 @@ static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
 static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   x86_buf *b = &l->b;
   uint32_t set = tag & c->set_mask;
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  const void *rax = &c->tags[2 * set];
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)rax);
   x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
   x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
   x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 4), (int32_t)tag);
@@ -457,8 +458,13 @@ static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   x86_alu_rr(b, false, ALU_OR, RDX, RCX);
   uint8_t *miss = x86_jcc_fwd(b, CC_E);
   x86_alu_ri(b, false, ALU_XOR, RCX, 1);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
-  x86_store32(b, x86_m(RAX, 0), RCX);
+  /* lru_way[set] from rax when near (the arrays are allocated together) */
+  intptr_t d = (intptr_t)&c->lru_way[set] - (intptr_t)rax;
+  if (d < INT32_MIN || d > INT32_MAX) {
+    x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+    d = 0;
+  }
+  x86_store32(b, x86_m(RAX, (int32_t)d), RCX);
   return miss;
 }
 
@@ -569,6 +575,16 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
 }
 
+/* The line tm->fetch_line holds when fetch op i (i > 0) of a plain timed
+ * run's block runs: the entry leaves the first op's there, each fetch op
+ * its own, and nothing else inside a block changes it (a trap or a taken
+ * branch leaves the block) */
+static uint32_t line_before(const core_block *blk, uint32_t i) {
+  while (--i > 0 && blk->ops[i].kind != K_IFETCH)
+    ;
+  return (uint32_t)blk->ops[i].imm;
+}
+
 /* T_IFETCH of fetch op i (not the first) */
 static void emit_ifetch(lower *l, uint32_t i) {
   if (!l->inline_fetch) {
@@ -578,12 +594,19 @@ static void emit_ifetch(lower *l, uint32_t i) {
   x86_buf *b = &l->b;
   cache *c = &l->cpu->tm->icache;
   uint32_t line = (uint32_t)l->blk->ops[i].imm;
-  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
-  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  /* the line compared with the one fetched last, unless known to differ
+   * (the block builder makes a fetch op where the line changes): the
+   * code of straight-line programs is mostly fetch ops otherwise */
+  uint8_t *same = NULL;
+  if (l->prof || l->regions || line_before(l->blk, i) == line) {
+    x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+    same = x86_jcc_fwd(b, CC_E);
+  }
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
   add_cold(l, miss, l->prof ? COLD_IFETCH_C : COLD_IFETCH, i);
-  add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
+  if (same)
+    add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
   forget_copies(l); /* the miss's call clobbers them */
 }

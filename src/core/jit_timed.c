@@ -116,7 +116,7 @@ void core_jt_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t
   tm->insn_start_op = op;
   timing_count(tm, SIG_ICACHE_ACCESS, -1);
   timing_count(tm, SIG_ICACHE_HIT, -1);
-  timing_fetch_miss(tm, line, now);
+  timing_fetch_miss_lean(tm, line, now);
 }
 
 /* ENTER's first fetch when the inline lookup missed (core_jt_entry_miss
@@ -125,7 +125,7 @@ void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t
   uint64_t start = tm->cycle - delta;
   tm->insn_start = start;
   tm->insn_start_op = op0;
-  timing_fetch_miss(tm, line, start);
+  timing_fetch_miss_lean(tm, line, start);
 }
 
 static unsigned access_size(uint8_t kind) {
@@ -168,12 +168,12 @@ void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
  * missed (never with store_load_replay: no store is pending) */
 void core_jt_load_miss(timing *tm, uint32_t a, uint32_t delta) {
   timing_count(tm, SIG_DCACHE_READ_HIT, -1);
-  timing_dcache_miss(tm, a, tm->cycle - delta, false);
+  timing_dcache_miss_lean(tm, a, tm->cycle - delta, false);
 }
 
 void core_jt_store_miss(timing *tm, uint32_t a, uint32_t delta) {
   timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
-  timing_dcache_miss(tm, a, tm->cycle - delta, true);
+  timing_dcache_miss_lean(tm, a, tm->cycle - delta, true);
 }
 
 /* T_MULDIV, before the op writes its result */

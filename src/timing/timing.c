@@ -55,6 +55,14 @@ timing *timing_new(const core_model *m) {
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain;
+  /* the I-cache's fills with one memory port, no refetch rule, whole bus
+   * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
+  t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
+                  !(m->bus_bytes & (m->bus_bytes - 1)) && m->icache.line >= m->bus_bytes;
+  /* ... and the D-cache's, two-way LRU write-back: timing_dcache_miss_lean */
+  t->lean_dfill = m->dcache.enabled && m->dcache.ways == 2 && m->dcache.replacement == REPL_LRU &&
+                  m->dcache.write_policy == WRITE_BACK && m->bus_bytes > 1 && !(m->bus_bytes & (m->bus_bytes - 1)) &&
+                  m->dcache.line >= m->bus_bytes;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
   t->branch_cost[1][0] = m->branch_penalty;       /* taken, predicted not taken */
   t->branch_cost[0][1] = m->branch_penalty;       /* not taken, predicted taken */
@@ -362,6 +370,31 @@ uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
   return fetch_fill(t, line_addr, now, 0, true, floor);
 }
 
+/* fetch_fill with ahead 0, floor 0, no flush, no hook, no refetch rule,
+ * one port, no wait states and no rows to charge besides the totals
+ * (the gate below): the same arithmetic, each count added once */
+uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
+  if (__builtin_expect(!t->lean_ifill || t->icache_miss_fn || t->reset_flush || t->hold_floor || t->max_wait_states ||
+                           t->prof_row || t->region_row || timing_in_sram(t, line_addr),
+                       0))
+    return timing_fetch_miss(t, line_addr, now);
+  t->fetch_line = line_addr;
+  cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
+  uint32_t beats = t->model.icache.line >> t->bus_shift;
+  t->mem_read_beats += beats;
+  uint32_t busy = row_penalty(t, line_addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
+  uint32_t stall = memory_transaction(t, now, busy) + t->model.icache.refill_cycles;
+  t->fill_room = stall;
+  t->cycle += stall;
+  int64_t *n = t->sig_dyn;
+  n[SIG_ICACHE_ACCESS]++;
+  n[SIG_ICACHE_MISS]++;
+  n[SIG_MEM_READ]++;
+  n[SIG_CYCLE] += stall;
+  n[SIG_STALL_ICACHE] += stall;
+  return stall;
+}
+
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
   uint32_t i;
   if (!t->icache_on || cache_probe(&t->icache, target >> t->icache.line_shift, &i))
@@ -461,6 +494,22 @@ static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32
   row[SIG_STALL_DCACHE] += stall;
 }
 
+/* A D-cache fill's wait for the memory port and its transfer of `busy`
+ * cycles, charged to the cycle count (not to the signals) */
+static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write) {
+  uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
+  t->cycle += stall;
+  t->dstall_end = now + stall;
+  t->dstall = stall;
+  t->dstall_redo = true; /* DataCache: the load is redone from the fetch once the line is in */
+  if (!is_write) { /* [dcache] refill_refetch */
+    t->dmiss_end = now + stall;
+    t->dmiss_bus_end = t->mem_busy_until;
+    t->dmiss_ask = now;
+  }
+  return stall;
+}
+
 /* The fill, after writing back the victim if dirty, counted in one pass:
  * misses are common enough (a tenth of all accesses in some workloads)
  * for a call per signal to show. The same counts, in the same order of
@@ -473,16 +522,7 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   if (r.writeback)
     busy += write_latency(t, r.victim_addr, beats);
   busy += read_latency(t, cache_line_of(&t->dcache, addr), beats);
-  uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
-  t->cycle += stall;
-  t->dstall_end = now + stall;
-  t->dstall = stall;
-  t->dstall_redo = true; /* DataCache: the load is redone from the fetch once the line is in */
-  if (!is_write) { /* [dcache] refill_refetch */
-    t->dmiss_end = now + stall;
-    t->dmiss_bus_end = t->mem_busy_until;
-    t->dmiss_ask = now;
-  }
+  uint32_t stall = dmiss_wait(t, now, busy, is_write);
   tally_signal_id miss = is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS;
   if (t->dcache_miss_fn)
     t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
@@ -494,6 +534,38 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
   }
   if (__builtin_expect(t->region_row != NULL, 0))
     add_dmiss(t->region_row, miss, r.writeback, stall);
+  return stall;
+}
+
+uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is_write) {
+  if (__builtin_expect(!t->lean_dfill || t->dcache_miss_fn || t->max_wait_states || t->prof_row || t->region_row ||
+                           timing_in_sram(t, addr),
+                       0))
+    return timing_dcache_miss(t, addr, now, is_write);
+  cache *c = &t->dcache;
+  uint32_t tag = addr >> c->line_shift, set = tag & c->set_mask, w = c->next_victim[set];
+  if (w < 2) /* cache_fill of a two-way LRU cache */
+    c->next_victim[set] = w + 1;
+  else
+    w = c->lru_way[set];
+  uint32_t i = 2 * set + w, beats = t->model.dcache.line >> t->bus_shift, busy = 0;
+  int64_t *n = t->sig_dyn;
+  if (c->dirty[i]) {
+    busy = write_latency(t, c->tags[i] << c->line_shift, beats);
+    n[SIG_WRITEBACK]++;
+    n[SIG_MEM_WRITE]++;
+  }
+  c->tags[i] = tag;
+  c->valid[i] = 1;
+  c->dirty[i] = is_write;
+  c->lru_way[set] = w ^ 1u;
+  busy += row_penalty(t, tag << c->line_shift) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
+  t->mem_read_beats += beats;
+  uint32_t stall = dmiss_wait(t, now, busy, is_write);
+  n[is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS]++;
+  n[SIG_MEM_READ]++;
+  n[SIG_CYCLE] += stall;
+  n[SIG_STALL_DCACHE] += stall;
   return stall;
 }
 

@@ -262,6 +262,8 @@ typedef struct timing {
                                flow and rows, at the end, go with it */
   int64_t *prof_row;        /* profile row of the instruction being charged, or NULL */
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
+  bool lean_ifill;          /* an I-cache fill needs none of fetch_fill's rules (timing_fetch_miss_lean) */
+  bool lean_dfill;          /* ... a D-cache fill none of timing_dcache_miss's general cases */
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
@@ -485,6 +487,14 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
  * cache_probe of the line just missed: the same state and counts,
  * without looking the line up again. */
 uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now);
+/* timing_fetch_miss in one pass when no rule of fetch_fill's applies
+ * (lean_ifill, and nothing pending: a hook, the reset flush, a hold, wait
+ * states, rows); else timing_fetch_miss itself. Same state and counts. */
+uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now);
+/* timing_dcache_miss in one pass for a two-way LRU write-back D-cache
+ * (lean_dfill) with no hook, wait states or rows; else timing_dcache_miss
+ * itself. Same state and counts. */
+uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is_write);
 /* [pipeline] wrong_path_fill: a jalr or a branch going against its
  * prediction at pc redirects from execute, when the fetch stage has
  * already looked up the instructions at pc + 4 and pc + 8. When the
