@@ -7,16 +7,6 @@
 
 #define CHUNK_RECORDS 1024
 
-/* A slot of the table: the record's key beside it, so that a lookup
- * reads one host cache line per slot tried, not the record too (the
- * table is larger than the host's caches on programs whose blocks run in
- * many contexts, as recursive ones do) */
-typedef struct ctx_count_slot {
-  const int64_t *row;
-  const block_timing *bt;
-  ctx_count *rec;            /* NULL: an empty slot */
-} ctx_count_slot;
-
 struct ctx_count_chunk {
   ctx_count_chunk *next;
   uint32_t used;
@@ -65,17 +55,17 @@ static uint32_t slot_of(const core_ctx_counts *t, const int64_t *row, const bloc
 /* Doubles the table (or makes its first); false when out of memory. */
 static bool grow(core_ctx_counts *t) {
   uint32_t n = t->slots ? 2 * (t->mask + 1) : 4096;
-  ctx_count_slot *old = t->slots, *v = calloc(n, sizeof *v);
+  ctx_count **old = t->slots, **v = calloc(n, sizeof *v);
   if (!v)
     return false;
   uint32_t old_n = old ? t->mask + 1 : 0;
   t->slots = v;
   t->mask = n - 1;
   for (uint32_t i = 0; i < old_n; i++) {
-    if (!old[i].rec)
+    if (!old[i])
       continue;
-    uint32_t s = slot_of(t, old[i].row, old[i].bt);
-    while (t->slots[s].rec)
+    uint32_t s = slot_of(t, old[i]->row, old[i]->bt);
+    while (t->slots[s])
       s = (s + 1) & t->mask;
     t->slots[s] = old[i];
   }
@@ -106,20 +96,20 @@ static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt)
  * or memory is out. */
 static ctx_count *lookup(core_ctx_counts *t, int64_t *row, block_timing *bt) {
   uint32_t s = slot_of(t, row, bt);
-  for (; t->slots[s].rec; s = (s + 1) & t->mask)
-    if (t->slots[s].row == row && t->slots[s].bt == bt)
-      return t->slots[s].rec;
+  for (; t->slots[s]; s = (s + 1) & t->mask)
+    if (t->slots[s]->row == row && t->slots[s]->bt == bt)
+      return t->slots[s];
   if (t->used >= t->max)
     return NULL;
   if (2 * (t->used + 1) > t->mask + 1) { /* at most half full */
     if (!grow(t))
       return NULL;
-    for (s = slot_of(t, row, bt); t->slots[s].rec; s = (s + 1) & t->mask)
+    for (s = slot_of(t, row, bt); t->slots[s]; s = (s + 1) & t->mask)
       ;
   }
   ctx_count *r = new_record(t, row, bt);
   if (r) {
-    t->slots[s] = (ctx_count_slot){.row = row, .bt = bt, .rec = r};
+    t->slots[s] = r;
     t->used++;
   }
   return r;

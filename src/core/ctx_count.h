@@ -31,7 +31,7 @@ typedef struct ctx_count_chunk ctx_count_chunk;
 typedef struct core_ctx_counts {
   ctx_count none;           /* no context: where a block points before it runs in one */
   ctx_count step;           /* the counts of the block being stepped (in no cache): core_fold_stepped */
-  struct ctx_count_slot *slots; /* open addressing, mask + 1 slots, at most half used */
+  ctx_count **slots;        /* open addressing, mask + 1 slots, at most half used */
   uint32_t mask, used;
   uint32_t max;             /* records at most: CTX_COUNT_MAX (a test sets fewer) */
   ctx_count_chunk *chunks;  /* the records, newest chunk first */
