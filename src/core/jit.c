@@ -186,7 +186,7 @@ typedef struct slow_path {
  * constant), so that the call reads nothing of the block's own */
 enum {
   COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY,
-  COLD_IFETCH_C, COLD_LOAD_C, COLD_STORE_C /* the run's own helpers (l->fn) */
+  COLD_IFETCH_C /* the run's own helper (l->fn->ifetch) */
 };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
@@ -512,43 +512,57 @@ static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
   *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
 }
 
-/* the call of a cold_call (jit_timed.c has the helpers); the address of
- * a data access in eax */
+/* The miss helpers of a run: the plain one's (jit_timed.c; their last
+ * argument, a row, goes unread) and those that charge rows too
+ * (jit_rows.inc) */
+typedef struct miss_fns {
+  const void *ifetch, *entry, *load, *store;
+} miss_fns;
+static const miss_fns plain_miss = {(const void *)core_jt_ifetch_miss, (const void *)core_jt_entry_fill,
+                                    (const void *)core_jt_load_miss, (const void *)core_jt_store_miss};
+static const miss_fns prof_miss = {(const void *)core_jp_ifetch_miss, (const void *)core_jp_entry_fill,
+                                   (const void *)core_jp_load_miss, (const void *)core_jp_store_miss};
+static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const void *)core_jr_entry_fill,
+                                      (const void *)core_jr_load_miss, (const void *)core_jr_store_miss};
+
+/* the call of a cold_call; the address of a data access in eax */
 static void emit_cold(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
   const core_op *op = &l->blk->ops[c->op];
   uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
-  if (c->kind == COLD_IFETCH_C || c->kind == COLD_LOAD_C || c->kind == COLD_STORE_C) {
-    const void *fn = c->kind == COLD_IFETCH_C ? (const void *)l->fn->ifetch
-                   : c->kind == COLD_LOAD_C   ? (const void *)l->fn->load
-                                              : (const void *)l->fn->store;
-    emit_helper_call(l, fn, c->op, c->kind != COLD_IFETCH_C);
+  if (c->kind == COLD_IFETCH_C) {
+    emit_helper_call(l, (const void *)l->fn->ifetch, c->op, false);
     x86_jmp(b, run_addr(l, c->resume));
     return;
   }
+  /* the plain run's helpers, or the same charging the rows: with a
+   * profile the instruction's (its row's address, the last argument),
+   * with regions alone the region's */
+  const miss_fns *m = l->prof ? &prof_miss : l->regions ? &regions_miss : &plain_miss;
+  int64_t *row = l->prof ? timing_row(l->cpu->tm, l->blk->pcs[c->op]) : NULL;
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
-    if (l->regions) /* regions alone (a profile's misses go to COLD_*_C) */
-      emit_call(l, c->kind == COLD_LOAD ? (const void *)core_jr_load_miss : (const void *)core_jr_store_miss);
-    else
-      emit_call(l, c->kind == COLD_LOAD ? (const void *)core_jt_load_miss : (const void *)core_jt_store_miss);
+    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
+    emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
     break;
   case COLD_IFETCH:
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
     x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
-    emit_call(l, l->regions ? (const void *)core_jr_ifetch_miss : (const void *)core_jt_ifetch_miss);
+    x86_mov_imm64(b, R9, (uint64_t)(uintptr_t)row);
+    emit_call(l, m->ifetch);
     break;
   default: /* COLD_ENTRY */
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    emit_call(l, l->regions ? (const void *)core_jr_entry_fill : (const void *)core_jt_entry_fill);
+    x86_mov_imm64(b, R8, (uint64_t)(uintptr_t)row);
+    emit_call(l, m->entry);
     break;
   }
   x86_jmp(b, run_addr(l, c->resume));
@@ -566,13 +580,7 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  /* with a profile the miss's counts go to rows too: the run's own
-   * helper, which looks up again (regions alone: COLD_*'s region-charging
-   * helpers) */
-  if (l->prof)
-    add_cold(l, miss, store ? COLD_STORE_C : COLD_LOAD_C, i);
-  else
-    add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
+  add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
 }
 
 /* The line tm->fetch_line holds when fetch op i (i > 0) of a plain timed
@@ -604,7 +612,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   }
   uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
   x86_store_imm32(b, TM(fetch_line), line);
-  add_cold(l, miss, l->prof ? COLD_IFETCH_C : COLD_IFETCH, i);
+  add_cold(l, miss, COLD_IFETCH, i);
   if (same)
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
@@ -655,6 +663,100 @@ static void emit_prof_leave(lower *l, unsigned bit, uint32_t last_pc, uint32_t t
     emit_call2(l, (const void *)core_jp_leave, last_pc, target);
 }
 
+/* A call site of the code for the profile's inline call, or NULL when
+ * JIT_CALL_SITES are taken (the call is then made in C) */
+static timing_call_site *new_call_site(lower *l, uint32_t i) {
+  core_jit *j = l->j;
+  if (!j->sites && !(j->sites = calloc(JIT_CALL_SITES, sizeof *j->sites)))
+    return NULL;
+  if (j->nsites == JIT_CALL_SITES)
+    return NULL;
+  timing_call_site *s = &j->sites[j->nsites++];
+  *s = (timing_call_site){.site = l->blk->pcs[i], .ret_addr = l->blk->end_pc};
+  return s;
+}
+
+/* PROF(field): the profile's field at its layout's offset (rdi: the
+ * profile) */
+#define PROF(lay, field) x86_m(RDI, (int32_t)(lay)->field)
+
+/* The profile's last_cycle up to now (prof_account): the cycles since
+ * go to the context on top, the frame at rdx + r8 + disp (the sanitizer
+ * build counts them, to check the law; clobbers rsi) */
+static void emit_prof_account(lower *l, const timing_flow_layout *lay, int32_t top_disp) {
+  x86_buf *b = &l->b;
+  x86_op_mem(b, true, 0x3b, RC, PROF(lay, last_cycle)); /* cmp r11, [last_cycle] */
+  uint8_t *past = x86_jcc_fwd(b, CC_BE);
+#ifdef TALLY_CHECK_LAWS
+  x86_load64(b, R9, x86_mis(RDX, R8, 0, top_disp + (int32_t)lay->frame_node));
+  x86_mov_rr64(b, RSI, RC);
+  x86_op_mem(b, true, 0x2b, RSI, PROF(lay, last_cycle)); /* sub rsi, [last_cycle] */
+  x86_op_mem(b, true, 0x01, RSI, x86_m(R9, (int32_t)lay->node_self)); /* add [top's self], rsi */
+#else
+  (void)top_disp;
+#endif
+  x86_store64(b, PROF(lay, last_cycle), RC);
+  x86_patch_here(b, past);
+}
+
+/* timing.ctx_row = the signals of the context in r9 */
+static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
+  x86_lea64(&l->b, R9, x86_m(R9, (int32_t)lay->node_sig));
+  x86_store64(&l->b, TM(ctx_row), R9);
+}
+
+/* The common call inline (timing_flow_layout), the target in eax (kept):
+ * the jumps returned go to the call in C. */
+static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
+  x86_buf *b = &l->b;
+  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
+  x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
+  slow[0] = x86_jcc_fwd(b, CC_NE);
+  x86_load32(b, RCX, PROF(lay, depth));
+  x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap));
+  slow[1] = x86_jcc_fwd(b, CC_AE);
+  x86_load64(b, RDX, PROF(lay, stack));
+  x86_mov_rr(b, R8, RCX);
+  x86_shift_ri(b, true, SH_SHL, R8, 4); /* the new frame's offset */
+  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16)); /* the caller's context */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+  x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
+  slow[2] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
+  slow[3] = x86_jcc_fwd(b, CC_NE);
+  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
+  emit_prof_account(l, lay, -16);
+  x86_mov_rr64(b, R9, RCX);
+  x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node), R9);
+  x86_store_imm32(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_ret), s->ret_addr);
+  x86_load32(b, RCX, XREG(2));
+  x86_store32(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_sp), RCX);
+  x86_alu_mi32(b, ALU_ADD, PROF(lay, depth), 1);
+  x86_alu_mi64(b, ALU_ADD, x86_m(R9, (int32_t)lay->node_calls), 1);
+  emit_ctx_row(l, lay);
+}
+
+/* The return to the newest frame inline, the target in eax (kept) */
+static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *slow[4]) {
+  x86_buf *b = &l->b;
+  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
+  x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
+  slow[0] = x86_jcc_fwd(b, CC_NE);
+  x86_load32(b, RCX, PROF(lay, depth));
+  x86_alu_ri(b, false, ALU_SUB, RCX, 1); /* the top frame, which must not be the root's */
+  slow[1] = x86_jcc_fwd(b, CC_BE);
+  x86_load64(b, RDX, PROF(lay, stack));
+  x86_mov_rr(b, R8, RCX);
+  x86_shift_ri(b, true, SH_SHL, R8, 4);
+  x86_alu_rm(b, ALU_CMP, RAX, x86_mis(RDX, R8, 0, (int32_t)lay->frame_ret));
+  slow[2] = x86_jcc_fwd(b, CC_NE);
+  slow[3] = NULL;
+  emit_prof_account(l, lay, 0);
+  x86_store32(b, PROF(lay, depth), RCX);
+  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16));
+  emit_ctx_row(l, lay);
+}
+
 /* With a profile: T_JUMP of the jal or jalr at op i, when it can be a
  * call, a return or a tail call (profile_jump of exec_loop.inc; a jal's
  * case is known now), the target in eax (kept) */
@@ -668,16 +770,36 @@ static void emit_prof_jump(lower *l, uint32_t i) {
   if (!may)
     return;
   if (pulses & (1u << SIG_CALL | 1u << SIG_RET)) {
-    /* a call or a return: the profile's own function, called from here
-     * with the arguments profile_jump gives it (no block is being stepped
-     * while translated code runs: core_fold_context has nothing to fold);
-     * the target kept in cpu->pc across the call */
+    /* a call or a return: inline when the shadow stack allows it
+     * (timing_flow_layout), else the profile's own function, called from
+     * here with the arguments profile_jump gives it (no block is being
+     * stepped while translated code runs: core_fold_context has nothing
+     * to fold); the target kept in cpu->pc across the call */
     x86_buf *b = &l->b;
     const timing *tm = l->cpu->tm;
+    const timing_flow_layout *lay = tm->flow->layout;
+    bool call = (pulses & (1u << SIG_CALL)) != 0;
+    timing_call_site *s = call && lay ? new_call_site(l, i) : NULL;
+    uint8_t *slow[4] = {NULL, NULL, NULL, NULL}, *done = NULL;
     forget_copies(l);
+    if (lay && (s || !call)) {
+      if (call)
+        emit_inline_call(l, lay, s, slow);
+      else
+        emit_inline_ret(l, lay, slow);
+      done = x86_jmp_fwd(b);
+      for (int k = 0; k < 4; k++)
+        x86_patch_here(b, slow[k]);
+    }
     x86_store32(b, CPU(pc), RAX);
     x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
-    if (pulses & (1u << SIG_CALL)) { /* call(f, site, target, ret_addr, sp, now) */
+    if (s) { /* call_site(f, s, target, sp, now) */
+      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+      x86_mov_rr(b, RDX, RAX);
+      x86_load32(b, RCX, XREG(2));
+      x86_mov_rr64(b, R8, RC);
+      emit_call(l, (const void *)tm->flow->call_site);
+    } else if (call) { /* call(f, site, target, ret_addr, sp, now) */
       x86_mov_rr(b, RDX, RAX);
       x86_mov_imm32(b, RSI, l->blk->pcs[i]);
       x86_mov_imm32(b, RCX, l->blk->end_pc);
@@ -691,6 +813,8 @@ static void emit_prof_jump(lower *l, uint32_t i) {
       emit_call(l, (const void *)tm->flow->ret);
     }
     x86_load32(b, RAX, CPU(pc));
+    if (done)
+      x86_patch_here(b, done);
     l->eax_reg = -1;
     return;
   }
@@ -769,14 +893,10 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
       } else {
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
-      if (l->prof) {
-        *miss = m; /* the run's entry_miss (translate) */
-      } else {
-        x86_patch_here(b, same);
-        add_cold(l, m, COLD_ENTRY, 0);
-        l->eax_reg = -1;
-        return nofit;
-      }
+      x86_patch_here(b, same);
+      add_cold(l, m, COLD_ENTRY, 0);
+      l->eax_reg = -1;
+      return nofit;
     } else {
       *miss = x86_jmp_fwd(b);
     }

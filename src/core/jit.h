@@ -36,6 +36,7 @@ typedef struct jit_target {
 
 #define JIT_TARGETS 4096u            /* entries of the indirect-jump table, a power of two */
 #define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
+#define JIT_CALL_SITES 4096u       /* a profile's inline calls before a flush; calls past them are made in C */
 #define JIT_BLOCK_MAX_CODE (16u << 10) /* scratch for one block's code: above the largest (about 7 KiB) */
 
 typedef struct core_jit {
@@ -49,6 +50,10 @@ typedef struct core_jit {
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss;
   uint8_t *scratch;         /* one block's code, before it is copied in */
+  /* a profile's call sites in the code (jit.c, timing_call_site): made
+   * with the first, JIT_CALL_SITES of them, emptied with the code */
+  struct timing_call_site *sites;
+  uint32_t nsites;
   /* counts for reports */
   uint64_t translated, translate_ns, flushes_full, code_bytes_max;
   bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
@@ -97,12 +102,19 @@ void core_jt_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t
 void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
 void core_jt_load_miss(timing *tm, uint32_t addr, uint32_t delta);
 void core_jt_store_miss(timing *tm, uint32_t addr, uint32_t delta);
-/* ... and with address regions alone (jit_regions.c): the same, charging
- * the current region's row too */
-void core_jr_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch);
-void core_jr_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line);
-void core_jr_load_miss(timing *tm, uint32_t addr, uint32_t delta);
-void core_jr_store_miss(timing *tm, uint32_t addr, uint32_t delta);
+/* ... and with a profile (jit_profiled.c) or address regions alone
+ * (jit_regions.c): the same, charging the instruction's row (`row`,
+ * profiled) or the current region's too */
+void core_jp_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch,
+                         int64_t *row);
+void core_jp_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line, int64_t *row);
+void core_jp_load_miss(timing *tm, uint32_t addr, uint32_t delta, int64_t *row);
+void core_jp_store_miss(timing *tm, uint32_t addr, uint32_t delta, int64_t *row);
+void core_jr_ifetch_miss(timing *tm, const core_op *op, uint32_t delta, uint32_t line, uint32_t after_fetch,
+                         int64_t *row);
+void core_jr_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t line, int64_t *row);
+void core_jr_load_miss(timing *tm, uint32_t addr, uint32_t delta, int64_t *row);
+void core_jr_store_miss(timing *tm, uint32_t addr, uint32_t delta, int64_t *row);
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);

@@ -83,6 +83,7 @@ void core_jit_free(core_jit *j) {
   if (j->rw)
     munmap(j->rw, j->code_size);
   free(j->scratch);
+  free(j->sites);
   free(j);
 }
 
@@ -91,6 +92,7 @@ void core_jit_flush(core_jit *j) {
   if (used > j->code_bytes_max)
     j->code_bytes_max = used;
   j->code_next = j->region + j->page; /* the stubs keep the first page */
+  j->nsites = 0;
   for (uint32_t i = 0; i < JIT_TARGETS; i++)
     j->targets[i] = (jit_target){.pc = 1};
 }

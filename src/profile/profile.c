@@ -12,6 +12,7 @@
  * Traps push a frame marked is_trap whose return address is "any": mret
  * pops back through the newest trap frame.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +399,21 @@ void prof_symbols_changed(prof_state *p) {
 static void flow_call(void *f, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now) {
   prof_call(f, site, target, ret_addr, sp, now);
 }
+/* prof_call from a call site of translated code, which remembers the
+ * contexts when the callee's was found and pushed (not out of memory) */
+static void flow_call_site(void *f, timing_call_site *s, uint32_t target, uint32_t sp, uint64_t now) {
+  prof_state *p = f;
+  prof_account(p, now);
+  prof_node *parent = p->stack[p->depth - 1].node, *c = child(p, parent, target, s->site, false);
+  uint32_t depth = p->depth;
+  prof_push(p, c, s->ret_addr, sp);
+  prof_top_changed(p);
+  if (c != parent && p->depth == depth + 1) {
+    s->parent = parent;
+    s->child = c;
+    s->target = target;
+  }
+}
 static void flow_ret(void *f, uint32_t target, uint32_t sp, uint64_t now) { prof_return(f, target, sp, now); }
 static void flow_tail_call(void *f, uint32_t site, uint32_t target, uint64_t now) {
   prof_tail_call(f, site, target, now);
@@ -424,8 +440,19 @@ static void flow_sample_until(void *f, uint32_t pc, uint64_t now) {
   p->next_sample += n * p->sample_period;
 }
 
+/* The inline call and return of translated code see prof_call and
+ * prof_return's first case through this (timing_flow_layout) */
+static const timing_flow_layout prof_layout = {
+  .stack = offsetof(prof_state, stack), .depth = offsetof(prof_state, depth), .cap = offsetof(prof_state, cap),
+  .last_cycle = offsetof(prof_state, last_cycle), .slow = offsetof(prof_state, timeline),
+  .frame_node = offsetof(prof_frame, node), .frame_ret = offsetof(prof_frame, ret_addr),
+  .frame_sp = offsetof(prof_frame, sp), .node_calls = offsetof(prof_node, calls),
+  .node_sig = offsetof(prof_node, sig), .node_self = offsetof(prof_node, self_cycles),
+};
+_Static_assert(sizeof(prof_frame) == 16, "timing_flow_layout's frames are 16 bytes");
+
 static const timing_flow_ops prof_flow = {
-  .call = flow_call, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry, .crosses = flow_crosses,
+  .call = flow_call, .call_site = flow_call_site, .layout = &prof_layout, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry, .crosses = flow_crosses,
   .trap = flow_trap, .trap_return = flow_trap_return, .watched = flow_watched, .next_sample = flow_next_sample,
   .sample_until = flow_sample_until,
 };

@@ -166,8 +166,41 @@ typedef struct timing_rows {
  * shadow call stack, src/profile/profile.h has the contract), and its PC
  * sampler. The profiled loop and the trap code call these through the
  * timing model; `now` is the cycle the event happens at. */
+/* A call site of translated code and the callee's context it entered
+ * last (timing_flow_ops.call_site): the caller's context then, the
+ * callee's, and the call's constants. */
+typedef struct timing_call_site {
+  void *parent, *child;     /* NULL: none yet */
+  uint32_t site, ret_addr;  /* the call's pc, the address its return goes to */
+  uint32_t target;          /* where the call went (a jalr's may change) */
+  uint32_t pad;
+} timing_call_site;
+
+/* Where the shadow stack keeps what the common call and return change,
+ * so that translated code can make them inline (src/core/jit.c): offsets
+ * into the consumer's state (timing.prof) of its frames' array (a
+ * pointer), its depth and capacity (uint32_t), the last cycle charged
+ * (uint64_t) and a pointer that, when not NULL, sends every call and
+ * return to the functions (a timeline being kept); into a frame (16
+ * bytes) of its context, return address and stack pointer (uint32_t);
+ * into a context of its count of entries (uint64_t), of its signals (the
+ * row timing.ctx_row points at while it is on top) and, for the sanitizer
+ * build's law, of its self cycles (uint64_t). A call the inline code makes:
+ * the frame's context is the call site's child when the context on top is
+ * its parent and the target its target, the depth below the capacity; a
+ * return: to the newest frame's address, above the root's. */
+typedef struct timing_flow_layout {
+  uint32_t stack, depth, cap, last_cycle, slow;
+  uint32_t frame_node, frame_ret, frame_sp;
+  uint32_t node_calls, node_sig, node_self;
+} timing_flow_layout;
+
 typedef struct timing_flow_ops {
   void (*call)(void *f, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now);
+  /* call at s->site returning to s->ret_addr; s remembers the contexts
+   * when it entered the callee's as the inline call does */
+  void (*call_site)(void *f, timing_call_site *s, uint32_t target, uint32_t sp, uint64_t now);
+  const timing_flow_layout *layout; /* NULL: calls and returns are never inline */
   void (*ret)(void *f, uint32_t target, uint32_t sp, uint64_t now);
   void (*tail_call)(void *f, uint32_t site, uint32_t target, uint64_t now);
   bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
