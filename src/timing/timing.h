@@ -486,12 +486,13 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
  * without looking the line up again. */
 uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now);
 /* [pipeline] wrong_path_fill: a jalr or a branch going against its
- * prediction at pc redirects from execute, when the fetch stage has
- * already looked up the instructions at pc + 4 and pc + 8. When the
- * target misses too, the first of them on a line other than pc's that
- * misses has its refill started, and the target's waits for it (the line
- * is filled, the refill counted as a miss). Returns the cycles charged. */
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+ * prediction at pc redirects from memory, when the fetch stage has already
+ * looked up the `words` words after it (wrong_path_words, fewer when one
+ * is illegal). The first of them on a line other than pc's, if that line
+ * misses, has its refill started, and the target's fetch, hit or miss,
+ * waits for it (the line is filled, the refill counted as a miss).
+ * Returns the cycles charged. */
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * instruction at pc + 4. When that is on another line, which misses, the
