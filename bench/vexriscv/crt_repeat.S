@@ -2,10 +2,10 @@
  * from the start-up code itself (no driver function, so no stack frame
  * around the calls); exit code 0 when every call returned the first call's
  * value, 1 otherwise. The speed-comparison program of vexriscv-imac
- * (bench/vexriscv.md): seven nops before the trap handler place main where
- * the model's cycles equal the RTL's on this program (elsewhere they differ
- * by -1 to +17 cycles over the whole run: the start-up and end effects of
- * docs/core-models.md's list for vexriscv-imac). */
+ * (bench/vexriscv.md): seven nops before the trap handler place main at
+ * 0x40000090 (the models' cycles equal the RTL's with 0, 3, 7, 11 or 15 of
+ * them, at 3 repeats). tests/cores/vexriscv runs it at 3 repeats
+ * (crcloop). */
 #include "vex.h"
     .option norvc
     .option norelax
