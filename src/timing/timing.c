@@ -255,10 +255,12 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
 uint32_t timing_device_drain(timing *t, uint64_t now) {
   uint64_t end = now + t->mem_write_beat;
   uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;
-  stall += t->model.exit_ack_cycles;
   if (stall)
     charge(t, SIG_STALL_WBUF, stall);
-  return stall;
+  /* [memory] exit_ack_cycles: data, as the RTL SoC's adapter counts it */
+  if (t->model.exit_ack_cycles)
+    charge(t, SIG_STALL_DCACHE, t->model.exit_ack_cycles);
+  return stall + t->model.exit_ack_cycles;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {

@@ -421,7 +421,8 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
 /* device_bus: the run ends with a device store (the test finisher) when its
  * beat is acknowledged: charges the cycles until the data port is free,
- * less the one beat's own cycles the store's issue already holds. */
+ * less the one beat's own cycles the store's issue already holds, and
+ * [memory] exit_ack_cycles (stall.dcache). */
 uint32_t timing_device_drain(timing *t, uint64_t now);
 
 
