@@ -53,6 +53,7 @@ void core_model_default(core_model *m) {
   m->cpi_branch = m->cpi_jal = m->cpi_jalr = 1;
   m->cpi_mul = m->cpi_mulh = m->cpi_div = m->cpi_csr = m->cpi_system = m->cpi_amo = 1;
   m->fetch_ahead_insns = 1;
+  m->wrong_path_words = 2;
   m->shift = SHIFT_BARREL;
   m->mul_mode = MULDIV_FIXED;
   m->div_mode = MULDIV_FIXED;
@@ -254,6 +255,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fetch_ahead_insns", fetch_ahead_insns, 1, 2),
   BOOL("pipeline", "fetch_ahead_data", fetch_ahead_data),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
+  UINT("pipeline", "wrong_path_words", wrong_path_words, 2, 3),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   ENUM("pipeline", "fence_i_late_flush", fence_i_late_flush, fence_i_flush_words),
@@ -283,6 +285,7 @@ static const key_def keys[] = {
   BOOL("memory", "fetch_port", fetch_port),
   BOOL("memory", "device_bus", device_bus),
   UINT("memory", "device_read_cycles", device_read_cycles, 0, 255),
+  UINT("memory", "exit_ack_cycles", exit_ack_cycles, 0, 255),
   REAL("memory", "read_first_ns", read_first_ns, 0, NS_MAX),
   REAL("memory", "read_beat_ns", read_beat_ns, 0, NS_MAX),
   REAL("memory", "write_ns", write_ns, 0, NS_MAX),

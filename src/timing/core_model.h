@@ -103,6 +103,8 @@ typedef struct core_model {
   bool wrong_path_fill;           /* a jalr's or mispredicted branch's sequential successors are fetched
                                      before it redirects: their line's refill, once started, is waited
                                      for (timing_wrong_path) */
+  uint32_t wrong_path_words;      /* with wrong_path_fill: how many words after the jump the fetch has
+                                     looked up when it redirects (2 or 3; an illegal one stops it) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */
@@ -138,6 +140,8 @@ typedef struct core_model {
   bool device_bus;          /* a device access is a bus beat on the data port: a store through the write
                                buffer, a load after it drains (timing_device_load) */
   uint32_t device_read_cycles; /* device_bus: cycles a device load stalls beyond its beat */
+  uint32_t exit_ack_cycles; /* device_bus: cycles from the finisher store's issue to the acknowledge
+                               that ends the run, beyond its beat (timing_device_drain) */
   double read_first_ns;     /* first beat of a read */
   double read_beat_ns;      /* each further beat of a burst */
   double write_ns;          /* each beat written */

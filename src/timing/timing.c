@@ -265,7 +265,10 @@ uint32_t timing_device_drain(timing *t, uint64_t now) {
   uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;
   if (stall)
     charge(t, SIG_STALL_WBUF, stall);
-  return stall;
+  /* [memory] exit_ack_cycles: data, as the RTL SoC's adapter counts it */
+  if (t->model.exit_ack_cycles)
+    charge(t, SIG_STALL_DCACHE, t->model.exit_ack_cycles);
+  return stall + t->model.exit_ack_cycles;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes) {
@@ -395,18 +398,27 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
   return stall;
 }
 
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now) {
   uint32_t i;
-  if (!t->icache_on || cache_probe(&t->icache, target >> t->icache.line_shift, &i))
+  if (!t->icache_on)
     return 0;
-  uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE;
-  if (((pc + 4) & mask) != at)
-    line = (pc + 4) & mask;
-  else if (((pc + 8) & mask) != at)
-    line = (pc + 8) & mask;
+  uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE, k = 0;
+  while (line == TIMING_NO_LINE && k < words)
+    if (((pc + 4 * ++k) & mask) != at)
+      line = (pc + 4 * k) & mask;
   if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_lookup(t, line, now, 0, false);
+  /* The target is fetched after the refill, its own refill (when it
+   * misses) after this one: it is looked up 2 cycles after the last beat,
+   * and the jump's bubbles and [icache] refill_cycles - 2 of the fill's own
+   * cycles pass during the refill. The k-th word reached the check (and
+   * asked for the refill) wrong_path_words - k cycles before the jump
+   * redirected, the last one in the cycle it did (the RTL's stage trace:
+   * the fill request of pc + 8 on VexRiscv.v, of pc + 12 on
+   * VexRiscv_IMAC.v, in the cycle the jump leaves memory; wrong_path.S). */
+  uint32_t rc = t->model.icache.refill_cycles;
+  uint32_t ahead = (rc > 2 ? rc - 2 : 0) + t->model.wrong_path_words - k;
+  uint32_t stall = fetch_lookup(t, line, now, ahead, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }

@@ -456,7 +456,8 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
 /* device_bus: the run ends with a device store (the test finisher) when its
  * beat is acknowledged: charges the cycles until the data port is free,
- * less the one beat's own cycles the store's issue already holds. */
+ * less the one beat's own cycles the store's issue already holds, and
+ * [memory] exit_ack_cycles (stall.dcache). */
 uint32_t timing_device_drain(timing *t, uint64_t now);
 
 
@@ -529,12 +530,13 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now);
  * itself. Same state and counts. */
 uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is_write);
 /* [pipeline] wrong_path_fill: a jalr or a branch going against its
- * prediction at pc redirects from execute, when the fetch stage has
- * already looked up the instructions at pc + 4 and pc + 8. When the
- * target misses too, the first of them on a line other than pc's that
- * misses has its refill started, and the target's waits for it (the line
- * is filled, the refill counted as a miss). Returns the cycles charged. */
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+ * prediction at pc redirects from memory, when the fetch stage has already
+ * looked up the `words` words after it (wrong_path_words, fewer when one
+ * is illegal). The first of them on a line other than pc's, if that line
+ * misses, has its refill started, and the target's fetch, hit or miss,
+ * waits for it (the line is filled, the refill counted as a miss).
+ * Returns the cycles charged. */
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * instruction at pc + 4. When that is on another line, which misses, the
