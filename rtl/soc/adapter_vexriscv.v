@@ -28,7 +28,8 @@
 //   divide, `stall.system`, up to 2, for a CSR instruction, all of a load's
 //   extra cycles as `stall.dcache` when the D-bus read or the D-cache sent
 //   a load back during them, a store's as `stall.write_buffer` when the
-//   D-bus wrote during them), then the redirect (`stall.branch` after a branch,
+//   D-bus wrote during them, and the finisher store's wait for its ACK so
+//   too), then the redirect (`stall.branch` after a branch,
 //   `stall.jump` after a jump); `instret` on the last cycle.
 //
 // The cycles themselves (how many, which PC) are the RTL's; only how the
@@ -146,7 +147,7 @@ module tally_vex_adapter #(
                      is_csr ? (extra < 12'd2 ? extra : 12'd2) :
                      (is_load && l_d) ? extra : l_last ? l_ack : (is_store && l_w) ? extra : 12'd0;
   // muldiv, dcache, system, write_buffer
-  wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : (is_store && !l_last) ? 2'd3 : 2'd1;
+  wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : is_store ? 2'd3 : 2'd1;
   wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
   wire [11:0] pulses = {is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
                         is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)

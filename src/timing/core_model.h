@@ -103,6 +103,10 @@ typedef struct core_model {
   bool wrong_path_fill;           /* a jalr's or mispredicted branch's sequential successors are fetched
                                      before it redirects: their line's refill, once started, is waited
                                      for (timing_wrong_path) */
+  bool wrong_path_early;          /* with wrong_path_fill: that refill went out a cycle before the redirecting
+                                     instruction's (the refill's own cycles and 1 pass before it issues), and
+                                     the target's refill starts only once that line is written and the
+                                     target looked up again ([icache] refill_cycles - 1 more) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */
@@ -138,6 +142,8 @@ typedef struct core_model {
   bool device_bus;          /* a device access is a bus beat on the data port: a store through the write
                                buffer, a load after it drains (timing_device_load) */
   uint32_t device_read_cycles; /* device_bus: cycles a device load stalls beyond its beat */
+  bool exit_store_ack;      /* device_bus: the run's last store (the finisher) waits for its beat's whole
+                               acknowledge, its write cycles included (timing_device_drain) */
   double read_first_ns;     /* first beat of a read */
   double read_beat_ns;      /* each further beat of a burst */
   double write_ns;          /* each beat written */

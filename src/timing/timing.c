@@ -48,6 +48,7 @@ timing *timing_new(const core_model *m) {
   t->dcache_on = m->dcache.enabled;
   t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
   t->fetch_line = TIMING_NO_LINE;
+  t->wp_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
@@ -253,7 +254,10 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
 }
 
 uint32_t timing_device_drain(timing *t, uint64_t now) {
-  uint64_t end = now + t->mem_write_beat;
+  /* [memory] exit_store_ack (VexRiscv: the finisher store's acknowledge
+   * comes W + 2 cycles after it retires, and the run ends with it): the
+   * beat's own cycles are waited for too, not held by the store's issue */
+  uint64_t end = t->model.exit_store_ack ? now : now + t->mem_write_beat;
   uint32_t stall = t->mem_busy_until > end ? (uint32_t)(t->mem_busy_until - end) : 0;
   if (stall)
     charge(t, SIG_STALL_WBUF, stall);
@@ -286,6 +290,8 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   }
   if (ahead > now)
     ahead = (uint32_t)now;
+  bool wp = line_addr == t->wp_line;
+  t->wp_line = TIMING_NO_LINE;
   uint32_t stall;
   uint64_t due = now - t->head_wait, k = due - t->dmiss_end + 1;
   if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 2) {
@@ -311,6 +317,8 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
           t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
+  if (wp) /* [pipeline] wrong_path_early (timing_wrong_path) */
+    stall += t->model.icache.refill_cycles > 1 ? t->model.icache.refill_cycles - 1 : 0;
   t->fill_room = stall > floor ? stall - floor : 0;
   if (stall < floor)
     stall = floor;
@@ -373,8 +381,18 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
     line = (pc + 8) & mask;
   if (line == TIMING_NO_LINE || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_lookup(t, line, now, 0, false);
+  /* [pipeline] wrong_path_early (VexRiscv, crt.S's jalr into main, at
+   * W = 0..2): the wrong path's refill went out a cycle before the jalr
+   * retires, which waits only for the rest of its burst, 8 (W + 2) - 1
+   * cycles, not for the line to be written (refill_cycles); the target's
+   * refill goes out once that line is written and the target looked up
+   * again, 6 cycles after the burst's last beat, where a plain target miss
+   * overlaps the jalr's 3 bubbles: refill_cycles - 1 more */
+  bool early = t->model.wrong_path_early;
+  uint32_t stall = fetch_lookup(t, line, now, early ? t->model.icache.refill_cycles + 1 : 0, false);
   t->fetch_line = TIMING_NO_LINE;
+  if (early && (target & mask) != line)
+    t->wp_line = target & mask;
   return stall;
 }
 

@@ -246,6 +246,8 @@ typedef struct timing {
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
+  uint32_t wp_line;         /* [pipeline] wrong_path_early: the target line whose refill waits for a
+                               wrong-path line to be written (TIMING_NO_LINE: none) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
   uint32_t next_use;        /* the wait of the instruction after a missing one, in its block, that its
@@ -421,7 +423,8 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
 /* device_bus: the run ends with a device store (the test finisher) when its
  * beat is acknowledged: charges the cycles until the data port is free,
- * less the one beat's own cycles the store's issue already holds. */
+ * less the one beat's own cycles the store's issue already holds (all of
+ * them with [memory] exit_store_ack), as stall.write_buffer. */
 uint32_t timing_device_drain(timing *t, uint64_t now);
 
 
