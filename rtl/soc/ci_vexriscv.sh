@@ -45,6 +45,7 @@ else
 fi
 echo "ci_vexriscv.sh: VexRiscv.v from $src$(test -f "$rtl/.commit" && echo " at $(cat "$rtl/.commit")")"
 tb=$("$here/build.sh" --core vexriscv "$rtl" "$work/tb")
+wait=
 rc=0
 # check NAME PERIOD [--trace] COUNTER...: PROGRAM_DIR/NAME.elf, packet for
 # packet (and with --trace cycle by cycle) against tally's model
@@ -54,7 +55,8 @@ check() {
   args=
   for c in "$@"; do args="$args --count $c"; done
   # shellcheck disable=SC2086
-  python3 "$here/check.py" "$tally" "$tb" "$work/$name" --core vexriscv $tr --interval "$per" $args "$progs/$name.elf" || rc=1
+  python3 "$here/check.py" "$tally" "$tb" "$work/$name$wait" --core vexriscv ${wait:+--wait $wait} $tr --interval "$per" \
+    $args "$progs/$name.elf" || rc=1
 }
 base="cycle instret load store branch branch.taken jump stall"
 fine="cycle instret stall.icache stall.load_use stall.dcache stall.write_buffer stall.jump cycle@main"
@@ -72,4 +74,17 @@ check sort 1000 $base
 check muldiv 113 stall.muldiv instret stall.jump stall.system csr div mul stall
 check dcache 97 cycle load store stall stall.branch branch.taken instret@main load@main
 check icache 1000 instret jump call ret stall.jump stall branch stall.branch
+# the memory with wait states: W = 1 and W = 3 (tally's litex board with its
+# wait_states set to W)
+for wait in 1 3; do
+  tb=$("$here/build.sh" --core vexriscv --wait $wait "$rtl" "$work/tb-w$wait")
+  # shellcheck disable=SC2086
+  for p in alu branch hazards crc csr; do check $p 97 --trace $fine; done
+  # shellcheck disable=SC2086
+  for p in jumps load_use muldiv shifts dcache sort; do check $p 97 $base; done
+  if [ $wait = 1 ]; then
+    # shellcheck disable=SC2086
+    for p in stores icache; do check $p 97 $base; done
+  fi
+done
 exit $rc
