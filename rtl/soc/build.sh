@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the Verilator testbench of the SoC (docs/rtl-soc.md): PicoRV32 from
 # a checkout of YosysHQ/picorv32 (its picorv32.v is read there, never copied
-# here), rtl/soc's adapter and top, rtl/statmod.v, tb.cpp.
+# here), rtl/soc's adapter, top and their shared parts (soc_parts.v),
+# rtl/statmod.v, tb.cpp.
 #
 #   build.sh PICORV32_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT [ARR_RAM]]]
 #   build.sh --core vexriscv [--wait W] VEXRISCV_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT]]
@@ -59,7 +60,7 @@ if [ $core = vexriscv ]; then
   verilator --cc --exe --build -O3 -Wno-fatal -Wno-lint -Wno-style -Wno-TIMESCALEMOD --top-module tally_soc --prefix Vsoc \
     -Mdir "$out/obj" -o ../tb -GP="$P" -GN="$N" -GR="$R" -GTOTALS="$T" -GSNAP="$SN" -GCOMPACT="$C" -GW="$wait" \
     -CFLAGS "-O2 -DSOC_VEXRISCV -DSOC_P=$P -DSOC_N=$N -DSOC_R=$R -DSOC_COMPACT=$C" \
-    "$here/soc_vexriscv.v" "$here/adapter_vexriscv.v" "$here/../statmod.v" "$rtl/VexRiscv.v" "$here/tb.cpp" \
+    "$here/soc_vexriscv.v" "$here/soc_parts.v" "$here/adapter_vexriscv.v" "$here/../statmod.v" "$rtl/VexRiscv.v" "$here/tb.cpp" \
     > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
   echo "$out/tb"
   exit 0
@@ -67,6 +68,6 @@ fi
 verilator --cc --exe --build -O3 -Wno-fatal -Wno-lint -Wno-style --top-module tally_soc --prefix Vsoc \
   -DRISCV_FORMAL -Mdir "$out/obj" -o ../tb -GP="$P" -GN="$N" -GR="$R" -GTOTALS="$T" -GSNAP="$SN" -GCOMPACT="$C" -GARR_RAM="$A" \
   -CFLAGS "-O2 -DSOC_P=$P -DSOC_N=$N -DSOC_R=$R -DSOC_COMPACT=$C" \
-  "$here/soc.v" "$here/adapter_picorv32.v" "$here/../statmod.v" "$rtl/picorv32.v" "$here/tb.cpp" \
+  "$here/soc.v" "$here/soc_parts.v" "$here/adapter_picorv32.v" "$here/../statmod.v" "$rtl/picorv32.v" "$here/tb.cpp" \
   > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
 echo "$out/tb"
