@@ -201,16 +201,12 @@ module tally_pico_adapter #(
                        ({63'd0, is_ret} << 10) | ({63'd0, i_mul} << 11) | ({63'd0, i_div} << 12) |
                        ({63'd0, i_csr} << 13) | ({63'd0, is_system} << 14) | ({63'd0, c16} << 15);
 
-  // ---- the queue of laid-out instructions (a RAM: block RAM on an FPGA) -------
-  // {last, post, pulses, issue end, fetch cycles, cycles, pc}; the head is
-  // read one clock ahead (show-ahead), bypassed when it is being written.
+  // ---- the queue of laid-out instructions (soc_parts.v) -------------------------
+  // {last, post, pulses, issue end, fetch cycles, cycles, pc}
   localparam integer EW = 1 + 2 + 16 + 8 + 8 + 8 + 32;
-  reg [EW-1:0] qm[0:D-1];
-  reg [EW-1:0] head;
-  reg [DEPTH_LOG2:0] wr, rd_;
-  wire q_empty = wr == rd_;
-  wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
-  wire [DEPTH_LOG2:0] q_used = wr - rd_;  // (9 bits: the pointers wrap)
+  wire [EW-1:0] head;
+  wire q_empty, q_lost;
+  wire [DEPTH_LOG2:0] q_used;
   wire        h_last = head[74];
   wire [1:0]  h_post = head[73:72];
   wire [15:0] h_pul = head[71:56];
@@ -234,13 +230,10 @@ module tally_pico_adapter #(
   wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
   wire pop = have && !hold && head_end;
-  wire push = l_full && !q_full;
-  wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
   wire [EW-1:0] din = {l_last, is_shift ? 2'd1 : taken ? 2'd2 : 2'd0, pulses[15:0], issue_end, f, l_t, l_pc};
-  always @(posedge clk) begin
-    if (push) qm[wr[DEPTH_LOG2-1:0]] <= din;
-    head <= (push && wr[DEPTH_LOG2-1:0] == rd_next[DEPTH_LOG2-1:0]) ? din : qm[rd_next[DEPTH_LOG2-1:0]];
-  end
+  tally_soc_queue #(.EW(EW), .DEPTH_LOG2(DEPTH_LOG2)) queue (
+    .clk(clk), .rst(rst), .push_req(l_full), .din(din), .pop(pop), .head(head), .empty(q_empty),
+    .used(q_used), .lost(q_lost));
 
   // the reported instruction becomes the waiting one; the waiting one is laid out
   wire report = rvfi_valid && started && !last_taken;
@@ -253,7 +246,7 @@ module tally_pico_adapter #(
   always @(posedge clk) begin
     if (rst) begin
       started <= 1'b0; first_seen <= 1'b0; age <= 9'd0; fin_seen <= 1'b0; fin_t <= 9'd0;
-      last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 8'd0; rundown <= 1'b0;
+      last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 8'd0; rundown <= 1'b0;
       stop_we <= 1'b0;
       done <= 1'b0; overflow <= 1'b0; busy <= 1'b0;
     end else begin
@@ -276,10 +269,7 @@ module tally_pico_adapter #(
         l_taken <= p_taken; l_f <= p_f;
         p_full <= 1'b0;
       end
-      if (l_full) begin
-        if (q_full) overflow <= 1'b1;
-        else wr <= wr + 1'b1;
-      end
+      if (q_lost) overflow <= 1'b1;
       if (report) begin
         p_full <= 1'b1; p_pc <= rvfi_pc_rdata; p_insn <= rvfi_insn;
         p_seq <= rvfi_pc_rdata + (n_c16 ? 32'd2 : 32'd4);
@@ -296,7 +286,7 @@ module tally_pico_adapter #(
       // present the head's cycles
       if (have && !hold) begin
         if (head_end) begin
-          j <= 8'd0; rd_ <= rd_ + 1'b1;
+          j <= 8'd0;
           if (h_last) done <= 1'b1;
         end else j <= j + 8'd1;
       end

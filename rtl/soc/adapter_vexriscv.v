@@ -28,7 +28,8 @@
 //   divide, `stall.system`, up to 2, for a CSR instruction, all of a load's
 //   extra cycles as `stall.dcache` when the D-bus read or the D-cache sent
 //   a load back during them, a store's as `stall.write_buffer` when the
-//   D-bus wrote during them), then the redirect (`stall.branch` after a branch,
+//   D-bus wrote during them, and the finisher store's wait for its ACK so
+//   too), then the redirect (`stall.branch` after a branch,
 //   `stall.jump` after a jump); `instret` on the last cycle.
 //
 // The cycles themselves (how many, which PC) are the RTL's; only how the
@@ -78,7 +79,6 @@ module tally_vex_adapter #(
     output reg          overflow
 );
   localparam [63:0] SUPPORTED = 64'h7_FC00_7FEF;
-  localparam integer D = 1 << DEPTH_LOG2;
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
@@ -151,14 +151,11 @@ module tally_vex_adapter #(
   wire [11:0] pulses = {is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
                         is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)
 
-  // ---- the queue of laid-out instructions ---------------------------------------
+  // ---- the queue of laid-out instructions (soc_parts.v) -------------------------
   // {last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
   localparam integer EW = 1 + 1 + 1 + 2 + 12 + 12 + 12 + 12 + 32;
-  reg [EW-1:0] qm[0:D-1];
-  reg [EW-1:0] head;
-  reg [DEPTH_LOG2:0] wr, rd_;
-  wire q_empty = wr == rd_;
-  wire q_full = (wr - rd_) == D[DEPTH_LOG2:0];
+  wire [EW-1:0] head;
+  wire q_empty, q_lost;
   wire        h_last = head[84];
   wire        h_penj = head[83];
   wire        h_pref = head[82];
@@ -190,12 +187,9 @@ module tally_vex_adapter #(
   assign sig = s_masked[S-1:0];
   assign stop_we = have && !hold && head_end && h_last;
   wire pop = have && !hold && head_end;
-  wire push = l_full && !q_full;
-  wire [DEPTH_LOG2:0] rd_next = pop ? rd_ + 1'b1 : rd_;
-  always @(posedge clk) begin
-    if (push) qm[wr[DEPTH_LOG2-1:0]] <= din;
-    head <= (push && wr[DEPTH_LOG2-1:0] == rd_next[DEPTH_LOG2-1:0]) ? din : qm[rd_next[DEPTH_LOG2-1:0]];
-  end
+  tally_soc_queue #(.EW(EW), .DEPTH_LOG2(DEPTH_LOG2)) queue (
+    .clk(clk), .rst(rst), .push_req(l_full), .din(din), .pop(pop), .head(head), .empty(q_empty),
+    .used(), .lost(q_lost));
 
   wire report = wb_fire && !last_taken;
   wire r_fin = wb_insn[6:0] == 7'b0100011 && wb_addr == FINISHER;
@@ -206,7 +200,7 @@ module tally_vex_adapter #(
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0;
       wp_run <= 1'b0; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
-      p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; wr <= 0; rd_ <= 0; j <= 12'd0; rundown <= 1'b0;
+      p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 12'd0; rundown <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       if (fin_ack) fin_seen <= 1'b1;
@@ -241,10 +235,7 @@ module tally_vex_adapter #(
         l_ack <= p_ackd ? 12'd0 : age + 12'd1;
         p_full <= 1'b0;
       end
-      if (l_full) begin
-        if (q_full) overflow <= 1'b1;
-        else wr <= wr + 1'b1;
-      end
+      if (q_lost) overflow <= 1'b1;
       if (report) begin
         p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn;
         p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
@@ -260,7 +251,7 @@ module tally_vex_adapter #(
 
       if (have && !hold) begin
         if (head_end) begin
-          j <= 12'd0; rd_ <= rd_ + 1'b1;
+          j <= 12'd0;
           if (h_last) begin done <= 1'b1; rundown <= 1'b1; end
         end else j <= j + 12'd1;
       end

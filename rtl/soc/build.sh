@@ -1,16 +1,18 @@
 #!/bin/sh
 # Builds the Verilator testbench of the SoC (docs/rtl-soc.md): PicoRV32 from
 # a checkout of YosysHQ/picorv32 (its picorv32.v is read there, never copied
-# here), rtl/soc's adapter and top, rtl/statmod.v, tb.cpp.
+# here), rtl/soc's adapter, top and their shared parts (soc_parts.v),
+# rtl/statmod.v, tb.cpp.
 #
 #   build.sh PICORV32_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT [ARR_RAM]]]
-#   build.sh --core vexriscv VEXRISCV_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT]]
+#   build.sh --core vexriscv [--wait W] VEXRISCV_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT]]
 #
 # --core vexriscv: LiteX's standard VexRiscv (VEXRISCV_DIR holds its
 # VexRiscv.v: a pythondata-cpu-vexriscv checkout's
 # pythondata_cpu_vexriscv/verilog, or the checkout itself) in
 # soc_vexriscv.v with adapter_vexriscv.v, which does not hold the core:
-# SNAP 1 and ARR_RAM 0 only (docs/rtl-soc.md, "VexRiscv").
+# SNAP 1 and ARR_RAM 0 only (docs/rtl-soc.md, "VexRiscv"). --wait W: its
+# memory takes W wait states a beat (0 to 3; default 0).
 #
 # The module's size: P ARRs, N counters (at most 85), R bits (default
 # 4 8 32 1 1 0 0, the size rtl/soc/check.py uses). COMPACT 1 (with TOTALS 0):
@@ -22,14 +24,18 @@
 # OUT_DIR/tb (its Verilator log in OUT_DIR/build.log).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-core=picorv32
+core=picorv32 wait=0
 if [ "${1:-}" = --core ]; then
   [ $# -ge 2 ] || { echo "build.sh: --core needs a value (picorv32 or vexriscv)" >&2; exit 2; }
   core=$2; shift 2
   case $core in picorv32|vexriscv) ;; *) echo "build.sh: --core $core: picorv32 or vexriscv" >&2; exit 2 ;; esac
+  if [ "${1:-}" = --wait ]; then
+    case ${2:-} in [0-3]) wait=$2 ;; *) echo "build.sh: --wait is 0 to 3, not '${2:-}'" >&2; exit 2 ;; esac
+    shift 2
+  fi
 fi
 [ $# -eq 2 ] || [ $# -eq 7 ] || [ $# -eq 8 ] || [ $# -eq 9 ] ||
-  { echo "usage: build.sh [--core picorv32|vexriscv] RTL_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT [ARR_RAM]]]" >&2; exit 2; }
+  { echo "usage: build.sh [--core picorv32|vexriscv [--wait W]] RTL_DIR OUT_DIR [P N R TOTALS SNAP [COMPACT [ARR_RAM]]]" >&2; exit 2; }
 rtl=$1 out=$2
 P=${3:-4} N=${4:-8} R=${5:-32} T=${6:-1} SN=${7:-1} C=${8:-0} A=${9:-0}
 if [ $core = vexriscv ]; then
@@ -52,9 +58,9 @@ done
 mkdir -p "$out"
 if [ $core = vexriscv ]; then
   verilator --cc --exe --build -O3 -Wno-fatal -Wno-lint -Wno-style -Wno-TIMESCALEMOD --top-module tally_soc --prefix Vsoc \
-    -Mdir "$out/obj" -o ../tb -GP="$P" -GN="$N" -GR="$R" -GTOTALS="$T" -GSNAP="$SN" -GCOMPACT="$C" \
+    -Mdir "$out/obj" -o ../tb -GP="$P" -GN="$N" -GR="$R" -GTOTALS="$T" -GSNAP="$SN" -GCOMPACT="$C" -GW="$wait" \
     -CFLAGS "-O2 -DSOC_VEXRISCV -DSOC_P=$P -DSOC_N=$N -DSOC_R=$R -DSOC_COMPACT=$C" \
-    "$here/soc_vexriscv.v" "$here/adapter_vexriscv.v" "$here/../statmod.v" "$rtl/VexRiscv.v" "$here/tb.cpp" \
+    "$here/soc_vexriscv.v" "$here/soc_parts.v" "$here/adapter_vexriscv.v" "$here/../statmod.v" "$rtl/VexRiscv.v" "$here/tb.cpp" \
     > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
   echo "$out/tb"
   exit 0
@@ -62,6 +68,6 @@ fi
 verilator --cc --exe --build -O3 -Wno-fatal -Wno-lint -Wno-style --top-module tally_soc --prefix Vsoc \
   -DRISCV_FORMAL -Mdir "$out/obj" -o ../tb -GP="$P" -GN="$N" -GR="$R" -GTOTALS="$T" -GSNAP="$SN" -GCOMPACT="$C" -GARR_RAM="$A" \
   -CFLAGS "-O2 -DSOC_P=$P -DSOC_N=$N -DSOC_R=$R -DSOC_COMPACT=$C" \
-  "$here/soc.v" "$here/adapter_picorv32.v" "$here/../statmod.v" "$rtl/picorv32.v" "$here/tb.cpp" \
+  "$here/soc.v" "$here/soc_parts.v" "$here/adapter_picorv32.v" "$here/../statmod.v" "$rtl/picorv32.v" "$here/tb.cpp" \
   > "$out/build.log" 2>&1 || { cat "$out/build.log" >&2; exit 1; }
 echo "$out/tb"

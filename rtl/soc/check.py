@@ -4,10 +4,12 @@ configuration, run by tally's `picorv32` core model and by the RTL SoC
 (PicoRV32 + adapter + tally_statmod, rtl/soc), stored by tally's collector:
 the two stored runs must be identical, packet for packet.
 
-  check.py TALLY TB WORKDIR [--core vexriscv] [--trace] --interval N --count SPEC... PROGRAM
+  check.py TALLY TB WORKDIR [--core vexriscv [--wait W]] [--trace] --interval N --count SPEC... PROGRAM
 
 --core vexriscv: TB is the VexRiscv SoC's (build.sh --core vexriscv) and
-tally's run is `--core vexriscv --board litex` (default: picorv32).
+tally's run is `--core vexriscv --board litex` (default: picorv32); --wait
+W: TB was built with `--wait W`, and tally's board is litex with its
+wait_states set to W (written to WORKDIR/board.ini).
 
 TB: the SoC's testbench (rtl/soc/build.sh), whose module size (counters,
 width, ARRs: `tally config --query`) tally's run takes. SPEC: SIGNAL or
@@ -64,6 +66,21 @@ def stored(db):
     return run, counters, data, totals
 
 
+def board_with_wait(tally, wait, work):
+    """boards/litex.ini with every wait_states set to wait, written to work
+    (as tests/cores/vexriscv/compare.py does)."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "boards", "litex.ini")
+    if not wait.isdigit():
+        fail(f"--wait {wait}: a number", 64)
+    with open(src) as f:
+        text = re.sub(r"(?m)^(wait_states\s*=\s*)\d+", lambda m: m.group(1) + wait, f.read())
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, "board.ini")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def main(a):
     if len(a) < 4 or a[0] in ("-h", "--help"):
         print(__doc__, file=sys.stderr if len(a) < 4 else sys.stdout)
@@ -77,6 +94,9 @@ def main(a):
             return 64
         core = [rest[1]] + (["--board", "litex"] if rest[1] == "vexriscv" else [])
         rest = rest[2:]
+        if core[0] == "vexriscv" and rest[:1] == ["--wait"] and len(rest) > 1:
+            core[2] = board_with_wait(tally, rest[1], work)
+            rest = rest[2:]
     if rest[:1] == ["--trace"]:
         trace, rest = True, rest[1:]
     i = 0

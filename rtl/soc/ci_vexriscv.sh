@@ -3,10 +3,10 @@
 # builds the VexRiscv SoC's testbench (build.sh --core vexriscv) from a
 # pythondata-cpu-vexriscv checkout and runs rtl/soc/check.py --core
 # vexriscv on the programs of tests/cores/vexriscv, each against `tally run
-# --core vexriscv --board litex`, with counters covering every signal the
-# adapter provides whose cycles the model and the RTL place alike
-# (docs/rtl-soc.md, "VexRiscv": the period is one interval longer than any
-# of these programs, the rest is said there).
+# --core vexriscv --board litex`, at periods of 97 to 1,000 cycles, with
+# counters over the signals the adapter provides, cycle by cycle (--trace)
+# where every instruction is laid out alike (docs/rtl-soc.md, "VEXRISCV"
+# says which).
 #
 #   ci_vexriscv.sh TALLY PROGRAM_DIR WORKDIR
 #
@@ -30,29 +30,46 @@ mkdir -p "$work"
 rtl_checkout "ci_vexriscv.sh: VexRiscv.v" "$src" "$work/vexriscv" pythondata_cpu_vexriscv/verilog/VexRiscv.v ||
   { echo "ci_vexriscv.sh: no VexRiscv checkout at $src (set VEXRISCV_RTL to a litex-hub/pythondata-cpu-vexriscv checkout): skipped" >&2; exit 77; }
 tb=$("$here/build.sh" --core vexriscv "$rtl" "$work/tb")
+wait=
 rc=0
-period=250000   # one interval: longer than sort.elf's 206,363 cycles
-base="--count cycle --count instret --count load --count store --count branch --count branch.taken --count jump --count stall"
-for p in alu branch jumps load_use hazards shifts stores; do
+# check NAME PERIOD [--trace] COUNTER...: PROGRAM_DIR/NAME.elf, packet for
+# packet (and with --trace cycle by cycle) against tally's model
+check() {
+  name=$1 per=$2; shift 2
+  tr=; [ "${1:-}" = --trace ] && { tr=--trace; shift; }
+  args=
+  for c in "$@"; do args="$args --count $c"; done
   # shellcheck disable=SC2086
-  python3 "$here/check.py" "$tally" "$tb" "$work/$p" --core vexriscv --interval $period $base "$progs/$p.elf" || rc=1
+  python3 "$here/check.py" "$tally" "$tb" "$work/$name$wait" --core vexriscv ${wait:+--wait $wait} $tr --interval "$per" \
+    $args "$progs/$name.elf" || rc=1
+}
+base="cycle instret load store branch branch.taken jump stall"
+fine="cycle instret stall.icache stall.load_use stall.dcache stall.write_buffer stall.jump cycle@main"
+# every retire on the RTL's cycle: cycle by cycle, every signal
+# shellcheck disable=SC2086
+for p in alu branch hazards; do check $p 97 --trace $fine; done
+check crc 1000 --trace $fine
+check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
+check csr 97 --trace csr system stall.system stall instret cycle stall.jump load
+# a few instructions laid out otherwise (docs/rtl-soc.md, "VEXRISCV"): packets
+# shellcheck disable=SC2086
+for p in jumps load_use shifts stores; do check $p 97 $base; done
+check sort 97 mul div call ret branch.mispredict system instret@main stall.branch
+check sort 1000 $base
+check muldiv 113 stall.muldiv instret stall.jump stall.system csr div mul stall
+check dcache 97 cycle load store stall stall.branch branch.taken instret@main load@main
+check icache 1000 instret jump call ret stall.jump stall branch stall.branch
+# the memory with wait states: W = 1 and W = 3 (tally's litex board with its
+# wait_states set to W)
+for wait in 1 3; do
+  tb=$("$here/build.sh" --core vexriscv --wait $wait "$rtl" "$work/tb-w$wait")
+  # shellcheck disable=SC2086
+  for p in alu branch hazards crc csr; do check $p 97 --trace $fine; done
+  # shellcheck disable=SC2086
+  for p in jumps load_use muldiv shifts dcache sort; do check $p 97 $base; done
+  if [ $wait = 1 ]; then
+    # shellcheck disable=SC2086
+    for p in stores icache; do check $p 97 $base; done
+  fi
 done
-python3 "$here/check.py" "$tally" "$tb" "$work/crc" --core vexriscv --interval $period --count cycle --count instret \
-  --count load --count store --count branch.mispredict --count stall.branch --count stall.jump --count instret@main \
-  "$progs/crc.elf" || rc=1
-python3 "$here/check.py" "$tally" "$tb" "$work/sort" --core vexriscv --interval $period --count mul --count div \
-  --count call --count ret --count branch.mispredict --count system --count instret@main --count stall.branch \
-  "$progs/sort.elf" || rc=1
-python3 "$here/check.py" "$tally" "$tb" "$work/muldiv" --core vexriscv --interval $period --count stall.muldiv \
-  --count instret --count stall.jump --count stall.system --count csr --count div --count mul --count stall \
-  "$progs/muldiv.elf" || rc=1
-python3 "$here/check.py" "$tally" "$tb" "$work/dcache" --core vexriscv --interval $period --count cycle --count load \
-  --count store --count stall --count stall.branch --count branch.taken --count instret@main --count load@main \
-  "$progs/dcache.elf" || rc=1
-python3 "$here/check.py" "$tally" "$tb" "$work/icache" --core vexriscv --interval $period --count instret --count jump \
-  --count call --count ret --count stall.jump --count stall --count branch --count stall.branch \
-  "$progs/icache.elf" || rc=1
-python3 "$here/check.py" "$tally" "$tb" "$work/csr" --core vexriscv --interval $period --count csr --count system \
-  --count stall.system --count stall --count instret --count cycle --count stall.jump --count load \
-  "$progs/csr.elf" || rc=1
 exit $rc

@@ -36,7 +36,7 @@ COMPACT = dict(S=1, P=16, N=16, R=16, TOTALS=0, SNAP=0, ARR_RAM=1, COMPACT=1)
 
 
 def designs(rtl):
-    soc = [os.path.join(HERE, "soc.v"), os.path.join(HERE, "adapter_picorv32.v"),
+    soc = [os.path.join(HERE, "soc.v"), os.path.join(HERE, "soc_parts.v"), os.path.join(HERE, "adapter_picorv32.v"),
            os.path.join(HERE, "..", "statmod.v"), os.path.join(rtl, "picorv32.v")]
     mod = " ".join(f"-set {k} {v}" for k, v in MODULE.items())
     small = " ".join(f"-set {k} {v}" for k, v in COMPACT.items())

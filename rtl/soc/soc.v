@@ -173,43 +173,19 @@ module tally_soc #(
   end
   wire xfer = mem_valid && mem_ready;
 
-  // ---- finisher, UART --------------------------------------------------------------
-  reg bad_access, uart_lost;
-  localparam integer FD = 1 << FIFO_LOG2;
-  reg [7:0] fifo [0:FD-1];
-  reg [FIFO_LOG2:0] f_wr, f_rd;
-  reg [9:0] shift;      // start bit, 8 data bits, stop bit (LSB first)
-  reg [3:0] bits_left;
-  reg [15:0] baud;
-  assign uart_tx = bits_left == 0 ? 1'b1 : shift[0];
-  wire uart_write = xfer && mem_addr == UART && mem_wstrb != 0;
-  always @(posedge clk) begin
-    uart_valid <= 1'b0;
-    if (rst) begin
-      finished <= 1'b0; finish_value <= 32'd0; bad_access <= 1'b0; uart_lost <= 1'b0;
-      f_wr <= 0; f_rd <= 0; bits_left <= 4'd0; baud <= 16'd0; shift <= 10'h3FF;
-    end else begin
-      if (xfer && core_resetn) begin
-        if (mem_addr == FINISHER && mem_wstrb != 0) begin
-          if (!finished) finish_value <= mem_wdata;
-          finished <= 1'b1;
-        end else if (uart_write) begin
-          uart_valid <= 1'b1; uart_byte <= mem_wdata[7:0];
-          if (f_wr - f_rd == FD[FIFO_LOG2:0]) uart_lost <= 1'b1;
-          else begin fifo[f_wr[FIFO_LOG2-1:0]] <= mem_wdata[7:0]; f_wr <= f_wr + 1'b1; end
-        end else if (!in_ram && !(mem_addr == UART + 32'd4 && mem_wstrb == 0))
-          bad_access <= 1'b1;
-      end
-      if (bits_left == 0) begin
-        if (f_wr != f_rd) begin
-          shift <= {1'b1, fifo[f_rd[FIFO_LOG2-1:0]], 1'b0}; f_rd <= f_rd + 1'b1;
-          bits_left <= 4'd10; baud <= CLK_DIV[15:0] - 16'd1;
-        end
-      end else if (baud == 0) begin
-        shift <= {1'b1, shift[9:1]}; bits_left <= bits_left - 4'd1; baud <= CLK_DIV[15:0] - 16'd1;
-      end else baud <= baud - 16'd1;
-    end
-  end
+  // ---- finisher, UART (soc_parts.v) -----------------------------------------------
+  reg bad_access;
+  wire uart_lost, io_mine;
+  wire [15:0] exit_code;
+  wire io_wr = xfer && core_resetn && mem_wstrb != 0;
+  tally_soc_io #(.FINISHER(FINISHER), .UART(UART), .CLK_DIV(CLK_DIV), .FIFO_LOG2(FIFO_LOG2)) io (
+    .clk(clk), .rst(rst), .wr(io_wr), .addr(mem_addr), .wdata(mem_wdata), .mine(io_mine),
+    .finished(finished), .finish_value(finish_value), .exit_code(exit_code), .uart_valid(uart_valid),
+    .uart_byte(uart_byte), .uart_lost(uart_lost), .uart_tx(uart_tx));
+  always @(posedge clk)
+    if (rst) bad_access <= 1'b0;
+    else if (xfer && core_resetn && !(io_wr && io_mine) && !in_ram && !(mem_addr == UART + 32'd4 && mem_wstrb == 0))
+      bad_access <= 1'b1;
 
   // ---- the host's writes; START releases the core ------------------------------
   always @(posedge clk)
@@ -219,30 +195,12 @@ module tally_soc #(
   // ---- the adapter and the module ------------------------------------------------
   wire ad_done, ad_overflow;
   wire [31:0] status;
-  wire [15:0] exit_code = (finish_value[15:0] == 16'h5555) ? 16'd0 :
-                          (finish_value[15:0] == 16'h3333) ? finish_value[31:16] : 16'd1;
   assign status = {exit_code, 9'd0, core_resetn, trap, uart_lost, bad_access, ad_overflow, ad_done, finished};
   generate if (STATMOD != 0) begin : g_sm
     wire cyc_en /*verilator public_flat_rd*/, pc_valid /*verilator public_flat_rd*/;
     wire hold, stop_we;
     wire [31:0] pc /*verilator public_flat_rd*/;
     wire [S-1:0] sig /*verilator public_flat_rd*/;
-    wire [31:0] sm_rdata;
-    // the adapter's STOP goes first; a host write in that clock waits one clock
-    reg         hb_full;
-    reg  [15:0] hb_addr;
-    reg  [31:0] hb_data;
-    wire        h_we = hb_full || reg_we;
-    wire [15:0] h_addr = hb_full ? hb_addr : reg_addr;
-    wire [31:0] h_data = hb_full ? hb_data : reg_wdata;
-    always @(posedge clk) begin
-      if (rst) hb_full <= 1'b0;
-      else if (stop_we) begin
-        if (h_we) begin hb_full <= 1'b1; hb_addr <= h_addr; hb_data <= h_data; end
-      end else if (hb_full) begin
-        hb_full <= reg_we; hb_addr <= reg_addr; hb_data <= reg_wdata;
-      end
-    end
     tally_pico_adapter #(.S(S)) adapter (
       .clk(clk), .rst(!core_resetn),
       .first_fetch(xfer && mem_instr), .rvfi_valid(rvfi_valid), .rvfi_insn(rvfi_insn),
@@ -250,21 +208,24 @@ module tally_soc #(
       .held(core_held), .busy(core_busy),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));
-    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .ARR_RAM(ARR_RAM),
-                    .COMPACT(COMPACT)) sm (
-      .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .hold(hold),
-      .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
-      .reg_rdata(sm_rdata),
-      .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
+    wire [31:0] held_clocks;
 `ifndef SYNTHESIS
-    reg [31:0] held_clocks;
+    reg [31:0] held_count;
     always @(posedge clk)
-      if (rst) held_clocks <= 32'd0;
-      else if (core_held) held_clocks <= held_clocks + 32'd1;
-    assign reg_rdata = reg_addr == 16'h0F00 ? status : reg_addr == 16'h0F04 ? held_clocks : sm_rdata;
+      if (rst) held_count <= 32'd0;
+      else if (core_held) held_count <= held_count + 32'd1;
+    assign held_clocks = held_count;
+    localparam integer EXTRA = 1;
 `else
-    assign reg_rdata = reg_addr == 16'h0F00 ? status : sm_rdata;
+    assign held_clocks = 32'd0;
+    localparam integer EXTRA = 0;
 `endif
+    tally_soc_port #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .ARR_RAM(ARR_RAM),
+                     .COMPACT(COMPACT), .EXTRA(EXTRA)) port (
+      .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
+      .hold(hold), .reg_we(reg_we), .reg_addr(reg_addr), .reg_wdata(reg_wdata), .reg_rdata(reg_rdata),
+      .status(status), .extra(held_clocks),
+      .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
   end else begin : g_nosm
     assign out_valid = 1'b0; assign out_data = 8'd0; assign out_last = 1'b0;
     assign ad_done = 1'b0; assign ad_overflow = 1'b0; assign core_busy = 1'b0;

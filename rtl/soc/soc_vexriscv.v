@@ -99,7 +99,6 @@ module tally_soc #(
   reg [3:0]  i_cnt, d_cnt;
   wire i_go = !i_ack && (i_busy ? i_cnt == 4'd1 : (i_cyc && i_stb && W == 0));
   wire d_go = !d_ack && (d_busy ? d_cnt == 4'd1 : (d_cyc && d_stb && W == 0));
-  reg bad_access, uart_lost;
   always @(posedge clk) begin
     if (core_reset) begin
       i_ack <= 1'b0; d_ack <= 1'b0; i_busy <= 1'b0; d_busy <= 1'b0; i_cnt <= 4'd0; d_cnt <= 4'd0;
@@ -133,41 +132,20 @@ module tally_soc #(
   always @(posedge clk) if (d_go) begin d_xa <= da; d_xd <= d_wdat; d_xwe <= d_we; end
   wire fin_ack = d_xfer && d_xwe && d_xa == FINISHER;
 
-  // ---- finisher, UART, bad accesses ------------------------------------------------
-  localparam integer FD = 1 << FIFO_LOG2;
-  reg [7:0] fifo [0:FD-1];
-  reg [FIFO_LOG2:0] f_wr, f_rd;
-  reg [9:0] shift;
-  reg [3:0] bits_left;
-  reg [15:0] baud;
-  assign uart_tx = bits_left == 0 ? 1'b1 : shift[0];
-  always @(posedge clk) begin
-    uart_valid <= 1'b0;
-    if (rst) begin
-      finished <= 1'b0; finish_value <= 32'd0; bad_access <= 1'b0; uart_lost <= 1'b0;
-      f_wr <= 0; f_rd <= 0; bits_left <= 4'd0; baud <= 16'd0; shift <= 10'h3FF;
-    end else begin
-      if (d_xfer && !core_reset) begin
-        if (d_xwe && d_xa == FINISHER) begin
-          if (!finished) finish_value <= d_xd;
-          finished <= 1'b1;
-        end else if (d_xwe && d_xa == UART) begin
-          uart_valid <= 1'b1; uart_byte <= d_xd[7:0];
-          if (f_wr - f_rd == FD[FIFO_LOG2:0]) uart_lost <= 1'b1;
-          else begin fifo[f_wr[FIFO_LOG2-1:0]] <= d_xd[7:0]; f_wr <= f_wr + 1'b1; end
-        end else if (d_xa < IO_BASE && d_xa[31:AW+2] != RAM_BASE[31:AW+2]) bad_access <= 1'b1;
-      end
-      if (i_ack && !core_reset && !i_in_ram) bad_access <= 1'b1;
-      if (bits_left == 0) begin
-        if (f_wr != f_rd) begin
-          shift <= {1'b1, fifo[f_rd[FIFO_LOG2-1:0]], 1'b0}; f_rd <= f_rd + 1'b1;
-          bits_left <= 4'd10; baud <= CLK_DIV[15:0] - 16'd1;
-        end
-      end else if (baud == 0) begin
-        shift <= {1'b1, shift[9:1]}; bits_left <= bits_left - 4'd1; baud <= CLK_DIV[15:0] - 16'd1;
-      end else baud <= baud - 16'd1;
-    end
-  end
+  // ---- finisher, UART (soc_parts.v), bad accesses ------------------------------------
+  reg bad_access;
+  wire uart_lost, io_mine;
+  wire [15:0] exit_code;
+  wire io_wr = d_xfer && !core_reset && d_xwe;
+  tally_soc_io #(.FINISHER(FINISHER), .UART(UART), .CLK_DIV(CLK_DIV), .FIFO_LOG2(FIFO_LOG2)) io (
+    .clk(clk), .rst(rst), .wr(io_wr), .addr(d_xa), .wdata(d_xd), .mine(io_mine),
+    .finished(finished), .finish_value(finish_value), .exit_code(exit_code), .uart_valid(uart_valid),
+    .uart_byte(uart_byte), .uart_lost(uart_lost), .uart_tx(uart_tx));
+  always @(posedge clk)
+    if (rst) bad_access <= 1'b0;
+    else if ((d_xfer && !core_reset && !(io_wr && io_mine) && d_xa < IO_BASE && d_xa[31:AW+2] != RAM_BASE[31:AW+2]) ||
+             (i_ack && !core_reset && !i_in_ram))
+      bad_access <= 1'b1;
 
   // ---- the host's writes; START releases the core ------------------------------
   always @(posedge clk)
@@ -176,29 +154,12 @@ module tally_soc #(
 
   // ---- the adapter and the module ------------------------------------------------
   wire ad_done, ad_overflow;
-  wire [15:0] exit_code = (finish_value[15:0] == 16'h5555) ? 16'd0 :
-                          (finish_value[15:0] == 16'h3333) ? finish_value[31:16] : 16'd1;
   wire [31:0] status = {exit_code, 9'd0, !core_reset, trap, uart_lost, bad_access, ad_overflow, ad_done, finished};
   generate if (STATMOD != 0) begin : g_sm
     wire cyc_en /*verilator public_flat_rd*/, pc_valid /*verilator public_flat_rd*/;
     wire hold, stop_we;
     wire [31:0] pc /*verilator public_flat_rd*/;
     wire [S-1:0] sig /*verilator public_flat_rd*/;
-    wire [31:0] sm_rdata;
-    reg         hb_full;
-    reg  [15:0] hb_addr;
-    reg  [31:0] hb_data;
-    wire        h_we = hb_full || reg_we;
-    wire [15:0] h_addr = hb_full ? hb_addr : reg_addr;
-    wire [31:0] h_data = hb_full ? hb_data : reg_wdata;
-    always @(posedge clk) begin
-      if (rst) hb_full <= 1'b0;
-      else if (stop_we) begin
-        if (h_we) begin hb_full <= 1'b1; hb_addr <= h_addr; hb_data <= h_data; end
-      end else if (hb_full) begin
-        hb_full <= reg_we; hb_addr <= reg_addr; hb_data <= reg_wdata;
-      end
-    end
     // the write-back stage (VexRiscv.v's names), the buses' CYC
     tally_vex_adapter #(.S(S), .FINISHER(FINISHER)) adapter (
       .clk(clk), .rst(core_reset),
@@ -208,13 +169,12 @@ module tally_soc #(
       .fin_ack(fin_ack),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));
-    tally_statmod #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .COMPACT(COMPACT)) sm (
-      .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .hold(hold),
-      .reg_we(stop_we || h_we), .reg_addr(stop_we ? 16'h0000 : h_addr), .reg_wdata(stop_we ? 32'd2 : h_data),
-      .reg_rdata(sm_rdata),
-      .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
     // 0x0F04: the clocks the adapter held the core (soc.v): never, here
-    assign reg_rdata = reg_addr == 16'h0F00 ? status : reg_addr == 16'h0F04 ? 32'd0 : sm_rdata;
+    tally_soc_port #(.S(S), .P(P), .N(N), .R(R), .TOTALS(TOTALS), .SNAP(SNAP), .COMPACT(COMPACT)) port (
+      .clk(clk), .rst(rst), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
+      .hold(hold), .reg_we(reg_we), .reg_addr(reg_addr), .reg_wdata(reg_wdata), .reg_rdata(reg_rdata),
+      .status(status), .extra(32'd0),
+      .out_valid(out_valid), .out_data(out_data), .out_last(out_last), .out_ready(out_ready));
   end else begin : g_nosm
     assign out_valid = 1'b0; assign out_data = 8'd0; assign out_last = 1'b0;
     assign ad_done = 1'b0; assign ad_overflow = 1'b0;
