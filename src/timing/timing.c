@@ -196,6 +196,18 @@ uint32_t timing_device_access(timing *t, uint32_t addr) {
   return w;
 }
 
+/* Records a data-side stall (a D-cache fill, a full write buffer, a device
+ * load, a replay) of `stall` cycles ending at `end`; the one before it is
+ * kept as the older one ([pipeline] fetch_ahead_data looks at both). */
+static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
+  t->dstall2_end = t->dstall_end;
+  t->dstall2 = t->dstall;
+  t->dstall2_redo = t->dstall_redo;
+  t->dstall_end = end;
+  t->dstall = stall;
+  t->dstall_redo = redo;
+}
+
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
 static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now);
 
@@ -203,9 +215,7 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
   uint32_t stall = memory_transaction(t, now, busy) + t->model.device_read_cycles;
   charge(t, SIG_STALL_DCACHE, stall);
-  t->dstall_end = now + stall;
-  t->dstall = stall;
-  t->dstall_redo = false;
+  note_dstall(t, now + stall, stall, false);
   return stall;
 }
 
@@ -240,9 +250,7 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
   uint32_t stall = t->model.dcache.store_load_replay;
   charge(t, SIG_STALL_DCACHE, stall);
   if (t->model.fetch_ahead_data) { /* a redo from the fetch, as a fill's (exec_loop.inc, fetch_ahead_data) */
-    t->dstall_end = now + stall;
-    t->dstall = stall;
-    t->dstall_redo = true;
+    note_dstall(t, now + stall, stall, true);
   }
   return stall;
 }
@@ -253,7 +261,7 @@ uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
     charge(t, SIG_STALL_DCACHE, t->model.amo_penalty);
     stall += t->model.amo_penalty;
     if (t->model.fetch_ahead_data) {
-      t->dstall_end = now + stall;
+      t->dstall_end = now + stall; /* the same stall, longer */
       t->dstall = stall;
     }
   }
@@ -511,9 +519,7 @@ static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32
 static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write) {
   uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;
-  t->dstall_end = now + stall;
-  t->dstall = stall;
-  t->dstall_redo = true; /* DataCache: the load is redone from the fetch once the line is in */
+  note_dstall(t, now + stall, stall, true); /* DataCache: the load is redone from the fetch once the line is in */
   if (!is_write) { /* [dcache] refill_refetch */
     t->dmiss_end = now + stall;
     t->dmiss_bus_end = t->mem_busy_until;
@@ -626,9 +632,7 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
     memmove(t->wbuf, t->wbuf + 1, (t->wbuf_count - 1) * sizeof t->wbuf[0]);
     t->wbuf_count--;
     charge(t, SIG_STALL_WBUF, stall);
-    t->dstall_end = now + stall;
-    t->dstall = stall;
-    t->dstall_redo = false;
+    note_dstall(t, now + stall, stall, false);
   }
   uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
   t->mem_busy_until = start + busy;

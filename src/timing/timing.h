@@ -265,6 +265,10 @@ typedef struct timing {
   uint64_t dstall_end;
   uint32_t dstall;
   bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
+  /* the data-side stall before that one: the same three */
+  uint64_t dstall2_end;
+  uint32_t dstall2;
+  bool dstall2_redo;
   /* [pipeline] fetch_ahead_data: of the block entered last, its last
    * instruction's cycles (with its entry wait when it is the only one) and
    * the execute stall of the one before; the same of the block before the
