@@ -59,8 +59,10 @@ timing *timing_new(const core_model *m) {
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
   t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
                   !(m->bus_bytes & (m->bus_bytes - 1)) && m->icache.line >= m->bus_bytes;
-  /* ... and the D-cache's, two-way LRU write-back: timing_dcache_miss_lean */
-  t->lean_dfill = m->dcache.enabled && m->dcache.ways == 2 && m->dcache.replacement == REPL_LRU &&
+  /* ... and the D-cache's, two-way LRU write-back: timing_dcache_miss_lean,
+   * which keeps no data-side stall for the rules that look back at one */
+  t->lean_dfill = m->dcache.enabled && !m->fetch_ahead_data && !m->dcache.refill_refetch && m->dcache.ways == 2 &&
+                  m->dcache.replacement == REPL_LRU &&
                   m->dcache.write_policy == WRITE_BACK && m->bus_bytes > 1 && !(m->bus_bytes & (m->bus_bytes - 1)) &&
                   m->dcache.line >= m->bus_bytes;
   t->dynamic_muldiv = m->shift != SHIFT_BARREL || m->mul_mode == MULDIV_ITERATIVE || m->div_mode == MULDIV_ITERATIVE;
