@@ -65,7 +65,7 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
   }
   /* the wrong-path beats issued before the redirect, then the target's */
   int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
-  int64_t last = v->c, dv = v->dv, e = v->e, first = -1;
+  int64_t last = v->c, dv = v->dv, e = v->e, m = v->m, mend = v->mend, first = -1;
   for (;;) {
     int64_t next = vexmin_max(last + w + 2, dv + 1);
     if (next >= at)
@@ -75,8 +75,11 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
     if (first < 0)
       first = next;
     last = next;
-    dv = vexmin_max(next + 1 + w, e);
-    e = dv + 1;
+    /* the first one behind the jump is held while the jump is (in
+     * execute, behind a load held in memory) */
+    dv = vexmin_valid_row(e, m, mend, next + 1 + w);
+    e = vexmin_max(dv + 1, m);
+    m = mend = e + 1;
   }
   int64_t c = vexmin_max(at, last + w + 2);
   /* the wrong-path instruction reached execute right behind the jump: held

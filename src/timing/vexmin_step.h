@@ -10,6 +10,9 @@
 
 #include "../core/isa.h"
 #include "timing.h"
+#ifdef VEXMIN_DEBUG
+#include <stdio.h>
+#endif
 
 /* Each kind's VEXMIN_* facts (vexmin.h), constants: where the kind is
  * known when the code is compiled (each op's own code in the execution
@@ -41,6 +44,20 @@ static inline int64_t vexmin_wait(const timing *t, uint32_t addr) {
   return t->max_wait_states ? (int64_t)timing_wait_states(t, addr) : 0;
 }
 
+/* The row an instruction whose beat is acknowledged in row ack is valid in
+ * decode in, behind one that entered execute in row e, memory in row m and
+ * left memory after row mend: while that one is held in execute or
+ * memory, the stages before it are held too, and the instruction becomes
+ * valid only once the hold ends. */
+static inline int64_t vexmin_valid_row(int64_t e, int64_t m, int64_t mend, int64_t ack) {
+  int64_t dv = vexmin_max(ack, e);
+  if (m - 1 > e && ack > e && ack <= m - 1) /* held in execute */
+    dv = m;
+  if (mend > m && ack > m && ack <= mend) /* held in memory */
+    dv = mend + 1;
+  return dv;
+}
+
 /* The instruction at pc whose fetch beat went out in row c (w: its wait
  * states) moves down the pipeline: f its kind's VEXMIN_* facts, rd the
  * register it writes (0 or 32: none), late the first row its
@@ -51,11 +68,7 @@ static inline int64_t vexmin_wait(const timing *t, uint32_t addr) {
 static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uint32_t f, uint8_t rd,
                                int64_t late, uint32_t shamt, int64_t dw, bool illegal, uint8_t trap) {
   timing_vexmin *v = &t->vm;
-  int64_t ack = c + 1 + w, dv = vexmin_max(ack, v->e);
-  if (v->m - 1 > v->e && ack > v->e && ack <= v->m - 1) /* held in execute */
-    dv = v->m;
-  if (v->mend > v->m && ack > v->m && ack <= v->mend) /* held in memory */
-    dv = v->mend + 1;
+  int64_t ack = c + 1 + w, dv = vexmin_valid_row(v->e, v->m, v->mend, ack);
   int64_t e = vexmin_max(dv + 1, v->m);
   if (illegal) /* its trap moves on in its place (vexmin.c) */
     e = vexmin_max(vexmin_max(e, dv + 1 + (late > dv + 1)), v->w) + 3;
@@ -79,6 +92,9 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
     mend = vexmin_max(m, v->dack - 1);
   int64_t wb = vexmin_max(mend + 1, v->w + 1);
   v->ready[rd ? rd : 32] = wb + 3; /* ready[0] stays 0 (x0 never waits); 32: no register */
+#ifdef VEXMIN_DEBUG
+  fprintf(stderr, "VM %08x c=%ld dv=%ld e=%ld eend=%ld m=%ld mend=%ld w=%ld\n", pc, (long)c, (long)dv, (long)e, (long)eend, (long)m, (long)mend, (long)wb);
+#endif
   v->c = c;
   v->dv = dv;
   v->e = e;
@@ -92,6 +108,14 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
   /* the cycle signal counted what the engine charged since: this replaces it */
   timing_count(t, SIG_CYCLE, wb + 1 - (int64_t)t->cycle);
   t->cycle = (uint64_t)(wb + 1);
+}
+
+/* A taken branch redirects the fetch even to pc + 4, its successor in
+ * sequence: the RTL flushes the instruction fetched there and fetches it
+ * again (a branch's outcome is known only after its step). */
+static inline void vexmin_taken(timing *t) {
+  t->vm.jumped = 1;
+  t->vm.seq_pc = 1;
 }
 
 #endif
