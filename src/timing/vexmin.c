@@ -52,9 +52,10 @@ void timing_vexmin_init(timing *t) {
   t->vm.seq_pc = 1; /* the first instruction is fetched after reset */
 }
 
-int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
+int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row, unsigned *held_kinds) {
   timing_vexmin *v = &t->vm;
   *held_row = -1;
+  *held_kinds = 0;
   if (!v->started) {
     v->started = 1;
     for (int i = 0; i < 33; i++)
@@ -66,6 +67,7 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
   /* the wrong-path beats issued before the redirect, then the target's */
   int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
   int64_t last = v->c, dv = v->dv, e = v->e, m = v->m, mend = v->mend, first = -1;
+  int beats = 0;
   for (;;) {
     int64_t next = vexmin_max(last + w + 2, dv + 1);
     if (next >= at)
@@ -75,6 +77,7 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
     if (first < 0)
       first = next;
     last = next;
+    beats++;
     /* the first one behind the jump is held while the jump is (in
      * execute, behind a load held in memory) */
     dv = vexmin_valid_row(e, m, mend, next + 1 + w);
@@ -82,23 +85,55 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row) {
     m = mend = e + 1;
   }
   int64_t c = vexmin_max(at, last + w + 2);
-  /* the wrong-path instruction reached execute right behind the jump: held
-   * there, it holds the redirect a row more */
-  if (first >= 0 && first + 1 + w <= v->e && at + 1 > c)
-    *held_row = at + 1;
+  *held_kinds = 0;
+  if (at + 1 > c) {
+    /* the wrong-path instruction reached execute right behind the jump:
+     * held there, it holds the redirect a row more */
+    if (first >= 0 && first + 1 + w <= v->e)
+      *held_kinds |= VEXMIN_HELD_EXECUTE;
+    /* a second wrong-path beat went out: its response waits in the fetch's
+     * last stage while the first one is halted in decode, and the target's
+     * beat goes out only once that stage is flushed */
+    if (beats >= 2)
+      *held_kinds |= VEXMIN_HELD_DECODE;
+  }
+  *held_row = *held_kinds ? at + 1 : -1;
   return c;
 }
 
+bool timing_vexmin_wrong_held(const timing *t, uint32_t word, const uint32_t *x, int64_t held_row,
+                              unsigned kinds) {
+  uint32_t opc = word & 0x7f, r1 = word >> 15 & 31, r2 = word >> 20 & 31;
+  if (kinds & VEXMIN_HELD_EXECUTE) {
+    if ((word & 0x5f) == 0x13 && (word >> 12 & 3) == 1) /* a shift: held by more than 1 */
+      return (word & 0x20 ? x[r2] & 31 : r2) > 1;
+    if (opc == 0x73 && (word >> 12 & 7)) /* a CSR instruction: held */
+      return true;
+  }
+  if (kinds & VEXMIN_HELD_DECODE) {
+    /* the registers its encoding reads (RS1_USE, RS2_USE): not written
+     * back in time for it to leave decode before the redirect */
+    bool rs1 = opc == 0x13 || opc == 0x03 || opc == 0x67 || opc == 0x33 || opc == 0x23 || opc == 0x63 ||
+               (opc == 0x73 && (word >> 12 & 3) && !(word >> 14 & 1));
+    bool rs2 = opc == 0x33 || opc == 0x23 || opc == 0x63;
+    int64_t at = held_row - 1;
+    if ((rs1 && r1 && t->vm.ready[r1] > at - 1) || (rs2 && r2 && t->vm.ready[r2] > at - 1))
+      return true;
+  }
+  return false;
+}
+
 void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
-                        uint32_t shamt, uint32_t addr, bool wrong_held) {
+                        uint32_t shamt, uint32_t addr, uint32_t wrong_word, const uint32_t *x) {
   timing_vexmin *v = &t->vm;
   int64_t w = vexmin_wait(t, pc), c;
   if (pc == v->seq_pc) {
     c = vexmin_max(v->c + w + 2, v->dv + 1);
   } else {
     int64_t held;
-    c = timing_vexmin_redirect(t, w, &held);
-    if (wrong_held && held >= 0)
+    unsigned kinds;
+    c = timing_vexmin_redirect(t, w, &held, &kinds);
+    if (held >= 0 && timing_vexmin_wrong_held(t, wrong_word, x, held, kinds))
       c = held;
   }
   int64_t late = 0;

@@ -56,25 +56,37 @@ void timing_vexmin_init(struct timing *t);
 /* The instruction at pc (kind, rd as decoded; reads: the registers it
  * reads, a mask) starts: shamt is
  * a shift's amount (0 for other kinds), addr a load's or store's address;
- * wrong_held, when pc is a redirect's target: the instruction after the
- * jump in sequence (on the wrong path) would be held in execute (a shift
- * by more than 1, a CSR instruction).
+ * wrong_word, when pc is a redirect's target: the instruction after the
+ * jump in sequence (on the wrong path; 0 when there is none), x the
+ * registers (timing_vexmin_wrong_held).
  * Sets t->cycle to its retire cycle: what the engine charged since the
  * last call (a load's or store's memory latency, a device's wait states)
  * is the model's own business here, and replaced. */
 void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
-                        uint32_t shamt, uint32_t addr, bool wrong_held);
+                        uint32_t shamt, uint32_t addr, uint32_t wrong_word, const uint32_t *x);
 
 /* The run ended with a store to the finisher: the cycle its bus beat is
  * acknowledged, as the RTL testbench counts. */
 void timing_vexmin_exit_store(struct timing *t);
 
+/* How the wrong-path instruction after a jump may hold its redirect
+ * (timing_vexmin_redirect's *held_kinds): held in execute (a shift by more
+ * than 1, a CSR instruction), or halted in decode by a register not yet
+ * written back while a second wrong-path beat's response waits behind it. */
+enum { VEXMIN_HELD_EXECUTE = 1, VEXMIN_HELD_DECODE = 2 };
+
 /* The fetch beat's row of the instruction at pc when it is not the last
  * one's successor in sequence (a redirect) or the first: w is the wait
  * states of its beat. *held_row is -1, or the row it takes instead when
- * the wrong-path instruction after the jump is held in execute (as
- * timing_vexmin_step's wrong_held; the caller looks at it only then). */
-int64_t timing_vexmin_redirect(struct timing *t, int64_t w, int64_t *held_row);
+ * the wrong-path instruction after the jump holds it in one of the ways
+ * of *held_kinds (timing_vexmin_wrong_held says whether it does; the
+ * caller asks only when *held_row >= 0). */
+int64_t timing_vexmin_redirect(struct timing *t, int64_t w, int64_t *held_row, unsigned *held_kinds);
+
+/* Whether the wrong-path instruction word (x: the registers, for a shift's
+ * amount) holds the redirect to held_row in one of the ways of kinds. */
+bool timing_vexmin_wrong_held(const struct timing *t, uint32_t word, const uint32_t *x, int64_t held_row,
+                              unsigned kinds);
 
 /* The most one instruction can add to the cycle count at W wait states. */
 static inline uint32_t timing_vexmin_bound(uint32_t w) { return 80 + 8 * w; }
