@@ -84,6 +84,8 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
     v->dnext = cyc + dw + 3;
   } else if (shamt > 1) {
     eend = e + shamt - 1;
+    if (v->mend > e) /* the shifter counts only while memory is not held */
+      eend += v->mend - vexmin_max(e, v->m);
   } else if (f & VEXMIN_CSR) {
     eend = vexmin_max(e, v->w + 1);
   }
