@@ -105,9 +105,9 @@ bool timing_vexmin_wrong_held(const timing *t, uint32_t word, const uint32_t *x,
                               unsigned kinds) {
   uint32_t opc = word & 0x7f, r1 = word >> 15 & 31, r2 = word >> 20 & 31;
   if (kinds & VEXMIN_HELD_EXECUTE) {
-    if ((word & 0x5f) == 0x13 && (word >> 12 & 3) == 1) /* a shift: held by more than 1 */
-      return (word & 0x20 ? x[r2] & 31 : r2) > 1;
-    if (opc == 0x73 && (word >> 12 & 7)) /* a CSR instruction: held */
+    if ((word & 0x5f) == 0x13 && (word >> 12 & 3) == 1 && (word & 0x20 ? x[r2] & 31 : r2) > 1)
+      return true; /* a shift by more than 1 */
+    if (opc == 0x73 && (word >> 12 & 7)) /* a CSR instruction */
       return true;
   }
   if (kinds & VEXMIN_HELD_DECODE) {
