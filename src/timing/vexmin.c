@@ -85,6 +85,7 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row, unsigned
     m = mend = e + 1;
   }
   int64_t c = vexmin_max(at, last + w + 2);
+  timing_count(t, SIG_MEM_READ, beats); /* the wrong path's beats are bus reads too */
   *held_kinds = 0;
   if (at + 1 > c) {
     /* the wrong-path instruction reached execute right behind the jump:
@@ -151,8 +152,31 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
   vexmin_move(t, pc, c, w, f, rd < 32 ? rd : 0, late, shamt, dw, kind == K_ILLEGAL, trap);
 }
 
+void timing_vexmin_device(timing *t, bool store) {
+  timing_count(t, store ? SIG_MEM_WRITE : SIG_MEM_READ, 1);
+}
+
+/* The fetch beats that go out after the finisher store's, up to the end of
+ * the run in row r: the fetch goes on in sequence behind it (the bus
+ * counts them). */
+static int64_t exit_beats(const timing *t, int64_t r) {
+  const timing_vexmin *v = &t->vm;
+  int64_t w = vexmin_wait(t, v->next_pc), last = v->c, dv = v->dv, e = v->e, m = v->m, mend = v->mend, n = 0;
+  for (;;) {
+    int64_t next = vexmin_max(last + w + 2, dv + 1);
+    if (next >= r)
+      return n;
+    n++;
+    last = next;
+    dv = vexmin_valid_row(e, m, mend, next + 1 + w);
+    e = vexmin_max(dv + 1, m);
+    m = mend = e + 1;
+  }
+}
+
 void timing_vexmin_exit_store(timing *t) {
   int64_t r = vexmin_max(t->vm.w + 1, t->vm.dack);
+  timing_count(t, SIG_MEM_READ, exit_beats(t, r));
   timing_count(t, SIG_CYCLE, r - (int64_t)t->cycle);
   t->cycle = (uint64_t)r;
 }

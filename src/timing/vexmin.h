@@ -65,6 +65,11 @@ void timing_vexmin_init(struct timing *t);
 void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32_t reads,
                         uint32_t shamt, uint32_t addr, uint32_t wrong_word, const uint32_t *x);
 
+/* A load (store false) or store to a device (the board's IO region): a
+ * beat on the data bus, counted as mem.read or mem.write as the RTL's bus
+ * shows it. */
+void timing_vexmin_device(struct timing *t, bool store);
+
 /* The run ended with a store to the finisher: the cycle its bus beat is
  * acknowledged, as the RTL testbench counts. */
 void timing_vexmin_exit_store(struct timing *t);

@@ -112,7 +112,7 @@ def compare(a, variants, csv, exact):
     for v in variants:
         cmd = [sys.executable, os.path.join(VEX, "compare.py"), a.tally, csv, os.path.join(a.work, v),
                os.path.join(TOP, "cores"), "--variant", v, "--board", os.path.join(TOP, "boards", "litex.ini")]
-        r = subprocess.run(cmd + (["--exact", exact] if exact else []))
+        r = subprocess.run(cmd + (["--exact", exact, "--bus-exact", "min"] if exact else []))
         status |= r.returncode
     return status
 

@@ -18,6 +18,9 @@ Checked (exit status 1 when one fails):
   on), which are reported as DIFF lines;
 - cycles equal the RTL's exactly for each "VARIANT PROGRAM W" line of the
   --exact file (a program/wait pair once found exact stays exact).
+- with --bus-exact VARIANT (repeatable): on that variant's runs listed in the
+  --exact file, the bus transactions too (tally's mem.read and mem.write
+  against the RTL's reads, I-bus and D-bus, and D-bus writes).
 The other runs' cycle differences are reported, not failed.
 Exit status 77 (CTest's skip) when TALLY has no --board option yet.
 """
@@ -75,6 +78,7 @@ def main():
     ap.add_argument("--board", help="a board file (its wait_states are set to each run's W)")
     ap.add_argument("--exact")
     ap.add_argument("--functional-differs")
+    ap.add_argument("--bus-exact", action="append", default=[], choices=list(INI))
     ap.add_argument("-v", action="store_true", help="print every run, not only the differing ones")
     a = ap.parse_args()
 
@@ -150,6 +154,8 @@ def main():
             problems += functional
         if (v, p, w) in exact and diff != 0:
             problems.append(f"cycles {tc} != RTL {rc}: listed exact")
+        if (v, p, w) in exact and v in a.bus_exact and (t_rd, t_wr) != (rtl_rd, rtl_wr):
+            problems.append(f"bus reads/writes {t_rd}/{t_wr} != RTL {rtl_rd}/{rtl_wr}: listed exact")
         if diff == 0:
             n_exact += 1
         if a.v or diff != 0 or problems:
