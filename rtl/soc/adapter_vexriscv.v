@@ -51,7 +51,10 @@
 module tally_vex_adapter #(
     parameter integer S = 35,
     parameter [31:0] FINISHER = 32'hF000_0000,
-    parameter integer DEPTH_LOG2 = 8
+    parameter integer DEPTH_LOG2 = 8,
+    // the Min variant (VexRiscv_Min.v): tally's `vexriscv-min` model has
+    // no stall cycles, an instruction's pulses are on its first cycle
+    parameter integer MIN = 0
 ) (
     input  wire         clk,
     input  wire         rst,          // the core's reset: the run starts when it is released
@@ -101,7 +104,7 @@ module tally_vex_adapter #(
   wire p_jalr = pop_ == 7'b1100111;
   wire p_back = p_insn[31];
   wire p_taken = p_branch && wb_pc != p_pc + 32'd4;
-  wire [1:0] p_pen = p_jal ? 2'd1 : p_jalr ? 2'd3 : !p_branch ? 2'd0 :
+  wire [1:0] p_pen = MIN != 0 ? 2'd0 : p_jal ? 2'd1 : p_jalr ? 2'd3 : !p_branch ? 2'd0 :
                      p_taken ? (p_back ? 2'd1 : 2'd3) : (p_back ? 2'd3 : 2'd0);
   // at most all but one of the next gap (age + 1 clocks)
   wire [1:0] pen_eff = ({10'd0, p_pen} <= age) ? p_pen : age[1:0];
@@ -115,7 +118,7 @@ module tally_vex_adapter #(
   reg        wp_run, wp_done, wp_second;
   reg [11:0] wp_cnt;
   wire       p_redirect = p_jalr || (p_branch && (p_taken != p_back));
-  wire [11:0] wp_move = (p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
+  wire [11:0] wp_move = (MIN == 0 && p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
 
   // ---- the instruction being laid out (the clock after the next retire) --------
   reg        l_full, l_last, l_taken, l_i, l_d, l_w;
@@ -140,7 +143,8 @@ module tally_vex_adapter #(
   wire is_system = (op == 7'b1110011 && f3 == 3'b000) || op == 7'b0001111;
   wire is_call = (is_jal || is_jalr) && (rd == 5'd1 || rd == 5'd5);
   wire is_ret = is_jalr && rd == 5'd0 && (rs1 == 5'd1 || rs1 == 5'd5) && l_insn[31:20] == 12'd0;
-  wire mispredict = is_branch && (l_taken != l_insn[31]);
+  // (the Min variant predicts none: every taken branch is mispredicted)
+  wire mispredict = is_branch && (MIN != 0 ? l_taken : l_taken != l_insn[31]);
   wire [11:0] extra = l_own - 12'd1;
   wire [11:0] post = is_div ? (extra < 12'd33 ? extra : 12'd33) :
                      is_csr ? (extra < 12'd2 ? extra : 12'd2) :
@@ -183,7 +187,9 @@ module tally_vex_adapter #(
                                              h_postk == 2'd2 ? 64'd1 << 34 : 64'd1 << 31)
                           : 64'd0) |
       (j >= h_b ? st | (h_penj ? 64'd1 << 33 : 64'd1 << 32) : 64'd0);
-  wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
+  wire [63:0] s_min = 64'd1 | (head_end ? 64'd2 : 64'd0) |
+                      (j == 12'd0 ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} : 64'd0);
+  wire [63:0] s_masked = have ? ((MIN != 0 ? s_min : s_all) & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
   assign stop_we = have && !hold && head_end && h_last;
   wire pop = have && !hold && head_end;
