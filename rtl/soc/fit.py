@@ -125,8 +125,10 @@ def main(a):
             print(f"fit: no design '{n}' ({', '.join(names)})", file=sys.stderr)
             return 64
     os.makedirs(out, exist_ok=True)
-    tools = [subprocess.run([t, v], capture_output=True, text=True).stdout.strip().splitlines()[0]
-             for t, v in (("yosys", "-V"), ("nextpnr-ice40", "--version"))]
+    tools = []
+    for t, v in (("yosys", "-V"), ("nextpnr-ice40", "--version")):
+        r = subprocess.run([t, v], capture_output=True, text=True)
+        tools.append(((r.stdout + r.stderr).strip().splitlines() or [t])[0])
     print(f"{tools[0]}; {tools[1]}; seeds {','.join(map(str, seeds))}\n")
     cols = " | ".join(f"seed {s}" for s in seeds)
     print(f"| design | LUTs | flip-flops | block RAMs | logic cells (of 7,680) | {cols} | median (MHz) |")
