@@ -60,6 +60,17 @@ check() {
 }
 base="cycle instret load store branch branch.taken jump stall"
 fine="cycle instret stall.icache stall.load_use stall.dcache stall.write_buffer stall.jump"
+# the memory-side signals: icache.miss (an I-bus transaction begun in the
+# instruction's gap) and mem.write (a store), with the counts they go with;
+# not on icache, jumps and muldiv (where the model places a refill on
+# another instruction, docs/rtl-soc.md "VEXRISCV") nor, on IMAC, hazards
+mem="icache.miss mem.write icache.miss@main mem.write@main cycle instret store load"
+if [ $core != vexriscv-min ]; then
+  # shellcheck disable=SC2086
+  for p in stores load_use crc dcache branch shifts sort; do check $p 97 $mem; done
+  # shellcheck disable=SC2086
+  [ $core = vexriscv ] && check hazards 97 $mem
+fi
 if [ $core = vexriscv-imac ]; then
   # the IMAC variant, W = 0: the runs identical today; alu, hazards and crc
   # with the stall.* signals (crt.S's call into main) and jumps (one
@@ -82,7 +93,7 @@ if [ $core = vexriscv-min ]; then
   # followed by an instruction the model retires in the store's last cycle
   # (docs/rtl-soc.md, "VEXRISCV")
   for p in alu branch shifts; do
-    check $p 97 --trace cycle instret load store branch.taken jump branch.mispredict branch
+    check $p 97 --trace cycle instret load store branch.taken jump branch.mispredict mem.write
   done
   check csr 97 --trace csr system instret cycle jump load call ret
   exit $rc
