@@ -875,7 +875,7 @@ static void compute_bounds(timing *t) {
     t->dyn_bounds[k] = dynamic_bound_of(t, (uint8_t)k);
 }
 
-void timing_fence_i(timing *t, uint32_t next_pc) {
+void timing_fence_i(timing *t, uint32_t next_pc, uint32_t next_len) {
   if (!t->icache_on || !t->model.icache.fence_i_flush)
     return;
   if (!t->model.fence_i_late_flush) {
@@ -918,6 +918,20 @@ void timing_fence_i(timing *t, uint32_t next_pc) {
   }
   cache_reset(&t->icache);
   t->fetch_line = fetched ? line : TIMING_NO_LINE;
+  if (fetched && next_len && t->model.fence_i_late_flush != FENCE_I_REFILL_FIRST &&
+      ((next_pc + next_len) & ~(t->model.icache.line - 1u)) == line) {
+    /* true (VexRiscv.v): only the instruction after fence.i was fetched
+     * before the flush, which dropped its line: the one after it, on that
+     * line, misses, and is refilled as the missing instruction right after
+     * the flush is (128 + 8 (W + 2) + 9 cycles from fence.i to its retire:
+     * a random program's fence.i, slti, bge on one line) */
+    pulse(t, SIG_ICACHE_ACCESS);
+    pulse(t, SIG_ICACHE_MISS);
+    if (t->icache_miss_fn)
+      t->icache_miss_fn(t->icache_miss_ctx, line);
+    cache_fill(&t->icache, line >> t->icache.line_shift, false);
+    charge(t, SIG_STALL_ICACHE, read_cycles(t, line, t->model.icache.line) + t->model.icache.refill_cycles + 3);
+  }
 }
 
 /* The sequential rule of timing_static (the stall is the most any read

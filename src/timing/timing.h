@@ -405,8 +405,10 @@ typedef struct timing {
  * invalidated (the next fetch looks the cache up again); with [pipeline]
  * fence_i_late_flush the instruction at next_pc is fetched first, from
  * the lines as they were, and is not looked up again when it hit (when it
- * missed, its refill runs during the flush, or before it: refill-first). */
-void timing_fence_i(timing *t, uint32_t next_pc);
+ * missed, its refill runs during the flush, or before it: refill-first).
+ * next_len: that instruction's length, 0 for a jump or branch (the one
+ * after it, on its line when it hit, is fetched after the flush). */
+void timing_fence_i(timing *t, uint32_t next_pc, uint32_t next_len);
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
