@@ -407,8 +407,11 @@ typedef struct timing {
  * the lines as they were, and is not looked up again when it hit (when it
  * missed, its refill runs during the flush, or before it: refill-first).
  * next_len: that instruction's length, 0 for a jump or branch (the one
- * after it, on its line when it hit, is fetched after the flush). */
-void timing_fence_i(timing *t, uint32_t next_pc, uint32_t next_len);
+ * after it, on its line when it hit, is fetched after the flush).
+ * now: the cycle fence.i ends (its static cycles in); [pipeline]
+ * fence_i_redo is charged when a load's D-cache fill ended fewer than
+ * fence_i_redo_reach cycles before it began. */
+void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len);
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
