@@ -964,18 +964,21 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
  * with, against the stalls counted for them from an empty start. */
 uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
   timing_hazards w = t->hz;
-  uint32_t extra = 0;
+  int64_t extra = 0;
   for (uint32_t k = 0; k < bt->n_head; k++) {
     const timing_head *h = &bt->head[k];
+    /* w holds the block's own late results too (added below), so `need`
+     * is the wait one instruction at a time would give: a wait of the
+     * block's own (h->stall) that an earlier head's entry wait passed is
+     * taken back (load_use.S: lb, lhu, xor of lb's result, add of lhu's,
+     * the block entered at lhu: the xor's wait passes the add's) */
     uint32_t need = 0;
     for (int i = 0; i < 2; i++)
       if (w.left[i] && (h->reads >> w.rd[i] & 1u) && w.left[i] > need)
         need = w.left[i];
     uint32_t mine = need > h->stall ? need - h->stall : 0;
     t->entry_extra[k] = (uint8_t)(mine > 255 ? 255 : mine);
-    extra += mine;
-    if (need < h->stall)
-      need = h->stall;
+    extra += (int64_t)need - h->stall;
     uint32_t cycles = h->base + need;
     for (int i = 0; i < 2; i++) {
       w.left[i] = w.left[i] > cycles ? (uint8_t)(w.left[i] - cycles) : 0;
@@ -989,5 +992,5 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     }
   }
   t->hz = bt->short_block ? w : bt->tail_hz;
-  return extra;
+  return extra > 0 ? (uint32_t)extra : 0;
 }
