@@ -5,8 +5,9 @@
 // its memory interface only, it rebuilds, cycle by cycle, the PC and the
 // signals of tally's catalog as tally's picorv32 core model lays them out
 // (docs/cycle-trace.md, docs/statmod.md "Which cycle of its instruction an
-// event is on"), and presents them to the module one observed cycle per
-// clock (cyc_en), a few instructions behind the core:
+// event is on"), and hands them to the module one observed cycle per
+// clock (valid, ready: through tally_soc_stage, a register stage of
+// soc_parts.v), a few instructions behind the core:
 //
 // - An instruction's cycles run from its launch to the next launch (the
 //   measure of rtl/cores/picorv32 and of tally's model). PicoRV32 reports an
@@ -68,10 +69,10 @@
 // 13 csr, 14 system, 15 compressed, 26 stall, 27 stall.icache,
 // 29 stall.muldiv, 32 stall.branch; every other bit is 0 (SUPPORTED below).
 //
-// After the last instruction's last cycle the adapter writes STOP (stop_we,
-// a register: in the clock after that cycle, which presents no cycle, so
-// STOP applies after it, as docs/rtl.md says) and then presents cycles with
-// no valid PC for the dispatch timer to run down. `overflow` is sticky: a
+// The last instruction's last cycle is marked (last): the stage writes
+// STOP in the clock after the module takes it, which presents no cycle, so
+// STOP applies after it, as docs/rtl.md says; then (stopped) the adapter
+// presents cycles with no valid PC for the dispatch timer to run down. `overflow` is sticky: a
 // report arrived with the queue full (the module held the cycles back
 // longer than the queue covers), and cycles were lost.
 `default_nettype none
@@ -89,14 +90,16 @@ module tally_pico_adapter #(
     input  wire         finish,       // the finisher store's transfer is this clock
     input  wire         held,         // the core waits for busy this clock (not one of its cycles)
     output reg          busy,         // hold the core (its next load or store): the queue is half full
-    // the module
-    input  wire         hold,
-    output wire         cyc_en,
+    // the module, through tally_soc_stage: a cycle is handed over in a clock
+    // with valid and ready
+    input  wire         ready,
+    output wire         valid,
     output wire [31:0]  pc,
     output wire         pc_valid,
     output wire [S-1:0] sig,
-    output reg          stop_we,
-    output reg          done,         // the last cycle has been presented
+    output wire         last,         // this cycle is the run's last
+    input  wire         stopped,      // the module took the last cycle (STOP is written now)
+    output reg          done,         // the last cycle has been handed over
     output reg          overflow
 );
   localparam [63:0] SUPPORTED = 64'h1_2C00_FF6F;
@@ -216,7 +219,7 @@ module tally_pico_adapter #(
   reg [7:0] j;             // cycle within the head instruction
   reg       rundown;       // after the last cycle: cycles without a PC
   wire have = !q_empty && !done;
-  assign cyc_en = (have || rundown) && !hold;
+  assign valid = have || rundown;
   assign pc_valid = have;
   assign pc = head[31:0];
   wire head_end = j == h_t - 8'd1;
@@ -229,7 +232,8 @@ module tally_pico_adapter #(
                  : 64'd0);
   wire [63:0] s_masked = have ? (s_all & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
-  wire pop = have && !hold && head_end;
+  wire pop = have && ready && head_end;
+  assign last = have && head_end && h_last;
   wire [EW-1:0] din = {l_last, is_shift ? 2'd1 : taken ? 2'd2 : 2'd0, pulses[15:0], issue_end, f, l_t, l_pc};
   tally_soc_queue #(.EW(EW), .DEPTH_LOG2(DEPTH_LOG2)) queue (
     .clk(clk), .rst(rst), .push_req(l_full), .din(din), .pop(pop), .head(head), .empty(q_empty),
@@ -247,7 +251,6 @@ module tally_pico_adapter #(
     if (rst) begin
       started <= 1'b0; first_seen <= 1'b0; age <= 9'd0; fin_seen <= 1'b0; fin_t <= 9'd0;
       last_taken <= 1'b0; p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 8'd0; rundown <= 1'b0;
-      stop_we <= 1'b0;
       done <= 1'b0; overflow <= 1'b0; busy <= 1'b0;
     end else begin
       busy <= q_used >= D / 2;
@@ -279,12 +282,11 @@ module tally_pico_adapter #(
         if (r_last) last_taken <= 1'b1;
       end
 
-      // STOP in the clock after the last cycle, which presents none (a
-      // register, off the path from the module's hold); then the rundown
-      stop_we <= have && !hold && head_end && h_last;
-      if (stop_we) rundown <= 1'b1;
-      // present the head's cycles
-      if (have && !hold) begin
+      // the rundown once the module has taken the last cycle (STOP goes
+      // out in that clock, which presents none: tally_soc_stage)
+      if (stopped) rundown <= 1'b1;
+      // hand over the head's cycles
+      if (have && ready) begin
         if (head_end) begin
           j <= 8'd0;
           if (h_last) done <= 1'b1;

@@ -4,10 +4,11 @@ configuration, run by tally's `picorv32` core model and by the RTL SoC
 (PicoRV32 + adapter + tally_statmod, rtl/soc), stored by tally's collector:
 the two stored runs must be identical, packet for packet.
 
-  check.py TALLY TB WORKDIR [--core vexriscv [--wait W]] [--trace] --interval N --count SPEC... PROGRAM
+  check.py TALLY TB WORKDIR [--core VEX [--wait W]] [--trace] --interval N --count SPEC... PROGRAM
 
---core vexriscv: TB is the VexRiscv SoC's (build.sh --core vexriscv) and
-tally's run is `--core vexriscv --board litex` (default: picorv32); --wait
+--core VEX (vexriscv, vexriscv-imac or vexriscv-min): TB is that VexRiscv
+variant's SoC (build.sh --core VEX) and tally's run is `--core VEX --board
+litex` (default: picorv32); --wait
 W: TB was built with `--wait W`, and tally's board is litex with its
 wait_states set to W (written to WORKDIR/board.ini).
 
@@ -66,6 +67,11 @@ def stored(db):
     return run, counters, data, totals
 
 
+# LiteX's VexRiscv variants, each tally's core model of the same name
+# (build.sh --core NAME builds its SoC; the same adapter watches all three)
+VEX = ("vexriscv", "vexriscv-imac", "vexriscv-min")
+
+
 def board_with_wait(tally, wait, work):
     """boards/litex.ini with every wait_states set to wait, written to work
     (as tests/cores/vexriscv/compare.py does)."""
@@ -89,12 +95,12 @@ def main(a):
     rest = a[3:]
     interval, specs, trace, core = None, [], False, ["picorv32"]
     if rest[:1] == ["--core"] and len(rest) > 1:
-        if rest[1] not in ("picorv32", "vexriscv"):
-            print(f"check: --core {rest[1]}: picorv32 or vexriscv", file=sys.stderr)
+        if rest[1] not in ("picorv32",) + VEX:
+            print(f"check: --core {rest[1]}: picorv32, {', '.join(VEX)}", file=sys.stderr)
             return 64
-        core = [rest[1]] + (["--board", "litex"] if rest[1] == "vexriscv" else [])
+        core = [rest[1]] + (["--board", "litex"] if rest[1] in VEX else [])
         rest = rest[2:]
-        if core[0] == "vexriscv" and rest[:1] == ["--wait"] and len(rest) > 1:
+        if core[0] in VEX and rest[:1] == ["--wait"] and len(rest) > 1:
             core[2] = board_with_wait(tally, rest[1], work)
             rest = rest[2:]
     if rest[:1] == ["--trace"]:
@@ -162,7 +168,7 @@ def main(a):
     r = subprocess.run(cmd + [program], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     # below 64: the program's own exit status (any, with the run stored: a
     # program that exits with a checksum, tests/cores/vexriscv)
-    if not 0 <= r.returncode < 64 and not (core[0] == "vexriscv" and os.path.exists(model_db)):
+    if not 0 <= r.returncode < 64 and not (core[0] in VEX and os.path.exists(model_db)):
         board.kill()
         col.kill()
         fail(f"tally run failed ({r.returncode}): {r.stderr[-800:]}")
@@ -215,7 +221,7 @@ def main(a):
     cycles = mdata[-1][3] if mdata else 0
     if trace:
         r = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cmptrace.py")]
-                           + (["--core", "vexriscv"] if core[0] == "vexriscv" else []) + [model_ct, rtl_dump], capture_output=True, text=True)
+                           + (["--core", "vexriscv"] if core[0] in VEX else []) + [model_ct, rtl_dump], capture_output=True, text=True)
         print(r.stdout.strip() + r.stderr.strip())
         if r.returncode != 0:
             ok = False

@@ -11,11 +11,13 @@ SoC with the adapter and the module at the size below (soc), and the compact
 SoC (soc-compact: the module in SnoopP's configuration, 1 signal, 16 ARRs in
 a RAM, 16 counters of 16 bits, no totals, no snapshot, compact frames; the
 core held while a frame goes out). SEEDS: placer seeds,
-comma-separated (default 1,2,3); DESIGNS: some of picorv32,
+comma-separated (default 1,2,3,4,5); DESIGNS: some of picorv32,
 soc-without-module,soc,soc-compact (default all). Results already in OUTDIR are reused.
-Prints a Markdown table: LUTs, flip-flops
-(yosys' SB_LUT4 and SB_DFF* cells), block RAMs, logic cells (nextpnr) and
-Fmax min/median/max over the seeds.
+Prints the tools' versions and a Markdown table: LUTs, flip-flops
+(yosys' SB_LUT4 and SB_DFF* cells), block RAMs, logic cells (nextpnr), the
+Fmax of each seed and their median; for the SoCs with the module, placed
+after soc-without-module, each seed's change against that SoC's Fmax with
+the same seed, and the medians' change (issue 29's goal: -10 % at most).
 
 Exit 0 done, 64 usage, 66 a tool or the checkout is missing, 70 a tool failed."""
 import json
@@ -94,13 +96,18 @@ def pnr(out, name, net, seed):
     return mhz[0], r["utilization"]["ICESTORM_LC"]["used"], r["utilization"]["ICESTORM_RAM"]["used"]
 
 
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+
 def main(a):
     if len(a) not in (2, 3, 4) or a[0] in ("-h", "--help"):
         print(__doc__, file=sys.stderr if a[:1] != ["-h"] and a[:1] != ["--help"] else sys.stdout)
         return 0 if a[:1] in (["-h"], ["--help"]) else 64
     rtl, out = a[0], a[1]
     try:
-        seeds = [int(s) for s in a[2].split(",")] if len(a) >= 3 else [1, 2, 3]
+        seeds = [int(s) for s in a[2].split(",")] if len(a) >= 3 else [1, 2, 3, 4, 5]
     except ValueError:
         print(f"fit: SEEDS is a comma-separated list of numbers, not '{a[2]}'", file=sys.stderr)
         return 64
@@ -118,17 +125,30 @@ def main(a):
             print(f"fit: no design '{n}' ({', '.join(names)})", file=sys.stderr)
             return 64
     os.makedirs(out, exist_ok=True)
-    print("| design | LUTs | flip-flops | block RAMs | logic cells (of 7,680) | seeds | Fmax min | median | max (MHz) |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    tools = []
+    for t, v in (("yosys", "-V"), ("nextpnr-ice40", "--version")):
+        r = subprocess.run([t, v], capture_output=True, text=True)
+        tools.append(((r.stdout + r.stderr).strip().splitlines() or [t])[0])
+    print(f"{tools[0]}; {tools[1]}; seeds {','.join(map(str, seeds))}\n")
+    cols = " | ".join(f"seed {s}" for s in seeds)
+    print(f"| design | LUTs | flip-flops | block RAMs | logic cells (of 7,680) | {cols} | median (MHz) |")
+    print("|---|" + "--:|" * (5 + len(seeds)))
+    ref = None  # the SoC without the module, seed by seed: the change the module makes
     for name, defs, files, top, params in designs(rtl):
         if name not in only:
             continue
         net, stat = synth(out, name, defs, files, top, params)
         luts, ffs, brams = cells(stat)
         got = [pnr(out, name, net, s) for s in seeds]
-        f = sorted(g[0] for g in got)
-        print(f"| {name} | {luts} | {ffs} | {got[0][2]} | {got[0][1]} | {len(f)} | {f[0]:.1f} | "
-              f"{f[len(f) // 2]:.1f} | {f[-1]:.1f} |", flush=True)
+        mhz = [g[0] for g in got]
+        med = median(mhz)
+        if name == "soc-without-module":
+            ref = (mhz, med)
+        rel = (lambda a, b: f" ({100 * (a - b) / b:+.1f} %)") if ref and name.startswith("soc-") and \
+            name != "soc-without-module" else (lambda a, b: "")
+        per = " | ".join(f"{m:.1f}{rel(m, r)}" for m, r in zip(mhz, ref[0] if ref else mhz))
+        print(f"| {name} | {luts:,} | {ffs:,} | {brams} | {got[0][1]:,} | {per} | "
+              f"{med:.1f}{rel(med, ref[1] if ref else med)} |", flush=True)
     return 0
 
 

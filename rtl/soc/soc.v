@@ -201,13 +201,22 @@ module tally_soc #(
     wire hold, stop_we;
     wire [31:0] pc /*verilator public_flat_rd*/;
     wire [S-1:0] sig /*verilator public_flat_rd*/;
+    // the adapter's side of the register stage (tally_soc_stage: the module
+    // sees registers, the adapter a register's ready)
+    wire a_valid, a_ready, a_pc_valid, a_last;
+    wire [31:0] a_pc;
+    wire [S-1:0] a_sig;
     tally_pico_adapter #(.S(S)) adapter (
       .clk(clk), .rst(!core_resetn),
       .first_fetch(xfer && mem_instr), .rvfi_valid(rvfi_valid), .rvfi_insn(rvfi_insn),
       .rvfi_pc_rdata(rvfi_pc_rdata), .finish(xfer && mem_addr == FINISHER && mem_wstrb != 0),
       .held(core_held), .busy(core_busy),
-      .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
-      .done(ad_done), .overflow(ad_overflow));
+      .ready(a_ready), .valid(a_valid), .pc(a_pc), .pc_valid(a_pc_valid), .sig(a_sig), .last(a_last),
+      .stopped(stop_we), .done(ad_done), .overflow(ad_overflow));
+    tally_soc_stage #(.S(S)) stage (
+      .clk(clk), .rst(!core_resetn), .a_valid(a_valid), .a_pc(a_pc), .a_pc_valid(a_pc_valid), .a_sig(a_sig),
+      .a_last(a_last), .a_ready(a_ready), .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig),
+      .stop_we(stop_we));
     wire [31:0] held_clocks;
 `ifndef SYNTHESIS
     reg [31:0] held_count;

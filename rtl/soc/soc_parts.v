@@ -129,6 +129,67 @@ module tally_soc_port #(
   assign reg_rdata = reg_addr == 16'h0F00 ? status : (EXTRA != 0 && reg_addr == 16'h0F04) ? extra : sm_rdata;
 endmodule
 
+// tally_soc_stage -- a register stage between an adapter and the module, for
+// the clock rate (docs/rtl-area.md, "The SoC"): the adapter's cycles (a_*,
+// one a clock while a_valid and a_ready) reach the module (cyc_en, pc,
+// pc_valid, sig) a clock later, in the same order, none lost or repeated.
+// Without it the module's hold, decided from the PC (the region compare of
+// ARR_RAM = 1) and the dispatch timer, ran back through the adapter's
+// feeder (the queue's pop and read address) in the same clock, and the PC
+// came straight from the queue's RAM through the compares into the
+// counters. Here the module sees registers, and the adapter sees a_ready,
+// a register too: a second entry (skid) takes the cycle the adapter handed
+// over in the clock the module held. The cycle marked a_last (the run's
+// last) ends the run: STOP (stop_we) in the clock after the module takes
+// it, a clock that presents no cycle (the adapter presents the run-down
+// cycles only once it sees stop_we). While the module holds, the cycle it
+// holds stays as it is (tally_statmod's rule for pc and pc_valid).
+module tally_soc_stage #(
+    parameter integer S = 33
+) (
+    input  wire         clk,
+    input  wire         rst,
+    // the adapter
+    input  wire         a_valid,
+    input  wire [31:0]  a_pc,
+    input  wire         a_pc_valid,
+    input  wire [S-1:0] a_sig,
+    input  wire         a_last,
+    output wire         a_ready,
+    // the module
+    input  wire         hold,
+    output wire         cyc_en,
+    output wire [31:0]  pc,
+    output wire         pc_valid,
+    output wire [S-1:0] sig,
+    output reg          stop_we
+);
+  localparam integer W = S + 34;  // {last, pc_valid, pc, sig}
+  reg         m_v, k_v;
+  reg [W-1:0] m, k;
+  wire [W-1:0] a = {a_last, a_pc_valid, a_pc, a_sig};
+  assign a_ready = !k_v;
+  assign cyc_en = m_v && !hold;
+  assign pc_valid = m_v && m[W-2];
+  assign pc = m[S+31:S];
+  assign sig = m[S-1:0];
+  wire m_free = !m_v || !hold;  // the module takes m this clock, or m is empty
+  always @(posedge clk) begin
+    if (m_free) m <= k_v ? k : a;
+    if (!m_free && !k_v) k <= a;
+  end
+  always @(posedge clk)
+    if (rst) begin
+      m_v <= 1'b0; k_v <= 1'b0; stop_we <= 1'b0;
+    end else begin
+      stop_we <= cyc_en && m[W-1];
+      if (m_free) begin
+        m_v <= k_v || a_valid;
+        k_v <= 1'b0;
+      end else if (!k_v) k_v <= a_valid;
+    end
+endmodule
+
 // tally_soc_queue -- an adapter's queue of laid-out instructions (a RAM:
 // block RAM on an FPGA), 2^DEPTH_LOG2 entries of EW bits. The head is read
 // one clock ahead (show-ahead), bypassed when it is being written; `pop`

@@ -160,12 +160,20 @@ module tally_soc #(
     wire hold, stop_we;
     wire [31:0] pc /*verilator public_flat_rd*/;
     wire [S-1:0] sig /*verilator public_flat_rd*/;
-    // the write-back stage (VexRiscv.v's names), the buses' CYC
-    tally_vex_adapter #(.S(S), .FINISHER(FINISHER)) adapter (
+    // the write-back stage (VexRiscv.v's names), the buses' CYC; the Min
+    // variant (VEX_MIN: VexRiscv_Min.v) has no D-cache to send a load back
+`ifdef VEX_MIN
+    wire d_redo = 1'b0;
+    localparam integer MIN = 1;
+`else
+    wire d_redo = cpu.DBusCachedPlugin_redoBranch_valid;
+    localparam integer MIN = 0;
+`endif
+    tally_vex_adapter #(.S(S), .FINISHER(FINISHER), .MIN(MIN)) adapter (
       .clk(clk), .rst(core_reset),
       .wb_fire(cpu.writeBack_arbitration_isFiring), .wb_pc(cpu.writeBack_PC),
       .wb_insn(cpu.writeBack_INSTRUCTION), .wb_addr(cpu.writeBack_REGFILE_WRITE_DATA),
-      .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(cpu.DBusCachedPlugin_redoBranch_valid),
+      .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(d_redo),
       .fin_ack(fin_ack),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));

@@ -90,6 +90,7 @@ static const sigdesc SIGNALS[] = {
     {8, "jump", "jumps (jal and jalr)"}, {9, "call", "calls"}, {10, "ret", "returns"},
     {11, "mul", "multiplies"}, {12, "div", "divides"}, {13, "csr", "CSR instructions"},
     {14, "system", "system instructions"},
+    {18, "icache.miss", "instruction-cache misses"}, {25, "mem.write", "memory writes"},
     {26, "stall", "stall cycles"}, {27, "stall.icache", "instruction-fetch stall cycles"},
     {28, "stall.load_use", "load-use stall cycles"}, {29, "stall.muldiv", "multiply/divide stall cycles"},
     {30, "stall.dcache", "data-memory stall cycles"}, {31, "stall.write_buffer", "write-buffer stall cycles"},

@@ -114,6 +114,10 @@ typedef struct core_model {
   int fence_i_late_flush;         /* fence_i_flush_mode: with [icache] fence_i_flush, the instruction after
                                      fence.i is fetched before the flush; its refill runs during the flush
                                      (true) or before it (refill-first) (timing_fence_i) */
+  uint32_t fence_i_redo;          /* cycles a fence.i costs more when it follows within fence_i_redo_reach
+                                     instructions a load whose D-cache miss redoes it from the fetch: the
+                                     flush starts, the load is fetched again after it (timing_fence_i) */
+  uint32_t fence_i_redo_reach;
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at

@@ -405,8 +405,13 @@ typedef struct timing {
  * invalidated (the next fetch looks the cache up again); with [pipeline]
  * fence_i_late_flush the instruction at next_pc is fetched first, from
  * the lines as they were, and is not looked up again when it hit (when it
- * missed, its refill runs during the flush, or before it: refill-first). */
-void timing_fence_i(timing *t, uint32_t next_pc);
+ * missed, its refill runs during the flush, or before it: refill-first).
+ * next_len: that instruction's length, 0 for a jump or branch (the one
+ * after it, on its line when it hit, is fetched after the flush).
+ * now: the cycle fence.i ends (its static cycles in); [pipeline]
+ * fence_i_redo is charged when a load's D-cache fill ended fewer than
+ * fence_i_redo_reach cycles before it began. */
+void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len);
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);

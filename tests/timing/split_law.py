@@ -30,6 +30,12 @@ import sys
 import tempfile
 
 INTERVALS = ["7", "97", "4000000000"]
+# the board runs also at periods long enough for whole blocks to run between
+# dispatches and prefixes to be stepped before each (below some 300 cycles
+# the VexRiscv models' block bounds leave only steps): load_use.elf on
+# vexriscv counted 13,050 cycles every 1,000 (13,021 unsplit) when a
+# prefix's entry wait passed a wait of the block's own and both were charged
+BOARD_INTERVALS = ["7", "97", "500", "1000", "4000000000"]
 SIGNALS = ["cycle", "stall", "stall.icache", "stall.load_use", "stall.muldiv", "stall.dcache",
            "stall.write_buffer", "stall.branch", "stall.jump", "stall.system"]
 
@@ -126,16 +132,16 @@ def main():
                 print(f"FAIL: {elf} not built")
                 failures += 1
                 continue
-            got = [totals(tally, core, elf, None, iv, os.path.join(tmp, "i.csv"), board) for iv in INTERVALS]
+            got = [totals(tally, core, elf, None, iv, os.path.join(tmp, "i.csv"), board) for iv in BOARD_INTERVALS]
             checks += 1
             name = f"{core} --board {os.path.basename(board)} {os.path.basename(elf)}"
-            for iv, (c, st, text) in zip(INTERVALS, got):
+            for iv, (c, st, text) in zip(BOARD_INTERVALS, got):
                 if c is None or st != got[-1][1]:
                     failures += 1
                     print(f"FAIL: {name}: no totals counted every {iv} (status {st}):\n{text}")
                     break
             else:
-                for iv, (c, _, _) in zip(INTERVALS[:-1], got[:-1]):
+                for iv, (c, _, _) in zip(BOARD_INTERVALS[:-1], got[:-1]):
                     for sig in SIGNALS:
                         if c[sig] != got[-1][0][sig]:
                             failures += 1
