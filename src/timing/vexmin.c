@@ -29,11 +29,22 @@
  *   the stages before it are held too: the next instruction, if its beat
  *   is acknowledged during the hold, is valid in decode only the row after
  *   it ends; if it was valid already it enters execute the row after.
+ * - The shifter counts down only in rows execute is not held by memory: a
+ *   shift behind a load waiting there stays that many rows longer.
  * - A jump, taken branch or trap redirects the fetch: its target's beat
  *   goes out the row after the jump was written back, after the beats the
  *   fetch issued on the wrong path before then. A wrong-path instruction
  *   held in execute (a shift by more than 1, a CSR instruction) as the
  *   jump leaves memory holds the redirect a row more.
+ * - A taken branch redirects even to pc + 4 (the instruction there is
+ *   fetched again). The first wrong-path instruction is held in decode
+ *   while the jump ahead of it is held. When it is halted in decode by a
+ *   register not yet written back and a second wrong-path beat went out,
+ *   that beat's response waits in the fetch's last stage until the flush,
+ *   and the target's beat goes out a row later.
+ * - Every fetch beat (the wrong path's and those after the finisher store
+ *   too) and every IO load and store is a bus transaction (mem.read,
+ *   mem.write), as the RTL's buses count them.
  * - A trap or mret stops the fetch after one beat down the wrong path; an
  *   ecall's or ebreak's target beat goes out 4 rows after it would have
  *   been written back, an mret's 3, an illegal instruction's 1.
