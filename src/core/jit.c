@@ -898,8 +898,7 @@ static void emit_loop_entry(lower *l) {
     x86_patch_here(b, l->loop_from[k]);
   emit_timed_fits(l, l->loop_nofit);
   l->loop_slow = emit_timed_enter(l);
-  x86_op_mem(b, true, 0xc7, 0, TM(insn_start_op)); /* mov qword [insn_start_op], 0 */
-  x86_u32(b, 0);
+  x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
   x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
   l->eax_reg = -1;
@@ -961,8 +960,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   *slow = emit_timed_enter(l);
   *miss = NULL;
   if (tm->fetch_ops) {
-    x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
-    x86_store64(b, TM(insn_start_op), RCX);
+    x86_store_imm64s(b, TM(insn_start_op), 0);
     uint32_t line = (uint32_t)blk->ops[0].imm;
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     uint8_t *same = x86_jcc_fwd(b, CC_E);
@@ -1016,8 +1014,7 @@ static void emit_addr(lower *l, const core_op *op) {
 static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   slow_path *s = &l->slow[l->nslow++];
   *s = (slow_path){.op = i};
-  x86_mov_rr(&l->b, RCX, RAX);
-  x86_alu_ri(&l->b, false, ALU_SUB, RCX, (int32_t)l->cpu->ram_base);
+  x86_lea32(&l->b, RCX, x86_m(RAX, (int32_t)(0u - l->cpu->ram_base))); /* one op, not a move and a sub */
   x86_alu_ri(&l->b, false, ALU_CMP, RCX, (int32_t)(l->cpu->ram_size - n));
   s->from[0] = x86_jcc_fwd(&l->b, CC_A);
   return s;

@@ -117,6 +117,8 @@ static inline void x86_movsxd_mem(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, 
 static inline void x86_mov_rr(x86_buf *b, int dst, int src) { x86_op_reg(b, false, 0x89, src, dst); }
 static inline void x86_mov_rr64(x86_buf *b, int dst, int src) { x86_op_reg(b, true, 0x89, src, dst); }
 static inline void x86_lea64(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, true, 0x8d, r, m); }
+/* r = the low 32 bits of the address m */
+static inline void x86_lea32(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, false, 0x8d, r, m); }
 
 static inline void x86_mov_imm32(x86_buf *b, int r, uint32_t v) {
   if (r & 8)
@@ -136,6 +138,11 @@ static inline void x86_mov_imm64(x86_buf *b, int r, uint64_t v) {
 static inline void x86_store_imm32(x86_buf *b, x86_mem m, uint32_t v) {
   x86_op_mem(b, false, 0xc7, 0, m);
   x86_u32(b, v);
+}
+/* [m] = imm sign-extended to 64 bits */
+static inline void x86_store_imm64s(x86_buf *b, x86_mem m, int32_t v) {
+  x86_op_mem(b, true, 0xc7, 0, m);
+  x86_u32(b, (uint32_t)v);
 }
 static inline void x86_store_imm8(x86_buf *b, x86_mem m, uint8_t v) {
   x86_op_mem(b, false, 0xc6, 0, m);
