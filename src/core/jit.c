@@ -1014,7 +1014,10 @@ static void emit_addr(lower *l, const core_op *op) {
 static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   slow_path *s = &l->slow[l->nslow++];
   *s = (slow_path){.op = i};
-  x86_lea32(&l->b, RCX, x86_m(RAX, (int32_t)(0u - l->cpu->ram_base))); /* one op, not a move and a sub */
+  /* a move and a sub, not one 32-bit lea: the lea was 8 % slower on
+   * functional matmult-int (AMD EPYC), where the move costs nothing */
+  x86_mov_rr(&l->b, RCX, RAX);
+  x86_alu_ri(&l->b, false, ALU_SUB, RCX, (int32_t)l->cpu->ram_base);
   x86_alu_ri(&l->b, false, ALU_CMP, RCX, (int32_t)(l->cpu->ram_size - n));
   s->from[0] = x86_jcc_fwd(&l->b, CC_A);
   return s;

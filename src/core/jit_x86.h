@@ -117,8 +117,6 @@ static inline void x86_movsxd_mem(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, 
 static inline void x86_mov_rr(x86_buf *b, int dst, int src) { x86_op_reg(b, false, 0x89, src, dst); }
 static inline void x86_mov_rr64(x86_buf *b, int dst, int src) { x86_op_reg(b, true, 0x89, src, dst); }
 static inline void x86_lea64(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, true, 0x8d, r, m); }
-/* r = the low 32 bits of the address m */
-static inline void x86_lea32(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, false, 0x8d, r, m); }
 
 static inline void x86_mov_imm32(x86_buf *b, int r, uint32_t v) {
   if (r & 8)
