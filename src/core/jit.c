@@ -220,10 +220,12 @@ typedef struct lower {
    * the I-cache since, so each lookup would hit its line in the way it
    * hit last time and write the LRU bit it holds already. */
   bool loop_ok, looping; /* looping: lowering the loop copy */
-  uintptr_t loop_entry;
+  uintptr_t loop_entry, loop_body; /* the loop copy's entry, and its first op past it */
   uint8_t *loop_from[2];
   uint32_t nloop_from;
-  uint8_t *loop_nofit[2], *loop_slow; /* the loop entry's jumps to the block's nofit and slow entries */
+  /* the jumps to the block's nofit exit (the loop entry's and the loop
+   * copy's own way round, emit_loop_round) and to its slow entry */
+  uint8_t *loop_nofit[4], *loop_slow;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
   uint32_t next_copy; /* the copy register to take next (round robin) */
@@ -858,6 +860,31 @@ static void emit_timed_fits(lower *l, uint8_t *nofit[2]) {
   nofit[1] = x86_jcc_fwd(b, CC_A);
 }
 
+/* ENTER's charges past FITS and the test of late results (rax as FITS
+ * left it): the counts, the hazards the block leaves (unless `hz` is
+ * false: they are the block's already), its static cycles and its
+ * execution */
+static void emit_timed_charges(lower *l, bool hz) {
+  x86_buf *b = &l->b;
+  block_timing *bt = l->blk->timing;
+  x86_mov_rr64(b, RI, RAX);
+#ifdef TALLY_CHECK_LAWS
+  x86_store64(b, TM(law_entry), RC);
+#endif
+  if (hz) {
+    uint32_t tail;
+    memcpy(&tail, &bt->tail_hz, sizeof tail);
+    x86_store_imm32(b, TM(hz), tail);
+  }
+  x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
+  if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
+    x86_load64(b, RCX, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
+  }
+}
+
 /* ENTER's static part after FITS (rax as it left it): late results of
  * the block before go to C (the jump returned), else the counts, the
  * hazards the block leaves, its static cycles and its execution */
@@ -870,21 +897,18 @@ static uint8_t *emit_timed_enter(lower *l) {
   x86_op_mem(b, false, 0xf7, 0, TM(hz));
   x86_u32(b, left_mask);
   uint8_t *slow = x86_jcc_fwd(b, CC_NE);
-  x86_mov_rr64(b, RI, RAX);
-#ifdef TALLY_CHECK_LAWS
-  x86_store64(b, TM(law_entry), RC);
-#endif
-  uint32_t hz;
-  memcpy(&hz, &bt->tail_hz, sizeof hz);
-  x86_store_imm32(b, TM(hz), hz);
-  x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
-  if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
-    x86_load64(b, RCX, BT(cc));
-    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
-  } else {
-    x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
-  }
+  emit_timed_charges(l, true);
   return slow;
+}
+
+/* The loop entry's first fetch: a hit that changes nothing */
+static void emit_loop_fetch(lower *l) {
+  x86_buf *b = &l->b;
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  l->eax_reg = -1;
+  forget_copies(l);
 }
 
 /* The loop copy's entry (loop_ok): FITS and ENTER as the block's own
@@ -898,16 +922,35 @@ static void emit_loop_entry(lower *l) {
     x86_patch_here(b, l->loop_from[k]);
   emit_timed_fits(l, l->loop_nofit);
   l->loop_slow = emit_timed_enter(l);
-  x86_store_imm64s(b, TM(insn_start_op), 0);
-  x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
-  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
-  l->eax_reg = -1;
-  forget_copies(l);
+  emit_loop_fetch(l);
+  l->loop_body = x86_here(b);
+}
+
+/* The loop copy's taken branch back to itself. The loop copy is run only
+ * from its entry, which left tm->hz the block's tail_hz, and nothing in a
+ * plain timed block changes it but a way out: when that has no late
+ * result, the test of late results would pass and the store write what
+ * is there, so the way round leaves both out; else it goes to the entry */
+static void emit_loop_round(lower *l) {
+  const timing_hazards *t = &l->blk->timing->tail_hz;
+  bool late = false;
+  for (size_t k = 0; k < sizeof t->left / sizeof t->left[0]; k++)
+    late |= t->left[k] != 0;
+  if (late) {
+    x86_jmp(&l->b, l->loop_entry);
+    return;
+  }
+  emit_timed_fits(l, l->loop_nofit + 2);
+  emit_timed_charges(l, false);
+  emit_loop_fetch(l);
+  x86_jmp(&l->b, l->loop_body);
 }
 
 /* Whether blk is lowered with a loop copy (lower.loop_ok): a plain timed
  * run with the I-cache looked up inline, a branch back to the block's
- * start, and the block's lines in sets of their own */
+ * start, and the block's lines in sets of their own, none of them in the
+ * on-chip SRAM (fetched there without the I-cache, so never in it: each
+ * lookup misses, and the miss takes the fetch op's counts back) */
 static bool loop_copy_ok(const lower *l) {
   const core_block *blk = l->blk;
   const cache *c = &l->cpu->tm->icache;
@@ -921,6 +964,8 @@ static bool loop_copy_ok(const lower *l) {
   for (uint32_t i = 0; i < blk->n_ops; i++) {
     if (blk->ops[i].kind != K_IFETCH)
       continue;
+    if (timing_in_sram(l->cpu->tm, (uint32_t)blk->ops[i].imm))
+      return false;
     uint32_t set = ((uint32_t)blk->ops[i].imm >> c->line_shift) & c->set_mask;
     for (uint32_t j = i + 1; j < blk->n_ops; j++)
       if (blk->ops[j].kind == K_IFETCH && (((uint32_t)blk->ops[j].imm >> c->line_shift) & c->set_mask) == set)
@@ -1202,7 +1247,7 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   }
   if (l->loop_ok && (uint32_t)op->imm == l->blk->pc) { /* to the loop copy's entry */
     if (l->looping)
-      x86_jmp(&l->b, l->loop_entry);
+      emit_loop_round(l);
     else
       l->loop_from[l->nloop_from++] = x86_jmp_fwd(&l->b);
     return;
@@ -1388,7 +1433,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->nchain = 0;
   l->loop_ok = l->looping = false;
   l->nloop_from = 0;
-  l->loop_nofit[0] = l->loop_nofit[1] = l->loop_slow = NULL;
+  memset(l->loop_nofit, 0, sizeof l->loop_nofit);
+  l->loop_slow = NULL;
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
@@ -1490,8 +1536,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   x86_patch_here(b, nofit);
   x86_patch_here(b, nofit2);
-  x86_patch_here(b, l->loop_nofit[0]);
-  x86_patch_here(b, l->loop_nofit[1]);
+  for (size_t k = 0; k < sizeof l->loop_nofit / sizeof l->loop_nofit[0]; k++)
+    x86_patch_here(b, l->loop_nofit[k]);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
   const void *code = j->code_next;
