@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cycletrace  # noqa: E402
 
 SUPPORTED = 0x1_2C00_FF6F  # adapter_picorv32.v: the signals it provides
-SUPPORTED_VEX = 0x7_FE04_7FEF  # adapter_vexriscv.v's
+SUPPORTED_VEX = 0x7_FF1C_7FEF  # adapter_vexriscv.v's
 
 
 def model_cycles(path):
