@@ -8,6 +8,7 @@
  * together. A flush requested from inside the fast loop waits until the loop
  * has returned (flush_pending), since the running block is in the arena.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +23,26 @@
 
 /* Blocks of at most a few instructions, direct-mapped by (pc, max), each in
  * a fixed slot, so that stepping through the same code near every horizon
- * decodes it once. They go with the block cache (core_block_flush). */
-#define PREFIX_SLOTS 1024u
+ * decodes it once. Single instructions (most of the steps: the last few
+ * dozen cycles before each horizon) have a table of their own with smaller
+ * slots, so that the code stepped near a run's horizons stays in it (a
+ * shared table of 1024 slots missed on a third of the steps). The memory
+ * is touched only where slots are used. They go with the block cache
+ * (core_block_flush). */
+#define PREFIX_BITS 11u
+#define PREFIX_SLOTS (1u << PREFIX_BITS)
 #define PREFIX_BYTES 2048u
+#define ONE_BITS 12u
+#define ONE_SLOTS (1u << ONE_BITS)
+#define ONE_BYTES 1024u
 struct core_singles {
   uint32_t pc[PREFIX_SLOTS];
   uint8_t max[PREFIX_SLOTS];
   bool valid[PREFIX_SLOTS];
+  uint32_t one_pc[ONE_SLOTS];
+  bool one_valid[ONE_SLOTS];
   _Alignas(16) unsigned char mem[PREFIX_SLOTS][PREFIX_BYTES];
+  _Alignas(16) unsigned char one[ONE_SLOTS][ONE_BYTES];
 };
 
 struct block_arena {
@@ -140,6 +153,21 @@ void core_fold_blocks(core_cpu *cpu) {
   cpu->track_complete = cpu->track;
 }
 
+#ifdef TALLY_CHECK_LAWS
+/* The law core_fold_dirty rests on: the listed blocks were all that had
+ * executions to fold. */
+static void check_no_more_to_fold(core_cpu *cpu) {
+  uint64_t before[SIG_COUNT];
+  memcpy(before, cpu->tm->sig_folded, sizeof before);
+  core_fold_blocks(cpu);
+  if (memcmp(before, cpu->tm->sig_folded, sizeof before) != 0) {
+    fprintf(stderr, "tally: internal error: a block entered since the last fold was not listed (pc 0x%08x)\n",
+            (unsigned)cpu->pc);
+    abort();
+  }
+}
+#endif
+
 void core_fold_dirty(core_cpu *cpu) {
   timing *tm = cpu->tm;
   if (!tm)
@@ -154,6 +182,17 @@ void core_fold_dirty(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
+#ifdef TALLY_CHECK_LAWS
+  check_no_more_to_fold(cpu);
+#endif
+}
+
+void core_track_blocks(core_cpu *cpu) {
+  if (cpu->track)
+    return;
+  if (cpu->jit)
+    cpu->flush_pending = true; /* translations made before list no blocks (jit.c, timed_fns) */
+  cpu->track = true;
 }
 
 void core_track(core_cpu *cpu, core_block *b) {
@@ -204,8 +243,10 @@ void core_block_flush(core_cpu *cpu) {
   arena_release(cpu);
   if (cpu->jit) /* translations go with their blocks */
     core_jit_flush(cpu->jit);
-  if (cpu->singles)
+  if (cpu->singles) {
     memset(cpu->singles->valid, 0, sizeof cpu->singles->valid);
+    memset(cpu->singles->one_valid, 0, sizeof cpu->singles->one_valid);
+  }
   cpu->ncached = 0;
   cpu->cached_lost = false;
   cpu->flush_pending = false;
@@ -532,11 +573,18 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
  * build() would fail with an error: each instruction has at most two fetch
  * ops (it may cross a line), a block one FALLTHRU op, and a block's
  * (signal, count) pairs are at most SIG_COUNT. */
-#define PREFIX_OPS (3u * CORE_PREFIX_MAX + 1u)
-_Static_assert(PREFIX_BYTES >= sizeof(core_block) + PREFIX_OPS * sizeof(core_op) + 16 +
-                                    (PREFIX_OPS + 1) * (sizeof(uint32_t) + 1) + 16 + sizeof(block_timing) +
-                                    PREFIX_OPS * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair),
+#define SLOT_NEED(ops)                                                                                          \
+  (sizeof(core_block) + (ops) * sizeof(core_op) + 16 + ((ops) + 1) * (sizeof(uint32_t) + 1) + 16 +                \
+   sizeof(block_timing) + (ops) * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair))
+_Static_assert(PREFIX_BYTES >= SLOT_NEED(3u * CORE_PREFIX_MAX + 1u),
                "a slot of the prefix cache is too small for CORE_PREFIX_MAX instructions");
+_Static_assert(ONE_BYTES >= SLOT_NEED(4u), "a slot of the single-instruction cache is too small");
+
+/* The slot of pc in a table of 2^bits slots: a multiplicative hash, as
+ * code near a run's horizons lies anywhere in the program. */
+static uint32_t slot_hash(uint32_t pc, uint32_t max, unsigned bits) {
+  return ((pc >> 1) * 0x9E3779B1u + max * 0x85EBCA6Bu) >> (32 - bits);
+}
 
 core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t size) {
   if (max < 1 || max > CORE_PREFIX_MAX)
@@ -546,7 +594,19 @@ core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void
   struct core_singles *s = cpu->singles;
   if (!s)
     return max == 1 ? build(cpu, pc, 1, buf, size) : NULL;
-  uint32_t i = ((pc >> 1) ^ (max * 0x9E3779B1u >> 23)) & (PREFIX_SLOTS - 1);
+  if (max == 1) {
+    uint32_t i = slot_hash(pc, 1, ONE_BITS);
+    if (s->one_valid[i] && s->one_pc[i] == pc)
+      return (core_block *)s->one[i];
+    s->one_valid[i] = false;
+    core_block *b = build(cpu, pc, 1, s->one[i], ONE_BYTES);
+    if (b) {
+      s->one_pc[i] = pc;
+      s->one_valid[i] = true;
+    }
+    return b;
+  }
+  uint32_t i = slot_hash(pc, max, PREFIX_BITS);
   if (s->valid[i] && s->pc[i] == pc && s->max[i] == max)
     return (core_block *)s->mem[i];
   s->valid[i] = false;
