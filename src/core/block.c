@@ -21,28 +21,27 @@
 
 #define ARENA_CHUNK (4u << 20)
 
-/* Blocks of at most a few instructions, direct-mapped by (pc, max), each in
- * a fixed slot, so that stepping through the same code near every horizon
- * decodes it once. Single instructions (most of the steps: the last few
- * dozen cycles before each horizon) have a table of their own with smaller
- * slots, so that the code stepped near a run's horizons stays in it (a
- * shared table of 1024 slots missed on a third of the steps). The memory
- * is touched only where slots are used. They go with the block cache
- * (core_block_flush). */
-#define PREFIX_BITS 11u
-#define PREFIX_SLOTS (1u << PREFIX_BITS)
-#define PREFIX_BYTES 2048u
+/* Blocks of at most a few instructions, for stepping near horizons, so
+ * that stepping through the same code near every horizon decodes it once.
+ * Found by (pc, max) in two direct-mapped tables, single instructions (most
+ * of the steps: the last few dozen cycles before each horizon) in one of
+ * their own, longer prefixes in the other; the blocks themselves lie one
+ * after the other in a pool, emptied with the tables when full, so that
+ * the host's pages touched are the bytes used (fixed slots of the largest
+ * size, spread by the hash, cost a page fault for nearly every block).
+ * They go with the block cache (core_block_flush). */
 #define ONE_BITS 12u
 #define ONE_SLOTS (1u << ONE_BITS)
-#define ONE_BYTES 1024u
+#define PREFIX_BITS 11u
+#define PREFIX_SLOTS (1u << PREFIX_BITS)
+#define PREFIX_BYTES 2048u /* the most a block of CORE_PREFIX_MAX instructions takes */
+#define POOL_BYTES (2u << 20)
 struct core_singles {
-  uint32_t pc[PREFIX_SLOTS];
+  core_block *one[ONE_SLOTS];
+  core_block *prefix[PREFIX_SLOTS];
   uint8_t max[PREFIX_SLOTS];
-  bool valid[PREFIX_SLOTS];
-  uint32_t one_pc[ONE_SLOTS];
-  bool one_valid[ONE_SLOTS];
-  _Alignas(16) unsigned char mem[PREFIX_SLOTS][PREFIX_BYTES];
-  _Alignas(16) unsigned char one[ONE_SLOTS][ONE_BYTES];
+  size_t used;
+  _Alignas(16) unsigned char pool[POOL_BYTES];
 };
 
 struct block_arena {
@@ -233,6 +232,12 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
     totals[i] = cpu->tm ? (uint64_t)((int64_t)cpu->tm->sig_folded[i] + cpu->tm->sig_dyn[i]) : 0;
 }
 
+static void singles_empty(struct core_singles *s) {
+  memset(s->one, 0, sizeof s->one);
+  memset(s->prefix, 0, sizeof s->prefix);
+  s->used = 0;
+}
+
 void core_block_flush(core_cpu *cpu) {
   core_fold_blocks(cpu); /* the blocks' counts must outlive them */
   if (cpu->ctx_counts)
@@ -243,10 +248,8 @@ void core_block_flush(core_cpu *cpu) {
   arena_release(cpu);
   if (cpu->jit) /* translations go with their blocks */
     core_jit_flush(cpu->jit);
-  if (cpu->singles) {
-    memset(cpu->singles->valid, 0, sizeof cpu->singles->valid);
-    memset(cpu->singles->one_valid, 0, sizeof cpu->singles->one_valid);
-  }
+  if (cpu->singles)
+    singles_empty(cpu->singles);
   cpu->ncached = 0;
   cpu->cached_lost = false;
   cpu->flush_pending = false;
@@ -444,7 +447,11 @@ static uint8_t profile_leaves(const core_cpu *cpu, const core_block *b) {
   return bits;
 }
 
-static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
+/* Builds the block at pc of at most max instructions into buf (bufsize
+ * bytes) or, without one, into the arena; *used, when given, gets the bytes
+ * it took. */
+static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize,
+                               size_t *used) {
   block_draft d;
   if (!decode_run(cpu, pc, max, &d))
     return NULL;
@@ -455,6 +462,8 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   uint32_t nsum = cpu->tm ? timing_block_sum(d.times, n, counts) : 0;
   size_t timed = cpu->tm ? align16(sizeof(block_timing) + n * sizeof(op_timing)) + nsum * sizeof(sig_count_pair) : 0;
   size_t size = head + side + timed;
+  if (used)
+    *used = size;
   core_block *b = buf ? (size <= bufsize ? buf : NULL) : arena_alloc(cpu, size);
   if (!b) {
     core_set_stop(cpu, CORE_STOP_ERROR, "out of memory for predecoded code");
@@ -542,6 +551,17 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   return b;
 }
 
+static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
+  return build_sized(cpu, pc, max, buf, bufsize, NULL);
+}
+
+core_block *core_block_find(const core_cpu *cpu, uint32_t pc) {
+  for (core_block *b = cpu->hash[(pc >> 1) & cpu->hash_mask]; b; b = b->hash_next)
+    if (b->pc == pc)
+      return b;
+  return NULL;
+}
+
 core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   core_block **slot = &cpu->hash[(pc >> 1) & cpu->hash_mask];
   for (core_block *b = *slot; b; b = b->hash_next)
@@ -569,7 +589,7 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   return b;
 }
 
-/* The largest block of CORE_PREFIX_MAX instructions must fit a slot, or
+/* The largest block of CORE_PREFIX_MAX instructions must fit in PREFIX_BYTES (the pool always has that room), or
  * build() would fail with an error: each instruction has at most two fetch
  * ops (it may cross a line), a block one FALLTHRU op, and a block's
  * (signal, count) pairs are at most SIG_COUNT. */
@@ -577,8 +597,7 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   (sizeof(core_block) + (ops) * sizeof(core_op) + 16 + ((ops) + 1) * (sizeof(uint32_t) + 1) + 16 +                \
    sizeof(block_timing) + (ops) * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair))
 _Static_assert(PREFIX_BYTES >= SLOT_NEED(3u * CORE_PREFIX_MAX + 1u),
-               "a slot of the prefix cache is too small for CORE_PREFIX_MAX instructions");
-_Static_assert(ONE_BYTES >= SLOT_NEED(4u), "a slot of the single-instruction cache is too small");
+               "PREFIX_BYTES is less than a block of CORE_PREFIX_MAX instructions can take");
 
 /* The slot of pc in a table of 2^bits slots: a multiplicative hash, as
  * code near a run's horizons lies anywhere in the program. */
@@ -594,27 +613,19 @@ core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void
   struct core_singles *s = cpu->singles;
   if (!s)
     return max == 1 ? build(cpu, pc, 1, buf, size) : NULL;
-  if (max == 1) {
-    uint32_t i = slot_hash(pc, 1, ONE_BITS);
-    if (s->one_valid[i] && s->one_pc[i] == pc)
-      return (core_block *)s->one[i];
-    s->one_valid[i] = false;
-    core_block *b = build(cpu, pc, 1, s->one[i], ONE_BYTES);
-    if (b) {
-      s->one_pc[i] = pc;
-      s->one_valid[i] = true;
-    }
-    return b;
-  }
-  uint32_t i = slot_hash(pc, max, PREFIX_BITS);
-  if (s->valid[i] && s->pc[i] == pc && s->max[i] == max)
-    return (core_block *)s->mem[i];
-  s->valid[i] = false;
-  core_block *b = build(cpu, pc, max, s->mem[i], PREFIX_BYTES);
+  core_block **slot = max == 1 ? &s->one[slot_hash(pc, 1, ONE_BITS)] : &s->prefix[slot_hash(pc, max, PREFIX_BITS)];
+  uint8_t *slot_max = max == 1 ? NULL : &s->max[slot - s->prefix];
+  if (*slot && (*slot)->pc == pc && (!slot_max || *slot_max == max))
+    return *slot;
+  if (POOL_BYTES - s->used < PREFIX_BYTES) /* room for the largest, or start again */
+    singles_empty(s);
+  size_t used = 0;
+  core_block *b = build_sized(cpu, pc, max, s->pool + s->used, POOL_BYTES - s->used, &used);
+  *slot = b;
   if (b) {
-    s->pc[i] = pc;
-    s->max[i] = (uint8_t)max;
-    s->valid[i] = true;
+    s->used += (used + 15) & ~(size_t)15;
+    if (slot_max)
+      *slot_max = (uint8_t)max;
   }
   return b;
 }

@@ -277,6 +277,8 @@ uint64_t core_mtime_now(const core_cpu *cpu);
 
 /* Block cache (block.c). */
 core_block *core_block_get(core_cpu *cpu, uint32_t pc);
+/* The cached block at pc, or NULL: none is built. */
+core_block *core_block_find(const core_cpu *cpu, uint32_t pc);
 /* The block of at most `max` instructions (1 to CORE_PREFIX_MAX) at pc,
  * from a small cache of them apart from the block cache (stepping near
  * horizons: a block that runs only part of the way to one), or, for one

@@ -117,11 +117,20 @@ static uint32_t prefix_that_fits(core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm || cpu->cycle_horizon <= tm->cycle)
     return 1;
-  core_block *b = core_block_get(cpu, cpu->pc);
-  if (!b || !b->timing)
-    return 1;
   uint64_t room = cpu->cycle_horizon - tm->cycle;
   uint64_t worst = timing_block_bound(tm);
+  if (worst >= room) /* no instruction fits: the loop below would say so */
+    return 1;
+  /* the block cached at pc, or else the longest prefix (no more is
+   * stepped at once): building a cached block at every instruction
+   * stepped cost more than the stepping, and filled the cache with blocks
+   * that never run whole (and that each dispatch folded) */
+  core_block *b = core_block_find(cpu, cpu->pc);
+  _Alignas(16) unsigned char buf[1024];
+  if (!b)
+    b = core_block_get_prefix(cpu, cpu->pc, CORE_PREFIX_MAX, buf, sizeof buf);
+  if (!b || !b->timing)
+    return 1;
   uint32_t fit = 0;
   for (uint32_t i = 0; i < b->n_ops; i++) {
     worst += b->timing->ops[i].cycles + timing_dynamic_bound(tm, b->ops[i].kind);
