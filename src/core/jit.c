@@ -241,7 +241,8 @@ typedef struct lower {
   }
 static const jit_timed_fns plain_fns = PLAIN_FNS(core_jt_interp_block);
 
-/* ... once the program has touched the PMU (cpu->track): the blocks
+/* ... once the program has touched the PMU or the statistics module is
+ * attached (cpu->track, core_track_blocks): the blocks
  * it does not lower run in core_exec's loop for that, which lists the
  * blocks it enters (core_exec_timed_pmu, as core_jr_interp_block does) */
 static const jit_timed_fns track_fns = PLAIN_FNS(core_jr_interp_block);
