@@ -234,7 +234,7 @@ typedef struct lower {
   /* timed: the helpers for the rows the run charges (jit.h), and which:
    * a profile (jit_profiled.c), address regions (both: jit_rows.inc) */
   const jit_timed_fns *fn;
-  bool prof, regions, track; /* track: the PMU's (cpu->track), neither of the others */
+  bool prof, regions, track; /* track: cpu->track's listing, not with a profile */
   uint8_t *region_slow, *ctx_slow, *track_slow; /* the entry's checks' jumps to C */
   uintptr_t region_back, ctx_back, track_back;  /* ... and where they come back */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
@@ -258,7 +258,8 @@ typedef struct lower {
   }
 static const jit_timed_fns plain_fns = PLAIN_FNS(core_jt_interp_block);
 
-/* ... once the program has touched the PMU (cpu->track): the blocks
+/* ... once the program has touched the PMU or the statistics module is
+ * attached (cpu->track, core_track_blocks): the blocks
  * it does not lower run in core_exec's loop for that, which lists the
  * blocks it enters (core_exec_timed_pmu, as core_jr_interp_block does) */
 static const jit_timed_fns track_fns = PLAIN_FNS(core_jr_interp_block);
@@ -1443,7 +1444,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     l->fn = timed_fns(cpu);
     l->prof = tm->prof != NULL;
     l->regions = tm->regions != NULL;
-    l->track = cpu->track && !l->prof && !l->regions;
+    l->track = cpu->track && !l->prof; /* the regions loops list blocks too */
     bool dc = tm->dcache_on && tm->dcache.touch == CACHE_TOUCH_LRU2 && !tm->model.dcache.store_load_replay;
     l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
     l->inline_load = dc;
