@@ -53,7 +53,8 @@ module tally_vex_adapter #(
     parameter [31:0] FINISHER = 32'hF000_0000,
     parameter integer DEPTH_LOG2 = 8,
     // the Min variant (VexRiscv_Min.v): tally's `vexriscv-min` model has
-    // no stall cycles, an instruction's pulses are on its first cycle
+    // no stall cycles, an instruction's pulses are on its first cycle, and
+    // the finisher store (IO, uncached) is no mem.write there
     parameter integer MIN = 0
 ) (
     input  wire         clk,
@@ -81,13 +82,14 @@ module tally_vex_adapter #(
     output reg          done,
     output reg          overflow
 );
-  localparam [63:0] SUPPORTED = 64'h7_FE04_7FEF;
+  localparam [63:0] SUPPORTED = 64'h7_FF1C_7FEF;
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
   reg        g_i, g_d;   // the I-bus / a D-bus read or redo was busy in the gap (before this clock)
   reg        i_was;      // the I-bus had a transaction in the clock before
   reg [1:0]  g_nm;       // I-bus transactions (I-cache refills) begun in the gap (before this clock), at most 3
+  reg        d_was, g_dr; // the D-bus read in the clock before; a D-bus read (a refill) began in the gap
   reg [26:0] g_line;     // the line the I-bus last read in the gap
   reg        g_w;        // the D-bus wrote in the gap
   reg        last_taken; // the finisher store has retired
@@ -99,6 +101,7 @@ module tally_vex_adapter #(
   reg [11:0] p_own;      // its cycles up to its retire, less the redirect of the one before
   reg        p_i, p_d, p_w;
   reg [1:0]  p_nm;       // the refills begun in its gap (icache.miss)
+  reg        p_dr;       // a D-bus read began in its gap (a load's: dcache.read_miss)
   reg        p_ackd;     // (the finisher store) its ACK was sampled by its retire
 
   wire [6:0] pop_ = p_insn[6:0];
@@ -126,6 +129,7 @@ module tally_vex_adapter #(
   // ---- the instruction being laid out (the clock after the next retire) --------
   reg        l_full, l_last, l_taken, l_i, l_d, l_w;
   reg [1:0]  l_nm;
+  reg        l_dr;
   reg [31:0] l_pc, l_insn;
   reg [11:0] l_own;
   reg [1:0]  l_pen;
@@ -160,10 +164,11 @@ module tally_vex_adapter #(
                         is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)
 
   // ---- the queue of laid-out instructions (soc_parts.v) -------------------------
-  // {refills, last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
-  localparam integer EW = 2 + 1 + 1 + 1 + 2 + 12 + 12 + 12 + 12 + 32;
+  // {D-bus read, refills, last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
+  localparam integer EW = 1 + 2 + 1 + 1 + 1 + 2 + 12 + 12 + 12 + 12 + 32;
   wire [EW-1:0] head;
   wire q_empty, q_lost;
+  wire        h_dr = head[87];
   wire [1:0]  h_nm = head[86:85];
   wire        h_last = head[84];
   wire        h_penj = head[83];
@@ -171,7 +176,7 @@ module tally_vex_adapter #(
   wire [1:0]  h_postk = head[81:80];
   wire [11:0] h_pul = head[79:68];
   wire [11:0] h_a = head[67:56], h_b = head[55:44], h_t = head[43:32];
-  wire [EW-1:0] din = {l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
+  wire [EW-1:0] din = {l_dr, l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
                        l_own + {10'd0, l_pen}, l_pc};
 
   // ---- the feeder: one observed cycle per clock -------------------------------
@@ -188,13 +193,14 @@ module tally_vex_adapter #(
       (head_end ? 64'd2 : 64'd0) |
       (j < h_a ? st | (h_pref ? 64'd1 << 27 : 64'd1 << 28) : 64'd0) |
       (j == h_a ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0} : 64'd0) |
-      ({10'd0, h_nm} > j ? 64'd1 << 18 : 64'd0) |
+      ({10'd0, h_nm} > j ? (64'd1 << 18) | (64'd1 << 24) : 64'd0) |
+      (j == h_a && h_pul[0] ? (h_dr ? (64'd1 << 20) | (64'd1 << 24) : 64'd1 << 19) : 64'd0) |
       (j > h_a && j < h_b ? st | (h_postk == 2'd0 ? 64'd1 << 29 : h_postk == 2'd1 ? 64'd1 << 30 :
                                              h_postk == 2'd2 ? 64'd1 << 34 : 64'd1 << 31)
                           : 64'd0) |
       (j >= h_b ? st | (h_penj ? 64'd1 << 33 : 64'd1 << 32) : 64'd0);
   wire [63:0] s_min = 64'd1 | (head_end ? 64'd2 : 64'd0) |
-                      (j == 12'd0 ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0}
+                      (j == 12'd0 ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1] && !h_last, 25'd0}
                                   : 64'd0);
   wire [63:0] s_masked = have ? ((MIN != 0 ? s_min : s_all) & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
@@ -212,13 +218,14 @@ module tally_vex_adapter #(
   wire lay_last = p_full && p_last && (fin_ack || p_ackd);
   always @(posedge clk) begin
     if (rst) begin
-      age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0;
+      age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
       wp_run <= 1'b0; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
       p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 12'd0; rundown <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       if (fin_ack) fin_seen <= 1'b1;
       i_was <= i_active;
+      d_was <= d_read;
       if (report) begin
         wp_run <= i_active; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
       end else if (wp_run) begin
@@ -226,12 +233,13 @@ module tally_vex_adapter #(
         else begin wp_run <= 1'b0; wp_done <= 1'b1; end
       end else if (wp_done && i_active) wp_second <= 1'b1;
       if (report) begin
-        age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; g_w <= 1'b0; g_nm <= 2'd0;
+        age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; g_w <= 1'b0; g_nm <= 2'd0; g_dr <= 1'b0;
         if (age == 12'd4095) overflow <= 1'b1;
       end else begin
         age <= age == 12'd4095 ? age : age + 12'd1;
         if (i_active) begin g_i <= 1'b1; g_line <= i_line; end
         if (i_begin && g_nm != 2'd3) g_nm <= g_nm + 2'd1;
+        if (d_read && !d_was) g_dr <= 1'b1;
         g_d <= g_d || d_read || d_redo;
         g_w <= g_w || d_write;
       end
@@ -241,12 +249,12 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm;
+        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
-        l_nm <= p_nm;
+        l_nm <= p_nm; l_dr <= p_dr;
         // its cycles run on to the ACK
         l_own <= p_own + (p_ackd ? 12'd0 : age + 12'd1);
         l_ack <= p_ackd ? 12'd0 : age + 12'd1;
@@ -260,6 +268,7 @@ module tally_vex_adapter #(
         // for a line ahead of it, while it waits for a result, is not its wait)
         p_i <= (i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]);
         p_nm <= (i_begin && g_nm != 2'd3) ? g_nm + 2'd1 : g_nm;
+        p_dr <= g_dr || (d_read && !d_was);
         p_d <= g_d || d_read || d_redo;
         p_w <= g_w || d_write;
         p_last <= r_fin;

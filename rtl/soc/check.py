@@ -221,7 +221,7 @@ def main(a):
     cycles = mdata[-1][3] if mdata else 0
     if trace:
         r = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cmptrace.py")]
-                           + (["--core", "vexriscv"] if core[0] in VEX else []) + [model_ct, rtl_dump], capture_output=True, text=True)
+                           + (["--core", core[0]] if core[0] in VEX else []) + [model_ct, rtl_dump], capture_output=True, text=True)
         print(r.stdout.strip() + r.stderr.strip())
         if r.returncode != 0:
             ok = False

@@ -65,11 +65,21 @@ fine="cycle instret stall.icache stall.load_use stall.dcache stall.write_buffer 
 # not on icache, jumps and muldiv (where the model places a refill on
 # another instruction, docs/rtl-soc.md "VEXRISCV") nor, on IMAC, hazards
 mem="icache.miss mem.write icache.miss@main mem.write@main cycle instret store load"
+# ... and the loads': dcache.read_miss (a D-bus read begun in the load's
+# gap) or dcache.read_hit on its issue cycle, mem.read with each refill
+# (not on IMAC's dcache and sort: one mem.read fewer on the RTL, not traced)
+rd="dcache.read_hit dcache.read_miss mem.read mem.read@main load instret dcache.read_miss@main icache.miss"
 if [ $core != vexriscv-min ]; then
   # shellcheck disable=SC2086
   for p in stores load_use crc dcache branch shifts sort; do check $p 97 $mem; done
   # shellcheck disable=SC2086
-  [ $core = vexriscv ] && check hazards 97 $mem
+  for p in crc load_use stores; do check $p 97 $rd; done
+  if [ $core = vexriscv ]; then
+    # shellcheck disable=SC2086
+    check hazards 97 $mem
+    # shellcheck disable=SC2086
+    for p in dcache sort hazards; do check $p 97 $rd; done
+  fi
 fi
 if [ $core = vexriscv-imac ]; then
   # the IMAC variant, W = 0: the runs identical today; alu, hazards and crc

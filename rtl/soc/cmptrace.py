@@ -3,7 +3,7 @@
 against tally's per-cycle trace of the same program on the picorv32 model
 (tally run --core picorv32 --cycle-trace, docs/cycle-trace.md).
 
-  cmptrace.py [--core vexriscv] TRACE DUMP
+  cmptrace.py [--core vexriscv|vexriscv-imac|vexriscv-min] TRACE DUMP
 
 Every cycle's PC and the signals the adapter provides (the others are not
 compared; --core vexriscv: adapter_vexriscv.v's, against the vexriscv model) must be the same, and both must have as many cycles (the dump's
@@ -16,7 +16,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cycletrace  # noqa: E402
 
 SUPPORTED = 0x1_2C00_FF6F  # adapter_picorv32.v: the signals it provides
-SUPPORTED_VEX = 0x7_FE04_7FEF  # adapter_vexriscv.v's
+SUPPORTED_VEX = 0x7_FF1C_7FEF  # adapter_vexriscv.v's
+# ... with MIN = 1: not icache.miss, dcache.read_hit, dcache.read_miss and
+# mem.read (0 on the adapter; the vexriscv-min model's mem.read is each fetch)
+SUPPORTED_VEX_MIN = SUPPORTED_VEX & ~((1 << 18) | (1 << 19) | (1 << 20) | (1 << 24))
 
 
 def model_cycles(path):
@@ -28,8 +31,10 @@ def model_cycles(path):
 
 def main(a):
     global SUPPORTED
-    if a[:2] == ["--core", "vexriscv"]:
+    if a[:1] == ["--core"] and a[1:2] and a[1] in ("vexriscv", "vexriscv-imac"):
         SUPPORTED, a = SUPPORTED_VEX, a[2:]
+    elif a[:2] == ["--core", "vexriscv-min"]:
+        SUPPORTED, a = SUPPORTED_VEX_MIN, a[2:]
     if len(a) != 2:
         print(__doc__, file=sys.stderr)
         return 64

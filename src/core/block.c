@@ -8,6 +8,7 @@
  * together. A flush requested from inside the fast loop waits until the loop
  * has returned (flush_pending), since the running block is in the arena.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,16 +21,27 @@
 
 #define ARENA_CHUNK (4u << 20)
 
-/* Blocks of at most a few instructions, direct-mapped by (pc, max), each in
- * a fixed slot, so that stepping through the same code near every horizon
- * decodes it once. They go with the block cache (core_block_flush). */
-#define PREFIX_SLOTS 1024u
-#define PREFIX_BYTES 2048u
+/* Blocks of at most a few instructions, for stepping near horizons, so
+ * that stepping through the same code near every horizon decodes it once.
+ * Found by (pc, max) in two direct-mapped tables, single instructions (most
+ * of the steps: the last few dozen cycles before each horizon) in one of
+ * their own, longer prefixes in the other; the blocks themselves lie one
+ * after the other in a pool, emptied with the tables when full, so that
+ * the host's pages touched are the bytes used (fixed slots of the largest
+ * size, spread by the hash, cost a page fault for nearly every block).
+ * They go with the block cache (core_block_flush). */
+#define ONE_BITS 12u
+#define ONE_SLOTS (1u << ONE_BITS)
+#define PREFIX_BITS 11u
+#define PREFIX_SLOTS (1u << PREFIX_BITS)
+#define PREFIX_BYTES 2048u /* the most a block of CORE_PREFIX_MAX instructions takes */
+#define POOL_BYTES (2u << 20)
 struct core_singles {
-  uint32_t pc[PREFIX_SLOTS];
+  core_block *one[ONE_SLOTS];
+  core_block *prefix[PREFIX_SLOTS];
   uint8_t max[PREFIX_SLOTS];
-  bool valid[PREFIX_SLOTS];
-  _Alignas(16) unsigned char mem[PREFIX_SLOTS][PREFIX_BYTES];
+  size_t used;
+  _Alignas(16) unsigned char pool[POOL_BYTES];
 };
 
 struct block_arena {
@@ -140,6 +152,21 @@ void core_fold_blocks(core_cpu *cpu) {
   cpu->track_complete = cpu->track;
 }
 
+#ifdef TALLY_CHECK_LAWS
+/* The law core_fold_dirty rests on: the listed blocks were all that had
+ * executions to fold. */
+static void check_no_more_to_fold(core_cpu *cpu) {
+  uint64_t before[SIG_COUNT];
+  memcpy(before, cpu->tm->sig_folded, sizeof before);
+  core_fold_blocks(cpu);
+  if (memcmp(before, cpu->tm->sig_folded, sizeof before) != 0) {
+    fprintf(stderr, "tally: internal error: a block entered since the last fold was not listed (pc 0x%08x)\n",
+            (unsigned)cpu->pc);
+    abort();
+  }
+}
+#endif
+
 void core_fold_dirty(core_cpu *cpu) {
   timing *tm = cpu->tm;
   if (!tm)
@@ -154,6 +181,17 @@ void core_fold_dirty(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   cpu->ndirty = 0;
+#ifdef TALLY_CHECK_LAWS
+  check_no_more_to_fold(cpu);
+#endif
+}
+
+void core_track_blocks(core_cpu *cpu) {
+  if (cpu->track)
+    return;
+  if (cpu->jit)
+    cpu->flush_pending = true; /* translations made before list no blocks (jit.c, timed_fns) */
+  cpu->track = true;
 }
 
 void core_track(core_cpu *cpu, core_block *b) {
@@ -194,6 +232,12 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals) {
     totals[i] = cpu->tm ? (uint64_t)((int64_t)cpu->tm->sig_folded[i] + cpu->tm->sig_dyn[i]) : 0;
 }
 
+static void singles_empty(struct core_singles *s) {
+  memset(s->one, 0, sizeof s->one);
+  memset(s->prefix, 0, sizeof s->prefix);
+  s->used = 0;
+}
+
 void core_block_flush(core_cpu *cpu) {
   core_fold_blocks(cpu); /* the blocks' counts must outlive them */
   if (cpu->ctx_counts)
@@ -205,7 +249,7 @@ void core_block_flush(core_cpu *cpu) {
   if (cpu->jit) /* translations go with their blocks */
     core_jit_flush(cpu->jit);
   if (cpu->singles)
-    memset(cpu->singles->valid, 0, sizeof cpu->singles->valid);
+    singles_empty(cpu->singles);
   cpu->ncached = 0;
   cpu->cached_lost = false;
   cpu->flush_pending = false;
@@ -403,7 +447,11 @@ static uint8_t profile_leaves(const core_cpu *cpu, const core_block *b) {
   return bits;
 }
 
-static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
+/* Builds the block at pc of at most max instructions into buf (bufsize
+ * bytes) or, without one, into the arena; *used, when given, gets the bytes
+ * it took. */
+static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize,
+                               size_t *used) {
   block_draft d;
   if (!decode_run(cpu, pc, max, &d))
     return NULL;
@@ -414,6 +462,8 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   uint32_t nsum = cpu->tm ? timing_block_sum(d.times, n, counts) : 0;
   size_t timed = cpu->tm ? align16(sizeof(block_timing) + n * sizeof(op_timing)) + nsum * sizeof(sig_count_pair) : 0;
   size_t size = head + side + timed;
+  if (used)
+    *used = size;
   core_block *b = buf ? (size <= bufsize ? buf : NULL) : arena_alloc(cpu, size);
   if (!b) {
     core_set_stop(cpu, CORE_STOP_ERROR, "out of memory for predecoded code");
@@ -501,6 +551,17 @@ static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, si
   return b;
 }
 
+static core_block *build(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t bufsize) {
+  return build_sized(cpu, pc, max, buf, bufsize, NULL);
+}
+
+core_block *core_block_find(const core_cpu *cpu, uint32_t pc) {
+  for (core_block *b = cpu->hash[(pc >> 1) & cpu->hash_mask]; b; b = b->hash_next)
+    if (b->pc == pc)
+      return b;
+  return NULL;
+}
+
 core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   core_block **slot = &cpu->hash[(pc >> 1) & cpu->hash_mask];
   for (core_block *b = *slot; b; b = b->hash_next)
@@ -528,15 +589,21 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   return b;
 }
 
-/* The largest block of CORE_PREFIX_MAX instructions must fit a slot, or
+/* The largest block of CORE_PREFIX_MAX instructions must fit in PREFIX_BYTES (the pool always has that room), or
  * build() would fail with an error: each instruction has at most two fetch
  * ops (it may cross a line), a block one FALLTHRU op, and a block's
  * (signal, count) pairs are at most SIG_COUNT. */
-#define PREFIX_OPS (3u * CORE_PREFIX_MAX + 1u)
-_Static_assert(PREFIX_BYTES >= sizeof(core_block) + PREFIX_OPS * sizeof(core_op) + 16 +
-                                    (PREFIX_OPS + 1) * (sizeof(uint32_t) + 1) + 16 + sizeof(block_timing) +
-                                    PREFIX_OPS * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair),
-               "a slot of the prefix cache is too small for CORE_PREFIX_MAX instructions");
+#define SLOT_NEED(ops)                                                                                          \
+  (sizeof(core_block) + (ops) * sizeof(core_op) + 16 + ((ops) + 1) * (sizeof(uint32_t) + 1) + 16 +                \
+   sizeof(block_timing) + (ops) * sizeof(op_timing) + 16 + SIG_COUNT * sizeof(sig_count_pair))
+_Static_assert(PREFIX_BYTES >= SLOT_NEED(3u * CORE_PREFIX_MAX + 1u),
+               "PREFIX_BYTES is less than a block of CORE_PREFIX_MAX instructions can take");
+
+/* The slot of pc in a table of 2^bits slots: a multiplicative hash, as
+ * code near a run's horizons lies anywhere in the program. */
+static uint32_t slot_hash(uint32_t pc, uint32_t max, unsigned bits) {
+  return ((pc >> 1) * 0x9E3779B1u + max * 0x85EBCA6Bu) >> (32 - bits);
+}
 
 core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t size) {
   if (max < 1 || max > CORE_PREFIX_MAX)
@@ -546,15 +613,19 @@ core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void
   struct core_singles *s = cpu->singles;
   if (!s)
     return max == 1 ? build(cpu, pc, 1, buf, size) : NULL;
-  uint32_t i = ((pc >> 1) ^ (max * 0x9E3779B1u >> 23)) & (PREFIX_SLOTS - 1);
-  if (s->valid[i] && s->pc[i] == pc && s->max[i] == max)
-    return (core_block *)s->mem[i];
-  s->valid[i] = false;
-  core_block *b = build(cpu, pc, max, s->mem[i], PREFIX_BYTES);
+  core_block **slot = max == 1 ? &s->one[slot_hash(pc, 1, ONE_BITS)] : &s->prefix[slot_hash(pc, max, PREFIX_BITS)];
+  uint8_t *slot_max = max == 1 ? NULL : &s->max[slot - s->prefix];
+  if (*slot && (*slot)->pc == pc && (!slot_max || *slot_max == max))
+    return *slot;
+  if (POOL_BYTES - s->used < PREFIX_BYTES) /* room for the largest, or start again */
+    singles_empty(s);
+  size_t used = 0;
+  core_block *b = build_sized(cpu, pc, max, s->pool + s->used, POOL_BYTES - s->used, &used);
+  *slot = b;
   if (b) {
-    s->pc[i] = pc;
-    s->max[i] = (uint8_t)max;
-    s->valid[i] = true;
+    s->used += (used + 15) & ~(size_t)15;
+    if (slot_max)
+      *slot_max = (uint8_t)max;
   }
   return b;
 }

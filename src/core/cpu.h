@@ -202,11 +202,12 @@ typedef struct core_cpu {
   core_block **cached;  /* the blocks in the cache, so that folding them need not walk the hash */
   uint32_t ncached, cached_cap;
   bool cached_lost;     /* the list could not grow: folding walks the hash */
-  /* Once a program has touched the PMU, the timed loop also lists the
-   * cached blocks it enters that had no executions left to fold
-   * (core_exec_timed_pmu), so that a PMU access folds only those
+  /* Once a program has touched the PMU, or the statistics module is
+   * attached, the timed loop also lists the cached blocks it enters that
+   * had no executions left to fold (core_exec_timed_pmu, the regions
+   * loops), so that a PMU access or a dispatch folds only those
    * (core_fold_dirty) instead of walking the whole cache. */
-  bool track;           /* the program has touched the PMU */
+  bool track;           /* the program has touched the PMU, or a module counts (core_track_blocks) */
   bool track_complete;  /* every block with executions to fold is in dirty[] */
   core_block **dirty;
   uint32_t ndirty, dirty_cap;
@@ -276,6 +277,8 @@ uint64_t core_mtime_now(const core_cpu *cpu);
 
 /* Block cache (block.c). */
 core_block *core_block_get(core_cpu *cpu, uint32_t pc);
+/* The cached block at pc, or NULL: none is built. */
+core_block *core_block_find(const core_cpu *cpu, uint32_t pc);
 /* The block of at most `max` instructions (1 to CORE_PREFIX_MAX) at pc,
  * from a small cache of them apart from the block cache (stepping near
  * horizons: a block that runs only part of the way to one), or, for one
@@ -324,6 +327,10 @@ void core_fold_dirty(core_cpu *cpu);
 /* Lists a cached block entered with no executions to fold (the PMU loop,
  * the profiled loop). */
 void core_track(core_cpu *cpu, core_block *b);
+/* From now on the timed loops and the translations list the blocks they
+ * enter (cpu->track); translations made before are dropped, as they list
+ * none. */
+void core_track_blocks(core_cpu *cpu);
 /* Folds the static counts of b's executions (a block in no list: the one
  * being stepped) into the run's dynamic counts, the current address
  * region's row and its profile rows, and clears them. */

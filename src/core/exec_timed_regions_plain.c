@@ -5,6 +5,7 @@
 #define TIMED 1
 #define PROFILED 0
 #define REGIONS 1
+#define PMU_TRACK 1 /* the blocks entered are listed (a dispatch folds them, core_fold_dirty) */
 #define VEX_RULES 0
 #define VEXMIN 0
 #define TIMING_NO_ROWS /* timing_count never has a profile row to charge */

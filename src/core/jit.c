@@ -203,12 +203,29 @@ typedef struct lower {
   struct {
     uint8_t *rel;    /* the rel32 of a direct way out */
     uint32_t target; /* its guest address */
-  } chain[2];
+  } chain[4];        /* two ways out, in each of the block's two copies (loop_ok) */
   uint32_t nchain;
-  slow_path slow[CORE_BLOCK_MAX_OPS];
+  slow_path slow[2 * CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
-  cold_call cold[2 * CORE_BLOCK_MAX_OPS + 1]; /* two a fetch op at most, one a memory access, one the entry */
+  /* two a fetch op at most, one a memory access, one the entry; in each copy */
+  cold_call cold[2 * (2 * CORE_BLOCK_MAX_OPS + 1)];
   uint32_t ncold;
+  /* A plain timed block that branches back to its own start (loop_ok) is
+   * lowered twice: the block as entered from elsewhere, then its loop
+   * copy, which its taken branch back goes to, from either copy (to
+   * loop_entry, or through the jumps in loop_from while it is not written
+   * yet). The loop copy looks up none of the block's I-cache lines: the
+   * run that got there fetched each of them in this block's last run, in
+   * sets no other line of the block maps to, and nothing else has touched
+   * the I-cache since, so each lookup would hit its line in the way it
+   * hit last time and write the LRU bit it holds already. */
+  bool loop_ok, looping; /* looping: lowering the loop copy */
+  uintptr_t loop_entry, loop_body; /* the loop copy's entry, and its first op past it */
+  uint8_t *loop_from[2];
+  uint32_t nloop_from;
+  /* the jumps to the block's nofit exit (the loop entry's and the loop
+   * copy's own way round, emit_loop_round) and to its slow entry */
+  uint8_t *loop_nofit[4], *loop_slow;
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
   uint32_t next_copy; /* the copy register to take next (round robin) */
@@ -217,7 +234,7 @@ typedef struct lower {
   /* timed: the helpers for the rows the run charges (jit.h), and which:
    * a profile (jit_profiled.c), address regions (both: jit_rows.inc) */
   const jit_timed_fns *fn;
-  bool prof, regions, track; /* track: the PMU's (cpu->track), neither of the others */
+  bool prof, regions, track; /* track: cpu->track's listing, not with a profile */
   uint8_t *region_slow, *ctx_slow, *track_slow; /* the entry's checks' jumps to C */
   uintptr_t region_back, ctx_back, track_back;  /* ... and where they come back */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
@@ -241,7 +258,8 @@ typedef struct lower {
   }
 static const jit_timed_fns plain_fns = PLAIN_FNS(core_jt_interp_block);
 
-/* ... once the program has touched the PMU (cpu->track): the blocks
+/* ... once the program has touched the PMU or the statistics module is
+ * attached (cpu->track, core_track_blocks): the blocks
  * it does not lower run in core_exec's loop for that, which lists the
  * blocks it enters (core_exec_timed_pmu, as core_jr_interp_block does) */
 static const jit_timed_fns track_fns = PLAIN_FNS(core_jr_interp_block);
@@ -402,7 +420,7 @@ static void emit_call(lower *l, const void *fn) {
 /* leaves for a known address: a direct jump, to the block's stub for it
  * until patched (emit_chain_stubs) */
 static void emit_chain(lower *l, uint32_t target) {
-  if (l->nchain == 2) { /* never: a block has two ways out at most */
+  if (l->nchain == 4) { /* never: a block has two ways out at most */
     x86_store_imm32(&l->b, CPU(pc), target);
     x86_jmp(&l->b, (uintptr_t)l->j->dispatch);
     return;
@@ -602,6 +620,10 @@ static void emit_ifetch(lower *l, uint32_t i) {
   x86_buf *b = &l->b;
   cache *c = &l->cpu->tm->icache;
   uint32_t line = (uint32_t)l->blk->ops[i].imm;
+  if (l->looping) { /* a hit on the line, its LRU bit as it is (loop_ok) */
+    x86_store_imm32(b, TM(fetch_line), line);
+    return;
+  }
   /* the line compared with the one fetched last, unless known to differ
    * (the block builder makes a fetch op where the line changes): the
    * code of straight-line programs is mostly fetch ops otherwise */
@@ -827,18 +849,142 @@ static void emit_prof_jump(lower *l, uint32_t i) {
  * (the jumps to *nofit2 and the one returned leave at the block's
  * address), late results of the block before go to C (*slow), so does a
  * first fetch that misses (*miss); the rest inline. */
+/* FITS of a timed block: both horizons (the jumps to nofit[0] and
+ * nofit[1] leave at the block's address); rax = instret + n_insns */
+static void emit_timed_fits(lower *l, uint8_t *nofit[2]) {
+  x86_buf *b = &l->b;
+  x86_lea64(b, RAX, x86_m(RI, (int32_t)l->blk->n_insns));
+  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
+  nofit[0] = x86_jcc_fwd(b, CC_A);
+  x86_lea64(b, RCX, x86_m(RC, (int32_t)l->blk->timing->max_cycles));
+  x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
+  nofit[1] = x86_jcc_fwd(b, CC_A);
+}
+
+/* ENTER's charges past FITS and the test of late results (rax as FITS
+ * left it): the counts, the hazards the block leaves (unless `hz` is
+ * false: they are the block's already), its static cycles and its
+ * execution */
+static void emit_timed_charges(lower *l, bool hz) {
+  x86_buf *b = &l->b;
+  block_timing *bt = l->blk->timing;
+  x86_mov_rr64(b, RI, RAX);
+#ifdef TALLY_CHECK_LAWS
+  x86_store64(b, TM(law_entry), RC);
+#endif
+  if (hz) {
+    uint32_t tail;
+    memcpy(&tail, &bt->tail_hz, sizeof tail);
+    x86_store_imm32(b, TM(hz), tail);
+  }
+  x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
+  if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
+    x86_load64(b, RCX, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
+  }
+}
+
+/* ENTER's static part after FITS (rax as it left it): late results of
+ * the block before go to C (the jump returned), else the counts, the
+ * hazards the block leaves, its static cycles and its execution */
+static uint8_t *emit_timed_enter(lower *l) {
+  x86_buf *b = &l->b;
+  block_timing *bt = l->blk->timing;
+  /* test dword [hz], left[0] | left[1] (the size the store below writes) */
+  uint32_t left_mask = 0;
+  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
+  x86_op_mem(b, false, 0xf7, 0, TM(hz));
+  x86_u32(b, left_mask);
+  uint8_t *slow = x86_jcc_fwd(b, CC_NE);
+  emit_timed_charges(l, true);
+  return slow;
+}
+
+/* The loop entry's first fetch: a hit that changes nothing */
+static void emit_loop_fetch(lower *l) {
+  x86_buf *b = &l->b;
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  l->eax_reg = -1;
+  forget_copies(l);
+}
+
+/* The loop copy's entry (loop_ok): FITS and ENTER as the block's own
+ * entry makes them, after a taken branch back from the block's end (so
+ * rbp is the block's timing still, and the first fetch is on a new line),
+ * its first line's lookup a hit that changes nothing */
+static void emit_loop_entry(lower *l) {
+  x86_buf *b = &l->b;
+  l->loop_entry = x86_here(b);
+  for (uint32_t k = 0; k < l->nloop_from; k++)
+    x86_patch_here(b, l->loop_from[k]);
+  emit_timed_fits(l, l->loop_nofit);
+  l->loop_slow = emit_timed_enter(l);
+  emit_loop_fetch(l);
+  l->loop_body = x86_here(b);
+}
+
+/* The loop copy's taken branch back to itself. The loop copy is run only
+ * from its entry, which left tm->hz the block's tail_hz, and nothing in a
+ * plain timed block changes it but a way out: when that has no late
+ * result, the test of late results would pass and the store write what
+ * is there, so the way round leaves both out; else it goes to the entry */
+static void emit_loop_round(lower *l) {
+  const timing_hazards *t = &l->blk->timing->tail_hz;
+  bool late = false;
+  for (size_t k = 0; k < sizeof t->left / sizeof t->left[0]; k++)
+    late |= t->left[k] != 0;
+  if (late) {
+    x86_jmp(&l->b, l->loop_entry);
+    return;
+  }
+  emit_timed_fits(l, l->loop_nofit + 2);
+  emit_timed_charges(l, false);
+  emit_loop_fetch(l);
+  x86_jmp(&l->b, l->loop_body);
+}
+
+/* Whether blk is lowered with a loop copy (lower.loop_ok): a plain timed
+ * run with the I-cache looked up inline, a branch back to the block's
+ * start, and the block's lines in sets of their own, none of them in the
+ * on-chip SRAM (fetched there without the I-cache, so never in it: each
+ * lookup misses, and the miss takes the fetch op's counts back) */
+static bool loop_copy_ok(const lower *l) {
+  const core_block *blk = l->blk;
+  const cache *c = &l->cpu->tm->icache;
+  if (!l->inline_fetch || l->prof || l->regions || l->track || l->cpu->tm->pico)
+    return false;
+  bool back = false;
+  for (uint32_t i = 0; i < blk->n_ops; i++)
+    back |= isa_infos[blk->ops[i].kind].cls == CLASS_BRANCH && (uint32_t)blk->ops[i].imm == blk->pc;
+  if (!back)
+    return false;
+  for (uint32_t i = 0; i < blk->n_ops; i++) {
+    if (blk->ops[i].kind != K_IFETCH)
+      continue;
+    if (timing_in_sram(l->cpu->tm, (uint32_t)blk->ops[i].imm))
+      return false;
+    uint32_t set = ((uint32_t)blk->ops[i].imm >> c->line_shift) & c->set_mask;
+    for (uint32_t j = i + 1; j < blk->n_ops; j++)
+      if (blk->ops[j].kind == K_IFETCH && (((uint32_t)blk->ops[j].imm >> c->line_shift) & c->set_mask) == set)
+        return false;
+  }
+  return true;
+}
+
 static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint8_t **miss) {
   x86_buf *b = &l->b;
   core_block *blk = l->blk;
   block_timing *bt = blk->timing;
   timing *tm = l->cpu->tm;
   x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)bt);
-  x86_lea64(b, RAX, x86_m(RI, (int32_t)blk->n_insns));
-  x86_op_mem(b, true, 0x3b, RAX, CPU(horizon)); /* cmp rax, [horizon] */
-  uint8_t *nofit = x86_jcc_fwd(b, CC_A);
-  x86_lea64(b, RCX, x86_m(RC, (int32_t)bt->max_cycles));
-  x86_op_mem(b, true, 0x3b, RCX, CPU(cycle_horizon));
-  *nofit2 = x86_jcc_fwd(b, CC_A);
+  uint8_t *fit[2];
+  emit_timed_fits(l, fit);
+  uint8_t *nofit = fit[0];
+  *nofit2 = fit[1];
   if (l->regions) { /* ENTER: a block of another region switches it */
     x86_movzx16(b, RCX, TM(region));
     x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)blk->timing->region);
@@ -857,30 +1003,10 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     l->ctx_slow = x86_jcc_fwd(b, CC_NE);
     l->ctx_back = run_addr(l, b->p);
   }
-  /* test dword [hz], left[0] | left[1] (the size the store below writes) */
-  uint32_t left_mask = 0;
-  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
-  x86_op_mem(b, false, 0xf7, 0, TM(hz));
-  x86_u32(b, left_mask);
-  *slow = x86_jcc_fwd(b, CC_NE);
-  x86_mov_rr64(b, RI, RAX);
-#ifdef TALLY_CHECK_LAWS
-  x86_store64(b, TM(law_entry), RC);
-#endif
-  uint32_t hz;
-  memcpy(&hz, &bt->tail_hz, sizeof hz);
-  x86_store_imm32(b, TM(hz), hz);
-  x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
-  if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
-    x86_load64(b, RCX, BT(cc));
-    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
-  } else {
-    x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
-  }
+  *slow = emit_timed_enter(l);
   *miss = NULL;
   if (tm->fetch_ops) {
-    x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
-    x86_store64(b, TM(insn_start_op), RCX);
+    x86_store_imm64s(b, TM(insn_start_op), 0);
     uint32_t line = (uint32_t)blk->ops[0].imm;
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     uint8_t *same = x86_jcc_fwd(b, CC_E);
@@ -934,6 +1060,8 @@ static void emit_addr(lower *l, const core_op *op) {
 static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   slow_path *s = &l->slow[l->nslow++];
   *s = (slow_path){.op = i};
+  /* a move and a sub, not one 32-bit lea: the lea was 8 % slower on
+   * functional matmult-int (AMD EPYC), where the move costs nothing */
   x86_mov_rr(&l->b, RCX, RAX);
   x86_alu_ri(&l->b, false, ALU_SUB, RCX, (int32_t)l->cpu->ram_base);
   x86_alu_ri(&l->b, false, ALU_CMP, RCX, (int32_t)(l->cpu->ram_size - n));
@@ -1118,6 +1246,13 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
     emit_prof_leave(l, 1, l->blk->pcs[op - l->blk->ops], (uint32_t)op->imm);
     emit_law(l);
   }
+  if (l->loop_ok && (uint32_t)op->imm == l->blk->pc) { /* to the loop copy's entry */
+    if (l->looping)
+      emit_loop_round(l);
+    else
+      l->loop_from[l->nloop_from++] = x86_jmp_fwd(&l->b);
+    return;
+  }
   emit_chain(l, (uint32_t)op->imm);
 }
 
@@ -1297,6 +1432,10 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   forget_copies(l);
   l->eax_reg = -1;
   l->nchain = 0;
+  l->loop_ok = l->looping = false;
+  l->nloop_from = 0;
+  memset(l->loop_nofit, 0, sizeof l->loop_nofit);
+  l->loop_slow = NULL;
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
@@ -1305,7 +1444,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     l->fn = timed_fns(cpu);
     l->prof = tm->prof != NULL;
     l->regions = tm->regions != NULL;
-    l->track = cpu->track && !l->prof && !l->regions;
+    l->track = cpu->track && !l->prof; /* the regions loops list blocks too */
     bool dc = tm->dcache_on && tm->dcache.touch == CACHE_TOUCH_LRU2 && !tm->model.dcache.store_load_replay;
     l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
     l->inline_load = dc;
@@ -1331,6 +1470,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
     body = run_addr(l, b->p);
     first = cpu->tm->fetch_ops ? 1 : 0;
+    l->loop_ok = loop_copy_ok(l);
   } else {
     /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
     x86_lea64(b, RAX, x86_m(RI, (int32_t)blk->n_insns));
@@ -1342,11 +1482,19 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     for (uint32_t i = first; i < blk->n_ops; i++)
       if (!lower_op(l, i))
         break;
+    if (l->nloop_from) {
+      emit_loop_entry(l);
+      l->looping = true;
+      for (uint32_t i = first; i < blk->n_ops; i++)
+        if (!lower_op(l, i))
+          break;
+    }
     emit_slow_paths(l);
     emit_chain_stubs(l);
   }
   if (entry_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
+    x86_patch_here(b, l->loop_slow);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }
@@ -1389,6 +1537,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   x86_patch_here(b, nofit);
   x86_patch_here(b, nofit2);
+  for (size_t k = 0; k < sizeof l->loop_nofit / sizeof l->loop_nofit[0]; k++)
+    x86_patch_here(b, l->loop_nofit[k]);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
   const void *code = j->code_next;

@@ -137,6 +137,11 @@ static inline void x86_store_imm32(x86_buf *b, x86_mem m, uint32_t v) {
   x86_op_mem(b, false, 0xc7, 0, m);
   x86_u32(b, v);
 }
+/* [m] = imm sign-extended to 64 bits */
+static inline void x86_store_imm64s(x86_buf *b, x86_mem m, int32_t v) {
+  x86_op_mem(b, true, 0xc7, 0, m);
+  x86_u32(b, (uint32_t)v);
+}
 static inline void x86_store_imm8(x86_buf *b, x86_mem m, uint8_t v) {
   x86_op_mem(b, false, 0xc6, 0, m);
   x86_byte(b, v);

@@ -23,21 +23,13 @@ static void take_samples(core_cpu *cpu, uint32_t pc) {
   cpu->tm->flow->sample_until(cpu->tm->prof, pc, cpu->tm->cycle);
 }
 
-#ifdef TALLY_CHECK_LAWS
-static void check_no_more_to_fold(core_cpu *cpu);
-#endif
-
 /* Every signal's total now, as --stats and the statistics module count
  * them (derived and marker signals included): what the PMU counts. With
  * `fold`, the cached blocks' executions are folded first (a walk over
  * them); without, they must have none since the last fold. */
 static void pmu_totals(core_cpu *cpu, uint64_t *totals, bool fold) {
-  if (fold) {
-    core_fold_dirty(cpu);
-#ifdef TALLY_CHECK_LAWS
-    check_no_more_to_fold(cpu);
-#endif
-  }
+  if (fold)
+    core_fold_dirty(cpu); /* checks its law in a checking build */
   for (int i = 0; i < SIG_COUNT; i++)
     totals[i] = (uint64_t)((int64_t)cpu->tm->sig_folded[i] + cpu->tm->sig_dyn[i]);
   signal_derive(totals);
@@ -48,19 +40,6 @@ static void pmu_totals(core_cpu *cpu, uint64_t *totals, bool fold) {
 }
 
 #ifdef TALLY_CHECK_LAWS
-/* The law core_fold_dirty rests on: the listed blocks were all that had
- * executions to fold. */
-static void check_no_more_to_fold(core_cpu *cpu) {
-  uint64_t before[SIG_COUNT];
-  memcpy(before, cpu->tm->sig_folded, sizeof before);
-  core_fold_blocks(cpu);
-  if (memcmp(before, cpu->tm->sig_folded, sizeof before) != 0) {
-    fprintf(stderr, "tally: internal error: a block entered since the last fold was not listed (pc 0x%08x)\n",
-            (unsigned)cpu->pc);
-    abort();
-  }
-}
-
 /* The law pmu_totals(..., false) rests on: after a PMU step no cached
  * block has executions left to fold. */
 static void check_unfolded(core_cpu *cpu, const uint64_t *quick) {
@@ -98,9 +77,7 @@ static void step(core_cpu *cpu, uint32_t max) {
     uint64_t totals[SIG_COUNT];
     bool pmu = b->timing->pmu; /* one instruction that reads or sets a counter: its boundaries */
     if (pmu) {
-      if (!cpu->track && cpu->jit)
-        cpu->flush_pending = true; /* translations made before list no blocks (jit.c, timed_fns) */
-      cpu->track = true; /* from now on the timed loop lists the blocks it enters */
+      core_track_blocks(cpu); /* from now on the timed loop lists the blocks it enters */
       pmu_totals(cpu, totals, true);
       pmu_step_begin(&cpu->tm->pmu, totals);
     }
@@ -140,11 +117,20 @@ static uint32_t prefix_that_fits(core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm || cpu->cycle_horizon <= tm->cycle)
     return 1;
-  core_block *b = core_block_get(cpu, cpu->pc);
-  if (!b || !b->timing)
-    return 1;
   uint64_t room = cpu->cycle_horizon - tm->cycle;
   uint64_t worst = timing_block_bound(tm);
+  if (worst >= room) /* no instruction fits: the loop below would say so */
+    return 1;
+  /* the block cached at pc, or else the longest prefix (no more is
+   * stepped at once): building a cached block at every instruction
+   * stepped cost more than the stepping, and filled the cache with blocks
+   * that never run whole (and that each dispatch folded) */
+  core_block *b = core_block_find(cpu, cpu->pc);
+  _Alignas(16) unsigned char buf[1024];
+  if (!b)
+    b = core_block_get_prefix(cpu, cpu->pc, CORE_PREFIX_MAX, buf, sizeof buf);
+  if (!b || !b->timing)
+    return 1;
   uint32_t fit = 0;
   for (uint32_t i = 0; i < b->n_ops; i++) {
     worst += b->timing->ops[i].cycles + timing_dynamic_bound(tm, b->ops[i].kind);
@@ -165,7 +151,8 @@ bool core_exec(core_cpu *cpu, core_block *first) {
   if (!cpu->tm) /* the translator runs whole stretches; stepping interprets */
     return cpu->jit && !first ? core_exec_jit(cpu) : core_exec_fast(cpu, first);
   if (cpu->tm->prof || cpu->tm->regions) {
-    cpu->track_complete = false; /* these loops list no blocks to fold */
+    if (cpu->tm->prof)
+      cpu->track_complete = false; /* the profiled loops list no blocks to fold (the regions loops do) */
     if (cpu->jit && !first && !core_jit_timed_why(cpu))
       return core_exec_jit(cpu); /* translated, with the same charges to the same rows */
     /* a model without the VexRiscv rules runs the loops without their checks */

@@ -133,6 +133,9 @@ int statmod_attach(statmod *m, core_cpu *cpu, char *err, size_t errlen) {
   m->cpu = cpu;
   cpu->tm->watch_ops = &statmod_watch_ops;
   cpu->tm->watch = m;
+  /* each dispatch folds the blocks entered since the last (statmod_settle),
+   * not the whole block cache */
+  core_track_blocks(cpu);
   return 0;
 }
 

@@ -82,7 +82,7 @@ int statmod_install_regions(statmod *m, char *err, size_t errlen) {
 }
 
 void statmod_settle(statmod *m) {
-  core_fold_blocks(m->cpu);
+  core_fold_dirty(m->cpu); /* only the blocks entered since: the module tracks them (statmod_attach) */
   timing_region_sync(m->cpu->tm);
 }
 
