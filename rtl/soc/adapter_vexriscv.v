@@ -53,8 +53,7 @@ module tally_vex_adapter #(
     parameter [31:0] FINISHER = 32'hF000_0000,
     parameter integer DEPTH_LOG2 = 8,
     // the Min variant (VexRiscv_Min.v): tally's `vexriscv-min` model has
-    // no stall cycles, an instruction's pulses are on its first cycle, and
-    // the finisher store (IO, uncached) is no mem.write there
+    // no stall cycles, and an instruction's pulses are on its first cycle
     parameter integer MIN = 0
 ) (
     input  wire         clk,
@@ -200,7 +199,7 @@ module tally_vex_adapter #(
                           : 64'd0) |
       (j >= h_b ? st | (h_penj ? 64'd1 << 33 : 64'd1 << 32) : 64'd0);
   wire [63:0] s_min = 64'd1 | (head_end ? 64'd2 : 64'd0) |
-                      (j == 12'd0 ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1] && !h_last, 25'd0}
+                      (j == 12'd0 ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0}
                                   : 64'd0);
   wire [63:0] s_masked = have ? ((MIN != 0 ? s_min : s_all) & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
