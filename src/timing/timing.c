@@ -410,6 +410,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now) {
   uint32_t i;
+  t->wrong_path_waited = false;
   if (!t->icache_on)
     return 0;
   uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE, k = 0;
@@ -430,6 +431,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now)
   uint32_t ahead = (rc > 2 ? rc - 2 : 0) + t->model.wrong_path_words - k;
   uint32_t stall = fetch_lookup(t, line, now, ahead, false);
   t->fetch_line = TIMING_NO_LINE;
+  t->wrong_path_waited = stall != 0 && k == t->model.wrong_path_words; /* asked for in the redirect's cycle */
   return stall;
 }
 
@@ -491,9 +493,18 @@ uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig
 uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_t next, uint64_t now,
                                uint32_t bubbles, bool jump) {
   uint32_t extra = 0, i, mask = ~(t->model.icache.line - 1u);
+  bool waited = t->wrong_path_waited;
+  t->wrong_path_waited = false;
   /* a CSR instruction (SYSTEM, funct3 != 0) right after the jump: it
-   * was looked up when on the jump's line or on one that hits */
-  if ((next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
+   * was looked up when on the jump's line or on one that hits; its hold
+   * of decode passes while the fetch waits for a refill the wrong path's
+   * last word asked for in the redirect's cycle (timing_wrong_path; not
+   * one asked for a cycle before: a random program's bne, a csrr after
+   * it, pc + 8 on a line that misses: both charged, exact): csr_redirect.S's first beq on
+   * VexRiscv_IMAC.v, its csrr on the wrong path, pc + 12 the target's own
+   * missing line: the target retires 8 (W + 2) + 3 + 3 cycles after the
+   * beq, one less than both charged) */
+  if (!waited && (next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
       ((next_pc & mask) == (pc & mask) ||
        (t->icache_on && cache_probe(&t->icache, next_pc >> t->icache.line_shift, &i)))) {
     extra = 1;

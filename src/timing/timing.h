@@ -282,6 +282,8 @@ typedef struct timing {
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
+  bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
+                               (timing_redirect_drain) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
