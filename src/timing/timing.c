@@ -54,7 +54,8 @@ timing *timing_new(const core_model *m) {
   if (t->vexmin)
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
-                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain;
+                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
+                 m->fence_i_late_flush;
   /* the I-cache's fills with one memory port, no refetch rule, whole bus
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
   t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
@@ -109,6 +110,9 @@ void timing_free(timing *t) {
     cache_free(&t->dcache);
   free(t);
 }
+
+/* timing_wrong_path_fence_i: the cycles beyond the flush of every row */
+#define WRONG_PATH_FENCE_I_EXTRA 3u
 
 static void charge(timing *t, tally_signal_id sig, uint32_t cycles) {
   t->cycle += cycles;
@@ -854,7 +858,8 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0) +
-           m->redirect_rvc_pair + (m->csr_drain ? 1 : 0); /* timing_redirect_drain: 1 */
+           m->redirect_rvc_pair + (m->csr_drain ? 1 : 0) + /* timing_redirect_drain: 1 */
+           (m->fence_i_late_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0); /* timing_wrong_path_fence_i */
   case CLASS_JUMP:
     if (kind == K_JAL)
       return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
@@ -905,6 +910,26 @@ static void fence_i_redo(timing *t, uint64_t now) {
   pulse(t, SIG_ICACHE_MISS);
   pulse(t, SIG_MEM_READ);
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo);
+}
+
+void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc) {
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = next_pc & mask;
+  if (!t->icache_on || !t->model.icache.fence_i_flush || !t->model.fence_i_late_flush)
+    return;
+  /* the fence.i reached decode only when its word was fetched before the
+   * redirect: on the branch's line, or on one the cache held */
+  if (line != (pc & mask) && !cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return;
+  /* VexRiscv's I-cache flush is asked for by a valid fence.i in decode
+   * (IBusCachedPlugin_cache_io_flush = decode_arbitration_isValid &&
+   * decode_FLUSH_ALL), before the branch ahead of it in execute redirects:
+   * the flush of every row runs, the fetch halted behind it, and the
+   * target is looked up in the emptied cache (redirect_min.S: fence.i
+   * behind a beq taken to pc + 4 retires 128 + 8 (W + 2) + 10 cycles after
+   * the beq, flushing again, where fence.i alone retires 128 + 1 after it) */
+  charge(t, SIG_STALL_SYSTEM, t->model.fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA);
+  cache_reset(&t->icache);
+  t->fetch_line = TIMING_NO_LINE;
 }
 
 void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len) {

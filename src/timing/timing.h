@@ -415,6 +415,12 @@ typedef struct timing {
  * fence_i_redo_reach cycles before it began. */
 void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len);
 
+/* A branch at pc redirected with fence.i on its wrong path at next_pc
+ * (VexRiscv's decode asks for the I-cache flush): with [icache]
+ * fence_i_flush and [pipeline] fence_i_late_flush, the flush runs before
+ * the target is fetched, when that fence.i's word was fetched. */
+void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc);
+
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);
 void timing_free(timing *t);
