@@ -926,7 +926,8 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc) {
    * the flush of every row runs, the fetch halted behind it, and the
    * target is looked up in the emptied cache (redirect_min.S: fence.i
    * behind a beq taken to pc + 4 retires 128 + 8 (W + 2) + 10 cycles after
-   * the beq, flushing again, where fence.i alone retires 128 + 1 after it) */
+   * the beq, then flushes again: 128 + 3 cycles and the refill more a pass,
+   * on VexRiscv.v and VexRiscv_IMAC.v alike) */
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA);
   cache_reset(&t->icache);
   t->fetch_line = TIMING_NO_LINE;
