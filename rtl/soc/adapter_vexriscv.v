@@ -38,7 +38,7 @@
 //
 // Signals (catalog numbers of `tally signals`): 0 cycle, 1 instret, 2 load,
 // 3 store, 5 branch, 6 branch.taken, 7 branch.mispredict, 8 jump, 9 call,
-// 10 ret, 11 mul, 12 div, 13 csr, 14 system, 26 stall, 27 stall.icache,
+// 10 ret, 11 mul, 12 div, 13 csr, 14 system, 15 compressed (IMAC), 26 stall, 27 stall.icache,
 // 28 stall.load_use, 29 stall.muldiv, 30 stall.dcache, 31 stall.write_buffer, 32 stall.branch,
 // 33 stall.jump, 34 stall.system; every other bit is 0 (SUPPORTED below).
 //
@@ -53,7 +53,8 @@ module tally_vex_adapter #(
     parameter [31:0] FINISHER = 32'hF000_0000,
     parameter integer DEPTH_LOG2 = 8,
     // the Min variant (VexRiscv_Min.v): tally's `vexriscv-min` model has
-    // no stall cycles, and an instruction's pulses are on its first cycle
+    // no stall cycles but the finisher's ACK wait, and an instruction's
+    // pulses are on its first cycle
     parameter integer MIN = 0
 ) (
     input  wire         clk,
@@ -61,7 +62,8 @@ module tally_vex_adapter #(
     // the core
     input  wire         wb_fire,      // writeBack_arbitration_isFiring
     input  wire [31:0]  wb_pc,        // writeBack_PC
-    input  wire [31:0]  wb_insn,      // writeBack_INSTRUCTION
+    input  wire [31:0]  wb_insn,      // writeBack_INSTRUCTION (a compressed one expanded)
+    input  wire         wb_rvc,       // ... is a 16-bit (RVC) instruction (IMAC: soc_vexriscv.v)
     input  wire [31:0]  wb_addr,      // writeBack_REGFILE_WRITE_DATA: a load's or store's address
     input  wire         i_active,     // the I-bus has a transaction (CYC)
     input  wire [26:0]  i_line,       // ... for this 32-byte line (its address's bits 31:5)
@@ -81,7 +83,7 @@ module tally_vex_adapter #(
     output reg          done,
     output reg          overflow
 );
-  localparam [63:0] SUPPORTED = 64'h7_FF1C_7FEF;
+  localparam [63:0] SUPPORTED = 64'h7_FF1C_FFEF;
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
@@ -95,7 +97,7 @@ module tally_vex_adapter #(
   reg        fin_seen;   // the finisher's ACK has been sampled
 
   // ---- the instruction retired, waiting for the next one -----------------------
-  reg        p_full, p_last;
+  reg        p_full, p_last, p_rvc;
   reg [31:0] p_pc, p_insn;
   reg [11:0] p_own;      // its cycles up to its retire, less the redirect of the one before
   reg        p_i, p_d, p_w;
@@ -108,7 +110,9 @@ module tally_vex_adapter #(
   wire p_jal = pop_ == 7'b1101111;
   wire p_jalr = pop_ == 7'b1100111;
   wire p_back = p_insn[31];
-  wire p_taken = p_branch && wb_pc != p_pc + 32'd4;
+  // (taken: the next retire is not at its fall-through, pc + 2 after a
+  // 16-bit branch; a branch to its own fall-through reads as not taken)
+  wire p_taken = p_branch && wb_pc != p_pc + (p_rvc ? 32'd2 : 32'd4);
   wire [1:0] p_pen = MIN != 0 ? 2'd0 : p_jal ? 2'd1 : p_jalr ? 2'd3 : !p_branch ? 2'd0 :
                      p_taken ? (p_back ? 2'd1 : 2'd3) : (p_back ? 2'd3 : 2'd0);
   // at most all but one of the next gap (age + 1 clocks)
@@ -126,7 +130,7 @@ module tally_vex_adapter #(
   wire [11:0] wp_move = (MIN == 0 && p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
 
   // ---- the instruction being laid out (the clock after the next retire) --------
-  reg        l_full, l_last, l_taken, l_i, l_d, l_w;
+  reg        l_full, l_last, l_taken, l_i, l_d, l_w, l_rvc;
   reg [1:0]  l_nm;
   reg        l_dr;
   reg [31:0] l_pc, l_insn;
@@ -159,21 +163,21 @@ module tally_vex_adapter #(
   // muldiv, dcache, system, write_buffer
   wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : (is_store && !l_last) ? 2'd3 : 2'd1;
   wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
-  wire [11:0] pulses = {is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
-                        is_branch && l_taken, is_branch, is_store, is_load};   // bits 14..2 less amo (4)
+  wire [12:0] pulses = {l_rvc, is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
+                        is_branch && l_taken, is_branch, is_store, is_load};   // bits 15..2 less amo (4)
 
   // ---- the queue of laid-out instructions (soc_parts.v) -------------------------
   // {D-bus read, refills, last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
-  localparam integer EW = 1 + 2 + 1 + 1 + 1 + 2 + 12 + 12 + 12 + 12 + 32;
+  localparam integer EW = 1 + 2 + 1 + 1 + 1 + 2 + 13 + 12 + 12 + 12 + 32;
   wire [EW-1:0] head;
   wire q_empty, q_lost;
-  wire        h_dr = head[87];
-  wire [1:0]  h_nm = head[86:85];
-  wire        h_last = head[84];
-  wire        h_penj = head[83];
-  wire        h_pref = head[82];
-  wire [1:0]  h_postk = head[81:80];
-  wire [11:0] h_pul = head[79:68];
+  wire        h_dr = head[88];
+  wire [1:0]  h_nm = head[87:86];
+  wire        h_last = head[85];
+  wire        h_penj = head[84];
+  wire        h_pref = head[83];
+  wire [1:0]  h_postk = head[82:81];
+  wire [12:0] h_pul = head[80:68];
   wire [11:0] h_a = head[67:56], h_b = head[55:44], h_t = head[43:32];
   wire [EW-1:0] din = {l_dr, l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
                        l_own + {10'd0, l_pen}, l_pc};
@@ -191,16 +195,20 @@ module tally_vex_adapter #(
       64'd1 |
       (head_end ? 64'd2 : 64'd0) |
       (j < h_a ? st | (h_pref ? 64'd1 << 27 : 64'd1 << 28) : 64'd0) |
-      (j == h_a ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0} : 64'd0) |
+      (j == h_a ? {48'd0, h_pul[12:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0} : 64'd0) |
       ({10'd0, h_nm} > j ? (64'd1 << 18) | (64'd1 << 24) : 64'd0) |
       (j == h_a && h_pul[0] ? (h_dr ? (64'd1 << 20) | (64'd1 << 24) : 64'd1 << 19) : 64'd0) |
       (j > h_a && j < h_b ? st | (h_postk == 2'd0 ? 64'd1 << 29 : h_postk == 2'd1 ? 64'd1 << 30 :
                                              h_postk == 2'd2 ? 64'd1 << 34 : 64'd1 << 31)
                           : 64'd0) |
       (j >= h_b ? st | (h_penj ? 64'd1 << 33 : 64'd1 << 32) : 64'd0);
+  // (Min: the finisher store's cycles from its retire to the clock its ACK
+  // is sampled, W of them at W wait states, are `stall.dcache` in the
+  // vexriscv-min model)
   wire [63:0] s_min = 64'd1 | (head_end ? 64'd2 : 64'd0) |
-                      (j == 12'd0 ? {49'd0, h_pul[11:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0}
-                                  : 64'd0);
+                      (j == 12'd0 ? {48'd0, h_pul[12:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0}
+                                  : 64'd0) |
+                      (h_last && j > h_a && j < h_b ? st | 64'd1 << 30 : 64'd0);
   wire [63:0] s_masked = have ? ((MIN != 0 ? s_min : s_all) & SUPPORTED) : 64'd0;
   assign sig = s_masked[S-1:0];
   assign stop_we = have && !hold && head_end && h_last;
@@ -215,6 +223,7 @@ module tally_vex_adapter #(
   // the finisher store is laid out in the clock its ACK is sampled (or, the
   // ACK sampled before it retired, in the clock after it retires)
   wire lay_last = p_full && p_last && (fin_ack || p_ackd);
+  wire w_spans = !wb_rvc && wb_pc[4:1] == 4'hF;
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
@@ -248,11 +257,11 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
+        l_taken <= p_taken; l_rvc <= p_rvc; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
-        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
+        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_rvc <= p_rvc; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
         l_nm <= p_nm; l_dr <= p_dr;
         // its cycles run on to the ACK
         l_own <= p_own + (p_ackd ? 12'd0 : age + 12'd1);
@@ -261,11 +270,14 @@ module tally_vex_adapter #(
       end
       if (q_lost) overflow <= 1'b1;
       if (report) begin
-        p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn;
+        p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn; p_rvc <= wb_rvc;
         p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
         // its fetch waited when its own line was read in the gap (a refill
         // for a line ahead of it, while it waits for a result, is not its wait)
-        p_i <= (i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]);
+        // (a 32-bit instruction in a line's last halfword, IMAC, owns the
+        // next line too: its upper half is fetched from there)
+        p_i <= (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
+               (g_i && (g_line == wb_pc[31:5] || (w_spans && g_line == wb_pc[31:5] + 27'd1)));
         p_nm <= (i_begin && g_nm != 2'd3) ? g_nm + 2'd1 : g_nm;
         p_dr <= g_dr || (d_read && !d_was);
         p_d <= g_d || d_read || d_redo;

@@ -33,7 +33,7 @@ if [ "${1:-}" = --core ]; then
   core=$2; shift 2
   case $core in
     picorv32|vexriscv) vfile=VexRiscv.v vdef= ;;
-    vexriscv-imac) vfile=VexRiscv_IMAC.v vdef= ;;
+    vexriscv-imac) vfile=VexRiscv_IMAC.v vdef=-DVEX_IMAC ;;
     vexriscv-min) vfile=VexRiscv_Min.v vdef=-DVEX_MIN ;;
     *) echo "build.sh: --core $core: picorv32, vexriscv, vexriscv-imac or vexriscv-min" >&2; exit 2 ;;
   esac

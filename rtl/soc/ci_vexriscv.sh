@@ -36,7 +36,7 @@ fi
 tally=$1 progs=$2 work=$3
 src=${VEXRISCV_RTL:-/work/.mirror/litex-hub+pythondata-cpu-vexriscv/repo}
 command -v verilator >/dev/null 2>&1 || { echo "ci_vexriscv.sh: no verilator: skipped" >&2; exit 77; }
-set -- alu branch jumps load_use hazards muldiv shifts dcache stores icache csr crc sort
+set -- alu branch jumps load_use hazards muldiv shifts dcache stores icache csr crc sort isa_c
 for p in "$@"; do
   [ -f "$progs/$p.elf" ] || { echo "ci_vexriscv.sh: $progs/$p.elf missing (cmake --build build --target vexriscv-programs): skipped" >&2; exit 77; }
 done
@@ -96,6 +96,46 @@ if [ $core = vexriscv-imac ]; then
   check muldiv 113 stall.muldiv instret stall.jump stall.system csr div mul stall
   check dcache 97 cycle load store stall stall.branch branch.taken instret@main load@main
   check icache 1000 instret jump call ret stall.jump stall branch stall.branch
+  # compressed code: isa_c.elf (rv32imc) and rv32imac builds of five of
+  # the programs (NAME_c.elf in WORKDIR, with $RISCV_CC); the others'
+  # cycles differ from the RTL's in tally's model (docs/rtl-soc.md, "VEXRISCV")
+  cset="cycle instret compressed load store branch.taken jump stall"
+  cset2="compressed call ret mul div csr system branch.mispredict"
+  # shellcheck disable=SC2086
+  for per in 97 1000; do check isa_c $per $cset; check isa_c $per $cset2; done
+  cc=${RISCV_CC:-riscv64-unknown-elf-gcc}
+  if command -v "$cc" >/dev/null 2>&1; then
+    vsrc="$here/../../tests/cores/vexriscv"
+    cprogs="$work/rv32imac"
+    mkdir -p "$cprogs"
+    for p in shifts csr muldiv load_use icache; do
+      "$cc" -march=rv32imac_zicsr -mabi=ilp32 -nostdlib -nostartfiles -ffreestanding -I"$vsrc" -T "$vsrc/link.ld" \
+        -Wl,--no-warn-rwx-segments -o "$cprogs/${p}_c.elf" "$vsrc/crt.S" "$vsrc/$p.S" -lgcc || rc=1
+    done
+    progs_rv32i=$progs progs=$cprogs
+    # shellcheck disable=SC2086
+    for p in shifts_c csr_c muldiv_c; do check $p 97 $cset; check $p 97 $cset2; done
+    # shellcheck disable=SC2086
+    check load_use_c 97 $cset2
+    # shellcheck disable=SC2086
+    for p in load_use_c icache_c; do check $p 1000 $cset; check $p 1000 $cset2; done
+    progs=$progs_rv32i
+  else
+    echo "ci_vexriscv.sh: no $cc: the rv32imac builds are not checked" >&2
+  fi
+  # the memory with wait states: W = 1 and W = 3, at period 1,000 (at
+  # shorter ones a boundary falls where crt.S's call into main is laid out
+  # otherwise, and at W = 1 dcache.elf's last interval is a cycle short in
+  # the model: docs/rtl-soc.md, "VEXRISCV")
+  for wait in 1 3; do
+    tb=$("$here/build.sh" --core vexriscv-imac --wait $wait "$rtl" "$work/tb-w$wait")
+    # shellcheck disable=SC2086
+    for p in alu branch hazards crc csr jumps load_use muldiv shifts sort stores icache isa_c; do
+      check $p 1000 $base
+    done
+    # shellcheck disable=SC2086
+    [ $wait = 1 ] || check dcache 1000 $base
+  done
   exit $rc
 fi
 if [ $core = vexriscv-min ]; then
@@ -106,6 +146,14 @@ if [ $core = vexriscv-min ]; then
     check $p 97 --trace cycle instret load store branch.taken jump branch.mispredict mem.write
   done
   check csr 97 --trace csr system instret cycle jump load call ret
+  # ... and with W = 1 and W = 3 wait states, cycle by cycle too
+  for wait in 1 3; do
+    tb=$("$here/build.sh" --core vexriscv-min --wait $wait "$rtl" "$work/tb-w$wait")
+    for p in alu branch shifts; do
+      check $p 97 --trace cycle instret load store branch.taken jump branch.mispredict mem.write
+    done
+    check csr 97 --trace csr system instret cycle jump load call ret
+  done
   exit $rc
 fi
 # packet for packet at short periods; not cycle by cycle: the model retires

@@ -169,10 +169,26 @@ module tally_soc #(
     wire d_redo = cpu.DBusCachedPlugin_redoBranch_valid;
     localparam integer MIN = 0;
 `endif
+    // a compressed instruction (VEX_IMAC: VexRiscv_IMAC.v). The core keeps
+    // IS_RVC to the execute stage only; these two registers carry it on to
+    // write-back with the enables of the core's own memory and write-back
+    // stage registers (memory_to_writeBack_PC's), so it stays with its
+    // instruction's writeBack_PC.
+`ifdef VEX_IMAC
+    reg m_rvc, w_rvc;
+    always @(posedge clk) begin
+      if (!cpu.memory_arbitration_isStuck) m_rvc <= cpu.execute_IS_RVC;
+      if (!cpu.writeBack_arbitration_isStuck && !cpu.CsrPlugin_exceptionPortCtrl_exceptionValids_writeBack)
+        w_rvc <= m_rvc;
+    end
+    wire wb_rvc = w_rvc;
+`else
+    wire wb_rvc = 1'b0;
+`endif
     tally_vex_adapter #(.S(S), .FINISHER(FINISHER), .MIN(MIN)) adapter (
       .clk(clk), .rst(core_reset),
       .wb_fire(cpu.writeBack_arbitration_isFiring), .wb_pc(cpu.writeBack_PC),
-      .wb_insn(cpu.writeBack_INSTRUCTION), .wb_addr(cpu.writeBack_REGFILE_WRITE_DATA),
+      .wb_insn(cpu.writeBack_INSTRUCTION), .wb_rvc(wb_rvc), .wb_addr(cpu.writeBack_REGFILE_WRITE_DATA),
       .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(d_redo),
       .fin_ack(fin_ack),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),

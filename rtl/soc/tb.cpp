@@ -89,7 +89,7 @@ static const sigdesc SIGNALS[] = {
     {7, "branch.mispredict", "mispredicted branches"},
     {8, "jump", "jumps (jal and jalr)"}, {9, "call", "calls"}, {10, "ret", "returns"},
     {11, "mul", "multiplies"}, {12, "div", "divides"}, {13, "csr", "CSR instructions"},
-    {14, "system", "system instructions"},
+    {14, "system", "system instructions"}, {15, "compressed", "compressed instructions"},
     {18, "icache.miss", "instruction-cache misses"}, {19, "dcache.read_hit", "data-cache read hits"},
     {20, "dcache.read_miss", "data-cache read misses"}, {24, "mem.read", "memory reads"},
     {25, "mem.write", "memory writes"},
