@@ -69,11 +69,17 @@ mem="icache.miss mem.write icache.miss@main mem.write@main cycle instret store l
 # gap) or dcache.read_hit on its issue cycle, mem.read with each refill
 # (not on IMAC's dcache and sort: one mem.read fewer on the RTL, not traced)
 rd="dcache.read_hit dcache.read_miss mem.read mem.read@main load instret dcache.read_miss@main icache.miss"
+# ... and the stores': dcache.write_hit or dcache.write_miss (the
+# D-cache's hit in write-back, stageB_waysHit, for a store below the IO
+# range) on its issue cycle; writeback, 0 on a write-through cache
+wr="dcache.write_hit dcache.write_miss writeback store mem.write instret dcache.write_hit@main dcache.write_miss@main"
 if [ $core != vexriscv-min ]; then
   # shellcheck disable=SC2086
   for p in stores load_use crc dcache branch shifts sort; do check $p 97 $mem; done
   # shellcheck disable=SC2086
   for p in crc load_use stores; do check $p 97 $rd; done
+  # shellcheck disable=SC2086
+  for p in stores dcache sort crc load_use; do check $p 97 $wr; done
   if [ $core = vexriscv ]; then
     # shellcheck disable=SC2086
     check hazards 97 $mem

@@ -164,9 +164,11 @@ module tally_soc #(
     // variant (VEX_MIN: VexRiscv_Min.v) has no D-cache to send a load back
 `ifdef VEX_MIN
     wire d_redo = 1'b0;
+    wire d_hit = 1'b0;
     localparam integer MIN = 1;
 `else
     wire d_redo = cpu.DBusCachedPlugin_redoBranch_valid;
+    wire d_hit = cpu.dataCache_1.stageB_waysHit;
     localparam integer MIN = 0;
 `endif
     // a compressed instruction (VEX_IMAC: VexRiscv_IMAC.v). The core keeps
@@ -185,11 +187,11 @@ module tally_soc #(
 `else
     wire wb_rvc = 1'b0;
 `endif
-    tally_vex_adapter #(.S(S), .FINISHER(FINISHER), .MIN(MIN)) adapter (
+    tally_vex_adapter #(.S(S), .FINISHER(FINISHER), .IO_BASE(IO_BASE), .MIN(MIN)) adapter (
       .clk(clk), .rst(core_reset),
       .wb_fire(cpu.writeBack_arbitration_isFiring), .wb_pc(cpu.writeBack_PC),
       .wb_insn(cpu.writeBack_INSTRUCTION), .wb_rvc(wb_rvc), .wb_addr(cpu.writeBack_REGFILE_WRITE_DATA),
-      .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(d_redo),
+      .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(d_redo), .d_hit(d_hit),
       .fin_ack(fin_ack),
       .hold(hold), .cyc_en(cyc_en), .pc(pc), .pc_valid(pc_valid), .sig(sig), .stop_we(stop_we),
       .done(ad_done), .overflow(ad_overflow));
