@@ -40,7 +40,8 @@
 // 3 store, 5 branch, 6 branch.taken, 7 branch.mispredict, 8 jump, 9 call,
 // 10 ret, 11 mul, 12 div, 13 csr, 14 system, 15 compressed (IMAC), 26 stall, 27 stall.icache,
 // 28 stall.load_use, 29 stall.muldiv, 30 stall.dcache, 31 stall.write_buffer, 32 stall.branch,
-// 33 stall.jump, 34 stall.system; from the buses and the D-cache 18 icache.miss,
+// 33 stall.jump, 34 stall.system; from the buses and the caches 16 icache.access
+// (with each icache.miss and each icache.hit), 17 icache.hit (a lookup, below), 18 icache.miss,
 // 19 dcache.read_hit, 20 dcache.read_miss, 21 dcache.write_hit, 22 dcache.write_miss
 // (a store's, on its issue cycle), 23 writeback (always 0: the D-cache writes
 // through), 24 mem.read, 25 mem.write; every other bit is 0 (SUPPORTED below).
@@ -89,7 +90,7 @@ module tally_vex_adapter #(
     output reg          done,
     output reg          overflow
 );
-  localparam [63:0] SUPPORTED = 64'h7_FFFC_FFEF;
+  localparam [63:0] SUPPORTED = 64'h7_FFFF_FFEF;
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
@@ -103,7 +104,11 @@ module tally_vex_adapter #(
   reg        fin_seen;   // the finisher's ACK has been sampled
 
   // ---- the instruction retired, waiting for the next one -----------------------
-  reg        p_full, p_last, p_rvc, p_wh, p_wm;
+  reg        p_full, p_last, p_rvc, p_wh, p_wm, p_ih;
+  reg [26:0] f_line;     // the line the last instruction retired was fetched from
+  reg        f_valid;
+  reg [26:0] r_line;     // the line of the last refill begun, not yet fetched from by a retired instruction
+  reg        r_pend;
   reg [31:0] p_pc, p_insn;
   reg [11:0] p_own;      // its cycles up to its retire, less the redirect of the one before
   reg        p_i, p_d, p_w;
@@ -136,7 +141,7 @@ module tally_vex_adapter #(
   wire [11:0] wp_move = (MIN == 0 && p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
 
   // ---- the instruction being laid out (the clock after the next retire) --------
-  reg        l_full, l_last, l_taken, l_i, l_d, l_w, l_rvc, l_wh, l_wm;
+  reg        l_full, l_last, l_taken, l_i, l_d, l_w, l_rvc, l_wh, l_wm, l_ih;
   reg [1:0]  l_nm;
   reg        l_dr;
   reg [31:0] l_pc, l_insn;
@@ -174,9 +179,10 @@ module tally_vex_adapter #(
 
   // ---- the queue of laid-out instructions (soc_parts.v) -------------------------
   // {D-bus read, refills, last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
-  localparam integer EW = 2 + 1 + 2 + 1 + 1 + 1 + 2 + 13 + 12 + 12 + 12 + 32;
+  localparam integer EW = 1 + 2 + 1 + 2 + 1 + 1 + 1 + 2 + 13 + 12 + 12 + 12 + 32;
   wire [EW-1:0] head;
   wire q_empty, q_lost;
+  wire        h_ih = head[91];                    // icache.hit
   wire        h_wh = head[90], h_wm = head[89];   // dcache.write_hit, dcache.write_miss
   wire        h_dr = head[88];
   wire [1:0]  h_nm = head[87:86];
@@ -186,7 +192,7 @@ module tally_vex_adapter #(
   wire [1:0]  h_postk = head[82:81];
   wire [12:0] h_pul = head[80:68];
   wire [11:0] h_a = head[67:56], h_b = head[55:44], h_t = head[43:32];
-  wire [EW-1:0] din = {l_wh, l_wm, l_dr, l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
+  wire [EW-1:0] din = {l_ih, l_wh, l_wm, l_dr, l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
                        l_own + {10'd0, l_pen}, l_pc};
 
   // ---- the feeder: one observed cycle per clock -------------------------------
@@ -206,6 +212,9 @@ module tally_vex_adapter #(
       ({10'd0, h_nm} > j ? (64'd1 << 18) | (64'd1 << 24) : 64'd0) |
       (j == h_a && h_pul[0] ? (h_dr ? (64'd1 << 20) | (64'd1 << 24) : 64'd1 << 19) : 64'd0) |
       (j == h_a ? {41'd0, h_wm, h_wh, 21'd0} : 64'd0) |
+      // icache.access with each miss and with the hit, which follows them
+      ({10'd0, h_nm} > j || (h_ih && j == {10'd0, h_nm}) ? 64'd1 << 16 : 64'd0) |
+      (h_ih && j == {10'd0, h_nm} ? 64'd1 << 17 : 64'd0) |
       (j > h_a && j < h_b ? st | (h_postk == 2'd0 ? 64'd1 << 29 : h_postk == 2'd1 ? 64'd1 << 30 :
                                              h_postk == 2'd2 ? 64'd1 << 34 : 64'd1 << 31)
                           : 64'd0) |
@@ -233,14 +242,20 @@ module tally_vex_adapter #(
   wire lay_last = p_full && p_last && (fin_ack || p_ackd);
   wire w_spans = !wb_rvc && wb_pc[4:1] == 4'hF;
   wire w_store = wb_insn[6:0] == 7'b0100011;
+  wire w_lookup = !f_valid || f_line != wb_pc[31:5] || (p_full && (p_jal || p_jalr || p_taken));
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
       wp_run <= 1'b0; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
-      p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 12'd0; rundown <= 1'b0;
+      p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 12'd0; rundown <= 1'b0; f_valid <= 1'b0;
+      r_pend <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       if (fin_ack) fin_seen <= 1'b1;
+      // a refill ahead of the fetch is the miss of the next lookup if that
+      // is of its line; else it was on a path not taken (a wrong-path fill)
+      if (i_begin) begin r_line <= i_line; r_pend <= 1'b1; end
+      else if (report && r_pend && (r_line == wb_pc[31:5] || w_lookup)) r_pend <= 1'b0;
       i_was <= i_active;
       d_was <= d_read;
       if (report) begin
@@ -266,11 +281,11 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
+        l_taken <= p_taken; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
-        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_rvc <= p_rvc; l_wh <= 1'b0; l_wm <= 1'b0; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
+        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_rvc <= p_rvc; l_wh <= 1'b0; l_wm <= 1'b0; l_ih <= p_ih; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
         l_nm <= p_nm; l_dr <= p_dr;
         // its cycles run on to the ACK
         l_own <= p_own + (p_ackd ? 12'd0 : age + 12'd1);
@@ -284,6 +299,15 @@ module tally_vex_adapter #(
         // no allocation: a miss writes memory only)
         p_wh <= MIN == 0 && w_store && wb_addr < IO_BASE && d_hit;
         p_wm <= MIN == 0 && w_store && wb_addr < IO_BASE && !d_hit;
+        // the fetch looks the I-cache up for it when it is on another line
+        // than the instruction before it or that one redirected the fetch
+        // (as tally's models count lookups): a hit unless its line was
+        // refilled in its gap or, ahead of the fetch, before it (the last
+        // refill begun, for a line no instruction retired from since)
+        p_ih <= MIN == 0 && w_lookup &&
+                !((i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]) ||
+                  (r_pend && r_line == wb_pc[31:5]));
+        f_line <= wb_pc[31:5]; f_valid <= 1'b1;
         p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
         // its fetch waited when its own line was read in the gap (a refill
         // for a line ahead of it, while it waits for a result, is not its wait)

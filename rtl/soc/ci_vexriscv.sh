@@ -73,6 +73,12 @@ rd="dcache.read_hit dcache.read_miss mem.read mem.read@main load instret dcache.
 # D-cache's hit in write-back, stageB_waysHit, for a store below the IO
 # range) on its issue cycle; writeback, 0 on a write-through cache
 wr="dcache.write_hit dcache.write_miss writeback store mem.write instret dcache.write_hit@main dcache.write_miss@main"
+# ... and the fetch's lookups: icache.access (a lookup on a new line or
+# after a redirect: with each icache.miss and each icache.hit) and
+# icache.hit (not on icache, jumps and muldiv, as icache.miss above)
+ia="icache.access icache.hit icache.miss instret icache.access@main icache.hit@main cycle jump"
+if [ $core = vexriscv ]; then IA_PROGRAMS="stores crc sort alu load_use dcache hazards shifts branch csr"
+else IA_PROGRAMS="stores crc sort load_use dcache shifts branch csr"; fi
 if [ $core != vexriscv-min ]; then
   # shellcheck disable=SC2086
   for p in stores load_use crc dcache branch shifts sort; do check $p 97 $mem; done
@@ -80,6 +86,8 @@ if [ $core != vexriscv-min ]; then
   for p in crc load_use stores; do check $p 97 $rd; done
   # shellcheck disable=SC2086
   for p in stores dcache sort crc load_use; do check $p 97 $wr; done
+  # shellcheck disable=SC2086
+  for p in $IA_PROGRAMS; do check $p 97 $ia; done
   if [ $core = vexriscv ]; then
     # shellcheck disable=SC2086
     check hazards 97 $mem

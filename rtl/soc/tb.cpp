@@ -90,6 +90,7 @@ static const sigdesc SIGNALS[] = {
     {8, "jump", "jumps (jal and jalr)"}, {9, "call", "calls"}, {10, "ret", "returns"},
     {11, "mul", "multiplies"}, {12, "div", "divides"}, {13, "csr", "CSR instructions"},
     {14, "system", "system instructions"}, {15, "compressed", "compressed instructions"},
+    {16, "icache.access", "instruction-cache lookups"}, {17, "icache.hit", "instruction-cache hits"},
     {18, "icache.miss", "instruction-cache misses"}, {19, "dcache.read_hit", "data-cache read hits"},
     {20, "dcache.read_miss", "data-cache read misses"}, {21, "dcache.write_hit", "data-cache write hits"},
     {22, "dcache.write_miss", "data-cache write misses"}, {23, "writeback", "dirty-line write-backs"}, {24, "mem.read", "memory reads"},
