@@ -7,7 +7,9 @@ For each program and each core model given, under --engine interp and
     inclusive counts, arcs, stacks);
   - tally run --stats-json with sixteen statistics-module counters
     (--count SIGNAL@FUNCTION on eight of the program's functions, two
-    signals each: address regions) read out every INTERVAL cycles
+    signals each: address regions; and on the two with the most cycles the
+    counts only cache misses charge, MISS_SIGNALS) read out every INTERVAL
+    cycles
     (--intervals-csv), and the program's output;
   - tally run --stats-json alone (the plain timed run; a program reading
     the PMU prints what it read);
@@ -30,6 +32,9 @@ import sys
 INTERVAL = 20000
 SIGNALS = ["cycle", "icache.miss", "dcache.read_miss", "stall.load_use", "branch.taken", "dcache.write_miss",
            "stall", "load"]
+# what a cache miss adds to its region's row besides the miss itself (the
+# translated regions run's lean miss routines add these to the row by hand)
+MISS_SIGNALS = ["mem.read", "writeback", "mem.write", "stall.icache", "stall.dcache"]
 
 
 def run(cmd):
@@ -87,12 +92,16 @@ def main():
             counts = []
             for k, fn in enumerate(names):
                 counts += ["--count", f"{SIGNALS[k % len(SIGNALS)]}@{fn}", "--count", f"instret@{fn}"]
+            for fn in names[:2]:
+                for sig in MISS_SIGNALS:
+                    counts += ["--count", f"{sig}@{fn}"]
             for eng in ("interp", "jit"):
                 stats = f"{base}.{eng}.stats.json"
                 ivs = f"{base}.{eng}.intervals.csv"
                 plain = f"{base}.{eng}.plain.json"
                 p = run([a.tally, "run", "-v", "--core", core, "--engine", eng, "--no-store", "--stats-json", stats,
-                         "--interval", str(INTERVAL), "--intervals-csv", ivs] + counts + [elf])
+                         "--interval", str(INTERVAL), "--intervals-csv", ivs, "--counters", str(len(counts) // 2)]
+                        + counts + [elf])
                 q = run([a.tally, "run", "-v", "--core", core, "--engine", eng, "--stats-json", plain, elf])
                 outs[eng].update({"stats-json with counters": read(stats), "intervals": read(ivs),
                                   "run stdout": p.stdout, "exit (counters)": bytes([p.returncode & 255]),
