@@ -543,6 +543,149 @@ static const miss_fns prof_miss = {(const void *)core_jp_ifetch_miss, (const voi
 static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const void *)core_jr_entry_fill,
                                       (const void *)core_jr_load_miss, (const void *)core_jr_store_miss};
 
+/* Whether a D-cache miss of this run can be filled by emitted code
+ * (emit_dmiss_inline): the lean fill's case (timing_dcache_miss_lean),
+ * known at translation, with no profile or region rows to charge, SDRAM
+ * rows (if any) found by shifts, and room left in the scratch buffer (a
+ * fill is about 250 bytes of cold code). Its run-time conditions are
+ * tested by the emitted code itself. */
+static bool dmiss_inlines(const lower *l, uint32_t delta) {
+  const timing *tm = l->cpu->tm;
+  return !l->prof && !l->regions && tm->lean_dfill && (!tm->sdram_rows || tm->row_shift) && delta <= INT32_MAX &&
+         l->b.p - l->b.start < (ptrdiff_t)(JIT_BLOCK_MAX_CODE / 2);
+}
+
+/* jumps to the fallback when the 64-bit field at off is not 0 */
+static void emit_jnz_field(lower *l, uint8_t **to, int *n, size_t off, bool q) {
+  if (q)
+    x86_alu_mi64(&l->b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
+  else
+    x86_alu_mi32(&l->b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
+  to[(*n)++] = x86_jcc_fwd(&l->b, CC_NE);
+}
+
+/* [m] += r, 64-bit */
+static void x86_add_mr64(x86_buf *b, x86_mem m, int r) { x86_op_mem(b, true, 0x01, r, m); }
+/* dst = src when below (unsigned), 32- or 64-bit */
+static void x86_cmovb(x86_buf *b, bool w, int dst, int src) { x86_op_reg(b, w, 0x0f42, dst, src); }
+
+#define SIG(s) TM(sig_dyn[s])
+
+/* T_LOAD's or T_STORE's miss, the address in eax, filled here with no
+ * call when the victim is clean: the same state and counts as
+ * core_jt_load_miss / core_jt_store_miss (timing_dcache_miss_lean and
+ * dmiss_wait, step by step), with tm->cycle in r11. The jumps it returns
+ * (at most 6, to[]) go to the call instead, before anything changed: a
+ * dirty victim (its write-back), an address in SRAM, a run-time hook, wait
+ * states or a row to charge. Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
+static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to) {
+  x86_buf *b = &l->b;
+  timing *tm = l->cpu->tm;
+  cache *c = &tm->dcache;
+  int n = 0;
+  emit_jnz_field(l, to, &n, offsetof(timing, dcache_miss_fn), true);
+  emit_jnz_field(l, to, &n, offsetof(timing, max_wait_states), false);
+  emit_jnz_field(l, to, &n, offsetof(timing, prof_row), true);
+  emit_jnz_field(l, to, &n, offsetof(timing, region_row), true);
+  if (tm->model.sram_size) { /* timing_in_sram */
+    x86_mov_rr(b, RCX, RAX);
+    x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)tm->model.sram_size);
+    to[n++] = x86_jcc_fwd(b, CC_B);
+  }
+  /* the way cache_fill picks: next_victim[set] while the set fills, then
+   * lru_way[set] */
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  x86_mov_rr(b, RDX, RCX);
+  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->next_victim);
+  const void *rsi = c->next_victim;
+  x86_load32(b, R8, x86_mis(RSI, RDX, 2, 0));                  /* nv */
+  x86_load32(b, R9, near_rsi(b, &rsi, c->lru_way, RDX, 2));
+  x86_alu_ri(b, false, ALU_CMP, R8, 2);
+  x86_cmovb(b, false, R9, R8);                                 /* w */
+  x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
+  x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0);
+  to[n++] = x86_jcc_fwd(b, CC_NE);
+  /* the fill: nothing was changed before this point */
+  x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
+  x86_alu_ri(b, false, ALU_CMP, R8, 2);
+  x86_setcc(b, CC_B, RAX);
+  x86_alu_rr(b, false, ALU_ADD, R8, RAX);
+  x86_store32(b, near_rsi(b, &rsi, c->next_victim, RDX, 2), R8);
+  x86_store32(b, near_rsi(b, &rsi, c->tags, RDI, 2), RCX);
+  x86_store_imm8(b, near_rsi(b, &rsi, c->valid, RDI, 0), 1);
+  if (store)
+    x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 1);
+  x86_alu_ri(b, false, ALU_XOR, R9, 1);
+  x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R9);
+  /* busy in r9: row_penalty of the line, then the read's beats */
+  x86_alu_rr(b, false, ALU_XOR, R9, R9);
+  if (tm->sdram_rows) {
+    x86_mov_rr(b, RAX, RCX);
+    x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+    x86_shift_ri(b, false, SH_SHR, RAX, (uint8_t)tm->row_shift); /* row index */
+    x86_mov_rr(b, RDX, RAX);
+    x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)((1u << tm->bank_shift) - 1)); /* bank */
+    if (tm->bank_shift)
+      x86_shift_ri(b, false, SH_SHR, RAX, (uint8_t)tm->bank_shift); /* row */
+    x86_mem open = x86_mis(R15, RDX, 2, (int32_t)offsetof(timing, open_row));
+    x86_load32(b, R8, open);
+    x86_store32(b, open, RAX);
+    x86_alu_rr(b, false, ALU_CMP, R8, RAX);
+    uint8_t *same = x86_jcc_fwd(b, CC_E);
+    x86_alu_ri(b, false, ALU_CMP, R8, -1);
+    uint8_t *first = x86_jcc_fwd(b, CC_E);
+    x86_load32(b, R9, TM(mem_row_miss));
+    x86_patch_here(b, same);
+    x86_patch_here(b, first);
+  }
+  uint32_t beats = tm->model.dcache.line >> tm->bus_shift;
+  x86_alu_rm(b, ALU_ADD, R9, TM(mem_read_first));
+  if (beats > 1) {
+    x86_mov_imm32(b, RCX, beats - 1);
+    x86_imul_rm(b, RCX, TM(mem_read_beat));
+    x86_alu_rr(b, false, ALU_ADD, R9, RCX);
+  }
+  x86_alu_mi64(b, ALU_ADD, TM(mem_read_beats), (int32_t)beats);
+  /* memory_transaction at now = cycle - delta (rax), then refill_cycles:
+   * the stall in rcx */
+  x86_lea64(b, RAX, x86_m(RC, -(int32_t)delta));
+  x86_load64(b, RCX, TM(mem_busy_until));
+  x86_alu_rr(b, true, ALU_CMP, RCX, RAX);
+  x86_cmovb(b, true, RCX, RAX);
+  x86_alu_rr(b, true, ALU_ADD, RCX, R9);
+  x86_store64(b, TM(mem_busy_until), RCX);
+  x86_alu_rr(b, true, ALU_SUB, RCX, RAX);
+  x86_alu_rm(b, ALU_ADD, RCX, TM(model.dcache.refill_cycles)); /* 32-bit: zero-extends */
+  x86_alu_rr(b, true, ALU_ADD, RC, RCX);
+  /* note_dstall(now + stall, stall, redo) */
+  x86_load64(b, RDX, TM(dstall_end));
+  x86_store64(b, TM(dstall2_end), RDX);
+  x86_load32(b, RDX, TM(dstall));
+  x86_store32(b, TM(dstall2), RDX);
+  x86_movzx8(b, RDX, TM(dstall_redo));
+  x86_store8(b, TM(dstall2_redo), RDX);
+  x86_lea64(b, RDX, x86_mi(RAX, RCX, 0));
+  x86_store64(b, TM(dstall_end), RDX);
+  x86_store32(b, TM(dstall), RCX);
+  x86_store_imm8(b, TM(dstall_redo), 1);
+  if (!store) { /* [dcache] refill_refetch's record */
+    x86_store64(b, TM(dmiss_end), RDX);
+    x86_load64(b, RSI, TM(mem_busy_until));
+    x86_store64(b, TM(dmiss_bus_end), RSI);
+    x86_store64(b, TM(dmiss_ask), RAX);
+  }
+  /* the counts: the hit the block counted taken back, the miss's */
+  x86_alu_mi64(b, ALU_SUB, SIG(store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
+  x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
+  x86_add_mr64(b, SIG(SIG_STALL_DCACHE), RCX);
+  return n;
+}
+
 /* the call of a cold_call; the address of a data access in eax */
 static void emit_cold(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
@@ -562,6 +705,14 @@ static void emit_cold(lower *l, const cold_call *c) {
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
+    if (m == &plain_miss && dmiss_inlines(l, delta)) {
+      uint8_t *to[8];
+      int n = emit_dmiss_inline(l, c->kind == COLD_STORE, delta, to);
+      x86_jmp(b, run_addr(l, c->resume));
+      for (int k = 0; k < n; k++)
+        x86_patch_here(b, to[k]);
+      x86_mov_rr64(b, RDI, R15); /* the fill clobbered it */
+    }
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
