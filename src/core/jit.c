@@ -543,19 +543,20 @@ static const miss_fns prof_miss = {(const void *)core_jp_ifetch_miss, (const voi
 static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const void *)core_jr_entry_fill,
                                       (const void *)core_jr_load_miss, (const void *)core_jr_store_miss};
 
-/* Whether a D-cache miss of this run can be filled by emitted code
- * (emit_dmiss_inline): the lean fill's case (timing_dcache_miss_lean),
- * known at translation, with no profile or region rows to charge, SDRAM
- * rows (if any) found by shifts, and room left in the scratch buffer (a
- * fill is about 250 bytes of cold code). Its run-time conditions are
- * tested by the emitted code itself. */
-static bool dmiss_inlines(const lower *l, uint32_t delta) {
+/* Whether a cache miss of this run can be filled by emitted code
+ * (emit_dmiss_inline, emit_imiss_inline): a lean fill's case
+ * (timing_dcache_miss_lean, timing_fetch_miss_lean) known at
+ * translation, with no profile or region rows to charge, SDRAM rows (if
+ * any) found by shifts, and room left in the scratch buffer (a fill is
+ * about 250 bytes of cold code). Its run-time conditions are tested by
+ * the emitted code itself. */
+static bool fill_inlines(const lower *l, bool lean, uint32_t delta) {
   const timing *tm = l->cpu->tm;
-  return !l->prof && !l->regions && tm->lean_dfill && (!tm->sdram_rows || tm->row_shift) && delta <= INT32_MAX &&
+  return lean && !l->prof && !l->regions && (!tm->sdram_rows || tm->row_shift) && delta <= INT32_MAX &&
          l->b.p - l->b.start < (ptrdiff_t)(JIT_BLOCK_MAX_CODE / 2);
 }
 
-/* jumps to the fallback when the 64-bit field at off is not 0 */
+/* jumps to the fallback (to[]) when the field at off is not 0 */
 static void emit_jnz_field(lower *l, uint8_t **to, int *n, size_t off, bool q) {
   if (q)
     x86_alu_mi64(&l->b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
@@ -571,32 +572,13 @@ static void x86_cmovb(x86_buf *b, bool w, int dst, int src) { x86_op_reg(b, w, 0
 
 #define SIG(s) TM(sig_dyn[s])
 
-/* T_LOAD's or T_STORE's miss, the address in eax, filled here with no
- * call when the victim is clean: the same state and counts as
- * core_jt_load_miss / core_jt_store_miss (timing_dcache_miss_lean and
- * dmiss_wait, step by step), with tm->cycle in r11. The jumps it returns
- * (at most 6, to[]) go to the call instead, before anything changed: a
- * dirty victim (its write-back), an address in SRAM, a run-time hook, wait
- * states or a row to charge. Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
-static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to) {
+/* cache_fill of a two-way LRU cache for the tag in ecx, no write-back:
+ * the way (next_victim[set] while the set fills, then lru_way[set]), its
+ * tag, valid and dirty bits, the LRU bit. A dirty victim jumps to the
+ * fallback (to[]) before anything changed. Clobbers rax, rdx, rsi, rdi,
+ * r8, r9. */
+static void emit_fill_way(lower *l, cache *c, bool store, uint8_t **to, int *n) {
   x86_buf *b = &l->b;
-  timing *tm = l->cpu->tm;
-  cache *c = &tm->dcache;
-  int n = 0;
-  emit_jnz_field(l, to, &n, offsetof(timing, dcache_miss_fn), true);
-  emit_jnz_field(l, to, &n, offsetof(timing, max_wait_states), false);
-  emit_jnz_field(l, to, &n, offsetof(timing, prof_row), true);
-  emit_jnz_field(l, to, &n, offsetof(timing, region_row), true);
-  if (tm->model.sram_size) { /* timing_in_sram */
-    x86_mov_rr(b, RCX, RAX);
-    x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
-    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)tm->model.sram_size);
-    to[n++] = x86_jcc_fwd(b, CC_B);
-  }
-  /* the way cache_fill picks: next_victim[set] while the set fills, then
-   * lru_way[set] */
-  x86_mov_rr(b, RCX, RAX);
-  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->next_victim);
@@ -607,8 +589,7 @@ static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to)
   x86_cmovb(b, false, R9, R8);                                 /* w */
   x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
   x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0);
-  to[n++] = x86_jcc_fwd(b, CC_NE);
-  /* the fill: nothing was changed before this point */
+  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
   x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_setcc(b, CC_B, RAX);
@@ -620,8 +601,16 @@ static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to)
     x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 1);
   x86_alu_ri(b, false, ALU_XOR, R9, 1);
   x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R9);
-  /* busy in r9: row_penalty of the line, then the read's beats */
-  x86_alu_rr(b, false, ALU_XOR, R9, R9);
+}
+
+/* The read of a line (tag in ecx) on the memory port: row_penalty, its
+ * beats (counted), memory_transaction at now = cycle - delta (rax), and
+ * `refill` (a uint32_t of tm at that offset): the stall in rcx, added to
+ * the cycle (r11). Clobbers rdx, r8, r9. */
+static void emit_line_read(lower *l, const cache *c, uint32_t line_bytes, uint32_t delta, size_t refill) {
+  x86_buf *b = &l->b;
+  timing *tm = l->cpu->tm;
+  x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
   if (tm->sdram_rows) {
     x86_mov_rr(b, RAX, RCX);
     x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
@@ -641,7 +630,7 @@ static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to)
     x86_patch_here(b, same);
     x86_patch_here(b, first);
   }
-  uint32_t beats = tm->model.dcache.line >> tm->bus_shift;
+  uint32_t beats = line_bytes >> tm->bus_shift;
   x86_alu_rm(b, ALU_ADD, R9, TM(mem_read_first));
   if (beats > 1) {
     x86_mov_imm32(b, RCX, beats - 1);
@@ -649,8 +638,6 @@ static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to)
     x86_alu_rr(b, false, ALU_ADD, R9, RCX);
   }
   x86_alu_mi64(b, ALU_ADD, TM(mem_read_beats), (int32_t)beats);
-  /* memory_transaction at now = cycle - delta (rax), then refill_cycles:
-   * the stall in rcx */
   x86_lea64(b, RAX, x86_m(RC, -(int32_t)delta));
   x86_load64(b, RCX, TM(mem_busy_until));
   x86_alu_rr(b, true, ALU_CMP, RCX, RAX);
@@ -658,9 +645,43 @@ static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to)
   x86_alu_rr(b, true, ALU_ADD, RCX, R9);
   x86_store64(b, TM(mem_busy_until), RCX);
   x86_alu_rr(b, true, ALU_SUB, RCX, RAX);
-  x86_alu_rm(b, ALU_ADD, RCX, TM(model.dcache.refill_cycles)); /* 32-bit: zero-extends */
+  x86_alu_rm(b, ALU_ADD, RCX, x86_m(R15, (int32_t)refill)); /* 32-bit: zero-extends */
   x86_alu_rr(b, true, ALU_ADD, RC, RCX);
-  /* note_dstall(now + stall, stall, redo) */
+}
+
+/* the checks of a lean fill's run-time gate, to the fallback */
+static int emit_fill_gate(lower *l, uint8_t **to, size_t hook) {
+  int n = 0;
+  emit_jnz_field(l, to, &n, hook, true);
+  emit_jnz_field(l, to, &n, offsetof(timing, max_wait_states), false);
+  emit_jnz_field(l, to, &n, offsetof(timing, prof_row), true);
+  emit_jnz_field(l, to, &n, offsetof(timing, region_row), true);
+  return n;
+}
+
+/* T_LOAD's or T_STORE's miss, the address in eax, filled here with no
+ * call when the victim is clean: the same state and counts as
+ * core_jt_load_miss / core_jt_store_miss (timing_dcache_miss_lean and
+ * dmiss_wait, step by step), with tm->cycle in r11. The jumps it returns
+ * (at most 6, to[]) go to the call instead, before anything changed: a
+ * dirty victim (its write-back), an address in SRAM, a run-time hook, wait
+ * states or a row to charge. Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
+static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to) {
+  x86_buf *b = &l->b;
+  timing *tm = l->cpu->tm;
+  cache *c = &tm->dcache;
+  int n = emit_fill_gate(l, to, offsetof(timing, dcache_miss_fn));
+  if (tm->model.sram_size) { /* timing_in_sram */
+    x86_mov_rr(b, RCX, RAX);
+    x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)tm->model.sram_size);
+    to[n++] = x86_jcc_fwd(b, CC_B);
+  }
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  emit_fill_way(l, c, store, to, &n);
+  emit_line_read(l, c, tm->model.dcache.line, delta, offsetof(timing, model.dcache.refill_cycles));
+  /* dmiss_wait's note_dstall(now + stall, stall, true) */
   x86_load64(b, RDX, TM(dstall_end));
   x86_store64(b, TM(dstall2_end), RDX);
   x86_load32(b, RDX, TM(dstall));
@@ -686,6 +707,61 @@ static int emit_dmiss_inline(lower *l, bool store, uint32_t delta, uint8_t **to)
   return n;
 }
 
+/* The I-cache miss of fetch op i (entry: the block's first fetch, at now
+ * = cycle - delta), filled here with no call: what core_jt_ifetch_miss or
+ * core_jt_entry_fill does (insn_start, then timing_fetch_miss_lean, step
+ * by step), with tm->cycle in r11. The jumps it returns (to[]) go to the
+ * call instead, before anything changed: a run-time hook, the reset's
+ * flush, a held refetch, wait states or a row to charge. Clobbers rax,
+ * rcx, rdx, rsi, rdi, r8, r9. */
+static int emit_imiss_inline(lower *l, uint32_t i, bool entry, uint32_t delta, uint8_t **to) {
+  x86_buf *b = &l->b;
+  timing *tm = l->cpu->tm;
+  cache *c = &tm->icache;
+  const core_op *op = &l->blk->ops[i];
+  uint32_t line = (uint32_t)op->imm;
+  int n = emit_fill_gate(l, to, offsetof(timing, icache_miss_fn));
+  emit_jnz_field(l, to, &n, offsetof(timing, reset_flush), false);
+  emit_jnz_field(l, to, &n, offsetof(timing, hold_floor), false);
+  x86_mov_imm32(b, RCX, line >> c->line_shift); /* tag */
+  emit_fill_way(l, c, false, to, &n);
+  emit_line_read(l, c, tm->model.icache.line, delta, offsetof(timing, model.icache.refill_cycles));
+  x86_store32(b, TM(fill_room), RCX);
+  x86_store_imm32(b, TM(fetch_line), line);
+  /* insn_start: a fetch op right after another keeps the one it set */
+  uint8_t *keep = NULL;
+  if (!entry && op[-1].kind == K_IFETCH) {
+    x86_mov_imm64(b, RDX, (uint64_t)(uintptr_t)(op - 1));
+    x86_op_mem(b, true, 0x3b, RDX, TM(insn_start_op)); /* cmp rdx, [insn_start_op] */
+    keep = x86_jcc_fwd(b, CC_E);
+  }
+  x86_store64(b, TM(insn_start), RAX);
+  if (keep)
+    x86_patch_here(b, keep);
+  x86_mov_imm64(b, RDX, (uint64_t)(uintptr_t)op);
+  x86_store64(b, TM(insn_start_op), RDX);
+  /* the counts (a fetch op's access and hit, counted by the block, taken
+   * back first) */
+  if (entry)
+    x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_ACCESS), 1);
+  else
+    x86_alu_mi64(b, ALU_SUB, SIG(SIG_ICACHE_HIT), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_MISS), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
+  x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
+  x86_add_mr64(b, SIG(SIG_STALL_ICACHE), RCX);
+  return n;
+}
+
+/* After a fill made inline (n jumps to[] to its call): on to the
+ * cold_call's resume, the call's own code after this */
+static void emit_fill_first(lower *l, const cold_call *c, int n, uint8_t **to) {
+  x86_jmp(&l->b, run_addr(l, c->resume));
+  for (int k = 0; k < n; k++)
+    x86_patch_here(&l->b, to[k]);
+  x86_mov_rr64(&l->b, RDI, R15); /* the fill clobbered it */
+}
+
 /* the call of a cold_call; the address of a data access in eax */
 static void emit_cold(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
@@ -702,23 +778,23 @@ static void emit_cold(lower *l, const cold_call *c) {
    * with regions alone the region's */
   const miss_fns *m = l->prof ? &prof_miss : l->regions ? &regions_miss : &plain_miss;
   int64_t *row = l->prof ? timing_row(l->cpu->tm, l->blk->pcs[c->op]) : NULL;
+  /* the lean I-cache fill, for a line outside SRAM (timing_in_sram) */
+  const timing *tm = l->cpu->tm;
+  bool ilean = tm->lean_ifill && (uint32_t)op->imm - tm->model.sram_base >= tm->model.sram_size;
+  uint8_t *to[10];
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
-    if (m == &plain_miss && dmiss_inlines(l, delta)) {
-      uint8_t *to[8];
-      int n = emit_dmiss_inline(l, c->kind == COLD_STORE, delta, to);
-      x86_jmp(b, run_addr(l, c->resume));
-      for (int k = 0; k < n; k++)
-        x86_patch_here(b, to[k]);
-      x86_mov_rr64(b, RDI, R15); /* the fill clobbered it */
-    }
+    if (fill_inlines(l, l->cpu->tm->lean_dfill, delta))
+      emit_fill_first(l, c, emit_dmiss_inline(l, c->kind == COLD_STORE, delta, to), to);
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
     emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
     break;
   case COLD_IFETCH:
+    if (fill_inlines(l, ilean, delta))
+      emit_fill_first(l, c, emit_imiss_inline(l, c->op, false, delta, to), to);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
@@ -727,6 +803,8 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_call(l, m->ifetch);
     break;
   default: /* COLD_ENTRY */
+    if (fill_inlines(l, ilean, bt->static_cycles))
+      emit_fill_first(l, c, emit_imiss_inline(l, 0, true, bt->static_cycles, to), to);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
