@@ -548,7 +548,7 @@ static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const 
  * (timing_dcache_miss_lean, timing_fetch_miss_lean) known at
  * translation, with no profile or region rows to charge, SDRAM rows (if
  * any) found by shifts, and room left in the scratch buffer (a fill is
- * about 250 bytes of cold code). Its run-time conditions are tested by
+ * about 250 bytes of cold code; past half of it the rest are calls). Its run-time conditions are tested by
  * the emitted code itself. */
 static bool fill_inlines(const lower *l, bool lean, uint32_t delta) {
   const timing *tm = l->cpu->tm;

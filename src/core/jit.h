@@ -37,7 +37,9 @@ typedef struct jit_target {
 #define JIT_TARGETS 4096u            /* entries of the indirect-jump table, a power of two */
 #define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
 #define JIT_CALL_SITES 4096u       /* a profile's inline calls before a flush; calls past them are made in C */
-#define JIT_BLOCK_MAX_CODE (16u << 10) /* scratch for one block's code: above the largest (about 7 KiB) */
+/* scratch for one block's code: four times the largest block's without
+ * its inline cache fills (about 7 KiB), which take up to half of it */
+#define JIT_BLOCK_MAX_CODE (64u << 10)
 
 typedef struct core_jit {
   uint8_t *region;          /* mmap'd: stubs, code, then the table */
