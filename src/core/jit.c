@@ -543,6 +543,287 @@ static const miss_fns prof_miss = {(const void *)core_jp_ifetch_miss, (const voi
 static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const void *)core_jr_entry_fill,
                                       (const void *)core_jr_load_miss, (const void *)core_jr_store_miss};
 
+/* Cache fills without a call to C. A plain timed run (no profile, no
+ * regions) of a model whose misses take the lean routines
+ * (timing_dcache_miss_lean, timing_fetch_miss_lean) gets three fill
+ * routines in its code region, emitted after each flush in front of the
+ * first block that needs them (ensure_fills): a load's, a store's and a
+ * fetch's. A miss's cold path calls one (a near call, no C frame) and
+ * goes on; the routine reports when it cannot fill (a run-time condition
+ * of the lean routine, a dirty victim's write-back, SRAM), having changed
+ * nothing, and the cold path then calls C as before. */
+
+/* jumps to the fallback (to[]) when the field at off is not 0 */
+static void emit_jnz_field(x86_buf *b, uint8_t **to, int *n, size_t off, bool q) {
+  if (q)
+    x86_alu_mi64(b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
+  else
+    x86_alu_mi32(b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
+  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+}
+
+/* [m] += r, 64-bit */
+static void x86_add_mr64(x86_buf *b, x86_mem m, int r) { x86_op_mem(b, true, 0x01, r, m); }
+/* dst = src when below (unsigned), 32- or 64-bit */
+static void x86_cmovb(x86_buf *b, bool w, int dst, int src) { x86_op_reg(b, w, 0x0f42, dst, src); }
+/* a near call (the fill routines are in the same code region) */
+static void x86_call_near(x86_buf *b, uintptr_t target) {
+  x86_byte(b, 0xe8);
+  x86_rel32_to(b, target);
+}
+
+#define SIG(s) TM(sig_dyn[s])
+
+/* cache_fill of a two-way LRU cache for the tag in ecx, no write-back:
+ * the way (next_victim[set] while the set fills, then lru_way[set]), its
+ * tag, valid and dirty bits, the LRU bit. A dirty victim jumps to the
+ * fallback (to[]) before anything changed. Clobbers rax, rdx, rsi, rdi,
+ * r8, r9. */
+static void emit_fill_way(x86_buf *b, cache *c, bool store, uint8_t **to, int *n) {
+  x86_mov_rr(b, RDX, RCX);
+  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->next_victim);
+  const void *rsi = c->next_victim;
+  x86_load32(b, R8, x86_mis(RSI, RDX, 2, 0));                  /* nv */
+  x86_load32(b, R9, near_rsi(b, &rsi, c->lru_way, RDX, 2));
+  x86_alu_ri(b, false, ALU_CMP, R8, 2);
+  x86_cmovb(b, false, R9, R8);                                 /* w */
+  x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
+  x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0);
+  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
+  x86_alu_ri(b, false, ALU_CMP, R8, 2);
+  x86_setcc(b, CC_B, RAX);
+  x86_alu_rr(b, false, ALU_ADD, R8, RAX);
+  x86_store32(b, near_rsi(b, &rsi, c->next_victim, RDX, 2), R8);
+  x86_store32(b, near_rsi(b, &rsi, c->tags, RDI, 2), RCX);
+  x86_store_imm8(b, near_rsi(b, &rsi, c->valid, RDI, 0), 1);
+  if (store)
+    x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 1);
+  x86_alu_ri(b, false, ALU_XOR, R9, 1);
+  x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R9);
+}
+
+/* The read of a line (tag in ecx) on the memory port: row_penalty, its
+ * beats (counted), memory_transaction at now (rbp, copied to rax), and
+ * `refill` (a uint32_t of tm at that offset): the stall in rcx, added to
+ * the cycle (r11). Clobbers rdx, r8, r9. */
+static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line_bytes, size_t refill) {
+  x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
+  if (tm->sdram_rows) {
+    x86_mov_rr(b, RAX, RCX);
+    x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+    x86_shift_ri(b, false, SH_SHR, RAX, (uint8_t)tm->row_shift); /* row index */
+    x86_mov_rr(b, RDX, RAX);
+    x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)((1u << tm->bank_shift) - 1)); /* bank */
+    if (tm->bank_shift)
+      x86_shift_ri(b, false, SH_SHR, RAX, (uint8_t)tm->bank_shift); /* row */
+    x86_mem open = x86_mis(R15, RDX, 2, (int32_t)offsetof(timing, open_row));
+    x86_load32(b, R8, open);
+    x86_store32(b, open, RAX);
+    x86_alu_rr(b, false, ALU_CMP, R8, RAX);
+    uint8_t *same = x86_jcc_fwd(b, CC_E);
+    x86_alu_ri(b, false, ALU_CMP, R8, -1);
+    uint8_t *first = x86_jcc_fwd(b, CC_E);
+    x86_load32(b, R9, TM(mem_row_miss));
+    x86_patch_here(b, same);
+    x86_patch_here(b, first);
+  }
+  uint32_t beats = line_bytes >> tm->bus_shift;
+  x86_alu_rm(b, ALU_ADD, R9, TM(mem_read_first));
+  if (beats > 1) {
+    x86_mov_imm32(b, RCX, beats - 1);
+    x86_imul_rm(b, RCX, TM(mem_read_beat));
+    x86_alu_rr(b, false, ALU_ADD, R9, RCX);
+  }
+  x86_alu_mi64(b, ALU_ADD, TM(mem_read_beats), (int32_t)beats);
+  x86_mov_rr64(b, RAX, RBP);
+  x86_load64(b, RCX, TM(mem_busy_until));
+  x86_alu_rr(b, true, ALU_CMP, RCX, RAX);
+  x86_cmovb(b, true, RCX, RAX);
+  x86_alu_rr(b, true, ALU_ADD, RCX, R9);
+  x86_store64(b, TM(mem_busy_until), RCX);
+  x86_alu_rr(b, true, ALU_SUB, RCX, RAX);
+  x86_alu_rm(b, ALU_ADD, RCX, x86_m(R15, (int32_t)refill)); /* 32-bit: zero-extends */
+  x86_alu_rr(b, true, ALU_ADD, RC, RCX);
+}
+
+/* A routine's start: rbp saved (it holds the block's timing) and now =
+ * cycle - delta (edx) in it; then the checks of a lean fill's run-time
+ * gate, to the fallback */
+static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook) {
+  int n = 0;
+  x86_push(b, RBP);
+  x86_mov_rr64(b, RBP, RC);
+  x86_alu_rr(b, true, ALU_SUB, RBP, RDX);
+  emit_jnz_field(b, to, &n, hook, true);
+  emit_jnz_field(b, to, &n, offsetof(timing, max_wait_states), false);
+  emit_jnz_field(b, to, &n, offsetof(timing, prof_row), true);
+  emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
+  return n;
+}
+
+/* A routine's end: ecx 0 when it filled, else (the n jumps to[]) 1 */
+static void emit_fill_end(x86_buf *b, uint8_t **to, int n) {
+  x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
+  x86_pop(b, RBP);
+  x86_ret(b);
+  for (int k = 0; k < n; k++)
+    x86_patch_here(b, to[k]);
+  x86_pop(b, RBP);
+  x86_mov_imm32(b, RCX, 1);
+  x86_ret(b);
+}
+
+/* The fill routine of T_LOAD's or T_STORE's miss: in eax the address, in
+ * edx the delta (now = cycle - delta); what core_jt_load_miss /
+ * core_jt_store_miss do (timing_dcache_miss_lean and dmiss_wait, step by
+ * step) with tm->cycle in r11. On the fallback eax is the address still.
+ * Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
+static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
+  cache *c = &tm->dcache;
+  uint8_t *to[10];
+  int n = emit_fill_start(b, to, offsetof(timing, dcache_miss_fn));
+  if (tm->model.sram_size) { /* timing_in_sram */
+    x86_mov_rr(b, RCX, RAX);
+    x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)tm->model.sram_size);
+    to[n++] = x86_jcc_fwd(b, CC_B);
+  }
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  emit_fill_way(b, c, store, to, &n);
+  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles));
+  /* dmiss_wait's note_dstall(now + stall, stall, true) */
+  x86_load64(b, RDX, TM(dstall_end));
+  x86_store64(b, TM(dstall2_end), RDX);
+  x86_load32(b, RDX, TM(dstall));
+  x86_store32(b, TM(dstall2), RDX);
+  x86_movzx8(b, RDX, TM(dstall_redo));
+  x86_store8(b, TM(dstall2_redo), RDX);
+  x86_lea64(b, RDX, x86_mi(RAX, RCX, 0));
+  x86_store64(b, TM(dstall_end), RDX);
+  x86_store32(b, TM(dstall), RCX);
+  x86_store_imm8(b, TM(dstall_redo), 1);
+  if (!store) { /* [dcache] refill_refetch's record */
+    x86_store64(b, TM(dmiss_end), RDX);
+    x86_load64(b, RSI, TM(mem_busy_until));
+    x86_store64(b, TM(dmiss_bus_end), RSI);
+    x86_store64(b, TM(dmiss_ask), RAX);
+  }
+  /* the counts: the hit the block counted taken back, the miss's */
+  x86_alu_mi64(b, ALU_SUB, SIG(store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
+  x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
+  x86_add_mr64(b, SIG(SIG_STALL_DCACHE), RCX);
+  emit_fill_end(b, to, n);
+}
+
+/* The fill routine of an I-cache miss: in ecx the tag, in edx the delta;
+ * timing_fetch_miss_lean step by step, with tm->cycle in r11; now in rax
+ * after a fill (the caller sets insn_start and takes back what the block
+ * counted). Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
+static void emit_ifill_routine(x86_buf *b, timing *tm) {
+  cache *c = &tm->icache;
+  uint8_t *to[10];
+  int n = emit_fill_start(b, to, offsetof(timing, icache_miss_fn));
+  emit_jnz_field(b, to, &n, offsetof(timing, reset_flush), false);
+  emit_jnz_field(b, to, &n, offsetof(timing, hold_floor), false);
+  emit_fill_way(b, c, false, to, &n);
+  x86_mov_rr(b, RAX, RCX);
+  x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+  x86_store32(b, TM(fetch_line), RAX);
+  emit_line_read(b, tm, c, tm->model.icache.line, offsetof(timing, model.icache.refill_cycles));
+  x86_store32(b, TM(fill_room), RCX);
+  x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_MISS), 1);
+  x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
+  x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
+  x86_add_mr64(b, SIG(SIG_STALL_ICACHE), RCX);
+  emit_fill_end(b, to, n);
+}
+
+/* The fill routines for the run's timing model, in front of the next
+ * block when the code region has none for it since its last flush; false
+ * when the region is full */
+static bool ensure_fills(core_cpu *cpu) {
+  core_jit *j = cpu->jit;
+  timing *tm = cpu->tm;
+  if (j->fill_tm == tm)
+    return true;
+  x86_buf b = {.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
+               .at = (uintptr_t)j->code_next};
+  bool rows_ok = !tm->sdram_rows || tm->row_shift;
+  size_t at[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+  if (rows_ok && tm->lean_dfill)
+    for (int k = 0; k < 2; k++) {
+      at[k] = (size_t)(b.p - b.start);
+      emit_dfill_routine(&b, tm, k == 1);
+    }
+  if (rows_ok && tm->lean_ifill && tm->icache.touch == CACHE_TOUCH_LRU2) {
+    at[2] = (size_t)(b.p - b.start);
+    emit_ifill_routine(&b, tm);
+  }
+  uint8_t *base = j->code_next;
+  if (b.overflow || !core_jit_commit(j, j->scratch, (size_t)(b.p - b.start)))
+    return false;
+  for (int k = 0; k < 3; k++)
+    j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
+  j->fill_tm = tm;
+  return true;
+}
+
+/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C */
+static uintptr_t fill_routine(const lower *l, int k, uint32_t delta) {
+  if (l->prof || l->regions || delta > INT32_MAX)
+    return 0;
+  return (uintptr_t)l->j->fill[k];
+}
+
+/* A D-cache fill's call (address in eax): on to the cold_call's resume
+ * when it filled, else on to the C call after this */
+static void emit_dfill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t delta) {
+  x86_buf *b = &l->b;
+  x86_mov_imm32(b, RDX, delta);
+  x86_call_near(b, fn);
+  x86_test_rr(b, RCX, RCX);
+  x86_jcc(b, CC_E, run_addr(l, c->resume));
+  x86_mov_rr64(b, RDI, R15);
+}
+
+/* An I-cache fill's call for fetch op i (entry: the block's first
+ * fetch): after a fill, what core_jt_ifetch_miss or core_jt_entry_fill
+ * adds to timing_fetch_miss_lean (insn_start, the counts the block made),
+ * then on to the resume; else on to the C call after this */
+static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t delta, bool entry) {
+  x86_buf *b = &l->b;
+  const core_op *op = &l->blk->ops[c->op];
+  x86_mov_imm32(b, RCX, (uint32_t)op->imm >> l->cpu->tm->icache.line_shift);
+  x86_mov_imm32(b, RDX, delta);
+  x86_call_near(b, fn);
+  x86_test_rr(b, RCX, RCX);
+  uint8_t *fail = x86_jcc_fwd(b, CC_NE);
+  /* insn_start: a fetch op right after another keeps the one it set */
+  uint8_t *keep = NULL;
+  if (!entry && op[-1].kind == K_IFETCH) {
+    x86_mov_imm64(b, RDX, (uint64_t)(uintptr_t)(op - 1));
+    x86_op_mem(b, true, 0x3b, RDX, TM(insn_start_op)); /* cmp rdx, [insn_start_op] */
+    keep = x86_jcc_fwd(b, CC_E);
+  }
+  x86_store64(b, TM(insn_start), RAX);
+  if (keep)
+    x86_patch_here(b, keep);
+  x86_mov_imm64(b, RDX, (uint64_t)(uintptr_t)op);
+  x86_store64(b, TM(insn_start_op), RDX);
+  if (entry) /* the lean fill's access (a fetch op's own was counted) */
+    x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_ACCESS), 1);
+  else       /* the block's hit taken back */
+    x86_alu_mi64(b, ALU_SUB, SIG(SIG_ICACHE_HIT), 1);
+  x86_jmp(b, run_addr(l, c->resume));
+  x86_patch_here(b, fail);
+  x86_mov_rr64(b, RDI, R15);
+}
+
 /* the call of a cold_call; the address of a data access in eax */
 static void emit_cold(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
@@ -559,15 +840,23 @@ static void emit_cold(lower *l, const cold_call *c) {
    * with regions alone the region's */
   const miss_fns *m = l->prof ? &prof_miss : l->regions ? &regions_miss : &plain_miss;
   int64_t *row = l->prof ? timing_row(l->cpu->tm, l->blk->pcs[c->op]) : NULL;
+  /* the I-cache fill routine, for a line outside SRAM (timing_in_sram) */
+  const timing *tm = l->cpu->tm;
+  bool ilean = (uint32_t)op->imm - tm->model.sram_base >= tm->model.sram_size;
+  uintptr_t fn;
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
+    if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta)))
+      emit_dfill_call(l, c, fn, delta);
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
     emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
     break;
   case COLD_IFETCH:
+    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta)))
+      emit_ifill_call(l, c, fn, delta, false);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
@@ -576,6 +865,8 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_call(l, m->ifetch);
     break;
   default: /* COLD_ENTRY */
+    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles)))
+      emit_ifill_call(l, c, fn, bt->static_cycles, true);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
@@ -1421,6 +1712,10 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   lower *l = malloc(sizeof *l);
   if (!l)
     return NULL;
+  if (cpu->tm && !cpu->tm->prof && !cpu->tm->regions && !ensure_fills(cpu)) {
+    free(l);
+    return NULL;
+  }
   l->b = (x86_buf){.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
                    .at = (uintptr_t)j->code_next};
   l->cpu = cpu;

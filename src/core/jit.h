@@ -34,6 +34,8 @@ typedef struct jit_target {
   const void *code;
 } jit_target;
 
+enum { JIT_FILL_LOAD, JIT_FILL_STORE, JIT_FILL_FETCH };
+
 #define JIT_TARGETS 4096u            /* entries of the indirect-jump table, a power of two */
 #define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
 #define JIT_CALL_SITES 4096u       /* a profile's inline calls before a flush; calls past them are made in C */
@@ -46,6 +48,10 @@ typedef struct core_jit {
   uint8_t *code_next;       /* where the next block's code goes */
   jit_target *targets;      /* JIT_TARGETS entries */
   uint8_t *miss_jump;       /* written by the miss stub: the rel32 of the jump to patch */
+  /* the cache fill routines (jit.c, ensure_fills) for the timing model
+   * fill_tm, in the code since the last flush; NULL where it has none */
+  uint8_t *fill[3];         /* JIT_FILL_* */
+  const void *fill_tm;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss;

@@ -93,6 +93,7 @@ void core_jit_flush(core_jit *j) {
     j->code_bytes_max = used;
   j->code_next = j->region + j->page; /* the stubs keep the first page */
   j->nsites = 0;
+  j->fill_tm = NULL; /* its fill routines go with the code */
   for (uint32_t i = 0; i < JIT_TARGETS; i++)
     j->targets[i] = (jit_target){.pc = 1};
 }
