@@ -82,6 +82,9 @@ typedef struct block_timing {
   uint8_t tail_prev_ex;     /* ... and the execute stall of the one before it, if the block holds it */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
+  uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: that branch's length when the
+                               instruction after it, on its wrong path when taken, is fence.i, else 0
+                               (timing_wrong_path_fence_i; block.c) */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
