@@ -1007,6 +1007,7 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
 uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
   timing_hazards w = t->hz;
   int64_t extra = 0;
+  bool any = false;
   for (uint32_t k = 0; k < bt->n_head; k++) {
     const timing_head *h = &bt->head[k];
     /* w holds the block's own late results too (added below), so `need`
@@ -1018,9 +1019,15 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     for (int i = 0; i < 2; i++)
       if (w.left[i] && (h->reads >> w.rd[i] & 1u) && w.left[i] > need)
         need = w.left[i];
-    uint32_t mine = need > h->stall ? need - h->stall : 0;
-    t->entry_extra[k] = (uint8_t)(mine > 255 ? 255 : mine);
-    extra += (int64_t)need - h->stall;
+    /* its own wait against its static one, a take-back negative, so that
+     * each head's wait as fetch_ahead reads it (its load_use + this) is
+     * the one it had, and the heads add up to the returned sum (ee.S in
+     * timing.entry_take_back: lb, lhu, xor of lb's result, add of lhu's on
+     * a missing line, the block entered at lhu) */
+    int32_t mine = (int32_t)need - (int32_t)h->stall;
+    t->entry_extra[k] = (int16_t)(mine > 255 ? 255 : mine < -255 ? -255 : mine);
+    any |= mine != 0;
+    extra += mine;
     uint32_t cycles = h->base + need;
     for (int i = 0; i < 2; i++) {
       w.left[i] = w.left[i] > cycles ? (uint8_t)(w.left[i] - cycles) : 0;
@@ -1034,5 +1041,6 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     }
   }
   t->hz = bt->short_block ? w : bt->tail_hz;
+  t->entry_extra_any = any;
   return extra > 0 ? (uint32_t)extra : 0;
 }

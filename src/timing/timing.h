@@ -377,7 +377,8 @@ typedef struct timing {
    * fetch_ahead lets an instruction's own wait pass during its refill,
    * whether the late result came from its block or the one before, so a
    * block split at a horizon takes the cycles the whole one does. */
-  uint8_t entry_extra[TIMING_HEADS];
+  int16_t entry_extra[TIMING_HEADS]; /* signed: a wait of its own that an earlier one passed is taken back */
+  bool entry_extra_any;     /* the last timing_hazard_entry left one of them nonzero */
   bool entry_extra_on;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
