@@ -360,6 +360,26 @@ static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
   return (lo & 0xffff) | (hi & 0xffff) << 16;
 }
 
+/* [pipeline] fence_i_late_flush: the length of the conditional branch at
+ * pc (or jalr, with fence_i_jalr_flush) when the instruction after it,
+ * which its wrong path holds when it redirects, is fence.i (which asks for the I-cache flush from decode:
+ * timing_wrong_path_fence_i), else 0. Kept in the block (exec_loop.inc's
+ * T_BRANCH reads it at every taken branch); the block watches that word. */
+static uint8_t wrong_path_fence_i(const core_cpu *cpu, uint32_t pc) {
+  uint32_t bits = 0, len;
+  isa_insn in;
+  if (!cpu->tm->model.fence_i_late_flush || !core_fetch_insn(cpu, pc, &bits))
+    return 0;
+  isa_decode(bits, &in);
+  if (isa_infos[in.kind].cls != CLASS_BRANCH && (in.kind != K_JALR || !cpu->tm->model.fence_i_jalr_flush))
+    return 0;
+  len = in.len;
+  if (!core_fetch_insn(cpu, pc + len, &bits))
+    return 0;
+  isa_decode(bits, &in);
+  return in.kind == K_FENCE_I ? (uint8_t)len : 0;
+}
+
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
@@ -499,6 +519,8 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     if (cpu->tm->regions)
       bt->region = (uint16_t)timing_region_of(cpu->tm->regions, pc);
     bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
+    if (b->ops[n - 1].kind != K_FALLTHRU) /* its last instruction's (not the one after a cut block) */
+      bt->wrong_path_fence_i = wrong_path_fence_i(cpu, d.pcs[n - 1]);
     bt->branch_pen[0] = cpu->tm->branch_cost[0][bt->predict_taken];
     bt->branch_pen[1] = cpu->tm->branch_cost[1][bt->predict_taken];
     if (cpu->tm->pico) {
@@ -547,7 +569,10 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     bt->cc = bt->cc2 = &cpu->ctx_counts->none; /* no context yet */
     b->timing = bt;
   }
-  core_watch_set(cpu, pc, b->end_pc - pc, WATCH_CODE);
+  /* with fence_i_late_flush, the word after the ending branch or jalr too
+   * (wrong_path_fence_i) */
+  uint32_t watched = b->end_pc - pc + (cpu->tm && cpu->tm->model.fence_i_late_flush ? 4 : 0);
+  core_watch_set(cpu, pc, watched, WATCH_CODE);
   return b;
 }
 

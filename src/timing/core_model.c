@@ -261,6 +261,7 @@ static const key_def keys[] = {
   ENUM("pipeline", "fence_i_late_flush", fence_i_late_flush, fence_i_flush_words),
   UINT("pipeline", "fence_i_redo", fence_i_redo, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_redo_reach", fence_i_redo_reach, 0, 4),
+  BOOL("pipeline", "fence_i_jalr_flush", fence_i_jalr_flush),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),

@@ -118,6 +118,9 @@ typedef struct core_model {
                                      instructions a load whose D-cache miss redoes it from the fetch: the
                                      flush starts, the load is fetched again after it (timing_fence_i) */
   uint32_t fence_i_redo_reach;
+  bool fence_i_jalr_flush;        /* with fence_i_late_flush: a fence.i right after a jalr, on its wrong path,
+                                     reaches decode and flushes the I-cache before the jalr redirects, as
+                                     after a mispredicted branch (timing_wrong_path_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at

@@ -111,8 +111,11 @@ void timing_free(timing *t) {
   free(t);
 }
 
-/* timing_wrong_path_fence_i: the cycles beyond the flush of every row */
+/* timing_wrong_path_fence_i: the cycles beyond the flush of every row,
+ * behind a branch (fitted to redirect_min.S) and behind a jalr (measured
+ * on fence_jalr.S: a ret then fence.i, 1 cycle less a pass at every W) */
 #define WRONG_PATH_FENCE_I_EXTRA 3u
+#define WRONG_PATH_FENCE_I_EXTRA_JALR 2u
 
 static void charge(timing *t, tally_signal_id sig, uint32_t cycles) {
   t->cycle += cycles;
@@ -864,7 +867,8 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
     if (kind == K_JAL)
       return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
     if (kind == K_JALR) /* timing_redirect_drain: 1 */
-      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + (m->csr_drain ? 1 : 0);
+      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + (m->csr_drain ? 1 : 0) +
+             (m->fence_i_late_flush && m->fence_i_jalr_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0);
     return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
@@ -912,7 +916,7 @@ static void fence_i_redo(timing *t, uint64_t now) {
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo);
 }
 
-void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc) {
+void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t passed) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = next_pc & mask;
   if (!t->icache_on || !t->model.icache.fence_i_flush || !t->model.fence_i_late_flush)
     return;
@@ -928,7 +932,8 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc) {
    * behind a beq taken to pc + 4 retires 128 + 8 (W + 2) + 10 cycles after
    * the beq, then flushes again: 128 + 3 cycles and the refill more a pass,
    * on VexRiscv.v and VexRiscv_IMAC.v alike) */
-  charge(t, SIG_STALL_SYSTEM, t->model.fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA);
+  uint32_t flush = t->model.fence_i_penalty + (jalr ? WRONG_PATH_FENCE_I_EXTRA_JALR : WRONG_PATH_FENCE_I_EXTRA);
+  charge(t, SIG_STALL_SYSTEM, flush > passed ? flush - passed : 0);
   cache_reset(&t->icache);
   t->fetch_line = TIMING_NO_LINE;
 }
@@ -1002,6 +1007,7 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
 uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
   timing_hazards w = t->hz;
   int64_t extra = 0;
+  bool any = false;
   for (uint32_t k = 0; k < bt->n_head; k++) {
     const timing_head *h = &bt->head[k];
     /* w holds the block's own late results too (added below), so `need`
@@ -1013,9 +1019,15 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     for (int i = 0; i < 2; i++)
       if (w.left[i] && (h->reads >> w.rd[i] & 1u) && w.left[i] > need)
         need = w.left[i];
-    uint32_t mine = need > h->stall ? need - h->stall : 0;
-    t->entry_extra[k] = (uint8_t)(mine > 255 ? 255 : mine);
-    extra += (int64_t)need - h->stall;
+    /* its own wait against its static one, a take-back negative, so that
+     * each head's wait as fetch_ahead reads it (its load_use + this) is
+     * the one it had, and the heads add up to the returned sum (ee.S in
+     * timing.entry_take_back: lb, lhu, xor of lb's result, add of lhu's on
+     * a missing line, the block entered at lhu) */
+    int32_t mine = (int32_t)need - (int32_t)h->stall;
+    t->entry_extra[k] = (int16_t)(mine > 255 ? 255 : mine < -255 ? -255 : mine);
+    any |= mine != 0;
+    extra += mine;
     uint32_t cycles = h->base + need;
     for (int i = 0; i < 2; i++) {
       w.left[i] = w.left[i] > cycles ? (uint8_t)(w.left[i] - cycles) : 0;
@@ -1029,5 +1041,6 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     }
   }
   t->hz = bt->short_block ? w : bt->tail_hz;
+  t->entry_extra_any = any;
   return extra > 0 ? (uint32_t)extra : 0;
 }

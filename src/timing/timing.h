@@ -82,6 +82,9 @@ typedef struct block_timing {
   uint8_t tail_prev_ex;     /* ... and the execute stall of the one before it, if the block holds it */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
+  uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: that branch's (or, with fence_i_jalr_flush,
+                               jalr's) length when the instruction after it, on its wrong path, is
+                               fence.i, else 0 (timing_wrong_path_fence_i; block.c) */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
@@ -374,7 +377,8 @@ typedef struct timing {
    * fetch_ahead lets an instruction's own wait pass during its refill,
    * whether the late result came from its block or the one before, so a
    * block split at a horizon takes the cycles the whole one does. */
-  uint8_t entry_extra[TIMING_HEADS];
+  int16_t entry_extra[TIMING_HEADS]; /* signed: a wait of its own that an earlier one passed is taken back */
+  bool entry_extra_any;     /* the last timing_hazard_entry left one of them nonzero */
   bool entry_extra_on;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
@@ -415,11 +419,14 @@ typedef struct timing {
  * fence_i_redo_reach cycles before it began. */
 void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len);
 
-/* A branch at pc redirected with fence.i on its wrong path at next_pc
- * (VexRiscv's decode asks for the I-cache flush): with [icache]
- * fence_i_flush and [pipeline] fence_i_late_flush, the flush runs before
- * the target is fetched, when that fence.i's word was fetched. */
-void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc);
+/* A branch (or, with [pipeline] fence_i_jalr_flush, a jalr: `jalr`) at pc
+ * redirected with fence.i on its wrong path at next_pc (VexRiscv's decode
+ * asks for the I-cache flush): with [icache] fence_i_flush and [pipeline]
+ * fence_i_late_flush, the flush runs before the target is fetched, when
+ * that fence.i's word was fetched. `passed`: the cycles the jump waited
+ * already for a wrong-path refill (timing_wrong_path), which ran during
+ * the flush. */
+void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t passed);
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);

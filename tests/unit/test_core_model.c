@@ -51,7 +51,7 @@ static char tmpdir[256];
   X(cpi_jalr) X(cpi_mul) X(cpi_mulh) X(cpi_div) X(cpi_csr) X(cpi_system) X(cpi_amo) X(shift)        \
   X(mul_mode) X(div_mode) X(mul_latency) X(div_latency) X(predict) X(branch_penalty)                \
   X(branch_taken_penalty) X(jal_penalty) X(jalr_penalty) X(load_use_penalty) X(mul_use_penalty)     \
-  X(shift_use_penalty) X(csr_use_penalty) X(div_use_penalty) X(sc_use_penalty) X(amo_penalty) X(fetch_ahead) X(fetch_ahead_insns) X(fetch_ahead_data) X(wrong_path_fill) X(wrong_path_words) X(taken_path_fill) X(predicted_target_fill) X(fence_i_late_flush) X(fence_i_redo) X(fence_i_redo_reach) X(redirect_rvc_pair) X(csr_drain) X(held_refetch) X(refill_hides_next_use) X(csr_penalty)                                                          \
+  X(shift_use_penalty) X(csr_use_penalty) X(div_use_penalty) X(sc_use_penalty) X(amo_penalty) X(fetch_ahead) X(fetch_ahead_insns) X(fetch_ahead_data) X(wrong_path_fill) X(wrong_path_words) X(taken_path_fill) X(predicted_target_fill) X(fence_i_late_flush) X(fence_i_redo) X(fence_i_redo_reach) X(fence_i_jalr_flush) X(redirect_rvc_pair) X(csr_drain) X(held_refetch) X(refill_hides_next_use) X(csr_penalty)                                                          \
   X(fence_i_penalty) X(trap_penalty) X(mret_penalty) X(split_fetch_penalty) X(memory) X(bus_bytes) X(fetch_port) X(device_bus) X(device_read_cycles) X(exit_ack_cycles) X(sdram_row_bytes)      \
   X(sdram_banks) X(sram_base) X(sram_size) X(wait_states) X(micro_arch) X(isa) X(pll_relock_cycles) X(pmu_counters) X(pmu_absent)        \
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
@@ -333,7 +333,7 @@ static const char *const every_key[] = {
   "pipeline.div_mode=iterative", "pipeline.mul_latency=33", "pipeline.div_latency=34",
   "pipeline.branch_predict=taken", "pipeline.branch_penalty=5", "pipeline.branch_taken_penalty=6",
   "pipeline.jal_penalty=7", "pipeline.jalr_penalty=8", "pipeline.load_use_penalty=9",
-  "pipeline.mul_use_penalty=3", "pipeline.shift_use_penalty=2", "pipeline.csr_use_penalty=1", "pipeline.div_use_penalty=1", "pipeline.sc_use_penalty=2", "pipeline.amo_penalty=3", "pipeline.fetch_ahead=true", "pipeline.fetch_ahead_insns=2", "pipeline.fetch_ahead_data=true", "pipeline.wrong_path_fill=true", "pipeline.wrong_path_words=3", "pipeline.taken_path_fill=true", "pipeline.predicted_target_fill=true", "pipeline.fence_i_late_flush=true", "pipeline.fence_i_redo=21", "pipeline.fence_i_redo_reach=2", "pipeline.redirect_rvc_pair=4", "pipeline.csr_drain=true", "pipeline.held_refetch=3", "pipeline.refill_hides_next_use=true",
+  "pipeline.mul_use_penalty=3", "pipeline.shift_use_penalty=2", "pipeline.csr_use_penalty=1", "pipeline.div_use_penalty=1", "pipeline.sc_use_penalty=2", "pipeline.amo_penalty=3", "pipeline.fetch_ahead=true", "pipeline.fetch_ahead_insns=2", "pipeline.fetch_ahead_data=true", "pipeline.wrong_path_fill=true", "pipeline.wrong_path_words=3", "pipeline.taken_path_fill=true", "pipeline.predicted_target_fill=true", "pipeline.fence_i_late_flush=true", "pipeline.fence_i_redo=21", "pipeline.fence_i_redo_reach=2", "pipeline.fence_i_jalr_flush=true", "pipeline.redirect_rvc_pair=4", "pipeline.csr_drain=true", "pipeline.held_refetch=3", "pipeline.refill_hides_next_use=true",
   "pipeline.csr_penalty=10", "pipeline.fence_i_penalty=11", "pipeline.trap_penalty=12",
   "pipeline.mret_penalty=13", "pipeline.split_fetch_penalty=14",
   "icache.enabled=no", "icache.size=16K", "icache.ways=4", "icache.line=64", "icache.replacement=random",
