@@ -485,10 +485,12 @@ uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
 }
 
 uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig) {
+  t->drain_back = 0;
   if (start != t->redirect_end)
     return 0;
   t->redirect_end = UINT64_MAX;
   uint32_t back = t->drain_bubbles < stall ? t->drain_bubbles : stall;
+  t->drain_back = back;
   if (back)
     timing_refund(t, (tally_signal_id)sig, back);
   return back;

@@ -274,6 +274,7 @@ typedef struct timing {
    * the execute stall of the one before; the same of the block before the
    * current one when that one follows it in sequence (0 otherwise) */
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
+  bool ahead_csr;           /* the block entered last is a CSR instruction alone (exec_loop.inc's csr_drained) */
   /* ... and the bubbles of the decode redirect (a jal, a branch predicted
    * taken) that ended the block run last, if it did: its target's block
    * has it as the instruction ahead all the same */
@@ -296,6 +297,9 @@ typedef struct timing {
    * the next instruction starts at, and the bubbles before it */
   uint64_t redirect_end;
   uint32_t drain_bubbles;
+  uint32_t drain_back;      /* what the last CSR instruction first in its block took back of its stall
+                               (timing_csr_drain): its cycles, less it, are what fetch_ahead_data
+                               counts for it as the instruction ahead */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
