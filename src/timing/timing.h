@@ -277,6 +277,9 @@ typedef struct timing {
    * the execute stall of the one before; the same of the block before the
    * current one when that one follows it in sequence (0 otherwise) */
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
+  bool ahead_div, ahead_div2, carry_div, carry_div2; /* the last instruction, the one before it: divides
+                                                      (exec_loop.inc's fetch_ahead, its div2) */
+  bool ahead_csr;           /* the block entered last is a CSR instruction alone (exec_loop.inc's csr_drained) */
   /* ... and the bubbles of the decode redirect (a jal, a branch predicted
    * taken) that ended the block run last, if it did: its target's block
    * has it as the instruction ahead all the same */
@@ -299,6 +302,9 @@ typedef struct timing {
    * the next instruction starts at, and the bubbles before it */
   uint64_t redirect_end;
   uint32_t drain_bubbles;
+  uint32_t drain_back;      /* what the last CSR instruction first in its block took back of its stall
+                               (timing_csr_drain): its cycles, less it, are what fetch_ahead_data
+                               counts for it as the instruction ahead */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -559,8 +565,10 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * is illegal). The first of them on a line other than pc's, if that line
  * misses, has its refill started, and the target's fetch, hit or miss,
  * waits for it (the line is filled, the refill counted as a miss).
+ * `over`: what of the refill passed before, during the data-side stalls
+ * of instructions ahead of the jump ([pipeline] fetch_ahead_data).
  * Returns the cycles charged. */
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now);
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now, uint32_t over);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * instruction at pc + 4. When that is on another line, which misses, the
