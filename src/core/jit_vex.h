@@ -27,11 +27,22 @@
  * keep interpreting) */
 bool jit_vexmin_translated(const core_cpu *cpu);
 
-/* The helper that steps the model for an op of `kind` at op i of blk:
- * void step(core_cpu *cpu, core_block *blk, uint32_t i), called before
- * the op runs (exec_loop.inc's VEXMIN_AT); NULL for the kinds that take
- * no step (K_FALLTHRU, K_IFETCH) */
-const void *jit_vexmin_step_fn(uint8_t kind);
+/* The helper translated code calls before op i of blk runs, or NULL for
+ * none: void fn(core_cpu *cpu, core_block *blk, uint32_t i). The step of
+ * the op's kind (exec_loop.inc's VEXMIN_AT), or, for a stretch of two
+ * ops or more whose steps depend on nothing but the model's state (in
+ * sequence after the block's first op: no redirect, load, store, shift
+ * by a register, CSR access or general step among them), one replay of
+ * all their steps before its first (core_jvexmin_replay): the
+ * stretch's end state looked up by its start state, relative to the row
+ * of the last fetch beat, in a table of the simulation's translator
+ * (core_jit.vexmin_memo), and stepped and noted when missing. */
+const void *jit_vexmin_step_at(const core_block *blk, uint32_t i);
+
+/* The table: emptied with the translations (core_jit_flush), freed with
+ * the translator */
+void core_jvexmin_forget(struct core_jit *j);
+void core_jvexmin_free(struct core_jit *j);
 
 /* vexmin_taken inline (r15: cpu->tm): a taken branch redirects the fetch */
 void jit_vexmin_emit_taken(x86_buf *b);
