@@ -52,7 +52,6 @@ static const void *const step_fns[K_COUNT] = {
 };
 #undef STEP_ROW
 
-
 /* ---- the replay of a block's steps (jit_vex.h, "replay") ---- */
 
 #define MEMO_REGS 16    /* registers a replayed stretch may read (before writing) and write */
