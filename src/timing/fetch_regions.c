@@ -10,20 +10,9 @@
  */
 #include "regions.h"
 
-/* The lean routines' gates besides the rows (timing.c): when one of these
- * holds they take the general routine, which must then see the row. */
-static bool ifill_is_lean(const timing *t, uint32_t line_addr) {
-  return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->max_wait_states &&
-         !t->prof_row && !timing_in_sram(t, line_addr);
-}
-
-static bool dfill_is_lean(const timing *t, uint32_t addr) {
-  return t->lean_dfill && !t->dcache_miss_fn && !t->max_wait_states && !t->prof_row && !timing_in_sram(t, addr);
-}
-
 uint32_t timing_fetch_miss_region(timing *t, uint32_t line_addr, uint64_t now) {
   int64_t *row = t->region_row;
-  if (!row || !ifill_is_lean(t, line_addr))
+  if (!row || !timing_ifill_lean_ok(t, line_addr))
     return timing_fetch_miss_lean(t, line_addr, now);
   t->region_row = NULL;
   uint32_t stall = timing_fetch_miss_lean(t, line_addr, now);
@@ -39,7 +28,7 @@ uint32_t timing_fetch_miss_region(timing *t, uint32_t line_addr, uint64_t now) {
 
 uint32_t timing_dcache_miss_region(timing *t, uint32_t addr, uint64_t now, bool is_write) {
   int64_t *row = t->region_row;
-  if (!row || !dfill_is_lean(t, addr))
+  if (!row || !timing_dfill_lean_ok(t, addr))
     return timing_dcache_miss_lean(t, addr, now, is_write);
   int64_t writebacks = t->sig_dyn[SIG_WRITEBACK];
   t->region_row = NULL;

@@ -394,9 +394,7 @@ uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
  * one port, no wait states and no rows to charge besides the totals
  * (the gate below): the same arithmetic, each count added once */
 uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
-  if (__builtin_expect(!t->lean_ifill || t->icache_miss_fn || t->reset_flush || t->hold_floor || t->max_wait_states ||
-                           t->prof_row || t->region_row || timing_in_sram(t, line_addr),
-                       0))
+  if (__builtin_expect(!timing_ifill_lean_ok(t, line_addr) || t->region_row, 0))
     return timing_fetch_miss(t, line_addr, now);
   t->fetch_line = line_addr;
   cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
@@ -585,9 +583,7 @@ uint32_t timing_dcache_miss(timing *t, uint32_t addr, uint64_t now, bool is_writ
 }
 
 uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is_write) {
-  if (__builtin_expect(!t->lean_dfill || t->dcache_miss_fn || t->max_wait_states || t->prof_row || t->region_row ||
-                           timing_in_sram(t, addr),
-                       0))
+  if (__builtin_expect(!timing_dfill_lean_ok(t, addr) || t->region_row, 0))
     return timing_dcache_miss(t, addr, now, is_write);
   cache *c = &t->dcache;
   uint32_t tag = addr >> c->line_shift, set = tag & c->set_mask, w = c->next_victim[set];

@@ -628,6 +628,17 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
   return addr - t->model.sram_base < t->model.sram_size;
 }
 
+/* The lean miss routines' gates, besides the rows to charge: where one
+ * fails they take the general routine. fetch_regions.c asks the same
+ * question before it puts a region's row aside, so both read it here. */
+static inline bool timing_ifill_lean_ok(const timing *t, uint32_t line_addr) {
+  return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->max_wait_states &&
+         !t->prof_row && !timing_in_sram(t, line_addr);
+}
+static inline bool timing_dfill_lean_ok(const timing *t, uint32_t addr) {
+  return t->lean_dfill && !t->dcache_miss_fn && !t->max_wait_states && !t->prof_row && !timing_in_sram(t, addr);
+}
+
 /* Hit tests for accesses whose hit is a static pulse (timing_static_hits)
  * or a per-block count: true on a hit, which then counts nothing; on a
  * miss nothing has changed and the caller takes the count back and goes
