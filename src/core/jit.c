@@ -191,6 +191,7 @@ enum {
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
   uint8_t *resume;   /* where the fast path goes on */
+  uint8_t *back;     /* a fetch's MRU check (emit_probe_mru): where a hit goes on */
   uint32_t op;
   int kind;
 } cold_call;
@@ -486,6 +487,48 @@ static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   return miss;
 }
 
+/* The I-cache lookup of a fetch, for a tag known now: a hit in the way
+ * used last changes nothing (lru_way already names the other way), so it
+ * is checked alone inline: the tag of way lru_way[set] ^ 1 compared, and
+ * a branch taken (returned) when it differs, to the whole lookup out of
+ * line (cold_call.back). In a loop whose lines fall in sets of their own
+ * every lookup is such a hit, and the check (two loads, no store) is half
+ * the lookup's instructions; out of line, the other way's tag is compared
+ * (emit_probe_lru), so a miss costs about what the whole lookup did. NULL when the arrays are too far apart (the
+ * whole lookup is then inline and *miss its jump). Clobbers rax, rcx
+ * (and rdx with the whole lookup). */
+static uint8_t *emit_probe_mru(lower *l, cache *c, uint32_t tag, uint8_t **miss) {
+  x86_buf *b = &l->b;
+  uint32_t set = tag & c->set_mask;
+  intptr_t d = (intptr_t)&c->lru_way[set] - (intptr_t)&c->tags[2 * set];
+  if (d < INT32_MIN || d > INT32_MAX) {
+    *miss = emit_probe_const(l, c, tag);
+    return NULL;
+  }
+  *miss = NULL;
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  x86_load32(b, RCX, x86_m(RAX, (int32_t)d)); /* ecx = lru_way[set] */
+  x86_op_reg(b, true, 0xf7, 3, RCX);          /* neg rcx */
+  x86_alu_mi32(b, ALU_CMP, x86_mis(RAX, RCX, 2, 4), (int32_t)tag); /* tags[2 * set + 1 - lru] */
+  return x86_jcc_fwd(b, CC_NE);
+}
+
+/* emit_probe_mru's way on from its jump (rax the set's tags, rcx minus
+ * lru_way[set]): the other way's tag compared, and on a hit that way
+ * marked used (as cache_probe marks it); returns the jump taken on a
+ * miss, which changed nothing */
+static uint8_t *emit_probe_lru(lower *l, cache *c, uint32_t tag) {
+  x86_buf *b = &l->b;
+  uint32_t set = tag & c->set_mask;
+  int32_t d = (int32_t)((intptr_t)&c->lru_way[set] - (intptr_t)&c->tags[2 * set]);
+  x86_op_reg(b, true, 0xf7, 3, RCX); /* neg rcx: lru_way[set] */
+  x86_alu_mi32(b, ALU_CMP, x86_mis(RAX, RCX, 2, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_alu_ri(b, false, ALU_XOR, RCX, 1);
+  x86_store32(b, x86_m(RAX, d), RCX);
+  return miss;
+}
+
 /* The operand for p[index << scale] with rsi holding *rsi: [rsi + index
  * << scale + (p - *rsi)] when that fits a displacement (the cache's
  * arrays are close together), else rsi = p first */
@@ -528,6 +571,14 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
 static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
   cold_call *c = &l->cold[l->ncold++];
   *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
+}
+
+/* A fetch's lookup (emit_probe_mru) and its miss's call: the MRU check's
+ * jump `mru` (coming back to `back` on a hit), or the inline lookup's
+ * `miss`, whichever was made */
+static void add_cold_fetch(lower *l, uint8_t *mru, uint8_t *back, uint8_t *miss, int kind, uint32_t i) {
+  add_cold(l, mru ? mru : miss, kind, i);
+  l->cold[l->ncold - 1].back = mru ? back : NULL;
 }
 
 /* The miss helpers of a run: the plain one's (jit_timed.c; their last
@@ -923,9 +974,11 @@ static void emit_ifetch(lower *l, uint32_t i) {
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     same = x86_jcc_fwd(b, CC_E);
   }
-  uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
+  uint8_t *miss;
+  uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &miss);
+  uint8_t *back = b->p;
   x86_store_imm32(b, TM(fetch_line), line);
-  add_cold(l, miss, COLD_IFETCH, i);
+  add_cold_fetch(l, mru, back, miss, COLD_IFETCH, i);
   if (same)
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
@@ -1302,7 +1355,9 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     uint8_t *same = x86_jcc_fwd(b, CC_E);
     if (l->inline_fetch) {
-      uint8_t *m = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
+      uint8_t *m;
+      uint8_t *mru = emit_probe_mru(l, &tm->icache, line >> tm->icache.line_shift, &m);
+      uint8_t *back = b->p;
       x86_store_imm32(b, TM(fetch_line), line);
       if (l->prof) {
         x86_load64(b, RSI, BT(cc));
@@ -1311,7 +1366,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
       x86_patch_here(b, same);
-      add_cold(l, m, COLD_ENTRY, 0);
+      add_cold_fetch(l, mru, back, m, COLD_ENTRY, 0);
       l->eax_reg = -1;
       return nofit;
     } else {
@@ -1423,8 +1478,15 @@ static void emit_slow_paths(lower *l) {
     x86_jmp(&l->b, run_addr(l, s->resume));
   }
   for (uint32_t k = 0; k < l->ncold; k++) {
-    x86_patch_here(&l->b, l->cold[k].from);
-    emit_cold(l, &l->cold[k]);
+    cold_call *c = &l->cold[k];
+    x86_patch_here(&l->b, c->from);
+    if (c->back) { /* not a hit in the way used last: the other way */
+      cache *ic = &l->cpu->tm->icache;
+      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c->op].imm >> ic->line_shift);
+      x86_jmp(&l->b, run_addr(l, c->back));
+      x86_patch_here(&l->b, miss);
+    }
+    emit_cold(l, c);
   }
 }
 
