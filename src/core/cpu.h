@@ -57,6 +57,8 @@ typedef struct core_block {
   bool cached;                 /* in the block cache (not a prefix block of stepping) */
   uint8_t resumed;             /* times the translator resumed here and interpreted it (core_exec_jit) */
   const void *jit;             /* its translated code (jit.c), or NULL */
+  const void *jit_clean;       /* the code's entry for a direct jump after a taken branch or jump of a
+                                * block that leaves no late result (jit.c, clean_ok), or NULL */
   core_op ops[];
 } core_block;
 

@@ -163,12 +163,16 @@ bool core_jit_write_stubs(core_jit *j) {
   j->dispatch = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_DISPATCH);
   x86_jmp(&b, epilogue);
-  /* a direct jump not patched yet: rax is the address of its rel32 */
-  j->miss = (uint8_t *)x86_here(&b);
-  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_jump);
-  x86_store64(&b, x86_m(RCX, 0), RAX);
-  x86_mov_imm32(&b, RAX, JIT_MISS);
-  x86_jmp(&b, epilogue);
+  /* a direct jump not patched yet: rax is the address of its rel32; the
+   * clean stub's is patched to the target's clean entry */
+  for (uint8_t clean = 0; clean < 2; clean++) {
+    *(clean ? &j->miss_clean_stub : &j->miss) = (uint8_t *)x86_here(&b);
+    x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_jump);
+    x86_store64(&b, x86_m(RCX, 0), RAX);
+    x86_store_imm8(&b, x86_m(RCX, (int32_t)(offsetof(core_jit, miss_clean) - offsetof(core_jit, miss_jump))), clean);
+    x86_mov_imm32(&b, RAX, JIT_MISS);
+    x86_jmp(&b, epilogue);
+  }
   j->epilogue = (uint8_t *)epilogue;
   return !b.overflow;
 }
@@ -204,6 +208,7 @@ typedef struct lower {
   struct {
     uint8_t *rel;    /* the rel32 of a direct way out */
     uint32_t target; /* its guest address */
+    bool clean;      /* to the target's clean entry (clean_ok) */
   } chain[4];        /* two ways out, in each of the block's two copies (loop_ok) */
   uint32_t nchain;
   slow_path slow[2 * CORE_BLOCK_MAX_OPS];
@@ -227,6 +232,16 @@ typedef struct lower {
   /* the jumps to the block's nofit exit (the loop entry's and the loop
    * copy's own way round, emit_loop_round) and to its slow entry */
   uint8_t *loop_nofit[4], *loop_slow;
+  /* A plain timed block (clean_ok) has a second entry, `clean`, that a
+   * block leaving no late result jumps to after a taken branch or jump
+   * (clean_exits): tm->hz then holds no late result and tm->fetch_line
+   * no line, so the clean entry tests neither; the block's own entry
+   * tests both first and goes on to it, or out of line with rbp and FITS
+   * made there (pre_slow: late results, to C; pre_same: the line fetched
+   * already, charged without a lookup; their nofit jumps in pre_nofit) */
+  bool clean_exits;
+  uintptr_t clean;
+  uint8_t *pre_slow, *pre_same, *pre_nofit[4];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
   uint32_t next_copy; /* the copy register to take next (round robin) */
@@ -427,7 +442,18 @@ static void emit_chain(lower *l, uint32_t target) {
     return;
   }
   l->chain[l->nchain].rel = x86_jmp_fwd(&l->b);
+  l->chain[l->nchain].clean = false;
   l->chain[l->nchain++].target = target;
+}
+
+/* the same after a taken branch or a jump (tm->fetch_line is
+ * TIMING_NO_LINE): to the target's clean entry when this block leaves no
+ * late result (clean_ok) */
+static void emit_chain_taken(lower *l, uint32_t target) {
+  uint32_t n = l->nchain;
+  emit_chain(l, target);
+  if (l->clean_exits && l->nchain > n)
+    l->chain[n].clean = true;
 }
 
 /* the stubs of the direct ways out not patched yet: cpu->pc, and the
@@ -437,7 +463,7 @@ static void emit_chain_stubs(lower *l) {
     x86_patch_here(&l->b, l->chain[k].rel);
     x86_store_imm32(&l->b, CPU(pc), l->chain[k].target);
     x86_lea_rip(&l->b, RAX, run_addr(l, l->chain[k].rel));
-    x86_jmp(&l->b, (uintptr_t)l->j->miss);
+    x86_jmp(&l->b, (uintptr_t)(l->chain[k].clean ? l->j->miss_clean_stub : l->j->miss));
   }
 }
 
@@ -1230,18 +1256,23 @@ static void emit_timed_charges(lower *l, bool hz) {
   }
 }
 
+/* ENTER's test of late results of the block before: the jump taken when
+ * there are */
+static uint8_t *emit_late_test(lower *l) {
+  x86_buf *b = &l->b;
+  /* test dword [hz], left[0] | left[1] (the size ENTER's store writes) */
+  uint32_t left_mask = 0;
+  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof l->blk->timing->tail_hz.left);
+  x86_op_mem(b, false, 0xf7, 0, TM(hz));
+  x86_u32(b, left_mask);
+  return x86_jcc_fwd(b, CC_NE);
+}
+
 /* ENTER's static part after FITS (rax as it left it): late results of
  * the block before go to C (the jump returned), else the counts, the
  * hazards the block leaves, its static cycles and its execution */
 static uint8_t *emit_timed_enter(lower *l) {
-  x86_buf *b = &l->b;
-  block_timing *bt = l->blk->timing;
-  /* test dword [hz], left[0] | left[1] (the size the store below writes) */
-  uint32_t left_mask = 0;
-  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
-  x86_op_mem(b, false, 0xf7, 0, TM(hz));
-  x86_u32(b, left_mask);
-  uint8_t *slow = x86_jcc_fwd(b, CC_NE);
+  uint8_t *slow = emit_late_test(l);
   emit_timed_charges(l, true);
   return slow;
 }
@@ -1271,17 +1302,22 @@ static void emit_loop_entry(lower *l) {
   l->loop_body = x86_here(b);
 }
 
+/* whether the block leaves a late result to the next (tail_hz) */
+static bool leaves_late(const core_block *blk) {
+  const timing_hazards *t = &blk->timing->tail_hz;
+  bool late = false;
+  for (size_t k = 0; k < sizeof t->left / sizeof t->left[0]; k++)
+    late |= t->left[k] != 0;
+  return late;
+}
+
 /* The loop copy's taken branch back to itself. The loop copy is run only
  * from its entry, which left tm->hz the block's tail_hz, and nothing in a
  * plain timed block changes it but a way out: when that has no late
  * result, the test of late results would pass and the store write what
  * is there, so the way round leaves both out; else it goes to the entry */
 static void emit_loop_round(lower *l) {
-  const timing_hazards *t = &l->blk->timing->tail_hz;
-  bool late = false;
-  for (size_t k = 0; k < sizeof t->left / sizeof t->left[0]; k++)
-    late |= t->left[k] != 0;
-  if (late) {
+  if (leaves_late(l->blk)) {
     x86_jmp(&l->b, l->loop_entry);
     return;
   }
@@ -1317,6 +1353,64 @@ static bool loop_copy_ok(const lower *l) {
         return false;
   }
   return true;
+}
+
+/* Whether the block gets a clean entry and its exits after a taken
+ * branch or jump go to their targets' (lower.clean): a plain timed run
+ * with the I-cache looked up inline, as for the loop copy, where nothing
+ * inside a block changes tm->hz but a way out (emit_loop_round) */
+static bool clean_ok(const lower *l) {
+  return l->inline_fetch && !l->prof && !l->regions && !l->track && !l->cpu->tm->pico &&
+         (uint32_t)l->blk->ops[0].imm != TIMING_NO_LINE;
+}
+
+/* The entry of a clean_ok block: the block's own (the tests of late
+ * results and of the line fetched last, out of line when either holds),
+ * then the clean entry (FITS, ENTER's charges, the first line's lookup) */
+static uint8_t *emit_clean_entry(lower *l, uint8_t **nofit2) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  cache *c = &l->cpu->tm->icache;
+  uint32_t line = (uint32_t)blk->ops[0].imm;
+  l->pre_slow = emit_late_test(l);
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  l->pre_same = x86_jcc_fwd(b, CC_E);
+  l->clean = run_addr(l, b->p);
+  x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
+  uint8_t *fit[2];
+  emit_timed_fits(l, fit);
+  *nofit2 = fit[1];
+  emit_timed_charges(l, true);
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  uint8_t *m;
+  uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &m);
+  uint8_t *back = b->p;
+  x86_store_imm32(b, TM(fetch_line), line);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  add_cold_fetch(l, mru, back, m, COLD_ENTRY, 0);
+  l->eax_reg = -1;
+  return fit[0];
+}
+
+/* The clean entry's ways round it from the block's own (emit_clean_entry),
+ * out of line: with late results, FITS and on to the entry in C (`slow`,
+ * which the loop copy's entry jumps to too); on the line fetched last,
+ * FITS and ENTER's charges, and on to the body */
+static void emit_pre_paths(lower *l, uintptr_t body) {
+  x86_buf *b = &l->b;
+  if (l->pre_same) {
+    x86_patch_here(b, l->pre_same);
+    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+    emit_timed_fits(l, l->pre_nofit + 2);
+    emit_timed_charges(l, true);
+    x86_store_imm64s(b, TM(insn_start_op), 0);
+    x86_jmp(b, body);
+  }
+  if (l->pre_slow) {
+    x86_patch_here(b, l->pre_slow);
+    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+    emit_timed_fits(l, l->pre_nofit);
+  }
 }
 
 static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint8_t **miss) {
@@ -1606,7 +1700,7 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
       l->loop_from[l->nloop_from++] = x86_jmp_fwd(&l->b);
     return;
   }
-  emit_chain(l, (uint32_t)op->imm);
+  emit_chain_taken(l, (uint32_t)op->imm);
 }
 
 /* jalr: the target in eax, looked up in the indirect-jump table */
@@ -1694,7 +1788,7 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_mov_imm32(b, RAX, (uint32_t)op->imm);
       emit_prof_jump(l, i);
     }
-    emit_chain(l, (uint32_t)op->imm);
+    emit_chain_taken(l, (uint32_t)op->imm);
     return false;
   case K_JALR:
     emit_law(l);
@@ -1793,6 +1887,10 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
+  l->clean_exits = false;
+  l->clean = 0;
+  l->pre_slow = l->pre_same = NULL;
+  memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
@@ -1823,6 +1921,12 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     x86_test_rr(b, RAX, RAX);
     nofit = x86_jcc_fwd(b, CC_E);
     first = cpu->tm->fetch_ops ? 1 : 0;
+  } else if (l->timed && clean_ok(l)) {
+    nofit = emit_clean_entry(l, &nofit2);
+    body = run_addr(l, b->p);
+    first = 1;
+    l->loop_ok = loop_copy_ok(l);
+    l->clean_exits = !leaves_late(blk);
   } else if (l->timed) {
     nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
     body = run_addr(l, b->p);
@@ -1849,7 +1953,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     emit_slow_paths(l);
     emit_chain_stubs(l);
   }
-  if (entry_slow) { /* late results on their way: the whole entry in C */
+  emit_pre_paths(l, body); /* its pre_slow falls into the call below */
+  if (entry_slow || l->pre_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
     x86_patch_here(b, l->loop_slow);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
@@ -1896,14 +2001,18 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   x86_patch_here(b, nofit2);
   for (size_t k = 0; k < sizeof l->loop_nofit / sizeof l->loop_nofit[0]; k++)
     x86_patch_here(b, l->loop_nofit[k]);
+  for (size_t k = 0; k < sizeof l->pre_nofit / sizeof l->pre_nofit[0]; k++)
+    x86_patch_here(b, l->pre_nofit[k]);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
   const void *code = j->code_next;
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
+  uintptr_t l_clean = l->clean ? l->clean - l->b.at : 0; /* its offset in the code */
   free(l);
   if (!ok)
     return NULL;
   blk->jit = code;
+  blk->jit_clean = l_clean ? (const uint8_t *)code + l_clean : NULL;
   j->translated++;
   j->translate_ns += now_ns() - t0;
   return code;
@@ -1916,6 +2025,7 @@ bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
   uint8_t *fill = NULL;     /* a direct jump not patched yet */
+  bool fill_clean = false;  /* ... to the target's clean entry (jit_clean) */
   bool lookup = false;      /* an indirect jump that missed */
   /* Where a timed run resumes after a horizon (the statistics module's
    * intervals, a sample, a timer) is often inside a block, and the blocks built
@@ -1969,7 +2079,7 @@ bool core_exec_jit(core_cpu *cpu) {
       return core_exec_fast(cpu, b);
     }
     if (fill)
-      core_jit_patch(j, fill, code);
+      core_jit_patch(j, fill, fill_clean && b->jit_clean ? b->jit_clean : code);
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
     fill = NULL;
@@ -1978,7 +2088,10 @@ bool core_exec_jit(core_cpu *cpu) {
     case JIT_OUT: return false;
     case JIT_HORIZON: return j->resumes = true;
     case JIT_DISPATCH: lookup = true; break;
-    default: fill = j->miss_jump; break;
+    default:
+      fill = j->miss_jump;
+      fill_clean = j->miss_clean;
+      break;
     }
   }
 }
