@@ -165,11 +165,14 @@ bool core_jit_write_stubs(core_jit *j) {
   x86_jmp(&b, epilogue);
   /* a direct jump not patched yet: rax is the address of its rel32; the
    * clean stub's is patched to the target's clean entry */
-  for (uint8_t clean = 0; clean < 2; clean++) {
-    *(clean ? &j->miss_clean_stub : &j->miss) = (uint8_t *)x86_here(&b);
-    x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_jump);
-    x86_store64(&b, x86_m(RCX, 0), RAX);
-    x86_store_imm8(&b, x86_m(RCX, (int32_t)(offsetof(core_jit, miss_clean) - offsetof(core_jit, miss_jump))), clean);
+  uint8_t **stubs[3] = {&j->miss, &j->miss_clean_stub, &j->miss_fall_stub};
+  for (uint8_t clean = 0; clean < 3; clean++) {
+    *stubs[clean] = (uint8_t *)x86_here(&b);
+    x86_mov_imm64(&b, RDX, (uint64_t)(uintptr_t)&j->miss_jump);
+    x86_store64(&b, x86_m(RDX, 0), RAX);
+    x86_store_imm8(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_clean) - offsetof(core_jit, miss_jump))), clean);
+    if (clean == 2) /* the line in ecx */
+      x86_store32(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_line) - offsetof(core_jit, miss_jump))), RCX);
     x86_mov_imm32(&b, RAX, JIT_MISS);
     x86_jmp(&b, epilogue);
   }
@@ -208,7 +211,9 @@ typedef struct lower {
   struct {
     uint8_t *rel;    /* the rel32 of a direct way out */
     uint32_t target; /* its guest address */
-    bool clean;      /* to the target's clean entry (clean_ok) */
+    uint8_t clean;   /* to the target's clean entry (1: clean_ok), or its clean or
+                      * same entry by the line fetched last (2: `line`) */
+    uint32_t line;
   } chain[4];        /* two ways out, in each of the block's two copies (loop_ok) */
   uint32_t nchain;
   slow_path slow[2 * CORE_BLOCK_MAX_OPS];
@@ -240,7 +245,7 @@ typedef struct lower {
    * made there (pre_slow: late results, to C; pre_same: the line fetched
    * already, charged without a lookup; their nofit jumps in pre_nofit) */
   bool clean_exits;
-  uintptr_t clean;
+  uintptr_t clean, same; /* same: pre_same's code, the entry of a block running on from that line */
   uint8_t *pre_slow, *pre_same, *pre_nofit[4];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
@@ -442,7 +447,7 @@ static void emit_chain(lower *l, uint32_t target) {
     return;
   }
   l->chain[l->nchain].rel = x86_jmp_fwd(&l->b);
-  l->chain[l->nchain].clean = false;
+  l->chain[l->nchain].clean = 0;
   l->chain[l->nchain++].target = target;
 }
 
@@ -453,7 +458,21 @@ static void emit_chain_taken(lower *l, uint32_t target) {
   uint32_t n = l->nchain;
   emit_chain(l, target);
   if (l->clean_exits && l->nchain > n)
-    l->chain[n].clean = true;
+    l->chain[n].clean = 1;
+}
+
+static uint32_t line_before(const core_block *blk, uint32_t i);
+
+/* the same running on into the next block (not a taken branch): with
+ * tm->fetch_line the line of the block's last fetch, to the target's
+ * same entry when its first line is that one, else to its clean entry */
+static void emit_chain_fall(lower *l, uint32_t target) {
+  uint32_t n = l->nchain;
+  emit_chain(l, target);
+  if (l->clean_exits && l->nchain > n) {
+    l->chain[n].clean = 2;
+    l->chain[n].line = line_before(l->blk, l->blk->n_ops);
+  }
 }
 
 /* the stubs of the direct ways out not patched yet: cpu->pc, and the
@@ -463,7 +482,10 @@ static void emit_chain_stubs(lower *l) {
     x86_patch_here(&l->b, l->chain[k].rel);
     x86_store_imm32(&l->b, CPU(pc), l->chain[k].target);
     x86_lea_rip(&l->b, RAX, run_addr(l, l->chain[k].rel));
-    x86_jmp(&l->b, (uintptr_t)(l->chain[k].clean ? l->j->miss_clean_stub : l->j->miss));
+    if (l->chain[k].clean == 2)
+      x86_mov_imm32(&l->b, RCX, l->chain[k].line);
+    uint8_t *stubs[3] = {l->j->miss, l->j->miss_clean_stub, l->j->miss_fall_stub};
+    x86_jmp(&l->b, (uintptr_t)stubs[l->chain[k].clean]);
   }
 }
 
@@ -1400,6 +1422,7 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
   x86_buf *b = &l->b;
   if (l->pre_same) {
     x86_patch_here(b, l->pre_same);
+    l->same = run_addr(l, b->p);
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
     emit_timed_fits(l, l->pre_nofit + 2);
     emit_timed_charges(l, true);
@@ -1686,7 +1709,7 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
     emit_prof_leave(l, 0, l->blk->pcs[op - l->blk->ops], l->blk->end_pc);
     emit_law(l);
   }
-  emit_chain(l, l->blk->end_pc);
+  emit_chain_fall(l, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
   if (l->timed) { /* T_BRANCH(1) */
     emit_branch_timing(l, 1);
@@ -1812,7 +1835,7 @@ static bool lower_op(lower *l, uint32_t i) {
     if (i > 0)
       emit_prof_leave(l, 0, blk->pcs[i - 1], blk->end_pc); /* T_FALLTHRU */
     emit_law(l);
-    emit_chain(l, blk->end_pc);
+    emit_chain_fall(l, blk->end_pc);
     return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
     x86_store_imm8(b, CPU(flush_pending), 1);
@@ -1888,7 +1911,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
   l->clean_exits = false;
-  l->clean = 0;
+  l->clean = l->same = 0;
   l->pre_slow = l->pre_same = NULL;
   memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
@@ -2007,12 +2030,14 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   x86_jmp(b, (uintptr_t)j->horizon);
   const void *code = j->code_next;
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
-  uintptr_t l_clean = l->clean ? l->clean - l->b.at : 0; /* its offset in the code */
+  uintptr_t l_clean = l->clean ? l->clean - l->b.at : 0; /* its offsets in the code */
+  uintptr_t l_same = l->same ? l->same - l->b.at : 0;
   free(l);
   if (!ok)
     return NULL;
   blk->jit = code;
   blk->jit_clean = l_clean ? (const uint8_t *)code + l_clean : NULL;
+  blk->jit_same = l_same ? (const uint8_t *)code + l_same : NULL;
   j->translated++;
   j->translate_ns += now_ns() - t0;
   return code;
@@ -2021,11 +2046,20 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
 #define JIT_RESUMES 200
 #define JIT_COLD 64
 
+/* where a direct jump to b goes, by the stub it left through (miss_clean) */
+static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
+  if (!clean || !b->jit_clean)
+    return code;
+  if (clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm)
+    return b->jit_same;
+  return b->jit_clean;
+}
+
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
   uint8_t *fill = NULL;     /* a direct jump not patched yet */
-  bool fill_clean = false;  /* ... to the target's clean entry (jit_clean) */
+  uint8_t fill_clean = 0;   /* ... to the target's clean or same entry (patch_target) */
   bool lookup = false;      /* an indirect jump that missed */
   /* Where a timed run resumes after a horizon (the statistics module's
    * intervals, a sample, a timer) is often inside a block, and the blocks built
@@ -2079,7 +2113,7 @@ bool core_exec_jit(core_cpu *cpu) {
       return core_exec_fast(cpu, b);
     }
     if (fill)
-      core_jit_patch(j, fill, fill_clean && b->jit_clean ? b->jit_clean : code);
+      core_jit_patch(j, fill, patch_target(j, b, fill_clean, code));
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
     fill = NULL;
@@ -2103,6 +2137,15 @@ bool core_jit_write_stubs(core_jit *j) {
 }
 #define JIT_RESUMES 200
 #define JIT_COLD 64
+
+/* where a direct jump to b goes, by the stub it left through (miss_clean) */
+static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
+  if (!clean || !b->jit_clean)
+    return code;
+  if (clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm)
+    return b->jit_same;
+  return b->jit_clean;
+}
 
 bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
 #endif

@@ -48,14 +48,16 @@ typedef struct core_jit {
   uint8_t *code_next;       /* where the next block's code goes */
   jit_target *targets;      /* JIT_TARGETS entries */
   uint8_t *miss_jump;       /* written by the miss stub: the rel32 of the jump to patch */
-  uint8_t miss_clean;       /* and 1 when it was the clean one's (core_block.jit_clean) */
+  uint8_t miss_clean;       /* and 1 when it was the clean one's (core_block.jit_clean), 2 the
+                             * running-on one's (jit_clean or jit_same: miss_line the line fetched last) */
+  uint32_t miss_line;
   /* the cache fill routines (jit.c, ensure_fills) for the timing model
    * fill_tm, in the code since the last flush; NULL where it has none */
   uint8_t *fill[3];         /* JIT_FILL_* */
   const void *fill_tm;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
-  uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub;
+  uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;
   uint8_t *scratch;         /* one block's code, before it is copied in */
   /* a profile's call sites in the code (jit.c, timing_call_site): made
    * with the first, JIT_CALL_SITES of them, emptied with the code */
