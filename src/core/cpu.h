@@ -57,9 +57,6 @@ typedef struct core_block {
   bool cached;                 /* in the block cache (not a prefix block of stepping) */
   uint8_t resumed;             /* times the translator resumed here and interpreted it (core_exec_jit) */
   const void *jit;             /* its translated code (jit.c), or NULL */
-  const void *jit_clean;       /* the code's entry for a direct jump after a taken branch or jump of a
-                                * block that leaves no late result (jit.c, clean_ok), or NULL */
-  const void *jit_same;        /* ... and for one running on into it from its first line */
   core_op ops[];
 } core_block;
 

@@ -1897,6 +1897,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   l->b = (x86_buf){.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
                    .at = (uintptr_t)j->code_next};
+  x86_u64(&l->b, 0); /* the header (jit_entry), written last */
   l->cpu = cpu;
   l->j = j;
   l->blk = blk;
@@ -2028,16 +2029,15 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     x86_patch_here(b, l->pre_nofit[k]);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
-  const void *code = j->code_next;
+  /* the header: the clean and same entries (jit_entry) */
+  uint32_t entries[2] = {l->clean ? (uint32_t)(l->clean - l->b.at) : 0, l->same ? (uint32_t)(l->same - l->b.at) : 0};
+  memcpy(b->start, entries, sizeof entries);
+  const void *code = j->code_next + JIT_HEADER;
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
-  uintptr_t l_clean = l->clean ? l->clean - l->b.at : 0; /* its offsets in the code */
-  uintptr_t l_same = l->same ? l->same - l->b.at : 0;
   free(l);
   if (!ok)
     return NULL;
   blk->jit = code;
-  blk->jit_clean = l_clean ? (const uint8_t *)code + l_clean : NULL;
-  blk->jit_same = l_same ? (const uint8_t *)code + l_same : NULL;
   j->translated++;
   j->translate_ns += now_ns() - t0;
   return code;
@@ -2046,13 +2046,19 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
 #define JIT_RESUMES 200
 #define JIT_COLD 64
 
+/* the block's clean (k = 0) or same (1) entry, or NULL: the offsets
+ * from the code's start in the header in front of its entry */
+static const void *jit_entry(const core_block *b, int k) {
+  uint32_t off[2];
+  const uint8_t *start = (const uint8_t *)b->jit - JIT_HEADER;
+  memcpy(off, start, sizeof off);
+  return off[k] ? start + off[k] : NULL;
+}
+
 /* where a direct jump to b goes, by the stub it left through (miss_clean) */
 static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
-  if (!clean || !b->jit_clean)
-    return code;
-  if (clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm)
-    return b->jit_same;
-  return b->jit_clean;
+  const void *to = clean ? jit_entry(b, clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm) : NULL;
+  return to ? to : code;
 }
 
 bool core_exec_jit(core_cpu *cpu) {
@@ -2138,13 +2144,19 @@ bool core_jit_write_stubs(core_jit *j) {
 #define JIT_RESUMES 200
 #define JIT_COLD 64
 
+/* the block's clean (k = 0) or same (1) entry, or NULL: the offsets
+ * from the code's start in the header in front of its entry */
+static const void *jit_entry(const core_block *b, int k) {
+  uint32_t off[2];
+  const uint8_t *start = (const uint8_t *)b->jit - JIT_HEADER;
+  memcpy(off, start, sizeof off);
+  return off[k] ? start + off[k] : NULL;
+}
+
 /* where a direct jump to b goes, by the stub it left through (miss_clean) */
 static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
-  if (!clean || !b->jit_clean)
-    return code;
-  if (clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm)
-    return b->jit_same;
-  return b->jit_clean;
+  const void *to = clean ? jit_entry(b, clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm) : NULL;
+  return to ? to : code;
 }
 
 bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
