@@ -2144,20 +2144,5 @@ bool core_jit_write_stubs(core_jit *j) {
 #define JIT_RESUMES 200
 #define JIT_COLD 64
 
-/* the block's clean (k = 0) or same (1) entry, or NULL: the offsets
- * from the code's start in the header in front of its entry */
-static const void *jit_entry(const core_block *b, int k) {
-  uint32_t off[2];
-  const uint8_t *start = (const uint8_t *)b->jit - JIT_HEADER;
-  memcpy(off, start, sizeof off);
-  return off[k] ? start + off[k] : NULL;
-}
-
-/* where a direct jump to b goes, by the stub it left through (miss_clean) */
-static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
-  const void *to = clean ? jit_entry(b, clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm) : NULL;
-  return to ? to : code;
-}
-
 bool core_exec_jit(core_cpu *cpu) { return cpu->tm ? core_exec_timed(cpu, NULL) : core_exec_fast(cpu, NULL); }
 #endif
