@@ -19,11 +19,14 @@
  * With --core NAME (repeatable) the runs are timed, on each core model
  * named, and every comparison covers the cycle count and the total of
  * every signal (what --stats-json and the counters report) too. A core
- * model whose rules the translator lacks (vexriscv, vexriscv-min) must be
- * seen to interpret, and say why; the picorv32 models must be seen to
- * translate.
+ * model whose rules the translator lacks (vexriscv, vexriscv-imac) must be
+ * seen to interpret, and say why; the picorv32 models and vexriscv-min
+ * must be seen to translate.
  *
- * usage: test_api_engines [--core NAME]... ELF...
+ * With --board NAME (a shipped board or a board file) the runs are on that
+ * board.
+ *
+ * usage: test_api_engines [--core NAME]... [--board NAME] ELF...
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,6 +47,7 @@
 
 static uint64_t full_flushes;
 static const char *core_name; /* the core model of the runs, or NULL: functional */
+static const char *board_name; /* the runs' board (tally_config.board), or NULL: virt */
 
 typedef struct state {
   tally_stop stop;
@@ -64,6 +68,7 @@ static run open_run(const char *elf, tally_engine e) {
   run r = {.out = tmpfile()};
   cfg.out = r.out;
   cfg.in_fd = -1;
+  cfg.board = board_name;
   tally_error err;
   r.sim = tally_sim_open(&cfg, &err);
   if (!r.sim || !r.out || (core_name && tally_set_core(r.sim, core_name, NULL, 0, &err) != 0) ||
@@ -219,9 +224,13 @@ int main(int argc, char **argv) {
   tally_sim_free(probe);
   const char *cores[8];
   int ncores = 0, first = 1;
-  while (first + 1 < argc && strcmp(argv[first], "--core") == 0 && ncores < 8) {
-    cores[ncores++] = argv[first + 1];
-    first += 2;
+  for (; first + 1 < argc; first += 2) {
+    if (strcmp(argv[first], "--core") == 0 && ncores < 8)
+      cores[ncores++] = argv[first + 1];
+    else if (strcmp(argv[first], "--board") == 0)
+      board_name = argv[first + 1];
+    else
+      break;
   }
   if (tally_signal_count() > MAX_SIGNALS) {
     fprintf(stderr, "test_api_engines: %d signals, room for %d\n", tally_signal_count(), MAX_SIGNALS);
@@ -229,15 +238,16 @@ int main(int argc, char **argv) {
   }
   if (ncores) {
     /* a model with rules not translated runs the interpreter, and says
-     * why; the PicoRV32 models are translated (jit_pico.c) */
-    static const char *const untranslated[] = {"vexriscv", "vexriscv-min"};
-    static const char *const translated[] = {"picorv32", "picorv32-ws3", "picorv32-fast"};
+     * why; the PicoRV32 models (jit_pico.c) and vexriscv-min (jit_vex.c)
+     * are translated */
+    static const char *const untranslated[] = {"vexriscv", "vexriscv-imac"};
+    static const char *const translated[] = {"picorv32", "picorv32-ws3", "picorv32-fast", "vexriscv-min"};
     for (int m = 0; m < 2; m++) {
       char why[128];
       CHECK(engine_on(untranslated[m], why) == TALLY_ENGINE_INTERP && strstr(why, "pipeline"),
             "%s: the translator runs, or no reason is given for the interpreter", untranslated[m]);
     }
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
       char why[128];
       CHECK(engine_on(translated[m], why) == TALLY_ENGINE_JIT, "%s: the translator does not run (%s)",
             translated[m], why[0] ? why : "no reason given");
