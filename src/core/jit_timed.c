@@ -147,6 +147,8 @@ void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
   uint64_t now = now_at(tm, blk, i);
   if (!tm->dcache_on) {
     timing_load_slow(tm, a, now);
+    if (tm->vexmin)
+      vexmin_settle(tm);
   } else if (!timing_load_hit(tm, a)) {
     timing_count(tm, SIG_DCACHE_READ_HIT, -1);
     timing_dcache_miss(tm, a, now, false);
@@ -163,6 +165,8 @@ void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
     timing_store_slow(tm, a, now);
     if (tm->model.dcache.store_load_replay)
       timing_note_store(tm, a, access_size(blk->ops[i].kind), now);
+    if (tm->vexmin)
+      vexmin_settle(tm);
   } else if (!timing_store_hit(tm, a)) {
     timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
     timing_dcache_miss(tm, a, now, true);
@@ -231,6 +235,8 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
     timing_vexmin_device(tm, false);
   if (tm->max_wait_states)
     timing_device_access(tm, a);
+  if (tm->vexmin)
+    vexmin_settle(tm);
   cpu->cur_blk = NULL;
   cpu->cur_op = NULL;
   return (int64_t)jit_load_extend(op->kind, v);
@@ -258,6 +264,8 @@ int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
       timing_vexmin_device(tm, true);
     if (tm->max_wait_states)
       timing_device_access(tm, a);
+    if (tm->vexmin)
+      vexmin_settle(tm);
   }
   if (r == STORE_DONE_EXIT) { /* T_EXIT_STORE, EXIT(NEXT_PC) */
     if (tm->vexmin && cpu->stop == CORE_STOP_EXIT)

@@ -11,7 +11,8 @@
  *   - run again under both side by side in stretches of 1 to 97
  *     instructions (a fixed pseudo-random sequence) for the first
  *     STRETCHED instructions, comparing pc, registers and counts after
- *     every stretch, then on to the end, compared as above;
+ *     every stretch (and that neither engine's cycle count went back
+ *     since the stretch before), then on to the end, compared as above;
  *   - the translator did run: blocks were translated; with
  *     $TALLY_JIT_CODE set (a small code region), its region filled up and
  *     was flushed at least once over the programs.
@@ -173,6 +174,7 @@ static void check_program(const char *elf) {
   run q[2] = {open_run(elf, TALLY_ENGINE_INTERP), open_run(elf, TALLY_ENGINE_JIT)};
   uint32_t rnd = 12345;
   tally_stop st0 = TALLY_STOP_LIMIT;
+  uint64_t before[2] = {0, 0}; /* the cycle count at the stop before */
   while (st0 == TALLY_STOP_LIMIT && tally_instret(q[0].sim) < STRETCHED && !failures) {
     rnd = rnd * 1103515245u + 12345u;
     uint64_t n = 1 + (rnd >> 16) % 97;
@@ -180,6 +182,10 @@ static void check_program(const char *elf) {
     for (int e = 0; e < 2; e++) {
       stops[e] = tally_run(q[e].sim, n);
       snap(q[e].sim, stops[e], &s[e], false);
+      /* a law of every engine: the count never goes back between stops */
+      CHECK(s[e].cycles >= before[e], "%s stretch (instret %" PRIu64 ", %s): cycles %" PRIu64 " after %" PRIu64, elf,
+            s[e].instret, e ? "jit" : "interp", s[e].cycles, before[e]);
+      before[e] = s[e].cycles;
     }
     compare(elf, "stretch", &s[0], &s[1]);
     st0 = stops[0];
