@@ -159,25 +159,42 @@ static bool replays(const core_block *blk, uint32_t from) {
 
 static int32_t rel(int64_t row, int64_t base) { return (int32_t)(row - base); }
 
+/* When register reg can be read, relative to base: 0 for any row up to
+ * it (jit_vex.h: all the same to the stretch) */
+static int32_t ready_rel(const timing_vexmin *v, uint8_t reg, int64_t base) {
+  return v->ready[reg] > base ? rel(v->ready[reg], base) : 0;
+}
+
+/* The stage rows of a stretch's start state, relative to base: kept in
+ * registers and compared with the table's entry field by field (a whole
+ * key built on the stack was compared 8 bytes at a time, the compiler
+ * merging its 4-byte fields, and each compare waited on forwarding two
+ * 4-byte stores: 40 % of the replay's samples on crc32, perf) */
+typedef struct memo_rows {
+  int32_t dv, e, m, mend, w;
+} memo_rows;
+
 /* The key's slot: its rows mixed by independent multiplies (a chain of
  * them was the replay's longest wait) */
-static uint32_t key_slot(const memo_key *k, uint32_t nreads) {
-  uint64_t h = (uint64_t)(uintptr_t)k->blk * 0x9e3779b97f4a7c15ull + k->from;
-  h += (uint64_t)(uint32_t)k->dv * 0xff51afd7ed558ccdull + (uint64_t)(uint32_t)k->e * 0xc4ceb9fe1a85ec53ull +
-       (uint64_t)(uint32_t)k->m * 0x87c37b91114253d5ull + (uint64_t)(uint32_t)k->mend * 0x4cf5ad432745937full +
-       (uint64_t)(uint32_t)k->w * 0x52dce729da3ed7d9ull;
-  for (uint32_t r = 0; r < nreads; r++)
-    h += (uint64_t)(uint32_t)k->ready[r] * (0x2545f4914f6cdd1dull + 2 * r);
+static uint32_t key_slot(const core_block *blk, uint32_t from, memo_rows r, const timing_vexmin *v,
+                         const memo_plan *pl, int64_t base) {
+  uint64_t h = (uint64_t)(uintptr_t)blk * 0x9e3779b97f4a7c15ull + from;
+  h += (uint64_t)(uint32_t)r.dv * 0xff51afd7ed558ccdull + (uint64_t)(uint32_t)r.e * 0xc4ceb9fe1a85ec53ull +
+       (uint64_t)(uint32_t)r.m * 0x87c37b91114253d5ull + (uint64_t)(uint32_t)r.mend * 0x4cf5ad432745937full +
+       (uint64_t)(uint32_t)r.w * 0x52dce729da3ed7d9ull;
+  for (uint32_t i = 0; i < pl->nreads; i++)
+    h += (uint64_t)(uint32_t)ready_rel(v, pl->reads[i], base) * (0x2545f4914f6cdd1dull + 2 * i);
   return (uint32_t)(h >> 40 ^ h >> 20) & (MEMO_SLOTS - 1);
 }
 
-/* Whether two keys of the same stretch (nreads registers) are equal */
-static bool same_key(const memo_key *a, const memo_key *b, uint32_t nreads) {
-  bool same = a->blk == b->blk && a->from == b->from && a->pc == b->pc && a->dv == b->dv && a->e == b->e &&
-              a->m == b->m && a->mend == b->mend && a->w == b->w;
-  for (uint32_t r = 0; r < nreads; r++)
-    same &= a->ready[r] == b->ready[r];
-  return same;
+/* Whether entry k is the stretch's from this start state */
+static bool same_key(const memo_key *k, const core_block *blk, uint32_t from, memo_rows r, const timing_vexmin *v,
+                     const memo_plan *pl, int64_t base) {
+  uint32_t diff = (uint32_t)(k->dv ^ r.dv) | (uint32_t)(k->e ^ r.e) | (uint32_t)(k->m ^ r.m) |
+                  (uint32_t)(k->mend ^ r.mend) | (uint32_t)(k->w ^ r.w) | (k->from ^ from) | (k->pc ^ blk->pc);
+  for (uint32_t i = 0; i < pl->nreads; i++)
+    diff |= (uint32_t)(k->ready[i] ^ ready_rel(v, pl->reads[i], base));
+  return diff == 0 && k->blk == blk;
 }
 
 /* VEXMIN_AT of the stretch of ops from op `from` of blk (replays: none
@@ -204,12 +221,10 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t from) {
   const memo_plan *pl = &ps->plan;
   uint32_t end = ps->end;
   int64_t base = v->c;
-  memo_key k = {.blk = blk, .pc = blk->pc, .from = from, .dv = rel(v->dv, base), .e = rel(v->e, base),
-                .m = rel(v->m, base), .mend = rel(v->mend, base), .w = rel(v->w, base)};
-  for (uint32_t r = 0; r < pl->nreads; r++)
-    k.ready[r] = v->ready[pl->reads[r]] > base ? rel(v->ready[pl->reads[r]], base) : 0;
-  memo_entry *e = &j->vexmin_memo->slots[key_slot(&k, pl->nreads)];
-  if (e->valid && same_key(&e->key, &k, pl->nreads)) {
+  memo_rows rows = {.dv = rel(v->dv, base), .e = rel(v->e, base), .m = rel(v->m, base), .mend = rel(v->mend, base),
+                    .w = rel(v->w, base)};
+  memo_entry *e = &j->vexmin_memo->slots[key_slot(blk, from, rows, v, pl, base)];
+  if (e->valid && same_key(&e->key, blk, from, rows, v, pl, base)) {
     v->c = base + e->c;
     v->dv = base + e->dv;
     v->e = base + e->e;
@@ -228,9 +243,13 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t from) {
     tm->cycle = (uint64_t)(v->w + 1);
     return;
   }
+  memo_key *k = &e->key; /* the start state, noted before the steps move it */
+  *k = (memo_key){.blk = blk, .pc = blk->pc, .from = from, .dv = rows.dv, .e = rows.e, .m = rows.m,
+                  .mend = rows.mend, .w = rows.w};
+  for (uint32_t r = 0; r < pl->nreads; r++)
+    k->ready[r] = ready_rel(v, pl->reads[r], base);
   for (uint32_t i = from; i < end; i++)
     vexmin_op(cpu, tm, cpu->x, blk->pcs[i], &blk->ops[i], vexmin_facts[blk->ops[i].kind]);
-  e->key = k;
   e->valid = true;
   e->c = rel(v->c, base);
   e->dv = rel(v->dv, base);
