@@ -35,6 +35,7 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 #include "jit_pico.h"
+#include "jit_vex.h"
 #include "jit_x86.h"
 
 typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
@@ -1051,6 +1052,8 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
   }
   if (taken)
     x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+  if (taken && l->cpu->tm->vexmin) /* vexmin_taken (jit_vex.c) */
+    jit_vexmin_emit_taken(b);
 }
 
 /* rax = instret + n_insns: what the entry's checks leave for the rest
@@ -1745,6 +1748,8 @@ static bool lower_op(lower *l, uint32_t i) {
   l->cur = i;
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
+  if (l->timed && l->cpu->tm->vexmin && jit_vexmin_step_at(blk, i)) /* VEXMIN_AT (jit_vex.c) */
+    emit_timed_call(l, jit_vexmin_step_at(blk, i), i);
   if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
     emit_timed_call(l, (const void *)l->fn->muldiv, i);
   else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind))

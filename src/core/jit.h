@@ -67,6 +67,7 @@ typedef struct core_jit {
   /* counts for reports */
   uint64_t translated, translate_ns, flushes_full, code_bytes_max;
   bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
+  struct jit_vexmin_memo *vexmin_memo; /* vexriscv-min's replays (jit_vex.c), or NULL */
 } core_jit;
 
 /* Whether this build and host can run translated code (x86-64 Linux). */
