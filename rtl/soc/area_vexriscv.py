@@ -103,14 +103,11 @@ def main(a):
     fams = a[2].split(",") if len(a) >= 3 else list(FAMILIES)
     names = [d[0] for d in designs(rtl)]
     only = a[3].split(",") if len(a) == 4 else names
-    for f in fams:
-        if f not in FAMILIES:
-            print(f"area_vexriscv: no family '{f}' ({', '.join(FAMILIES)})", file=sys.stderr)
-            return 64
-    for n in only:
-        if n not in names:
-            print(f"area_vexriscv: no design '{n}' ({', '.join(names)})", file=sys.stderr)
-            return 64
+    bad = [f for f in fams if f not in FAMILIES] + [n for n in only if n not in names]
+    if bad:
+        print(f"area_vexriscv: no family or design {', '.join(bad)} (families {', '.join(FAMILIES)}; "
+              f"designs {', '.join(names)})", file=sys.stderr)
+        return 64
     os.makedirs(out, exist_ok=True)
     r = subprocess.run(["yosys", "-V"], capture_output=True, text=True)
     print(f"{r.stdout.strip()}; MEM_WORDS {MEM}; module {MODULE}")
