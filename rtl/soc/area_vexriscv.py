@@ -54,7 +54,7 @@ def designs(rtl):
         ("soc", soc, "tally_soc", f"-set STATMOD 1 -set MEM_WORDS {MEM} {mod}"),
         ("soc-without-module", soc, "tally_soc", f"-set STATMOD 0 -set MEM_WORDS {MEM}"),
         ("core", [core], "VexRiscv", ""),
-        ("adapter", [adapter], "tally_vex_adapter", f"-set S {MODULE['S']}"),
+        ("adapter", [adapter, os.path.join(HERE, "soc_parts.v")], "tally_vex_adapter", f"-set S {MODULE['S']}"),
         ("statmod", [statmod], "tally_statmod", " ".join(f"-set {k} {v}" for k, v in MODULE.items())),
     ]
 
