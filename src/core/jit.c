@@ -650,8 +650,10 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 
 /* A routine's start: rbp saved (it holds the block's timing) and now =
  * cycle - delta (edx) in it; then the checks of a lean fill's run-time
- * gate, to the fallback */
-static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook) {
+ * gate, to the fallback. With address regions the routines charge the
+ * region's row themselves (emit_region_row), so a row set is no reason
+ * to fall back. */
+static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook) {
   int n = 0;
   x86_push(b, RBP);
   x86_mov_rr64(b, RBP, RC);
@@ -659,8 +661,28 @@ static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook) {
   emit_jnz_field(b, to, &n, hook, true);
   emit_jnz_field(b, to, &n, offsetof(timing, max_wait_states), false);
   emit_jnz_field(b, to, &n, offsetof(timing, prof_row), true);
-  emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
+  if (!tm->regions)
+    emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
   return n;
+}
+
+/* With address regions (the statistics module's range counters): when a
+ * region's row is current, it gets what the fill added to the run's
+ * totals, as timing_count would give it (fetch_regions.c's counts): each
+ * of the n signals in sig[] plus or minus one (by[]), and the stall (rcx)
+ * to the cycles and to signal `stall`. Clobbers rsi. */
+static void emit_region_row(x86_buf *b, const timing *tm, const tally_signal_id *sig, const int8_t *by, int n,
+                            tally_signal_id stall) {
+  if (!tm->regions)
+    return;
+  x86_load64(b, RSI, TM(region_row));
+  x86_test_rr64(b, RSI, RSI);
+  uint8_t *none = x86_jcc_fwd(b, CC_E);
+  for (int k = 0; k < n; k++)
+    x86_alu_mi64(b, by[k] > 0 ? ALU_ADD : ALU_SUB, x86_m(RSI, (int32_t)(8 * sig[k])), 1);
+  x86_add_mr64(b, x86_m(RSI, 8 * SIG_CYCLE), RCX);
+  x86_add_mr64(b, x86_m(RSI, (int32_t)(8 * stall)), RCX);
+  x86_patch_here(b, none);
 }
 
 /* A routine's end: ecx 0 when it filled, else (the n jumps to[]) 1 */
@@ -683,7 +705,7 @@ static void emit_fill_end(x86_buf *b, uint8_t **to, int n) {
 static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   cache *c = &tm->dcache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, to, offsetof(timing, dcache_miss_fn));
+  int n = emit_fill_start(b, tm, to, offsetof(timing, dcache_miss_fn));
   if (tm->model.sram_size) { /* timing_in_sram */
     x86_mov_rr(b, RCX, RAX);
     x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
@@ -717,6 +739,10 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
   x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
   x86_add_mr64(b, SIG(SIG_STALL_DCACHE), RCX);
+  const tally_signal_id sig[3] = {store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT,
+                                  store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS, SIG_MEM_READ};
+  const int8_t by[3] = {-1, 1, 1};
+  emit_region_row(b, tm, sig, by, 3, SIG_STALL_DCACHE);
   emit_fill_end(b, to, n);
 }
 
@@ -727,7 +753,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
 static void emit_ifill_routine(x86_buf *b, timing *tm) {
   cache *c = &tm->icache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, to, offsetof(timing, icache_miss_fn));
+  int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn));
   emit_jnz_field(b, to, &n, offsetof(timing, reset_flush), false);
   emit_jnz_field(b, to, &n, offsetof(timing, hold_floor), false);
   emit_fill_way(b, c, false, to, &n);
@@ -740,6 +766,9 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
   x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
   x86_add_mr64(b, SIG(SIG_STALL_ICACHE), RCX);
+  const tally_signal_id sig[2] = {SIG_ICACHE_MISS, SIG_MEM_READ};
+  const int8_t by[2] = {1, 1};
+  emit_region_row(b, tm, sig, by, 2, SIG_STALL_ICACHE);
   emit_fill_end(b, to, n);
 }
 
@@ -749,7 +778,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
 static bool ensure_fills(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   timing *tm = cpu->tm;
-  if (j->fill_tm == tm)
+  if (j->fill_tm == tm && j->fill_regions == (tm->regions != NULL))
     return true;
   x86_buf b = {.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
                .at = (uintptr_t)j->code_next};
@@ -770,12 +799,14 @@ static bool ensure_fills(core_cpu *cpu) {
   for (int k = 0; k < 3; k++)
     j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
   j->fill_tm = tm;
+  j->fill_regions = tm->regions != NULL;
   return true;
 }
 
-/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C */
+/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C
+ * (with a profile: its rows are the instruction's and the context's) */
 static uintptr_t fill_routine(const lower *l, int k, uint32_t delta) {
-  if (l->prof || l->regions || delta > INT32_MAX)
+  if (l->prof || delta > INT32_MAX)
     return 0;
   return (uintptr_t)l->j->fill[k];
 }
@@ -819,6 +850,13 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
     x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_ACCESS), 1);
   else       /* the block's hit taken back */
     x86_alu_mi64(b, ALU_SUB, SIG(SIG_ICACHE_HIT), 1);
+  if (l->regions) { /* the same on the region's row, when one is current */
+    x86_load64(b, RSI, TM(region_row));
+    x86_test_rr64(b, RSI, RSI);
+    uint8_t *none = x86_jcc_fwd(b, CC_E);
+    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, x86_m(RSI, 8 * (entry ? SIG_ICACHE_ACCESS : SIG_ICACHE_HIT)), 1);
+    x86_patch_here(b, none);
+  }
   x86_jmp(b, run_addr(l, c->resume));
   x86_patch_here(b, fail);
   x86_mov_rr64(b, RDI, R15);
@@ -1712,7 +1750,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   lower *l = malloc(sizeof *l);
   if (!l)
     return NULL;
-  if (cpu->tm && !cpu->tm->prof && !cpu->tm->regions && !ensure_fills(cpu)) {
+  if (cpu->tm && !cpu->tm->prof && !ensure_fills(cpu)) {
     free(l);
     return NULL;
   }

@@ -49,9 +49,11 @@ typedef struct core_jit {
   jit_target *targets;      /* JIT_TARGETS entries */
   uint8_t *miss_jump;       /* written by the miss stub: the rel32 of the jump to patch */
   /* the cache fill routines (jit.c, ensure_fills) for the timing model
-   * fill_tm, in the code since the last flush; NULL where it has none */
+   * fill_tm, in the code since the last flush; NULL where it has none;
+   * fill_regions: they charge an address region's row too */
   uint8_t *fill[3];         /* JIT_FILL_* */
   const void *fill_tm;
+  bool fill_regions;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss;
