@@ -1859,6 +1859,15 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   if (l->ctx_slow) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow);
+    /* the context before (rsi the one on top, rcx the block's cc): the
+     * two records swap as core_ctx_count_find swaps them, with no call */
+    x86_load64(b, RDX, BT(cc2));
+    x86_op_mem(b, true, 0x3b, RSI, x86_m(RDX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rdx + row] */
+    uint8_t *other = x86_jcc_fwd(b, CC_NE);
+    x86_store64(b, BT(cc2), RCX);
+    x86_store64(b, BT(cc), RDX);
+    x86_jmp(b, l->ctx_back);
+    x86_patch_here(b, other);
     emit_timed_call(l, (const void *)core_jp_ctx, 0);
     emit_entry_regs(l);
     x86_jmp(b, l->ctx_back);
