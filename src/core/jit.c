@@ -1236,7 +1236,12 @@ static void emit_loop_fetch(lower *l) {
   x86_buf *b = &l->b;
   x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
-  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  if (l->prof) { /* the block's record in its context (ctx_count.h) */
+    x86_load64(b, RSI, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  }
   l->eax_reg = -1;
   forget_copies(l);
 }
@@ -1276,15 +1281,39 @@ static void emit_loop_round(lower *l) {
   x86_jmp(&l->b, l->loop_body);
 }
 
-/* Whether blk is lowered with a loop copy (lower.loop_ok): a plain timed
- * run with the I-cache looked up inline, a branch back to the block's
- * start, and the block's lines in sets of their own, none of them in the
- * on-chip SRAM (fetched there without the I-cache, so never in it: each
- * lookup misses, and the miss takes the fetch op's counts back) */
+/* With a profile or address regions, whether the loop copy's entry may
+ * leave out the block entry's checks (the record of the context on top,
+ * the region, the listing of blocks entered): round the loop nothing
+ * changes them. The ending branch taken stays in the function (a way out
+ * that leaves it changes the context, block_timing.leaves), and no op
+ * calls out to what could: a CSR (a PMU read folds the listed blocks,
+ * after which the block must be listed again at its next entry; a marker
+ * write switches regions), a system op, a fence or an atomic. */
+static bool rows_loop_ok(const lower *l) {
+  const core_block *blk = l->blk;
+  if (l->prof && (blk->timing->leaves & 2u))
+    return false;
+  for (uint32_t i = 0; i < blk->n_ops; i++) {
+    uint8_t cls = isa_infos[blk->ops[i].kind].cls;
+    if (cls == CLASS_CSR || cls == CLASS_SYSTEM || cls == CLASS_FENCE || cls == CLASS_AMO)
+      return false;
+  }
+  return true;
+}
+
+/* Whether blk is lowered with a loop copy (lower.loop_ok): a timed run
+ * with the I-cache looked up inline (with a profile or address regions
+ * when rows_loop_ok; the PMU loop's listing alone, not), a branch back to
+ * the block's start, and the block's lines in sets of their own, none of
+ * them in the on-chip SRAM (fetched there without the I-cache, so never
+ * in it: each lookup misses, and the miss takes the fetch op's counts
+ * back) */
 static bool loop_copy_ok(const lower *l) {
   const core_block *blk = l->blk;
   const cache *c = &l->cpu->tm->icache;
-  if (!l->inline_fetch || l->prof || l->regions || l->track || l->cpu->tm->pico)
+  if (!l->inline_fetch || (l->track && !l->regions) || l->cpu->tm->pico)
+    return false;
+  if ((l->prof || l->regions) && !rows_loop_ok(l))
     return false;
   bool back = false;
   for (uint32_t i = 0; i < blk->n_ops; i++)
