@@ -8,7 +8,7 @@
  * call, return and trap costs in proportion to the blocks run in
  * between, on every call; instead the profiled loop counts each block's
  * executions (and its per-block events) per context, in a ctx_count it
- * reaches through the block (block_timing.cc: its last two contexts), and
+ * reaches through the block (block_timing.cc: its last three contexts), and
  * the counts are added to the contexts' rows only when the blocks are
  * folded (core_fold_blocks): one increment per block entry, nothing per
  * call. The profiled loop counts there only: the fold moves the counts

@@ -750,8 +750,10 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 
 /* A routine's start: rbp saved (it holds the block's timing) and now =
  * cycle - delta (edx) in it; then the checks of a lean fill's run-time
- * gate, to the fallback */
-static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook) {
+ * gate, to the fallback. With address regions the routines charge the
+ * region's row themselves (emit_region_row), so a row set is no reason
+ * to fall back. */
+static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook) {
   int n = 0;
   x86_push(b, RBP);
   x86_mov_rr64(b, RBP, RC);
@@ -759,8 +761,28 @@ static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook) {
   emit_jnz_field(b, to, &n, hook, true);
   emit_jnz_field(b, to, &n, offsetof(timing, max_wait_states), false);
   emit_jnz_field(b, to, &n, offsetof(timing, prof_row), true);
-  emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
+  if (!tm->regions)
+    emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
   return n;
+}
+
+/* With address regions (the statistics module's range counters): when a
+ * region's row is current, it gets what the fill added to the run's
+ * totals, as timing_count would give it (fetch_regions.c's counts): each
+ * of the n signals in sig[] plus or minus one (by[]), and the stall (rcx)
+ * to the cycles and to signal `stall`. Clobbers rsi. */
+static void emit_region_row(x86_buf *b, const timing *tm, const tally_signal_id *sig, const int8_t *by, int n,
+                            tally_signal_id stall) {
+  if (!tm->regions)
+    return;
+  x86_load64(b, RSI, TM(region_row));
+  x86_test_rr64(b, RSI, RSI);
+  uint8_t *none = x86_jcc_fwd(b, CC_E);
+  for (int k = 0; k < n; k++)
+    x86_alu_mi64(b, by[k] > 0 ? ALU_ADD : ALU_SUB, x86_m(RSI, (int32_t)(8 * sig[k])), 1);
+  x86_add_mr64(b, x86_m(RSI, 8 * SIG_CYCLE), RCX);
+  x86_add_mr64(b, x86_m(RSI, (int32_t)(8 * stall)), RCX);
+  x86_patch_here(b, none);
 }
 
 /* A routine's end: ecx 0 when it filled, else (the n jumps to[]) 1 */
@@ -783,7 +805,7 @@ static void emit_fill_end(x86_buf *b, uint8_t **to, int n) {
 static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   cache *c = &tm->dcache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, to, offsetof(timing, dcache_miss_fn));
+  int n = emit_fill_start(b, tm, to, offsetof(timing, dcache_miss_fn));
   if (tm->model.sram_size) { /* timing_in_sram */
     x86_mov_rr(b, RCX, RAX);
     x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
@@ -817,6 +839,10 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
   x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
   x86_add_mr64(b, SIG(SIG_STALL_DCACHE), RCX);
+  const tally_signal_id sig[3] = {store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT,
+                                  store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS, SIG_MEM_READ};
+  const int8_t by[3] = {-1, 1, 1};
+  emit_region_row(b, tm, sig, by, 3, SIG_STALL_DCACHE);
   emit_fill_end(b, to, n);
 }
 
@@ -827,7 +853,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
 static void emit_ifill_routine(x86_buf *b, timing *tm) {
   cache *c = &tm->icache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, to, offsetof(timing, icache_miss_fn));
+  int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn));
   emit_jnz_field(b, to, &n, offsetof(timing, reset_flush), false);
   emit_jnz_field(b, to, &n, offsetof(timing, hold_floor), false);
   emit_fill_way(b, c, false, to, &n);
@@ -840,6 +866,9 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
   x86_add_mr64(b, SIG(SIG_CYCLE), RCX);
   x86_add_mr64(b, SIG(SIG_STALL_ICACHE), RCX);
+  const tally_signal_id sig[2] = {SIG_ICACHE_MISS, SIG_MEM_READ};
+  const int8_t by[2] = {1, 1};
+  emit_region_row(b, tm, sig, by, 2, SIG_STALL_ICACHE);
   emit_fill_end(b, to, n);
 }
 
@@ -849,7 +878,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
 static bool ensure_fills(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   timing *tm = cpu->tm;
-  if (j->fill_tm == tm)
+  if (j->fill_tm == tm && j->fill_regions == (tm->regions != NULL))
     return true;
   x86_buf b = {.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
                .at = (uintptr_t)j->code_next};
@@ -870,12 +899,14 @@ static bool ensure_fills(core_cpu *cpu) {
   for (int k = 0; k < 3; k++)
     j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
   j->fill_tm = tm;
+  j->fill_regions = tm->regions != NULL;
   return true;
 }
 
-/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C */
+/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C
+ * (with a profile: its rows are the instruction's and the context's) */
 static uintptr_t fill_routine(const lower *l, int k, uint32_t delta) {
-  if (l->prof || l->regions || delta > INT32_MAX)
+  if (l->prof || delta > INT32_MAX)
     return 0;
   return (uintptr_t)l->j->fill[k];
 }
@@ -919,6 +950,13 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
     x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_ACCESS), 1);
   else       /* the block's hit taken back */
     x86_alu_mi64(b, ALU_SUB, SIG(SIG_ICACHE_HIT), 1);
+  if (l->regions) { /* the same on the region's row, when one is current */
+    x86_load64(b, RSI, TM(region_row));
+    x86_test_rr64(b, RSI, RSI);
+    uint8_t *none = x86_jcc_fwd(b, CC_E);
+    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, x86_m(RSI, 8 * (entry ? SIG_ICACHE_ACCESS : SIG_ICACHE_HIT)), 1);
+    x86_patch_here(b, none);
+  }
   x86_jmp(b, run_addr(l, c->resume));
   x86_patch_here(b, fail);
   x86_mov_rr64(b, RDI, R15);
@@ -1307,7 +1345,12 @@ static void emit_loop_fetch(lower *l) {
   x86_buf *b = &l->b;
   x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
-  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  if (l->prof) { /* the block's record in its context (ctx_count.h) */
+    x86_load64(b, RSI, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  }
   l->eax_reg = -1;
   forget_copies(l);
 }
@@ -1352,15 +1395,39 @@ static void emit_loop_round(lower *l) {
   x86_jmp(&l->b, l->loop_body);
 }
 
-/* Whether blk is lowered with a loop copy (lower.loop_ok): a plain timed
- * run with the I-cache looked up inline, a branch back to the block's
- * start, and the block's lines in sets of their own, none of them in the
- * on-chip SRAM (fetched there without the I-cache, so never in it: each
- * lookup misses, and the miss takes the fetch op's counts back) */
+/* With a profile or address regions, whether the loop copy's entry may
+ * leave out the block entry's checks (the record of the context on top,
+ * the region, the listing of blocks entered): round the loop nothing
+ * changes them. The ending branch taken stays in the function (a way out
+ * that leaves it changes the context, block_timing.leaves), and no op
+ * calls out to what could: a CSR (a PMU read folds the listed blocks,
+ * after which the block must be listed again at its next entry; a marker
+ * write switches regions), a system op, a fence or an atomic. */
+static bool rows_loop_ok(const lower *l) {
+  const core_block *blk = l->blk;
+  if (l->prof && (blk->timing->leaves & 2u))
+    return false;
+  for (uint32_t i = 0; i < blk->n_ops; i++) {
+    uint8_t cls = isa_infos[blk->ops[i].kind].cls;
+    if (cls == CLASS_CSR || cls == CLASS_SYSTEM || cls == CLASS_FENCE || cls == CLASS_AMO)
+      return false;
+  }
+  return true;
+}
+
+/* Whether blk is lowered with a loop copy (lower.loop_ok): a timed run
+ * with the I-cache looked up inline (with a profile or address regions
+ * when rows_loop_ok; the PMU loop's listing alone, not), a branch back to
+ * the block's start, and the block's lines in sets of their own, none of
+ * them in the on-chip SRAM (fetched there without the I-cache, so never
+ * in it: each lookup misses, and the miss takes the fetch op's counts
+ * back) */
 static bool loop_copy_ok(const lower *l) {
   const core_block *blk = l->blk;
   const cache *c = &l->cpu->tm->icache;
-  if (!l->inline_fetch || l->prof || l->regions || l->track || l->cpu->tm->pico)
+  if (!l->inline_fetch || (l->track && !l->regions) || l->cpu->tm->pico)
+    return false;
+  if ((l->prof || l->regions) && !rows_loop_ok(l))
     return false;
   bool back = false;
   for (uint32_t i = 0; i < blk->n_ops; i++)
@@ -1896,7 +1963,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   lower *l = malloc(sizeof *l);
   if (!l)
     return NULL;
-  if (cpu->tm && !cpu->tm->prof && !cpu->tm->regions && !ensure_fills(cpu)) {
+  if (cpu->tm && !cpu->tm->prof && !ensure_fills(cpu)) {
     free(l);
     return NULL;
   }
@@ -2017,6 +2084,15 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   if (l->ctx_slow) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow);
+    /* the context before (rsi the one on top, rcx the block's cc): the
+     * two records swap as core_ctx_count_find swaps them, with no call */
+    x86_load64(b, RDX, BT(cc2));
+    x86_op_mem(b, true, 0x3b, RSI, x86_m(RDX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rdx + row] */
+    uint8_t *other = x86_jcc_fwd(b, CC_NE);
+    x86_store64(b, BT(cc2), RCX);
+    x86_store64(b, BT(cc), RDX);
+    x86_jmp(b, l->ctx_back);
+    x86_patch_here(b, other);
     emit_timed_call(l, (const void *)core_jp_ctx, 0);
     emit_entry_regs(l);
     x86_jmp(b, l->ctx_back);

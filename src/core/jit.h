@@ -53,9 +53,11 @@ typedef struct core_jit {
                              * running-on one's (jit_clean or jit_same: miss_line the line fetched last) */
   uint32_t miss_line;
   /* the cache fill routines (jit.c, ensure_fills) for the timing model
-   * fill_tm, in the code since the last flush; NULL where it has none */
+   * fill_tm, in the code since the last flush; NULL where it has none;
+   * fill_regions: they charge an address region's row too */
   uint8_t *fill[3];         /* JIT_FILL_* */
   const void *fill_tm;
+  bool fill_regions;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;

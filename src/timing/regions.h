@@ -97,11 +97,12 @@ void timing_region_markers(timing *t, uint32_t bits, uint64_t now);
 uint64_t timing_region_marker(const timing *t, uint32_t region, unsigned k, uint64_t now);
 
 /* timing_fetch_miss_lean and timing_dcache_miss_lean that charge the
- * current region's row too (fetch_regions.c): the lean routines refuse any
- * row, and the general ones cost a run with range counters a quarter of its
- * time where a cache thrashes. Same state and counts as timing_fetch_miss
- * and timing_dcache_miss. */
-uint32_t timing_fetch_miss_region(timing *t, uint32_t line_addr, uint64_t now);
-uint32_t timing_dcache_miss_region(timing *t, uint32_t addr, uint64_t now, bool is_write);
+ * rows set too, a profile's and the current region's (fetch_regions.c):
+ * the lean routines refuse any row, and the general ones cost a run with
+ * range counters or a profile a quarter of its time where a cache
+ * thrashes. Same state and counts as timing_fetch_miss and
+ * timing_dcache_miss. */
+uint32_t timing_fetch_miss_rows(timing *t, uint32_t line_addr, uint64_t now);
+uint32_t timing_dcache_miss_rows(timing *t, uint32_t addr, uint64_t now, bool is_write);
 
 #endif

@@ -96,9 +96,9 @@ typedef struct block_timing {
    * function's code). */
   uint8_t leaves;
   /* With a profile: the counts of the block's executions in the last
-   * calling context it ran in, and in the one before (src/core/ctx_count.h;
+   * calling context it ran in, and in the two before (src/core/ctx_count.h;
    * read at every entry, so kept up here). */
-  struct ctx_count *cc, *cc2;
+  struct ctx_count *cc, *cc2, *cc3;
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
