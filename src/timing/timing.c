@@ -55,7 +55,7 @@ timing *timing_new(const core_model *m) {
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
-                 m->fence_i_late_flush;
+                 m->fence_i_late_flush || m->redirect_split_target;
   /* the I-cache's fills with one memory port, no refetch rule, whole bus
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
   t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
@@ -492,6 +492,11 @@ uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
   return t->model.redirect_rvc_pair;
 }
 
+uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times) {
+  charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, times * t->model.redirect_split_target);
+  return times * t->model.redirect_split_target;
+}
+
 uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig) {
   t->drain_back = 0;
   if (start != t->redirect_end)
@@ -866,13 +871,14 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0) +
-           m->redirect_rvc_pair + (m->csr_drain ? 1 : 0) + /* timing_redirect_drain: 1 */
+           m->redirect_rvc_pair + 2 * m->redirect_split_target + (m->csr_drain ? 1 : 0) + /* timing_redirect_drain: 1 */
            (m->fence_i_late_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0); /* timing_wrong_path_fence_i */
   case CLASS_JUMP:
     if (kind == K_JAL)
-      return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
+      return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target;
     if (kind == K_JALR) /* timing_redirect_drain: 1 */
-      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + (m->csr_drain ? 1 : 0) +
+      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target +
+             (m->csr_drain ? 1 : 0) +
              (m->fence_i_late_flush && m->fence_i_jalr_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0);
     return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */

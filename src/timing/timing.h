@@ -587,6 +587,9 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
+/* [pipeline] redirect_split_target: the same for a redirect to a 32-bit
+ * instruction at 2 mod 4, `times` times (2: its halves on two lines) */
+uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times);
 /* Takes back `cycles` of signal `sig` (SIG_CYCLE: of none but the cycle
  * count) the current instruction's static cost charged ([pipeline]
  * csr_drain: a redirect's bubbles the next instruction's wait passes
