@@ -457,8 +457,24 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
 }
 
 uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask;
-  if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = (pc + 4) & mask;
+  if (!t->icache_on)
+    return 0;
+  /* [pipeline] taken_path_fill: the word after the branch on the next line,
+   * which misses, had its refill asked for before the prediction; the
+   * target waits for it, and the misprediction finds the fall-through's
+   * line being filled: its bubbles and the branch's decode cycle pass
+   * during that refill, and the target's line is never asked for
+   * (fence_jalr.S's last bne, at a line's end, its target's line flushed:
+   * the lw after it, which misses the D-cache too, retires 8 (W + 2) + 3 +
+   * 8 (W + 2) + 5 cycles after it, as the branch's penalty had passed in
+   * the refill; one refill on the I-bus) */
+  if (t->model.taken_path_fill && next != (pc & mask) && !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
+    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty, false);
+    t->fetch_line = TIMING_NO_LINE;
+    return stall;
+  }
+  if (line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
   pulse(t, SIG_ICACHE_ACCESS);
   cache_access(&t->icache, line, false);
@@ -943,7 +959,17 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
    * behind a beq taken to pc + 4 retires 128 + 8 (W + 2) + 10 cycles after
    * the beq, then flushes again: 128 + 3 cycles and the refill more a pass,
    * on VexRiscv.v and VexRiscv_IMAC.v alike) */
-  uint32_t flush = t->model.fence_i_penalty + (jalr ? WRONG_PATH_FENCE_I_EXTRA_JALR : WRONG_PATH_FENCE_I_EXTRA);
+  uint32_t extra = jalr ? WRONG_PATH_FENCE_I_EXTRA_JALR : WRONG_PATH_FENCE_I_EXTRA;
+  uint32_t flush = t->model.fence_i_penalty + extra;
+  /* refill-first (VexRiscv_IMAC.v): the wrong path's refill, asked for
+   * before the flush, ends before it begins: none of it overlaps the flush
+   * (fence_jalr.S's first pass, the line after fence.i not cached yet: the
+   * leaf's addi, whose line misses, retires 170 + 16W cycles after the
+   * jalr at W = 0, 1, 3: 3 + (8 (W + 2) + 1) + 128 + 2 + (8 (W + 2) + 4),
+   * the wrong path's refill in full; a ret then fence.i, its wrong path's
+   * line cached, 153 + 8W, as on VexRiscv.v) */
+  if (jalr && t->model.fence_i_late_flush == FENCE_I_REFILL_FIRST)
+    passed = 0;
   charge(t, SIG_STALL_SYSTEM, flush > passed ? flush - passed : 0);
   cache_reset(&t->icache);
   t->fetch_line = TIMING_NO_LINE;
