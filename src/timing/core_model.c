@@ -263,6 +263,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fence_i_redo_reach", fence_i_redo_reach, 0, 4),
   BOOL("pipeline", "fence_i_jalr_flush", fence_i_jalr_flush),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
+  UINT("pipeline", "redirect_split_target", redirect_split_target, 0, 255),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),

@@ -123,6 +123,8 @@ typedef struct core_model {
                                      after a mispredicted branch (timing_wrong_path_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
+  uint32_t redirect_split_target; /* cycles a redirect costs more when its target is a 32-bit instruction at
+                                     2 mod 4 (two words to decompress; 0: none) */
   uint32_t held_refetch;          /* a fetch miss during a hold of the instruction ahead (a divide) costs at
                                      least this, less the missing instruction's own late-result wait
                                      (fetch_ahead's hold_floor) */

@@ -55,7 +55,7 @@ timing *timing_new(const core_model *m) {
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
-                 m->fence_i_late_flush;
+                 m->fence_i_late_flush || m->redirect_split_target;
   /* the I-cache's fills with one memory port, no refetch rule, whole bus
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
   t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
@@ -457,8 +457,24 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
 }
 
 uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask;
-  if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = (pc + 4) & mask;
+  if (!t->icache_on)
+    return 0;
+  /* [pipeline] taken_path_fill: the word after the branch on the next line,
+   * which misses, had its refill asked for before the prediction; the
+   * target waits for it, and the misprediction finds the fall-through's
+   * line being filled: its bubbles and the branch's decode cycle pass
+   * during that refill, and the target's line is never asked for
+   * (fence_jalr.S's last bne, at a line's end, its target's line flushed:
+   * the lw after it, which misses the D-cache too, retires 8 (W + 2) + 3 +
+   * 8 (W + 2) + 5 cycles after it, as the branch's penalty had passed in
+   * the refill; one refill on the I-bus) */
+  if (t->model.taken_path_fill && next != (pc & mask) && !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
+    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty, false);
+    t->fetch_line = TIMING_NO_LINE;
+    return stall;
+  }
+  if (line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
   pulse(t, SIG_ICACHE_ACCESS);
   cache_access(&t->icache, line, false);
@@ -490,6 +506,11 @@ void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles) {
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
   charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, t->model.redirect_rvc_pair);
   return t->model.redirect_rvc_pair;
+}
+
+uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times) {
+  charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, times * t->model.redirect_split_target);
+  return times * t->model.redirect_split_target;
 }
 
 uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig) {
@@ -870,13 +891,14 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0) +
-           m->redirect_rvc_pair + (m->csr_drain ? 1 : 0) + /* timing_redirect_drain: 1 */
+           m->redirect_rvc_pair + 2 * m->redirect_split_target + (m->csr_drain ? 1 : 0) + /* timing_redirect_drain: 1 */
            (m->fence_i_late_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0); /* timing_wrong_path_fence_i */
   case CLASS_JUMP:
     if (kind == K_JAL)
-      return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair;
+      return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target;
     if (kind == K_JALR) /* timing_redirect_drain: 1 */
-      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + (m->csr_drain ? 1 : 0) +
+      return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target +
+             (m->csr_drain ? 1 : 0) +
              (m->fence_i_late_flush && m->fence_i_jalr_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0);
     return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
@@ -941,7 +963,17 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
    * behind a beq taken to pc + 4 retires 128 + 8 (W + 2) + 10 cycles after
    * the beq, then flushes again: 128 + 3 cycles and the refill more a pass,
    * on VexRiscv.v and VexRiscv_IMAC.v alike) */
-  uint32_t flush = t->model.fence_i_penalty + (jalr ? WRONG_PATH_FENCE_I_EXTRA_JALR : WRONG_PATH_FENCE_I_EXTRA);
+  uint32_t extra = jalr ? WRONG_PATH_FENCE_I_EXTRA_JALR : WRONG_PATH_FENCE_I_EXTRA;
+  uint32_t flush = t->model.fence_i_penalty + extra;
+  /* refill-first (VexRiscv_IMAC.v): the wrong path's refill, asked for
+   * before the flush, ends before it begins: none of it overlaps the flush
+   * (fence_jalr.S's first pass, the line after fence.i not cached yet: the
+   * leaf's addi, whose line misses, retires 170 + 16W cycles after the
+   * jalr at W = 0, 1, 3: 3 + (8 (W + 2) + 1) + 128 + 2 + (8 (W + 2) + 4),
+   * the wrong path's refill in full; a ret then fence.i, its wrong path's
+   * line cached, 153 + 8W, as on VexRiscv.v) */
+  if (jalr && t->model.fence_i_late_flush == FENCE_I_REFILL_FIRST)
+    passed = 0;
   charge(t, SIG_STALL_SYSTEM, flush > passed ? flush - passed : 0);
   cache_reset(&t->icache);
   t->fetch_line = TIMING_NO_LINE;

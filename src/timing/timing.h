@@ -279,6 +279,10 @@ typedef struct timing {
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
   bool ahead_div, ahead_div2, carry_div, carry_div2; /* the last instruction, the one before it: divides
                                                       (exec_loop.inc's fetch_ahead, its div2) */
+  /* the last instruction's wait for a late result (its load_use and entry
+   * wait): of the block entered last, of the one before it when the current
+   * one follows it in sequence (fetch_ahead's w1 across a block edge) */
+  uint32_t ahead_w1, carry_w1;
   bool ahead_csr;           /* the block entered last is a CSR instruction alone (exec_loop.inc's csr_drained) */
   /* ... and the bubbles of the decode redirect (a jal, a branch predicted
    * taken) that ended the block run last, if it did: its target's block
@@ -587,6 +591,9 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
+/* [pipeline] redirect_split_target: the same for a redirect to a 32-bit
+ * instruction at 2 mod 4, `times` times (2: its halves on two lines) */
+uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times);
 /* Takes back `cycles` of signal `sig` (SIG_CYCLE: of none but the cycle
  * count) the current instruction's static cost charged ([pipeline]
  * csr_drain: a redirect's bubbles the next instruction's wait passes
