@@ -35,6 +35,7 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 #include "jit_pico.h"
+#include "jit_vex.h"
 #include "jit_x86.h"
 
 typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
@@ -163,12 +164,19 @@ bool core_jit_write_stubs(core_jit *j) {
   j->dispatch = (uint8_t *)x86_here(&b);
   x86_mov_imm32(&b, RAX, JIT_DISPATCH);
   x86_jmp(&b, epilogue);
-  /* a direct jump not patched yet: rax is the address of its rel32 */
-  j->miss = (uint8_t *)x86_here(&b);
-  x86_mov_imm64(&b, RCX, (uint64_t)(uintptr_t)&j->miss_jump);
-  x86_store64(&b, x86_m(RCX, 0), RAX);
-  x86_mov_imm32(&b, RAX, JIT_MISS);
-  x86_jmp(&b, epilogue);
+  /* a direct jump not patched yet: rax is the address of its rel32; the
+   * clean stub's is patched to the target's clean entry */
+  uint8_t **stubs[3] = {&j->miss, &j->miss_clean_stub, &j->miss_fall_stub};
+  for (uint8_t clean = 0; clean < 3; clean++) {
+    *stubs[clean] = (uint8_t *)x86_here(&b);
+    x86_mov_imm64(&b, RDX, (uint64_t)(uintptr_t)&j->miss_jump);
+    x86_store64(&b, x86_m(RDX, 0), RAX);
+    x86_store_imm8(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_clean) - offsetof(core_jit, miss_jump))), clean);
+    if (clean == 2) /* the line in ecx */
+      x86_store32(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_line) - offsetof(core_jit, miss_jump))), RCX);
+    x86_mov_imm32(&b, RAX, JIT_MISS);
+    x86_jmp(&b, epilogue);
+  }
   j->epilogue = (uint8_t *)epilogue;
   return !b.overflow;
 }
@@ -191,6 +199,7 @@ enum {
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
   uint8_t *resume;   /* where the fast path goes on */
+  uint8_t *back;     /* a fetch's MRU check (emit_probe_mru): where a hit goes on */
   uint32_t op;
   int kind;
 } cold_call;
@@ -203,6 +212,9 @@ typedef struct lower {
   struct {
     uint8_t *rel;    /* the rel32 of a direct way out */
     uint32_t target; /* its guest address */
+    uint8_t clean;   /* to the target's clean entry (1: clean_ok), or its clean or
+                      * same entry by the line fetched last (2: `line`) */
+    uint32_t line;
   } chain[4];        /* two ways out, in each of the block's two copies (loop_ok) */
   uint32_t nchain;
   slow_path slow[2 * CORE_BLOCK_MAX_OPS];
@@ -226,6 +238,16 @@ typedef struct lower {
   /* the jumps to the block's nofit exit (the loop entry's and the loop
    * copy's own way round, emit_loop_round) and to its slow entry */
   uint8_t *loop_nofit[4], *loop_slow;
+  /* A plain timed block (clean_ok) has a second entry, `clean`, that a
+   * block leaving no late result jumps to after a taken branch or jump
+   * (clean_exits): tm->hz then holds no late result and tm->fetch_line
+   * no line, so the clean entry tests neither; the block's own entry
+   * tests both first and goes on to it, or out of line with rbp and FITS
+   * made there (pre_slow: late results, to C; pre_same: the line fetched
+   * already, charged without a lookup; their nofit jumps in pre_nofit) */
+  bool clean_exits;
+  uintptr_t clean, same; /* same: pre_same's code, the entry of a block running on from that line */
+  uint8_t *pre_slow, *pre_same, *pre_nofit[4];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
   uint32_t next_copy; /* the copy register to take next (round robin) */
@@ -426,7 +448,32 @@ static void emit_chain(lower *l, uint32_t target) {
     return;
   }
   l->chain[l->nchain].rel = x86_jmp_fwd(&l->b);
+  l->chain[l->nchain].clean = 0;
   l->chain[l->nchain++].target = target;
+}
+
+/* the same after a taken branch or a jump (tm->fetch_line is
+ * TIMING_NO_LINE): to the target's clean entry when this block leaves no
+ * late result (clean_ok) */
+static void emit_chain_taken(lower *l, uint32_t target) {
+  uint32_t n = l->nchain;
+  emit_chain(l, target);
+  if (l->clean_exits && l->nchain > n)
+    l->chain[n].clean = 1;
+}
+
+static uint32_t line_before(const core_block *blk, uint32_t i);
+
+/* the same running on into the next block (not a taken branch): with
+ * tm->fetch_line the line of the block's last fetch, to the target's
+ * same entry when its first line is that one, else to its clean entry */
+static void emit_chain_fall(lower *l, uint32_t target) {
+  uint32_t n = l->nchain;
+  emit_chain(l, target);
+  if (l->clean_exits && l->nchain > n) {
+    l->chain[n].clean = 2;
+    l->chain[n].line = line_before(l->blk, l->blk->n_ops);
+  }
 }
 
 /* the stubs of the direct ways out not patched yet: cpu->pc, and the
@@ -436,7 +483,10 @@ static void emit_chain_stubs(lower *l) {
     x86_patch_here(&l->b, l->chain[k].rel);
     x86_store_imm32(&l->b, CPU(pc), l->chain[k].target);
     x86_lea_rip(&l->b, RAX, run_addr(l, l->chain[k].rel));
-    x86_jmp(&l->b, (uintptr_t)l->j->miss);
+    if (l->chain[k].clean == 2)
+      x86_mov_imm32(&l->b, RCX, l->chain[k].line);
+    uint8_t *stubs[3] = {l->j->miss, l->j->miss_clean_stub, l->j->miss_fall_stub};
+    x86_jmp(&l->b, (uintptr_t)stubs[l->chain[k].clean]);
   }
 }
 
@@ -486,6 +536,48 @@ static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
   return miss;
 }
 
+/* The I-cache lookup of a fetch, for a tag known now: a hit in the way
+ * used last changes nothing (lru_way already names the other way), so it
+ * is checked alone inline: the tag of way lru_way[set] ^ 1 compared, and
+ * a branch taken (returned) when it differs, to the whole lookup out of
+ * line (cold_call.back). In a loop whose lines fall in sets of their own
+ * every lookup is such a hit, and the check (two loads, no store) is half
+ * the lookup's instructions; out of line, the other way's tag is compared
+ * (emit_probe_lru), so a miss costs about what the whole lookup did. NULL when the arrays are too far apart (the
+ * whole lookup is then inline and *miss its jump). Clobbers rax, rcx
+ * (and rdx with the whole lookup). */
+static uint8_t *emit_probe_mru(lower *l, cache *c, uint32_t tag, uint8_t **miss) {
+  x86_buf *b = &l->b;
+  uint32_t set = tag & c->set_mask;
+  intptr_t d = (intptr_t)&c->lru_way[set] - (intptr_t)&c->tags[2 * set];
+  if (d < INT32_MIN || d > INT32_MAX) {
+    *miss = emit_probe_const(l, c, tag);
+    return NULL;
+  }
+  *miss = NULL;
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
+  x86_load32(b, RCX, x86_m(RAX, (int32_t)d)); /* ecx = lru_way[set] */
+  x86_op_reg(b, true, 0xf7, 3, RCX);          /* neg rcx */
+  x86_alu_mi32(b, ALU_CMP, x86_mis(RAX, RCX, 2, 4), (int32_t)tag); /* tags[2 * set + 1 - lru] */
+  return x86_jcc_fwd(b, CC_NE);
+}
+
+/* emit_probe_mru's way on from its jump (rax the set's tags, rcx minus
+ * lru_way[set]): the other way's tag compared, and on a hit that way
+ * marked used (as cache_probe marks it); returns the jump taken on a
+ * miss, which changed nothing */
+static uint8_t *emit_probe_lru(lower *l, cache *c, uint32_t tag) {
+  x86_buf *b = &l->b;
+  uint32_t set = tag & c->set_mask;
+  int32_t d = (int32_t)((intptr_t)&c->lru_way[set] - (intptr_t)&c->tags[2 * set]);
+  x86_op_reg(b, true, 0xf7, 3, RCX); /* neg rcx: lru_way[set] */
+  x86_alu_mi32(b, ALU_CMP, x86_mis(RAX, RCX, 2, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_alu_ri(b, false, ALU_XOR, RCX, 1);
+  x86_store32(b, x86_m(RAX, d), RCX);
+  return miss;
+}
+
 /* The operand for p[index << scale] with rsi holding *rsi: [rsi + index
  * << scale + (p - *rsi)] when that fits a displacement (the cache's
  * arrays are close together), else rsi = p first */
@@ -528,6 +620,14 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
 static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
   cold_call *c = &l->cold[l->ncold++];
   *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
+}
+
+/* A fetch's lookup (emit_probe_mru) and its miss's call: the MRU check's
+ * jump `mru` (coming back to `back` on a hit), or the inline lookup's
+ * `miss`, whichever was made */
+static void add_cold_fetch(lower *l, uint8_t *mru, uint8_t *back, uint8_t *miss, int kind, uint32_t i) {
+  add_cold(l, mru ? mru : miss, kind, i);
+  l->cold[l->ncold - 1].back = mru ? back : NULL;
 }
 
 /* The miss helpers of a run: the plain one's (jit_timed.c; their last
@@ -923,9 +1023,11 @@ static void emit_ifetch(lower *l, uint32_t i) {
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     same = x86_jcc_fwd(b, CC_E);
   }
-  uint8_t *miss = emit_probe_const(l, c, line >> c->line_shift);
+  uint8_t *miss;
+  uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &miss);
+  uint8_t *back = b->p;
   x86_store_imm32(b, TM(fetch_line), line);
-  add_cold(l, miss, COLD_IFETCH, i);
+  add_cold_fetch(l, mru, back, miss, COLD_IFETCH, i);
   if (same)
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
@@ -950,6 +1052,8 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
   }
   if (taken)
     x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+  if (taken && l->cpu->tm->vexmin) /* vexmin_taken (jit_vex.c) */
+    jit_vexmin_emit_taken(b);
 }
 
 /* rax = instret + n_insns: what the entry's checks leave for the rest
@@ -1177,18 +1281,23 @@ static void emit_timed_charges(lower *l, bool hz) {
   }
 }
 
+/* ENTER's test of late results of the block before: the jump taken when
+ * there are */
+static uint8_t *emit_late_test(lower *l) {
+  x86_buf *b = &l->b;
+  /* test dword [hz], left[0] | left[1] (the size ENTER's store writes) */
+  uint32_t left_mask = 0;
+  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof l->blk->timing->tail_hz.left);
+  x86_op_mem(b, false, 0xf7, 0, TM(hz));
+  x86_u32(b, left_mask);
+  return x86_jcc_fwd(b, CC_NE);
+}
+
 /* ENTER's static part after FITS (rax as it left it): late results of
  * the block before go to C (the jump returned), else the counts, the
  * hazards the block leaves, its static cycles and its execution */
 static uint8_t *emit_timed_enter(lower *l) {
-  x86_buf *b = &l->b;
-  block_timing *bt = l->blk->timing;
-  /* test dword [hz], left[0] | left[1] (the size the store below writes) */
-  uint32_t left_mask = 0;
-  memset((uint8_t *)&left_mask + offsetof(timing_hazards, left), 0xff, sizeof bt->tail_hz.left);
-  x86_op_mem(b, false, 0xf7, 0, TM(hz));
-  x86_u32(b, left_mask);
-  uint8_t *slow = x86_jcc_fwd(b, CC_NE);
+  uint8_t *slow = emit_late_test(l);
   emit_timed_charges(l, true);
   return slow;
 }
@@ -1218,17 +1327,22 @@ static void emit_loop_entry(lower *l) {
   l->loop_body = x86_here(b);
 }
 
+/* whether the block leaves a late result to the next (tail_hz) */
+static bool leaves_late(const core_block *blk) {
+  const timing_hazards *t = &blk->timing->tail_hz;
+  bool late = false;
+  for (size_t k = 0; k < sizeof t->left / sizeof t->left[0]; k++)
+    late |= t->left[k] != 0;
+  return late;
+}
+
 /* The loop copy's taken branch back to itself. The loop copy is run only
  * from its entry, which left tm->hz the block's tail_hz, and nothing in a
  * plain timed block changes it but a way out: when that has no late
  * result, the test of late results would pass and the store write what
  * is there, so the way round leaves both out; else it goes to the entry */
 static void emit_loop_round(lower *l) {
-  const timing_hazards *t = &l->blk->timing->tail_hz;
-  bool late = false;
-  for (size_t k = 0; k < sizeof t->left / sizeof t->left[0]; k++)
-    late |= t->left[k] != 0;
-  if (late) {
+  if (leaves_late(l->blk)) {
     x86_jmp(&l->b, l->loop_entry);
     return;
   }
@@ -1264,6 +1378,65 @@ static bool loop_copy_ok(const lower *l) {
         return false;
   }
   return true;
+}
+
+/* Whether the block gets a clean entry and its exits after a taken
+ * branch or jump go to their targets' (lower.clean): a plain timed run
+ * with the I-cache looked up inline, as for the loop copy, where nothing
+ * inside a block changes tm->hz but a way out (emit_loop_round) */
+static bool clean_ok(const lower *l) {
+  return l->inline_fetch && !l->prof && !l->regions && !l->track && !l->cpu->tm->pico &&
+         (uint32_t)l->blk->ops[0].imm != TIMING_NO_LINE;
+}
+
+/* The entry of a clean_ok block: the block's own (the tests of late
+ * results and of the line fetched last, out of line when either holds),
+ * then the clean entry (FITS, ENTER's charges, the first line's lookup) */
+static uint8_t *emit_clean_entry(lower *l, uint8_t **nofit2) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  cache *c = &l->cpu->tm->icache;
+  uint32_t line = (uint32_t)blk->ops[0].imm;
+  l->pre_slow = emit_late_test(l);
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  l->pre_same = x86_jcc_fwd(b, CC_E);
+  l->clean = run_addr(l, b->p);
+  x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
+  uint8_t *fit[2];
+  emit_timed_fits(l, fit);
+  *nofit2 = fit[1];
+  emit_timed_charges(l, true);
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  uint8_t *m;
+  uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &m);
+  uint8_t *back = b->p;
+  x86_store_imm32(b, TM(fetch_line), line);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  add_cold_fetch(l, mru, back, m, COLD_ENTRY, 0);
+  l->eax_reg = -1;
+  return fit[0];
+}
+
+/* The clean entry's ways round it from the block's own (emit_clean_entry),
+ * out of line: with late results, FITS and on to the entry in C (`slow`,
+ * which the loop copy's entry jumps to too); on the line fetched last,
+ * FITS and ENTER's charges, and on to the body */
+static void emit_pre_paths(lower *l, uintptr_t body) {
+  x86_buf *b = &l->b;
+  if (l->pre_same) {
+    x86_patch_here(b, l->pre_same);
+    l->same = run_addr(l, b->p);
+    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+    emit_timed_fits(l, l->pre_nofit + 2);
+    emit_timed_charges(l, true);
+    x86_store_imm64s(b, TM(insn_start_op), 0);
+    x86_jmp(b, body);
+  }
+  if (l->pre_slow) {
+    x86_patch_here(b, l->pre_slow);
+    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+    emit_timed_fits(l, l->pre_nofit);
+  }
 }
 
 static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint8_t **miss) {
@@ -1302,7 +1475,9 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     uint8_t *same = x86_jcc_fwd(b, CC_E);
     if (l->inline_fetch) {
-      uint8_t *m = emit_probe_const(l, &tm->icache, line >> tm->icache.line_shift);
+      uint8_t *m;
+      uint8_t *mru = emit_probe_mru(l, &tm->icache, line >> tm->icache.line_shift, &m);
+      uint8_t *back = b->p;
       x86_store_imm32(b, TM(fetch_line), line);
       if (l->prof) {
         x86_load64(b, RSI, BT(cc));
@@ -1311,7 +1486,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
       }
       x86_patch_here(b, same);
-      add_cold(l, m, COLD_ENTRY, 0);
+      add_cold_fetch(l, mru, back, m, COLD_ENTRY, 0);
       l->eax_reg = -1;
       return nofit;
     } else {
@@ -1423,8 +1598,15 @@ static void emit_slow_paths(lower *l) {
     x86_jmp(&l->b, run_addr(l, s->resume));
   }
   for (uint32_t k = 0; k < l->ncold; k++) {
-    x86_patch_here(&l->b, l->cold[k].from);
-    emit_cold(l, &l->cold[k]);
+    cold_call *c = &l->cold[k];
+    x86_patch_here(&l->b, c->from);
+    if (c->back) { /* not a hit in the way used last: the other way */
+      cache *ic = &l->cpu->tm->icache;
+      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c->op].imm >> ic->line_shift);
+      x86_jmp(&l->b, run_addr(l, c->back));
+      x86_patch_here(&l->b, miss);
+    }
+    emit_cold(l, c);
   }
 }
 
@@ -1530,7 +1712,7 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
     emit_prof_leave(l, 0, l->blk->pcs[op - l->blk->ops], l->blk->end_pc);
     emit_law(l);
   }
-  emit_chain(l, l->blk->end_pc);
+  emit_chain_fall(l, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
   if (l->timed) { /* T_BRANCH(1) */
     emit_branch_timing(l, 1);
@@ -1544,7 +1726,7 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
       l->loop_from[l->nloop_from++] = x86_jmp_fwd(&l->b);
     return;
   }
-  emit_chain(l, (uint32_t)op->imm);
+  emit_chain_taken(l, (uint32_t)op->imm);
 }
 
 /* jalr: the target in eax, looked up in the indirect-jump table */
@@ -1566,6 +1748,8 @@ static bool lower_op(lower *l, uint32_t i) {
   l->cur = i;
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
+  if (l->timed && l->cpu->tm->vexmin && jit_vexmin_step_at(blk, i)) /* VEXMIN_AT (jit_vex.c) */
+    emit_timed_call(l, jit_vexmin_step_at(blk, i), i);
   if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
     emit_timed_call(l, (const void *)l->fn->muldiv, i);
   else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind))
@@ -1632,7 +1816,7 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_mov_imm32(b, RAX, (uint32_t)op->imm);
       emit_prof_jump(l, i);
     }
-    emit_chain(l, (uint32_t)op->imm);
+    emit_chain_taken(l, (uint32_t)op->imm);
     return false;
   case K_JALR:
     emit_law(l);
@@ -1656,7 +1840,7 @@ static bool lower_op(lower *l, uint32_t i) {
     if (i > 0)
       emit_prof_leave(l, 0, blk->pcs[i - 1], blk->end_pc); /* T_FALLTHRU */
     emit_law(l);
-    emit_chain(l, blk->end_pc);
+    emit_chain_fall(l, blk->end_pc);
     return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
     x86_store_imm8(b, CPU(flush_pending), 1);
@@ -1718,6 +1902,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   }
   l->b = (x86_buf){.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
                    .at = (uintptr_t)j->code_next};
+  x86_u64(&l->b, 0); /* the header (jit_entry), written last */
   l->cpu = cpu;
   l->j = j;
   l->blk = blk;
@@ -1731,6 +1916,10 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
+  l->clean_exits = false;
+  l->clean = l->same = 0;
+  l->pre_slow = l->pre_same = NULL;
+  memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
@@ -1761,6 +1950,12 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     x86_test_rr(b, RAX, RAX);
     nofit = x86_jcc_fwd(b, CC_E);
     first = cpu->tm->fetch_ops ? 1 : 0;
+  } else if (l->timed && clean_ok(l)) {
+    nofit = emit_clean_entry(l, &nofit2);
+    body = run_addr(l, b->p);
+    first = 1;
+    l->loop_ok = loop_copy_ok(l);
+    l->clean_exits = !leaves_late(blk);
   } else if (l->timed) {
     nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
     body = run_addr(l, b->p);
@@ -1787,7 +1982,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     emit_slow_paths(l);
     emit_chain_stubs(l);
   }
-  if (entry_slow) { /* late results on their way: the whole entry in C */
+  emit_pre_paths(l, body); /* its pre_slow falls into the call below */
+  if (entry_slow || l->pre_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
     x86_patch_here(b, l->loop_slow);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
@@ -1834,9 +2030,14 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   x86_patch_here(b, nofit2);
   for (size_t k = 0; k < sizeof l->loop_nofit / sizeof l->loop_nofit[0]; k++)
     x86_patch_here(b, l->loop_nofit[k]);
+  for (size_t k = 0; k < sizeof l->pre_nofit / sizeof l->pre_nofit[0]; k++)
+    x86_patch_here(b, l->pre_nofit[k]);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
-  const void *code = j->code_next;
+  /* the header: the clean and same entries (jit_entry) */
+  uint32_t entries[2] = {l->clean ? (uint32_t)(l->clean - l->b.at) : 0, l->same ? (uint32_t)(l->same - l->b.at) : 0};
+  memcpy(b->start, entries, sizeof entries);
+  const void *code = j->code_next + JIT_HEADER;
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
   free(l);
   if (!ok)
@@ -1850,10 +2051,26 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
 #define JIT_RESUMES 200
 #define JIT_COLD 64
 
+/* the block's clean (k = 0) or same (1) entry, or NULL: the offsets
+ * from the code's start in the header in front of its entry */
+static const void *jit_entry(const core_block *b, int k) {
+  uint32_t off[2];
+  const uint8_t *start = (const uint8_t *)b->jit - JIT_HEADER;
+  memcpy(off, start, sizeof off);
+  return off[k] ? start + off[k] : NULL;
+}
+
+/* where a direct jump to b goes, by the stub it left through (miss_clean) */
+static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
+  const void *to = clean ? jit_entry(b, clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm) : NULL;
+  return to ? to : code;
+}
+
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
   uint8_t *fill = NULL;     /* a direct jump not patched yet */
+  uint8_t fill_clean = 0;   /* ... to the target's clean or same entry (patch_target) */
   bool lookup = false;      /* an indirect jump that missed */
   /* Where a timed run resumes after a horizon (the statistics module's
    * intervals, a sample, a timer) is often inside a block, and the blocks built
@@ -1907,7 +2124,7 @@ bool core_exec_jit(core_cpu *cpu) {
       return core_exec_fast(cpu, b);
     }
     if (fill)
-      core_jit_patch(j, fill, code);
+      core_jit_patch(j, fill, patch_target(j, b, fill_clean, code));
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
     fill = NULL;
@@ -1916,7 +2133,10 @@ bool core_exec_jit(core_cpu *cpu) {
     case JIT_OUT: return false;
     case JIT_HORIZON: return j->resumes = true;
     case JIT_DISPATCH: lookup = true; break;
-    default: fill = j->miss_jump; break;
+    default:
+      fill = j->miss_jump;
+      fill_clean = j->miss_clean;
+      break;
     }
   }
 }

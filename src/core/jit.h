@@ -40,6 +40,7 @@ enum { JIT_FILL_LOAD, JIT_FILL_STORE, JIT_FILL_FETCH };
 #define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
 #define JIT_CALL_SITES 4096u       /* a profile's inline calls before a flush; calls past them are made in C */
 #define JIT_BLOCK_MAX_CODE (16u << 10) /* scratch for one block's code: above the largest (about 7 KiB) */
+#define JIT_HEADER 8u                  /* bytes in front of a block's code: its other entries (jit.c) */
 
 typedef struct core_jit {
   uint8_t *region;          /* mmap'd: stubs, code, then the table */
@@ -48,13 +49,16 @@ typedef struct core_jit {
   uint8_t *code_next;       /* where the next block's code goes */
   jit_target *targets;      /* JIT_TARGETS entries */
   uint8_t *miss_jump;       /* written by the miss stub: the rel32 of the jump to patch */
+  uint8_t miss_clean;       /* and 1 when it was the clean one's (core_block.jit_clean), 2 the
+                             * running-on one's (jit_clean or jit_same: miss_line the line fetched last) */
+  uint32_t miss_line;
   /* the cache fill routines (jit.c, ensure_fills) for the timing model
    * fill_tm, in the code since the last flush; NULL where it has none */
   uint8_t *fill[3];         /* JIT_FILL_* */
   const void *fill_tm;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
-  uint8_t *epilogue, *out, *horizon, *dispatch, *miss;
+  uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;
   uint8_t *scratch;         /* one block's code, before it is copied in */
   /* a profile's call sites in the code (jit.c, timing_call_site): made
    * with the first, JIT_CALL_SITES of them, emptied with the code */
@@ -63,6 +67,7 @@ typedef struct core_jit {
   /* counts for reports */
   uint64_t translated, translate_ns, flushes_full, code_bytes_max;
   bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
+  struct jit_vexmin_memo *vexmin_memo; /* vexriscv-min's replays (jit_vex.c), or NULL */
 } core_jit;
 
 /* Whether this build and host can run translated code (x86-64 Linux). */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "jit.h"
+#include "jit_vex.h"
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <sys/mman.h>
@@ -84,6 +85,7 @@ void core_jit_free(core_jit *j) {
     munmap(j->rw, j->code_size);
   free(j->scratch);
   free(j->sites);
+  core_jvexmin_free(j);
   free(j);
 }
 
@@ -94,6 +96,7 @@ void core_jit_flush(core_jit *j) {
   j->code_next = j->region + j->page; /* the stubs keep the first page */
   j->nsites = 0;
   j->fill_tm = NULL; /* its fill routines go with the code */
+  core_jvexmin_forget(j); /* its replays name blocks of this code */
   for (uint32_t i = 0; i < JIT_TARGETS; i++)
     j->targets[i] = (jit_target){.pc = 1};
 }

@@ -12,12 +12,14 @@
  * whose block listing jit.c emits): a profile and address regions have
  * helpers of their own (jit_rows.inc, compiled as jit_profiled.c and
  * jit_regions.c). None of the pipeline rules of the VexRiscv models
- * (fetch_ahead, wrong_path_fill, taken_path_fill, micro_arch vexriscv-min,
- * device_bus) is mirrored: runs that need one interpret. micro_arch
- * picorv32's dynamic parts are jit_pico.c's.
+ * (fetch_ahead, wrong_path_fill, taken_path_fill, device_bus) is
+ * mirrored: runs that need one interpret. micro_arch picorv32's dynamic
+ * parts are jit_pico.c's, micro_arch vexriscv-min's step jit_vex.c's (its
+ * device accesses and finisher store are counted here, as
+ * T_LOAD_UNCACHED, T_STORE_UNCACHED and T_EXIT_STORE do).
  */
 #define TIMED 1
-#define VEXMIN 0 /* never translated (core_jit_timed_why) */
+#define VEXMIN 0 /* vexriscv-min's step is jit_vex.c's */
 #define PROFILED 0
 #define REGIONS 0
 #define TIMING_NO_ROWS    /* never with a profile (jit.c's timed_fns) */
@@ -26,12 +28,15 @@
 #include "exec_loop.inc"
 
 #include "jit.h"
+#include "jit_vex.h"
 
 const char *core_jit_timed_why(const core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm)
     return NULL;
-  if ((tm->model.micro_arch != MICRO_GENERIC && !tm->pico) || tm->vexmin || tm->vex_rules || tm->model.fetch_ahead ||
+  if (tm->vexmin && !jit_vexmin_translated(cpu))
+    return "the vexriscv-min model's profiles, address regions and PMU listing are not translated";
+  if ((tm->model.micro_arch != MICRO_GENERIC && !tm->pico && !tm->vexmin) || tm->vex_rules || tm->model.fetch_ahead ||
       tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.predicted_target_fill ||
       tm->model.redirect_rvc_pair || tm->model.csr_drain ||
       tm->model.device_bus ||
@@ -142,6 +147,8 @@ void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
   uint64_t now = now_at(tm, blk, i);
   if (!tm->dcache_on) {
     timing_load_slow(tm, a, now);
+    if (tm->vexmin)
+      vexmin_settle(tm);
   } else if (!timing_load_hit(tm, a)) {
     timing_count(tm, SIG_DCACHE_READ_HIT, -1);
     timing_dcache_miss(tm, a, now, false);
@@ -158,6 +165,8 @@ void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
     timing_store_slow(tm, a, now);
     if (tm->model.dcache.store_load_replay)
       timing_note_store(tm, a, access_size(blk->ops[i].kind), now);
+    if (tm->vexmin)
+      vexmin_settle(tm);
   } else if (!timing_store_hit(tm, a)) {
     timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
     timing_dcache_miss(tm, a, now, true);
@@ -222,8 +231,12 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
   /* T_LOAD_UNCACHED (device_bus never translated) */
   if (tm->dcache_on)
     timing_count(tm, SIG_DCACHE_READ_HIT, -1);
+  if (tm->vexmin)
+    timing_vexmin_device(tm, false);
   if (tm->max_wait_states)
     timing_device_access(tm, a);
+  if (tm->vexmin)
+    vexmin_settle(tm);
   cpu->cur_blk = NULL;
   cpu->cur_op = NULL;
   return (int64_t)jit_load_extend(op->kind, v);
@@ -247,10 +260,16 @@ int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
   } else { /* T_STORE_UNCACHED */
     if (tm->dcache_wb)
       timing_count(tm, SIG_DCACHE_WRITE_HIT, -1);
+    if (tm->vexmin)
+      timing_vexmin_device(tm, true);
     if (tm->max_wait_states)
       timing_device_access(tm, a);
+    if (tm->vexmin)
+      vexmin_settle(tm);
   }
-  if (r == STORE_DONE_EXIT) { /* EXIT(NEXT_PC) */
+  if (r == STORE_DONE_EXIT) { /* T_EXIT_STORE, EXIT(NEXT_PC) */
+    if (tm->vexmin && cpu->stop == CORE_STOP_EXIT)
+      timing_vexmin_exit_store(tm);
     tm->hz = hazards_after(tm, cpu, blk, i);
     cancel_rest(tm, blk, i + 1);
     cpu->instret -= blk->n_insns - blk->insn_idx[i + 1];
@@ -274,7 +293,7 @@ int core_jt_interp_block(core_cpu *cpu, core_block *blk) {
   }
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + blk->n_insns;
-  bool more = core_exec_timed(cpu, blk);
+  bool more = cpu->tm->vexmin ? core_exec_timed_vexmin(cpu, blk) : core_exec_timed(cpu, blk);
   if (cpu->horizon != 0) /* 0: a stop was requested meanwhile (core_set_stop) */
     cpu->horizon = saved;
   return more ? JIT_DISPATCH : JIT_OUT;

@@ -120,4 +120,18 @@ static inline void vexmin_taken(timing *t) {
   t->vm.seq_pc = 1;
 }
 
+/* After the engine's charges for a load or store (the memory's port, a
+ * device's wait states: counted as stall signals), the cycle count goes
+ * back to the instruction's retire, which the model's step set and
+ * which already includes its data beat's wait. Left higher, it would be
+ * taken back only at the next step: a block ending there (a budget, a
+ * store that leaves) would hand the next one a count it goes below (the
+ * block-bound law), and a stop there would report cycles the run later
+ * goes back on. */
+static inline void vexmin_settle(timing *t) {
+  int64_t r = t->vm.w + 1;
+  timing_count(t, SIG_CYCLE, r - (int64_t)t->cycle);
+  t->cycle = (uint64_t)r;
+}
+
 #endif

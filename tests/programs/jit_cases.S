@@ -15,7 +15,8 @@
 #      block that runs in a loop: each handler call moves mtimecmp a few
 #      ticks on, so they fall at different instructions of it; their
 #      mepcs are kept in irq_rec. At least one must be inside the block
-#      (not its first instruction).
+#      (not its first instruction);
+#   6. a load's late result used at once by the block it runs on into.
 #
 # The handler clobbers t3..t6 only; s0 counts exceptions, s1 interrupts.
   .option norelax
@@ -135,6 +136,29 @@ tag_block:
   blt t2, a1, 4b
   li a7, 6
   beqz a6, fail
+
+  # 6. a late result across a block's end: a block cut after its 64th
+  #    instruction, a load, runs on into one that uses the loaded value
+  #    at once (tally5's load-use stall, charged at the next block's
+  #    entry), round a loop (chained jumps go past the tests of a block's
+  #    entry only from blocks that leave no late result)
+  la t0, scratch
+  li a2, 5
+  sw a2, 0(t0)
+  li a3, 0
+  li a4, 0
+  li a5, 4
+6:
+  .rept 63
+  addi a4, a4, 1
+  .endr
+  lw a2, 0(t0)
+  add a3, a3, a2
+  addi a5, a5, -1
+  bnez a5, 6b
+  li a7, 7
+  li t1, 20
+  bne a3, t1, fail
 
 #include "finish.inc"
 

@@ -1,0 +1,50 @@
+/*
+ * The translator's parts for micro_arch vexriscv-min (vexmin.h,
+ * jit_vex.c). Every instruction's time is dynamic there: its step
+ * (vexmin_step.h) reads the model's state (the rows the last instruction
+ * spent in each stage, when each register is written back) and its
+ * operands (a shift's amount, a load's or store's address), and sets the
+ * cycle count to when the instruction retires. The translation calls the
+ * interpreter's own step (exec_loop.inc's vexmin_op) as each instruction
+ * starts, one helper per kind so that the kind's facts are constants in
+ * it as they are in the interpreter's code for the kind, and marks a
+ * taken branch's redirect inline (vexmin_taken). The rest of a block (its
+ * operations, horizons, ways out) is the plain timed translation's: the
+ * model's static cycles are 0 and its penalties unused.
+ */
+#ifndef TALLY_CORE_JIT_VEX_H
+#define TALLY_CORE_JIT_VEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "jit_x86.h"
+
+/* Whether a timed run of tm's model is translated with the steps below:
+ * micro_arch vexriscv-min in a run that charges no rows besides the
+ * totals (no profile, no address regions, no PMU listing: those loops
+ * keep interpreting) */
+bool jit_vexmin_translated(const core_cpu *cpu);
+
+/* The helper translated code calls before op i of blk runs, or NULL for
+ * none: void fn(core_cpu *cpu, core_block *blk, uint32_t i). The step of
+ * the op's kind (exec_loop.inc's VEXMIN_AT), or, for a stretch of two
+ * ops or more whose steps depend on nothing but the model's state (in
+ * sequence after the block's first op: no redirect, load, store, shift
+ * by a register, CSR access or general step among them), one replay of
+ * all their steps before its first (core_jvexmin_replay): the
+ * stretch's end state looked up by its start state, relative to the row
+ * of the last fetch beat, in a table of the simulation's translator
+ * (core_jit.vexmin_memo), and stepped and noted when missing. */
+const void *jit_vexmin_step_at(const core_block *blk, uint32_t i);
+
+/* The table: emptied with the translations (core_jit_flush), freed with
+ * the translator */
+void core_jvexmin_forget(struct core_jit *j);
+void core_jvexmin_free(struct core_jit *j);
+
+/* vexmin_taken inline (r15: cpu->tm): a taken branch redirects the fetch */
+void jit_vexmin_emit_taken(x86_buf *b);
+
+#endif
