@@ -262,6 +262,8 @@ static const key_def keys[] = {
   UINT("pipeline", "fence_i_redo", fence_i_redo, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_redo_reach", fence_i_redo_reach, 0, 4),
   BOOL("pipeline", "fence_i_jalr_flush", fence_i_jalr_flush),
+  BOOL("pipeline", "fence_i_overlap", fence_i_overlap),
+  BOOL("pipeline", "overwrite_keeps_wait", overwrite_keeps_wait),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   UINT("pipeline", "redirect_split_target", redirect_split_target, 0, 255),
   BOOL("pipeline", "csr_drain", csr_drain),

@@ -121,6 +121,12 @@ typedef struct core_model {
   bool fence_i_jalr_flush;        /* with fence_i_late_flush: a fence.i right after a jalr, on its wrong path,
                                      reaches decode and flushes the I-cache before the jalr redirects, as
                                      after a mispredicted branch (timing_wrong_path_fence_i) */
+  bool overwrite_keeps_wait;      /* a write to a register does not end a reader's wait for an older late
+                                     result to it (VexRiscv's HazardSimplePlugin: each stage's writer is
+                                     checked on its own) (timing_static) */
+  bool fence_i_overlap;           /* with fence_i_late_flush: the instruction after fence.i, fetched before
+                                     the flush, runs its execute stall (a divide, a device load) during the
+                                     flush (timing_fence_overlap) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t redirect_split_target; /* cycles a redirect costs more when its target is a 32-bit instruction at

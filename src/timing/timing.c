@@ -979,6 +979,13 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
   t->fetch_line = TIMING_NO_LINE;
 }
 
+void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig) {
+  uint32_t back = pc != t->fence_overlap_pc ? 0 : stall < t->fence_overlap ? stall : t->fence_overlap;
+  t->fence_overlap = 0;
+  if (back)
+    timing_refund(t, sig, back);
+}
+
 void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len) {
   if (!t->icache_on || !t->model.icache.fence_i_flush)
     return;
@@ -1024,8 +1031,29 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
   }
   cache_reset(&t->icache);
   t->fetch_line = fetched ? line : TIMING_NO_LINE;
-  if (fetched && next_len &&
-      ((next_pc + next_len) & ~(t->model.icache.line - 1u)) == line) {
+  /* fence_i_overlap (VexRiscv.v): the instruction after fence.i, fetched
+   * before the flush, goes on down the pipeline while the flush runs, and
+   * so does its execute stall: the instruction after it retires as long
+   * after fence.i with it as without it (a random program's fence.i, div,
+   * beq on one line: the beq 128 + 8 (W + 2) + 9 cycles after fence.i;
+   * fence.i, lhu from the IO region, slli: the same) */
+  t->fence_overlap = fetched && t->model.fence_i_overlap ? t->model.fence_i_penalty : 0;
+  t->fence_overlap_pc = next_pc;
+  uint32_t after = (next_pc + next_len) & ~(t->model.icache.line - 1u);
+  if (fetched && next_len && after != line && t->model.fence_i_overlap) {
+    /* fence_i_overlap: the instruction after it, on the next line, is
+     * looked up only after the flush, and refilled as the one on the same
+     * line is below (fence_overlap.S: fence.i, divu at a line's end, an
+     * add on the next line: the add 128 + 8 (W + 2) + 9 cycles after the
+     * fence.i); the fetch reaching that line then finds it in */
+    pulse(t, SIG_ICACHE_ACCESS);
+    pulse(t, SIG_ICACHE_MISS);
+    if (t->icache_miss_fn)
+      t->icache_miss_fn(t->icache_miss_ctx, after);
+    cache_fill(&t->icache, after >> t->icache.line_shift, false);
+    charge(t, SIG_STALL_ICACHE, read_cycles(t, after, t->model.icache.line) + t->model.icache.refill_cycles + 3);
+  }
+  if (fetched && next_len && after == line) {
     /* true (VexRiscv.v): only the instruction after fence.i was fetched
      * before the flush, which dropped its line: the one after it, on that
      * line, misses, and is refilled as the missing instruction right after
@@ -1042,7 +1070,8 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
 
 /* The sequential rule of timing_static (the stall is the most any read
  * register still waits; an instruction's cycles bring the others closer;
- * a write replaces an older late result to the same register), run over
+ * a write replaces an older late result to the same register unless
+ * [pipeline] overwrite_keeps_wait), run over
  * the block's first instructions with the late results it was entered
  * with, against the stalls counted for them from an empty start. */
 uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
@@ -1072,7 +1101,7 @@ uint32_t timing_hazard_entry(timing *t, const block_timing *bt) {
     uint32_t cycles = h->base + need;
     for (int i = 0; i < 2; i++) {
       w.left[i] = w.left[i] > cycles ? (uint8_t)(w.left[i] - cycles) : 0;
-      if (h->rd && w.rd[i] == h->rd)
+      if (h->rd && w.rd[i] == h->rd && !t->model.overwrite_keeps_wait)
         w.left[i] = 0;
     }
     if (h->rd && h->late) {

@@ -309,6 +309,9 @@ typedef struct timing {
   uint32_t drain_back;      /* what the last CSR instruction first in its block took back of its stall
                                (timing_csr_drain): its cycles, less it, are what fetch_ahead_data
                                counts for it as the instruction ahead */
+  uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
+                               after it, at fence_overlap_pc, may still pass its execute stall in */
+  uint32_t fence_overlap_pc;
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -428,6 +431,11 @@ typedef struct timing {
  * fence_i_redo is charged when a load's D-cache fill ended fewer than
  * fence_i_redo_reach cycles before it began. */
 void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len);
+/* [pipeline] fence_i_overlap: the instruction at pc stalled `stall` cycles
+ * (signal sig) in execute; takes back what of it passed during the flush
+ * of the fence.i before it, if it is the one after that fence.i, and ends
+ * the overlap */
+void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
 
 /* A branch (or, with [pipeline] fence_i_jalr_flush, a jalr: `jalr`) at pc
  * redirected with fence.i on its wrong path at next_pc (VexRiscv's decode

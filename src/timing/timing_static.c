@@ -145,7 +145,9 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
     o.stall_sig = 0;
   }
   /* this op's cycles bring the results still on their way closer; its own
-   * result, if late, replaces any older one to the same register */
+   * result replaces any older late one to the same register (not with
+   * [pipeline] overwrite_keeps_wait: there a reader waits for it all the
+   * same) */
   bool shift = kind == K_SLL || kind == K_SRL || kind == K_SRA || kind == K_SLLI || kind == K_SRLI ||
                kind == K_SRAI;
   uint32_t late = t->vexmin ? 0 : o.is_load ? m->load_use_penalty
@@ -156,7 +158,7 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
                   : kind == K_SC_W ? m->sc_use_penalty : 0;
   for (int i = 0; i < 2; i++) {
     hz->left[i] = hz->left[i] > o.cycles ? (uint8_t)(hz->left[i] - o.cycles) : 0;
-    if (rd && hz->rd[i] == rd)
+    if (rd && hz->rd[i] == rd && !m->overwrite_keeps_wait)
       hz->left[i] = 0;
   }
   o.late = rd ? (uint8_t)late : 0;
