@@ -425,7 +425,11 @@ def case_token(tmp):
 
 
 def case_wall(tmp):
-    s = Server(TALLY, fresh_dir(tmp), "--wall-limit", "1", "--cpu-limit", "60")
+    # instruction and cycle limits far beyond what a second can run, so that the wall-time limit is the
+    # one that stops it (the translator runs spin.elf's loop at about 2 G instructions a second: the
+    # default 2 G limit came first)
+    s = Server(TALLY, fresh_dir(tmp), "--wall-limit", "1", "--cpu-limit", "60",
+               "--max-insns", "1000000000000000", "--max-cycles", "1000000000000000")
     try:
         st, p = s.upload({"kind": "elf", "elf": read(os.path.join(PROGS, "spin.elf"))})
         st, r = s.json("POST", "/api/jobs", {"program": p["id"]})
