@@ -9,8 +9,8 @@ VEXRISCV_DIR holds VexRiscv.v (a pythondata-cpu-vexriscv checkout or its
 pythondata_cpu_vexriscv/verilog). Designs: the SoC with the adapter and the
 module (soc: soc_vexriscv.v at fit.py's soc size, S = 35 for the adapter's
 signals, 8 KiB of RAM), the same SoC without them (soc-without-module:
-STATMOD = 0), and its parts synthesised alone: the core (core: VexRiscv.v's
-module VexRiscv), the adapter (adapter: tally_vex_adapter, its 256-entry
+STATMOD = 0), and its parts synthesised alone: the core (core: the top
+of VexRiscv.v), the adapter (adapter: tally_vex_adapter, its 256-entry
 queue) and the module (statmod: tally_statmod at the soc size), which is
 what the SoC's figures split into (a part alone is not optimised against
 its neighbours, so the parts add up to about, not exactly, the SoC).
