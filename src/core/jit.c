@@ -750,9 +750,9 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 
 /* A routine's start: rbp saved (it holds the block's timing) and now =
  * cycle - delta (edx) in it; then the checks of a lean fill's run-time
- * gate, to the fallback. With address regions the routines charge the
- * region's row themselves (emit_region_row), so a row set is no reason
- * to fall back. */
+ * gate, to the fallback. With address regions or a profile the routines
+ * charge the rows themselves (emit_fill_rows), so a row set is no reason
+ * to fall back: with a profile the caller has set the instruction's. */
 static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook) {
   int n = 0;
   x86_push(b, RBP);
@@ -760,28 +760,42 @@ static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t ho
   x86_alu_rr(b, true, ALU_SUB, RBP, RDX);
   emit_jnz_field(b, to, &n, hook, true);
   emit_jnz_field(b, to, &n, offsetof(timing, max_wait_states), false);
-  emit_jnz_field(b, to, &n, offsetof(timing, prof_row), true);
+  if (!tm->prof)
+    emit_jnz_field(b, to, &n, offsetof(timing, prof_row), true);
   if (!tm->regions)
     emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
   return n;
 }
 
-/* With address regions (the statistics module's range counters): when a
- * region's row is current, it gets what the fill added to the run's
- * totals, as timing_count would give it (fetch_regions.c's counts): each
- * of the n signals in sig[] plus or minus one (by[]), and the stall (rcx)
- * to the cycles and to signal `stall`. Clobbers rsi. */
-static void emit_region_row(x86_buf *b, const timing *tm, const tally_signal_id *sig, const int8_t *by, int n,
-                            tally_signal_id stall) {
+/* the row in rsi gets each of the n signals in sig[] plus or minus one
+ * (by[]), and the stall (rcx) to the cycles and to signal `stall` */
+static void emit_row_counts(x86_buf *b, const tally_signal_id *sig, const int8_t *by, int n, tally_signal_id stall) {
+  for (int k = 0; k < n; k++)
+    x86_alu_mi64(b, by[k] > 0 ? ALU_ADD : ALU_SUB, x86_m(RSI, (int32_t)(8 * sig[k])), 1);
+  x86_add_mr64(b, x86_m(RSI, 8 * SIG_CYCLE), RCX);
+  x86_add_mr64(b, x86_m(RSI, (int32_t)(8 * stall)), RCX);
+}
+
+/* The rows a fill charges besides the run's totals, as timing_count
+ * would give them what the fill added (fetch_regions.c's counts): with a
+ * profile the instruction's (prof_row, which the caller set) and its
+ * context's (ctx_row, set whenever prof_row is); with address regions
+ * (the statistics module's range counters) the current region's, when
+ * one is. Clobbers rsi. */
+static void emit_fill_rows(x86_buf *b, const timing *tm, const tally_signal_id *sig, const int8_t *by, int n,
+                           tally_signal_id stall) {
+  if (tm->prof) {
+    x86_load64(b, RSI, TM(prof_row));
+    emit_row_counts(b, sig, by, n, stall);
+    x86_load64(b, RSI, TM(ctx_row));
+    emit_row_counts(b, sig, by, n, stall);
+  }
   if (!tm->regions)
     return;
   x86_load64(b, RSI, TM(region_row));
   x86_test_rr64(b, RSI, RSI);
   uint8_t *none = x86_jcc_fwd(b, CC_E);
-  for (int k = 0; k < n; k++)
-    x86_alu_mi64(b, by[k] > 0 ? ALU_ADD : ALU_SUB, x86_m(RSI, (int32_t)(8 * sig[k])), 1);
-  x86_add_mr64(b, x86_m(RSI, 8 * SIG_CYCLE), RCX);
-  x86_add_mr64(b, x86_m(RSI, (int32_t)(8 * stall)), RCX);
+  emit_row_counts(b, sig, by, n, stall);
   x86_patch_here(b, none);
 }
 
@@ -842,7 +856,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   const tally_signal_id sig[3] = {store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT,
                                   store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS, SIG_MEM_READ};
   const int8_t by[3] = {-1, 1, 1};
-  emit_region_row(b, tm, sig, by, 3, SIG_STALL_DCACHE);
+  emit_fill_rows(b, tm, sig, by, 3, SIG_STALL_DCACHE);
   emit_fill_end(b, to, n);
 }
 
@@ -868,7 +882,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   x86_add_mr64(b, SIG(SIG_STALL_ICACHE), RCX);
   const tally_signal_id sig[2] = {SIG_ICACHE_MISS, SIG_MEM_READ};
   const int8_t by[2] = {1, 1};
-  emit_region_row(b, tm, sig, by, 2, SIG_STALL_ICACHE);
+  emit_fill_rows(b, tm, sig, by, 2, SIG_STALL_ICACHE);
   emit_fill_end(b, to, n);
 }
 
@@ -878,7 +892,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
 static bool ensure_fills(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   timing *tm = cpu->tm;
-  if (j->fill_tm == tm && j->fill_regions == (tm->regions != NULL))
+  if (j->fill_tm == tm && j->fill_regions == (tm->regions != NULL) && j->fill_prof == (tm->prof != NULL))
     return true;
   x86_buf b = {.p = j->scratch, .start = j->scratch, .end = j->scratch + JIT_BLOCK_MAX_CODE,
                .at = (uintptr_t)j->code_next};
@@ -900,14 +914,20 @@ static bool ensure_fills(core_cpu *cpu) {
     j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
   j->fill_tm = tm;
   j->fill_regions = tm->regions != NULL;
+  j->fill_prof = tm->prof != NULL;
   return true;
 }
 
-/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C
- * (with a profile: its rows are the instruction's and the context's) */
-static uintptr_t fill_routine(const lower *l, int k, uint32_t delta) {
-  if (l->prof || delta > INT32_MAX)
+/* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C.
+ * With a profile, the instruction's row (row) is set first, as the C
+ * helpers set it (MISS_ROW): the routine charges it. */
+static uintptr_t fill_routine(lower *l, int k, uint32_t delta, int64_t *row) {
+  if (delta > INT32_MAX || !l->j->fill[k])
     return 0;
+  if (l->prof) {
+    x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)row);
+    x86_store64(&l->b, TM(prof_row), RSI);
+  }
   return (uintptr_t)l->j->fill[k];
 }
 
@@ -950,11 +970,19 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
     x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_ACCESS), 1);
   else       /* the block's hit taken back */
     x86_alu_mi64(b, ALU_SUB, SIG(SIG_ICACHE_HIT), 1);
-  if (l->regions) { /* the same on the region's row, when one is current */
+  /* the same on the rows (emit_fill_rows') */
+  x86_mem sig = x86_m(RSI, 8 * (entry ? SIG_ICACHE_ACCESS : SIG_ICACHE_HIT));
+  if (l->prof) {
+    x86_load64(b, RSI, TM(prof_row));
+    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
+    x86_load64(b, RSI, TM(ctx_row));
+    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
+  }
+  if (l->regions) {
     x86_load64(b, RSI, TM(region_row));
     x86_test_rr64(b, RSI, RSI);
     uint8_t *none = x86_jcc_fwd(b, CC_E);
-    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, x86_m(RSI, 8 * (entry ? SIG_ICACHE_ACCESS : SIG_ICACHE_HIT)), 1);
+    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
     x86_patch_here(b, none);
   }
   x86_jmp(b, run_addr(l, c->resume));
@@ -985,7 +1013,7 @@ static void emit_cold(lower *l, const cold_call *c) {
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
-    if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta)))
+    if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta, row)))
       emit_dfill_call(l, c, fn, delta);
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
@@ -993,7 +1021,7 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
     break;
   case COLD_IFETCH:
-    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta)))
+    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta, row)))
       emit_ifill_call(l, c, fn, delta, false);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
@@ -1003,7 +1031,7 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_call(l, m->ifetch);
     break;
   default: /* COLD_ENTRY */
-    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles)))
+    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles, row)))
       emit_ifill_call(l, c, fn, bt->static_cycles, true);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
@@ -1963,7 +1991,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   lower *l = malloc(sizeof *l);
   if (!l)
     return NULL;
-  if (cpu->tm && !cpu->tm->prof && !ensure_fills(cpu)) {
+  if (cpu->tm && !ensure_fills(cpu)) {
     free(l);
     return NULL;
   }

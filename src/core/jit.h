@@ -54,10 +54,11 @@ typedef struct core_jit {
   uint32_t miss_line;
   /* the cache fill routines (jit.c, ensure_fills) for the timing model
    * fill_tm, in the code since the last flush; NULL where it has none;
-   * fill_regions: they charge an address region's row too */
+   * fill_regions: they charge an address region's row too; fill_prof: a
+   * profile's rows (the instruction's, timing.prof_row, and its context's) */
   uint8_t *fill[3];         /* JIT_FILL_* */
   const void *fill_tm;
-  bool fill_regions;
+  bool fill_regions, fill_prof;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;
