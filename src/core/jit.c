@@ -643,8 +643,8 @@ static const miss_fns prof_miss = {(const void *)core_jp_ifetch_miss, (const voi
 static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const void *)core_jr_entry_fill,
                                       (const void *)core_jr_load_miss, (const void *)core_jr_store_miss};
 
-/* Cache fills without a call to C. A plain timed run (no profile, no
- * regions) of a model whose misses take the lean routines
+/* Cache fills without a call to C. A timed run (with a profile or
+ * regions too: emit_fill_rows) of a model whose misses take the lean routines
  * (timing_dcache_miss_lean, timing_fetch_miss_lean) gets three fill
  * routines in its code region, emitted after each flush in front of the
  * first block that needs them (ensure_fills): a load's, a store's and a
