@@ -29,13 +29,18 @@
 
 #include "jit.h"
 #include "jit_vex.h"
+#include "jit_vexc.h"
 
 const char *core_jit_timed_why(const core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm)
     return NULL;
+  if (tm->vex_rules && !tm->vexmin && !jit_vexc_translated(cpu))
+    return "the cached VexRiscv models' profiles, address regions and PMU listing are not translated";
   if (tm->vexmin && !jit_vexmin_translated(cpu))
     return "the vexriscv-min model's profiles, address regions and PMU listing are not translated";
+  if (jit_vexc_translated(cpu)) /* every rule the interpreter's (jit_vexc.c) */
+    return NULL;
   if ((tm->model.micro_arch != MICRO_GENERIC && !tm->pico && !tm->vexmin) || tm->vex_rules || tm->model.fetch_ahead ||
       tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.predicted_target_fill ||
       tm->model.redirect_rvc_pair || tm->model.csr_drain ||
