@@ -36,7 +36,7 @@ const char *core_jit_timed_why(const core_cpu *cpu) {
   if (!tm)
     return NULL;
   if (tm->vex_rules && !tm->vexmin && !jit_vexc_translated(cpu))
-    return "the cached VexRiscv models' profiles, address regions and PMU listing are not translated";
+    return "the cached VexRiscv models' profiles and address regions are not translated";
   if (tm->vexmin && !jit_vexmin_translated(cpu))
     return "the vexriscv-min model's profiles, address regions and PMU listing are not translated";
   if (jit_vexc_translated(cpu)) /* every rule the interpreter's (jit_vexc.c) */

@@ -29,7 +29,15 @@
 
 bool jit_vexc_translated(const core_cpu *cpu) {
   const timing *tm = cpu->tm;
-  return tm && tm->vex_rules && !tm->vexmin && !tm->prof && !tm->regions && !cpu->track;
+  return tm && tm->vex_rules && !tm->vexmin && !tm->prof && !tm->regions;
+}
+
+/* ENTER of the PMU loop (PMU_TRACK) when the program touched the PMU or
+ * the statistics module is attached: a block entered with no executions
+ * left to fold is listed (core_track) */
+static inline void track(core_cpu *cpu, core_block *b) {
+  if (cpu->track && !b->timing->execs && b->cached)
+    core_track(cpu, b);
 }
 
 /* The locals the loop's macros name (LOOP_NAME's): the hart, its timing,
@@ -46,6 +54,7 @@ int core_jvexc_enter(core_cpu *cpu, core_block *b) {
   timing *tm = cpu->tm;
   if (!FITS(b))
     return 0;
+  track(cpu, b);
   enter_block_timed(tm, b, cpu->instret);
   cpu->instret += b->n_insns;
   return 1;
@@ -53,6 +62,7 @@ int core_jvexc_enter(core_cpu *cpu, core_block *b) {
 
 /* ENTER after FITS was checked */
 void core_jvexc_enter_slow(core_cpu *cpu, core_block *b) {
+  track(cpu, b);
   enter_block_timed(cpu->tm, b, cpu->instret);
   cpu->instret += b->n_insns;
 }
@@ -165,8 +175,9 @@ int core_jvexc_store_slow(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) 
 }
 
 /* A block the translator does not lower (a CSR access, a system
- * instruction, an atomic, fence.i): the VexRiscv loop runs it, and only
- * it (the horizon is its end) */
+ * instruction, an atomic, fence.i): the interpreter's loop for the run
+ * (the VexRiscv one, or the PMU one listing blocks) runs it, and only it
+ * (the horizon is its end) */
 int core_jvexc_interp_block(core_cpu *cpu, core_block *blk) {
   timing *tm = cpu->tm;
   if (!FITS(blk)) {
@@ -175,7 +186,7 @@ int core_jvexc_interp_block(core_cpu *cpu, core_block *blk) {
   }
   uint64_t saved = cpu->horizon;
   cpu->horizon = cpu->instret + blk->n_insns;
-  bool more = core_exec_timed_vex(cpu, blk);
+  bool more = core_exec(cpu, blk);
   if (cpu->horizon != 0) /* 0: a stop was requested meanwhile (core_set_stop) */
     cpu->horizon = saved;
   return more ? JIT_DISPATCH : JIT_OUT;

@@ -10,7 +10,7 @@
  * taken or not, jal and jalr, and the slow halves of loads and stores
  * outside RAM. The block's static cycles are charged at its entry as the
  * interpreter charges them; blocks with a CSR access, a system
- * instruction, an atomic or fence.i run in the VexRiscv loop.
+ * instruction, an atomic or fence.i run in the interpreter's loop.
  */
 #ifndef TALLY_CORE_JIT_VEXC_H
 #define TALLY_CORE_JIT_VEXC_H
@@ -25,7 +25,8 @@ struct jit_timed_fns;
 /* Whether a timed run of cpu's model is translated with the helpers
  * below: a model with the VexRiscv rules (not vexriscv-min), in a run
  * that charges no rows besides the totals (no profile, no address
- * regions, no PMU listing: those keep interpreting) */
+ * regions: those keep interpreting); the PMU's listing of blocks entered
+ * is made at each entry, as the PMU loop makes it */
 bool jit_vexc_translated(const core_cpu *cpu);
 
 /* The timed helpers (jit.h's jit_timed_fns; .branch is NULL: a branch
