@@ -73,23 +73,15 @@ void core_jvexc_ifetch(core_cpu *cpu, core_block *b, uint32_t i) {
   T_IFETCH();
 }
 
-static unsigned access_size(uint8_t kind) {
-  switch (kind) {
-  case K_LW: case K_SW: return 4;
-  case K_LH: case K_LHU: case K_SH: return 2;
-  default: return 1;
-  }
-}
-
 /* T_LOAD and T_STORE: an access inside RAM */
 void core_jvexc_load(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) {
   LOOP_LOCALS(b, i);
-  T_LOAD(a, access_size(op->kind));
+  T_LOAD(a, jit_access_size(op->kind));
 }
 
 void core_jvexc_store(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) {
   LOOP_LOCALS(b, i);
-  T_STORE(a, access_size(op->kind));
+  T_STORE(a, jit_access_size(op->kind));
 }
 
 /* T_MULDIV, before the op writes its result */
@@ -136,7 +128,7 @@ int64_t core_jvexc_load_slow(core_cpu *cpu, core_block *b, uint32_t i, uint32_t 
   LOOP_LOCALS(b, i);
   SYNC();
   uint32_t v;
-  if (!core_load_slow(cpu, a, access_size(op->kind), &v)) {
+  if (!core_load_slow(cpu, a, jit_access_size(op->kind), &v)) {
     trap_at(cpu, b, i, CAUSE_LOAD_ACCESS, a);
     return -1;
   }
@@ -150,7 +142,7 @@ int64_t core_jvexc_load_slow(core_cpu *cpu, core_block *b, uint32_t i, uint32_t 
  * fault, or a store that ends it: EXIT) */
 int core_jvexc_store_slow(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) {
   LOOP_LOCALS(b, i);
-  unsigned n = access_size(op->kind);
+  unsigned n = jit_access_size(op->kind);
   SYNC();
   PROF_AT();
   core_store_result r = core_store_slow(cpu, a, n, cpu->x[op->rs2]);
