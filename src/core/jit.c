@@ -36,6 +36,7 @@
 #if defined(__x86_64__) && defined(__linux__)
 #include "jit_pico.h"
 #include "jit_vex.h"
+#include "jit_vexc.h"
 #include "jit_x86.h"
 
 typedef int (*jit_enter_fn)(core_cpu *cpu, const void *code);
@@ -257,6 +258,7 @@ typedef struct lower {
    * a profile (jit_profiled.c), address regions (both: jit_rows.inc) */
   const jit_timed_fns *fn;
   bool prof, regions, track; /* track: cpu->track's listing, not with a profile */
+  bool vexc; /* the cached VexRiscv models: every dynamic charge a call (jit_vexc.c) */
   uint8_t *region_slow, *ctx_slow, *track_slow; /* the entry's checks' jumps to C */
   uintptr_t region_back, ctx_back, track_back;  /* ... and where they come back */
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
@@ -292,6 +294,8 @@ static const jit_timed_fns track_fns = PLAIN_FNS(core_jr_interp_block);
  * (tally_profile_enable, the statistics module's regions), and so does
  * the first PMU access (run.c), so a translation always has its run's. */
 static const jit_timed_fns *timed_fns(const core_cpu *cpu) {
+  if (jit_vexc_translated(cpu))
+    return &core_jvexc_fns;
   if (cpu->tm->prof)
     return &core_jp_fns;
   if (cpu->tm->regions)
@@ -371,7 +375,7 @@ static bool muldiv_calls(const lower *l, const core_op *op) {
   bool shift = op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA;
   if (!l->timed || !l->cpu->tm->dynamic_muldiv || !(c == CLASS_MUL || c == CLASS_DIV || shift))
     return false;
-  if (l->prof)
+  if (l->prof || l->vexc)
     return true;
   return jit_muldiv_dynamic(l->cpu->tm, op->kind) && !(shift && !l->regions);
 }
@@ -1104,6 +1108,10 @@ static void emit_ifetch(lower *l, uint32_t i) {
 static void emit_branch_timing(lower *l, uint32_t taken) {
   x86_buf *b = &l->b;
   block_timing *bt = l->blk->timing;
+  if (l->vexc) { /* T_BRANCH with the VexRiscv rules (jit_vexc.c) */
+    emit_timed_call(l, taken ? (const void *)core_jvexc_taken : (const void *)core_jvexc_fall, l->cur);
+    return;
+  }
   if (bt->branch_pen[taken] > INT32_MAX) {
     emit_timed_call(l, (const void *)l->fn->branch, taken);
     return;
@@ -1904,6 +1912,8 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_BLTU: emit_branch(l, op, CC_B); return false;
   case K_BGEU: emit_branch(l, op, CC_AE); return false;
   case K_JAL:
+    if (l->vexc) /* T_JAL (jit_vexc.c), before the block's bound is checked */
+      emit_timed_call(l, (const void *)core_jvexc_jal, i);
     emit_law(l);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     emit_redirect(l);
@@ -1919,7 +1929,12 @@ static bool lower_op(lower *l, uint32_t i) {
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
     x86_alu_ri(b, false, ALU_AND, RAX, -2);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
-    if (l->timed && l->cpu->tm->pico) { /* T_JALR (jit_pico.c) */
+    if (l->vexc) { /* T_JALR (jit_vexc.c) */
+      x86_store32(b, CPU(pc), RAX);
+      emit_helper_call(l, (const void *)core_jvexc_jalr, i, true);
+      emit_law(l); /* the block's bound again, with the jalr's charges in it */
+      x86_load32(b, RAX, CPU(pc));
+    } else if (l->timed && l->cpu->tm->pico) { /* T_JALR (jit_pico.c) */
       x86_store32(b, CPU(pc), RAX);
       if (!l->prof && !l->regions)
         jit_pico_emit_jalr(b, l->cpu);
@@ -2016,7 +2031,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->pre_slow = l->pre_same = NULL;
   memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
-  l->prof = l->regions = l->track = false;
+  l->prof = l->regions = l->track = l->vexc = false;
   l->region_slow = l->ctx_slow = l->track_slow = NULL;
   if (l->timed) {
     timing *tm = cpu->tm;
@@ -2028,6 +2043,9 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     l->inline_fetch = tm->fetch_ops && tm->icache.touch == CACHE_TOUCH_LRU2;
     l->inline_load = dc;
     l->inline_store = dc && tm->dcache_wb;
+    l->vexc = jit_vexc_translated(cpu);
+    if (l->vexc) /* every lookup a call: the VexRiscv rules act on misses (jit_vexc.c) */
+      l->inline_fetch = l->inline_load = l->inline_store = false;
   }
   x86_buf *b = &l->b;
   uint8_t *nofit, *nofit2 = NULL, *entry_slow = NULL, *entry_miss = NULL;
@@ -2038,7 +2056,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     emit_timed_call(l, (const void *)l->fn->interp_block, 0);
     x86_jmp(b, (uintptr_t)j->epilogue);
     nofit = NULL;
-  } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX)) {
+  } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX || l->vexc)) {
     /* FITS and ENTER (and with an I-cache, the block's first fetch) */
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
     emit_timed_call(l, (const void *)l->fn->enter, 0);

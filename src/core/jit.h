@@ -167,6 +167,15 @@ int core_jr_interp_block(core_cpu *cpu, core_block *blk);
 uint32_t core_jp_jump(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
 void core_jp_leave(core_cpu *cpu, uint32_t last_pc, uint32_t target);
 
+/* The bytes a load or store of kind moves */
+static inline unsigned jit_access_size(uint8_t kind) {
+  switch (kind) {
+  case K_LW: case K_SW: return 4;
+  case K_LH: case K_LHU: case K_SH: return 2;
+  default: return 1;
+  }
+}
+
 /* A load's value from the slow path (1, 2 or 4 bytes read), sign- or
  * zero-extended by its kind, as the translated fast path does. */
 static inline uint32_t jit_load_extend(uint8_t kind, uint32_t v) {

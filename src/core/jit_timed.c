@@ -29,13 +29,18 @@
 
 #include "jit.h"
 #include "jit_vex.h"
+#include "jit_vexc.h"
 
 const char *core_jit_timed_why(const core_cpu *cpu) {
   const timing *tm = cpu->tm;
   if (!tm)
     return NULL;
+  if (tm->vex_rules && !tm->vexmin && !jit_vexc_translated(cpu))
+    return "the cached VexRiscv models' profiles and address regions are not translated";
   if (tm->vexmin && !jit_vexmin_translated(cpu))
     return "the vexriscv-min model's profiles, address regions and PMU listing are not translated";
+  if (jit_vexc_translated(cpu)) /* every rule the interpreter's (jit_vexc.c) */
+    return NULL;
   if ((tm->model.micro_arch != MICRO_GENERIC && !tm->pico && !tm->vexmin) || tm->vex_rules || tm->model.fetch_ahead ||
       tm->model.wrong_path_fill || tm->model.taken_path_fill || tm->model.predicted_target_fill ||
       tm->model.redirect_rvc_pair || tm->model.csr_drain ||
@@ -133,14 +138,6 @@ void core_jt_entry_fill(timing *tm, const core_op *op0, uint32_t delta, uint32_t
   timing_fetch_miss_lean(tm, line, start);
 }
 
-static unsigned access_size(uint8_t kind) {
-  switch (kind) {
-  case K_LW: case K_SW: return 4;
-  case K_LH: case K_LHU: case K_SH: return 2;
-  default: return 1;
-  }
-}
-
 /* T_LOAD: a load inside RAM */
 void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
   timing *tm = cpu->tm;
@@ -153,7 +150,7 @@ void core_jt_load(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
     timing_count(tm, SIG_DCACHE_READ_HIT, -1);
     timing_dcache_miss(tm, a, now, false);
   } else if (tm->store_pending) {
-    timing_load_replay(tm, a, access_size(blk->ops[i].kind), now);
+    timing_load_replay(tm, a, jit_access_size(blk->ops[i].kind), now);
   }
 }
 
@@ -164,7 +161,7 @@ void core_jt_store(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
   if (!tm->dcache_wb) {
     timing_store_slow(tm, a, now);
     if (tm->model.dcache.store_load_replay)
-      timing_note_store(tm, a, access_size(blk->ops[i].kind), now);
+      timing_note_store(tm, a, jit_access_size(blk->ops[i].kind), now);
     if (tm->vexmin)
       vexmin_settle(tm);
   } else if (!timing_store_hit(tm, a)) {
@@ -224,7 +221,7 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
   cpu->cur_blk = blk;
   cpu->cur_op = op;
   uint32_t v;
-  if (!core_load_slow(cpu, a, access_size(op->kind), &v)) {
+  if (!core_load_slow(cpu, a, jit_access_size(op->kind), &v)) {
     trap_at(cpu, blk, i, CAUSE_LOAD_ACCESS, a);
     return -1;
   }
@@ -247,7 +244,7 @@ int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a
 int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
   const core_op *op = &blk->ops[i];
   timing *tm = cpu->tm;
-  unsigned n = access_size(op->kind);
+  unsigned n = jit_access_size(op->kind);
   cpu->cur_blk = blk;
   cpu->cur_op = op;
   core_store_result r = core_store_slow(cpu, a, n, cpu->x[op->rs2]);
