@@ -498,6 +498,10 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now);
  * charged the replay. Returns the cycles charged. */
 void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
 uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
+/* [pipeline] redirect_rvc_pair on a load's replay (exec_loop.inc,
+ * replay_rvc_pair): charges its cycles (stall.dcache), the redo that
+ * long; returns them */
+uint32_t timing_replay_rvc_pair(timing *t);
 /* ... and an AMO read-modify-write (its word's read) in place of the load:
  * replayed as a load is, and its own [pipeline] amo_penalty again. Returns
  * the cycles charged. */
