@@ -561,6 +561,18 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
       }
     }
     bt->tail_stall2 = (uint8_t)(x2 > 255 ? 255 : x2);
+    /* where its last instruction, and the one before, are (fetch_carry) */
+    uint32_t t = n;
+    while (t > 0 && (b->ops[t - 1].kind == K_IFETCH || b->ops[t - 1].kind == K_FALLTHRU))
+      t--;
+    uint32_t q = t ? t - 1 : 0;
+    while (q > 0 && (b->ops[q - 1].kind == K_IFETCH || b->ops[q - 1].kind == K_FALLTHRU))
+      q--;
+    bt->tail_op = (uint16_t)t;
+    bt->tail_rank = (uint8_t)(t && real - 1 < TIMING_HEADS ? real - 1 : TIMING_HEADS);
+    bt->tail_csr_first = t && real == 1 && isa_infos[b->ops[t - 1].kind].cls == CLASS_CSR;
+    bt->tail_div = t && isa_infos[b->ops[t - 1].kind].cls == CLASS_DIV;
+    bt->tail_prev_div = q && isa_infos[b->ops[q - 1].kind].cls == CLASS_DIV;
     bt->tail_single = seen < 2;
     bt->short_block = real <= TIMING_HEADS;
     bt->tail_hz = d.hz;

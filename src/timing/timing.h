@@ -80,6 +80,13 @@ typedef struct block_timing {
   bool tail_single;         /* it holds one instruction (tail_stall2 needs the one before, exec_loop.inc) */
   uint8_t tail_cycles;      /* [pipeline] fetch_ahead_data: its last instruction's static cycles ... */
   uint8_t tail_prev_ex;     /* ... and the execute stall of the one before it, if the block holds it */
+  /* [pipeline] fetch_ahead, read at every exit (fetch_carry): where its
+   * last instruction is, so that no exit scans the ops */
+  uint16_t tail_op;         /* the op index after its last instruction (0: no instruction) */
+  uint8_t tail_rank;        /* that instruction's rank among the block's instructions, for its wait at
+                               the block's entry (timing.entry_extra[rank]; TIMING_HEADS or more: none) */
+  bool tail_csr_first;      /* it is a CSR instruction, the block's first (csr_first) */
+  bool tail_div, tail_prev_div; /* it, and the instruction before it in the block, divide */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: that branch's (or, with fence_i_jalr_flush,
@@ -491,6 +498,10 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now);
  * charged the replay. Returns the cycles charged. */
 void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
 uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
+/* [pipeline] redirect_rvc_pair on a load's replay (exec_loop.inc,
+ * replay_rvc_pair): charges its cycles (stall.dcache), the redo that
+ * long; returns them */
+uint32_t timing_replay_rvc_pair(timing *t);
 /* ... and an AMO read-modify-write (its word's read) in place of the load:
  * replayed as a load is, and its own [pipeline] amo_penalty again. Returns
  * the cycles charged. */
