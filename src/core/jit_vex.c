@@ -101,8 +101,12 @@ typedef struct memo_stretch {
   const core_block *blk;
   uint32_t from, end;
   uint8_t reads[MEMO_REGS], writes[MEMO_REGS];
-  uint8_t nreads, nwrites, nways, next;
-  bool mem; /* its last op is a load or store */
+  uint8_t nreads, nwrites, nways, next, hot; /* hot: the way that matched last */
+  bool mem;                                  /* its last op is a load or store */
+  bool jump;                                 /* ... a jump */
+  uint32_t pc0, last_pc;                     /* its first op's address, its last one's */
+  uint8_t mem_rs1;                           /* the load's or store's address: x[mem_rs1] + mem_imm */
+  uint32_t mem_imm;
   memo_way ways[MEMO_WAYS];
 } memo_stretch;
 
@@ -232,11 +236,19 @@ static void step_ops(core_cpu *cpu, const core_block *blk, uint32_t from, uint32
  * instruction, or the target of a trap or mret */
 static bool entry_of(const core_cpu *cpu, const memo_stretch *s, int64_t base, memo_entry *en) {
   const timing_vexmin *v = &cpu->tm->vm;
-  if (s->blk->pcs[0] == v->seq_pc)
+  if (s->pc0 == v->seq_pc)
     return true;
   if (!v->started || v->trap)
     return false;
-  uint32_t word = vexmin_wrong_word(cpu, v->next_pc), r1 = word >> 15 & 31, r2 = word >> 20 & 31;
+  uint32_t word, off = v->next_pc - cpu->ram_base;
+  if (off < cpu->ram_size && cpu->ram_size - off >= 4) { /* core_fetch_insn's word, read from RAM */
+    memcpy(&word, cpu->ram + off, 4);
+    if ((word & 3) != 3)
+      word &= 0xffff;
+  } else {
+    word = vexmin_wrong_word(cpu, v->next_pc);
+  }
+  uint32_t r1 = word >> 15 & 31, r2 = word >> 20 & 31;
   bool shift_reg = (word & 0x7f) == 0x33 && (word >> 12 & 3) == 1;
   *en = (memo_entry){.mode = 1, .word = word, .r1 = ready_rel(v, (uint8_t)r1, base),
                      .r2 = ready_rel(v, (uint8_t)r2, base), .shamt = shift_reg ? (int32_t)(cpu->x[r2] & 31) : 0};
@@ -259,19 +271,22 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
   memo_rows rows = {.dv = rel(v->dv, base), .e = rel(v->e, base), .m = rel(v->m, base), .mend = rel(v->mend, base),
                     .w = rel(v->w, base), .dnext = 0};
   if (s->mem) { /* the data bus's next free row matters only to the last op; up to the base all the same */
-    const core_op *op = &s->blk->ops[s->end - 1];
     rows.dnext = v->dnext > base ? rel(v->dnext, base) : 0;
-    dw = (int32_t)vexmin_wait(tm, cpu->x[op->rs1] + (uint32_t)op->imm);
+    dw = (int32_t)vexmin_wait(tm, cpu->x[s->mem_rs1] + s->mem_imm);
   }
   memo_entry en = {0};
   if (s->from == 0 && !entry_of(cpu, s, base, &en)) {
     step_ops(cpu, s->blk, s->from, s->end); /* the first instruction, or after a trap */
     return;
   }
-  for (uint32_t k = 0; k < s->nways; k++) {
+  for (uint32_t n = 0; n < s->nways; n++) {
+    uint32_t k = s->hot + n; /* the way that matched last first */
+    if (k >= s->nways)
+      k -= s->nways;
     const memo_way *e = &s->ways[k];
     if (!same_start(e, s, rows, dw, en, v, base))
       continue;
+    s->hot = (uint8_t)k;
     if (e->beats)
       timing_count(tm, SIG_MEM_READ, e->beats);
     v->c = base + e->c;
@@ -286,12 +301,10 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
     }
     for (uint32_t r = 0; r < s->nwrites; r++)
       v->ready[s->writes[r]] = base + e->ready_out[r];
-    uint32_t last = s->end - 1;
-    uint32_t pc = s->blk->pcs[last];
-    v->jumped = (vexmin_facts[s->blk->ops[last].kind] & VEXMIN_JUMP) != 0;
-    v->seq_pc = v->jumped ? 1 : pc + 4;
+    v->jumped = s->jump;
+    v->seq_pc = s->jump ? 1 : s->last_pc + 4;
     v->trap = 0;
-    v->next_pc = pc + 4;
+    v->next_pc = s->last_pc + 4;
     timing_count(tm, SIG_CYCLE, v->w + 1 - (int64_t)tm->cycle);
     tm->cycle = (uint64_t)(v->w + 1);
     return;
@@ -353,6 +366,11 @@ static int64_t new_stretch(core_jit *j, const core_block *blk, uint32_t from, ui
   s->from = from;
   s->end = end;
   s->mem = mem;
+  s->jump = (vexmin_facts[blk->ops[end - 1].kind] & VEXMIN_JUMP) != 0;
+  s->pc0 = blk->pcs[0];
+  s->last_pc = blk->pcs[end - 1];
+  s->mem_rs1 = blk->ops[end - 1].rs1;
+  s->mem_imm = (uint32_t)blk->ops[end - 1].imm;
   plan_of(blk, from, end, s);
   return t->n++;
 }
