@@ -255,10 +255,10 @@ static bool entry_of(const core_cpu *cpu, const memo_stretch *s, int64_t base, m
   return true;
 }
 
-/* VEXMIN_AT of the stretch `idx` (replays: none takes a redirect, shifts
- * by a register or is a general one, a load or store only last with its
- * wait states known, so their steps depend on the model's state and that
- * alone): replayed from one of its ways when it ran from the same relative
+/* VEXMIN_AT of the stretch `idx` (replays: none but the block's first
+ * op takes a redirect, none shifts by a register or is a general one, a
+ * load or store only last with its wait states known, so their steps
+ * depend on the model's state, the entry and that alone): replayed from one of its ways when it ran from the same relative
  * state before, else stepped one by one as the interpreter does and
  * noted. */
 static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
