@@ -1851,8 +1851,12 @@ static bool lower_op(lower *l, uint32_t i) {
   l->cur = i;
   core_block *blk = l->blk;
   x86_buf *b = &l->b;
-  if (l->timed && l->cpu->tm->vexmin && jit_vexmin_step_at(blk, i)) /* VEXMIN_AT (jit_vex.c) */
-    emit_timed_call(l, jit_vexmin_step_at(blk, i), i);
+  if (l->timed && l->cpu->tm->vexmin) { /* VEXMIN_AT (jit_vex.c) */
+    uint32_t arg;
+    const void *step = jit_vexmin_step_at(l->j, l->cpu, blk, i, &arg);
+    if (step)
+      emit_timed_call(l, step, arg);
+  }
   if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
     emit_timed_call(l, (const void *)l->fn->muldiv, i);
   else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind))

@@ -54,53 +54,68 @@ static const void *const step_fns[K_COUNT] = {
 
 /* ---- the replay of a block's steps (jit_vex.h, "replay") ---- */
 
-#define MEMO_REGS 16    /* registers a replayed stretch may read (before writing) and write */
-#define MEMO_SLOTS 4096 /* entries of the table (direct-mapped) */
+#define MEMO_REGS 16  /* registers a replayed stretch may read (before writing) and write */
+#define MEMO_WAYS 4   /* start states kept per stretch */
+#define MEMO_MAX 65536 /* stretches kept until the translations are emptied */
 
-/* The state a stretch of ops (from..n_ops) starts from, relative to the
- * row the last fetch beat went out in (v->c, the base): the stage rows
- * of the instruction before, and when each register the stretch reads
- * before writing it can be read, no earlier than the base (a register
- * ready by then is ready for every op of the stretch: each op's fetch
- * goes out after it, and it enters execute rows later) */
-typedef struct memo_key {
-  const core_block *blk;
-  uint32_t pc, from;
-  int32_t dv, e, m, mend, w;
-  int32_t ready[MEMO_REGS];
-} memo_key;
+/* The model's rows relative to a base (the row the last fetch beat went
+ * out in, v->c) */
+typedef struct memo_rows {
+  int32_t dv, e, m, mend, w, dnext;
+} memo_rows;
 
-/* ... and where the stretch leaves it, relative to the same base */
+/* How a stretch from a block's first op was entered: in sequence (mode
+ * 0), or as a redirect's target (1), with what decides whether the
+ * wrong-path instruction after the jump holds the redirect
+ * (timing_vexmin_wrong_held): its word, when the registers its encoding
+ * reads can be read (relative to the base, 0 up to it), and a shift's
+ * amount when it shifts by a register; 0 in stretches from later ops */
 typedef struct memo_entry {
-  memo_key key;
-  bool valid;
-  int32_t c, dv, e, m, mend, w;
-  int32_t ready[MEMO_REGS]; /* of the registers the stretch writes (memo_plan.writes) */
+  int32_t mode;
+  uint32_t word;
+  int32_t r1, r2, shamt;
 } memo_entry;
 
-/* The registers ops from..end of blk read before writing them, and
- * those they write (32: an op with no destination, as vexmin_move
- * writes), or false when more than MEMO_REGS */
-typedef struct memo_plan {
-  uint8_t reads[MEMO_REGS], writes[MEMO_REGS];
-  uint32_t nreads, nwrites;
-} memo_plan;
+/* One start state a stretch ran from (its rows, when each register the
+ * stretch reads before writing it can be read, no earlier than the base:
+ * a register ready by then is ready for every op of the stretch, each
+ * op's fetch going out after it; the wait states of a final load's or
+ * store's beat) and where the stretch left the model, relative to the
+ * same base */
+typedef struct memo_way {
+  memo_rows in;
+  int32_t dw;
+  memo_entry entry;
+  int32_t beats; /* the wrong path's bus reads */
+  int32_t ready_in[MEMO_REGS];
+  int32_t c, dack;
+  memo_rows out;
+  int32_t ready_out[MEMO_REGS]; /* of the registers the stretch writes (writes) */
+} memo_way;
 
-/* ... kept for the stretch from op `from` of blk, which ends at op `end` */
-typedef struct plan_slot {
+/* A stretch of ops from..end - 1 of blk, made when its replay is
+ * translated: the registers it reads before writing them and those it
+ * writes (32: an op with no destination, as vexmin_move writes), and the
+ * start states it ran from, MEMO_WAYS of them, replaced in turn */
+typedef struct memo_stretch {
   const core_block *blk;
   uint32_t from, end;
-  memo_plan plan;
-} plan_slot;
-
-#define PLAN_SLOTS 1024
+  uint8_t reads[MEMO_REGS], writes[MEMO_REGS];
+  uint8_t nreads, nwrites, nways, next, hot; /* hot: the way that matched last */
+  bool mem;                                  /* its last op is a load or store */
+  bool jump;                                 /* ... a jump */
+  uint32_t pc0, last_pc;                     /* its first op's address, its last one's */
+  uint8_t mem_rs1;                           /* the load's or store's address: x[mem_rs1] + mem_imm */
+  uint32_t mem_imm;
+  memo_way ways[MEMO_WAYS];
+} memo_stretch;
 
 struct jit_vexmin_memo {
-  memo_entry slots[MEMO_SLOTS];
-  plan_slot plans[PLAN_SLOTS];
+  memo_stretch *st;
+  uint32_t n, cap;
 };
 
-static bool add_reg(uint8_t *list, uint32_t *n, uint8_t r) {
+static bool add_reg(uint8_t *list, uint8_t *n, uint8_t r) {
   for (uint32_t k = 0; k < *n; k++)
     if (list[k] == r)
       return true;
@@ -110,7 +125,14 @@ static bool add_reg(uint8_t *list, uint32_t *n, uint8_t r) {
   return true;
 }
 
-static bool plan_of(const core_block *blk, uint32_t from, uint32_t end, memo_plan *p) {
+static bool written_in(const core_block *blk, uint32_t from, uint32_t end, uint8_t r) {
+  for (uint32_t i = from; i < end; i++)
+    if (blk->ops[i].rd == r)
+      return true;
+  return false;
+}
+
+static bool plan_of(const core_block *blk, uint32_t from, uint32_t end, memo_stretch *p) {
   p->nreads = p->nwrites = 0;
   for (uint32_t i = from; i < end; i++) {
     const core_op *op = &blk->ops[i];
@@ -130,157 +152,250 @@ static bool plan_of(const core_block *blk, uint32_t from, uint32_t end, memo_pla
   return true;
 }
 
-/* Whether op i (i > 0) may be replayed: in sequence after the one before
- * (so its fetch is not a redirect), and of a kind whose step depends on
- * the model's state alone (no load or store, shift by a register, CSR
- * access or general step) */
-static bool replayable(const core_block *blk, uint32_t i) {
-  uint8_t k = blk->ops[i].kind;
-  if (k == K_FALLTHRU || k == K_IFETCH || blk->pcs[i] != blk->pcs[i - 1] + 4)
+/* Whether an op of kind k has a step that depends on the model's state
+ * alone (no load or store, shift by a register, CSR access or general
+ * step) once its fetch row is known */
+static bool kind_replayable(uint8_t k) {
+  if (k == K_FALLTHRU || k == K_IFETCH || k >= K_COUNT)
     return false;
   return !(vexmin_facts[k] & (VEXMIN_GENERAL | VEXMIN_MEM | VEXMIN_SHIFT_REG | VEXMIN_CSR));
 }
 
-/* The end of the stretch of replayable ops from op `from` (from > 0) */
-static uint32_t run_end(const core_block *blk, uint32_t from) {
-  uint32_t end = from;
+/* ... op i (i > 0), in sequence after the one before (so its fetch is not
+ * a redirect) */
+static bool replayable(const core_block *blk, uint32_t i) {
+  return blk->pcs[i] == blk->pcs[i - 1] + 4 && kind_replayable(blk->ops[i].kind);
+}
+
+/* Whether op i (i > from), a load or store, may end the stretch from op
+ * `from`: in sequence, and its beat's wait states known as the stretch
+ * starts (none on the board, or its address register not written by the
+ * ops before it in the stretch). It is the last op: the block may be
+ * left after it (a fault, a device, the finisher), and the model's state
+ * is then the one the interpreter has there, after its step. */
+static bool mem_ends(const timing *tm, const core_block *blk, uint32_t from, uint32_t i) {
+  const core_op *op = &blk->ops[i];
+  uint32_t f = vexmin_facts[op->kind];
+  if (!(f & VEXMIN_MEM) || (f & VEXMIN_GENERAL) || blk->pcs[i] != blk->pcs[i - 1] + 4)
+    return false;
+  return !tm->max_wait_states || !written_in(blk, from, i, op->rs1);
+}
+
+/* The end of the stretch of replayable ops from op `from`: the block's
+ * first op too, whose fetch may be a redirect (its inputs are the
+ * model's state and the wrong path's instruction: memo_entry) */
+static uint32_t run_end(const timing *tm, const core_block *blk, uint32_t from) {
+  if (from == 0 && !(blk->n_ops && kind_replayable(blk->ops[0].kind)))
+    return 0;
+  uint32_t end = from ? from : 1;
   while (end < blk->n_ops && replayable(blk, end))
+    end++;
+  if (end < blk->n_ops && end > from && mem_ends(tm, blk, from, end))
     end++;
   return end;
 }
 
 /* Whether the stretch from op `from` is replayed: two steps at least, and
  * registers that fit the table */
-static bool replays(const core_block *blk, uint32_t from) {
-  uint32_t end = run_end(blk, from);
-  memo_plan p;
+static bool replays(const timing *tm, const core_block *blk, uint32_t from) {
+  uint32_t end = run_end(tm, blk, from);
+  memo_stretch p;
   return end >= from + 2 && plan_of(blk, from, end, &p);
 }
 
 static int32_t rel(int64_t row, int64_t base) { return (int32_t)(row - base); }
 
 /* When register reg can be read, relative to base: 0 for any row up to
- * it (jit_vex.h: all the same to the stretch) */
+ * it (all the same to the stretch) */
 static int32_t ready_rel(const timing_vexmin *v, uint8_t reg, int64_t base) {
   return v->ready[reg] > base ? rel(v->ready[reg], base) : 0;
 }
 
-/* The stage rows of a stretch's start state, relative to base: kept in
- * registers and compared with the table's entry field by field (a whole
- * key built on the stack was compared 8 bytes at a time, the compiler
- * merging its 4-byte fields, and each compare waited on forwarding two
- * 4-byte stores: 40 % of the replay's samples on crc32, perf) */
-typedef struct memo_rows {
-  int32_t dv, e, m, mend, w;
-} memo_rows;
-
-/* The key's slot: its rows mixed by independent multiplies (a chain of
- * them was the replay's longest wait) */
-static uint32_t key_slot(const core_block *blk, uint32_t from, memo_rows r, const timing_vexmin *v,
-                         const memo_plan *pl, int64_t base) {
-  uint64_t h = (uint64_t)(uintptr_t)blk * 0x9e3779b97f4a7c15ull + from;
-  h += (uint64_t)(uint32_t)r.dv * 0xff51afd7ed558ccdull + (uint64_t)(uint32_t)r.e * 0xc4ceb9fe1a85ec53ull +
-       (uint64_t)(uint32_t)r.m * 0x87c37b91114253d5ull + (uint64_t)(uint32_t)r.mend * 0x4cf5ad432745937full +
-       (uint64_t)(uint32_t)r.w * 0x52dce729da3ed7d9ull;
-  for (uint32_t i = 0; i < pl->nreads; i++)
-    h += (uint64_t)(uint32_t)ready_rel(v, pl->reads[i], base) * (0x2545f4914f6cdd1dull + 2 * i);
-  return (uint32_t)(h >> 40 ^ h >> 20) & (MEMO_SLOTS - 1);
+/* Whether way k is the stretch's from this start state: compared field
+ * by field in registers (a key built on the stack and compared 8 bytes
+ * at a time waited on store forwarding) */
+static bool same_start(const memo_way *k, const memo_stretch *s, memo_rows r, int32_t dw, memo_entry en,
+                       const timing_vexmin *v, int64_t base) {
+  uint32_t diff = (uint32_t)(k->in.dv ^ r.dv) | (uint32_t)(k->in.e ^ r.e) | (uint32_t)(k->in.m ^ r.m) |
+                  (uint32_t)(k->in.mend ^ r.mend) | (uint32_t)(k->in.w ^ r.w) | (uint32_t)(k->in.dnext ^ r.dnext) |
+                  (uint32_t)(k->dw ^ dw) | (uint32_t)(k->entry.mode ^ en.mode) | (k->entry.word ^ en.word) |
+                  (uint32_t)(k->entry.r1 ^ en.r1) | (uint32_t)(k->entry.r2 ^ en.r2) |
+                  (uint32_t)(k->entry.shamt ^ en.shamt);
+  for (uint32_t i = 0; i < s->nreads; i++)
+    diff |= (uint32_t)(k->ready_in[i] ^ ready_rel(v, s->reads[i], base));
+  return diff == 0;
 }
 
-/* Whether entry k is the stretch's from this start state */
-static bool same_key(const memo_key *k, const core_block *blk, uint32_t from, memo_rows r, const timing_vexmin *v,
-                     const memo_plan *pl, int64_t base) {
-  uint32_t diff = (uint32_t)(k->dv ^ r.dv) | (uint32_t)(k->e ^ r.e) | (uint32_t)(k->m ^ r.m) |
-                  (uint32_t)(k->mend ^ r.mend) | (uint32_t)(k->w ^ r.w) | (k->from ^ from) | (k->pc ^ blk->pc);
-  for (uint32_t i = 0; i < pl->nreads; i++)
-    diff |= (uint32_t)(k->ready[i] ^ ready_rel(v, pl->reads[i], base));
-  return diff == 0 && k->blk == blk;
+static void step_ops(core_cpu *cpu, const core_block *blk, uint32_t from, uint32_t end) {
+  for (uint32_t i = from; i < end; i++)
+    vexmin_op(cpu, cpu->tm, cpu->x, blk->pcs[i], &blk->ops[i], vexmin_facts[blk->ops[i].kind]);
 }
 
-/* VEXMIN_AT of the stretch of ops from op `from` of blk (replays: none
- * takes a redirect, reads memory, shifts by a register or is a general
- * one, so their steps depend on the model's state alone): replayed from the
- * table when the stretch ran from the same relative state before, else
- * stepped one by one as the interpreter does and noted. */
-static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t from) {
+/* How the stretch s from a block's first op is entered (memo_entry), or
+ * false when that is not a function of the model's rows: the run's first
+ * instruction, or the target of a trap or mret */
+static bool entry_of(const core_cpu *cpu, const memo_stretch *s, int64_t base, memo_entry *en) {
+  const timing_vexmin *v = &cpu->tm->vm;
+  if (s->pc0 == v->seq_pc)
+    return true;
+  if (!v->started || v->trap)
+    return false;
+  uint32_t word, off = v->next_pc - cpu->ram_base;
+  if (off < cpu->ram_size && cpu->ram_size - off >= 4) { /* core_fetch_insn's word, read from RAM */
+    memcpy(&word, cpu->ram + off, 4);
+    if ((word & 3) != 3)
+      word &= 0xffff;
+  } else {
+    word = vexmin_wrong_word(cpu, v->next_pc);
+  }
+  uint32_t r1 = word >> 15 & 31, r2 = word >> 20 & 31;
+  bool shift_reg = (word & 0x7f) == 0x33 && (word >> 12 & 3) == 1;
+  *en = (memo_entry){.mode = 1, .word = word, .r1 = ready_rel(v, (uint8_t)r1, base),
+                     .r2 = ready_rel(v, (uint8_t)r2, base), .shamt = shift_reg ? (int32_t)(cpu->x[r2] & 31) : 0};
+  return true;
+}
+
+/* VEXMIN_AT of the stretch `idx` (replays: none but the block's first
+ * op takes a redirect, none shifts by a register or is a general one, a
+ * load or store only last with its wait states known, so their steps
+ * depend on the model's state, the entry and that alone): replayed from one of its ways when it ran from the same relative
+ * state before, else stepped one by one as the interpreter does and
+ * noted. */
+static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
+  (void)blk;
   timing *tm = cpu->tm;
   timing_vexmin *v = &tm->vm;
-  core_jit *j = cpu->jit;
-  if (!j->vexmin_memo && !(j->vexmin_memo = calloc(1, sizeof *j->vexmin_memo))) {
-    for (uint32_t i = from, end = run_end(blk, from); i < end; i++) /* no table: stepped */
-      vexmin_op(cpu, tm, cpu->x, blk->pcs[i], &blk->ops[i], vexmin_facts[blk->ops[i].kind]);
+  memo_stretch *s = &cpu->jit->vexmin_memo->st[idx];
+  int64_t base = v->c;
+  int32_t dw = 0;
+  memo_rows rows = {.dv = rel(v->dv, base), .e = rel(v->e, base), .m = rel(v->m, base), .mend = rel(v->mend, base),
+                    .w = rel(v->w, base), .dnext = 0};
+  if (s->mem) { /* the data bus's next free row matters only to the last op; up to the base all the same */
+    rows.dnext = v->dnext > base ? rel(v->dnext, base) : 0;
+    dw = (int32_t)vexmin_wait(tm, cpu->x[s->mem_rs1] + s->mem_imm);
+  }
+  memo_entry en = {0};
+  if (s->from == 0 && !entry_of(cpu, s, base, &en)) {
+    step_ops(cpu, s->blk, s->from, s->end); /* the first instruction, or after a trap */
     return;
   }
-  plan_slot *ps = &j->vexmin_memo->plans[((uintptr_t)blk >> 4 ^ from) & (PLAN_SLOTS - 1)];
-  if (ps->blk != blk || ps->from != from) {
-    ps->blk = blk;
-    ps->from = from;
-    ps->end = run_end(blk, from);
-    plan_of(blk, from, ps->end, &ps->plan);
-  }
-  const memo_plan *pl = &ps->plan;
-  uint32_t end = ps->end;
-  int64_t base = v->c;
-  memo_rows rows = {.dv = rel(v->dv, base), .e = rel(v->e, base), .m = rel(v->m, base), .mend = rel(v->mend, base),
-                    .w = rel(v->w, base)};
-  memo_entry *e = &j->vexmin_memo->slots[key_slot(blk, from, rows, v, pl, base)];
-  if (e->valid && same_key(&e->key, blk, from, rows, v, pl, base)) {
+  for (uint32_t n = 0; n < s->nways; n++) {
+    uint32_t k = s->hot + n; /* the way that matched last first */
+    if (k >= s->nways)
+      k -= s->nways;
+    const memo_way *e = &s->ways[k];
+    if (!same_start(e, s, rows, dw, en, v, base))
+      continue;
+    s->hot = (uint8_t)k;
+    if (e->beats)
+      timing_count(tm, SIG_MEM_READ, e->beats);
     v->c = base + e->c;
-    v->dv = base + e->dv;
-    v->e = base + e->e;
-    v->m = base + e->m;
-    v->mend = base + e->mend;
-    v->w = base + e->w;
-    for (uint32_t r = 0; r < pl->nwrites; r++)
-      v->ready[pl->writes[r]] = base + e->ready[r];
-    uint32_t last = end - 1;
-    uint32_t pc = blk->pcs[last];
-    v->jumped = (vexmin_facts[blk->ops[last].kind] & VEXMIN_JUMP) != 0;
-    v->seq_pc = v->jumped ? 1 : pc + 4;
+    v->dv = base + e->out.dv;
+    v->e = base + e->out.e;
+    v->m = base + e->out.m;
+    v->mend = base + e->out.mend;
+    v->w = base + e->out.w;
+    if (s->mem) {
+      v->dnext = base + e->out.dnext;
+      v->dack = base + e->dack;
+    }
+    for (uint32_t r = 0; r < s->nwrites; r++)
+      v->ready[s->writes[r]] = base + e->ready_out[r];
+    v->jumped = s->jump;
+    v->seq_pc = s->jump ? 1 : s->last_pc + 4;
     v->trap = 0;
-    v->next_pc = pc + 4;
+    v->next_pc = s->last_pc + 4;
     timing_count(tm, SIG_CYCLE, v->w + 1 - (int64_t)tm->cycle);
     tm->cycle = (uint64_t)(v->w + 1);
     return;
   }
-  memo_key *k = &e->key; /* the start state, noted before the steps move it */
-  *k = (memo_key){.blk = blk, .pc = blk->pc, .from = from, .dv = rows.dv, .e = rows.e, .m = rows.m,
-                  .mend = rows.mend, .w = rows.w};
-  for (uint32_t r = 0; r < pl->nreads; r++)
-    k->ready[r] = ready_rel(v, pl->reads[r], base);
-  for (uint32_t i = from; i < end; i++)
-    vexmin_op(cpu, tm, cpu->x, blk->pcs[i], &blk->ops[i], vexmin_facts[blk->ops[i].kind]);
-  e->valid = true;
+  memo_way *e = &s->ways[s->next]; /* the start state, noted before the steps move it */
+  s->next = (uint8_t)((s->next + 1) % MEMO_WAYS);
+  if (s->nways < MEMO_WAYS)
+    s->nways++;
+  e->in = rows;
+  e->dw = dw;
+  e->entry = en;
+  for (uint32_t r = 0; r < s->nreads; r++)
+    e->ready_in[r] = ready_rel(v, s->reads[r], base);
+  int64_t reads = tm->sig_dyn[SIG_MEM_READ];
+  step_ops(cpu, s->blk, s->from, s->end);
+  e->beats = (int32_t)(tm->sig_dyn[SIG_MEM_READ] - reads);
   e->c = rel(v->c, base);
-  e->dv = rel(v->dv, base);
-  e->e = rel(v->e, base);
-  e->m = rel(v->m, base);
-  e->mend = rel(v->mend, base);
-  e->w = rel(v->w, base);
-  for (uint32_t r = 0; r < pl->nwrites; r++)
-    e->ready[r] = rel(v->ready[pl->writes[r]], base);
+  e->out = (memo_rows){.dv = rel(v->dv, base), .e = rel(v->e, base), .m = rel(v->m, base),
+                       .mend = rel(v->mend, base), .w = rel(v->w, base), .dnext = rel(v->dnext, base)};
+  e->dack = rel(v->dack, base);
+  for (uint32_t r = 0; r < s->nwrites; r++)
+    e->ready_out[r] = rel(v->ready[s->writes[r]], base);
+}
+
+/* ... with no stretch kept for it (the table full): stepped */
+static void core_jvexmin_steps(core_cpu *cpu, core_block *blk, uint32_t from) {
+  step_ops(cpu, blk, from, run_end(cpu->tm, blk, from));
 }
 
 void core_jvexmin_forget(core_jit *j) {
   if (j->vexmin_memo)
-    memset(j->vexmin_memo, 0, sizeof *j->vexmin_memo);
+    j->vexmin_memo->n = 0;
 }
 
 void core_jvexmin_free(core_jit *j) {
+  if (j->vexmin_memo)
+    free(j->vexmin_memo->st);
   free(j->vexmin_memo);
   j->vexmin_memo = NULL;
 }
 
-const void *jit_vexmin_step_at(const core_block *blk, uint32_t i) {
-  for (uint32_t k = 1; k <= i;) { /* the stretches replayed, in order */
-    if (!replays(blk, k)) {
+/* A new stretch from..end of blk in j's table: its index, or -1 when the
+ * table is full */
+static int64_t new_stretch(core_jit *j, const core_block *blk, uint32_t from, uint32_t end, bool mem) {
+  if (!j->vexmin_memo && !(j->vexmin_memo = calloc(1, sizeof *j->vexmin_memo)))
+    return -1;
+  struct jit_vexmin_memo *t = j->vexmin_memo;
+  if (t->n == t->cap) {
+    uint32_t cap = t->cap ? 2 * t->cap : 256;
+    memo_stretch *st = cap <= MEMO_MAX ? realloc(t->st, cap * sizeof *st) : NULL;
+    if (!st)
+      return -1;
+    t->st = st;
+    t->cap = cap;
+  }
+  memo_stretch *s = &t->st[t->n];
+  memset(s, 0, offsetof(memo_stretch, ways));
+  s->blk = blk;
+  s->from = from;
+  s->end = end;
+  s->mem = mem;
+  s->jump = (vexmin_facts[blk->ops[end - 1].kind] & VEXMIN_JUMP) != 0;
+  s->pc0 = blk->pcs[0];
+  s->last_pc = blk->pcs[end - 1];
+  s->mem_rs1 = blk->ops[end - 1].rs1;
+  s->mem_imm = (uint32_t)blk->ops[end - 1].imm;
+  plan_of(blk, from, end, s);
+  return t->n++;
+}
+
+const void *jit_vexmin_step_at(core_jit *j, const core_cpu *cpu, const core_block *blk, uint32_t i,
+                               uint32_t *arg) {
+  const timing *tm = cpu->tm;
+  *arg = i;
+  for (uint32_t k = 0; k <= i;) { /* the stretches replayed, in order */
+    if (!replays(tm, blk, k)) {
       k++;
       continue;
     }
-    uint32_t end = run_end(blk, k);
-    if (i < end)
-      return i == k ? (const void *)core_jvexmin_replay : NULL;
-    k = end;
+    uint32_t end = run_end(tm, blk, k);
+    if (i >= end) {
+      k = end;
+      continue;
+    }
+    if (i != k)
+      return NULL;
+    int64_t idx = new_stretch(j, blk, k, end, vexmin_facts[blk->ops[end - 1].kind] & VEXMIN_MEM);
+    if (idx < 0)
+      return (const void *)core_jvexmin_steps;
+    *arg = (uint32_t)idx;
+    return (const void *)core_jvexmin_replay;
   }
   uint8_t kind = blk->ops[i].kind;
   return kind < K_COUNT ? step_fns[kind] : NULL;

@@ -28,16 +28,19 @@
 bool jit_vexmin_translated(const core_cpu *cpu);
 
 /* The helper translated code calls before op i of blk runs, or NULL for
- * none: void fn(core_cpu *cpu, core_block *blk, uint32_t i). The step of
- * the op's kind (exec_loop.inc's VEXMIN_AT), or, for a stretch of two
- * ops or more whose steps depend on nothing but the model's state (in
- * sequence after the block's first op: no redirect, load, store, shift
- * by a register, CSR access or general step among them), one replay of
- * all their steps before its first (core_jvexmin_replay): the
- * stretch's end state looked up by its start state, relative to the row
- * of the last fetch beat, in a table of the simulation's translator
- * (core_jit.vexmin_memo), and stepped and noted when missing. */
-const void *jit_vexmin_step_at(const core_block *blk, uint32_t i);
+ * none: void fn(core_cpu *cpu, core_block *blk, uint32_t arg), *arg set.
+ * The step of the op's kind (exec_loop.inc's VEXMIN_AT; arg i), or, for a
+ * stretch of ops in sequence whose steps depend on nothing but the
+ * model's state (two or more, from the block's first op too, whose fetch
+ * may be a redirect: no shift by a register, CSR access or general step
+ * among them, a load or store only as the last op and only when its
+ * beat's wait states are known as the stretch starts), one replay of all their steps before its
+ * first (core_jvexmin_replay; arg: the stretch's entry in j's table,
+ * made here): the stretch's end state looked up among the start states
+ * it ran from before, relative to the row of the last fetch beat, and
+ * stepped and noted when missing. */
+const void *jit_vexmin_step_at(struct core_jit *j, const core_cpu *cpu, const core_block *blk, uint32_t i,
+                               uint32_t *arg);
 
 /* The table: emptied with the translations (core_jit_flush), freed with
  * the translator */
