@@ -670,6 +670,7 @@ static void emit_jnz_field(x86_buf *b, uint8_t **to, int *n, size_t off, bool q)
 static void x86_add_mr64(x86_buf *b, x86_mem m, int r) { x86_op_mem(b, true, 0x01, r, m); }
 /* dst = src when below (unsigned), 32- or 64-bit */
 static void x86_cmovb(x86_buf *b, bool w, int dst, int src) { x86_op_reg(b, w, 0x0f42, dst, src); }
+static void x86_cmove(x86_buf *b, bool w, int dst, int src) { x86_op_reg(b, w, 0x0f44, dst, src); }
 /* a near call (the fill routines are in the same code region) */
 static void x86_call_near(x86_buf *b, uintptr_t target) {
   x86_byte(b, 0xe8);
@@ -725,13 +726,15 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
     x86_mem open = x86_mis(R15, RDX, 2, (int32_t)offsetof(timing, open_row));
     x86_load32(b, R8, open);
     x86_store32(b, open, RAX);
-    x86_alu_rr(b, false, ALU_CMP, R8, RAX);
-    uint8_t *same = x86_jcc_fwd(b, CC_E);
-    x86_alu_ri(b, false, ALU_CMP, R8, -1);
-    uint8_t *first = x86_jcc_fwd(b, CC_E);
+    /* row_penalty without a branch: whether a miss finds its bank's row
+     * open follows the data (a table lookup, the stack, the next line of
+     * code), so a branch on it is one the host predicts badly */
     x86_load32(b, R9, TM(mem_row_miss));
-    x86_patch_here(b, same);
-    x86_patch_here(b, first);
+    x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
+    x86_alu_rr(b, false, ALU_CMP, R8, RAX);
+    x86_cmove(b, false, R9, RDX); /* the row open */
+    x86_alu_ri(b, false, ALU_CMP, R8, -1);
+    x86_cmove(b, false, R9, RDX); /* none open */
   }
   uint32_t beats = line_bytes >> tm->bus_shift;
   x86_alu_rm(b, ALU_ADD, R9, TM(mem_read_first));
