@@ -118,6 +118,8 @@ typedef struct core_model {
                                      instructions a load whose D-cache miss redoes it from the fetch: the
                                      flush starts, the load is fetched again after it (timing_fence_i) */
   uint32_t fence_i_redo_reach;
+  bool fence_i_redo_between;      /* with fence_i_redo: a cycle more for each cycle between the load's fill
+                                     and fence.i (the instructions between run again) (fence_i_redo) */
   bool fence_i_jalr_flush;        /* with fence_i_late_flush: a fence.i right after a jalr, on its wrong path,
                                      reaches decode and flushes the I-cache before the jalr redirects, as
                                      after a mispredicted branch (timing_wrong_path_fence_i) */
@@ -127,6 +129,9 @@ typedef struct core_model {
   bool fence_i_overlap;           /* with fence_i_late_flush: the instruction after fence.i, fetched before
                                      the flush, runs its execute stall (a divide, a device load) during the
                                      flush (timing_fence_overlap) */
+  bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
+                                     from decode while the divide holds execute: that hold passes during the
+                                     flush (T_FENCE_I) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t redirect_split_target; /* cycles a redirect costs more when its target is a 32-bit instruction at

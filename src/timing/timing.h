@@ -299,6 +299,8 @@ typedef struct timing {
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
+  bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
+                               refetched after its refill ([pipeline] fence_i_redo: no redo then) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
@@ -443,6 +445,7 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
  * of the fence.i before it, if it is the one after that fence.i, and ends
  * the overlap */
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
+void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
 
 /* A branch (or, with [pipeline] fence_i_jalr_flush, a jalr: `jalr`) at pc
  * redirected with fence.i on its wrong path at next_pc (VexRiscv's decode
