@@ -53,7 +53,7 @@
 // cycles; cycles were lost.
 `default_nettype none
 module tally_vex_adapter #(
-    parameter integer S = 35,
+    parameter integer S = 37,
     parameter [31:0] FINISHER = 32'hF000_0000,
     parameter [31:0] IO_BASE = 32'h8000_0000,   // from here on uncached: no D-cache hit or miss
     parameter integer DEPTH_LOG2 = 8,
@@ -66,6 +66,9 @@ module tally_vex_adapter #(
     input  wire         rst,          // the core's reset: the run starts when it is released
     // the core
     input  wire         wb_fire,      // writeBack_arbitration_isFiring
+    input  wire         wb_trap,      // CsrPlugin_exception: the instruction in write-back traps
+                                      // in this clock instead of retiring
+    input  wire [3:0]   wb_tcode,     // ... its cause (exceptionContext_code; 2: illegal instruction)
     input  wire [31:0]  wb_pc,        // writeBack_PC
     input  wire [31:0]  wb_insn,      // writeBack_INSTRUCTION (a compressed one expanded)
     input  wire         wb_rvc,       // ... is a 16-bit (RVC) instruction (IMAC: soc_vexriscv.v)
@@ -90,7 +93,7 @@ module tally_vex_adapter #(
     output reg          done,
     output reg          overflow
 );
-  localparam [63:0] SUPPORTED = 64'h7_FFFF_FFEF;
+  localparam [63:0] SUPPORTED = 64'h17_FFFF_FFEF;
 
   // ---- the gap since the last retire ---------------------------------------------
   reg [11:0] age;        // clocks since the last retire, before this one
@@ -105,6 +108,7 @@ module tally_vex_adapter #(
 
   // ---- the instruction retired, waiting for the next one -----------------------
   reg        p_full, p_last, p_rvc, p_wh, p_wm, p_ih;
+  reg        p_trap, p_ill;  // it trapped (did not retire); as an illegal instruction
   reg [26:0] f_line;     // the line the last instruction retired was fetched from
   reg        f_valid;
   reg [26:0] r_line;     // the line of the last refill begun, not yet fetched from by a retired instruction
@@ -123,8 +127,8 @@ module tally_vex_adapter #(
   wire p_back = p_insn[31];
   // (taken: the next retire is not at its fall-through, pc + 2 after a
   // 16-bit branch; a branch to its own fall-through reads as not taken)
-  wire p_taken = p_branch && wb_pc != p_pc + (p_rvc ? 32'd2 : 32'd4);
-  wire [1:0] p_pen = MIN != 0 ? 2'd0 : p_jal ? 2'd1 : p_jalr ? 2'd3 : !p_branch ? 2'd0 :
+  wire p_taken = p_branch && !p_trap && wb_pc != p_pc + (p_rvc ? 32'd2 : 32'd4);
+  wire [1:0] p_pen = MIN != 0 || p_trap ? 2'd0 : p_jal ? 2'd1 : p_jalr ? 2'd3 : !p_branch ? 2'd0 :
                      p_taken ? (p_back ? 2'd1 : 2'd3) : (p_back ? 2'd3 : 2'd0);
   // at most all but one of the next gap (age + 1 clocks)
   wire [1:0] pen_eff = ({10'd0, p_pen} <= age) ? p_pen : age[1:0];
@@ -137,11 +141,11 @@ module tally_vex_adapter #(
   // the next retire.
   reg        wp_run, wp_done, wp_second;
   reg [11:0] wp_cnt;
-  wire       p_redirect = p_jalr || (p_branch && (p_taken != p_back));
+  wire       p_redirect = !p_trap && (p_jalr || (p_branch && (p_taken != p_back)));
   wire [11:0] wp_move = (MIN == 0 && p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
 
   // ---- the instruction being laid out (the clock after the next retire) --------
-  reg        l_full, l_last, l_taken, l_i, l_d, l_w, l_rvc, l_wh, l_wm, l_ih;
+  reg        l_full, l_last, l_taken, l_i, l_d, l_w, l_rvc, l_wh, l_wm, l_ih, l_trap, l_ill;
   reg [1:0]  l_nm;
   reg        l_dr;
   reg [31:0] l_pc, l_insn;
@@ -174,14 +178,19 @@ module tally_vex_adapter #(
   // muldiv, dcache, system, write_buffer
   wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : (is_store && !l_last) ? 2'd3 : 2'd1;
   wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
-  wire [12:0] pulses = {l_rvc, is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
+  // (an instruction the core does not have, which traps as illegal, is
+  // tally's `illegal` pseudo-instruction: a `system` pulse, none of its own)
+  wire [12:0] pulses = l_ill ? {l_rvc, 12'h800} :
+                       {l_rvc, is_system, is_csr, is_div, is_mul, is_ret, is_call, is_jal || is_jalr, mispredict,
                         is_branch && l_taken, is_branch, is_store, is_load};   // bits 15..2 less amo (4)
 
   // ---- the queue of laid-out instructions (soc_parts.v) -------------------------
-  // {D-bus read, refills, last, pen kind, pre kind, post kind, pulses, issue index, pen start, cycles, pc}
-  localparam integer EW = 1 + 2 + 1 + 2 + 1 + 1 + 1 + 2 + 13 + 12 + 12 + 12 + 32;
+  // {trap, I-cache hit, D-cache write hit, miss, D-bus read, refills, last, pen kind, pre kind, post kind,
+  //  pulses, issue index, pen start, cycles, pc}
+  localparam integer EW = 1 + 1 + 2 + 1 + 2 + 1 + 1 + 1 + 2 + 13 + 12 + 12 + 12 + 32;
   wire [EW-1:0] head;
   wire q_empty, q_lost;
+  wire        h_trap = head[92];                  // trap (no instret)
   wire        h_ih = head[91];                    // icache.hit
   wire        h_wh = head[90], h_wm = head[89];   // dcache.write_hit, dcache.write_miss
   wire        h_dr = head[88];
@@ -192,7 +201,7 @@ module tally_vex_adapter #(
   wire [1:0]  h_postk = head[82:81];
   wire [12:0] h_pul = head[80:68];
   wire [11:0] h_a = head[67:56], h_b = head[55:44], h_t = head[43:32];
-  wire [EW-1:0] din = {l_ih, l_wh, l_wm, l_dr, l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
+  wire [EW-1:0] din = {l_trap, l_ih, l_wh, l_wm, l_dr, l_nm, l_last, is_jal || is_jalr, l_i, post_kind, pulses, pre, pre + 12'd1 + post,
                        l_own + {10'd0, l_pen}, l_pc};
 
   // ---- the feeder: one observed cycle per clock -------------------------------
@@ -206,7 +215,8 @@ module tally_vex_adapter #(
   wire [63:0] st = 64'd1 << 26;
   wire [63:0] s_all =
       64'd1 |
-      (head_end ? 64'd2 : 64'd0) |
+      (head_end && !h_trap ? 64'd2 : 64'd0) |
+      (j == h_a && h_trap ? 64'd1 << 36 : 64'd0) |
       (j < h_a ? st | (h_pref ? 64'd1 << 27 : 64'd1 << 28) : 64'd0) |
       (j == h_a ? {48'd0, h_pul[12:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0} : 64'd0) |
       ({10'd0, h_nm} > j ? (64'd1 << 18) | (64'd1 << 24) : 64'd0) |
@@ -222,7 +232,7 @@ module tally_vex_adapter #(
   // (Min: the finisher store's cycles from its retire to the clock its ACK
   // is sampled, W of them at W wait states, are `stall.dcache` in the
   // vexriscv-min model)
-  wire [63:0] s_min = 64'd1 | (head_end ? 64'd2 : 64'd0) |
+  wire [63:0] s_min = 64'd1 | (head_end && !h_trap ? 64'd2 : 64'd0) | (j == 12'd0 && h_trap ? 64'd1 << 36 : 64'd0) |
                       (j == 12'd0 ? {48'd0, h_pul[12:2], 1'b0, h_pul[1:0], 2'b00} | {38'd0, h_pul[1], 25'd0}
                                   : 64'd0) |
                       (h_last && j > h_a && j < h_b ? st | 64'd1 << 30 : 64'd0);
@@ -234,14 +244,15 @@ module tally_vex_adapter #(
     .clk(clk), .rst(rst), .push_req(l_full), .din(din), .pop(pop), .head(head), .empty(q_empty),
     .used(), .lost(q_lost));
 
-  wire report = wb_fire && !last_taken;
+  // a retire, or a trap, which ends its instruction's cycles as a retire does
+  wire report = (wb_fire || wb_trap) && !last_taken;
   wire i_begin = i_active && !i_was;  // an I-bus transaction (a refill) begins
-  wire r_fin = wb_insn[6:0] == 7'b0100011 && wb_addr == FINISHER;
+  wire r_fin = wb_fire && wb_insn[6:0] == 7'b0100011 && wb_addr == FINISHER;
   // the finisher store is laid out in the clock its ACK is sampled (or, the
   // ACK sampled before it retired, in the clock after it retires)
   wire lay_last = p_full && p_last && (fin_ack || p_ackd);
   wire w_spans = !wb_rvc && wb_pc[4:1] == 4'hF;
-  wire w_store = wb_insn[6:0] == 7'b0100011;
+  wire w_store = wb_fire && wb_insn[6:0] == 7'b0100011;
   wire w_lookup = !f_valid || f_line != wb_pc[31:5] || (p_full && (p_jal || p_jalr || p_taken));
   always @(posedge clk) begin
     if (rst) begin
@@ -281,11 +292,11 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
+        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
-        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_rvc <= p_rvc; l_wh <= 1'b0; l_wm <= 1'b0; l_ih <= p_ih; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
+        l_pc <= p_pc; l_insn <= p_insn; l_last <= 1'b1; l_taken <= 1'b0; l_trap <= 1'b0; l_ill <= 1'b0; l_rvc <= p_rvc; l_wh <= 1'b0; l_wm <= 1'b0; l_ih <= p_ih; l_i <= p_i; l_d <= p_d; l_pen <= 2'd0;
         l_nm <= p_nm; l_dr <= p_dr;
         // its cycles run on to the ACK
         l_own <= p_own + (p_ackd ? 12'd0 : age + 12'd1);
@@ -295,6 +306,7 @@ module tally_vex_adapter #(
       if (q_lost) overflow <= 1'b1;
       if (report) begin
         p_full <= 1'b1; p_pc <= wb_pc; p_insn <= wb_insn; p_rvc <= wb_rvc;
+        p_trap <= wb_trap; p_ill <= wb_trap && wb_tcode == 4'd2;
         // a store to RAM: whether its line is in the D-cache (write-through,
         // no allocation: a miss writes memory only)
         p_wh <= MIN == 0 && w_store && wb_addr < IO_BASE && d_hit;

@@ -7,7 +7,7 @@ iCE40 HX8K), on iCE40 (synth_ice40: 4-input LUTs) and ECP5 (synth_ecp5).
 
 VEXRISCV_DIR holds VexRiscv.v (a pythondata-cpu-vexriscv checkout or its
 pythondata_cpu_vexriscv/verilog). Designs: the SoC with the adapter and the
-module (soc: soc_vexriscv.v at fit.py's soc size, S = 35 for the adapter's
+module (soc: soc_vexriscv.v at fit.py's soc size, S = 37 for the adapter's
 signals, 8 KiB of RAM), the same SoC without them (soc-without-module:
 STATMOD = 0), and its parts synthesised alone: the core (core: the top
 of VexRiscv.v), the adapter (adapter: tally_vex_adapter, its 256-entry
@@ -31,8 +31,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEM = 2048  # words: 8 KiB
 # the module's size in the SoC (fit.py's soc row, with the VexRiscv adapter's
-# 35 signals): 2 ARRs, 4 counters of 32 bits, no run totals
-MODULE = dict(S=35, P=2, N=4, R=32, TOTALS=0, SNAP=1)
+# 37 signals): 2 ARRs, 4 counters of 32 bits, no run totals
+MODULE = dict(S=37, P=2, N=4, R=32, TOTALS=0, SNAP=1)
 FAMILIES = {"ice40": "synth_ice40", "ecp5": "synth_ecp5"}
 # cell name -> column, per family
 COLUMNS = {

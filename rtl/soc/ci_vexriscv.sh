@@ -36,7 +36,7 @@ fi
 tally=$1 progs=$2 work=$3
 src=${VEXRISCV_RTL:-/work/.mirror/litex-hub+pythondata-cpu-vexriscv/repo}
 command -v verilator >/dev/null 2>&1 || { echo "ci_vexriscv.sh: no verilator: skipped" >&2; exit 77; }
-set -- alu branch jumps load_use hazards muldiv shifts dcache stores icache csr crc sort isa_c
+set -- alu branch jumps load_use hazards muldiv shifts dcache stores icache csr crc sort isa_c traps
 for p in "$@"; do
   [ -f "$progs/$p.elf" ] || { echo "ci_vexriscv.sh: $progs/$p.elf missing (cmake --build build --target vexriscv-programs): skipped" >&2; exit 77; }
 done
@@ -139,24 +139,23 @@ if [ $core = vexriscv-imac ]; then
   fi
   # the memory with wait states: W = 1 and W = 3, at period 1,000 (at
   # shorter ones a boundary falls where crt.S's call into main is laid out
-  # otherwise, and at W = 1 dcache.elf's last interval is a cycle short in
-  # the model: docs/rtl-soc.md, "VEXRISCV")
+  # otherwise: docs/rtl-soc.md, "VEXRISCV")
   for wait in 1 3; do
     tb=$("$here/build.sh" --core vexriscv-imac --wait $wait "$rtl" "$work/tb-w$wait")
     # shellcheck disable=SC2086
-    for p in alu branch hazards crc csr jumps load_use muldiv shifts sort stores icache isa_c; do
+    for p in alu branch hazards crc csr jumps load_use muldiv shifts sort stores icache isa_c dcache; do
       check $p 1000 $base
     done
-    # shellcheck disable=SC2086
-    [ $wait = 1 ] || check dcache 1000 $base
   done
   exit $rc
 fi
 if [ $core = vexriscv-min ]; then
-  # the Min variant, cycle by cycle, at W = 0 to 3: every program but
-  # muldiv.elf (its mul and div trap as illegal on RV32I, and the adapter
-  # lays out no trap: docs/rtl-soc.md, "VEXRISCV")
+  # the Min variant, cycle by cycle, at W = 0 to 3, muldiv.elf's mul
+  # trapping as illegal on RV32I (the trap laid out from the RTL's trap
+  # clock) and, packet for packet, traps.elf's ecalls and illegal words (its
+  # illegal word is `compressed` in the model: docs/rtl-soc.md, "VEXRISCV")
   mset="cycle instret load store stall stall.dcache jump mem.write"
+  tset="cycle instret trap system csr stall jump mul"
   for w in 0 1 2 3; do
     wait=
     if [ $w != 0 ]; then
@@ -167,6 +166,10 @@ if [ $core = vexriscv-min ]; then
     for p in alu branch jumps load_use hazards shifts dcache stores icache crc sort; do
       check $p 97 --trace $mset
     done
+    # shellcheck disable=SC2086
+    check muldiv 97 --trace $tset
+    # shellcheck disable=SC2086
+    check traps 97 $tset
     check csr 97 --trace csr system instret cycle jump load call ret
     for p in alu branch; do check $p 97 --trace cycle instret load store branch.taken jump branch.mispredict mem.write; done
   done

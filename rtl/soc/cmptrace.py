@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import cycletrace  # noqa: E402
 
 SUPPORTED = 0x1_2C00_FF6F  # adapter_picorv32.v: the signals it provides
-SUPPORTED_VEX = 0x7_FFFF_FFEF  # adapter_vexriscv.v's (compressed: IMAC)
+SUPPORTED_VEX = 0x17_FFFF_FFEF  # adapter_vexriscv.v's (compressed: IMAC; trap)
 # ... with MIN = 1: not icache.miss, dcache.read_hit, dcache.read_miss and
 # mem.read (0 on the adapter; the vexriscv-min model's mem.read is each fetch)
 SUPPORTED_VEX_MIN = SUPPORTED_VEX & ~((1 << 18) | (1 << 19) | (1 << 20) | (1 << 24))

@@ -41,7 +41,7 @@ module tally_soc #(
     parameter integer FIFO_LOG2 = 8,   // 256 bytes: io.S prints faster than 8N1 sends
     // the module (docs/rtl.md)
     parameter integer STATMOD = 1,
-    parameter integer S = 35,
+    parameter integer S = 37,
     parameter integer P = 4,
     parameter integer N = 8,
     parameter integer R = 32,
@@ -190,6 +190,7 @@ module tally_soc #(
     tally_vex_adapter #(.S(S), .FINISHER(FINISHER), .IO_BASE(IO_BASE), .MIN(MIN)) adapter (
       .clk(clk), .rst(core_reset),
       .wb_fire(cpu.writeBack_arbitration_isFiring), .wb_pc(cpu.writeBack_PC),
+      .wb_trap(cpu.CsrPlugin_exception), .wb_tcode(cpu.CsrPlugin_exceptionPortCtrl_exceptionContext_code),
       .wb_insn(cpu.writeBack_INSTRUCTION), .wb_rvc(wb_rvc), .wb_addr(cpu.writeBack_REGFILE_WRITE_DATA),
       .i_active(i_cyc), .i_line(i_adr[29:3]), .d_read(d_cyc && !d_we), .d_write(d_cyc && d_we), .d_redo(d_redo), .d_hit(d_hit),
       .fin_ack(fin_ack),

@@ -99,7 +99,8 @@ static const sigdesc SIGNALS[] = {
     {28, "stall.load_use", "load-use stall cycles"}, {29, "stall.muldiv", "multiply/divide stall cycles"},
     {30, "stall.dcache", "data-memory stall cycles"}, {31, "stall.write_buffer", "write-buffer stall cycles"},
     {32, "stall.branch", "branch penalty cycles"},
-    {33, "stall.jump", "jump penalty cycles"}, {34, "stall.system", "pipeline-drain cycles"}};
+    {33, "stall.jump", "jump penalty cycles"}, {34, "stall.system", "pipeline-drain cycles"},
+    {36, "trap", "exceptions taken"}};
 #else
     {0, "cycle", "cycles"}, {1, "instret", "instructions retired"}, {2, "load", "loads"},
     {3, "store", "stores"}, {5, "branch", "conditional branches"}, {6, "branch.taken", "taken branches"},

@@ -22,7 +22,9 @@
  *   both) not yet written back, and no earlier than the row the
  *   instruction before it is written back in; the trap is taken from
  *   write-back, and the model times it as an instruction entering execute
- *   3 rows after the trap did.
+ *   3 rows after the trap did; the instruction's cycles end with the
+ *   trap's write-back row (vexmin_step.h), the 3 rows after it are the
+ *   handler's first instruction's, as the RTL's trap clock splits them.
  * - A CSR instruction stays in execute until the one before it was
  *   written back.
  * - While an instruction is held in execute (a shift) or memory (a load),

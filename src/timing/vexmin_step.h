@@ -107,9 +107,14 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
   v->seq_pc = v->jumped ? 1 : pc + 4;
   v->trap = trap;
   v->next_pc = pc + 4;
-  /* the cycle signal counted what the engine charged since: this replaces it */
-  timing_count(t, SIG_CYCLE, wb + 1 - (int64_t)t->cycle);
-  t->cycle = (uint64_t)(wb + 1);
+  /* the cycle signal counted what the engine charged since: this replaces
+   * it. An illegal instruction's cycles end with its trap's write-back row,
+   * 3 before the row the model times it by (vexmin.c): the RTL takes the
+   * trap there (CsrPlugin_exception), and the 3 rows are the handler's
+   * first instruction's, as after an ecall. */
+  int64_t end = wb + 1 - (illegal ? 3 : 0);
+  timing_count(t, SIG_CYCLE, end - (int64_t)t->cycle);
+  t->cycle = (uint64_t)end;
 }
 
 /* A taken branch redirects the fetch even to pc + 4, its successor in
