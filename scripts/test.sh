@@ -4,8 +4,10 @@
 # packages first. Extra arguments go to ctest (e.g. -L isa, -R diff). The
 # labelled slow set (long fuzz runs, timing laws over big inputs) is left
 # out here; `ctest --test-dir build -L slow` runs it, and CI does (.ci/run).
-# Tests labelled nosan run no tally code at all (the random-test harness
-# against QEMU alone, a yosys synthesis): the sanitizer pass leaves them out.
+# The sanitizer pass leaves out the tests labelled nosan: those that run no
+# tally code at all (the random-test harness against QEMU alone, a yosys
+# synthesis), and long sweeps whose code the shorter tests already take
+# under the sanitizers (the VexRiscv random programs against the RTL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
