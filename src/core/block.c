@@ -360,24 +360,51 @@ static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
   return (lo & 0xffff) | (hi & 0xffff) << 16;
 }
 
-/* [pipeline] fence_i_late_flush: the length of the conditional branch at
- * pc (or jalr, with fence_i_jalr_flush) when the instruction after it,
- * which its wrong path holds when it redirects, is fence.i (which asks for the I-cache flush from decode:
- * timing_wrong_path_fence_i), else 0. Kept in the block (exec_loop.inc's
- * T_BRANCH reads it at every taken branch); the block watches that word. */
-static uint8_t wrong_path_fence_i(const core_cpu *cpu, uint32_t pc) {
-  uint32_t bits = 0, len;
+/* An instruction on a wrong path that lets the one after it reach decode
+ * behind it: not a jal nor a branch predicted taken (they redirect from
+ * decode, so what follows them is never decoded), nor an illegal or
+ * system instruction (its exception in decode flushes the fetch behind). */
+static bool wrong_path_passes(const core_model *m, const isa_insn *in) {
+  isa_class cls = (isa_class)isa_infos[in->kind].cls;
+  if (in->kind == K_ILLEGAL || in->kind == K_JAL || cls == CLASS_SYSTEM)
+    return false;
+  return cls != CLASS_BRANCH ||
+         !(m->predict == PREDICT_TAKEN || (m->predict == PREDICT_BACKWARD_TAKEN && in->imm < 0));
+}
+
+/* [pipeline] fence_i_late_flush: the offset from the conditional branch
+ * at pc (or jalr, with fence_i_jalr_flush) of a fence.i among the
+ * fence_i_wrong_path_reach instructions after it, which its wrong path
+ * holds when it redirects (fence.i asks for the I-cache flush from decode:
+ * timing_wrong_path_fence_i), else 0, and in *how where it is
+ * (TIMING_WP_FENCE_I_*). Kept in the block (exec_loop.inc's T_BRANCH reads
+ * it at every taken branch); the block watches those words. */
+static uint8_t wrong_path_fence_i(const core_cpu *cpu, uint32_t pc, uint8_t *how) {
+  const core_model *m = &cpu->tm->model;
+  uint32_t bits = 0, off;
   isa_insn in;
-  if (!cpu->tm->model.fence_i_late_flush || !core_fetch_insn(cpu, pc, &bits))
+  if (!m->fence_i_late_flush || !core_fetch_insn(cpu, pc, &bits))
     return 0;
   isa_decode(bits, &in);
-  if (isa_infos[in.kind].cls != CLASS_BRANCH && (in.kind != K_JALR || !cpu->tm->model.fence_i_jalr_flush))
+  if (isa_infos[in.kind].cls != CLASS_BRANCH && (in.kind != K_JALR || !m->fence_i_jalr_flush))
     return 0;
-  len = in.len;
-  if (!core_fetch_insn(cpu, pc + len, &bits))
-    return 0;
-  isa_decode(bits, &in);
-  return in.kind == K_FENCE_I ? (uint8_t)len : 0;
+  off = in.len;
+  bool branch = isa_infos[in.kind].cls == CLASS_BRANCH;
+  uint32_t target = pc + (uint32_t)in.imm;
+  for (uint32_t k = 0; k < m->fence_i_wrong_path_reach; k++) {
+    if (!core_fetch_insn(cpu, pc + off, &bits))
+      return 0;
+    isa_decode(bits, &in);
+    if (in.kind == K_FENCE_I) {
+      *how = (uint8_t)((k > 0 ? TIMING_WP_FENCE_I_SECOND : 0) |
+                       (branch && target == pc + off ? TIMING_WP_FENCE_I_AT_TARGET : 0));
+      return (uint8_t)off;
+    }
+    if (!wrong_path_passes(m, &in))
+      return 0;
+    off += in.len;
+  }
+  return 0;
 }
 
 /* Decodes up to `max` instructions from pc, and none at or past the next
@@ -520,7 +547,7 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
       bt->region = (uint16_t)timing_region_of(cpu->tm->regions, pc);
     bt->predict_taken = bt->ops[n - 1].predict_taken; /* a conditional branch always ends its block */
     if (b->ops[n - 1].kind != K_FALLTHRU) /* its last instruction's (not the one after a cut block) */
-      bt->wrong_path_fence_i = wrong_path_fence_i(cpu, d.pcs[n - 1]);
+      bt->wrong_path_fence_i = wrong_path_fence_i(cpu, d.pcs[n - 1], &bt->wrong_path_fence_i_how);
     bt->branch_pen[0] = cpu->tm->branch_cost[0][bt->predict_taken];
     bt->branch_pen[1] = cpu->tm->branch_cost[1][bt->predict_taken];
     if (cpu->tm->pico) {
@@ -581,9 +608,10 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     bt->cc = bt->cc2 = bt->cc3 = &cpu->ctx_counts->none; /* no context yet */
     b->timing = bt;
   }
-  /* with fence_i_late_flush, the word after the ending branch or jalr too
+  /* with fence_i_late_flush, the words after the ending branch or jalr too
    * (wrong_path_fence_i) */
-  uint32_t watched = b->end_pc - pc + (cpu->tm && cpu->tm->model.fence_i_late_flush ? 4 : 0);
+  uint32_t watched = b->end_pc - pc +
+                     (cpu->tm && cpu->tm->model.fence_i_late_flush ? 4 * cpu->tm->model.fence_i_wrong_path_reach : 0);
   core_watch_set(cpu, pc, watched, WATCH_CODE);
   return b;
 }

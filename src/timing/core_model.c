@@ -54,6 +54,7 @@ void core_model_default(core_model *m) {
   m->cpi_mul = m->cpi_mulh = m->cpi_div = m->cpi_csr = m->cpi_system = m->cpi_amo = 1;
   m->fetch_ahead_insns = 1;
   m->wrong_path_words = 2;
+  m->fence_i_wrong_path_reach = 1;
   m->shift = SHIFT_BARREL;
   m->mul_mode = MULDIV_FIXED;
   m->div_mode = MULDIV_FIXED;
@@ -263,6 +264,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fence_i_redo_reach", fence_i_redo_reach, 0, 4),
   BOOL("pipeline", "fence_i_redo_between", fence_i_redo_between),
   BOOL("pipeline", "fence_i_jalr_flush", fence_i_jalr_flush),
+  UINT("pipeline", "fence_i_wrong_path_reach", fence_i_wrong_path_reach, 1, 2),
   BOOL("pipeline", "fence_i_overlap", fence_i_overlap),
   BOOL("pipeline", "fence_i_hold_overlap", fence_i_hold_overlap),
   BOOL("pipeline", "overwrite_keeps_wait", overwrite_keeps_wait),

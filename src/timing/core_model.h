@@ -123,6 +123,10 @@ typedef struct core_model {
   bool fence_i_jalr_flush;        /* with fence_i_late_flush: a fence.i right after a jalr, on its wrong path,
                                      reaches decode and flushes the I-cache before the jalr redirects, as
                                      after a mispredicted branch (timing_wrong_path_fence_i) */
+  uint32_t fence_i_wrong_path_reach; /* with fence_i_late_flush: how many instructions after a mispredicted
+                                     branch (or, with fence_i_jalr_flush, a jalr) a fence.i on its wrong
+                                     path reaches decode before the redirect: 1 (the next) or 2
+                                     (wrong_path_fence_i, timing_wrong_path_fence_i) */
   bool overwrite_keeps_wait;      /* a write to a register does not end a reader's wait for an older late
                                      result to it (VexRiscv's HazardSimplePlugin: each stage's writer is
                                      checked on its own) (timing_static) */

@@ -47,7 +47,7 @@ timing *timing_new(const core_model *m) {
   t->icache_on = m->icache.enabled;
   t->dcache_on = m->dcache.enabled;
   t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
-  t->fetch_line = TIMING_NO_LINE;
+  t->fetch_line = t->wrong_path_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
@@ -111,11 +111,19 @@ void timing_free(timing *t) {
   free(t);
 }
 
-/* timing_wrong_path_fence_i: the cycles beyond the flush of every row,
- * behind a branch (fitted to redirect_min.S) and behind a jalr (measured
- * on fence_jalr.S: a ret then fence.i, 1 cycle less a pass at every W) */
-#define WRONG_PATH_FENCE_I_EXTRA 3u
-#define WRONG_PATH_FENCE_I_EXTRA_JALR 2u
+/* timing_wrong_path_fence_i: the cycles beyond the flush of every row.
+ * From the first word after the jump (measured on fence_jalr.S: a ret then
+ * fence.i; fence_far.S: a taken branch then fence.i, 1 cycle less a pass
+ * at every W than with 3) ... */
+#define WRONG_PATH_FENCE_I_EXTRA 2u
+/* ... 1 more from the second word, which reaches decode a cycle later
+ * (fence_far.S: a call by jalr, a ret and a taken branch, each followed by
+ * an ALU op and fence.i, exact with it at every W) ... */
+#define WRONG_PATH_FENCE_I_SECOND 1u
+/* ... and 1 more when the fence.i is the taken branch's target as well
+ * (fitted to redirect_min.S's beq to pc + 4, a fence.i: not explained) */
+#define WRONG_PATH_FENCE_I_AT_TARGET 1u
+#define WRONG_PATH_FENCE_I_MAX (WRONG_PATH_FENCE_I_EXTRA + WRONG_PATH_FENCE_I_SECOND + WRONG_PATH_FENCE_I_AT_TARGET)
 
 static void charge(timing *t, tally_signal_id sig, uint32_t cycles) {
   t->cycle += cycles;
@@ -427,6 +435,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now, uint32_t over) {
   uint32_t i;
   t->wrong_path_waited = false;
+  t->wrong_path_line = TIMING_NO_LINE;
   if (!t->icache_on)
     return 0;
   uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE, k = 0;
@@ -452,6 +461,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now,
    * was not seen */
   if (k == 1 && over > ahead)
     ahead = over;
+  t->wrong_path_line = line; /* timing_wrong_path_fence_i */
   uint32_t stall = fetch_lookup(t, line, now, ahead, false);
   t->fetch_line = TIMING_NO_LINE;
   t->wrong_path_waited = stall != 0 && k == t->model.wrong_path_words; /* asked for in the redirect's cycle */
@@ -906,14 +916,14 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +
            (t->pico ? timing_pico_branch_bound(t) : 0) + (m->taken_path_fill || m->predicted_target_fill ? port + fill + 2 : 0) +
            m->redirect_rvc_pair + 2 * m->redirect_split_target + (m->csr_drain ? 1 : 0) + /* timing_redirect_drain: 1 */
-           (m->fence_i_late_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0); /* timing_wrong_path_fence_i */
+           (m->fence_i_late_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_MAX : 0); /* timing_wrong_path_fence_i */
   case CLASS_JUMP:
     if (kind == K_JAL)
       return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target;
     if (kind == K_JALR) /* timing_redirect_drain: 1 */
       return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target +
              (m->csr_drain ? 1 : 0) +
-             (m->fence_i_late_flush && m->fence_i_jalr_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_EXTRA : 0);
+             (m->fence_i_late_flush && m->fence_i_jalr_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_MAX : 0);
     return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
@@ -965,14 +975,24 @@ static void fence_i_redo(timing *t, uint64_t now) {
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo + between);
 }
 
-void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t passed) {
+void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
+                               uint32_t passed) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = next_pc & mask;
+  uint32_t refilled = t->wrong_path_line;
+  t->wrong_path_line = TIMING_NO_LINE;
   if (!t->icache_on || !t->model.icache.fence_i_flush || !t->model.fence_i_late_flush)
     return;
   /* the fence.i reached decode only when its word was fetched before the
-   * redirect: on the branch's line, or on one the cache held */
+   * redirect: on the branch's line, or on one the cache held; as the
+   * second word, not on the line the wrong path's refill (timing_wrong_path)
+   * was still bringing in (a random program's bge to pc + 4, bnez, fence.i
+   * on the next line, which missed: no flush on the RTL's I-bus trace) */
   if (line != (pc & mask) && !cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
+  if ((how & TIMING_WP_FENCE_I_SECOND) && line == refilled)
+    return;
+  uint32_t extra = WRONG_PATH_FENCE_I_EXTRA + (how & TIMING_WP_FENCE_I_SECOND ? WRONG_PATH_FENCE_I_SECOND : 0) +
+                   (how & TIMING_WP_FENCE_I_AT_TARGET ? WRONG_PATH_FENCE_I_AT_TARGET : 0);
   /* VexRiscv's I-cache flush is asked for by a valid fence.i in decode
    * (IBusCachedPlugin_cache_io_flush = decode_arbitration_isValid &&
    * decode_FLUSH_ALL), before the branch ahead of it in execute redirects:
@@ -981,7 +1001,6 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
    * behind a beq taken to pc + 4 retires 128 + 8 (W + 2) + 10 cycles after
    * the beq, then flushes again: 128 + 3 cycles and the refill more a pass,
    * on VexRiscv.v and VexRiscv_IMAC.v alike) */
-  uint32_t extra = jalr ? WRONG_PATH_FENCE_I_EXTRA_JALR : WRONG_PATH_FENCE_I_EXTRA;
   uint32_t flush = t->model.fence_i_penalty + extra;
   /* refill-first (VexRiscv_IMAC.v): the wrong path's refill, asked for
    * before the flush, ends before it begins: none of it overlaps the flush

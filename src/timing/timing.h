@@ -89,9 +89,11 @@ typedef struct block_timing {
   bool tail_div, tail_prev_div; /* it, and the instruction before it in the block, divide */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
-  uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: that branch's (or, with fence_i_jalr_flush,
-                               jalr's) length when the instruction after it, on its wrong path, is
-                               fence.i, else 0 (timing_wrong_path_fence_i; block.c) */
+  uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: the offset from that branch (or, with
+                               fence_i_jalr_flush, jalr) of a fence.i on its wrong path that reaches
+                               decode (fence_i_wrong_path_reach), else 0 (timing_wrong_path_fence_i;
+                               block.c) ... */
+  uint8_t wrong_path_fence_i_how; /* ... and where it is: TIMING_WP_FENCE_I_* bits */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
@@ -303,6 +305,8 @@ typedef struct timing {
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
+  uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
+                               (timing_wrong_path_fence_i) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
@@ -453,8 +457,14 @@ void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
  * fence_i_late_flush, the flush runs before the target is fetched, when
  * that fence.i's word was fetched. `passed`: the cycles the jump waited
  * already for a wrong-path refill (timing_wrong_path), which ran during
- * the flush. */
-void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t passed);
+ * the flush. `how`: TIMING_WP_FENCE_I_* bits. */
+void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
+                               uint32_t passed);
+/* a fence.i on a jump's wrong path is the second instruction after the
+ * jump, not the first (fence_i_wrong_path_reach) */
+#define TIMING_WP_FENCE_I_SECOND 1u
+/* it is the taken branch's target too */
+#define TIMING_WP_FENCE_I_AT_TARGET 2u
 
 /* Creates the timing state for a validated model; NULL on failure. */
 timing *timing_new(const core_model *m);

@@ -11,7 +11,9 @@
 // Cycles count rising edges from the first one after reset release up to and
 // including the edge on which the core samples the finisher store's ACK.
 //
-// usage: tb PROGRAM.bin [-w W] [-m MAX_CYCLES] [-f PC] [-t]   (-t: retire trace)
+// usage: tb PROGRAM.bin [-w W] [-m MAX_CYCLES] [-f PC] [-t] [-b]
+// (-t: retire trace; -b: bus trace, a line per beat when the slave first sees
+// it: the edge, the bus (i or d), r or w, the address and CTI)
 // instret is the core's minstret just after the instruction at PC (the
 // finisher store, -f, hex) retires: the instructions after it that retire
 // while its ACK is awaited are not counted. Without -f: minstret at the end.
@@ -92,7 +94,7 @@ uint32_t transfer(const char *bus, uint32_t addr, bool we, uint32_t wdata, unsig
 // they were just before it. Returns true when a finisher write was acked
 // (the core samples that ACK at the next edge).
 bool slave_edge(Slave &s, const char *bus, bool cyc_stb, uint32_t addr, bool we, uint32_t wdata,
-                unsigned sel, unsigned cti) {
+                unsigned sel, unsigned cti, uint64_t edge, bool trace) {
     bool fin = false;
     if (s.ack) {  // the core samples ACK at this edge: the beat ends
         s.ack = false;
@@ -103,6 +105,8 @@ bool slave_edge(Slave &s, const char *bus, bool cyc_stb, uint32_t addr, bool we,
         s.busy = true;
         s.count = s.wait;
         s.st.beats++;
+        if (trace)
+            printf("beat %" PRIu64 " %c %c %08x cti=%u\n", edge, bus[0], we ? 'w' : 'r', addr, cti);
         if (we) s.st.writes++; else s.st.reads++;
         if (!s.in_burst) {
             s.st.transactions++;
@@ -125,7 +129,7 @@ int main(int argc, char **argv) {
     const char *prog = nullptr;
     int wait = 0;
     uint64_t max_cycles = 50000000;
-    bool trace = false;
+    bool trace = false, bus_trace = false;
     bool have_fin_pc = false;
     uint32_t fin_pc = 0;
     uint64_t fin_instret = 0;
@@ -159,15 +163,17 @@ int main(int argc, char **argv) {
             have_fin_pc = true;
         } else if (!strcmp(argv[i], "-t")) {
             trace = true;
+        } else if (!strcmp(argv[i], "-b")) {
+            bus_trace = true;
         } else if (argv[i][0] != '-' && !prog) {
             prog = argv[i];
         } else {
-            fprintf(stderr, "usage: tb PROGRAM.bin [-w 0..3] [-m MAX_CYCLES] [-f PC] [-t]\n");
+            fprintf(stderr, "usage: tb PROGRAM.bin [-w 0..3] [-m MAX_CYCLES] [-f PC] [-t] [-b]\n");
             return 2;
         }
     }
     if (!prog) {
-        fprintf(stderr, "usage: tb PROGRAM.bin [-w 0..3] [-m MAX_CYCLES] [-f PC] [-t]\n");
+        fprintf(stderr, "usage: tb PROGRAM.bin [-w 0..3] [-m MAX_CYCLES] [-f PC] [-t] [-b]\n");
         return 2;
     }
     FILE *f = fopen(prog, "rb");
@@ -237,8 +243,9 @@ int main(int argc, char **argv) {
         if (bad_access) break;
         if (end_cycles && (!have_fin_pc || fin_retired || extra > 64)) break;
         // The slave's registers update at the same edge.
-        slave_edge(ib, "instruction", icyc, iadr, false, 0, 0xf, icti);
-        if (slave_edge(db, "data", dcyc, dadr, dwe, dwd, dsel, dcti)) end_next = true;
+        uint64_t edge = cycles + extra;
+        slave_edge(ib, "instruction", icyc, iadr, false, 0, 0xf, icti, edge, bus_trace);
+        if (slave_edge(db, "data", dcyc, dadr, dwe, dwd, dsel, dcti, edge, bus_trace)) end_next = true;
         top->ibus_ack = ib.ack;
         top->ibus_dat_r = ib.rdata;
         top->dbus_ack = db.ack;
