@@ -117,6 +117,8 @@ module tally_vex_adapter #(
   reg [11:0] p_own;      // its cycles up to its retire, less the redirect of the one before
   reg        p_i, p_d, p_w;
   reg [1:0]  p_nm;       // the refills begun in its gap (icache.miss)
+  reg        p_mv;       // the last refill of its gap was for another line (below)
+  reg        m_pend;     // a refill ahead in sequence, whose miss is the next lookup's (below)
   reg        p_dr;       // a D-bus read began in its gap (a load's: dcache.read_miss)
   reg        p_ackd;     // (the finisher store) its ACK was sampled by its retire
 
@@ -254,12 +256,30 @@ module tally_vex_adapter #(
   wire w_spans = !wb_rvc && wb_pc[4:1] == 4'hF;
   wire w_store = wb_fire && wb_insn[6:0] == 7'b0100011;
   wire w_lookup = !f_valid || f_line != wb_pc[31:5] || (p_full && (p_jal || p_jalr || p_taken));
+  // A refill begun in the gap of an instruction that does not redirect the
+  // fetch (no jump, no branch taken or predicted taken), for a line other
+  // than its own (the last refill of the gap: i_line or g_line), is the
+  // fetch stage's lookup ahead in sequence while that instruction waits
+  // (for a late result): its miss (icache.access, icache.miss, mem.read) is
+  // the lookup's of the next instruction on a new line, as tally's models
+  // count it, not the waiting one's (crc.elf: 0x40000060's line refilled
+  // while 0x4000005c waits for 0x40000058's result; branch.elf: while a
+  // forward branch not taken retires). A jump's or a redirecting branch's
+  // is its wrong-path or taken-path fill ... (p_mv: the candidate, decided
+  // when the next instruction retires, once a branch's outcome is known)
+  wire [1:0]  w_nm = (i_begin && g_nm != 2'd3) ? g_nm + 2'd1 : g_nm;
+  wire [26:0] w_aline = i_begin ? i_line : g_line;
+  wire [6:0]  w_op = wb_insn[6:0];
+  wire m_move = MIN == 0 && p_full && report && !p_last && p_mv && !(p_branch && (p_taken || p_back));
+  // (... or of a jalr's, whose wrong path it is: VexRiscv_IMAC.v asks for
+  // pc + 12's line before the jalr's gap, crt.S's call into main)
+  wire m_take = (m_pend || m_move) && (w_lookup || w_op == 7'b1100111);
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
       wp_run <= 1'b0; wp_done <= 1'b0; wp_second <= 1'b0; wp_cnt <= 12'd0;
       p_full <= 1'b0; p_last <= 1'b0; l_full <= 1'b0; j <= 12'd0; rundown <= 1'b0; f_valid <= 1'b0;
-      r_pend <= 1'b0;
+      r_pend <= 1'b0; m_pend <= 1'b0; p_mv <= 1'b0;
       done <= 1'b0; overflow <= 1'b0;
     end else begin
       if (fin_ack) fin_seen <= 1'b1;
@@ -292,7 +312,7 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm; l_dr <= p_dr;
+        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move}; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
@@ -327,7 +347,10 @@ module tally_vex_adapter #(
         // next line too: its upper half is fetched from there)
         p_i <= (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
                (g_i && (g_line == wb_pc[31:5] || (w_spans && g_line == wb_pc[31:5] + 27'd1)));
-        p_nm <= (i_begin && g_nm != 2'd3) ? g_nm + 2'd1 : g_nm;
+        p_nm <= w_nm + {1'b0, m_take && w_nm != 2'd3};
+        m_pend <= (m_pend || m_move) && !m_take;
+        p_mv <= !wb_trap && w_op != 7'b1101111 && w_op != 7'b1100111 && w_nm != 2'd0 && w_aline != wb_pc[31:5] &&
+                !(w_spans && w_aline == wb_pc[31:5] + 27'd1);
         p_dr <= g_dr || (d_read && !d_was);
         p_d <= g_d || d_read || d_redo;
         p_w <= g_w || d_write;

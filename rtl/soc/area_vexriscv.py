@@ -16,6 +16,14 @@ what the SoC's figures split into (a part alone is not optimised against
 its neighbours, so the parts add up to about, not exactly, the SoC).
 FAMILIES: some of ice40,ecp5 (default both); DESIGNS: some of the above
 (default all). Results already in OUTDIR are reused.
+
+The SoC reads the core's write-back stage and D-cache through hierarchical
+references (cpu.writeBack_PC, cpu.dataCache_1.stageB_waysHit, ...), which
+yosys 0.23 does not resolve: it leaves the adapter's inputs undriven. So
+the SoC is synthesised from copies written to OUTDIR (VexRiscv_ports.v,
+soc_vexriscv_ports.v; never part of the sources) in which each of those
+signals is an output port of the core (of its DataCache too, for the
+hit) and the SoC reads the port; the core alone is VexRiscv.v as it is.
 Prints yosys' version and a Markdown table per family: LUTs (iCE40 SB_LUT4,
 ECP5 LUT4), carry cells (ECP5 CCU2C), flip-flops, block RAMs (SB_RAM40_4K,
 DP16KD), distributed RAMs (ECP5 TRELLIS_DPR16X4), multipliers (ECP5
@@ -44,11 +52,79 @@ COLUMNS = {
 }
 
 
-def designs(rtl):
+def width(text, module, name):
+    """The declared width ("" or "[31:0]") of NAME in MODULE's body of TEXT."""
+    body = re.search(rf"^module {module} \((.*?)^endmodule", text, re.S | re.M).group(1)
+    m = re.search(rf"^\s*(?:(?:input|output)\s+)?(?:wire|reg)\s*(\[[^\]]+\])?\s*{name}\s*[,;]", body, re.M)
+    if not m:
+        return None
+    return m.group(1) or ""
+
+
+def tap(text, module, ports):
+    """TEXT with MODULE given an output port tap_NAME for each (NAME, width),
+    driven by an assign at the end of its body."""
+    head = f"module {module} (\n"
+    i = text.index(head) + len(head)
+    text = text[:i] + "".join(f"  output wire {w} tap_{n},\n" for n, w in ports) + text[i:]
+    j = text.index("endmodule", i)
+    return text[:j] + "".join(f"  assign tap_{n} = {n};\n" for n, _ in ports) + text[j:]
+
+
+def patched(rtl, out):
+    """Copies of VexRiscv.v and soc_vexriscv.v, written to OUT, in which every
+    hierarchical reference of the SoC into the core (cpu.X, cpu.INST.X) is a
+    port of the core instead. yosys 0.23 does not resolve such references: it
+    leaves the adapter's inputs undriven and may remove the logic behind them
+    (docs/rtl-area.md). References the core does not declare (another
+    variant's, in an inactive `ifdef) are left as they are. Returns the two
+    paths; neither is part of the project's sources."""
+    core = open(os.path.join(rtl, "VexRiscv.v")).read()
+    soc = open(os.path.join(HERE, "soc_vexriscv.v")).read()
+    own, inner, top = [], {}, []  # the top's signals; per instance its module and signals; all (ref, width)
+    for ref in sorted(set(re.findall(r"\bcpu\.([\w.]+)", soc))):
+        parts = ref.split(".")
+        if len(parts) == 1:
+            w = width(core, "VexRiscv", ref)
+            if w is not None:
+                own.append((ref, w))
+                top.append((ref, w))
+        elif len(parts) == 2:
+            m = re.search(rf"^\s*(\w+)\s+{parts[0]}\s*\(", core, re.M)
+            w = width(core, m.group(1), parts[1]) if m else None
+            if w is not None:
+                inner.setdefault(parts[0], (m.group(1), []))[1].append((parts[1], w))
+                top.append((ref, w))
+    core = tap(core, "VexRiscv", own)
+    head = "module VexRiscv (\n"
+    for inst, (mod, sigs) in inner.items():
+        core = tap(core, mod, sigs)
+        # the instance's tap drives the top's port tap_INST_X directly
+        i = core.index(head) + len(head)
+        core = core[:i] + "".join(f"  output wire {w} tap_{inst}_{n},\n" for n, w in sigs) + core[i:]
+        k = re.search(rf"^\s*{mod}\s+{inst}\s*\(\n", core, re.M).end()
+        core = core[:k] + "".join(f"    .tap_{n}(tap_{inst}_{n}),\n" for n, _ in sigs) + core[k:]
+    inst_line = "  VexRiscv cpu (\n"
+    k = soc.index(inst_line)
+    name = {ref: ref.replace(".", "_") for ref, _ in top}
+    soc = (soc[:k] + "".join(f"  wire {w} cpu_tap_{name[r]};\n" for r, w in top) + inst_line +
+           "".join(f"    .tap_{name[r]}(cpu_tap_{name[r]}),\n" for r, _ in top) + soc[k + len(inst_line):])
+    for ref, _ in top:
+        soc = re.sub(rf"\bcpu\.{re.escape(ref)}\b", f"cpu_tap_{name[ref]}", soc)
+    paths = (os.path.join(out, "VexRiscv_ports.v"), os.path.join(out, "soc_vexriscv_ports.v"))
+    for path, text in zip(paths, (core, soc)):
+        if not os.path.exists(path) or open(path).read() != text:  # (unchanged: results reused)
+            with open(path, "w") as f:
+                f.write(text)
+    return paths
+
+
+def designs(rtl, out):
     core = os.path.join(rtl, "VexRiscv.v")
     statmod = os.path.join(HERE, "..", "statmod.v")
     adapter = os.path.join(HERE, "adapter_vexriscv.v")
-    soc = [os.path.join(HERE, "soc_vexriscv.v"), os.path.join(HERE, "soc_parts.v"), adapter, statmod, core]
+    core_ports, soc_ports = patched(rtl, out)
+    soc = [soc_ports, os.path.join(HERE, "soc_parts.v"), adapter, statmod, core_ports]
     mod = " ".join(f"-set {k} {v}" for k, v in MODULE.items())
     return [
         ("soc", soc, "tally_soc", f"-set STATMOD 1 -set MEM_WORDS {MEM} {mod}"),
@@ -101,7 +177,8 @@ def main(a):
         print("area_vexriscv: yosys not found (scripts/install-deps.sh installs it)", file=sys.stderr)
         return 66
     fams = a[2].split(",") if len(a) >= 3 else list(FAMILIES)
-    names = [d[0] for d in designs(rtl)]
+    os.makedirs(out, exist_ok=True)
+    names = [d[0] for d in designs(rtl, out)]
     only = a[3].split(",") if len(a) == 4 else names
     bad = [f for f in fams if f not in FAMILIES] + [n for n in only if n not in names]
     if bad:
@@ -117,7 +194,7 @@ def main(a):
         print("| design | " + " | ".join(cols) + " | % of the SoC's LUTs | % of its flip-flops |")
         print("|---|" + "--:|" * (len(cols) + 2))
         soc = None
-        for name, files, top, params in designs(rtl):
+        for name, files, top, params in designs(rtl, out):
             if name not in only:
                 continue
             c = cells(synth(out, fam, name, files, top, params), fam)

@@ -407,6 +407,18 @@ static uint8_t wrong_path_fence_i(const core_cpu *cpu, uint32_t pc, uint8_t *how
   return 0;
 }
 
+/* An instruction the modelled core does not decode: illegal. Without the C
+ * extension there are no 16-bit instructions: a word whose low bits are not
+ * 11 is an illegal 32-bit instruction (a `.word 0` too, not a c.unimp), so it
+ * issues no `compressed` pulse and traps with the whole word in mtval, as
+ * VexRiscv's decoder does (DecoderSimplePlugin: the instruction is the
+ * exception's badAddr) and as PicoRV32 without COMPRESSED_ISA reads it. */
+static void illegal_here(const timing *tm, uint32_t bits, isa_insn *in) {
+  if (in->len == 2 && !(tm->model.isa & ISA_EXT_C))
+    *in = (isa_insn){.raw = bits, .len = 4};
+  in->kind = K_ILLEGAL;
+}
+
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
@@ -427,7 +439,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
     isa_decode(bits, &in);
     if (cpu->tm && (cpu->tm->pico || cpu->tm->model.isa != ISA_RV32IMAC) &&
         !timing_decodes(cpu->tm, in.kind, in.len, in.csr, in.rs1, NULL, 0))
-      in.kind = K_ILLEGAL; /* the modelled core has no such instruction */
+      illegal_here(cpu->tm, bits, &in);
     if (touches_pmu(cpu, &in)) {
       if (d->n_insns > 0)
         break; /* it starts a block of its own */

@@ -105,6 +105,9 @@ typedef struct core_model {
                                      for (timing_wrong_path) */
   uint32_t wrong_path_words;      /* with wrong_path_fill: how many words after the jump the fetch has
                                      looked up when it redirects (2 or 3; an illegal one stops it) */
+  uint32_t wrong_path_tail;       /* with wrong_path_fill: when the target misses too, the last cycles of
+                                     the wrong-path wait, after its refill's last beat, that are the
+                                     target's fetch wait, not the jump's (0: none) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */

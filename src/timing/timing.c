@@ -316,6 +316,26 @@ static uint32_t write_cycles(timing *t, uint32_t addr, uint32_t bytes) {
   return write_latency(t, addr, beats_of(t, bytes));
 }
 
+/* [pipeline] wrong_path_tail: a wrong-path fill (timing_wrong_path) gives
+ * the last cycles of its stall up, and the next fill, its target's, takes
+ * them first. On the RTL the jump's wait ends with the wrong-path refill's
+ * last beat; what follows (the line written, the target looked up, found
+ * missing) is the target's own fetch wait (VexRiscv.v, crt.S's jalr into
+ * main on the SoC's write-back trace: the wrong-path burst ends 15 clocks
+ * after the jalr retires, main's first instruction retires 26 clocks after
+ * that, 3 more than after a jalr whose target misses alone). */
+static void wrong_path_tail(timing *t, uint32_t *stall) {
+  if (t->wrong_path_give) {
+    uint32_t give = t->wrong_path_give < *stall ? t->wrong_path_give : *stall;
+    *stall -= give;
+    t->wrong_path_carry += give;
+    t->wrong_path_give = 0;
+  } else if (t->wrong_path_carry) {
+    *stall += t->wrong_path_carry;
+    t->wrong_path_carry = 0;
+  }
+}
+
 /* An I-cache miss's fill, stall and counts (the access counted already).
  * refetch: a fetch of the instruction stream ([dcache] refill_refetch may
  * apply), not a fill started down a predicted or wrong path. */
@@ -350,6 +370,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
     uint64_t end = from + fetch_transaction(t, from, read_cycles(t, line_addr, t->model.icache.line));
     stall = flush + (end + 3 > t->dmiss_bus_end ? (uint32_t)(end + 3 - t->dmiss_bus_end) : 0);
+    wrong_path_tail(t, &stall);
     t->fill_room = 0;
     t->dmiss_refetched = true;
     charge(t, SIG_STALL_ICACHE, stall);
@@ -358,6 +379,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
           t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
+  wrong_path_tail(t, &stall);
   t->fill_room = stall > floor ? stall - floor : 0;
   if (stall < floor)
     stall = floor;
@@ -432,7 +454,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
   return stall;
 }
 
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now, uint32_t over) {
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over) {
   uint32_t i;
   t->wrong_path_waited = false;
   t->wrong_path_line = TIMING_NO_LINE;
@@ -462,7 +484,11 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now,
   if (k == 1 && over > ahead)
     ahead = over;
   t->wrong_path_line = line; /* timing_wrong_path_fence_i */
+  uint32_t tl = target & mask;
+  if (target != TIMING_NO_LINE && tl != line && !cache_probe(&t->icache, tl >> t->icache.line_shift, &i))
+    t->wrong_path_give = t->model.wrong_path_tail; /* the target misses too */
   uint32_t stall = fetch_lookup(t, line, now, ahead, false);
+  t->wrong_path_give = 0;
   t->fetch_line = TIMING_NO_LINE;
   t->wrong_path_waited = stall != 0 && k == t->model.wrong_path_words; /* asked for in the redirect's cycle */
   return stall;

@@ -307,6 +307,9 @@ typedef struct timing {
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
                                (timing_wrong_path_fence_i) */
+  uint32_t wrong_path_give; /* [pipeline] wrong_path_tail: cycles the wrong-path fill being made leaves
+                               to the target's fetch ... */
+  uint32_t wrong_path_carry; /* ... and those the next I-cache fill (the target's) waits for first */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
@@ -603,8 +606,11 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * waits for it (the line is filled, the refill counted as a miss).
  * `over`: what of the refill passed before, during the data-side stalls
  * of instructions ahead of the jump ([pipeline] fetch_ahead_data).
+ * When `target`'s line misses as well, [pipeline] wrong_path_tail of those
+ * cycles are left to the target's fill instead (TIMING_NO_LINE: never; a
+ * fence.i on the wrong path, whose flush the target's fill waits for).
  * Returns the cycles charged. */
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now, uint32_t over);
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * instruction at pc + 4. When that is on another line, which misses, the
@@ -672,7 +678,7 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
  * question before it puts a region's row aside, so both read it here. */
 static inline bool timing_ifill_lean_ok(const timing *t, uint32_t line_addr) {
   return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->max_wait_states &&
-         !t->prof_row && !timing_in_sram(t, line_addr);
+         !t->prof_row && !t->wrong_path_carry && !timing_in_sram(t, line_addr);
 }
 static inline bool timing_dfill_lean_ok(const timing *t, uint32_t addr) {
   return t->lean_dfill && !t->dcache_miss_fn && !t->max_wait_states && !t->prof_row && !timing_in_sram(t, addr);
