@@ -42,6 +42,8 @@ typedef struct op_timing {
   uint8_t is_load;
   uint8_t overlap;          /* micro_arch picorv32: fetch wait a shift by a register amount can hide */
   uint8_t late;             /* its result comes this many cycles late (load/mul/shift use penalty) */
+  uint8_t replay_rvc;       /* a load: [pipeline] redirect_rvc_pair applies to its replay after a store
+                               (block.c's replay_rvc_pair, from the code after it) */
 } op_timing;
 
 /* Results still on their way within a block (block builder): up to two
