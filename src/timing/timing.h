@@ -305,6 +305,8 @@ typedef struct timing {
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
+  uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled and waited for, else
+                               TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
