@@ -18,6 +18,7 @@
 #include "cpu.h"
 #include "ctx_count.h"
 #include "jit.h"
+#include "rvc_words.h"
 
 #define ARENA_CHUNK (4u << 20)
 
@@ -360,6 +361,60 @@ static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
   return (lo & 0xffff) | (hi & 0xffff) << 16;
 }
 
+/* [pipeline] redirect_rvc_pair: a load replayed after a store ([dcache]
+ * store_load_replay) is redone from write-back, a redirect as well:
+ * memory, execute and decode hold the three instructions after it, the
+ * fetch stage the word after them (an aligned word of two 16-bit
+ * instructions: its first cycle); when one of them waits in decode for the
+ * load's result, the fetch stage holds the instruction after that one, and
+ * only a 32-bit one at 2 mod 4 before a 16-bit one keeps the decompressor
+ * not ready for a new word all along (rvc_held_at). hazards.S built
+ * rv32imac: c.sw, c.lw of the word, andi of its result, then add at 2 mod 4
+ * before c.sw: the c.lw retires 7 cycles after the c.sw, not 6;
+ * replay_rvc.S: the same pair before an addi and two c.nop, then a word of
+ * two c.nop: 7; before c.sw of its result, or andi of it and c.nop: 6. One
+ * of the two after it reading the load's rd waits (load_use_penalty 2); a
+ * wait for another late result is not looked at. Decided when the block is
+ * built, from the code after the load (replay_rvc_mark), so that a replay
+ * decodes nothing. */
+static inline bool replay_rvc_pair(const core_cpu *cpu, uint32_t load_pc, uint32_t rd) {
+  uint32_t pc = load_pc, bits = 0;
+  if (!core_fetch_insn(cpu, pc, &bits))
+    return false;
+  pc += isa_insn_len(bits);
+  for (int i = 0; i < 3; i++) {
+    isa_insn in;
+    if (!core_fetch_insn(cpu, pc, &bits))
+      return false;
+    isa_decode(bits, &in);
+    pc += in.len;
+    if (i < 2 && rd && rd < 32 && (timing_reads(in.kind, in.rs1, in.rs2) >> rd & 1u))
+      return (pc & 2) && rvc_held_at(cpu, pc);
+  }
+  return rvc_pair_at(cpu, pc);
+}
+/* ... the bytes after the load's pc it reads at most: the load, three
+ * instructions of 4 bytes, then rvc_held_at's two halfwords 4 bytes apart */
+#define REPLAY_RVC_REACH (4 + 3 * 4 + 6)
+/* ... kept in each load's op_timing (exec_loop.inc's T_LOAD reads it at
+ * every replay); returns how many bytes past the block's end it must watch
+ * (a write there rebuilds it, as a write to its own code does) */
+static uint32_t replay_rvc_mark(const core_cpu *cpu, const core_block *b, block_timing *bt) {
+  const core_model *m = &cpu->tm->model;
+  uint32_t past = 0;
+  if (!m->redirect_rvc_pair || !m->dcache.store_load_replay)
+    return 0;
+  for (uint32_t i = 0; i < b->n_ops; i++) {
+    if (isa_infos[b->ops[i].kind].cls != CLASS_LOAD)
+      continue;
+    bt->ops[i].replay_rvc = replay_rvc_pair(cpu, b->pcs[i], b->ops[i].rd);
+    uint32_t reach = b->pcs[i] + REPLAY_RVC_REACH - b->end_pc;
+    if (b->pcs[i] + REPLAY_RVC_REACH > b->end_pc && reach > past)
+      past = reach;
+  }
+  return past;
+}
+
 /* An instruction on a wrong path that lets the one after it reach decode
  * behind it: not a jal nor a branch predicted taken (they redirect from
  * decode, so what follows them is never decoded), nor an illegal or
@@ -621,9 +676,13 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     b->timing = bt;
   }
   /* with fence_i_late_flush, the words after the ending branch or jalr too
-   * (wrong_path_fence_i) */
-  uint32_t watched = b->end_pc - pc +
-                     (cpu->tm && cpu->tm->model.fence_i_late_flush ? 4 * cpu->tm->model.fence_i_wrong_path_reach : 0);
+   * (wrong_path_fence_i); the words after a load that replay_rvc_mark read */
+  uint32_t past = cpu->tm && cpu->tm->model.fence_i_late_flush ? 4 * cpu->tm->model.fence_i_wrong_path_reach : 0;
+  if (cpu->tm) {
+    uint32_t rvc = replay_rvc_mark(cpu, b, b->timing);
+    past = rvc > past ? rvc : past;
+  }
+  uint32_t watched = b->end_pc - pc + past;
   core_watch_set(cpu, pc, watched, WATCH_CODE);
   return b;
 }

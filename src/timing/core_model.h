@@ -153,6 +153,9 @@ typedef struct core_model {
                                      wrong path of a redirect from memory (a jalr, a taken branch predicted
                                      not taken) holds decode and delays the redirect's fetch by a cycle
                                      (timing_csr_drain, timing_redirect_drain) */
+  bool refill_drains_csr;         /* with csr_drain: a CSR instruction whose fetch waited for an I-cache
+                                     refill finds the two stages after it empty: no csr_penalty
+                                     (exec_loop.inc's refill_drains_csr) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

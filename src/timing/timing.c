@@ -47,7 +47,7 @@ timing *timing_new(const core_model *m) {
   t->icache_on = m->icache.enabled;
   t->dcache_on = m->dcache.enabled;
   t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
-  t->fetch_line = t->wrong_path_line = TIMING_NO_LINE;
+  t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
@@ -55,7 +55,7 @@ timing *timing_new(const core_model *m) {
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
-                 m->fence_i_late_flush || m->redirect_split_target;
+                 m->fence_i_late_flush || m->redirect_split_target || m->refill_drains_csr;
   /* the I-cache's fills with one memory port, no refetch rule, whole bus
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
   t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
@@ -457,7 +457,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over) {
   uint32_t i;
   t->wrong_path_waited = false;
-  t->wrong_path_line = TIMING_NO_LINE;
+  t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   if (!t->icache_on)
     return 0;
   uint32_t mask = ~(t->model.icache.line - 1u), at = pc & mask, line = TIMING_NO_LINE, k = 0;
@@ -491,6 +491,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   t->wrong_path_give = 0;
   t->fetch_line = TIMING_NO_LINE;
   t->wrong_path_waited = stall != 0 && k == t->model.wrong_path_words; /* asked for in the redirect's cycle */
+  t->wrong_path_wait_line = stall ? line : TIMING_NO_LINE;
   return stall;
 }
 

@@ -42,6 +42,8 @@ typedef struct op_timing {
   uint8_t is_load;
   uint8_t overlap;          /* micro_arch picorv32: fetch wait a shift by a register amount can hide */
   uint8_t late;             /* its result comes this many cycles late (load/mul/shift use penalty) */
+  uint8_t replay_rvc;       /* a load: [pipeline] redirect_rvc_pair applies to its replay after a store
+                               (block.c's replay_rvc_pair, from the code after it) */
 } op_timing;
 
 /* Results still on their way within a block (block builder): up to two
@@ -310,6 +312,8 @@ typedef struct timing {
   uint32_t wrong_path_give; /* [pipeline] wrong_path_tail: cycles the wrong-path fill being made leaves
                                to the target's fetch ... */
   uint32_t wrong_path_carry; /* ... and those the next I-cache fill (the target's) waits for first */
+  uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for, else
+                               TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
