@@ -1090,9 +1090,12 @@ static void emit_ifetch(lower *l, uint32_t i) {
   }
   /* the line compared with the one fetched last, unless known to differ
    * (the block builder makes a fetch op where the line changes): the
-   * code of straight-line programs is mostly fetch ops otherwise */
+   * code of straight-line programs is mostly fetch ops otherwise. With a
+   * profile or regions too: their helpers and fill routines set
+   * tm->fetch_line only to a line they fetch, as the plain run's do, and
+   * none fetches inside a block but its own fetch ops. */
   uint8_t *same = NULL;
-  if (l->prof || l->regions || line_before(l->blk, i) == line) {
+  if (line_before(l->blk, i) == line) {
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     same = x86_jcc_fwd(b, CC_E);
   }
