@@ -259,8 +259,12 @@ typedef struct lower {
   const jit_timed_fns *fn;
   bool prof, regions, track; /* track: cpu->track's listing, not with a profile */
   bool vexc; /* the cached VexRiscv models: every dynamic charge a call (jit_vexc.c) */
-  uint8_t *region_slow, *ctx_slow, *track_slow; /* the entry's checks' jumps to C */
-  uintptr_t region_back, ctx_back, track_back;  /* ... and where they come back */
+  /* the entry's checks' jumps to C, and where they come back: one set
+   * for each way in that makes them (emit_entry_checks: the block's
+   * entry, or a clean_ok block's clean, same and late-results paths) */
+  uint8_t *region_slow[3], *ctx_slow[3], *track_slow[3];
+  uintptr_t region_back[3], ctx_back[3], track_back[3];
+  uint32_t nchecks;
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -1090,9 +1094,12 @@ static void emit_ifetch(lower *l, uint32_t i) {
   }
   /* the line compared with the one fetched last, unless known to differ
    * (the block builder makes a fetch op where the line changes): the
-   * code of straight-line programs is mostly fetch ops otherwise */
+   * code of straight-line programs is mostly fetch ops otherwise. With a
+   * profile or regions too: their helpers and fill routines set
+   * tm->fetch_line only to a line they fetch, as the plain run's do, and
+   * none fetches inside a block but its own fetch ops. */
   uint8_t *same = NULL;
-  if (l->prof || l->regions || line_before(l->blk, i) == line) {
+  if (line_before(l->blk, i) == line) {
     x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
     same = x86_jcc_fwd(b, CC_E);
   }
@@ -1487,12 +1494,42 @@ static bool loop_copy_ok(const lower *l) {
 }
 
 /* Whether the block gets a clean entry and its exits after a taken
- * branch or jump go to their targets' (lower.clean): a plain timed run
- * with the I-cache looked up inline, as for the loop copy, where nothing
- * inside a block changes tm->hz but a way out (emit_loop_round) */
+ * branch or jump go to their targets' (lower.clean): a timed run with the
+ * I-cache looked up inline, as for the loop copy, where nothing inside a
+ * block changes tm->hz but a way out (emit_loop_round). With a profile,
+ * address regions or the PMU listing too: each of its ways in makes
+ * ENTER's checks after FITS (emit_entry_checks), and their helpers and
+ * the profile's calls and returns change neither tm->hz nor
+ * tm->fetch_line. */
 static bool clean_ok(const lower *l) {
-  return l->inline_fetch && !l->prof && !l->regions && !l->track && !l->cpu->tm->pico &&
+  return l->inline_fetch && !l->cpu->tm->pico &&
          (uint32_t)l->blk->ops[0].imm != TIMING_NO_LINE;
+}
+
+/* ENTER's checks after FITS (rax as it left it), with a profile, address
+ * regions or the PMU listing: inline compares, their slow paths out of
+ * line (emitted after the body, each back here with rax again) */
+static void emit_entry_checks(lower *l) {
+  x86_buf *b = &l->b;
+  uint32_t k = l->nchecks++;
+  if (l->regions) { /* a block of another region switches it */
+    x86_movzx16(b, RCX, TM(region));
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)l->blk->timing->region);
+    l->region_slow[k] = x86_jcc_fwd(b, CC_NE);
+    l->region_back[k] = run_addr(l, b->p);
+  }
+  if (l->track) { /* the PMU loop's: a block with no executions to fold is listed */
+    x86_alu_mi64(b, ALU_CMP, BT(execs), 0);
+    l->track_slow[k] = x86_jcc_fwd(b, CC_E);
+    l->track_back[k] = run_addr(l, b->p);
+  }
+  if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
+    x86_load64(b, RCX, BT(cc));
+    x86_load64(b, RSI, TM(ctx_row));
+    x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
+    l->ctx_slow[k] = x86_jcc_fwd(b, CC_NE);
+    l->ctx_back[k] = run_addr(l, b->p);
+  }
 }
 
 /* The entry of a clean_ok block: the block's own (the tests of late
@@ -1511,13 +1548,19 @@ static uint8_t *emit_clean_entry(lower *l, uint8_t **nofit2) {
   uint8_t *fit[2];
   emit_timed_fits(l, fit);
   *nofit2 = fit[1];
+  emit_entry_checks(l);
   emit_timed_charges(l, true);
   x86_store_imm64s(b, TM(insn_start_op), 0);
   uint8_t *m;
   uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &m);
   uint8_t *back = b->p;
   x86_store_imm32(b, TM(fetch_line), line);
-  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  if (l->prof) { /* the block's record in its context (ctx_count.h) */
+    x86_load64(b, RSI, BT(cc));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
+  } else {
+    x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  }
   add_cold_fetch(l, mru, back, m, COLD_ENTRY, 0);
   l->eax_reg = -1;
   return fit[0];
@@ -1534,6 +1577,7 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
     l->same = run_addr(l, b->p);
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
     emit_timed_fits(l, l->pre_nofit + 2);
+    emit_entry_checks(l);
     emit_timed_charges(l, true);
     x86_store_imm64s(b, TM(insn_start_op), 0);
     x86_jmp(b, body);
@@ -1542,6 +1586,54 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
     x86_patch_here(b, l->pre_slow);
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
     emit_timed_fits(l, l->pre_nofit);
+    emit_entry_checks(l); /* then ENTER in C, which makes none (enter_slow) */
+  }
+}
+
+/* The slow paths of the k-th set of ENTER's checks (emit_entry_checks):
+ * each back where its check was, with FITS's registers again */
+static void emit_check_paths(lower *l, uint32_t k) {
+  x86_buf *b = &l->b;
+  if (l->region_slow[k]) { /* ENTER's region switch (timing_region_switch) */
+    x86_patch_here(b, l->region_slow[k]);
+    timing_regions *r = l->cpu->tm->regions; /* installed for as long as this code lives */
+    uint16_t region = l->blk->timing->region;
+    /* no open marker to close: inline */
+    x86_alu_mi32(b, ALU_CMP, TM(markers), 0);
+    uint8_t *markers = x86_jcc_fwd(b, CC_NE);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)r);
+    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RC);
+    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)(r->rows + (size_t)region * SIG_COUNT));
+    x86_store64(b, TM(region_row), RCX);
+    x86_mov_imm32(b, RCX, region);
+    x86_store16(b, TM(region), RCX);
+    x86_jmp(b, l->region_back[k]);
+    /* then FITS's registers again */
+    x86_patch_here(b, markers);
+    emit_timed_call(l, (const void *)(l->prof ? core_jp_region : core_jr_region), 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->region_back[k]);
+  }
+  if (l->track_slow[k]) {
+    x86_patch_here(b, l->track_slow[k]);
+    emit_timed_call(l, (const void *)jit_track, 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->track_back[k]);
+  }
+  if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
+    x86_patch_here(b, l->ctx_slow[k]);
+    /* the context before (rsi the one on top, rcx the block's cc): the
+     * two records swap as core_ctx_count_find swaps them, with no call */
+    x86_load64(b, RDX, BT(cc2));
+    x86_op_mem(b, true, 0x3b, RSI, x86_m(RDX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rdx + row] */
+    uint8_t *other = x86_jcc_fwd(b, CC_NE);
+    x86_store64(b, BT(cc2), RCX);
+    x86_store64(b, BT(cc), RDX);
+    x86_jmp(b, l->ctx_back[k]);
+    x86_patch_here(b, other);
+    emit_timed_call(l, (const void *)core_jp_ctx, 0);
+    emit_entry_regs(l);
+    x86_jmp(b, l->ctx_back[k]);
   }
 }
 
@@ -1555,24 +1647,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   emit_timed_fits(l, fit);
   uint8_t *nofit = fit[0];
   *nofit2 = fit[1];
-  if (l->regions) { /* ENTER: a block of another region switches it */
-    x86_movzx16(b, RCX, TM(region));
-    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)blk->timing->region);
-    l->region_slow = x86_jcc_fwd(b, CC_NE);
-    l->region_back = run_addr(l, b->p);
-  }
-  if (l->track) { /* ENTER of the PMU loop: a block with no executions to fold is listed */
-    x86_alu_mi64(b, ALU_CMP, BT(execs), 0);
-    l->track_slow = x86_jcc_fwd(b, CC_E);
-    l->track_back = run_addr(l, b->p);
-  }
-  if (l->prof) { /* ENTER: the block's record in the context on top (ctx_count.h) */
-    x86_load64(b, RCX, BT(cc));
-    x86_load64(b, RSI, TM(ctx_row));
-    x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
-    l->ctx_slow = x86_jcc_fwd(b, CC_NE);
-    l->ctx_back = run_addr(l, b->p);
-  }
+  emit_entry_checks(l);
   *slow = emit_timed_enter(l);
   *miss = NULL;
   if (tm->fetch_ops) {
@@ -2039,7 +2114,10 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
   l->prof = l->regions = l->track = l->vexc = false;
-  l->region_slow = l->ctx_slow = l->track_slow = NULL;
+  memset(l->region_slow, 0, sizeof l->region_slow);
+  memset(l->ctx_slow, 0, sizeof l->ctx_slow);
+  memset(l->track_slow, 0, sizeof l->track_slow);
+  l->nchecks = 0;
   if (l->timed) {
     timing *tm = cpu->tm;
     l->fn = timed_fns(cpu);
@@ -2109,47 +2187,8 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }
-  if (l->region_slow) { /* ENTER's region switch (timing_region_switch) */
-    x86_patch_here(b, l->region_slow);
-    timing_regions *r = cpu->tm->regions; /* installed for as long as this code lives */
-    uint16_t region = blk->timing->region;
-    /* no open marker to close: inline */
-    x86_alu_mi32(b, ALU_CMP, TM(markers), 0);
-    uint8_t *markers = x86_jcc_fwd(b, CC_NE);
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)r);
-    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RC);
-    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)(r->rows + (size_t)region * SIG_COUNT));
-    x86_store64(b, TM(region_row), RCX);
-    x86_mov_imm32(b, RCX, region);
-    x86_store16(b, TM(region), RCX);
-    x86_jmp(b, l->region_back);
-    /* then FITS's registers again */
-    x86_patch_here(b, markers);
-    emit_timed_call(l, (const void *)(l->prof ? core_jp_region : core_jr_region), 0);
-    emit_entry_regs(l);
-    x86_jmp(b, l->region_back);
-  }
-  if (l->track_slow) {
-    x86_patch_here(b, l->track_slow);
-    emit_timed_call(l, (const void *)jit_track, 0);
-    emit_entry_regs(l);
-    x86_jmp(b, l->track_back);
-  }
-  if (l->ctx_slow) { /* ENTER's record of the block in another context */
-    x86_patch_here(b, l->ctx_slow);
-    /* the context before (rsi the one on top, rcx the block's cc): the
-     * two records swap as core_ctx_count_find swaps them, with no call */
-    x86_load64(b, RDX, BT(cc2));
-    x86_op_mem(b, true, 0x3b, RSI, x86_m(RDX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rdx + row] */
-    uint8_t *other = x86_jcc_fwd(b, CC_NE);
-    x86_store64(b, BT(cc2), RCX);
-    x86_store64(b, BT(cc), RDX);
-    x86_jmp(b, l->ctx_back);
-    x86_patch_here(b, other);
-    emit_timed_call(l, (const void *)core_jp_ctx, 0);
-    emit_entry_regs(l);
-    x86_jmp(b, l->ctx_back);
-  }
+  for (uint32_t k = 0; k < l->nchecks; k++)
+    emit_check_paths(l, k);
   if (entry_miss) { /* the first fetch missed */
     x86_patch_here(b, entry_miss);
     emit_timed_call(l, (const void *)l->fn->entry_miss, 0);
