@@ -458,11 +458,11 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t words, uint64_t now,
   return stall;
 }
 
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now, uint32_t over) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_lookup(t, line, now, 1, false);
+  uint32_t stall = fetch_lookup(t, line, now, over > 1 ? over : 1, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }
