@@ -347,6 +347,16 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     charge(t, SIG_STALL_ICACHE, stall);
     return stall;
   }
+  /* [pipeline] fence_i_redo on VexRiscv_IMAC.v (fetch_ahead_insns 2): an
+   * instruction fetched after a load that missed the D-cache, up to
+   * fence.i, missed the I-cache too: fence.i was still behind that refill
+   * when the load reached write-back and asked for its redo, so it had not
+   * started the flush, and is not run twice (a random program's lhu that
+   * misses, xor, then fence.i first on a line that misses: fence.i's next
+   * instruction retires 151 cycles after it, one flush and a refill, not
+   * two flushes) */
+  if (refetch && t->model.fetch_ahead_insns == 2)
+    t->dmiss_refetched = true;
   stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
           t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
