@@ -1,7 +1,9 @@
 /* taken_dmiss.S -- a jump that redirects from decode (a backward branch,
  * predicted taken, or a jal) in the last word of its line, the next line
  * missing ([pipeline] taken_path_fill), a few instructions after a load
- * that misses the D-cache ([pipeline] fetch_ahead_data). On
+ * that misses the D-cache ([pipeline] fetch_ahead_data), and (case F) a
+ * forward branch taken against its prediction there, its wrong path's
+ * first word on the next line. On
  * VexRiscv_IMAC.v the word after the jump is looked up while the load's
  * fill is on the D-bus, and its refill passes during that fill (a random
  * program's lr.w, sc.w, addi, bne: the bne retires 3 cycles after the
@@ -12,7 +14,7 @@
  * 4 KiB on) and the case's next line (a call to a ret at its alias
  * 4 KiB on): both caches are 4 KiB and direct-mapped. Case D, a load
  * four instructions before the branch, is beyond it: the refill waits in
- * full. The four nops at main place the driver's code: without them
+ * full. The two nops at main place the driver's code: without them
  * tally's vexriscv is 1 cycle over on the first pass (a driver load that
  * misses the D-cache in a line's last word, the next line missing:
  * [dcache] refill_refetch), a case this program is not about. */
@@ -22,8 +24,6 @@
     .balign 4096
     .globl main
 main:
-    nop
-    nop
     nop
     nop
     addi sp, sp, -16
@@ -59,6 +59,11 @@ pass:
     nop
     jal case_e
     jal evict_e
+    lw t1, 0(a2)
+    nop
+    nop
+    jal case_f
+    jal evict_f
     addi s0, s0, -1
     bnez s0, pass
     lw ra, 12(sp)
@@ -133,6 +138,25 @@ case_e:
     .org 0x640
 2:  ret
 
+    /* F: lw, addi, addi, then a forward bne taken against its prediction
+     * at the line's end: the first word of its wrong path is on the next
+     * line, which misses ([pipeline] wrong_path_fill), looked up as the
+     * word after a jalr is (the random program's lr.w, sc.w, bne to the
+     * next line) */
+    .org 0x680
+case_f:
+    nop
+    nop
+    nop
+    nop
+    lw a3, 0(a1)
+    addi t0, a0, 1
+    addi t1, a0, 2
+    bnez a0, 2f
+    nop
+    .org 0x6c0
+2:  ret
+
     /* the aliases of each case's next line */
     .org 0x1420
 evict_a:
@@ -148,6 +172,9 @@ evict_d:
     ret
     .org 0x1620
 evict_e:
+    ret
+    .org 0x16a0
+evict_f:
     ret
 
     .data
