@@ -376,6 +376,16 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     charge(t, SIG_STALL_ICACHE, stall);
     return stall;
   }
+  /* [pipeline] fence_i_redo on VexRiscv_IMAC.v (fetch_ahead_insns 2): an
+   * instruction fetched after a load that missed the D-cache, up to
+   * fence.i, missed the I-cache too: fence.i was still behind that refill
+   * when the load reached write-back and asked for its redo, so it had not
+   * started the flush, and is not run twice (a random program's lhu that
+   * misses, xor, then fence.i first on a line that misses: fence.i's next
+   * instruction retires 151 cycles after it, one flush and a refill, not
+   * two flushes) */
+  if (refetch && t->model.fetch_ahead_insns == 2)
+    t->dmiss_refetched = true;
   stall = flush + fetch_transaction(t, now - ahead + flush, read_cycles(t, line_addr, t->model.icache.line)) +
           t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
@@ -495,11 +505,11 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   return stall;
 }
 
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now) {
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now, uint32_t over) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_lookup(t, line, now, 1, false);
+  uint32_t stall = fetch_lookup(t, line, now, over > 1 ? over : 1, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }

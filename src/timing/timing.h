@@ -620,8 +620,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
  * instruction at pc + 4. When that is on another line, which misses, the
  * line's refill has started and the target waits for it, the taken
  * bubble passing during it (the line is filled, the refill counted as a
- * miss). Returns the cycles charged. */
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now);
+ * miss). `over`: what of the refill passed before, during the data-side
+ * stalls of instructions ahead of the jump ([pipeline] fetch_ahead_data).
+ * Returns the cycles charged. */
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now, uint32_t over);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
  * target) that falls through, at `now`, the end of its cycles. The fetch
  * stage looked its target up after the prediction; when the target's line
