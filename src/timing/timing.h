@@ -92,6 +92,13 @@ typedef struct block_timing {
   uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: that branch's (or, with fence_i_jalr_flush,
                                jalr's) length when the instruction after it, on its wrong path, is
                                fence.i, else 0 (timing_wrong_path_fence_i; block.c) */
+  /* [pipeline] wrong_path_fill: the words after the jump ending the block
+   * (at wrong_pc + 4 and + 8) when its wrong path was last counted, and
+   * how many the fetch looked up then (exec_loop.inc's wrong_path_words;
+   * 0: none yet). They are the next code's, not the block's, so they are
+   * compared at every use, never trusted */
+  uint32_t wrong_pc, wrong_bits[2];
+  uint8_t wrong_depth, wrong_n;
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
