@@ -370,6 +370,8 @@ typedef struct timing {
   uint64_t store_now;
   uint32_t store_word;
   uint8_t store_mask;
+  uint32_t way_mask;        /* [dcache] size / ways - 1 when that is a power of two, else 0: the
+                               byte in the way by a mask, not a divide (timing.c, way_word) */
   uint32_t wbuf_count;
   uint64_t mem_read_beats, mem_write_beats;
 
