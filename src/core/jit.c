@@ -195,7 +195,8 @@ typedef struct slow_path {
  * constant), so that the call reads nothing of the block's own */
 enum {
   COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY,
-  COLD_IFETCH_C /* the run's own helper (l->fn->ifetch) */
+  COLD_IFETCH_C, /* the run's own helper (l->fn->ifetch) */
+  COLD_LOAD_C    /* ... (l->fn->load), the address in eax */
 };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
@@ -265,6 +266,9 @@ typedef struct lower {
   uint8_t *region_slow[3], *ctx_slow[3], *track_slow[3];
   uintptr_t region_back[3], ctx_back[3], track_back[3];
   uint32_t nchecks;
+  /* ... but for an I-cache (fetch) or D-cache (load) hit of a direct-mapped
+   * cache, looked up inline (emit_vexc_ifetch, emit_vexc_load) */
+  bool vexc_fetch, vexc_load;
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -1007,8 +1011,9 @@ static void emit_cold(lower *l, const cold_call *c) {
   const block_timing *bt = l->blk->timing;
   const core_op *op = &l->blk->ops[c->op];
   uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
-  if (c->kind == COLD_IFETCH_C) {
-    emit_helper_call(l, (const void *)l->fn->ifetch, c->op, false);
+  if (c->kind == COLD_IFETCH_C || c->kind == COLD_LOAD_C) {
+    bool load = c->kind == COLD_LOAD_C;
+    emit_helper_call(l, load ? (const void *)l->fn->load : (const void *)l->fn->ifetch, c->op, load);
     x86_jmp(b, run_addr(l, c->resume));
     return;
   }
@@ -1054,9 +1059,36 @@ static void emit_cold(lower *l, const cold_call *c) {
   x86_jmp(b, run_addr(l, c->resume));
 }
 
+/* The cached VexRiscv models' T_LOAD of op i (the address in eax) with a
+ * direct-mapped D-cache: a hit with no store pending ([dcache]
+ * store_load_replay) charges nothing and changes nothing (cache_probe of
+ * one way: no replacement state), so it is looked up inline; a miss or a
+ * store pending calls jit_vexc.c's T_LOAD,
+ * which looks the line up again, as the loop does, and takes its rules.
+ * Clobbers rcx, rdx, rsi. */
+static void emit_vexc_load(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  cache *c = &l->cpu->tm->dcache;
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  x86_mov_rr(b, RDX, RCX);
+  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set: its one way's slot */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 2, 0));
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_cmp_mem8_imm(b, TM(store_pending), 0);
+  uint8_t *pending = x86_jcc_fwd(b, CC_NE);
+  add_cold(l, miss, COLD_LOAD_C, i);
+  add_cold(l, pending, COLD_LOAD_C, i);
+}
+
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
  * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
+  if (l->vexc_load && !store) {
+    emit_vexc_load(l, i);
+    return;
+  }
   if (jit_pico_inline_access(l->cpu->tm)) {
     jit_pico_emit_access(&l->b, l->blk, i, store);
     return;
@@ -1079,8 +1111,36 @@ static uint32_t line_before(const core_block *blk, uint32_t i) {
   return (uint32_t)blk->ops[i].imm;
 }
 
+/* The cached VexRiscv models' T_IFETCH of fetch op i with a
+ * direct-mapped I-cache: a hit on a line not fetched last only makes it
+ * the line fetched last (timing_fetch_hit; one way: no replacement
+ * state), so it is looked up inline; the same line again (its pulses
+ * taken back) or a miss (the rules: fetch_ahead, refill_passes_late)
+ * calls jit_vexc.c's T_IFETCH, which compares and looks up again, as the
+ * loop does. The line is compared always: a charge called in the block
+ * (a load's redo, a jump's wrong path) may have moved it. */
+static void emit_vexc_ifetch(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  cache *c = &l->cpu->tm->icache;
+  uint32_t line = (uint32_t)l->blk->ops[i].imm, tag = line >> c->line_shift;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_store_imm32(b, TM(fetch_line), line);
+  add_cold(l, same, COLD_IFETCH_C, i);
+  add_cold(l, miss, COLD_IFETCH_C, i);
+  l->eax_reg = -1;
+  forget_copies(l); /* the calls clobber them */
+}
+
 /* T_IFETCH of fetch op i (not the first) */
 static void emit_ifetch(lower *l, uint32_t i) {
+  if (l->vexc_fetch) {
+    emit_vexc_ifetch(l, i);
+    return;
+  }
   if (!l->inline_fetch) {
     emit_timed_call(l, (const void *)l->fn->ifetch, i);
     return;
@@ -2113,7 +2173,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   l->pre_slow = l->pre_same = NULL;
   memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
-  l->prof = l->regions = l->track = l->vexc = false;
+  l->prof = l->regions = l->track = l->vexc = l->vexc_fetch = l->vexc_load = false;
   memset(l->region_slow, 0, sizeof l->region_slow);
   memset(l->ctx_slow, 0, sizeof l->ctx_slow);
   memset(l->track_slow, 0, sizeof l->track_slow);
@@ -2131,6 +2191,9 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     l->vexc = jit_vexc_translated(cpu);
     if (l->vexc) /* every lookup a call: the VexRiscv rules act on misses (jit_vexc.c) */
       l->inline_fetch = l->inline_load = l->inline_store = false;
+    /* ... but a hit of a cache with one way (the shipped models'), inline */
+    l->vexc_fetch = l->vexc && tm->fetch_ops && tm->icache.ways == 1 && tm->icache.tags;
+    l->vexc_load = l->vexc && tm->dcache_on && tm->dcache.ways == 1 && tm->dcache.tags;
   }
   x86_buf *b = &l->b;
   uint8_t *nofit, *nofit2 = NULL, *entry_slow = NULL, *entry_miss = NULL;

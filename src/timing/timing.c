@@ -47,6 +47,8 @@ timing *timing_new(const core_model *m) {
   t->icache_on = m->icache.enabled;
   t->dcache_on = m->dcache.enabled;
   t->dcache_wb = m->dcache.enabled && m->dcache.write_policy == WRITE_BACK;
+  uint32_t way_bytes = m->dcache.ways ? m->dcache.size / m->dcache.ways : 0;
+  t->way_mask = way_bytes > 1 && !(way_bytes & (way_bytes - 1)) ? way_bytes - 1 : 0;
   t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
@@ -242,6 +244,15 @@ static uint8_t byte_mask(uint32_t addr, uint32_t bytes) {
   return (uint8_t)((((1u << bytes) - 1u) << (addr & 3u)) & 0xfu);
 }
 
+/* [dcache] store_load_replay: the word of addr in its way (the same for
+ * every way), by a mask when the way's size is a power of two: the stores
+ * and loads ask it at every access, and a divide is most of their cost */
+static inline uint32_t way_word(const timing *t, uint32_t addr) {
+  if (__builtin_expect(t->way_mask != 0, 1))
+    return (addr & t->way_mask) >> 2;
+  return (addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2;
+}
+
 void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
   uint32_t i;
   if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i)) {
@@ -250,7 +261,7 @@ void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
   }
   t->store_pending = true;
   t->store_now = now;
-  t->store_word = (addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2;
+  t->store_word = way_word(t, addr);
   t->store_mask = byte_mask(addr, bytes);
 }
 
@@ -260,7 +271,7 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
     t->store_pending = now <= t->store_now;
     return 0;
   }
-  if ((addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2 != t->store_word ||
+  if (way_word(t, addr) != t->store_word ||
       !(byte_mask(addr, bytes) & t->store_mask))
     return 0;
   t->store_pending = false;

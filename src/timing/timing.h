@@ -96,6 +96,13 @@ typedef struct block_timing {
                                decode (fence_i_wrong_path_reach), else 0 (timing_wrong_path_fence_i;
                                block.c) ... */
   uint8_t wrong_path_fence_i_how; /* ... and where it is: TIMING_WP_FENCE_I_* bits */
+  /* [pipeline] wrong_path_fill: the words after the jump ending the block
+   * (at wrong_pc + 4 and + 8) when its wrong path was last counted, and
+   * how many the fetch looked up then (exec_loop.inc's wrong_path_words;
+   * 0: none yet). They are the next code's, not the block's, so they are
+   * compared at every use, never trusted */
+  uint32_t wrong_pc, wrong_bits[2];
+  uint8_t wrong_depth, wrong_n;
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
@@ -374,6 +381,8 @@ typedef struct timing {
   uint64_t store_now;
   uint32_t store_word;
   uint8_t store_mask;
+  uint32_t way_mask;        /* [dcache] size / ways - 1 when that is a power of two, else 0: the
+                               byte in the way by a mask, not a divide (timing.c, way_word) */
   uint32_t wbuf_count;
   uint64_t mem_read_beats, mem_write_beats;
 
