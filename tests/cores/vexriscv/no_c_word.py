@@ -11,23 +11,16 @@ traps.elf's `.word 0` at main+0x28 (0x4000006c) traps 25 times; on
 vexriscv-min and vexriscv (rv32im) its rows in `tally run --trace` carry
 the trap and no `compressed`, and the run counts no `compressed` at all.
 Exit 0 as expected, 1 not."""
-import os
-import subprocess
 import sys
+
+from trace_rows import trace_rows
 
 WORD = 0x4000006C
 
 
 def rows(tally, cores, core, board, elf):
     """(pc, signals) of each row of the run's trace."""
-    out = subprocess.run([tally, "run", "--core", os.path.join(cores, f"{core}.ini"), "--board", board,
-                          "--trace", "-", elf], capture_output=True, text=True).stdout
-    got = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) > 3 and f[1].startswith("+"):
-            got.append((int(f[2], 16), line.rsplit("|", 1)[-1].split()))
-    return got
+    return [(pc, sigs) for pc, _, sigs in trace_rows(tally, cores, core, board, elf)]
 
 
 def main(a):

@@ -13,20 +13,14 @@ the loop's mispredicted bne, the illegal word at main+0x28 2, and the
 handler's first instruction 8 after each of the 50 traps; on muldiv.elf
 (rv32im on a core without M) the mul at main+0x18 takes 2 and the handler's
 first instruction 8. Exit 0 as expected, 1 not."""
-import os
-import subprocess
 import sys
+
+from trace_rows import trace_rows
 
 
 def traps(tally, cores, board, elf):
     """(pc, cycles, handler pc, handler cycles) for each trap of the run."""
-    out = subprocess.run([tally, "run", "--core", os.path.join(cores, "vexriscv-min.ini"), "--board", board,
-                          "--trace", "-", elf], capture_output=True, text=True).stdout
-    rows = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) > 3 and f[1].startswith("+"):
-            rows.append((int(f[2], 16), int(f[1][1:]), line.rsplit("|", 1)[-1].split()))
+    rows = trace_rows(tally, cores, "vexriscv-min", board, elf)
     return [(pc, n, rows[i + 1][0], rows[i + 1][1])
             for i, (pc, n, sigs) in enumerate(rows) if "trap" in sigs and i + 1 < len(rows)]
 

@@ -14,22 +14,19 @@ wrong-path line is written: on vexriscv the jalr 19 cycles (15
 stall.icache) and main's first 24, on vexriscv-imac 18 (14) and 23
 (without the rule the jalr takes 22 and 21, main's first 21 and 20).
 Exit 0 as expected, 1 not."""
-import os
-import subprocess
 import sys
+
+from trace_rows import trace_rows
 
 JALR, MAIN = 0x40000018, 0x40000044
 
 
 def first_rows(tally, cores, core, board, elf):
     """{pc: (cycles, signals)} of the first row of each of JALR and MAIN."""
-    out = subprocess.run([tally, "run", "--core", os.path.join(cores, f"{core}.ini"), "--board", board,
-                          "--trace", "-", elf], capture_output=True, text=True).stdout
     got = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) > 3 and f[1].startswith("+") and int(f[2], 16) in (JALR, MAIN):
-            got.setdefault(int(f[2], 16), (int(f[1][1:]), line.rsplit("|", 1)[-1].split()))
+    for pc, n, sigs in trace_rows(tally, cores, core, board, elf):
+        if pc in (JALR, MAIN):
+            got.setdefault(pc, (n, sigs))
     return got
 
 
