@@ -102,6 +102,7 @@ module tally_vex_adapter #(
   reg [1:0]  g_nm;       // I-bus transactions (I-cache refills) begun in the gap (before this clock), at most 3
   reg        d_was, g_dr; // the D-bus read in the clock before; a D-bus read (a refill) began in the gap
   reg [26:0] g_line;     // the line the I-bus last read in the gap
+  reg [26:0] g_first;    // ... and the first (a refill going on when the gap began, or begun in it)
   reg        g_w;        // the D-bus wrote in the gap
   reg        last_taken; // the finisher store has retired
   reg        fin_seen;   // the finisher's ACK has been sampled
@@ -118,6 +119,8 @@ module tally_vex_adapter #(
   reg        p_i, p_d, p_w;
   reg [1:0]  p_nm;       // the refills begun in its gap (icache.miss)
   reg        p_mv;       // the last refill of its gap was for another line (below)
+  reg        p_tmv;      // (a jal or a branch) a refill began in its gap for another line ...
+  reg [26:0] p_tline;    // ... this one: its target's, if the next instruction is on it (below)
   reg        m_pend;     // a refill ahead in sequence, whose miss is the next lookup's (below)
   reg        p_dr;       // a D-bus read began in its gap (a load's: dcache.read_miss)
   reg        p_ackd;     // (the finisher store) its ACK was sampled by its retire
@@ -271,9 +274,18 @@ module tally_vex_adapter #(
   wire [26:0] w_aline = i_begin ? i_line : g_line;
   wire [6:0]  w_op = wb_insn[6:0];
   wire m_move = MIN == 0 && p_full && report && !p_last && p_mv && !(p_branch && (p_taken || p_back));
+  // A jal, or a backward branch taken, redirects the fetch from decode
+  // (the static prediction, IBusCachedPlugin's decodePrediction), so its
+  // target's lookup, and the refill when it misses, begins while the jump
+  // is still on its way to write-back: a refill begun in its gap for the
+  // line the next instruction retires from is that target's miss, and the
+  // wait for it the target's (its own line, not the jump's: jumps.elf's jal
+  // to leaf1, icache.elf's calls, sort.elf's j)
+  wire t_move = MIN == 0 && p_full && report && !p_last && !wb_trap && p_tmv && p_tline == wb_pc[31:5] &&
+                (p_jal || (p_branch && p_taken && p_back));
   // (... or of a jalr's, whose wrong path it is: VexRiscv_IMAC.v asks for
   // pc + 12's line before the jalr's gap, crt.S's call into main)
-  wire m_take = (m_pend || m_move) && (w_lookup || w_op == 7'b1100111);
+  wire m_take = (m_pend || m_move || t_move) && (w_lookup || w_op == 7'b1100111);
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
@@ -300,7 +312,7 @@ module tally_vex_adapter #(
         if (age == 12'd4095) overflow <= 1'b1;
       end else begin
         age <= age == 12'd4095 ? age : age + 12'd1;
-        if (i_active) begin g_i <= 1'b1; g_line <= i_line; end
+        if (i_active) begin g_i <= 1'b1; g_line <= i_line; if (!g_i) g_first <= i_line; end
         if (i_begin && g_nm != 2'd3) g_nm <= g_nm + 2'd1;
         if (d_read && !d_was) g_dr <= 1'b1;
         g_d <= g_d || d_read || d_redo;
@@ -312,7 +324,7 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move}; l_dr <= p_dr;
+        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move || t_move}; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
@@ -337,7 +349,7 @@ module tally_vex_adapter #(
         // refilled in its gap or, ahead of the fetch, before it (the last
         // refill begun, for a line no instruction retired from since)
         p_ih <= MIN == 0 && w_lookup &&
-                !((i_active && i_line == wb_pc[31:5]) || (g_i && g_line == wb_pc[31:5]) ||
+                !((i_active && i_line == wb_pc[31:5]) || (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5])) ||
                   (r_pend && r_line == wb_pc[31:5]));
         f_line <= wb_pc[31:5]; f_valid <= 1'b1;
         p_own <= age + 12'd1 - (p_full ? {10'd0, pen_eff} + wp_move : 12'd0);
@@ -346,9 +358,12 @@ module tally_vex_adapter #(
         // (a 32-bit instruction in a line's last halfword, IMAC, owns the
         // next line too: its upper half is fetched from there)
         p_i <= (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
-               (g_i && (g_line == wb_pc[31:5] || (w_spans && g_line == wb_pc[31:5] + 27'd1)));
+               (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5] ||
+                        (w_spans && g_line == wb_pc[31:5] + 27'd1)));
         p_nm <= w_nm + {1'b0, m_take && w_nm != 2'd3};
-        m_pend <= (m_pend || m_move) && !m_take;
+        m_pend <= (m_pend || m_move || t_move) && !m_take;
+        p_tmv <= !wb_trap && (w_op == 7'b1101111 || w_op == 7'b1100011) && w_nm != 2'd0 && w_aline != wb_pc[31:5];
+        p_tline <= w_aline;
         p_mv <= !wb_trap && w_op != 7'b1101111 && w_op != 7'b1100111 && w_nm != 2'd0 && w_aline != wb_pc[31:5] &&
                 !(w_spans && w_aline == wb_pc[31:5] + 27'd1);
         p_dr <= g_dr || (d_read && !d_was);
