@@ -1,0 +1,120 @@
+/* csr_refill.S -- a CSR instruction first on an I-cache line that misses
+ * ([pipeline] refill_drains_csr): the instructions ahead of it leave
+ * memory and write-back during the refill, so its wait in execute for
+ * them (csr_penalty, CsrPlugin) may pass during it. Each case runs once,
+ * its lines cold: the instruction before the CSR one is the last of its
+ * line, the CSR instruction the first of the next, its result used at once
+ * (masked to 0: the variants' CSR values differ, the exit code does not).
+ * Straight-line code; a jal to a CSR instruction on a missing line last. */
+    .option norvc
+    .option norelax
+    .text
+    .globl main
+main:
+    addi sp, sp, -16
+    sw ra, 12(sp)
+    la s1, buf
+    lw t0, 0(s1)            /* buf's line in the D-cache */
+    li a0, 0
+
+    /* A: an addi, then csrr of mstatus */
+    .balign 32
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    addi a0, a0, 1
+    csrr a1, mstatus
+    andi a2, a1, 0
+    add a0, a0, a2
+
+    /* B: a load that hits, then csrr of mtvec */
+    .balign 32
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    lw t1, 4(s1)
+    csrr a1, mtvec
+    andi a2, a1, 0
+    add a0, a0, a2
+    add a0, a0, t1
+
+    /* C: a shift (a late result), then csrr of mstatus */
+    .balign 32
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    slli t2, a0, 3
+    csrr a1, mstatus
+    andi a2, a1, 0
+    add a0, a0, t2
+
+    /* D: csrr, then csrw of mepc (write, then read back) */
+    .balign 32
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    csrr t3, mepc
+    csrw mepc, a0
+    csrr a1, mepc
+    andi a2, a1, 0
+    add a0, a0, a2
+
+    /* E: a store, then csrr of mcause */
+    .balign 32
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    sw a0, 8(s1)
+    csrr a1, mcause
+    andi a2, a1, 0
+    add a0, a0, a2
+    andi t3, t3, 0
+    add a0, a0, t3
+
+    /* F: a jal in a line's last word to a CSR instruction first on a
+     * missing line */
+    .balign 32
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    jal x0, f_target
+    .balign 32
+    nop
+    .balign 32
+f_target:
+    csrr a1, mstatus
+    andi a2, a1, 0
+    add a0, a0, a2
+
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    ret
+
+    .data
+    .balign 32
+buf:
+    .word 3, 5, 7, 11
