@@ -775,12 +775,15 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
   if (!t->model.dcache.enabled)
     return buffered_write(t, addr, now);
   if (t->model.dcache.write_policy == WRITE_THROUGH) {
-    /* no allocate; the line stays clean, and every store goes to memory */
-    cache_result r = cache_access(&t->dcache, addr, true);
-    pulse(t, r.hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
+    /* no allocate; the line stays clean, and every store goes to memory:
+     * cache_access's lookup, whose miss (cache_fill of a write to a
+     * write-through cache) changes nothing, inline (a store's hot path) */
+    uint32_t i;
+    bool hit = cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i);
+    pulse(t, hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
     if (t->dcache_miss_fn)
       t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
-                        TIMING_DC_WRITE | (r.hit ? TIMING_DC_HIT : 0));
+                        TIMING_DC_WRITE | (hit ? TIMING_DC_HIT : 0));
     return buffered_write(t, addr, now);
   }
   uint32_t i;
