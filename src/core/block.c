@@ -379,12 +379,12 @@ static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
  * decodes nothing. */
 static inline bool replay_rvc_pair(const core_cpu *cpu, uint32_t load_pc, uint32_t rd) {
   uint32_t pc = load_pc, bits = 0;
-  if (!core_fetch_insn(cpu, pc, &bits))
+  if (!core_fetch_word(cpu, pc, &bits))
     return false;
   pc += isa_insn_len(bits);
   for (int i = 0; i < 3; i++) {
     isa_insn in;
-    if (!core_fetch_insn(cpu, pc, &bits))
+    if (!core_fetch_word(cpu, pc, &bits))
       return false;
     isa_decode(bits, &in);
     pc += in.len;
@@ -438,7 +438,7 @@ static uint8_t wrong_path_fence_i(const core_cpu *cpu, uint32_t pc, uint8_t *how
   const core_model *m = &cpu->tm->model;
   uint32_t bits = 0, off;
   isa_insn in;
-  if (!m->fence_i_late_flush || !core_fetch_insn(cpu, pc, &bits))
+  if (!m->fence_i_late_flush || !core_fetch_word(cpu, pc, &bits))
     return 0;
   isa_decode(bits, &in);
   if (isa_infos[in.kind].cls != CLASS_BRANCH && (in.kind != K_JALR || !m->fence_i_jalr_flush))
@@ -447,7 +447,7 @@ static uint8_t wrong_path_fence_i(const core_cpu *cpu, uint32_t pc, uint8_t *how
   bool branch = isa_infos[in.kind].cls == CLASS_BRANCH;
   uint32_t target = pc + (uint32_t)in.imm;
   for (uint32_t k = 0; k < m->fence_i_wrong_path_reach; k++) {
-    if (!core_fetch_insn(cpu, pc + off, &bits))
+    if (!core_fetch_word(cpu, pc + off, &bits))
       return 0;
     isa_decode(bits, &in);
     if (in.kind == K_FENCE_I) {

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "isa.h"
 
@@ -401,6 +402,18 @@ bool core_read_mem(const core_cpu *cpu, uint32_t addr, void *dst, uint32_t len);
 bool core_write_mem(core_cpu *cpu, uint32_t addr, const void *src, uint32_t len);
 /* The instruction bits at pc (16 or 32 of them); false unless all in RAM. */
 bool core_fetch_insn(const core_cpu *cpu, uint32_t pc, uint32_t *bits);
+/* The same bits (the upper half dropped when the lower is a 16-bit
+ * instruction), read inline when the whole word at pc is in RAM: the
+ * VexRiscv rules read a jump's neighbours at every redirect, and the block
+ * builder's scans the words past a block */
+static inline bool core_fetch_word(const core_cpu *cpu, uint32_t pc, uint32_t *bits) {
+  uint32_t o = pc - cpu->ram_base, w;
+  if (__builtin_expect(cpu->ram_size < 4 || o > cpu->ram_size - 4, 0))
+    return core_fetch_insn(cpu, pc, bits);
+  memcpy(&w, cpu->ram + o, 4);
+  *bits = isa_insn_len(w) == 2 ? w & 0xffffu : w;
+  return true;
+}
 
 /* The current instruction ends with `cycles` of signal `sig` that its
  * block's bound does not cover (cpu->tail_*). */
