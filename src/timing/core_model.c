@@ -268,6 +268,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fence_i_wrong_path_reach", fence_i_wrong_path_reach, 1, 2),
   BOOL("pipeline", "fence_i_overlap", fence_i_overlap),
   BOOL("pipeline", "fence_i_hold_overlap", fence_i_hold_overlap),
+  BOOL("pipeline", "fence_i_merge", fence_i_merge),
   BOOL("pipeline", "overwrite_keeps_wait", overwrite_keeps_wait),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   UINT("pipeline", "redirect_split_target", redirect_split_target, 0, 255),

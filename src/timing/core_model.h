@@ -139,6 +139,9 @@ typedef struct core_model {
   bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
                                      from decode while the divide holds execute: that hold passes during the
                                      flush (T_FENCE_I) */
+  bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
+                                     word was fetched before the flush asks for the same flush (its
+                                     flushPending is still set): no flush of its own (timing_fence_i) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t redirect_split_target; /* cycles a redirect costs more when its target is a 32-bit instruction at

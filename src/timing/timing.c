@@ -50,6 +50,7 @@ timing *timing_new(const core_model *m) {
   uint32_t way_bytes = m->dcache.ways ? m->dcache.size / m->dcache.ways : 0;
   t->way_mask = way_bytes > 1 && !(way_bytes & (way_bytes - 1)) ? way_bytes - 1 : 0;
   t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
+  t->fence_merge_pc = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
@@ -1104,9 +1105,25 @@ void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall) {
   timing_fence_overlap(t, pc, stall, SIG_STALL_DCACHE);
 }
 
-void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len) {
+void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint32_t next_len) {
   if (!t->icache_on || !t->model.icache.fence_i_flush)
     return;
+  /* [pipeline] fence_i_merge (VexRiscv.v's InstructionCache): the fence.i
+   * before this one, in decode, set lineLoader_flushPending, and the flush
+   * (lineLoader_flushCounter back to 0) begins only once the fetch stage is
+   * empty (when_InstructionCache_l351: !io_cpu_fetch_isValid). This fence.i
+   * was that fetch stage's word: it reaches decode and asks for the flush
+   * (IBusCachedPlugin_cache_io_flush) while it is still pending, so the
+   * two share one flush, and the refill of the word after it, charged to
+   * the first, stands (a random program's fence.i, fence.i, bge: the
+   * second fence.i retires 1 cycle after the first, the bge
+   * 128 + 8 (W + 2) + 8 after it, as after one fence.i; fence_merge.S) */
+  bool merged = pc == t->fence_merge_pc;
+  t->fence_merge_pc = TIMING_NO_LINE;
+  if (merged) {
+    timing_refund(t, SIG_STALL_SYSTEM, t->model.fence_i_penalty);
+    return;
+  }
   if (t->model.fence_i_redo)
     fence_i_redo(t, now);
   if (!t->model.fence_i_late_flush) {
@@ -1157,6 +1174,8 @@ void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len
    * fence.i, lhu from the IO region, slli: the same) */
   t->fence_overlap = fetched && t->model.fence_i_overlap ? t->model.fence_i_penalty : 0;
   t->fence_overlap_pc = next_pc;
+  if (fetched && t->model.fence_i_merge)
+    t->fence_merge_pc = next_pc;
   uint32_t after = (next_pc + next_len) & ~(t->model.icache.line - 1u);
   if (fetched && next_len && after != line && t->model.fence_i_overlap) {
     /* fence_i_overlap: the instruction after it, on the next line, is

@@ -339,6 +339,8 @@ typedef struct timing {
   uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
                                after it, at fence_overlap_pc, may still pass its execute stall in */
   uint32_t fence_overlap_pc;
+  uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
+                               fetched before that fence.i's flush, else TIMING_NO_LINE */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
@@ -458,8 +460,9 @@ typedef struct timing {
  * after it, on its line when it hit, is fetched after the flush).
  * now: the cycle fence.i ends (its static cycles in); [pipeline]
  * fence_i_redo is charged when a load's D-cache fill ended fewer than
- * fence_i_redo_reach cycles before it began. */
-void timing_fence_i(timing *t, uint32_t next_pc, uint64_t now, uint32_t next_len);
+ * fence_i_redo_reach cycles before it began. pc: the fence.i's own
+ * ([pipeline] fence_i_merge). */
+void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint32_t next_len);
 /* [pipeline] fence_i_overlap: the instruction at pc stalled `stall` cycles
  * (signal sig) in execute; takes back what of it passed during the flush
  * of the fence.i before it, if it is the one after that fence.i, and ends
