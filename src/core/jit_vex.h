@@ -50,4 +50,23 @@ void core_jvexmin_free(struct core_jit *j);
 /* vexmin_taken inline (r15: cpu->tm): a taken branch redirects the fetch */
 void jit_vexmin_emit_taken(x86_buf *b);
 
+/* The forward jumps to a replay's miss path (jit_vexmin_emit_hit) */
+#define JIT_VEXMIN_FWD 48
+typedef struct jit_vexmin_fwd {
+  uint8_t *at[JIT_VEXMIN_FWD];
+  uint32_t n;
+} jit_vexmin_fwd;
+
+/* When step (from jit_vexmin_step_at, with arg) is a replay on a board
+ * without wait states: emits its hit inline and returns true. The code
+ * compares the start state with the way the stretch took last (the model's
+ * rows and the registers it reads relative to the last fetch beat's row,
+ * and from a block's first op how it was entered) and on a match stores
+ * that way's end state and the cycle count, falling through; the jumps in
+ * *miss go where the caller then calls step as before, which looks at
+ * every way and notes a new one. rbx: cpu, r15: cpu->tm, r11: the cycle
+ * count; clobbers rax, rcx, rdx and rsi. */
+bool jit_vexmin_emit_hit(x86_buf *b, const struct core_jit *j, const core_cpu *cpu, const void *step, uint32_t arg,
+                         jit_vexmin_fwd *miss);
+
 #endif
