@@ -195,10 +195,20 @@ static bool mem_ends(const timing *tm, const core_block *blk, uint32_t from, uin
   return !tm->max_wait_states || !written_in(blk, from, i, op->rs1);
 }
 
+/* Whether the block's first op is a load or store that is a stretch of
+ * its own: its beat's wait states are known as it starts (its address
+ * register as it is), and its fetch, maybe a redirect, is in the key */
+static bool first_mem(const core_block *blk) {
+  uint8_t k = blk->ops[0].kind;
+  return k < K_COUNT && (vexmin_facts[k] & VEXMIN_MEM) && !(vexmin_facts[k] & VEXMIN_GENERAL);
+}
+
 /* The end of the stretch of replayable ops from op `from`: the block's
  * first op too, whose fetch may be a redirect (its inputs are the
  * model's state and the wrong path's instruction: memo_entry) */
 static uint32_t run_end(const timing *tm, const core_block *blk, uint32_t from) {
+  if (from == 0 && blk->n_ops && first_mem(blk))
+    return 1;
   if (from == 0 && !(blk->n_ops && kind_replayable(blk->ops[0].kind)))
     return 0;
   uint32_t end = from ? from : 1;
@@ -209,12 +219,13 @@ static uint32_t run_end(const timing *tm, const core_block *blk, uint32_t from) 
   return end;
 }
 
-/* Whether the stretch from op `from` is replayed: two steps at least, and
- * registers that fit the table */
+/* Whether the stretch from op `from` is replayed: two steps at least, or
+ * the block's first op alone (its step, maybe a redirect's, is dearer
+ * than the replay's hit), and registers that fit the table */
 static bool replays(const timing *tm, const core_block *blk, uint32_t from) {
   uint32_t end = run_end(tm, blk, from);
   memo_stretch p;
-  return end >= from + 2 && plan_of(blk, from, end, &p);
+  return end >= from + (from ? 2 : 1) && plan_of(blk, from, end, &p);
 }
 
 static int32_t rel(int64_t row, int64_t base) { return (int32_t)(row - base); }
