@@ -1994,7 +1994,7 @@ static bool lower_op(lower *l, uint32_t i) {
     const void *step = jit_vexmin_step_at(l->j, l->cpu, blk, i, &arg);
     jit_vexmin_fwd miss;
     if (step)
-      forget_copies(l); /* the hit path clobbers rsi */
+      forget_copies(l); /* the hit path clobbers rsi and rdi */
     if (step && jit_vexmin_emit_hit(b, l->j, l->cpu, step, arg, &miss)) {
       uint8_t *done = x86_jmp_fwd(b);
       for (uint32_t k = 0; k < miss.n; k++)

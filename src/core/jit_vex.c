@@ -116,7 +116,9 @@ typedef struct memo_stretch {
   uint32_t pc0, last_pc;                     /* its first op's address, its last one's */
   uint8_t mem_rs1;                           /* the load's or store's address: x[mem_rs1] + mem_imm */
   uint32_t mem_imm;
-  const memo_way *hotp; /* ways + hot: the way the translated code checks inline */
+  /* the ways the translated code checks inline: the one taken last, then
+   * the one taken before it (a loop's blocks may alternate between two) */
+  const memo_way *hotp, *hotq;
   memo_way ways[MEMO_WAYS];
 } memo_stretch;
 
@@ -239,6 +241,14 @@ static int32_t ready_rel(const timing_vexmin *v, uint8_t reg, int64_t base) {
 /* Whether way k is the stretch's from this start state: compared field
  * by field in registers (a key built on the stack and compared 8 bytes
  * at a time waited on store forwarding) */
+/* Way e is the one the stretch took last: the inline checks' first */
+static void take_hot(memo_stretch *s, const memo_way *e) {
+  if (s->hotp != e) {
+    s->hotq = s->hotp;
+    s->hotp = e;
+  }
+}
+
 static bool same_start(const memo_way *k, const memo_stretch *s, memo_rows r, int32_t dw, memo_entry en,
                        const timing_vexmin *v, int64_t base) {
   uint32_t diff = (uint32_t)(k->in.dv ^ r.dv) | (uint32_t)(k->in.e ^ r.e) | (uint32_t)(k->in.m ^ r.m) |
@@ -322,7 +332,7 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
     if (!same_start(e, s, rows, dw, en, v, base))
       continue;
     s->hot = (uint8_t)k;
-    s->hotp = e;
+    take_hot(s, e);
     if (e->beats)
       timing_count(tm, SIG_MEM_READ, e->beats);
     v->c = base + e->c;
@@ -371,7 +381,7 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
     e->ready_out[r] = rel(v->ready[s->writes[r]], base);
   e->inl = inl.inl;
   s->hot = (uint8_t)(e - s->ways);
-  s->hotp = e;
+  take_hot(s, e);
 }
 
 /* ... with no stretch kept for it (the table full): stepped */
@@ -407,7 +417,7 @@ static int64_t new_stretch(core_jit *j, const core_block *blk, uint32_t from, ui
   memset(s, 0, offsetof(memo_stretch, ways));
   for (uint32_t k = 0; k < MEMO_WAYS; k++)
     s->ways[k].inl = 0;
-  s->hotp = &s->ways[0];
+  s->hotp = s->hotq = &s->ways[0];
   s->blk = blk;
   s->from = from;
   s->end = end;
@@ -557,6 +567,8 @@ static void emit_hit_stores(x86_buf *b, const memo_stretch *s) {
   x86_mov_rr64(b, R11, RCX);
 }
 
+static void emit_check(x86_buf *b, const memo_stretch *s, jit_vexmin_fwd *miss);
+
 bool jit_vexmin_emit_hit(x86_buf *b, const core_jit *j, const core_cpu *cpu, const void *step, uint32_t arg,
                          jit_vexmin_fwd *miss) {
   miss->n = 0;
@@ -564,8 +576,23 @@ bool jit_vexmin_emit_hit(x86_buf *b, const core_jit *j, const core_cpu *cpu, con
     return false;
   const memo_stretch *s = memo_at(j->vexmin_memo, arg);
   x86_load64(b, RAX, VM(c)); /* the base */
-  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)&s->hotp);
-  x86_load64(b, RSI, x86_m(RSI, 0));
+  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)s);
+  x86_load64(b, RSI, x86_m(RDI, (int32_t)offsetof(memo_stretch, hotp)));
+  jit_vexmin_fwd first = {.n = 0};
+  emit_check(b, s, &first);
+  uint8_t *hit = x86_jmp_fwd(b);
+  for (uint32_t k = 0; k < first.n; k++)
+    x86_patch_here(b, first.at[k]);
+  x86_load64(b, RSI, x86_m(RDI, (int32_t)offsetof(memo_stretch, hotq)));
+  emit_check(b, s, miss);
+  x86_patch_here(b, hit);
+  emit_hit_stores(b, s);
+  return true;
+}
+
+/* Misses unless the start state is the one of the way at rsi (base in
+ * rax) */
+static void emit_check(x86_buf *b, const memo_stretch *s, jit_vexmin_fwd *miss) {
   x86_cmp_mem8_imm(b, WAY(inl), 1);
   miss_if(b, CC_NE, miss);
   static const struct { size_t vm, way; } rows[] = {
@@ -587,7 +614,5 @@ bool jit_vexmin_emit_hit(x86_buf *b, const core_jit *j, const core_cpu *cpu, con
     emit_rel_after(b, x86_m(R15, (int32_t)(offsetof(timing, vm.ready) + 8u * s->reads[r])));
     emit_same(b, WAY(ready_in[r]), miss);
   }
-  emit_hit_stores(b, s);
-  return true;
 }
 #endif

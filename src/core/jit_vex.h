@@ -59,13 +59,14 @@ typedef struct jit_vexmin_fwd {
 
 /* When step (from jit_vexmin_step_at, with arg) is a replay on a board
  * without wait states: emits its hit inline and returns true. The code
- * compares the start state with the way the stretch took last (the model's
+ * compares the start state with the way the stretch took last, then the
+ * one before it (the model's
  * rows and the registers it reads relative to the last fetch beat's row,
  * and from a block's first op how it was entered) and on a match stores
  * that way's end state and the cycle count, falling through; the jumps in
  * *miss go where the caller then calls step as before, which looks at
  * every way and notes a new one. rbx: cpu, r15: cpu->tm, r11: the cycle
- * count; clobbers rax, rcx, rdx and rsi. */
+ * count; clobbers rax, rcx, rdx, rsi and rdi. */
 bool jit_vexmin_emit_hit(x86_buf *b, const struct core_jit *j, const core_cpu *cpu, const void *step, uint32_t arg,
                          jit_vexmin_fwd *miss);
 
