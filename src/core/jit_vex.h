@@ -31,8 +31,9 @@ bool jit_vexmin_translated(const core_cpu *cpu);
  * none: void fn(core_cpu *cpu, core_block *blk, uint32_t arg), *arg set.
  * The step of the op's kind (exec_loop.inc's VEXMIN_AT; arg i), or, for a
  * stretch of ops in sequence whose steps depend on nothing but the
- * model's state (two or more, from the block's first op too, whose fetch
- * may be a redirect: no shift by a register, CSR access or general step
+ * model's state (two or more, or the block's first op alone: a block of
+ * one jump or branch, a load or store first; from the block's first op
+ * too, whose fetch may be a redirect: no shift by a register, CSR access or general step
  * among them, a load or store only as the last op and only when its
  * beat's wait states are known as the stretch starts), one replay of all their steps before its
  * first (core_jvexmin_replay; arg: the stretch's entry in j's table,
