@@ -1992,8 +1992,18 @@ static bool lower_op(lower *l, uint32_t i) {
   if (l->timed && l->cpu->tm->vexmin) { /* VEXMIN_AT (jit_vex.c) */
     uint32_t arg;
     const void *step = jit_vexmin_step_at(l->j, l->cpu, blk, i, &arg);
+    jit_vexmin_fwd miss;
     if (step)
+      forget_copies(l); /* the hit path clobbers rsi and rdi */
+    if (step && jit_vexmin_emit_hit(b, l->j, l->cpu, step, arg, &miss)) {
+      uint8_t *done = x86_jmp_fwd(b);
+      for (uint32_t k = 0; k < miss.n; k++)
+        x86_patch_here(b, miss.at[k]);
       emit_timed_call(l, step, arg);
+      x86_patch_here(b, done);
+    } else if (step) {
+      emit_timed_call(l, step, arg);
+    }
   }
   if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
     emit_timed_call(l, (const void *)l->fn->muldiv, i);

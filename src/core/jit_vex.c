@@ -57,6 +57,7 @@ static const void *const step_fns[K_COUNT] = {
 #define MEMO_REGS 16  /* registers a replayed stretch may read (before writing) and write */
 #define MEMO_WAYS 4   /* start states kept per stretch */
 #define MEMO_MAX 65536 /* stretches kept until the translations are emptied */
+#define MEMO_CHUNK 256 /* stretches allocated at once: never moved, translated code points at them */
 
 /* The model's rows relative to a base (the row the last fetch beat went
  * out in, v->c) */
@@ -87,6 +88,14 @@ typedef struct memo_way {
   int32_t dw;
   memo_entry entry;
   int32_t beats; /* the wrong path's bus reads */
+  /* For the check inline in the translated code (jit_vexmin_emit_hit):
+   * whether it may check this way (a board without wait states, and
+   * entered in sequence, or as a redirect whose wrong-path word was read
+   * from RAM and is no shift by a register), and for a redirect, the
+   * wrong-path word's address, its offset in RAM, its bits as RAM held
+   * them, and the registers its encoding names (entry.r1, entry.r2) */
+  uint8_t inl, wr1, wr2;
+  uint32_t wpc, woff, wraw;
   int32_t ready_in[MEMO_REGS];
   int32_t c, dack;
   memo_rows out;
@@ -107,13 +116,20 @@ typedef struct memo_stretch {
   uint32_t pc0, last_pc;                     /* its first op's address, its last one's */
   uint8_t mem_rs1;                           /* the load's or store's address: x[mem_rs1] + mem_imm */
   uint32_t mem_imm;
+  /* the ways the translated code checks inline: the one taken last, then
+   * the one taken before it (a loop's blocks may alternate between two) */
+  const memo_way *hotp, *hotq;
   memo_way ways[MEMO_WAYS];
 } memo_stretch;
 
 struct jit_vexmin_memo {
-  memo_stretch *st;
-  uint32_t n, cap;
+  memo_stretch *chunk[MEMO_MAX / MEMO_CHUNK];
+  uint32_t n;
 };
+
+static memo_stretch *memo_at(const struct jit_vexmin_memo *t, uint32_t idx) {
+  return &t->chunk[idx / MEMO_CHUNK][idx % MEMO_CHUNK];
+}
 
 static bool add_reg(uint8_t *list, uint8_t *n, uint8_t r) {
   for (uint32_t k = 0; k < *n; k++)
@@ -181,10 +197,20 @@ static bool mem_ends(const timing *tm, const core_block *blk, uint32_t from, uin
   return !tm->max_wait_states || !written_in(blk, from, i, op->rs1);
 }
 
+/* Whether the block's first op is a load or store that is a stretch of
+ * its own: its beat's wait states are known as it starts (its address
+ * register as it is), and its fetch, maybe a redirect, is in the key */
+static bool first_mem(const core_block *blk) {
+  uint8_t k = blk->ops[0].kind;
+  return k < K_COUNT && (vexmin_facts[k] & VEXMIN_MEM) && !(vexmin_facts[k] & VEXMIN_GENERAL);
+}
+
 /* The end of the stretch of replayable ops from op `from`: the block's
  * first op too, whose fetch may be a redirect (its inputs are the
  * model's state and the wrong path's instruction: memo_entry) */
 static uint32_t run_end(const timing *tm, const core_block *blk, uint32_t from) {
+  if (from == 0 && blk->n_ops && first_mem(blk))
+    return 1;
   if (from == 0 && !(blk->n_ops && kind_replayable(blk->ops[0].kind)))
     return 0;
   uint32_t end = from ? from : 1;
@@ -195,12 +221,13 @@ static uint32_t run_end(const timing *tm, const core_block *blk, uint32_t from) 
   return end;
 }
 
-/* Whether the stretch from op `from` is replayed: two steps at least, and
- * registers that fit the table */
+/* Whether the stretch from op `from` is replayed: two steps at least, or
+ * the block's first op alone (its step, maybe a redirect's, is dearer
+ * than the replay's hit), and registers that fit the table */
 static bool replays(const timing *tm, const core_block *blk, uint32_t from) {
   uint32_t end = run_end(tm, blk, from);
   memo_stretch p;
-  return end >= from + 2 && plan_of(blk, from, end, &p);
+  return end >= from + (from ? 2 : 1) && plan_of(blk, from, end, &p);
 }
 
 static int32_t rel(int64_t row, int64_t base) { return (int32_t)(row - base); }
@@ -214,6 +241,14 @@ static int32_t ready_rel(const timing_vexmin *v, uint8_t reg, int64_t base) {
 /* Whether way k is the stretch's from this start state: compared field
  * by field in registers (a key built on the stack and compared 8 bytes
  * at a time waited on store forwarding) */
+/* Way e is the one the stretch took last: the inline checks' first */
+static void take_hot(memo_stretch *s, const memo_way *e) {
+  if (s->hotp != e) {
+    s->hotq = s->hotp;
+    s->hotp = e;
+  }
+}
+
 static bool same_start(const memo_way *k, const memo_stretch *s, memo_rows r, int32_t dw, memo_entry en,
                        const timing_vexmin *v, int64_t base) {
   uint32_t diff = (uint32_t)(k->in.dv ^ r.dv) | (uint32_t)(k->in.e ^ r.e) | (uint32_t)(k->in.m ^ r.m) |
@@ -234,8 +269,9 @@ static void step_ops(core_cpu *cpu, const core_block *blk, uint32_t from, uint32
 /* How the stretch s from a block's first op is entered (memo_entry), or
  * false when that is not a function of the model's rows: the run's first
  * instruction, or the target of a trap or mret */
-static bool entry_of(const core_cpu *cpu, const memo_stretch *s, int64_t base, memo_entry *en) {
+static bool entry_of(const core_cpu *cpu, const memo_stretch *s, int64_t base, memo_entry *en, memo_way *inl) {
   const timing_vexmin *v = &cpu->tm->vm;
+  inl->inl = !cpu->tm->max_wait_states;
   if (s->pc0 == v->seq_pc)
     return true;
   if (!v->started || v->trap)
@@ -243,13 +279,21 @@ static bool entry_of(const core_cpu *cpu, const memo_stretch *s, int64_t base, m
   uint32_t word, off = v->next_pc - cpu->ram_base;
   if (off < cpu->ram_size && cpu->ram_size - off >= 4) { /* core_fetch_insn's word, read from RAM */
     memcpy(&word, cpu->ram + off, 4);
+    inl->wpc = v->next_pc;
+    inl->woff = off;
+    inl->wraw = word;
     if ((word & 3) != 3)
       word &= 0xffff;
   } else {
     word = vexmin_wrong_word(cpu, v->next_pc);
+    inl->inl = 0;
   }
   uint32_t r1 = word >> 15 & 31, r2 = word >> 20 & 31;
   bool shift_reg = (word & 0x7f) == 0x33 && (word >> 12 & 3) == 1;
+  if (shift_reg) /* its amount, a register's value, is in the key */
+    inl->inl = 0;
+  inl->wr1 = (uint8_t)r1;
+  inl->wr2 = (uint8_t)r2;
   *en = (memo_entry){.mode = 1, .word = word, .r1 = ready_rel(v, (uint8_t)r1, base),
                      .r2 = ready_rel(v, (uint8_t)r2, base), .shamt = shift_reg ? (int32_t)(cpu->x[r2] & 31) : 0};
   return true;
@@ -265,7 +309,7 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
   (void)blk;
   timing *tm = cpu->tm;
   timing_vexmin *v = &tm->vm;
-  memo_stretch *s = &cpu->jit->vexmin_memo->st[idx];
+  memo_stretch *s = memo_at(cpu->jit->vexmin_memo, idx);
   int64_t base = v->c;
   int32_t dw = 0;
   memo_rows rows = {.dv = rel(v->dv, base), .e = rel(v->e, base), .m = rel(v->m, base), .mend = rel(v->mend, base),
@@ -275,7 +319,8 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
     dw = (int32_t)vexmin_wait(tm, cpu->x[s->mem_rs1] + s->mem_imm);
   }
   memo_entry en = {0};
-  if (s->from == 0 && !entry_of(cpu, s, base, &en)) {
+  memo_way inl = {.inl = !tm->max_wait_states};
+  if (s->from == 0 && !entry_of(cpu, s, base, &en, &inl)) {
     step_ops(cpu, s->blk, s->from, s->end); /* the first instruction, or after a trap */
     return;
   }
@@ -287,6 +332,7 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
     if (!same_start(e, s, rows, dw, en, v, base))
       continue;
     s->hot = (uint8_t)k;
+    take_hot(s, e);
     if (e->beats)
       timing_count(tm, SIG_MEM_READ, e->beats);
     v->c = base + e->c;
@@ -316,6 +362,12 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
   e->in = rows;
   e->dw = dw;
   e->entry = en;
+  e->inl = 0; /* until its end state is noted */
+  e->wpc = inl.wpc;
+  e->woff = inl.woff;
+  e->wraw = inl.wraw;
+  e->wr1 = inl.wr1;
+  e->wr2 = inl.wr2;
   for (uint32_t r = 0; r < s->nreads; r++)
     e->ready_in[r] = ready_rel(v, s->reads[r], base);
   int64_t reads = tm->sig_dyn[SIG_MEM_READ];
@@ -327,6 +379,9 @@ static void core_jvexmin_replay(core_cpu *cpu, core_block *blk, uint32_t idx) {
   e->dack = rel(v->dack, base);
   for (uint32_t r = 0; r < s->nwrites; r++)
     e->ready_out[r] = rel(v->ready[s->writes[r]], base);
+  e->inl = inl.inl;
+  s->hot = (uint8_t)(e - s->ways);
+  take_hot(s, e);
 }
 
 /* ... with no stretch kept for it (the table full): stepped */
@@ -341,7 +396,8 @@ void core_jvexmin_forget(core_jit *j) {
 
 void core_jvexmin_free(core_jit *j) {
   if (j->vexmin_memo)
-    free(j->vexmin_memo->st);
+    for (uint32_t k = 0; k < MEMO_MAX / MEMO_CHUNK; k++)
+      free(j->vexmin_memo->chunk[k]);
   free(j->vexmin_memo);
   j->vexmin_memo = NULL;
 }
@@ -352,16 +408,16 @@ static int64_t new_stretch(core_jit *j, const core_block *blk, uint32_t from, ui
   if (!j->vexmin_memo && !(j->vexmin_memo = calloc(1, sizeof *j->vexmin_memo)))
     return -1;
   struct jit_vexmin_memo *t = j->vexmin_memo;
-  if (t->n == t->cap) {
-    uint32_t cap = t->cap ? 2 * t->cap : 256;
-    memo_stretch *st = cap <= MEMO_MAX ? realloc(t->st, cap * sizeof *st) : NULL;
-    if (!st)
-      return -1;
-    t->st = st;
-    t->cap = cap;
-  }
-  memo_stretch *s = &t->st[t->n];
+  if (t->n == MEMO_MAX)
+    return -1;
+  memo_stretch **chunk = &t->chunk[t->n / MEMO_CHUNK];
+  if (!*chunk && !(*chunk = malloc(MEMO_CHUNK * sizeof **chunk)))
+    return -1;
+  memo_stretch *s = memo_at(t, t->n);
   memset(s, 0, offsetof(memo_stretch, ways));
+  for (uint32_t k = 0; k < MEMO_WAYS; k++)
+    s->ways[k].inl = 0;
+  s->hotp = s->hotq = &s->ways[0];
   s->blk = blk;
   s->from = from;
   s->end = end;
@@ -406,5 +462,157 @@ const void *jit_vexmin_step_at(core_jit *j, const core_cpu *cpu, const core_bloc
 void jit_vexmin_emit_taken(x86_buf *b) {
   x86_store_imm8(b, TM(vm.jumped), 1);
   x86_store_imm32(b, TM(vm.seq_pc), 1);
+}
+
+/* ---- the replay's hit on its hot way, inline (jit_vexmin_emit_hit) ---- */
+
+#define VM(field) TM(vm.field)
+#define WAY(field) x86_m(RSI, (int32_t)offsetof(memo_way, field))
+
+/* a forward jump to the miss path when cc holds */
+static void miss_if(x86_buf *b, int cc, jit_vexmin_fwd *miss) {
+  uint8_t *at = x86_jcc_fwd(b, cc);
+  if (miss->n < JIT_VEXMIN_FWD)
+    miss->at[miss->n++] = at;
+  else
+    b->overflow = true; /* never: a stretch has at most MEMO_REGS reads */
+}
+
+/* edx = (int32_t)(row - base) of the row at m, base in rax: rel */
+static void emit_rel(x86_buf *b, x86_mem m) {
+  x86_load64(b, RDX, m);
+  x86_alu_rr(b, true, ALU_SUB, RDX, RAX);
+}
+
+/* ... 0 when the row is not after the base: ready_rel */
+static void emit_rel_after(x86_buf *b, x86_mem m) {
+  emit_rel(b, m);
+  uint8_t *after = x86_jcc_fwd(b, CC_G);
+  x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
+  x86_patch_here(b, after);
+}
+
+/* miss unless edx equals the way's field at way_off */
+static void emit_same(x86_buf *b, x86_mem way_field, jit_vexmin_fwd *miss) {
+  x86_alu_rm(b, ALU_CMP, RDX, way_field);
+  miss_if(b, CC_NE, miss);
+}
+
+/* entry_of's key inline for a stretch from the block's first op */
+static void emit_entry_check(x86_buf *b, const memo_stretch *s, jit_vexmin_fwd *miss) {
+  x86_alu_mi32(b, ALU_CMP, VM(seq_pc), (int32_t)s->pc0);
+  uint8_t *redirect = x86_jcc_fwd(b, CC_NE);
+  x86_alu_mi32(b, ALU_CMP, WAY(entry.mode), 0); /* in sequence */
+  miss_if(b, CC_NE, miss);
+  uint8_t *done = x86_jmp_fwd(b);
+  x86_patch_here(b, redirect);
+  x86_alu_mi32(b, ALU_CMP, WAY(entry.mode), 1);
+  miss_if(b, CC_NE, miss);
+  x86_cmp_mem8_imm(b, VM(started), 0);
+  miss_if(b, CC_E, miss);
+  x86_cmp_mem8_imm(b, VM(trap), 0);
+  miss_if(b, CC_NE, miss);
+  x86_load32(b, RCX, VM(next_pc)); /* the same wrong-path address ... */
+  x86_alu_rm(b, ALU_CMP, RCX, WAY(wpc));
+  miss_if(b, CC_NE, miss);
+  x86_load32(b, RCX, WAY(woff)); /* ... holding the same bits */
+  x86_load64(b, RDX, x86_m(RBX, (int32_t)offsetof(core_cpu, ram)));
+  x86_load32(b, RCX, x86_mi(RDX, RCX, 0));
+  x86_alu_rm(b, ALU_CMP, RCX, WAY(wraw));
+  miss_if(b, CC_NE, miss);
+  for (int k = 0; k < 2; k++) { /* when the registers it names can be read */
+    x86_movzx8(b, RCX, k ? WAY(wr2) : WAY(wr1));
+    emit_rel_after(b, x86_mis(R15, RCX, 3, (int32_t)offsetof(timing, vm.ready)));
+    emit_same(b, k ? WAY(entry.r2) : WAY(entry.r1), miss);
+  }
+  x86_patch_here(b, done);
+}
+
+/* [m] = base (rax) + the way's field at way_field */
+static void emit_out(x86_buf *b, x86_mem m, x86_mem way_field) {
+  x86_movsxd_mem(b, RDX, way_field);
+  x86_alu_rr(b, true, ALU_ADD, RDX, RAX);
+  x86_store64(b, m, RDX);
+}
+
+/* [m] += rdx, 64-bit */
+static void emit_add_to(x86_buf *b, x86_mem m) { x86_op_mem(b, true, 0x01, RDX, m); }
+
+/* core_jvexmin_replay's hit, for the way it took last: the end state's
+ * stores */
+static void emit_hit_stores(x86_buf *b, const memo_stretch *s) {
+  x86_movsxd_mem(b, RDX, WAY(beats));
+  emit_add_to(b, TM(sig_dyn[SIG_MEM_READ]));
+  emit_out(b, VM(c), WAY(c));
+  emit_out(b, VM(dv), WAY(out.dv));
+  emit_out(b, VM(e), WAY(out.e));
+  emit_out(b, VM(m), WAY(out.m));
+  emit_out(b, VM(mend), WAY(out.mend));
+  if (s->mem) {
+    emit_out(b, VM(dnext), WAY(out.dnext));
+    emit_out(b, VM(dack), WAY(dack));
+  }
+  for (uint32_t r = 0; r < s->nwrites; r++)
+    emit_out(b, x86_m(R15, (int32_t)(offsetof(timing, vm.ready) + 8u * s->writes[r])),
+             WAY(ready_out[r]));
+  x86_store_imm8(b, VM(jumped), s->jump);
+  x86_store_imm32(b, VM(seq_pc), s->jump ? 1 : s->last_pc + 4);
+  x86_store_imm8(b, VM(trap), 0);
+  x86_store_imm32(b, VM(next_pc), s->last_pc + 4);
+  emit_out(b, VM(w), WAY(out.w)); /* last: rdx keeps the retire row */
+  x86_alu_ri(b, true, ALU_ADD, RDX, 1); /* the cycle count to w + 1, counted */
+  x86_mov_rr64(b, RCX, RDX);
+  x86_alu_rr(b, true, ALU_SUB, RDX, R11);
+  emit_add_to(b, TM(sig_dyn[SIG_CYCLE]));
+  x86_mov_rr64(b, R11, RCX);
+}
+
+static void emit_check(x86_buf *b, const memo_stretch *s, jit_vexmin_fwd *miss);
+
+bool jit_vexmin_emit_hit(x86_buf *b, const core_jit *j, const core_cpu *cpu, const void *step, uint32_t arg,
+                         jit_vexmin_fwd *miss) {
+  miss->n = 0;
+  if (step != (const void *)core_jvexmin_replay || cpu->tm->max_wait_states)
+    return false;
+  const memo_stretch *s = memo_at(j->vexmin_memo, arg);
+  x86_load64(b, RAX, VM(c)); /* the base */
+  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)s);
+  x86_load64(b, RSI, x86_m(RDI, (int32_t)offsetof(memo_stretch, hotp)));
+  jit_vexmin_fwd first = {.n = 0};
+  emit_check(b, s, &first);
+  uint8_t *hit = x86_jmp_fwd(b);
+  for (uint32_t k = 0; k < first.n; k++)
+    x86_patch_here(b, first.at[k]);
+  x86_load64(b, RSI, x86_m(RDI, (int32_t)offsetof(memo_stretch, hotq)));
+  emit_check(b, s, miss);
+  x86_patch_here(b, hit);
+  emit_hit_stores(b, s);
+  return true;
+}
+
+/* Misses unless the start state is the one of the way at rsi (base in
+ * rax) */
+static void emit_check(x86_buf *b, const memo_stretch *s, jit_vexmin_fwd *miss) {
+  x86_cmp_mem8_imm(b, WAY(inl), 1);
+  miss_if(b, CC_NE, miss);
+  static const struct { size_t vm, way; } rows[] = {
+    {offsetof(timing, vm.dv), offsetof(memo_way, in.dv)}, {offsetof(timing, vm.e), offsetof(memo_way, in.e)},
+    {offsetof(timing, vm.m), offsetof(memo_way, in.m)},   {offsetof(timing, vm.mend), offsetof(memo_way, in.mend)},
+    {offsetof(timing, vm.w), offsetof(memo_way, in.w)},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    emit_rel(b, x86_m(R15, (int32_t)rows[k].vm));
+    emit_same(b, x86_m(RSI, (int32_t)rows[k].way), miss);
+  }
+  if (s->mem) { /* the data bus's next free row (no wait states: dw 0) */
+    emit_rel_after(b, VM(dnext));
+    emit_same(b, WAY(in.dnext), miss);
+  }
+  if (s->from == 0)
+    emit_entry_check(b, s, miss);
+  for (uint32_t r = 0; r < s->nreads; r++) {
+    emit_rel_after(b, x86_m(R15, (int32_t)(offsetof(timing, vm.ready) + 8u * s->reads[r])));
+    emit_same(b, WAY(ready_in[r]), miss);
+  }
 }
 #endif

@@ -31,8 +31,9 @@ bool jit_vexmin_translated(const core_cpu *cpu);
  * none: void fn(core_cpu *cpu, core_block *blk, uint32_t arg), *arg set.
  * The step of the op's kind (exec_loop.inc's VEXMIN_AT; arg i), or, for a
  * stretch of ops in sequence whose steps depend on nothing but the
- * model's state (two or more, from the block's first op too, whose fetch
- * may be a redirect: no shift by a register, CSR access or general step
+ * model's state (two or more, or the block's first op alone: a block of
+ * one jump or branch, a load or store first; from the block's first op
+ * too, whose fetch may be a redirect: no shift by a register, CSR access or general step
  * among them, a load or store only as the last op and only when its
  * beat's wait states are known as the stretch starts), one replay of all their steps before its
  * first (core_jvexmin_replay; arg: the stretch's entry in j's table,
@@ -49,5 +50,25 @@ void core_jvexmin_free(struct core_jit *j);
 
 /* vexmin_taken inline (r15: cpu->tm): a taken branch redirects the fetch */
 void jit_vexmin_emit_taken(x86_buf *b);
+
+/* The forward jumps to a replay's miss path (jit_vexmin_emit_hit) */
+#define JIT_VEXMIN_FWD 48
+typedef struct jit_vexmin_fwd {
+  uint8_t *at[JIT_VEXMIN_FWD];
+  uint32_t n;
+} jit_vexmin_fwd;
+
+/* When step (from jit_vexmin_step_at, with arg) is a replay on a board
+ * without wait states: emits its hit inline and returns true. The code
+ * compares the start state with the way the stretch took last, then the
+ * one before it (the model's
+ * rows and the registers it reads relative to the last fetch beat's row,
+ * and from a block's first op how it was entered) and on a match stores
+ * that way's end state and the cycle count, falling through; the jumps in
+ * *miss go where the caller then calls step as before, which looks at
+ * every way and notes a new one. rbx: cpu, r15: cpu->tm, r11: the cycle
+ * count; clobbers rax, rcx, rdx, rsi and rdi. */
+bool jit_vexmin_emit_hit(x86_buf *b, const struct core_jit *j, const core_cpu *cpu, const void *step, uint32_t arg,
+                         jit_vexmin_fwd *miss);
 
 #endif
