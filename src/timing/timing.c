@@ -832,6 +832,7 @@ uint32_t timing_trap(timing *t, bool interrupt) {
   t->fetch_line = TIMING_NO_LINE;
   t->hz = (timing_hazards){{0, 0}, {0, 0}};
   charge(t, SIG_STALL_SYSTEM, t->model.trap_penalty);
+  t->trap_end = t->cycle + 1;
   return t->model.trap_penalty;
 }
 

@@ -332,6 +332,9 @@ typedef struct timing {
   /* [pipeline] csr_drain: the last branch's or jump's redirect: the cycle
    * the next instruction starts at, and the bubbles before it */
   uint64_t redirect_end;
+  uint64_t trap_end;        /* the cycle the last trap's redirect ended at, plus 1 (0: none yet):
+                               [pipeline] refill_drains_csr leaves the handler's first instruction alone */
+  const void *trap_head;    /* the block entered right after that trap (exec_loop.inc's trap_stall) */
   uint32_t drain_bubbles;
   uint32_t drain_back;      /* what the last CSR instruction first in its block took back of its stall
                                (timing_csr_drain): its cycles, less it, are what fetch_ahead_data
