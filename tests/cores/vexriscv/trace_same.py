@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """trace_same.py -- a traced run counts the cycles a plain run does.
 
-usage: trace_same.py TALLY BOARD_INI PROG_DIR CORES_DIR PROGRAMS_TXT
+usage: trace_same.py TALLY BOARD_INI PROG_DIR CORES_DIR PROGRAMS_TXT [KNOWN_TXT]
 
 `tally run --help` promises that --trace changes no cycle; --cycle-trace
 steps every instruction, one per block, so both split the blocks a plain
@@ -12,6 +12,9 @@ vexriscv-imac and vexriscv-min at W = 0 (the board file as given): the
 plain run's, every field but energy_j (vexriscv-min's memory energy counts
 the uncached fetches differently when traced; its reads, mem.read, are
 checked). The expected value is the plain run's own.
+KNOWN_TXT lists "core program" pairs known to differ (a defect each, its
+reason beside it): they are reported, not failed, and a listed pair that
+agrees fails, so that the list only shrinks.
 Exit 0 when all hold, 1 otherwise.
 """
 import os
@@ -41,16 +44,28 @@ def stats(tally, core, board, elf, tmp, extra):
     return p.returncode, text
 
 
+def known_pairs(path):
+    pairs = set()
+    if path:
+        with open(path) as f:
+            for line in f:
+                words = line.split("#", 1)[0].split()
+                if len(words) >= 2:
+                    pairs.add((words[0], words[1]))
+    return pairs
+
+
 def cycles(text):
     m = re.search(rb'"cycles":\s*(\d+)', text)
     return int(m.group(1)) if m else None
 
 
 def main():
-    if len(sys.argv) != 6:
+    if len(sys.argv) not in (6, 7):
         print(__doc__, file=sys.stderr)
         return 64
-    tally, board, prog_dir, cores_dir, listing = sys.argv[1:]
+    tally, board, prog_dir, cores_dir, listing = sys.argv[1:6]
+    known = known_pairs(sys.argv[6] if len(sys.argv) == 7 else None)
     fails = checks = 0
     with tempfile.TemporaryDirectory(prefix="trace_same.") as tmp:
         for core in CORES:
@@ -58,13 +73,19 @@ def main():
             for prog in programs(listing):
                 elf = os.path.join(prog_dir, prog + ".elf")
                 rc, plain = stats(tally, ini, board, elf, tmp, [])
+                differs = False
                 for flag, name in (("--trace", "trace.txt"), ("--cycle-trace", "cycles.bin")):
                     checks += 1
                     rc2, traced = stats(tally, ini, board, elf, tmp, [flag, os.path.join(tmp, name)])
                     if (rc2, traced) != (rc, plain):
-                        fails += 1
-                        print(f"FAIL: {core} {prog} W=0: {flag} cycles {cycles(traced)} (exit {rc2}), "
-                              f"plain {cycles(plain)} (exit {rc})")
+                        differs = True
+                        listed = (core, prog) in known
+                        fails += 0 if listed else 1
+                        print(f"{'known' if listed else 'FAIL'}: {core} {prog} W=0: {flag} cycles "
+                              f"{cycles(traced)} (exit {rc2}), plain {cycles(plain)} (exit {rc})")
+                if (core, prog) in known and not differs:
+                    fails += 1
+                    print(f"FAIL: {core} {prog} now agrees traced and plain: take it off the known list")
     print(f"trace_same.py: {checks} checks, {fails} failed")
     return 1 if fails else 0
 
