@@ -8,7 +8,8 @@
 # The sanitizer pass leaves out the tests labelled nosan: those that run no
 # tally code at all (the random-test harness against QEMU alone, a yosys
 # synthesis), and long sweeps whose code the shorter tests already take
-# under the sanitizers (the VexRiscv random programs against the RTL).
+# under the sanitizers (the VexRiscv random programs against the RTL, their
+# test set traced and plain).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
