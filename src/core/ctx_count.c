@@ -6,11 +6,21 @@
 #include "ctx_count.h"
 
 #define CHUNK_RECORDS 1024
+#define LINE 64
+
+/* A record padded to a cache line of its own: the translated code's
+ * counts (execs, entry_hits) and the key the lookups compare (row) are
+ * then one line, where a 56-byte record straddles two most of the time. */
+typedef union line_record {
+  ctx_count c;
+  char pad[LINE];
+} line_record;
+_Static_assert(sizeof(line_record) == LINE, "a record is one cache line");
 
 struct ctx_count_chunk {
+  line_record v[CHUNK_RECORDS]; /* first: the chunk is line-aligned */
   ctx_count_chunk *next;
   uint32_t used;
-  ctx_count v[CHUNK_RECORDS];
 };
 
 static bool grow(core_ctx_counts *t);
@@ -46,26 +56,32 @@ void core_ctx_counts_free(core_ctx_counts *t) {
   free(t);
 }
 
-static uint32_t slot_of(const core_ctx_counts *t, const int64_t *row, const block_timing *bt) {
-  uint64_t h = ((uint64_t)(uintptr_t)row >> 3) * 0x9E3779B97F4A7C15ull ^
-               ((uint64_t)(uintptr_t)bt >> 4) * 0xC2B2AE3D27D4EB4Full;
+/* The key's hash, never 0 (an empty slot's) */
+static uint64_t hash_of(const int64_t *row, const block_timing *bt) {
+  return (ctx_hash_row(row) ^ ctx_hash_bt(bt)) | 1u;
+}
+
+static uint32_t slot_of(const core_ctx_counts *t, uint64_t h) {
   return (uint32_t)(h >> 32) & t->mask;
 }
 
-/* Doubles the table (or makes its first); false when out of memory. */
+/* Doubles the table (or makes its first); false when out of memory. One
+ * slot more than the mask reaches, always empty: the translated entry
+ * probes a key's slot and the one after it without wrapping round
+ * (emit_ctx_probe). */
 static bool grow(core_ctx_counts *t) {
   uint32_t n = t->slots ? 2 * (t->mask + 1) : 4096;
-  ctx_count **old = t->slots, **v = calloc(n, sizeof *v);
+  ctx_slot *old = t->slots, *v = calloc(n + 1, sizeof *v);
   if (!v)
     return false;
   uint32_t old_n = old ? t->mask + 1 : 0;
   t->slots = v;
   t->mask = n - 1;
   for (uint32_t i = 0; i < old_n; i++) {
-    if (!old[i])
+    if (!old[i].r)
       continue;
-    uint32_t s = slot_of(t, old[i]->row, old[i]->bt);
-    while (t->slots[s])
+    uint32_t s = slot_of(t, old[i].hash);
+    while (t->slots[s].r)
       s = (s + 1) & t->mask;
     t->slots[s] = old[i];
   }
@@ -74,7 +90,7 @@ static bool grow(core_ctx_counts *t) {
 }
 
 static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
-  ctx_count_chunk *c = malloc(sizeof *c);
+  ctx_count_chunk *c = aligned_alloc(LINE, (sizeof *c + LINE - 1) / LINE * LINE); /* a multiple, as C11 asks */
   if (!c)
     return NULL;
   c->next = t->chunks;
@@ -87,7 +103,7 @@ static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
 static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
   if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
     return NULL;
-  ctx_count *r = &t->chunks->v[t->chunks->used++];
+  ctx_count *r = &t->chunks->v[t->chunks->used++].c;
   *r = (ctx_count){.row = row, .bt = bt};
   return r;
 }
@@ -95,21 +111,22 @@ static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt)
 /* The record of (row, bt), made when missing; NULL when the table is full
  * or memory is out. */
 static ctx_count *lookup(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  uint32_t s = slot_of(t, row, bt);
-  for (; t->slots[s]; s = (s + 1) & t->mask)
-    if (t->slots[s]->row == row && t->slots[s]->bt == bt)
-      return t->slots[s];
+  uint64_t h = hash_of(row, bt);
+  uint32_t s = slot_of(t, h);
+  for (; t->slots[s].r; s = (s + 1) & t->mask)
+    if (t->slots[s].hash == h && t->slots[s].r->row == row && t->slots[s].r->bt == bt)
+      return t->slots[s].r;
   if (t->used >= t->max)
     return NULL;
   if (2 * (t->used + 1) > t->mask + 1) { /* at most half full */
     if (!grow(t))
       return NULL;
-    for (s = slot_of(t, row, bt); t->slots[s]; s = (s + 1) & t->mask)
+    for (s = slot_of(t, h); t->slots[s].r; s = (s + 1) & t->mask)
       ;
   }
   ctx_count *r = new_record(t, row, bt);
   if (r) {
-    t->slots[s] = r;
+    t->slots[s] = (ctx_slot){h, r};
     t->used++;
   }
   return r;
@@ -161,7 +178,7 @@ void core_ctx_counts_fold(core_cpu *cpu, bool to_rows) {
   const timing *tm = cpu->tm;
   for (ctx_count_chunk *c = cpu->ctx_counts->chunks; c; c = c->next) {
     for (uint32_t i = 0; i < c->used; i++) {
-      ctx_count *r = &c->v[i];
+      ctx_count *r = &c->v[i].c;
       bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
       if (!r->execs && !events)
         continue;

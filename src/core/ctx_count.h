@@ -27,11 +27,31 @@
 
 typedef struct ctx_count_chunk ctx_count_chunk;
 
+/* A slot of the hash table: the record and its key's hash, so a probe
+ * past another key's slot reads no record; hash 0: empty. The translated
+ * entry probes a key's first slot itself (jit.c, emit_check_paths). */
+typedef struct ctx_slot {
+  uint64_t hash;
+  ctx_count *r;
+} ctx_slot;
+
+/* The hash of the key (row, bt): ctx_hash_row(row) ^ ctx_hash_bt(bt),
+ * with bit 0 set (never an empty slot's 0); its slot, bits 32 up under
+ * the table's mask. Two halves, as the translated code has bt's half as a
+ * constant of the block. */
+#define CTX_HASH_ROW_MUL 0x9E3779B97F4A7C15ull
+static inline uint64_t ctx_hash_row(const int64_t *row) {
+  return ((uint64_t)(uintptr_t)row >> 3) * CTX_HASH_ROW_MUL;
+}
+static inline uint64_t ctx_hash_bt(const block_timing *bt) {
+  return ((uint64_t)(uintptr_t)bt >> 4) * 0xC2B2AE3D27D4EB4Full;
+}
+
 /* The records and their hash table, keyed by (context row, block). */
 typedef struct core_ctx_counts {
   ctx_count none;           /* no context: where a block points before it runs in one */
   ctx_count step;           /* the counts of the block being stepped (in no cache): core_fold_stepped */
-  ctx_count **slots;        /* open addressing, mask + 1 slots, at most half used */
+  ctx_slot *slots;          /* open addressing, mask + 1 slots, at most half used */
   uint32_t mask, used;
   uint32_t max;             /* records at most: CTX_COUNT_MAX (a test sets fewer) */
   ctx_count_chunk *chunks;  /* the records, newest chunk first */
