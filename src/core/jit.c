@@ -2202,8 +2202,14 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Translates blk; its code, or NULL when the code region is full. */
-static const void *translate(core_cpu *cpu, core_block *blk) {
+/* How translate_as lowers a timed block: as it is, without its loop copy,
+ * or as a call of the timed loop's interp_block (what a block the
+ * translator does not lower gets) */
+enum { LOWER_FULL, LOWER_NO_LOOP, LOWER_CALL };
+
+/* Translates blk as `how` says; its code, or NULL when the code region is
+ * full or (*too_big) the code is larger than the scratch for one block. */
+static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *too_big) {
   core_jit *j = cpu->jit;
   uint64_t t0 = now_ns();
   lower *l = malloc(sizeof *l);
@@ -2260,7 +2266,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   uint8_t *nofit, *nofit2 = NULL, *entry_slow = NULL, *entry_miss = NULL;
   uintptr_t body = 0;
   uint32_t first = 0;
-  if (l->timed && !timed_lowers(cpu, blk)) {
+  if (l->timed && (how == LOWER_CALL || !timed_lowers(cpu, blk))) {
     /* the timed loop runs the block (core_jt_interp_block) */
     emit_timed_call(l, (const void *)l->fn->interp_block, 0);
     x86_jmp(b, (uintptr_t)j->epilogue);
@@ -2276,13 +2282,13 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
     nofit = emit_clean_entry(l, &nofit2);
     body = run_addr(l, b->p);
     first = 1;
-    l->loop_ok = loop_copy_ok(l);
+    l->loop_ok = how == LOWER_FULL && loop_copy_ok(l);
     l->clean_exits = !leaves_late(blk);
   } else if (l->timed) {
     nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
     body = run_addr(l, b->p);
     first = cpu->tm->fetch_ops ? 1 : 0;
-    l->loop_ok = loop_copy_ok(l);
+    l->loop_ok = how == LOWER_FULL && loop_copy_ok(l);
   } else {
     /* FITS: instret + n_insns <= horizon, else leave with pc at this block */
     x86_lea64(b, RAX, x86_m(RI, (int32_t)blk->n_insns));
@@ -2330,6 +2336,7 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   uint32_t entries[2] = {l->clean ? (uint32_t)(l->clean - l->b.at) : 0, l->same ? (uint32_t)(l->same - l->b.at) : 0};
   memcpy(b->start, entries, sizeof entries);
   const void *code = j->code_next + JIT_HEADER;
+  *too_big = b->overflow;
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
   free(l);
   if (!ok)
@@ -2337,6 +2344,22 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
   blk->jit = code;
   j->translated++;
   j->translate_ns += now_ns() - t0;
+  return code;
+}
+
+/* Translates blk; its code, or NULL when the code region is full. Code
+ * larger than the scratch is not a full region: flushed and made again
+ * it would be as large, and every entry of the block would flush every
+ * translation (a profiled block of 64 loads and stores, over 16 KiB, ran
+ * so for minutes: tests/profile/straight.c). Such a block is lowered
+ * again without its loop copy, then, timed, as a call of interp_block. */
+static const void *translate(core_cpu *cpu, core_block *blk) {
+  bool too_big = false;
+  const void *code = translate_as(cpu, blk, LOWER_FULL, &too_big);
+  if (!code && too_big)
+    code = translate_as(cpu, blk, LOWER_NO_LOOP, &too_big);
+  if (!code && too_big && cpu->tm)
+    code = translate_as(cpu, blk, LOWER_CALL, &too_big);
   return code;
 }
 

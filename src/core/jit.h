@@ -39,7 +39,7 @@ enum { JIT_FILL_LOAD, JIT_FILL_STORE, JIT_FILL_FETCH };
 #define JIT_TARGETS 4096u            /* entries of the indirect-jump table, a power of two */
 #define JIT_DEFAULT_CODE (16u << 20) /* bytes of code before a flush */
 #define JIT_CALL_SITES 4096u       /* a profile's inline calls before a flush; calls past them are made in C */
-#define JIT_BLOCK_MAX_CODE (16u << 10) /* scratch for one block's code: above the largest (about 7 KiB) */
+#define JIT_BLOCK_MAX_CODE (32u << 10) /* scratch for one block's code: above the largest seen (over 16 KiB, profiled; larger: translate) */
 #define JIT_HEADER 8u                  /* bytes in front of a block's code: its other entries (jit.c) */
 
 typedef struct core_jit {
