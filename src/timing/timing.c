@@ -51,6 +51,7 @@ timing *timing_new(const core_model *m) {
   t->way_mask = way_bytes > 1 && !(way_bytes & (way_bytes - 1)) ? way_bytes - 1 : 0;
   t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   t->fence_merge_pc = TIMING_NO_LINE;
+  t->fence_next_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
@@ -1092,6 +1093,29 @@ void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_i
     timing_refund(t, sig, back);
 }
 
+/* fence_i_overlap: the load after fence.i, last on its line, missed the
+ * D-cache. Its redo (DBusCachedPlugin_redoBranch_valid, the fetch sent
+ * back to writeBack_PC) comes after the flush: the load's own line is
+ * refilled then, and the line after it, which timing_fence_i refilled for
+ * the next word as after a load that hits, is not: that word misses when
+ * it is fetched (a random program's fence.i, lb that misses at a line's
+ * end, divu on the next line: the RTL's I-bus refills the lb's line, then
+ * the divu's, the divu retiring 8 (W + 2) + 4 + 34 cycles after the lb).
+ * The load retires 128 + 8 (W + 2) + 9 cycles after fence.i, 1 more than
+ * the refill of the next line charged at fence.i (the same program, and
+ * tests/cores/vexriscv/fence_load_redo.S at W = 0..3) */
+static void fence_overlap_redo(timing *t, uint32_t pc) {
+  if (t->fence_next_line == TIMING_NO_LINE)
+    return;
+  uint32_t line = pc & ~(t->model.icache.line - 1u);
+  t->fence_next_line = TIMING_NO_LINE;
+  cache_reset(&t->icache); /* only the next line was in, since the flush */
+  cache_fill(&t->icache, line >> t->icache.line_shift, false);
+  if (t->icache_miss_fn)
+    t->icache_miss_fn(t->icache_miss_ctx, line);
+  charge(t, SIG_STALL_ICACHE, 1);
+}
+
 /* fence_i_overlap: the instruction after fence.i is a load that missed
  * the D-cache. Its fill and its redo from the fetch are over during the
  * flush, before the instruction after it is fetched: its stall passes
@@ -1104,6 +1128,7 @@ void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall) {
     return;
   t->dmiss_refetched = true;
   timing_fence_overlap(t, pc, stall, SIG_STALL_DCACHE);
+  fence_overlap_redo(t, pc);
 }
 
 void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint32_t next_len) {
@@ -1121,6 +1146,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
    * 128 + 8 (W + 2) + 8 after it, as after one fence.i; fence_merge.S) */
   bool merged = pc == t->fence_merge_pc;
   t->fence_merge_pc = TIMING_NO_LINE;
+  t->fence_next_line = TIMING_NO_LINE;
   if (merged) {
     timing_refund(t, SIG_STALL_SYSTEM, t->model.fence_i_penalty);
     return;
@@ -1189,6 +1215,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
     if (t->icache_miss_fn)
       t->icache_miss_fn(t->icache_miss_ctx, after);
     cache_fill(&t->icache, after >> t->icache.line_shift, false);
+    t->fence_next_line = after; /* until the word after fence.i is redone (fence_overlap_redo) */
     charge(t, SIG_STALL_ICACHE, read_cycles(t, after, t->model.icache.line) + t->model.icache.refill_cycles + 3);
   }
   if (fetched && next_len && after == line) {

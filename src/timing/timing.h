@@ -342,6 +342,8 @@ typedef struct timing {
   uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
                                after it, at fence_overlap_pc, may still pass its execute stall in */
   uint32_t fence_overlap_pc;
+  uint32_t fence_next_line; /* [pipeline] fence_i_overlap: the line after fence_overlap_pc's that
+                               timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
                                fetched before that fence.i's flush, else TIMING_NO_LINE */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
