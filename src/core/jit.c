@@ -753,6 +753,7 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
     x86_alu_rr(b, false, ALU_ADD, R9, RCX);
   }
   x86_alu_mi64(b, ALU_ADD, TM(mem_read_beats), (int32_t)beats);
+  x86_alu_mi64(b, ALU_ADD, TM(mem_read_txns), 1); /* count_read_beats */
   x86_mov_rr64(b, RAX, RBP);
   x86_load64(b, RCX, TM(mem_busy_until));
   x86_alu_rr(b, true, ALU_CMP, RCX, RAX);

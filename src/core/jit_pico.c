@@ -92,6 +92,8 @@ void jit_pico_emit_access(x86_buf *b, const core_block *blk, uint32_t i, bool st
   uint32_t delta = bt->static_cycles - bt->ops[i].end; /* now = tm->cycle - delta */
   x86_alu_mi64(b, ALU_ADD, SIG(store ? SIG_MEM_WRITE : SIG_MEM_READ), 1);
   x86_alu_mi64(b, ALU_ADD, store ? TM(mem_write_beats) : TM(mem_read_beats), 1); /* one bus beat: energy */
+  if (!store)
+    x86_alu_mi64(b, ALU_ADD, TM(mem_read_txns), 1); /* count_read_beats */
   x86_lea64(b, RAX, x86_m(RC, -(int32_t)delta));
   x86_load64(b, RDX, TM(mem_busy_until));
   x86_alu_rr(b, true, ALU_CMP, RDX, RAX);

@@ -182,11 +182,18 @@ static uint32_t beats_of(const timing *t, uint32_t bytes) {
   return beats ? beats : 1;
 }
 
+/* A read transaction of `beats` bus beats, for the memory energy (its
+ * mem.read count is the caller's) */
+static void count_read_beats(timing *t, uint32_t beats) {
+  t->mem_read_beats += beats;
+  t->mem_read_txns++;
+}
+
 /* Cycles the memory port is busy for a read or write of `beats` bus beats
  * at addr; the beats are counted (energy), the mem.* pulses are the
  * caller's. */
 static uint32_t read_latency(timing *t, uint32_t addr, uint32_t beats) {
-  t->mem_read_beats += beats;
+  count_read_beats(t, beats);
   uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, addr) : 0;
   return row_penalty(t, addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat + waits;
 }
@@ -470,7 +477,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
   t->fetch_line = line_addr;
   cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
   uint32_t beats = t->model.icache.line >> t->bus_shift;
-  t->mem_read_beats += beats;
+  count_read_beats(t, beats);
   uint32_t busy = row_penalty(t, line_addr) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
   uint32_t stall = memory_transaction(t, now, busy) + t->model.icache.refill_cycles;
   t->fill_room = stall;
@@ -703,7 +710,7 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
   c->dirty[i] = is_write;
   c->lru_way[set] = w ^ 1u;
   busy += row_penalty(t, tag << c->line_shift) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
-  t->mem_read_beats += beats;
+  count_read_beats(t, beats);
   uint32_t stall = dmiss_wait(t, now, busy, is_write);
   n[is_write ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS]++;
   n[SIG_MEM_READ]++;
@@ -885,10 +892,12 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals) {
   timing copy = *t;
   close_segment(&copy);
   /* cache and memory energies do not scale with the core voltage: they are
-   * counted from the access totals; reads beyond the dynamic ones are the
-   * static uncached fetches, one beat each */
+   * counted from the access totals; the reads beyond the transactions of
+   * mem_read_beats are of one beat each. From the totals alone, not from
+   * where a count was made: a traced run counts a block's static reads (the
+   * uncached fetches) as it steps it, a plain run when it folds the block. */
   const core_model *m = &t->model;
-  uint64_t fetch_reads = totals[SIG_MEM_READ] - (uint64_t)t->sig_dyn[SIG_MEM_READ];
+  uint64_t one_beat_reads = totals[SIG_MEM_READ] - t->mem_read_txns;
   double icache = (double)totals[SIG_ICACHE_ACCESS];
   double dcache = (double)(totals[SIG_DCACHE_READ_HIT] + totals[SIG_DCACHE_READ_MISS] +
                            totals[SIG_DCACHE_WRITE_HIT] + totals[SIG_DCACHE_WRITE_MISS]);
@@ -896,7 +905,7 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals) {
     .core_j = copy.energy_core_pj * 1e-12,
     .static_j = copy.energy_static_pj * 1e-12,
     .cache_j = (icache * m->icache_pj_per_access + dcache * m->dcache_pj_per_access) * 1e-12,
-    .mem_j = ((double)(t->mem_read_beats + fetch_reads) * m->mem_pj_per_read_beat +
+    .mem_j = ((double)(t->mem_read_beats + one_beat_reads) * m->mem_pj_per_read_beat +
               (double)t->mem_write_beats * m->mem_pj_per_write_beat) * 1e-12,
     .seconds = copy.time_ns * 1e-9,
   };
@@ -1038,6 +1047,7 @@ static void fence_i_redo(timing *t, uint64_t now) {
   pulse(t, SIG_ICACHE_ACCESS);
   pulse(t, SIG_ICACHE_MISS);
   pulse(t, SIG_MEM_READ);
+  count_read_beats(t, beats_of(t, t->model.icache.line)); /* the refill of the load's line */
   /* [pipeline] fence_i_redo_between: the instructions between the load
    * and fence.i are fetched and run again too, a cycle each (fence_hold.S: lhu that misses, addi, fence.i
    * on VexRiscv.v: 1 cycle more than lhu then fence.i) */

@@ -391,7 +391,12 @@ typedef struct timing {
   uint32_t way_mask;        /* [dcache] size / ways - 1 when that is a power of two, else 0: the
                                byte in the way by a mask, not a divide (timing.c, way_word) */
   uint32_t wbuf_count;
-  uint64_t mem_read_beats, mem_write_beats;
+  /* bus beats moved, for the memory energy (timing_energy_now). mem_read_txns
+   * counts the mem.read counts whose beats mem_read_beats holds (line fills,
+   * uncached loads, device reads); every other mem.read count is a read of
+   * one beat (an uncached fetch, vexriscv-min's wrong-path, device and exit
+   * beats), wherever it was counted: in a block's static sum or as it ran. */
+  uint64_t mem_read_beats, mem_write_beats, mem_read_txns;
 
   /* clock and energy */
   double freq_mhz, voltage;

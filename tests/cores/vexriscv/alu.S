@@ -1,9 +1,8 @@
 /* alu.S -- ALU register and immediate operations in dependent chains (each
  * result used by the next instruction: full bypass) and independent ones,
  * lui/auipc, slt/sltu, in a counted loop. */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     li a0, 0
     li t0, 200
     li a1, 0x12345678

@@ -2,9 +2,8 @@
  * and falling through, forward branches (predicted not taken) taken and not
  * taken, every condition, with the compared register written just before
  * (a branch needing a bypassed value). */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     li a0, 0
     li s0, 300
     li s1, 0

@@ -4,11 +4,8 @@
  * target a cycle; one second on that wrong path (no hold: it never reaches
  * execute); and one at the target of a redirect, whose wait for memory and
  * write-back to empty passes during the redirect's bubbles. */
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    main_entry 0
     li a0, 0
     li s0, 40
 1:  beq zero, zero, 2f      /* forward: predicted not taken, taken */
@@ -34,9 +31,7 @@ main:
 7:  call leaf               /* its ret is followed by a CSR instruction */
     addi s0, s0, -1
     bnez s0, 7b
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
 
 leaf:
     addi a0, a0, 7

@@ -2,9 +2,8 @@
  * 8 KiB at a 32-byte stride (every load misses), the first 2 KiB again
  * (hits after the refills of a second pass), and two words 4 KiB apart
  * read in turn (the same set: each load misses). */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     li a0, 0
     li s0, 2
 0:  la a1, big

@@ -6,10 +6,9 @@
  * shortened by a wait the add never had. profile_total.py checks that
  * `tally profile` (the block split at entry_lhu) counts the cycles
  * `tally run` does. */
+#include "vex.h"
     .option norvc
-    .text
-    .globl main
-main:
+    main_entry
     la a1, arr
     lw t0, 12(a1)
     li a4, 0

@@ -8,13 +8,9 @@
  * xor, then fence.i first on a line that misses: its next instruction
  * retires 151 cycles after it, one flush and a refill). Each case loads a
  * new D-cache line each pass. */
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 12(sp)
+#include "vex.h"
+    fixed_layout
+    main_entry 12
     la s1, buf
     li s0, 6
     li a0, 0
@@ -26,19 +22,12 @@ pass:
     addi s1, s1, 128
     addi s0, s0, -1
     bnez s0, pass
-    lw ra, 12(sp)
-    addi sp, sp, 16
-    ret
+    main_return 12
 
     /* A: lw, xor, then fence.i first on the next line */
     .balign 32
 case_a:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 6
     lw t0, 0(s1)
     xor t1, a0, s0
     fence.i
@@ -49,13 +38,7 @@ case_a:
     /* B: lw in a line's last word, fence.i first on the next line */
     .balign 32
 case_b:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 7
     lw t0, 32(s1)
     fence.i
     addi a0, a0, 2
@@ -66,13 +49,7 @@ case_b:
      * fence.i */
     .balign 32
 case_c:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 7
     lw t0, 64(s1)
     addi t1, a0, 3
     fence.i

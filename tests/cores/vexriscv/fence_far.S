@@ -8,13 +8,9 @@
  *   for comparison).
  * Each case on a line of its own, so that the words after the jump are
  * fetched from the jump's line. */
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    fixed_layout
+    main_entry 0
     li a0, 0
     li s8, 3
     .balign 32
@@ -38,10 +34,7 @@ loop:
     addi a1, a1, 4
 2:  addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1
 
     .balign 64
 leaf:

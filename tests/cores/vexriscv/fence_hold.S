@@ -8,13 +8,8 @@
  *   so the load is fetched again after it and fence.i flushes again
  *   (the instructions between are run again too, a cycle each). */
 #include "vex.h"
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    fixed_layout
+    main_entry 0
     li a0, 0
     li a1, 100
     li a2, 7
@@ -35,10 +30,7 @@ loop:
     addi s2, s2, 32
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1
 
     .bss
     .balign 32

@@ -8,13 +8,9 @@
  * - a ret with fence.i after it (the flush before the return's target);
  * - a jal with fence.i after it: the jal redirects from decode, so the
  *   fence.i never reaches decode and nothing is flushed. */
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    fixed_layout
+    main_entry 0
     li a0, 0
     li s8, 3
 loop:
@@ -29,10 +25,7 @@ loop:
 1:  addi a0, a0, 11
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1
 
     .balign 64
 leaf:

@@ -10,13 +10,8 @@
  *   flushes again;
  * - fence.i at a line's end, fence.i first on the next line. */
 #include "vex.h"
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    fixed_layout
+    main_entry 0
     li a0, 0
     li s8, 3
     j loop
@@ -45,13 +40,7 @@ loop:
     addi a0, a0, 6
     j 3f
 
-    .balign 32
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    at_word 6
 3:
     addi a0, a0, 7
     fence.i
@@ -59,7 +48,4 @@ loop:
     addi a0, a0, 8
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1

@@ -9,13 +9,8 @@
  * - fence.i the line's second-last word, div its last: the next line is
  *   looked up after the flush. */
 #include "vex.h"
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    fixed_layout
+    main_entry 0
     li a0, 0
     li a1, 100
     li a2, 7
@@ -34,19 +29,10 @@ loop:
     lhu t0, 4(s5)
     slli t1, a0, 3
 1:  add a0, a0, t1
-    .balign 32
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    at_word 6
     fence.i
     divu a4, a1, a2
     add a0, a0, a4
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1

@@ -4,11 +4,8 @@
  * fence.i's next one on the same line (missing after the flush), and a
  * divide two instructions ahead of an instruction whose line misses (the
  * refill runs during the divide). fence.i in every pass drops every line. */
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    main_entry 0
     la s1, buf
     li s0, 6
     li a0, 0
@@ -27,9 +24,7 @@ main:
     addi s0, s0, -1
     bnez s0, 1b
     add a0, a0, t4
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
     .data
     .balign 64
 buf:

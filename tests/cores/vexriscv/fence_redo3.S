@@ -7,13 +7,8 @@
  * it asks for the I-cache's flush, the load's redo waits for it and
  * refills its line, and fence.i runs and flushes again. */
 #include "vex.h"
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    fixed_layout
+    main_entry 0
     li a0, 0
     la s2, buf
     li s8, 3
@@ -30,10 +25,7 @@ loop:
     addi s2, s2, 32
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1
 
     .bss
     .balign 32

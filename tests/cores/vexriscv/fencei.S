@@ -2,11 +2,8 @@
  * (through the write-through D-cache), made visible to fetch with fence.i
  * (which flushes the I-cache), called, rewritten with another K, called
  * again. */
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    main_entry 0
     li a0, 0
     li s0, 10
     la s1, code
@@ -20,9 +17,7 @@ main:
     jalr s1
     addi s0, s0, -1
     bnez s0, 1b
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
     .data
     .balign 64
 code:

@@ -1,9 +1,8 @@
 /* hazards.S -- read-after-write at distance 1, 2, 3 and 4 through the
  * bypasses, a store followed by a load of the same word, a load feeding a
  * store's data and address, writes to x0, a CSR read feeding an ALU op. */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     la a1, buf
     li s0, 120
     li a0, 1

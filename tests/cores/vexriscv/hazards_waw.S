@@ -6,13 +6,9 @@
  * - mulhu rd, then an ALU op writing rd, then a reader of rd;
  * - lw rd, then an ALU op writing rd, then a reader of rd;
  * - a shift (its result ready in memory: no wait) the same way. */
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    fixed_layout
+    main_entry 0
     li a0, 0
     li t1, 0x12345
     li a4, 0x6789
@@ -35,7 +31,4 @@ main:
     add a0, a0, a6
     addi s8, s8, -1
     bne s8, zero, 3b
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1

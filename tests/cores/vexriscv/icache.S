@@ -2,11 +2,8 @@
  * 4 KiB apart (the same set of a 4 KiB direct-mapped cache, each evicting
  * the other), called in turn, and a straight run of 3 KiB of code executed
  * twice (cold, then warm). */
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    main_entry 0
     li a0, 0
     li s0, 20
 1:  call fa
@@ -19,9 +16,7 @@ main:
     bnez s0, 1b
     call run
     call run
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
 
     .balign 4096
 fa: addi a0, a0, 1

@@ -2,9 +2,7 @@
  * byte by byte, word loads from and stores to an IO address (each one a
  * single bus access, never cached), a load from IO used at once. */
 #include "vex.h"
-    .text
-    .globl main
-main:
+    main_entry
     li a0, 0
     li a1, UART_TX
     la a2, msg

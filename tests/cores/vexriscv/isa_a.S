@@ -1,8 +1,7 @@
 /* isa_a.S -- the A extension: lr.w/sc.w and AMOs. The variants without A
  * trap on the first one (exit 0x102). */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     la a1, word
     li a0, 0
     li s0, 10

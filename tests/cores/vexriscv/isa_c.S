@@ -1,10 +1,9 @@
 /* isa_c.S -- compressed instructions, 32-bit instructions at 2 mod 4, a
  * compressed branch and jump to a halfword-aligned target. The variants
  * without C trap on the first one (exit 0x102). */
+#include "vex.h"
     .option rvc
-    .text
-    .globl main
-main:
+    main_entry
     c.li a0, 0
     c.li a1, 20
 1:  c.addi a0, 3

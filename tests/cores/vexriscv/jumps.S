@@ -1,10 +1,7 @@
 /* jumps.S -- jal calls, jalr returns and indirect calls through a table,
  * jumps to the next instruction, a chain of jumps. */
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    main_entry 0
     li s0, 0
     li s1, 100
 1:  call leaf1
@@ -21,9 +18,7 @@ main:
 4:  addi s1, s1, -1
     bnez s1, 1b
     mv a0, s0
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
 leaf1:
     addi s0, s0, 1
     ret

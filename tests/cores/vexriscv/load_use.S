@@ -1,9 +1,8 @@
 /* load_use.S -- loads whose result the next instruction uses (load-use),
  * the one after next, and not at all; word, half and byte loads, signed and
  * unsigned, from a small D-cache-resident array. */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     la a1, arr
     li t0, 32
     li t1, 0

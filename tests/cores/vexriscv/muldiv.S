@@ -2,9 +2,8 @@
  * unsigned operands, division by zero and the overflow case, results used at
  * once (mul-use, div-use) and later. The variant without M traps on the first
  * one (exit 0x102). */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     li a0, 0
     li s0, 40
     li a1, 123456789

@@ -231,8 +231,7 @@ class Gen:
     def program(self, items):
         r = self.r
         # crt.S needs only ra and sp back (it calls main, then the finisher)
-        out = ['#include "vex.h"', "    .option norvc", "    .text", "    .globl main", "main:",
-               "    addi sp, sp, -16", "    sw ra, 0(sp)"]
+        out = ['#include "vex.h"', "    .option norvc", "    main_entry 0"]
         out += ["    la s2, rand_buf", "    li t0, 4096", "    add s3, s2, t0", "    add s4, s3, t0",
                 "    li s5, IO_SCRATCH"]
         for x in POOL:
@@ -248,7 +247,7 @@ class Gen:
         out.append("    xor a0, a0, t0")
         out.append("    slli a0, a0, 16")
         out.append("    srli a0, a0, 16")
-        out += ["    lw ra, 0(sp)", "    addi sp, sp, 16", "    ret"]
+        out.append("    main_return 0")
         self.lines = []
         for i in range(self.leaves):
             self.lines.append(f"leaf{i}:")

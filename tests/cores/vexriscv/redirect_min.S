@@ -12,13 +12,9 @@
  *   (after a call, and after a taken branch with a shift by a register);
  * - a shift by 19 right behind a load waiting in memory: the shifter
  *   counts only in rows execute is not held by memory. */
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    fixed_layout
+    main_entry 0
     sw zero, 4(sp)
     li a0, 0
     li s1, 0x1234567
@@ -52,10 +48,7 @@ loop:
     add a0, a0, t4
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, mask=1
 
 leaf:
     addi a0, a0, 3

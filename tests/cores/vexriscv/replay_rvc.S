@@ -3,9 +3,8 @@
  * fetch: it costs a cycle more when the fetch stage then holds, for its
  * first cycle, a word of two 16-bit instructions ([pipeline]
  * redirect_rvc_pair). Built rv32imac; each case's c.lw follows its c.sw. */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     la a1, buf
     li s0, 40
     li a0, 1

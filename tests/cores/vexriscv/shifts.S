@@ -1,9 +1,8 @@
 /* shifts.S -- sll/srl/sra and their immediate forms by 0, 1, 31 and by
  * register amounts 0..31, each result used by the next instruction
  * (shift-use). */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     li a0, 0
     li s0, 0
     li a1, 0x87654321

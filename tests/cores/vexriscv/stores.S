@@ -2,9 +2,8 @@
  * stores, a store to a line not in the D-cache then a load of it (no write
  * allocate: the load misses), stores interleaved with ALU work, and a store
  * followed at once by a load of the same line. */
-    .text
-    .globl main
-main:
+#include "vex.h"
+    main_entry
     li a0, 0
     la a1, buf
     li s0, 16

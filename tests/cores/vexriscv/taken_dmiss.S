@@ -18,12 +18,11 @@
  * tally's vexriscv is 1 cycle over on the first pass (a driver load that
  * misses the D-cache in a line's last word, the next line missing:
  * [dcache] refill_refetch), a case this program is not about. */
-    .option norvc
-    .option norelax
+#include "vex.h"
+    fixed_layout
     .text
     .balign 4096
-    .globl main
-main:
+    main_entry
     nop
     nop
     addi sp, sp, -16

@@ -1,11 +1,8 @@
 /* traps.S -- ecall and illegal instructions taken into a handler that reads
  * mcause/mepc/mtval, steps mepc over the instruction and returns with mret;
  * CSR reads and writes of mtvec, mepc, mstatus. */
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    main_entry 0
     csrr s3, mtvec
     la t0, handler
     csrw mtvec, t0
@@ -22,9 +19,7 @@ main:
     addi s0, s0, -1
     bnez s0, 1b
     csrw mtvec, s3
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
 
     .balign 4
 handler:

@@ -4,13 +4,9 @@
  * bytes after it), with and without an illegal word (zeros) among them,
  * which halts the fetch; the target hits (a ret to its caller) or misses
  * (a call through jalr to a line not fetched yet). */
-    .option norvc
-    .option norelax
-    .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+#include "vex.h"
+    fixed_layout
+    main_entry 0
     li a0, 0
     call l28
     call l24
@@ -28,81 +24,53 @@ main:
  * next line (nops or a zero word), then a line of nops never run */
     .balign 32
 l28: addi a0, a0, 1
-    .rept 6
-    nop
-    .endr
+    nops 6
     ret
-    .rept 8
-    nop
-    .endr
+    nops 8
     .balign 32
 l24: addi a0, a0, 2
-    .rept 5
-    nop
-    .endr
+    nops 5
     ret
     nop
-    .rept 8
-    nop
-    .endr
+    nops 8
     .balign 32
 l20: addi a0, a0, 3
-    .rept 4
-    nop
-    .endr
+    nops 4
     ret
     nop
     nop
-    .rept 8
-    nop
-    .endr
+    nops 8
     .balign 32
 l24z: addi a0, a0, 4
-    .rept 5
-    nop
-    .endr
+    nops 5
     ret
     .word 0
-    .rept 8
-    nop
-    .endr
+    nops 8
     .balign 32
 l20z: addi a0, a0, 5
-    .rept 4
-    nop
-    .endr
+    nops 4
     ret
     nop
     .word 0
-    .rept 8
-    nop
-    .endr
+    nops 8
 
 /* calls through jalr at byte 28, 24 and 20 of a line, each to a function
  * on a line not fetched yet, the next line not cached either */
     .balign 32
 calls:
     la t0, f1
-    .rept 5
-    nop
-    .endr
+    nops 5
     jalr ra, t0             /* byte 28 */
     la t0, f2
-    .rept 4
-    nop
-    .endr
+    nops 4
     jalr ra, t0             /* byte 24 */
     nop
     la t0, f3
-    .rept 3
-    nop
-    .endr
+    nops 3
     jalr ra, t0             /* byte 20 */
     nop
     nop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    ret
+    main_return 0
 
     .balign 32
 f1: addi a0, a0, 6
