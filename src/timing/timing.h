@@ -306,6 +306,10 @@ typedef struct timing {
    * taken) that ended the block run last, if it did: its target's block
    * has it as the instruction ahead all the same */
   uint32_t redirect_bubbles;
+  /* ... and the cycles its 32-bit target at 2 mod 4 took to decode
+   * ([pipeline] redirect_split_target): the jump's, after its target's
+   * lookup */
+  uint32_t redirect_held;
   /* [dcache] refill_refetch: the last load's D-cache fill: the cycle its
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
