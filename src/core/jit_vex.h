@@ -56,8 +56,8 @@ void jit_vexmin_emit_taken(x86_buf *b);
  * SRAM region or SDRAM rows, in a run charging no rows. Wait states
  * need no call: the step takes a RAM beat's own. */
 bool jit_vexmin_inline_access(const timing *tm);
-/* T_LOAD or T_STORE inline (r15: cpu->tm, r11: the cycle count);
- * clobbers rax, rdx. */
+/* T_LOAD or T_STORE inline, right after the op's step (r15: cpu->tm);
+ * clobbers nothing. */
 void jit_vexmin_emit_access(x86_buf *b, bool store);
 
 /* The forward jumps to a replay's miss path (jit_vexmin_emit_hit) */
