@@ -1095,6 +1095,10 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     jit_pico_emit_access(&l->b, l->blk, i, store);
     return;
   }
+  if (jit_vexmin_inline_access(l->cpu->tm)) {
+    jit_vexmin_emit_access(&l->b, store);
+    return;
+  }
   if (!(store ? l->inline_store : l->inline_load)) {
     emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
     return;

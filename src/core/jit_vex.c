@@ -464,6 +464,30 @@ void jit_vexmin_emit_taken(x86_buf *b) {
   x86_store_imm32(b, TM(vm.seq_pc), 1);
 }
 
+bool jit_vexmin_inline_access(const timing *tm) {
+  return tm->vexmin && !tm->dcache_on && !tm->dcache_wb && !tm->model.dcache.store_load_replay &&
+         tm->model.sram_size == 0 && !tm->sdram_rows && !tm->prof && !tm->regions;
+}
+
+#define SIG(s) x86_m(R15, (int32_t)(offsetof(timing, sig_dyn) + 8u * (s)))
+
+/* T_LOAD and T_STORE of micro_arch vexriscv-min on RAM (core_jt_load,
+ * core_jt_store without a D-cache): timing_load_slow's and
+ * timing_store_slow's read_cycles / write_cycles count the transfer
+ * (mem.read or mem.write) and its one bus beat (energy); the latency
+ * they work out is dropped on this model (the step charged the beat,
+ * wait states included), and with no SDRAM rows (the gate) it changes
+ * nothing. vexmin_settle, which follows them in C, is a no-op here: the
+ * op's step (or its replay) has just set the cycle count to vm.w + 1
+ * (vexmin_step.h; a load or store never takes the illegal
+ * instruction's end) and nothing in between moves it. Left in, its load
+ * of vm.w and add to the cycle signal made nettle-sha256 slower than
+ * the call it replaced (about 10 %, AMD EPYC). */
+void jit_vexmin_emit_access(x86_buf *b, bool store) {
+  x86_alu_mi64(b, ALU_ADD, SIG(store ? SIG_MEM_WRITE : SIG_MEM_READ), 1);
+  x86_alu_mi64(b, ALU_ADD, store ? TM(mem_write_beats) : TM(mem_read_beats), 1);
+}
+
 /* ---- the replay's hit on its hot way, inline (jit_vexmin_emit_hit) ---- */
 
 #define VM(field) TM(vm.field)

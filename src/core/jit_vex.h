@@ -51,6 +51,15 @@ void core_jvexmin_free(struct core_jit *j);
 /* vexmin_taken inline (r15: cpu->tm): a taken branch redirects the fetch */
 void jit_vexmin_emit_taken(x86_buf *b);
 
+/* Whether the model's loads and stores in RAM are charged inline
+ * (jit_vexmin_emit_access): micro_arch vexriscv-min without a D-cache,
+ * SRAM region or SDRAM rows, in a run charging no rows. Wait states
+ * need no call: the step takes a RAM beat's own. */
+bool jit_vexmin_inline_access(const timing *tm);
+/* T_LOAD or T_STORE inline, right after the op's step (r15: cpu->tm);
+ * clobbers nothing. */
+void jit_vexmin_emit_access(x86_buf *b, bool store);
+
 /* The forward jumps to a replay's miss path (jit_vexmin_emit_hit) */
 #define JIT_VEXMIN_FWD 48
 typedef struct jit_vexmin_fwd {
