@@ -299,6 +299,8 @@ typedef struct timing {
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
   bool ahead_div, ahead_div2, carry_div, carry_div2; /* the last instruction, the one before it: divides
                                                       (exec_loop.inc's fetch_ahead, its div2) */
+  bool ahead_flow, carry_flow; /* the last instruction is a branch or a jump (fetch_ahead's divide before the
+                                  instruction ahead across a block edge) */
   /* the last instruction's wait for a late result (its load_use and entry
    * wait): of the block entered last, of the one before it when the current
    * one follows it in sequence (fetch_ahead's w1 across a block edge) */
