@@ -2361,10 +2361,10 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
 static const void *translate(core_cpu *cpu, core_block *blk) {
   bool too_big = false;
   const void *code = translate_as(cpu, blk, LOWER_FULL, &too_big);
-  if (!code && too_big)
-    code = translate_as(cpu, blk, LOWER_NO_LOOP, &too_big);
-  if (!code && too_big && cpu->tm)
-    code = translate_as(cpu, blk, LOWER_CALL, &too_big);
+  if (!code && too_big && (code = translate_as(cpu, blk, LOWER_NO_LOOP, &too_big)))
+    cpu->jit->lowered_no_loop++;
+  if (!code && too_big && cpu->tm && (code = translate_as(cpu, blk, LOWER_CALL, &too_big)))
+    cpu->jit->lowered_call++;
   return code;
 }
 

@@ -69,6 +69,9 @@ typedef struct core_jit {
   uint32_t nsites;
   /* counts for reports */
   uint64_t translated, translate_ns, flushes_full, code_bytes_max;
+  /* blocks whose code did not fit the scratch (translate): lowered again
+   * without the loop copy, or, timed, as a call of interp_block */
+  uint64_t lowered_no_loop, lowered_call;
   bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
   struct jit_vexmin_memo *vexmin_memo; /* vexriscv-min's replays (jit_vex.c), or NULL */
 } core_jit;
