@@ -474,7 +474,8 @@ bool jit_vexmin_inline_access(const timing *tm) {
 /* T_LOAD and T_STORE of micro_arch vexriscv-min on RAM (core_jt_load,
  * core_jt_store without a D-cache): timing_load_slow's and
  * timing_store_slow's read_cycles / write_cycles count the transfer
- * (mem.read or mem.write) and its one bus beat (energy); the latency
+ * (mem.read or mem.write) and its one bus beat (energy; a read is also
+ * one of mem_read_txns, as count_read_beats counts it); the latency
  * they work out is dropped on this model (the step charged the beat,
  * wait states included), and with no SDRAM rows (the gate) it changes
  * nothing. vexmin_settle, which follows them in C, is a no-op here: the
@@ -486,6 +487,8 @@ bool jit_vexmin_inline_access(const timing *tm) {
 void jit_vexmin_emit_access(x86_buf *b, bool store) {
   x86_alu_mi64(b, ALU_ADD, SIG(store ? SIG_MEM_WRITE : SIG_MEM_READ), 1);
   x86_alu_mi64(b, ALU_ADD, store ? TM(mem_write_beats) : TM(mem_read_beats), 1);
+  if (!store)
+    x86_alu_mi64(b, ALU_ADD, TM(mem_read_txns), 1); /* count_read_beats */
 }
 
 /* ---- the replay's hit on its hot way, inline (jit_vexmin_emit_hit) ---- */
