@@ -89,6 +89,7 @@ typedef struct block_timing {
                                the block's entry (timing.entry_extra[rank]; TIMING_HEADS or more: none) */
   bool tail_csr_first;      /* it is a CSR instruction, the block's first (csr_first) */
   bool tail_div, tail_prev_div; /* it, and the instruction before it in the block, divide */
+  bool tail_flow;           /* it is a branch or a jump (fetch_carry's ahead_flow) */
   uint8_t tail_w1;          /* its static wait for a late result (its op_timing.load_use; 0: no
                                instruction), kept here so that an entry reads no op (fetch_carry) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
