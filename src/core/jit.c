@@ -1463,9 +1463,9 @@ static void emit_loop_fetch(lower *l) {
   x86_buf *b = &l->b;
   x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
-  if (l->prof) { /* the block's record in its context (ctx_count.h) */
-    x86_load64(b, RSI, BT(cc));
-    x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
+  if (l->prof) { /* the block's record in its context (ctx_count.h), in rcx
+                  * as ENTER's charges just left it (emit_timed_charges) */
+    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, entry_hits)), 1);
   } else {
     x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
   }
