@@ -267,6 +267,10 @@ typedef struct lower {
   uint8_t *region_slow[3], *ctx_slow[3], *track_slow[3];
   uintptr_t region_back[3], ctx_back[3], track_back[3];
   uint32_t nchecks;
+  /* with a profile: rcx holds the block's record in the context on top
+   * (bt->cc), as the entry's checks just left it, so ENTER's count of the
+   * execution adds to it without loading it again */
+  bool cc_rcx;
   /* ... but for an I-cache (fetch) or D-cache (load) hit of a direct-mapped
    * cache, looked up inline (emit_vexc_ifetch, emit_vexc_load) */
   bool vexc_fetch, vexc_load;
@@ -1424,7 +1428,9 @@ static void emit_timed_charges(lower *l, bool hz) {
   }
   x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
   if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
-    x86_load64(b, RCX, BT(cc));
+    if (!l->cc_rcx)
+      x86_load64(b, RCX, BT(cc));
+    l->cc_rcx = false;
     x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
   } else {
     x86_alu_mi64(b, ALU_ADD, BT(execs), 1);
@@ -1457,9 +1463,9 @@ static void emit_loop_fetch(lower *l) {
   x86_buf *b = &l->b;
   x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
-  if (l->prof) { /* the block's record in its context (ctx_count.h) */
-    x86_load64(b, RSI, BT(cc));
-    x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
+  if (l->prof) { /* the block's record in its context (ctx_count.h), in rcx
+                  * as ENTER's charges just left it (emit_timed_charges) */
+    x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, entry_hits)), 1);
   } else {
     x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
   }
@@ -1595,6 +1601,7 @@ static void emit_entry_checks(lower *l) {
     x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
     l->ctx_slow[k] = x86_jcc_fwd(b, CC_NE);
     l->ctx_back[k] = run_addr(l, b->p);
+    l->cc_rcx = true; /* each slow path comes back with it (emit_check_paths) */
   }
 }
 
@@ -1653,6 +1660,7 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
     emit_timed_fits(l, l->pre_nofit);
     emit_entry_checks(l); /* then ENTER in C, which makes none (enter_slow) */
+    l->cc_rcx = false;
   }
 }
 
@@ -1696,6 +1704,7 @@ static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
   x86_store64(b, BT(cc3), RDX);
   x86_store64(b, BT(cc2), RCX);
   x86_store64(b, BT(cc), R8);
+  x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
 }
 
 /* The slow paths of the k-th set of ENTER's checks (emit_entry_checks):
@@ -1737,6 +1746,7 @@ static void emit_check_paths(lower *l, uint32_t k) {
     uint8_t *other = x86_jcc_fwd(b, CC_NE);
     x86_store64(b, BT(cc2), RCX);
     x86_store64(b, BT(cc), RDX);
+    x86_mov_rr64(b, RCX, RDX); /* the record, where the entry's checks leave it */
     x86_jmp(b, l->ctx_back[k]);
     x86_patch_here(b, other);
     uint8_t *miss[3] = {NULL, NULL, NULL};
@@ -1749,6 +1759,7 @@ static void emit_check_paths(lower *l, uint32_t k) {
         x86_patch_here(b, miss[i]);
     emit_timed_call(l, (const void *)core_jp_ctx, 0);
     emit_entry_regs(l);
+    x86_load64(b, RCX, BT(cc)); /* the record core_ctx_count_find found */
     x86_jmp(b, l->ctx_back[k]);
   }
 }
