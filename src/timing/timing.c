@@ -1040,6 +1040,10 @@ static void compute_bounds(timing *t) {
  * + 11 cycles after the instruction before, 134 more than a plain miss, at
  * every W; VexRiscv_IMAC.v's lr.w, sc.w, bltu, fence.i, whose D-cache miss
  * is seen in write-back, 3 instructions on: see vexriscv-imac.ini) */
+/* fence_i_redo_between: the cycles between the load's fill and fence.i
+ * when fence.i is in decode as the load enters write-back (decode to
+ * write-back: 3 stages, 2 instructions between) */
+#define FENCE_I_REDO_DECODE_HELD 2u
 static void fence_i_redo(timing *t, uint64_t now) {
   uint64_t start = now - 1 - t->model.fence_i_penalty;
   if (start < t->dmiss_end || start - t->dmiss_end >= t->model.fence_i_redo_reach || t->dmiss_refetched)
@@ -1052,6 +1056,19 @@ static void fence_i_redo(timing *t, uint64_t now) {
    * and fence.i are fetched and run again too, a cycle each (fence_hold.S: lhu that misses, addi, fence.i
    * on VexRiscv.v: 1 cycle more than lhu then fence.i) */
   uint32_t between = t->model.fence_i_redo_between ? (uint32_t)(start - t->dmiss_end) : 0;
+  /* ... and with two between, fence.i is in decode when the load enters
+   * write-back, where its miss holds the pipeline a cycle before the redo:
+   * fence.i stays in decode, the word after it in the fetch stage
+   * (IBusCachedPlugin_iBusRsp_stages_1_input_valid), so the flush, pending,
+   * waits for the redo to empty that stage (when_InstructionCache_l351:
+   * flushPending && !io_cpu_fetch_isValid) and starts a cycle later than
+   * one a cycle each gives (VexRiscv.v's signals on fence_redo3.S's
+   * shape at W = 0: lineLoader_flushCounter back to 0 one cycle before
+   * the redo (DBusCachedPlugin_redoBranch_valid), at it, and two cycles
+   * after it with no, one and two instructions between; fence_redo3.S 1
+   * short a pass on VexRiscv.v and VexRiscv_IMAC.v without it) */
+  if (between == FENCE_I_REDO_DECODE_HELD)
+    between++;
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo + between);
 }
 
