@@ -286,6 +286,20 @@ module tally_vex_adapter #(
   // (... or of a jalr's, whose wrong path it is: VexRiscv_IMAC.v asks for
   // pc + 12's line before the jalr's gap, crt.S's call into main)
   wire m_take = (m_pend || m_move || t_move) && (w_lookup || w_op == 7'b1100111);
+  // ... and the other way round (IMAC, cores/vexriscv-imac.ini's
+  // taken_path_fill): the fetch stage had looked up the word after such a
+  // jump as the next in sequence, and when that is on another line, which
+  // misses, the jump's target waits for that line's refill (alu.elf:
+  // main's loop bne at 0x400000bc, in its line's last word; the refill of
+  // 0x400000c0's line goes out as 0x400000b4 retires, the bne retires on
+  // time and its target 0x4000005c, whose line hits, 19 clocks later).
+  // That miss is the jump's lookup, as tally's models count it (not the
+  // target's, the next lookup on a new line, m_pend above), and the
+  // target's wait for it a fetch wait (`stall.icache`), not a late result's
+  wire [26:0] p_next = p_pc[31:5] + 27'd1;
+  wire k_move = MIN == 0 && p_full && report && !p_last && !wb_trap && (p_jal || (p_branch && p_taken && p_back)) &&
+                p_pc[4:2] == 3'd7 && wb_pc[31:5] != p_next &&
+                ((m_pend && r_pend && r_line == p_next) || (w_nm != 2'd0 && (g_i ? g_first : i_line) == p_next));
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
@@ -324,7 +338,7 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move || t_move}; l_dr <= p_dr;
+        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move || t_move} + {1'b0, k_move}; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
@@ -357,10 +371,10 @@ module tally_vex_adapter #(
         // for a line ahead of it, while it waits for a result, is not its wait)
         // (a 32-bit instruction in a line's last halfword, IMAC, owns the
         // next line too: its upper half is fetched from there)
-        p_i <= (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
+        p_i <= k_move || (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
                (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5] ||
                         (w_spans && g_line == wb_pc[31:5] + 27'd1)));
-        p_nm <= w_nm + {1'b0, m_take && w_nm != 2'd3};
+        p_nm <= w_nm + {1'b0, m_take && w_nm != 2'd3} - {1'b0, k_move};
         m_pend <= (m_pend || m_move || t_move) && !m_take;
         p_tmv <= !wb_trap && (w_op == 7'b1101111 || w_op == 7'b1100011) && w_nm != 2'd0 && w_aline != wb_pc[31:5];
         p_tline <= w_aline;

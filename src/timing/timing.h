@@ -330,6 +330,10 @@ typedef struct timing {
   uint32_t wrong_path_give; /* [pipeline] wrong_path_tail: cycles the wrong-path fill being made leaves
                                to the target's fetch ... */
   uint32_t wrong_path_carry; /* ... and those the next I-cache fill (the target's) waits for first */
+  uint32_t taken_path_move; /* [pipeline] taken_path_fill: the refill's stall, charged with the jump,
+                               that is its target's wait (timing_taken_path) ... */
+  uint32_t taken_path_wait; /* ... taken back from the jump as it ends, and charged as the next block,
+                               the target's, enters (timing_taken_path_defer, timing_taken_path_wait) */
   uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for, else
                                TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
@@ -656,7 +660,15 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
  * miss). `over`: what of the refill passed before, during the data-side
  * stalls of instructions ahead of the jump ([pipeline] fetch_ahead_data).
  * Returns the cycles charged. */
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint64_t now, uint32_t over);
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over);
+/* ... the wait is the target's, not the jump's: the jump retires on time and
+ * its target waits (when the target's line hits once the refill is in;
+ * else the jump keeps it). As the jump's charges end, its cycles are taken
+ * back from it (timing_taken_path_defer); the next block to enter, the
+ * target's, charges them first (timing_taken_path_wait): the same cycles,
+ * in the target's instruction. */
+void timing_taken_path_defer(timing *t);
+void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
  * target) that falls through, at `now`, the end of its cycles. The fetch
  * stage looked its target up after the prediction; when the target's line
