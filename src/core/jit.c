@@ -274,6 +274,8 @@ typedef struct lower {
   /* ... but for an I-cache (fetch) or D-cache (load) hit of a direct-mapped
    * cache, looked up inline (emit_vexc_ifetch, emit_vexc_load) */
   bool vexc_fetch, vexc_load;
+  /* the inline entry's ways to the whole entry in C (emit_vexc_entry) */
+  uint8_t *vexc_slow[2];
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -1806,6 +1808,172 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   return nofit;
 }
 
+/* fetch_carry of exec_loop.inc for the inline entry's case (no wait at
+ * the entry, so no extra for it; the block not the one after a trap):
+ * what the block entered last leaves to this one (carry*, read from its
+ * ahead_* when this block follows it in sequence, else 0, or with a
+ * decode redirect its carry_c1 and carry_x2), then this block's ahead_*,
+ * which the block builder made constants of. Clobbers rax, rcx, rdx. */
+static void emit_vexc_carry(lower *l) {
+  x86_buf *b = &l->b;
+  const core_block *blk = l->blk;
+  const block_timing *bt = blk->timing;
+  bool data = l->cpu->tm->model.fetch_ahead_data, single = bt->tail_single;
+  x86_alu_mi32(b, ALU_CMP, TM(ahead_end), (int32_t)blk->pc);
+  uint8_t *notseq = x86_jcc_fwd(b, CC_NE);
+  /* in sequence: every carry from the ahead_* before they are written */
+  x86_movzx8(b, RAX, TM(ahead_tail)); /* carry */
+  x86_store8(b, TM(carry), RAX);
+  x86_load32(b, RCX, TM(ahead_tail2));
+  x86_store32(b, TM(carry2), RCX);
+  if (single) { /* ahead_tail2 = tail_stall2 + carry */
+    x86_lea64(b, RCX, x86_m(RAX, bt->tail_stall2));
+    x86_store32(b, TM(ahead_tail2), RCX);
+  }
+  if (data) {
+    /* carry_c1 = ahead_c1 - drained: a CSR alone in the block before
+     * takes back its drain when less than ahead_c1 */
+    x86_load32(b, RDX, TM(ahead_c1));
+    x86_cmp_mem8_imm(b, TM(ahead_csr), 0);
+    uint8_t *nocsr = x86_jcc_fwd(b, CC_E);
+    x86_load32(b, RCX, TM(drain_back));
+    x86_alu_rr(b, false, ALU_CMP, RCX, RDX);
+    uint8_t *nodrain = x86_jcc_fwd(b, CC_AE);
+    x86_alu_rr(b, false, ALU_SUB, RDX, RCX);
+    x86_patch_here(b, nocsr);
+    x86_patch_here(b, nodrain);
+    x86_store32(b, TM(carry_c1), RDX);
+    x86_load32(b, RCX, TM(ahead_x2));
+    x86_store32(b, TM(carry_x2), RCX);
+    if (single) /* ahead_x2 = carry */
+      x86_store32(b, TM(ahead_x2), RAX);
+    x86_movzx8(b, RDX, TM(ahead_div2));
+    x86_store8(b, TM(carry_div2), RDX);
+    x86_movzx8(b, RCX, TM(ahead_div));
+    x86_store8(b, TM(carry_div), RCX);
+    if (single) /* ahead_div2 = carry_div */
+      x86_store8(b, TM(ahead_div2), RCX);
+    x86_movzx8(b, RCX, TM(ahead_flow));
+    x86_store8(b, TM(carry_flow), RCX);
+    x86_load32(b, RCX, TM(ahead_w1));
+    x86_store32(b, TM(carry_w1), RCX);
+  }
+  uint8_t *done = x86_jmp_fwd(b);
+  /* not in sequence: no carry, but a decode redirect's (dec) */
+  x86_patch_here(b, notseq);
+  x86_store_imm8(b, TM(carry), 0);
+  x86_store_imm32(b, TM(carry2), 0);
+  if (single)
+    x86_store_imm32(b, TM(ahead_tail2), bt->tail_stall2);
+  if (data) {
+    /* dec: 0 < redirect_bubbles < ahead_c1 + redirect_held */
+    x86_load32(b, RCX, TM(redirect_bubbles));
+    x86_load32(b, RDX, TM(ahead_c1));
+    x86_alu_rm(b, ALU_ADD, RDX, TM(redirect_held));
+    x86_test_rr(b, RCX, RCX);
+    uint8_t *nodec = x86_jcc_fwd(b, CC_E);
+    x86_alu_rr(b, false, ALU_CMP, RCX, RDX);
+    uint8_t *nodec2 = x86_jcc_fwd(b, CC_AE);
+    x86_alu_rr(b, false, ALU_SUB, RDX, RCX); /* carry_c1 = ahead_c1 + held - bub */
+    x86_store32(b, TM(carry_c1), RDX);
+    x86_load32(b, RCX, TM(ahead_x2));
+    x86_store32(b, TM(carry_x2), RCX);
+    uint8_t *decdone = x86_jmp_fwd(b);
+    x86_patch_here(b, nodec);
+    x86_patch_here(b, nodec2);
+    x86_store_imm32(b, TM(carry_c1), 0);
+    x86_store_imm32(b, TM(carry_x2), 0);
+    x86_patch_here(b, decdone);
+    if (single) {
+      x86_store_imm32(b, TM(ahead_x2), 0);
+      x86_store_imm8(b, TM(ahead_div2), 0);
+    }
+    x86_store_imm8(b, TM(carry_div), 0);
+    x86_store_imm8(b, TM(carry_div2), 0);
+    x86_store_imm8(b, TM(carry_flow), 0);
+    x86_store_imm32(b, TM(carry_w1), 0);
+  }
+  x86_patch_here(b, done);
+  /* this block's own, known when it was built */
+  x86_store_imm32(b, TM(entry_wait), 0);
+  x86_store_imm32(b, TM(ahead_end), blk->end_pc);
+  x86_store_imm8(b, TM(ahead_tail), bt->tail_stall);
+  if (!single)
+    x86_store_imm32(b, TM(ahead_tail2), bt->tail_stall2);
+  if (data) {
+    x86_store_imm32(b, TM(redirect_bubbles), 0);
+    x86_store_imm32(b, TM(redirect_held), 0);
+    x86_store_imm32(b, TM(ahead_c1), bt->tail_cycles);
+    x86_store_imm8(b, TM(ahead_csr), single && bt->tail_csr_first);
+    if (!single) {
+      x86_store_imm32(b, TM(ahead_x2), bt->tail_prev_ex);
+      x86_store_imm8(b, TM(ahead_div2), bt->tail_prev_div);
+    }
+    x86_store_imm8(b, TM(ahead_div), bt->tail_div);
+    x86_store_imm8(b, TM(ahead_flow), bt->tail_flow);
+    x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? bt->tail_w1 : 0);
+  }
+}
+
+/* Whether the cached VexRiscv models' block gets the inline entry
+ * (emit_vexc_entry): its first fetch looked up inline (a direct-mapped
+ * I-cache), its bounds in the FITS test's 32-bit displacements, and no
+ * listing of blocks entered (its check and enter_slow would list the block
+ * twice) */
+static bool vexc_entry_ok(const lower *l) {
+  const core_block *blk = l->blk;
+  return l->vexc_fetch && !l->track && blk->timing->max_cycles <= INT32_MAX && blk->n_insns <= INT32_MAX &&
+         (uint32_t)blk->ops[0].imm != TIMING_NO_LINE;
+}
+
+/* FITS and ENTER of the cached VexRiscv models (enter_block_timed with
+ * their rules) in the common case, inline: no late results of the block
+ * before, no fence.i flush to overlap, not the block right after a trap.
+ * Otherwise the whole entry is made in C (the jumps in l->vexc_slow and
+ * the one returned in *slow, to enter_slow: FITS was checked), as is a
+ * first fetch that misses (*miss, to entry_miss). The rest is the C
+ * entry's own order: the charges, fetch_carry, the first line's lookup.
+ * Returns FITS's first jump out (the second in *nofit2). */
+static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint8_t **miss) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  timing *tm = l->cpu->tm;
+  cache *c = &tm->icache;
+  x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
+  uint8_t *fit[2];
+  emit_timed_fits(l, fit);
+  *nofit2 = fit[1];
+  *slow = emit_late_test(l);
+  x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
+  l->vexc_slow[0] = x86_jcc_fwd(b, CC_NE);
+  l->vexc_slow[1] = NULL;
+  if (tm->model.refill_drains_csr) { /* trap_end == start + 1: after a trap */
+    x86_lea64(b, RCX, x86_m(RC, 1));
+    x86_op_mem(b, true, 0x3b, RCX, TM(trap_end)); /* cmp rcx, [trap_end] */
+    l->vexc_slow[1] = x86_jcc_fwd(b, CC_E);
+  }
+  emit_timed_charges(l, true);
+  x86_store_imm8(b, TM(entry_extra_on), 0);
+  if (tm->model.refill_drains_csr)
+    x86_store_imm64s(b, TM(trap_head), 0);
+  if (tm->model.fetch_ahead)
+    emit_vexc_carry(l);
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  /* the first fetch: a hit of the one way only makes it the line fetched
+   * last (emit_vexc_ifetch) */
+  uint32_t line = (uint32_t)blk->ops[0].imm, tag = line >> c->line_shift;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  *miss = x86_jcc_fwd(b, CC_NE);
+  x86_store_imm32(b, TM(fetch_line), line);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  x86_patch_here(b, same);
+  l->eax_reg = -1;
+  return fit[0];
+}
+
 /* LAW_BLOCK_BOUND of CHAIN (sanitizer builds) */
 static void emit_law(lower *l) {
 #ifdef TALLY_CHECK_LAWS
@@ -2251,6 +2419,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
+  l->vexc_slow[0] = l->vexc_slow[1] = NULL;
   l->clean_exits = false;
   l->clean = l->same = 0;
   l->pre_slow = l->pre_same = NULL;
@@ -2287,6 +2456,10 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     emit_timed_call(l, (const void *)l->fn->interp_block, 0);
     x86_jmp(b, (uintptr_t)j->epilogue);
     nofit = NULL;
+  } else if (l->timed && l->vexc && vexc_entry_ok(l)) {
+    nofit = emit_vexc_entry(l, &nofit2, &entry_slow, &entry_miss);
+    body = run_addr(l, b->p);
+    first = 1;
   } else if (l->timed && (blk->timing->max_cycles > INT32_MAX || blk->n_insns > INT32_MAX || l->vexc)) {
     /* FITS and ENTER (and with an I-cache, the block's first fetch) */
     x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
@@ -2330,6 +2503,8 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   if (entry_slow || l->pre_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
     x86_patch_here(b, l->loop_slow);
+    x86_patch_here(b, l->vexc_slow[0]);
+    x86_patch_here(b, l->vexc_slow[1]);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }

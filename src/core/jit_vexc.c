@@ -67,6 +67,14 @@ void core_jvexc_enter_slow(core_cpu *cpu, core_block *b) {
   cpu->instret += b->n_insns;
 }
 
+/* ENTER's first fetch after the inline entry (jit.c's emit_vexc_entry)
+ * found its line missing: that entry is taken only with no late results,
+ * so with no wait, the block's start its static cycles back */
+void core_jvexc_entry_miss(core_cpu *cpu, core_block *b) {
+  timing *tm = cpu->tm;
+  enter_fetch_miss(tm, b, 0, tm->cycle - b->timing->static_cycles);
+}
+
 /* T_IFETCH of fetch op i (i > 0) */
 void core_jvexc_ifetch(core_cpu *cpu, core_block *b, uint32_t i) {
   LOOP_LOCALS(b, i);
@@ -191,7 +199,7 @@ int core_jvexc_interp_block(core_cpu *cpu, core_block *blk) {
 #endif
 
 const jit_timed_fns core_jvexc_fns = {
-  .enter = core_jvexc_enter, .enter_slow = core_jvexc_enter_slow, .entry_miss = NULL, .law = VEXC_LAW,
+  .enter = core_jvexc_enter, .enter_slow = core_jvexc_enter_slow, .entry_miss = core_jvexc_entry_miss, .law = VEXC_LAW,
   .ifetch = core_jvexc_ifetch, .load = core_jvexc_load, .store = core_jvexc_store, .muldiv = core_jvexc_muldiv,
   .branch = NULL, /* core_jvexc_taken, core_jvexc_fall: they need the op */
   .load_slow = core_jvexc_load_slow, .store_slow = core_jvexc_store_slow, .interp_block = core_jvexc_interp_block,

@@ -122,6 +122,13 @@ static inline __attribute__((always_inline)) bool cache_probe(cache *c, uint32_t
     *slot = 2 * set + w;
     return true;
   }
+  if (c->ways == 1) {
+    /* direct-mapped (the cached VexRiscv models'): one tag, no state */
+    if (__builtin_expect(c->tags[set] != tag, 0))
+      return false;
+    *slot = set;
+    return true;
+  }
   uint32_t base = set << c->way_shift;
   const uint32_t *t = c->tags + base;
   if (c->ways <= 2) {
