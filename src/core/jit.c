@@ -275,7 +275,7 @@ typedef struct lower {
    * cache, looked up inline (emit_vexc_ifetch, emit_vexc_load) */
   bool vexc_fetch, vexc_load;
   /* the inline entry's ways to the whole entry in C (emit_vexc_entry) */
-  uint8_t *vexc_slow[2];
+  uint8_t *vexc_slow[3];
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -1855,6 +1855,8 @@ static void emit_vexc_carry(lower *l) {
       x86_store8(b, TM(ahead_div2), RCX);
     x86_movzx8(b, RCX, TM(ahead_flow));
     x86_store8(b, TM(carry_flow), RCX);
+    x86_movzx8(b, RCX, TM(ahead_fence));
+    x86_store8(b, TM(carry_fence), RCX);
     x86_load32(b, RCX, TM(ahead_w1));
     x86_store32(b, TM(carry_w1), RCX);
   }
@@ -1891,6 +1893,7 @@ static void emit_vexc_carry(lower *l) {
     x86_store_imm8(b, TM(carry_div), 0);
     x86_store_imm8(b, TM(carry_div2), 0);
     x86_store_imm8(b, TM(carry_flow), 0);
+    x86_store_imm8(b, TM(carry_fence), 0);
     x86_store_imm32(b, TM(carry_w1), 0);
   }
   x86_patch_here(b, done);
@@ -1911,6 +1914,7 @@ static void emit_vexc_carry(lower *l) {
     }
     x86_store_imm8(b, TM(ahead_div), bt->tail_div);
     x86_store_imm8(b, TM(ahead_flow), bt->tail_flow);
+    x86_store_imm8(b, TM(ahead_fence), bt->tail_fence);
     x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? bt->tail_w1 : 0);
   }
 }
@@ -1946,7 +1950,11 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   *slow = emit_late_test(l);
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   l->vexc_slow[0] = x86_jcc_fwd(b, CC_NE);
-  l->vexc_slow[1] = NULL;
+  l->vexc_slow[1] = l->vexc_slow[2] = NULL;
+  if (tm->model.taken_path_fill) { /* a jump's refill wait this block takes first */
+    x86_alu_mi32(b, ALU_CMP, TM(taken_path_wait), 0);
+    l->vexc_slow[2] = x86_jcc_fwd(b, CC_NE);
+  }
   if (tm->model.refill_drains_csr) { /* trap_end == start + 1: after a trap */
     x86_lea64(b, RCX, x86_m(RC, 1));
     x86_op_mem(b, true, 0x3b, RCX, TM(trap_end)); /* cmp rcx, [trap_end] */
@@ -2419,7 +2427,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
-  l->vexc_slow[0] = l->vexc_slow[1] = NULL;
+  l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = NULL;
   l->clean_exits = false;
   l->clean = l->same = 0;
   l->pre_slow = l->pre_same = NULL;
@@ -2505,6 +2513,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     x86_patch_here(b, l->loop_slow);
     x86_patch_here(b, l->vexc_slow[0]);
     x86_patch_here(b, l->vexc_slow[1]);
+    x86_patch_here(b, l->vexc_slow[2]);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }
