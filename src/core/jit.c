@@ -1813,7 +1813,10 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
  * what the block entered last leaves to this one (carry*, read from its
  * ahead_* when this block follows it in sequence, else 0, or with a
  * decode redirect its carry_c1 and carry_x2), then this block's ahead_*,
- * which the block builder made constants of. Clobbers rax, rcx, rdx. */
+ * which the block builder made constants of. A copy of fetch_carry's
+ * fields, field by field: one added there must be added here (engines
+ * tests and cores.vexriscv.* fail when it is not). Clobbers rax, rcx,
+ * rdx. */
 static void emit_vexc_carry(lower *l) {
   x86_buf *b = &l->b;
   const core_block *blk = l->blk;
