@@ -1734,11 +1734,25 @@ static void emit_check_paths(lower *l, uint32_t k) {
     emit_entry_regs(l);
     x86_jmp(b, l->region_back[k]);
   }
-  if (l->track_slow[k]) {
+  if (l->track_slow[k]) { /* the block is listed (jit_track) */
     x86_patch_here(b, l->track_slow[k]);
-    emit_timed_call(l, (const void *)jit_track, 0);
-    emit_entry_regs(l);
-    x86_jmp(b, l->track_back[k]);
+    if (!l->blk->cached) { /* a prefix block of stepping (cached from its build on, or never): none listed */
+      x86_jmp(b, l->track_back[k]);
+    } else { /* core_track's common case inline: the list has room */
+      x86_load32(b, RDX, CPU(ndirty));
+      x86_op_mem(b, false, 0x3b, RDX, CPU(dirty_cap)); /* cmp edx, [dirty_cap] */
+      uint8_t *full = x86_jcc_fwd(b, CC_E);
+      x86_load64(b, RCX, CPU(dirty));
+      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)l->blk);
+      x86_store64(b, x86_mis(RCX, RDX, 3, 0), RSI);
+      x86_alu_ri(b, false, ALU_ADD, RDX, 1);
+      x86_op_mem(b, false, 0x89, RDX, CPU(ndirty)); /* mov [ndirty], edx */
+      x86_jmp(b, l->track_back[k]);
+      x86_patch_here(b, full); /* a list to grow: in C */
+      emit_timed_call(l, (const void *)jit_track, 0);
+      emit_entry_regs(l);
+      x86_jmp(b, l->track_back[k]);
+    }
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
