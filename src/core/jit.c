@@ -933,6 +933,7 @@ static bool ensure_fills(core_cpu *cpu) {
   uint8_t *base = j->code_next;
   if (b.overflow || !core_jit_commit(j, j->scratch, (size_t)(b.p - b.start)))
     return false;
+  core_jit_perf_name(j, (uintptr_t)base, (size_t)(b.p - b.start), "jit_fill_routines");
   for (int k = 0; k < 3; k++)
     j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
   j->fill_tm = tm;
@@ -1733,11 +1734,25 @@ static void emit_check_paths(lower *l, uint32_t k) {
     emit_entry_regs(l);
     x86_jmp(b, l->region_back[k]);
   }
-  if (l->track_slow[k]) {
+  if (l->track_slow[k]) { /* the block is listed (jit_track) */
     x86_patch_here(b, l->track_slow[k]);
-    emit_timed_call(l, (const void *)jit_track, 0);
-    emit_entry_regs(l);
-    x86_jmp(b, l->track_back[k]);
+    if (!l->blk->cached) { /* a prefix block of stepping (cached from its build on, or never): none listed */
+      x86_jmp(b, l->track_back[k]);
+    } else { /* core_track's common case inline: the list has room */
+      x86_load32(b, RDX, CPU(ndirty));
+      x86_op_mem(b, false, 0x3b, RDX, CPU(dirty_cap)); /* cmp edx, [dirty_cap] */
+      uint8_t *full = x86_jcc_fwd(b, CC_E);
+      x86_load64(b, RCX, CPU(dirty));
+      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)l->blk);
+      x86_store64(b, x86_mis(RCX, RDX, 3, 0), RSI);
+      x86_alu_ri(b, false, ALU_ADD, RDX, 1);
+      x86_op_mem(b, false, 0x89, RDX, CPU(ndirty)); /* mov [ndirty], edx */
+      x86_jmp(b, l->track_back[k]);
+      x86_patch_here(b, full); /* a list to grow: in C */
+      emit_timed_call(l, (const void *)jit_track, 0);
+      emit_entry_regs(l);
+      x86_jmp(b, l->track_back[k]);
+    }
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
@@ -2397,6 +2412,22 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* A translation's parts in order, by their start (parts[k], run
+ * addresses; the last ends the code), for perf's map (core_jit_perf_name):
+ * the entry (the block's own, up to the body), the body, the loop copy,
+ * the slow paths and chain stubs, the clean entry's ways round (its late
+ * and same-line paths), then the entry's own slow paths and the way out
+ * at a horizon. */
+enum { JIT_PARTS = 7 };
+
+static void perf_names(lower *l, const uintptr_t parts[JIT_PARTS]) {
+  static const char *const part[JIT_PARTS - 1] = {"entry", "body", "loop", "slow", "pre", "out"};
+  const char *kind = !l->timed ? "fast" : l->prof ? "prof" : l->regions ? "regions" : l->track ? "track" : "timed";
+  for (int k = 0; k < JIT_PARTS - 1; k++)
+    core_jit_perf_name(l->j, parts[k], parts[k + 1] - parts[k], "jit_%s_%08x_%s", kind, (unsigned)l->blk->pc,
+                       part[k]);
+}
+
 /* How translate_as lowers a timed block: as it is, without its loop copy,
  * or as a call of the timed loop's interp_block (what a block the
  * translator does not lower gets) */
@@ -2496,21 +2527,28 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     nofit = x86_jcc_fwd(b, CC_A);
     x86_mov_rr64(b, RI, RAX);
   }
+  uintptr_t parts[JIT_PARTS] = {l->b.at + JIT_HEADER, run_addr(l, b->p)};
   if (nofit) {
     for (uint32_t i = first; i < blk->n_ops; i++)
       if (!lower_op(l, i))
         break;
+    parts[2] = parts[3] = run_addr(l, b->p);
     if (l->nloop_from) {
       emit_loop_entry(l);
       l->looping = true;
       for (uint32_t i = first; i < blk->n_ops; i++)
         if (!lower_op(l, i))
           break;
+      parts[3] = run_addr(l, b->p);
     }
     emit_slow_paths(l);
     emit_chain_stubs(l);
+  } else {
+    parts[2] = parts[3] = parts[1];
   }
+  parts[4] = run_addr(l, b->p);
   emit_pre_paths(l, body); /* its pre_slow falls into the call below */
+  parts[5] = run_addr(l, b->p);
   if (entry_slow || l->pre_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
     x86_patch_here(b, l->loop_slow);
@@ -2535,12 +2573,15 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     x86_patch_here(b, l->pre_nofit[k]);
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
+  parts[6] = run_addr(l, b->p);
   /* the header: the clean and same entries (jit_entry) */
   uint32_t entries[2] = {l->clean ? (uint32_t)(l->clean - l->b.at) : 0, l->same ? (uint32_t)(l->same - l->b.at) : 0};
   memcpy(b->start, entries, sizeof entries);
   const void *code = j->code_next + JIT_HEADER;
   *too_big = b->overflow;
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
+  if (ok)
+    perf_names(l, parts);
   free(l);
   if (!ok)
     return NULL;

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cpu.h"
 
@@ -74,6 +75,9 @@ typedef struct core_jit {
   uint64_t lowered_no_loop, lowered_call;
   bool resumes;             /* core_exec_jit last left at a horizon: the run resumes past it */
   struct jit_vexmin_memo *vexmin_memo; /* vexriscv-min's replays (jit_vex.c), or NULL */
+  /* $TALLY_PERF_MAP set: perf's symbol map of the code, /tmp/perf-PID.map
+   * (jit_mem.c, core_jit_perf_name), else NULL */
+  FILE *perf_map;
 } core_jit;
 
 /* Whether this build and host can run translated code (x86-64 Linux). */
@@ -91,6 +95,10 @@ bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n);
  * target; false when the host refused (the jump then keeps returning to
  * C, which stays correct). */
 bool core_jit_patch(core_jit *j, uint8_t *at, const void *target);
+/* Names n bytes of code at `at` in perf's map (a line "START SIZE NAME"),
+ * when $TALLY_PERF_MAP asked for one; nothing for n = 0. */
+void core_jit_perf_name(core_jit *j, uintptr_t at, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Writes the fixed stubs (jit.c). */
 bool core_jit_write_stubs(core_jit *j);
 

@@ -10,6 +10,7 @@
  * patched jump can point at dropped code.
  */
 #define _GNU_SOURCE /* memfd_create */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,6 +43,32 @@ static void dual_map(core_jit *j) {
   close(fd);
 }
 
+/* perf (`perf report`) names samples in code without symbols from
+ * /tmp/perf-PID.map: with $TALLY_PERF_MAP set (not empty), each
+ * translation's parts are named there as they are made (jit.c), so a
+ * profile of the host run shows which blocks, and which part of them,
+ * the time went to. Code made again after a flush reuses the addresses,
+ * so a run that flushes has more than one name there. */
+static void open_perf_map(core_jit *j) {
+  const char *want = getenv("TALLY_PERF_MAP");
+  if (!want || !*want)
+    return;
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+  j->perf_map = fopen(path, "a");
+}
+
+void core_jit_perf_name(core_jit *j, uintptr_t at, size_t n, const char *fmt, ...) {
+  if (!j->perf_map || !n)
+    return;
+  fprintf(j->perf_map, "%lx %zx ", (unsigned long)at, n);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(j->perf_map, fmt, ap);
+  va_end(ap);
+  fputc('\n', j->perf_map);
+}
+
 core_jit *core_jit_new(size_t code_bytes) {
   core_jit *j = calloc(1, sizeof *j);
   if (!j)
@@ -67,12 +94,15 @@ core_jit *core_jit_new(size_t code_bytes) {
     return NULL;
   }
   j->region = r;
+  open_perf_map(j);
   j->targets = (jit_target *)(j->region + j->code_size);
-  dual_map(j);
+  if (!j->perf_map) /* perf reads the map for anonymous memory only, not a memory file's */
+    dual_map(j);
   if (!core_jit_write_stubs(j) || (!j->rw && mprotect(j->region, j->code_size, PROT_READ | PROT_EXEC) != 0)) {
     core_jit_free(j);
     return NULL;
   }
+  core_jit_perf_name(j, (uintptr_t)j->region, j->page, "jit_stubs");
   core_jit_flush(j);
   return j;
 }
@@ -80,6 +110,8 @@ core_jit *core_jit_new(size_t code_bytes) {
 void core_jit_free(core_jit *j) {
   if (!j)
     return;
+  if (j->perf_map)
+    fclose(j->perf_map);
   munmap(j->region, j->region_size);
   if (j->rw)
     munmap(j->rw, j->code_size);
@@ -142,6 +174,10 @@ bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
 }
 
 #else /* no translator on this host: the interpreter runs everything */
+
+void core_jit_perf_name(core_jit *j, uintptr_t at, size_t n, const char *fmt, ...) {
+  (void)j, (void)at, (void)n, (void)fmt;
+}
 
 bool core_jit_supported(void) { return false; }
 core_jit *core_jit_new(size_t code_bytes) {
