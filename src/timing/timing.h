@@ -100,12 +100,13 @@ typedef struct block_timing {
                                decode (fence_i_wrong_path_reach), else 0 (timing_wrong_path_fence_i;
                                block.c) ... */
   uint8_t wrong_path_fence_i_how; /* ... and where it is: TIMING_WP_FENCE_I_* bits */
-  /* [pipeline] wrong_path_fill: the words after the jump ending the block
-   * (at wrong_pc + 4 and + 8) when its wrong path was last counted, and
+  /* [pipeline] wrong_path_fill: the jump's word and the three after it
+   * (the word holding wrong_pc's first half, then + 4, + 8, + 12) when the jump
+   * ending the block last had its wrong path counted, and
    * how many the fetch looked up then (exec_loop.inc's wrong_path_words;
    * 0: none yet). They are the next code's, not the block's, so they are
    * compared at every use, never trusted */
-  uint32_t wrong_pc, wrong_bits[2];
+  uint32_t wrong_pc, wrong_bits[4];
   uint8_t wrong_depth, wrong_n;
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
