@@ -63,7 +63,7 @@ fine="cycle instret stall.icache stall.load_use stall.dcache stall.write_buffer 
 # the memory-side signals: icache.miss (an I-bus transaction begun in the
 # instruction's gap) and mem.write (a store), with the counts they go with;
 # not on icache, jumps and muldiv (where the model places a refill on
-# another instruction, docs/rtl-soc.md "VEXRISCV") nor, on IMAC, hazards
+# another instruction, docs/rtl-soc.md "VEXRISCV")
 mem="icache.miss mem.write icache.miss@main mem.write@main cycle instret store load"
 # ... and the loads': dcache.read_miss (a D-bus read begun in the load's
 # gap) or dcache.read_hit on its issue cycle, mem.read with each refill
@@ -88,20 +88,21 @@ if [ $core != vexriscv-min ]; then
   for p in stores dcache sort crc load_use; do check $p 97 $wr; done
   # shellcheck disable=SC2086
   for p in $IA_PROGRAMS; do check $p 97 $ia; done
+  # shellcheck disable=SC2086
+  check hazards 97 $mem
+  # shellcheck disable=SC2086
+  check hazards 97 $rd
   if [ $core = vexriscv ]; then
     # shellcheck disable=SC2086
-    check hazards 97 $mem
-    # shellcheck disable=SC2086
-    for p in dcache sort hazards; do check $p 97 $rd; done
+    for p in dcache sort; do check $p 97 $rd; done
   fi
 fi
 if [ $core = vexriscv-imac ]; then
   # the IMAC variant, W = 0: the runs identical today, branch, alu,
-  # load_use, crc and csr cycle by cycle; hazards with the stall.* signals
-  # (a refill during a load's D-cache miss) and jumps (one instret a cycle
-  # off) differ (docs/rtl-soc.md, "VEXRISCV")
+  # load_use, crc, hazards and csr cycle by cycle; jumps (one instret a
+  # cycle off) differs (docs/rtl-soc.md, "VEXRISCV")
   # shellcheck disable=SC2086
-  for p in branch alu load_use crc; do check $p 97 --trace $fine; done
+  for p in branch alu load_use crc hazards; do check $p 97 --trace $fine; done
   check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
   check csr 97 --trace csr system stall.system stall instret cycle stall.jump load
   # shellcheck disable=SC2086
@@ -147,9 +148,9 @@ if [ $core = vexriscv-imac ]; then
     for p in alu hazards crc jumps load_use muldiv shifts sort stores icache isa_c dcache; do
       check $p 1000 $base
     done
-    # (cycle by cycle: the five laid out alike at W = 0)
+    # (cycle by cycle: the six laid out alike at W = 0)
     # shellcheck disable=SC2086
-    for p in branch csr alu load_use crc; do check $p 1000 --trace $base; done
+    for p in branch csr alu load_use crc hazards; do check $p 1000 --trace $base; done
   done
   exit $rc
 fi

@@ -335,6 +335,9 @@ typedef struct timing {
                                that is its target's wait (timing_taken_path) ... */
   uint32_t taken_path_wait; /* ... taken back from the jump as it ends, and charged as the next block,
                                the target's, enters (timing_taken_path_defer, timing_taken_path_wait) */
+  uint32_t replay_paid;     /* [dcache] store_load_replay with fetch_ahead_data: the refill's wait a load
+                               replayed from the fetch took as its own (timing_replay_refill) ... */
+  uint32_t replay_line;     /* ... which that line's fill, when it comes, does not charge again */
   uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for, else
                                TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
@@ -668,6 +671,14 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
  * back from it (timing_taken_path_defer); the next block to enter, the
  * target's, charges them first (timing_taken_path_wait): the same cycles,
  * in the target's instruction. */
+/* [dcache] store_load_replay with [pipeline] fetch_ahead_data
+ * (fetch_ahead_insns 2): the load just replayed, the instruction after it
+ * an ALU op on its line, the one after that on `line`, which misses. The
+ * refill of `line` went out before the load's redo, which waits for it: the
+ * refill's wait is the load's (stall.dcache), and the fill, when the
+ * missing instruction comes to it, charges that much less (the same
+ * cycles). */
+void timing_replay_refill(timing *t, uint32_t line);
 void timing_taken_path_defer(timing *t);
 void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
