@@ -670,6 +670,7 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     uint8_t tc = t ? isa_infos[b->ops[t - 1].kind].cls : CLASS_PSEUDO;
     bt->tail_flow = tc == CLASS_BRANCH || tc == CLASS_JUMP;
     bt->tail_fence = t && b->ops[t - 1].kind == K_FENCE_I;
+    bt->tail_csr = tc == CLASS_CSR;
     bt->tail_w1 = t ? bt->ops[t - 1].load_use : 0;
     bt->tail_single = seen < 2;
     bt->short_block = real <= TIMING_HEADS;

@@ -1875,6 +1875,8 @@ static void emit_vexc_carry(lower *l) {
     x86_store8(b, TM(carry_flow), RCX);
     x86_movzx8(b, RCX, TM(ahead_fence));
     x86_store8(b, TM(carry_fence), RCX);
+    x86_movzx8(b, RCX, TM(ahead_csr_last));
+    x86_store8(b, TM(carry_csr), RCX);
     x86_load32(b, RCX, TM(ahead_w1));
     x86_store32(b, TM(carry_w1), RCX);
   }
@@ -1912,6 +1914,7 @@ static void emit_vexc_carry(lower *l) {
     x86_store_imm8(b, TM(carry_div2), 0);
     x86_store_imm8(b, TM(carry_flow), 0);
     x86_store_imm8(b, TM(carry_fence), 0);
+    x86_store_imm8(b, TM(carry_csr), 0);
     x86_store_imm32(b, TM(carry_w1), 0);
   }
   x86_patch_here(b, done);
@@ -1933,6 +1936,7 @@ static void emit_vexc_carry(lower *l) {
     x86_store_imm8(b, TM(ahead_div), bt->tail_div);
     x86_store_imm8(b, TM(ahead_flow), bt->tail_flow);
     x86_store_imm8(b, TM(ahead_fence), bt->tail_fence);
+    x86_store_imm8(b, TM(ahead_csr_last), bt->tail_csr);
     x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? bt->tail_w1 : 0);
   }
 }

@@ -91,6 +91,7 @@ typedef struct block_timing {
   bool tail_div, tail_prev_div; /* it, and the instruction before it in the block, divide */
   bool tail_flow;           /* it is a branch or a jump (fetch_carry's ahead_flow) */
   bool tail_fence;          /* it is fence.i (fetch_carry's ahead_fence) */
+  bool tail_csr;            /* it is a CSR instruction (fetch_carry's ahead_csr_last) */
   uint8_t tail_w1;          /* its static wait for a late result (its op_timing.load_use; 0: no
                                instruction), kept here so that an entry reads no op (fetch_carry) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
@@ -305,6 +306,7 @@ typedef struct timing {
   bool ahead_flow, carry_flow; /* the last instruction is a branch or a jump (fetch_ahead's divide before the
                                   instruction ahead across a block edge) */
   bool ahead_fence, carry_fence; /* ... is fence.i (the same) */
+  bool ahead_csr_last, carry_csr; /* ... is a CSR instruction (fetch_ahead's divide before it) */
   /* the last instruction's wait for a late result (its load_use and entry
    * wait): of the block entered last, of the one before it when the current
    * one follows it in sequence (fetch_ahead's w1 across a block edge) */
