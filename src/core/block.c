@@ -668,7 +668,10 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     bt->tail_div = t && isa_infos[b->ops[t - 1].kind].cls == CLASS_DIV;
     bt->tail_prev_div = q && isa_infos[b->ops[q - 1].kind].cls == CLASS_DIV;
     uint8_t tc = t ? isa_infos[b->ops[t - 1].kind].cls : CLASS_PSEUDO;
-    bt->tail_flow = tc == CLASS_BRANCH || tc == CLASS_JUMP;
+    /* a branch predicted not taken lets the fetch run on past it in
+     * sequence, as any instruction does (fetch_ahead's divide before the
+     * instruction ahead across a block edge; div_branch.S) */
+    bt->tail_flow = tc == CLASS_JUMP || (tc == CLASS_BRANCH && bt->predict_taken);
     bt->tail_fence = t && b->ops[t - 1].kind == K_FENCE_I;
     bt->tail_csr = tc == CLASS_CSR;
     bt->tail_w1 = t ? bt->ops[t - 1].load_use : 0;

@@ -537,7 +537,8 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
   return stall;
 }
 
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over) {
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
+                           uint32_t hold) {
   uint32_t i;
   t->wrong_path_waited = false;
   t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
@@ -566,6 +567,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * was not seen */
   if (k == 1 && over > ahead)
     ahead = over;
+  /* the divide's hold passes on top: the word was looked up as the divide
+   * began to hold, the jump's redirect waits for its end (div_branch.S) */
+  if (k == 1)
+    ahead += hold;
   t->wrong_path_line = line; /* timing_wrong_path_fence_i */
   uint32_t tl = target & mask;
   if (target != TIMING_NO_LINE && tl != line && !cache_probe(&t->icache, tl >> t->icache.line_shift, &i))

@@ -89,7 +89,7 @@ typedef struct block_timing {
                                the block's entry (timing.entry_extra[rank]; TIMING_HEADS or more: none) */
   bool tail_csr_first;      /* it is a CSR instruction, the block's first (csr_first) */
   bool tail_div, tail_prev_div; /* it, and the instruction before it in the block, divide */
-  bool tail_flow;           /* it is a branch or a jump (fetch_carry's ahead_flow) */
+  bool tail_flow;           /* it is a jump or a branch predicted taken (fetch_carry's ahead_flow) */
   bool tail_fence;          /* it is fence.i (fetch_carry's ahead_fence) */
   bool tail_csr;            /* it is a CSR instruction (fetch_carry's ahead_csr_last) */
   uint8_t tail_w1;          /* its static wait for a late result (its op_timing.load_use; 0: no
@@ -303,7 +303,7 @@ typedef struct timing {
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
   bool ahead_div, ahead_div2, carry_div, carry_div2; /* the last instruction, the one before it: divides
                                                       (exec_loop.inc's fetch_ahead, its div2) */
-  bool ahead_flow, carry_flow; /* the last instruction is a branch or a jump (fetch_ahead's divide before the
+  bool ahead_flow, carry_flow; /* the last instruction is a jump or a branch predicted taken (fetch_ahead's divide before the
                                   instruction ahead across a block edge) */
   bool ahead_fence, carry_fence; /* ... is fence.i (the same) */
   bool ahead_csr_last, carry_csr; /* ... is a CSR instruction (fetch_ahead's divide before it) */
@@ -653,11 +653,14 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * waits for it (the line is filled, the refill counted as a miss).
  * `over`: what of the refill passed before, during the data-side stalls
  * of instructions ahead of the jump ([pipeline] fetch_ahead_data).
+ * `hold`: a divide's hold right before the jump, during which the first
+ * word after it was looked up (its refill passes during it too).
  * When `target`'s line misses as well, [pipeline] wrong_path_tail of those
  * cycles are left to the target's fill instead (TIMING_NO_LINE: never; a
  * fence.i on the wrong path, whose flush the target's fill waits for).
  * Returns the cycles charged. */
-uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over);
+uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
+                           uint32_t hold);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * instruction at pc + 4. When that is on another line, which misses, the
