@@ -2247,6 +2247,40 @@ static void emit_indirect(lower *l) {
   x86_jmp_mem(b, x86_mi(R14, RCX, (int32_t)offsetof(jit_target, code)));
 }
 
+/* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
+ * redirect's end and bubbles. Clobbers rcx. */
+static void emit_note_redirect(lower *l, uint32_t i, uint32_t bubbles) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  x86_load64(b, RCX, TM(cycle));
+  x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end)); /* NOW */
+  x86_store64(b, TM(redirect_end), RCX);
+  x86_store_imm32(b, TM(drain_bubbles), bubbles);
+}
+
+/* Whether op i's NOW is within a 32-bit displacement of tm->cycle */
+static bool now_near(const lower *l, uint32_t i) {
+  const block_timing *bt = l->blk->timing;
+  return bt->static_cycles - bt->ops[i].end <= INT32_MAX;
+}
+
+/* T_JAL of the cached VexRiscv models at op i, inline when its flags
+ * leave it notes alone (core_jvexc_jal_inline): fetch_ahead_data's
+ * redirect bubbles and csr_drain's timing_note_redirect */
+static void emit_vexc_jal(lower *l, uint32_t i) {
+  const timing *tm = l->cpu->tm;
+  if (!core_jvexc_jal_inline(l->cpu) || !now_near(l, i)) {
+    emit_timed_call(l, (const void *)core_jvexc_jal, i);
+    return;
+  }
+  if (tm->model.fetch_ahead_data)
+    x86_store_imm32(&l->b, TM(redirect_bubbles), tm->model.jal_penalty);
+  if (tm->model.csr_drain)
+    emit_note_redirect(l, i, tm->model.jal_penalty);
+  forget_copies(l);
+  l->eax_reg = -1;
+}
+
 /* Lowers op i; false when it left the block for good (the ops after it
  * cannot be reached). */
 static bool lower_op(lower *l, uint32_t i) {
@@ -2330,7 +2364,7 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_BGEU: emit_branch(l, op, CC_AE); return false;
   case K_JAL:
     if (l->vexc) /* T_JAL (jit_vexc.c), before the block's bound is checked */
-      emit_timed_call(l, (const void *)core_jvexc_jal, i);
+      emit_vexc_jal(l, i);
     emit_law(l);
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     emit_redirect(l);

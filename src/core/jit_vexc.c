@@ -120,6 +120,11 @@ void core_jvexc_jalr(core_cpu *cpu, core_block *b, uint32_t i, uint32_t target) 
   T_JALR(target);
 }
 
+bool core_jvexc_jal_inline(const core_cpu *cpu) {
+  const core_model *m = &cpu->tm->model;
+  return !m->taken_path_fill && !m->redirect_rvc_pair && !m->redirect_split_target;
+}
+
 /* TRAP at op i (the loop's, up to its way out) */
 static void trap_at(core_cpu *cpu, core_block *b, uint32_t i, uint32_t cause, uint32_t tval) {
   LOOP_LOCALS(b, i);

@@ -37,4 +37,9 @@ void core_jvexc_fall(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jvexc_jal(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jvexc_jalr(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
 
+/* T_JAL's whole rule with the models' flags as they are for rv32im
+ * (no taken_path_fill, redirect_rvc_pair nor redirect_split_target): two
+ * notes of the redirect, no call (jit.c's emit_vexc_jal) */
+bool core_jvexc_jal_inline(const core_cpu *cpu);
+
 #endif
