@@ -302,17 +302,23 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
  * fill's own lookup ([pipeline] fetch_ahead_data) counts the same overlap,
  * so the total is unchanged; the replay's end is moved with the wait, so
  * that lookup sees the same distance to it. (A memory with rows: not
- * measured, left as it was.) */
-void timing_replay_refill(timing *t, uint32_t line) {
+ * measured, left as it was.) `stages` is that 2 here; a load that missed
+ * the D-cache, an addi, then a jal whose target's line misses (sort.elf's
+ * lw at 0x400000ac, W = 0, 1, 3: the lw retires 8 (W + 2) + 3 + 5 cycles
+ * after its issue, its target 1 after the jal's bubble) gives 4: the
+ * target is looked up as the jal enters execute. The 4 is read off that
+ * trace (the lw's extra 3 cycles, at each W), not derived from the
+ * pipeline: it is what the target's own lookup left it before. */
+void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
   t->replay_paid = 0;
-  if (!t->icache_on || t->dstall <= 2 || t->sdram_rows || timing_in_sram(t, line) ||
+  if (!t->icache_on || t->dstall <= stages || t->sdram_rows || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
   uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, line) : 0;
   uint32_t fill = t->mem_read_first + (beats - 1) * t->mem_read_beat + waits +
                   t->model.icache.refill_cycles;
-  uint32_t over = t->dstall - 2;
+  uint32_t over = t->dstall - stages;
   if (fill <= over)
     return;
   uint32_t pay = fill - over;

@@ -682,8 +682,10 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
  * refill of `line` went out before the load's redo, which waits for it: the
  * refill's wait is the load's (stall.dcache), and the fill, when the
  * missing instruction comes to it, charges that much less (the same
- * cycles). */
-void timing_replay_refill(timing *t, uint32_t line);
+ * cycles). `stages`: how far on the load had gone past its issue when
+ * `line` was looked up (2; 4 for a jal's target two instructions after a
+ * D-cache miss, dmiss_jal_refill in exec_loop.inc). */
+void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
 void timing_taken_path_defer(timing *t);
 void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
