@@ -589,12 +589,28 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   return stall;
 }
 
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over) {
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
+                           uint32_t hold) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
-  uint32_t stall = fetch_lookup(t, line, now, over > 1 ? over : 1, false);
+  /* a divide's hold right before the jump passes during the refill: the
+   * word after the jump was looked up as the divide began to hold, and the
+   * prediction's redirect, made each cycle the jump waits in decode
+   * (IBusCachedPlugin_predictionJumpInterface_valid is
+   * decode_arbitration_isValid && hadBranch, stuck or not), lets the
+   * target's fetch go on only when the jump leaves decode (div_branch.S's
+   * bnez taken backward: VexRiscv_IMAC.v retires the target 22/30/38/54
+   * cycles after it at W = 0..3, its own refill only, and at W = 3 the
+   * rest of the refill of the word after it first) */
+  uint32_t stall = fetch_lookup(t, line, now, (over > 1 ? over : 1) + hold, false);
   t->fetch_line = TIMING_NO_LINE;
+  /* that refill over within the hold, the target's fetch goes out as the
+   * jump leaves decode, a cycle after the redirect the bubble would hide
+   * (the same trace: the target 22 cycles after the bnez at W = 0, one
+   * refill of 19 and 3) */
+  if (hold && !stall)
+    charge(t, SIG_STALL_ICACHE, 1);
   /* The jump redirected from decode and goes on; its target is the one
    * that waits for the refill (the SoC's write-back trace of
    * VexRiscv_IMAC.v, alu.elf at W = 0: main's loop bne in its line's last
@@ -618,7 +634,7 @@ void timing_taken_path_wait(timing *t) {
   t->taken_path_wait = 0;
 }
 
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now) {
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t hold) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = (pc + 4) & mask;
   if (!t->icache_on)
     return 0;
@@ -632,9 +648,19 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
    * 8 (W + 2) + 5 cycles after it, as the branch's penalty had passed in
    * the refill; one refill on the I-bus) */
   if (t->model.taken_path_fill && next != (pc & mask) && !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
-    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty, false);
+    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold, false);
     t->fetch_line = TIMING_NO_LINE;
-    return stall;
+    /* a divide's hold right before the branch passes during that refill
+     * too (the word was looked up as the divide began to hold); when the
+     * refill is over before the branch leaves decode, the line loader is
+     * free as the target's fetch goes on, and the target's line is refilled
+     * after all, the fall-through waiting for it (div_branch.S's beqz not
+     * taken backward: VexRiscv_IMAC.v retires the fall-through 22/30/38
+     * cycles after it at W = 0..2, one refill; at W = 3, where the first
+     * refill outlasts the hold, 11) */
+    if (stall || !hold)
+      return stall;
+    charge(t, SIG_STALL_ICACHE, 1); /* its fetch goes out a cycle after the redirect, as above */
   }
   if (line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;

@@ -668,8 +668,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
  * bubble passing during it (the line is filled, the refill counted as a
  * miss). `over`: what of the refill passed before, during the data-side
  * stalls of instructions ahead of the jump ([pipeline] fetch_ahead_data).
+ * `hold`: a divide's hold right before the jump (passes during the refill).
  * Returns the cycles charged. */
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over);
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
+                           uint32_t hold);
 /* ... the wait is the target's, not the jump's: the jump retires on time and
  * its target waits (when the target's line hits once the refill is in;
  * else the jump keeps it). As the jump's charges end, its cycles are taken
@@ -693,9 +695,10 @@ void timing_taken_path_wait(timing *t);
  * stage looked its target up after the prediction; when the target's line
  * (another than pc's) misses, its refill goes out as the branch leaves
  * write-back and the fall-through's fetch waits for its last beat (the
- * line is filled, the refill counted as a miss). Returns the cycles
- * charged beyond the misprediction's own. */
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now);
+ * line is filled, the refill counted as a miss). `hold`: a divide's hold
+ * right before the branch. Returns the cycles charged beyond the
+ * misprediction's own. */
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t hold);
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
