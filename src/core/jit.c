@@ -2248,11 +2248,13 @@ static void emit_indirect(lower *l) {
 }
 
 /* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
- * redirect's end and bubbles. Clobbers rcx. */
+ * redirect's end and bubbles. NOW is of the cycle count in RC (r11): the
+ * one in tm->cycle is stored at calls only (emit_call), so it lags behind
+ * an entry charged inline. Clobbers rcx. */
 static void emit_note_redirect(lower *l, uint32_t i, uint32_t bubbles) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
-  x86_load64(b, RCX, TM(cycle));
+  x86_mov_rr64(b, RCX, RC);
   x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end)); /* NOW */
   x86_store64(b, TM(redirect_end), RCX);
   x86_store_imm32(b, TM(drain_bubbles), bubbles);
