@@ -2248,11 +2248,13 @@ static void emit_indirect(lower *l) {
 }
 
 /* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
- * redirect's end and bubbles. Clobbers rcx. */
+ * redirect's end and bubbles. NOW is of the cycle count in RC (r11): the
+ * one in tm->cycle is stored at calls only (emit_call), so it lags behind
+ * an entry charged inline. Clobbers rcx. */
 static void emit_note_redirect(lower *l, uint32_t i, uint32_t bubbles) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
-  x86_load64(b, RCX, TM(cycle));
+  x86_mov_rr64(b, RCX, RC);
   x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end)); /* NOW */
   x86_store64(b, TM(redirect_end), RCX);
   x86_store_imm32(b, TM(drain_bubbles), bubbles);
@@ -2279,6 +2281,47 @@ static void emit_vexc_jal(lower *l, uint32_t i) {
     emit_note_redirect(l, i, tm->model.jal_penalty);
   forget_copies(l);
   l->eax_reg = -1;
+}
+
+/* T_JALR of the cached VexRiscv models at op i, the jalr's target in
+ * eax: inline in its common case (core_jvexc_jalr_inline) while the 16
+ * bytes it was decided on are unchanged, else the call. The common case
+ * is timing_wrong_path's and timing_redirect_drain's stores when neither
+ * looks anything up nor charges: no wait noted, no line refilled, and
+ * the redirect's end and bubbles. Clobbers rcx. */
+static void emit_vexc_jalr(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  const timing *tm = l->cpu->tm;
+  uint8_t w[16];
+  uint32_t o = (l->blk->pcs[i] & ~3u) - l->cpu->ram_base;
+  forget_copies(l);
+  if (!now_near(l, i) || o > INT32_MAX - 16 || !core_jvexc_jalr_inline(l->cpu, l->blk, i, w)) {
+    emit_helper_call(l, (const void *)core_jvexc_jalr, i, true);
+    return;
+  }
+  uint8_t *changed[2];
+  for (int k = 0; k < 2; k++) {
+    uint64_t v;
+    memcpy(&v, w + 8 * k, sizeof v);
+    x86_mov_imm64(b, RCX, v);
+    x86_op_mem(b, true, 0x3b, RCX, x86_m(R12, (int32_t)(o + 8u * (uint32_t)k))); /* cmp rcx, [ram + o] */
+    changed[k] = x86_jcc_fwd(b, CC_NE);
+  }
+  if (tm->model.wrong_path_fill) {
+    x86_store_imm8(b, TM(wrong_path_waited), 0);
+    x86_store_imm32(b, TM(wrong_path_line), TIMING_NO_LINE);
+    x86_store_imm32(b, TM(wrong_path_wait_line), TIMING_NO_LINE);
+  }
+  if (tm->model.csr_drain) {
+    if (!tm->model.wrong_path_fill)
+      x86_store_imm8(b, TM(wrong_path_waited), 0);
+    emit_note_redirect(l, i, tm->model.jalr_penalty);
+  }
+  uint8_t *done = x86_jmp_fwd(b);
+  for (int k = 0; k < 2; k++)
+    x86_patch_here(b, changed[k]);
+  emit_helper_call(l, (const void *)core_jvexc_jalr, i, true);
+  x86_patch_here(b, done);
 }
 
 /* Lowers op i; false when it left the block for good (the ops after it
@@ -2382,7 +2425,7 @@ static bool lower_op(lower *l, uint32_t i) {
     x86_store_imm32(b, XREG(op->rd), blk->end_pc);
     if (l->vexc) { /* T_JALR (jit_vexc.c) */
       x86_store32(b, CPU(pc), RAX);
-      emit_helper_call(l, (const void *)core_jvexc_jalr, i, true);
+      emit_vexc_jalr(l, i);
       emit_law(l); /* the block's bound again, with the jalr's charges in it */
       x86_load32(b, RAX, CPU(pc));
     } else if (l->timed && l->cpu->tm->pico) { /* T_JALR (jit_pico.c) */

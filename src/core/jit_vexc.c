@@ -24,6 +24,8 @@
 #include "exec_loop.inc"
 #pragma GCC diagnostic pop
 
+#include <string.h>
+
 #include "jit.h"
 #include "jit_vexc.h"
 
@@ -123,6 +125,32 @@ void core_jvexc_jalr(core_cpu *cpu, core_block *b, uint32_t i, uint32_t target) 
 bool core_jvexc_jal_inline(const core_cpu *cpu) {
   const core_model *m = &cpu->tm->model;
   return !m->taken_path_fill && !m->redirect_rvc_pair && !m->redirect_split_target;
+}
+
+/* Whether T_JALR at op i comes to notes alone while the 16 bytes from
+ * its word on (`words`, copied here) stay as they are now: no pair nor
+ * split-target rule (core_jvexc_jal_inline), no fence.i on its wrong path,
+ * a wrong path (wrong_path_words, a function of those bytes) on the jalr's
+ * own line, so that timing_wrong_path looks nothing up, and no CSR
+ * instruction after it, so that timing_redirect_drain charges nothing */
+bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *b, uint32_t i, uint8_t words[16]) {
+  LOOP_LOCALS(b, i);
+  uint32_t pc = THIS_PC, o = (pc & ~3u) - ram_base, depth = tm->model.wrong_path_words;
+  if (!core_jvexc_jal_inline(cpu) || blk->timing->wrong_path_fence_i || ram_size < 16 || o > ram_size - 16)
+    return false;
+  memcpy(words, cpu->ram + o, 16);
+  if (tm->model.wrong_path_fill) {
+    if (depth > 3)
+      return false; /* a scan past the bytes compared */
+    uint32_t n = WRONG_PATH_WORDS(), mask = ~(tm->model.icache.line - 1u);
+    for (uint32_t k = 1; k <= n; k++)
+      if (((pc + 4 * k) & mask) != (pc & mask))
+        return false;
+  }
+  uint32_t bits = 0, next = 0;
+  core_fetch_word(cpu, pc, &bits);
+  core_fetch_word(cpu, pc + isa_insn_len(bits), &next);
+  return !((next & 0x7f) == 0x73 && (next >> 12 & 7) != 0);
 }
 
 /* TRAP at op i (the loop's, up to its way out) */

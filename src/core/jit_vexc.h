@@ -42,4 +42,8 @@ void core_jvexc_jalr(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target
  * notes of the redirect, no call (jit.c's emit_vexc_jal) */
 bool core_jvexc_jal_inline(const core_cpu *cpu);
 
+/* T_JALR's common case at op i, notes alone (jit.c's emit_vexc_jalr) while
+ * the 16 bytes from the jalr's word on are `words` (copied by the call) */
+bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *blk, uint32_t i, uint8_t words[16]);
+
 #endif
