@@ -1588,8 +1588,7 @@ static void emit_entry_checks(lower *l) {
   x86_buf *b = &l->b;
   uint32_t k = l->nchecks++;
   if (l->regions) { /* a block of another region switches it */
-    x86_movzx16(b, RCX, TM(region));
-    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)l->blk->timing->region);
+    x86_cmp_mem16_imm(b, TM(region), l->blk->timing->region);
     l->region_slow[k] = x86_jcc_fwd(b, CC_NE);
     l->region_back[k] = run_addr(l, b->p);
   }

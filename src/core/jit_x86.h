@@ -151,6 +151,21 @@ static inline void x86_cmp_mem8_imm(x86_buf *b, x86_mem m, uint8_t v) {
   x86_byte(b, v);
 }
 
+/* cmp word [m], v: one instruction where a movzx and a cmp were two
+ * (the imm8 form when v fits: a 16-bit immediate with the 0x66 prefix
+ * stalls the decoders of some hosts) */
+static inline void x86_cmp_mem16_imm(x86_buf *b, x86_mem m, uint16_t v) {
+  x86_byte(b, 0x66);
+  if (v <= 127) {
+    x86_op_mem(b, false, 0x83, ALU_CMP, m);
+    x86_byte(b, (uint8_t)v);
+  } else {
+    x86_op_mem(b, false, 0x81, ALU_CMP, m);
+    x86_byte(b, (uint8_t)v);
+    x86_byte(b, (uint8_t)(v >> 8));
+  }
+}
+
 /* r (op)= [m] */
 static inline void x86_alu_rm(x86_buf *b, int alu, int r, x86_mem m) {
   x86_op_mem(b, false, (unsigned)(alu * 8 + 3), r, m);
