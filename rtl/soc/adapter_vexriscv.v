@@ -130,6 +130,9 @@ module tally_vex_adapter #(
   wire p_jal = pop_ == 7'b1101111;
   wire p_jalr = pop_ == 7'b1100111;
   wire p_back = p_insn[31];
+  // a divide (MulDivIterativePlugin) or a CSR instruction: it holds execute
+  wire p_hold = p_full && !p_trap && ((pop_ == 7'b0110011 && p_insn[31:25] == 7'b0000001 && p_insn[14]) ||
+                                      (pop_ == 7'b1110011 && p_insn[14:12] != 3'b000));
   // (taken: the next retire is not at its fall-through, pc + 2 after a
   // 16-bit branch; a branch to its own fall-through reads as not taken)
   wire p_taken = p_branch && !p_trap && wb_pc != p_pc + (p_rvc ? 32'd2 : 32'd4);
@@ -371,7 +374,16 @@ module tally_vex_adapter #(
         // for a line ahead of it, while it waits for a result, is not its wait)
         // (a 32-bit instruction in a line's last halfword, IMAC, owns the
         // next line too: its upper half is fetched from there)
-        p_i <= k_move || (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
+        // ... or, the instruction before a divide or a CSR instruction that
+        // held execute, before its gap, ahead of the fetch (the last refill
+        // begun, for its line, no lookup since): the fetch stage fetches it
+        // again once that one moves on, and its wait is that refetch, a
+        // late result it uses written during it (muldiv.elf: the add after
+        // a div, and the remu after the next, which uses nothing of it,
+        // their lines refilled during the divides, each issue 3 clocks
+        // after the divide retires; cores/vexriscv.ini held_refetch)
+        p_i <= k_move || (p_hold && w_lookup && r_pend && r_line == wb_pc[31:5]) ||
+               (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
                (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5] ||
                         (w_spans && g_line == wb_pc[31:5] + 27'd1)));
         p_nm <= w_nm + {1'b0, m_take && w_nm != 2'd3} - {1'b0, k_move};

@@ -404,6 +404,8 @@ static void wrong_path_tail(timing *t, uint32_t *stall) {
  * apply), not a fill started down a predicted or wrong path. */
 static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch,
                            uint32_t floor) {
+  uint32_t own = t->fill_own;
+  t->fill_own = 0;
   pulse(t, SIG_ICACHE_MISS);
   if (t->icache_miss_fn)
     t->icache_miss_fn(t->icache_miss_ctx, line_addr);
@@ -464,6 +466,20 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   stall = stall > ahead ? stall - ahead : 0;
   wrong_path_tail(t, &stall);
   t->fill_room = stall > floor ? stall - floor : 0;
+  /* the missing instruction's own wait for a late result (its static
+   * load-use stall, charged with its block) passed during the refill when
+   * the fetch still waited after it: the instruction reaches decode only
+   * once its line is in, long after the result it waited for was written
+   * (shifts.S's add after srl, muldiv.S's add after mul, sort.c's add after
+   * lw, first on a line that misses: on the RTL SoC's trace the wait from
+   * the instruction before's retire to its own is all the refill's, the
+   * I-bus reading its line), so those cycles are fetch cycles too; and so
+   * when the fetch was held (held_refetch's floor): the refetch once the
+   * instruction ahead moves on is its wait, the result written during it
+   * (muldiv.S's add after div, its line refilled during the divide, issues
+   * 3 cycles after the div retires, as the remu after the next div, which
+   * uses nothing of it, does) */
+  uint32_t passed = stall || floor ? own : 0;
   if (stall < floor)
     stall = floor;
   /* timing_replay_refill: what the replayed load took of this wait */
@@ -473,6 +489,10 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     t->replay_paid = 0;
   }
   charge(t, SIG_STALL_ICACHE, stall - paid);
+  if (passed) {
+    timing_refund(t, SIG_STALL_LOAD_USE, passed);
+    charge(t, SIG_STALL_ICACHE, passed);
+  }
   return stall;
 }
 
@@ -492,6 +512,9 @@ static uint32_t take_floor(timing *t, bool refetch) {
 /* A fetch of line_addr: the lookup, and the fill if it misses */
 static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
   uint32_t floor = take_floor(t, refetch);
+  /* (a fill down a predicted or wrong path: no instruction of its own waits) */
+  uint32_t own = refetch ? t->fill_own : 0;
+  t->fill_own = 0;
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -503,6 +526,7 @@ static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32
     pulse(t, SIG_ICACHE_HIT);
     return 0;
   }
+  t->fill_own = own;
   return fetch_fill(t, line_addr, now, ahead, refetch, floor);
 }
 

@@ -345,6 +345,9 @@ typedef struct timing {
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
+  uint32_t fill_own;        /* [pipeline] fetch_ahead: the missing instruction's own wait for a late
+                               result, counted in the fill's overlap (exec_loop.inc's fetch_ahead); taken
+                               by the fetch that follows (fetch_fill) */
   uint32_t next_use;        /* the wait of the instruction after a missing one, in its block, that its
                                refill may hide (exec_loop.inc's fetch_ahead, refill_passes_late) */
   uint32_t fill_room;       /* the last I-cache fill's stall beyond what overlapping more of the
