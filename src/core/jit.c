@@ -197,7 +197,9 @@ typedef struct slow_path {
 enum {
   COLD_LOAD, COLD_STORE, COLD_IFETCH, COLD_ENTRY,
   COLD_IFETCH_C, /* the run's own helper (l->fn->ifetch) */
-  COLD_LOAD_C    /* ... (l->fn->load), the address in eax */
+  COLD_LOAD_C,   /* ... (l->fn->load), the address in eax */
+  COLD_LOAD_PEND, /* COLD_LOAD_C after a hit with a store pending (emit_vexc_load) */
+  COLD_STORE_C    /* the run's own helper (l->fn->store), the address in eax */
 };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
@@ -482,6 +484,7 @@ static void emit_chain_taken(lower *l, uint32_t target) {
 }
 
 static uint32_t line_before(const core_block *blk, uint32_t i);
+static bool now_near(const lower *l, uint32_t i);
 
 /* the same running on into the next block (not a taken branch): with
  * tm->fetch_line the line of the block's last fetch, to the target's
@@ -1014,14 +1017,56 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
   x86_mov_rr64(b, RDI, R15);
 }
 
+/* Jumps (returned) when a load or store of the cached VexRiscv models
+ * may have its access moved by the block's entry wait (DNOW's
+ * entry_later, not 0 while tm->entry_extra_on), else NULL: the
+ * translated code then takes the access's cycle as NOW */
+static uint8_t *emit_dnow_test(lower *l) {
+  const timing *tm = l->cpu->tm;
+  if (!tm->model.fetch_ahead || !tm->fetch_ops)
+    return NULL;
+  x86_cmp_mem8_imm(&l->b, TM(entry_extra_on), 0);
+  return x86_jcc_fwd(&l->b, CC_NE);
+}
+
+/* A hit with a store pending: timing_load_replay's way out when the
+ * store is no longer in reach of the load (now <= store_now: it stays
+ * pending; more than 2 cycles before it: no longer pending) made here,
+ * back to c->resume; falls through to the call otherwise (the replay's
+ * word compare). `delta`: NOW = tm->cycle - delta. Clobbers rcx, rdx. */
+static void emit_pending_far(lower *l, const cold_call *c, uint32_t delta) {
+  x86_buf *b = &l->b;
+  uint8_t *later = emit_dnow_test(l);
+  x86_mov_rr64(b, RCX, RC);
+  x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)delta);     /* now */
+  x86_load64(b, RDX, TM(store_now));
+  x86_alu_rr(b, true, ALU_CMP, RCX, RDX);
+  x86_jcc(b, CC_BE, run_addr(l, c->resume));            /* still pending */
+  x86_alu_rr(b, true, ALU_SUB, RCX, RDX);
+  x86_alu_ri(b, true, ALU_CMP, RCX, 2);
+  uint8_t *near = x86_jcc_fwd(b, CC_BE);
+  x86_store_imm8(b, TM(store_pending), 0);
+  x86_jmp(b, run_addr(l, c->resume));
+  x86_patch_here(b, near);
+  if (later)
+    x86_patch_here(b, later);
+}
+
 /* the call of a cold_call; the address of a data access in eax */
 static void emit_cold(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
   const core_op *op = &l->blk->ops[c->op];
   uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
-  if (c->kind == COLD_IFETCH_C || c->kind == COLD_LOAD_C) {
-    bool load = c->kind == COLD_LOAD_C;
+  if (c->kind == COLD_LOAD_PEND)
+    emit_pending_far(l, c, delta);
+  if (c->kind == COLD_STORE_C) {
+    emit_helper_call(l, (const void *)l->fn->store, c->op, true);
+    x86_jmp(b, run_addr(l, c->resume));
+    return;
+  }
+  if (c->kind == COLD_IFETCH_C || c->kind == COLD_LOAD_C || c->kind == COLD_LOAD_PEND) {
+    bool load = c->kind != COLD_IFETCH_C;
     emit_helper_call(l, load ? (const void *)l->fn->load : (const void *)l->fn->ifetch, c->op, load);
     x86_jmp(b, run_addr(l, c->resume));
     return;
@@ -1088,7 +1133,36 @@ static void emit_vexc_load(lower *l, uint32_t i) {
   x86_cmp_mem8_imm(b, TM(store_pending), 0);
   uint8_t *pending = x86_jcc_fwd(b, CC_NE);
   add_cold(l, miss, COLD_LOAD_C, i);
-  add_cold(l, pending, COLD_LOAD_C, i);
+  add_cold(l, pending, now_near(l, i) ? COLD_LOAD_PEND : COLD_LOAD_C, i);
+}
+
+/* Whether T_STORE of the cached VexRiscv models is timing_store_slow then
+ * timing_note_store (a write-through D-cache with store_load_replay),
+ * which emit_vexc_store calls as one (timing_store_through) */
+static bool vexc_store_through(const lower *l, uint32_t i) {
+  const timing *tm = l->cpu->tm;
+  return l->vexc && tm->dcache_on && !tm->dcache_wb && tm->model.dcache.write_policy == WRITE_THROUGH &&
+         tm->model.dcache.store_load_replay && !tm->vexmin && now_near(l, i);
+}
+
+/* T_STORE of op i, the address in eax, by timing_store_through with the
+ * access's cycle as a constant less the cycle count, when the entry wait
+ * moves no access (emit_dnow_test), else jit_vexc.c's T_STORE: one call
+ * of four arguments, no lookup nor the block's ops read in C */
+static void emit_vexc_store(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  forget_copies(l);
+  uint8_t *later = emit_dnow_test(l);
+  x86_mov_rr64(b, RDI, R15);
+  x86_mov_rr(b, RSI, RAX);
+  x86_mov_imm32(b, RDX, jit_access_size(l->blk->ops[i].kind));
+  x86_mov_rr64(b, RCX, RC);
+  x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end)); /* NOW */
+  emit_call(l, (const void *)timing_store_through);
+  l->eax_reg = -1;
+  if (later)
+    add_cold(l, later, COLD_STORE_C, i);
 }
 
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
@@ -1096,6 +1170,10 @@ static void emit_vexc_load(lower *l, uint32_t i) {
 static void emit_data_access(lower *l, uint32_t i, bool store) {
   if (l->vexc_load && !store) {
     emit_vexc_load(l, i);
+    return;
+  }
+  if (store && vexc_store_through(l, i)) {
+    emit_vexc_store(l, i);
     return;
   }
   if (jit_pico_inline_access(l->cpu->tm)) {

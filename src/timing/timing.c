@@ -262,9 +262,10 @@ static inline uint32_t way_word(const timing *t, uint32_t addr) {
   return (addr % (t->model.dcache.size / t->model.dcache.ways)) >> 2;
 }
 
-void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
-  uint32_t i;
-  if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i)) {
+/* timing_note_store for a store whose line is (hit) or is not in the
+ * D-cache */
+static void note_store_at(timing *t, bool hit, uint32_t addr, uint32_t bytes, uint64_t now) {
+  if (!hit) {
     t->store_pending = false;
     return;
   }
@@ -272,6 +273,11 @@ void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
   t->store_now = now;
   t->store_word = way_word(t, addr);
   t->store_mask = byte_mask(addr, bytes);
+}
+
+void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
+  uint32_t i;
+  note_store_at(t, cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), addr, bytes, now);
 }
 
 uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
@@ -912,6 +918,29 @@ static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
   return stall;
 }
 
+/* A store to a write-through D-cache outside SRAM, its line there (hit)
+ * or not: counted, then written through the write buffer */
+static inline uint32_t write_through(timing *t, uint32_t addr, bool hit, uint64_t now) {
+  pulse(t, hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
+  if (t->dcache_miss_fn)
+    t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
+                      TIMING_DC_WRITE | (hit ? TIMING_DC_HIT : 0));
+  return buffered_write(t, addr, now);
+}
+
+/* timing_store_slow, then timing_note_store, of a write-through D-cache
+ * with store_load_replay, in one call and one lookup: the store allocates
+ * nothing, so both find the line as it was (the translated code's store,
+ * jit.c's emit_vexc_store) */
+uint32_t timing_store_through(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
+  uint32_t i, stall = 0;
+  bool hit = cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i);
+  if (!timing_in_sram(t, addr))
+    stall = write_through(t, addr, hit, now);
+  note_store_at(t, hit, addr, bytes, now);
+  return stall;
+}
+
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
   if (timing_in_sram(t, addr))
     return 0;
@@ -922,12 +951,7 @@ uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now) {
      * cache_access's lookup, whose miss (cache_fill of a write to a
      * write-through cache) changes nothing, inline (a store's hot path) */
     uint32_t i;
-    bool hit = cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i);
-    pulse(t, hit ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_WRITE_MISS);
-    if (t->dcache_miss_fn)
-      t->dcache_miss_fn(t->dcache_miss_ctx, cache_line_of(&t->dcache, addr),
-                        TIMING_DC_WRITE | (hit ? TIMING_DC_HIT : 0));
-    return buffered_write(t, addr, now);
+    return write_through(t, addr, cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), now);
   }
   uint32_t i;
   if (!cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i))

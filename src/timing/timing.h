@@ -736,6 +736,9 @@ uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_
                                uint32_t bubbles, bool jump);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);
 uint32_t timing_store_slow(timing *t, uint32_t addr, uint64_t now);
+/* timing_store_slow then timing_note_store, for a write-through D-cache
+ * with [dcache] store_load_replay (the cached VexRiscv models') */
+uint32_t timing_store_through(timing *t, uint32_t addr, uint32_t bytes, uint64_t now);
 /* A load, or a store to a write-back D-cache, whose cache_probe just
  * missed: the fill and its counts (the caller has taken back the access's
  * static hit pulse, if any). */
