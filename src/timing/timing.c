@@ -596,12 +596,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * VexRiscv_IMAC.v, in the cycle the jump leaves memory; wrong_path.S). */
   uint32_t rc = t->model.icache.refill_cycles;
   uint32_t ahead = (rc > 2 ? rc - 2 : 0) + t->model.wrong_path_words - k;
-  /* the data-side stall's overlap, for the word right after the jump
-   * only: a later word is looked up after the load's redo began (a random
-   * program's lw ra, addi, c.jr at 2 mod 4, the next line its third word:
-   * the refill waited in full on VexRiscv_IMAC.v); the second word's case
-   * was not seen */
-  if (k == 1 && over > ahead)
+  /* the data-side stall's overlap (fetch_ahead_insns 2 only), the k-th
+   * word's: the caller counts its lookup k - 1 cycles later
+   * (wrong_path_word_over) */
+  if ((k == 1 || t->model.fetch_ahead_insns == 2) && over > ahead)
     ahead = over;
   /* the divide's hold passes on top: the word was looked up as the divide
    * began to hold, the jump's redirect waits for its end (div_branch.S) */
