@@ -185,10 +185,12 @@ bool core_jit_write_stubs(core_jit *j) {
 
 /* ---- lowering ---- */
 
+#define NCOPY_MAX 6
 typedef struct slow_path {
   uint8_t *from[2];  /* rel32s of the jumps that go to it */
   uint8_t *resume;   /* where the fast path goes on */
   uint32_t op;
+  int8_t dirty[NCOPY_MAX]; /* functional: the guest register each copy register holds unstored, or -1 */
 } slow_path;
 
 /* a cache miss, called out of the fast path's line with what it needs
@@ -254,7 +256,9 @@ typedef struct lower {
   uintptr_t clean, same; /* same: pre_same's code, the entry of a block running on from that line */
   uint8_t *pre_slow, *pre_same, *pre_nofit[4];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
-  int8_t held[4];    /* the guest register each of copy_regs holds a copy of, or -1 */
+  int8_t held[NCOPY_MAX]; /* the guest register each of copy_regs holds a copy of, or -1 */
+  bool dirty[NCOPY_MAX];  /* ... whose value is not stored in x[] yet (functional: store_later) */
+  int ncopy;              /* the copy registers used: timed runs keep rbp and r11 */
   uint32_t next_copy; /* the copy register to take next (round robin) */
   uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
@@ -328,16 +332,38 @@ static void jit_track(core_cpu *cpu, core_block *b) {
 }
 
 /* Copies of guest registers in host registers, between the memory
- * accesses and calls of a block: x[] in memory is always up to date (every
- * result is stored), the copies only spare a reload, so that a chain of
- * operations does not wait on a store and a load of each value. The copy
- * registers are the caller-saved ones no straight-line ALU op uses;
- * anything that may clobber them (a call, a memory access and its slow
- * paths, a cache lookup) forgets every copy (forget_copies). */
-static const int copy_regs[4] = {R8, R9, RSI, RDI};
-#define NCOPY ((int)(sizeof copy_regs / sizeof copy_regs[0]))
+ * accesses and calls of a block (in a functional run, between its calls:
+ * a load's or store's slow path saves them), so that a chain of operations
+ * does not wait on a store and a load of each value. The copy registers
+ * are ones no straight-line ALU op uses: the caller-saved r8, r9, rsi and
+ * rdi, and in a functional run r11 and rbp too (a timed run's cycle count
+ * and block timing); anything that may clobber them (a call, a timed
+ * memory access and its slow paths, a cache lookup) forgets every copy
+ * (forget_copies).
+ *
+ * Timed, x[] in memory is always up to date: every result is stored. In a
+ * functional run, a result that the block writes again before its next
+ * way out or call (store_later) lives in a copy register alone, marked
+ * dirty, and is stored only where something may read x[] in memory: a
+ * way out of the block, a call (flush_dirty), a slow path of a load or
+ * store (emit_slow_fn), a copy register taken for another value, or an
+ * operation that reads x[] itself (mulh). Written again first, it is never
+ * stored: the temporaries of a long run of ALU operations (fft's
+ * butterflies) cost no store each. */
+static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R11, RBP};
+#define NCOPY (l->ncopy)
+
+/* stores every copy not stored yet in x[] */
+static void flush_dirty(lower *l) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->dirty[k]) {
+      x86_store32(&l->b, XREG((unsigned)l->held[k]), copy_regs[k]);
+      l->dirty[k] = false;
+    }
+}
 
 static void forget_copies(lower *l) {
+  flush_dirty(l);
   for (int k = 0; k < NCOPY; k++)
     l->held[k] = -1;
 }
@@ -350,11 +376,14 @@ static int copy_of(const lower *l, unsigned r) {
   return -1;
 }
 
-/* x[rd] was written in memory: its copies are stale */
+/* x[rd] was written (in memory, or in a dirty copy): its copies are stale,
+ * and one not stored yet never will be */
 static void wrote(lower *l, unsigned rd) {
   for (int k = 0; k < NCOPY; k++)
-    if (l->held[k] == (int)rd)
+    if (l->held[k] == (int)rd) {
       l->held[k] = -1;
+      l->dirty[k] = false;
+    }
   if (l->eax_reg == (int)rd)
     l->eax_reg = -1;
 }
@@ -398,9 +427,13 @@ static bool muldiv_calls(const lower *l, const core_op *op) {
 }
 
 /* Whether op k of the block can keep the copies: an ALU op with no call
- * (in a timed run, a multiply, divide or shift may call, T_MULDIV) */
+ * (in a timed run, a multiply, divide or shift may call, T_MULDIV), and
+ * in a functional run a load or store too (its fast path leaves the copy
+ * registers alone and its slow path saves them, emit_slow_paths) */
 static bool keeps_copies(const lower *l, const core_op *op) {
   switch (op->kind) {
+  case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: case K_SB: case K_SH: case K_SW:
+    return !l->timed;
   case K_LUI: case K_AUIPC: case K_NOP: case K_FENCE:
   case K_ADDI: case K_XORI: case K_ORI: case K_ANDI: case K_SLTI: case K_SLTIU:
   case K_SLLI: case K_SRLI: case K_SRAI:
@@ -432,18 +465,56 @@ static bool copy_wanted(const lower *l, unsigned rd) {
   return false;
 }
 
-/* after x[rd] = eax: eax holds rd's value, and so does a copy register
- * when one is wanted */
+/* Whether x[rd], written by op l->cur in a functional run, is written
+ * again before the block's next way out or call, so that its store can
+ * wait in a copy register (and is then never made). A mulh reads x[] in
+ * memory: it stores every copy first, and ends the look. A wrong guess
+ * costs a move, never a wrong value: every dirty copy is stored before
+ * anything reads x[]. */
+static bool store_later(const lower *l, unsigned rd) {
+  if (l->timed || rd == CORE_REG_SINK)
+    return false;
+  const core_block *blk = l->blk;
+  for (uint32_t j = l->cur + 1; j < blk->n_ops; j++) {
+    const core_op *op = &blk->ops[j];
+    if (!keeps_copies(l, op) || op->kind == K_MULH || op->kind == K_MULHSU || op->kind == K_MULHU)
+      return false;
+    if (op->rd == rd && isa_infos[op->kind].cls != CLASS_STORE)
+      return true;
+  }
+  return false;
+}
+
+/* a copy register for a new copy: a free one first, else round robin,
+ * its value stored first if it is not yet */
+static int take_copy(lower *l) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->held[k] < 0)
+      return k;
+  int k = (int)(l->next_copy++ % (uint32_t)NCOPY);
+  if (l->dirty[k])
+    x86_store32(&l->b, XREG((unsigned)l->held[k]), copy_regs[k]);
+  l->dirty[k] = false;
+  return k;
+}
+
+/* x[rd] = eax: stored, or kept in a copy register to be stored later
+ * (store_later); after it eax holds rd's value, and so does a copy
+ * register when one is wanted */
 static void eax_is(lower *l, unsigned rd) {
+  bool later = store_later(l, rd);
+  if (!later)
+    x86_store32(&l->b, XREG(rd), RAX);
   wrote(l, rd);
   if (rd == CORE_REG_SINK)
     return;
   l->eax_reg = (int)rd;
-  if (!copy_wanted(l, rd))
+  if (!later && !copy_wanted(l, rd))
     return;
-  int k = (int)(l->next_copy++ % NCOPY);
+  int k = take_copy(l);
   x86_mov_rr(&l->b, copy_regs[k], RAX);
   l->held[k] = (int8_t)rd;
+  l->dirty[k] = later;
 }
 
 static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
@@ -2109,6 +2180,8 @@ static void emit_addr(lower *l, const core_op *op) {
 static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   slow_path *s = &l->slow[l->nslow++];
   *s = (slow_path){.op = i};
+  for (int k = 0; k < NCOPY_MAX; k++) /* stored by the slow path (emit_slow_fn) */
+    s->dirty[k] = k < NCOPY && l->dirty[k] ? l->held[k] : -1;
   /* a move and a sub, not one 32-bit lea: the lea was 8 % slower on
    * functional matmult-int (AMD EPYC), where the move costs nothing */
   x86_mov_rr(&l->b, RCX, RAX);
@@ -2118,8 +2191,30 @@ static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   return s;
 }
 
+/* A functional load: the value in eax, where the slow path leaves it
+ * too, so that both go on at the store to x[rd], and eax (or a copy
+ * register, eax_is) holds x[rd] after it; the copies stay (keeps_copies) */
+static void emit_load_fn(lower *l, uint32_t i, const core_op *op, unsigned n) {
+  emit_addr(l, op);
+  slow_path *s = emit_ram_check(l, i, n);
+  x86_mem m = x86_mi(R12, RCX, 0);
+  switch (op->kind) {
+  case K_LB: x86_movsx8(&l->b, RAX, m); break;
+  case K_LH: x86_movsx16(&l->b, RAX, m); break;
+  case K_LBU: x86_movzx8(&l->b, RAX, m); break;
+  case K_LHU: x86_movzx16(&l->b, RAX, m); break;
+  default: x86_load32(&l->b, RAX, m); break;
+  }
+  s->resume = l->b.p;
+  eax_is(l, op->rd);
+}
+
 static void emit_load(lower *l, uint32_t i, const core_op *op) {
   unsigned n = op->kind == K_LW ? 4 : (op->kind == K_LH || op->kind == K_LHU) ? 2 : 1;
+  if (!l->timed) {
+    emit_load_fn(l, i, op, n);
+    return;
+  }
   emit_addr(l, op);
   slow_path *s = emit_ram_check(l, i, n);
   x86_mem m = x86_mi(R12, RCX, 0);
@@ -2157,7 +2252,37 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   if (l->timed) /* T_STORE: eax is the address still */
     emit_data_access(l, i, true);
   s->resume = l->b.p;
-  forget_copies(l);
+  if (l->timed)
+    forget_copies(l);
+}
+
+/* A functional load's or store's slow path s: the copies not stored yet
+ * stored, the C call with the copy registers saved around it (the fast
+ * path kept them, emit_load_fn), a load's value left in eax for the store
+ * at its resume point. The pushes are an even number (NCOPY, six): calls
+ * find rsp 16-aligned. */
+static void emit_slow_fn(lower *l, const slow_path *s, bool load) {
+  x86_buf *b = &l->b;
+  uint32_t i = s->op;
+  for (int k = 0; k < NCOPY; k++)
+    if (s->dirty[k] >= 0) /* C may read x[], or leave the block here */
+      x86_store32(b, XREG((unsigned)s->dirty[k]), copy_regs[k]);
+  for (int k = 0; k < NCOPY; k++)
+    x86_push(b, copy_regs[k]);
+  x86_mov_rr(b, RCX, RAX);
+  x86_mov_rr64(b, RDI, RBX);
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)l->blk);
+  x86_mov_imm32(b, RDX, i);
+  emit_call(l, load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
+  for (int k = NCOPY - 1; k >= 0; k--)
+    x86_pop(b, copy_regs[k]);
+  if (load) {
+    x86_alu_rr(b, true, ALU_OR, RAX, RAX);
+    x86_jcc(b, CC_S, (uintptr_t)l->j->out);
+  } else {
+    x86_test_rr(b, RAX, RAX);
+    x86_jcc(b, CC_NE, (uintptr_t)l->j->out);
+  }
 }
 
 static void emit_slow_paths(lower *l) {
@@ -2167,8 +2292,12 @@ static void emit_slow_paths(lower *l) {
     for (int f = 0; f < 2; f++)
       x86_patch_here(&l->b, s->from[f]);
     bool load = isa_infos[op->kind].cls == CLASS_LOAD;
-    const void *fn = l->timed ? (load ? (const void *)l->fn->load_slow : (const void *)l->fn->store_slow)
-                              : (load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
+    if (!l->timed) {
+      emit_slow_fn(l, s, load);
+      x86_jmp(&l->b, run_addr(l, s->resume));
+      continue;
+    }
+    const void *fn = load ? (const void *)l->fn->load_slow : (const void *)l->fn->store_slow;
     emit_helper_call(l, fn, s->op, true);
     if (load) {
       x86_alu_rr(&l->b, true, ALU_OR, RAX, RAX);
@@ -2200,7 +2329,6 @@ static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
     x86_alu_ri(&l->b, false, alu, RAX, op->imm);
   else
     alu_eax(l, alu, op->rs2);
-  x86_store32(&l->b, XREG(op->rd), RAX);
   eax_is(l, op->rd);
 }
 
@@ -2225,12 +2353,12 @@ static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
     load_reg(l, RCX, op->rs2);
     x86_shift_rcl(&l->b, sh, RAX);
   }
-  x86_store32(&l->b, XREG(op->rd), RAX);
   eax_is(l, op->rd);
 }
 
 /* mulh, mulhsu, mulhu: the 64-bit product's high half */
 static void emit_mulh(lower *l, const core_op *op, bool sign1, bool sign2) {
+  flush_dirty(l); /* it reads x[] in memory */
   if (sign1)
     x86_movsxd_mem(&l->b, RAX, XREG(op->rs1));
   else
@@ -2241,7 +2369,6 @@ static void emit_mulh(lower *l, const core_op *op, bool sign1, bool sign2) {
     x86_load32(&l->b, RCX, XREG(op->rs2));
   x86_imul_rr64(&l->b, RAX, RCX);
   x86_shift_ri(&l->b, true, SH_SHR, RAX, 32);
-  x86_store32(&l->b, XREG(op->rd), RAX);
   eax_is(l, op->rd);
 }
 
@@ -2287,6 +2414,7 @@ static void emit_div(lower *l, const core_op *op) {
 }
 
 static void emit_branch(lower *l, const core_op *op, int cc) {
+  flush_dirty(l); /* both ways leave the block */
   load_eax(l, op->rs1);
   alu_eax(l, ALU_CMP, op->rs2);
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
@@ -2467,7 +2595,6 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_op_reg(b, false, 0x0faf, RAX, copy_of(l, op->rs2)); /* imul eax, r32 */
     else
       x86_imul_rm(b, RAX, XREG(op->rs2));
-    x86_store32(b, XREG(op->rd), RAX);
     eax_is(l, op->rd);
     return true;
   case K_MULH: emit_mulh(l, op, true, true); return true;
@@ -2483,6 +2610,7 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_BLTU: emit_branch(l, op, CC_B); return false;
   case K_BGEU: emit_branch(l, op, CC_AE); return false;
   case K_JAL:
+    flush_dirty(l); /* before x[rd] is stored: rd may be dirty */
     if (l->vexc) /* T_JAL (jit_vexc.c), before the block's bound is checked */
       emit_vexc_jal(l, i);
     emit_law(l);
@@ -2495,6 +2623,7 @@ static bool lower_op(lower *l, uint32_t i) {
     emit_chain_taken(l, (uint32_t)op->imm);
     return false;
   case K_JALR:
+    flush_dirty(l);
     emit_law(l);
     emit_redirect(l);
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
@@ -2518,12 +2647,14 @@ static bool lower_op(lower *l, uint32_t i) {
     emit_indirect(l);
     return false;
   case K_FALLTHRU:
+    flush_dirty(l);
     if (i > 0)
       emit_prof_leave(l, 0, blk->pcs[i - 1], blk->end_pc); /* T_FALLTHRU */
     emit_law(l);
     emit_chain_fall(l, blk->end_pc);
     return false;
   case K_FENCE_I: /* flush after the loop returns; EXIT(NEXT_PC) */
+    flush_dirty(l);
     x86_store_imm8(b, CPU(flush_pending), 1);
     if (blk->n_insns != blk->insn_idx[i + 1])
       x86_alu_ri(b, true, ALU_SUB, RI, (int32_t)(blk->n_insns - blk->insn_idx[i + 1]));
@@ -2612,6 +2743,8 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->nslow = 0;
   l->ncold = 0;
   l->next_copy = 0;
+  l->ncopy = cpu->tm ? 4 : NCOPY_MAX;
+  memset(l->dirty, 0, sizeof l->dirty);
   forget_copies(l);
   l->eax_reg = -1;
   l->nchain = 0;
