@@ -1336,12 +1336,18 @@ static void emit_ifetch(lower *l, uint32_t i) {
   forget_copies(l); /* the miss's call clobbers them */
 }
 
+static void emit_vexc_taken(lower *l, uint32_t i);
+
 /* T_BRANCH(taken) */
 static void emit_branch_timing(lower *l, uint32_t taken) {
   x86_buf *b = &l->b;
   block_timing *bt = l->blk->timing;
-  if (l->vexc) { /* T_BRANCH with the VexRiscv rules (jit_vexc.c) */
-    emit_timed_call(l, taken ? (const void *)core_jvexc_taken : (const void *)core_jvexc_fall, l->cur);
+  if (l->vexc && taken) { /* T_BRANCH with the VexRiscv rules (jit_vexc.c) */
+    emit_vexc_taken(l, l->cur);
+    return;
+  }
+  if (l->vexc) {
+    emit_timed_call(l, (const void *)core_jvexc_fall, l->cur);
     return;
   }
   if (bt->branch_pen[taken] > INT32_MAX) {
@@ -2471,62 +2477,147 @@ static bool now_near(const lower *l, uint32_t i) {
   return bt->static_cycles - bt->ops[i].end <= INT32_MAX;
 }
 
-/* T_JAL of the cached VexRiscv models at op i, inline when its flags
- * leave it notes alone (core_jvexc_jal_inline): fetch_ahead_data's
- * redirect bubbles and csr_drain's timing_note_redirect */
+/* Whether the code `c` names is within 32-bit displacements of the RAM's base */
+static bool code_near(const core_jvexc_code *c) {
+  return (!c->window || c->o <= INT32_MAX - 16) && (!c->half || c->ho <= INT32_MAX - 2);
+}
+
+/* Compares the code an inline rule was decided on (core_jvexc_code) with
+ * the RAM's: the jumps taken when it changed, into changed[] (up to 3),
+ * their number returned. Clobbers rcx. */
+static int emit_code_changed(lower *l, const core_jvexc_code *c, uint8_t *changed[3]) {
+  x86_buf *b = &l->b;
+  int n = 0;
+  for (int k = 0; c->window && k < 2; k++) {
+    uint64_t v;
+    memcpy(&v, c->w + 8 * k, sizeof v);
+    x86_mov_imm64(b, RCX, v);
+    x86_op_mem(b, true, 0x3b, RCX, x86_m(R12, (int32_t)(c->o + 8u * (uint32_t)k))); /* cmp rcx, [ram + o] */
+    changed[n++] = x86_jcc_fwd(b, CC_NE);
+  }
+  if (c->half) {
+    x86_movzx16(b, RCX, x86_m(R12, (int32_t)c->ho));
+    x86_alu_ri(b, false, ALU_CMP, RCX, c->hv);
+    changed[n++] = x86_jcc_fwd(b, CC_NE);
+  }
+  return n;
+}
+
+/* The call for op i when the code changed (emit_code_changed's jumps),
+ * after the inline rule, which jumps over it */
+static void emit_code_fallback(lower *l, uint8_t *changed[3], int n, const void *fn, uint32_t i, bool addr_arg) {
+  if (!n)
+    return;
+  uint8_t *done = x86_jmp_fwd(&l->b);
+  for (int k = 0; k < n; k++)
+    x86_patch_here(&l->b, changed[k]);
+  emit_helper_call(l, fn, i, addr_arg);
+  x86_patch_here(&l->b, done);
+}
+
+/* T_JAL of the cached VexRiscv models at op i, inline when it comes to
+ * its notes alone (core_jvexc_jal_inline): fetch_ahead_data's redirect
+ * bubbles and csr_drain's timing_note_redirect, while the code it was
+ * decided on is unchanged, else the call. Clobbers rcx. */
 static void emit_vexc_jal(lower *l, uint32_t i) {
   const timing *tm = l->cpu->tm;
-  if (!core_jvexc_jal_inline(l->cpu) || !now_near(l, i)) {
+  core_jvexc_code c;
+  forget_copies(l);
+  l->eax_reg = -1;
+  if (!now_near(l, i) || !core_jvexc_jal_inline(l->cpu, l->blk, i, &c) || !code_near(&c)) {
     emit_timed_call(l, (const void *)core_jvexc_jal, i);
     return;
   }
+  uint8_t *changed[3];
+  int n = emit_code_changed(l, &c, changed);
   if (tm->model.fetch_ahead_data)
     x86_store_imm32(&l->b, TM(redirect_bubbles), tm->model.jal_penalty);
   if (tm->model.csr_drain)
     emit_note_redirect(l, i, tm->model.jal_penalty);
-  forget_copies(l);
+  emit_code_fallback(l, changed, n, (const void *)core_jvexc_jal, i, false);
   l->eax_reg = -1;
 }
 
+/* timing_wrong_path's stores when it looks nothing up: no wait noted, no
+ * line refilled */
+static void emit_no_wrong_path(lower *l) {
+  x86_buf *b = &l->b;
+  x86_store_imm8(b, TM(wrong_path_waited), 0);
+  x86_store_imm32(b, TM(wrong_path_line), TIMING_NO_LINE);
+  x86_store_imm32(b, TM(wrong_path_wait_line), TIMING_NO_LINE);
+}
+
 /* T_JALR of the cached VexRiscv models at op i, the jalr's target in
- * eax: inline in its common case (core_jvexc_jalr_inline) while the 16
- * bytes it was decided on are unchanged, else the call. The common case
- * is timing_wrong_path's and timing_redirect_drain's stores when neither
- * looks anything up nor charges: no wait noted, no line refilled, and
- * the redirect's end and bubbles. Clobbers rcx. */
+ * eax: inline in its common case (core_jvexc_jalr_inline) while the code
+ * it was decided on is unchanged and, with redirect_split_target, the
+ * target is at 0 mod 4, else the call. The common case is
+ * timing_wrong_path's and timing_redirect_drain's stores when neither
+ * looks anything up nor charges: no wait noted, no line refilled, and the
+ * redirect's end and bubbles. Clobbers rcx. */
 static void emit_vexc_jalr(lower *l, uint32_t i) {
   x86_buf *b = &l->b;
   const timing *tm = l->cpu->tm;
-  uint8_t w[16];
-  uint32_t o = (l->blk->pcs[i] & ~3u) - l->cpu->ram_base;
+  core_jvexc_code c;
   forget_copies(l);
-  if (!now_near(l, i) || o > INT32_MAX - 16 || !core_jvexc_jalr_inline(l->cpu, l->blk, i, w)) {
+  if (!now_near(l, i) || !core_jvexc_jalr_inline(l->cpu, l->blk, i, &c) || !code_near(&c)) {
     emit_helper_call(l, (const void *)core_jvexc_jalr, i, true);
     return;
   }
-  uint8_t *changed[2];
-  for (int k = 0; k < 2; k++) {
-    uint64_t v;
-    memcpy(&v, w + 8 * k, sizeof v);
-    x86_mov_imm64(b, RCX, v);
-    x86_op_mem(b, true, 0x3b, RCX, x86_m(R12, (int32_t)(o + 8u * (uint32_t)k))); /* cmp rcx, [ram + o] */
-    changed[k] = x86_jcc_fwd(b, CC_NE);
+  uint8_t *changed[4];
+  int n = emit_code_changed(l, &c, changed);
+  if (tm->model.redirect_split_target) { /* split_target_at: a target at 2 mod 4 takes the call */
+    x86_op_reg(b, false, 0xf7, 0, RAX); /* test eax, 2 */
+    x86_u32(b, 2);
+    changed[n++] = x86_jcc_fwd(b, CC_NE);
   }
-  if (tm->model.wrong_path_fill) {
-    x86_store_imm8(b, TM(wrong_path_waited), 0);
-    x86_store_imm32(b, TM(wrong_path_line), TIMING_NO_LINE);
-    x86_store_imm32(b, TM(wrong_path_wait_line), TIMING_NO_LINE);
-  }
+  if (tm->model.wrong_path_fill)
+    emit_no_wrong_path(l);
   if (tm->model.csr_drain) {
     if (!tm->model.wrong_path_fill)
       x86_store_imm8(b, TM(wrong_path_waited), 0);
     emit_note_redirect(l, i, tm->model.jalr_penalty);
   }
-  uint8_t *done = x86_jmp_fwd(b);
-  for (int k = 0; k < 2; k++)
-    x86_patch_here(b, changed[k]);
-  emit_helper_call(l, (const void *)core_jvexc_jalr, i, true);
-  x86_patch_here(b, done);
+  emit_code_fallback(l, changed, n, (const void *)core_jvexc_jalr, i, true);
+}
+
+/* T_BRANCH(1) of the cached VexRiscv models at op i: inline in its common
+ * case (core_jvexc_taken_inline) while the code it was decided on is
+ * unchanged, else the call. The penalty and the outcome's count, then a
+ * jal's notes when predicted taken (fetch_ahead_data's bubbles, also
+ * ahead of the next instruction), a jalr's when not (timing_wrong_path's
+ * and timing_redirect_drain's), the line fetched forgotten. */
+static void emit_vexc_taken(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  const timing *tm = l->cpu->tm;
+  block_timing *bt = l->blk->timing;
+  core_jvexc_code c;
+  forget_copies(l);
+  l->eax_reg = -1;
+  if (!now_near(l, i) || !core_jvexc_taken_inline(l->cpu, l->blk, i, &c) || !code_near(&c)) {
+    emit_timed_call(l, (const void *)core_jvexc_taken, i);
+    return;
+  }
+  uint8_t *changed[3];
+  int n = emit_code_changed(l, &c, changed);
+  uint32_t pen = bt->branch_pen[1];
+  if (pen)
+    x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)pen);
+  x86_alu_mi64(b, ALU_ADD, BT(outcomes[1]), 1);
+  if (bt->predict_taken) {
+    if (tm->model.fetch_ahead_data) {
+      x86_store_imm32(b, TM(redirect_bubbles), pen);
+      x86_alu_mi32(b, ALU_ADD, TM(ahead_c1), (int32_t)pen);
+    }
+  } else if (tm->model.wrong_path_fill) {
+    emit_no_wrong_path(l);
+  } else if (tm->model.csr_drain) {
+    x86_store_imm8(b, TM(wrong_path_waited), 0); /* timing_redirect_drain's */
+  }
+  x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+  if (tm->model.csr_drain)
+    emit_note_redirect(l, i, pen);
+  emit_code_fallback(l, changed, n, (const void *)core_jvexc_taken, i, false);
+  l->eax_reg = -1;
 }
 
 /* Lowers op i; false when it left the block for good (the ops after it

@@ -122,23 +122,62 @@ void core_jvexc_jalr(core_cpu *cpu, core_block *b, uint32_t i, uint32_t target) 
   T_JALR(target);
 }
 
-bool core_jvexc_jal_inline(const core_cpu *cpu) {
-  const core_model *m = &cpu->tm->model;
-  return !m->taken_path_fill && !m->redirect_rvc_pair && !m->redirect_split_target;
+/* The 16 bytes from the word holding pc, kept in c: false when not in RAM */
+static bool take_window(const core_cpu *cpu, uint32_t pc, core_jvexc_code *c) {
+  uint32_t o = (pc & ~3u) - cpu->ram_base;
+  if (cpu->ram_size < 16 || o > cpu->ram_size - 16)
+    return false;
+  c->window = true;
+  c->o = o;
+  memcpy(c->w, cpu->ram + o, 16);
+  return true;
 }
 
-/* Whether T_JALR at op i comes to notes alone while the 16 bytes from
- * its word on (`words`, copied here) stay as they are now: no pair nor
- * split-target rule (core_jvexc_jal_inline), no fence.i on its wrong path,
- * a wrong path (wrong_path_words, a function of those bytes) on the jalr's
- * own line, so that timing_wrong_path looks nothing up, and no CSR
- * instruction after it, so that timing_redirect_drain charges nothing */
-bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *b, uint32_t i, uint8_t words[16]) {
-  LOOP_LOCALS(b, i);
-  uint32_t pc = THIS_PC, o = (pc & ~3u) - ram_base, depth = tm->model.wrong_path_words;
-  if (!core_jvexc_jal_inline(cpu) || blk->timing->wrong_path_fence_i || ram_size < 16 || o > ram_size - 16)
+/* split_target_at(target) is 0, and stays so while the halfword there
+ * (kept in c) does: a target at 0 mod 4, or a 16-bit instruction */
+static bool no_split(const core_cpu *cpu, const timing *tm, uint32_t target, core_jvexc_code *c) {
+  uint32_t o = target - cpu->ram_base;
+  uint16_t h;
+  if (!tm->model.redirect_split_target || !(target & 2))
+    return true;
+  if (cpu->ram_size < 2 || o > cpu->ram_size - 2)
     return false;
-  memcpy(words, cpu->ram + o, 16);
+  memcpy(&h, cpu->ram + o, 2);
+  if ((h & 3) == 3)
+    return false;
+  c->half = true;
+  c->ho = o;
+  c->hv = h;
+  return true;
+}
+
+/* A redirect from decode (a jal, a branch predicted taken) at pc to
+ * target with notes alone: timing_taken_path finds the word after it on
+ * its own line (pc + 4, whatever the jump's length, as it looks it up),
+ * decode_rvc_pair holds no word (then decode_waited does not matter), and
+ * no split target */
+static bool decode_redirect_inline(const core_cpu *cpu, const timing *tm, uint32_t pc, uint32_t target,
+                                   core_jvexc_code *c) {
+  uint32_t mask = ~(tm->model.icache.line - 1u);
+  if (tm->model.taken_path_fill && ((pc + 4) & mask) != (pc & mask))
+    return false;
+  if (tm->model.redirect_rvc_pair && (!take_window(cpu, pc, c) || decode_rvc_pair(cpu, pc)))
+    return false;
+  return no_split(cpu, tm, target, c);
+}
+
+/* A redirect from memory (a jalr, a branch taken against its prediction)
+ * at op i with notes alone: no fence.i on its wrong path, that path (at
+ * most 3 words, wrong_path_words, a function of the window's bytes) on
+ * the jump's own line, so that timing_wrong_path looks nothing up; no
+ * word of two held (redirect_rvc_pair: with no line waited for,
+ * wrong_path_refilled is false, as with `filled` false here); no CSR
+ * instruction after it, so that timing_redirect_drain charges nothing */
+static bool memory_redirect_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_jvexc_code *c) {
+  LOOP_LOCALS(b, i);
+  uint32_t pc = THIS_PC, depth = tm->model.wrong_path_words;
+  if (blk->timing->wrong_path_fence_i || !take_window(cpu, pc, c))
+    return false;
   if (tm->model.wrong_path_fill) {
     if (depth > 3)
       return false; /* a scan past the bytes compared */
@@ -147,10 +186,33 @@ bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *b, uint32_t i, uint
       if (((pc + 4 * k) & mask) != (pc & mask))
         return false;
   }
+  if (tm->model.redirect_rvc_pair && redirect_rvc_pair(cpu, tm, pc, false))
+    return false;
   uint32_t bits = 0, next = 0;
   core_fetch_word(cpu, pc, &bits);
   core_fetch_word(cpu, pc + isa_insn_len(bits), &next);
   return !((next & 0x7f) == 0x73 && (next >> 12 & 7) != 0);
+}
+
+bool core_jvexc_jal_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_jvexc_code *c) {
+  LOOP_LOCALS(b, i);
+  memset(c, 0, sizeof *c);
+  return decode_redirect_inline(cpu, tm, THIS_PC, (uint32_t)op->imm, c);
+}
+
+bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_jvexc_code *c) {
+  memset(c, 0, sizeof *c);
+  return memory_redirect_inline(cpu, b, i, c);
+}
+
+bool core_jvexc_taken_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_jvexc_code *c) {
+  LOOP_LOCALS(b, i);
+  memset(c, 0, sizeof *c);
+  if (blk->timing->branch_pen[1] > INT32_MAX)
+    return false;
+  if (blk->timing->predict_taken)
+    return decode_redirect_inline(cpu, tm, THIS_PC, (uint32_t)op->imm, c);
+  return memory_redirect_inline(cpu, b, i, c) && no_split(cpu, tm, (uint32_t)op->imm, c);
 }
 
 /* TRAP at op i (the loop's, up to its way out) */

@@ -37,13 +37,32 @@ void core_jvexc_fall(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jvexc_jal(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jvexc_jalr(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
 
-/* T_JAL's whole rule with the models' flags as they are for rv32im
- * (no taken_path_fill, redirect_rvc_pair nor redirect_split_target): two
- * notes of the redirect, no call (jit.c's emit_vexc_jal) */
-bool core_jvexc_jal_inline(const core_cpu *cpu);
+/* What an inline redirect rule (jit.c's emit_vexc_jal, emit_vexc_jalr,
+ * emit_vexc_taken) was decided on, to be compared at run time: the 16 bytes
+ * from the jump's word (RAM offset o; every read the rules make of the
+ * jump's and the next instructions' bytes falls in them), and the halfword
+ * at a static target (RAM offset ho) that split_target_at reads */
+typedef struct core_jvexc_code {
+  bool window, half;
+  uint32_t o, ho;
+  uint16_t hv;
+  uint8_t w[16];
+} core_jvexc_code;
 
-/* T_JALR's common case at op i, notes alone (jit.c's emit_vexc_jalr) while
- * the 16 bytes from the jalr's word on are `words` (copied by the call) */
-bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *blk, uint32_t i, uint8_t words[16]);
+/* Whether T_JAL at op i comes to its notes alone (fetch_ahead_data's
+ * bubbles, csr_drain's timing_note_redirect) while `c` holds: no refill
+ * of the word after it (taken_path_fill), no word of two held
+ * (redirect_rvc_pair), no split target (redirect_split_target) */
+bool core_jvexc_jal_inline(const core_cpu *cpu, core_block *blk, uint32_t i, core_jvexc_code *c);
+
+/* ... T_JALR at op i while `c` holds and its target is at 0 mod 4 when
+ * the model has redirect_split_target (jit.c tests that at run time):
+ * no wrong-path lookup, no fence.i on that path, no word of two held, no
+ * CSR instruction after it */
+bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *blk, uint32_t i, core_jvexc_code *c);
+
+/* ... T_BRANCH(1) of the branch at op i while `c` holds: a jal's case
+ * when predicted taken, a jalr's (its target static) when not */
+bool core_jvexc_taken_inline(const core_cpu *cpu, core_block *blk, uint32_t i, core_jvexc_code *c);
 
 #endif
