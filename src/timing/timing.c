@@ -594,7 +594,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * program's lw ra, addi, c.jr at 2 mod 4, the next line its third word:
    * the refill waited in full on VexRiscv_IMAC.v); the second word's case
    * was not seen */
-  if (k == 1 && over > ahead)
+  if ((k == 1 || t->model.fetch_ahead_insns == 1) && over > ahead)
     ahead = over;
   /* the divide's hold passes on top: the word was looked up as the divide
    * began to hold, the jump's redirect waits for its end (div_branch.S) */
