@@ -80,6 +80,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
+  t->dmiss_early_line = TIMING_NO_LINE;
   t->redirect_end = UINT64_MAX;
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
@@ -448,12 +449,34 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
      * only each such fence.i was 137 cycles over at W = 1..3 and 1 at
      * W = 0). The k = 3 timing (the refill out as the load asks for its
      * line) is read off the retire trace's counts, not off a signal. */
-    uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
+    /* ... unless the word is also within that reach of a load that missed
+     * before this one (dmiss_after + k <= 3): it was fetched, and its line
+     * refilled, during that earlier fill, as that load's k-th (its wait
+     * is that load's, here as this word's: dmiss_early_wait), and at this
+     * load's miss it hits: fence.i reaches execute and starts the flush
+     * before the redo (fence_i_redo; that flush drops this line again,
+     * and the redo refills it: dmiss_early_line). fence_two_dmiss.S on
+     * VexRiscv.v: lb, lb, then fence.i first on a line that misses, and
+     * lw, addi, lw or lw, lw, addi before it: the second load retires
+     * 155 cycles after the first, fence.i 21 after it, the instruction
+     * after fence.i's next 152 after that, two flushes (rand_24's lb, lb,
+     * fence.i at 0x40002098) */
+    bool early = t->dmiss_after && t->dmiss_after + k <= 3;
+    uint64_t ask = early ? t->dmiss_ask_before : t->dmiss_ask;
+    uint64_t bus_end = early ? t->dmiss_bus_end_before : t->dmiss_bus_end;
+    if (early)
+      k += t->dmiss_after;
+    uint64_t from = ask + k > 3 ? ask + k - 3 : 0;
     uint64_t end = from + fetch_transaction(t, from, read_cycles(t, line_addr, t->model.icache.line));
-    stall = flush + (end + 3 > t->dmiss_bus_end ? (uint32_t)(end + 3 - t->dmiss_bus_end) : 0);
+    stall = flush + (end + 3 > bus_end ? (uint32_t)(end + 3 - bus_end) : 0);
+    if (early) {
+      t->dmiss_early_line = line_addr;
+      t->dmiss_early_wait = stall;
+    } else {
+      t->dmiss_refetched = true;
+    }
     wrong_path_tail(t, &stall);
     t->fill_room = 0;
-    t->dmiss_refetched = true;
     charge(t, SIG_STALL_ICACHE, stall);
     return stall;
   }
@@ -596,10 +619,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * VexRiscv_IMAC.v, in the cycle the jump leaves memory; wrong_path.S). */
   uint32_t rc = t->model.icache.refill_cycles;
   uint32_t ahead = (rc > 2 ? rc - 2 : 0) + t->model.wrong_path_words - k;
-  /* the data-side stall's overlap (fetch_ahead_insns 2 only), the k-th
-   * word's: the caller counts its lookup k - 1 cycles later
-   * (wrong_path_word_over) */
-  if ((k == 1 || t->model.fetch_ahead_insns == 2) && over > ahead)
+  /* the data-side stall's overlap, the k-th word's: the caller counts its
+   * lookup k - 1 cycles later (wrong_path_word_over on fetch_ahead_insns 2,
+   * wrong_path_branch_over on 1) */
+  if (over > ahead)
     ahead = over;
   /* the divide's hold passes on top: the word was looked up as the divide
    * began to hold, the jump's redirect waits for its end (div_branch.S) */
@@ -785,6 +808,12 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
   t->cycle += stall;
   note_dstall(t, now + stall, stall, true); /* DataCache: the load is redone from the fetch once the line is in */
   if (!is_write) { /* [dcache] refill_refetch */
+    /* now: the cycle the load's issue ends, dmiss_end + 1 right after a fill */
+    uint64_t after = now > t->dmiss_end ? now - t->dmiss_end : 0;
+    t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
+    t->dmiss_early_line = TIMING_NO_LINE;
+    t->dmiss_ask_before = t->dmiss_ask;
+    t->dmiss_bus_end_before = t->dmiss_bus_end;
     t->dmiss_end = now + stall;
     t->dmiss_bus_end = t->mem_busy_until;
     t->dmiss_ask = now;
@@ -1202,6 +1231,8 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
    * plain miss on VexRiscv.v, as with an ALU op for the div; lw, add, div,
    * add, fence.i is not): its hold is not counted */
   uint64_t start = now - 1 - t->model.fence_i_penalty;
+  if (t->dmiss_early_line != TIMING_NO_LINE) /* that wait was in the load's fill before */
+    start -= t->dmiss_early_wait;
   if (start < t->dmiss_end || t->dmiss_refetched)
     return;
   uint64_t gap = start - t->dmiss_end;
@@ -1231,6 +1262,17 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
   if (between == FENCE_I_REDO_DECODE_HELD)
     between++;
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo + between);
+  /* ... and a line refilled during the fill before the load's
+   * (dmiss_early_line: fence.i's own, fence_two_dmiss.S) is dropped by the
+   * first flush and refilled again after the load's, before fence.i runs
+   * again: a whole refill more, its beats on the I-bus (the RTL's 2 more
+   * I-bus reads a case there, the load's line and this one) */
+  if (t->dmiss_early_line != TIMING_NO_LINE) {
+    pulse(t, SIG_ICACHE_ACCESS);
+    pulse(t, SIG_ICACHE_MISS);
+    charge(t, SIG_STALL_ICACHE,
+           read_cycles(t, t->dmiss_early_line, t->model.icache.line) + t->model.icache.refill_cycles);
+  }
 }
 
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,

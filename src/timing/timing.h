@@ -326,6 +326,13 @@ typedef struct timing {
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
   bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
+  uint32_t dmiss_after;     /* that load's place after the load that missed before it (1: the next
+                               instruction), 0 beyond refill_refetch's reach ... */
+  uint64_t dmiss_ask_before, dmiss_bus_end_before; /* ... and that earlier load's dmiss_ask, dmiss_bus_end */
+  uint32_t dmiss_early_wait; /* the wait of dmiss_early_line's instruction for its refill */
+  uint32_t dmiss_early_line; /* an instruction after that load missed the I-cache within that reach of
+                                the load before: its line, which came in during the earlier fill
+                                ([pipeline] fence_i_redo refills it again), else TIMING_NO_LINE */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
