@@ -1486,6 +1486,34 @@ static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *sl
   emit_ctx_row(l, lay);
 }
 
+/* The common tail call inline, the target in eax (kept): the newest
+ * frame's context becomes the call site's child (its return address and
+ * stack pointer stay); the jumps returned go to the tail call in C. */
+static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
+  x86_buf *b = &l->b;
+  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
+  x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
+  slow[0] = x86_jcc_fwd(b, CC_NE);
+  x86_load32(b, RCX, PROF(lay, depth));
+  x86_alu_ri(b, false, ALU_CMP, RCX, 3); /* above the root's and a task's frame */
+  slow[1] = x86_jcc_fwd(b, CC_B);
+  x86_load64(b, RDX, PROF(lay, stack));
+  x86_mov_rr(b, R8, RCX);
+  x86_shift_ri(b, true, SH_SHL, R8, 4);
+  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 32)); /* the caller's caller */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+  x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
+  slow[2] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
+  slow[3] = x86_jcc_fwd(b, CC_NE);
+  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
+  emit_prof_account(l, lay, -16);
+  x86_mov_rr64(b, R9, RCX);
+  x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16), R9);
+  x86_alu_mi64(b, ALU_ADD, x86_m(R9, (int32_t)lay->node_calls), 1);
+  emit_ctx_row(l, lay);
+}
+
 /* With a profile: T_JUMP of the jal or jalr at op i, when it can be a
  * call, a return or a tail call (profile_jump of exec_loop.inc; a jal's
  * case is known now), the target in eax (kept) */
@@ -1544,6 +1572,28 @@ static void emit_prof_jump(lower *l, uint32_t i) {
     x86_load32(b, RAX, CPU(pc));
     if (done)
       x86_patch_here(b, done);
+    l->eax_reg = -1;
+    return;
+  }
+  const timing *tm = l->cpu->tm;
+  const timing_flow_layout *lay = tm->flow->layout;
+  timing_call_site *s = op->kind == K_JAL && lay ? new_call_site(l, i) : NULL;
+  if (s) { /* a jal that leaves the function: a tail call, inline in its common case */
+    x86_buf *b = &l->b;
+    uint8_t *slow[4];
+    forget_copies(l);
+    emit_inline_tail(l, lay, s, slow);
+    uint8_t *done = x86_jmp_fwd(b);
+    for (int k = 0; k < 4; k++)
+      x86_patch_here(b, slow[k]);
+    x86_store32(b, CPU(pc), RAX); /* tail_call_site(f, s, target, now) */
+    x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+    x86_mov_rr(b, RDX, RAX);
+    x86_mov_rr64(b, RCX, RC);
+    emit_call(l, (const void *)tm->flow->tail_call_site);
+    x86_load32(b, RAX, CPU(pc));
+    x86_patch_here(b, done);
     l->eax_reg = -1;
     return;
   }

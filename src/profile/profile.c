@@ -418,6 +418,23 @@ static void flow_ret(void *f, uint32_t target, uint32_t sp, uint64_t now) { prof
 static void flow_tail_call(void *f, uint32_t site, uint32_t target, uint64_t now) {
   prof_tail_call(f, site, target, now);
 }
+/* prof_tail_call from a tail call site of translated code, which
+ * remembers the contexts when the callee's replaced the caller's on top
+ * of two frames or more (not out of memory) */
+static void flow_tail_call_site(void *f, timing_call_site *s, uint32_t target, uint64_t now) {
+  prof_state *p = f;
+  prof_account(p, now);
+  uint32_t depth = p->depth;
+  prof_node *parent = depth >= 2 ? p->stack[depth - 2].node : NULL;
+  tail_call(p, s->site, target);
+  prof_top_changed(p);
+  prof_node *c = p->stack[p->depth - 1].node;
+  if (depth >= 3 && p->depth == depth && c != parent) {
+    s->parent = parent;
+    s->child = c;
+    s->target = target;
+  }
+}
 static bool flow_is_entry(void *f, uint32_t pc) { return prof_is_function_entry(f, pc); }
 static bool flow_crosses(void *f, uint32_t site, uint32_t target) { return prof_crosses(f, site, target); }
 static void flow_trap(void *f, uint32_t pc, uint32_t handler, uint32_t sp, uint32_t cause, uint64_t now) {
@@ -452,7 +469,8 @@ static const timing_flow_layout prof_layout = {
 _Static_assert(sizeof(prof_frame) == 16, "timing_flow_layout's frames are 16 bytes");
 
 static const timing_flow_ops prof_flow = {
-  .call = flow_call, .call_site = flow_call_site, .layout = &prof_layout, .ret = flow_ret, .tail_call = flow_tail_call, .is_entry = flow_is_entry, .crosses = flow_crosses,
+  .call = flow_call, .call_site = flow_call_site, .layout = &prof_layout, .ret = flow_ret, .tail_call = flow_tail_call,
+  .tail_call_site = flow_tail_call_site, .is_entry = flow_is_entry, .crosses = flow_crosses,
   .trap = flow_trap, .trap_return = flow_trap_return, .watched = flow_watched, .next_sample = flow_next_sample,
   .sample_until = flow_sample_until,
 };

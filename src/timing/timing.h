@@ -215,7 +215,10 @@ typedef struct timing_call_site {
  * build's law, of its self cycles (uint64_t). A call the inline code makes:
  * the frame's context is the call site's child when the context on top is
  * its parent and the target its target, the depth below the capacity; a
- * return: to the newest frame's address, above the root's. */
+ * return: to the newest frame's address, above the root's; a tail call:
+ * the newest frame's context becomes the call site's child when the
+ * frame under it holds its parent and the target is its target, with at
+ * least three frames (never the root's or a task's own frame). */
 typedef struct timing_flow_layout {
   uint32_t stack, depth, cap, last_cycle, slow;
   uint32_t frame_node, frame_ret, frame_sp;
@@ -230,6 +233,9 @@ typedef struct timing_flow_ops {
   const timing_flow_layout *layout; /* NULL: calls and returns are never inline */
   void (*ret)(void *f, uint32_t target, uint32_t sp, uint64_t now);
   void (*tail_call)(void *f, uint32_t site, uint32_t target, uint64_t now);
+  /* tail_call at s->site; s remembers the contexts when the callee's
+   * replaced the caller's as the inline tail call does */
+  void (*tail_call_site)(void *f, timing_call_site *s, uint32_t target, uint64_t now);
   bool (*is_entry)(void *f, uint32_t pc);     /* pc starts a known function */
   /* target lies in another function than site (or one of them in none) */
   bool (*crosses)(void *f, uint32_t site, uint32_t target);
