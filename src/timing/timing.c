@@ -238,7 +238,7 @@ static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
-static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now);
+static inline __attribute__((always_inline)) uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now);
 
 uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   uint32_t busy = read_cycles(t, addr, t->model.bus_bytes);
@@ -911,8 +911,11 @@ static inline void wbuf_drop(timing *t, uint32_t n) {
 }
 
 /* Write-through: the store goes into the write buffer, which drains one
- * write at a time through the memory port; a full buffer stalls. */
-static uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
+ * write at a time through the memory port; a full buffer stalls. Inline
+ * in each caller: it runs at every store (the interpreter's
+ * timing_store_slow, the translated code's timing_store_through, which
+ * it left two calls deep) */
+static inline __attribute__((always_inline)) uint32_t buffered_write(timing *t, uint32_t addr, uint64_t now) {
   uint32_t depth = t->model.dcache.write_buffer;
   uint32_t busy = write_cycles(t, addr, t->model.bus_bytes);
   if (t->vexmin) /* the beat's rows are the store's own (vexmin.c): counted, not charged again */
