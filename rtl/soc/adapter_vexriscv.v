@@ -28,7 +28,11 @@
 //   divide, `stall.system`, up to 2, for a CSR instruction, all of a load's
 //   extra cycles as `stall.dcache` when the D-bus read or the D-cache sent
 //   a load back during them, a store's as `stall.write_buffer` when the
-//   D-bus wrote during them, and the finisher store's wait for its ACK so
+//   D-bus wrote during them and the I-bus did not read the store's own
+//   line (a store first on a line that misses waits for its fetch, the
+//   buffer's writes going on meanwhile on the other port: stores.elf's sw
+//   at 0x40000060, 19 clocks of the refill after three stores), and the
+//   finisher store's wait for its ACK so
 //   too), then the redirect (`stall.branch` after a branch,
 //   `stall.jump` after a jump); `instret` on the last cycle.
 //
@@ -182,7 +186,7 @@ module tally_vex_adapter #(
   wire [11:0] extra = l_own - 12'd1;
   wire [11:0] post = is_div ? (extra < 12'd33 ? extra : 12'd33) :
                      is_csr ? (extra < 12'd2 ? extra : 12'd2) :
-                     (is_load && l_d) ? extra : l_last ? l_ack : (is_store && l_w) ? extra : 12'd0;
+                     (is_load && l_d) ? extra : l_last ? l_ack : (is_store && l_w && !l_i) ? extra : 12'd0;
   // muldiv, dcache, system, write_buffer
   wire [1:0] post_kind = is_div ? 2'd0 : is_csr ? 2'd2 : (is_store && !l_last) ? 2'd3 : 2'd1;
   wire [11:0] pre = extra - post;   // (a wrong-path wait: l_wp of them, with the I-bus busy)
