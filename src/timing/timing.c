@@ -641,7 +641,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
 }
 
 uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
-                           uint32_t hold) {
+                           uint32_t hold, bool hold_two_back) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
@@ -659,8 +659,12 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
   /* that refill over within the hold, the target's fetch goes out as the
    * jump leaves decode, a cycle after the redirect the bubble would hide
    * (the same trace: the target 22 cycles after the bnez at W = 0, one
-   * refill of 19 and 3) */
-  if (hold && !stall)
+   * refill of 19 and 3); not when the divide is two before the jump: the
+   * one between leaves decode first, the jump a cycle later, and that
+   * cycle is the one (div_two.S built rv32imac: remu, c.addi, bnez, the
+   * target on a line that hits 2 cycles after the bnez on VexRiscv_IMAC.v's
+   * retire trace at W = 0, as after a hit) */
+  if (hold && !stall && !hold_two_back)
     charge(t, SIG_STALL_ICACHE, 1);
   /* The jump redirected from decode and goes on; its target is the one
    * that waits for the refill (the SoC's write-back trace of

@@ -689,7 +689,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
  * `hold`: a divide's hold right before the jump (passes during the refill).
  * Returns the cycles charged. */
 uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
-                           uint32_t hold);
+                           uint32_t hold, bool hold_two_back);
 /* ... the wait is the target's, not the jump's: the jump retires on time and
  * its target waits (when the target's line hits once the refill is in;
  * else the jump keeps it). As the jump's charges end, its cycles are taken
