@@ -106,9 +106,12 @@ typedef struct block_timing {
    * ending the block last had its wrong path counted, and
    * how many the fetch looked up then (exec_loop.inc's wrong_path_words;
    * 0: none yet). They are the next code's, not the block's, so they are
-   * compared at every use, never trusted */
+   * compared at every use, never trusted (exec_loop.inc's jump_window) */
   uint32_t wrong_pc, wrong_bits[4];
   uint8_t wrong_depth, wrong_n;
+  uint8_t rvc_pair, rvc_end; /* [pipeline] redirect_rvc_pair from the same bytes (exec_loop.inc's
+                               jump_rvc_pair): 0 not decoded yet, 1 no word of two, 2 one at
+                               wrong_pc + rvc_end (unless that line was refilled) */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
