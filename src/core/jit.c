@@ -1434,6 +1434,25 @@ static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
   x86_store64(&l->b, TM(ctx_row), R9);
 }
 
+/* A call site's record checked against the frame stack, depth in ecx: the
+ * context `under` bytes below the frame at depth (rdx the stack, r8 that
+ * frame's offset) must be the record's parent and the target in eax its
+ * target; then rcx is the record's child. The two jumps returned go to C. */
+static void emit_site_match(lower *l, const timing_flow_layout *lay, const timing_call_site *s, int32_t under,
+                            uint8_t *slow[2]) {
+  x86_buf *b = &l->b;
+  x86_load64(b, RDX, PROF(lay, stack));
+  x86_mov_rr(b, R8, RCX);
+  x86_shift_ri(b, true, SH_SHL, R8, 4);
+  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - under));
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+  x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
+  slow[0] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
+  slow[1] = x86_jcc_fwd(b, CC_NE);
+  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
+}
+
 /* The common call inline (timing_flow_layout), the target in eax (kept):
  * the jumps returned go to the call in C. */
 static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
@@ -1444,16 +1463,7 @@ static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timi
   x86_load32(b, RCX, PROF(lay, depth));
   x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap));
   slow[1] = x86_jcc_fwd(b, CC_AE);
-  x86_load64(b, RDX, PROF(lay, stack));
-  x86_mov_rr(b, R8, RCX);
-  x86_shift_ri(b, true, SH_SHL, R8, 4); /* the new frame's offset */
-  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16)); /* the caller's context */
-  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
-  x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
-  slow[2] = x86_jcc_fwd(b, CC_NE);
-  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
-  slow[3] = x86_jcc_fwd(b, CC_NE);
-  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
+  emit_site_match(l, lay, s, 16, slow + 2); /* the caller's context, under the new frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node), R9);
@@ -1497,16 +1507,7 @@ static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timi
   x86_load32(b, RCX, PROF(lay, depth));
   x86_alu_ri(b, false, ALU_CMP, RCX, 3); /* above the root's and a task's frame */
   slow[1] = x86_jcc_fwd(b, CC_B);
-  x86_load64(b, RDX, PROF(lay, stack));
-  x86_mov_rr(b, R8, RCX);
-  x86_shift_ri(b, true, SH_SHL, R8, 4);
-  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 32)); /* the caller's caller */
-  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
-  x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
-  slow[2] = x86_jcc_fwd(b, CC_NE);
-  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
-  slow[3] = x86_jcc_fwd(b, CC_NE);
-  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
+  emit_site_match(l, lay, s, 32, slow + 2); /* the caller's caller, under the top frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16), R9);
