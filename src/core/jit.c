@@ -2248,20 +2248,27 @@ static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   return s;
 }
 
-/* A functional load: the value in eax, where the slow path leaves it
- * too, so that both go on at the store to x[rd], and eax (or a copy
- * register, eax_is) holds x[rd] after it; the copies stay (keeps_copies) */
-static void emit_load_fn(lower *l, uint32_t i, const core_op *op, unsigned n) {
+/* A load's RAM read into reg, by its width and sign: the address checked
+ * (the slow path returned, its resume left to the caller) */
+static slow_path *emit_ram_read(lower *l, uint32_t i, const core_op *op, unsigned n, int reg) {
   emit_addr(l, op);
   slow_path *s = emit_ram_check(l, i, n);
   x86_mem m = x86_mi(R12, RCX, 0);
   switch (op->kind) {
-  case K_LB: x86_movsx8(&l->b, RAX, m); break;
-  case K_LH: x86_movsx16(&l->b, RAX, m); break;
-  case K_LBU: x86_movzx8(&l->b, RAX, m); break;
-  case K_LHU: x86_movzx16(&l->b, RAX, m); break;
-  default: x86_load32(&l->b, RAX, m); break;
+  case K_LB: x86_movsx8(&l->b, reg, m); break;
+  case K_LH: x86_movsx16(&l->b, reg, m); break;
+  case K_LBU: x86_movzx8(&l->b, reg, m); break;
+  case K_LHU: x86_movzx16(&l->b, reg, m); break;
+  default: x86_load32(&l->b, reg, m); break;
   }
+  return s;
+}
+
+/* A functional load: the value in eax, where the slow path leaves it
+ * too, so that both go on at the store to x[rd], and eax (or a copy
+ * register, eax_is) holds x[rd] after it; the copies stay (keeps_copies) */
+static void emit_load_fn(lower *l, uint32_t i, const core_op *op, unsigned n) {
+  slow_path *s = emit_ram_read(l, i, op, n, RAX);
   s->resume = l->b.p;
   eax_is(l, op->rd);
 }
@@ -2272,20 +2279,10 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
     emit_load_fn(l, i, op, n);
     return;
   }
-  emit_addr(l, op);
-  slow_path *s = emit_ram_check(l, i, n);
-  x86_mem m = x86_mi(R12, RCX, 0);
-  switch (op->kind) {
-  case K_LB: x86_movsx8(&l->b, RDX, m); break;
-  case K_LH: x86_movsx16(&l->b, RDX, m); break;
-  case K_LBU: x86_movzx8(&l->b, RDX, m); break;
-  case K_LHU: x86_movzx16(&l->b, RDX, m); break;
-  default: x86_load32(&l->b, RDX, m); break;
-  }
+  slow_path *s = emit_ram_read(l, i, op, n, RDX);
   x86_store32(&l->b, XREG(op->rd), RDX);
   wrote(l, op->rd);
-  if (l->timed) /* T_LOAD: eax is the address still */
-    emit_data_access(l, i, false);
+  emit_data_access(l, i, false); /* T_LOAD: eax is the address still */
   s->resume = l->b.p;
   forget_copies(l); /* the slow paths and the lookup clobber them */
 }
