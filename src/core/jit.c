@@ -983,7 +983,68 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   emit_fill_end(b, to, n);
 }
 
-/* The fill routines for the run's timing model, in front of the next
+/* The tail of a shared entry-check routine: fn(cpu, rsi's block) in C,
+ * rsi and rdx kept across it (two pushes keep the stack's alignment),
+ * then FITS's rax again (instret + the block's n_insns, emit_entry_regs)
+ * and back to rdx */
+static void emit_check_call(x86_buf *b, const void *fn) {
+  x86_push(b, RSI);
+  x86_push(b, RDX);
+  x86_mov_rr64(b, RDI, RBX);
+  x86_store64(b, CPU(instret), RI);
+  x86_store64(b, TM(cycle), RC);
+  x86_call_abs(b, fn);
+  x86_load64(b, RI, CPU(instret));
+  x86_load64(b, RC, TM(cycle));
+  x86_pop(b, RDX);
+  x86_pop(b, RSI);
+  x86_load32(b, RAX, x86_m(RSI, (int32_t)offsetof(core_block, n_insns)));
+  x86_alu_rr(b, true, ALU_ADD, RAX, RI);
+  x86_op_reg(b, false, 0xff, 4, RDX); /* jmp rdx */
+}
+
+/* ENTER's region switch (timing_region_switch) for a block of another
+ * address region than the current: rsi the block, rdx where its check
+ * goes on, rax as FITS left it; clobbers rcx and rsi. One routine in the
+ * code region, not a copy after each block's body for each of its ways
+ * in (three with a clean entry): the copies made the blocks' code about
+ * half as large again. */
+static void emit_region_routine(x86_buf *b, const timing *tm) {
+  x86_alu_mi32(b, ALU_CMP, TM(markers), 0); /* no open marker to close: inline */
+  uint8_t *markers = x86_jcc_fwd(b, CC_NE);
+  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(core_block, timing)));
+  x86_movzx16(b, RCX, x86_m(RCX, (int32_t)offsetof(block_timing, region)));
+  x86_store16(b, TM(region), RCX);
+  /* the regions stay installed for as long as this code lives (a change flushes it) */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)tm->regions);
+  x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RC);
+  x86_op_reg(b, true, 0x69, RCX, RCX); /* imul rcx, rcx, the bytes of a row */
+  x86_u32(b, (uint32_t)(SIG_COUNT * sizeof *tm->regions->rows));
+  x86_op_mem(b, true, 0x03, RCX, x86_m(RSI, (int32_t)offsetof(timing_regions, rows))); /* add rcx, [rows] */
+  x86_store64(b, TM(region_row), RCX);
+  x86_op_reg(b, false, 0xff, 4, RDX); /* jmp rdx */
+  x86_patch_here(b, markers);
+  emit_check_call(b, (const void *)(tm->prof ? core_jp_region : core_jr_region));
+}
+
+/* The PMU listing's entry (core_track) for a block with no executions to
+ * fold: its common case inline, the list has room (the block's address
+ * stored at cpu->dirty[ndirty++]); registers as emit_region_routine's */
+static void emit_track_routine(x86_buf *b) {
+  x86_load32(b, RCX, CPU(ndirty));
+  x86_op_mem(b, false, 0x3b, RCX, CPU(dirty_cap)); /* cmp ecx, [dirty_cap] */
+  uint8_t *full = x86_jcc_fwd(b, CC_E);
+  x86_shift_ri(b, true, SH_SHL, RCX, 3);
+  x86_op_mem(b, true, 0x03, RCX, CPU(dirty)); /* add rcx, [dirty] */
+  x86_store64(b, x86_m(RCX, 0), RSI);
+  x86_alu_mi32(b, ALU_ADD, CPU(ndirty), 1);
+  x86_op_reg(b, false, 0xff, 4, RDX); /* jmp rdx */
+  x86_patch_here(b, full); /* a list to grow: in C */
+  emit_check_call(b, (const void *)jit_track);
+}
+
+/* The fill routines for the run's timing model, and the entries' shared
+ * checks (emit_region_routine, emit_track_routine), in front of the next
  * block when the code region has none for it since its last flush; false
  * when the region is full */
 static bool ensure_fills(core_cpu *cpu) {
@@ -1004,12 +1065,20 @@ static bool ensure_fills(core_cpu *cpu) {
     at[2] = (size_t)(b.p - b.start);
     emit_ifill_routine(&b, tm);
   }
+  size_t region_at = SIZE_MAX, track_at = (size_t)(b.p - b.start);
+  emit_track_routine(&b);
+  if (tm->regions) {
+    region_at = (size_t)(b.p - b.start);
+    emit_region_routine(&b, tm);
+  }
   uint8_t *base = j->code_next;
   if (b.overflow || !core_jit_commit(j, j->scratch, (size_t)(b.p - b.start)))
     return false;
   core_jit_perf_name(j, (uintptr_t)base, (size_t)(b.p - b.start), "jit_fill_routines");
   for (int k = 0; k < 3; k++)
     j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
+  j->track_routine = base + track_at;
+  j->region_routine = region_at == SIZE_MAX ? NULL : base + region_at;
   j->fill_tm = tm;
   j->fill_regions = tm->regions != NULL;
   j->fill_prof = tm->prof != NULL;
@@ -1798,7 +1867,8 @@ static void emit_entry_checks(lower *l) {
     l->region_slow[k] = x86_jcc_fwd(b, CC_NE);
     l->region_back[k] = run_addr(l, b->p);
   }
-  if (l->track) { /* the PMU loop's: a block with no executions to fold is listed */
+  if (l->track && l->blk->cached) { /* the PMU loop's: a block with no executions to fold is
+                                     * listed (a prefix block of stepping never is) */
     x86_alu_mi64(b, ALU_CMP, BT(execs), 0);
     l->track_slow[k] = x86_jcc_fwd(b, CC_E);
     l->track_back[k] = run_addr(l, b->p);
@@ -1915,49 +1985,25 @@ static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
   x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
 }
 
+/* to a shared entry-check routine (ensure_fills) with the block in rsi
+ * and the way back in rdx */
+static void emit_to_check_routine(lower *l, const uint8_t *routine, uintptr_t back) {
+  x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)l->blk);
+  x86_lea_rip(&l->b, RDX, back);
+  x86_jmp(&l->b, (uintptr_t)routine);
+}
+
 /* The slow paths of the k-th set of ENTER's checks (emit_entry_checks):
  * each back where its check was, with FITS's registers again */
 static void emit_check_paths(lower *l, uint32_t k) {
   x86_buf *b = &l->b;
-  if (l->region_slow[k]) { /* ENTER's region switch (timing_region_switch) */
+  if (l->region_slow[k]) { /* ENTER's region switch: the shared routine */
     x86_patch_here(b, l->region_slow[k]);
-    timing_regions *r = l->cpu->tm->regions; /* installed for as long as this code lives */
-    uint16_t region = l->blk->timing->region;
-    /* no open marker to close: inline */
-    x86_alu_mi32(b, ALU_CMP, TM(markers), 0);
-    uint8_t *markers = x86_jcc_fwd(b, CC_NE);
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)r);
-    x86_store64(b, x86_m(RSI, (int32_t)offsetof(timing_regions, entered)), RC);
-    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)(r->rows + (size_t)region * SIG_COUNT));
-    x86_store64(b, TM(region_row), RCX);
-    x86_mov_imm32(b, RCX, region);
-    x86_store16(b, TM(region), RCX);
-    x86_jmp(b, l->region_back[k]);
-    /* then FITS's registers again */
-    x86_patch_here(b, markers);
-    emit_timed_call(l, (const void *)(l->prof ? core_jp_region : core_jr_region), 0);
-    emit_entry_regs(l);
-    x86_jmp(b, l->region_back[k]);
+    emit_to_check_routine(l, l->j->region_routine, l->region_back[k]);
   }
-  if (l->track_slow[k]) { /* the block is listed (jit_track) */
+  if (l->track_slow[k]) { /* the block is listed: the shared routine */
     x86_patch_here(b, l->track_slow[k]);
-    if (!l->blk->cached) { /* a prefix block of stepping (cached from its build on, or never): none listed */
-      x86_jmp(b, l->track_back[k]);
-    } else { /* core_track's common case inline: the list has room */
-      x86_load32(b, RDX, CPU(ndirty));
-      x86_op_mem(b, false, 0x3b, RDX, CPU(dirty_cap)); /* cmp edx, [dirty_cap] */
-      uint8_t *full = x86_jcc_fwd(b, CC_E);
-      x86_load64(b, RCX, CPU(dirty));
-      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)l->blk);
-      x86_store64(b, x86_mis(RCX, RDX, 3, 0), RSI);
-      x86_alu_ri(b, false, ALU_ADD, RDX, 1);
-      x86_op_mem(b, false, 0x89, RDX, CPU(ndirty)); /* mov [ndirty], edx */
-      x86_jmp(b, l->track_back[k]);
-      x86_patch_here(b, full); /* a list to grow: in C */
-      emit_timed_call(l, (const void *)jit_track, 0);
-      emit_entry_regs(l);
-      x86_jmp(b, l->track_back[k]);
-    }
+    emit_to_check_routine(l, l->j->track_routine, l->track_back[k]);
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);

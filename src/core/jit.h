@@ -60,6 +60,9 @@ typedef struct core_jit {
   uint8_t *fill[3];         /* JIT_FILL_* */
   const void *fill_tm;
   bool fill_regions, fill_prof;
+  /* with them, the entries' shared checks (jit.c): the region switch
+   * (NULL without address regions) and the PMU listing's */
+  uint8_t *region_routine, *track_routine;
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;
