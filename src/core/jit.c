@@ -1236,6 +1236,43 @@ static void emit_vexc_store(lower *l, uint32_t i) {
     add_cold(l, later, COLD_STORE_C, i);
 }
 
+/* Whether data access i of a plain timed run (its lookup inline) may
+ * skip its D-cache lookup when it falls on the line of the block's
+ * previous data access: that access left the line in the cache (a load's
+ * and a write-back store's miss fill it) and marked it used, and nothing
+ * between touched the D-cache, so the lookup would hit, change nothing
+ * (the same LRU bit; a store's dirty bit set already when the previous
+ * access was a store too) and charge nothing (the block counted the hit).
+ * Both use the same base register, not written between them: *d is the
+ * previous address minus this one. A line outside RAM (the previous
+ * access took its slow path) cannot be this access's, as RAM starts and
+ * ends on a line; SRAM is not cached, hence the model without it. */
+static bool line_repeat(const lower *l, uint32_t i, bool store, int32_t *d) {
+  const core_cpu *cpu = l->cpu;
+  const timing *tm = cpu->tm;
+  const core_op *ops = l->blk->ops;
+  if (l->prof || l->regions || tm->model.sram_size || !tm->dcache_wb ||
+      ((cpu->ram_base | cpu->ram_size) & ((1u << tm->dcache.line_shift) - 1)))
+    return false;
+  uint32_t j = i;
+  while (j-- > 0) {
+    uint8_t cls = isa_infos[ops[j].kind].cls;
+    if (cls == CLASS_LOAD || cls == CLASS_STORE)
+      break;
+    if (ops[j].kind != K_IFETCH && ops[j].kind != K_NOP && cls != CLASS_ALU && cls != CLASS_MUL && cls != CLASS_DIV)
+      return false; /* a fence, or anything else: no look further */
+    if (ops[j].rd == ops[i].rs1)
+      return false;
+  }
+  if (j == UINT32_MAX || ops[j].rs1 != ops[i].rs1)
+    return false;
+  uint8_t cls = isa_infos[ops[j].kind].cls;
+  if ((cls == CLASS_LOAD && ops[j].rd == ops[i].rs1) || (store && cls != CLASS_STORE))
+    return false;
+  *d = ops[j].imm - ops[i].imm;
+  return true;
+}
+
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
  * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
@@ -1259,8 +1296,23 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
     return;
   }
+  int32_t d;
+  bool repeat = line_repeat(l, i, store, &d);
+  if (repeat && d == 0) /* the same address: the line is there, marked used */
+    return;
+  int32_t line = (int32_t)(1u << l->cpu->tm->dcache.line_shift);
+  uint8_t *same = NULL;
+  if (repeat && d > -line && d < line) {
+    /* the previous access's address (eax + d) on the same line: skip */
+    x86_lea64(&l->b, RCX, x86_m(RAX, d));
+    x86_alu_rr(&l->b, false, ALU_XOR, RCX, RAX);
+    x86_alu_ri(&l->b, false, ALU_AND, RCX, -line);
+    same = x86_jcc_fwd(&l->b, CC_E);
+  }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
   add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
+  if (same)
+    x86_patch_here(&l->b, same);
 }
 
 /* The line tm->fetch_line holds when fetch op i (i > 0) of a plain timed
