@@ -1237,40 +1237,47 @@ static void emit_vexc_store(lower *l, uint32_t i) {
 }
 
 /* Whether data access i of a plain timed run (its lookup inline) may
- * skip its D-cache lookup when it falls on the line of the block's
- * previous data access: that access left the line in the cache (a load's
- * and a write-back store's miss fill it) and marked it used, and nothing
- * between touched the D-cache, so the lookup would hit, change nothing
- * (the same LRU bit; a store's dirty bit set already when the previous
- * access was a store too) and charge nothing (the block counted the hit).
- * Both use the same base register, not written between them: *d is the
- * previous address minus this one. A line outside RAM (the previous
- * access took its slow path) cannot be this access's, as RAM starts and
- * ends on a line; SRAM is not cached, hence the model without it. */
+ * skip its D-cache lookup when it falls on the line of an earlier data
+ * access k of the block: k left the line in the cache (a load's and a
+ * write-back store's miss fill it) and marked it used, so the lookup
+ * would hit, change nothing (the same LRU bit; a store's dirty bit set
+ * already when k was a store too) and charge nothing (the block counted
+ * the hit), provided nothing between touched the line's set. Every data
+ * access from k on uses i's base register, not written between, so each
+ * is at a fixed distance from i's address; one closer than a way's bytes
+ * is on i's line (touching it: no harm) or in another set. k is the
+ * latest such access less than a line away; *d is its address minus
+ * i's. A line outside RAM (k took its slow path) cannot be i's, as RAM
+ * starts and ends on a line; SRAM is not cached, hence the model
+ * without it. */
 static bool line_repeat(const lower *l, uint32_t i, bool store, int32_t *d) {
   const core_cpu *cpu = l->cpu;
   const timing *tm = cpu->tm;
   const core_op *ops = l->blk->ops;
+  int32_t line = (int32_t)(1u << tm->dcache.line_shift);
+  int32_t way = (int32_t)((tm->dcache.set_mask + 1) << tm->dcache.line_shift);
   if (l->prof || l->regions || tm->model.sram_size || !tm->dcache_wb ||
-      ((cpu->ram_base | cpu->ram_size) & ((1u << tm->dcache.line_shift) - 1)))
+      ((cpu->ram_base | cpu->ram_size) & (uint32_t)(line - 1)))
     return false;
-  uint32_t j = i;
-  while (j-- > 0) {
+  unsigned base = ops[i].rs1;
+  for (uint32_t j = i; j-- > 0;) {
     uint8_t cls = isa_infos[ops[j].kind].cls;
-    if (cls == CLASS_LOAD || cls == CLASS_STORE)
-      break;
+    if (cls == CLASS_LOAD || cls == CLASS_STORE) {
+      int32_t dj = ops[j].imm - ops[i].imm;
+      if (ops[j].rs1 != base || dj <= -way || dj >= way || (cls == CLASS_LOAD && ops[j].rd == base))
+        return false;
+      if (dj > -line && dj < line && (!store || cls == CLASS_STORE)) {
+        *d = dj;
+        return true;
+      }
+      continue;
+    }
     if (ops[j].kind != K_IFETCH && ops[j].kind != K_NOP && cls != CLASS_ALU && cls != CLASS_MUL && cls != CLASS_DIV)
       return false; /* a fence, or anything else: no look further */
-    if (ops[j].rd == ops[i].rs1)
+    if (ops[j].rd == base)
       return false;
   }
-  if (j == UINT32_MAX || ops[j].rs1 != ops[i].rs1)
-    return false;
-  uint8_t cls = isa_infos[ops[j].kind].cls;
-  if ((cls == CLASS_LOAD && ops[j].rd == ops[i].rs1) || (store && cls != CLASS_STORE))
-    return false;
-  *d = ops[j].imm - ops[i].imm;
-  return true;
+  return false;
 }
 
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
@@ -1302,7 +1309,7 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   int32_t line = (int32_t)(1u << l->cpu->tm->dcache.line_shift);
   uint8_t *same = NULL;
-  if (repeat && d > -line && d < line) {
+  if (repeat) {
     /* the previous access's address (eax + d) on the same line: skip */
     x86_lea64(&l->b, RCX, x86_m(RAX, d));
     x86_alu_rr(&l->b, false, ALU_XOR, RCX, RAX);
