@@ -1305,6 +1305,50 @@ static void emit_vexc_store(lower *l, uint32_t i) {
     add_cold(l, later, COLD_STORE_C, i);
 }
 
+/* Whether data access i of a plain timed run (its lookup inline) may
+ * skip its D-cache lookup when it falls on the line of an earlier data
+ * access k of the block: k left the line in the cache (a load's and a
+ * write-back store's miss fill it) and marked it used, so the lookup
+ * would hit, change nothing (the same LRU bit; a store's dirty bit set
+ * already when k was a store too) and charge nothing (the block counted
+ * the hit), provided nothing between touched the line's set. Every data
+ * access from k on uses i's base register, not written between, so each
+ * is at a fixed distance from i's address; one closer than a way's bytes
+ * is on i's line (touching it: no harm) or in another set. k is the
+ * latest such access less than a line away; *d is its address minus
+ * i's. A line outside RAM (k took its slow path) cannot be i's, as RAM
+ * starts and ends on a line; SRAM is not cached, hence the model
+ * without it. */
+static bool line_repeat(const lower *l, uint32_t i, bool store, int32_t *d) {
+  const core_cpu *cpu = l->cpu;
+  const timing *tm = cpu->tm;
+  const core_op *ops = l->blk->ops;
+  int32_t line = (int32_t)(1u << tm->dcache.line_shift);
+  int32_t way = (int32_t)((tm->dcache.set_mask + 1) << tm->dcache.line_shift);
+  if (l->prof || l->regions || tm->model.sram_size || !tm->dcache_wb ||
+      ((cpu->ram_base | cpu->ram_size) & (uint32_t)(line - 1)))
+    return false;
+  unsigned base = ops[i].rs1;
+  for (uint32_t j = i; j-- > 0;) {
+    uint8_t cls = isa_infos[ops[j].kind].cls;
+    if (cls == CLASS_LOAD || cls == CLASS_STORE) {
+      int32_t dj = ops[j].imm - ops[i].imm;
+      if (ops[j].rs1 != base || dj <= -way || dj >= way || (cls == CLASS_LOAD && ops[j].rd == base))
+        return false;
+      if (dj > -line && dj < line && (!store || cls == CLASS_STORE)) {
+        *d = dj;
+        return true;
+      }
+      continue;
+    }
+    if (ops[j].kind != K_IFETCH && ops[j].kind != K_NOP && cls != CLASS_ALU && cls != CLASS_MUL && cls != CLASS_DIV)
+      return false; /* a fence, or anything else: no look further */
+    if (ops[j].rd == base)
+      return false;
+  }
+  return false;
+}
+
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
  * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
@@ -1328,8 +1372,23 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     emit_helper_call(l, store ? (const void *)l->fn->store : (const void *)l->fn->load, i, true);
     return;
   }
+  int32_t d;
+  bool repeat = line_repeat(l, i, store, &d);
+  if (repeat && d == 0) /* the same address: the line is there, marked used */
+    return;
+  int32_t line = (int32_t)(1u << l->cpu->tm->dcache.line_shift);
+  uint8_t *same = NULL;
+  if (repeat) {
+    /* the previous access's address (eax + d) on the same line: skip */
+    x86_lea64(&l->b, RCX, x86_m(RAX, d));
+    x86_alu_rr(&l->b, false, ALU_XOR, RCX, RAX);
+    x86_alu_ri(&l->b, false, ALU_AND, RCX, -line);
+    same = x86_jcc_fwd(&l->b, CC_E);
+  }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
   add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
+  if (same)
+    x86_patch_here(&l->b, same);
 }
 
 /* The line tm->fetch_line holds when fetch op i (i > 0) of a plain timed
