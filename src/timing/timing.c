@@ -805,6 +805,19 @@ static void add_dmiss(int64_t *row, tally_signal_id miss, bool writeback, uint32
   row[SIG_STALL_DCACHE] += stall;
 }
 
+/* [pipeline] fence_i_redo: the loads that missed before this one, set
+ * from dmiss_after (this load's place after the last, 1..3, else 0) at
+ * its miss: bit d for each d instructions before it, not refetched (an
+ * instruction after it missed the I-cache: dmiss_refetched) */
+static uint32_t dmiss_redo_chain(const timing *t) {
+  if (!t->dmiss_after)
+    return 0;
+  uint32_t chain = t->dmiss_redo_before << t->dmiss_after;
+  if (!t->dmiss_refetched)
+    chain |= 1u << t->dmiss_after;
+  return chain & 0xeu; /* d = 1..3: refill_refetch's reach */
+}
+
 /* A D-cache fill's wait for the memory port and its transfer of `busy`
  * cycles, charged to the cycle count (not to the signals) */
 static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write) {
@@ -815,6 +828,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     /* now: the cycle the load's issue ends, dmiss_end + 1 right after a fill */
     uint64_t after = now > t->dmiss_end ? now - t->dmiss_end : 0;
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
+    t->dmiss_redo_before = dmiss_redo_chain(t);
     t->dmiss_early_line = TIMING_NO_LINE;
     t->dmiss_ask_before = t->dmiss_ask;
     t->dmiss_bus_end_before = t->dmiss_bus_end;
@@ -1229,24 +1243,8 @@ static void compute_bounds(timing *t) {
  * when fence.i is in decode as the load enters write-back (decode to
  * write-back: 3 stages, 2 instructions between) */
 #define FENCE_I_REDO_DECODE_HELD 2u
-static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
-  /* the reach is a distance in the pipeline: a divide between them holds
-   * execute only after the load has reached write-back, where its miss
-   * redoes it with fence.i in decode already (div_redo.S: lw, add, div,
-   * fence.i and lw, div, fence.i are redone on VexRiscv.v's and
-   * VexRiscv_IMAC.v's retire traces, the lw 137 and 135 cycles later than a
-   * plain miss on VexRiscv.v, as with an ALU op for the div; lw, add, div,
-   * add, fence.i is not): its hold is not counted */
-  uint64_t start = now - 1 - t->model.fence_i_penalty;
-  if (t->dmiss_early_line != TIMING_NO_LINE) /* that wait was in the load's fill before */
-    start -= t->dmiss_early_wait;
-  if (start < t->dmiss_end || t->dmiss_refetched)
-    return;
-  uint64_t gap = start - t->dmiss_end;
-  if (gap > div_hold) /* else the divides ran before the load */
-    gap -= div_hold;
-  if (gap >= t->model.fence_i_redo_reach)
-    return;
+/* One load's redo, `gap` instructions between it and fence.i */
+static void fence_i_redo_load(timing *t, uint64_t gap) {
   pulse(t, SIG_ICACHE_ACCESS);
   pulse(t, SIG_ICACHE_MISS);
   pulse(t, SIG_MEM_READ);
@@ -1269,6 +1267,27 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
   if (between == FENCE_I_REDO_DECODE_HELD)
     between++;
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo + between);
+}
+
+static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
+  /* the reach is a distance in the pipeline: a divide between them holds
+   * execute only after the load has reached write-back, where its miss
+   * redoes it with fence.i in decode already (div_redo.S: lw, add, div,
+   * fence.i and lw, div, fence.i are redone on VexRiscv.v's and
+   * VexRiscv_IMAC.v's retire traces, the lw 137 and 135 cycles later than a
+   * plain miss on VexRiscv.v, as with an ALU op for the div; lw, add, div,
+   * add, fence.i is not): its hold is not counted */
+  uint64_t start = now - 1 - t->model.fence_i_penalty;
+  if (t->dmiss_early_line != TIMING_NO_LINE) /* that wait was in the load's fill before */
+    start -= t->dmiss_early_wait;
+  if (start < t->dmiss_end || t->dmiss_refetched)
+    return;
+  uint64_t gap = start - t->dmiss_end;
+  if (gap > div_hold) /* else the divides ran before the load */
+    gap -= div_hold;
+  if (gap >= t->model.fence_i_redo_reach)
+    return;
+  fence_i_redo_load(t, gap);
   /* ... and a line refilled during the fill before the load's
    * (dmiss_early_line: fence.i's own, fence_two_dmiss.S) is dropped by the
    * first flush and refilled again after the load's, before fence.i runs
@@ -1279,7 +1298,32 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
     pulse(t, SIG_ICACHE_MISS);
     charge(t, SIG_STALL_ICACHE,
            read_cycles(t, t->dmiss_early_line, t->model.icache.line) + t->model.icache.refill_cycles);
+    return;
   }
+  /* ... and each load that missed before it within fence.i's reach is
+   * redone as well, first: fence.i was in the pipeline behind it too (its
+   * line hit), started the flush as that load reached write-back, and the
+   * load's redo runs the loads after it again, whose misses then redo
+   * fence.i once more: a flush and a refill of the line each
+   * (fence_loads.S's retire trace on VexRiscv.v at W = 0: in lw, lw,
+   * fence.i; lw, addi, lw, fence.i; lw, lw, lw, fence.i and lb, lhu, slli,
+   * fence.i each load after the first retires 155 or 156 cycles after the
+   * one before, a miss and a redo each, where a lone redone lw's is 21 +
+   * 134; the program exact at W = 0..3 with a redo for each load, 681
+   * cycles short a pass with the last load's alone; rand_gen.py's rand_44
+   * at 0x40000708: the lb 158 cycles after the bge before it, the lhu 156
+   * after the lb, three flushes). Not when fence.i's
+   * line missed within their reach (dmiss_early_line above: it was not yet
+   * fetched as the first load reached write-back). Only with
+   * refill_refetch (VexRiscv.v): on VexRiscv_IMAC.v it brings
+   * fence_loads.S from -4158 to -102 at W = 0 but gives rand_gen.py's rand_7
+   * 540 cycles too many at each W (+132 -> +672 at W = 0): some earlier
+   * load there is not redone, in a shape not yet told apart. */
+  if (!t->model.dcache.refill_refetch)
+    return;
+  for (uint32_t d = 1; d <= 3; d++)
+    if ((t->dmiss_redo_before >> d & 1) && gap + d < t->model.fence_i_redo_reach)
+      fence_i_redo_load(t, gap + d);
 }
 
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
@@ -1391,6 +1435,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
   }
   if (t->model.fence_i_redo)
     fence_i_redo(t, now, div_hold);
+  t->dmiss_redo_before = 0; /* the loads before are this fence.i's to redo, not a later one's */
   if (!t->model.fence_i_late_flush) {
     cache_reset(&t->icache);
     t->fetch_line = TIMING_NO_LINE;

@@ -338,6 +338,9 @@ typedef struct timing {
   uint32_t dmiss_after;     /* that load's place after the load that missed before it (1: the next
                                instruction), 0 beyond refill_refetch's reach ... */
   uint64_t dmiss_ask_before, dmiss_bus_end_before; /* ... and that earlier load's dmiss_ask, dmiss_bus_end */
+  uint32_t dmiss_redo_before; /* bit d: a load that missed d instructions before that load (d = 1..3,
+                                 dmiss_after's chain), not refetched: a fence.i in its reach redoes
+                                 it too ([pipeline] fence_i_redo); cleared by fence.i */
   uint32_t dmiss_early_wait; /* the wait of dmiss_early_line's instruction for its refill */
   uint32_t dmiss_early_line; /* an instruction after that load missed the I-cache within that reach of
                                 the load before: its line, which came in during the earlier fill
