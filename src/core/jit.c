@@ -1476,6 +1476,45 @@ static void emit_ifetch(lower *l, uint32_t i) {
 
 static void emit_vexc_taken(lower *l, uint32_t i);
 
+/* T_BRANCH(0) with the VexRiscv rules of a branch not taken at op i. Not
+ * predicted taken (the fall-through fetched already), it leaves no rule
+ * but its penalty, its outcome and the redirect's note ([pipeline]
+ * csr_drain: NOW, the penalty as its bubbles), inline; a jump's refill
+ * wait moved to this block's end (taken_path_move) calls jit_vexc.c's
+ * T_BRANCH(0) for the whole, as does a branch predicted taken
+ * (predicted_target_fill, the decompressor's rules). */
+static void emit_vexc_fall(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  const timing *tm = l->cpu->tm;
+  uint64_t pen = bt->branch_pen[0];
+  if (bt->predict_taken || pen > INT32_MAX || !now_near(l, i)) {
+    emit_timed_call(l, (const void *)core_jvexc_fall, i);
+    return;
+  }
+  forget_copies(l); /* the same copies stored on both ways */
+  uint8_t *done = NULL;
+  if (tm->model.taken_path_fill) {
+    x86_alu_mi32(b, ALU_CMP, TM(taken_path_move), 0);
+    uint8_t *none = x86_jcc_fwd(b, CC_E);
+    emit_timed_call(l, (const void *)core_jvexc_fall, i);
+    done = x86_jmp_fwd(b);
+    x86_patch_here(b, none);
+  }
+  if (pen)
+    x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)pen);
+  x86_alu_mi64(b, ALU_ADD, BT(outcomes[0]), 1);
+  if (tm->model.csr_drain) { /* timing_note_redirect(tm, NOW, pen) */
+    x86_mov_rr64(b, RCX, RC);
+    x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end));
+    x86_store64(b, TM(redirect_end), RCX);
+    x86_store_imm32(b, TM(drain_bubbles), (uint32_t)pen);
+  }
+  if (done)
+    x86_patch_here(b, done);
+  l->eax_reg = -1;
+}
+
 /* T_BRANCH(taken) */
 static void emit_branch_timing(lower *l, uint32_t taken) {
   x86_buf *b = &l->b;
@@ -1485,7 +1524,7 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
     return;
   }
   if (l->vexc) {
-    emit_timed_call(l, (const void *)core_jvexc_fall, l->cur);
+    emit_vexc_fall(l, l->cur);
     return;
   }
   if (bt->branch_pen[taken] > INT32_MAX) {
