@@ -201,7 +201,8 @@ enum {
   COLD_IFETCH_C, /* the run's own helper (l->fn->ifetch) */
   COLD_LOAD_C,   /* ... (l->fn->load), the address in eax */
   COLD_LOAD_PEND, /* COLD_LOAD_C after a hit with a store pending (emit_vexc_load) */
-  COLD_STORE_C    /* the run's own helper (l->fn->store), the address in eax */
+  COLD_STORE_C,   /* the run's own helper (l->fn->store), the address in eax */
+  COLD_STORE_T    /* timing_store_through (emit_vexc_store's call), the address in eax */
 };
 typedef struct cold_call {
   uint8_t *from;     /* rel32 of the jump that goes to it */
@@ -1192,6 +1193,8 @@ static void emit_pending_far(lower *l, const cold_call *c, uint32_t delta) {
     x86_patch_here(b, later);
 }
 
+static void emit_store_through_call(lower *l, uint32_t i);
+
 /* the call of a cold_call; the address of a data access in eax */
 static void emit_cold(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
@@ -1202,6 +1205,11 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_pending_far(l, c, delta);
   if (c->kind == COLD_STORE_C) {
     emit_helper_call(l, (const void *)l->fn->store, c->op, true);
+    x86_jmp(b, run_addr(l, c->resume));
+    return;
+  }
+  if (c->kind == COLD_STORE_T) {
+    emit_store_through_call(l, c->op);
     x86_jmp(b, run_addr(l, c->resume));
     return;
   }
@@ -1285,21 +1293,151 @@ static bool vexc_store_through(const lower *l, uint32_t i) {
          tm->model.dcache.store_load_replay && !tm->vexmin && now_near(l, i);
 }
 
-/* T_STORE of op i, the address in eax, by timing_store_through with the
- * access's cycle as a constant less the cycle count, when the entry wait
- * moves no access (emit_dnow_test), else jit_vexc.c's T_STORE: one call
- * of four arguments, no lookup nor the block's ops read in C */
-static void emit_vexc_store(lower *l, uint32_t i) {
+/* timing_store_through(tm, eax, the store's size, NOW) for op i: one
+ * call of four arguments, no lookup nor the block's ops read in C */
+static void emit_store_through_call(lower *l, uint32_t i) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
-  forget_copies(l);
-  uint8_t *later = emit_dnow_test(l);
   x86_mov_rr64(b, RDI, R15);
   x86_mov_rr(b, RSI, RAX);
   x86_mov_imm32(b, RDX, jit_access_size(l->blk->ops[i].kind));
   x86_mov_rr64(b, RCX, RC);
   x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end)); /* NOW */
   emit_call(l, (const void *)timing_store_through);
+}
+
+/* Whether timing_store_through's common case can be stored inline: a
+ * direct-mapped D-cache (one tag to compare), no SDRAM rows (the write's
+ * time a constant), a write buffer of two or more entries, the word of
+ * an address in its way by a mask (way_word) */
+static bool vexc_store_inline(const lower *l) {
+  const timing *tm = l->cpu->tm;
+  return l->vexc_load && !tm->sdram_rows && tm->model.dcache.write_buffer >= 2 && tm->way_mask &&
+         (!tm->max_wait_states || tm->n_mem_regions > 0);
+}
+
+/* Jumps (returned) unless the address in eax is in [base, base + size) */
+static uint8_t *emit_outside(x86_buf *b, uint32_t base, uint64_t size) {
+  x86_mov_rr(b, RCX, RAX);
+  x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)base);
+  x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)(uint32_t)size);
+  return x86_jcc_fwd(b, CC_AE);
+}
+
+/* timing_store_through's gates for its common case, none of which the
+ * inline store takes: no D-cache callback, the address outside the SRAM
+ * and in the first address region (its wait states, a constant), and
+ * room in the write buffer without a stall (every write drained at now,
+ * or one pending with room for another: the completion cycles are in
+ * order, each the port's busy end when written, which never goes back).
+ * rdx is NOW; ecx the write's slot in the buffer. `to[]` gets the jumps
+ * to the call, `*n` their count. */
+static void emit_store_gates(lower *l, uint32_t delta, uint8_t **to, int *n) {
+  x86_buf *b = &l->b;
+  const timing *tm = l->cpu->tm;
+  x86_alu_mi64(b, ALU_CMP, TM(dcache_miss_fn), 0);
+  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+  if (tm->model.sram_size) {
+    uint8_t *out = emit_outside(b, tm->model.sram_base, tm->model.sram_size);
+    to[(*n)++] = x86_jmp_fwd(b); /* inside the SRAM */
+    x86_patch_here(b, out);
+  }
+  if (tm->max_wait_states && tm->mem_regions[0].size <= UINT32_MAX)
+    to[(*n)++] = emit_outside(b, tm->mem_regions[0].base, tm->mem_regions[0].size);
+  x86_mov_rr64(b, RDX, RC);
+  x86_alu_ri(b, true, ALU_SUB, RDX, (int32_t)delta); /* now */
+  x86_load32(b, RCX, TM(wbuf_count));
+  x86_test_rr(b, RCX, RCX);
+  uint8_t *empty = x86_jcc_fwd(b, CC_E);
+  x86_load64(b, RSI, x86_mis(R15, RCX, 3, (int32_t)offsetof(timing, wbuf) - 8)); /* the newest */
+  if (tm->model.dcache.write_buffer_late_ready)
+    x86_alu_ri(b, true, ALU_ADD, RSI, 1);
+  x86_alu_rr(b, true, ALU_CMP, RSI, RDX);
+  uint8_t *drained = x86_jcc_fwd(b, CC_BE);
+  x86_alu_ri(b, false, ALU_CMP, RCX, 1);
+  to[(*n)++] = x86_jcc_fwd(b, CC_NE); /* two or more, not all drained */
+  uint8_t *one = x86_jmp_fwd(b);
+  x86_patch_here(b, drained);
+  x86_patch_here(b, empty);
+  x86_alu_rr(b, false, ALU_XOR, RCX, RCX);
+  x86_patch_here(b, one);
+}
+
+/* buffered_write's common case past the gates (rdx now, ecx the slot):
+ * the write queued behind the memory port, counted */
+static void emit_buffered_write(lower *l) {
+  x86_buf *b = &l->b;
+  const timing *tm = l->cpu->tm;
+  uint32_t busy = tm->mem_write_beat + (tm->max_wait_states ? tm->mem_regions[0].wait_states : 0);
+  x86_load64(b, RSI, TM(mem_busy_until));
+  x86_alu_rr(b, true, ALU_CMP, RSI, RDX);
+  uint8_t *later = x86_jcc_fwd(b, CC_AE);
+  x86_mov_rr64(b, RSI, RDX);
+  x86_patch_here(b, later);
+  x86_alu_ri(b, true, ALU_ADD, RSI, (int32_t)busy);
+  x86_store64(b, TM(mem_busy_until), RSI);
+  x86_store64(b, x86_mis(R15, RCX, 3, (int32_t)offsetof(timing, wbuf)), RSI);
+  x86_alu_ri(b, false, ALU_ADD, RCX, 1);
+  x86_store32(b, TM(wbuf_count), RCX);
+  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_MEM_WRITE]), 1);
+  x86_alu_mi64(b, ALU_ADD, TM(mem_write_beats), 1);
+}
+
+/* write_through's count and note_store_at past the write (rdx now): the
+ * line looked up, a hit's store noted pending for store_load_replay */
+static void emit_store_note(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  const timing *tm = l->cpu->tm;
+  const cache *c = &tm->dcache;
+  uint32_t bytes = jit_access_size(l->blk->ops[i].kind);
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  x86_mov_rr(b, RSI, RCX);
+  x86_alu_ri(b, false, ALU_AND, RSI, (int32_t)c->set_mask);
+  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)c->tags);
+  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RDI, RSI, 2, 0));
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_DCACHE_WRITE_HIT]), 1);
+  x86_store_imm8(b, TM(store_pending), 1);
+  x86_store64(b, TM(store_now), RDX);
+  x86_mov_rr(b, RSI, RAX);
+  x86_alu_ri(b, false, ALU_AND, RSI, (int32_t)tm->way_mask);
+  x86_shift_ri(b, false, SH_SHR, RSI, 2);
+  x86_store32(b, TM(store_word), RSI);
+  x86_mov_rr(b, RCX, RAX);
+  x86_alu_ri(b, false, ALU_AND, RCX, 3);
+  x86_mov_imm32(b, RDX, (1u << bytes) - 1u); /* now is stored: rdx free */
+  x86_shift_rcl(b, SH_SHL, RDX);
+  x86_alu_ri(b, false, ALU_AND, RDX, 0xf); /* byte_mask */
+  x86_store8(b, TM(store_mask), RDX);
+  uint8_t *done = x86_jmp_fwd(b);
+  x86_patch_here(b, miss);
+  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_DCACHE_WRITE_MISS]), 1);
+  x86_store_imm8(b, TM(store_pending), 0);
+  x86_patch_here(b, done);
+}
+
+/* T_STORE of op i, the address in eax, by timing_store_through with the
+ * access's cycle as a constant less the cycle count, when the entry wait
+ * moves no access (emit_dnow_test), else jit_vexc.c's T_STORE. Where it
+ * can be (vexc_store_inline), timing_store_through's common case is
+ * inline: no stall, nothing but counts, the write buffer's queue and the
+ * pending store's note; the gates' failures call it. */
+static void emit_vexc_store(lower *l, uint32_t i) {
+  const block_timing *bt = l->blk->timing;
+  forget_copies(l);
+  uint8_t *later = emit_dnow_test(l);
+  if (!vexc_store_inline(l)) {
+    emit_store_through_call(l, i);
+  } else {
+    uint8_t *to[4];
+    int n = 0;
+    emit_store_gates(l, bt->static_cycles - bt->ops[i].end, to, &n);
+    emit_buffered_write(l);
+    emit_store_note(l, i);
+    for (int k = 0; k < n; k++)
+      add_cold(l, to[k], COLD_STORE_T, i);
+  }
   l->eax_reg = -1;
   if (later)
     add_cold(l, later, COLD_STORE_C, i);
@@ -1466,6 +1604,45 @@ static void emit_ifetch(lower *l, uint32_t i) {
 
 static void emit_vexc_taken(lower *l, uint32_t i);
 
+/* T_BRANCH(0) with the VexRiscv rules of a branch not taken at op i. Not
+ * predicted taken (the fall-through fetched already), it leaves no rule
+ * but its penalty, its outcome and the redirect's note ([pipeline]
+ * csr_drain: NOW, the penalty as its bubbles), inline; a jump's refill
+ * wait moved to this block's end (taken_path_move) calls jit_vexc.c's
+ * T_BRANCH(0) for the whole, as does a branch predicted taken
+ * (predicted_target_fill, the decompressor's rules). */
+static void emit_vexc_fall(lower *l, uint32_t i) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  const timing *tm = l->cpu->tm;
+  uint64_t pen = bt->branch_pen[0];
+  if (bt->predict_taken || pen > INT32_MAX || !now_near(l, i)) {
+    emit_timed_call(l, (const void *)core_jvexc_fall, i);
+    return;
+  }
+  forget_copies(l); /* the same copies stored on both ways */
+  uint8_t *done = NULL;
+  if (tm->model.taken_path_fill) {
+    x86_alu_mi32(b, ALU_CMP, TM(taken_path_move), 0);
+    uint8_t *none = x86_jcc_fwd(b, CC_E);
+    emit_timed_call(l, (const void *)core_jvexc_fall, i);
+    done = x86_jmp_fwd(b);
+    x86_patch_here(b, none);
+  }
+  if (pen)
+    x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)pen);
+  x86_alu_mi64(b, ALU_ADD, BT(outcomes[0]), 1);
+  if (tm->model.csr_drain) { /* timing_note_redirect(tm, NOW, pen) */
+    x86_mov_rr64(b, RCX, RC);
+    x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)(bt->static_cycles - bt->ops[i].end));
+    x86_store64(b, TM(redirect_end), RCX);
+    x86_store_imm32(b, TM(drain_bubbles), (uint32_t)pen);
+  }
+  if (done)
+    x86_patch_here(b, done);
+  l->eax_reg = -1;
+}
+
 /* T_BRANCH(taken) */
 static void emit_branch_timing(lower *l, uint32_t taken) {
   x86_buf *b = &l->b;
@@ -1475,7 +1652,7 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
     return;
   }
   if (l->vexc) {
-    emit_timed_call(l, (const void *)core_jvexc_fall, l->cur);
+    emit_vexc_fall(l, l->cur);
     return;
   }
   if (bt->branch_pen[taken] > INT32_MAX) {
