@@ -389,24 +389,90 @@ static void wrote(lower *l, unsigned rd) {
     l->eax_reg = -1;
 }
 
-/* host register r = x[g] */
+/* host register r = x[g]; x0 as an immediate (a move, so that the flags
+ * of a compare before it live on) */
 static void load_reg(lower *l, int r, unsigned g) {
   int c = copy_of(l, g);
-  if (c >= 0)
+  if (g == 0)
+    x86_mov_imm32(&l->b, r, 0);
+  else if (c >= 0)
     x86_mov_rr(&l->b, r, c);
   else
     x86_load32(&l->b, r, XREG(g));
 }
 
+static bool keeps_copies(const lower *l, const core_op *op);
+
+/* whether an op after l->cur reads x[g] (rs1 or rs2, whatever the kind:
+ * a wrong guess costs a load) before g is written or the copies are
+ * forgotten */
+static bool read_again(const lower *l, unsigned g) {
+  const core_block *blk = l->blk;
+  for (uint32_t j = l->cur + 1; j < blk->n_ops; j++) {
+    const core_op *op = &blk->ops[j];
+    if (!keeps_copies(l, op))
+      return false;
+    if (op->rs1 == g || op->rs2 == g)
+      return true;
+    if (op->rd == g)
+      return false;
+  }
+  return false;
+}
+
+/* a copy register that costs nothing to take: a free one, or in a
+ * functional run one whose value is stored and not read again; -1 if
+ * none (a source is not worth a store of another's value) */
+static int spare_copy(const lower *l) {
+  for (int k = 0; k < NCOPY; k++)
+    if (l->held[k] < 0)
+      return k;
+  for (int k = 0; k < NCOPY && !l->timed; k++)
+    if (!l->dirty[k] && !read_again(l, (unsigned)l->held[k]))
+      return k;
+  return -1;
+}
+
+/* The copy register of a source x[g] of op l->cur, made by loading it
+ * when a functional block reads g again (read_again) and a copy register
+ * is spare, so that the block loads it once; -1 where it stays in memory.
+ * Only at an op's start (before any of its branches to a slow path: the
+ * slow path resumes with the registers as they were). */
+static int source_copy(lower *l, unsigned g) {
+  int c = copy_of(l, g);
+  if (c >= 0 || l->timed || g == 0 || !read_again(l, g))
+    return c;
+  int k = spare_copy(l);
+  if (k < 0)
+    return -1;
+  x86_load32(&l->b, copy_regs[k], XREG(g));
+  l->held[k] = (int8_t)g;
+  l->dirty[k] = false;
+  return copy_regs[k];
+}
+
 /* eax = x[r], unless it holds it already */
 static void load_eax(lower *l, unsigned r) {
-  if (l->eax_reg != (int)r)
+  if (l->eax_reg == (int)r)
+    return;
+  int c = source_copy(l, r);
+  if (c >= 0)
+    x86_mov_rr(&l->b, RAX, c);
+  else
     load_reg(l, RAX, r);
 }
 
-/* eax (op)= x[r] */
+/* eax (op)= x[r]; x0 folded: nothing to add, subtract, or or xor, a test
+ * for a compare (the same flags as cmp eax, 0) */
 static void alu_eax(lower *l, int alu, unsigned r) {
-  int c = copy_of(l, r);
+  if (r == 0) {
+    if (alu == ALU_CMP)
+      x86_test_rr(&l->b, RAX, RAX);
+    else if (alu == ALU_AND)
+      x86_mov_imm32(&l->b, RAX, 0);
+    return;
+  }
+  int c = source_copy(l, r);
   if (c >= 0)
     x86_alu_rr(&l->b, false, alu, RAX, c);
   else
@@ -486,13 +552,16 @@ static bool store_later(const lower *l, unsigned rd) {
   return false;
 }
 
-/* a copy register for a new copy: a free one first, else round robin,
+static int spare_copy(const lower *l);
+
+/* a copy register for a new copy: a free one first, or one whose value is
+ * stored and not read again (spare_copy), else round robin,
  * its value stored first if it is not yet */
 static int take_copy(lower *l) {
-  for (int k = 0; k < NCOPY; k++)
-    if (l->held[k] < 0)
-      return k;
-  int k = (int)(l->next_copy++ % (uint32_t)NCOPY);
+  int k = spare_copy(l);
+  if (k >= 0)
+    return k;
+  k = (int)(l->next_copy++ % (uint32_t)NCOPY);
   if (l->dirty[k])
     x86_store32(&l->b, XREG((unsigned)l->held[k]), copy_regs[k]);
   l->dirty[k] = false;
@@ -534,16 +603,22 @@ static void emit_call(lower *l, const void *fn) {
 
 /* leaves for a known address: a direct jump, to the block's stub for it
  * until patched (emit_chain_stubs) */
-static void emit_chain(lower *l, uint32_t target) {
+static void emit_chain_cc(lower *l, int cc, uint32_t target) {
   if (l->nchain == 4) { /* never: a block has two ways out at most */
+    uint8_t *skip = cc >= 0 ? x86_jcc_fwd(&l->b, cc ^ 1) : NULL;
     x86_store_imm32(&l->b, CPU(pc), target);
     x86_jmp(&l->b, (uintptr_t)l->j->dispatch);
+    x86_patch_here(&l->b, skip);
     return;
   }
-  l->chain[l->nchain].rel = x86_jmp_fwd(&l->b);
+  l->chain[l->nchain].rel = cc >= 0 ? x86_jcc_fwd(&l->b, cc) : x86_jmp_fwd(&l->b);
   l->chain[l->nchain].clean = 0;
   l->chain[l->nchain++].target = target;
 }
+
+/* a direct jump (cc < 0) or, for a taken branch, its conditional jump
+ * itself, patched straight to the target */
+static void emit_chain(lower *l, uint32_t target) { emit_chain_cc(l, -1, target); }
 
 /* the same after a taken branch or a jump (tm->fetch_line is
  * TIMING_NO_LINE): to the target's clean entry when this block leaves no
@@ -2660,6 +2735,11 @@ static void emit_slow_paths(lower *l) {
 
 /* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */
 static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
+  if (!imm && op->rs1 == 0 && (alu == ALU_ADD || alu == ALU_OR || alu == ALU_XOR)) { /* x0 op r: r (mv) */
+    load_eax(l, op->rs2);
+    eax_is(l, op->rd);
+    return;
+  }
   load_eax(l, op->rs1);
   if (imm)
     x86_alu_ri(&l->b, false, alu, RAX, op->imm);
@@ -2753,6 +2833,12 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   flush_dirty(l); /* both ways leave the block */
   load_eax(l, op->rs1);
   alu_eax(l, ALU_CMP, op->rs2);
+  if (!l->timed && !(l->loop_ok && (uint32_t)op->imm == l->blk->pc)) {
+    /* functional: the taken way is the jcc, not a jcc to a jmp */
+    emit_chain_cc(l, cc, (uint32_t)op->imm);
+    emit_chain_fall(l, l->blk->end_pc);
+    return;
+  }
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
   if (l->timed) { /* T_BRANCH(0) */
     emit_branch_timing(l, 0);
