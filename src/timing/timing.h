@@ -339,6 +339,7 @@ typedef struct timing {
                                instruction), 0 beyond refill_refetch's reach ... */
   uint64_t dmiss_ask_before, dmiss_bus_end_before; /* ... and that earlier load's dmiss_ask, dmiss_bus_end */
   uint32_t dmiss_early_wait; /* the wait of dmiss_early_line's instruction for its refill */
+  uint32_t dmiss_early_paid; /* ... of which its fetch was charged (less on VexRiscv_IMAC.v) */
   uint32_t dmiss_early_line; /* an instruction after that load missed the I-cache within that reach of
                                 the load before: its line, which came in during the earlier fill
                                 ([pipeline] fence_i_redo refills it again), else TIMING_NO_LINE */
