@@ -342,6 +342,7 @@ typedef struct timing {
                                  dmiss_after's chain), not refetched: a fence.i in its reach redoes
                                  it too ([pipeline] fence_i_redo); cleared by fence.i */
   uint32_t dmiss_early_wait; /* the wait of dmiss_early_line's instruction for its refill */
+  uint32_t dmiss_early_paid; /* ... of which its fetch was charged (less on VexRiscv_IMAC.v) */
   uint32_t dmiss_early_line; /* an instruction after that load missed the I-cache within that reach of
                                 the load before: its line, which came in during the earlier fill
                                 ([pipeline] fence_i_redo refills it again), else TIMING_NO_LINE */
