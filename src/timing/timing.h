@@ -349,7 +349,9 @@ typedef struct timing {
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
-                               (timing_wrong_path_fence_i) */
+                               (timing_wrong_path_fence_i) ... */
+  bool wrong_path_beats;    /* ... and its beats were still arriving at the redirect (read only with
+                               wrong_path_line, set with it) */
   uint32_t wrong_path_give; /* [pipeline] wrong_path_tail: cycles the wrong-path fill being made leaves
                                to the target's fetch ... */
   uint32_t wrong_path_carry; /* ... and those the next I-cache fill (the target's) waits for first */
