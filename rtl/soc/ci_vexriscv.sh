@@ -99,10 +99,10 @@ if [ $core != vexriscv-min ]; then
 fi
 if [ $core = vexriscv-imac ]; then
   # the IMAC variant, W = 0: the runs identical today, branch, alu,
-  # load_use, crc, hazards, shifts, muldiv, sort and csr cycle by cycle;
+  # load_use, crc, hazards, shifts, muldiv, sort, stores and csr cycle by cycle;
   # jumps (one instret a cycle off) differs (docs/rtl-soc.md, "VEXRISCV")
   # shellcheck disable=SC2086
-  for p in branch alu load_use crc hazards shifts muldiv sort; do check $p 97 --trace $fine; done
+  for p in branch alu load_use crc hazards shifts muldiv sort stores; do check $p 97 --trace $fine; done
   check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
   check csr 97 --trace csr system stall.system stall instret cycle stall.jump load
   # shellcheck disable=SC2086
@@ -184,7 +184,7 @@ fi
 # cycle by cycle where every instruction is laid out alike (docs/rtl-soc.md,
 # "VEXRISCV"), packet for packet elsewhere
 # shellcheck disable=SC2086
-for p in alu branch hazards csr crc jumps shifts muldiv sort stores; do check $p 97 --trace $fine; done
+for p in alu branch hazards csr crc jumps shifts muldiv sort stores load_use; do check $p 97 --trace $fine; done
 check crc 1000 $fine
 check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
 check csr 97 csr system stall.system stall instret cycle stall.jump load

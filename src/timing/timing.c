@@ -335,6 +335,60 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
   t->replay_line = line;
 }
 
+/* The RTL: load_use.S on VexRiscv.v in rtl/soc's SoC at W = 0 (check.py
+ * --trace): the lw at 0x4000007c misses the D-cache and the add after it,
+ * first on the next line, misses the I-cache; its refill goes out during
+ * the load's fill and the load's redo from the fetch waits for it. The lw
+ * retires 22 clocks after the instruction before it (21 stall.dcache: the
+ * D-cache's redoBranch), the add 3 after the lw (its miss's pulses on the
+ * first, then its own wait for the load): `writeBack_arbitration_isFiring`
+ * shows the refetch's wait (fetch_fill's refill_refetch, 1 cycle there) on
+ * the load, not on the instruction whose line is refilled. So the same
+ * wait, computed as fetch_fill will (from the load's request, dmiss_ask,
+ * the port as the load's fill left it, and the load's bus end), is charged
+ * here with the load, which then ends that much later (dmiss_end,
+ * dstall_end: the k-th instruction's fetch is still its k-th), and the
+ * fill charges that much less when it comes at refetch_due. Not with the
+ * cases fetch_fill lays out otherwise (an earlier load within reach, the
+ * I-cache's flush after reset, a wrong-path tail) nor rows of a memory. */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k) {
+  uint32_t i, beats = t->model.icache.line >> t->bus_shift;
+  if (t->refetch_paid || !t->icache_on || t->sdram_rows || t->reset_flush || t->wrong_path_give ||
+      t->wrong_path_carry || (t->dmiss_after && t->dmiss_after + k <= 3) || timing_in_sram(t, line) ||
+      cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return;
+  uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, line) : 0;
+  uint64_t from = t->dmiss_ask + k > 3 ? t->dmiss_ask + k - 3 : 0;
+  uint64_t port = t->model.fetch_port ? t->fetch_busy_until : t->mem_busy_until;
+  uint64_t end = (port > from ? port : from) + t->mem_read_first + (beats - 1) * t->mem_read_beat + waits;
+  if (end + 3 <= t->dmiss_bus_end)
+    return;
+  uint32_t pay = (uint32_t)(end + 3 - t->dmiss_bus_end);
+  charge(t, SIG_STALL_DCACHE, pay);
+  t->dstall_end += pay;
+  t->dmiss_end += pay;
+  t->refetch_paid = pay;
+  t->refetch_line = line;
+  t->refetch_due = t->dmiss_end + k - 1;
+}
+
+/* What timing_refetch_ahead charged the load of this refetch's `stall`
+ * (the fill charges the rest); if this is not the fill it foresaw, which
+ * its conditions are meant to rule out, the load's charge is taken back,
+ * so the totals stay those of the refetch charged here. */
+static uint32_t refetch_paid(timing *t, uint32_t line_addr, uint64_t due, uint32_t stall) {
+  uint32_t paid = t->refetch_paid;
+  t->refetch_paid = 0;
+  /* from the refill on, every cycle is where it was with the wait charged
+   * here: the load's fill ends where it did for the rules after it */
+  t->dstall_end -= paid;
+  t->dmiss_end -= paid;
+  if (line_addr == t->refetch_line && due == t->refetch_due && paid <= stall)
+    return paid;
+  timing_refund(t, SIG_STALL_DCACHE, paid);
+  return 0;
+}
+
 uint32_t timing_replay_rvc_pair(timing *t) {
   uint32_t extra = t->model.redirect_rvc_pair;
   charge(t, SIG_STALL_DCACHE, extra);
@@ -496,9 +550,12 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     }
     wrong_path_tail(t, &stall);
     t->fill_room = 0;
-    charge(t, SIG_STALL_ICACHE, stall);
+    uint32_t paid = t->refetch_paid ? refetch_paid(t, line_addr, due, stall) : 0;
+    charge(t, SIG_STALL_ICACHE, stall - paid);
     return stall;
   }
+  if (__builtin_expect(t->refetch_paid != 0, 0)) /* not the refetch foreseen */
+    refetch_paid(t, TIMING_NO_LINE, 0, 0);
   /* [pipeline] fence_i_redo on VexRiscv_IMAC.v (fetch_ahead_insns 2): an
    * instruction fetched after a load that missed the D-cache, up to
    * fence.i, missed the I-cache too: fence.i was still behind that refill
@@ -872,6 +929,8 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
   t->cycle += stall;
   note_dstall(t, now + stall, stall, true); /* DataCache: the load is redone from the fetch once the line is in */
   if (!is_write) { /* [dcache] refill_refetch */
+    if (__builtin_expect(t->refetch_paid != 0, 0)) /* the refetch foreseen never came */
+      refetch_paid(t, TIMING_NO_LINE, 0, 0);
     /* now: the cycle the load's issue ends, dmiss_end + 1 right after a fill */
     uint64_t after = now > t->dmiss_end ? now - t->dmiss_end : 0;
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;

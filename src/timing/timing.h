@@ -362,6 +362,10 @@ typedef struct timing {
   uint32_t replay_paid;     /* [dcache] store_load_replay with fetch_ahead_data: the refill's wait a load
                                replayed from the fetch took as its own (timing_replay_refill) ... */
   uint32_t replay_line;     /* ... which that line's fill, when it comes, does not charge again */
+  uint32_t refetch_paid;    /* [dcache] refill_refetch: the refetch's wait the missing load took as its
+                               own (timing_refetch_ahead) ... */
+  uint32_t refetch_line;    /* ... the line of the instruction whose fill does not charge it again ... */
+  uint64_t refetch_due;     /* ... and the cycle that instruction's fetch is due at */
   uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for, else
                                TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
@@ -715,6 +719,14 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
  * `line` was looked up (2; 4 for a jal's target two instructions after a
  * D-cache miss, dmiss_jal_refill in exec_loop.inc). */
 void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
+/* [dcache] refill_refetch: the load that just missed the D-cache (its
+ * fill noted by dmiss_wait) has, k instructions after it (1 to 3), the
+ * first word on `line`, which is not in the I-cache, and the instructions
+ * between neither branch nor wait for a result: that word's refill goes
+ * out during the load's fill and the load's redo waits for it
+ * (fetch_fill). The wait is charged now, as the load's (stall.dcache);
+ * the refill, when it comes, charges that much less. */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k);
 void timing_taken_path_defer(timing *t);
 void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
