@@ -552,21 +552,30 @@ static bool store_later(const lower *l, unsigned rd) {
   return false;
 }
 
-static int spare_copy(const lower *l);
-
-/* a copy register for a new copy: a free one first, or one whose value is
- * stored and not read again (spare_copy), else round robin,
- * its value stored first if it is not yet */
-static int take_copy(lower *l) {
-  int k = spare_copy(l);
+/* a copy register for a new copy, never host register avoid (-1: any): a
+ * free one first, or one whose value is stored and not read again
+ * (spare_copy), else round robin, its value stored first if it is not yet;
+ * the value stays in it until written */
+static int take_copy_but(lower *l, int avoid) {
+  int k = -1;
+  for (int j = 0; j < NCOPY && k < 0; j++)
+    if (l->held[j] < 0 && copy_regs[j] != avoid)
+      k = j;
+  for (int j = 0; j < NCOPY && k < 0 && !l->timed; j++)
+    if (copy_regs[j] != avoid && !l->dirty[j] && !read_again(l, (unsigned)l->held[j]))
+      k = j;
   if (k >= 0)
     return k;
   k = (int)(l->next_copy++ % (uint32_t)NCOPY);
+  if (copy_regs[k] == avoid)
+    k = (int)(l->next_copy++ % (uint32_t)NCOPY);
   if (l->dirty[k])
     x86_store32(&l->b, XREG((unsigned)l->held[k]), copy_regs[k]);
   l->dirty[k] = false;
   return k;
 }
+
+static int take_copy(lower *l) { return take_copy_but(l, -1); }
 
 /* x[rd] = eax: stored, or kept in a copy register to be stored later
  * (store_later); after it eax holds rd's value, and so does a copy
@@ -585,6 +594,115 @@ static void eax_is(lower *l, unsigned rd) {
   x86_mov_rr(&l->b, copy_regs[k], RAX);
   l->held[k] = (int8_t)rd;
   l->dirty[k] = later;
+}
+
+/* An op a functional block computes in its result's copy register
+ * (emit_in_place): an ALU operation, a shift or a multiply, its second
+ * operand x[rs2] or the immediate */
+enum { IP_ALU, IP_SHIFT, IP_MUL };
+typedef struct in_place {
+  int how;  /* IP_ALU, IP_SHIFT, IP_MUL */
+  int code; /* the ALU_ or SH_ operation */
+  bool imm;
+} in_place;
+
+/* host register r = x[g], from a copy, eax or memory (x0: 0) */
+static void load_into(lower *l, int r, unsigned g) {
+  int c = copy_of(l, g);
+  if (g == 0)
+    x86_mov_imm32(&l->b, r, 0);
+  else if (c == r)
+    return;
+  else if (c >= 0)
+    x86_mov_rr(&l->b, r, c);
+  else if (l->eax_reg == (int)g)
+    x86_mov_rr(&l->b, r, RAX);
+  else
+    x86_load32(&l->b, r, XREG(g));
+}
+
+/* x[rd] is now host register copy_regs[k]: its other copies are stale, and
+ * it is stored at once unless a later write makes the store needless */
+static void copy_is(lower *l, int k, unsigned rd, bool later) {
+  wrote(l, rd);
+  l->held[k] = (int8_t)rd;
+  l->dirty[k] = later;
+  if (!later)
+    x86_store32(&l->b, XREG(rd), copy_regs[k]);
+}
+
+/* Where a functional block gives rd a copy register anyway (store_later,
+ * copy_wanted), the op is computed in it, not in eax and moved there
+ * after: one move fewer, and none at all where rd is rs1 and in a copy
+ * already (addi a0, a0, 1 is one instruction). The second operand is
+ * found first, and the result's register is never its register; the first
+ * operand is looked up after the result's register is taken (a copy
+ * register taken meanwhile was clean, or stored: x[] holds its value, or
+ * it is the result's register itself, the value still in it). eax is left
+ * as it was. False where the op goes through eax (emit_alu and the like). */
+static bool emit_in_place(lower *l, const core_op *op, in_place ip) {
+  unsigned rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;
+  bool later = store_later(l, rd);
+  if (l->timed || rd == CORE_REG_SINK || rd == 0 || (!ip.imm && rs2 == 0) ||
+      (!later && !copy_wanted(l, rd)))
+    return false;
+  x86_buf *b = &l->b;
+  bool mv = ip.how == IP_ALU && rs1 == 0 && (ip.code == ALU_ADD || ip.code == ALU_OR || ip.code == ALU_XOR);
+  if (mv && ip.imm) { /* li */
+    int k = take_copy(l);
+    x86_mov_imm32(b, copy_regs[k], (uint32_t)op->imm);
+    copy_is(l, k, rd, later);
+    return true;
+  }
+  if (mv) { /* x0 op r: r (mv) */
+    source_copy(l, rs2);
+    int k = take_copy(l);
+    load_into(l, copy_regs[k], rs2);
+    copy_is(l, k, rd, later);
+    return true;
+  }
+  int c1 = copy_of(l, rs1);
+  if (rs1 != rd && c1 < 0 && rs1 != 0 && l->eax_reg != (int)rs1)
+    source_copy(l, rs1);
+  int c2 = -1; /* the second operand's register, or -1: in memory */
+  if (!ip.imm) {
+    c2 = source_copy(l, rs2);
+    if (c2 < 0 && l->eax_reg == (int)rs2)
+      c2 = RAX;
+    if (ip.how == IP_SHIFT) {
+      if (c2 >= 0)
+        x86_mov_rr(b, RCX, c2);
+      else
+        x86_load32(b, RCX, XREG(rs2));
+      c2 = RCX;
+    }
+  }
+  int k = -1;
+  c1 = copy_of(l, rs1);
+  if (rs1 == rd && rs1 != 0 && c1 >= 0)
+    for (int j = 0; j < NCOPY; j++)
+      if (copy_regs[j] == c1)
+        k = j;
+  if (k < 0)
+    k = take_copy_but(l, c2);
+  int d = copy_regs[k];
+  load_into(l, d, rs1);
+  if (ip.how == IP_ALU && ip.imm)
+    x86_alu_ri(b, false, ip.code, d, op->imm);
+  else if (ip.how == IP_ALU && c2 >= 0)
+    x86_alu_rr(b, false, ip.code, d, c2);
+  else if (ip.how == IP_ALU)
+    x86_alu_rm(b, ip.code, d, XREG(rs2));
+  else if (ip.how == IP_SHIFT && ip.imm)
+    x86_shift_ri(b, false, ip.code, d, (uint8_t)(op->imm & 31));
+  else if (ip.how == IP_SHIFT)
+    x86_shift_rcl(b, ip.code, d);
+  else if (c2 >= 0)
+    x86_op_reg(b, false, 0x0faf, d, c2); /* imul d, r32 */
+  else
+    x86_imul_rm(b, d, XREG(rs2));
+  copy_is(l, k, rd, later);
+  return true;
 }
 
 static uintptr_t run_addr(const lower *l, const uint8_t *p) { return l->b.at + (uintptr_t)(p - l->b.start); }
@@ -2756,6 +2874,8 @@ static void emit_slow_paths(lower *l) {
 
 /* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */
 static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
+  if (emit_in_place(l, op, (in_place){IP_ALU, alu, imm}))
+    return;
   if (!imm && op->rs1 == 0 && (alu == ALU_ADD || alu == ALU_OR || alu == ALU_XOR)) { /* x0 op r: r (mv) */
     load_eax(l, op->rs2);
     eax_is(l, op->rd);
@@ -2783,6 +2903,8 @@ static void emit_set(lower *l, const core_op *op, int cc, bool imm) {
 }
 
 static void emit_shift(lower *l, const core_op *op, int sh, bool imm) {
+  if (emit_in_place(l, op, (in_place){IP_SHIFT, sh, imm}))
+    return;
   load_eax(l, op->rs1);
   if (imm) {
     x86_shift_ri(&l->b, false, sh, RAX, (uint8_t)(op->imm & 31));
@@ -3086,13 +3208,20 @@ static bool lower_op(lower *l, uint32_t i) {
     jit_emit_shift_timing(b, l->cpu->tm, blk, i); /* a shift (muldiv_calls) */
   switch (op->kind) {
   case K_IFETCH: emit_ifetch(l, i); return true;
-  case K_LUI: case K_AUIPC:
+  case K_LUI: case K_AUIPC: {
+    core_op c = *op; /* li rd, imm */
+    c.rs1 = 0;
+    if (emit_in_place(l, &c, (in_place){IP_ALU, ALU_ADD, true}))
+      return true;
     x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
     wrote(l, op->rd);
     return true;
+  }
   case K_NOP: case K_FENCE: return true;
   case K_ADDI:
     if (op->rs1 == 0) {
+      if (emit_in_place(l, op, (in_place){IP_ALU, ALU_ADD, true}))
+        return true;
       x86_store_imm32(b, XREG(op->rd), (uint32_t)op->imm);
       wrote(l, op->rd);
       return true;
@@ -3118,6 +3247,8 @@ static bool lower_op(lower *l, uint32_t i) {
   case K_SRL: emit_shift(l, op, SH_SHR, false); return true;
   case K_SRA: emit_shift(l, op, SH_SAR, false); return true;
   case K_MUL:
+    if (emit_in_place(l, op, (in_place){IP_MUL, 0, false}))
+      return true;
     load_eax(l, op->rs1);
     if (copy_of(l, op->rs2) >= 0)
       x86_op_reg(b, false, 0x0faf, RAX, copy_of(l, op->rs2)); /* imul eax, r32 */
