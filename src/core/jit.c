@@ -2524,8 +2524,10 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
   return nofit;
 }
 
-/* fetch_carry of exec_loop.inc for the inline entry's case (no wait at
- * the entry, so no extra for it; the block not the one after a trap):
+/* fetch_carry of exec_loop.inc for the inline entry's cases (a wait at
+ * the entry and the last instruction's extra known when the code is made:
+ * none, or a late result's the entry was made for; the block not the one
+ * after a trap):
  * what the block entered last leaves to this one (carry*, read from its
  * ahead_* when this block follows it in sequence, else 0, or with a
  * decode redirect its carry_c1 and carry_x2), then this block's ahead_*,
@@ -2533,7 +2535,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
  * fields, field by field: one added there must be added here (engines
  * tests and cores.vexriscv.* fail when it is not). Clobbers rax, rcx,
  * rdx. */
-static void emit_vexc_carry(lower *l) {
+static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   x86_buf *b = &l->b;
   const core_block *blk = l->blk;
   const block_timing *bt = blk->timing;
@@ -2546,7 +2548,7 @@ static void emit_vexc_carry(lower *l) {
   x86_load32(b, RCX, TM(ahead_tail2));
   x86_store32(b, TM(carry2), RCX);
   if (single) { /* ahead_tail2 = tail_stall2 + carry */
-    x86_lea64(b, RCX, x86_m(RAX, bt->tail_stall2));
+    x86_lea64(b, RCX, x86_m(RAX, (int32_t)(bt->tail_stall2 + wait)));
     x86_store32(b, TM(ahead_tail2), RCX);
   }
   if (data) {
@@ -2587,7 +2589,7 @@ static void emit_vexc_carry(lower *l) {
   x86_store_imm8(b, TM(carry), 0);
   x86_store_imm32(b, TM(carry2), 0);
   if (single)
-    x86_store_imm32(b, TM(ahead_tail2), bt->tail_stall2);
+    x86_store_imm32(b, TM(ahead_tail2), bt->tail_stall2 + wait);
   if (data) {
     /* dec: 0 < redirect_bubbles < ahead_c1 + redirect_held */
     x86_load32(b, RCX, TM(redirect_bubbles));
@@ -2620,15 +2622,15 @@ static void emit_vexc_carry(lower *l) {
   }
   x86_patch_here(b, done);
   /* this block's own, known when it was built */
-  x86_store_imm32(b, TM(entry_wait), 0);
+  x86_store_imm32(b, TM(entry_wait), wait);
   x86_store_imm32(b, TM(ahead_end), blk->end_pc);
   x86_store_imm8(b, TM(ahead_tail), bt->tail_stall);
   if (!single)
-    x86_store_imm32(b, TM(ahead_tail2), bt->tail_stall2);
+    x86_store_imm32(b, TM(ahead_tail2), (uint32_t)(bt->tail_stall2 + extra));
   if (data) {
     x86_store_imm32(b, TM(redirect_bubbles), 0);
     x86_store_imm32(b, TM(redirect_held), 0);
-    x86_store_imm32(b, TM(ahead_c1), bt->tail_cycles);
+    x86_store_imm32(b, TM(ahead_c1), single ? bt->tail_cycles + wait : (uint32_t)(bt->tail_cycles + extra));
     x86_store_imm8(b, TM(ahead_csr), single && bt->tail_csr_first);
     if (!single) {
       x86_store_imm32(b, TM(ahead_x2), bt->tail_prev_ex);
@@ -2638,7 +2640,7 @@ static void emit_vexc_carry(lower *l) {
     x86_store_imm8(b, TM(ahead_flow), bt->tail_flow);
     x86_store_imm8(b, TM(ahead_fence), bt->tail_fence);
     x86_store_imm8(b, TM(ahead_csr_last), bt->tail_csr);
-    x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? bt->tail_w1 : 0);
+    x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? (uint32_t)(bt->tail_w1 + extra) : 0);
   }
 }
 
@@ -2688,7 +2690,7 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   if (tm->model.refill_drains_csr)
     x86_store_imm64s(b, TM(trap_head), 0);
   if (tm->model.fetch_ahead)
-    emit_vexc_carry(l);
+    emit_vexc_carry(l, 0, 0);
   x86_store_imm64s(b, TM(insn_start_op), 0);
   /* the first fetch: a hit of the one way only makes it the line fetched
    * last (emit_vexc_ifetch) */
@@ -2703,6 +2705,119 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   x86_patch_here(b, same);
   l->eax_reg = -1;
   return fit[0];
+}
+
+/* What timing_hazard_entry makes of the late results `key` at the block's
+ * entry: found by running it on them, tm's own fields put back after */
+typedef struct vexc_hz {
+  timing_hazards key, out; /* tm->hz before and after */
+  uint32_t wait;
+  int16_t extra[TIMING_HEADS];
+  bool any;
+} vexc_hz;
+
+static void vexc_hz_of(timing *tm, const block_timing *bt, vexc_hz *h) {
+  timing_hazards hz = tm->hz;
+  int16_t extra[TIMING_HEADS];
+  bool any = tm->entry_extra_any;
+  memcpy(extra, tm->entry_extra, sizeof extra);
+  tm->hz = h->key;
+  h->wait = timing_hazard_entry(tm, bt);
+  h->out = tm->hz;
+  h->any = tm->entry_extra_any;
+  memcpy(h->extra, tm->entry_extra, sizeof extra);
+  tm->hz = hz;
+  tm->entry_extra_any = any;
+  memcpy(tm->entry_extra, extra, sizeof extra);
+}
+
+/* Whether the block gets an entry for late results of the block before
+ * known when its code is made (emit_vexc_hz_entry): the ones in tm->hz as
+ * it is translated, that is those the block before it in the run left (a
+ * block's tail_hz, when that block ran whole; a loop's own or its
+ * predecessor's, which stay). Not with a profile (its counts are per
+ * context), and not when fetch_carry would read a head's extra this entry
+ * does not write (the last instruction's rank past the heads) */
+static bool vexc_hz_ok(const lower *l, vexc_hz *h) {
+  timing *tm = l->cpu->tm;
+  const block_timing *bt = l->blk->timing;
+  h->key = tm->hz;
+  if (l->prof || !(h->key.left[0] | h->key.left[1]))
+    return false;
+  vexc_hz_of(tm, bt, h);
+  return !(h->any && bt->tail_rank < TIMING_HEADS && bt->tail_rank >= bt->n_head);
+}
+
+/* The cached VexRiscv models' entry with late results of the block before
+ * (out of line, after emit_vexc_entry's late test jumped here, rax as FITS
+ * left it): when they are h->key, enter_block_timed's charges with the
+ * wait, the heads' extras and the hazards left made constants (h), else,
+ * and in the inline entry's other cases, the jumps in slow[] to the whole
+ * entry in C. Then as the inline entry: fetch_carry with that wait, the
+ * first line's lookup (a miss to core_jvexc_entry_miss_wait), on to the body. */
+static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8_t *slow[4]) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  const block_timing *bt = blk->timing;
+  timing *tm = l->cpu->tm;
+  cache *c = &tm->icache;
+  uint32_t key, out;
+  memcpy(&key, &h->key, sizeof key);
+  memcpy(&out, &h->out, sizeof out);
+  x86_alu_mi32(b, ALU_CMP, TM(hz), (int32_t)key);
+  slow[0] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
+  slow[1] = x86_jcc_fwd(b, CC_NE);
+  slow[2] = slow[3] = NULL;
+  if (tm->model.taken_path_fill) {
+    x86_alu_mi32(b, ALU_CMP, TM(taken_path_wait), 0);
+    slow[2] = x86_jcc_fwd(b, CC_NE);
+  }
+  if (tm->model.refill_drains_csr) { /* trap_end == start + 1, start after the wait */
+    x86_lea64(b, RCX, x86_m(RC, (int32_t)(1 + h->wait)));
+    x86_op_mem(b, true, 0x3b, RCX, TM(trap_end));
+    slow[3] = x86_jcc_fwd(b, CC_E);
+  }
+  /* enter_block_timed's late results: hazards_after's record of them,
+   * timing_hazard_entry's writes, the wait */
+  x86_store_imm32(b, TM(hz_entry), key);
+  x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)blk);
+  x86_store64(b, TM(hz_entry_block), RCX);
+  x86_store64(b, TM(hz_entry_instret), RI);
+  for (uint32_t k = 0; k < bt->n_head; k++) {
+    uint16_t v = (uint16_t)h->extra[k];
+    int32_t at = (int32_t)(offsetof(timing, entry_extra) + k * sizeof h->extra[0]);
+    x86_store_imm8(b, x86_m(R15, at), (uint8_t)v);
+    x86_store_imm8(b, x86_m(R15, at + 1), (uint8_t)(v >> 8));
+  }
+  x86_store_imm8(b, TM(entry_extra_any), h->any);
+  emit_timed_charges(l, false); /* law_entry before the wait, as in C */
+  if (h->wait) {
+    x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)h->wait);
+    x86_alu_mi64(b, ALU_ADD, BT(entry_load_use), (int32_t)h->wait);
+  }
+  x86_store_imm32(b, TM(hz), out);
+  x86_store_imm8(b, TM(entry_extra_on), h->any);
+  if (tm->model.refill_drains_csr)
+    x86_store_imm64s(b, TM(trap_head), 0);
+  if (tm->model.fetch_ahead) {
+    int32_t extra = h->any && bt->tail_rank < TIMING_HEADS ? h->extra[bt->tail_rank] : 0;
+    emit_vexc_carry(l, h->wait, extra);
+  }
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  uint32_t line = (uint32_t)blk->ops[0].imm, tag = line >> c->line_shift;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_store_imm32(b, TM(fetch_line), line);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  x86_patch_here(b, same);
+  x86_jmp(b, body);
+  x86_patch_here(b, miss);
+  emit_timed_call(l, (const void *)core_jvexc_entry_miss_wait, h->wait);
+  x86_jmp(b, body);
 }
 
 /* LAW_BLOCK_BOUND of CHAIN (sanitizer builds) */
@@ -3499,8 +3614,17 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   parts[4] = run_addr(l, b->p);
   emit_pre_paths(l, body); /* its pre_slow falls into the call below */
   parts[5] = run_addr(l, b->p);
-  if (entry_slow || l->pre_slow) { /* late results on their way: the whole entry in C */
+  uint8_t *hz_slow[4] = {NULL, NULL, NULL, NULL};
+  vexc_hz hz;
+  if (l->timed && l->vexc && entry_slow && vexc_hz_ok(l, &hz)) { /* late results known */
     x86_patch_here(b, entry_slow);
+    entry_slow = NULL;
+    emit_vexc_hz_entry(l, &hz, body, hz_slow);
+  }
+  if (entry_slow || hz_slow[0] || l->pre_slow) { /* late results on their way: the whole entry in C */
+    x86_patch_here(b, entry_slow);
+    for (int k = 0; k < 4; k++)
+      x86_patch_here(b, hz_slow[k]);
     x86_patch_here(b, l->loop_slow);
     x86_patch_here(b, l->vexc_slow[0]);
     x86_patch_here(b, l->vexc_slow[1]);

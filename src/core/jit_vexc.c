@@ -77,6 +77,14 @@ void core_jvexc_entry_miss(core_cpu *cpu, core_block *b) {
   enter_fetch_miss(tm, b, 0, tm->cycle - b->timing->static_cycles);
 }
 
+/* The same after the entry for a late result known when the code was made
+ * (jit.c's emit_vexc_hz_entry): `wait` cycles at the entry, before the
+ * block's start */
+void core_jvexc_entry_miss_wait(core_cpu *cpu, core_block *b, uint32_t wait) {
+  timing *tm = cpu->tm;
+  enter_fetch_miss(tm, b, wait, tm->cycle - b->timing->static_cycles);
+}
+
 /* T_IFETCH of fetch op i (i > 0) */
 void core_jvexc_ifetch(core_cpu *cpu, core_block *b, uint32_t i) {
   LOOP_LOCALS(b, i);

@@ -33,6 +33,9 @@ bool jit_vexc_translated(const core_cpu *cpu);
  * calls one of the two below with its op) */
 extern const struct jit_timed_fns core_jvexc_fns;
 void core_jvexc_taken(core_cpu *cpu, core_block *blk, uint32_t i);
+/* ENTER's first fetch missing after the entry for a late result known
+ * (jit.c's emit_vexc_hz_entry), `wait` cycles at the entry */
+void core_jvexc_entry_miss_wait(core_cpu *cpu, core_block *b, uint32_t wait);
 void core_jvexc_fall(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jvexc_jal(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jvexc_jalr(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
