@@ -51,6 +51,7 @@ timing *timing_new(const core_model *m) {
   t->way_mask = way_bytes > 1 && !(way_bytes & (way_bytes - 1)) ? way_bytes - 1 : 0;
   t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   t->fence_merge_pc = TIMING_NO_LINE;
+  t->fence_merge_held = false;
   t->fence_next_line = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
@@ -1375,7 +1376,10 @@ static void fence_i_redo_load(timing *t, uint64_t gap) {
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo + between);
 }
 
-static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
+/* fence_i_redo: returns the instructions between the (last) load it redid
+ * and fence.i, FENCE_I_NO_REDO when it redid none */
+#define FENCE_I_NO_REDO UINT64_MAX
+static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
   /* the reach is a distance in the pipeline: a divide between them holds
    * execute only after the load has reached write-back, where its miss
    * redoes it with fence.i in decode already (div_redo.S: lw, add, div,
@@ -1387,12 +1391,12 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
   if (t->dmiss_early_line != TIMING_NO_LINE) /* that wait was in the load's fill before */
     start -= t->dmiss_early_paid;
   if (start < t->dmiss_end || t->dmiss_refetched)
-    return;
+    return FENCE_I_NO_REDO;
   uint64_t gap = start - t->dmiss_end;
   if (gap > div_hold) /* else the divides ran before the load */
     gap -= div_hold;
   if (gap >= t->model.fence_i_redo_reach)
-    return;
+    return FENCE_I_NO_REDO;
   fence_i_redo_load(t, gap);
   /* ... and a line refilled during the fill before the load's
    * (dmiss_early_line: fence.i's own, fence_two_dmiss.S) is dropped by the
@@ -1407,7 +1411,7 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
     uint32_t more = t->dmiss_early_wait > t->dmiss_early_paid ? t->dmiss_early_wait - t->dmiss_early_paid : 0;
     charge(t, SIG_STALL_ICACHE,
            read_cycles(t, t->dmiss_early_line, t->model.icache.line) + t->model.icache.refill_cycles + more);
-    return;
+    return gap;
   }
   /* ... and each load that missed before it within fence.i's reach is
    * redone as well, first: fence.i was in the pipeline behind it too (its
@@ -1429,10 +1433,11 @@ static void fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
    * 540 cycles too many at each W (+132 -> +672 at W = 0): some earlier
    * load there is not redone, in a shape not yet told apart. */
   if (!t->model.dcache.refill_refetch)
-    return;
+    return gap;
   for (uint32_t d = 1; d <= 3; d++)
     if ((t->dmiss_redo_before >> d & 1) && gap + d < t->model.fence_i_redo_reach)
       fence_i_redo_load(t, gap + d);
+  return gap;
 }
 
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
@@ -1550,12 +1555,25 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
   bool merged = pc == t->fence_merge_pc;
   t->fence_merge_pc = TIMING_NO_LINE;
   t->fence_next_line = TIMING_NO_LINE;
+  bool held = t->fence_merge_held;
+  t->fence_merge_held = false;
   if (merged) {
     timing_refund(t, SIG_STALL_SYSTEM, t->model.fence_i_penalty);
+    /* ... and when the first redid a load one instruction before it
+     * (fence_i_redo_between), this one was in decode as the load entered
+     * write-back, where fence.i two after the load is: it holds decode as
+     * that one does (the cycle FENCE_I_REDO_DECODE_HELD adds) and runs
+     * again, a cycle as an instruction between: the redo costs as with two
+     * between (fence_pair.S on VexRiscv.v at W = 0..3: in lw, add,
+     * fence.i, fence.i on one line the lw retires 158 cycles after the
+     * instruction before, as in lw, divu, mul, fence.i, fence.i; 156 in
+     * lw, add, fence.i last on its line, whose second fence.i, on the next
+     * line, missed and was not in decode) */
+    if (held)
+      charge(t, SIG_STALL_SYSTEM, FENCE_I_REDO_DECODE_HELD);
     return;
   }
-  if (t->model.fence_i_redo)
-    fence_i_redo(t, now, div_hold);
+  uint64_t redo_gap = t->model.fence_i_redo ? fence_i_redo(t, now, div_hold) : FENCE_I_NO_REDO;
   t->dmiss_redo_before = 0; /* the loads before are this fence.i's to redo, not a later one's */
   if (!t->model.fence_i_late_flush) {
     cache_reset(&t->icache);
@@ -1607,6 +1625,8 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
   t->fence_overlap_pc = next_pc;
   if (fetched && t->model.fence_i_merge)
     t->fence_merge_pc = next_pc;
+  t->fence_merge_held = t->fence_merge_pc == next_pc && t->model.fence_i_redo_between &&
+                        redo_gap == FENCE_I_REDO_DECODE_HELD - 1;
   uint32_t after = (next_pc + next_len) & ~(t->model.icache.line - 1u);
   if (fetched && next_len && after != line && t->model.fence_i_overlap) {
     /* fence_i_overlap: the instruction after it, on the next line, is

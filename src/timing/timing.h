@@ -396,6 +396,8 @@ typedef struct timing {
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
                                fetched before that fence.i's flush, else TIMING_NO_LINE */
+  bool fence_merge_held;    /* ... and that fence.i redid a load one instruction before it, so that
+                               the word, a fence.i, was in decode at the load's write-back */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
