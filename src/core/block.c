@@ -680,7 +680,9 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     bt->tail_hz = d.hz;
     if (cpu->tm->prof)
       bt->leaves = profile_leaves(cpu, b);
-    bt->cc = bt->cc2 = bt->cc3 = &cpu->ctx_counts->none; /* no context yet */
+    bt->cc = &cpu->ctx_counts->none; /* no context yet */
+    for (int w = 0; w < TIMING_CTX_WAYS; w++)
+      bt->ccw[w] = bt->cc;
     b->timing = bt;
   }
   /* with fence_i_late_flush, the words after the ending branch or jalr too

@@ -140,16 +140,11 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
     bt->cc = &t->step;
     return bt->cc;
   }
-  /* the block's last three contexts, most recent first: a block run by
-   * turns from three callers (dhrystone's) finds its record without the
-   * table; the second is tried in the translated entry already */
-  ctx_count *r = bt->cc2;
-  if (r->row == row) {
-    bt->cc2 = bt->cc;
-    bt->cc = r;
-    return r;
-  }
-  r = bt->cc3;
+  /* the block's cache of its records by context: a block run by turns
+   * from several callers, or at several depths of a recursion, finds its
+   * record without the table; the translated entry tries it first */
+  ctx_count **w = &bt->ccw[ctx_way(row)];
+  ctx_count *r = *w;
   if (r->row != row) {
     r = lookup(t, row, bt);
     if (!r) { /* full or out of memory: add everything up and start again */
@@ -157,9 +152,8 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
       core_ctx_counts_drop(cpu, true);
       r = lookup(t, row, bt); /* an empty table with a chunk: never NULL */
     }
+    *w = r;
   }
-  bt->cc3 = bt->cc2;
-  bt->cc2 = bt->cc;
   bt->cc = r;
   return r;
 }
@@ -196,19 +190,25 @@ void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
   move_counts(&cpu->ctx_counts->step, bt);
 }
 
+static void unlink_block(block_timing *bt, ctx_count *none) {
+  bt->cc = none;
+  for (int w = 0; w < TIMING_CTX_WAYS; w++)
+    bt->ccw[w] = none;
+}
+
 /* Points every cached block's records at none. */
 static void unlink_blocks(core_cpu *cpu) {
   ctx_count *none = &cpu->ctx_counts->none;
   if (!cpu->cached_lost) {
     for (uint32_t i = 0; i < cpu->ncached; i++)
       if (cpu->cached[i]->timing)
-        cpu->cached[i]->timing->cc = cpu->cached[i]->timing->cc2 = cpu->cached[i]->timing->cc3 = none;
+        unlink_block(cpu->cached[i]->timing, none);
     return;
   }
   for (uint32_t h = 0; h <= cpu->hash_mask; h++)
     for (core_block *b = cpu->hash[h]; b; b = b->hash_next)
       if (b->timing)
-        b->timing->cc = b->timing->cc2 = b->timing->cc3 = none;
+        unlink_block(b->timing, none);
 }
 
 void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {

@@ -8,7 +8,8 @@
  * call, return and trap costs in proportion to the blocks run in
  * between, on every call; instead the profiled loop counts each block's
  * executions (and its per-block events) per context, in a ctx_count it
- * reaches through the block (block_timing.cc: its last three contexts), and
+ * reaches through the block (block_timing.cc, its last context, and
+ * block_timing.ccw, a cache of the ones before), and
  * the counts are added to the contexts' rows only when the blocks are
  * folded (core_fold_blocks): one increment per block entry, nothing per
  * call. The profiled loop counts there only: the fold moves the counts
@@ -42,6 +43,13 @@ typedef struct ctx_slot {
 #define CTX_HASH_ROW_MUL 0x9E3779B97F4A7C15ull
 static inline uint64_t ctx_hash_row(const int64_t *row) {
   return ((uint64_t)(uintptr_t)row >> 3) * CTX_HASH_ROW_MUL;
+}
+/* The slot of block_timing.ccw for the context row: the top bits of its
+ * hash (the translated entry computes it too: jit.c, emit_check_paths) */
+#define CTX_WAY_SHIFT 59
+_Static_assert(TIMING_CTX_WAYS == 1 << (64 - CTX_WAY_SHIFT), "ccw's slots are the hash's top bits");
+static inline uint32_t ctx_way(const int64_t *row) {
+  return (uint32_t)(ctx_hash_row(row) >> CTX_WAY_SHIFT);
 }
 static inline uint64_t ctx_hash_bt(const block_timing *bt) {
   return ((uint64_t)(uintptr_t)bt >> 4) * 0xC2B2AE3D27D4EB4Full;

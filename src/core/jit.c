@@ -2393,13 +2393,10 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
 }
 
 /* The record of the block in the context on top (rsi), when it is in the
- * first or second slot of its key in the table (ctx_count.h): the three records
- * move down as core_ctx_count_find moves them (rcx: cc, rdx: cc2), and on
- * to `back`. Recursion makes a block's last three contexts miss at every
- * depth (sglib-combined's red-black trees: 9 million lookups, 3,012
- * records), and most of them find the record at one of those two; the
- * jumps in `miss` go to the call in C. Clobbers rdi, r8, r9, as the
- * call would. */
+ * first or second slot of its key in the table (ctx_count.h): it becomes
+ * the block's cc and goes to its cache slot (rdx: its address, as
+ * core_ctx_count_find puts it there), and on to `back`. The jumps in
+ * `miss` go to the call in C. Clobbers rdi, r8, r9, as the call would. */
 static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
   x86_buf *b = &l->b;
   const core_ctx_counts *t = l->cpu->ctx_counts; /* the core's for as long as it lives */
@@ -2429,8 +2426,7 @@ static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
   miss[1] = x86_jcc_fwd(b, CC_NE);
   x86_op_mem(b, true, 0x3b, RBP, x86_m(R8, (int32_t)offsetof(ctx_count, bt))); /* cmp rbp, [r8 + bt] */
   miss[2] = x86_jcc_fwd(b, CC_NE);
-  x86_store64(b, BT(cc3), RDX);
-  x86_store64(b, BT(cc2), RCX);
+  x86_store64(b, x86_m(RDX, 0), R8);
   x86_store64(b, BT(cc), R8);
   x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
 }
@@ -2457,14 +2453,19 @@ static void emit_check_paths(lower *l, uint32_t k) {
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
-    /* the context before (rsi the one on top, rcx the block's cc): the
-     * two records swap as core_ctx_count_find swaps them, with no call */
-    x86_load64(b, RDX, BT(cc2));
-    x86_op_mem(b, true, 0x3b, RSI, x86_m(RDX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rdx + row] */
+    /* the block's cache slot for the context on top (rsi; ctx_way), as
+     * core_ctx_count_find tries it, with no call: rdx its address */
+    x86_mov_rr64(b, RDX, RSI);
+    x86_shift_ri(b, true, SH_SHR, RDX, 3);
+    x86_mov_imm64(b, R8, CTX_HASH_ROW_MUL);
+    x86_imul_rr64(b, RDX, R8);
+    x86_shift_ri(b, true, SH_SHR, RDX, CTX_WAY_SHIFT);
+    x86_lea64(b, RDX, x86_mis(RBP, RDX, 3, (int32_t)offsetof(block_timing, ccw)));
+    x86_load64(b, R8, x86_m(RDX, 0));
+    x86_op_mem(b, true, 0x3b, RSI, x86_m(R8, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [r8 + row] */
     uint8_t *other = x86_jcc_fwd(b, CC_NE);
-    x86_store64(b, BT(cc2), RCX);
-    x86_store64(b, BT(cc), RDX);
-    x86_mov_rr64(b, RCX, RDX); /* the record, where the entry's checks leave it */
+    x86_store64(b, BT(cc), R8);
+    x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
     x86_jmp(b, l->ctx_back[k]);
     x86_patch_here(b, other);
     uint8_t *miss[3] = {NULL, NULL, NULL};

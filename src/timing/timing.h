@@ -65,6 +65,9 @@ typedef struct timing_head {
 } timing_head;
 #define TIMING_HEADS 3
 
+/* block_timing.ccw's slots: a power of two (ctx_count.h's ctx_way) */
+#define TIMING_CTX_WAYS 32
+
 typedef struct block_timing {
   uint64_t execs;           /* times the block was entered (not yet folded) */
   uint32_t static_cycles;   /* sum of ops[].cycles */
@@ -123,9 +126,12 @@ typedef struct block_timing {
    * function's code). */
   uint8_t leaves;
   /* With a profile: the counts of the block's executions in the last
-   * calling context it ran in, and in the two before (src/core/ctx_count.h;
-   * read at every entry, so kept up here). */
-  struct ctx_count *cc, *cc2, *cc3;
+   * calling context it ran in (src/core/ctx_count.h; read at every entry,
+   * so kept up here), and a direct-mapped cache of its records in the
+   * contexts it ran in before, by the context's hash (ctx_way): a
+   * recursive function's blocks run in a context per depth. */
+  struct ctx_count *cc;
+  struct ctx_count *ccw[TIMING_CTX_WAYS];
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
