@@ -2656,6 +2656,23 @@ static bool vexc_entry_ok(const lower *l) {
          (uint32_t)blk->ops[0].imm != TIMING_NO_LINE;
 }
 
+/* The entry's first fetch: a hit of the one way only makes it the line
+ * fetched last (emit_vexc_ifetch). Returns the jump taken on a miss. */
+static uint8_t *emit_vexc_first_fetch(lower *l, const cache *c) {
+  x86_buf *b = &l->b;
+  core_block *blk = l->blk;
+  uint32_t line = (uint32_t)blk->ops[0].imm, tag = line >> c->line_shift;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  uint8_t *same = x86_jcc_fwd(b, CC_E);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_store_imm32(b, TM(fetch_line), line);
+  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
+  x86_patch_here(b, same);
+  return miss;
+}
+
 /* FITS and ENTER of the cached VexRiscv models (enter_block_timed with
  * their rules) in the common case, inline: no late results of the block
  * before, no fence.i flush to overlap, not the block right after a trap.
@@ -2693,17 +2710,7 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   if (tm->model.fetch_ahead)
     emit_vexc_carry(l, 0, 0);
   x86_store_imm64s(b, TM(insn_start_op), 0);
-  /* the first fetch: a hit of the one way only makes it the line fetched
-   * last (emit_vexc_ifetch) */
-  uint32_t line = (uint32_t)blk->ops[0].imm, tag = line >> c->line_shift;
-  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
-  uint8_t *same = x86_jcc_fwd(b, CC_E);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
-  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
-  *miss = x86_jcc_fwd(b, CC_NE);
-  x86_store_imm32(b, TM(fetch_line), line);
-  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
-  x86_patch_here(b, same);
+  *miss = emit_vexc_first_fetch(l, c);
   l->eax_reg = -1;
   return fit[0];
 }
@@ -2806,15 +2813,7 @@ static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8
     emit_vexc_carry(l, h->wait, extra);
   }
   x86_store_imm64s(b, TM(insn_start_op), 0);
-  uint32_t line = (uint32_t)blk->ops[0].imm, tag = line >> c->line_shift;
-  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
-  uint8_t *same = x86_jcc_fwd(b, CC_E);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
-  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
-  x86_store_imm32(b, TM(fetch_line), line);
-  x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
-  x86_patch_here(b, same);
+  uint8_t *miss = emit_vexc_first_fetch(l, c);
   x86_jmp(b, body);
   x86_patch_here(b, miss);
   emit_timed_call(l, (const void *)core_jvexc_entry_miss_wait, h->wait);
