@@ -1732,6 +1732,22 @@ static uint32_t line_before(const core_block *blk, uint32_t i) {
   return (uint32_t)blk->ops[i].imm;
 }
 
+/* The direct-mapped I-cache's lookup of line `line` by the cached
+ * VexRiscv models: the line fetched last jumps to *same; a hit on another
+ * makes it the line fetched last and falls through; a miss takes the
+ * jump returned. Both jumps are left for the caller to place. */
+static uint8_t *emit_vexc_line_lookup(lower *l, const cache *c, uint32_t line, uint8_t **same) {
+  x86_buf *b = &l->b;
+  uint32_t tag = line >> c->line_shift;
+  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
+  *same = x86_jcc_fwd(b, CC_E);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
+  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  x86_store_imm32(b, TM(fetch_line), line);
+  return miss;
+}
+
 /* The cached VexRiscv models' T_IFETCH of fetch op i with a
  * direct-mapped I-cache: a hit on a line not fetched last only makes it
  * the line fetched last (timing_fetch_hit; one way: no replacement
@@ -1741,15 +1757,8 @@ static uint32_t line_before(const core_block *blk, uint32_t i) {
  * loop does. The line is compared always: a charge called in the block
  * (a load's redo, a jump's wrong path) may have moved it. */
 static void emit_vexc_ifetch(lower *l, uint32_t i) {
-  x86_buf *b = &l->b;
-  cache *c = &l->cpu->tm->icache;
-  uint32_t line = (uint32_t)l->blk->ops[i].imm, tag = line >> c->line_shift;
-  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
-  uint8_t *same = x86_jcc_fwd(b, CC_E);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
-  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
-  x86_store_imm32(b, TM(fetch_line), line);
+  uint8_t *same;
+  uint8_t *miss = emit_vexc_line_lookup(l, &l->cpu->tm->icache, (uint32_t)l->blk->ops[i].imm, &same);
   add_cold(l, same, COLD_IFETCH_C, i);
   add_cold(l, miss, COLD_IFETCH_C, i);
   l->eax_reg = -1;
@@ -2639,14 +2648,8 @@ static bool vexc_entry_ok(const lower *l) {
  * fetched last (emit_vexc_ifetch). Returns the jump taken on a miss. */
 static uint8_t *emit_vexc_first_fetch(lower *l, const cache *c) {
   x86_buf *b = &l->b;
-  core_block *blk = l->blk;
-  uint32_t line = (uint32_t)blk->ops[0].imm, tag = line >> c->line_shift;
-  x86_alu_mi32(b, ALU_CMP, TM(fetch_line), (int32_t)line);
-  uint8_t *same = x86_jcc_fwd(b, CC_E);
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[tag & c->set_mask]);
-  x86_alu_mi32(b, ALU_CMP, x86_m(RAX, 0), (int32_t)tag);
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
-  x86_store_imm32(b, TM(fetch_line), line);
+  uint8_t *same;
+  uint8_t *miss = emit_vexc_line_lookup(l, c, (uint32_t)l->blk->ops[0].imm, &same);
   x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
   x86_patch_here(b, same);
   return miss;
