@@ -1451,7 +1451,7 @@ static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold, uint32_
 }
 
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
-                               uint32_t passed) {
+                               uint32_t passed, uint64_t now, uint32_t div_hold) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = next_pc & mask;
   uint32_t refilled = t->wrong_path_line;
   t->wrong_path_line = TIMING_NO_LINE;
@@ -1478,6 +1478,46 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
    * retires 154 + 8W cycles after the bne) */
   if (!(how & TIMING_WP_FENCE_I_SECOND) && line == refilled && t->wrong_path_beats)
     return;
+  /* [pipeline] fence_i_redo on the wrong path: that fence.i asks for the
+   * flush from decode as one on the straight path does, so a load that
+   * missed the D-cache within fence_i_redo_reach before it (the branch one
+   * of the instructions between) is redone after the flush has begun,
+   * its line refilled, and the instructions up to the branch run again
+   * (VexRiscv.v's retire trace of rand_gen.py's rand_24 at 0x40006904:
+   * lw that misses, sra, bge to pc + 4, fence.i on one line: the lw
+   * retires 21 + 137 cycles after the instruction before, as before a
+   * fence.i two on, then the wrong path's flush and fence.i's own follow;
+   * tests/cores/vexriscv/dmiss_wp_fence.S cases A to D, 137 and, nothing
+   * between, 135 a pass). The branch redirects the second time round: a
+   * fence.i on the branch's line, refetched, is in decode again and
+   * flushes again (below); one on the next line, dropped by the redo's
+   * flush, has its refill asked for by the refetched wrong path, as
+   * timing_wrong_path asks for it, and reaches decode only after the
+   * redirect: no flush of its own (case F, that line cached before: fence.i
+   * retires 21 cycles after the bne at W = 0, its line's refill alone, the
+   * bne's bubbles passing in it). No redo when fence.i's line was itself
+   * refilled during the load's fill (timing_wrong_path's line, as
+   * dmiss_refetched on the straight path: case G and fence_wp_line.S's D,
+   * the lw 21 + 3 cycles after the instruction before, one flush there).
+   * Not behind a jalr (now == 0): not measured. */
+  if (!jalr && now && t->model.fence_i_redo && line != refilled) {
+    uint64_t at = now + (how & TIMING_WP_FENCE_I_SECOND ? 1 : 0) + 1 + t->model.fence_i_penalty;
+    uint32_t runs; /* (the refill-first rerun's refill is timing_fence_i's, not the wrong path's) */
+    if (fence_i_redo(t, at, div_hold, &runs) != FENCE_I_NO_REDO) {
+      t->dmiss_redo_before = 0; /* as after timing_fence_i's redo */
+      if (line != (pc & mask)) {
+        cache_reset(&t->icache);
+        cache_fill(&t->icache, pc >> t->icache.line_shift, false);
+        uint32_t k = 1, rc = t->model.icache.refill_cycles;
+        while (((pc + 4 * k) & mask) == (pc & mask))
+          k++;
+        uint32_t ahead = (rc > 2 ? rc - 2 : 0) + (t->model.wrong_path_words > k ? t->model.wrong_path_words - k : 0);
+        fetch_lookup(t, line, now, ahead, false);
+        t->fetch_line = TIMING_NO_LINE;
+        return;
+      }
+    }
+  }
   uint32_t extra = WRONG_PATH_FENCE_I_EXTRA + (how & TIMING_WP_FENCE_I_SECOND ? WRONG_PATH_FENCE_I_SECOND : 0) +
                    (how & TIMING_WP_FENCE_I_AT_TARGET ? WRONG_PATH_FENCE_I_AT_TARGET : 0);
   /* VexRiscv's I-cache flush is asked for by a valid fence.i in decode

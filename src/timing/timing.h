@@ -546,9 +546,12 @@ void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
  * fence_i_late_flush, the flush runs before the target is fetched, when
  * that fence.i's word was fetched. `passed`: the cycles the jump waited
  * already for a wrong-path refill (timing_wrong_path), which ran during
- * the flush. `how`: TIMING_WP_FENCE_I_* bits. */
+ * the flush. `how`: TIMING_WP_FENCE_I_* bits. `now`: a branch's end
+ * before its penalty, for [pipeline] fence_i_redo (0: none, as for a
+ * jalr), and `div_hold` the hold of the divides before that fence.i as
+ * timing_fence_i takes it. */
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
-                               uint32_t passed);
+                               uint32_t passed, uint64_t now, uint32_t div_hold);
 /* a fence.i on a jump's wrong path is the second instruction after the
  * jump, not the first (fence_i_wrong_path_reach) */
 #define TIMING_WP_FENCE_I_SECOND 1u
