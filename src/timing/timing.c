@@ -81,7 +81,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
-  t->dmiss_early_line = TIMING_NO_LINE;
+  t->dmiss_early_line = t->dmiss_line = TIMING_NO_LINE;
   t->redirect_end = UINT64_MAX;
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
@@ -937,6 +937,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
     t->dmiss_redo_before = dmiss_redo_chain(t);
     t->dmiss_early_line = TIMING_NO_LINE;
+    t->dmiss_line = t->fetch_line;
     t->dmiss_ask_before = t->dmiss_ask;
     t->dmiss_bus_end_before = t->dmiss_bus_end;
     t->dmiss_end = now + stall;
@@ -1379,7 +1380,7 @@ static void fence_i_redo_load(timing *t, uint64_t gap) {
 /* fence_i_redo: returns the instructions between the (last) load it redid
  * and fence.i, FENCE_I_NO_REDO when it redid none */
 #define FENCE_I_NO_REDO UINT64_MAX
-static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
+static uint64_t fence_i_redo(timing *t, uint32_t pc, uint64_t now, uint32_t div_hold) {
   /* the reach is a distance in the pipeline: a divide between them holds
    * execute only after the load has reached write-back, where its miss
    * redoes it with fence.i in decode already (div_redo.S: lw, add, div,
@@ -1412,6 +1413,21 @@ static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold) {
     charge(t, SIG_STALL_ICACHE,
            read_cycles(t, t->dmiss_early_line, t->model.icache.line) + t->model.icache.refill_cycles + more);
     return gap;
+  }
+  /* ... and when fence.i is on a line other than the load's (dmiss_line:
+   * a jump between them, or the load last on its line), the redo's fetch
+   * goes on from the load's line, refilled, to fence.i's, which the first
+   * flush dropped too: a whole refill more before fence.i runs again
+   * (fence_pair.S's case G on VexRiscv.v's retire trace: j to lw that
+   * misses, j back to fence.i at the end of the line before; the I-bus
+   * refills the lw's line after the flush, then fence.i's, fence.i
+   * retiring 8 (W + 2) + 4 after the j's retire at W = 0..3, 4 I-bus
+   * reads a pass where only 3 were charged) */
+  uint32_t line = pc & ~(t->model.icache.line - 1u);
+  if (t->dmiss_line != TIMING_NO_LINE && line != t->dmiss_line) {
+    pulse(t, SIG_ICACHE_ACCESS);
+    pulse(t, SIG_ICACHE_MISS);
+    charge(t, SIG_STALL_ICACHE, read_cycles(t, line, t->model.icache.line) + t->model.icache.refill_cycles);
   }
   /* ... and each load that missed before it within fence.i's reach is
    * redone as well, first: fence.i was in the pipeline behind it too (its
@@ -1573,7 +1589,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
       charge(t, SIG_STALL_SYSTEM, FENCE_I_REDO_DECODE_HELD);
     return;
   }
-  uint64_t redo_gap = t->model.fence_i_redo ? fence_i_redo(t, now, div_hold) : FENCE_I_NO_REDO;
+  uint64_t redo_gap = t->model.fence_i_redo ? fence_i_redo(t, pc, now, div_hold) : FENCE_I_NO_REDO;
   t->dmiss_redo_before = 0; /* the loads before are this fence.i's to redo, not a later one's */
   if (!t->model.fence_i_late_flush) {
     cache_reset(&t->icache);
