@@ -1137,6 +1137,8 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
     x86_load64(b, RSI, TM(mem_busy_until));
     x86_store64(b, TM(dmiss_bus_end), RSI);
     x86_store64(b, TM(dmiss_ask), RAX);
+    x86_load32(b, RSI, TM(fetch_line)); /* dmiss_line: the load's I-cache line */
+    x86_store32(b, TM(dmiss_line), RSI);
   }
   /* the counts: the hit the block counted taken back, the miss's */
   x86_alu_mi64(b, ALU_SUB, SIG(store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT), 1);

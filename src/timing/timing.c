@@ -81,7 +81,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
-  t->dmiss_early_line = TIMING_NO_LINE;
+  t->dmiss_early_line = t->dmiss_line = TIMING_NO_LINE;
   t->redirect_end = UINT64_MAX;
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
@@ -937,6 +937,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
     t->dmiss_redo_before = dmiss_redo_chain(t);
     t->dmiss_early_line = TIMING_NO_LINE;
+    t->dmiss_line = t->fetch_line;
     t->dmiss_ask_before = t->dmiss_ask;
     t->dmiss_bus_end_before = t->dmiss_bus_end;
     t->dmiss_end = now + stall;
@@ -1376,11 +1377,14 @@ static void fence_i_redo_load(timing *t, uint64_t gap) {
   charge(t, SIG_STALL_SYSTEM, t->model.fence_i_redo + between);
 }
 
-/* fence_i_redo: returns the instructions between the (last) load it redid
- * and fence.i, FENCE_I_NO_REDO when it redid none, and in *runs the times
- * fence.i runs again (a load's redo each) */
+/* fence_i_redo of the fence.i at pc (next_pc: the word after it; straight:
+ * not on a mispredicted branch's wrong path): returns the instructions
+ * between the (last) load it redid and fence.i, FENCE_I_NO_REDO when it
+ * redid none, and in *runs the times fence.i runs again (a load's redo
+ * each) */
 #define FENCE_I_NO_REDO UINT64_MAX
-static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold, uint32_t *runs) {
+static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool straight, uint64_t now,
+                             uint32_t div_hold, uint32_t *runs) {
   /* the reach is a distance in the pipeline: a divide between them holds
    * execute only after the load has reached write-back, where its miss
    * redoes it with fence.i in decode already (div_redo.S: lw, add, div,
@@ -1400,6 +1404,24 @@ static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold, uint32_
     return FENCE_I_NO_REDO;
   fence_i_redo_load(t, gap);
   *runs = 1;
+  uint32_t mask = ~(t->model.icache.line - 1u), line = pc & mask, next = next_pc & mask, i;
+  /* ... and with fence.i last on its line and the next word's line
+   * missing, the fetch, a word ahead, asked for that refill along with the
+   * load's D-cache fill: on VexRiscv.v the I-bus refills that line beside
+   * the fill (fence_pair.S's case B, lw, add, fence.i last on its line, on
+   * its bus trace), the flush not waiting for it (case B exact per pass in
+   * cycles without it): counted, no cycles. (On VexRiscv_IMAC.v, whose
+   * flush waits for it, that refill is timing_fence_i's refill-first, once
+   * each time fence.i runs again.) Not with two between (case A: lw, divu,
+   * mul, fence.i: the next line is refilled after the lw's redo, as
+   * fence.i's next word is fetched). */
+  if (straight && t->model.fence_i_late_flush == FENCE_I_REFILL_DURING && gap < FENCE_I_REDO_DECODE_HELD &&
+      next != line &&
+      !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
+    pulse(t, SIG_ICACHE_ACCESS);
+    pulse(t, SIG_ICACHE_MISS);
+    (void)read_cycles(t, next, t->model.icache.line); /* its beats */
+  }
   /* ... and a line refilled during the fill before the load's
    * (dmiss_early_line: fence.i's own, fence_two_dmiss.S) is dropped by the
    * first flush and refilled again after the load's, before fence.i runs
@@ -1414,6 +1436,26 @@ static uint64_t fence_i_redo(timing *t, uint64_t now, uint32_t div_hold, uint32_
     charge(t, SIG_STALL_ICACHE,
            read_cycles(t, t->dmiss_early_line, t->model.icache.line) + t->model.icache.refill_cycles + more);
     return gap;
+  }
+  /* ... and when fence.i is on a line other than the load's (dmiss_line:
+   * a jump between them, or the load last on its line), the redo's fetch
+   * goes on from the load's line, refilled, to fence.i's, which the first
+   * flush dropped too: a whole refill more before fence.i runs again
+   * (fence_pair.S's case G on VexRiscv.v's retire trace: j to lw that
+   * misses, j back to fence.i at the end of the line before; the I-bus
+   * refills the lw's line after the flush, then fence.i's, fence.i
+   * retiring 8 (W + 2) + 4 after the j's retire at W = 0..3, 4 I-bus
+   * reads a pass where only 3 were charged). On the straight path only: a
+   * wrong path's fence.i has its lines refilled by timing_wrong_path_fence_i.
+   * Not on VexRiscv_IMAC.v (refill-first): there the earlier loads' redo and
+   * the refill for each run (timing_fence_i) already make up those cycles
+   * (fence_pair.S on VexRiscv_IMAC.v with this refill as well: +54/+78/
+   * +102/+102 at W = 0..3, against −3/−3/−3/−27 without it) */
+  if (straight && t->model.fence_i_late_flush == FENCE_I_REFILL_DURING && t->dmiss_line != TIMING_NO_LINE &&
+      line != t->dmiss_line) {
+    pulse(t, SIG_ICACHE_ACCESS);
+    pulse(t, SIG_ICACHE_MISS);
+    charge(t, SIG_STALL_ICACHE, read_cycles(t, line, t->model.icache.line) + t->model.icache.refill_cycles);
   }
   /* ... and each load that missed before it within fence.i's reach is
    * redone as well, first: fence.i was in the pipeline behind it too (its
@@ -1503,7 +1545,7 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
   if (!jalr && now && t->model.fence_i_redo && line != refilled) {
     uint64_t at = now + (how & TIMING_WP_FENCE_I_SECOND ? 1 : 0) + 1 + t->model.fence_i_penalty;
     uint32_t runs; /* (the refill-first rerun's refill is timing_fence_i's, not the wrong path's) */
-    if (fence_i_redo(t, at, div_hold, &runs) != FENCE_I_NO_REDO) {
+    if (fence_i_redo(t, next_pc, next_pc + 4, false, at, div_hold, &runs) != FENCE_I_NO_REDO) {
       t->dmiss_redo_before = 0; /* as after timing_fence_i's redo */
       if (line != (pc & mask)) {
         cache_reset(&t->icache);
@@ -1624,7 +1666,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
     return;
   }
   uint32_t redo_runs = 0;
-  uint64_t redo_gap = t->model.fence_i_redo ? fence_i_redo(t, now, div_hold, &redo_runs) : FENCE_I_NO_REDO;
+  uint64_t redo_gap = t->model.fence_i_redo ? fence_i_redo(t, pc, next_pc, true, now, div_hold, &redo_runs) : FENCE_I_NO_REDO;
   t->dmiss_redo_before = 0; /* the loads before are this fence.i's to redo, not a later one's */
   if (!t->model.fence_i_late_flush) {
     cache_reset(&t->icache);

@@ -352,6 +352,9 @@ typedef struct timing {
   uint32_t dmiss_early_line; /* an instruction after that load missed the I-cache within that reach of
                                 the load before: its line, which came in during the earlier fill
                                 ([pipeline] fence_i_redo refills it again), else TIMING_NO_LINE */
+  uint32_t dmiss_line;      /* the I-cache line that load was fetched from (fetch_line at its miss),
+                               TIMING_NO_LINE before any: a fence.i on another line it redoes is
+                               refetched after the load's line ([pipeline] fence_i_redo) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
