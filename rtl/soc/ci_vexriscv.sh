@@ -184,7 +184,7 @@ fi
 # cycle by cycle where every instruction is laid out alike (docs/rtl-soc.md,
 # "VEXRISCV"), packet for packet elsewhere
 # shellcheck disable=SC2086
-for p in alu branch hazards csr crc jumps shifts muldiv sort stores load_use; do check $p 97 --trace $fine; done
+for p in alu branch hazards csr crc jumps shifts muldiv sort stores load_use dcache; do check $p 97 --trace $fine; done
 check crc 1000 $fine
 check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
 check csr 97 csr system stall.system stall instret cycle stall.jump load
