@@ -2215,13 +2215,34 @@ static bool leaves_late(const core_block *blk) {
   return late;
 }
 
+/* whether a load of the block missing the D-cache may change the late
+ * results it leaves (exec_loop.inc's dmiss_clears_late, [dcache]
+ * refill_refetch): a load after a late result in the block */
+static bool dmiss_may_clear(const lower *l) {
+  const core_block *blk = l->blk;
+  if (!l->cpu->tm->model.dcache.refill_refetch)
+    return false;
+  bool late = false;
+  for (uint32_t i = 0; i < blk->n_ops; i++) {
+    uint8_t k = blk->ops[i].kind;
+    if (k == K_IFETCH || k == K_FALLTHRU)
+      continue;
+    if (late && isa_infos[k].cls == CLASS_LOAD)
+      return true;
+    late |= blk->timing->ops[i].late != 0;
+  }
+  return false;
+}
+
 /* The loop copy's taken branch back to itself. The loop copy is run only
  * from its entry, which left tm->hz the block's tail_hz, and nothing in a
- * plain timed block changes it but a way out: when that has no late
- * result, the test of late results would pass and the store write what
- * is there, so the way round leaves both out; else it goes to the entry */
+ * plain timed block changes it but a way out or a missing load after a
+ * late result (dmiss_may_clear): when neither, and the block leaves no
+ * late result, the test of late results would pass and the store write
+ * what is there, so the way round leaves both out; else it goes to the
+ * entry */
 static void emit_loop_round(lower *l) {
-  if (leaves_late(l->blk)) {
+  if (leaves_late(l->blk) || dmiss_may_clear(l)) {
     x86_jmp(&l->b, l->loop_entry);
     return;
   }
@@ -3563,7 +3584,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     body = run_addr(l, b->p);
     first = 1;
     l->loop_ok = how == LOWER_FULL && loop_copy_ok(l);
-    l->clean_exits = !leaves_late(blk);
+    l->clean_exits = !leaves_late(blk) && !dmiss_may_clear(l);
   } else if (l->timed) {
     nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
     body = run_addr(l, b->p);
