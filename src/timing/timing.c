@@ -127,7 +127,12 @@ void timing_free(timing *t) {
  * an ALU op and fence.i, exact with it at every W) ... */
 #define WRONG_PATH_FENCE_I_SECOND 1u
 /* ... and 1 more when the fence.i is the taken branch's target as well
- * (fitted to redirect_min.S's beq to pc + 4, a fence.i: not explained) */
+ * (fitted to redirect_min.S's beq to pc + 4, a fence.i: not explained);
+ * not when that fence.i is on the next line, nor after the load's redo
+ * (fence_i_redo) on the branch's line: dmiss_wp_fence.S's cases A, B, C
+ * (redo) and G, fence_wp_line.S's D (fence.i first on the next line, a
+ * load's miss before the bne) are each 1 over a pass with it on VexRiscv.v
+ * and VexRiscv_IMAC.v at every W, exact without */
 #define WRONG_PATH_FENCE_I_AT_TARGET 1u
 #define WRONG_PATH_FENCE_I_MAX (WRONG_PATH_FENCE_I_EXTRA + WRONG_PATH_FENCE_I_SECOND + WRONG_PATH_FENCE_I_AT_TARGET)
 
@@ -740,6 +745,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   /* the wait past the refill's last beat is the fill's own refill_cycles:
    * a longer one had beats still to come when the jump redirected */
   t->wrong_path_beats = stall > t->model.icache.refill_cycles;
+  t->wrong_path_stall = stall;
   t->wrong_path_waited = stall != 0 && k == t->model.wrong_path_words; /* asked for in the redirect's cycle */
   t->wrong_path_wait_line = stall ? line : TIMING_NO_LINE;
   return stall;
@@ -1495,7 +1501,7 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
                                uint32_t passed, uint64_t now, uint32_t div_hold) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = next_pc & mask;
-  uint32_t refilled = t->wrong_path_line;
+  uint32_t refilled = t->wrong_path_line, refill_stall = refilled != TIMING_NO_LINE ? t->wrong_path_stall : 0;
   t->wrong_path_line = TIMING_NO_LINE;
   if (!t->icache_on || !t->model.icache.fence_i_flush || !t->model.fence_i_late_flush)
     return;
@@ -1542,11 +1548,23 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
    * dmiss_refetched on the straight path: case G and fence_wp_line.S's D,
    * the lw 21 + 3 cycles after the instruction before, one flush there).
    * Not behind a jalr (now == 0): not measured. */
+  bool redone = false;
   if (!jalr && now && t->model.fence_i_redo && line != refilled) {
     uint64_t at = now + (how & TIMING_WP_FENCE_I_SECOND ? 1 : 0) + 1 + t->model.fence_i_penalty;
     uint32_t runs; /* (the refill-first rerun's refill is timing_fence_i's, not the wrong path's) */
     if (fence_i_redo(t, next_pc, next_pc + 4, false, at, div_hold, &runs) != FENCE_I_NO_REDO) {
       t->dmiss_redo_before = 0; /* as after timing_fence_i's redo */
+      redone = true;
+      /* the wrong path's refill of the line after the branch's (its third
+       * word, wrong_path_words 3) was asked for while the load waited for
+       * its fill: it ran then, none of it after the branch (VexRiscv_IMAC.v,
+       * dmiss_wp_fence.S cases A and B: lw, an ALU op, bne to pc + 4,
+       * fence.i, add, the jalr after it first on the next line: 8 (W + 2) + 2
+       * cycles over a pass each with the wait; case C, the lw right before
+       * the bne, the wait's rest past the load's data-side stall, 3 over
+       * a pass at W = 0) */
+      if (line == (pc & mask) && refill_stall)
+        timing_refund(t, SIG_STALL_ICACHE, refill_stall);
       if (line != (pc & mask)) {
         cache_reset(&t->icache);
         cache_fill(&t->icache, pc >> t->icache.line_shift, false);
@@ -1561,7 +1579,7 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
     }
   }
   uint32_t extra = WRONG_PATH_FENCE_I_EXTRA + (how & TIMING_WP_FENCE_I_SECOND ? WRONG_PATH_FENCE_I_SECOND : 0) +
-                   (how & TIMING_WP_FENCE_I_AT_TARGET ? WRONG_PATH_FENCE_I_AT_TARGET : 0);
+                   (how & TIMING_WP_FENCE_I_AT_TARGET && !redone && line == (pc & mask) ? WRONG_PATH_FENCE_I_AT_TARGET : 0);
   /* VexRiscv's I-cache flush is asked for by a valid fence.i in decode
    * (IBusCachedPlugin_cache_io_flush = decode_arbitration_isValid &&
    * decode_FLUSH_ALL), before the branch ahead of it in execute redirects:

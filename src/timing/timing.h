@@ -361,6 +361,8 @@ typedef struct timing {
                                (timing_wrong_path_fence_i) ... */
   bool wrong_path_beats;    /* ... and its beats were still arriving at the redirect (read only with
                                wrong_path_line, set with it) */
+  uint32_t wrong_path_stall; /* ... and the stall it charged (read only with wrong_path_line, set with
+                               it) */
   uint32_t wrong_path_give; /* [pipeline] wrong_path_tail: cycles the wrong-path fill being made leaves
                                to the target's fetch ... */
   uint32_t wrong_path_carry; /* ... and those the next I-cache fill (the target's) waits for first */
