@@ -127,8 +127,11 @@ typedef struct block_timing {
   uint8_t leaves;
   /* With a profile: the counts of the block's executions in the last
    * calling context it ran in (src/core/ctx_count.h; read at every entry,
-   * so kept up here; ccw, the cache of the ones before, is at the end) */
+   * so kept up here), and a direct-mapped cache of its records in the
+   * contexts it ran in before, by the context's hash (ctx_way): a
+   * recursive function's blocks run in a context per depth. */
   struct ctx_count *cc;
+  struct ctx_count *ccw[TIMING_CTX_WAYS];
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -147,13 +150,6 @@ typedef struct block_timing {
    * multiply-adds, not a walk over its ops (timing_add_block). */
   const struct sig_count_pair *sum;
   uint32_t nsum;
-  /* With a profile: a direct-mapped cache of the block's records in the
-   * contexts it ran in before its last (cc), by the context's hash
-   * (ctx_way): a recursive function's blocks run in a context per depth.
-   * Read only when cc is another context's, so kept after the fields
-   * every entry reads (256 bytes between them would put those on lines
-   * of their own). */
-  struct ctx_count *ccw[TIMING_CTX_WAYS];
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 
