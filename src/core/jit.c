@@ -1638,7 +1638,7 @@ static void emit_vexc_store(lower *l, uint32_t i) {
     add_cold(l, later, COLD_STORE_C, i);
 }
 
-/* Whether data access i of a plain timed run (its lookup inline) may
+/* Whether data access i of a timed run (its lookup inline) may
  * skip its D-cache lookup when it falls on the line of an earlier data
  * access k of the block: k left the line in the cache (a load's and a
  * write-back store's miss fill it) and marked it used, so the lookup
@@ -1651,14 +1651,17 @@ static void emit_vexc_store(lower *l, uint32_t i) {
  * latest such access less than a line away; *d is its address minus
  * i's. A line outside RAM (k took its slow path) cannot be i's, as RAM
  * starts and ends on a line; SRAM is not cached, hence the model
- * without it. */
+ * without it. With a profile or address regions too: their inline hit is
+ * the plain run's and charges no row, k's miss fills the line as the
+ * plain run's does, and no call inside a block (a multiply's helper, a
+ * watched store) touches the D-cache. */
 static bool line_repeat(const lower *l, uint32_t i, bool store, int32_t *d) {
   const core_cpu *cpu = l->cpu;
   const timing *tm = cpu->tm;
   const core_op *ops = l->blk->ops;
   int32_t line = (int32_t)(1u << tm->dcache.line_shift);
   int32_t way = (int32_t)((tm->dcache.set_mask + 1) << tm->dcache.line_shift);
-  if (l->prof || l->regions || tm->model.sram_size || !tm->dcache_wb ||
+  if (tm->model.sram_size || !tm->dcache_wb ||
       ((cpu->ram_base | cpu->ram_size) & (uint32_t)(line - 1)))
     return false;
   unsigned base = ops[i].rs1;
