@@ -53,6 +53,7 @@ timing *timing_new(const core_model *m) {
   t->fence_merge_pc = TIMING_NO_LINE;
   t->fence_merge_held = false;
   t->fence_next_line = TIMING_NO_LINE;
+  t->fence_div_pc = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;
@@ -1665,6 +1666,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
   bool merged = pc == t->fence_merge_pc;
   t->fence_merge_pc = TIMING_NO_LINE;
   t->fence_next_line = TIMING_NO_LINE;
+  t->fence_div_pc = TIMING_NO_LINE;
   bool held = t->fence_merge_held;
   t->fence_merge_held = false;
   if (merged) {

@@ -403,6 +403,9 @@ typedef struct timing {
   uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
                                after it, at fence_overlap_pc, may still pass its execute stall in */
   uint32_t fence_overlap_pc;
+  uint32_t fence_div_pc;    /* [pipeline] fence_i_overlap: the divide after fence.i whose hold passed
+                               during the flush (fence_overlap_enter), until the next refill's
+                               fetch_ahead or fence.i, else TIMING_NO_LINE */
   uint32_t fence_next_line; /* [pipeline] fence_i_overlap: the line after fence_overlap_pc's that
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
