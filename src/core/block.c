@@ -675,6 +675,19 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     bt->tail_fence = t && b->ops[t - 1].kind == K_FENCE_I;
     bt->tail_csr = tc == CLASS_CSR;
     bt->tail_w1 = t ? bt->ops[t - 1].load_use : 0;
+    /* [pipeline] fetch_ahead_insns 2: the one before its last (X) for
+     * fetch_ahead's div3_ahead: no divide and no wait of its own (its
+     * static one: a wait at the block's entry is not looked at), and its
+     * cycles; with a divide before it in the block, the overlap it leaves
+     * to the instruction after the next one (fetch_carry's ahead_d3) */
+    uint32_t r = q ? q - 1 : 0;
+    while (r > 0 && (b->ops[r - 1].kind == K_IFETCH || b->ops[r - 1].kind == K_FALLTHRU))
+      r--;
+    bt->tail_pair = q && !r;
+    bool x_ok = q && isa_infos[b->ops[q - 1].kind].cls != CLASS_DIV && bt->ops[q - 1].load_use == 0;
+    bt->tail_prev_cycles = (uint8_t)(x_ok && bt->ops[q - 1].cycles < 200 ? bt->ops[q - 1].cycles : 0);
+    uint32_t h3 = r && q && isa_infos[b->ops[r - 1].kind].cls == CLASS_DIV ? bt->ops[r - 1].stall_cycles : 0;
+    bt->tail_d3 = (uint16_t)(x_ok && h3 >= 2 && h3 < 60000 ? h3 - 2 + bt->tail_prev_cycles : 0);
     bt->tail_single = seen < 2;
     bt->short_block = real <= TIMING_HEADS;
     bt->tail_hz = d.hz;

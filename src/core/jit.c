@@ -2550,6 +2550,49 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
  * fields, field by field: one added there must be added here (engines
  * tests and cores.vexriscv.* fail when it is not). Clobbers rax, rcx,
  * rdx. */
+/* fetch_carry_d3 of exec_loop.inc (ahead_d3) from the carries just set,
+ * `wait` the entry's. Clobbers rcx. */
+static void emit_vexc_carry_d3(x86_buf *b, const block_timing *bt, uint32_t wait) {
+  if (!bt->tail_single && !bt->tail_pair) {
+    x86_store_imm32(b, TM(ahead_d3), bt->tail_d3);
+    return;
+  }
+  x86_store_imm32(b, TM(ahead_d3), 0);
+  if (bt->tail_pair && (!bt->tail_prev_cycles || wait))
+    return;
+  uint8_t *skip[8];
+  int n = 0;
+  if (bt->tail_single) {
+    x86_cmp_mem8_imm(b, TM(carry_div2), 0);
+    skip[n++] = x86_jcc_fwd(b, CC_E);
+  } else {
+    x86_cmp_mem8_imm(b, TM(carry_div), 0);
+    skip[n++] = x86_jcc_fwd(b, CC_E);
+  }
+  x86_cmp_mem8_imm(b, TM(carry_flow), 0);
+  skip[n++] = x86_jcc_fwd(b, CC_NE);
+  x86_cmp_mem8_imm(b, TM(carry_fence), 0);
+  skip[n++] = x86_jcc_fwd(b, CC_NE);
+  if (bt->tail_single) {
+    x86_cmp_mem8_imm(b, TM(carry_div), 0);
+    skip[n++] = x86_jcc_fwd(b, CC_NE);
+    x86_alu_mi32(b, ALU_CMP, TM(carry_w1), 0);
+    skip[n++] = x86_jcc_fwd(b, CC_NE);
+    x86_load32(b, RCX, TM(carry_x2));
+    x86_alu_ri(b, false, ALU_CMP, RCX, 2);
+    skip[n++] = x86_jcc_fwd(b, CC_B);
+    x86_alu_rm(b, ALU_ADD, RCX, TM(carry_c1)); /* carry_x2 - 2 + carry_c1 */
+    x86_alu_ri(b, false, ALU_SUB, RCX, 2);
+  } else {
+    x86_movzx8(b, RCX, TM(carry));
+    x86_alu_ri(b, false, ALU_CMP, RCX, 2);
+    skip[n++] = x86_jcc_fwd(b, CC_B);
+    x86_alu_ri(b, false, ALU_ADD, RCX, (int32_t)bt->tail_prev_cycles - 2); /* carry - 2 + its cycles */
+  }
+  x86_store32(b, TM(ahead_d3), RCX);
+  for (int i = 0; i < n; i++)
+    x86_patch_here(b, skip[i]);
+}
 static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   x86_buf *b = &l->b;
   const core_block *blk = l->blk;
@@ -2597,6 +2640,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store8(b, TM(carry_csr), RCX);
     x86_load32(b, RCX, TM(ahead_w1));
     x86_store32(b, TM(carry_w1), RCX);
+    x86_load32(b, RCX, TM(ahead_d3));
+    x86_store32(b, TM(carry_d3), RCX);
   }
   uint8_t *done = x86_jmp_fwd(b);
   /* not in sequence: no carry, but a decode redirect's (dec) */
@@ -2634,6 +2679,7 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store_imm8(b, TM(carry_fence), 0);
     x86_store_imm8(b, TM(carry_csr), 0);
     x86_store_imm32(b, TM(carry_w1), 0);
+    x86_store_imm32(b, TM(carry_d3), 0);
   }
   x86_patch_here(b, done);
   /* this block's own, known when it was built */
@@ -2656,6 +2702,7 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store_imm8(b, TM(ahead_fence), bt->tail_fence);
     x86_store_imm8(b, TM(ahead_csr_last), bt->tail_csr);
     x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? (uint32_t)(bt->tail_w1 + extra) : 0);
+    emit_vexc_carry_d3(b, bt, wait);
   }
 }
 

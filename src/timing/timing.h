@@ -97,6 +97,11 @@ typedef struct block_timing {
   bool tail_csr;            /* it is a CSR instruction (fetch_carry's ahead_csr_last) */
   uint8_t tail_w1;          /* its static wait for a late result (its op_timing.load_use; 0: no
                                instruction), kept here so that an entry reads no op (fetch_carry) */
+  bool tail_pair;           /* it holds two instructions (fetch_carry's ahead_d3) */
+  uint8_t tail_prev_cycles; /* the one before its last: its static cycles, 0 when it divides or waits
+                               for a late result (exec_loop.inc's div3_ahead) */
+  uint16_t tail_d3;         /* ... and with a divide before that one in the block, the divide's hold
+                               less 2 and those cycles (fetch_carry's ahead_d3) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
   uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: the offset from that branch (or, with
@@ -326,6 +331,11 @@ typedef struct timing {
    * wait): of the block entered last, of the one before it when the current
    * one follows it in sequence (fetch_ahead's w1 across a block edge) */
   uint32_t ahead_w1, carry_w1;
+  /* a divide two before the last instruction, the one between (X) holding
+   * no wait: its hold less 2 and X's cycles (exec_loop.inc's div3_ahead),
+   * 0 otherwise: of the block entered last, of the one before it when the
+   * current one follows it in sequence */
+  uint32_t ahead_d3, carry_d3;
   bool ahead_csr;           /* the block entered last is a CSR instruction alone (exec_loop.inc's csr_drained) */
   /* ... and the bubbles of the decode redirect (a jal, a branch predicted
    * taken) that ended the block run last, if it did: its target's block
