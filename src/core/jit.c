@@ -262,6 +262,7 @@ typedef struct lower {
    * (hz_same): a direct jump from a block that leaves the same ones, which
    * tm->hz holds already, is patched to it (patch_target) */
   uintptr_t clean_hz_same, same_hz_same;
+  uint8_t *clean_after; /* the clean entry past its charges */
   uint8_t *pre_slow, *pre_same, *pre_nofit[8];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[NCOPY_MAX]; /* the guest register each of copy_regs holds a copy of, or -1 */
@@ -2333,13 +2334,6 @@ static void emit_entry_checks(lower *l) {
  * checks after FITS */
 static bool hz_same_ok(const lower *l) { return !l->prof && !l->regions && !l->track; }
 
-/* tm->hz = the hazards the block leaves (ENTER's store) */
-static void emit_hz_store(lower *l) {
-  uint32_t tail;
-  memcpy(&tail, &l->blk->timing->tail_hz, sizeof tail);
-  x86_store_imm32(&l->b, TM(hz), tail);
-}
-
 /* The entry of a clean_ok block: the block's own (the tests of late
  * results and of the line fetched last, out of line when either holds),
  * then the clean entry (FITS, ENTER's charges, the first line's lookup) */
@@ -2356,19 +2350,9 @@ static uint8_t *emit_clean_entry(lower *l, uint8_t **nofit2) {
   uint8_t *fit[2];
   emit_timed_fits(l, fit);
   *nofit2 = fit[1];
-  if (hz_same_ok(l)) { /* the store, then on past the twin's FITS */
-    emit_entry_checks(l); /* none: a plain timed run */
-    emit_hz_store(l);
-    uint8_t *on = x86_jmp_fwd(b);
-    l->clean_hz_same = run_addr(l, b->p);
-    x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)blk->timing);
-    emit_timed_fits(l, l->pre_nofit + 4);
-    x86_patch_here(b, on);
-    emit_timed_charges(l, false);
-  } else {
-    emit_entry_checks(l);
-    emit_timed_charges(l, true);
-  }
+  emit_entry_checks(l);
+  emit_timed_charges(l, true);
+  l->clean_after = b->p; /* the clean entry's twin goes on here (emit_pre_paths) */
   x86_store_imm64s(b, TM(insn_start_op), 0);
   uint8_t *m;
   uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &m);
@@ -2400,6 +2384,13 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
     emit_timed_charges(l, true);
     x86_store_imm64s(b, TM(insn_start_op), 0);
     x86_jmp(b, body);
+    if (hz_same_ok(l)) { /* the clean entry's twin: on past its charges */
+      l->clean_hz_same = run_addr(l, b->p);
+      x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+      emit_timed_fits(l, l->pre_nofit + 4);
+      emit_timed_charges(l, false);
+      x86_jmp(b, run_addr(l, l->clean_after));
+    }
     if (hz_same_ok(l)) {
       l->same_hz_same = run_addr(l, b->p);
       x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
