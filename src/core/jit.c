@@ -176,6 +176,8 @@ bool core_jit_write_stubs(core_jit *j) {
     x86_store_imm8(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_clean) - offsetof(core_jit, miss_jump))), clean);
     if (clean == 2) /* the line in ecx */
       x86_store32(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_line) - offsetof(core_jit, miss_jump))), RCX);
+    if (clean) /* the hazards the block leaves in r8 */
+      x86_store64(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_hz) - offsetof(core_jit, miss_jump))), R8);
     x86_mov_imm32(&b, RAX, JIT_MISS);
     x86_jmp(&b, epilogue);
   }
@@ -255,7 +257,13 @@ typedef struct lower {
    * already, charged without a lookup; their nofit jumps in pre_nofit) */
   bool clean_exits;
   uintptr_t clean, same; /* same: pre_same's code, the entry of a block running on from that line */
-  uint8_t *pre_slow, *pre_same, *pre_nofit[4];
+  /* In a plain timed run (no profile, regions or PMU listing), each of
+   * the two has a twin that does not store the block's hazards in tm->hz
+   * (hz_same): a direct jump from a block that leaves the same ones, which
+   * tm->hz holds already, is patched to it (patch_target) */
+  uintptr_t clean_hz_same, same_hz_same;
+  uint8_t *clean_after; /* the clean entry past its charges */
+  uint8_t *pre_slow, *pre_same, *pre_nofit[8];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[NCOPY_MAX]; /* the guest register each of copy_regs holds a copy of, or -1 */
   bool dirty[NCOPY_MAX];  /* ... whose value is not stored in x[] yet (functional: store_later) */
@@ -772,6 +780,15 @@ static void emit_chain_stubs(lower *l) {
     x86_lea_rip(&l->b, RAX, run_addr(l, l->chain[k].rel));
     if (l->chain[k].clean == 2)
       x86_mov_imm32(&l->b, RCX, l->chain[k].line);
+    if (l->chain[k].clean) {
+      /* what tm->hz holds: nothing in a block that leaves no late result
+       * changes it (a refill, a divide, only lower late results), unless
+       * the block is short and was entered with late results (ENTER in
+       * C, timing_hazard_entry, leaves what passes through it): not known */
+      uint32_t tail;
+      memcpy(&tail, &l->blk->timing->tail_hz, sizeof tail);
+      x86_mov_imm64(&l->b, R8, l->blk->timing->short_block ? UINT64_C(1) << 32 : tail);
+    }
     uint8_t *stubs[3] = {l->j->miss, l->j->miss_clean_stub, l->j->miss_fall_stub};
     x86_jmp(&l->b, (uintptr_t)stubs[l->chain[k].clean]);
   }
@@ -2347,6 +2364,11 @@ static void emit_entry_checks(lower *l) {
   }
 }
 
+/* Whether the clean and same entries get twins that leave tm->hz as it
+ * is (lower.clean_hz_same): a plain timed run, where ENTER makes no
+ * checks after FITS */
+static bool hz_same_ok(const lower *l) { return !l->prof && !l->regions && !l->track; }
+
 /* The entry of a clean_ok block: the block's own (the tests of late
  * results and of the line fetched last, out of line when either holds),
  * then the clean entry (FITS, ENTER's charges, the first line's lookup) */
@@ -2365,6 +2387,7 @@ static uint8_t *emit_clean_entry(lower *l, uint8_t **nofit2) {
   *nofit2 = fit[1];
   emit_entry_checks(l);
   emit_timed_charges(l, true);
+  l->clean_after = b->p; /* the clean entry's twin goes on here (emit_pre_paths) */
   x86_store_imm64s(b, TM(insn_start_op), 0);
   uint8_t *m;
   uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &m);
@@ -2396,6 +2419,21 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
     emit_timed_charges(l, true);
     x86_store_imm64s(b, TM(insn_start_op), 0);
     x86_jmp(b, body);
+    if (hz_same_ok(l)) { /* the clean entry's twin: on past its charges */
+      l->clean_hz_same = run_addr(l, b->p);
+      x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+      emit_timed_fits(l, l->pre_nofit + 4);
+      emit_timed_charges(l, false);
+      x86_jmp(b, run_addr(l, l->clean_after));
+    }
+    if (hz_same_ok(l)) {
+      l->same_hz_same = run_addr(l, b->p);
+      x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
+      emit_timed_fits(l, l->pre_nofit + 6);
+      emit_timed_charges(l, false);
+      x86_store_imm64s(b, TM(insn_start_op), 0);
+      x86_jmp(b, body);
+    }
   }
   if (l->pre_slow) {
     x86_patch_here(b, l->pre_slow);
@@ -3583,7 +3621,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->loop_slow = NULL;
   l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = NULL;
   l->clean_exits = false;
-  l->clean = l->same = 0;
+  l->clean = l->same = l->clean_hz_same = l->same_hz_same = 0;
   l->pre_slow = l->pre_same = NULL;
   memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
@@ -3703,8 +3741,13 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   x86_store_imm32(b, CPU(pc), blk->pc);
   x86_jmp(b, (uintptr_t)j->horizon);
   parts[6] = run_addr(l, b->p);
-  /* the header: the clean and same entries (jit_entry) */
-  uint32_t entries[2] = {l->clean ? (uint32_t)(l->clean - l->b.at) : 0, l->same ? (uint32_t)(l->same - l->b.at) : 0};
+  /* the header: the clean and same entries and their twins (jit_entry),
+   * their offsets from the header (the code is under 64 KiB) */
+  _Static_assert(JIT_BLOCK_MAX_CODE <= 65536 && JIT_HEADER == 4 * sizeof(uint16_t), "the header's offsets");
+  uintptr_t at[4] = {l->clean, l->same, l->clean_hz_same, l->same_hz_same};
+  uint16_t entries[4];
+  for (int k = 0; k < 4; k++)
+    entries[k] = at[k] ? (uint16_t)(at[k] - l->b.at) : 0;
   memcpy(b->start, entries, sizeof entries);
   const void *code = j->code_next + JIT_HEADER;
   *too_big = b->overflow;
@@ -3739,18 +3782,28 @@ static const void *translate(core_cpu *cpu, core_block *blk) {
 #define JIT_RESUMES 200
 #define JIT_COLD 64
 
-/* the block's clean (k = 0) or same (1) entry, or NULL: the offsets
- * from the code's start in the header in front of its entry */
+/* the block's clean (k = 0) or same (1) entry, or their twins that leave
+ * tm->hz as it is (2, 3), or NULL: the offsets from the code's start in
+ * the header in front of its entry */
 static const void *jit_entry(const core_block *b, int k) {
-  uint32_t off[2];
+  uint16_t off[4];
   const uint8_t *start = (const uint8_t *)b->jit - JIT_HEADER;
   memcpy(off, start, sizeof off);
   return off[k] ? start + off[k] : NULL;
 }
 
-/* where a direct jump to b goes, by the stub it left through (miss_clean) */
+/* where a direct jump to b goes, by the stub it left through (miss_clean):
+ * past the store of b's hazards when tm->hz holds them already (the
+ * block that left leaves the same) */
 static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
-  const void *to = clean ? jit_entry(b, clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm) : NULL;
+  if (!clean)
+    return code;
+  int k = clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm;
+  uint32_t tail;
+  memcpy(&tail, &b->timing->tail_hz, sizeof tail);
+  const void *to = tail == j->miss_hz ? jit_entry(b, k + 2) : NULL;
+  if (!to)
+    to = jit_entry(b, k);
   return to ? to : code;
 }
 

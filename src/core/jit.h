@@ -53,6 +53,9 @@ typedef struct core_jit {
   uint8_t miss_clean;       /* and 1 when it was the clean one's (core_block.jit_clean), 2 the
                              * running-on one's (jit_clean or jit_same: miss_line the line fetched last) */
   uint32_t miss_line;
+  uint64_t miss_hz;         /* the clean and running-on ones': the hazards (timing_hazards) the
+                             * block that left leaves, which tm->hz holds, or 1 << 32: not known
+                             * (jit.c, patch_target) */
   /* the cache fill routines (jit.c, ensure_fills) for the timing model
    * fill_tm, in the code since the last flush; NULL where it has none;
    * fill_regions: they charge an address region's row too; fill_prof: a
