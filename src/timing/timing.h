@@ -272,6 +272,8 @@ typedef struct timing_mem_region {
   bool cacheable;
 } timing_mem_region;
 
+#define TIMING_AHEAD_MEMO 256 /* timing.ahead_memo's slots: a power of two */
+
 typedef struct timing {
   core_model model;
   cache icache, dcache;
@@ -518,6 +520,14 @@ typedef struct timing {
   timing_mem_region mem_regions[TIMING_MAX_MEM_REGIONS];
   uint32_t n_mem_regions;
   uint32_t max_wait_states;
+  /* What exec_loop.inc's dmiss_refetch_ahead ([0]) and dmiss_jal_refill
+   * ([1]) found past a load that missed the D-cache, by the load's pc and
+   * the 12 bytes of code from it (all either reads): a line and its k
+   * (0: nothing to do). Found again only while those bytes are the same. */
+  struct timing_ahead_memo {
+    uint32_t pc, w[3], line;
+    uint8_t k, valid;
+  } ahead_memo[2][TIMING_AHEAD_MEMO];
 } timing;
 
 /* What dcache_miss_fn is told of an access (the values of include/tally's
