@@ -27,6 +27,15 @@
 #define TIMING_WBUF_MAX 64
 #define TIMING_KINDS 128 /* room for every instruction kind (isa.h K_COUNT) */
 
+/* Results still on their way within a block (block builder): up to two
+ * registers written by a load (or a multiply or shift, with the model's
+ * mul_use_penalty or shift_use_penalty) and the cycles an instruction
+ * reading one would still wait. Zero it at the start of a block. */
+typedef struct timing_hazards {
+  uint8_t rd[2];
+  uint8_t left[2];
+} timing_hazards;
+
 /* What an op costs every time it runs, known when its block is built. */
 typedef struct op_timing {
   uint32_t cycles;          /* cpi + static stalls */
@@ -44,16 +53,10 @@ typedef struct op_timing {
   uint8_t late;             /* its result comes this many cycles late (load/mul/shift use penalty) */
   uint8_t replay_rvc;       /* a load: [pipeline] redirect_rvc_pair applies to its replay after a store
                                (block.c's replay_rvc_pair, from the code after it) */
+  uint8_t hz_known;         /* hz_after is set (exec_loop.inc's dmiss_clears_late, at the op's first miss) */
+  timing_hazards hz_after;  /* the late results on their way after this op, laid out from the block's
+                               start with none and its static waits */
 } op_timing;
-
-/* Results still on their way within a block (block builder): up to two
- * registers written by a load (or a multiply or shift, with the model's
- * mul_use_penalty or shift_use_penalty) and the cycles an instruction
- * reading one would still wait. Zero it at the start of a block. */
-typedef struct timing_hazards {
-  uint8_t rd[2];
-  uint8_t left[2];
-} timing_hazards;
 
 /* One of a block's first instructions, for the late results of the
  * block before it (timing_hazard_entry). */
@@ -273,6 +276,8 @@ typedef struct timing_mem_region {
   uint32_t wait_states;
   bool cacheable;
 } timing_mem_region;
+
+#define TIMING_AHEAD_MEMO 256 /* timing.ahead_memo's slots: a power of two */
 
 typedef struct timing {
   core_model model;
@@ -528,6 +533,14 @@ typedef struct timing {
   timing_mem_region mem_regions[TIMING_MAX_MEM_REGIONS];
   uint32_t n_mem_regions;
   uint32_t max_wait_states;
+  /* What exec_loop.inc's dmiss_refetch_ahead ([0]) and dmiss_jal_refill
+   * ([1]) found past a load that missed the D-cache, by the load's pc and
+   * the 12 bytes of code from it (all either reads): a line and its k
+   * (0: nothing to do). Found again only while those bytes are the same. */
+  struct timing_ahead_memo {
+    uint32_t pc, w[3], line;
+    uint8_t k, valid;
+  } ahead_memo[2][TIMING_AHEAD_MEMO];
 } timing;
 
 /* What dcache_miss_fn is told of an access (the values of include/tally's
