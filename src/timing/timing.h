@@ -412,6 +412,10 @@ typedef struct timing {
                                [pipeline] refill_drains_csr leaves the handler's first instruction alone */
   const void *trap_head;    /* the block entered right after that trap (exec_loop.inc's trap_stall) */
   uint32_t drain_bubbles;
+  uint32_t csr_refilled;    /* [pipeline] refill_drains_csr: what it took back of the stall of the CSR
+                               instruction at csr_refilled_pc, the cycle being csr_refilled_at */
+  uint32_t csr_refilled_pc;
+  uint64_t csr_refilled_at;
   uint32_t drain_back;      /* what the last CSR instruction first in its block took back of its stall
                                (timing_csr_drain): its cycles, less it, are what fetch_ahead_data
                                counts for it as the instruction ahead */
@@ -809,7 +813,7 @@ static inline void timing_note_redirect(timing *t, uint64_t end, uint32_t bubble
   t->redirect_end = end;
   t->drain_bubbles = bubbles;
 }
-uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig);
+uint32_t timing_csr_drain(timing *t, uint64_t start, uint32_t stall, uint8_t sig, uint32_t taken);
 uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_t next, uint64_t now,
                                uint32_t bubbles, bool jump);
 uint32_t timing_load_slow(timing *t, uint32_t addr, uint64_t now);

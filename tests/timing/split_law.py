@@ -3,6 +3,10 @@
 
   split_law.py TALLY CORES_DIR WORKLOADS_DIR... [--board BOARD_INI [--wait W,...] ELF...]
 
+(an ELF given as rand:SEED:VARIANT:CC is rand_gen.py's program of that
+seed for that variant, built with the cross compiler CC as
+rtl/cores/vexriscv/rand_sweep.py builds it)
+
 Counting with the module splits the run at every dispatch (its horizon,
 docs/statmod.md): blocks that would cross one are run in shorter prefixes or
 single-stepped. A core model whose rules carry state from one instruction to
@@ -29,6 +33,7 @@ import csv as _csv
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -143,6 +148,24 @@ def main():
         boards.append(os.path.join(tmp, f"w{w}.ini"))
         with open(boards[-1], "w") as f:
             f.write(text)
+    # rand:SEED:VARIANT:CC: the random program of rand_gen.py's SEED for
+    # VARIANT, built here as rtl/cores/vexriscv/rand_sweep.py builds it
+    built = []
+    for elf in elfs:
+        if elf.startswith("rand:"):
+            seed, variant, cc = elf.split(":", 3)[1:]
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "rtl", "cores",
+                                            "vexriscv"))
+            import rand_sweep
+            try:
+                bin_, _ = rand_sweep.build(os.path.join(tmp, "rand"), int(seed), variant, cc)
+                built.append(bin_[:-len(".bin")] + ".elf")
+            except (OSError, subprocess.CalledProcessError) as e:
+                print(f"FAIL: {elf} not built: {e}")
+                failures += 1
+        else:
+            built.append(elf)
+    elfs = built
     for ini, board in [(i, b) for i in sorted(glob.glob(os.path.join(cores_dir, "vexriscv*.ini"))) for b in boards]:
         core = os.path.splitext(os.path.basename(ini))[0]
         for elf in elfs:
@@ -167,7 +190,7 @@ def main():
     print(f"{checks} runs on {len(glob.glob(os.path.join(cores_dir, '*.ini')))} core models, {failures} failed")
     for b in boards[1:]:
         os.remove(b)
-    os.rmdir(tmp)
+    shutil.rmtree(tmp)
     return 1 if failures else 0
 
 
