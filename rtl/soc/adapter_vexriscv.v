@@ -307,6 +307,15 @@ module tally_vex_adapter #(
   wire k_move = MIN == 0 && p_full && report && !p_last && !wb_trap && (p_jal || (p_branch && p_taken && p_back)) &&
                 p_pc[4:2] == 3'd7 && wb_pc[31:5] != p_next &&
                 ((m_pend && r_pend && r_line == p_next) || (w_nm != 2'd0 && (g_i ? g_first : i_line) == p_next));
+  // ... and a backward branch predicted taken that falls through
+  // (cores/vexriscv.ini predicted_target_fill): the fetch stage had asked
+  // for the predicted target's line, which misses, and the fall-through,
+  // whose own line hits, waits for that refill after the branch retires
+  // (icache.elf's bne at 0x4000102c: it retires 4 clocks after its issue,
+  // the jal after it 18 of the refill later). The wait is a fetch wait
+  // (`stall.icache`), not a late result's; the miss stays the branch's
+  wire f_move = MIN == 0 && p_full && report && !p_last && !wb_trap && p_branch && p_back && !p_taken &&
+                (wp_run || wp_done) && !wp_second;
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
@@ -369,7 +378,17 @@ module tally_vex_adapter #(
         // (as tally's models count lookups): a hit unless its line was
         // refilled in its gap or, ahead of the fetch, before it (the last
         // refill begun, for a line no instruction retired from since)
-        p_ih <= MIN == 0 && w_lookup &&
+        // ... a lookup after a backward branch that fell through when the
+        // predicted target's line was refilled (f_move: the fetch finds its
+        // line gone from the fetch stage, as tally's models count it), and
+        // none when the lookup is the miss moved to it (m_take: the refill
+        // ahead during the wait of the instruction before it, whose own
+        // lookup cleared r_pend; icache.elf's ret at 0x40001040 after the
+        // lw missing the D-cache), a jalr's aside when that refill (the
+        // last, g_line) was of another line (its wrong path's), or when it
+        // is the jump's before it (k_move)
+        p_ih <= MIN == 0 && (w_lookup || f_move) &&
+                !(m_take && !k_move && (w_op != 7'b1100111 || g_line == wb_pc[31:5])) &&
                 !((i_active && i_line == wb_pc[31:5]) || (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5])) ||
                   (r_pend && r_line == wb_pc[31:5]));
         f_line <= wb_pc[31:5]; f_valid <= 1'b1;
@@ -386,7 +405,7 @@ module tally_vex_adapter #(
         // a div, and the remu after the next, which uses nothing of it,
         // their lines refilled during the divides, each issue 3 clocks
         // after the divide retires; cores/vexriscv.ini held_refetch)
-        p_i <= k_move || (p_hold && w_lookup && r_pend && r_line == wb_pc[31:5]) ||
+        p_i <= k_move || f_move || (p_hold && w_lookup && r_pend && r_line == wb_pc[31:5]) ||
                (i_active && (i_line == wb_pc[31:5] || (w_spans && i_line == wb_pc[31:5] + 27'd1))) ||
                (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5] ||
                         (w_spans && g_line == wb_pc[31:5] + 27'd1)));

@@ -184,7 +184,7 @@ fi
 # cycle by cycle where every instruction is laid out alike (docs/rtl-soc.md,
 # "VEXRISCV"), packet for packet elsewhere
 # shellcheck disable=SC2086
-for p in alu branch hazards csr crc jumps shifts muldiv sort stores load_use dcache; do check $p 97 --trace $fine; done
+for p in alu branch hazards csr crc jumps shifts muldiv sort stores load_use dcache icache; do check $p 97 --trace $fine; done
 check crc 1000 $fine
 check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
 check csr 97 csr system stall.system stall instret cycle stall.jump load
@@ -202,12 +202,10 @@ for wait in 1 3; do
   tb=$("$here/build.sh" --core vexriscv --wait $wait "$rtl" "$work/tb-w$wait")
   # cycle by cycle where every instruction is laid out alike, as at W = 0
   # shellcheck disable=SC2086
-  for p in alu branch hazards crc csr jumps dcache load_use muldiv shifts sort; do check $p 97 --trace $base; done
+  for p in alu branch hazards crc csr jumps dcache load_use muldiv shifts sort icache; do check $p 97 --trace $base; done
   if [ $wait = 1 ]; then
     # shellcheck disable=SC2086
     check stores 97 --trace $base
-    # shellcheck disable=SC2086
-    check icache 97 $base
   fi
 done
 exit $rc

@@ -2787,7 +2787,7 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   l->vexc_slow[0] = x86_jcc_fwd(b, CC_NE);
   l->vexc_slow[1] = l->vexc_slow[2] = NULL;
-  if (tm->model.taken_path_fill) { /* a jump's refill wait this block takes first */
+  if (tm->model.taken_path_fill || tm->model.predicted_target_fill) { /* a jump's refill wait this block takes first */
     x86_alu_mi32(b, ALU_CMP, TM(taken_path_wait), 0);
     l->vexc_slow[2] = x86_jcc_fwd(b, CC_NE);
   }
@@ -2870,7 +2870,7 @@ static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   slow[1] = x86_jcc_fwd(b, CC_NE);
   slow[2] = slow[3] = NULL;
-  if (tm->model.taken_path_fill) {
+  if (tm->model.taken_path_fill || tm->model.predicted_target_fill) {
     x86_alu_mi32(b, ALU_CMP, TM(taken_path_wait), 0);
     slow[2] = x86_jcc_fwd(b, CC_NE);
   }
