@@ -2235,6 +2235,26 @@ static bool leaves_late(const core_block *blk) {
   return late;
 }
 
+/* Whether a short block entered with late results may leave one of them
+ * to the next: ENTER's timing_hazard_entry leaves tm->hz what passes
+ * through its instructions (block_timing.short_block), which tail_hz, made
+ * from an empty start, does not hold. Each of its instructions takes at
+ * least its base cycles off every late result, and none is later than the
+ * model's latest (hazard_bound / TIMING_HEADS), so when the block's base
+ * cycles reach that none passes. They do on the shipped models that take
+ * the clean entries (tally5, tally5-wt, dsp500: a result at most one
+ * cycle late); with a longer load-use penalty a block of a jump alone
+ * passes a load's result on (jit_shortblock.S) */
+static bool passes_late(const lower *l) {
+  const block_timing *bt = l->blk->timing;
+  if (!bt->short_block)
+    return false;
+  uint32_t base = 0;
+  for (uint32_t k = 0; k < bt->n_head; k++)
+    base += bt->head[k].base;
+  return base < l->cpu->tm->hazard_bound / TIMING_HEADS;
+}
+
 /* whether a load of the block missing the D-cache may change the late
  * results it leaves (exec_loop.inc's dmiss_clears_late, [dcache]
  * refill_refetch): a load after a late result in the block */
@@ -2255,7 +2275,10 @@ static bool dmiss_may_clear(const lower *l) {
 }
 
 /* The loop copy's taken branch back to itself. The loop copy is run only
- * from its entry, which left tm->hz the block's tail_hz, and nothing in a
+ * from its entry, which left tm->hz the block's tail_hz (with late
+ * results the entry goes on in the block's own body, so a short block
+ * that passes them on, passes_late, never runs its loop copy with them;
+ * jit_shortblock.S), and nothing in a
  * plain timed block changes it but a way out or a missing load after a
  * late result (dmiss_may_clear): when neither, and the block leaves no
  * late result, the test of late results would pass and the store write
@@ -3672,7 +3695,10 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     body = run_addr(l, b->p);
     first = 1;
     l->loop_ok = how == LOWER_FULL && loop_copy_ok(l);
-    l->clean_exits = !leaves_late(blk) && !dmiss_may_clear(l);
+    /* its exits go to the clean entries only when tm->hz holds no late
+     * result there: none of its own (tail_hz) and none passed on from
+     * before it (passes_late) */
+    l->clean_exits = !leaves_late(blk) && !passes_late(l) && !dmiss_may_clear(l);
   } else if (l->timed) {
     nofit = emit_timed_entry(l, &nofit2, &entry_slow, &entry_miss);
     body = run_addr(l, b->p);
