@@ -260,6 +260,7 @@ static const key_def keys[] = {
   UINT("pipeline", "wrong_path_tail", wrong_path_tail, 0, 255),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
+  BOOL("pipeline", "predicted_target_defer", predicted_target_defer),
   ENUM("pipeline", "fence_i_late_flush", fence_i_late_flush, fence_i_flush_words),
   UINT("pipeline", "fence_i_redo", fence_i_redo, 0, PENALTY_MAX),
   UINT("pipeline", "fence_i_redo_reach", fence_i_redo_reach, 0, 4),

@@ -114,6 +114,8 @@ typedef struct core_model {
   bool predicted_target_fill;     /* a branch predicted taken that falls through: the refill of its target's
                                      line, started when the target missed, is waited for
                                      (timing_predicted_path) */
+  bool predicted_target_defer;    /* with predicted_target_fill: when the fall-through's line hits, that wait
+                                     is the fall-through's, at its block's entry, not the branch's */
   int fence_i_late_flush;         /* fence_i_flush_mode: with [icache] fence_i_flush, the instruction after
                                      fence.i is fetched before the flush; its refill runs during the flush
                                      (true) or before it (refill-first) (timing_fence_i) */

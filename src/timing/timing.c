@@ -853,11 +853,11 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
    * icache.elf at W = 0: the bne at 0x4000102c retires 4 cycles after
    * it issues, the jal after it 18 of the refill later): when the
    * fall-through's line hits, the wait moves to it, its block's entry, as
-   * a jump's taken_path_fill (timing_taken_path_defer). Not on the IMAC
-   * variant (taken_path_fill): VexRiscv_IMAC.v issues that bne 14 cycles
-   * into the refill, the wait before it, as the model lays it out (the
-   * same SoC trace; deferred, 36 -> 48 cycles different) */
-  if (stall && !t->model.taken_path_fill && cache_probe(&t->icache, next >> t->icache.line_shift, &i))
+   * a jump's taken_path_fill (timing_taken_path_defer): predicted_target_defer.
+   * Not on VexRiscv_IMAC.v, which issues that bne 14 cycles into the
+   * refill, the wait before it (the same SoC trace; deferred there, 36 ->
+   * 48 cycles different) */
+  if (stall && t->model.predicted_target_defer && cache_probe(&t->icache, next >> t->icache.line_shift, &i))
     t->taken_path_move = stall;
   return stall;
 }
