@@ -260,6 +260,65 @@ void core_block_flush(core_cpu *cpu) {
 /* An ebreak between `slli x0,x0,0x1f` and `srai x0,x0,7` is a semihosting
  * call (the RISC-V semihosting spec); all three must be 32-bit. On a board
  * without semihosting it is the breakpoint it looks like. */
+/* The notes of a block's last instructions for the next block
+ * (fetch_carry): those of its ops [0, n), `real` of them instructions, with
+ * their timing `ops`. A block's own when it is built; those of the part of
+ * it that ran when it is left early (exec_loop.inc's leave_carry). */
+void core_block_tail(block_timing *bt, const core_block *b, const op_timing *ops, uint32_t n, uint32_t real) {
+  bt->tail_prev_ex = 0;
+  uint32_t seen = 0, x2 = 0;
+  for (uint32_t i = n; i-- > 0 && seen < 2;) {
+    uint8_t k = b->ops[i].kind;
+    if (k == K_IFETCH || k == K_FALLTHRU)
+      continue;
+    uint8_t c = isa_infos[k].cls;
+    uint32_t x = c == CLASS_CSR || c == CLASS_MUL || c == CLASS_DIV ? ops[i].stall_cycles : 0;
+    if (seen++ == 0) {
+      bt->tail_stall = (uint8_t)(x > 255 ? 255 : x);
+      bt->tail_cycles = (uint8_t)(ops[i].cycles > 255 ? 255 : ops[i].cycles);
+      x2 = x + ops[i].load_use;
+    } else {
+      bt->tail_prev_ex = (uint8_t)(x > 255 ? 255 : x);
+      x2 += x;
+    }
+  }
+  bt->tail_stall2 = (uint8_t)(x2 > 255 ? 255 : x2);
+  /* where its last instruction, and the one before, are (fetch_carry) */
+  uint32_t t = n;
+  while (t > 0 && (b->ops[t - 1].kind == K_IFETCH || b->ops[t - 1].kind == K_FALLTHRU))
+    t--;
+  uint32_t q = t ? t - 1 : 0;
+  while (q > 0 && (b->ops[q - 1].kind == K_IFETCH || b->ops[q - 1].kind == K_FALLTHRU))
+    q--;
+  bt->tail_op = (uint16_t)t;
+  bt->tail_rank = (uint8_t)(t && real - 1 < TIMING_HEADS ? real - 1 : TIMING_HEADS);
+  bt->tail_csr_first = t && real == 1 && isa_infos[b->ops[t - 1].kind].cls == CLASS_CSR;
+  bt->tail_div = t && isa_infos[b->ops[t - 1].kind].cls == CLASS_DIV;
+  bt->tail_prev_div = q && isa_infos[b->ops[q - 1].kind].cls == CLASS_DIV;
+  uint8_t tc = t ? isa_infos[b->ops[t - 1].kind].cls : CLASS_PSEUDO;
+  /* a branch predicted not taken lets the fetch run on past it in
+   * sequence, as any instruction does (fetch_ahead's divide before the
+   * instruction ahead across a block edge; div_branch.S) */
+  bt->tail_flow = tc == CLASS_JUMP || (tc == CLASS_BRANCH && ops[t - 1].predict_taken);
+  bt->tail_fence = t && b->ops[t - 1].kind == K_FENCE_I;
+  bt->tail_csr = tc == CLASS_CSR;
+  bt->tail_w1 = t ? ops[t - 1].load_use : 0;
+  /* [pipeline] fetch_ahead_insns 2: the one before its last (X) for
+   * fetch_ahead's div3_ahead: no divide and no wait of its own (its
+   * static one: a wait at the block's entry is not looked at), and its
+   * cycles; with a divide before it in the block, the overlap it leaves
+   * to the instruction after the next one (fetch_carry's ahead_d3) */
+  uint32_t r = q ? q - 1 : 0;
+  while (r > 0 && (b->ops[r - 1].kind == K_IFETCH || b->ops[r - 1].kind == K_FALLTHRU))
+    r--;
+  bt->tail_pair = q && !r;
+  bool x_ok = q && isa_infos[b->ops[q - 1].kind].cls != CLASS_DIV && ops[q - 1].load_use == 0;
+  bt->tail_prev_cycles = (uint8_t)(x_ok && ops[q - 1].cycles < 200 ? ops[q - 1].cycles : 0);
+  uint32_t h3 = r && q && isa_infos[b->ops[r - 1].kind].cls == CLASS_DIV ? ops[r - 1].stall_cycles : 0;
+  bt->tail_d3 = (uint16_t)(x_ok && h3 >= 2 && h3 < 60000 ? h3 - 2 + bt->tail_prev_cycles : 0);
+  bt->tail_single = seen < 2;
+}
+
 static bool is_semihost_call(const core_cpu *cpu, uint32_t pc) {
   uint32_t before, after;
   return !cpu->no_semihost && core_fetch_insn(cpu, pc - 4, &before) && before == 0x01f01013u &&
@@ -638,57 +697,7 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
       real++;
     }
     bt->n_head = (uint8_t)(real < TIMING_HEADS ? real : TIMING_HEADS);
-    uint32_t seen = 0, x2 = 0;
-    for (uint32_t i = n; i-- > 0 && seen < 2;) {
-      uint8_t k = b->ops[i].kind;
-      if (k == K_IFETCH || k == K_FALLTHRU)
-        continue;
-      uint8_t c = isa_infos[k].cls;
-      uint32_t x = c == CLASS_CSR || c == CLASS_MUL || c == CLASS_DIV ? bt->ops[i].stall_cycles : 0;
-      if (seen++ == 0) {
-        bt->tail_stall = (uint8_t)(x > 255 ? 255 : x);
-        bt->tail_cycles = (uint8_t)(bt->ops[i].cycles > 255 ? 255 : bt->ops[i].cycles);
-        x2 = x + bt->ops[i].load_use;
-      } else {
-        bt->tail_prev_ex = (uint8_t)(x > 255 ? 255 : x);
-        x2 += x;
-      }
-    }
-    bt->tail_stall2 = (uint8_t)(x2 > 255 ? 255 : x2);
-    /* where its last instruction, and the one before, are (fetch_carry) */
-    uint32_t t = n;
-    while (t > 0 && (b->ops[t - 1].kind == K_IFETCH || b->ops[t - 1].kind == K_FALLTHRU))
-      t--;
-    uint32_t q = t ? t - 1 : 0;
-    while (q > 0 && (b->ops[q - 1].kind == K_IFETCH || b->ops[q - 1].kind == K_FALLTHRU))
-      q--;
-    bt->tail_op = (uint16_t)t;
-    bt->tail_rank = (uint8_t)(t && real - 1 < TIMING_HEADS ? real - 1 : TIMING_HEADS);
-    bt->tail_csr_first = t && real == 1 && isa_infos[b->ops[t - 1].kind].cls == CLASS_CSR;
-    bt->tail_div = t && isa_infos[b->ops[t - 1].kind].cls == CLASS_DIV;
-    bt->tail_prev_div = q && isa_infos[b->ops[q - 1].kind].cls == CLASS_DIV;
-    uint8_t tc = t ? isa_infos[b->ops[t - 1].kind].cls : CLASS_PSEUDO;
-    /* a branch predicted not taken lets the fetch run on past it in
-     * sequence, as any instruction does (fetch_ahead's divide before the
-     * instruction ahead across a block edge; div_branch.S) */
-    bt->tail_flow = tc == CLASS_JUMP || (tc == CLASS_BRANCH && bt->predict_taken);
-    bt->tail_fence = t && b->ops[t - 1].kind == K_FENCE_I;
-    bt->tail_csr = tc == CLASS_CSR;
-    bt->tail_w1 = t ? bt->ops[t - 1].load_use : 0;
-    /* [pipeline] fetch_ahead_insns 2: the one before its last (X) for
-     * fetch_ahead's div3_ahead: no divide and no wait of its own (its
-     * static one: a wait at the block's entry is not looked at), and its
-     * cycles; with a divide before it in the block, the overlap it leaves
-     * to the instruction after the next one (fetch_carry's ahead_d3) */
-    uint32_t r = q ? q - 1 : 0;
-    while (r > 0 && (b->ops[r - 1].kind == K_IFETCH || b->ops[r - 1].kind == K_FALLTHRU))
-      r--;
-    bt->tail_pair = q && !r;
-    bool x_ok = q && isa_infos[b->ops[q - 1].kind].cls != CLASS_DIV && bt->ops[q - 1].load_use == 0;
-    bt->tail_prev_cycles = (uint8_t)(x_ok && bt->ops[q - 1].cycles < 200 ? bt->ops[q - 1].cycles : 0);
-    uint32_t h3 = r && q && isa_infos[b->ops[r - 1].kind].cls == CLASS_DIV ? bt->ops[r - 1].stall_cycles : 0;
-    bt->tail_d3 = (uint16_t)(x_ok && h3 >= 2 && h3 < 60000 ? h3 - 2 + bt->tail_prev_cycles : 0);
-    bt->tail_single = seen < 2;
+    core_block_tail(bt, b, bt->ops, n, real);
     bt->short_block = real <= TIMING_HEADS;
     bt->tail_hz = d.hz;
     if (cpu->tm->prof)

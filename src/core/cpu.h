@@ -288,6 +288,12 @@ core_block *core_block_find(const core_cpu *cpu, uint32_t pc);
 #define CORE_PREFIX_MAX 8u
 core_block *core_block_get_prefix(core_cpu *cpu, uint32_t pc, uint32_t max, void *buf, size_t size);
 void core_block_flush(core_cpu *cpu);
+struct block_timing;
+struct op_timing;
+/* a block's notes of its last instructions for the next block, of its ops
+ * [0, n), real of them instructions (block.c) */
+void core_block_tail(struct block_timing *bt, const core_block *b, const struct op_timing *ops, uint32_t n,
+                     uint32_t real);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
 
 /* The execution loops (exec_fast.c, exec_timed*.c, exec_profiled.c). Run
