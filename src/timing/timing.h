@@ -67,6 +67,9 @@ typedef struct timing_head {
   uint32_t base;            /* its static cycles without that stall */
 } timing_head;
 #define TIMING_HEADS 3
+/* timing.later_op's entries: the ops whose waits a D-cache miss laid out
+ * again, at most the few a late result reaches (hazard_bound) */
+#define TIMING_LATER_MAX 8
 
 /* block_timing.ccw's slots: a power of two (ctx_count.h's ctx_way) */
 #define TIMING_CTX_WAYS 32
@@ -519,6 +522,19 @@ typedef struct timing {
   int16_t entry_extra[TIMING_HEADS]; /* signed: a wait of its own that an earlier one passed is taken back */
   bool entry_extra_any;     /* the last timing_hazard_entry left one of them nonzero */
   bool entry_extra_on;
+  /* The waits that a load missing the D-cache laid out again for the
+   * instructions after it in its block (exec_loop.inc's dmiss_clears_late),
+   * charged or taken back at once: op later_op[k] of that entry of the
+   * block (later_blk, at instret later_instret, as hz_entry's) got
+   * later_d[k] cycles. An op before them still has its cycle without them
+   * (later_adj): they are cycles of the instructions after it, which a
+   * block split there charges only when they come. Written only on such a
+   * miss; later_n 0 otherwise. */
+  uint8_t later_n;
+  uint32_t later_op[TIMING_LATER_MAX];
+  int32_t later_d[TIMING_LATER_MAX];
+  const void *later_blk;
+  uint64_t later_instret;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
