@@ -242,6 +242,7 @@ static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
   t->dstall_end = end;
   t->dstall = stall;
   t->dstall_redo = redo;
+  t->dstall_split = false;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);

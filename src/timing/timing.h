@@ -317,6 +317,8 @@ typedef struct timing {
   uint64_t dstall_end;
   uint32_t dstall;
   bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
+  bool dstall_split;        /* ... of a 32-bit load at 2 mod 4 (set by exec_loop.inc's T_LOAD after the
+                               fill, cleared by the next stall: its refetch is of two words) */
   /* the data-side stall before that one: the same three */
   uint64_t dstall2_end;
   uint32_t dstall2;
