@@ -590,6 +590,17 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   bool early = false;
   if (refetch && t->model.fetch_ahead_insns == 2) {
     early = due >= t->dmiss_end && t->dmiss_after && t->dmiss_after + k <= 3;
+    /* an instruction before this one, 1 to 3 after a load that missed the
+     * D-cache, missed the I-cache too (dmiss_refetched): the fetch waited
+     * behind that refill until the load's redo, and this refill goes out
+     * only as this instruction is fetched after the load: no part of it
+     * during the fill (wp_split_dmiss.S's first pass on VexRiscv_IMAC.v's
+     * bus trace: lw t1 misses at the end of its line, the jal after it on
+     * the next line, refilled during the fill, its target on a line that
+     * misses: that refill starts in the cycle the lw retires, the target
+     * retiring 21 cycles after the jal as after a jal alone, at W = 0) */
+    if (!early && t->dmiss_refetched && due >= t->dmiss_end && k <= 3)
+      ahead = 0;
     if (!early)
       t->dmiss_refetched = true;
     else
