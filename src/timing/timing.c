@@ -599,8 +599,10 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
      * the next line, refilled during the fill, its target on a line that
      * misses: that refill starts in the cycle the lw retires, the target
      * retiring 21 cycles after the jal as after a jal alone, at W = 0) */
-    if (!early && t->dmiss_refetched && due >= t->dmiss_end && k <= 3)
+    uint32_t taken = t->dmiss_taken_fill ? t->dmiss_taken_fill - 1 : 0;
+    if (!early && (t->dmiss_refetched || t->dmiss_taken_fill) && due >= t->dmiss_end + taken && k <= 3 + taken)
       ahead = 0;
+    t->dmiss_taken_fill = 0;
     if (!early)
       t->dmiss_refetched = true;
     else
@@ -780,6 +782,11 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
    * rest of the refill of the word after it first) */
   uint32_t stall = fetch_lookup(t, line, now, (over > 1 ? over : 1) + hold, false);
   t->fetch_line = TIMING_NO_LINE;
+  /* made during a load's D-cache fill, 1 to 3 after it: the target's
+   * refill waits for the load's redo (fetch_fill), the jump's own wait for
+   * this one not counted in its distance */
+  if (t->model.fetch_ahead_insns == 2 && now >= t->dmiss_end && now - t->dmiss_end < 3)
+    t->dmiss_taken_fill = stall + 1;
   /* that refill over within the hold, the target's fetch goes out as the
    * jump leaves decode, a cycle after the redirect the bubble would hide
    * (the same trace: the target 22 cycles after the bnez at W = 0, one
@@ -983,6 +990,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     t->dmiss_bus_end = t->mem_busy_until;
     t->dmiss_ask = now;
     t->dmiss_refetched = false;
+    t->dmiss_taken_fill = 0;
   }
   return stall;
 }
