@@ -783,8 +783,13 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
   uint32_t stall = fetch_lookup(t, line, now, (over > 1 ? over : 1) + hold, false);
   t->fetch_line = TIMING_NO_LINE;
   /* made during a load's D-cache fill, 1 to 3 after it: the target's
-   * refill waits for the load's redo (fetch_fill), the jump's own wait for
-   * this one not counted in its distance */
+   * refill waits for the load's redo as after a refetch's refill
+   * (fetch_fill), the jump's own wait for this one not counted in its
+   * distance (wrong_path_dmiss.S's first pass on VexRiscv_IMAC.v's bus
+   * trace at W = 0: lw t1 that misses, then jal at 0x4000105c, the next
+   * line refilled at 510-524 beside the lw's fill at 512-526; the jal's
+   * target's refill starts at 532, as the lw retires, the target retiring
+   * 21 cycles after the jal; the program exact at W = 0..3 with it) */
   if (t->model.fetch_ahead_insns == 2 && now >= t->dmiss_end && now - t->dmiss_end < 3)
     t->dmiss_taken_fill = stall + 1;
   /* that refill over within the hold, the target's fetch goes out as the
