@@ -242,6 +242,7 @@ static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
   t->dstall_end = end;
   t->dstall = stall;
   t->dstall_redo = redo;
+  t->dstall_split = false;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
@@ -589,6 +590,19 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   bool early = false;
   if (refetch && t->model.fetch_ahead_insns == 2) {
     early = due >= t->dmiss_end && t->dmiss_after && t->dmiss_after + k <= 3;
+    /* an instruction before this one, 1 to 3 after a load that missed the
+     * D-cache, missed the I-cache too (dmiss_refetched): the fetch waited
+     * behind that refill until the load's redo, and this refill goes out
+     * only as this instruction is fetched after the load: no part of it
+     * during the fill (wp_split_dmiss.S's first pass on VexRiscv_IMAC.v's
+     * bus trace: lw t1 misses at the end of its line, the jal after it on
+     * the next line, refilled during the fill, its target on a line that
+     * misses: that refill starts in the cycle the lw retires, the target
+     * retiring 21 cycles after the jal as after a jal alone, at W = 0) */
+    uint32_t taken = t->dmiss_taken_fill ? t->dmiss_taken_fill - 1 : 0;
+    if (!early && (t->dmiss_refetched || t->dmiss_taken_fill) && due >= t->dmiss_end + taken && k <= 3 + taken)
+      ahead = 0;
+    t->dmiss_taken_fill = 0;
     if (!early)
       t->dmiss_refetched = true;
     else
@@ -768,6 +782,16 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now
    * rest of the refill of the word after it first) */
   uint32_t stall = fetch_lookup(t, line, now, (over > 1 ? over : 1) + hold, false);
   t->fetch_line = TIMING_NO_LINE;
+  /* made during a load's D-cache fill, 1 to 3 after it: the target's
+   * refill waits for the load's redo as after a refetch's refill
+   * (fetch_fill), the jump's own wait for this one not counted in its
+   * distance (wrong_path_dmiss.S's first pass on VexRiscv_IMAC.v's bus
+   * trace at W = 0: lw t1 that misses, then jal at 0x4000105c, the next
+   * line refilled at 510-524 beside the lw's fill at 512-526; the jal's
+   * target's refill starts at 532, as the lw retires, the target retiring
+   * 21 cycles after the jal; the program exact at W = 0..3 with it) */
+  if (t->model.fetch_ahead_insns == 2 && now >= t->dmiss_end && now - t->dmiss_end < 3)
+    t->dmiss_taken_fill = stall + 1;
   /* that refill over within the hold, the target's fetch goes out as the
    * jump leaves decode, a cycle after the redirect the bubble would hide
    * (the same trace: the target 22 cycles after the bnez at W = 0, one
@@ -971,6 +995,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     t->dmiss_bus_end = t->mem_busy_until;
     t->dmiss_ask = now;
     t->dmiss_refetched = false;
+    t->dmiss_taken_fill = 0;
   }
   return stall;
 }

@@ -320,6 +320,8 @@ typedef struct timing {
   uint64_t dstall_end;
   uint32_t dstall;
   bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
+  bool dstall_split;        /* ... of a 32-bit load at 2 mod 4 (set by exec_loop.inc's T_LOAD after the
+                               fill, cleared by the next stall: its refetch is of two words) */
   /* the data-side stall before that one: the same three */
   uint64_t dstall2_end;
   uint32_t dstall2;
@@ -359,6 +361,9 @@ typedef struct timing {
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
   bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
+  uint32_t dmiss_taken_fill; /* a jump 1 to 3 after that load refilled the line of the word after it
+                               ([pipeline] taken_path_fill, fetch_ahead_insns 2): 1 + the jump's wait
+                               for that refill, else 0; the next refetch's fill takes it */
   uint32_t dmiss_after;     /* that load's place after the load that missed before it (1: the next
                                instruction), 0 beyond refill_refetch's reach ... */
   uint64_t dmiss_ask_before, dmiss_bus_end_before; /* ... and that earlier load's dmiss_ask, dmiss_bus_end */
