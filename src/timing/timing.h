@@ -585,10 +585,11 @@ typedef struct timing {
  * now: the cycle fence.i ends (its static cycles in); [pipeline]
  * fence_i_redo is charged when a load's D-cache fill ended fewer than
  * fence_i_redo_reach cycles before it began, not counting div_hold, the
- * execute hold of the divides between them. pc: the fence.i's own
+ * execute hold of the divides between them, and csr_hold the hold of a
+ * CSR instruction right before fence.i (0: none). pc: the fence.i's own
  * ([pipeline] fence_i_merge). */
 void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint32_t next_len,
-                    uint32_t div_hold);
+                    uint32_t div_hold, uint32_t csr_hold);
 /* [pipeline] fence_i_overlap: the instruction at pc stalled `stall` cycles
  * (signal sig) in execute; takes back what of it passed during the flush
  * of the fence.i before it, if it is the one after that fence.i, and ends
