@@ -107,6 +107,7 @@ module tally_vex_adapter #(
   reg        d_was, g_dr; // the D-bus read in the clock before; a D-bus read (a refill) began in the gap
   reg [26:0] g_line;     // the line the I-bus last read in the gap
   reg [26:0] g_first;    // ... and the first (a refill going on when the gap began, or begun in it)
+  reg        g_fnew;     // ... that one began in the gap
   reg        g_w;        // the D-bus wrote in the gap
   reg        last_taken; // the finisher store has retired
   reg        fin_seen;   // the finisher's ACK has been sampled
@@ -126,6 +127,7 @@ module tally_vex_adapter #(
   reg        p_tmv;      // (a jal or a branch) a refill began in its gap for another line ...
   reg [26:0] p_tline;    // ... this one: its target's, if the next instruction is on it (below)
   reg        m_pend;     // a refill ahead in sequence, whose miss is the next lookup's (below)
+  reg [26:0] m_line;     // ... its line (m_move's)
   reg        p_dr;       // a D-bus read began in its gap (a load's: dcache.read_miss)
   reg        p_ackd;     // (the finisher store) its ACK was sampled by its retire
 
@@ -151,10 +153,21 @@ module tally_vex_adapter #(
   // that refill is still on the I-bus are its own (fetch cycles before its
   // issue) when another I-bus transaction (the target's) follows before
   // the next retire.
+  // The transaction that follows must be for the target's own line (the
+  // line of the instruction retiring next, or the next one for a 32-bit
+  // instruction in a line's last halfword): on IMAC a jal that falls
+  // through a mispredicted branch redirects from decode and its target's
+  // refill begins before the jal retires (icache.elf's bne at 0x4000102c,
+  // the jal after it at 0x40001030: the refill of run's line 0x40005040
+  // begins a clock before the jal retires); that refill is the jal's
+  // target's, not this instruction's wait.
   reg        wp_run, wp_done, wp_second;
   reg [11:0] wp_cnt;
+  reg [26:0] wp_line;    // the line of the transaction that followed
+  wire w_spans = !wb_rvc && wb_pc[4:1] == 4'hF;
+  wire       wp_own = wp_second && (wp_line == wb_pc[31:5] || (w_spans && wp_line == wb_pc[31:5] + 27'd1));
   wire       p_redirect = !p_trap && (p_jalr || (p_branch && (p_taken != p_back)));
-  wire [11:0] wp_move = (MIN == 0 && p_redirect && wp_second && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
+  wire [11:0] wp_move = (MIN == 0 && p_redirect && wp_own && wp_cnt + {10'd0, pen_eff} < age) ? wp_cnt : 12'd0;
 
   // ---- the instruction being laid out (the clock after the next retire) --------
   reg        l_full, l_last, l_taken, l_i, l_d, l_w, l_rvc, l_wh, l_wm, l_ih, l_trap, l_ill;
@@ -263,7 +276,6 @@ module tally_vex_adapter #(
   // the finisher store is laid out in the clock its ACK is sampled (or, the
   // ACK sampled before it retired, in the clock after it retires)
   wire lay_last = p_full && p_last && (fin_ack || p_ackd);
-  wire w_spans = !wb_rvc && wb_pc[4:1] == 4'hF;
   wire w_store = wb_fire && wb_insn[6:0] == 7'b0100011;
   wire w_lookup = !f_valid || f_line != wb_pc[31:5] || (p_full && (p_jal || p_jalr || p_taken));
   // A refill begun in the gap of an instruction that does not redirect the
@@ -303,10 +315,14 @@ module tally_vex_adapter #(
   // That miss is the jump's lookup, as tally's models count it (not the
   // target's, the next lookup on a new line, m_pend above), and the
   // target's wait for it a fetch wait (`stall.icache`), not a late result's
+  // (a refill of that line begun in the jump's own gap is counted there
+  // already: icache.elf's jal at 0x4000101c, whose own line and next line
+  // are refilled before it retires, and its target fd's after)
   wire [26:0] p_next = p_pc[31:5] + 27'd1;
   wire k_move = MIN == 0 && p_full && report && !p_last && !wb_trap && (p_jal || (p_branch && p_taken && p_back)) &&
                 p_pc[4:2] == 3'd7 && wb_pc[31:5] != p_next &&
-                ((m_pend && r_pend && r_line == p_next) || (w_nm != 2'd0 && (g_i ? g_first : i_line) == p_next));
+                ((m_pend && r_pend && r_line == p_next) ||
+                 (w_nm != 2'd0 && (g_i ? g_fnew && g_first == p_next : i_begin && i_line == p_next)));
   // ... and a backward branch predicted taken that falls through
   // (cores/vexriscv.ini predicted_target_fill): the fetch stage had asked
   // for the predicted target's line, which misses, and the fall-through,
@@ -315,7 +331,13 @@ module tally_vex_adapter #(
   // the jal after it 18 of the refill later). The wait is a fetch wait
   // (`stall.icache`), not a late result's; the miss stays the branch's
   wire f_move = MIN == 0 && p_full && report && !p_last && !wb_trap && p_branch && p_back && !p_taken &&
-                (wp_run || wp_done) && !wp_second;
+                (wp_run || wp_done) && !wp_own;
+  // ... whose predicted target's refill began before its gap (IMAC: in the
+  // clock the instruction before it retires, icache.elf's addi at
+  // 0x40001028) and was taken for a refill ahead in sequence (m_pend): the
+  // miss is the branch's lookup of its target, as the model counts it
+  wire [31:0] p_btgt = p_pc + {{20{p_insn[31]}}, p_insn[7], p_insn[30:25], p_insn[11:8], 1'b0};
+  wire f_take = f_move && m_pend && m_line == p_btgt[31:5];
   always @(posedge clk) begin
     if (rst) begin
       age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; last_taken <= 1'b0; fin_seen <= 1'b0; i_was <= 1'b0; g_nm <= 2'd0; d_was <= 1'b0; g_dr <= 1'b0;
@@ -336,13 +358,13 @@ module tally_vex_adapter #(
       end else if (wp_run) begin
         if (i_active) wp_cnt <= wp_cnt + 12'd1;
         else begin wp_run <= 1'b0; wp_done <= 1'b1; end
-      end else if (wp_done && i_active) wp_second <= 1'b1;
+      end else if (wp_done && i_active && !wp_second) begin wp_second <= 1'b1; wp_line <= i_line; end
       if (report) begin
         age <= 12'd0; g_i <= 1'b0; g_d <= 1'b0; g_w <= 1'b0; g_nm <= 2'd0; g_dr <= 1'b0;
         if (age == 12'd4095) overflow <= 1'b1;
       end else begin
         age <= age == 12'd4095 ? age : age + 12'd1;
-        if (i_active) begin g_i <= 1'b1; g_line <= i_line; if (!g_i) g_first <= i_line; end
+        if (i_active) begin g_i <= 1'b1; g_line <= i_line; if (!g_i) begin g_first <= i_line; g_fnew <= i_begin; end end
         if (i_begin && g_nm != 2'd3) g_nm <= g_nm + 2'd1;
         if (d_read && !d_was) g_dr <= 1'b1;
         g_d <= g_d || d_read || d_redo;
@@ -354,7 +376,7 @@ module tally_vex_adapter #(
       l_full <= p_full && ((report && !p_last) || lay_last);
       if (p_full && report && !p_last) begin
         l_pc <= p_pc; l_insn <= p_insn; l_own <= p_own + wp_move; l_pen <= pen_eff; l_last <= 1'b0; l_ack <= 12'd0;
-        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move || t_move} + {1'b0, k_move}; l_dr <= p_dr;
+        l_taken <= p_taken; l_trap <= p_trap; l_ill <= p_ill; l_rvc <= p_rvc; l_wh <= p_wh; l_wm <= p_wm; l_ih <= p_ih; l_i <= p_i || wp_move != 12'd0; l_d <= p_d; l_w <= p_w; l_nm <= p_nm - {1'b0, m_move || t_move} + {1'b0, k_move || f_take}; l_dr <= p_dr;
         p_full <= 1'b0;
       end
       if (lay_last) begin
@@ -410,7 +432,8 @@ module tally_vex_adapter #(
                (g_i && (g_line == wb_pc[31:5] || g_first == wb_pc[31:5] ||
                         (w_spans && g_line == wb_pc[31:5] + 27'd1)));
         p_nm <= w_nm + {1'b0, m_take && w_nm != 2'd3} - {1'b0, k_move};
-        m_pend <= (m_pend || m_move || t_move) && !m_take;
+        m_pend <= (m_pend || m_move || t_move) && !m_take && !f_take;
+        if (m_move) m_line <= p_tline;
         p_tmv <= !wb_trap && (w_op == 7'b1101111 || w_op == 7'b1100011) && w_nm != 2'd0 && w_aline != wb_pc[31:5];
         p_tline <= w_aline;
         p_mv <= !wb_trap && w_op != 7'b1101111 && w_op != 7'b1100111 && w_nm != 2'd0 && w_aline != wb_pc[31:5] &&

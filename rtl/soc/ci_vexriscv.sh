@@ -62,8 +62,8 @@ base="cycle instret load store branch branch.taken jump stall"
 fine="cycle instret stall.icache stall.load_use stall.dcache stall.write_buffer stall.jump"
 # the memory-side signals: icache.miss (an I-bus transaction begun in the
 # instruction's gap) and mem.write (a store), with the counts they go with;
-# not on icache, jumps and muldiv (where the model places a refill on
-# another instruction, docs/rtl-soc.md "VEXRISCV")
+# not on jumps and muldiv (where the model places a refill on another
+# instruction, docs/rtl-soc.md "VEXRISCV")
 mem="icache.miss mem.write icache.miss@main mem.write@main cycle instret store load"
 # ... and the loads': dcache.read_miss (a D-bus read begun in the load's
 # gap) or dcache.read_hit on its issue cycle, mem.read with each refill
@@ -75,13 +75,13 @@ rd="dcache.read_hit dcache.read_miss mem.read mem.read@main load instret dcache.
 wr="dcache.write_hit dcache.write_miss writeback store mem.write instret dcache.write_hit@main dcache.write_miss@main"
 # ... and the fetch's lookups: icache.access (a lookup on a new line or
 # after a redirect: with each icache.miss and each icache.hit) and
-# icache.hit (not on icache, jumps and muldiv, as icache.miss above)
+# icache.hit (not on jumps and muldiv, as icache.miss above)
 ia="icache.access icache.hit icache.miss instret icache.access@main icache.hit@main cycle jump"
-if [ $core = vexriscv ]; then IA_PROGRAMS="stores crc sort alu load_use dcache hazards shifts branch csr"
-else IA_PROGRAMS="stores crc sort load_use dcache shifts branch csr"; fi
+if [ $core = vexriscv ]; then IA_PROGRAMS="stores crc sort alu load_use dcache hazards shifts branch csr icache"
+else IA_PROGRAMS="stores crc sort load_use dcache shifts branch csr icache"; fi
 if [ $core != vexriscv-min ]; then
   # shellcheck disable=SC2086
-  for p in stores load_use crc dcache branch shifts sort; do check $p 97 $mem; done
+  for p in stores load_use crc dcache branch shifts sort icache; do check $p 97 $mem; done
   # shellcheck disable=SC2086
   for p in crc load_use stores; do check $p 97 $rd; done
   # shellcheck disable=SC2086

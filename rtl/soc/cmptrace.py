@@ -23,10 +23,27 @@ SUPPORTED_VEX_MIN = SUPPORTED_VEX & ~((1 << 18) | (1 << 19) | (1 << 20) | (1 << 
 
 
 def model_cycles(path):
+    """Each cycle's PC and signals; a pulse more than 1 on one cycle (an
+    instruction's fetch that misses two I-cache lines: icache.miss,
+    icache.access, mem.read 2 on its first cycle) is 1 on that cycle and on
+    the ones after it, one each, as the adapter, which presents one event a
+    signal a cycle, lays them out"""
     r = cycletrace.Reader(open(path, "rb"))
-    for _cyc, rep, pc, mask, _vals in r.raw_records():
+    carry = {}
+    for _cyc, rep, pc, mask, vals in r.raw_records():
         for _ in range(rep):
-            yield pc, mask & SUPPORTED
+            m = mask
+            for sig in list(carry):
+                if not (m >> sig) & 1:
+                    m |= 1 << sig
+                    carry[sig] -= 1
+                    if not carry[sig]:
+                        del carry[sig]
+            if vals:
+                for sig, v in vals.items():
+                    if v > 1 and (SUPPORTED >> sig) & 1:
+                        carry[sig] = carry.get(sig, 0) + v - 1
+            yield pc, m & SUPPORTED
 
 
 def main(a):
