@@ -212,6 +212,8 @@ typedef struct cold_call {
   uint8_t *back;     /* a fetch's MRU check (emit_probe_mru): where a hit goes on */
   uint32_t op;
   int kind;
+  bool save;                /* a fetch op's: the copy registers saved around it */
+  int8_t dirty[NCOPY_MAX];  /* ... and the guest register of each copy not stored yet, or -1 */
 } cold_call;
 
 typedef struct lower {
@@ -350,15 +352,18 @@ static void jit_track(core_cpu *cpu, core_block *b) {
  * memory access and its slow paths, a cache lookup) forgets every copy
  * (forget_copies).
  *
- * Timed, x[] in memory is always up to date: every result is stored. In a
- * functional run, a result that the block writes again before its next
- * way out or call (store_later) lives in a copy register alone, marked
- * dirty, and is stored only where something may read x[] in memory: a
- * way out of the block, a call (flush_dirty), a slow path of a load or
- * store (emit_slow_fn), a copy register taken for another value, or an
- * operation that reads x[] itself (mulh). Written again first, it is never
+ * A result that the block writes again before its next way out or call
+ * (store_later) lives in a copy register alone, marked dirty, and is
+ * stored only where something may read x[] in memory: a way out of the
+ * block, a call (flush_dirty), a slow path of a load or store
+ * (emit_slow_fn), the cold path of a fetch op's lookup (emit_slow_paths),
+ * a copy register taken for another value, or an operation that reads
+ * x[] itself (mulh, a shift's timing). Written again first, it is never
  * stored: the temporaries of a long run of ALU operations (fft's
- * butterflies) cost no store each. */
+ * butterflies) cost no store each. A timed run keeps them across its
+ * fetch ops' inline lookups (their cold paths store the dirty ones and
+ * save the copy registers around the call, emit_slow_paths), not across
+ * a timed load or store (its lookup clobbers them). */
 static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R11, RBP};
 #define NCOPY (l->ncopy)
 
@@ -435,7 +440,7 @@ static int spare_copy(const lower *l) {
   for (int k = 0; k < NCOPY; k++)
     if (l->held[k] < 0)
       return k;
-  for (int k = 0; k < NCOPY && !l->timed; k++)
+  for (int k = 0; k < NCOPY; k++)
     if (!l->dirty[k] && !read_again(l, (unsigned)l->held[k]))
       return k;
   return -1;
@@ -448,7 +453,7 @@ static int spare_copy(const lower *l) {
  * slow path resumes with the registers as they were). */
 static int source_copy(lower *l, unsigned g) {
   int c = copy_of(l, g);
-  if (c >= 0 || l->timed || g == 0 || !read_again(l, g))
+  if (c >= 0 || g == 0 || !keeps_copies(l, &l->blk->ops[l->cur]) || !read_again(l, g))
     return c;
   int k = spare_copy(l);
   if (k < 0)
@@ -502,9 +507,10 @@ static bool muldiv_calls(const lower *l, const core_op *op) {
 }
 
 /* Whether op k of the block can keep the copies: an ALU op with no call
- * (in a timed run, a multiply, divide or shift may call, T_MULDIV), and
- * in a functional run a load or store too (its fast path leaves the copy
- * registers alone and its slow path saves them, emit_slow_paths) */
+ * (in a timed run, a multiply, divide or shift may call, T_MULDIV), in a
+ * functional run a load or store too (its fast path leaves the copy
+ * registers alone and its slow path saves them, emit_slow_paths), and in
+ * a timed run a fetch op looked up inline (its cold paths save them) */
 static bool keeps_copies(const lower *l, const core_op *op) {
   switch (op->kind) {
   case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: case K_SB: case K_SH: case K_SW:
@@ -518,6 +524,8 @@ static bool keeps_copies(const lower *l, const core_op *op) {
   case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
   case K_DIV: case K_DIVU: case K_REM: case K_REMU:
     return !muldiv_calls(l, op);
+  case K_IFETCH: /* an inline lookup: its cold paths save them (emit_ifetch) */
+    return l->timed && l->inline_fetch && !l->vexc_fetch && !l->cpu->tm->vexmin;
   default:
     return false;
   }
@@ -547,7 +555,7 @@ static bool copy_wanted(const lower *l, unsigned rd) {
  * costs a move, never a wrong value: every dirty copy is stored before
  * anything reads x[]. */
 static bool store_later(const lower *l, unsigned rd) {
-  if (l->timed || rd == CORE_REG_SINK)
+  if (rd == CORE_REG_SINK)
     return false;
   const core_block *blk = l->blk;
   for (uint32_t j = l->cur + 1; j < blk->n_ops; j++) {
@@ -569,7 +577,7 @@ static int take_copy_but(lower *l, int avoid) {
   for (int j = 0; j < NCOPY && k < 0; j++)
     if (l->held[j] < 0 && copy_regs[j] != avoid)
       k = j;
-  for (int j = 0; j < NCOPY && k < 0 && !l->timed; j++)
+  for (int j = 0; j < NCOPY && k < 0; j++)
     if (copy_regs[j] != avoid && !l->dirty[j] && !read_again(l, (unsigned)l->held[j]))
       k = j;
   if (k >= 0)
@@ -651,7 +659,7 @@ static void copy_is(lower *l, int k, unsigned rd, bool later) {
 static bool emit_in_place(lower *l, const core_op *op, in_place ip) {
   unsigned rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;
   bool later = store_later(l, rd);
-  if (l->timed || rd == CORE_REG_SINK || rd == 0 || (!ip.imm && rs2 == 0) ||
+  if (rd == CORE_REG_SINK || rd == 0 || (!ip.imm && rs2 == 0) ||
       (!later && !copy_wanted(l, rd)))
     return false;
   x86_buf *b = &l->b;
@@ -1802,6 +1810,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint32_t line = (uint32_t)l->blk->ops[i].imm;
   if (l->looping) { /* a hit on the line, its LRU bit as it is (loop_ok) */
     x86_store_imm32(b, TM(fetch_line), line);
+    l->eax_reg = -1;
     return;
   }
   /* the line compared with the one fetched last, unless known to differ
@@ -1819,11 +1828,17 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &miss);
   uint8_t *back = b->p;
   x86_store_imm32(b, TM(fetch_line), line);
+  uint32_t from = l->ncold;
   add_cold_fetch(l, mru, back, miss, COLD_IFETCH, i);
   if (same)
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
-  forget_copies(l); /* the miss's call clobbers them */
+  /* the lookup clobbers rax and rcx alone; its calls save the copies */
+  for (uint32_t k = from; k < l->ncold; k++) {
+    l->cold[k].save = true;
+    for (int r = 0; r < NCOPY; r++)
+      l->cold[k].dirty[r] = l->dirty[r] ? l->held[r] : -1;
+  }
 }
 
 static void emit_vexc_taken(lower *l, uint32_t i);
@@ -3006,6 +3021,7 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
     emit_load_fn(l, i, op, n);
     return;
   }
+  flush_dirty(l); /* its slow paths and lookup's calls may read x[] */
   slow_path *s = emit_ram_read(l, i, op, n, RDX);
   x86_store32(&l->b, XREG(op->rd), RDX);
   wrote(l, op->rd);
@@ -3016,6 +3032,8 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
 
 static void emit_store(lower *l, uint32_t i, const core_op *op) {
   unsigned n = op->kind == K_SW ? 4 : op->kind == K_SH ? 2 : 1;
+  if (l->timed)
+    flush_dirty(l); /* its slow paths (x[rs2]) and lookup's calls may read x[] */
   emit_addr(l, op);
   slow_path *s = emit_ram_check(l, i, n);
   x86_mov_rr(&l->b, RDX, RCX);
@@ -3091,15 +3109,30 @@ static void emit_slow_paths(lower *l) {
     x86_jmp(&l->b, run_addr(l, s->resume));
   }
   for (uint32_t k = 0; k < l->ncold; k++) {
-    cold_call *c = &l->cold[k];
-    x86_patch_here(&l->b, c->from);
-    if (c->back) { /* not a hit in the way used last: the other way */
+    cold_call c = l->cold[k];
+    if (c.save) { /* the way back: the copy registers restored (pushed below) */
+      uint8_t *restore = l->b.p;
+      for (int r = NCOPY - 1; r >= 0; r--)
+        x86_pop(&l->b, copy_regs[r]);
+      x86_jmp(&l->b, run_addr(l, c.resume));
+      c.resume = restore;
+    }
+    x86_patch_here(&l->b, c.from);
+    if (c.back) { /* not a hit in the way used last: the other way */
       cache *ic = &l->cpu->tm->icache;
-      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c->op].imm >> ic->line_shift);
-      x86_jmp(&l->b, run_addr(l, c->back));
+      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c.op].imm >> ic->line_shift);
+      x86_jmp(&l->b, run_addr(l, c.back));
       x86_patch_here(&l->b, miss);
     }
-    emit_cold(l, c);
+    if (c.save) { /* C may read x[]: the copies not stored yet stored; an even
+                   * number of pushes (NCOPY, four timed) keeps rsp 16-aligned */
+      for (int r = 0; r < NCOPY; r++)
+        if (c.dirty[r] >= 0)
+          x86_store32(&l->b, XREG((unsigned)c.dirty[r]), copy_regs[r]);
+      for (int r = 0; r < NCOPY; r++)
+        x86_push(&l->b, copy_regs[r]);
+    }
+    emit_cold(l, &c);
   }
 }
 
@@ -3435,8 +3468,10 @@ static bool lower_op(lower *l, uint32_t i) {
   }
   if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
     emit_timed_call(l, (const void *)l->fn->muldiv, i);
-  else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind))
+  else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind)) {
+    flush_dirty(l); /* it reads x[rs2] in memory */
     jit_emit_shift_timing(b, l->cpu->tm, blk, i); /* a shift (muldiv_calls) */
+  }
   switch (op->kind) {
   case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC: {
