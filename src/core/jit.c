@@ -270,7 +270,6 @@ typedef struct lower {
   int8_t held[NCOPY_MAX]; /* the guest register each of copy_regs holds a copy of, or -1 */
   bool dirty[NCOPY_MAX];  /* ... whose value is not stored in x[] yet (functional: store_later) */
   int ncopy;              /* the copy registers used: timed runs keep rbp and r11 */
-  uint32_t next_copy; /* the copy register to take next (round robin) */
   uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
   /* timed: the helpers for the rows the run charges (jit.h), and which:
@@ -568,10 +567,28 @@ static bool store_later(const lower *l, unsigned rd) {
   return false;
 }
 
+/* The op at which x[g] is read next (rs1 or rs2 whatever the kind, op
+ * l->cur's own included), or UINT32_MAX when it is written or the copies
+ * forgotten first: how soon a copy of it taken away would be loaded again */
+static uint32_t next_read(const lower *l, unsigned g) {
+  const core_block *blk = l->blk;
+  for (uint32_t j = l->cur; j < blk->n_ops; j++) {
+    const core_op *op = &blk->ops[j];
+    if (op->rs1 == g || op->rs2 == g)
+      return j;
+    if (!keeps_copies(l, op) || (op->rd == g && isa_infos[op->kind].cls != CLASS_STORE))
+      return UINT32_MAX;
+  }
+  return UINT32_MAX;
+}
+
 /* a copy register for a new copy, never host register avoid (-1: any): a
  * free one first, or one whose value is stored and not read again
- * (spare_copy), else round robin, its value stored first if it is not yet;
- * the value stays in it until written */
+ * (spare_copy), else the one read again last (a stored one first among
+ * those read no more), its value stored first if it is not yet; the value
+ * stays in it until written. With more values in a run of ALU operations
+ * than copy registers (nettle-aes's rounds: eight chains), this keeps
+ * some of them in registers where taking them in turn reloads each. */
 static int take_copy_but(lower *l, int avoid) {
   int k = -1;
   for (int j = 0; j < NCOPY && k < 0; j++)
@@ -582,9 +599,16 @@ static int take_copy_but(lower *l, int avoid) {
       k = j;
   if (k >= 0)
     return k;
-  k = (int)(l->next_copy++ % (uint32_t)NCOPY);
-  if (copy_regs[k] == avoid)
-    k = (int)(l->next_copy++ % (uint32_t)NCOPY);
+  uint32_t far = 0;
+  for (int j = 0; j < NCOPY; j++) {
+    if (copy_regs[j] == avoid)
+      continue;
+    uint32_t r = next_read(l, (unsigned)l->held[j]);
+    if (k < 0 || r > far || (r == far && r == UINT32_MAX && l->dirty[k] && !l->dirty[j])) {
+      k = j;
+      far = r;
+    }
+  }
   if (l->dirty[k])
     x86_store32(&l->b, XREG((unsigned)l->held[k]), copy_regs[k]);
   l->dirty[k] = false;
@@ -3667,7 +3691,6 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->blk = blk;
   l->nslow = 0;
   l->ncold = 0;
-  l->next_copy = 0;
   l->ncopy = cpu->tm ? 4 : NCOPY_MAX;
   memset(l->dirty, 0, sizeof l->dirty);
   forget_copies(l);
