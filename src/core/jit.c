@@ -187,7 +187,7 @@ bool core_jit_write_stubs(core_jit *j) {
 
 /* ---- lowering ---- */
 
-#define NCOPY_MAX 6
+#define NCOPY_MAX 7
 typedef struct slow_path {
   uint8_t *from[2];  /* rel32s of the jumps that go to it */
   uint8_t *resume;   /* where the fast path goes on */
@@ -269,7 +269,7 @@ typedef struct lower {
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[NCOPY_MAX]; /* the guest register each of copy_regs holds a copy of, or -1 */
   bool dirty[NCOPY_MAX];  /* ... whose value is not stored in x[] yet (functional: store_later) */
-  int ncopy;              /* the copy registers used: timed runs keep rbp and r11 */
+  int ncopy;              /* the copy registers used: timed runs keep r11 and rbp */
   uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
   /* timed: the helpers for the rows the run charges (jit.h), and which:
@@ -346,8 +346,10 @@ static void jit_track(core_cpu *cpu, core_block *b) {
  * a load's or store's slow path saves them), so that a chain of operations
  * does not wait on a store and a load of each value. The copy registers
  * are ones no straight-line ALU op uses: the caller-saved r8, r9, rsi and
- * rdi, and in a functional run r11 and rbp too (a timed run's cycle count
- * and block timing); anything that may clobber them (a call, a timed
+ * rdi, r14 (free in translated code: a jalr's lookup loads the table's
+ * address, emit_indirect), and in a functional run r11 and rbp too (a
+ * timed run's cycle count and block timing); anything that may clobber
+ * them (a call, a timed
  * memory access and its slow paths, a cache lookup) forgets every copy
  * (forget_copies).
  *
@@ -363,8 +365,11 @@ static void jit_track(core_cpu *cpu, core_block *b) {
  * fetch ops' inline lookups (their cold paths store the dirty ones and
  * save the copy registers around the call, emit_slow_paths), not across
  * a timed load or store (its lookup clobbers them). */
-static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R11, RBP};
+static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R14, R11, RBP};
 #define NCOPY (l->ncopy)
+/* whether a slow path pushes copy register k around its call: all but
+ * r14, which C and the fill routines keep */
+static bool copy_pushed(int k) { return copy_regs[k] != R14; }
 
 /* stores every copy not stored yet in x[] */
 static void flush_dirty(lower *l) {
@@ -3082,8 +3087,8 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
 /* A functional load's or store's slow path s: the copies not stored yet
  * stored, the C call with the copy registers saved around it (the fast
  * path kept them, emit_load_fn), a load's value left in eax for the store
- * at its resume point. The pushes are an even number (NCOPY, six): calls
- * find rsp 16-aligned. */
+ * at its resume point. The pushes are an even number (NCOPY but r14, six):
+ * calls find rsp 16-aligned. */
 static void emit_slow_fn(lower *l, const slow_path *s, bool load) {
   x86_buf *b = &l->b;
   uint32_t i = s->op;
@@ -3091,14 +3096,16 @@ static void emit_slow_fn(lower *l, const slow_path *s, bool load) {
     if (s->dirty[k] >= 0) /* C may read x[], or leave the block here */
       x86_store32(b, XREG((unsigned)s->dirty[k]), copy_regs[k]);
   for (int k = 0; k < NCOPY; k++)
-    x86_push(b, copy_regs[k]);
+    if (copy_pushed(k))
+      x86_push(b, copy_regs[k]);
   x86_mov_rr(b, RCX, RAX);
   x86_mov_rr64(b, RDI, RBX);
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)l->blk);
   x86_mov_imm32(b, RDX, i);
   emit_call(l, load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
   for (int k = NCOPY - 1; k >= 0; k--)
-    x86_pop(b, copy_regs[k]);
+    if (copy_pushed(k))
+      x86_pop(b, copy_regs[k]);
   if (load) {
     x86_alu_rr(b, true, ALU_OR, RAX, RAX);
     x86_jcc(b, CC_S, (uintptr_t)l->j->out);
@@ -3137,7 +3144,8 @@ static void emit_slow_paths(lower *l) {
     if (c.save) { /* the way back: the copy registers restored (pushed below) */
       uint8_t *restore = l->b.p;
       for (int r = NCOPY - 1; r >= 0; r--)
-        x86_pop(&l->b, copy_regs[r]);
+        if (copy_pushed(r))
+          x86_pop(&l->b, copy_regs[r]);
       x86_jmp(&l->b, run_addr(l, c.resume));
       c.resume = restore;
     }
@@ -3149,12 +3157,13 @@ static void emit_slow_paths(lower *l) {
       x86_patch_here(&l->b, miss);
     }
     if (c.save) { /* C may read x[]: the copies not stored yet stored; an even
-                   * number of pushes (NCOPY, four timed) keeps rsp 16-aligned */
+                   * number of pushes (NCOPY but r14, four timed) keeps rsp 16-aligned */
       for (int r = 0; r < NCOPY; r++)
         if (c.dirty[r] >= 0)
           x86_store32(&l->b, XREG((unsigned)c.dirty[r]), copy_regs[r]);
       for (int r = 0; r < NCOPY; r++)
-        x86_push(&l->b, copy_regs[r]);
+        if (copy_pushed(r))
+          x86_push(&l->b, copy_regs[r]);
     }
     emit_cold(l, &c);
   }
@@ -3300,9 +3309,10 @@ static void emit_indirect(lower *l) {
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHL, RCX, 3); /* (pc >> 1) * sizeof(jit_target) */
   x86_alu_ri(b, false, ALU_AND, RCX, (int32_t)((JIT_TARGETS - 1) * sizeof(jit_target)));
-  x86_alu_rm(b, ALU_CMP, RAX, x86_mi(R14, RCX, 0));
+  x86_mov_imm64(b, RDX, (uint64_t)(uintptr_t)l->j->targets); /* r14 is a copy register */
+  x86_alu_rm(b, ALU_CMP, RAX, x86_mi(RDX, RCX, 0));
   x86_jcc(b, CC_NE, (uintptr_t)l->j->dispatch);
-  x86_jmp_mem(b, x86_mi(R14, RCX, (int32_t)offsetof(jit_target, code)));
+  x86_jmp_mem(b, x86_mi(RDX, RCX, (int32_t)offsetof(jit_target, code)));
 }
 
 /* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
@@ -3691,7 +3701,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->blk = blk;
   l->nslow = 0;
   l->ncold = 0;
-  l->ncopy = cpu->tm ? 4 : NCOPY_MAX;
+  l->ncopy = cpu->tm ? 5 : NCOPY_MAX;
   memset(l->dirty, 0, sizeof l->dirty);
   forget_copies(l);
   l->eax_reg = -1;
