@@ -16,10 +16,11 @@
  *     atomics) is run by the interpreter as a one-instruction block
  *     (core_block_get_prefix), after which the translated code is left.
  *
- * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r14 the
- * indirect-jump table, r10 cpu->instret and (timed) r11 tm->cycle from
- * block to block (stored around every call to C, emit_call); guest
- * registers live in cpu->x (every access is [rbx + disp8]). Ways out of
+ * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r10
+ * cpu->instret and (timed) r11 tm->cycle from block to block (stored
+ * around every call to C, emit_call); guest registers live in cpu->x
+ * (every access is [rbx + disp8]), with copies in host registers inside
+ * a block (copy_regs). Ways out of
  * a block to a known address are direct jumps, patched to the target's
  * code once it exists (jit.h); indirect jumps look the target up in a
  * small direct-mapped table.
@@ -437,8 +438,8 @@ static bool read_again(const lower *l, unsigned g) {
   return false;
 }
 
-/* a copy register that costs nothing to take: a free one, or in a
- * functional run one whose value is stored and not read again; -1 if
+/* a copy register that costs nothing to take: a free one, or one whose
+ * value is stored and not read again; -1 if
  * none (a source is not worth a store of another's value) */
 static int spare_copy(const lower *l) {
   for (int k = 0; k < NCOPY; k++)
@@ -451,8 +452,9 @@ static int spare_copy(const lower *l) {
 }
 
 /* The copy register of a source x[g] of op l->cur, made by loading it
- * when a functional block reads g again (read_again) and a copy register
- * is spare, so that the block loads it once; -1 where it stays in memory.
+ * when the block reads g again (read_again) and a copy register is
+ * spare, so that the block loads it once; -1 where it stays in memory (or
+ * op l->cur forgets the copies: a timed load or store).
  * Only at an op's start (before any of its branches to a slow path: the
  * slow path resumes with the registers as they were). */
 static int source_copy(lower *l, unsigned g) {
@@ -552,7 +554,7 @@ static bool copy_wanted(const lower *l, unsigned rd) {
   return false;
 }
 
-/* Whether x[rd], written by op l->cur in a functional run, is written
+/* Whether x[rd], written by op l->cur, is written
  * again before the block's next way out or call, so that its store can
  * wait in a copy register (and is then never made). A mulh reads x[] in
  * memory: it stores every copy first, and ends the look. A wrong guess
@@ -641,7 +643,7 @@ static void eax_is(lower *l, unsigned rd) {
   l->dirty[k] = later;
 }
 
-/* An op a functional block computes in its result's copy register
+/* An op a block computes in its result's copy register
  * (emit_in_place): an ALU operation, a shift or a multiply, its second
  * operand x[rs2] or the immediate */
 enum { IP_ALU, IP_SHIFT, IP_MUL };
@@ -676,7 +678,7 @@ static void copy_is(lower *l, int k, unsigned rd, bool later) {
     x86_store32(&l->b, XREG(rd), copy_regs[k]);
 }
 
-/* Where a functional block gives rd a copy register anyway (store_later,
+/* Where a block gives rd a copy register anyway (store_later,
  * copy_wanted), the op is computed in it, not in eax and moved there
  * after: one move fewer, and none at all where rd is rs1 and in a copy
  * already (addi a0, a0, 1 is one instruction). The second operand is
