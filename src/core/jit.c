@@ -213,7 +213,7 @@ typedef struct cold_call {
   uint8_t *back;     /* a fetch's MRU check (emit_probe_mru): where a hit goes on */
   uint32_t op;
   int kind;
-  bool save;                /* a fetch op's: the copy registers saved around it */
+  uint8_t save;             /* a fetch op's: the copy registers (bit k: copy_regs[k]) pushed around it */
   int8_t dirty[NCOPY_MAX];  /* ... and the guest register of each copy not stored yet, or -1 */
 } cold_call;
 
@@ -963,6 +963,7 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
 static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
   cold_call *c = &l->cold[l->ncold++];
   *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
+  memset(c->dirty, -1, sizeof c->dirty);
 }
 
 /* A fetch's lookup (emit_probe_mru) and its miss's call: the MRU check's
@@ -1864,9 +1865,13 @@ static void emit_ifetch(lower *l, uint32_t i) {
   if (same)
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
-  /* the lookup clobbers rax and rcx alone; its calls save the copies */
+  /* the lookup clobbers rax and rcx alone; its calls save the copies held */
+  uint8_t save = 0;
+  for (int r = 0; r < NCOPY; r++)
+    if (l->held[r] >= 0 && copy_pushed(r))
+      save |= (uint8_t)(1u << r);
   for (uint32_t k = from; k < l->ncold; k++) {
-    l->cold[k].save = true;
+    l->cold[k].save = save;
     for (int r = 0; r < NCOPY; r++)
       l->cold[k].dirty[r] = l->dirty[r] ? l->held[r] : -1;
   }
@@ -3143,10 +3148,16 @@ static void emit_slow_paths(lower *l) {
   }
   for (uint32_t k = 0; k < l->ncold; k++) {
     cold_call c = l->cold[k];
+    /* an even number of pushes keeps rsp 16-aligned for the calls: with
+     * an odd number of copies held, rax too, popped into rcx (both
+     * clobbered by the lookup) */
+    bool pad = __builtin_popcount(c.save) & 1;
     if (c.save) { /* the way back: the copy registers restored (pushed below) */
       uint8_t *restore = l->b.p;
+      if (pad)
+        x86_pop(&l->b, RCX);
       for (int r = NCOPY - 1; r >= 0; r--)
-        if (copy_pushed(r))
+        if (c.save & (1u << r))
           x86_pop(&l->b, copy_regs[r]);
       x86_jmp(&l->b, run_addr(l, c.resume));
       c.resume = restore;
@@ -3158,15 +3169,15 @@ static void emit_slow_paths(lower *l) {
       x86_jmp(&l->b, run_addr(l, c.back));
       x86_patch_here(&l->b, miss);
     }
-    if (c.save) { /* C may read x[]: the copies not stored yet stored; an even
-                   * number of pushes (NCOPY but r14, four timed) keeps rsp 16-aligned */
-      for (int r = 0; r < NCOPY; r++)
-        if (c.dirty[r] >= 0)
-          x86_store32(&l->b, XREG((unsigned)c.dirty[r]), copy_regs[r]);
-      for (int r = 0; r < NCOPY; r++)
-        if (copy_pushed(r))
-          x86_push(&l->b, copy_regs[r]);
-    }
+    /* C may read x[]: the copies not stored yet stored */
+    for (int r = 0; r < NCOPY; r++)
+      if (c.dirty[r] >= 0)
+        x86_store32(&l->b, XREG((unsigned)c.dirty[r]), copy_regs[r]);
+    for (int r = 0; r < NCOPY; r++)
+      if (c.save & (1u << r))
+        x86_push(&l->b, copy_regs[r]);
+    if (pad)
+      x86_push(&l->b, RAX);
     emit_cold(l, &c);
   }
 }
