@@ -16,10 +16,11 @@
  *     atomics) is run by the interpreter as a one-instruction block
  *     (core_block_get_prefix), after which the translated code is left.
  *
- * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r14 the
- * indirect-jump table, r10 cpu->instret and (timed) r11 tm->cycle from
- * block to block (stored around every call to C, emit_call); guest
- * registers live in cpu->x (every access is [rbx + disp8]). Ways out of
+ * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r10
+ * cpu->instret and (timed) r11 tm->cycle from block to block (stored
+ * around every call to C, emit_call); guest registers live in cpu->x
+ * (every access is [rbx + disp8]), with copies in host registers inside
+ * a block (copy_regs). Ways out of
  * a block to a known address are direct jumps, patched to the target's
  * code once it exists (jit.h); indirect jumps look the target up in a
  * small direct-mapped table.
@@ -187,7 +188,7 @@ bool core_jit_write_stubs(core_jit *j) {
 
 /* ---- lowering ---- */
 
-#define NCOPY_MAX 6
+#define NCOPY_MAX 7
 typedef struct slow_path {
   uint8_t *from[2];  /* rel32s of the jumps that go to it */
   uint8_t *resume;   /* where the fast path goes on */
@@ -212,6 +213,8 @@ typedef struct cold_call {
   uint8_t *back;     /* a fetch's MRU check (emit_probe_mru): where a hit goes on */
   uint32_t op;
   int kind;
+  uint8_t save;             /* a fetch op's: the copy registers (bit k: copy_regs[k]) pushed around it */
+  int8_t dirty[NCOPY_MAX];  /* ... and the guest register of each copy not stored yet, or -1 */
 } cold_call;
 
 typedef struct lower {
@@ -267,8 +270,7 @@ typedef struct lower {
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
   int8_t held[NCOPY_MAX]; /* the guest register each of copy_regs holds a copy of, or -1 */
   bool dirty[NCOPY_MAX];  /* ... whose value is not stored in x[] yet (functional: store_later) */
-  int ncopy;              /* the copy registers used: timed runs keep rbp and r11 */
-  uint32_t next_copy; /* the copy register to take next (round robin) */
+  int ncopy;              /* the copy registers used: timed runs keep r11 and rbp */
   uint32_t cur;      /* the op being lowered */
   bool timed;        /* a timed run: the timing model's charges too (jit_timed.c) */
   /* timed: the helpers for the rows the run charges (jit.h), and which:
@@ -345,22 +347,30 @@ static void jit_track(core_cpu *cpu, core_block *b) {
  * a load's or store's slow path saves them), so that a chain of operations
  * does not wait on a store and a load of each value. The copy registers
  * are ones no straight-line ALU op uses: the caller-saved r8, r9, rsi and
- * rdi, and in a functional run r11 and rbp too (a timed run's cycle count
- * and block timing); anything that may clobber them (a call, a timed
+ * rdi, r14 (free in translated code: a jalr's lookup loads the table's
+ * address, emit_indirect), and in a functional run r11 and rbp too (a
+ * timed run's cycle count and block timing); anything that may clobber
+ * them (a call, a timed
  * memory access and its slow paths, a cache lookup) forgets every copy
  * (forget_copies).
  *
- * Timed, x[] in memory is always up to date: every result is stored. In a
- * functional run, a result that the block writes again before its next
- * way out or call (store_later) lives in a copy register alone, marked
- * dirty, and is stored only where something may read x[] in memory: a
- * way out of the block, a call (flush_dirty), a slow path of a load or
- * store (emit_slow_fn), a copy register taken for another value, or an
- * operation that reads x[] itself (mulh). Written again first, it is never
+ * A result that the block writes again before its next way out or call
+ * (store_later) lives in a copy register alone, marked dirty, and is
+ * stored only where something may read x[] in memory: a way out of the
+ * block, a call (flush_dirty), a slow path of a load or store
+ * (emit_slow_fn), the cold path of a fetch op's lookup (emit_slow_paths),
+ * a copy register taken for another value, or an operation that reads
+ * x[] itself (mulh, a shift's timing). Written again first, it is never
  * stored: the temporaries of a long run of ALU operations (fft's
- * butterflies) cost no store each. */
-static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R11, RBP};
+ * butterflies) cost no store each. A timed run keeps them across its
+ * fetch ops' inline lookups (their cold paths store the dirty ones and
+ * save the copy registers around the call, emit_slow_paths), not across
+ * a timed load or store (its lookup clobbers them). */
+static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R14, R11, RBP};
 #define NCOPY (l->ncopy)
+/* whether a slow path pushes copy register k around its call: all but
+ * r14, which C and the fill routines keep */
+static bool copy_pushed(int k) { return copy_regs[k] != R14; }
 
 /* stores every copy not stored yet in x[] */
 static void flush_dirty(lower *l) {
@@ -428,27 +438,28 @@ static bool read_again(const lower *l, unsigned g) {
   return false;
 }
 
-/* a copy register that costs nothing to take: a free one, or in a
- * functional run one whose value is stored and not read again; -1 if
+/* a copy register that costs nothing to take: a free one, or one whose
+ * value is stored and not read again; -1 if
  * none (a source is not worth a store of another's value) */
 static int spare_copy(const lower *l) {
   for (int k = 0; k < NCOPY; k++)
     if (l->held[k] < 0)
       return k;
-  for (int k = 0; k < NCOPY && !l->timed; k++)
+  for (int k = 0; k < NCOPY; k++)
     if (!l->dirty[k] && !read_again(l, (unsigned)l->held[k]))
       return k;
   return -1;
 }
 
 /* The copy register of a source x[g] of op l->cur, made by loading it
- * when a functional block reads g again (read_again) and a copy register
- * is spare, so that the block loads it once; -1 where it stays in memory.
+ * when the block reads g again (read_again) and a copy register is
+ * spare, so that the block loads it once; -1 where it stays in memory (or
+ * op l->cur forgets the copies: a timed load or store).
  * Only at an op's start (before any of its branches to a slow path: the
  * slow path resumes with the registers as they were). */
 static int source_copy(lower *l, unsigned g) {
   int c = copy_of(l, g);
-  if (c >= 0 || l->timed || g == 0 || !read_again(l, g))
+  if (c >= 0 || g == 0 || !keeps_copies(l, &l->blk->ops[l->cur]) || !read_again(l, g))
     return c;
   int k = spare_copy(l);
   if (k < 0)
@@ -502,9 +513,10 @@ static bool muldiv_calls(const lower *l, const core_op *op) {
 }
 
 /* Whether op k of the block can keep the copies: an ALU op with no call
- * (in a timed run, a multiply, divide or shift may call, T_MULDIV), and
- * in a functional run a load or store too (its fast path leaves the copy
- * registers alone and its slow path saves them, emit_slow_paths) */
+ * (in a timed run, a multiply, divide or shift may call, T_MULDIV), in a
+ * functional run a load or store too (its fast path leaves the copy
+ * registers alone and its slow path saves them, emit_slow_paths), and in
+ * a timed run a fetch op looked up inline (its cold paths save them) */
 static bool keeps_copies(const lower *l, const core_op *op) {
   switch (op->kind) {
   case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: case K_SB: case K_SH: case K_SW:
@@ -518,6 +530,8 @@ static bool keeps_copies(const lower *l, const core_op *op) {
   case K_MUL: case K_MULH: case K_MULHSU: case K_MULHU:
   case K_DIV: case K_DIVU: case K_REM: case K_REMU:
     return !muldiv_calls(l, op);
+  case K_IFETCH: /* an inline lookup: its cold paths save them (emit_ifetch) */
+    return l->timed && l->inline_fetch && !l->vexc_fetch && !l->cpu->tm->vexmin;
   default:
     return false;
   }
@@ -540,14 +554,14 @@ static bool copy_wanted(const lower *l, unsigned rd) {
   return false;
 }
 
-/* Whether x[rd], written by op l->cur in a functional run, is written
+/* Whether x[rd], written by op l->cur, is written
  * again before the block's next way out or call, so that its store can
  * wait in a copy register (and is then never made). A mulh reads x[] in
  * memory: it stores every copy first, and ends the look. A wrong guess
  * costs a move, never a wrong value: every dirty copy is stored before
  * anything reads x[]. */
 static bool store_later(const lower *l, unsigned rd) {
-  if (l->timed || rd == CORE_REG_SINK)
+  if (rd == CORE_REG_SINK)
     return false;
   const core_block *blk = l->blk;
   for (uint32_t j = l->cur + 1; j < blk->n_ops; j++) {
@@ -560,23 +574,48 @@ static bool store_later(const lower *l, unsigned rd) {
   return false;
 }
 
+/* The op at which x[g] is read next (rs1 or rs2 whatever the kind, op
+ * l->cur's own included), or UINT32_MAX when it is written or the copies
+ * forgotten first: how soon a copy of it taken away would be loaded again */
+static uint32_t next_read(const lower *l, unsigned g) {
+  const core_block *blk = l->blk;
+  for (uint32_t j = l->cur; j < blk->n_ops; j++) {
+    const core_op *op = &blk->ops[j];
+    if (op->rs1 == g || op->rs2 == g)
+      return j;
+    if (!keeps_copies(l, op) || (op->rd == g && isa_infos[op->kind].cls != CLASS_STORE))
+      return UINT32_MAX;
+  }
+  return UINT32_MAX;
+}
+
 /* a copy register for a new copy, never host register avoid (-1: any): a
  * free one first, or one whose value is stored and not read again
- * (spare_copy), else round robin, its value stored first if it is not yet;
- * the value stays in it until written */
+ * (spare_copy), else the one read again last (a stored one first among
+ * those read no more), its value stored first if it is not yet; the value
+ * stays in it until written. With more values in a run of ALU operations
+ * than copy registers (nettle-aes's rounds: eight chains), this keeps
+ * some of them in registers where taking them in turn reloads each. */
 static int take_copy_but(lower *l, int avoid) {
   int k = -1;
   for (int j = 0; j < NCOPY && k < 0; j++)
     if (l->held[j] < 0 && copy_regs[j] != avoid)
       k = j;
-  for (int j = 0; j < NCOPY && k < 0 && !l->timed; j++)
+  for (int j = 0; j < NCOPY && k < 0; j++)
     if (copy_regs[j] != avoid && !l->dirty[j] && !read_again(l, (unsigned)l->held[j]))
       k = j;
   if (k >= 0)
     return k;
-  k = (int)(l->next_copy++ % (uint32_t)NCOPY);
-  if (copy_regs[k] == avoid)
-    k = (int)(l->next_copy++ % (uint32_t)NCOPY);
+  uint32_t far = 0;
+  for (int j = 0; j < NCOPY; j++) {
+    if (copy_regs[j] == avoid)
+      continue;
+    uint32_t r = next_read(l, (unsigned)l->held[j]);
+    if (k < 0 || r > far || (r == far && r == UINT32_MAX && l->dirty[k] && !l->dirty[j])) {
+      k = j;
+      far = r;
+    }
+  }
   if (l->dirty[k])
     x86_store32(&l->b, XREG((unsigned)l->held[k]), copy_regs[k]);
   l->dirty[k] = false;
@@ -604,7 +643,7 @@ static void eax_is(lower *l, unsigned rd) {
   l->dirty[k] = later;
 }
 
-/* An op a functional block computes in its result's copy register
+/* An op a block computes in its result's copy register
  * (emit_in_place): an ALU operation, a shift or a multiply, its second
  * operand x[rs2] or the immediate */
 enum { IP_ALU, IP_SHIFT, IP_MUL };
@@ -639,7 +678,7 @@ static void copy_is(lower *l, int k, unsigned rd, bool later) {
     x86_store32(&l->b, XREG(rd), copy_regs[k]);
 }
 
-/* Where a functional block gives rd a copy register anyway (store_later,
+/* Where a block gives rd a copy register anyway (store_later,
  * copy_wanted), the op is computed in it, not in eax and moved there
  * after: one move fewer, and none at all where rd is rs1 and in a copy
  * already (addi a0, a0, 1 is one instruction). The second operand is
@@ -651,7 +690,7 @@ static void copy_is(lower *l, int k, unsigned rd, bool later) {
 static bool emit_in_place(lower *l, const core_op *op, in_place ip) {
   unsigned rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;
   bool later = store_later(l, rd);
-  if (l->timed || rd == CORE_REG_SINK || rd == 0 || (!ip.imm && rs2 == 0) ||
+  if (rd == CORE_REG_SINK || rd == 0 || (!ip.imm && rs2 == 0) ||
       (!later && !copy_wanted(l, rd)))
     return false;
   x86_buf *b = &l->b;
@@ -924,6 +963,7 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
 static void add_cold(lower *l, uint8_t *from, int kind, uint32_t i) {
   cold_call *c = &l->cold[l->ncold++];
   *c = (cold_call){.from = from, .resume = l->b.p, .op = i, .kind = kind};
+  memset(c->dirty, -1, sizeof c->dirty);
 }
 
 /* A fetch's lookup (emit_probe_mru) and its miss's call: the MRU check's
@@ -1802,6 +1842,7 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint32_t line = (uint32_t)l->blk->ops[i].imm;
   if (l->looping) { /* a hit on the line, its LRU bit as it is (loop_ok) */
     x86_store_imm32(b, TM(fetch_line), line);
+    l->eax_reg = -1;
     return;
   }
   /* the line compared with the one fetched last, unless known to differ
@@ -1819,11 +1860,21 @@ static void emit_ifetch(lower *l, uint32_t i) {
   uint8_t *mru = emit_probe_mru(l, c, line >> c->line_shift, &miss);
   uint8_t *back = b->p;
   x86_store_imm32(b, TM(fetch_line), line);
+  uint32_t from = l->ncold;
   add_cold_fetch(l, mru, back, miss, COLD_IFETCH, i);
   if (same)
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
-  forget_copies(l); /* the miss's call clobbers them */
+  /* the lookup clobbers rax and rcx alone; its calls save the copies held */
+  uint8_t save = 0;
+  for (int r = 0; r < NCOPY; r++)
+    if (l->held[r] >= 0 && copy_pushed(r))
+      save |= (uint8_t)(1u << r);
+  for (uint32_t k = from; k < l->ncold; k++) {
+    l->cold[k].save = save;
+    for (int r = 0; r < NCOPY; r++)
+      l->cold[k].dirty[r] = l->dirty[r] ? l->held[r] : -1;
+  }
 }
 
 static void emit_vexc_taken(lower *l, uint32_t i);
@@ -3006,6 +3057,7 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
     emit_load_fn(l, i, op, n);
     return;
   }
+  flush_dirty(l); /* its slow paths and lookup's calls may read x[] */
   slow_path *s = emit_ram_read(l, i, op, n, RDX);
   x86_store32(&l->b, XREG(op->rd), RDX);
   wrote(l, op->rd);
@@ -3016,6 +3068,8 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
 
 static void emit_store(lower *l, uint32_t i, const core_op *op) {
   unsigned n = op->kind == K_SW ? 4 : op->kind == K_SH ? 2 : 1;
+  if (l->timed)
+    flush_dirty(l); /* its slow paths (x[rs2]) and lookup's calls may read x[] */
   emit_addr(l, op);
   slow_path *s = emit_ram_check(l, i, n);
   x86_mov_rr(&l->b, RDX, RCX);
@@ -3040,8 +3094,8 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
 /* A functional load's or store's slow path s: the copies not stored yet
  * stored, the C call with the copy registers saved around it (the fast
  * path kept them, emit_load_fn), a load's value left in eax for the store
- * at its resume point. The pushes are an even number (NCOPY, six): calls
- * find rsp 16-aligned. */
+ * at its resume point. The pushes are an even number (NCOPY but r14, six):
+ * calls find rsp 16-aligned. */
 static void emit_slow_fn(lower *l, const slow_path *s, bool load) {
   x86_buf *b = &l->b;
   uint32_t i = s->op;
@@ -3049,14 +3103,16 @@ static void emit_slow_fn(lower *l, const slow_path *s, bool load) {
     if (s->dirty[k] >= 0) /* C may read x[], or leave the block here */
       x86_store32(b, XREG((unsigned)s->dirty[k]), copy_regs[k]);
   for (int k = 0; k < NCOPY; k++)
-    x86_push(b, copy_regs[k]);
+    if (copy_pushed(k))
+      x86_push(b, copy_regs[k]);
   x86_mov_rr(b, RCX, RAX);
   x86_mov_rr64(b, RDI, RBX);
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)l->blk);
   x86_mov_imm32(b, RDX, i);
   emit_call(l, load ? (const void *)jit_load_slow : (const void *)jit_store_slow);
   for (int k = NCOPY - 1; k >= 0; k--)
-    x86_pop(b, copy_regs[k]);
+    if (copy_pushed(k))
+      x86_pop(b, copy_regs[k]);
   if (load) {
     x86_alu_rr(b, true, ALU_OR, RAX, RAX);
     x86_jcc(b, CC_S, (uintptr_t)l->j->out);
@@ -3091,15 +3147,38 @@ static void emit_slow_paths(lower *l) {
     x86_jmp(&l->b, run_addr(l, s->resume));
   }
   for (uint32_t k = 0; k < l->ncold; k++) {
-    cold_call *c = &l->cold[k];
-    x86_patch_here(&l->b, c->from);
-    if (c->back) { /* not a hit in the way used last: the other way */
+    cold_call c = l->cold[k];
+    /* an even number of pushes keeps rsp 16-aligned for the calls: with
+     * an odd number of copies held, rax too, popped into rcx (both
+     * clobbered by the lookup) */
+    bool pad = __builtin_popcount(c.save) & 1;
+    if (c.save) { /* the way back: the copy registers restored (pushed below) */
+      uint8_t *restore = l->b.p;
+      if (pad)
+        x86_pop(&l->b, RCX);
+      for (int r = NCOPY - 1; r >= 0; r--)
+        if (c.save & (1u << r))
+          x86_pop(&l->b, copy_regs[r]);
+      x86_jmp(&l->b, run_addr(l, c.resume));
+      c.resume = restore;
+    }
+    x86_patch_here(&l->b, c.from);
+    if (c.back) { /* not a hit in the way used last: the other way */
       cache *ic = &l->cpu->tm->icache;
-      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c->op].imm >> ic->line_shift);
-      x86_jmp(&l->b, run_addr(l, c->back));
+      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c.op].imm >> ic->line_shift);
+      x86_jmp(&l->b, run_addr(l, c.back));
       x86_patch_here(&l->b, miss);
     }
-    emit_cold(l, c);
+    /* C may read x[]: the copies not stored yet stored */
+    for (int r = 0; r < NCOPY; r++)
+      if (c.dirty[r] >= 0)
+        x86_store32(&l->b, XREG((unsigned)c.dirty[r]), copy_regs[r]);
+    for (int r = 0; r < NCOPY; r++)
+      if (c.save & (1u << r))
+        x86_push(&l->b, copy_regs[r]);
+    if (pad)
+      x86_push(&l->b, RAX);
+    emit_cold(l, &c);
   }
 }
 
@@ -3243,9 +3322,10 @@ static void emit_indirect(lower *l) {
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHL, RCX, 3); /* (pc >> 1) * sizeof(jit_target) */
   x86_alu_ri(b, false, ALU_AND, RCX, (int32_t)((JIT_TARGETS - 1) * sizeof(jit_target)));
-  x86_alu_rm(b, ALU_CMP, RAX, x86_mi(R14, RCX, 0));
+  x86_mov_imm64(b, RDX, (uint64_t)(uintptr_t)l->j->targets); /* r14 is a copy register */
+  x86_alu_rm(b, ALU_CMP, RAX, x86_mi(RDX, RCX, 0));
   x86_jcc(b, CC_NE, (uintptr_t)l->j->dispatch);
-  x86_jmp_mem(b, x86_mi(R14, RCX, (int32_t)offsetof(jit_target, code)));
+  x86_jmp_mem(b, x86_mi(RDX, RCX, (int32_t)offsetof(jit_target, code)));
 }
 
 /* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
@@ -3435,8 +3515,10 @@ static bool lower_op(lower *l, uint32_t i) {
   }
   if (muldiv_calls(l, op)) /* T_MULDIV, before the result is written */
     emit_timed_call(l, (const void *)l->fn->muldiv, i);
-  else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind))
+  else if (l->timed && l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind)) {
+    flush_dirty(l); /* it reads x[rs2] in memory */
     jit_emit_shift_timing(b, l->cpu->tm, blk, i); /* a shift (muldiv_calls) */
+  }
   switch (op->kind) {
   case K_IFETCH: emit_ifetch(l, i); return true;
   case K_LUI: case K_AUIPC: {
@@ -3632,8 +3714,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->blk = blk;
   l->nslow = 0;
   l->ncold = 0;
-  l->next_copy = 0;
-  l->ncopy = cpu->tm ? 4 : NCOPY_MAX;
+  l->ncopy = cpu->tm ? 5 : NCOPY_MAX;
   memset(l->dirty, 0, sizeof l->dirty);
   forget_copies(l);
   l->eax_reg = -1;
