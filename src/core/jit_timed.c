@@ -269,6 +269,7 @@ int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {
       timing_vexmin_exit_store(tm);
     tm->hz = hazards_after(tm, cpu, blk, i);
     cancel_rest(tm, blk, i + 1);
+    leave_entry_wait(tm, blk, i, &blk->timing->entry_load_use);
     leave_carry(tm, blk, i, blk->pcs[i + 1]);
     cpu->instret -= blk->n_insns - blk->insn_idx[i + 1];
     cpu->pc = blk->pcs[i + 1];

@@ -410,6 +410,12 @@ typedef struct timing {
                                by the fetch that follows (fetch_fill) */
   uint32_t next_use;        /* the wait of the instruction after a missing one, in its block, that its
                                refill may hide (exec_loop.inc's fetch_ahead, refill_passes_late) */
+  /* refill_passes_late's record of the missing instruction's refills
+   * (exec_loop.inc's leave_passed): the block, the instruction's op, the
+   * fetch op that missed last, the rooms summed and the waits taken back */
+  const void *pass_blk;
+  const void *pass_start;
+  uint32_t pass_op, pass_room, pass_refund;
   uint32_t fill_room;       /* the last I-cache fill's stall beyond what overlapping more of the
                                instructions around it could not take away (its floor; 0 when the fill
                                took no overlap: refill_refetch) (exec_loop.inc's refill_passes_late) */
