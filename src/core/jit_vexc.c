@@ -220,7 +220,9 @@ bool core_jvexc_taken_inline(const core_cpu *cpu, core_block *b, uint32_t i, cor
     return false;
   if (blk->timing->predict_taken)
     return decode_redirect_inline(cpu, tm, THIS_PC, (uint32_t)op->imm, c);
-  return memory_redirect_inline(cpu, b, i, c) && no_split(cpu, tm, (uint32_t)op->imm, c);
+  uint32_t jt; /* wrong_path_jump: its jump, in the window's bytes, takes the call */
+  return memory_redirect_inline(cpu, b, i, c) && no_split(cpu, tm, (uint32_t)op->imm, c) &&
+         !(tm->model.wrong_path_fill && tm->model.wrong_path_jump && wrong_path_jump_at(cpu, tm, THIS_PC, &jt));
 }
 
 /* TRAP at op i (the loop's, up to its way out) */

@@ -108,6 +108,10 @@ typedef struct core_model {
   uint32_t wrong_path_tail;       /* with wrong_path_fill: when the target misses too, the last cycles of
                                      the wrong-path wait, after its refill's last beat, that are the
                                      target's fetch wait, not the jump's (0: none) */
+  bool wrong_path_jump;           /* with wrong_path_fill: a jal or a branch predicted taken first on a
+                                     mispredicted branch's wrong path, on its line, is decoded before the
+                                     branch redirects: its target's line, when it misses, is refilled and
+                                     the branch's target waits for it (timing_wrong_path_jump) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */

@@ -766,6 +766,13 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * Returns the cycles charged. */
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
                            uint32_t hold);
+/* [pipeline] wrong_path_jump: a branch taken against its prediction, whose
+ * wrong path (timing_wrong_path) refilled nothing, had a jal or a branch
+ * predicted taken decoded right after it, which sent the fetch to
+ * `target`: when that line misses, its refill is made, and the branch's
+ * target waits for it (the line is filled, the refill counted as a miss).
+ * Returns the cycles charged. */
+uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * instruction at pc + 4. When that is on another line, which misses, the

@@ -19,8 +19,8 @@
  * last pass's beq, taken against its prediction, has `j loop` on its
  * wrong path, which VexRiscv_IMAC.v decodes, refilling loop's line
  * (dropped by case F's fence.i) before the branch's target (its bus
- * trace: that line read right after the beq); tally does not, 8 (W + 2)
- * + 2 short. There the jump back is first on a line of its own: right
+ * trace: that line read right after the beq; [pipeline] wrong_path_jump,
+ * wp_jump.S). There the jump back is first on a line of its own: right
  * after main_return's ret, on its wrong path, tally is 8 (W + 2) + 2 over
  * VexRiscv.v (not looked at). */
 #include "vex.h"
