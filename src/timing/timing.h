@@ -441,6 +441,8 @@ typedef struct timing {
   uint32_t fence_div_pc;    /* [pipeline] fence_i_overlap: the divide after fence.i whose hold passed
                                during the flush (fence_overlap_enter), until the next refill's
                                fetch_ahead or fence.i, else TIMING_NO_LINE */
+  uint32_t fence_div_use;   /* ... and what the instruction after it, in its block, took back of its
+                               wait for its result (fence_overlap_enter), else 0 */
   uint32_t fence_next_line; /* [pipeline] fence_i_overlap: the line after fence_overlap_pc's that
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
