@@ -51,6 +51,7 @@ timing *timing_new(const core_model *m) {
   t->way_mask = way_bytes > 1 && !(way_bytes & (way_bytes - 1)) ? way_bytes - 1 : 0;
   t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   t->fence_merge_pc = TIMING_NO_LINE;
+  t->ifill_line = TIMING_NO_LINE;
   t->fence_merge_held = false;
   t->fence_merge_hold = 0;
   t->fence_next_line = TIMING_NO_LINE;
@@ -498,6 +499,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   uint32_t own = t->fill_own;
   t->fill_own = 0;
   pulse(t, SIG_ICACHE_MISS);
+  t->ifill_line = line_addr;
   if (t->icache_miss_fn)
     t->icache_miss_fn(t->icache_miss_ctx, line_addr);
   /* the I-cache's own flush after reset comes before the first fill */
@@ -702,7 +704,7 @@ uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
 uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
   if (__builtin_expect(!timing_ifill_lean_ok(t, line_addr) || t->region_row, 0))
     return timing_fetch_miss(t, line_addr, now);
-  t->fetch_line = line_addr;
+  t->fetch_line = t->ifill_line = line_addr;
   cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
   uint32_t beats = t->model.icache.line >> t->bus_shift;
   count_read_beats(t, beats);

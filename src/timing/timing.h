@@ -449,6 +449,8 @@ typedef struct timing {
                                the word, a fence.i, was in decode at the load's write-back */
   uint32_t fence_merge_hold; /* ... and the cycles of a divide's hold that fence.i's flush ran in
                                ([pipeline] fence_i_hold_overlap), else 0 */
+  uint32_t ifill_line;      /* the line of the last I-cache fill, else TIMING_NO_LINE ([pipeline]
+                               fence_i_hold_overlap: whether fence.i's own fetch missed) */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
   void *prof;               /* the consumer of rows and flow (the exact profile), or NULL;
                                flow and rows, at the end, go with it */
