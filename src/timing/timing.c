@@ -245,6 +245,7 @@ static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
   t->dstall = stall;
   t->dstall_redo = redo;
   t->dstall_split = false;
+  t->dstall_rd = 0;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);

@@ -322,6 +322,7 @@ typedef struct timing {
   bool dstall_redo;         /* it was a D-cache fill (the load is fetched again after it) */
   bool dstall_split;        /* ... of a 32-bit load at 2 mod 4 (set by exec_loop.inc's T_LOAD after the
                                fill, cleared by the next stall: its refetch is of two words) */
+  uint8_t dstall_rd;        /* ... of a load: its destination register (set and cleared as dstall_split) */
   /* the data-side stall before that one: the same three */
   uint64_t dstall2_end;
   uint32_t dstall2;
