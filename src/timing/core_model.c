@@ -259,6 +259,7 @@ static const key_def keys[] = {
   UINT("pipeline", "wrong_path_words", wrong_path_words, 2, 3),
   UINT("pipeline", "wrong_path_tail", wrong_path_tail, 0, 255),
   BOOL("pipeline", "wrong_path_jump", wrong_path_jump),
+  BOOL("pipeline", "wrong_path_jump_halts", wrong_path_jump_halts),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   BOOL("pipeline", "predicted_target_defer", predicted_target_defer),

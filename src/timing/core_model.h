@@ -112,6 +112,9 @@ typedef struct core_model {
                                      mispredicted branch's wrong path, on its line, is decoded before the
                                      branch redirects: its target's line, when it misses, is refilled and
                                      the branch's target waits for it (timing_wrong_path_jump) */
+  bool wrong_path_jump_halts;     /* with wrong_path_fill: a jal or a branch predicted taken among a
+                                     mispredicted branch's wrong-path words sends the fetch to its target
+                                     from decode: the words after it are not looked up (wrong_path_scan) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */

@@ -14,7 +14,8 @@
  * from the cycle the beq retires, its target 8 (W + 2) + 2 cycles later
  * than D's ([pipeline] wrong_path_jump); B, C, G and H refill no such line.
  * VexRiscv.v refills none; its G starts the next line's refill 2 cycles
- * after the beq retires, H as it retires (tally: G 2 short a pass). */
+ * after the beq retires, H as it retires: the j, predicted in decode, ends
+ * the wrong path's lookups before pc + 8 ([pipeline] wrong_path_jump_halts). */
 #include "vex.h"
     fixed_layout
     main_entry 0
