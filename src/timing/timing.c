@@ -859,7 +859,8 @@ void timing_taken_path_wait(timing *t) {
   t->taken_path_wait = 0;
 }
 
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t hold) {
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t hold,
+                               uint32_t over) {
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = half & mask;
   if (!t->icache_on)
     return 0;
@@ -872,8 +873,15 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t t
    * the lw after it, which misses the D-cache too, retires 8 (W + 2) + 3 +
    * 8 (W + 2) + 5 cycles after it, as the branch's penalty had passed in
    * the refill; one refill on the I-bus) */
+  /* ... and the data-side stalls of the instructions ahead of the branch
+   * (`over`, fetch_ahead_data) pass during it too: the word was looked up
+   * as the fetch went on in sequence (tests/cores/vexriscv/
+   * predicted_dmiss.S: lbu that misses, bne zero back in its line's last
+   * word, the next line missing: VexRiscv_IMAC.v refills it beside the
+   * lbu's fill, and the fall-through retires 4 cycles after the bne at
+   * W = 0..3; rand_gen.py's rand_24 at 0x40001b7c) */
   if (t->model.taken_path_fill && next != (pc & mask) && !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
-    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold, false);
+    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold + over, false);
     t->fetch_line = TIMING_NO_LINE;
     /* a divide's hold right before the branch passes during that refill
      * too (the word was looked up as the divide began to hold); when the

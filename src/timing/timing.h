@@ -821,14 +821,16 @@ void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k);
 void timing_taken_path_defer(timing *t);
 void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
- * target) that falls through, at `now` (`half`: timing_taken_path's), the end of its cycles. The fetch
+ * target) that falls through, at `now`, the end of its cycles. The fetch
  * stage looked its target up after the prediction; when the target's line
  * (another than pc's) misses, its refill goes out as the branch leaves
  * write-back and the fall-through's fetch waits for its last beat (the
  * line is filled, the refill counted as a miss). `hold`: a divide's hold
- * right before the branch. Returns the cycles charged beyond the
- * misprediction's own. */
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t hold);
+ * right before the branch. `half` and `over`: timing_taken_path's, for the
+ * word after the branch looked up before the prediction. Returns the
+ * cycles charged beyond the misprediction's own. */
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t hold,
+                               uint32_t over);
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
