@@ -803,9 +803,21 @@ uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now) {
   return stall;
 }
 
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t over,
                            uint32_t hold, bool hold_two_back) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
+  /* the word looked up is the one holding the next instruction's last
+   * halfword: pc + 4's but for a 32-bit jump at 2 mod 4 before a 16-bit
+   * instruction, or a 16-bit jump at 0 mod 4 before a 16-bit one, whose
+   * word is the jump's own, and for a 32-bit jump at 2 mod 4 before a
+   * 32-bit one, pc + 6's (VexRiscv_IMAC.v's bus and retire traces,
+   * tests/cores/vexriscv/taken_split_next.S: a loop's bne at a line's
+   * offset 0x1a refills the next line in its first pass when a 32-bit
+   * instruction follows it, not when a c.addi does; a c.bnez at 0x1c,
+   * not when a c.nop follows it; a jal at 0x1a before a c.nop, not;
+   * rand_gen.py's rand_24, the loop's bne at 0x400005da before an addi
+   * split over the line at 0x400005e0, refilled beside an lb's D-cache
+   * fill in the first pass, the fall-through hitting as the loop ends) */
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = half & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
   /* a divide's hold right before the jump passes during the refill: the
@@ -867,8 +879,9 @@ void timing_taken_path_wait(timing *t) {
   t->taken_path_wait = 0;
 }
 
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t hold) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = (pc + 4) & mask;
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t hold,
+                               uint32_t over) {
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = half & mask;
   if (!t->icache_on)
     return 0;
   /* [pipeline] taken_path_fill: the word after the branch on the next line,
@@ -880,8 +893,15 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
    * the lw after it, which misses the D-cache too, retires 8 (W + 2) + 3 +
    * 8 (W + 2) + 5 cycles after it, as the branch's penalty had passed in
    * the refill; one refill on the I-bus) */
+  /* ... and the data-side stalls of the instructions ahead of the branch
+   * (`over`, fetch_ahead_data) pass during it too: the word was looked up
+   * as the fetch went on in sequence (tests/cores/vexriscv/
+   * predicted_dmiss.S: lbu that misses, bne zero back in its line's last
+   * word, the next line missing: VexRiscv_IMAC.v refills it beside the
+   * lbu's fill, and the fall-through retires 4 cycles after the bne at
+   * W = 0..3; rand_gen.py's rand_24 at 0x40001b7c) */
   if (t->model.taken_path_fill && next != (pc & mask) && !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
-    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold, false);
+    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold + over, false);
     t->fetch_line = TIMING_NO_LINE;
     /* a divide's hold right before the branch passes during that refill
      * too (the word was looked up as the divide began to hold); when the
