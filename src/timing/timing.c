@@ -627,9 +627,14 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     t->dmiss_taken_fill = 0;
     if (!early)
       t->dmiss_refetched = true;
-    else
+    else {
       t->dmiss_early_wait = flush + dmiss_refill_wait_probe(t, busy, t->dmiss_ask_before, t->dmiss_bus_end_before,
                                                             k + t->dmiss_after, 4);
+      /* ... less what that earlier load's redo was charged for this refill
+       * already (exec_loop.inc's dmiss_two_refill) */
+      if (t->replay_paid && t->replay_line == line_addr)
+        t->dmiss_early_wait -= t->dmiss_early_wait < t->replay_paid ? t->dmiss_early_wait : t->replay_paid;
+    }
   }
   stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
