@@ -161,13 +161,15 @@ static bool no_split(const core_cpu *cpu, const timing *tm, uint32_t target, cor
 
 /* A redirect from decode (a jal, a branch predicted taken) at pc to
  * target with notes alone: timing_taken_path finds the word after it on
- * its own line (pc + 4, whatever the jump's length, as it looks it up),
- * decode_rvc_pair holds no word (then decode_waited does not matter), and
- * no split target */
+ * its own line (word_after, as it looks it up: a function of the
+ * window's bytes), decode_rvc_pair holds no word (then
+ * decode_waited does not matter), and no split target */
 static bool decode_redirect_inline(const core_cpu *cpu, const timing *tm, uint32_t pc, uint32_t target,
                                    core_jvexc_code *c) {
-  uint32_t mask = ~(tm->model.icache.line - 1u);
-  if (tm->model.taken_path_fill && ((pc + 4) & mask) != (pc & mask))
+  uint32_t mask = ~(tm->model.icache.line - 1u), bits = 0;
+  if (tm->model.taken_path_fill &&
+      (!take_window(cpu, pc, c) || !core_fetch_word(cpu, pc, &bits) ||
+       (word_after(cpu, pc, pc + isa_insn_len(bits)) & mask) != (pc & mask)))
     return false;
   if (tm->model.redirect_rvc_pair && (!take_window(cpu, pc, c) || decode_rvc_pair(cpu, pc)))
     return false;

@@ -783,9 +783,9 @@ uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now) {
   return stall;
 }
 
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t after, uint32_t target, uint64_t now, uint32_t over,
                            uint32_t hold, bool hold_two_back) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = (pc + 4) & mask;
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = after & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
   /* a divide's hold right before the jump passes during the refill: the
@@ -847,8 +847,9 @@ void timing_taken_path_wait(timing *t) {
   t->taken_path_wait = 0;
 }
 
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t hold) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = (pc + 4) & mask;
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t after, uint32_t target, uint64_t now, uint32_t hold,
+                               uint32_t over) {
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = after & mask;
   if (!t->icache_on)
     return 0;
   /* [pipeline] taken_path_fill: the word after the branch on the next line,
@@ -861,7 +862,7 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t
    * 8 (W + 2) + 5 cycles after it, as the branch's penalty had passed in
    * the refill; one refill on the I-bus) */
   if (t->model.taken_path_fill && next != (pc & mask) && !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
-    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold, false);
+    uint32_t stall = fetch_lookup(t, next, now, t->model.branch_penalty + hold + over, false);
     t->fetch_line = TIMING_NO_LINE;
     /* a divide's hold right before the branch passes during that refill
      * too (the word was looked up as the divide began to hold); when the

@@ -782,14 +782,15 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
 uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
- * instruction at pc + 4. When that is on another line, which misses, the
- * line's refill has started and the target waits for it, the taken
+ * word of `after` (exec_loop.inc's word_after: pc + 4, or pc + 6 for a
+ * 32-bit jump at 2 mod 4 before a 32-bit instruction). When that is on
+ * another line, which misses, the line's refill has started and the target waits for it, the taken
  * bubble passing during it (the line is filled, the refill counted as a
  * miss). `over`: what of the refill passed before, during the data-side
  * stalls of instructions ahead of the jump ([pipeline] fetch_ahead_data).
  * `hold`: a divide's hold right before the jump (passes during the refill).
  * Returns the cycles charged. */
-uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t over,
+uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t after, uint32_t target, uint64_t now, uint32_t over,
                            uint32_t hold, bool hold_two_back);
 /* ... the wait is the target's, not the jump's: the jump retires on time and
  * its target waits (when the target's line hits once the refill is in;
@@ -823,9 +824,14 @@ void timing_taken_path_wait(timing *t);
  * (another than pc's) misses, its refill goes out as the branch leaves
  * write-back and the fall-through's fetch waits for its last beat (the
  * line is filled, the refill counted as a miss). `hold`: a divide's hold
- * right before the branch. Returns the cycles charged beyond the
- * misprediction's own. */
-uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t target, uint64_t now, uint32_t hold);
+ * right before the branch. With taken_path_fill, the word of `after`
+ * (timing_taken_path's) is refilled first when its line misses, `over`
+ * of that refill passing during data-side stalls ahead of the branch as
+ * in timing_taken_path (rvc_word_after.S's case A: an lhu that misses
+ * right before the branch, the refill beside its fill). Returns the
+ * cycles charged beyond the misprediction's own. */
+uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t after, uint32_t target, uint64_t now, uint32_t hold,
+                               uint32_t over);
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
