@@ -937,8 +937,8 @@ static x86_mem near_rsi(x86_buf *b, const void **rsi, const void *p, int index, 
  * dirty (timing_store_hit). A load compares both ways' tags at once, as
  * cache_probe does: r8 = way 0 holds the tag (lru_way's new value on a
  * hit, as a tag is in one way at most: cache_fill fills only on a miss),
- * r9 = way 1 does, their or the hit. The two loads do not wait on each
- * other, so a miss (its jump mispredicted where the data's lines thrash)
+ * r9b = way 1 does, their or (a byte's: no zeroing of r9) the hit. The
+ * two loads do not wait on each other, so a miss (its jump mispredicted where the data's lines thrash)
  * is known a load earlier. A store (misses rarer, and this form three
  * instructions longer with the slot for its dirty bit) takes r8 = lru_way's
  * new value (way 1 not holding the tag: way 0 is used, or no way), r9 = the
@@ -954,12 +954,11 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_alu_rr(b, false, ALU_XOR, R8, R8);
   uint8_t *miss;
   if (!store) {
-    x86_alu_rr(b, false, ALU_XOR, R9, R9);
     x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
     x86_setcc(b, CC_E, R8);                                    /* way 0: w ^ 1 on a hit */
     x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-    x86_setcc(b, CC_E, R9);                                    /* way 1 */
-    x86_alu_rr(b, false, ALU_OR, R9, R8);
+    x86_setcc(b, CC_E, R9);                                    /* way 1, in r9b */
+    x86_op_reg(b, false, 0x08, R8, R9);                        /* or r9b, r8b */
     miss = x86_jcc_fwd(b, CC_E);
   } else {
     x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
