@@ -934,10 +934,16 @@ static x86_mem near_rsi(x86_buf *b, const void **rsi, const void *p, int index, 
 }
 
 /* The same for the address in eax (kept): a store's hit marks the line
- * dirty (timing_store_hit). r8 = lru_way's new value (way 1 not holding
- * the tag: way 0 is used, or no way), r9 = the slot of the way used, then
- * one compare of its tag: a hit, or a miss. Clobbers rcx, rdx, rsi, r8,
- * r9. */
+ * dirty (timing_store_hit). A load compares both ways' tags at once, as
+ * cache_probe does: r8 = way 0 holds the tag (lru_way's new value on a
+ * hit, as a tag is in one way at most: cache_fill fills only on a miss),
+ * r9b = way 1 does, their or (a byte's: no zeroing of r9) the hit. The
+ * two loads do not wait on each other, so a miss (its jump mispredicted where the data's lines thrash)
+ * is known a load earlier. A store (misses rarer, and this form three
+ * instructions longer with the slot for its dirty bit) takes r8 = lru_way's
+ * new value (way 1 not holding the tag: way 0 is used, or no way), r9 = the
+ * slot of the way used, then one compare of its tag: a hit, or a miss.
+ * Clobbers rcx, rdx, rsi, r8, r9. */
 static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_buf *b = &l->b;
   x86_mov_rr(b, RCX, RAX);
@@ -946,12 +952,22 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
   x86_alu_rr(b, false, ALU_XOR, R8, R8);
-  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-  x86_setcc(b, CC_NE, R8);                                     /* w ^ 1 */
-  x86_lea64(b, R9, x86_mis(RDX, RDX, 0, 1));                   /* 2 * set + 1 */
-  x86_alu_rr(b, false, ALU_SUB, R9, R8);                       /* 2 * set + w */
-  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, R9, 2, 0));
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
+  uint8_t *miss;
+  if (!store) {
+    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
+    x86_setcc(b, CC_E, R8);                                    /* way 0: w ^ 1 on a hit */
+    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
+    x86_setcc(b, CC_E, R9);                                    /* way 1, in r9b */
+    x86_op_reg(b, false, 0x08, R8, R9);                        /* or r9b, r8b */
+    miss = x86_jcc_fwd(b, CC_E);
+  } else {
+    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
+    x86_setcc(b, CC_NE, R8);                                   /* w ^ 1 */
+    x86_lea64(b, R9, x86_mis(RDX, RDX, 0, 1));                 /* 2 * set + 1 */
+    x86_alu_rr(b, false, ALU_SUB, R9, R8);                     /* 2 * set + w */
+    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, R9, 2, 0));
+    miss = x86_jcc_fwd(b, CC_NE);
+  }
   const void *rsi = c->tags;
   x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R8);
   if (store) /* dirty[2 * set + w] */
