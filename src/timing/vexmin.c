@@ -19,8 +19,14 @@
  *   there and its trap moves on in its place: into execute the row after,
  *   or two rows after when decode is halted in that row by a register the
  *   instruction's encoding reads (RS1_USE, RS2_USE: an R-type one reads
- *   both) not yet written back, and no earlier than the row the
- *   instruction before it is written back in; the trap is taken from
+ *   both) not yet written back, and not while a load ahead of it is held
+ *   in memory (the row after its acknowledge at the earliest), as any
+ *   instruction entering execute; it no longer waits for the instruction
+ *   before it to be written back (div_redo.S on VexRiscv_Min.v at W = 0:
+ *   lw, add, then the illegal div, the add held a row in execute behind
+ *   the lw: the handler's first beat goes out 4 rows after the add's
+ *   retire, where that wait gave 5; fence_pair.S's lw, then the illegal
+ *   divu, waits for the lw held in memory); the trap is taken from
  *   write-back, and the model times it as an instruction entering execute
  *   3 rows after the trap did; the instruction's cycles end with the
  *   trap's write-back row (vexmin_step.h), the 3 rows after it are the

@@ -70,10 +70,14 @@ static inline void vexmin_move(timing *t, uint32_t pc, int64_t c, int64_t w, uin
   timing_vexmin *v = &t->vm;
   int64_t ack = c + 1 + w, dv = vexmin_valid_row(v->e, v->m, v->mend, ack);
   int64_t e = vexmin_max(dv + 1, v->m);
-  if (illegal) /* its trap moves on in its place (vexmin.c) */
-    e = vexmin_max(vexmin_max(e, dv + 1 + (late > dv + 1)), v->w) + 3;
-  else
+  if (illegal) { /* its trap moves on in its place (vexmin.c) */
+    e = vexmin_max(e, dv + 1 + (late > dv + 1));
+    if (v->mend > v->m && e > v->m && e <= v->mend) /* behind a load held in memory */
+      e = v->mend + 1;
+    e += 3;
+  } else {
     e = vexmin_max(e, late);
+  }
   if (v->mend > v->m && e > v->m && e <= v->mend)
     e = v->mend + 1;
   int64_t eend = e;
