@@ -1428,13 +1428,18 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
 
 /* Jumps (returned) when a load or store of the cached VexRiscv models
  * may have its access moved by the block's entry wait (DNOW's
- * entry_later, not 0 while tm->entry_extra_on), else NULL: the
- * translated code then takes the access's cycle as NOW */
+ * entry_later, not 0 while tm->entry_extra_on) or by waits charged or
+ * taken back for the instructions after it (NOW's later_adj, not 0 while
+ * tm->later_n: jit_vexc.c's helpers drop a record of another entry),
+ * else NULL: the translated code then takes the access's cycle as NOW.
+ * Clobbers rcx, rdx. */
 static uint8_t *emit_dnow_test(lower *l) {
   const timing *tm = l->cpu->tm;
   if (!tm->model.fetch_ahead || !tm->fetch_ops)
     return NULL;
-  x86_cmp_mem8_imm(&l->b, TM(entry_extra_on), 0);
+  x86_movzx8(&l->b, RCX, TM(entry_extra_on));
+  x86_movzx8(&l->b, RDX, TM(later_n));
+  x86_alu_rr(&l->b, false, ALU_OR, RCX, RDX);
   return x86_jcc_fwd(&l->b, CC_NE);
 }
 

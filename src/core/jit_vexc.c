@@ -91,14 +91,24 @@ void core_jvexc_ifetch(core_cpu *cpu, core_block *b, uint32_t i) {
   T_IFETCH();
 }
 
+/* A record for later_adj of another entry of a block (it reads none) is
+ * dropped, so that the translated code's accesses, which take the C path
+ * while one is kept (jit.c's emit_dnow_test), take it only once after */
+static inline void later_drop(timing *tm, const core_cpu *cpu, const core_block *b) {
+  if (tm->later_n && (tm->later_blk != b || tm->later_instret != cpu->instret))
+    tm->later_n = 0;
+}
+
 /* T_LOAD and T_STORE: an access inside RAM */
 void core_jvexc_load(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) {
   LOOP_LOCALS(b, i);
+  later_drop(tm, cpu, b);
   T_LOAD(a, jit_access_size(op->kind));
 }
 
 void core_jvexc_store(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) {
   LOOP_LOCALS(b, i);
+  later_drop(tm, cpu, b);
   T_STORE(a, jit_access_size(op->kind));
 }
 

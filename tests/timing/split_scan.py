@@ -10,11 +10,13 @@ program that differs:
 
   VARIANT SEED [(N, signal, split total, unsplit total), ...]
 
-then a summary (how many differ, the largest cycle difference). Exit 0 when
+then a summary (how many differ, the largest cycle difference). With
+--wait W, on a copy of the board with every region's wait_states set to W. Exit 0 when
 no program differs, 1 when one does, 2 on a usage or build error.
 """
 import argparse
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -47,6 +49,7 @@ def main():
                     help="VexRiscv variant (repeatable; default imac and std)")
     ap.add_argument("--intervals", default="500,97", help="split periods, comma-separated (default 500,97)")
     ap.add_argument("--board", default=os.path.join(ROOT, "boards", "litex.ini"), help="board .ini (default LiteX)")
+    ap.add_argument("--wait", type=int, help="run on a copy of the board with every region's wait_states set to W")
     ap.add_argument("--cc", default="riscv64-unknown-elf-gcc", help="cross compiler (default %(default)s)")
     ap.add_argument("--work", help="where to build the programs (default a temporary directory, removed)")
     a = ap.parse_args()
@@ -64,6 +67,15 @@ def main():
     variants = a.variant or ["imac", "std"]
     work = a.work or tempfile.mkdtemp(prefix="split_scan.")
     csv = os.path.join(work, "intervals.csv")
+    board = a.board
+    if a.wait is not None:
+        # the board with every region's wait_states set to W, as split_law.py's --wait
+        with open(a.board) as f:
+            text = re.sub(r"(?m)^(wait_states\s*=\s*)\d+", lambda m: m.group(1) + str(a.wait), f.read())
+        os.makedirs(work, exist_ok=True)
+        board = os.path.join(work, f"w{a.wait}.ini")
+        with open(board, "w") as f:
+            f.write(text)
     bad = total = 0
     worst = None
     try:
@@ -77,7 +89,7 @@ def main():
                 elf = bin_[:-4] + ".elf"
                 res = {}
                 for n in [UNSPLIT] + intervals:
-                    res[n], rc, text = split_law.totals(a.tally, CORES[v], elf, None, n, csv, a.board)
+                    res[n], rc, text = split_law.totals(a.tally, CORES[v], elf, None, n, csv, board)
                     if res[n] is None:
                         print(f"{v} {s} --interval {n}: no totals (status {rc}): {text.strip()[-300:]}",
                               file=sys.stderr)
