@@ -444,6 +444,8 @@ typedef struct timing {
                                wait for its result (fence_overlap_enter), else 0 */
   uint32_t fence_next_line; /* [pipeline] fence_i_overlap: the line after fence_overlap_pc's that
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
+  uint8_t fence_split;      /* ... and the word after fence.i has its second half on that line: 1, 2
+                               when that line missed before the flush (fence_overlap_redo), else 0 */
   uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
                                fetched before that fence.i's flush, else TIMING_NO_LINE */
   bool fence_merge_held;    /* ... and that fence.i redid a load one instruction before it, so that
