@@ -411,6 +411,9 @@ typedef struct timing {
   uint32_t fill_own;        /* [pipeline] fetch_ahead: the missing instruction's own wait for a late
                                result, counted in the fill's overlap (exec_loop.inc's fetch_ahead); taken
                                by the fetch that follows (fetch_fill) */
+  uint32_t fill_after;      /* ... the part of it charged after the fetch's `now` (its static wait and
+                               what a D-cache miss in its block changed of it: exec_loop.inc's later_own),
+                               the rest, its wait at the block's entry, charged before (redo_refill_wait) */
   uint32_t next_use;        /* the wait of the instruction after a missing one, in its block, that its
                                refill may hide (exec_loop.inc's fetch_ahead, refill_passes_late) */
   /* refill_passes_late's record of the missing instruction's refills
