@@ -2332,7 +2332,7 @@ static bool passes_late(const lower *l) {
  * refill_refetch): a load after a late result in the block */
 static bool dmiss_may_clear(const lower *l) {
   const core_block *blk = l->blk;
-  if (!l->cpu->tm->model.dcache.refill_refetch)
+  if (!l->cpu->tm->model.dcache.refill_refetch && !l->cpu->tm->model.dcache.redo_refill_wait)
     return false;
   bool late = false;
   for (uint32_t i = 0; i < blk->n_ops; i++) {

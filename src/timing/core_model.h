@@ -53,6 +53,10 @@ typedef struct cache_params {
   bool refill_refetch;      /* dcache: a load that misses is refetched once its line is in, and the
                                refetch waits for an I-cache refill started during the fill
                                (timing_fetch_slow) */
+  bool redo_refill_wait;    /* dcache (fetch_ahead_insns 2): a load that misses is redone from the
+                               fetch: of the late results only its own is left, and the redo waits
+                               for the refill of an instruction 2 or 3 after it begun during the
+                               fill (exec_loop.inc's dmiss_redo_refill) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */

@@ -63,15 +63,17 @@ timing *timing_new(const core_model *m) {
   if (t->vexmin)
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
-                 m->dcache.refill_refetch || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
+                 m->dcache.refill_refetch || m->dcache.redo_refill_wait || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
                  m->fence_i_late_flush || m->redirect_split_target || m->refill_drains_csr;
   /* the I-cache's fills with one memory port, no refetch rule, whole bus
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
-  t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && m->bus_bytes > 1 &&
+  t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && !m->dcache.redo_refill_wait &&
+                  m->bus_bytes > 1 &&
                   !(m->bus_bytes & (m->bus_bytes - 1)) && m->icache.line >= m->bus_bytes;
   /* ... and the D-cache's, two-way LRU write-back: timing_dcache_miss_lean,
    * which keeps no data-side stall for the rules that look back at one */
-  t->lean_dfill = m->dcache.enabled && !m->fetch_ahead_data && !m->dcache.refill_refetch && m->dcache.ways == 2 &&
+  t->lean_dfill = m->dcache.enabled && !m->fetch_ahead_data && !m->dcache.refill_refetch && !m->dcache.redo_refill_wait &&
+                  m->dcache.ways == 2 &&
                   m->dcache.replacement == REPL_LRU &&
                   m->dcache.write_policy == WRITE_BACK && m->bus_bytes > 1 && !(m->bus_bytes & (m->bus_bytes - 1)) &&
                   m->dcache.line >= m->bus_bytes;
@@ -384,6 +386,41 @@ void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k) {
   t->refetch_due = t->dmiss_end + k - 1;
 }
 
+/* The RTL: dcache.S on VexRiscv_IMAC.v in rtl/soc's SoC (check.py
+ * --trace, W = 0): lw t1 that misses, add of its result, then lw t2 first
+ * on a line that misses (the first loop's first pass), and lw t1, lw t3
+ * both missing, add of t1, add of t3, then addi first on a line that
+ * misses (the last loop's first pass): that line's refill goes out during
+ * the load's fill, on the I-bus, and the load's redo waits for it. The
+ * lw retires 1 and 3 clocks later than a plain fill (stall.dcache: the
+ * D-cache's redo), the instructions after it as after a plain fill, and
+ * the missing one right after the one before, its miss's pulses on its
+ * own retire. The redo ends when the refill's last beat is in (the load's
+ * stall ends there: 1 and 3 past its own fill's end at W = 0, read off
+ * the retire trace). The refill was looked up `lead` cycles after the
+ * load asked for its fill, as fetch_ahead_data lays it out for the
+ * pipeline as it stood before the miss (exec_loop.inc's
+ * dmiss_redo_refill); the missing instruction's fill, when it comes,
+ * waits only for what is left of it (fetch_fill). */
+void timing_redo_refill(timing *t, uint32_t line, uint32_t lead) {
+  uint32_t i, beats = t->model.icache.line >> t->bus_shift;
+  if (t->refetch_paid || t->refetch_end || !t->icache_on || !t->model.fetch_port || t->sdram_rows ||
+      t->reset_flush || t->wrong_path_give || t->wrong_path_carry || t->dmiss_after || t->dmiss_taken_fill ||
+      timing_in_sram(t, line) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return;
+  uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, line) : 0;
+  uint64_t from = t->dmiss_ask + lead;
+  uint64_t start = t->fetch_busy_until > from ? t->fetch_busy_until : from;
+  uint64_t end = start + t->mem_read_first + (beats - 1) * t->mem_read_beat + waits;
+  uint32_t pay = end > t->dmiss_end ? (uint32_t)(end - t->dmiss_end) : 0;
+  charge(t, SIG_STALL_DCACHE, pay);
+  t->dstall_end += pay;
+  t->dmiss_end += pay;
+  t->refetch_paid = pay;
+  t->refetch_line = line;
+  t->refetch_end = end;
+}
+
 /* What timing_refetch_ahead charged the load of this refetch's `stall`
  * (the fill charges the rest); if this is not the fill it foresaw, which
  * its conditions are meant to rule out, the load's charge is taken back,
@@ -391,6 +428,7 @@ void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k) {
 static uint32_t refetch_paid(timing *t, uint32_t line_addr, uint64_t due, uint32_t stall, uint32_t *unforeseen) {
   uint32_t paid = t->refetch_paid;
   t->refetch_paid = 0;
+  t->refetch_end = 0;
   /* from the refill on, every cycle is where it was with the wait charged
    * here: the load's fill ends where it did for the rules after it */
   t->dstall_end -= paid;
@@ -513,8 +551,9 @@ static uint32_t dmiss_refill_wait_probe(timing *t, uint32_t busy, uint64_t ask, 
  * apply), not a fill started down a predicted or wrong path. */
 static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch,
                            uint32_t floor) {
-  uint32_t own = t->fill_own;
+  uint32_t own = t->fill_own, after = t->fill_after;
   t->fill_own = 0;
+  t->fill_after = 0;
   pulse(t, SIG_ICACHE_MISS);
   t->ifill_line = line_addr;
   if (t->icache_miss_fn)
@@ -584,8 +623,19 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
       refetch_unforeseen(t, back, stall - paid);
     return stall;
   }
+  /* [dcache] redo_refill_wait: the refill foreseen at the load's miss
+   * (timing_redo_refill) */
+  uint64_t redo_end = 0;
+  if (__builtin_expect(t->refetch_end != 0, 0) && refetch && line_addr == t->refetch_line) {
+    redo_end = t->refetch_end;
+    /* the load's fill ends where it did for the rules after it */
+    t->dstall_end -= t->refetch_paid;
+    t->dmiss_end -= t->refetch_paid;
+    t->refetch_paid = 0;
+    t->refetch_end = 0;
+  }
   uint32_t unforeseen = 0;
-  if (__builtin_expect(t->refetch_paid != 0, 0)) /* not the refetch foreseen */
+  if (__builtin_expect(t->refetch_paid != 0 || t->refetch_end != 0, 0)) /* not the refetch foreseen */
     refetch_paid(t, TIMING_NO_LINE, 0, 0, &unforeseen);
   /* [pipeline] fence_i_redo on VexRiscv_IMAC.v (fetch_ahead_insns 2): an
    * instruction fetched after a load that missed the D-cache, up to
@@ -639,6 +689,20 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   }
   stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
   stall = stall > ahead ? stall - ahead : 0;
+  /* that refill, not another: the wait left of it, less the missing
+   * instruction's own wait still to come after `now` (`after`: its
+   * static one; a wait at its block's entry is in `now` already), which
+   * passes during it: the instruction issues when both are over, whether
+   * a block edge (a step, the statistics module's horizon) puts its wait
+   * at an entry or not (split every 97 or 500 cycles, rand_21 on
+   * vexriscv-imac: lhu that misses, c.mv, then amomax.w waiting a cycle,
+   * first on a line that misses: 1 cycle and 1 of stall.icache more
+   * unsplit than stepped, twice) */
+  if (redo_end) {
+    t->fetch_busy_until = redo_end;
+    uint64_t done = redo_end + t->model.icache.refill_cycles;
+    stall = done > now + after ? (uint32_t)(done - now - after) : 0;
+  }
   wrong_path_tail(t, &stall);
   if (early) {
     t->dmiss_early_line = line_addr;
@@ -694,8 +758,9 @@ static uint32_t take_floor(timing *t, bool refetch) {
 static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
   uint32_t floor = take_floor(t, refetch);
   /* (a fill down a predicted or wrong path: no instruction of its own waits) */
-  uint32_t own = refetch ? t->fill_own : 0;
+  uint32_t own = refetch ? t->fill_own : 0, after = refetch ? t->fill_after : 0;
   t->fill_own = 0;
+  t->fill_after = 0;
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0; /* no I-cache lookup, no wait */
@@ -708,6 +773,7 @@ static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32
     return 0;
   }
   t->fill_own = own;
+  t->fill_after = after;
   return fetch_fill(t, line_addr, now, ahead, refetch, floor);
 }
 
@@ -1051,7 +1117,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
   t->cycle += stall;
   note_dstall(t, now + stall, stall, true); /* DataCache: the load is redone from the fetch once the line is in */
   if (!is_write) { /* [dcache] refill_refetch */
-    if (__builtin_expect(t->refetch_paid != 0, 0)) { /* the refetch foreseen never came */
+    if (__builtin_expect(t->refetch_paid != 0 || t->refetch_end != 0, 0)) { /* the refetch foreseen never came */
       uint32_t back = 0;
       refetch_paid(t, TIMING_NO_LINE, 0, 0, &back);
       timing_refund(t, SIG_STALL_DCACHE, back); /* of this fill's stall.dcache */

@@ -401,6 +401,8 @@ typedef struct timing {
                                own (timing_refetch_ahead) ... */
   uint32_t refetch_line;    /* ... the line of the instruction whose fill does not charge it again ... */
   uint64_t refetch_due;     /* ... and the cycle that instruction's fetch is due at */
+  uint64_t refetch_end;     /* [dcache] redo_refill_wait: the cycle that refill's last beat came in
+                               (timing_redo_refill), 0 with refill_refetch */
   uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for, else
                                TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
@@ -409,6 +411,9 @@ typedef struct timing {
   uint32_t fill_own;        /* [pipeline] fetch_ahead: the missing instruction's own wait for a late
                                result, counted in the fill's overlap (exec_loop.inc's fetch_ahead); taken
                                by the fetch that follows (fetch_fill) */
+  uint32_t fill_after;      /* ... the part of it charged after the fetch's `now` (its static wait and
+                               what a D-cache miss in its block changed of it: exec_loop.inc's later_own),
+                               the rest, its wait at the block's entry, charged before (redo_refill_wait) */
   uint32_t next_use;        /* the wait of the instruction after a missing one, in its block, that its
                                refill may hide (exec_loop.inc's fetch_ahead, refill_passes_late) */
   /* refill_passes_late's record of the missing instruction's refills
@@ -820,6 +825,11 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
  * (fetch_fill). The wait is charged now, as the load's (stall.dcache);
  * the refill, when it comes, charges that much less. */
 void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k);
+/* [dcache] redo_refill_wait: the load that just missed the D-cache; the
+ * instruction whose line `line` is, 2 or 3 after it, was looked up `lead`
+ * cycles after the load asked for its fill: the load's redo waits for
+ * that refill, and the instruction's fill charges only what is left */
+void timing_redo_refill(timing *t, uint32_t line, uint32_t lead);
 void timing_taken_path_defer(timing *t);
 void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
