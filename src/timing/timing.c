@@ -52,6 +52,10 @@ timing *timing_new(const core_model *m) {
   t->fetch_line = t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
   t->fence_merge_pc = TIMING_NO_LINE;
   t->ifill_line = TIMING_NO_LINE;
+  t->dev_load_pc = TIMING_NO_LINE;
+  t->dev_load_stall = 0;
+  t->dev_load_at = 0;
+  t->fence_redone = false;
   t->fence_merge_held = false;
   t->fence_merge_hold = 0;
   t->fence_next_line = TIMING_NO_LINE;
@@ -1912,6 +1916,7 @@ void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall) {
 
 void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint32_t next_len,
                     uint32_t div_hold, uint32_t csr_hold) {
+  t->fence_redone = false;
   if (!t->icache_on || !t->model.icache.fence_i_flush)
     return;
   /* [pipeline] fence_i_merge (VexRiscv.v's InstructionCache): the fence.i
@@ -1962,6 +1967,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
   }
   uint32_t redo_runs = 0;
   uint64_t redo_gap = t->model.fence_i_redo ? fence_i_redo(t, pc, next_pc, true, now, div_hold, csr_hold, &redo_runs) : FENCE_I_NO_REDO;
+  t->fence_redone = redo_gap != FENCE_I_NO_REDO;
   t->dmiss_redo_before = 0; /* the loads before are this fence.i's to redo, not a later one's */
   if (!t->model.fence_i_late_flush) {
     cache_reset(&t->icache);

@@ -457,6 +457,11 @@ typedef struct timing {
                                the word, a fence.i, was in decode at the load's write-back */
   uint32_t fence_merge_hold; /* ... and the cycles of a divide's hold that fence.i's flush ran in
                                ([pipeline] fence_i_hold_overlap), else 0 */
+  uint32_t dev_load_pc;     /* [pipeline] fence_i_hold_overlap: the last load from a device, else
+                               TIMING_NO_LINE ... */
+  uint32_t dev_load_stall;  /* ... the cycles it waited for the device ... */
+  uint64_t dev_load_at;     /* ... and the cycle its wait ended (fence_i_device_overlap) */
+  bool fence_redone;        /* the last fence.i redid a load before it ([pipeline] fence_i_redo) */
   uint32_t ifill_line;      /* the line of the last I-cache fill, else TIMING_NO_LINE ([pipeline]
                                fence_i_hold_overlap: whether fence.i's own fetch missed) */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
