@@ -1029,20 +1029,32 @@ static void x86_call_near(x86_buf *b, uintptr_t target) {
 /* cache_fill of a two-way LRU cache for the tag in ecx, no write-back:
  * the way (next_victim[set] while the set fills, then lru_way[set]), its
  * tag, valid and dirty bits, the LRU bit. A dirty victim jumps to the
- * fallback (to[]) before anything changed. Clobbers rax, rdx, rsi, rdi,
- * r8, r9. */
-static void emit_fill_way(x86_buf *b, cache *c, bool store, uint8_t **to, int *n) {
+ * fallback (to[]) before anything changed. The check's load of the
+ * victim's bit comes at the end of a chain of three loads from the
+ * routine's start, so it is made only when one of the set's two bits is
+ * set (a load of both, in parallel with the way's); the I-cache's lines
+ * are never dirty (nothing writes it): its fill (icache) has no check.
+ * Clobbers rax, rdx, rsi, rdi, r8, r9. */
+static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t **to, int *n) {
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->next_victim);
   const void *rsi = c->next_victim;
   x86_load32(b, R8, x86_mis(RSI, RDX, 2, 0));                  /* nv */
   x86_load32(b, R9, near_rsi(b, &rsi, c->lru_way, RDX, 2));
+  if (!icache) /* both ways' dirty bits: the check needs the way only when one is set */
+    x86_movzx16(b, RDI, near_rsi(b, &rsi, c->dirty, RDX, 1));
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_cmovb(b, false, R9, R8);                                 /* w */
+  if (!icache)
+    x86_test_rr(b, RDI, RDI);
   x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
-  x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0);
-  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+  if (!icache) {
+    uint8_t *clean = x86_jcc_fwd(b, CC_E);
+    x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0); /* rsi as before: dirty is in its reach */
+    to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+    x86_patch_here(b, clean);
+  }
   x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_setcc(b, CC_B, RAX);
@@ -1214,7 +1226,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   }
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
-  emit_fill_way(b, c, store, to, &n);
+  emit_fill_way(b, c, store, false, to, &n);
   emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles));
   if (tm->dfill_notes)
     emit_dfill_notes(b, store);
@@ -1240,7 +1252,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   uint8_t *to[10];
   const size_t more[2] = {offsetof(timing, reset_flush), offsetof(timing, hold_floor)};
   int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn), more, 2);
-  emit_fill_way(b, c, false, to, &n);
+  emit_fill_way(b, c, false, true, to, &n);
   x86_mov_rr(b, RAX, RCX);
   x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
   x86_store32(b, TM(fetch_line), RAX);
