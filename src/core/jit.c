@@ -1013,15 +1013,6 @@ static const miss_fns regions_miss = {(const void *)core_jr_ifetch_miss, (const 
  * of the lean routine, a dirty victim's write-back, SRAM), having changed
  * nothing, and the cold path then calls C as before. */
 
-/* jumps to the fallback (to[]) when the field at off is not 0 */
-static void emit_jnz_field(x86_buf *b, uint8_t **to, int *n, size_t off, bool q) {
-  if (q)
-    x86_alu_mi64(b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
-  else
-    x86_alu_mi32(b, ALU_CMP, x86_m(R15, (int32_t)off), 0);
-  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
-}
-
 /* [m] += r, 64-bit */
 static void x86_add_mr64(x86_buf *b, x86_mem m, int r) { x86_op_mem(b, true, 0x01, r, m); }
 /* dst = src when below (unsigned), 32- or 64-bit */
@@ -1038,20 +1029,32 @@ static void x86_call_near(x86_buf *b, uintptr_t target) {
 /* cache_fill of a two-way LRU cache for the tag in ecx, no write-back:
  * the way (next_victim[set] while the set fills, then lru_way[set]), its
  * tag, valid and dirty bits, the LRU bit. A dirty victim jumps to the
- * fallback (to[]) before anything changed. Clobbers rax, rdx, rsi, rdi,
- * r8, r9. */
-static void emit_fill_way(x86_buf *b, cache *c, bool store, uint8_t **to, int *n) {
+ * fallback (to[]) before anything changed. The check's load of the
+ * victim's bit comes at the end of a chain of three loads from the
+ * routine's start, so it is made only when one of the set's two bits is
+ * set (a load of both, in parallel with the way's); the I-cache's lines
+ * are never dirty (nothing writes it): its fill (icache) has no check.
+ * Clobbers rax, rdx, rsi, rdi, r8, r9. */
+static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t **to, int *n) {
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->next_victim);
   const void *rsi = c->next_victim;
   x86_load32(b, R8, x86_mis(RSI, RDX, 2, 0));                  /* nv */
   x86_load32(b, R9, near_rsi(b, &rsi, c->lru_way, RDX, 2));
+  if (!icache) /* both ways' dirty bits: the check needs the way only when one is set */
+    x86_movzx16(b, RDI, near_rsi(b, &rsi, c->dirty, RDX, 1));
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_cmovb(b, false, R9, R8);                                 /* w */
+  if (!icache)
+    x86_test_rr(b, RDI, RDI);
   x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
-  x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0);
-  to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+  if (!icache) {
+    uint8_t *clean = x86_jcc_fwd(b, CC_E);
+    x86_cmp_mem8_imm(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 0); /* rsi as before: dirty is in its reach */
+    to[(*n)++] = x86_jcc_fwd(b, CC_NE);
+    x86_patch_here(b, clean);
+  }
   x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_setcc(b, CC_B, RAX);
@@ -1114,20 +1117,26 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 
 /* A routine's start: rbp saved (it holds the block's timing) and now =
  * cycle - delta (edx) in it; then the checks of a lean fill's run-time
- * gate, to the fallback. With address regions or a profile the routines
- * charge the rows themselves (emit_fill_rows), so a row set is no reason
- * to fall back: with a profile the caller has set the instruction's. */
-static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook) {
+ * gate, to the fallback: the hook (a pointer), the 32-bit fields of
+ * more[] (n_more of them) and the rows, or'ed into rsi and tested once (a
+ * branch for each cost a compare and a jump apiece on every miss). With
+ * address regions or a profile the routines charge the rows themselves
+ * (emit_fill_rows), so a row set is no reason to fall back: with a profile
+ * the caller has set the instruction's. Clobbers rsi. */
+static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook, const size_t *more, int n_more) {
   int n = 0;
   x86_push(b, RBP);
   x86_mov_rr64(b, RBP, RC);
   x86_alu_rr(b, true, ALU_SUB, RBP, RDX);
-  emit_jnz_field(b, to, &n, hook, true);
-  emit_jnz_field(b, to, &n, offsetof(timing, max_wait_states), false);
+  x86_load32(b, RSI, TM(max_wait_states)); /* 32-bit: zero-extends */
+  for (int k = 0; k < n_more; k++)
+    x86_alu_rm(b, ALU_OR, RSI, x86_m(R15, (int32_t)more[k]));
+  x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, x86_m(R15, (int32_t)hook));
   if (!tm->prof)
-    emit_jnz_field(b, to, &n, offsetof(timing, prof_row), true);
+    x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, TM(prof_row));
   if (!tm->regions)
-    emit_jnz_field(b, to, &n, offsetof(timing, region_row), true);
+    x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, TM(region_row));
+  to[n++] = x86_jcc_fwd(b, CC_NE);
   return n;
 }
 
@@ -1175,26 +1184,11 @@ static void emit_fill_end(x86_buf *b, uint8_t **to, int n) {
   x86_ret(b);
 }
 
-/* The fill routine of T_LOAD's or T_STORE's miss: in eax the address, in
- * edx the delta (now = cycle - delta); what core_jt_load_miss /
- * core_jt_store_miss do (timing_dcache_miss_lean and dmiss_wait, step by
- * step) with tm->cycle in r11. On the fallback eax is the address still.
- * Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
-static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
-  cache *c = &tm->dcache;
-  uint8_t *to[10];
-  int n = emit_fill_start(b, tm, to, offsetof(timing, dcache_miss_fn));
-  if (tm->model.sram_size) { /* timing_in_sram */
-    x86_mov_rr(b, RCX, RAX);
-    x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
-    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)tm->model.sram_size);
-    to[n++] = x86_jcc_fwd(b, CC_B);
-  }
-  x86_mov_rr(b, RCX, RAX);
-  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
-  emit_fill_way(b, c, store, to, &n);
-  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles));
-  /* dmiss_wait's note_dstall(now + stall, stall, true) */
+/* What dmiss_wait records of a fill (now in rax, the stall in rcx) for
+ * the rules after it, which only some models have (tm->dfill_notes):
+ * note_dstall(now + stall, stall, true) and, for a load, refill_refetch's
+ * record. Clobbers rdx, rsi. */
+static void emit_dfill_notes(x86_buf *b, bool store) {
   x86_load64(b, RDX, TM(dstall_end));
   x86_store64(b, TM(dstall2_end), RDX);
   x86_load32(b, RDX, TM(dstall));
@@ -1213,6 +1207,29 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
     x86_load32(b, RSI, TM(fetch_line)); /* dmiss_line: the load's I-cache line */
     x86_store32(b, TM(dmiss_line), RSI);
   }
+}
+
+/* The fill routine of T_LOAD's or T_STORE's miss: in eax the address, in
+ * edx the delta (now = cycle - delta); what core_jt_load_miss /
+ * core_jt_store_miss do (timing_dcache_miss_lean and dmiss_wait, step by
+ * step) with tm->cycle in r11. On the fallback eax is the address still.
+ * Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
+static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
+  cache *c = &tm->dcache;
+  uint8_t *to[10];
+  int n = emit_fill_start(b, tm, to, offsetof(timing, dcache_miss_fn), NULL, 0);
+  if (tm->model.sram_size) { /* timing_in_sram */
+    x86_mov_rr(b, RCX, RAX);
+    x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
+    x86_alu_ri(b, false, ALU_CMP, RCX, (int32_t)tm->model.sram_size);
+    to[n++] = x86_jcc_fwd(b, CC_B);
+  }
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  emit_fill_way(b, c, store, false, to, &n);
+  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles));
+  if (tm->dfill_notes)
+    emit_dfill_notes(b, store);
   /* the counts: the hit the block counted taken back, the miss's */
   x86_alu_mi64(b, ALU_SUB, SIG(store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT), 1);
   x86_alu_mi64(b, ALU_ADD, SIG(store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS), 1);
@@ -1233,10 +1250,9 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
 static void emit_ifill_routine(x86_buf *b, timing *tm) {
   cache *c = &tm->icache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn));
-  emit_jnz_field(b, to, &n, offsetof(timing, reset_flush), false);
-  emit_jnz_field(b, to, &n, offsetof(timing, hold_floor), false);
-  emit_fill_way(b, c, false, to, &n);
+  const size_t more[2] = {offsetof(timing, reset_flush), offsetof(timing, hold_floor)};
+  int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn), more, 2);
+  emit_fill_way(b, c, false, true, to, &n);
   x86_mov_rr(b, RAX, RCX);
   x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
   x86_store32(b, TM(fetch_line), RAX);

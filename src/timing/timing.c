@@ -69,6 +69,13 @@ timing *timing_new(const core_model *m) {
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->dcache.redo_refill_wait || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
                  m->fence_i_late_flush || m->redirect_split_target || m->refill_drains_csr;
+  /* the readers of the D-cache fill's records (dstall_end, dstall2_*,
+   * dmiss_end, dmiss_ask, dmiss_bus_end, dmiss_line): exec_loop.inc's
+   * fetch_ahead, wrong-path and refetch rules and fetch_fill's refill_refetch
+   * (all vex_rules), fetch_ahead_data's replay_refill, dmiss_jal_refill and
+   * dmiss_two_refill, fetch_fill's and timing_taken_path's fetch_ahead_insns
+   * 2 cases, fence_i_redo (fence.i and its wrong path) */
+  t->dfill_notes = t->vex_rules || m->fetch_ahead_data || m->fetch_ahead_insns == 2 || m->fence_i_redo;
   /* the I-cache's fills with one memory port, no refetch rule, whole bus
    * beats and SDRAM rows (if any) by shifts: timing_fetch_miss_lean */
   t->lean_ifill = m->icache.enabled && !m->fetch_port && !m->dcache.refill_refetch && !m->dcache.redo_refill_wait &&

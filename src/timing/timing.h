@@ -471,6 +471,10 @@ typedef struct timing {
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   bool lean_ifill;          /* an I-cache fill needs none of fetch_fill's rules (timing_fetch_miss_lean) */
   bool lean_dfill;          /* ... a D-cache fill none of timing_dcache_miss's general cases */
+  bool dfill_notes;         /* a rule reads what a D-cache fill records for the ones after it (note_dstall's
+                               dstall*, dmiss_wait's dmiss_*): vex_rules, [pipeline] fetch_ahead_data,
+                               fetch_ahead_insns 2, fence_i_redo; without, the translator's fill routine
+                               leaves them out (jit.c's emit_dfill_routine) */
   bool pico;                /* micro_arch picorv32 (picorv32.h) */
   bool vexmin;              /* micro_arch vexriscv-min (vexmin.h): every instruction's time is dynamic */
   timing_vexmin vm;         /* its state */
