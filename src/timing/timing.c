@@ -826,7 +826,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
 }
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
-                           uint32_t hold) {
+                           uint32_t hold, int32_t lag) {
   uint32_t i;
   t->wrong_path_waited = false;
   t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
@@ -846,8 +846,16 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * redirected, the last one in the cycle it did (the RTL's stage trace:
    * the fill request of pc + 8 on VexRiscv.v, of pc + 12 on
    * VexRiscv_IMAC.v, in the cycle the jump leaves memory; wrong_path.S). */
+  /* the cycle it was looked up in, counted as the k-th word of one a
+   * cycle: the decompressor's holds and the jump's own length move it
+   * (`lag`, [pipeline] redirect_rvc_pair), within the redirect's reach */
+  int32_t kc = (int32_t)k + lag, wn = (int32_t)t->model.wrong_path_words;
+  if (kc > wn)
+    kc = wn;
+  if (kc < 1)
+    kc = 1;
   uint32_t rc = t->model.icache.refill_cycles;
-  uint32_t ahead = (rc > 2 ? rc - 2 : 0) + t->model.wrong_path_words - k;
+  uint32_t ahead = (rc > 2 ? rc - 2 : 0) + (uint32_t)(wn - kc);
   /* the data-side stall's overlap, the k-th word's: the caller counts its
    * lookup k - 1 cycles later (wrong_path_word_over on fetch_ahead_insns 2,
    * wrong_path_branch_over on 1) */
@@ -855,7 +863,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
     ahead = over;
   /* the divide's hold passes on top: the word was looked up as the divide
    * began to hold, the jump's redirect waits for its end (div_branch.S) */
-  if (k == 1)
+  if (kc == 1)
     ahead += hold;
   t->wrong_path_line = line; /* timing_wrong_path_fence_i */
   uint32_t tl = target & mask;
@@ -868,7 +876,7 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * a longer one had beats still to come when the jump redirected */
   t->wrong_path_beats = stall > t->model.icache.refill_cycles;
   t->wrong_path_stall = stall;
-  t->wrong_path_waited = stall != 0 && k == t->model.wrong_path_words; /* asked for in the redirect's cycle */
+  t->wrong_path_waited = stall != 0 && kc == wn; /* asked for in the redirect's cycle */
   t->wrong_path_wait_line = stall ? line : TIMING_NO_LINE;
   return stall;
 }

@@ -123,6 +123,8 @@ typedef struct block_timing {
    * compared at every use, never trusted (exec_loop.inc's jump_window) */
   uint32_t wrong_pc, wrong_bits[4];
   uint8_t wrong_depth, wrong_n;
+  int8_t wrong_lag;         /* ... and exec_loop.inc's wrong_path_lag from them, */
+  uint8_t wrong_lag_depth;  /* for this depth (0: not decoded yet) */
   uint8_t rvc_pair, rvc_end; /* [pipeline] redirect_rvc_pair from the same bytes (exec_loop.inc's
                                jump_rvc_pair): 0 not decoded yet, 1 no word of two, 2 one at
                                wrong_pc + rvc_end (unless that line was refilled) */
@@ -783,12 +785,16 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * of instructions ahead of the jump ([pipeline] fetch_ahead_data).
  * `hold`: a divide's hold right before the jump, during which the first
  * word after it was looked up (its refill passes during it too).
+ * `lag`: how many cycles later than one word a cycle from pc that first
+ * word off pc's line was looked up (negative: sooner), the decompressor's
+ * doing ([pipeline] redirect_rvc_pair: exec_loop.inc's wrong_path_lag);
+ * 0 without compressed code.
  * When `target`'s line misses as well, [pipeline] wrong_path_tail of those
  * cycles are left to the target's fill instead (TIMING_NO_LINE: never; a
  * fence.i on the wrong path, whose flush the target's fill waits for).
  * Returns the cycles charged. */
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
-                           uint32_t hold);
+                           uint32_t hold, int32_t lag);
 /* [pipeline] wrong_path_jump: a branch taken against its prediction, whose
  * wrong path (timing_wrong_path) refilled nothing, had a jal or a branch
  * predicted taken decoded right after it, which sent the fetch to
