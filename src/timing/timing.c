@@ -862,9 +862,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   if (over > ahead)
     ahead = over;
   /* the divide's hold passes on top: the word was looked up as the divide
-   * began to hold, the jump's redirect waits for its end (div_branch.S) */
-  if (kc == 1)
-    ahead += hold;
+   * began to hold, the jump's redirect waits for its end (div_branch.S;
+   * the caller gives it only for a word the fetch reached during the hold:
+   * exec_loop.inc's wrong_path_reach_hold) */
+  ahead += hold;
   t->wrong_path_line = line; /* timing_wrong_path_fence_i */
   uint32_t tl = target & mask;
   if (target != TIMING_NO_LINE && tl != line && !cache_probe(&t->icache, tl >> t->icache.line_shift, &i))
@@ -877,7 +878,13 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   t->wrong_path_beats = stall > t->model.icache.refill_cycles;
   t->wrong_path_stall = stall;
   t->wrong_path_waited = stall != 0 && kc == wn; /* asked for in the redirect's cycle */
-  t->wrong_path_wait_line = stall ? line : TIMING_NO_LINE;
+  /* ... or whose refill ran during a divide's hold before the jump, the
+   * redirect coming at its end (div_reach.S's case D built rv32imac on
+   * VexRiscv_IMAC.v: rem, bne at byte 26 taken to the addi at byte 30, its
+   * second half on the next line, refilled during the rem's hold: the addi
+   * retires 5 cycles after the bne, the split once, as when the bne waits
+   * for that refill; exec_loop.inc's split_target_at) */
+  t->wrong_path_wait_line = stall || hold ? line : TIMING_NO_LINE;
   return stall;
 }
 

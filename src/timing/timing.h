@@ -405,8 +405,9 @@ typedef struct timing {
   uint64_t refetch_due;     /* ... and the cycle that instruction's fetch is due at */
   uint64_t refetch_end;     /* [dcache] redo_refill_wait: the cycle that refill's last beat came in
                                (timing_redo_refill), 0 with refill_refetch */
-  uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for, else
-                               TIMING_NO_LINE ([pipeline] redirect_rvc_pair, exec_loop.inc) */
+  uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for (or
+                               refilled during a divide's hold), else TIMING_NO_LINE ([pipeline]
+                               redirect_rvc_pair, exec_loop.inc) */
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
@@ -784,7 +785,8 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * `over`: what of the refill passed before, during the data-side stalls
  * of instructions ahead of the jump ([pipeline] fetch_ahead_data).
  * `hold`: a divide's hold right before the jump, during which the first
- * word after it was looked up (its refill passes during it too).
+ * word after it on another line was looked up (its refill passes during it
+ * too; the caller gives 0 when the fetch did not reach that word).
  * `lag`: how many cycles later than one word a cycle from pc that first
  * word off pc's line was looked up (negative: sooner), the decompressor's
  * doing ([pipeline] redirect_rvc_pair: exec_loop.inc's wrong_path_lag);
