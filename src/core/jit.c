@@ -2791,6 +2791,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store32(b, TM(carry_w1), RCX);
     x86_load32(b, RCX, TM(ahead_d3));
     x86_store32(b, TM(carry_d3), RCX);
+    x86_store_imm8(b, TM(carry_jump_div), 0);
+    x86_store_imm8(b, TM(taken_path_filled), 0);
   }
   uint8_t *done = x86_jmp_fwd(b);
   /* not in sequence: no carry, but a decode redirect's (dec) */
@@ -2812,12 +2814,19 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store32(b, TM(carry_c1), RDX);
     x86_load32(b, RCX, TM(ahead_x2));
     x86_store32(b, TM(carry_x2), RCX);
+    x86_movzx8(b, RCX, TM(ahead_div2)); /* carry_jump_div = dec && ahead_div2 && !taken_path_filled */
+    x86_movzx8(b, RDX, TM(taken_path_filled));
+    x86_alu_ri(b, false, ALU_XOR, RDX, 1);
+    x86_alu_rr(b, false, ALU_AND, RCX, RDX);
+    x86_store8(b, TM(carry_jump_div), RCX);
     uint8_t *decdone = x86_jmp_fwd(b);
     x86_patch_here(b, nodec);
     x86_patch_here(b, nodec2);
     x86_store_imm32(b, TM(carry_c1), 0);
     x86_store_imm32(b, TM(carry_x2), 0);
+    x86_store_imm8(b, TM(carry_jump_div), 0);
     x86_patch_here(b, decdone);
+    x86_store_imm8(b, TM(taken_path_filled), 0);
     if (single) {
       x86_store_imm32(b, TM(ahead_x2), 0);
       x86_store_imm8(b, TM(ahead_div2), 0);

@@ -929,6 +929,7 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t targe
    * rest of the refill of the word after it first) */
   uint32_t stall = fetch_lookup(t, line, now, (over > 1 ? over : 1) + hold, false);
   t->fetch_line = TIMING_NO_LINE;
+  t->taken_path_filled = true; /* the target's refill comes after this one (exec_loop.inc's fetch_ahead) */
   /* made during a load's D-cache fill, 1 to 3 after it: the target's
    * refill waits for the load's redo as after a refetch's refill
    * (fetch_fill), the jump's own wait for this one not counted in its

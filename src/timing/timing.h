@@ -340,6 +340,11 @@ typedef struct timing {
                                   instruction ahead across a block edge) */
   bool ahead_fence, carry_fence; /* ... is fence.i (the same) */
   bool ahead_csr_last, carry_csr; /* ... is a CSR instruction (fetch_ahead's divide before it) */
+  bool carry_jump_div; /* the block before the current one ended in a decode redirect (a jump, a branch
+                          predicted taken: fetch_carry's dec) right after a divide, the word after the
+                          jump not refilled (fetch_ahead's jump_div) */
+  bool taken_path_filled; /* timing_taken_path refilled the word after the jump (until the next block's
+                             fetch_carry) */
   /* the last instruction's wait for a late result (its load_use and entry
    * wait): of the block entered last, of the one before it when the current
    * one follows it in sequence (fetch_ahead's w1 across a block edge) */
