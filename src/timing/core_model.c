@@ -295,6 +295,7 @@ static const key_def keys[] = {
   BOOL("dcache", "write_buffer_late_ready", dcache.write_buffer_late_ready),
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
+  BOOL("dcache", "refill_refetch_wrong_path", dcache.refill_refetch_wrong_path),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
 
   ENUM("memory", "type", memory, memory_words),

@@ -53,6 +53,9 @@ typedef struct cache_params {
   bool refill_refetch;      /* dcache: a load that misses is refetched once its line is in, and the
                                refetch waits for an I-cache refill started during the fill
                                (timing_fetch_slow) */
+  bool refill_refetch_wrong_path; /* dcache (with refill_refetch): a jump's wrong-path word within its
+                               reach of the load is such a refill, not the jump's wait
+                               (timing_wrong_path) */
   bool redo_refill_wait;    /* dcache (fetch_ahead_insns 2): a load that misses is redone from the
                                fetch: of the late results only its own is left, and the redo waits
                                for the refill of an instruction 2 or 3 after it begun during the
