@@ -255,6 +255,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fetch_ahead", fetch_ahead),
   UINT("pipeline", "fetch_ahead_insns", fetch_ahead_insns, 1, 2),
   BOOL("pipeline", "fetch_ahead_data", fetch_ahead_data),
+  BOOL("pipeline", "wrong_path_use_redo", wrong_path_use_redo),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
   UINT("pipeline", "wrong_path_words", wrong_path_words, 2, 3),
   UINT("pipeline", "wrong_path_tail", wrong_path_tail, 0, 255),
@@ -295,6 +296,7 @@ static const key_def keys[] = {
   BOOL("dcache", "write_buffer_late_ready", dcache.write_buffer_late_ready),
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
+  BOOL("dcache", "refill_refetch_wrong_path", dcache.refill_refetch_wrong_path),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
 
   ENUM("memory", "type", memory, memory_words),

@@ -53,6 +53,9 @@ typedef struct cache_params {
   bool refill_refetch;      /* dcache: a load that misses is refetched once its line is in, and the
                                refetch waits for an I-cache refill started during the fill
                                (timing_fetch_slow) */
+  bool refill_refetch_wrong_path; /* dcache (with refill_refetch): a jump's wrong-path word within its
+                               reach of the load is such a refill, not the jump's wait
+                               (timing_wrong_path) */
   bool redo_refill_wait;    /* dcache (fetch_ahead_insns 2): a load that misses is redone from the
                                fetch: of the late results only its own is left, and the redo waits
                                for the refill of an instruction 2 or 3 after it begun during the
@@ -101,6 +104,10 @@ typedef struct core_model {
                                      one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t fetch_ahead_insns;     /* with fetch_ahead: how many instructions ahead of the missing one the
                                      fetch stage looks the I-cache up (1 or 2) */
+  bool wrong_path_use_redo;       /* with fetch_ahead_data (fetch_ahead_insns 1): a branch that waits in
+                                     decode for a late result gets no overlap of its wrong-path refill
+                                     with a load's fill redone ahead of it (exec_loop.inc's
+                                     wrong_path_branch_over) */
   bool fetch_ahead_data;          /* with fetch_ahead: the data-side stall of an instruction further ahead,
                                      still before write-back at the lookup, overlaps the refill too; a
                                      D-cache fill is redone from the fetch (exec_loop.inc, fetch_ahead) */
