@@ -147,6 +147,8 @@ void core_fold_blocks(core_cpu *cpu) {
   }
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
+  for (uint32_t i = 0; i < cpu->ndirty; i++)
+    cpu->dirty[i]->timing->listed = false;
   cpu->ndirty = 0;
   /* the list is complete from here only if the loop that runs next lists
    * what it enters: before the first PMU access it does not */
@@ -176,12 +178,25 @@ void core_fold_dirty(core_cpu *cpu) {
     core_fold_blocks(cpu);
     return;
   }
+  /* The blocks with executions to fold stay listed, those with none (not
+   * entered since the last fold) leave the list: after each of the
+   * statistics module's dispatches, listing again every block entered
+   * cost more than this, and walking every block ever listed more still
+   * where many run now and then (nsichneu). */
   int64_t sig[SIG_COUNT] = {0};
-  for (uint32_t i = 0; i < cpu->ndirty; i++)
-    fold_block(tm, cpu->dirty[i], sig);
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < cpu->ndirty; i++) {
+    core_block *b = cpu->dirty[i];
+    if (!b->timing->execs) { /* fold_block passes over it, as over any block with none */
+      b->timing->listed = false;
+      continue;
+    }
+    fold_block(tm, b, sig);
+    cpu->dirty[kept++] = b;
+  }
+  cpu->ndirty = kept;
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
-  cpu->ndirty = 0;
 #ifdef TALLY_CHECK_LAWS
   check_no_more_to_fold(cpu);
 #endif
@@ -207,6 +222,7 @@ void core_track(core_cpu *cpu, core_block *b) {
     cpu->dirty_cap = cap;
   }
   cpu->dirty[cpu->ndirty++] = b;
+  b->timing->listed = true;
 }
 
 void core_fold_stepped(core_cpu *cpu, core_block *b) {

@@ -205,9 +205,10 @@ typedef struct core_cpu {
   bool cached_lost;     /* the list could not grow: folding walks the hash */
   /* Once a program has touched the PMU, or the statistics module is
    * attached, the timed loop also lists the cached blocks it enters that
-   * had no executions left to fold (core_exec_timed_pmu, the regions
-   * loops), so that a PMU access or a dispatch folds only those
-   * (core_fold_dirty) instead of walking the whole cache. */
+   * are not listed yet (block_timing.listed; core_exec_timed_pmu, the
+   * regions loops), so that a PMU access or a dispatch folds only those
+   * (core_fold_dirty) instead of walking the whole cache. They stay
+   * listed until a fold of the whole cache (core_fold_blocks). */
   bool track;           /* the program has touched the PMU, or a module counts (core_track_blocks) */
   bool track_complete;  /* every block with executions to fold is in dirty[] */
   core_block **dirty;
@@ -331,8 +332,8 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals);
 void core_fold_blocks(core_cpu *cpu);
 /* The same, walking only the listed blocks when the list is complete. */
 void core_fold_dirty(core_cpu *cpu);
-/* Lists a cached block entered with no executions to fold (the PMU loop,
- * the profiled loop). */
+/* Lists a cached block entered that is not listed (the PMU loop, the
+ * regions loops). */
 void core_track(core_cpu *cpu, core_block *b);
 /* From now on the timed loops and the translations list the blocks they
  * enter (cpu->track); translations made before are dropped, as they list

@@ -335,8 +335,7 @@ static const jit_timed_fns *timed_fns(const core_cpu *cpu) {
   return cpu->track ? &track_fns : &plain_fns;
 }
 
-/* ENTER of the PMU loop (PMU_TRACK): a block entered with no executions
- * left to fold is listed */
+/* ENTER of the PMU loop (PMU_TRACK): a block not listed is listed */
 static void jit_track(core_cpu *cpu, core_block *b) {
   if (b->cached)
     core_track(cpu, b);
@@ -1312,9 +1311,10 @@ static void emit_region_routine(x86_buf *b, const timing *tm) {
   emit_check_call(b, (const void *)(tm->prof ? core_jp_region : core_jr_region));
 }
 
-/* The PMU listing's entry (core_track) for a block with no executions to
- * fold: its common case inline, the list has room (the block's address
- * stored at cpu->dirty[ndirty++]); registers as emit_region_routine's */
+/* The PMU listing's entry (core_track) for a block not listed: its common
+ * case inline, the list has room (the block's address stored at
+ * cpu->dirty[ndirty++], its block_timing.listed set); registers as
+ * emit_region_routine's */
 static void emit_track_routine(x86_buf *b) {
   x86_load32(b, RCX, CPU(ndirty));
   x86_op_mem(b, false, 0x3b, RCX, CPU(dirty_cap)); /* cmp ecx, [dirty_cap] */
@@ -1323,6 +1323,8 @@ static void emit_track_routine(x86_buf *b) {
   x86_op_mem(b, true, 0x03, RCX, CPU(dirty)); /* add rcx, [dirty] */
   x86_store64(b, x86_m(RCX, 0), RSI);
   x86_alu_mi32(b, ALU_ADD, CPU(ndirty), 1);
+  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(core_block, timing)));
+  x86_store_imm8(b, x86_m(RCX, (int32_t)offsetof(block_timing, listed)), 1);
   x86_op_reg(b, false, 0xff, 4, RDX); /* jmp rdx */
   x86_patch_here(b, full); /* a list to grow: in C */
   emit_check_call(b, (const void *)jit_track);
@@ -2388,7 +2390,7 @@ static void emit_loop_round(lower *l) {
  * the region, the listing of blocks entered): round the loop nothing
  * changes them. The ending branch taken stays in the function (a way out
  * that leaves it changes the context, block_timing.leaves), and no op
- * calls out to what could: a CSR (a PMU read folds the listed blocks,
+ * calls out to what could: a CSR (a PMU access may fold the whole cache,
  * after which the block must be listed again at its next entry; a marker
  * write switches regions), a system op, a fence or an atomic. */
 static bool rows_loop_ok(const lower *l) {
@@ -2459,9 +2461,9 @@ static void emit_entry_checks(lower *l) {
     l->region_slow[k] = x86_jcc_fwd(b, CC_NE);
     l->region_back[k] = run_addr(l, b->p);
   }
-  if (l->track && l->blk->cached) { /* the PMU loop's: a block with no executions to fold is
-                                     * listed (a prefix block of stepping never is) */
-    x86_alu_mi64(b, ALU_CMP, BT(execs), 0);
+  if (l->track && l->blk->cached) { /* the PMU loop's: a block not listed is listed (a
+                                     * prefix block of stepping never is) */
+    x86_cmp_mem8_imm(b, BT(listed), 0);
     l->track_slow[k] = x86_jcc_fwd(b, CC_E);
     l->track_back[k] = run_addr(l, b->p);
   }

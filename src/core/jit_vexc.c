@@ -35,10 +35,10 @@ bool jit_vexc_translated(const core_cpu *cpu) {
 }
 
 /* ENTER of the PMU loop (PMU_TRACK) when the program touched the PMU or
- * the statistics module is attached: a block entered with no executions
- * left to fold is listed (core_track) */
+ * the statistics module is attached: a block not listed is listed
+ * (core_track) */
 static inline void track(core_cpu *cpu, core_block *b) {
-  if (cpu->track && !b->timing->execs && b->cached)
+  if (cpu->track && !b->timing->listed && b->cached)
     core_track(cpu, b);
 }
 

@@ -81,6 +81,7 @@ typedef struct block_timing {
   uint32_t max_cycles;      /* static_cycles + dyn_bound: the most one execution can take */
   uint32_t head_reads;      /* registers read by the block's first instruction */
   timing_head head[TIMING_HEADS]; /* its first instructions (n_head of them) */
+  bool listed;              /* in cpu->dirty[], the blocks a fold of the listed ones walks (core_track) */
   uint8_t n_head;
   bool short_block;         /* no more instructions than head[] holds */
   uint8_t tail_stall;       /* [pipeline] fetch_ahead: the execute cycles beyond its first of its last
