@@ -99,10 +99,10 @@ if [ $core != vexriscv-min ]; then
 fi
 if [ $core = vexriscv-imac ]; then
   # the IMAC variant, W = 0: the runs identical today, branch, alu,
-  # load_use, crc, hazards, shifts, muldiv, sort, stores, dcache and csr cycle by cycle;
+  # load_use, crc, hazards, shifts, muldiv, sort, stores, dcache, icache and csr cycle by cycle;
   # jumps (one instret a cycle off) differs (docs/rtl-soc.md, "VEXRISCV")
   # shellcheck disable=SC2086
-  for p in branch alu load_use crc hazards shifts muldiv sort stores dcache; do check $p 97 --trace $fine; done
+  for p in branch alu load_use crc hazards shifts muldiv sort stores dcache icache; do check $p 97 --trace $fine; done
   check crc 97 cycle instret load store branch.mispredict stall.branch stall.jump instret@main
   check csr 97 --trace csr system stall.system stall instret cycle stall.jump load
   # shellcheck disable=SC2086
@@ -148,9 +148,9 @@ if [ $core = vexriscv-imac ]; then
     for p in alu hazards crc jumps load_use muldiv shifts sort stores icache isa_c dcache; do
       check $p 1000 $base
     done
-    # (cycle by cycle: the seven laid out alike at W = 0)
+    # (cycle by cycle: the eight laid out alike at W = 0)
     # shellcheck disable=SC2086
-    for p in branch csr alu load_use crc hazards dcache; do check $p 1000 --trace $base; done
+    for p in branch csr alu load_use crc hazards dcache icache; do check $p 1000 --trace $base; done
   done
   exit $rc
 fi

@@ -745,6 +745,11 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   charge(t, SIG_STALL_ICACHE, stall - paid);
   if (unforeseen)
     refetch_unforeseen(t, unforeseen, stall - paid);
+  /* ... and when the load took all of it, the instruction's own wait came
+   * after its fetch, a load-use wait as any (icache.elf's ret after lw ra
+   * that misses and an addi: exec_loop.inc's dmiss_redo_refill) */
+  if (paid && paid >= stall && !floor)
+    passed = 0;
   if (passed) {
     timing_refund(t, SIG_STALL_LOAD_USE, passed);
     charge(t, SIG_STALL_ICACHE, passed);
