@@ -159,6 +159,9 @@ typedef struct core_model {
   bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
                                      from decode while the divide holds execute: that hold passes during the
                                      flush (T_FENCE_I) */
+  bool fence_i_jal_wait;          /* with fence_i_overlap: a jal right after fence.i, fetched before the
+                                     flush, redirects during it; its target is fetched after the flush as a
+                                     jalr's: jalr_penalty rather than jal_penalty (timing_fence_jal) */
   bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
                                      word was fetched before the flush asks for the same flush (its
                                      flushPending is still set): no flush of its own (timing_fence_i) */

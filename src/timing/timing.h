@@ -633,6 +633,11 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
  * of the fence.i before it, if it is the one after that fence.i, and ends
  * the overlap */
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
+/* [pipeline] fence_i_jal_wait: the instruction after fence.i, fetched
+ * before the flush, is a jal (exec_loop.inc's fence_overlap_enter): its
+ * target waits for the flush's end as a jalr's does (charges
+ * jalr_penalty - jal_penalty more); ends the overlap. */
+void timing_fence_jal(timing *t);
 void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
 
 /* A branch (or, with [pipeline] fence_i_jalr_flush, a jalr: `jalr`) at pc
