@@ -161,6 +161,20 @@ static void charge(timing *t, tally_signal_id sig, uint32_t cycles) {
 
 static void pulse(timing *t, tally_signal_id sig) { timing_count(t, sig, 1); }
 
+/* An I-cache miss of the line at line_addr, its access counted already:
+ * icache.miss pulsed, the miss hook (tally_on_icache_miss) told */
+static inline void icache_miss(timing *t, uint32_t line_addr) {
+  pulse(t, SIG_ICACHE_MISS);
+  if (t->icache_miss_fn)
+    t->icache_miss_fn(t->icache_miss_ctx, line_addr);
+}
+
+/* ... and an I-cache access that misses: icache.access pulsed first */
+static inline void icache_access_miss(timing *t, uint32_t line_addr) {
+  pulse(t, SIG_ICACHE_ACCESS);
+  icache_miss(t, line_addr);
+}
+
 /* Waits for the memory port, then occupies it for `busy` cycles. Returns
  * the stall seen by the instruction. */
 static uint32_t memory_transaction(timing *t, uint64_t now, uint32_t busy) {
@@ -565,10 +579,8 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   uint32_t own = t->fill_own, after = t->fill_after;
   t->fill_own = 0;
   t->fill_after = 0;
-  pulse(t, SIG_ICACHE_MISS);
   t->ifill_line = line_addr;
-  if (t->icache_miss_fn)
-    t->icache_miss_fn(t->icache_miss_ctx, line_addr);
+  icache_miss(t, line_addr);
   /* the I-cache's own flush after reset comes before the first fill */
   uint32_t flush = t->reset_flush;
   if (flush) {
@@ -1050,9 +1062,7 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t t
     return 0;
   pulse(t, SIG_ICACHE_ACCESS);
   cache_access(&t->icache, line, false);
-  pulse(t, SIG_ICACHE_MISS);
-  if (t->icache_miss_fn)
-    t->icache_miss_fn(t->icache_miss_ctx, line);
+  icache_miss(t, line);
   /* VexRiscv (icache.S's bne falling through to a jal, its target's line
    * evicted): the refill's first beat in the cycle the branch retires, the
    * fall-through fetched 2 cycles after its last beat and retired 5 later,
@@ -1946,10 +1956,7 @@ static void fence_overlap_redo(timing *t, uint32_t pc) {
    * fill comes only after the flush, beside the redo's refill: 3 cycles
    * more, fitted to its first pass and to rand_gen.py's rand_11 built
    * rv32imac (fence.i at 0x4000065a, lh at 0x4000065e) at W = 0..3 */
-  pulse(t, SIG_ICACHE_ACCESS);
-  pulse(t, SIG_ICACHE_MISS);
-  if (t->icache_miss_fn)
-    t->icache_miss_fn(t->icache_miss_ctx, next);
+  icache_access_miss(t, next);
   cache_fill(&t->icache, next >> t->icache.line_shift, false);
   charge(t, SIG_STALL_ICACHE, read_cycles(t, next, t->model.icache.line) + t->model.icache.refill_cycles + 1 +
                                   (split == 2 ? 3 : 0));
@@ -2065,9 +2072,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
     if (fetched) {
       pulse(t, SIG_ICACHE_HIT);
     } else {
-      pulse(t, SIG_ICACHE_MISS);
-      if (t->icache_miss_fn)
-        t->icache_miss_fn(t->icache_miss_ctx, line);
+      icache_miss(t, line);
       uint32_t busy = read_cycles(t, line, t->model.icache.line); /* over before the flush ends, or before it begins */
       if (t->model.fence_i_late_flush == FENCE_I_REFILL_FIRST)
         /* refill-first (VexRiscv_IMAC.v, whose I-cache asks for the
@@ -2107,10 +2112,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
          * beyond the hold fitted to that 34) */
         uint32_t overlap = div_hold ? div_hold + 1 : 0, hidden = 0;
         for (uint32_t r = 0; r < redo_runs; r++) {
-          pulse(t, SIG_ICACHE_ACCESS);
-          pulse(t, SIG_ICACHE_MISS);
-          if (t->icache_miss_fn)
-            t->icache_miss_fn(t->icache_miss_ctx, line);
+          icache_access_miss(t, line);
           uint32_t refill = read_cycles(t, line, t->model.icache.line) + 1;
           uint32_t h = refill + 1 < overlap ? refill + 1 : overlap;
           first += refill;
@@ -2133,9 +2135,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
     pulse(t, SIG_ICACHE_ACCESS);
     split_missed = !cache_probe(&t->icache, after >> t->icache.line_shift, &i);
     if (split_missed) {
-      pulse(t, SIG_ICACHE_MISS);
-      if (t->icache_miss_fn)
-        t->icache_miss_fn(t->icache_miss_ctx, after);
+      icache_miss(t, after);
       charge(t, SIG_STALL_ICACHE, read_cycles(t, after, t->model.icache.line) + t->model.icache.refill_cycles + 2);
     } else {
       pulse(t, SIG_ICACHE_HIT);
@@ -2161,10 +2161,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
      * line is below (fence_overlap.S: fence.i, divu at a line's end, an
      * add on the next line: the add 128 + 8 (W + 2) + 9 cycles after the
      * fence.i); the fetch reaching that line then finds it in */
-    pulse(t, SIG_ICACHE_ACCESS);
-    pulse(t, SIG_ICACHE_MISS);
-    if (t->icache_miss_fn)
-      t->icache_miss_fn(t->icache_miss_ctx, after);
+    icache_access_miss(t, after);
     cache_fill(&t->icache, after >> t->icache.line_shift, false);
     t->fence_next_line = after; /* until the word after fence.i is redone (fence_overlap_redo) */
     t->fence_split = split ? (split_missed ? 2 : 1) : 0;
@@ -2176,10 +2173,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
      * line, misses, and is refilled as the missing instruction right after
      * the flush is (128 + 8 (W + 2) + 9 cycles from fence.i to its retire:
      * a random program's fence.i, slti, bge on one line) */
-    pulse(t, SIG_ICACHE_ACCESS);
-    pulse(t, SIG_ICACHE_MISS);
-    if (t->icache_miss_fn)
-      t->icache_miss_fn(t->icache_miss_ctx, line);
+    icache_access_miss(t, line);
     cache_fill(&t->icache, line >> t->icache.line_shift, false);
     charge(t, SIG_STALL_ICACHE, read_cycles(t, line, t->model.icache.line) + t->model.icache.refill_cycles + 3);
   }
