@@ -2793,6 +2793,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store32(b, TM(carry_w1), RCX);
     x86_load32(b, RCX, TM(ahead_d3));
     x86_store32(b, TM(carry_d3), RCX);
+    x86_movzx8(b, RCX, TM(ahead_d3_csr));
+    x86_store8(b, TM(carry_d3_csr), RCX);
     x86_store_imm8(b, TM(carry_jump_div), 0);
     x86_store_imm8(b, TM(taken_path_filled), 0);
   }
@@ -2840,6 +2842,7 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store_imm8(b, TM(carry_csr), 0);
     x86_store_imm32(b, TM(carry_w1), 0);
     x86_store_imm32(b, TM(carry_d3), 0);
+    x86_store_imm8(b, TM(carry_d3_csr), 0);
   }
   x86_patch_here(b, done);
   /* this block's own, known when it was built */
@@ -2863,6 +2866,12 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store_imm8(b, TM(ahead_csr_last), bt->tail_csr);
     x86_store_imm32(b, TM(ahead_w1), bt->tail_op ? (uint32_t)(bt->tail_w1 + extra) : 0);
     emit_vexc_carry_d3(b, bt, wait);
+    if (single) { /* ahead_d3_csr = carry_csr */
+      x86_movzx8(b, RCX, TM(carry_csr));
+      x86_store8(b, TM(ahead_d3_csr), RCX);
+    } else {
+      x86_store_imm8(b, TM(ahead_d3_csr), 0);
+    }
   }
 }
 

@@ -355,6 +355,7 @@ typedef struct timing {
    * 0 otherwise: of the block entered last, of the one before it when the
    * current one follows it in sequence */
   uint32_t ahead_d3, carry_d3;
+  bool ahead_d3_csr, carry_d3_csr; /* ... with X a CSR instruction, the block before's last */
   bool ahead_csr;           /* the block entered last is a CSR instruction alone (exec_loop.inc's csr_drained) */
   /* ... and the bubbles of the decode redirect (a jal, a branch predicted
    * taken) that ended the block run last, if it did: its target's block
