@@ -1614,9 +1614,8 @@ static void compute_bounds(timing *t) {
 #define FENCE_I_REDO_DECODE_HELD 2u
 /* One load's redo, `gap` instructions between it and fence.i; `less`:
  * cycles of it charged already (a device load's wait between them) */
-static void fence_i_redo_load(timing *t, uint64_t gap, uint32_t less) {
-  pulse(t, SIG_ICACHE_ACCESS);
-  pulse(t, SIG_ICACHE_MISS);
+static void fence_i_redo_load(timing *t, uint64_t gap, uint32_t less, uint32_t line) {
+  icache_access_miss(t, line);
   pulse(t, SIG_MEM_READ);
   count_read_beats(t, beats_of(t, t->model.icache.line)); /* the refill of the load's line */
   /* [pipeline] fence_i_redo_between: the instructions between the load
@@ -1698,7 +1697,7 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
    * charged already at its first run, stands for that run's: the redo is
    * charged that much less (stall.system; taking the wait back instead
    * would take it from an interval of the statistics module before) */
-  fence_i_redo_load(t, gap, held);
+  fence_i_redo_load(t, gap, held, t->dmiss_line);
   *runs = 1;
   uint32_t mask = ~(t->model.icache.line - 1u), line = pc & mask, next = next_pc & mask, i;
   /* ... and with fence.i last on its line and the next word's line
@@ -1714,8 +1713,7 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
   if (straight && t->model.fence_i_late_flush == FENCE_I_REFILL_DURING && gap < FENCE_I_REDO_DECODE_HELD &&
       next != line &&
       !cache_probe(&t->icache, next >> t->icache.line_shift, &i)) {
-    pulse(t, SIG_ICACHE_ACCESS);
-    pulse(t, SIG_ICACHE_MISS);
+    icache_access_miss(t, next);
     (void)read_cycles(t, next, t->model.icache.line); /* its beats */
   }
   /* ... and a line refilled during the fill before the load's
@@ -1724,8 +1722,7 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
    * again: a whole refill more, its beats on the I-bus (the RTL's 2 more
    * I-bus reads a case there, the load's line and this one) */
   if (t->dmiss_early_line != TIMING_NO_LINE) {
-    pulse(t, SIG_ICACHE_ACCESS);
-    pulse(t, SIG_ICACHE_MISS);
+    icache_access_miss(t, t->dmiss_early_line);
     /* (and on VexRiscv_IMAC.v what its first wait, timed from the
      * earlier load, took beyond the one charged at its fetch) */
     uint32_t more = t->dmiss_early_wait > t->dmiss_early_paid ? t->dmiss_early_wait - t->dmiss_early_paid : 0;
@@ -1749,8 +1746,7 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
    * a refill too many, timing_fence_i's refill for each run, which made
    * up for it in the sum: fence_pair.S −3/−3/−3/−27 at W = 0..3 then) */
   if (straight && t->model.fence_i_late_flush && t->dmiss_line != TIMING_NO_LINE && line != t->dmiss_line) {
-    pulse(t, SIG_ICACHE_ACCESS);
-    pulse(t, SIG_ICACHE_MISS);
+    icache_access_miss(t, line);
     charge(t, SIG_STALL_ICACHE, read_cycles(t, line, t->model.icache.line) + t->model.icache.refill_cycles);
   }
   /* ... and each load that missed before it within fence.i's reach is
@@ -1782,7 +1778,7 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
    * over with or without the rule, hidden before by those 560 short) */
   for (uint32_t d = 1; d <= 3; d++)
     if ((t->dmiss_redo_before >> d & 1) && gap + d < t->model.fence_i_redo_reach) {
-      fence_i_redo_load(t, gap + d, 0);
+      fence_i_redo_load(t, gap + d, 0, t->dmiss_line); /* (its line not kept: the last load's) */
       ++*runs;
     }
   return gap;
@@ -1938,9 +1934,9 @@ static void fence_overlap_redo(timing *t, uint32_t pc) {
   t->fence_next_line = TIMING_NO_LINE;
   t->fence_split = 0;
   cache_reset(&t->icache); /* only the next line was in, since the flush */
+  /* (the load's line stands for the next line's refill, counted and told
+   * to the miss hook at fence.i: no pulse, no hook call here) */
   cache_fill(&t->icache, line >> t->icache.line_shift, false);
-  if (t->icache_miss_fn)
-    t->icache_miss_fn(t->icache_miss_ctx, line);
   charge(t, SIG_STALL_ICACHE, 1);
   if (!split)
     return;
