@@ -256,6 +256,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fetch_ahead_insns", fetch_ahead_insns, 1, 2),
   BOOL("pipeline", "fetch_ahead_data", fetch_ahead_data),
   BOOL("pipeline", "wrong_path_use_redo", wrong_path_use_redo),
+  BOOL("pipeline", "wrong_path_jalr_over", wrong_path_jalr_over),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
   UINT("pipeline", "wrong_path_words", wrong_path_words, 2, 3),
   UINT("pipeline", "wrong_path_tail", wrong_path_tail, 0, 255),

@@ -104,6 +104,9 @@ typedef struct core_model {
                                      one are still busy (timing_fetch_slow's `ahead`) */
   uint32_t fetch_ahead_insns;     /* with fetch_ahead: how many instructions ahead of the missing one the
                                      fetch stage looks the I-cache up (1 or 2) */
+  bool wrong_path_jalr_over;      /* with fetch_ahead_data (fetch_ahead_insns 1): a jalr's wrong-path
+                                     refill overlaps a device load's wait (a data-side stall not redone)
+                                     one or two stages ahead of it (exec_loop.inc's wrong_path_jalr_over) */
   bool wrong_path_use_redo;       /* with fetch_ahead_data (fetch_ahead_insns 1): a branch that waits in
                                      decode for a late result gets no overlap of its wrong-path refill
                                      with a load's fill redone ahead of it (exec_loop.inc's
