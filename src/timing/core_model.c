@@ -274,6 +274,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fence_i_overlap", fence_i_overlap),
   BOOL("pipeline", "fence_i_hold_overlap", fence_i_hold_overlap),
   BOOL("pipeline", "fence_i_merge", fence_i_merge),
+  BOOL("pipeline", "device_div_overlap", device_div_overlap),
   BOOL("pipeline", "fence_i_jal_wait", fence_i_jal_wait),
   BOOL("pipeline", "overwrite_keeps_wait", overwrite_keeps_wait),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),

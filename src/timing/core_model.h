@@ -168,6 +168,10 @@ typedef struct core_model {
   bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
                                      word was fetched before the flush asks for the same flush (its
                                      flushPending is still set): no flush of its own (timing_fence_i) */
+  bool device_div_overlap;        /* with device_bus: a divide right after a load from a device, not reading
+                                     its result, counts in the memory stage while the load waits for the
+                                     device in write-back: the wait passes during the divide's hold
+                                     (exec_loop.inc's device_div_overlap) */
   uint32_t redirect_rvc_pair;     /* cycles a jalr's or mispredicted branch's redirect costs more when the
                                      fetch stage holds a word of two 16-bit instructions then (0: none) */
   uint32_t redirect_split_target; /* cycles a redirect costs more when its target is a 32-bit instruction at

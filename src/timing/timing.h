@@ -471,6 +471,11 @@ typedef struct timing {
                                TIMING_NO_LINE ... */
   uint32_t dev_load_stall;  /* ... the cycles it waited for the device ... */
   uint64_t dev_load_at;     /* ... and the cycle its wait ended (fence_i_device_overlap) */
+  uint32_t dev_div_pc;      /* [pipeline] device_div_overlap: a load from a device that was its block's
+                               last op (the divide it overlaps is the next block's first), else
+                               TIMING_NO_LINE ... */
+  uint32_t dev_div_stall;   /* ... the cycles it waited for the device ... */
+  uint8_t dev_div_rd;       /* ... and its destination register */
   bool fence_redone;        /* the last fence.i redid a load before it ([pipeline] fence_i_redo) */
   uint32_t ifill_line;      /* the line of the last I-cache fill, else TIMING_NO_LINE ([pipeline]
                                fence_i_hold_overlap: whether fence.i's own fetch missed) */
