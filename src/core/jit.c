@@ -292,7 +292,7 @@ typedef struct lower {
    * cache, looked up inline (emit_vexc_ifetch, emit_vexc_load) */
   bool vexc_fetch, vexc_load;
   /* the inline entry's ways to the whole entry in C (emit_vexc_entry) */
-  uint8_t *vexc_slow[3];
+  uint8_t *vexc_slow[4];
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -2917,7 +2917,11 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   *slow = emit_late_test(l);
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   l->vexc_slow[0] = x86_jcc_fwd(b, CC_NE);
-  l->vexc_slow[1] = l->vexc_slow[2] = NULL;
+  l->vexc_slow[1] = l->vexc_slow[2] = l->vexc_slow[3] = NULL;
+  if (tm->model.device_div_overlap) { /* a device load ended the block before: device_div_enter */
+    x86_alu_mi32(b, ALU_CMP, TM(dev_div_pc), (int32_t)TIMING_NO_LINE);
+    l->vexc_slow[3] = x86_jcc_fwd(b, CC_NE);
+  }
   if (tm->model.taken_path_fill || tm->model.predicted_target_fill) { /* a jump's refill wait this block takes first */
     x86_alu_mi32(b, ALU_CMP, TM(taken_path_wait), 0);
     l->vexc_slow[2] = x86_jcc_fwd(b, CC_NE);
@@ -2987,7 +2991,7 @@ static bool vexc_hz_ok(const lower *l, vexc_hz *h) {
  * and in the inline entry's other cases, the jumps in slow[] to the whole
  * entry in C. Then as the inline entry: fetch_carry with that wait, the
  * first line's lookup (a miss to core_jvexc_entry_miss_wait), on to the body. */
-static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8_t *slow[4]) {
+static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8_t *slow[5]) {
   x86_buf *b = &l->b;
   core_block *blk = l->blk;
   const block_timing *bt = blk->timing;
@@ -3000,7 +3004,11 @@ static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8
   slow[0] = x86_jcc_fwd(b, CC_NE);
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   slow[1] = x86_jcc_fwd(b, CC_NE);
-  slow[2] = slow[3] = NULL;
+  slow[2] = slow[3] = slow[4] = NULL;
+  if (tm->model.device_div_overlap) { /* device_div_enter */
+    x86_alu_mi32(b, ALU_CMP, TM(dev_div_pc), (int32_t)TIMING_NO_LINE);
+    slow[4] = x86_jcc_fwd(b, CC_NE);
+  }
   if (tm->model.taken_path_fill || tm->model.predicted_target_fill) {
     x86_alu_mi32(b, ALU_CMP, TM(taken_path_wait), 0);
     slow[2] = x86_jcc_fwd(b, CC_NE);
@@ -3780,7 +3788,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
-  l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = NULL;
+  l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = l->vexc_slow[3] = NULL;
   l->clean_exits = false;
   l->clean = l->same = l->clean_hz_same = l->same_hz_same = 0;
   l->pre_slow = l->pre_same = NULL;
@@ -3871,7 +3879,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   parts[4] = run_addr(l, b->p);
   emit_pre_paths(l, body); /* its pre_slow falls into the call below */
   parts[5] = run_addr(l, b->p);
-  uint8_t *hz_slow[4] = {NULL, NULL, NULL, NULL};
+  uint8_t *hz_slow[5] = {NULL, NULL, NULL, NULL, NULL};
   vexc_hz hz;
   if (l->timed && l->vexc && entry_slow && vexc_hz_ok(l, &hz)) { /* late results known */
     x86_patch_here(b, entry_slow);
@@ -3880,12 +3888,13 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   }
   if (entry_slow || hz_slow[0] || l->pre_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
       x86_patch_here(b, hz_slow[k]);
     x86_patch_here(b, l->loop_slow);
     x86_patch_here(b, l->vexc_slow[0]);
     x86_patch_here(b, l->vexc_slow[1]);
     x86_patch_here(b, l->vexc_slow[2]);
+    x86_patch_here(b, l->vexc_slow[3]);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }

@@ -56,6 +56,7 @@ timing *timing_new(const core_model *m) {
   t->dev_load_stall = 0;
   t->dev_load_at = 0;
   t->dev_div_pc = TIMING_NO_LINE;
+  t->dev_div_blk = NULL;
   t->fence_redone = false;
   t->fence_merge_held = false;
   t->fence_merge_hold = 0;

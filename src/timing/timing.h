@@ -476,6 +476,12 @@ typedef struct timing {
                                TIMING_NO_LINE ... */
   uint32_t dev_div_stall;   /* ... the cycles it waited for the device ... */
   uint8_t dev_div_rd;       /* ... and its destination register */
+  const void *dev_div_blk;  /* ... the divide whose hold such a load took back: op dev_div_op of this entry
+                               of block dev_div_blk (at instret dev_div_instret); the fetch ops before
+                               it see their cycle without the take-back (later_adj) */
+  uint64_t dev_div_instret;
+  uint32_t dev_div_op;
+  uint32_t dev_div_hold;
   bool fence_redone;        /* the last fence.i redid a load before it ([pipeline] fence_i_redo) */
   uint32_t ifill_line;      /* the line of the last I-cache fill, else TIMING_NO_LINE ([pipeline]
                                fence_i_hold_overlap: whether fence.i's own fetch missed) */
