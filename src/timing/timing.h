@@ -828,7 +828,9 @@ uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now);
  * bubble passing during it (the line is filled, the refill counted as a
  * miss). `over`: what of the refill passed before, during the data-side
  * stalls of instructions ahead of the jump ([pipeline] fetch_ahead_data).
- * `hold`: a divide's hold right before the jump (passes during the refill).
+ * `hold`: a divide's hold right before the jump, or two before it
+ * (`hold_two_back`), the one between holding nothing (passes during the
+ * refill; a branch predicted taken's and a jal's alike).
  * Returns the cycles charged. */
 uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t over,
                            uint32_t hold, bool hold_two_back);
