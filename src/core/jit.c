@@ -265,12 +265,6 @@ typedef struct lower {
    * (hz_same): a direct jump from a block that leaves the same ones, which
    * tm->hz holds already, is patched to it (patch_target) */
   uintptr_t clean_hz_same, same_hz_same;
-  /* With address regions (no profile), each of the two has a twin that
-   * makes no region check (region_same): a direct jump from a block of
-   * the target's region, which tm->region holds already, is patched to it
-   * (patch_target). They take the header's slots of the hz_same twins,
-   * which such a run has not. */
-  uintptr_t clean_region_same, same_region_same;
   uint8_t *clean_after; /* the clean entry past its charges */
   uint8_t *pre_slow, *pre_same, *pre_nofit[8];
   int eax_reg;       /* the guest register eax holds a copy of, or -1 */
@@ -287,8 +281,8 @@ typedef struct lower {
   /* the entry's checks' jumps to C, and where they come back: one set
    * for each way in that makes them (emit_entry_checks: the block's
    * entry, or a clean_ok block's clean, same and late-results paths) */
-  uint8_t *region_slow[5], *ctx_slow[5], *track_slow[5];
-  uintptr_t region_back[5], ctx_back[5], track_back[5];
+  uint8_t *region_slow[3], *ctx_slow[3], *track_slow[3];
+  uintptr_t region_back[3], ctx_back[3], track_back[3];
   uint32_t nchecks;
   /* with a profile: rcx holds the block's record in the context on top
    * (bt->cc), as the entry's checks just left it, so ENTER's count of the
@@ -2459,10 +2453,10 @@ static bool clean_ok(const lower *l) {
 /* ENTER's checks after FITS (rax as it left it), with a profile, address
  * regions or the PMU listing: inline compares, their slow paths out of
  * line (emitted after the body, each back here with rax again) */
-static void emit_entry_checks_as(lower *l, bool region) {
+static void emit_entry_checks(lower *l) {
   x86_buf *b = &l->b;
   uint32_t k = l->nchecks++;
-  if (l->regions && region) { /* a block of another region switches it */
+  if (l->regions) { /* a block of another region switches it */
     x86_cmp_mem16_imm(b, TM(region), l->blk->timing->region);
     l->region_slow[k] = x86_jcc_fwd(b, CC_NE);
     l->region_back[k] = run_addr(l, b->p);
@@ -2483,16 +2477,10 @@ static void emit_entry_checks_as(lower *l, bool region) {
   }
 }
 
-static void emit_entry_checks(lower *l) { emit_entry_checks_as(l, true); }
-
 /* Whether the clean and same entries get twins that leave tm->hz as it
  * is (lower.clean_hz_same): a plain timed run, where ENTER makes no
  * checks after FITS */
 static bool hz_same_ok(const lower *l) { return !l->prof && !l->regions && !l->track; }
-
-/* Whether they get twins that make no region check instead
- * (lower.clean_region_same): address regions, no profile */
-static bool region_same_ok(const lower *l) { return !l->prof && l->regions; }
 
 /* The entry of a clean_ok block: the block's own (the tests of late
  * results and of the line fetched last, out of line when either holds),
@@ -2556,21 +2544,6 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
       x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
       emit_timed_fits(l, l->pre_nofit + 6);
       emit_timed_charges(l, false);
-      x86_store_imm64s(b, TM(insn_start_op), 0);
-      x86_jmp(b, body);
-    }
-    if (region_same_ok(l)) { /* the clean entry's twin: as it, but for the region check */
-      l->clean_region_same = run_addr(l, b->p);
-      x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
-      emit_timed_fits(l, l->pre_nofit + 4);
-      emit_entry_checks_as(l, false);
-      emit_timed_charges(l, true);
-      x86_jmp(b, run_addr(l, l->clean_after));
-      l->same_region_same = run_addr(l, b->p); /* and the same entry's */
-      x86_mov_imm64(b, RBP, (uint64_t)(uintptr_t)l->blk->timing);
-      emit_timed_fits(l, l->pre_nofit + 6);
-      emit_entry_checks_as(l, false);
-      emit_timed_charges(l, true);
       x86_store_imm64s(b, TM(insn_start_op), 0);
       x86_jmp(b, body);
     }
@@ -3810,7 +3783,6 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = NULL;
   l->clean_exits = false;
   l->clean = l->same = l->clean_hz_same = l->same_hz_same = 0;
-  l->clean_region_same = l->same_region_same = 0;
   l->pre_slow = l->pre_same = NULL;
   memset(l->pre_nofit, 0, sizeof l->pre_nofit);
   l->timed = cpu->tm != NULL;
@@ -3936,8 +3908,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   /* the header: the clean and same entries and their twins (jit_entry),
    * their offsets from the header (the code is under 64 KiB) */
   _Static_assert(JIT_BLOCK_MAX_CODE <= 65536 && JIT_HEADER == 4 * sizeof(uint16_t), "the header's offsets");
-  uintptr_t at[4] = {l->clean, l->same, l->clean_hz_same ? l->clean_hz_same : l->clean_region_same,
-                     l->same_hz_same ? l->same_hz_same : l->same_region_same};
+  uintptr_t at[4] = {l->clean, l->same, l->clean_hz_same, l->same_hz_same};
   uint16_t entries[4];
   for (int k = 0; k < 4; k++)
     entries[k] = at[k] ? (uint16_t)(at[k] - l->b.at) : 0;
@@ -3988,24 +3959,13 @@ static const void *jit_entry(const core_block *b, int k) {
 /* where a direct jump to b goes, by the stub it left through (miss_clean):
  * past the store of b's hazards when tm->hz holds them already (the
  * block that left leaves the same) */
-static const void *patch_target(const core_cpu *cpu, const core_block *b, uint8_t clean, const void *code) {
-  const core_jit *j = cpu->jit;
+static const void *patch_target(const core_jit *j, const core_block *b, uint8_t clean, const void *code) {
   if (!clean)
     return code;
   int k = clean == 2 && j->miss_line == (uint32_t)b->ops[0].imm;
-  bool twin;
-  if (cpu->tm && cpu->tm->regions) {
-    /* the twins without the region check (lower.clean_region_same): the
-     * block that left is of the current region (each way into a block
-     * makes it its own, and nothing inside changes it but a trap, which
-     * leaves through no direct jump), so its jump always comes from there */
-    twin = b->timing->region == cpu->tm->region;
-  } else {
-    uint32_t tail;
-    memcpy(&tail, &b->timing->tail_hz, sizeof tail);
-    twin = tail == j->miss_hz;
-  }
-  const void *to = twin ? jit_entry(b, k + 2) : NULL;
+  uint32_t tail;
+  memcpy(&tail, &b->timing->tail_hz, sizeof tail);
+  const void *to = tail == j->miss_hz ? jit_entry(b, k + 2) : NULL;
   if (!to)
     to = jit_entry(b, k);
   return to ? to : code;
@@ -4069,7 +4029,7 @@ bool core_exec_jit(core_cpu *cpu) {
       return core_exec_fast(cpu, b);
     }
     if (fill)
-      core_jit_patch(j, fill, patch_target(cpu, b, fill_clean, code));
+      core_jit_patch(j, fill, patch_target(j, b, fill_clean, code));
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};
     fill = NULL;
