@@ -7,7 +7,9 @@
  * 26 and 30, the last split over the next line (rand_gen.py's rand_24's
  * jalr at 0x40002732). N: a bnez at byte 18 taken forward (against its
  * prediction) to a ret on another line, the same nops after it (rand_21's
- * bge at 0x400021f2). Built rv32imac; the other variants stop at its first
+ * bge at 0x400021f2). O: M's ret before a jal at 22, sent by decode to its
+ * target before the fetch reaches the next line: no refill (rand_24's
+ * jalr at 0x40002652). Built rv32imac; the other variants stop at its first
  * 16-bit instruction (illegal). */
 #include "vex.h"
     .option norelax
@@ -18,12 +20,16 @@
     main_entry 12
     li s0, 4
     li a0, 0
+    jal o_away              /* its line cached: no refill of the jal's target */
 pass:
     jal ev_m_next
     jal case_m
     jal ev_n_next
     jal case_n
     jal ev_n_next           /* a jal after each case's return, as after the others */
+    jal ev_o_next
+    jal case_o
+    jal ev_o_next
     addi s0, s0, -1
     bnez s0, pass
     main_return 12
@@ -49,10 +55,25 @@ case_n: addi a0, a0, 1
     nop
     nop
     nops 8
+    .org 0x500
+case_o: addi a0, a0, 1
+    nops 3
+    .option rvc
+    c.nop
+    .option norvc
+    ret                  /* byte 18, then a jal at 22, 32-bit at 26 and 30 (split) */
+    jal zero, o_away
+    nop
+    nop
+    nops 8
     .org 0x580
 n_target: ret
+    .org 0x5c0
+o_away: ret
     .org 0x1420
 ev_m_next: ret
     .org 0x14a0
 ev_n_next: ret
+    .org 0x1520
+ev_o_next: ret
     .option pop
