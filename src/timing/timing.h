@@ -389,6 +389,9 @@ typedef struct timing {
   uint32_t dmiss_line;      /* the I-cache line that load was fetched from (fetch_line at its miss),
                                TIMING_NO_LINE before any: a fence.i on another line it redoes is
                                refetched after the load's line ([pipeline] fence_i_redo) */
+  uint32_t dmiss_first_line; /* ... and, when that load is a 32-bit instruction whose first half ends
+                               the line before dmiss_line, that line (set by exec_loop.inc's T_LOAD
+                               after the fill), else TIMING_NO_LINE ([pipeline] fence_i_redo) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
