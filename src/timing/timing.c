@@ -34,7 +34,9 @@ timing *timing_new(const core_model *m) {
   if (!t)
     return NULL;
   t->model = *m;
-  if ((m->icache.enabled && cache_init(&t->icache, &m->icache) != 0) ||
+  /* the I-cache keeps the tag of each set's way used last: the
+   * translator's fetch check is one load (jit.c's emit_probe_mru) */
+  if ((m->icache.enabled && (cache_init(&t->icache, &m->icache) != 0 || cache_track_mru(&t->icache) != 0)) ||
       (m->dcache.enabled && cache_init(&t->dcache, &m->dcache) != 0)) {
     timing_free(t);
     return NULL;
@@ -1255,6 +1257,8 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
   c->valid[i] = 1;
   c->dirty[i] = is_write;
   c->lru_way[set] = w ^ 1u;
+  if (c->mru_tag)
+    c->mru_tag[set] = tag;
   busy += row_penalty(t, tag << c->line_shift) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
   count_read_beats(t, beats);
   uint32_t stall = dmiss_wait(t, now, busy, is_write);
