@@ -52,8 +52,10 @@ int cache_init(cache *c, const cache_params *p);
 void cache_free(cache *c);
 void cache_reset(cache *c);
 
-/* For a two-way LRU cache, keep mru_tag (the translator's fetch check
- * reads it); nothing for other shapes. Returns -1 when out of memory. */
+/* For a two-way LRU cache, keep mru_tag from now on (made from the
+ * cache's state): the translator's fetch check reads it, and turns it on
+ * for the I-cache at its first translation; nothing for other shapes.
+ * Returns -1 when out of memory. */
 int cache_track_mru(cache *c);
 
 /* One access to the line holding addr. Reads allocate on a miss; writes

@@ -34,9 +34,7 @@ timing *timing_new(const core_model *m) {
   if (!t)
     return NULL;
   t->model = *m;
-  /* the I-cache keeps the tag of each set's way used last: the
-   * translator's fetch check is one load (jit.c's emit_probe_mru) */
-  if ((m->icache.enabled && (cache_init(&t->icache, &m->icache) != 0 || cache_track_mru(&t->icache) != 0)) ||
+  if ((m->icache.enabled && cache_init(&t->icache, &m->icache) != 0) ||
       (m->dcache.enabled && cache_init(&t->dcache, &m->dcache) != 0)) {
     timing_free(t);
     return NULL;
