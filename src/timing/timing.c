@@ -1256,6 +1256,8 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
   c->valid[i] = 1;
   c->dirty[i] = is_write;
   c->lru_way[set] = w ^ 1u;
+  if (c->mru_tag)
+    c->mru_tag[set] = tag;
   busy += row_penalty(t, tag << c->line_shift) + t->mem_read_first + (beats - 1) * t->mem_read_beat;
   count_read_beats(t, beats);
   uint32_t stall = dmiss_wait(t, now, busy, is_write);
