@@ -35,7 +35,7 @@
 #define ONE_SLOTS (1u << ONE_BITS)
 #define PREFIX_BITS 11u
 #define PREFIX_SLOTS (1u << PREFIX_BITS)
-#define PREFIX_BYTES 2560u /* the most a block of CORE_PREFIX_MAX instructions takes (the _Static_assert below) */
+#define PREFIX_BYTES 2304u /* the most a block of CORE_PREFIX_MAX instructions takes */
 #define POOL_BYTES (2u << 20)
 struct core_singles {
   core_block *one[ONE_SLOTS];

@@ -46,7 +46,7 @@ static inline uint64_t ctx_hash_row(const int64_t *row) {
 }
 /* The slot of block_timing.ccw for the context row: the top bits of its
  * hash (the translated entry computes it too: jit.c, emit_check_paths) */
-#define CTX_WAY_SHIFT 58
+#define CTX_WAY_SHIFT 59
 _Static_assert(TIMING_CTX_WAYS == 1 << (64 - CTX_WAY_SHIFT), "ccw's slots are the hash's top bits");
 static inline uint32_t ctx_way(const int64_t *row) {
   return (uint32_t)(ctx_hash_row(row) >> CTX_WAY_SHIFT);

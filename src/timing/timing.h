@@ -71,12 +71,8 @@ typedef struct timing_head {
  * again, at most the few a late result reaches (hazard_bound) */
 #define TIMING_LATER_MAX 8
 
-/* block_timing.ccw's slots: a power of two (ctx_count.h's ctx_way). 64,
- * not 32: in sglib-combined (297 contexts, recursion 12 deep), with 32
- * slots a fifth of the entries in another context found the slot holding
- * a third context's record and went on to the table (bench/profile-speed.md, 2026-12-06 06:00). 128
- * would overflow block.c's PREFIX_BYTES. */
-#define TIMING_CTX_WAYS 64
+/* block_timing.ccw's slots: a power of two (ctx_count.h's ctx_way) */
+#define TIMING_CTX_WAYS 32
 
 typedef struct block_timing {
   uint64_t execs;           /* times the block was entered (not yet folded) */
