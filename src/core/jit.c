@@ -849,6 +849,17 @@ static void emit_timed_call(lower *l, const void *fn, uint32_t i) {
   l->eax_reg = -1;
 }
 
+/* The operand for the cache's mru_tag[set]: from r15 (timed code: tm)
+ * when the array is within a displacement's reach of it (both on the
+ * heap), else through rax */
+static x86_mem mru_operand(lower *l, const cache *c, uint32_t set) {
+  intptr_t d = (intptr_t)&c->mru_tag[set] - (intptr_t)l->cpu->tm;
+  if (d >= INT32_MIN && d <= INT32_MAX)
+    return x86_m(R15, (int32_t)d);
+  x86_mov_imm64(&l->b, RAX, (uint64_t)(uintptr_t)&c->mru_tag[set]);
+  return x86_m(RAX, 0);
+}
+
 /* cache_probe of a two-way LRU cache for a tag known now: falls through
  * on a hit (the way used is marked), returns the jump taken on a miss.
  * Which way holds the line decides no branch (as in cache_probe): a
@@ -875,48 +886,51 @@ static uint8_t *emit_probe_const(lower *l, cache *c, uint32_t tag) {
     d = 0;
   }
   x86_store32(b, x86_m(RAX, (int32_t)d), RCX);
+  if (c->mru_tag)
+    x86_store_imm32(b, mru_operand(l, c, set), tag);
   return miss;
 }
 
 /* The I-cache lookup of a fetch, for a tag known now: a hit in the way
  * used last changes nothing (lru_way already names the other way), so it
- * is checked alone inline: the tag of way lru_way[set] ^ 1 compared, and
- * a branch taken (returned) when it differs, to the whole lookup out of
- * line (cold_call.back). In a loop whose lines fall in sets of their own
- * every lookup is such a hit, and the check (two loads, no store) is half
- * the lookup's instructions; out of line, the other way's tag is compared
- * (emit_probe_lru), so a miss costs about what the whole lookup did. NULL when the arrays are too far apart (the
- * whole lookup is then inline and *miss its jump). Clobbers rax, rcx
- * (and rdx with the whole lookup). */
+ * is checked alone inline: the set's mru_tag (the tag of way
+ * lru_way[set] ^ 1, which the cache keeps: cache_track_mru) compared, one
+ * load from tm's register and no chain (before, a load of lru_way chose
+ * the tag's slot: 0.95-0.98 of the time now, bench/jit-long.md), and a branch
+ * taken (returned) when it differs, to the rest of the lookup out of line
+ * (cold_call.back). In a loop whose lines fall in sets of their own every
+ * lookup is such a hit; out of line, the other way's tag is compared
+ * (emit_probe_lru), so a miss costs about what the whole lookup did.
+ * Without mru_tag (NULL returned) the whole lookup is inline and *miss
+ * its jump. Clobbers rax (and rcx, rdx with the whole lookup). */
 static uint8_t *emit_probe_mru(lower *l, cache *c, uint32_t tag, uint8_t **miss) {
   x86_buf *b = &l->b;
   uint32_t set = tag & c->set_mask;
-  intptr_t d = (intptr_t)&c->lru_way[set] - (intptr_t)&c->tags[2 * set];
-  if (d < INT32_MIN || d > INT32_MAX) {
+  if (!c->mru_tag) {
     *miss = emit_probe_const(l, c, tag);
     return NULL;
   }
   *miss = NULL;
-  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
-  x86_load32(b, RCX, x86_m(RAX, (int32_t)d)); /* ecx = lru_way[set] */
-  x86_op_reg(b, true, 0xf7, 3, RCX);          /* neg rcx */
-  x86_alu_mi32(b, ALU_CMP, x86_mis(RAX, RCX, 2, 4), (int32_t)tag); /* tags[2 * set + 1 - lru] */
+  x86_alu_mi32(b, ALU_CMP, mru_operand(l, c, set), (int32_t)tag);
   return x86_jcc_fwd(b, CC_NE);
 }
 
-/* emit_probe_mru's way on from its jump (rax the set's tags, rcx minus
- * lru_way[set]): the other way's tag compared, and on a hit that way
- * marked used (as cache_probe marks it); returns the jump taken on a
- * miss, which changed nothing */
+/* emit_probe_mru's way on from its jump: the other way's (lru_way[set])
+ * tag compared, and on a hit that way marked used (as cache_probe marks
+ * it, mru_tag too); returns the jump taken on a miss, which changed
+ * nothing. Clobbers rax, rcx. */
 static uint8_t *emit_probe_lru(lower *l, cache *c, uint32_t tag) {
   x86_buf *b = &l->b;
   uint32_t set = tag & c->set_mask;
-  int32_t d = (int32_t)((intptr_t)&c->lru_way[set] - (intptr_t)&c->tags[2 * set]);
-  x86_op_reg(b, true, 0xf7, 3, RCX); /* neg rcx: lru_way[set] */
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+  x86_load32(b, RCX, x86_m(RAX, 0));
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->tags[2 * set]);
   x86_alu_mi32(b, ALU_CMP, x86_mis(RAX, RCX, 2, 0), (int32_t)tag);
   uint8_t *miss = x86_jcc_fwd(b, CC_NE);
   x86_alu_ri(b, false, ALU_XOR, RCX, 1);
-  x86_store32(b, x86_m(RAX, d), RCX);
+  x86_mov_imm64(b, RAX, (uint64_t)(uintptr_t)&c->lru_way[set]);
+  x86_store32(b, x86_m(RAX, 0), RCX);
+  x86_store_imm32(b, mru_operand(l, c, set), tag);
   return miss;
 }
 
@@ -1065,6 +1079,8 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, RDI, 0), 1);
   x86_alu_ri(b, false, ALU_XOR, R9, 1);
   x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R9);
+  if (c->mru_tag) /* the I-cache's (cache_track_mru) */
+    x86_store32(b, near_rsi(b, &rsi, c->mru_tag, RDX, 2), RCX);
 }
 
 /* The read of a line (tag in ecx) on the memory port: row_penalty, its
@@ -3767,7 +3783,12 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   lower *l = malloc(sizeof *l);
   if (!l)
     return NULL;
-  if (cpu->tm && !ensure_fills(cpu)) {
+  /* The I-cache keeps the tag of each set's way used last from the first
+   * translation on (made from its state then), before any code, the fill
+   * routines included, is made: the fetch checks read it (emit_probe_mru),
+   * and an interpreted run does without its store */
+  if (cpu->tm && ((cpu->tm->icache.touch == CACHE_TOUCH_LRU2 && cache_track_mru(&cpu->tm->icache) != 0) ||
+                  !ensure_fills(cpu))) {
     free(l);
     return NULL;
   }

@@ -203,6 +203,8 @@ static bool memory_redirect_inline(const core_cpu *cpu, core_block *b, uint32_t 
     for (uint32_t k = 1; k <= n; k++)
       if (((pc + 4 * k) & mask) != (pc & mask))
         return false;
+    if (WRONG_PATH_AT() != pc)
+      return false; /* its words counted from pc + 2, the last on the next line */
   }
   if (tm->model.redirect_rvc_pair && redirect_rvc_pair(cpu, tm, pc, false))
     return false;

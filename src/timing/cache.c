@@ -85,6 +85,8 @@ void cache_free(cache *c) {
   free(c->dirty);
   free(c->next_victim);
   free(c->lru_way);
+  free(c->mru_tag);
+  c->mru_tag = NULL;
   c->tags = c->stamp = c->next_victim = c->lru_way = NULL;
   c->valid = c->dirty = NULL;
 }
@@ -100,6 +102,9 @@ void cache_reset(cache *c) {
   memset(c->dirty, 0, n);
   memset(c->next_victim, 0, (size_t)c->sets * sizeof *c->next_victim);
   memset(c->lru_way, 0, (size_t)c->sets * sizeof *c->lru_way);
+  if (c->mru_tag) /* way 1 the one used last, holding nothing */
+    for (uint32_t i = 0; i < c->sets; i++)
+      c->mru_tag[i] = CACHE_NO_TAG;
   c->clock = 0;
   c->rng = c->rng_seed;
 }
@@ -142,4 +147,15 @@ cache_result cache_access(cache *c, uint32_t addr, bool is_write) {
   if (is_write && c->write_back)
     c->dirty[i] = 1;
   return (cache_result){true, false, false, 0};
+}
+
+int cache_track_mru(cache *c) {
+  if (c->touch != CACHE_TOUCH_LRU2 || c->mru_tag)
+    return 0;
+  c->mru_tag = malloc((size_t)c->sets * sizeof *c->mru_tag);
+  if (!c->mru_tag)
+    return -1;
+  for (uint32_t set = 0; set < c->sets; set++)
+    c->mru_tag[set] = c->tags[2 * set + (c->lru_way[set] ^ 1u)];
+  return 0;
 }

@@ -21,6 +21,9 @@ typedef struct cache {
   uint8_t *valid, *dirty;
   uint32_t *stamp;          /* LRU of more than two ways: last use time per way; LRR: fill order per way */
   uint32_t *lru_way;        /* LRU of two ways: per set, the way used less recently */
+  uint32_t *mru_tag;        /* two-way LRU, when asked for (cache_track_mru): per set, the tag of the
+                               way used last (tags[2 * set + (lru_way[set] ^ 1)]), so that a check
+                               for a hit there is one load; NULL otherwise */
   uint32_t *next_victim;    /* per set, the way the next fill goes to: LRR: round-robin pointer;
                                LRU/random: number of valid ways until the set is full */
   uint8_t touch;            /* what a hit updates: CACHE_TOUCH_* */
@@ -48,6 +51,12 @@ typedef struct cache_result {
 int cache_init(cache *c, const cache_params *p);
 void cache_free(cache *c);
 void cache_reset(cache *c);
+
+/* For a two-way LRU cache, keep mru_tag from now on (made from the
+ * cache's state): the translator's fetch check reads it, and turns it on
+ * for the I-cache at its first translation; nothing for other shapes.
+ * Returns -1 when out of memory. */
+int cache_track_mru(cache *c);
 
 /* One access to the line holding addr. Reads allocate on a miss; writes
  * allocate only in write-back mode and mark the line dirty there. */
@@ -119,6 +128,8 @@ static inline __attribute__((always_inline)) bool cache_probe(cache *c, uint32_t
     if (__builtin_expect(!((uint32_t)(t[0] == tag) | w), 0))
       return false;
     c->lru_way[set] = w ^ 1u;
+    if (c->mru_tag)
+      c->mru_tag[set] = tag;
     *slot = 2 * set + w;
     return true;
   }
@@ -192,9 +203,11 @@ static inline cache_result cache_fill(cache *c, uint32_t tag, bool is_write) {
   c->tags[i] = tag;
   c->valid[i] = 1;
   c->dirty[i] = is_write;
-  if (c->touch == CACHE_TOUCH_LRU2)
+  if (c->touch == CACHE_TOUCH_LRU2) {
     c->lru_way[set] = w ^ 1u;
-  else if (c->touch == CACHE_TOUCH_STAMP)
+    if (c->mru_tag)
+      c->mru_tag[set] = tag;
+  } else if (c->touch == CACHE_TOUCH_STAMP)
     c->stamp[i] = cache_lru_tick(c);
   else if (c->replacement == REPL_LRR)
     c->stamp[i] = ++c->clock;      /* fill order, for inspection only */

@@ -126,6 +126,7 @@ typedef struct block_timing {
   uint8_t wrong_depth, wrong_n;
   int8_t wrong_lag;         /* ... and exec_loop.inc's wrong_path_lag from them, */
   uint8_t wrong_lag_depth;  /* for this depth (0: not decoded yet) */
+  uint8_t wrong_split;      /* ... and its split (timing_wrong_path's pc is wrong_pc + 2) */
   uint8_t rvc_pair, rvc_end; /* [pipeline] redirect_rvc_pair from the same bytes (exec_loop.inc's
                                jump_rvc_pair): 0 not decoded yet, 1 no word of two, 2 one at
                                wrong_pc + rvc_end (unless that line was refilled) */
@@ -388,6 +389,9 @@ typedef struct timing {
   uint32_t dmiss_line;      /* the I-cache line that load was fetched from (fetch_line at its miss),
                                TIMING_NO_LINE before any: a fence.i on another line it redoes is
                                refetched after the load's line ([pipeline] fence_i_redo) */
+  uint32_t dmiss_first_line; /* ... and, when that load is a 32-bit instruction whose first half ends
+                               the line before dmiss_line, that line (set by exec_loop.inc's T_LOAD
+                               after the fill), else TIMING_NO_LINE ([pipeline] fence_i_redo) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
@@ -839,7 +843,9 @@ uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now);
  * bubble passing during it (the line is filled, the refill counted as a
  * miss). `over`: what of the refill passed before, during the data-side
  * stalls of instructions ahead of the jump ([pipeline] fetch_ahead_data).
- * `hold`: a divide's hold right before the jump (passes during the refill).
+ * `hold`: a divide's hold right before the jump, or two before it
+ * (`hold_two_back`), the one between holding nothing (passes during the
+ * refill; a branch predicted taken's and a jal's alike).
  * Returns the cycles charged. */
 uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t over,
                            uint32_t hold, bool hold_two_back);

@@ -526,6 +526,49 @@ static void differential(size_t per_config) {
   free(s);
 }
 
+/* mru_tag (cache_track_mru), the tag of each set's way used last, which
+ * the translator's fetch check reads: after every access, and after a
+ * reset, it is tags[2 * set + (lru_way[set] ^ 1)], whether tracking began
+ * on a fresh cache or halfway through a stream (then made from the
+ * state). Other shapes have none. */
+static void mru_tracking(size_t per_config) {
+  static const uint32_t sizes[] = {64, 1024, 4096};
+  access *s = malloc(per_config * sizeof *s);
+  if (!s) {
+    CHECK(!"out of memory");
+    return;
+  }
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+    for (int late = 0; late < 2; late++) {
+      cache_params p = params(sizes[si], 16, 2, REPL_LRU, WRITE_BACK, 7);
+      gen_state = 0x9E3779B97F4A7C15ull ^ (si << 8) ^ (uint64_t)late;
+      make_stream(s, per_config, sizes[si], 16, 2);
+      cache c;
+      if (cache_init(&c, &p) != 0) {
+        CHECK(!"cache_init refused a valid geometry");
+        continue;
+      }
+      unsigned bad = 0;
+      for (size_t i = 0; i < per_config; i++) {
+        if (i == (late ? per_config / 2 : 0))
+          CHECK(cache_track_mru(&c) == 0 && c.mru_tag);
+        cache_access(&c, s[i].addr, s[i].write);
+        if (i == per_config * 3 / 4)
+          cache_reset(&c);
+        if (c.mru_tag)
+          for (uint32_t set = 0; set < c.sets; set++)
+            bad += c.mru_tag[set] != c.tags[2 * set + (c.lru_way[set] ^ 1u)];
+      }
+      CHECK(bad == 0);
+      cache_free(&c);
+    }
+  cache_params p4 = params(1024, 16, 4, REPL_LRU, WRITE_BACK, 7);
+  cache c4;
+  CHECK(cache_init(&c4, &p4) == 0 && cache_track_mru(&c4) == 0 && !c4.mru_tag);
+  cache_free(&c4);
+  free(s);
+}
+
 int main(int argc, char **argv) {
   size_t per_config = 40000;
   if (argc > 1)
@@ -542,6 +585,7 @@ int main(int argc, char **argv) {
   hand_shapes();
   invalid_geometries();
   differential(per_config);
+  mru_tracking(per_config);
 
   printf("differential: %u configurations, %llu accesses compared (%llu hits, %llu fills, %llu writebacks)\n",
          diff_configs, diff_checked, diff_hits, diff_fills, diff_writebacks);
