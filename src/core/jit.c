@@ -3485,6 +3485,8 @@ static void emit_vexc_jal(lower *l, uint32_t i) {
     x86_store_imm32(&l->b, TM(redirect_bubbles), tm->model.jal_penalty);
   if (tm->model.csr_drain)
     emit_note_redirect(l, i, tm->model.jal_penalty);
+  if (tm->model.fence_i_jal_wait) /* T_JAL's fj_: nothing inline to drop, only the note to end */
+    x86_store_imm32(&l->b, TM(fence_jal_pc), TIMING_NO_LINE);
   emit_code_fallback(l, changed, n, (const void *)core_jvexc_jal, i, false);
   l->eax_reg = -1;
 }

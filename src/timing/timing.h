@@ -461,6 +461,8 @@ typedef struct timing {
                                fetch_ahead or fence.i, else TIMING_NO_LINE */
   uint32_t fence_div_use;   /* ... and what the instruction after it, in its block, took back of its
                                wait for its result (fence_overlap_enter), else 0 */
+  uint32_t fence_jal_pc;    /* [pipeline] fence_i_jal_wait: the jal after fence.i whose target waits
+                               for the flush (timing_fence_jal), until its T_JAL, else TIMING_NO_LINE */
   uint32_t fence_next_line; /* [pipeline] fence_i_overlap: the line after fence_overlap_pc's that
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint8_t fence_split;      /* ... and the word after fence.i has its second half on that line: 1, 2
@@ -650,10 +652,12 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
  * the overlap */
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
 /* [pipeline] fence_i_jal_wait: the instruction after fence.i, fetched
- * before the flush, is a jal (exec_loop.inc's fence_overlap_enter): its
- * target waits for the flush's end as a jalr's does (charges
- * jalr_penalty - jal_penalty more); ends the overlap. */
-void timing_fence_jal(timing *t);
+ * before the flush, is a jal at pc (exec_loop.inc's fence_overlap_enter):
+ * its target waits for the flush's end as a jalr's does (charges
+ * jalr_penalty - jal_penalty more; notes pc in fence_jal_pc for its T_JAL,
+ * which then charges no taken-path refill and a split target's cycle
+ * once); ends the overlap. */
+void timing_fence_jal(timing *t, uint32_t pc);
 void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
 
 /* A branch (or, with [pipeline] fence_i_jalr_flush, a jalr: `jalr`) at pc
