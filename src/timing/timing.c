@@ -281,6 +281,7 @@ static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
   t->dstall_redo = redo;
   t->dstall_split = false;
   t->dstall_rd = 0;
+  t->dstall_dev = false;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
@@ -291,6 +292,7 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   uint32_t stall = memory_transaction(t, now, busy) + t->model.device_read_cycles;
   charge(t, SIG_STALL_DCACHE, stall);
   note_dstall(t, now + stall, stall, false);
+  t->dstall_dev = true;
   return stall;
 }
 

@@ -327,6 +327,7 @@ typedef struct timing {
   bool dstall_split;        /* ... of a 32-bit load at 2 mod 4 (set by exec_loop.inc's T_LOAD after the
                                fill, cleared by the next stall: its refetch is of two words) */
   uint8_t dstall_rd;        /* ... of a load: its destination register (set and cleared as dstall_split) */
+  bool dstall_dev;          /* ... a device load's (timing_device_load; cleared by the next stall) */
   /* the data-side stall before that one: the same three */
   uint64_t dstall2_end;
   uint32_t dstall2;
