@@ -3789,8 +3789,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
    * translation on (made from its state then), before any code, the fill
    * routines included, is made: the fetch checks read it (emit_probe_mru),
    * and an interpreted run does without its store */
-  if (cpu->tm && ((cpu->tm->icache.touch == CACHE_TOUCH_LRU2 && cache_track_mru(&cpu->tm->icache) != 0) ||
-                  !ensure_fills(cpu))) {
+  if (cpu->tm && (cache_track_mru(&cpu->tm->icache) != 0 || !ensure_fills(cpu))) {
     free(l);
     return NULL;
   }
