@@ -468,6 +468,9 @@ typedef struct timing {
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint8_t fence_split;      /* ... and the word after fence.i has its second half on that line: 1, 2
                                when that line missed before the flush (fence_overlap_redo), else 0 */
+  uint32_t fence_held_pc;   /* refill-first: the instruction whose first half the decompressor kept
+                               through the last fence.i's flush, its line not refilled
+                               (timing_fence_held_redo), else TIMING_NO_LINE */
   uint32_t fence_merge_pc;  /* [pipeline] fence_i_merge: the word after the last fence.i when it was
                                fetched before that fence.i's flush, else TIMING_NO_LINE */
   bool fence_merge_held;    /* ... and that fence.i redid a load one instruction before it, so that
@@ -660,6 +663,10 @@ void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_i
  * once); ends the overlap. */
 void timing_fence_jal(timing *t, uint32_t pc);
 void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
+/* refill-first: the load at pc, whose first half the decompressor kept
+ * through fence.i's flush (fence_held_pc), missed the D-cache: its redo
+ * from the fetch refills its line (timing.c) */
+void timing_fence_held_redo(timing *t, uint32_t pc);
 
 /* A branch (or, with [pipeline] fence_i_jalr_flush, a jalr: `jalr`) at pc
  * redirected with fence.i on its wrong path at next_pc (VexRiscv's decode
