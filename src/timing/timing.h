@@ -210,8 +210,24 @@ typedef struct timing_watch_ops {
  * timing_row and include nothing of the profile's. */
 typedef struct timing_rows {
   int64_t *base;            /* ((hi - lo) / 2 + 1) * SIG_COUNT */
+  /* The translated fill routines' side tables, TIMING_SIDE int64 a row,
+   * line-aligned: a fill charges one small record there, not the three
+   * lines of a row its signals lie on (the profile's rows of a large
+   * program are far larger than the host's caches). The profile adds them
+   * to the rows before it reads them (prof_settle_side). */
+  int64_t *side_i;          /* I-cache fills: TIMING_SIDE_FILLS, _STALL, _ENTRY */
+  int64_t *side_d;          /* D-cache fills: TIMING_SIDE_LOADS, _STORES, _DSTALL */
   uint32_t lo, hi;
 } timing_rows;
+#define TIMING_SIDE 4
+enum {
+  TIMING_SIDE_FILLS = 0,    /* fills: icache.miss and mem.read +1, icache.hit -1 (but see _ENTRY) */
+  TIMING_SIDE_STALL = 1,    /* their stall: cycle and stall.icache */
+  TIMING_SIDE_ENTRY = 2,    /* of the fills, those at a block's entry: icache.access +1, not icache.hit -1 */
+  TIMING_SIDE_LOADS = 0,    /* load fills: dcache.read_hit -1, dcache.read_miss and mem.read +1 */
+  TIMING_SIDE_STORES = 1,   /* store fills: dcache.write_hit -1, dcache.write_miss and mem.read +1 */
+  TIMING_SIDE_DSTALL = 2,   /* their stall: cycle and stall.dcache */
+};
 
 /* Control flow for a consumer that follows calls (the exact profile's
  * shadow call stack, src/profile/profile.h has the contract), and its PC
@@ -623,6 +639,8 @@ typedef struct timing {
     uint32_t pc, w[3], line;
     uint8_t k, valid;
   } ahead_memo[2][TIMING_AHEAD_MEMO];
+  int64_t *prof_side;       /* the side record (timing_rows.side_*) a translated fill routine charges,
+                               set by its caller with a profile */
 } timing;
 
 /* What dcache_miss_fn is told of an access (the values of include/tally's
@@ -1092,6 +1110,14 @@ static inline int64_t *timing_row(const timing *t, uint32_t pc) {
   const timing_rows *r = &t->rows;
   uint32_t i = pc - r->lo < r->hi - r->lo ? (pc - r->lo) >> 1 : (r->hi - r->lo) >> 1;
   return r->base + (uint64_t)i * SIG_COUNT;
+}
+
+/* The side record (timing_rows) of the instruction at pc: of its I-cache
+ * fills (dside false) or D-cache ones */
+static inline int64_t *timing_side(const timing *t, uint32_t pc, bool dside) {
+  const timing_rows *r = &t->rows;
+  uint32_t i = pc - r->lo < r->hi - r->lo ? (pc - r->lo) >> 1 : (r->hi - r->lo) >> 1;
+  return (dside ? r->side_d : r->side_i) + (uint64_t)i * TIMING_SIDE;
 }
 
 #endif
