@@ -1398,9 +1398,11 @@ static uintptr_t fill_routine(lower *l, int k, uint32_t delta, int64_t *row, uin
   if (delta > INT32_MAX || !l->j->fill[k])
     return 0;
   if (l->prof) {
+    const int64_t *side = timing_side(l->cpu->tm, pc, k != JIT_FILL_FETCH);
+    if (!side)
+      return 0;
     x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)row);
     x86_store64(&l->b, TM(prof_row), RSI);
-    const int64_t *side = timing_side(l->cpu->tm, pc, k != JIT_FILL_FETCH);
     x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)side);
     x86_store64(&l->b, TM(prof_side), RSI);
   }

@@ -131,7 +131,7 @@ typedef struct prof_state {
   const sym_table *syms;    /* to recognise jumps to a function's entry (tail calls) */
   uint32_t lo, hi;          /* profiled code range [lo, hi) */
   int64_t *rows;            /* ((hi - lo) / 2 + 1) * SIG_COUNT; the last row is "elsewhere" */
-  int64_t *side;            /* the translated fills' side tables (timing_rows.side_i, then side_d):
+  struct timing_side_chunk *sides; /* the translated fills' side records (timing_rows.sides):
                                not yet in the rows until prof_settle_side */
   prof_node root;
   prof_frame *stack;
