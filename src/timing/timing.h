@@ -648,7 +648,7 @@ typedef struct timing {
     uint32_t pc, w[3], line;
     uint8_t k, valid;
   } ahead_memo[2][TIMING_AHEAD_MEMO];
-  int64_t *prof_side;       /* the side record (timing_rows.side_*) a translated fill routine charges,
+  int64_t *prof_side;       /* the side record (timing_side) a translated fill routine charges,
                                set by its caller with a profile */
 } timing;
 
