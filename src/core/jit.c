@@ -1171,10 +1171,11 @@ static void emit_row_counts(x86_buf *b, const tally_signal_id *sig, const int8_t
  * (the statistics module's range counters) the current region's, when
  * one is. Clobbers rsi. */
 static void emit_fill_rows(x86_buf *b, const timing *tm, const tally_signal_id *sig, const int8_t *by, int n,
-                           tally_signal_id stall) {
-  if (tm->prof) {
-    x86_load64(b, RSI, TM(prof_row));
-    emit_row_counts(b, sig, by, n, stall);
+                           tally_signal_id stall, int side_count, int side_stall) {
+  if (tm->prof) { /* the instruction's row through its side record (prof_side: timing_rows) */
+    x86_load64(b, RSI, TM(prof_side));
+    x86_alu_mi64(b, ALU_ADD, x86_m(RSI, 8 * side_count), 1);
+    x86_add_mr64(b, x86_m(RSI, 8 * side_stall), RCX);
     x86_load64(b, RSI, TM(ctx_row));
     emit_row_counts(b, sig, by, n, stall);
   }
@@ -1254,7 +1255,8 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   const tally_signal_id sig[3] = {store ? SIG_DCACHE_WRITE_HIT : SIG_DCACHE_READ_HIT,
                                   store ? SIG_DCACHE_WRITE_MISS : SIG_DCACHE_READ_MISS, SIG_MEM_READ};
   const int8_t by[3] = {-1, 1, 1};
-  emit_fill_rows(b, tm, sig, by, 3, SIG_STALL_DCACHE);
+  emit_fill_rows(b, tm, sig, by, 3, SIG_STALL_DCACHE, store ? TIMING_SIDE_STORES : TIMING_SIDE_LOADS,
+                 TIMING_SIDE_DSTALL);
   emit_fill_end(b, to, n);
 }
 
@@ -1279,7 +1281,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   x86_add_mr64(b, SIG(SIG_STALL_ICACHE), RCX);
   const tally_signal_id sig[2] = {SIG_ICACHE_MISS, SIG_MEM_READ};
   const int8_t by[2] = {1, 1};
-  emit_fill_rows(b, tm, sig, by, 2, SIG_STALL_ICACHE);
+  emit_fill_rows(b, tm, sig, by, 2, SIG_STALL_ICACHE, TIMING_SIDE_FILLS, TIMING_SIDE_STALL);
   emit_fill_end(b, to, n);
 }
 
@@ -1390,13 +1392,19 @@ static bool ensure_fills(core_cpu *cpu) {
 
 /* The fill routine (JIT_FILL_*) for a cold call, or 0 when it calls C.
  * With a profile, the instruction's row (row) is set first, as the C
- * helpers set it (MISS_ROW): the routine charges it. */
-static uintptr_t fill_routine(lower *l, int k, uint32_t delta, int64_t *row) {
+ * helpers set it (MISS_ROW), and its side record (timing_side), which the
+ * routine charges. */
+static uintptr_t fill_routine(lower *l, int k, uint32_t delta, int64_t *row, uint32_t pc) {
   if (delta > INT32_MAX || !l->j->fill[k])
     return 0;
   if (l->prof) {
+    const int64_t *side = timing_side(l->cpu->tm, pc, k != JIT_FILL_FETCH);
+    if (!side)
+      return 0;
     x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)row);
     x86_store64(&l->b, TM(prof_row), RSI);
+    x86_mov_imm64(&l->b, RSI, (uint64_t)(uintptr_t)side);
+    x86_store64(&l->b, TM(prof_side), RSI);
   }
   return (uintptr_t)l->j->fill[k];
 }
@@ -1440,11 +1448,14 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
     x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_ACCESS), 1);
   else       /* the block's hit taken back */
     x86_alu_mi64(b, ALU_SUB, SIG(SIG_ICACHE_HIT), 1);
-  /* the same on the rows (emit_fill_rows') */
+  /* the same on the rows (emit_fill_rows'); the instruction's through its
+   * side record, where a fill takes the hit back unless it was an entry's */
   x86_mem sig = x86_m(RSI, 8 * (entry ? SIG_ICACHE_ACCESS : SIG_ICACHE_HIT));
   if (l->prof) {
-    x86_load64(b, RSI, TM(prof_row));
-    x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
+    if (entry) {
+      x86_load64(b, RSI, TM(prof_side));
+      x86_alu_mi64(b, ALU_ADD, x86_m(RSI, 8 * TIMING_SIDE_ENTRY), 1);
+    }
     x86_load64(b, RSI, TM(ctx_row));
     x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
   }
@@ -1538,7 +1549,8 @@ static void emit_cold(lower *l, const cold_call *c) {
   x86_mov_rr64(b, RDI, R15);
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
-    if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta, row)))
+    if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta, row,
+                           l->blk->pcs[c->op])))
       emit_dfill_call(l, c, fn, delta);
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
@@ -1546,7 +1558,7 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
     break;
   case COLD_IFETCH:
-    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta, row)))
+    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, delta, false);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
@@ -1556,7 +1568,7 @@ static void emit_cold(lower *l, const cold_call *c) {
     emit_call(l, m->ifetch);
     break;
   default: /* COLD_ENTRY */
-    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles, row)))
+    if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, bt->static_cycles, true);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);

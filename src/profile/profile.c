@@ -59,6 +59,10 @@ void prof_free(prof_state *p) {
     free(c);
   }
   free(p->rows);
+  for (timing_side_chunk *c = p->sides, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
   free(p->entries);
   free(p->owner);
   free(p->samples);
@@ -314,6 +318,37 @@ static uint64_t total(prof_node *n) {
   return t;
 }
 
+void prof_settle_side(prof_state *p) {
+  for (timing_side_chunk *c = p->sides; c; c = c->next)
+    for (uint32_t k = 0; k < c->used; k++) {
+      int64_t *si = c->rec[k];
+      if (!(si[0] | si[1] | si[2]))
+        continue;
+      int64_t *row = prof_row(p, (uint32_t)si[TIMING_SIDE_PC] & ~1u);
+      if (!(si[TIMING_SIDE_PC] & 1)) {
+        uint64_t n = (uint64_t)si[TIMING_SIDE_FILLS], e = (uint64_t)si[TIMING_SIDE_ENTRY];
+        uint64_t s = (uint64_t)si[TIMING_SIDE_STALL];
+        row[SIG_ICACHE_MISS] = (int64_t)((uint64_t)row[SIG_ICACHE_MISS] + n);
+        row[SIG_MEM_READ] = (int64_t)((uint64_t)row[SIG_MEM_READ] + n);
+        row[SIG_ICACHE_ACCESS] = (int64_t)((uint64_t)row[SIG_ICACHE_ACCESS] + e);
+        row[SIG_ICACHE_HIT] = (int64_t)((uint64_t)row[SIG_ICACHE_HIT] - (n - e));
+        row[SIG_CYCLE] = (int64_t)((uint64_t)row[SIG_CYCLE] + s);
+        row[SIG_STALL_ICACHE] = (int64_t)((uint64_t)row[SIG_STALL_ICACHE] + s);
+      } else {
+        uint64_t ld = (uint64_t)si[TIMING_SIDE_LOADS], st = (uint64_t)si[TIMING_SIDE_STORES];
+        uint64_t s = (uint64_t)si[TIMING_SIDE_DSTALL];
+        row[SIG_DCACHE_READ_HIT] = (int64_t)((uint64_t)row[SIG_DCACHE_READ_HIT] - ld);
+        row[SIG_DCACHE_READ_MISS] = (int64_t)((uint64_t)row[SIG_DCACHE_READ_MISS] + ld);
+        row[SIG_DCACHE_WRITE_HIT] = (int64_t)((uint64_t)row[SIG_DCACHE_WRITE_HIT] - st);
+        row[SIG_DCACHE_WRITE_MISS] = (int64_t)((uint64_t)row[SIG_DCACHE_WRITE_MISS] + st);
+        row[SIG_MEM_READ] = (int64_t)((uint64_t)row[SIG_MEM_READ] + ld + st);
+        row[SIG_CYCLE] = (int64_t)((uint64_t)row[SIG_CYCLE] + s);
+        row[SIG_STALL_DCACHE] = (int64_t)((uint64_t)row[SIG_STALL_DCACHE] + s);
+      }
+      si[0] = si[1] = si[2] = 0;
+    }
+}
+
 void prof_finish(prof_state *p, uint64_t now) {
   prof_account(p, now);
   total(&p->root);
@@ -478,7 +513,7 @@ static const timing_flow_ops prof_flow = {
 void prof_attach(prof_state *p, timing *tm) {
   tm->prof = p;
   tm->flow = &prof_flow;
-  tm->rows = (timing_rows){.base = p->rows, .lo = p->lo, .hi = p->hi};
+  tm->rows = (timing_rows){.base = p->rows, .sides = &p->sides, .lo = p->lo, .hi = p->hi};
   p->tm = tm;
   prof_top_changed(p);
 }

@@ -131,6 +131,8 @@ typedef struct prof_state {
   const sym_table *syms;    /* to recognise jumps to a function's entry (tail calls) */
   uint32_t lo, hi;          /* profiled code range [lo, hi) */
   int64_t *rows;            /* ((hi - lo) / 2 + 1) * SIG_COUNT; the last row is "elsewhere" */
+  struct timing_side_chunk *sides; /* the translated fills' side records (timing_rows.sides):
+                               not yet in the rows until prof_settle_side */
   prof_node root;
   prof_frame *stack;
   uint32_t depth, cap;
@@ -170,6 +172,10 @@ static inline int64_t *prof_row(prof_state *p, uint32_t pc) {
   uint32_t i = pc - p->lo < p->hi - p->lo ? (pc - p->lo) >> 1 : (p->hi - p->lo) >> 1;
   return p->rows + (uint64_t)i * SIG_COUNT;
 }
+
+/* Adds the translated fills' side tables to the rows and empties them:
+ * before anything reads the rows. */
+void prof_settle_side(prof_state *p);
 
 /* Control-flow events at cycle `now` (the cycle the event happens at:
  * everything before it belongs to the context on top until then). */

@@ -429,6 +429,7 @@ tally_profile *profile_snapshot(prof_state *st, const sym_table *syms, const sym
   }
   memcpy(p->totals, totals, sizeof p->totals);
   p->samples_taken = st->samples_taken;
+  prof_settle_side(st);
   add_rows(p, st);
   prof_finish(st, now);
   p->root_func = func_of(p, entry);

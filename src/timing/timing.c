@@ -128,6 +128,21 @@ timing *timing_new(const core_model *m) {
   return t;
 }
 
+int64_t *timing_side(timing *t, uint32_t pc, bool dside) {
+  timing_side_chunk *c = *t->rows.sides;
+  if (!c || c->used == TIMING_SIDE_CHUNK) {
+    c = aligned_alloc(64, sizeof *c);
+    if (!c)
+      return NULL;
+    memset(c, 0, sizeof *c);
+    c->next = *t->rows.sides;
+    *t->rows.sides = c;
+  }
+  int64_t *r = c->rec[c->used++];
+  r[TIMING_SIDE_PC] = (int64_t)pc + dside;
+  return r;
+}
+
 void timing_free(timing *t) {
   if (!t)
     return;

@@ -210,8 +210,33 @@ typedef struct timing_watch_ops {
  * timing_row and include nothing of the profile's. */
 typedef struct timing_rows {
   int64_t *base;            /* ((hi - lo) / 2 + 1) * SIG_COUNT */
+  /* The translated fill routines' side records (timing_side), one for
+   * each fill site the translator emits, in the order it emits them, 32
+   * bytes on one host cache line: a fill charges one there, not the three
+   * lines of a row its signals lie on (the profile's rows of a large
+   * program are far larger than the host's caches). The profile owns the
+   * list and adds the records to the rows before it reads them
+   * (prof_settle_side). */
+  struct timing_side_chunk **sides;
   uint32_t lo, hi;
 } timing_rows;
+#define TIMING_SIDE 4
+#define TIMING_SIDE_CHUNK 2046 /* a chunk of 64 KiB */
+typedef struct timing_side_chunk {
+  struct timing_side_chunk *next;
+  uint32_t used;
+  uint8_t pad[52];          /* the records on lines of their own */
+  int64_t rec[TIMING_SIDE_CHUNK][TIMING_SIDE]; /* the counts below; [TIMING_SIDE_PC] */
+} timing_side_chunk;
+enum {
+  TIMING_SIDE_PC = 3,       /* the instruction's pc, plus 1 for a D-cache fill's record */
+  TIMING_SIDE_FILLS = 0,    /* fills: icache.miss and mem.read +1, icache.hit -1 (but see _ENTRY) */
+  TIMING_SIDE_STALL = 1,    /* their stall: cycle and stall.icache */
+  TIMING_SIDE_ENTRY = 2,    /* of the fills, those at a block's entry: icache.access +1, not icache.hit -1 */
+  TIMING_SIDE_LOADS = 0,    /* load fills: dcache.read_hit -1, dcache.read_miss and mem.read +1 */
+  TIMING_SIDE_STORES = 1,   /* store fills: dcache.write_hit -1, dcache.write_miss and mem.read +1 */
+  TIMING_SIDE_DSTALL = 2,   /* their stall: cycle and stall.dcache */
+};
 
 /* Control flow for a consumer that follows calls (the exact profile's
  * shadow call stack, src/profile/profile.h has the contract), and its PC
@@ -626,6 +651,8 @@ typedef struct timing {
     uint32_t pc, w[3], line;
     uint8_t k, valid;
   } ahead_memo[2][TIMING_AHEAD_MEMO];
+  int64_t *prof_side;       /* the side record (timing_side) a translated fill routine charges,
+                               set by its caller with a profile */
 } timing;
 
 /* What dcache_miss_fn is told of an access (the values of include/tally's
@@ -1100,5 +1127,10 @@ static inline int64_t *timing_row(const timing *t, uint32_t pc) {
   uint32_t i = pc - r->lo < r->hi - r->lo ? (pc - r->lo) >> 1 : (r->hi - r->lo) >> 1;
   return r->base + (uint64_t)i * SIG_COUNT;
 }
+
+/* A new side record (timing_rows) of a fill site of the instruction at
+ * pc: of its I-cache fills (dside false) or D-cache ones; NULL when out of
+ * memory */
+int64_t *timing_side(timing *t, uint32_t pc, bool dside);
 
 #endif
