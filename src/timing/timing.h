@@ -396,6 +396,10 @@ typedef struct timing {
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
+  uint32_t dmiss_held;      /* ... and the hold of the instruction right before it, a data-side stall
+                               not a fill ending as it issued (refill_refetch's dmiss_held_lead; set
+                               by dmiss_wait only: jit.c's inline fill, lean_dfill, never runs with
+                               refill_refetch) */
   bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
   uint32_t dmiss_taken_fill; /* a jump 1 to 3 after that load refilled the line of the word after it
