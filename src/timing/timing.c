@@ -584,7 +584,7 @@ static uint32_t dmiss_refill_wait_probe(timing *t, uint32_t busy, uint64_t ask, 
  * refetch: a fetch of the instruction stream ([dcache] refill_refetch may
  * apply), not a fill started down a predicted or wrong path. */
 static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch,
-                           uint32_t floor) {
+                           uint32_t floor, uint32_t late, uint32_t within) {
   uint32_t own = t->fill_own, after = t->fill_after;
   t->fill_own = 0;
   t->fill_after = 0;
@@ -720,6 +720,10 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     }
   }
   stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
+  /* [pipeline] held_refetch: the refill outlasted the hold it began in
+   * (fetch_ahead's div_pair_floor): the higher floor */
+  if (within && stall > within && late > floor)
+    floor = late;
   stall = stall > ahead ? stall - ahead : 0;
   /* that refill, not another: the wait left of it, less the missing
    * instruction's own wait still to come after `now` (`after`: its
@@ -785,15 +789,17 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
  * moves (VexRiscv: the redo waits while decode is stuck), so it reaches
  * execute that many cycles later than it would have without the miss
  * (exec_loop.inc, fetch_ahead) */
-static uint32_t take_floor(timing *t, bool refetch) {
+static uint32_t take_floor(timing *t, bool refetch, uint32_t *late, uint32_t *within) {
   uint32_t held = refetch ? t->hold_floor : 0;
-  t->hold_floor = 0;
+  *late = refetch ? t->hold_floor_late : 0;
+  *within = refetch ? t->hold_floor_within : 0;
+  t->hold_floor = t->hold_floor_late = t->hold_floor_within = 0;
   return held;
 }
 
 /* A fetch of line_addr: the lookup, and the fill if it misses */
 static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead, bool refetch) {
-  uint32_t floor = take_floor(t, refetch);
+  uint32_t late, within, floor = take_floor(t, refetch, &late, &within);
   /* (a fill down a predicted or wrong path: no instruction of its own waits) */
   uint32_t own = refetch ? t->fill_own : 0, after = refetch ? t->fill_after : 0;
   t->fill_own = 0;
@@ -811,7 +817,7 @@ static uint32_t fetch_lookup(timing *t, uint32_t line_addr, uint64_t now, uint32
   }
   t->fill_own = own;
   t->fill_after = after;
-  return fetch_fill(t, line_addr, now, ahead, refetch, floor);
+  return fetch_fill(t, line_addr, now, ahead, refetch, floor, late, within);
 }
 
 uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t ahead) {
@@ -819,13 +825,13 @@ uint32_t timing_fetch_slow(timing *t, uint32_t line_addr, uint64_t now, uint32_t
 }
 
 uint32_t timing_fetch_miss(timing *t, uint32_t line_addr, uint64_t now) {
-  uint32_t floor = take_floor(t, true);
+  uint32_t late, within, floor = take_floor(t, true, &late, &within);
   t->fetch_line = line_addr;
   if (timing_in_sram(t, line_addr))
     return 0;
   pulse(t, SIG_ICACHE_ACCESS);
   cache_fill(&t->icache, line_addr >> t->icache.line_shift, false);
-  return fetch_fill(t, line_addr, now, 0, true, floor);
+  return fetch_fill(t, line_addr, now, 0, true, floor, late, within);
 }
 
 /* fetch_fill with ahead 0, floor 0, no flush, no hook, no refetch rule,
@@ -880,11 +886,12 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * into it later; tests/cores/vexriscv/dmiss_ret_line.S) */
   if (t->model.dcache.refill_refetch_wrong_path && start >= t->dmiss_end && start - t->dmiss_end + 1 + k <= 3) {
     uint64_t d = start - t->dmiss_end + 1 + k;
-    (void)take_floor(t, false);
+    uint32_t late, within;
+    (void)take_floor(t, false, &late, &within);
     t->fill_own = t->fill_after = 0;
     pulse(t, SIG_ICACHE_ACCESS);
     cache_access(&t->icache, line, false);
-    uint32_t stall = fetch_fill(t, line, t->dmiss_end + d - 1 + t->head_wait, 0, true, 0);
+    uint32_t stall = fetch_fill(t, line, t->dmiss_end + d - 1 + t->head_wait, 0, true, 0, 0, 0);
     t->fetch_line = TIMING_NO_LINE;
     t->wrong_path_line = line; /* timing_wrong_path_fence_i */
     t->wrong_path_beats = false;
