@@ -426,6 +426,9 @@ typedef struct timing {
   uint32_t hold_floor_late; /* ... and the least when its refill outlasts hold_floor_within cycles (0:
                                no such rule; exec_loop.inc's fetch_ahead, div_pair_floor) */
   uint32_t hold_floor_within;
+  uint32_t fill_held;       /* [dcache] refill_refetch: the hold of a divide between the last load that
+                               missed the D-cache and the missing instruction (exec_loop.inc's
+                               fetch_ahead); taken by the fetch that follows (take_floor) */
   uint32_t fill_own;        /* [pipeline] fetch_ahead: the missing instruction's own wait for a late
                                result, counted in the fill's overlap (exec_loop.inc's fetch_ahead); taken
                                by the fetch that follows (fetch_fill) */
@@ -953,7 +956,7 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
  * fails they take the general routine. fetch_regions.c asks the same
  * question before it puts a region's row aside, so both read it here. */
 static inline bool timing_ifill_lean_ok(const timing *t, uint32_t line_addr) {
-  return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->hold_floor_late &&
+  return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->hold_floor_late && !t->fill_held &&
          !t->max_wait_states && !t->prof_row && !t->wrong_path_carry && !timing_in_sram(t, line_addr);
 }
 static inline bool timing_dfill_lean_ok(const timing *t, uint32_t addr) {
