@@ -452,6 +452,12 @@ typedef struct timing {
   uint32_t head_wait;       /* during a block's first fetch: the block's entry wait (exec_loop.inc) */
   uint32_t hold_floor;      /* [pipeline] held_refetch: the least stall of the fetch miss being made
                                (exec_loop.inc's fetch_ahead) */
+  uint32_t hold_floor_late; /* ... and the least when its refill outlasts hold_floor_within cycles (0:
+                               no such rule; exec_loop.inc's fetch_ahead, div_pair_floor) */
+  uint32_t hold_floor_within;
+  uint32_t fill_held;       /* [dcache] refill_refetch: the hold of a divide between the last load that
+                               missed the D-cache and the missing instruction (exec_loop.inc's
+                               fetch_ahead); taken by the fetch that follows (take_floor) */
   uint32_t fill_own;        /* [pipeline] fetch_ahead: the missing instruction's own wait for a late
                                result, counted in the fill's overlap (exec_loop.inc's fetch_ahead); taken
                                by the fetch that follows (fetch_fill) */
@@ -988,8 +994,8 @@ static inline bool timing_in_sram(const timing *t, uint32_t addr) {
  * fails they take the general routine. fetch_regions.c asks the same
  * question before it puts a region's row aside, so both read it here. */
 static inline bool timing_ifill_lean_ok(const timing *t, uint32_t line_addr) {
-  return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->max_wait_states &&
-         !t->prof_row && !t->wrong_path_carry && !timing_in_sram(t, line_addr);
+  return t->lean_ifill && !t->icache_miss_fn && !t->reset_flush && !t->hold_floor && !t->hold_floor_late && !t->fill_held &&
+         !t->max_wait_states && !t->prof_row && !t->wrong_path_carry && !timing_in_sram(t, line_addr);
 }
 static inline bool timing_dfill_lean_ok(const timing *t, uint32_t addr) {
   return t->lean_dfill && !t->dcache_miss_fn && !t->max_wait_states && !t->prof_row && !timing_in_sram(t, addr);
