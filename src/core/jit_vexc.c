@@ -199,11 +199,11 @@ static bool memory_redirect_inline(const core_cpu *cpu, core_block *b, uint32_t 
   if (tm->model.wrong_path_fill) {
     if (depth > 3)
       return false; /* a scan past the bytes compared */
-    uint32_t n = WRONG_PATH_WORDS(), mask = ~(tm->model.icache.line - 1u);
+    uint32_t at, n = WRONG_PATH_WORDS_AT(&at), mask = ~(tm->model.icache.line - 1u);
     for (uint32_t k = 1; k <= n; k++)
       if (((pc + 4 * k) & mask) != (pc & mask))
         return false;
-    if (WRONG_PATH_AT() != pc)
+    if (at != pc)
       return false; /* its words counted from pc + 2, the last on the next line */
   }
   if (tm->model.redirect_rvc_pair && redirect_rvc_pair(cpu, tm, pc, false))

@@ -124,9 +124,9 @@ typedef struct block_timing {
    * compared at every use, never trusted (exec_loop.inc's jump_window) */
   uint32_t wrong_pc, wrong_bits[4];
   uint8_t wrong_depth, wrong_n;
+  uint8_t wrong_split;      /* ... and wrong_path_split's: timing_wrong_path's pc is wrong_pc + 2 */
   int8_t wrong_lag;         /* ... and exec_loop.inc's wrong_path_lag from them, */
   uint8_t wrong_lag_depth;  /* for this depth (0: not decoded yet) */
-  uint8_t wrong_split;      /* ... and its split (timing_wrong_path's pc is wrong_pc + 2) */
   uint8_t rvc_pair, rvc_end; /* [pipeline] redirect_rvc_pair from the same bytes (exec_loop.inc's
                                jump_rvc_pair): 0 not decoded yet, 1 no word of two, 2 one at
                                wrong_pc + rvc_end (unless that line was refilled) */
