@@ -2780,9 +2780,40 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   x86_alu_mi32(b, ALU_CMP, TM(ahead_end), (int32_t)blk->pc);
   uint8_t *notseq = x86_jcc_fwd(b, CC_NE);
   /* in sequence: every carry from the ahead_* before they are written */
+  if (data) {
+    /* carry_drain (drained): drain_back when a CSR alone in the block
+     * before took back its drain, less than ahead_c1 */
+    x86_store_imm32(b, TM(carry_drain), 0);
+    x86_cmp_mem8_imm(b, TM(ahead_csr), 0);
+    uint8_t *nocsr = x86_jcc_fwd(b, CC_E);
+    x86_load32(b, RCX, TM(drain_back));
+    x86_load32(b, RDX, TM(ahead_c1));
+    x86_alu_rr(b, false, ALU_CMP, RCX, RDX);
+    uint8_t *nodrain = x86_jcc_fwd(b, CC_AE);
+    x86_store32(b, TM(carry_drain), RCX);
+    x86_patch_here(b, nocsr);
+    x86_patch_here(b, nodrain);
+  }
   x86_movzx8(b, RAX, TM(ahead_tail)); /* carry */
+  x86_load32(b, RCX, TM(ahead_tail2)); /* carry2 */
+  if (data && l->cpu->tm->model.fetch_ahead_insns == 2) {
+    /* whole (carry_drain, not 0, at least ahead_tail): carry = 0, carry2
+     * less whole (not below 0) */
+    x86_load32(b, RDX, TM(carry_drain));
+    x86_test_rr(b, RDX, RDX);
+    uint8_t *none = x86_jcc_fwd(b, CC_E);
+    x86_alu_rr(b, false, ALU_CMP, RDX, RAX);
+    uint8_t *part = x86_jcc_fwd(b, CC_B);
+    x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
+    x86_alu_rr(b, false, ALU_CMP, RDX, RCX);
+    uint8_t *below = x86_jcc_fwd(b, CC_B);
+    x86_mov_rr(b, RDX, RCX);
+    x86_patch_here(b, below);
+    x86_alu_rr(b, false, ALU_SUB, RCX, RDX);
+    x86_patch_here(b, none);
+    x86_patch_here(b, part);
+  }
   x86_store8(b, TM(carry), RAX);
-  x86_load32(b, RCX, TM(ahead_tail2));
   x86_store32(b, TM(carry2), RCX);
   if (single) { /* ahead_tail2 = tail_stall2 + carry */
     x86_lea64(b, RCX, x86_m(RAX, (int32_t)(bt->tail_stall2 + wait)));
@@ -2792,14 +2823,7 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     /* carry_c1 = ahead_c1 - drained: a CSR alone in the block before
      * takes back its drain when less than ahead_c1 */
     x86_load32(b, RDX, TM(ahead_c1));
-    x86_cmp_mem8_imm(b, TM(ahead_csr), 0);
-    uint8_t *nocsr = x86_jcc_fwd(b, CC_E);
-    x86_load32(b, RCX, TM(drain_back));
-    x86_alu_rr(b, false, ALU_CMP, RCX, RDX);
-    uint8_t *nodrain = x86_jcc_fwd(b, CC_AE);
-    x86_alu_rr(b, false, ALU_SUB, RDX, RCX);
-    x86_patch_here(b, nocsr);
-    x86_patch_here(b, nodrain);
+    x86_alu_rm(b, ALU_SUB, RDX, TM(carry_drain));
     x86_store32(b, TM(carry_c1), RDX);
     x86_load32(b, RCX, TM(ahead_x2));
     x86_store32(b, TM(carry_x2), RCX);
@@ -2858,6 +2882,7 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store_imm32(b, TM(carry_x2), 0);
     x86_store_imm8(b, TM(carry_jump_div), 0);
     x86_patch_here(b, decdone);
+    x86_store_imm32(b, TM(carry_drain), 0);
     x86_store_imm8(b, TM(taken_path_filled), 0);
     if (single) {
       x86_store_imm32(b, TM(ahead_x2), 0);

@@ -362,6 +362,8 @@ typedef struct timing {
    * the execute stall of the one before; the same of the block before the
    * current one when that one follows it in sequence (0 otherwise) */
   uint32_t ahead_c1, ahead_x2, carry_c1, carry_x2;
+  uint32_t carry_drain; /* fetch_carry's `drained`: what csr_drain took back of the stall of the block
+                           before's CSR instruction, alone in it (0 otherwise) */
   bool ahead_div, ahead_div2, carry_div, carry_div2; /* the last instruction, the one before it: divides
                                                       (exec_loop.inc's fetch_ahead, its div2) */
   bool ahead_flow, carry_flow; /* the last instruction is a jump or a branch predicted taken (fetch_ahead's divide before the
