@@ -775,6 +775,20 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
         t->dmiss_early_wait -= t->dmiss_early_wait < t->replay_paid ? t->dmiss_early_wait : t->replay_paid;
     }
   }
+  /* [dcache] redo_refill_wait's dmiss_held_lead (VexRiscv_IMAC.v): the
+   * second word after a load that missed, the load right after a device
+   * access's hold (dmiss_held), was looked up during that hold, the
+   * refill out that much sooner (dmiss_held.S: lbu from IO, lh that
+   * misses, sw, then bne first on a line that misses: the bne's first
+   * I-bus beat comes before the lbu's device read and the bne retires
+   * 1 cycle after the sw at W = 0..3, as on VexRiscv.v; +1 at every W
+   * without this) */
+  if (refetch && t->model.dcache.redo_refill_wait && !early && !redo_end && ahead && due >= t->dmiss_end &&
+      k == 2 && t->dmiss_held && t->dmiss_ask >= t->dmiss_held) {
+    ahead += t->dmiss_held;
+    if (ahead > now)
+      ahead = (uint32_t)now;
+  }
   stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
   /* [pipeline] held_refetch: the refill outlasted the hold it began in
    * (fetch_ahead's div_pair_floor): the higher floor */
