@@ -159,6 +159,9 @@ typedef struct core_model {
   bool fence_i_overlap;           /* with fence_i_late_flush: the instruction after fence.i, fetched before
                                      the flush, runs its execute stall (a divide, a device load) during the
                                      flush (timing_fence_overlap) */
+  bool fence_i_csr_overlap;       /* with fence_i_overlap: so does a CSR instruction's hold there, and the
+                                     next instruction's wait for its result (fence_overlap_enter,
+                                     hazards_after) */
   bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
                                      from decode while the divide holds execute: that hold passes during the
                                      flush (T_FENCE_I) */

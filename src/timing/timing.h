@@ -615,6 +615,12 @@ typedef struct timing {
   timing_hazards hz_entry;
   const void *hz_entry_block;
   uint64_t hz_entry_instret;
+  /* [pipeline] fence_i_csr_overlap: the block whose first instruction, a
+   * CSR one right after fence.i, held execute during the flush, and the
+   * instruction count before it: its result is ready when the flush ends,
+   * the next block's wait for it passes too (hazards_after) */
+  const void *fence_csr_block;
+  uint64_t fence_csr_instret;
   /* What that entry's late results made each of the block's first
    * instructions (head[]) wait beyond its own static stall (timing_hazard_entry),
    * and whether the current block was entered with any: [pipeline]
