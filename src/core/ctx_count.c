@@ -100,52 +100,28 @@ static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
   return c;
 }
 
-/* A new record of a chunk, NULL when out of memory. */
-static ctx_count *chunk_record(core_ctx_counts *t) {
-  if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
-    return NULL;
-  return &t->chunks->v[t->chunks->used++].c;
-}
-
-/* A new record, NULL when out of memory: the block's own (home), its
- * record till now moved to a chunk (its slot and cache ways following it),
- * so that home holds the context the block was last new in: a block run
- * first in one context (a warm-up) and then in another has the second's
- * record on its line. */
+/* A new record, NULL when out of memory: the block's own (home) when
+ * free, else one of a chunk. */
 static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  if (bt->home.row) {
-    ctx_count *r = chunk_record(t);
-    if (!r)
-      return NULL;
-    *r = bt->home;
-    uint32_t s = slot_of(t, hash_of(r->row, bt));
-    while (t->slots[s].r != &bt->home)
-      s = (s + 1) & t->mask;
-    t->slots[s].r = r;
-    for (int w = 0; w < TIMING_CTX_WAYS; w++)
-      if (bt->ccw[w] == &bt->home)
-        bt->ccw[w] = r;
-    if (bt->cc == &bt->home)
-      bt->cc = r;
-    bt->home = (ctx_count){.row = row, .bt = bt};
-    return &bt->home;
-  }
-  if (t->nhomes == t->homes_cap) {
-    uint32_t cap = t->homes_cap ? 2 * t->homes_cap : 1024;
-    ctx_count **v = realloc(t->homes, cap * sizeof *v);
-    if (v) {
-      t->homes = v;
-      t->homes_cap = cap;
+  if (!bt->home.row) {
+    if (t->nhomes == t->homes_cap) {
+      uint32_t cap = t->homes_cap ? 2 * t->homes_cap : 1024;
+      ctx_count **v = realloc(t->homes, cap * sizeof *v);
+      if (v) {
+        t->homes = v;
+        t->homes_cap = cap;
+      }
+    }
+    if (t->nhomes < t->homes_cap) {
+      bt->home = (ctx_count){.row = row, .bt = bt};
+      t->homes[t->nhomes++] = &bt->home;
+      return &bt->home;
     }
   }
-  if (t->nhomes < t->homes_cap) {
-    bt->home = (ctx_count){.row = row, .bt = bt};
-    t->homes[t->nhomes++] = &bt->home;
-    return &bt->home;
-  }
-  ctx_count *r = chunk_record(t);
-  if (r)
-    *r = (ctx_count){.row = row, .bt = bt};
+  if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
+    return NULL;
+  ctx_count *r = &t->chunks->v[t->chunks->used++].c;
+  *r = (ctx_count){.row = row, .bt = bt};
   return r;
 }
 
