@@ -53,7 +53,6 @@ void core_ctx_counts_free(core_ctx_counts *t) {
     return;
   free_chunks(t);
   free(t->slots);
-  free(t->homes);
   free(t);
 }
 
@@ -100,24 +99,8 @@ static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
   return c;
 }
 
-/* A new record, NULL when out of memory: the block's own (home) when
- * free, else one of a chunk. */
+/* A new record, NULL when out of memory. */
 static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  if (!bt->home.row) {
-    if (t->nhomes == t->homes_cap) {
-      uint32_t cap = t->homes_cap ? 2 * t->homes_cap : 1024;
-      ctx_count **v = realloc(t->homes, cap * sizeof *v);
-      if (v) {
-        t->homes = v;
-        t->homes_cap = cap;
-      }
-    }
-    if (t->nhomes < t->homes_cap) {
-      bt->home = (ctx_count){.row = row, .bt = bt};
-      t->homes[t->nhomes++] = &bt->home;
-      return &bt->home;
-    }
-  }
   if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
     return NULL;
   ctx_count *r = &t->chunks->v[t->chunks->used++].c;
@@ -160,8 +143,6 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   /* the block's cache of its records by context: a block run by turns
    * from several callers, or at several depths of a recursion, finds its
    * record without the table; the translated entry tries it first */
-  if (row && bt->home.row == row) /* its first context's record (the translated entry tries it first too) */
-    return bt->cc = &bt->home;
   ctx_count **w = &bt->ccw[ctx_way(row)];
   ctx_count *r = *w;
   if (r->row != row) {
@@ -187,25 +168,22 @@ static void move_counts(ctx_count *r, block_timing *bt) {
   r->execs = r->outcomes[0] = r->outcomes[1] = r->entry_hits = r->entry_load_use = 0;
 }
 
-static void fold_record(const timing *tm, ctx_count *r, bool to_rows) {
-  bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
-  if (!r->execs && !events)
-    return;
-  if (to_rows && r->execs)
-    timing_add_block(r->bt, (int64_t)r->execs, r->row);
-  if (to_rows && events)
-    timing_add_event_counts(tm, r->bt, r->outcomes[0], r->outcomes[1], r->entry_hits, r->entry_load_use, r->row);
-  move_counts(r, r->bt);
-}
-
 void core_ctx_counts_fold(core_cpu *cpu, bool to_rows) {
   const timing *tm = cpu->tm;
-  core_ctx_counts *t = cpu->ctx_counts;
-  for (uint32_t i = 0; i < t->nhomes; i++)
-    fold_record(tm, t->homes[i], to_rows);
-  for (ctx_count_chunk *c = t->chunks; c; c = c->next)
-    for (uint32_t i = 0; i < c->used; i++)
-      fold_record(tm, &c->v[i].c, to_rows);
+  for (ctx_count_chunk *c = cpu->ctx_counts->chunks; c; c = c->next) {
+    for (uint32_t i = 0; i < c->used; i++) {
+      ctx_count *r = &c->v[i].c;
+      bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
+      if (!r->execs && !events)
+        continue;
+      if (to_rows && r->execs)
+        timing_add_block(r->bt, (int64_t)r->execs, r->row);
+      if (to_rows && events)
+        timing_add_event_counts(tm, r->bt, r->outcomes[0], r->outcomes[1], r->entry_hits, r->entry_load_use,
+                                r->row);
+      move_counts(r, r->bt);
+    }
+  }
 }
 
 void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
@@ -214,7 +192,6 @@ void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
 
 static void unlink_block(block_timing *bt, ctx_count *none) {
   bt->cc = none;
-  bt->home = (ctx_count){0};
   for (int w = 0; w < TIMING_CTX_WAYS; w++)
     bt->ccw[w] = none;
 }
@@ -248,5 +225,4 @@ void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
   t->chunks = keep;
   memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
   t->used = 0;
-  t->nhomes = 0; /* each cleared with its block above, or going with it */
 }

@@ -2646,15 +2646,6 @@ static void emit_check_paths(lower *l, uint32_t k) {
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
-    if (l->blk->cached) { /* its first context's record, on cc's line (block_timing.home) */
-      x86_lea64(b, R8, BT(home));
-      x86_op_mem(b, true, 0x3b, RSI, x86_m(R8, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [r8 + row] */
-      uint8_t *not_home = x86_jcc_fwd(b, CC_NE);
-      x86_store64(b, BT(cc), R8);
-      x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
-      x86_jmp(b, l->ctx_back[k]);
-      x86_patch_here(b, not_home);
-    }
     /* the block's cache slot for the context on top (rsi; ctx_way), as
      * core_ctx_count_find tries it, with no call: rdx its address */
     x86_mov_rr64(b, RDX, RSI);
