@@ -9,7 +9,7 @@
  * between, on every call; instead the profiled loop counts each block's
  * executions (and its per-block events) per context, in a ctx_count it
  * reaches through the block (block_timing.cc, its last context;
- * block_timing.home, the record of the first one, inside the block's
+ * block_timing.home, the one it was last new in, inside the block's
  * timing; and block_timing.ccw, a cache of the ones before), and
  * the counts are added to the contexts' rows only when the blocks are
  * folded (core_fold_blocks): one increment per block entry, nothing per

@@ -158,10 +158,11 @@ typedef struct block_timing {
    * so kept up here), and a direct-mapped cache of its records in the
    * contexts it ran in before, by the context's hash (ctx_way): a
    * recursive function's blocks run in a context per depth. The record
-   * of the first context it is counted in is home, on cc's line (a
-   * profile's blocks are line-aligned, block.c), so that a block seldom
-   * run elsewhere makes one host line's access at its entry, not two
-   * (cc, then the record it names). */
+   * of the context it was last new in is home, on cc's line (a profiled
+   * cached block's timing is line-aligned, block.c), so that a block
+   * seldom run elsewhere makes one host line's access at its entry, not
+   * two (cc, then the record it names); the cache slots find it as any
+   * other (ctx_count.c's new_record). */
   ctx_count *cc;
   ctx_count home;
   ctx_count *ccw[TIMING_CTX_WAYS];
