@@ -650,7 +650,10 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
   sig_count_pair counts[SIG_COUNT];
   uint32_t nsum = cpu->tm ? timing_block_sum(d.times, n, counts) : 0;
   size_t timed = cpu->tm ? align16(sizeof(block_timing) + n * sizeof(op_timing)) + nsum * sizeof(sig_count_pair) : 0;
-  size_t size = head + side + timed;
+  /* a cached block's with a profile line-aligned (its cc and home record
+   * on one line, timing.h): room to move it up to the next line */
+  size_t lift = !buf && cpu->tm && cpu->tm->prof ? 48 : 0;
+  size_t size = head + side + lift + timed;
   if (used)
     *used = size;
   core_block *b = buf ? (size <= bufsize ? buf : NULL) : arena_alloc(cpu, size);
@@ -665,7 +668,8 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
   b->insn_idx = (uint8_t *)(b->pcs + n + 1);
   memcpy(b->insn_idx, d.insn_idx, n + 1);
   if (cpu->tm) {
-    block_timing *bt = (block_timing *)((char *)b + head + side);
+    uintptr_t at = (uintptr_t)b + head + side; /* 16-aligned: b and the sizes are */
+    block_timing *bt = (block_timing *)(lift ? (at + 63) & ~(uintptr_t)63 : at);
     *bt = (block_timing){0};
     uint32_t sum = 0, bound = timing_block_bound(cpu->tm);
     for (uint32_t i = 0; i < n; i++) {

@@ -53,6 +53,7 @@ void core_ctx_counts_free(core_ctx_counts *t) {
     return;
   free_chunks(t);
   free(t->slots);
+  free(t->homes);
   free(t);
 }
 
@@ -99,12 +100,59 @@ static ctx_count_chunk *new_chunk(core_ctx_counts *t) {
   return c;
 }
 
-/* A new record, NULL when out of memory. */
-static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
+/* A new record of a chunk, NULL when out of memory. */
+static ctx_count *chunk_record(core_ctx_counts *t) {
   if (t->chunks->used == CHUNK_RECORDS && !new_chunk(t))
     return NULL;
-  ctx_count *r = &t->chunks->v[t->chunks->used++].c;
-  *r = (ctx_count){.row = row, .bt = bt};
+  return &t->chunks->v[t->chunks->used++].c;
+}
+
+/* A new record, NULL when out of memory: the block's own (home), its
+ * record till now moved to a chunk (its slot and cache ways following it),
+ * so that home holds the context the block was last new in: a block run
+ * first in one context (a warm-up) and then in another has the second's
+ * record on its line. */
+static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
+  if (bt->home.row) {
+    /* home's slot, found within one round of the table (a home in use is
+     * always in it; were it not, home stays and the new record goes to a
+     * chunk, which no count depends on) */
+    uint32_t s = slot_of(t, hash_of(bt->home.row, bt)), n = 0;
+    while (t->slots[s].r != &bt->home && n++ <= t->mask)
+      s = (s + 1) & t->mask;
+    ctx_count *r = t->slots[s].r == &bt->home ? chunk_record(t) : NULL;
+    if (!r) {
+      r = chunk_record(t);
+      if (r)
+        *r = (ctx_count){.row = row, .bt = bt};
+      return r;
+    }
+    *r = bt->home;
+    t->slots[s].r = r;
+    for (int w = 0; w < TIMING_CTX_WAYS; w++)
+      if (bt->ccw[w] == &bt->home)
+        bt->ccw[w] = r;
+    if (bt->cc == &bt->home)
+      bt->cc = r;
+    bt->home = (ctx_count){.row = row, .bt = bt};
+    return &bt->home;
+  }
+  if (t->nhomes == t->homes_cap) {
+    uint32_t cap = t->homes_cap ? 2 * t->homes_cap : 1024;
+    ctx_count **v = realloc(t->homes, cap * sizeof *v);
+    if (v) {
+      t->homes = v;
+      t->homes_cap = cap;
+    }
+  }
+  if (t->nhomes < t->homes_cap) {
+    bt->home = (ctx_count){.row = row, .bt = bt};
+    t->homes[t->nhomes++] = &bt->home;
+    return &bt->home;
+  }
+  ctx_count *r = chunk_record(t);
+  if (r)
+    *r = (ctx_count){.row = row, .bt = bt};
   return r;
 }
 
@@ -168,22 +216,25 @@ static void move_counts(ctx_count *r, block_timing *bt) {
   r->execs = r->outcomes[0] = r->outcomes[1] = r->entry_hits = r->entry_load_use = 0;
 }
 
+static void fold_record(const timing *tm, ctx_count *r, bool to_rows) {
+  bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
+  if (!r->execs && !events)
+    return;
+  if (to_rows && r->execs)
+    timing_add_block(r->bt, (int64_t)r->execs, r->row);
+  if (to_rows && events)
+    timing_add_event_counts(tm, r->bt, r->outcomes[0], r->outcomes[1], r->entry_hits, r->entry_load_use, r->row);
+  move_counts(r, r->bt);
+}
+
 void core_ctx_counts_fold(core_cpu *cpu, bool to_rows) {
   const timing *tm = cpu->tm;
-  for (ctx_count_chunk *c = cpu->ctx_counts->chunks; c; c = c->next) {
-    for (uint32_t i = 0; i < c->used; i++) {
-      ctx_count *r = &c->v[i].c;
-      bool events = (r->outcomes[0] | r->outcomes[1] | r->entry_hits | r->entry_load_use) != 0;
-      if (!r->execs && !events)
-        continue;
-      if (to_rows && r->execs)
-        timing_add_block(r->bt, (int64_t)r->execs, r->row);
-      if (to_rows && events)
-        timing_add_event_counts(tm, r->bt, r->outcomes[0], r->outcomes[1], r->entry_hits, r->entry_load_use,
-                                r->row);
-      move_counts(r, r->bt);
-    }
-  }
+  core_ctx_counts *t = cpu->ctx_counts;
+  for (uint32_t i = 0; i < t->nhomes; i++)
+    fold_record(tm, t->homes[i], to_rows);
+  for (ctx_count_chunk *c = t->chunks; c; c = c->next)
+    for (uint32_t i = 0; i < c->used; i++)
+      fold_record(tm, &c->v[i].c, to_rows);
 }
 
 void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
@@ -192,6 +243,7 @@ void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt) {
 
 static void unlink_block(block_timing *bt, ctx_count *none) {
   bt->cc = none;
+  bt->home = (ctx_count){0};
   for (int w = 0; w < TIMING_CTX_WAYS; w++)
     bt->ccw[w] = none;
 }
@@ -225,4 +277,5 @@ void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
   t->chunks = keep;
   memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
   t->used = 0;
+  t->nhomes = 0; /* each cleared with its block above, or going with it */
 }

@@ -8,8 +8,9 @@
  * call, return and trap costs in proportion to the blocks run in
  * between, on every call; instead the profiled loop counts each block's
  * executions (and its per-block events) per context, in a ctx_count it
- * reaches through the block (block_timing.cc, its last context, and
- * block_timing.ccw, a cache of the ones before), and
+ * reaches through the block (block_timing.cc, its last context;
+ * block_timing.home, the one it was last new in, inside the block's
+ * timing; and block_timing.ccw, a cache of the ones before), and
  * the counts are added to the contexts' rows only when the blocks are
  * folded (core_fold_blocks): one increment per block entry, nothing per
  * call. The profiled loop counts there only: the fold moves the counts
@@ -63,6 +64,8 @@ typedef struct core_ctx_counts {
   uint32_t mask, used;
   uint32_t max;             /* records at most: CTX_COUNT_MAX (a test sets fewer) */
   ctx_count_chunk *chunks;  /* the records, newest chunk first */
+  ctx_count **homes;        /* the records that are blocks' own (block_timing.home) */
+  uint32_t nhomes, homes_cap;
 } core_ctx_counts;
 
 core_ctx_counts *core_ctx_counts_new(void);

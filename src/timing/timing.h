@@ -14,6 +14,7 @@
 #define TALLY_TIMING_TIMING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cache.h"
@@ -70,6 +71,18 @@ typedef struct timing_head {
 /* timing.later_op's entries: the ops whose waits a D-cache miss laid out
  * again, at most the few a late result reaches (hazard_bound) */
 #define TIMING_LATER_MAX 8
+
+/* With a profile: one cached block's executions and per-block events
+ * (as in block_timing) in one calling context, not yet added to that
+ * context's counts (src/core/ctx_count.h). 56 bytes, the key and the
+ * translated code's counts first: block_timing.home, after cc, is then
+ * one host line with it. */
+typedef struct block_timing block_timing;
+typedef struct ctx_count {
+  int64_t *row;             /* the context's counts (timing.ctx_row); NULL: nobody's */
+  uint64_t execs, entry_hits, outcomes[2], entry_load_use;
+  block_timing *bt;
+} ctx_count;
 
 /* block_timing.ccw's slots: a power of two (ctx_count.h's ctx_way) */
 #define TIMING_CTX_WAYS 32
@@ -144,9 +157,15 @@ typedef struct block_timing {
    * calling context it ran in (src/core/ctx_count.h; read at every entry,
    * so kept up here), and a direct-mapped cache of its records in the
    * contexts it ran in before, by the context's hash (ctx_way): a
-   * recursive function's blocks run in a context per depth. */
-  struct ctx_count *cc;
-  struct ctx_count *ccw[TIMING_CTX_WAYS];
+   * recursive function's blocks run in a context per depth. The record
+   * of the context it was last new in is home, on cc's line (a profiled
+   * cached block's timing is line-aligned, block.c), so that a block
+   * seldom run elsewhere makes one host line's access at its entry, not
+   * two (cc, then the record it names); the cache slots find it as any
+   * other (ctx_count.c's new_record). */
+  ctx_count *cc;
+  ctx_count home;
+  ctx_count *ccw[TIMING_CTX_WAYS];
   /* The branch that ends the block: its penalty cycles by outcome
    * ([0] not taken, [1] taken). */
   uint32_t branch_pen[2];
@@ -167,15 +186,9 @@ typedef struct block_timing {
   uint32_t nsum;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
-
-/* With a profile: one cached block's executions and per-block events
- * (as in block_timing) in one calling context, not yet added to that
- * context's counts (src/core/ctx_count.h). */
-typedef struct ctx_count {
-  int64_t *row;             /* the context's counts (timing.ctx_row); NULL: nobody's */
-  block_timing *bt;
-  uint64_t execs, outcomes[2], entry_hits, entry_load_use;
-} ctx_count;
+_Static_assert(offsetof(block_timing, cc) % 64 == 0 && offsetof(block_timing, home) == offsetof(block_timing, cc) + 8 &&
+                   sizeof(ctx_count) == 56,
+               "cc and home's record are one line of a line-aligned block_timing");
 
 typedef struct sig_count_pair {
   uint32_t sig;
