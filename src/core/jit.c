@@ -2798,7 +2798,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   x86_load32(b, RCX, TM(ahead_tail2)); /* carry2 */
   if (data && l->cpu->tm->model.fetch_ahead_insns == 2) {
     /* whole (carry_drain, not 0, at least ahead_tail): carry = 0, carry2
-     * less whole (not below 0) */
+     * less whole (not below 0); part (not 0, less than ahead_tail): carry
+     * less it, carry2 as it is */
     x86_load32(b, RDX, TM(carry_drain));
     x86_test_rr(b, RDX, RDX);
     uint8_t *none = x86_jcc_fwd(b, CC_E);
@@ -2810,8 +2811,11 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_mov_rr(b, RDX, RCX);
     x86_patch_here(b, below);
     x86_alu_rr(b, false, ALU_SUB, RCX, RDX);
-    x86_patch_here(b, none);
+    uint8_t *done = x86_jmp_fwd(b);
     x86_patch_here(b, part);
+    x86_alu_rr(b, false, ALU_SUB, RAX, RDX);
+    x86_patch_here(b, none);
+    x86_patch_here(b, done);
   }
   x86_store8(b, TM(carry), RAX);
   x86_store32(b, TM(carry2), RCX);
