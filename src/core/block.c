@@ -202,35 +202,6 @@ void core_fold_dirty(core_cpu *cpu) {
 #endif
 }
 
-void core_fold_dirty_regions(core_cpu *cpu, const uint8_t *want) {
-  timing *tm = cpu->tm;
-  if (!tm || !tm->regions || !want || !cpu->track_complete) {
-    core_fold_dirty(cpu);
-    return;
-  }
-  /* as core_fold_dirty, but a block of a region not wanted is passed
-   * over with its executions and stays listed: at each of the statistics
-   * module's dispatches, folding every block entered (and reading its
-   * lines back into the host's caches) cost more than the counters'
-   * translated checks did (bench/profile-speed.md) */
-  int64_t sig[SIG_COUNT] = {0};
-  uint32_t kept = 0;
-  for (uint32_t i = 0; i < cpu->ndirty; i++) {
-    core_block *b = cpu->dirty[i];
-    block_timing *bt = b->timing;
-    if (!bt->execs) {
-      bt->listed = false;
-      continue;
-    }
-    if (want[bt->region])
-      fold_block(tm, b, sig);
-    cpu->dirty[kept++] = b;
-  }
-  cpu->ndirty = kept;
-  for (int i = 0; i < SIG_COUNT; i++)
-    tm->sig_folded[i] += (uint64_t)sig[i];
-}
-
 void core_track_blocks(core_cpu *cpu) {
   if (cpu->track)
     return;

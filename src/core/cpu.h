@@ -332,13 +332,6 @@ void core_signal_totals(core_cpu *cpu, uint64_t *totals);
 void core_fold_blocks(core_cpu *cpu);
 /* The same, walking only the listed blocks when the list is complete. */
 void core_fold_dirty(core_cpu *cpu);
-/* The same for a reader of some address regions' rows alone (the
- * statistics module's range counters at a dispatch): the listed blocks of
- * the regions `want` marks (one byte a region of tm->regions) are folded,
- * the others keep their executions, and stay listed, for a later fold, so
- * that the run's totals and the other rows are not up to date. Without
- * regions or a complete list: core_fold_dirty. */
-void core_fold_dirty_regions(core_cpu *cpu, const uint8_t *want);
 /* Lists a cached block entered that is not listed (the PMU loop, the
  * regions loops). */
 void core_track(core_cpu *cpu, core_block *b);

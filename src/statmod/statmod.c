@@ -338,7 +338,7 @@ void statmod_reached(statmod *m, const statmod_unit *u, uint32_t n) {
     apply_scheduled(m, now);
     return;
   }
-  statmod_settle_dispatch(m); /* the counters' regions alone */
+  statmod_settle(m);
   m->in_dispatch = true;
   /* A wfi sleep may hold 2^62 cycles of intervals: a stop the host asks
    * for ends the dispatches here (statmod_stop then ends the run at the

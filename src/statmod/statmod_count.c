@@ -27,8 +27,6 @@ void statmod_uninstall_regions(statmod *m) {
   }
   timing_regions_free(m->regions);
   m->regions = NULL;
-  free(m->fold_want);
-  m->fold_want = NULL;
 }
 
 int statmod_install_regions(statmod *m, char *err, size_t errlen) {
@@ -69,7 +67,6 @@ int statmod_install_regions(statmod *m, char *err, size_t errlen) {
     core_block_flush(m->cpu); /* rebuilt blocks stop at the new boundaries */
     timing_regions_install(m->cpu->tm, r);
     m->regions = r;
-    m->fold_want = malloc(r->nregions); /* NULL: each dispatch folds every block (statmod_settle) */
   }
   for (uint32_t i = 0; i < n; i++) {
     m->rlo[i] = m->rhi[i] = 0;
@@ -86,28 +83,6 @@ int statmod_install_regions(statmod *m, char *err, size_t errlen) {
 
 void statmod_settle(statmod *m) {
   core_fold_dirty(m->cpu); /* only the blocks entered since: the module tracks them (statmod_attach) */
-  timing_region_sync(m->cpu->tm);
-}
-
-void statmod_settle_dispatch(statmod *m) {
-  uint8_t *want = m->fold_want;
-  if (!m->regions || !want) {
-    statmod_settle(m);
-    return;
-  }
-  memset(want, 0, m->regions->nregions);
-  for (uint32_t i = 0; i < m->p.counters; i++) {
-    const statmod_counter_cfg *c = &m->cfg[i];
-    if (!c->enabled || is_marker(c->signal)) /* a marker's level is kept by time, not folded */
-      continue;
-    if (c->arr == STATMOD_ANYWHERE) { /* reads the run's totals: everything folded */
-      statmod_settle(m);
-      return;
-    }
-    for (uint32_t r = m->rlo[i]; r < m->rhi[i]; r++)
-      want[r] = 1;
-  }
-  core_fold_dirty_regions(m->cpu, want);
   timing_region_sync(m->cpu->tm);
 }
 

@@ -74,7 +74,6 @@ struct statmod {
   uint64_t task_inexact;
 
   timing_regions *regions;     /* installed in the core's timing model while running */
-  uint8_t *fold_want;          /* a byte a region: read by a range counter (statmod_settle_dispatch) */
 
   bool in_dispatch;
   statmod_pending *pending;
@@ -102,12 +101,6 @@ void statmod_uninstall_regions(statmod *m);
 /* Folds the core's blocks and moves pending region counts: call before
  * statmod_cum. */
 void statmod_settle(statmod *m);
-/* The same for a dispatch's reading: when every enabled counter that
- * reads counts (not a marker) is a range counter, only the blocks of the
- * regions they read are folded (core_fold_dirty_regions), and the run's
- * totals and the other regions' rows may lag until the next
- * statmod_settle. */
-void statmod_settle_dispatch(statmod *m);
 /* cum(i, t) for every enabled counter into m->cum, where t is the current
  * cycle count, or a cycle inside the span of units (statmod_reached): their
  * counts in [t, now) are then taken off, split by the cycle layout where t
