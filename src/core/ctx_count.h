@@ -10,7 +10,8 @@
  * executions (and its per-block events) per context, in a ctx_count it
  * reaches through the block (block_timing.cc, its last context;
  * block_timing.home, the one it was last new in, inside the block's
- * timing; and block_timing.ccw, a cache of the ones before), and
+ * timing; block_timing.ccw, a cache of the ones before; and the
+ * context's own table of its records by block, timing.ctx_tab), and
  * the counts are added to the contexts' rows only when the blocks are
  * folded (core_fold_blocks): one increment per block entry, nothing per
  * call. The profiled loop counts there only: the fold moves the counts
