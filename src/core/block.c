@@ -772,8 +772,11 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
       cpu->cached_lost = true;
     }
   }
-  if (!cpu->cached_lost)
+  if (!cpu->cached_lost) {
+    if (b->timing && cpu->ncached < CTX_TAB_IDS) /* its slot in the contexts' tables (ctx_count.h) */
+      b->timing->ctx_id = cpu->ncached + 1;
     cpu->cached[cpu->ncached++] = b;
+  }
   return b;
 }
 

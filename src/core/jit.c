@@ -2077,8 +2077,18 @@ static void emit_prof_account(lower *l, const timing_flow_layout *lay, int32_t t
 
 /* timing.ctx_row = the signals of the context in r9 */
 static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
-  x86_lea64(&l->b, R9, x86_m(R9, (int32_t)lay->node_sig));
-  x86_store64(&l->b, TM(ctx_row), R9);
+  x86_buf *b = &l->b;
+  x86_lea64(b, R9, x86_m(R9, (int32_t)lay->node_sig));
+  x86_store64(b, TM(ctx_row), R9);
+  ctx_count **zero = l->cpu->tm->ctx_tab_zero;
+  if (zero) { /* timing.ctx_tab = its table (prof_node.ctx_tab, the word before the row), or the empty one */
+    x86_load64(b, RSI, x86_m(R9, -(int32_t)sizeof(ctx_count **)));
+    x86_test_rr64(b, RSI, RSI);
+    uint8_t *has = x86_jcc_fwd(b, CC_NE);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)zero);
+    x86_patch_here(b, has);
+    x86_store64(b, TM(ctx_tab), RSI);
+  }
 }
 
 /* A call site's record checked against the frame stack, depth in ecx: the
@@ -2478,6 +2488,12 @@ static bool clean_ok(const lower *l) {
          (uint32_t)l->blk->ops[0].imm != TIMING_NO_LINE;
 }
 
+/* Whether the block's entry finds its record in the context's table
+ * (timing.ctx_tab, ctx_count.h): a cached block with a slot there */
+static bool ctx_tab_ok(const lower *l) {
+  return l->blk->cached && l->blk->timing->ctx_id && l->cpu->tm->ctx_tab_zero;
+}
+
 /* ENTER's checks after FITS (rax as it left it), with a profile, address
  * regions or the PMU listing: inline compares, their slow paths out of
  * line (emitted after the body, each back here with rax again) */
@@ -2495,7 +2511,15 @@ static void emit_entry_checks(lower *l) {
     l->track_slow[k] = x86_jcc_fwd(b, CC_E);
     l->track_back[k] = run_addr(l, b->p);
   }
-  if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
+  if (l->prof && ctx_tab_ok(l)) { /* the block's record in the context on top: its table's slot (ctx_count.h) */
+    x86_load64(b, RSI, TM(ctx_tab));
+    x86_load64(b, RCX, x86_m(RSI, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_count *))));
+    x86_test_rr64(b, RCX, RCX);
+    l->ctx_slow[k] = x86_jcc_fwd(b, CC_E);
+    x86_store64(b, BT(cc), RCX);
+    l->ctx_back[k] = run_addr(l, b->p);
+    l->cc_rcx = true; /* each slow path comes back with it (emit_check_paths) */
+  } else if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
     x86_load64(b, RCX, BT(cc));
     x86_load64(b, RSI, TM(ctx_row));
     x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
@@ -2646,6 +2670,8 @@ static void emit_check_paths(lower *l, uint32_t k) {
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
+    if (ctx_tab_ok(l)) /* its table's slot empty: as without the table, from the context's row */
+      x86_load64(b, RSI, TM(ctx_row));
     /* the block's cache slot for the context on top (rsi; ctx_way), as
      * core_ctx_count_find tries it, with no call: rdx its address */
     x86_mov_rr64(b, RDX, RSI);

@@ -184,6 +184,9 @@ typedef struct block_timing {
    * multiply-adds, not a walk over its ops (timing_add_block). */
   const struct sig_count_pair *sum;
   uint32_t nsum;
+  /* A cached block's index in its context's table of records (ctx_count.h's
+   * ctx_tab), plus 1; 0: none (a block in no cache, or past the table) */
+  uint32_t ctx_id;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 _Static_assert(offsetof(block_timing, cc) % 64 == 0 && offsetof(block_timing, home) == offsetof(block_timing, cc) + 8 &&
@@ -337,6 +340,12 @@ typedef struct timing {
    * counts at each call, return and trap (core_fold_context); the profile
    * points it at the new top after each. NULL without a profile. */
   int64_t *ctx_row;
+  /* With a profile: the records of the blocks in that context by the
+   * block's ctx_id (ctx_count.h: the translated entry finds its record
+   * there, with no compare; the word before ctx_row, prof_node.ctx_tab),
+   * or ctx_tab_zero, all NULL, when the context has none */
+  ctx_count **ctx_tab;
+  ctx_count **ctx_tab_zero;
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   /* An instruction's fetch stall is its own first part, so it starts
