@@ -102,7 +102,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
-  t->dmiss_early_line = t->dmiss_line = t->dmiss_first_line = TIMING_NO_LINE;
+  t->dmiss_early_line = t->dmiss_line = t->dmiss_first_line = t->dmiss_split_next = TIMING_NO_LINE;
   t->redirect_end = UINT64_MAX;
   uint32_t late = m->load_use_penalty;
   if (m->mul_use_penalty > late)
@@ -794,9 +794,9 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
       ahead = (uint32_t)now;
   }
   /* [dcache] redo_refill_wait's split_next (VexRiscv_IMAC.v): the
-   * instruction right after a 32-bit load or AMO at 2 mod 4 that missed
-   * (dstall_split), itself 32-bit and split over its line's end onto a
-   * line that misses. Its refill goes out on the I-bus 3 cycles before
+   * instruction right after a 32-bit load or AMO at 2 mod 4 that missed,
+   * itself 32-bit and split over its line's end onto a line that misses
+   * (dmiss_split_next, that line). Its refill goes out on the I-bus 3 cycles before
    * the fill's first beat on the D-bus, and the load, refetched as two
    * words, retires I + 8 cycles after the refill's last acknowledge (I),
    * as wp_split_dmiss.S's law has it (max(D + 4, I + 7), I + 8 at 2 mod 4):
@@ -816,7 +816,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * the refill's first beat during the device read, the load retiring as
    * after its fill alone) */
   uint32_t split_next = refetch && t->model.dcache.redo_refill_wait && !early && !redo_end && due == t->dmiss_end &&
-                                t->dstall_redo && t->dstall_split && t->dstall_end == t->dmiss_end &&
+                                line_addr == t->dmiss_split_next && t->dstall_redo && t->dstall_end == t->dmiss_end &&
                                 (t->dstall2_redo || t->dstall2_end + 3 <= t->dmiss_ask)
                             ? REDO_SPLIT_NEXT
                             : 0;
@@ -1316,6 +1316,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     t->dmiss_early_line = TIMING_NO_LINE;
     t->dmiss_line = t->fetch_line;
     t->dmiss_first_line = TIMING_NO_LINE; /* (T_LOAD's, after this) */
+    t->dmiss_split_next = TIMING_NO_LINE; /* (T_LOAD's and T_AMO_LOAD's, after this) */
     t->dmiss_ask_before = t->dmiss_ask;
     t->dmiss_bus_end_before = t->dmiss_bus_end;
     t->dmiss_end = now + stall;
