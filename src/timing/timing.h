@@ -446,6 +446,10 @@ typedef struct timing {
   uint32_t dmiss_first_line; /* ... and, when that load is a 32-bit instruction whose first half ends
                                the line before dmiss_line, that line (set by exec_loop.inc's T_LOAD
                                after the fill), else TIMING_NO_LINE ([pipeline] fence_i_redo) */
+  uint32_t dmiss_split_next; /* ... and, when that load (or AMO) is a 32-bit instruction at 2 mod 4
+                               whose next one, 32-bit too, is split over the line's end, the line that
+                               one ends on (set by exec_loop.inc's T_LOAD and T_AMO_LOAD after the
+                               fill), else TIMING_NO_LINE ([dcache] redo_refill_wait's split_next) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
