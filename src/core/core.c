@@ -140,6 +140,7 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
   core_block_flush(cpu); /* blocks built for the other mode must go */
   timing_free(cpu->tm);
   cpu->tm = tm;
+  cpu->jump_align = tm && !(tm->model.isa & ISA_EXT_C) ? 2u : 0u;
   if (tm)
     core_guard_config(cpu, tm->model.triggers, tm->model.pmp_entries, tm->model.pmp_granularity,
                       tm->model.pmp_absent == PMU_ABSENT_ZERO);
