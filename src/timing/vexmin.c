@@ -178,6 +178,12 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
   vexmin_move(t, pc, c, w, f, rd < 32 ? rd : 0, late, shamt, dw, kind == K_ILLEGAL, trap);
 }
 
+void timing_vexmin_jump_trap(timing *t) {
+  t->vm.trap = TRAP_EXECUTE;
+  t->vm.jumped = 1;
+  t->vm.seq_pc = 1;
+}
+
 void timing_vexmin_device(timing *t, bool store) {
   timing_count(t, store ? SIG_MEM_WRITE : SIG_MEM_READ, 1);
 }
