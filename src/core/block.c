@@ -572,10 +572,6 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
     if (cpu->tm && (cpu->tm->pico || cpu->tm->model.isa != ISA_RV32IMAC) &&
         !timing_decodes(cpu->tm, in.kind, in.len, in.csr, in.rs1, NULL, 0))
       illegal_here(cpu->tm, bits, &in);
-    /* a jal's or branch's target is known now: without C one at 2 mod 4
-     * traps when the jump is taken (jalr's: exec_semantics.inc) */
-    if ((in.kind == K_JAL || isa_infos[in.kind].cls == CLASS_BRANCH) && ((pc + (uint32_t)in.imm) & cpu->jump_align))
-      d->bad_target = true;
     if (touches_pmu(cpu, &in)) {
       if (d->n_insns > 0)
         break; /* it starts a block of its own */
@@ -585,6 +581,10 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
      * it changes the calling context (exec_loop.inc, profile_fallthrough) */
     if (d->n_insns > 0 && cpu->tm && cpu->tm->prof && cpu->tm->flow->is_entry(cpu->tm->prof, pc))
       break;
+    /* a jal's or branch's target is known now: without C one at 2 mod 4
+     * traps when the jump is taken (jalr's: exec_semantics.inc) */
+    if ((in.kind == K_JAL || isa_infos[in.kind].cls == CLASS_BRANCH) && ((pc + (uint32_t)in.imm) & cpu->jump_align))
+      d->bad_target = true;
     op_timing t = {0};
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
