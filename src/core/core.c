@@ -145,6 +145,7 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
     if (!tm->ctx_tab)
       tm->ctx_tab = tm->ctx_tab_zero;
   }
+  cpu->jump_align = tm && !(tm->model.isa & ISA_EXT_C) ? 2u : 0u;
   if (tm)
     core_guard_config(cpu, tm->model.triggers, tm->model.pmp_entries, tm->model.pmp_granularity,
                       tm->model.pmp_absent == PMU_ABSENT_ZERO);

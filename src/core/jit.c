@@ -310,7 +310,8 @@ typedef struct lower {
     .entry_miss = core_jt_entry_miss, .law = JT_LAW, .ifetch = core_jt_ifetch,  \
     .load = core_jt_load, .store = core_jt_store, .muldiv = core_jt_muldiv,    \
     .branch = core_jt_branch, .load_slow = core_jt_load_slow,                  \
-    .store_slow = core_jt_store_slow, .interp_block = (interp),                \
+    .store_slow = core_jt_store_slow, .jump_trap = core_jt_jump_trap,          \
+    .interp_block = (interp),                                                  \
   }
 static const jit_timed_fns plain_fns = PLAIN_FNS(core_jt_interp_block);
 
@@ -3746,6 +3747,16 @@ static bool lower_op(lower *l, uint32_t i) {
     return false;
   case K_JALR:
     flush_dirty(l);
+    if (l->timed && l->cpu->jump_align) { /* a 2 mod 4 target without C: TRAP */
+      emit_addr(l, op);
+      x86_alu_ri(b, false, ALU_AND, RAX, (int32_t)l->cpu->jump_align);
+      uint8_t *aligned = x86_jcc_fwd(b, CC_E);
+      emit_addr(l, op);
+      emit_helper_call(l, (const void *)l->fn->jump_trap, i, true);
+      x86_jmp(b, (uintptr_t)l->j->out);
+      x86_patch_here(b, aligned);
+      l->eax_reg = -1;
+    }
     emit_law(l);
     emit_redirect(l);
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
@@ -3814,7 +3825,7 @@ static bool timed_lowers(const core_cpu *cpu, const core_block *blk) {
       return false;
     }
   }
-  return true;
+  return !blk->bad_target; /* its jal's or taken branch's trap: the loop's */
 }
 
 static uint64_t now_ns(void) {

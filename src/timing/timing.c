@@ -1537,6 +1537,20 @@ uint32_t timing_trap(timing *t, bool interrupt) {
   return t->model.trap_penalty;
 }
 
+void timing_jump_trap(timing *t, uint32_t insn) {
+  if (t->vexmin) { /* its step timed it as a jump */
+    timing_vexmin_jump_trap(t);
+    return;
+  }
+  uint32_t opc = insn & 0x7f;
+  uint32_t pen = opc == 0x6f ? t->model.jal_penalty : opc == 0x67 ? t->model.jalr_penalty : 0;
+  if (t->pico) /* its jumps' costs are timing_pico_static's */
+    pen = 0;
+  t->cycle -= pen;
+  timing_count(t, SIG_CYCLE, -(int64_t)pen);
+  timing_count(t, SIG_STALL_JUMP, -(int64_t)pen);
+}
+
 void timing_idle(timing *t, uint64_t cycles) {
   t->cycle += cycles;
   timing_count(t, SIG_CYCLE, (int64_t)cycles);

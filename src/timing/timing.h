@@ -1088,6 +1088,10 @@ static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32
 }
 
 uint32_t timing_trap(timing *t, bool interrupt);
+/* Before timing_trap: the jump `insn` (its bits) traps as misaligned
+ * (core without C, IALIGN = 32): it does not redirect, so its own jump
+ * penalty is not paid (the trap's flush takes its place). */
+void timing_jump_trap(timing *t, uint32_t insn);
 void timing_idle(timing *t, uint64_t cycles);
 
 /* Changes clock and voltage (DVFS): closes the energy/time segment, pays
