@@ -1048,7 +1048,7 @@ static void x86_call_near(x86_buf *b, uintptr_t target) {
  * routine's start, so it is made only when one of the set's two bits is
  * set (a load of both, in parallel with the way's); the I-cache's lines
  * are never dirty (nothing writes it): its fill (icache) has no check.
- * Clobbers rax, rdx, rsi, rdi, r8, r9. */
+ * Clobbers rdx, rsi, rdi, r8, r9. */
 static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t **to, int *n) {
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
@@ -1060,6 +1060,7 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     x86_movzx16(b, RDI, near_rsi(b, &rsi, c->dirty, RDX, 1));
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_cmovb(b, false, R9, R8);                                 /* w */
+  x86_alu_ri(b, false, ALU_ADC, R8, 0);                        /* nv + (nv < 2): the compare's carry */
   if (!icache)
     x86_test_rr(b, RDI, RDI);
   x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
@@ -1069,10 +1070,6 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     to[(*n)++] = x86_jcc_fwd(b, CC_NE);
     x86_patch_here(b, clean);
   }
-  x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
-  x86_alu_ri(b, false, ALU_CMP, R8, 2);
-  x86_setcc(b, CC_B, RAX);
-  x86_alu_rr(b, false, ALU_ADD, R8, RAX);
   x86_store32(b, near_rsi(b, &rsi, c->next_victim, RDX, 2), R8);
   x86_store32(b, near_rsi(b, &rsi, c->tags, RDI, 2), RCX);
   x86_store_imm8(b, near_rsi(b, &rsi, c->valid, RDI, 0), 1);
@@ -1084,15 +1081,19 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     x86_store32(b, near_rsi(b, &rsi, c->mru_tag, RDX, 2), RCX);
 }
 
-/* The read of a line (tag in ecx) on the memory port: row_penalty, its
+/* The read of a line (tag in ecx; with eax_addr its address in eax too) on the memory port: row_penalty, its
  * beats (counted), memory_transaction at now (rbp, copied to rax), and
  * `refill` (a uint32_t of tm at that offset): the stall in rcx, added to
  * the cycle (r11). Clobbers rdx, r8, r9. */
-static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line_bytes, size_t refill) {
-  x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
+static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line_bytes, size_t refill,
+                           bool eax_addr) {
+  if (!tm->sdram_rows)
+    x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
   if (tm->sdram_rows) {
-    x86_mov_rr(b, RAX, RCX);
-    x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+    if (!eax_addr) {
+      x86_mov_rr(b, RAX, RCX);
+      x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+    }
     x86_shift_ri(b, false, SH_SHR, RAX, (uint8_t)tm->row_shift); /* row index */
     x86_mov_rr(b, RDX, RAX);
     x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)((1u << tm->bank_shift) - 1)); /* bank */
@@ -1244,7 +1245,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
   emit_fill_way(b, c, store, false, to, &n);
-  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles));
+  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles), false);
   if (tm->dfill_notes)
     emit_dfill_notes(b, store);
   /* the counts: the hit the block counted taken back, the miss's */
@@ -1274,7 +1275,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   x86_mov_rr(b, RAX, RCX);
   x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
   x86_store32(b, TM(fetch_line), RAX);
-  emit_line_read(b, tm, c, tm->model.icache.line, offsetof(timing, model.icache.refill_cycles));
+  emit_line_read(b, tm, c, tm->model.icache.line, offsetof(timing, model.icache.refill_cycles), true);
   x86_store32(b, TM(fill_room), RCX);
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_MISS), 1);
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
@@ -1547,12 +1548,16 @@ static void emit_cold(lower *l, const cold_call *c) {
   const timing *tm = l->cpu->tm;
   bool ilean = (uint32_t)op->imm - tm->model.sram_base >= tm->model.sram_size;
   uintptr_t fn;
-  x86_mov_rr64(b, RDI, R15);
+  /* rdi = tm for the call in C: after a fill routine's call, which
+   * clobbers rdi, its way on to the call sets it (emit_dfill_call,
+   * emit_ifill_call) */
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
     if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta, row,
                            l->blk->pcs[c->op])))
       emit_dfill_call(l, c, fn, delta);
+    else
+      x86_mov_rr64(b, RDI, R15);
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
@@ -1561,6 +1566,8 @@ static void emit_cold(lower *l, const cold_call *c) {
   case COLD_IFETCH:
     if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, delta, false);
+    else
+      x86_mov_rr64(b, RDI, R15);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
@@ -1571,6 +1578,8 @@ static void emit_cold(lower *l, const cold_call *c) {
   default: /* COLD_ENTRY */
     if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, bt->static_cycles, true);
+    else
+      x86_mov_rr64(b, RDI, R15);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
