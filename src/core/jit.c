@@ -3593,6 +3593,8 @@ static void emit_vexc_taken(lower *l, uint32_t i) {
   if (pen)
     x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)pen);
   x86_alu_mi64(b, ALU_ADD, BT(outcomes[1]), 1);
+  if (tm->model.fence_i_branch_halt) /* T_BRANCH's fb_: nothing looked up inline either, only the note to end */
+    x86_store_imm32(b, TM(fence_branch_pc), TIMING_NO_LINE);
   if (bt->predict_taken) {
     if (tm->model.fetch_ahead_data) {
       x86_store_imm32(b, TM(redirect_bubbles), pen);

@@ -277,6 +277,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fence_i_merge", fence_i_merge),
   BOOL("pipeline", "device_div_overlap", device_div_overlap),
   BOOL("pipeline", "fence_i_jal_wait", fence_i_jal_wait),
+  BOOL("pipeline", "fence_i_branch_halt", fence_i_branch_halt),
   BOOL("pipeline", "overwrite_keeps_wait", overwrite_keeps_wait),
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   UINT("pipeline", "redirect_split_target", redirect_split_target, 0, 255),

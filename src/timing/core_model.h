@@ -168,6 +168,10 @@ typedef struct core_model {
   bool fence_i_jal_wait;          /* with fence_i_overlap: a jal right after fence.i, fetched before the
                                      flush, redirects during it; its target is fetched after the flush as a
                                      jalr's: jalr_penalty rather than jal_penalty (timing_fence_jal) */
+  bool fence_i_branch_halt;       /* with fence_i_overlap and wrong_path_fill: a branch right after fence.i,
+                                     fetched before the flush and taken against its prediction, has no word
+                                     after it looked up (the pending flush halts the fetch): no wrong-path
+                                     refill, its target fetched after the flush (T_FENCE_I, T_BRANCH) */
   bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
                                      word was fetched before the flush asks for the same flush (its
                                      flushPending is still set): no flush of its own (timing_fence_i) */
