@@ -2796,7 +2796,7 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   }
   x86_movzx8(b, RAX, TM(ahead_tail)); /* carry */
   x86_load32(b, RCX, TM(ahead_tail2)); /* carry2 */
-  if (data && l->cpu->tm->model.fetch_ahead_insns == 2) {
+  if (data && (l->cpu->tm->model.fetch_ahead_insns == 2 || l->cpu->tm->model.csr_drain_refill)) {
     /* whole (carry_drain, not 0, at least ahead_tail): carry = 0, carry2
      * less whole (not below 0) */
     x86_load32(b, RDX, TM(carry_drain));

@@ -283,6 +283,7 @@ static const key_def keys[] = {
   UINT("pipeline", "redirect_split_target", redirect_split_target, 0, 255),
   BOOL("pipeline", "csr_drain", csr_drain),
   BOOL("pipeline", "refill_drains_csr", refill_drains_csr),
+  BOOL("pipeline", "csr_drain_refill", csr_drain_refill),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),
   UINT("pipeline", "held_refetch", held_refetch, 0, 255),
   UINT("pipeline", "csr_penalty", csr_penalty, 0, PENALTY_MAX),

@@ -196,6 +196,9 @@ typedef struct core_model {
   bool refill_drains_csr;         /* with csr_drain: a CSR instruction whose fetch waited for an I-cache
                                      refill finds the two stages after it empty: no csr_penalty
                                      (exec_loop.inc's refill_drains_csr) */
+  bool csr_drain_refill;          /* with csr_drain and fetch_ahead_data: a CSR instruction's wait that passed
+                                     whole in a redirect's bubbles (drain_back) does not pass again during the
+                                     refill of the word after it, as with fetch_ahead_insns 2 (fetch_carry) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */
