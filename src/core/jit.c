@@ -2832,10 +2832,10 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   }
   x86_movzx8(b, RAX, TM(ahead_tail)); /* carry */
   x86_load32(b, RCX, TM(ahead_tail2)); /* carry2 */
-  if (data && l->cpu->tm->model.fetch_ahead_insns == 2) {
+  if (data && (l->cpu->tm->model.fetch_ahead_insns == 2 || l->cpu->tm->model.csr_drain_refill)) {
     /* whole (carry_drain, not 0, at least ahead_tail): carry = 0, carry2
      * less whole (not below 0); part (not 0, less than ahead_tail): carry
-     * less it, carry2 as it is */
+     * less it with fetch_ahead_insns 2, carry2 as it is */
     x86_load32(b, RDX, TM(carry_drain));
     x86_test_rr(b, RDX, RDX);
     uint8_t *none = x86_jcc_fwd(b, CC_E);
@@ -2849,7 +2849,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_alu_rr(b, false, ALU_SUB, RCX, RDX);
     uint8_t *done = x86_jmp_fwd(b);
     x86_patch_here(b, part);
-    x86_alu_rr(b, false, ALU_SUB, RAX, RDX);
+    if (l->cpu->tm->model.fetch_ahead_insns == 2) /* the part only there (fetch_carry) */
+      x86_alu_rr(b, false, ALU_SUB, RAX, RDX);
     x86_patch_here(b, none);
     x86_patch_here(b, done);
   }
@@ -3633,6 +3634,8 @@ static void emit_vexc_taken(lower *l, uint32_t i) {
   if (pen)
     x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)pen);
   x86_alu_mi64(b, ALU_ADD, BT(outcomes[1]), 1);
+  if (tm->model.fence_i_branch_halt) /* T_BRANCH's fb_: nothing looked up inline either, only the note to end */
+    x86_store_imm32(b, TM(fence_branch_pc), TIMING_NO_LINE);
   if (bt->predict_taken) {
     if (tm->model.fetch_ahead_data) {
       x86_store_imm32(b, TM(redirect_bubbles), pen);

@@ -168,6 +168,10 @@ typedef struct core_model {
   bool fence_i_jal_wait;          /* with fence_i_overlap: a jal right after fence.i, fetched before the
                                      flush, redirects during it; its target is fetched after the flush as a
                                      jalr's: jalr_penalty rather than jal_penalty (timing_fence_jal) */
+  bool fence_i_branch_halt;       /* with fence_i_overlap and wrong_path_fill: a branch right after fence.i,
+                                     fetched before the flush and taken against its prediction, has no word
+                                     after it looked up (the pending flush halts the fetch): no wrong-path
+                                     refill, its target fetched after the flush (T_FENCE_I, T_BRANCH) */
   bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
                                      word was fetched before the flush asks for the same flush (its
                                      flushPending is still set): no flush of its own (timing_fence_i) */
@@ -192,6 +196,9 @@ typedef struct core_model {
   bool refill_drains_csr;         /* with csr_drain: a CSR instruction whose fetch waited for an I-cache
                                      refill finds the two stages after it empty: no csr_penalty
                                      (exec_loop.inc's refill_drains_csr) */
+  bool csr_drain_refill;          /* with csr_drain and fetch_ahead_data: a CSR instruction's wait that passed
+                                     whole in a redirect's bubbles (drain_back) does not pass again during the
+                                     refill of the word after it, as with fetch_ahead_insns 2 (fetch_carry) */
   uint32_t csr_penalty, fence_i_penalty, trap_penalty, mret_penalty;
   uint32_t split_fetch_penalty;   /* no I-cache: a 32-bit instruction fetched as two bus words (at 2 mod 4
                                      on a 4-byte bus) costs this much more than its memory reads */

@@ -65,6 +65,7 @@ timing *timing_new(const core_model *m) {
   t->fence_held_pc = TIMING_NO_LINE;
   t->fence_div_pc = TIMING_NO_LINE;
   t->fence_jal_pc = TIMING_NO_LINE;
+  t->fence_branch_pc = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;
   t->vexmin = m->micro_arch == MICRO_VEXMIN;

@@ -527,6 +527,9 @@ typedef struct timing {
                                wait for its result (fence_overlap_enter), else 0 */
   uint32_t fence_jal_pc;    /* [pipeline] fence_i_jal_wait: the jal after fence.i whose target waits
                                for the flush (timing_fence_jal), until its T_JAL, else TIMING_NO_LINE */
+  uint32_t fence_branch_pc; /* [pipeline] fence_i_branch_halt: the branch right after fence.i, fetched
+                               before the flush and taken, until its T_BRANCH (T_FENCE_I), else
+                               TIMING_NO_LINE */
   uint32_t fence_next_line; /* [pipeline] fence_i_overlap: the line after fence_overlap_pc's that
                                timing_fence_i refilled for the word after it, else TIMING_NO_LINE */
   uint8_t fence_split;      /* ... and the word after fence.i has its second half on that line: 1, 2
