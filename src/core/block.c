@@ -51,9 +51,9 @@ struct block_arena {
   _Alignas(16) unsigned char data[];
 };
 
-static void *arena_alloc_in(block_arena **ap, size_t n) {
+static void *arena_alloc(core_cpu *cpu, size_t n) {
   n = (n + 15) & ~(size_t)15;
-  block_arena *a = *ap;
+  block_arena *a = cpu->arena;
   if (!a || a->used + n > a->size) {
     size_t size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
     block_arena *na = malloc(sizeof *na + size);
@@ -62,17 +62,15 @@ static void *arena_alloc_in(block_arena **ap, size_t n) {
     na->next = a;
     na->used = 0;
     na->size = size;
-    *ap = a = na;
+    cpu->arena = a = na;
   }
   void *p = a->data + a->used;
   a->used += n;
   return p;
 }
 
-static void *arena_alloc(core_cpu *cpu, size_t n) { return arena_alloc_in(&cpu->arena, n); }
-
-static void arena_release(block_arena **ap) {
-  block_arena *a = *ap;
+static void arena_release(core_cpu *cpu) {
+  block_arena *a = cpu->arena;
   while (a && a->next) { /* keep one chunk for reuse */
     block_arena *next = a->next;
     free(a);
@@ -80,24 +78,8 @@ static void arena_release(block_arena **ap) {
   }
   if (a)
     a->used = 0;
-  *ap = a;
+  cpu->arena = a;
 }
-
-/* What a fold of the listed blocks (core_fold_dirty) reads of a cached
- * block besides its counts (execs, and the events on outcomes' line):
- * where the counts go and the static (signal, count) pairs of one
- * execution, copied from block_timing.sum. The records lie one after the
- * other in their own arena (cpu->frec_arena), in the order the blocks
- * were built, and cpu->dirty[] names them: a fold reads one dense record
- * a block instead of the block (for its timing), its region's line and
- * its pairs after its ops. They go with the blocks (core_block_flush). */
-typedef struct core_fold_rec {
-  block_timing *bt;
-  core_block *b; /* with a profile: fold_block */
-  uint16_t region;
-  uint16_t nsum;
-  sig_count_pair sum[];
-} core_fold_rec;
 
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
   uint32_t off = addr - cpu->ram_base;
@@ -166,7 +148,7 @@ void core_fold_blocks(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   for (uint32_t i = 0; i < cpu->ndirty; i++)
-    cpu->dirty[i]->bt->listed = false;
+    cpu->dirty[i]->timing->listed = false;
   cpu->ndirty = 0;
   /* the list is complete from here only if the loop that runs next lists
    * what it enters: before the first PMU access it does not */
@@ -203,35 +185,14 @@ void core_fold_dirty(core_cpu *cpu) {
    * where many run now and then (nsichneu). */
   int64_t sig[SIG_COUNT] = {0};
   uint32_t kept = 0;
-  int64_t *rows = tm->regions ? tm->regions->rows : NULL;
   for (uint32_t i = 0; i < cpu->ndirty; i++) {
-    core_fold_rec *r = cpu->dirty[i];
-    block_timing *bt = r->bt;
-    int64_t n = (int64_t)bt->execs;
-    if (!n) { /* fold_block passes over it, as over any block with none */
-      bt->listed = false;
+    core_block *b = cpu->dirty[i];
+    if (!b->timing->execs) { /* fold_block passes over it, as over any block with none */
+      b->timing->listed = false;
       continue;
     }
-    cpu->dirty[kept++] = r;
-    if (tm->prof) {
-      fold_block(tm, r->b, sig);
-      continue;
-    }
-    /* fold_block's work from the record: the pairs, the region's row */
-    int64_t *region = rows ? rows + (size_t)r->region * SIG_COUNT : NULL;
-    for (uint32_t k = 0; k < r->nsum; k++)
-      sig[r->sum[k].sig] += n * (int64_t)r->sum[k].n;
-    if (region)
-      for (uint32_t k = 0; k < r->nsum; k++)
-        region[r->sum[k].sig] += n * (int64_t)r->sum[k].n;
-    bt->execs = 0;
-    uint64_t nt = bt->outcomes[0], tk = bt->outcomes[1], hits = bt->entry_hits, lu = bt->entry_load_use;
-    if (nt | tk | hits | lu) { /* core_fold_events', inline */
-      timing_add_event_counts(tm, bt, nt, tk, hits, lu, sig);
-      if (region)
-        timing_add_event_counts(tm, bt, nt, tk, hits, lu, region);
-      bt->outcomes[0] = bt->outcomes[1] = bt->entry_hits = bt->entry_load_use = 0;
-    }
+    fold_block(tm, b, sig);
+    cpu->dirty[kept++] = b;
   }
   cpu->ndirty = kept;
   for (int i = 0; i < SIG_COUNT; i++)
@@ -252,7 +213,7 @@ void core_track_blocks(core_cpu *cpu) {
 void core_track(core_cpu *cpu, core_block *b) {
   if (cpu->ndirty == cpu->dirty_cap) {
     uint32_t cap = cpu->dirty_cap ? 2 * cpu->dirty_cap : 256;
-    core_fold_rec **v = realloc(cpu->dirty, cap * sizeof *v);
+    core_block **v = realloc(cpu->dirty, cap * sizeof *v);
     if (!v) { /* the next fold walks the whole cache */
       cpu->track_complete = false;
       return;
@@ -260,7 +221,7 @@ void core_track(core_cpu *cpu, core_block *b) {
     cpu->dirty = v;
     cpu->dirty_cap = cap;
   }
-  cpu->dirty[cpu->ndirty++] = b->timing->frec;
+  cpu->dirty[cpu->ndirty++] = b;
   b->timing->listed = true;
 }
 
@@ -301,8 +262,7 @@ void core_block_flush(core_cpu *cpu) {
   memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
-  arena_release(&cpu->arena);
-  arena_release(&cpu->frec_arena);
+  arena_release(cpu);
   if (cpu->jit) /* translations go with their blocks */
     core_jit_flush(cpu->jit);
   if (cpu->singles)
@@ -798,17 +758,6 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
   core_block *b = build(cpu, pc, CORE_BLOCK_MAX_INSNS, NULL, 0);
   if (!b)
     return NULL;
-  if (b->timing) { /* its fold record (core_fold_rec) */
-    block_timing *bt = b->timing;
-    core_fold_rec *r = arena_alloc_in(&cpu->frec_arena, sizeof *r + bt->nsum * sizeof *r->sum);
-    if (!r) {
-      core_set_stop(cpu, CORE_STOP_ERROR, "out of memory for predecoded code");
-      return NULL;
-    }
-    *r = (core_fold_rec){.bt = bt, .b = b, .region = bt->region, .nsum = (uint16_t)bt->nsum};
-    memcpy(r->sum, bt->sum, bt->nsum * sizeof *r->sum);
-    bt->frec = r;
-  }
   b->hash_next = *slot;
   *slot = b;
   b->cached = true;

@@ -59,7 +59,6 @@ void core_free(core_cpu *cpu) {
     return;
   core_block_flush(cpu);
   free(cpu->arena);
-  free(cpu->frec_arena);
   core_jit_free(cpu->jit);
   timing_free(cpu->tm);
   if (cpu->ram)

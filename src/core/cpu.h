@@ -211,9 +211,8 @@ typedef struct core_cpu {
    * listed until a fold of the whole cache (core_fold_blocks). */
   bool track;           /* the program has touched the PMU, or a module counts (core_track_blocks) */
   bool track_complete;  /* every block with executions to fold is in dirty[] */
-  struct core_fold_rec **dirty; /* the listed blocks' fold records (block.c) */
+  core_block **dirty;
   uint32_t ndirty, dirty_cap;
-  block_arena *frec_arena; /* the cached blocks' fold records, one after the other */
   /* The block run.c's step() is running (a prefix or single-instruction
    * block in no list), or NULL: core_fold_context folds it. */
   core_block *stepping;

@@ -184,10 +184,6 @@ typedef struct block_timing {
    * multiply-adds, not a walk over its ops (timing_add_block). */
   const struct sig_count_pair *sum;
   uint32_t nsum;
-  /* A cached block's fold record (block.c's core_fold_rec): what a fold
-   * of the listed blocks reads besides the counts above, in one dense
-   * arena; cpu->dirty[] lists the records (core_track). NULL: none. */
-  struct core_fold_rec *frec;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 _Static_assert(offsetof(block_timing, cc) % 64 == 0 && offsetof(block_timing, home) == offsetof(block_timing, cc) + 8 &&
