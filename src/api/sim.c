@@ -511,7 +511,6 @@ int tally_on_icache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_add
     return -1;
   tm->icache_miss_fn = fn;
   tm->icache_miss_ctx = ctx;
-  timing_fill_gates(tm);
   return 0;
 }
 
@@ -525,7 +524,6 @@ int tally_on_dcache_miss(tally_sim *sim, void (*fn)(void *ctx, uint32_t line_add
     return -1;
   tm->dcache_miss_fn = fn;
   tm->dcache_miss_ctx = ctx;
-  timing_fill_gates(tm);
   return 0;
 }
 

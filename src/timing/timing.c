@@ -1735,7 +1735,6 @@ _Static_assert(K_COUNT <= TIMING_KINDS, "timing.dyn_bounds has no room for every
 static void compute_bounds(timing *t) {
   for (uint32_t k = 0; k < K_COUNT; k++)
     t->dyn_bounds[k] = dynamic_bound_of(t, (uint8_t)k);
-  timing_fill_gates(t); /* called wherever wait states or the reset flush change */
 }
 
 /* [pipeline] fence_i_redo: the load before fence.i missed the D-cache and

@@ -565,12 +565,6 @@ typedef struct timing {
   bool dynamic_muldiv;      /* shifts, multiplies or divides take data-dependent time */
   bool lean_ifill;          /* an I-cache fill needs none of fetch_fill's rules (timing_fetch_miss_lean) */
   bool lean_dfill;          /* ... a D-cache fill none of timing_dcache_miss's general cases */
-  /* Not 0 while a translated fill routine (jit.c) must leave an I-cache
-   * (ifill_gate) or D-cache (dfill_gate) fill to C for a reason kept here:
-   * a hook (icache_miss_fn, dcache_miss_fn), wait states, the reset flush
-   * (the I-cache's); kept by timing_fill_gates wherever these change, so a
-   * routine tests one byte, not each field */
-  uint8_t ifill_gate, dfill_gate;
   bool dfill_notes;         /* a rule reads what a D-cache fill records for the ones after it (note_dstall's
                                dstall*, dmiss_wait's dmiss_*): vex_rules, [pipeline] fetch_ahead_data,
                                fetch_ahead_insns 2, fence_i_redo; without, the translator's fill routine
@@ -1176,12 +1170,6 @@ static inline uint32_t timing_block_bound(const timing *t) {
 uint32_t timing_hazard_entry(timing *t, const block_timing *bt);
 
 /* The row of signal totals for the instruction at pc (timing_rows). */
-/* ifill_gate and dfill_gate from the fields they stand for */
-static inline void timing_fill_gates(timing *t) {
-  t->ifill_gate = t->icache_miss_fn || t->max_wait_states || t->reset_flush;
-  t->dfill_gate = t->dcache_miss_fn || t->max_wait_states;
-}
-
 static inline int64_t *timing_row(const timing *t, uint32_t pc) {
   const timing_rows *r = &t->rows;
   uint32_t i = pc - r->lo < r->hi - r->lo ? (pc - r->lo) >> 1 : (r->hi - r->lo) >> 1;
