@@ -379,6 +379,7 @@ typedef struct block_draft {
   uint8_t prev_load_rd;
   timing_hazards hz;
   bool pmu;                /* its one instruction touches the PMU */
+  bool bad_target;         /* its ending jal or branch's target is misaligned (core_block) */
   uint32_t taken_pen;      /* micro_arch picorv32: what taking the ending branch adds */
 } block_draft;
 
@@ -558,6 +559,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
   d->prev_load_rd = 0;
   d->hz = (timing_hazards){{0, 0}, {0, 0}};
   d->pmu = false;
+  d->bad_target = false;
   d->taken_pen = 0;
   uint32_t limit = cpu->tm && cpu->tm->regions ? timing_region_limit(cpu->tm->regions, pc) : 0;
   uint32_t room = limit ? limit - pc : UINT32_MAX, start = pc;
@@ -579,6 +581,10 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
      * it changes the calling context (exec_loop.inc, profile_fallthrough) */
     if (d->n_insns > 0 && cpu->tm && cpu->tm->prof && cpu->tm->flow->is_entry(cpu->tm->prof, pc))
       break;
+    /* a jal's or branch's target is known now: without C one at 2 mod 4
+     * traps when the jump is taken (jalr's: exec_semantics.inc) */
+    if ((in.kind == K_JAL || isa_infos[in.kind].cls == CLASS_BRANCH) && ((pc + (uint32_t)in.imm) & cpu->jump_align))
+      d->bad_target = true;
     op_timing t = {0};
     if (cpu->tm) {
       if (cpu->tm->fetch_ops)
@@ -661,7 +667,7 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     core_set_stop(cpu, CORE_STOP_ERROR, "out of memory for predecoded code");
     return NULL;
   }
-  *b = (core_block){.pc = pc, .end_pc = d.pcs[n], .n_insns = d.n_insns, .n_ops = n};
+  *b = (core_block){.pc = pc, .end_pc = d.pcs[n], .n_insns = d.n_insns, .n_ops = n, .bad_target = d.bad_target};
   memcpy(b->ops, d.ops, n * sizeof(core_op));
   b->pcs = (uint32_t *)((char *)b + head);
   memcpy(b->pcs, d.pcs, (n + 1) * sizeof(uint32_t));
@@ -772,8 +778,11 @@ core_block *core_block_get(core_cpu *cpu, uint32_t pc) {
       cpu->cached_lost = true;
     }
   }
-  if (!cpu->cached_lost)
+  if (!cpu->cached_lost) {
+    if (b->timing && cpu->ncached < CTX_TAB_IDS) /* its slot in the contexts' tables (ctx_count.h) */
+      b->timing->ctx_id = cpu->ncached + 1;
     cpu->cached[cpu->ncached++] = b;
+  }
   return b;
 }
 

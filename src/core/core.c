@@ -140,6 +140,12 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
   core_block_flush(cpu); /* blocks built for the other mode must go */
   timing_free(cpu->tm);
   cpu->tm = tm;
+  if (tm) { /* a context's table of records until it has one (ctx_count.h) */
+    tm->ctx_tab_zero = cpu->ctx_counts->tab_zero;
+    if (!tm->ctx_tab)
+      tm->ctx_tab = tm->ctx_tab_zero;
+  }
+  cpu->jump_align = tm && !(tm->model.isa & ISA_EXT_C) ? 2u : 0u;
   if (tm)
     core_guard_config(cpu, tm->model.triggers, tm->model.pmp_entries, tm->model.pmp_granularity,
                       tm->model.pmp_absent == PMU_ABSENT_ZERO);

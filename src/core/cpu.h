@@ -56,6 +56,8 @@ typedef struct core_block {
   uint32_t *pcs;               /* pcs[i] = address of ops[i]; pcs[n_ops] = end_pc */
   uint8_t *insn_idx;           /* instructions before ops[i]; insn_idx[n_ops] = n_insns */
   bool cached;                 /* in the block cache (not a prefix block of stepping) */
+  bool bad_target;             /* its ending jal or branch has a 2 mod 4 target on a core
+                                  without C: it traps (taken) as misaligned (core_cpu.jump_align) */
   uint8_t resumed;             /* times the translator resumed here and interpreted it (core_exec_jit) */
   const void *jit;             /* its translated code (jit.c), or NULL */
   core_op ops[];
@@ -164,6 +166,8 @@ typedef struct core_cpu {
                            instruction boundary at or past it, a wfi sleeps no further */
   atomic_int stop_request; /* set by tally_request_stop (any thread, a signal handler) */
   timing *tm;           /* the timing model; NULL runs the functional loop */
+  uint32_t jump_align;  /* 2 on a timed core without C (IALIGN = 32): a jump whose target
+                           has this bit set raises instruction-address-misaligned; else 0 */
 
   uint8_t *ram;
   uint32_t ram_base, ram_size;

@@ -2,6 +2,7 @@
  * records, their table, adding them up (see ctx_count.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ctx_count.h"
 
@@ -33,7 +34,10 @@ core_ctx_counts *core_ctx_counts_new(void) {
   if (!t)
     return NULL;
   t->max = CTX_COUNT_MAX;
-  if (!grow(t) || !new_chunk(t)) {
+  t->tabs = malloc(CTX_TAB_MAX * sizeof *t->tabs);
+  void *z = mmap(NULL, CTX_TAB_IDS * sizeof(ctx_count *), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  t->tab_zero = z == MAP_FAILED ? NULL : z;
+  if (!t->tabs || !t->tab_zero || !grow(t) || !new_chunk(t)) {
     core_ctx_counts_free(t);
     return NULL;
   }
@@ -48,9 +52,25 @@ static void free_chunks(core_ctx_counts *t) {
   }
 }
 
+/* Unmaps the contexts' tables; with `owned`, their contexts (alive) have
+ * none again. */
+static void free_tabs(core_ctx_counts *t, bool owned) {
+  for (uint32_t i = 0; i < t->ntabs; i++) {
+    munmap(t->tabs[i].tab, CTX_TAB_IDS * sizeof(ctx_count *));
+    if (owned)
+      *t->tabs[i].own = NULL;
+  }
+  t->ntabs = 0;
+}
+
 void core_ctx_counts_free(core_ctx_counts *t) {
   if (!t)
     return;
+  if (t->tabs)
+    free_tabs(t, false);
+  free(t->tabs);
+  if (t->tab_zero)
+    munmap(t->tab_zero, CTX_TAB_IDS * sizeof(ctx_count *));
   free_chunks(t);
   free(t->slots);
   free(t->homes);
@@ -129,6 +149,9 @@ static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt)
     }
     *r = bt->home;
     t->slots[s].r = r;
+    ctx_count **tab = ((ctx_count ***)bt->home.row)[-1]; /* its context's table (prof_node.ctx_tab) */
+    if (tab && bt->ctx_id && tab[bt->ctx_id - 1] == &bt->home)
+      tab[bt->ctx_id - 1] = r;
     for (int w = 0; w < TIMING_CTX_WAYS; w++)
       if (bt->ccw[w] == &bt->home)
         bt->ccw[w] = r;
@@ -203,6 +226,20 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
     *w = r;
   }
   bt->cc = r;
+  if (bt->ctx_id && row) { /* the context's table, made at its first record (ctx_count.h) */
+    ctx_count ***own = (ctx_count ***)row - 1; /* prof_node.ctx_tab */
+    if (!*own && t->ntabs < CTX_TAB_MAX) {
+      void *m = mmap(NULL, CTX_TAB_IDS * sizeof(ctx_count *), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+      if (m != MAP_FAILED) {
+        *own = m;
+        t->tabs[t->ntabs++] = (ctx_tab_made){own, m};
+        cpu->tm->ctx_tab = m;
+      }
+    }
+    if (*own)
+      (*own)[bt->ctx_id - 1] = r;
+  }
   return r;
 }
 
@@ -269,6 +306,9 @@ void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
     return;
   if (blocks_stay)
     unlink_blocks(cpu);
+  free_tabs(t, cpu->tm && cpu->tm->prof); /* the contexts are gone with their profile (tally_sim_free) */
+  if (cpu->tm)
+    cpu->tm->ctx_tab = t->tab_zero;
   ctx_count_chunk *keep = t->chunks; /* kept for the next records */
   t->chunks = keep->next;
   free_chunks(t);

@@ -10,7 +10,8 @@
  * executions (and its per-block events) per context, in a ctx_count it
  * reaches through the block (block_timing.cc, its last context;
  * block_timing.home, the one it was last new in, inside the block's
- * timing; and block_timing.ccw, a cache of the ones before), and
+ * timing; block_timing.ccw, a cache of the ones before; and the
+ * context's own table of its records by block, timing.ctx_tab), and
  * the counts are added to the contexts' rows only when the blocks are
  * folded (core_fold_blocks): one increment per block entry, nothing per
  * call. The profiled loop counts there only: the fold moves the counts
@@ -56,6 +57,24 @@ static inline uint64_t ctx_hash_bt(const block_timing *bt) {
   return ((uint64_t)(uintptr_t)bt >> 4) * 0xC2B2AE3D27D4EB4Full;
 }
 
+/* Each context's table of its records by block (timing.ctx_tab,
+ * prof_node.ctx_tab), made at its first record: the translated entry of
+ * a cached block reads its record in the context on top there, at the
+ * block's ctx_id - 1, and goes to C (core_ctx_count_find, which fills
+ * the slot) only when the slot is empty, so a block entered from
+ * context to context (a call's callee, a recursion) finds its record
+ * with no compare and no probe. CTX_TAB_IDS slots each, mapped lazily
+ * (a context's blocks of low ids touch a page or two); blocks past them
+ * have no ctx_id, and contexts past CTX_TAB_MAX no table (both: the
+ * block's cc, its cache ways, the hash table). */
+#define CTX_TAB_IDS (1u << 17)
+#define CTX_TAB_MAX 4096u
+
+typedef struct ctx_tab_made {
+  ctx_count ***own;         /* its context's prof_node.ctx_tab */
+  ctx_count **tab;
+} ctx_tab_made;
+
 /* The records and their hash table, keyed by (context row, block). */
 typedef struct core_ctx_counts {
   ctx_count none;           /* no context: where a block points before it runs in one */
@@ -66,6 +85,9 @@ typedef struct core_ctx_counts {
   ctx_count_chunk *chunks;  /* the records, newest chunk first */
   ctx_count **homes;        /* the records that are blocks' own (block_timing.home) */
   uint32_t nhomes, homes_cap;
+  ctx_count **tab_zero;     /* CTX_TAB_IDS empty slots, read-only: the table of a context with none */
+  ctx_tab_made *tabs;       /* the contexts' tables made, to drop them */
+  uint32_t ntabs;
 } core_ctx_counts;
 
 core_ctx_counts *core_ctx_counts_new(void);
@@ -82,7 +104,8 @@ void core_ctx_counts_fold(core_cpu *cpu, bool to_rows);
 /* Moves the step record's counts into b's (the block being stepped). */
 void core_ctx_counts_take_step(core_cpu *cpu, block_timing *bt);
 /* Forgets every record without adding it up (the blocks or the contexts
- * they point to are going); the cached blocks' cc point at none again. */
+ * they point to are going, the contexts still readable); the cached
+ * blocks' cc point at none again, the contexts' tables go. */
 void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay);
 
 #endif

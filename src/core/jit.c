@@ -310,7 +310,8 @@ typedef struct lower {
     .entry_miss = core_jt_entry_miss, .law = JT_LAW, .ifetch = core_jt_ifetch,  \
     .load = core_jt_load, .store = core_jt_store, .muldiv = core_jt_muldiv,    \
     .branch = core_jt_branch, .load_slow = core_jt_load_slow,                  \
-    .store_slow = core_jt_store_slow, .interp_block = (interp),                \
+    .store_slow = core_jt_store_slow, .jump_trap = core_jt_jump_trap,          \
+    .interp_block = (interp),                                                  \
   }
 static const jit_timed_fns plain_fns = PLAIN_FNS(core_jt_interp_block);
 
@@ -1047,7 +1048,7 @@ static void x86_call_near(x86_buf *b, uintptr_t target) {
  * routine's start, so it is made only when one of the set's two bits is
  * set (a load of both, in parallel with the way's); the I-cache's lines
  * are never dirty (nothing writes it): its fill (icache) has no check.
- * Clobbers rax, rdx, rsi, rdi, r8, r9. */
+ * Clobbers rdx, rsi, rdi, r8, r9. */
 static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t **to, int *n) {
   x86_mov_rr(b, RDX, RCX);
   x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
@@ -1059,6 +1060,7 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     x86_movzx16(b, RDI, near_rsi(b, &rsi, c->dirty, RDX, 1));
   x86_alu_ri(b, false, ALU_CMP, R8, 2);
   x86_cmovb(b, false, R9, R8);                                 /* w */
+  x86_alu_ri(b, false, ALU_ADC, R8, 0);                        /* nv + (nv < 2): the compare's carry */
   if (!icache)
     x86_test_rr(b, RDI, RDI);
   x86_lea64(b, RDI, x86_mis(R9, RDX, 1, 0));                   /* slot 2 * set + w */
@@ -1068,10 +1070,6 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     to[(*n)++] = x86_jcc_fwd(b, CC_NE);
     x86_patch_here(b, clean);
   }
-  x86_alu_rr(b, false, ALU_XOR, RAX, RAX);
-  x86_alu_ri(b, false, ALU_CMP, R8, 2);
-  x86_setcc(b, CC_B, RAX);
-  x86_alu_rr(b, false, ALU_ADD, R8, RAX);
   x86_store32(b, near_rsi(b, &rsi, c->next_victim, RDX, 2), R8);
   x86_store32(b, near_rsi(b, &rsi, c->tags, RDI, 2), RCX);
   x86_store_imm8(b, near_rsi(b, &rsi, c->valid, RDI, 0), 1);
@@ -1083,15 +1081,19 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
     x86_store32(b, near_rsi(b, &rsi, c->mru_tag, RDX, 2), RCX);
 }
 
-/* The read of a line (tag in ecx) on the memory port: row_penalty, its
+/* The read of a line (tag in ecx; with eax_addr its address in eax too) on the memory port: row_penalty, its
  * beats (counted), memory_transaction at now (rbp, copied to rax), and
  * `refill` (a uint32_t of tm at that offset): the stall in rcx, added to
  * the cycle (r11). Clobbers rdx, r8, r9. */
-static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line_bytes, size_t refill) {
-  x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
+static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line_bytes, size_t refill,
+                           bool eax_addr) {
+  if (!tm->sdram_rows)
+    x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
   if (tm->sdram_rows) {
-    x86_mov_rr(b, RAX, RCX);
-    x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+    if (!eax_addr) {
+      x86_mov_rr(b, RAX, RCX);
+      x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
+    }
     x86_shift_ri(b, false, SH_SHR, RAX, (uint8_t)tm->row_shift); /* row index */
     x86_mov_rr(b, RDX, RAX);
     x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)((1u << tm->bank_shift) - 1)); /* bank */
@@ -1243,7 +1245,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
   emit_fill_way(b, c, store, false, to, &n);
-  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles));
+  emit_line_read(b, tm, c, tm->model.dcache.line, offsetof(timing, model.dcache.refill_cycles), false);
   if (tm->dfill_notes)
     emit_dfill_notes(b, store);
   /* the counts: the hit the block counted taken back, the miss's */
@@ -1273,7 +1275,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   x86_mov_rr(b, RAX, RCX);
   x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
   x86_store32(b, TM(fetch_line), RAX);
-  emit_line_read(b, tm, c, tm->model.icache.line, offsetof(timing, model.icache.refill_cycles));
+  emit_line_read(b, tm, c, tm->model.icache.line, offsetof(timing, model.icache.refill_cycles), true);
   x86_store32(b, TM(fill_room), RCX);
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_ICACHE_MISS), 1);
   x86_alu_mi64(b, ALU_ADD, SIG(SIG_MEM_READ), 1);
@@ -1546,12 +1548,16 @@ static void emit_cold(lower *l, const cold_call *c) {
   const timing *tm = l->cpu->tm;
   bool ilean = (uint32_t)op->imm - tm->model.sram_base >= tm->model.sram_size;
   uintptr_t fn;
-  x86_mov_rr64(b, RDI, R15);
+  /* rdi = tm for the call in C: after a fill routine's call, which
+   * clobbers rdi, its way on to the call sets it (emit_dfill_call,
+   * emit_ifill_call) */
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
     if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta, row,
                            l->blk->pcs[c->op])))
       emit_dfill_call(l, c, fn, delta);
+    else
+      x86_mov_rr64(b, RDI, R15);
     x86_mov_rr(b, RSI, RAX);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
@@ -1560,6 +1566,8 @@ static void emit_cold(lower *l, const cold_call *c) {
   case COLD_IFETCH:
     if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, delta, false);
+    else
+      x86_mov_rr64(b, RDI, R15);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, delta);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
@@ -1570,6 +1578,8 @@ static void emit_cold(lower *l, const cold_call *c) {
   default: /* COLD_ENTRY */
     if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, bt->static_cycles, true);
+    else
+      x86_mov_rr64(b, RDI, R15);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
     x86_mov_imm32(b, RDX, bt->static_cycles);
     x86_mov_imm32(b, RCX, (uint32_t)op->imm);
@@ -2077,8 +2087,18 @@ static void emit_prof_account(lower *l, const timing_flow_layout *lay, int32_t t
 
 /* timing.ctx_row = the signals of the context in r9 */
 static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
-  x86_lea64(&l->b, R9, x86_m(R9, (int32_t)lay->node_sig));
-  x86_store64(&l->b, TM(ctx_row), R9);
+  x86_buf *b = &l->b;
+  x86_lea64(b, R9, x86_m(R9, (int32_t)lay->node_sig));
+  x86_store64(b, TM(ctx_row), R9);
+  ctx_count **zero = l->cpu->tm->ctx_tab_zero;
+  if (zero) { /* timing.ctx_tab = its table (prof_node.ctx_tab, the word before the row), or the empty one */
+    x86_load64(b, RSI, x86_m(R9, -(int32_t)sizeof(ctx_count **)));
+    x86_test_rr64(b, RSI, RSI);
+    uint8_t *has = x86_jcc_fwd(b, CC_NE);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)zero);
+    x86_patch_here(b, has);
+    x86_store64(b, TM(ctx_tab), RSI);
+  }
 }
 
 /* A call site's record checked against the frame stack, depth in ecx: the
@@ -2478,6 +2498,12 @@ static bool clean_ok(const lower *l) {
          (uint32_t)l->blk->ops[0].imm != TIMING_NO_LINE;
 }
 
+/* Whether the block's entry finds its record in the context's table
+ * (timing.ctx_tab, ctx_count.h): a cached block with a slot there */
+static bool ctx_tab_ok(const lower *l) {
+  return l->blk->cached && l->blk->timing->ctx_id && l->cpu->tm->ctx_tab_zero;
+}
+
 /* ENTER's checks after FITS (rax as it left it), with a profile, address
  * regions or the PMU listing: inline compares, their slow paths out of
  * line (emitted after the body, each back here with rax again) */
@@ -2495,7 +2521,15 @@ static void emit_entry_checks(lower *l) {
     l->track_slow[k] = x86_jcc_fwd(b, CC_E);
     l->track_back[k] = run_addr(l, b->p);
   }
-  if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
+  if (l->prof && ctx_tab_ok(l)) { /* the block's record in the context on top: its table's slot (ctx_count.h) */
+    x86_load64(b, RSI, TM(ctx_tab));
+    x86_load64(b, RCX, x86_m(RSI, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_count *))));
+    x86_test_rr64(b, RCX, RCX);
+    l->ctx_slow[k] = x86_jcc_fwd(b, CC_E);
+    x86_store64(b, BT(cc), RCX);
+    l->ctx_back[k] = run_addr(l, b->p);
+    l->cc_rcx = true; /* each slow path comes back with it (emit_check_paths) */
+  } else if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
     x86_load64(b, RCX, BT(cc));
     x86_load64(b, RSI, TM(ctx_row));
     x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
@@ -2646,6 +2680,8 @@ static void emit_check_paths(lower *l, uint32_t k) {
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
+    if (ctx_tab_ok(l)) /* its table's slot empty: as without the table, from the context's row */
+      x86_load64(b, RSI, TM(ctx_row));
     /* the block's cache slot for the context on top (rsi; ctx_way), as
      * core_ctx_count_find tries it, with no call: rdx its address */
     x86_mov_rr64(b, RDX, RSI);
@@ -2798,7 +2834,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   x86_load32(b, RCX, TM(ahead_tail2)); /* carry2 */
   if (data && l->cpu->tm->model.fetch_ahead_insns == 2) {
     /* whole (carry_drain, not 0, at least ahead_tail): carry = 0, carry2
-     * less whole (not below 0) */
+     * less whole (not below 0); part (not 0, less than ahead_tail): carry
+     * less it, carry2 as it is */
     x86_load32(b, RDX, TM(carry_drain));
     x86_test_rr(b, RDX, RDX);
     uint8_t *none = x86_jcc_fwd(b, CC_E);
@@ -2810,8 +2847,11 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_mov_rr(b, RDX, RCX);
     x86_patch_here(b, below);
     x86_alu_rr(b, false, ALU_SUB, RCX, RDX);
-    x86_patch_here(b, none);
+    uint8_t *done = x86_jmp_fwd(b);
     x86_patch_here(b, part);
+    x86_alu_rr(b, false, ALU_SUB, RAX, RDX);
+    x86_patch_here(b, none);
+    x86_patch_here(b, done);
   }
   x86_store8(b, TM(carry), RAX);
   x86_store32(b, TM(carry2), RCX);
@@ -3716,6 +3756,16 @@ static bool lower_op(lower *l, uint32_t i) {
     return false;
   case K_JALR:
     flush_dirty(l);
+    if (l->timed && l->cpu->jump_align) { /* a 2 mod 4 target without C: TRAP */
+      emit_addr(l, op);
+      x86_alu_ri(b, false, ALU_AND, RAX, (int32_t)l->cpu->jump_align);
+      uint8_t *aligned = x86_jcc_fwd(b, CC_E);
+      emit_addr(l, op);
+      emit_helper_call(l, (const void *)l->fn->jump_trap, i, true);
+      x86_jmp(b, (uintptr_t)l->j->out);
+      x86_patch_here(b, aligned);
+      l->eax_reg = -1;
+    }
     emit_law(l);
     emit_redirect(l);
     emit_addr(l, op); /* rs1 is read before rd is written: they may be one */
@@ -3784,7 +3834,7 @@ static bool timed_lowers(const core_cpu *cpu, const core_block *blk) {
       return false;
     }
   }
-  return true;
+  return !blk->bad_target; /* its jal's or taken branch's trap: the loop's */
 }
 
 static uint64_t now_ns(void) {

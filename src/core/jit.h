@@ -152,6 +152,7 @@ void core_jt_muldiv(core_cpu *cpu, core_block *blk, uint32_t i);
 void core_jt_branch(core_cpu *cpu, core_block *blk, uint32_t taken);
 int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
 int core_jt_store_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+void core_jt_jump_trap(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
 int core_jt_interp_block(core_cpu *cpu, core_block *blk); /* a JIT_* status */
 
 /* The helpers a timed translation calls, by the rows its run charges:
@@ -170,6 +171,8 @@ typedef struct jit_timed_fns {
   void (*branch)(core_cpu *cpu, core_block *blk, uint32_t taken);
   int64_t (*load_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
   int (*store_slow)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t addr);
+  /* jalr's misaligned target on a core without C: its TRAP */
+  void (*jump_trap)(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target);
   int (*interp_block)(core_cpu *cpu, core_block *blk);
 } jit_timed_fns;
 extern const jit_timed_fns core_jp_fns, core_jr_fns;

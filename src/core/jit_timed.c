@@ -213,6 +213,11 @@ static void trap_at(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t cause, 
   cpu->cur_op = NULL;
 }
 
+/* jalr's TRAP: a 2 mod 4 target (rs1 + imm in target) without C */
+void core_jt_jump_trap(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t target) {
+  trap_at(cpu, blk, i, CAUSE_FETCH_MISALIGNED, target & ~1u);
+}
+
 /* LOAD's slow half: the value (extended as the load's width says), or -1
  * after a trap */
 int64_t core_jt_load_slow(core_cpu *cpu, core_block *blk, uint32_t i, uint32_t a) {

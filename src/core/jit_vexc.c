@@ -247,6 +247,11 @@ static void trap_at(core_cpu *cpu, core_block *b, uint32_t i, uint32_t cause, ui
   cpu->cur_op = NULL;
 }
 
+/* jalr's TRAP: a 2 mod 4 target (rs1 + imm in target) without C */
+static void core_jvexc_jump_trap(core_cpu *cpu, core_block *b, uint32_t i, uint32_t target) {
+  trap_at(cpu, b, i, CAUSE_FETCH_MISALIGNED, target & ~1u);
+}
+
 /* LOAD's slow half: the value (extended as the load's width says), or -1
  * after a trap */
 int64_t core_jvexc_load_slow(core_cpu *cpu, core_block *b, uint32_t i, uint32_t a) {
@@ -319,5 +324,6 @@ const jit_timed_fns core_jvexc_fns = {
   .enter = core_jvexc_enter, .enter_slow = core_jvexc_enter_slow, .entry_miss = core_jvexc_entry_miss, .law = VEXC_LAW,
   .ifetch = core_jvexc_ifetch, .load = core_jvexc_load, .store = core_jvexc_store, .muldiv = core_jvexc_muldiv,
   .branch = NULL, /* core_jvexc_taken, core_jvexc_fall: they need the op */
-  .load_slow = core_jvexc_load_slow, .store_slow = core_jvexc_store_slow, .interp_block = core_jvexc_interp_block,
+  .load_slow = core_jvexc_load_slow, .store_slow = core_jvexc_store_slow,
+  .jump_trap = core_jvexc_jump_trap, .interp_block = core_jvexc_interp_block,
 };

@@ -19,7 +19,7 @@
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
 enum { CC_O, CC_NO, CC_B, CC_AE, CC_E, CC_NE, CC_BE, CC_A, CC_S, CC_NS, CC_P, CC_NP, CC_L, CC_GE, CC_LE, CC_G };
 /* group-1 ALU operations (opcode 81 /ext, and ext*8+3 for reg, r/m) */
-enum { ALU_ADD = 0, ALU_OR = 1, ALU_AND = 4, ALU_SUB = 5, ALU_XOR = 6, ALU_CMP = 7 };
+enum { ALU_ADD = 0, ALU_OR = 1, ALU_ADC = 2, ALU_AND = 4, ALU_SUB = 5, ALU_XOR = 6, ALU_CMP = 7 };
 /* group-2 shifts (C1 /ext, D3 /ext) */
 enum { SH_SHL = 4, SH_SHR = 5, SH_SAR = 7 };
 

@@ -28,6 +28,8 @@ static void charge_trap(core_cpu *cpu, bool interrupt, uint32_t pc, uint32_t han
       tm->flow->trap(tm->prof, pc, handler, cpu->x[2], cause, tm->cycle);
     tm->prof_row = timing_row(tm, interrupt ? handler : pc);
   }
+  if (cause == CAUSE_FETCH_MISALIGNED) /* a jump's (cpu.h, jump_align) */
+    timing_jump_trap(tm, cpu->trap.insn);
   timing_trap(tm, interrupt);
   if (tm->prof && !interrupt)
     tm->flow->trap(tm->prof, pc, handler, cpu->x[2], cause, tm->cycle);

@@ -183,8 +183,11 @@ void prof_account(prof_state *p, uint64_t now) {
 
 /* The stack changed: the timing model charges the new top from now on. */
 void prof_top_changed(prof_state *p) {
-  if (p->tm)
-    p->tm->ctx_row = p->stack[p->depth - 1].node->sig;
+  if (p->tm) {
+    prof_node *n = p->stack[p->depth - 1].node;
+    p->tm->ctx_row = n->sig;
+    p->tm->ctx_tab = n->ctx_tab ? n->ctx_tab : p->tm->ctx_tab_zero;
+  }
 }
 
 void prof_push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {

@@ -18,6 +18,7 @@
 #define TALLY_PROFILE_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../symbols/symtab.h"
@@ -38,8 +39,14 @@ typedef struct prof_node {
    * (src/core/ctx_count.h). sig[SIG_CYCLE] == self_cycles once folded. The markers (level
    * signals of the program rather than of its code, prof_context_signal)
    * are never charged. */
+  /* The records of the blocks' counts in this context by block
+   * (timing.ctx_tab; src/core/ctx_count.h), NULL when it has none; right
+   * before sig, where the core finds it from timing.ctx_row */
+  ctx_count **ctx_tab;
   int64_t sig[SIG_COUNT];
 } prof_node;
+_Static_assert(offsetof(prof_node, sig) == offsetof(prof_node, ctx_tab) + sizeof(ctx_count **),
+               "a context's table of records is the word before its row");
 
 /* Signals the contexts do not count (see prof_node.sig). */
 static inline bool prof_context_signal(int s) { return s < SIG_MARKER0 || s > SIG_MARKER3; }

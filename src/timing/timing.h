@@ -184,6 +184,9 @@ typedef struct block_timing {
    * multiply-adds, not a walk over its ops (timing_add_block). */
   const struct sig_count_pair *sum;
   uint32_t nsum;
+  /* A cached block's index in its context's table of records (ctx_count.h's
+   * ctx_tab), plus 1; 0: none (a block in no cache, or past the table) */
+  uint32_t ctx_id;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
 _Static_assert(offsetof(block_timing, cc) % 64 == 0 && offsetof(block_timing, home) == offsetof(block_timing, cc) + 8 &&
@@ -337,6 +340,12 @@ typedef struct timing {
    * counts at each call, return and trap (core_fold_context); the profile
    * points it at the new top after each. NULL without a profile. */
   int64_t *ctx_row;
+  /* With a profile: the records of the blocks in that context by the
+   * block's ctx_id (ctx_count.h: the translated entry finds its record
+   * there, with no compare; the word before ctx_row, prof_node.ctx_tab),
+   * or ctx_tab_zero, all NULL, when the context has none */
+  ctx_count **ctx_tab;
+  ctx_count **ctx_tab_zero;
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   /* An instruction's fetch stall is its own first part, so it starts
@@ -437,6 +446,10 @@ typedef struct timing {
   uint32_t dmiss_first_line; /* ... and, when that load is a 32-bit instruction whose first half ends
                                the line before dmiss_line, that line (set by exec_loop.inc's T_LOAD
                                after the fill), else TIMING_NO_LINE ([pipeline] fence_i_redo) */
+  uint32_t dmiss_split_next; /* ... and, when that load (or AMO) is a 32-bit instruction at 2 mod 4
+                               whose next one, 32-bit too, is split over the line's end, the line that
+                               one ends on (set by exec_loop.inc's T_LOAD and T_AMO_LOAD after the
+                               fill), else TIMING_NO_LINE ([dcache] redo_refill_wait's split_next) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
@@ -1075,6 +1088,10 @@ static inline uint32_t timing_muldiv(timing *t, uint8_t kind, uint32_t a, uint32
 }
 
 uint32_t timing_trap(timing *t, bool interrupt);
+/* Before timing_trap: the jump `insn` (its bits) traps as misaligned
+ * (core without C, IALIGN = 32): it does not redirect, so its own jump
+ * penalty is not paid (the trap's flush takes its place). */
+void timing_jump_trap(timing *t, uint32_t insn);
 void timing_idle(timing *t, uint64_t cycles);
 
 /* Changes clock and voltage (DVFS): closes the energy/time segment, pays

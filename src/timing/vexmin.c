@@ -65,8 +65,9 @@
 #include "timing.h"
 #include "vexmin_step.h"
 
-/* timing_vexmin.trap: how the last instruction redirects the fetch */
-enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN };
+/* timing_vexmin.trap: how the last instruction redirects the fetch
+ * (TRAP_JUMP: a jump's misaligned-target trap, timing_vexmin_jump_trap) */
+enum { TRAP_DECODE = 1, TRAP_EXECUTE, TRAP_RETURN, TRAP_JUMP };
 
 void timing_vexmin_init(timing *t) {
   t->vm.seq_pc = 1; /* the first instruction is fetched after reset */
@@ -85,14 +86,19 @@ int64_t timing_vexmin_redirect(timing *t, int64_t w, int64_t *held_row, unsigned
     return 3; /* the first beat after reset */
   }
   /* the wrong-path beats issued before the redirect, then the target's */
-  int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
+  int64_t at = v->w + 1 + (v->trap == TRAP_EXECUTE || v->trap == TRAP_JUMP ? 3 : v->trap == TRAP_RETURN ? 2 : 0);
+  /* a jump that traps as misaligned: the wrong path's beats go out up to
+   * the row a jump redirects in, and no more until its trap redirects
+   * (jump_misaligned.S on VexRiscv_Min.v's bus trace: two at W = 0, one at
+   * W = 1..3, the handler's 3 rows later than a jump's target) */
+  int64_t stop = v->trap == TRAP_JUMP ? v->w + 1 : at;
   int64_t last = v->c, dv = v->dv, e = v->e, m = v->m, mend = v->mend, first = -1;
   int beats = 0;
   for (;;) {
     int64_t next = vexmin_max(last + w + 2, dv + 1);
-    if (next >= at)
+    if (next >= stop)
       break;
-    if (first >= 0 && v->trap) /* a trap halts the fetch after one */
+    if (first >= 0 && v->trap && v->trap != TRAP_JUMP) /* a trap halts the fetch after one */
       break;
     if (first < 0)
       first = next;
@@ -176,6 +182,12 @@ void timing_vexmin_step(timing *t, uint32_t pc, uint8_t kind, uint8_t rd, uint32
                  : kind == K_MRET                    ? TRAP_RETURN
                                                      : 0;
   vexmin_move(t, pc, c, w, f, rd < 32 ? rd : 0, late, shamt, dw, kind == K_ILLEGAL, trap);
+}
+
+void timing_vexmin_jump_trap(timing *t) {
+  t->vm.trap = TRAP_JUMP;
+  t->vm.jumped = 1;
+  t->vm.seq_pc = 1;
 }
 
 void timing_vexmin_device(timing *t, bool store) {

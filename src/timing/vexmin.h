@@ -69,6 +69,9 @@ void timing_vexmin_step(struct timing *t, uint32_t pc, uint8_t kind, uint8_t rd,
  * beat on the data bus, counted as mem.read or mem.write as the RTL's bus
  * shows it. */
 void timing_vexmin_device(struct timing *t, bool store);
+/* The instruction just stepped, a jump, traps as misaligned instead
+ * (core without C): its trap redirects the fetch as an ecall's does. */
+void timing_vexmin_jump_trap(struct timing *t);
 
 /* The run ended with a store to the finisher: the cycle its bus beat is
  * acknowledged, as the RTL testbench counts. */
