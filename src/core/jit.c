@@ -292,7 +292,7 @@ typedef struct lower {
    * cache, looked up inline (emit_vexc_ifetch, emit_vexc_load) */
   bool vexc_fetch, vexc_load;
   /* the inline entry's ways to the whole entry in C (emit_vexc_entry) */
-  uint8_t *vexc_slow[4];
+  uint8_t *vexc_slow[5];
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
 } lower;
@@ -2325,6 +2325,16 @@ static uint8_t *emit_late_test(lower *l) {
   return x86_jcc_fwd(b, CC_NE);
 }
 
+/* [dcache] refill_refetch_wait: a fill's taken-back waits carried to this
+ * entry (tm->rrw_on) go to C (exec_loop.inc's rrw_enter): cmp byte
+ * [rrw_on], 0 and the jump returned */
+static uint8_t *emit_rrw_test(lower *l) {
+  x86_buf *b = &l->b;
+  x86_op_mem(b, false, 0x80, ALU_CMP, TM(rrw_on));
+  x86_byte(b, 0);
+  return x86_jcc_fwd(b, CC_NE);
+}
+
 /* ENTER's static part after FITS (rax as it left it): late results of
  * the block before go to C (the jump returned), else the counts, the
  * hazards the block leaves, its static cycles and its execution */
@@ -3011,7 +3021,9 @@ static uint8_t *emit_vexc_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uint
   *slow = emit_late_test(l);
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   l->vexc_slow[0] = x86_jcc_fwd(b, CC_NE);
-  l->vexc_slow[1] = l->vexc_slow[2] = l->vexc_slow[3] = NULL;
+  l->vexc_slow[1] = l->vexc_slow[2] = l->vexc_slow[3] = l->vexc_slow[4] = NULL;
+  if (tm->model.dcache.refill_refetch_wait) /* a fill's taken-back waits carried here: rrw_enter */
+    l->vexc_slow[4] = emit_rrw_test(l);
   if (tm->model.device_div_overlap) { /* a device load ended the block before: device_div_enter */
     x86_alu_mi32(b, ALU_CMP, TM(dev_div_pc), (int32_t)TIMING_NO_LINE);
     l->vexc_slow[3] = x86_jcc_fwd(b, CC_NE);
@@ -3085,7 +3097,7 @@ static bool vexc_hz_ok(const lower *l, vexc_hz *h) {
  * and in the inline entry's other cases, the jumps in slow[] to the whole
  * entry in C. Then as the inline entry: fetch_carry with that wait, the
  * first line's lookup (a miss to core_jvexc_entry_miss_wait), on to the body. */
-static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8_t *slow[5]) {
+static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8_t *slow[6]) {
   x86_buf *b = &l->b;
   core_block *blk = l->blk;
   const block_timing *bt = blk->timing;
@@ -3098,7 +3110,9 @@ static void emit_vexc_hz_entry(lower *l, const vexc_hz *h, uintptr_t body, uint8
   slow[0] = x86_jcc_fwd(b, CC_NE);
   x86_alu_mi32(b, ALU_CMP, TM(fence_overlap), 0);
   slow[1] = x86_jcc_fwd(b, CC_NE);
-  slow[2] = slow[3] = slow[4] = NULL;
+  slow[2] = slow[3] = slow[4] = slow[5] = NULL;
+  if (tm->model.dcache.refill_refetch_wait) /* rrw_enter */
+    slow[5] = emit_rrw_test(l);
   if (tm->model.device_div_overlap) { /* device_div_enter */
     x86_alu_mi32(b, ALU_CMP, TM(dev_div_pc), (int32_t)TIMING_NO_LINE);
     slow[4] = x86_jcc_fwd(b, CC_NE);
@@ -3900,7 +3914,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
-  l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = l->vexc_slow[3] = NULL;
+  l->vexc_slow[0] = l->vexc_slow[1] = l->vexc_slow[2] = l->vexc_slow[3] = l->vexc_slow[4] = NULL;
   l->clean_exits = false;
   l->clean = l->same = l->clean_hz_same = l->same_hz_same = 0;
   l->pre_slow = l->pre_same = NULL;
@@ -3991,7 +4005,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   parts[4] = run_addr(l, b->p);
   emit_pre_paths(l, body); /* its pre_slow falls into the call below */
   parts[5] = run_addr(l, b->p);
-  uint8_t *hz_slow[5] = {NULL, NULL, NULL, NULL, NULL};
+  uint8_t *hz_slow[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
   vexc_hz hz;
   if (l->timed && l->vexc && entry_slow && vexc_hz_ok(l, &hz)) { /* late results known */
     x86_patch_here(b, entry_slow);
@@ -4000,13 +4014,14 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   }
   if (entry_slow || hz_slow[0] || l->pre_slow) { /* late results on their way: the whole entry in C */
     x86_patch_here(b, entry_slow);
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++)
       x86_patch_here(b, hz_slow[k]);
     x86_patch_here(b, l->loop_slow);
     x86_patch_here(b, l->vexc_slow[0]);
     x86_patch_here(b, l->vexc_slow[1]);
     x86_patch_here(b, l->vexc_slow[2]);
     x86_patch_here(b, l->vexc_slow[3]);
+    x86_patch_here(b, l->vexc_slow[4]);
     emit_timed_call(l, (const void *)l->fn->enter_slow, 0);
     x86_jmp(b, body);
   }

@@ -303,6 +303,7 @@ static const key_def keys[] = {
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
   BOOL("dcache", "refill_refetch_wrong_path", dcache.refill_refetch_wrong_path),
+  BOOL("dcache", "refill_refetch_wait", dcache.refill_refetch_wait),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
 
   ENUM("memory", "type", memory, memory_words),

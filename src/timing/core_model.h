@@ -56,6 +56,10 @@ typedef struct cache_params {
   bool refill_refetch_wrong_path; /* dcache (with refill_refetch): a jump's wrong-path word within its
                                reach of the load is such a refill, not the jump's wait
                                (timing_wrong_path) */
+  bool refill_refetch_wait; /* dcache (with refill_refetch_wrong_path): a branch's wrong-path word is
+                               looked up as many cycles later as the instructions between it and the
+                               load waited in decode during the fill (exec_loop.inc's
+                               wait_after_load) */
   bool redo_refill_wait;    /* dcache (fetch_ahead_insns 2): a load that misses is redone from the
                                fetch: of the late results only its own is left, and the redo waits
                                for the refill of an instruction 2 or 3 after it begun during the

@@ -672,6 +672,25 @@ typedef struct timing {
   int32_t later_d[TIMING_LATER_MAX];
   const void *later_blk;
   uint64_t later_instret;
+  /* [dcache] refill_refetch_wait across block edges: a D-cache fill at the
+   * end of its block (dmiss_clears_late) leaves the late results as they
+   * were before it and as it left them (rrw_was, rrw_now, stepped to the
+   * block's end), the instructions after the load in that block (rrw_cnt)
+   * and the waits taken back of them (rrw_late), for the entry at instret
+   * rrw_ir (rrw_on). That entry (exec_loop.inc's rrw_enter) steps both
+   * through its first instructions and keeps what each one's wait was
+   * taken back (rrw_op, rrw_d: rrw_k of them; rrw_blk, rrw_blk_ir as
+   * later_blk's) with the count and sum before it (rrw_prev_n,
+   * rrw_prev_late), and carries on to the next entry while it holds at
+   * most two instructions after the load and no load. */
+  bool rrw_on;
+  uint8_t rrw_cnt, rrw_rd, rrw_k, rrw_prev_n;
+  uint64_t rrw_ir;
+  timing_hazards rrw_was, rrw_now;
+  uint32_t rrw_late, rrw_prev_late;
+  uint32_t rrw_op[2], rrw_d[2];
+  const void *rrw_blk;
+  uint64_t rrw_blk_ir;
 
   pmu_state pmu;            /* the hardware performance counters (pmu.h) */
   /* Told of every I-cache lookup that misses, in order (tally_on_icache_miss:
