@@ -55,6 +55,7 @@ timing *timing_new(const core_model *m) {
   t->dev_load_pc = TIMING_NO_LINE;
   t->dev_load_stall = 0;
   t->dev_load_at = 0;
+  t->dev_load_held = 0;
   t->dev_div_pc = TIMING_NO_LINE;
   t->dev_div_blk = NULL;
   t->fence_redone = false;
@@ -310,6 +311,10 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   charge(t, SIG_STALL_DCACHE, stall);
   note_dstall(t, now + stall, stall, false);
   t->dstall_dev = true;
+  /* the instruction right before held the load's issue (a full write
+   * buffer: its stall noted before this one's, ending as the load issued;
+   * fence_i_device_overlap) */
+  t->dev_load_held = !t->dstall2_redo && t->dstall2_end + 1 == now ? t->dstall2 : 0;
   return stall;
 }
 

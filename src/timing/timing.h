@@ -547,6 +547,8 @@ typedef struct timing {
                                TIMING_NO_LINE ... */
   uint32_t dev_load_stall;  /* ... the cycles it waited for the device ... */
   uint64_t dev_load_at;     /* ... and the cycle its wait ended (fence_i_device_overlap) */
+  uint32_t dev_load_held;   /* ... and the wait of a full write buffer that held the load's issue right
+                               before it (timing_device_load; fence_i_device_overlap) */
   uint32_t dev_div_pc;      /* [pipeline] device_div_overlap: a load from a device that was its block's
                                last op (the divide it overlaps is the next block's first), else
                                TIMING_NO_LINE ... */
@@ -650,6 +652,14 @@ typedef struct timing {
    * the next block's wait for it passes too (hazards_after) */
   const void *fence_csr_block;
   uint64_t fence_csr_instret;
+  /* [pipeline] fence_i_overlap: the block whose first instruction, a store
+   * right after fence.i, went down the pipeline during the flush, its op,
+   * the instruction count before it, and the cycle its write went out
+   * (fence_store_now) */
+  const void *fence_store_block;
+  uint32_t fence_store_op;
+  uint64_t fence_store_instret;
+  uint64_t fence_store_at;
   /* What that entry's late results made each of the block's first
    * instructions (head[]) wait beyond its own static stall (timing_hazard_entry),
    * and whether the current block was entered with any: [pipeline]
