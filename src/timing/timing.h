@@ -450,6 +450,10 @@ typedef struct timing {
                                whose next one, 32-bit too, is split over the line's end, the line that
                                one ends on (set by exec_loop.inc's T_LOAD and T_AMO_LOAD after the
                                fill), else TIMING_NO_LINE ([dcache] redo_refill_wait's split_next) */
+  uint32_t dmiss_split_k;    /* ... which instruction after the load that split one is: 1, or 2 when the
+                               one between, 32-bit, is not split ([dcache] redo_refill_wait's split_two) */
+  bool split_two_fill;      /* the last fetch_fill's wait was split_two's: a CSR instruction's wait does
+                               not pass during it (exec_loop.inc's refill_drains_csr) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
