@@ -547,6 +547,11 @@ typedef struct timing {
                                TIMING_NO_LINE ... */
   uint32_t dev_load_stall;  /* ... the cycles it waited for the device ... */
   uint64_t dev_load_at;     /* ... and the cycle its wait ended (fence_i_device_overlap) */
+  uint64_t wbuf_stall_end;  /* [pipeline] fence_i_wbuf_overlap: the cycle the last wait for the write
+                               buffer ended ... */
+  uint32_t wbuf_stall;      /* ... its cycles ... */
+  uint32_t wbuf_stall2;     /* ... and the one before it's cycles ... */
+  uint64_t wbuf_stall2_end; /* ... and end (buffered_write) */
   uint32_t dev_div_pc;      /* [pipeline] device_div_overlap: a load from a device that was its block's
                                last op (the divide it overlaps is the next block's first), else
                                TIMING_NO_LINE ... */
