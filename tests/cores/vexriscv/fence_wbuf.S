@@ -1,7 +1,7 @@
 /* fence_wbuf.S -- fence.i right behind stores that wait for the D-cache's
  * write buffer (found on the RTL's retire trace of rand_gen.py's std
  * rand_33: sh, sw, sh, sw, fence.i at 0x400014a4 and sw, sw, fence.i at
- * 0x40000644), each case on a line of its own (the flush before drops it:
+ * 0x40000648), each case on a line of its own (the flush before drops it:
  * its refill first, then the stores), a few times in a loop:
  * - four stores, fence.i: the third and the fourth wait for the buffer;
  * - three stores, an ALU op, fence.i: the third waits;
