@@ -56,6 +56,8 @@ timing *timing_new(const core_model *m) {
   t->dev_load_stall = 0;
   t->dev_load_at = 0;
   t->dev_load_held = 0;
+  t->wbuf_stall_end = t->wbuf_stall2_end = 0;
+  t->wbuf_stall = t->wbuf_stall2 = 0;
   t->dev_div_pc = TIMING_NO_LINE;
   t->dev_div_blk = NULL;
   t->fence_redone = false;
@@ -1482,6 +1484,10 @@ static inline __attribute__((always_inline)) uint32_t buffered_write(timing *t, 
     wbuf_drop(t, 1);
     charge(t, SIG_STALL_WBUF, stall);
     note_dstall(t, now + stall, stall, false);
+    t->wbuf_stall2_end = t->wbuf_stall_end; /* [pipeline] fence_i_wbuf_overlap */
+    t->wbuf_stall2 = t->wbuf_stall;
+    t->wbuf_stall_end = now + stall;
+    t->wbuf_stall = stall;
   }
   uint64_t start = t->mem_busy_until > now + stall ? t->mem_busy_until : now + stall;
   t->mem_busy_until = start + busy;

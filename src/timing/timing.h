@@ -553,6 +553,11 @@ typedef struct timing {
   uint64_t dev_load_at;     /* ... and the cycle its wait ended (fence_i_device_overlap) */
   uint32_t dev_load_held;   /* ... and the wait of a full write buffer that held the load's issue right
                                before it (timing_device_load; fence_i_device_overlap) */
+  uint64_t wbuf_stall_end;  /* [pipeline] fence_i_wbuf_overlap: the cycle the last wait for the write
+                               buffer ended ... */
+  uint32_t wbuf_stall;      /* ... its cycles ... */
+  uint32_t wbuf_stall2;     /* ... and the one before it's cycles ... */
+  uint64_t wbuf_stall2_end; /* ... and end (buffered_write) */
   uint32_t dev_div_pc;      /* [pipeline] device_div_overlap: a load from a device that was its block's
                                last op (the divide it overlaps is the next block's first), else
                                TIMING_NO_LINE ... */
