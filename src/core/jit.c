@@ -1134,13 +1134,17 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 
 /* A routine's start: rbp saved (it holds the block's timing) and now =
  * cycle - delta (edx) in it; then the checks of a lean fill's run-time
- * gate, to the fallback: the hook (a pointer), the 32-bit fields of
- * more[] (n_more of them) and the rows, or'ed into rsi and tested once (a
- * branch for each cost a compare and a jump apiece on every miss). With
- * address regions or a profile the routines charge the rows themselves
- * (emit_fill_rows), so a row set is no reason to fall back: with a profile
- * the caller has set the instruction's. Clobbers rsi. */
-static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook, const size_t *more, int n_more) {
+ * gate, to the fallback: the hook (a pointer) and the 32-bit fields of
+ * more[] (n_more of them), or'ed into rsi and tested once (a branch for
+ * each cost a compare and a jump apiece on every miss). The rows are not
+ * checked: with address regions or a profile the routines charge them
+ * (emit_fill_rows; with a profile the caller has set the instruction's),
+ * and without, none is set: region_row only while regions are installed
+ * (timing_regions_install; fetch_regions.c gives back the value it took),
+ * prof_row only from a profile's rows (timing_row is NULL before
+ * prof_attach), and a change of either flushes the blocks and makes
+ * these routines anew (ensure_fills). Clobbers rsi. */
+static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook, const size_t *more, int n_more) {
   int n = 0;
   x86_push(b, RBP);
   x86_mov_rr64(b, RBP, RC);
@@ -1149,10 +1153,6 @@ static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t ho
   for (int k = 0; k < n_more; k++)
     x86_alu_rm(b, ALU_OR, RSI, x86_m(R15, (int32_t)more[k]));
   x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, x86_m(R15, (int32_t)hook));
-  if (!tm->prof)
-    x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, TM(prof_row));
-  if (!tm->regions)
-    x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, TM(region_row));
   to[n++] = x86_jcc_fwd(b, CC_NE);
   return n;
 }
@@ -1235,7 +1235,7 @@ static void emit_dfill_notes(x86_buf *b, bool store) {
 static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   cache *c = &tm->dcache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, tm, to, offsetof(timing, dcache_miss_fn), NULL, 0);
+  int n = emit_fill_start(b, to, offsetof(timing, dcache_miss_fn), NULL, 0);
   if (tm->model.sram_size) { /* timing_in_sram */
     x86_mov_rr(b, RCX, RAX);
     x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
@@ -1270,7 +1270,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   cache *c = &tm->icache;
   uint8_t *to[10];
   const size_t more[2] = {offsetof(timing, reset_flush), offsetof(timing, hold_floor)};
-  int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn), more, 2);
+  int n = emit_fill_start(b, to, offsetof(timing, icache_miss_fn), more, 2);
   emit_fill_way(b, c, false, true, to, &n);
   x86_mov_rr(b, RAX, RCX);
   x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
