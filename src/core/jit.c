@@ -1560,7 +1560,7 @@ static void emit_cold_c(lower *l, const cold_call *c) {
  * cannot fill, to its call in C (c->fallback, emit_cold_c), which the
  * caller lays out after all the block's cold calls: the ways a miss runs
  * (the routine's call and the way back) then lie close together in the
- * host's I-cache, the calls in C (about 60 bytes each, seldom run) apart. */
+ * host's I-cache, the calls in C (65 to 85 bytes each, seldom run) apart. */
 static void emit_cold(lower *l, cold_call *c) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
