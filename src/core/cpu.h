@@ -60,13 +60,6 @@ typedef struct core_block {
                                   without C: it traps (taken) as misaligned (core_cpu.jump_align) */
   uint8_t resumed;             /* times the translator resumed here and interpreted it (core_exec_jit) */
   const void *jit;             /* its translated code (jit.c), or NULL */
-  /* With a profile, its translated entries' five-byte nops (up to three,
-   * jit.c's emit_entry_checks) and the jumps they become, to its record in
-   * the context's table, once the block runs in a second context
-   * (core_ctx_count_find); ctx_nops of them, 0 once patched */
-  uint8_t *ctx_nop[3];
-  const void *ctx_tab_path[3];
-  uint8_t ctx_nops;
   core_op ops[];
 } core_block;
 

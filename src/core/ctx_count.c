@@ -5,7 +5,6 @@
 #include <sys/mman.h>
 
 #include "ctx_count.h"
-#include "jit.h"
 
 #define CHUNK_RECORDS 1024
 #define LINE 64
@@ -215,13 +214,6 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   /* the block's cache of its records by context: a block run by turns
    * from several callers, or at several depths of a recursion, finds its
    * record without the table; the translated entry tries it first */
-  if (b->ctx_nops && b->jit && bt->cc->row && bt->cc->row != row) {
-    /* its second context: the translated entries try the context's table
-     * first from now on (jit.c's emit_entry_checks) */
-    for (uint32_t i = 0; i < b->ctx_nops; i++)
-      core_jit_patch_jmp(cpu->jit, b->ctx_nop[i], b->ctx_tab_path[i]);
-    b->ctx_nops = 0;
-  }
   ctx_count **w = &bt->ccw[ctx_way(row)];
   ctx_count *r = *w;
   if (r->row != row) {

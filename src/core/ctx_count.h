@@ -59,14 +59,11 @@ static inline uint64_t ctx_hash_bt(const block_timing *bt) {
 
 /* Each context's table of its records by block (timing.ctx_tab,
  * prof_node.ctx_tab), made at its first record: the translated entry of
- * a cached block whose cc is another context's reads its record in the
- * context on top there first, at the block's ctx_id - 1, and goes on to
- * its cache ways, the hash table's probe and C (core_ctx_count_find,
- * which fills the slot) only when the slot is empty, so a block entered
- * from context to context (a call's callee, a recursion) finds its
- * record with no probe. A block run in the context of its last run (most
- * of them, and nearly all of a program of one context) has compared cc's
- * row and reads no table line. CTX_TAB_IDS slots each, mapped lazily
+ * a cached block reads its record in the context on top there, at the
+ * block's ctx_id - 1, and goes to C (core_ctx_count_find, which fills
+ * the slot) only when the slot is empty, so a block entered from
+ * context to context (a call's callee, a recursion) finds its record
+ * with no compare and no probe. CTX_TAB_IDS slots each, mapped lazily
  * (a context's blocks of low ids touch a page or two); blocks past them
  * have no ctx_id, and contexts past CTX_TAB_MAX no table (both: the
  * block's cc, its cache ways, the hash table). */

@@ -283,10 +283,6 @@ typedef struct lower {
    * entry, or a clean_ok block's clean, same and late-results paths) */
   uint8_t *region_slow[3], *ctx_slow[3], *track_slow[3];
   uintptr_t region_back[3], ctx_back[3], track_back[3];
-  /* with a profile: each entry's five-byte nop, made a jump to its record
-   * in the context's table once the block runs in a second context
-   * (core_block.ctx_nop), and the compare of cc's row after it; 0: none */
-  uintptr_t ctx_nop[3], ctx_cmp[3], ctx_tab_path[3];
   uint32_t nchecks;
   /* with a profile: rcx holds the block's record in the context on top
    * (bt->cc), as the entry's checks just left it, so ENTER's count of the
@@ -2512,9 +2508,8 @@ static bool clean_ok(const lower *l) {
          (uint32_t)l->blk->ops[0].imm != TIMING_NO_LINE;
 }
 
-/* Whether the block's entry, its cc another context's, tries the
- * context's table (timing.ctx_tab, ctx_count.h): a cached block with a
- * slot there */
+/* Whether the block's entry finds its record in the context's table
+ * (timing.ctx_tab, ctx_count.h): a cached block with a slot there */
 static bool ctx_tab_ok(const lower *l) {
   return l->blk->cached && l->blk->timing->ctx_id && l->cpu->tm->ctx_tab_zero;
 }
@@ -2536,14 +2531,15 @@ static void emit_entry_checks(lower *l) {
     l->track_slow[k] = x86_jcc_fwd(b, CC_E);
     l->track_back[k] = run_addr(l, b->p);
   }
-  if (l->prof && ctx_tab_ok(l)) { /* a nop, till the block runs in a second context (ctx_count.h) */
-    l->ctx_nop[k] = run_addr(l, b->p);
-    static const uint8_t nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-    for (int i = 0; i < 5; i++)
-      x86_byte(b, nop5[i]);
-    l->ctx_cmp[k] = run_addr(l, b->p);
-  }
-  if (l->prof) { /* the block's record in the context on top (ctx_count.h): the one it ran in last */
+  if (l->prof && ctx_tab_ok(l)) { /* the block's record in the context on top: its table's slot (ctx_count.h) */
+    x86_load64(b, RSI, TM(ctx_tab));
+    x86_load64(b, RCX, x86_m(RSI, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_count *))));
+    x86_test_rr64(b, RCX, RCX);
+    l->ctx_slow[k] = x86_jcc_fwd(b, CC_E);
+    x86_store64(b, BT(cc), RCX);
+    l->ctx_back[k] = run_addr(l, b->p);
+    l->cc_rcx = true; /* each slow path comes back with it (emit_check_paths) */
+  } else if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
     x86_load64(b, RCX, BT(cc));
     x86_load64(b, RSI, TM(ctx_row));
     x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
@@ -2692,27 +2688,10 @@ static void emit_check_paths(lower *l, uint32_t k) {
     x86_patch_here(b, l->track_slow[k]);
     emit_to_check_routine(l, l->j->track_routine, l->track_back[k]);
   }
-  if (l->ctx_nop[k]) { /* where the nop jumps to: the record in the context's table, else cc's compare */
-    l->ctx_tab_path[k] = run_addr(l, b->p);
-    x86_load64(b, RSI, TM(ctx_tab));
-    x86_load64(b, RCX, x86_m(RSI, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_count *))));
-    x86_test_rr64(b, RCX, RCX);
-    x86_jcc(b, CC_E, l->ctx_cmp[k]);
-    x86_store64(b, BT(cc), RCX);
-    x86_jmp(b, l->ctx_back[k]);
-  }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
-    if (ctx_tab_ok(l)) { /* the context's table of its records by block (ctx_count.h): its slot, unless empty */
-      x86_load64(b, R8, TM(ctx_tab));
-      x86_load64(b, R8, x86_m(R8, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_count *))));
-      x86_test_rr64(b, R8, R8);
-      uint8_t *empty = x86_jcc_fwd(b, CC_E);
-      x86_store64(b, BT(cc), R8);
-      x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
-      x86_jmp(b, l->ctx_back[k]);
-      x86_patch_here(b, empty);
-    }
+    if (ctx_tab_ok(l)) /* its table's slot empty: as without the table, from the context's row */
+      x86_load64(b, RSI, TM(ctx_row));
     /* the block's cache slot for the context on top (rsi; ctx_way), as
      * core_ctx_count_find tries it, with no call: rdx its address */
     x86_mov_rr64(b, RDX, RSI);
@@ -3944,7 +3923,6 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->prof = l->regions = l->track = l->vexc = l->vexc_fetch = l->vexc_load = false;
   memset(l->region_slow, 0, sizeof l->region_slow);
   memset(l->ctx_slow, 0, sizeof l->ctx_slow);
-  memset(l->ctx_nop, 0, sizeof l->ctx_nop);
   memset(l->track_slow, 0, sizeof l->track_slow);
   l->nchecks = 0;
   if (l->timed) {
@@ -4076,20 +4054,10 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   bool ok = !b->overflow && core_jit_commit(j, j->scratch, (size_t)(b->p - b->start));
   if (ok)
     perf_names(l, parts);
-  uint32_t nchecks = l->nchecks;
-  uintptr_t ctx_nop[3], ctx_tab_path[3];
-  memcpy(ctx_nop, l->ctx_nop, sizeof ctx_nop);
-  memcpy(ctx_tab_path, l->ctx_tab_path, sizeof ctx_tab_path);
   free(l);
   if (!ok)
     return NULL;
   blk->jit = code;
-  blk->ctx_nops = 0;
-  for (uint32_t k = 0; k < nchecks; k++)
-    if (ctx_nop[k]) {
-      blk->ctx_nop[blk->ctx_nops] = (uint8_t *)ctx_nop[k];
-      blk->ctx_tab_path[blk->ctx_nops++] = (const void *)ctx_tab_path[k];
-    }
   j->translated++;
   j->translate_ns += now_ns() - t0;
   return code;

@@ -101,9 +101,6 @@ bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n);
  * target; false when the host refused (the jump then keeps returning to
  * C, which stays correct). */
 bool core_jit_patch(core_jit *j, uint8_t *at, const void *target);
-/* Makes the five bytes at `at` (a five-byte nop) a jump to target; false
- * when the host refused (the nop stays). */
-bool core_jit_patch_jmp(core_jit *j, uint8_t *at, const void *target);
 /* Names n bytes of code at `at` in perf's map (a line "START SIZE NAME"),
  * when $TALLY_PERF_MAP asked for one; nothing for n = 0. */
 void core_jit_perf_name(core_jit *j, uintptr_t at, size_t n, const char *fmt, ...)

@@ -159,30 +159,18 @@ static bool copy_in_place(core_jit *j, const uint8_t *code, size_t n) {
   return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) == 0;
 }
 
-/* writes n bytes of code at `at` (W^X: its pages writable only meanwhile) */
-static bool write_code(core_jit *j, uint8_t *at, const void *v, size_t n) {
+bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
+  int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(at + 4));
   if (j->rw) {
-    memcpy(j->rw + (at - j->region), v, n);
+    memcpy(j->rw + (at - j->region), &rel, 4);
     return true;
   }
   uintptr_t lo = (uintptr_t)at & ~(uintptr_t)(j->page - 1);
-  uintptr_t hi = ((uintptr_t)at + n + j->page - 1) & ~(uintptr_t)(j->page - 1);
+  uintptr_t hi = ((uintptr_t)at + 4 + j->page - 1) & ~(uintptr_t)(j->page - 1);
   if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
     return false;
-  memcpy(at, v, n);
+  memcpy(at, &rel, 4);
   return mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC) == 0;
-}
-
-bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
-  int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(at + 4));
-  return write_code(j, at, &rel, 4);
-}
-
-bool core_jit_patch_jmp(core_jit *j, uint8_t *at, const void *target) {
-  uint8_t v[5] = {0xe9};
-  int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(at + 5));
-  memcpy(v + 1, &rel, 4);
-  return write_code(j, at, v, 5);
 }
 
 #else /* no translator on this host: the interpreter runs everything */
@@ -203,10 +191,6 @@ bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n) {
   return false;
 }
 bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
-  (void)j, (void)at, (void)target;
-  return false;
-}
-bool core_jit_patch_jmp(core_jit *j, uint8_t *at, const void *target) {
   (void)j, (void)at, (void)target;
   return false;
 }

@@ -341,9 +341,8 @@ typedef struct timing {
    * points it at the new top after each. NULL without a profile. */
   int64_t *ctx_row;
   /* With a profile: the records of the blocks in that context by the
-   * block's ctx_id (ctx_count.h: the translated entry's first try when
-   * the block's cc is another context's; the word before ctx_row,
-   * prof_node.ctx_tab),
+   * block's ctx_id (ctx_count.h: the translated entry finds its record
+   * there, with no compare; the word before ctx_row, prof_node.ctx_tab),
    * or ctx_tab_zero, all NULL, when the context has none */
   ctx_count **ctx_tab;
   ctx_count **ctx_tab_zero;
