@@ -1331,6 +1331,7 @@ static uint32_t dmiss_redo_chain(const timing *t) {
 /* A D-cache fill's wait for the memory port and its transfer of `busy`
  * cycles, charged to the cycle count (not to the signals) */
 static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write) {
+  uint32_t port_wait = t->mem_busy_until > now ? (uint32_t)(t->mem_busy_until - now) : 0;
   uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;
   note_dstall(t, now + stall, stall, true); /* DataCache: the load is redone from the fetch once the line is in */
@@ -1357,6 +1358,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
      * (a device access, a full write buffer: the stall noted before this
      * fill's, not a fill of its own, ending as the load issued) */
     t->dmiss_held = !t->dstall2_redo && t->dstall2_end + 1 == now ? t->dstall2 : 0;
+    t->dmiss_port_wait = port_wait;
     t->dmiss_refetched = false;
     t->dmiss_taken_fill = 0;
   }
@@ -1872,7 +1874,16 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
    * charged already at its first run, stands for that run's: the redo is
    * charged that much less (stall.system; taking the wait back instead
    * would take it from an interval of the statistics module before) */
-  fence_i_redo_load(t, gap, held, t->dmiss_line);
+  /* ... nor the wait of the load's fill for the memory port (a store's
+   * write still going out): the fill, and that wait with it, runs under
+   * the flush, which starts as fence.i reaches execute whenever the fill
+   * ends (rand_gen.py's rand_33 at 0x40001174 on VexRiscv.v: sw to a
+   * device, slti, lw that misses, lhu, fence.i: the D-bus fill's first
+   * beat W + 2 after the sw's write, yet the lw's redo refill starts 134
+   * cycles after the slti's retire at W = 0 and 3, the lw retiring 8 (W +
+   * 2) + 6 after its first beat; tally a W over a pass without this;
+   * fence_redo_port.S on VexRiscv.v and VexRiscv_IMAC.v. No constant) */
+  fence_i_redo_load(t, gap, held + t->dmiss_port_wait, t->dmiss_line);
   /* ... and a load split over two lines (a 32-bit load at 2 mod 4, its
    * first half the last halfword of a line: dmiss_first_line) is
    * refetched from both after the flush: a whole refill more, its line

@@ -424,6 +424,8 @@ typedef struct timing {
                                not a fill ending as it issued (refill_refetch's dmiss_held_lead; set
                                by dmiss_wait only: jit.c's inline fill, lean_dfill, never runs with
                                refill_refetch) */
+  uint32_t dmiss_port_wait; /* ... and the cycles its fill waited for the memory port (a store's write
+                               before it) before its transfer ([pipeline] fence_i_redo: under the flush) */
   bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
   uint32_t dmiss_taken_fill; /* a jump 1 to 3 after that load refilled the line of the word after it
