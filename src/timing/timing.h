@@ -769,6 +769,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
  * of the fence.i before it, if it is the one after that fence.i, and ends
  * the overlap */
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
+void timing_fence_overlap_device(timing *t, uint32_t pc, uint32_t stall);
 /* [pipeline] fence_i_jal_wait: the instruction after fence.i, fetched
  * before the flush, is a jal at pc (exec_loop.inc's fence_overlap_enter):
  * its target waits for the flush's end as a jalr's does (charges
