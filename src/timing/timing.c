@@ -1070,7 +1070,17 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * a longer one had beats still to come when the jump redirected */
   t->wrong_path_beats = stall > t->model.icache.refill_cycles;
   t->wrong_path_stall = stall;
-  t->wrong_path_waited = stall != 0 && kc == wn; /* asked for in the redirect's cycle */
+  /* asked for in the redirect's cycle, or during a divide's hold before
+   * the jump (`hold`): a CSR instruction after the jump holds decode while
+   * the jump waits for what is left of that refill (timing_redirect_drain;
+   * div_hold_rvc.S's case B on VexRiscv_IMAC.v's retire and bus traces:
+   * rem, bne at 2 mod 4 taken to the next line, csrr, then an addi split
+   * over that line, refilled from the cycle after the rem entered
+   * execute: the target retires 12 cycles after the refill's last beat at
+   * W = 3, 5 after the bne, as after a hit, at W = 0..2, where the refill
+   * ended within the hold; the csrr's cycle charged as well made it 1 over
+   * a pass at W = 3) */
+  t->wrong_path_waited = stall != 0 && (kc == wn || hold);
   /* ... or whose refill ran during a divide's hold before the jump, the
    * redirect coming at its end (div_reach.S's case D built rv32imac on
    * VexRiscv_IMAC.v: rem, bne at byte 26 taken to the addi at byte 30, its
