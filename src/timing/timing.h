@@ -777,7 +777,7 @@ void timing_fence_overlap_device(timing *t, uint32_t pc, uint32_t stall);
  * which then charges no taken-path refill and a split target's cycle
  * once); ends the overlap. */
 void timing_fence_jal(timing *t, uint32_t pc);
-void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall);
+void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall, bool next_load);
 /* refill-first: the load at pc, whose first half the decompressor kept
  * through fence.i's flush (fence_held_pc), missed the D-cache: its redo
  * from the fetch refills its line (timing.c) */
