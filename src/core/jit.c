@@ -215,6 +215,7 @@ typedef struct cold_call {
   int kind;
   uint8_t save;             /* a fetch op's: the copy registers (bit k: copy_regs[k]) pushed around it */
   int8_t dirty[NCOPY_MAX];  /* ... and the guest register of each copy not stored yet, or -1 */
+  uint8_t *fallback;        /* rel32 of a fill routine's way to the call in C, laid out after all the cold calls */
 } cold_call;
 
 typedef struct lower {
@@ -1134,13 +1135,17 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 
 /* A routine's start: rbp saved (it holds the block's timing) and now =
  * cycle - delta (edx) in it; then the checks of a lean fill's run-time
- * gate, to the fallback: the hook (a pointer), the 32-bit fields of
- * more[] (n_more of them) and the rows, or'ed into rsi and tested once (a
- * branch for each cost a compare and a jump apiece on every miss). With
- * address regions or a profile the routines charge the rows themselves
- * (emit_fill_rows), so a row set is no reason to fall back: with a profile
- * the caller has set the instruction's. Clobbers rsi. */
-static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t hook, const size_t *more, int n_more) {
+ * gate, to the fallback: the hook (a pointer) and the 32-bit fields of
+ * more[] (n_more of them), or'ed into rsi and tested once (a branch for
+ * each cost a compare and a jump apiece on every miss). The rows are not
+ * checked: with address regions or a profile the routines charge them
+ * (emit_fill_rows; with a profile the caller has set the instruction's),
+ * and without, none is set: region_row only while regions are installed
+ * (timing_regions_install; fetch_regions.c gives back the value it took),
+ * prof_row only from a profile's rows (timing_row is NULL before
+ * prof_attach), and a change of either flushes the blocks and makes
+ * these routines anew (ensure_fills). Clobbers rsi. */
+static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook, const size_t *more, int n_more) {
   int n = 0;
   x86_push(b, RBP);
   x86_mov_rr64(b, RBP, RC);
@@ -1149,10 +1154,6 @@ static int emit_fill_start(x86_buf *b, const timing *tm, uint8_t **to, size_t ho
   for (int k = 0; k < n_more; k++)
     x86_alu_rm(b, ALU_OR, RSI, x86_m(R15, (int32_t)more[k]));
   x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, x86_m(R15, (int32_t)hook));
-  if (!tm->prof)
-    x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, TM(prof_row));
-  if (!tm->regions)
-    x86_op_mem(b, true, (unsigned)(ALU_OR * 8 + 3), RSI, TM(region_row));
   to[n++] = x86_jcc_fwd(b, CC_NE);
   return n;
 }
@@ -1235,7 +1236,7 @@ static void emit_dfill_notes(x86_buf *b, bool store) {
 static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   cache *c = &tm->dcache;
   uint8_t *to[10];
-  int n = emit_fill_start(b, tm, to, offsetof(timing, dcache_miss_fn), NULL, 0);
+  int n = emit_fill_start(b, to, offsetof(timing, dcache_miss_fn), NULL, 0);
   if (tm->model.sram_size) { /* timing_in_sram */
     x86_mov_rr(b, RCX, RAX);
     x86_alu_ri(b, false, ALU_SUB, RCX, (int32_t)tm->model.sram_base);
@@ -1270,7 +1271,7 @@ static void emit_ifill_routine(x86_buf *b, timing *tm) {
   cache *c = &tm->icache;
   uint8_t *to[10];
   const size_t more[2] = {offsetof(timing, reset_flush), offsetof(timing, hold_floor)};
-  int n = emit_fill_start(b, tm, to, offsetof(timing, icache_miss_fn), more, 2);
+  int n = emit_fill_start(b, to, offsetof(timing, icache_miss_fn), more, 2);
   emit_fill_way(b, c, false, true, to, &n);
   x86_mov_rr(b, RAX, RCX);
   x86_shift_ri(b, false, SH_SHL, RAX, (uint8_t)c->line_shift);
@@ -1412,28 +1413,30 @@ static uintptr_t fill_routine(lower *l, int k, uint32_t delta, int64_t *row, uin
 }
 
 /* A D-cache fill's call (address in eax): on to the cold_call's resume
- * when it filled, else on to the C call after this */
-static void emit_dfill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t delta) {
+ * when it filled, else a jump (c->fallback) to its call in C, which
+ * emit_cold_c lays out after all the cold calls */
+static void emit_dfill_call(lower *l, cold_call *c, uintptr_t fn, uint32_t delta) {
   x86_buf *b = &l->b;
   x86_mov_imm32(b, RDX, delta);
   x86_call_near(b, fn);
   x86_test_rr(b, RCX, RCX);
   x86_jcc(b, CC_E, run_addr(l, c->resume));
-  x86_mov_rr64(b, RDI, R15);
+  c->fallback = x86_jmp_fwd(b);
 }
 
 /* An I-cache fill's call for fetch op i (entry: the block's first
  * fetch): after a fill, what core_jt_ifetch_miss or core_jt_entry_fill
  * adds to timing_fetch_miss_lean (insn_start, the counts the block made),
- * then on to the resume; else on to the C call after this */
-static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t delta, bool entry) {
+ * then on to the resume; else a jump (c->fallback) to its call in C
+ * (emit_cold_c) */
+static void emit_ifill_call(lower *l, cold_call *c, uintptr_t fn, uint32_t delta, bool entry) {
   x86_buf *b = &l->b;
   const core_op *op = &l->blk->ops[c->op];
   x86_mov_imm32(b, RCX, (uint32_t)op->imm >> l->cpu->tm->icache.line_shift);
   x86_mov_imm32(b, RDX, delta);
   x86_call_near(b, fn);
   x86_test_rr(b, RCX, RCX);
-  uint8_t *fail = x86_jcc_fwd(b, CC_NE);
+  c->fallback = x86_jcc_fwd(b, CC_NE);
   /* insn_start: a fetch op right after another keeps the one it set */
   uint8_t *keep = NULL;
   if (!entry && op[-1].kind == K_IFETCH) {
@@ -1469,8 +1472,6 @@ static void emit_ifill_call(lower *l, const cold_call *c, uintptr_t fn, uint32_t
     x86_patch_here(b, none);
   }
   x86_jmp(b, run_addr(l, c->resume));
-  x86_patch_here(b, fail);
-  x86_mov_rr64(b, RDI, R15);
 }
 
 /* Jumps (returned) when a load or store of the cached VexRiscv models
@@ -1515,12 +1516,57 @@ static void emit_pending_far(lower *l, const cold_call *c, uint32_t delta) {
 
 static void emit_store_through_call(lower *l, uint32_t i);
 
-/* the call of a cold_call; the address of a data access in eax */
-static void emit_cold(lower *l, const cold_call *c) {
+/* The call in C of a cache miss's cold_call (COLD_LOAD, COLD_STORE,
+ * COLD_IFETCH, COLD_ENTRY: the plain run's helpers, or the same charging
+ * the rows: with a profile the instruction's (its row's address, the last
+ * argument), with regions alone the region's), rdi = tm set, then on to
+ * the resume. The address of a data access in eax. */
+static void emit_cold_c(lower *l, const cold_call *c) {
   x86_buf *b = &l->b;
   const block_timing *bt = l->blk->timing;
   const core_op *op = &l->blk->ops[c->op];
   uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
+  const miss_fns *m = l->prof ? &prof_miss : l->regions ? &regions_miss : &plain_miss;
+  int64_t *row = l->prof ? timing_row(l->cpu->tm, l->blk->pcs[c->op]) : NULL;
+  x86_mov_rr64(b, RDI, R15);
+  switch (c->kind) {
+  case COLD_LOAD: case COLD_STORE:
+    x86_mov_rr(b, RSI, RAX);
+    x86_mov_imm32(b, RDX, delta);
+    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
+    emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
+    break;
+  case COLD_IFETCH:
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
+    x86_mov_imm32(b, RDX, delta);
+    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
+    x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
+    x86_mov_imm64(b, R9, (uint64_t)(uintptr_t)row);
+    emit_call(l, m->ifetch);
+    break;
+  default: /* COLD_ENTRY */
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
+    x86_mov_imm32(b, RDX, bt->static_cycles);
+    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
+    x86_mov_imm64(b, R8, (uint64_t)(uintptr_t)row);
+    emit_call(l, m->entry);
+    break;
+  }
+  x86_jmp(b, run_addr(l, c->resume));
+}
+
+/* the call of a cold_call; the address of a data access in eax. A miss
+ * that a fill routine takes calls it here and jumps, when the routine
+ * cannot fill, to its call in C (c->fallback, emit_cold_c), which the
+ * caller lays out after all the block's cold calls: the ways a miss runs
+ * (the routine's call and the way back) then lie close together in the
+ * host's I-cache, the calls in C (65 to 85 bytes each, seldom run) apart. */
+static void emit_cold(lower *l, cold_call *c) {
+  x86_buf *b = &l->b;
+  const block_timing *bt = l->blk->timing;
+  const core_op *op = &l->blk->ops[c->op];
+  uint32_t delta = bt->static_cycles - bt->ops[c->op].end; /* now = tm->cycle - delta */
+  c->fallback = NULL;
   if (c->kind == COLD_LOAD_PEND)
     emit_pending_far(l, c, delta);
   if (c->kind == COLD_STORE_C) {
@@ -1539,55 +1585,29 @@ static void emit_cold(lower *l, const cold_call *c) {
     x86_jmp(b, run_addr(l, c->resume));
     return;
   }
-  /* the plain run's helpers, or the same charging the rows: with a
-   * profile the instruction's (its row's address, the last argument),
-   * with regions alone the region's */
-  const miss_fns *m = l->prof ? &prof_miss : l->regions ? &regions_miss : &plain_miss;
+  /* with a profile the instruction's row (fill_routine) */
   int64_t *row = l->prof ? timing_row(l->cpu->tm, l->blk->pcs[c->op]) : NULL;
   /* the I-cache fill routine, for a line outside SRAM (timing_in_sram) */
   const timing *tm = l->cpu->tm;
   bool ilean = (uint32_t)op->imm - tm->model.sram_base >= tm->model.sram_size;
   uintptr_t fn;
-  /* rdi = tm for the call in C: after a fill routine's call, which
-   * clobbers rdi, its way on to the call sets it (emit_dfill_call,
-   * emit_ifill_call) */
   switch (c->kind) {
   case COLD_LOAD: case COLD_STORE:
     if ((fn = fill_routine(l, c->kind == COLD_STORE ? JIT_FILL_STORE : JIT_FILL_LOAD, delta, row,
                            l->blk->pcs[c->op])))
       emit_dfill_call(l, c, fn, delta);
-    else
-      x86_mov_rr64(b, RDI, R15);
-    x86_mov_rr(b, RSI, RAX);
-    x86_mov_imm32(b, RDX, delta);
-    x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)row);
-    emit_call(l, c->kind == COLD_LOAD ? m->load : m->store);
     break;
   case COLD_IFETCH:
     if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, delta, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, delta, false);
-    else
-      x86_mov_rr64(b, RDI, R15);
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
-    x86_mov_imm32(b, RDX, delta);
-    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    x86_mov_imm32(b, R8, op[-1].kind == K_IFETCH);
-    x86_mov_imm64(b, R9, (uint64_t)(uintptr_t)row);
-    emit_call(l, m->ifetch);
     break;
   default: /* COLD_ENTRY */
     if (ilean && (fn = fill_routine(l, JIT_FILL_FETCH, bt->static_cycles, row, l->blk->pcs[c->op])))
       emit_ifill_call(l, c, fn, bt->static_cycles, true);
-    else
-      x86_mov_rr64(b, RDI, R15);
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)op);
-    x86_mov_imm32(b, RDX, bt->static_cycles);
-    x86_mov_imm32(b, RCX, (uint32_t)op->imm);
-    x86_mov_imm64(b, R8, (uint64_t)(uintptr_t)row);
-    emit_call(l, m->entry);
     break;
   }
-  x86_jmp(b, run_addr(l, c->resume));
+  if (!c->fallback)
+    emit_cold_c(l, c);
 }
 
 /* The cached VexRiscv models' T_LOAD of op i (the address in eax) with a
@@ -3352,7 +3372,13 @@ static void emit_slow_paths(lower *l) {
     if (pad)
       x86_push(&l->b, RAX);
     emit_cold(l, &c);
+    l->cold[k] = c;
   }
+  for (uint32_t k = 0; k < l->ncold; k++) /* the fill routines' ways to C, apart */
+    if (l->cold[k].fallback) {
+      x86_patch_here(&l->b, l->cold[k].fallback);
+      emit_cold_c(l, &l->cold[k]);
+    }
 }
 
 /* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */

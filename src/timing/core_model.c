@@ -276,6 +276,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fence_i_csr_refetch", fence_i_csr_refetch),
   BOOL("pipeline", "fence_i_hold_overlap", fence_i_hold_overlap),
   BOOL("pipeline", "fence_i_merge", fence_i_merge),
+  BOOL("pipeline", "fence_i_wbuf_overlap", fence_i_wbuf_overlap),
   BOOL("pipeline", "device_div_overlap", device_div_overlap),
   BOOL("pipeline", "fence_i_jal_wait", fence_i_jal_wait),
   BOOL("pipeline", "fence_i_branch_halt", fence_i_branch_halt),

@@ -178,6 +178,9 @@ typedef struct core_model {
                                      fetched before the flush and taken against its prediction, has no word
                                      after it looked up (the pending flush halts the fetch): no wrong-path
                                      refill, its target fetched after the flush (T_FENCE_I, T_BRANCH) */
+  bool fence_i_wbuf_overlap;      /* with fence_i_late_flush: the write buffer's waits of the stores one and
+                                     two instructions before fence.i pass during the flush: fence.i left
+                                     decode before them and its flush began (T_FENCE_I) */
   bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
                                      word was fetched before the flush asks for the same flush (its
                                      flushPending is still set): no flush of its own (timing_fence_i) */

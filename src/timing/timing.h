@@ -450,6 +450,10 @@ typedef struct timing {
                                whose next one, 32-bit too, is split over the line's end, the line that
                                one ends on (set by exec_loop.inc's T_LOAD and T_AMO_LOAD after the
                                fill), else TIMING_NO_LINE ([dcache] redo_refill_wait's split_next) */
+  uint32_t dmiss_split_k;    /* ... which instruction after the load that split one is: 1, or 2 when the
+                               one between, 32-bit, is not split ([dcache] redo_refill_wait's split_two) */
+  bool split_two_fill;      /* the last fetch_fill's wait was split_two's: a CSR instruction's wait does
+                               not pass during it (exec_loop.inc's refill_drains_csr) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
@@ -547,6 +551,13 @@ typedef struct timing {
                                TIMING_NO_LINE ... */
   uint32_t dev_load_stall;  /* ... the cycles it waited for the device ... */
   uint64_t dev_load_at;     /* ... and the cycle its wait ended (fence_i_device_overlap) */
+  uint32_t dev_load_held;   /* ... and the wait of a full write buffer that held the load's issue right
+                               before it (timing_device_load; fence_i_device_overlap) */
+  uint64_t wbuf_stall_end;  /* [pipeline] fence_i_wbuf_overlap: the cycle the last wait for the write
+                               buffer ended ... */
+  uint32_t wbuf_stall;      /* ... its cycles ... */
+  uint32_t wbuf_stall2;     /* ... and the one before it's cycles ... */
+  uint64_t wbuf_stall2_end; /* ... and end (buffered_write) */
   uint32_t dev_div_pc;      /* [pipeline] device_div_overlap: a load from a device that was its block's
                                last op (the divide it overlaps is the next block's first), else
                                TIMING_NO_LINE ... */
@@ -659,6 +670,14 @@ typedef struct timing {
    * instruction ahead held the fetch for none of it, else TIMING_NO_LINE */
   uint32_t fence_csr2_pc;
   uint32_t fence_csr2_back;
+  /* [pipeline] fence_i_overlap: the block whose first instruction, a store
+   * right after fence.i, went down the pipeline during the flush, its op,
+   * the instruction count before it, and the cycle its write went out
+   * (fence_store_now) */
+  const void *fence_store_block;
+  uint32_t fence_store_op;
+  uint64_t fence_store_instret;
+  uint64_t fence_store_at;
   /* What that entry's late results made each of the block's first
    * instructions (head[]) wait beyond its own static stall (timing_hazard_entry),
    * and whether the current block was entered with any: [pipeline]
