@@ -166,6 +166,8 @@ typedef struct core_model {
   bool fence_i_csr_overlap;       /* with fence_i_overlap: so does a CSR instruction's hold there, and the
                                      next instruction's wait for its result (fence_overlap_enter,
                                      hazards_after) */
+  bool fence_i_csr_refetch;       /* with fence_i_overlap: a CSR instruction two after fence.i, on its line,
+                                     fetched after the flush, pays no csr_penalty (fence_overlap_enter) */
   bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
                                      from decode while the divide holds execute: that hold passes during the
                                      flush (T_FENCE_I) */

@@ -68,6 +68,8 @@ timing *timing_new(const core_model *m) {
   t->fence_held_pc = TIMING_NO_LINE;
   t->fence_div_pc = TIMING_NO_LINE;
   t->fence_jal_pc = TIMING_NO_LINE;
+  t->fence_csr2_line = TIMING_NO_LINE;
+  t->fence_csr2_pc = TIMING_NO_LINE;
   t->fence_branch_pc = TIMING_NO_LINE;
   pmu_init(&t->pmu, m);
   t->pico = m->micro_arch == MICRO_PICORV32;

@@ -663,6 +663,15 @@ typedef struct timing {
    * the next block's wait for it passes too (hazards_after) */
   const void *fence_csr_block;
   uint64_t fence_csr_instret;
+  /* [pipeline] fence_i_csr_refetch: the line of the instruction after
+   * fence.i when it ended its block alone (fence_overlap_enter), for the
+   * next block's first instruction, else TIMING_NO_LINE */
+  uint32_t fence_csr2_line;
+  /* ... and the CSR instruction whose csr_penalty it took back, and how
+   * much (fence_csr_refetch), until the next block's fetch_carry: the
+   * instruction ahead held the fetch for none of it, else TIMING_NO_LINE */
+  uint32_t fence_csr2_pc;
+  uint32_t fence_csr2_back;
   /* [pipeline] fence_i_overlap: the block whose first instruction, a store
    * right after fence.i, went down the pipeline during the flush, its op,
    * the instruction count before it, and the cycle its write went out
