@@ -113,8 +113,8 @@ typedef struct core_model {
                                      one or two stages ahead of it (exec_loop.inc's wrong_path_jalr_over) */
   bool wrong_path_use_redo;       /* with fetch_ahead_data (fetch_ahead_insns 1): a branch that waits in
                                      decode for a late result gets no overlap of its wrong-path refill
-                                     with a load's fill redone ahead of it (exec_loop.inc's
-                                     wrong_path_branch_over) */
+                                     with a load's fill redone ahead of it, nor with a device load's
+                                     wait (exec_loop.inc's wrong_path_branch_over) */
   bool fetch_ahead_data;          /* with fetch_ahead: the data-side stall of an instruction further ahead,
                                      still before write-back at the lookup, overlaps the refill too; a
                                      D-cache fill is redone from the fetch (exec_loop.inc, fetch_ahead) */
