@@ -720,6 +720,14 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     } else {
       t->dmiss_refetched = true;
     }
+    /* the refill was over before the load's redo, the wait is the redo's:
+     * a CSR instruction's wait (csr_penalty) comes after it, in full, as
+     * after split_two's (rand_gen.py's rand_43 on VexRiscv.v's bus and
+     * retire traces: lhu that misses, srli, srl, then csrr first on a
+     * line that misses at 0x40002720, refilled in the cycles of the lhu's
+     * fill: the csrr retires 3 cycles after the srl, as after a hit, at
+     * W = 0..3; dmiss_csr_line.S) */
+    t->split_two_fill = true;
     wrong_path_tail(t, &stall);
     t->fill_room = 0;
     uint32_t back = 0, paid = t->refetch_paid ? refetch_paid(t, line_addr, due, stall, &back) : 0;

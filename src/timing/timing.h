@@ -454,8 +454,9 @@ typedef struct timing {
                                fill), else TIMING_NO_LINE ([dcache] redo_refill_wait's split_next) */
   uint32_t dmiss_split_k;    /* ... which instruction after the load that split one is: 1, or 2 when the
                                one between, 32-bit, is not split ([dcache] redo_refill_wait's split_two) */
-  bool split_two_fill;      /* the last fetch_fill's wait was split_two's: a CSR instruction's wait does
-                               not pass during it (exec_loop.inc's refill_drains_csr) */
+  bool split_two_fill;      /* the last fetch_fill's wait was split_two's or refill_refetch's (the refill
+                               over before the load's redo): a CSR instruction's wait does not pass
+                               during it (exec_loop.inc's refill_drains_csr) */
   bool wrong_path_waited;   /* the last timing_wrong_path waited for a refill its last word asked for
                                (timing_redirect_drain) */
   uint32_t wrong_path_line; /* the line the last timing_wrong_path refilled, else TIMING_NO_LINE
