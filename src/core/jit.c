@@ -1351,58 +1351,6 @@ static void emit_track_routine(x86_buf *b) {
   emit_check_call(b, (const void *)jit_track);
 }
 
-/* Whether the D-cache's lookup routines (emit_dlookup_routine) can be
- * made for tm: a two-way LRU cache whose lru_way and dirty arrays lie
- * within a 32-bit displacement of its tags (one base register for all) */
-static bool dlookup_ok(const timing *tm) {
-  const cache *c = &tm->dcache;
-  intptr_t d1 = (intptr_t)c->lru_way - (intptr_t)c->tags, d2 = (intptr_t)c->dirty - (intptr_t)c->tags;
-  return tm->dcache_on && c->touch == CACHE_TOUCH_LRU2 && c->tags && c->lru_way && c->dirty &&
-         d1 >= INT32_MIN && d1 <= INT32_MAX && d2 >= INT32_MIN && d2 <= INT32_MAX;
-}
-
-/* The D-cache lookup of a load (store false) or a store, shared by every
- * block's inline lookup (emit_data_access: a near call of 5 bytes and the
- * jump to the miss, where emit_probe_addr's lookup inline is about 50
- * bytes at each load and store): emit_probe_addr's compares for the
- * address in eax (kept), the LRU bit (and a store's dirty bit) written on
- * a hit. Returns with the flags of the outcome: a load's ZF set on a
- * miss, a store's ZF clear on a miss. Clobbers rcx, rdx, rsi, r8, r9, as
- * the lookup inline does. Tried and measured slower (bench/profile-speed.md,
- * 2026-12-06 17:00-18:00 UTC): reverted. */
-static void emit_dlookup_routine(x86_buf *b, const cache *c, bool store) {
-  int32_t lru = (int32_t)((intptr_t)c->lru_way - (intptr_t)c->tags);
-  int32_t dirty = (int32_t)((intptr_t)c->dirty - (intptr_t)c->tags);
-  x86_mov_rr(b, RCX, RAX);
-  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
-  x86_mov_rr(b, RDX, RCX);
-  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
-  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
-  x86_alu_rr(b, false, ALU_XOR, R8, R8);
-  uint8_t *miss;
-  if (!store) {
-    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 0));
-    x86_setcc(b, CC_E, R8);                                    /* way 0: w ^ 1 on a hit */
-    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-    x86_setcc(b, CC_E, R9);                                    /* way 1, in r9b */
-    x86_op_reg(b, false, 0x08, R8, R9);                        /* or r9b, r8b: ZF on a miss */
-    miss = x86_jcc_fwd(b, CC_E);
-    x86_store32(b, x86_mis(RSI, RDX, 2, lru), R8);
-  } else {
-    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, RDX, 3, 4));
-    x86_setcc(b, CC_NE, R8);                                   /* w ^ 1 */
-    x86_lea64(b, R9, x86_mis(RDX, RDX, 0, 1));                 /* 2 * set + 1 */
-    x86_alu_rr(b, false, ALU_SUB, R9, R8);                     /* 2 * set + w */
-    x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RSI, R9, 2, 0));       /* ZF on a hit */
-    miss = x86_jcc_fwd(b, CC_NE);
-    x86_store32(b, x86_mis(RSI, RDX, 2, lru), R8);
-    x86_store_imm8(b, x86_mis(RSI, R9, 0, dirty), 1);
-  }
-  x86_ret(b);
-  x86_patch_here(b, miss);
-  x86_ret(b);
-}
-
 /* The fill routines for the run's timing model, and the entries' shared
  * checks (emit_region_routine, emit_track_routine), in front of the next
  * block when the code region has none for it since its last flush; false
@@ -1425,12 +1373,6 @@ static bool ensure_fills(core_cpu *cpu) {
     at[2] = (size_t)(b.p - b.start);
     emit_ifill_routine(&b, tm);
   }
-  size_t dl_at[2] = {SIZE_MAX, SIZE_MAX};
-  if (dlookup_ok(tm))
-    for (int k = 0; k < 2; k++) {
-      dl_at[k] = (size_t)(b.p - b.start);
-      emit_dlookup_routine(&b, &tm->dcache, k == 1);
-    }
   size_t region_at = SIZE_MAX, track_at = (size_t)(b.p - b.start);
   emit_track_routine(&b);
   if (tm->regions) {
@@ -1443,8 +1385,6 @@ static bool ensure_fills(core_cpu *cpu) {
   core_jit_perf_name(j, (uintptr_t)base, (size_t)(b.p - b.start), "jit_fill_routines");
   for (int k = 0; k < 3; k++)
     j->fill[k] = at[k] == SIZE_MAX ? NULL : base + at[k];
-  for (int k = 0; k < 2; k++)
-    j->dlookup[k] = dl_at[k] == SIZE_MAX ? NULL : base + dl_at[k];
   j->track_routine = base + track_at;
   j->region_routine = region_at == SIZE_MAX ? NULL : base + region_at;
   j->fill_tm = tm;
@@ -1928,26 +1868,14 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     return;
   int32_t line = (int32_t)(1u << l->cpu->tm->dcache.line_shift);
   uint8_t *same = NULL;
-  bool routine = l->j->dlookup[store] != NULL;
   if (repeat) {
     /* the previous access's address (eax + d) on the same line: skip */
     x86_lea64(&l->b, RCX, x86_m(RAX, d));
     x86_alu_rr(&l->b, false, ALU_XOR, RCX, RAX);
     x86_alu_ri(&l->b, false, ALU_AND, RCX, -line);
-    if (routine) { /* over the call (5 bytes) and the jump (6): a short jump */
-      x86_byte(&l->b, (uint8_t)(0x70 + CC_E));
-      x86_byte(&l->b, 11);
-    } else {
-      same = x86_jcc_fwd(&l->b, CC_E);
-    }
+    same = x86_jcc_fwd(&l->b, CC_E);
   }
-  uint8_t *miss;
-  if (routine) { /* the shared routine: its flags say a miss */
-    x86_call_near(&l->b, (uintptr_t)l->j->dlookup[store]);
-    miss = x86_jcc_fwd(&l->b, store ? CC_NE : CC_E);
-  } else {
-    miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  }
+  uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
   add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
   if (same)
     x86_patch_here(&l->b, same);

@@ -66,9 +66,6 @@ typedef struct core_jit {
   /* with them, the entries' shared checks (jit.c): the region switch
    * (NULL without address regions) and the PMU listing's */
   uint8_t *region_routine, *track_routine;
-  /* and the D-cache's lookup routines (a load's, a store's), NULL where
-   * the lookup stays inline (jit.c, emit_dlookup_routine) */
-  uint8_t *dlookup[2];
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;
