@@ -779,6 +779,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
  * the overlap */
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
 void timing_fence_overlap_device(timing *t, uint32_t pc, uint32_t stall);
+void timing_fence_store(timing *t, uint32_t stall);
 /* [pipeline] fence_i_jal_wait: the instruction after fence.i, fetched
  * before the flush, is a jal at pc (exec_loop.inc's fence_overlap_enter):
  * its target waits for the flush's end as a jalr's does (charges
