@@ -2223,6 +2223,14 @@ void timing_fence_overlap_device(timing *t, uint32_t pc, uint32_t stall) {
   timing_fence_overlap(t, pc, stall, SIG_STALL_DCACHE);
   if (whole && !t->dstall_redo && t->dstall == stall)
     t->dstall = 0;
+  /* ... and its read on the D-bus was over during the flush: the port is
+   * free for a load that misses a few instructions after it ([memory]
+   * fetch_port: the refills have a port of their own; rand_gen.py's std
+   * rand_6 at 0x40000878: fence.i, lhu from IO, blt, lui, lw that misses,
+   * the lw 45 cycles after the lui at W = 3 on VexRiscv.v's retire trace,
+   * a plain miss, where the model had it wait 2 more for the lhu's read) */
+  if (whole && t->model.fetch_port)
+    t->mem_busy_until -= t->mem_busy_until > stall ? stall : t->mem_busy_until;
 }
 
 /* fence_i_overlap for a store to RAM right after fence.i, timed from the
