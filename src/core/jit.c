@@ -1492,19 +1492,21 @@ static uint8_t *emit_dnow_test(lower *l) {
 }
 
 /* emit_dnow_test for a store, which takes the C path too while a store
- * right after fence.i is noted for its block (fence_store_block: its write
- * is timed from the flush, exec_loop.inc's fence_store_now); always a jump
- * (returned). Clobbers rcx, rdx. */
+ * right after fence.i is noted for its block (fence_store_on: its write
+ * is timed from the flush, exec_loop.inc's fence_store_now): the three
+ * flags are the bytes after entry_extra_any, read in one load; always a
+ * jump (returned). Clobbers rcx. */
 static uint8_t *emit_store_c_test(lower *l) {
   const timing *tm = l->cpu->tm;
-  x86_load64(&l->b, RCX, TM(fence_store_block));
+  _Static_assert(offsetof(timing, entry_extra_on) == offsetof(timing, entry_extra_any) + 1 &&
+                     offsetof(timing, later_n) == offsetof(timing, entry_extra_any) + 2 &&
+                     offsetof(timing, fence_store_on) == offsetof(timing, entry_extra_any) + 3,
+                 "the store's three flags in one word");
   if (tm->model.fetch_ahead && tm->fetch_ops) {
-    x86_movzx8(&l->b, RDX, TM(entry_extra_on));
-    x86_alu_rr(&l->b, true, ALU_OR, RCX, RDX);
-    x86_movzx8(&l->b, RDX, TM(later_n));
-    x86_alu_rr(&l->b, true, ALU_OR, RCX, RDX);
+    x86_load32(&l->b, RCX, TM(entry_extra_any));
+    x86_shift_ri(&l->b, false, SH_SHR, RCX, 8); /* ZF: all three clear */
   } else {
-    x86_alu_rr(&l->b, true, ALU_OR, RCX, RCX);
+    x86_cmp_mem8_imm(&l->b, TM(fence_store_on), 0);
   }
   return x86_jcc_fwd(&l->b, CC_NE);
 }

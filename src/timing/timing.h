@@ -698,6 +698,10 @@ typedef struct timing {
    * block split there charges only when they come. Written only on such a
    * miss; later_n 0 otherwise. */
   uint8_t later_n;
+  /* fence_store_block is set: the byte after later_n, so that the
+   * translator's store reads entry_extra_on, later_n and this in one load
+   * (jit.c's emit_store_c_test) */
+  uint8_t fence_store_on;
   uint32_t later_op[TIMING_LATER_MAX];
   int32_t later_d[TIMING_LATER_MAX];
   const void *later_blk;
