@@ -1491,6 +1491,26 @@ static uint8_t *emit_dnow_test(lower *l) {
   return x86_jcc_fwd(&l->b, CC_NE);
 }
 
+/* emit_dnow_test for a store, which takes the C path too while a store
+ * right after fence.i is noted for its block (fence_store_on: its write
+ * is timed from the flush, exec_loop.inc's fence_store_now): the three
+ * flags are the bytes after entry_extra_any, read in one load; always a
+ * jump (returned). Clobbers rcx. */
+static uint8_t *emit_store_c_test(lower *l) {
+  const timing *tm = l->cpu->tm;
+  _Static_assert(offsetof(timing, entry_extra_on) == offsetof(timing, entry_extra_any) + 1 &&
+                     offsetof(timing, later_n) == offsetof(timing, entry_extra_any) + 2 &&
+                     offsetof(timing, fence_store_on) == offsetof(timing, entry_extra_any) + 3,
+                 "the store's three flags in one word");
+  if (tm->model.fetch_ahead && tm->fetch_ops) {
+    x86_load32(&l->b, RCX, TM(entry_extra_any));
+    x86_shift_ri(&l->b, false, SH_SHR, RCX, 8); /* ZF: all three clear */
+  } else {
+    x86_cmp_mem8_imm(&l->b, TM(fence_store_on), 0);
+  }
+  return x86_jcc_fwd(&l->b, CC_NE);
+}
+
 /* A hit with a store pending: timing_load_replay's way out when the
  * store is no longer in reach of the load (now <= store_now: it stays
  * pending; more than 2 cycles before it: no longer pending) made here,
@@ -1768,14 +1788,15 @@ static void emit_store_note(lower *l, uint32_t i) {
 
 /* T_STORE of op i, the address in eax, by timing_store_through with the
  * access's cycle as a constant less the cycle count, when the entry wait
- * moves no access (emit_dnow_test), else jit_vexc.c's T_STORE. Where it
+ * moves no access and no store after fence.i is noted (emit_store_c_test),
+ * else jit_vexc.c's T_STORE. Where it
  * can be (vexc_store_inline), timing_store_through's common case is
  * inline: no stall, nothing but counts, the write buffer's queue and the
  * pending store's note; the gates' failures call it. */
 static void emit_vexc_store(lower *l, uint32_t i) {
   const block_timing *bt = l->blk->timing;
   forget_copies(l);
-  uint8_t *later = emit_dnow_test(l);
+  uint8_t *later = emit_store_c_test(l);
   if (!vexc_store_inline(l)) {
     emit_store_through_call(l, i);
   } else {
@@ -1788,8 +1809,7 @@ static void emit_vexc_store(lower *l, uint32_t i) {
       add_cold(l, to[k], COLD_STORE_T, i);
   }
   l->eax_reg = -1;
-  if (later)
-    add_cold(l, later, COLD_STORE_C, i);
+  add_cold(l, later, COLD_STORE_C, i);
 }
 
 /* Whether data access i of a timed run (its lookup inline) may

@@ -699,6 +699,10 @@ typedef struct timing {
    * block split there charges only when they come. Written only on such a
    * miss; later_n 0 otherwise. */
   uint8_t later_n;
+  /* fence_store_block is set: the byte after later_n, so that the
+   * translator's store reads entry_extra_on, later_n and this in one load
+   * (jit.c's emit_store_c_test) */
+  uint8_t fence_store_on;
   uint32_t later_op[TIMING_LATER_MAX];
   int32_t later_d[TIMING_LATER_MAX];
   const void *later_blk;
@@ -780,6 +784,7 @@ void timing_fence_i(timing *t, uint32_t pc, uint32_t next_pc, uint64_t now, uint
  * the overlap */
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig);
 void timing_fence_overlap_device(timing *t, uint32_t pc, uint32_t stall);
+void timing_fence_store(timing *t, uint32_t stall);
 /* [pipeline] fence_i_jal_wait: the instruction after fence.i, fetched
  * before the flush, is a jal at pc (exec_loop.inc's fence_overlap_enter):
  * its target waits for the flush's end as a jalr's does (charges
