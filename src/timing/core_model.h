@@ -115,6 +115,11 @@ typedef struct core_model {
                                      decode for a late result gets no overlap of its wrong-path refill
                                      with a load's fill redone ahead of it, nor with a device load's
                                      wait (exec_loop.inc's wrong_path_branch_over) */
+  uint32_t wrong_path_read_late;  /* with wrong_path_fill and fetch_ahead_insns 1: a branch taken against its
+                                     prediction whose first wrong-path word reads a late result still on its
+                                     way after the branch, the second word first on a line that misses: that
+                                     refill goes out this many cycles after the redirect (0: none;
+                                     exec_loop.inc's wrong_path_read_late) */
   bool fetch_ahead_data;          /* with fetch_ahead: the data-side stall of an instruction further ahead,
                                      still before write-back at the lookup, overlaps the refill too; a
                                      D-cache fill is redone from the fetch (exec_loop.inc, fetch_ahead) */

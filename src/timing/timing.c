@@ -1001,7 +1001,7 @@ uint32_t timing_fetch_miss_lean(timing *t, uint32_t line_addr, uint64_t now) {
 }
 
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
-                           uint32_t hold, int32_t lag, uint64_t start) {
+                           uint32_t hold, int32_t lag, uint64_t start, uint32_t after) {
   uint32_t i;
   t->wrong_path_waited = false;
   t->wrong_path_line = t->wrong_path_wait_line = TIMING_NO_LINE;
@@ -1069,6 +1069,11 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
    * the caller gives it only for a word the fetch reached during the hold:
    * exec_loop.inc's wrong_path_reach_hold) */
   ahead += hold;
+  /* [pipeline] wrong_path_read_late: the refill went out `after` cycles
+   * after the redirect, none of the fill's own cycles passing before it
+   * (exec_loop.inc's wrong_path_read_late) */
+  if (after && !over && !hold)
+    ahead = ahead > after ? ahead - after : 0;
   t->wrong_path_line = line; /* timing_wrong_path_fence_i */
   uint32_t tl = target & mask;
   if (target != TIMING_NO_LINE && tl != line && !cache_probe(&t->icache, tl >> t->icache.line_shift, &i))

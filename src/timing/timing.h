@@ -965,9 +965,11 @@ uint32_t timing_dcache_miss_lean(timing *t, uint32_t addr, uint64_t now, bool is
  * fence.i on the wrong path, whose flush the target's fill waits for).
  * `start`: the cycle the jump issued, before its own penalty ([dcache]
  * refill_refetch_wrong_path reads its place after a load that missed).
+ * `after`: with no overlap and no hold, the cycles after the redirect the
+ * refill went out ([pipeline] wrong_path_read_late).
  * Returns the cycles charged. */
 uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t words, uint64_t now, uint32_t over,
-                           uint32_t hold, int32_t lag, uint64_t start);
+                           uint32_t hold, int32_t lag, uint64_t start, uint32_t after);
 /* [pipeline] wrong_path_jump: a branch taken against its prediction, whose
  * wrong path (timing_wrong_path) refilled nothing, had a jal or a branch
  * predicted taken decoded right after it, which sent the fetch to
