@@ -194,7 +194,6 @@ typedef struct slow_path {
   uint8_t *resume;   /* where the fast path goes on */
   uint32_t op;
   int8_t dirty[NCOPY_MAX]; /* functional: the guest register each copy register holds unstored, or -1 */
-  uint8_t save;      /* timed, lean_mem: the copy registers (bit k: copy_regs[k]) pushed around its call */
 } slow_path;
 
 /* a cache miss, called out of the fast path's line with what it needs
@@ -297,12 +296,6 @@ typedef struct lower {
   uint8_t *vexc_slow[5];
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
-  /* timed: the D-cache's inline lookup in rcx, rdx and r9 alone, its
-   * arrays addressed from r15 (emit_probe_lean), so that a load or store
-   * keeps the copies in r8, rsi, rdi and r14 (r9 is no copy register
-   * then: ncopy 4); lean_store too for stores */
-  bool lean_mem, lean_store;
-  int32_t d_tags, d_lru, d_mru, d_dirty; /* the arrays' addresses less tm */
 } lower;
 
 #ifdef TALLY_CHECK_LAWS
@@ -372,28 +365,13 @@ static void jit_track(core_cpu *cpu, core_block *b) {
  * stored: the temporaries of a long run of ALU operations (fft's
  * butterflies) cost no store each. A timed run keeps them across its
  * fetch ops' inline lookups (their cold paths store the dirty ones and
- * save the copy registers around the call, emit_slow_paths), and across
- * a timed load or store whose D-cache lookup is the lean one
- * (lower.lean_mem: it clobbers rcx, rdx and r9 alone, and its miss's and
- * slow path's calls save the copy registers), not across another timed
- * load or store (its lookup clobbers them). */
-/* r9 fifth: a timed run with the lean lookup keeps the first four */
-static const int copy_regs[NCOPY_MAX] = {R8, RSI, RDI, R14, R9, R11, RBP};
+ * save the copy registers around the call, emit_slow_paths), not across
+ * a timed load or store (its lookup clobbers them). */
+static const int copy_regs[NCOPY_MAX] = {R8, R9, RSI, RDI, R14, R11, RBP};
 #define NCOPY (l->ncopy)
 /* whether a slow path pushes copy register k around its call: all but
  * r14, which C and the fill routines keep */
 static bool copy_pushed(int k) { return copy_regs[k] != R14; }
-static uint8_t copies_to_save(const lower *l);
-
-/* the copy registers a call out of line pushes around it: those held,
- * but r14 (C and the fill routines keep it) */
-static uint8_t copies_to_save(const lower *l) {
-  uint8_t save = 0;
-  for (int r = 0; r < NCOPY; r++)
-    if (l->held[r] >= 0 && copy_pushed(r))
-      save |= (uint8_t)(1u << r);
-  return save;
-}
 
 /* stores every copy not stored yet in x[] */
 static void flush_dirty(lower *l) {
@@ -542,10 +520,8 @@ static bool muldiv_calls(const lower *l, const core_op *op) {
  * a timed run a fetch op looked up inline (its cold paths save them) */
 static bool keeps_copies(const lower *l, const core_op *op) {
   switch (op->kind) {
-  case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU:
-    return !l->timed || l->lean_mem;
-  case K_SB: case K_SH: case K_SW:
-    return !l->timed || l->lean_store;
+  case K_LB: case K_LH: case K_LW: case K_LBU: case K_LHU: case K_SB: case K_SH: case K_SW:
+    return !l->timed;
   case K_LUI: case K_AUIPC: case K_NOP: case K_FENCE:
   case K_ADDI: case K_XORI: case K_ORI: case K_ANDI: case K_SLTI: case K_SLTIU:
   case K_SLLI: case K_SRLI: case K_SRAI:
@@ -982,14 +958,9 @@ static x86_mem near_rsi(x86_buf *b, const void **rsi, const void *p, int index, 
  * instructions longer with the slot for its dirty bit) takes r8 = lru_way's
  * new value (way 1 not holding the tag: way 0 is used, or no way), r9 = the
  * slot of the way used, then one compare of its tag: a hit, or a miss.
- * Clobbers rcx, rdx, rsi, r8, r9. With lower.lean_mem, emit_probe_lean
- * instead (rcx, rdx, r9). */
-static uint8_t *emit_probe_lean(lower *l, cache *c, bool store);
-
+ * Clobbers rcx, rdx, rsi, r8, r9. */
 static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_buf *b = &l->b;
-  if (l->lean_mem)
-    return emit_probe_lean(l, c, store);
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
   x86_mov_rr(b, RDX, RCX);
@@ -1014,53 +985,8 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   }
   const void *rsi = c->tags;
   x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R8);
-  if (c->mru_tag) /* the D-cache's (cache_track_mru, for emit_probe_lean) */
-    x86_store32(b, near_rsi(b, &rsi, c->mru_tag, RDX, 2), RCX);
   if (store) /* dirty[2 * set + w] */
     x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, R9, 0), 1);
-  return miss;
-}
-
-/* emit_probe_addr's lookup in rcx, rdx and r9 alone (lower.lean_mem),
- * the D-cache's arrays at fixed displacements from r15 (tm), in two
- * parts as a fetch's (emit_probe_mru): inline, the tag compared with the
- * set's way used last (mru_tag, cache_track_mru), a hit that changes
- * nothing but a store's dirty bit (the way used last: lru_way[set] ^ 1);
- * the jump returned, taken when it differs, goes out of line to the other
- * way's compare (emit_probe_lean_other). Leaves the tag in ecx and the
- * set in edx for it. */
-static uint8_t *emit_probe_lean(lower *l, cache *c, bool store) {
-  x86_buf *b = &l->b;
-  x86_mov_rr(b, RCX, RAX);
-  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
-  x86_mov_rr(b, RDX, RCX);
-  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
-  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(R15, RDX, 2, l->d_mru));
-  uint8_t *other = x86_jcc_fwd(b, CC_NE);
-  if (store) { /* dirty[2 * set + (lru_way[set] ^ 1)] */
-    x86_load32(b, R9, x86_mis(R15, RDX, 2, l->d_lru));
-    x86_alu_ri(b, false, ALU_XOR, R9, 1);
-    x86_lea64(b, R9, x86_mis(R9, RDX, 1, 0));
-    x86_store_imm8(b, x86_mis(R15, R9, 0, l->d_dirty), 1);
-  }
-  return other;
-}
-
-/* emit_probe_lean's way on from its jump (tag in ecx, set in edx): the
- * other way's (lru_way[set]) tag compared, and on a hit that way marked
- * used as cache_probe marks it (lru_way flipped, mru_tag, a store's
- * dirty bit); returns the jump taken on a miss, which changed nothing.
- * Clobbers r9. */
-static uint8_t *emit_probe_lean_other(lower *l, bool store) {
-  x86_buf *b = &l->b;
-  x86_load32(b, R9, x86_mis(R15, RDX, 2, l->d_lru));           /* w */
-  x86_lea64(b, R9, x86_mis(R9, RDX, 1, 0));                    /* 2 * set + w */
-  x86_alu_rm(b, ALU_CMP, RCX, x86_mis(R15, R9, 2, l->d_tags));
-  uint8_t *miss = x86_jcc_fwd(b, CC_NE);
-  if (store)
-    x86_store_imm8(b, x86_mis(R15, R9, 0, l->d_dirty), 1);
-  x86_alu_mi32(b, ALU_XOR, x86_mis(R15, RDX, 2, l->d_lru), 1); /* w ^ 1 */
-  x86_store32(b, x86_mis(R15, RDX, 2, l->d_mru), RCX);
   return miss;
 }
 
@@ -1951,13 +1877,6 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
   }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
   add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
-  if (l->lean_mem) { /* the other way out of line, then the miss's call, which saves the copies */
-    cold_call *c = &l->cold[l->ncold - 1];
-    c->back = c->resume;
-    c->save = copies_to_save(l);
-    for (int r = 0; r < NCOPY; r++)
-      c->dirty[r] = l->dirty[r] ? l->held[r] : -1;
-  }
   if (same)
     x86_patch_here(&l->b, same);
 }
@@ -2044,7 +1963,10 @@ static void emit_ifetch(lower *l, uint32_t i) {
     add_cold(l, same, COLD_IFETCH_C, i); /* the line fetched already: its pulses taken back */
   l->eax_reg = -1;
   /* the lookup clobbers rax and rcx alone; its calls save the copies held */
-  uint8_t save = copies_to_save(l);
+  uint8_t save = 0;
+  for (int r = 0; r < NCOPY; r++)
+    if (l->held[r] >= 0 && copy_pushed(r))
+      save |= (uint8_t)(1u << r);
   for (uint32_t k = from; k < l->ncold; k++) {
     l->cold[k].save = save;
     for (int r = 0; r < NCOPY; r++)
@@ -3288,8 +3210,6 @@ static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   *s = (slow_path){.op = i};
   for (int k = 0; k < NCOPY_MAX; k++) /* stored by the slow path (emit_slow_fn) */
     s->dirty[k] = k < NCOPY && l->dirty[k] ? l->held[k] : -1;
-  if (l->timed && keeps_copies(l, &l->blk->ops[i])) /* the lean lookup's: its call saves them */
-    s->save = copies_to_save(l);
   /* a move and a sub, not one 32-bit lea: the lea was 8 % slower on
    * functional matmult-int (AMD EPYC), where the move costs nothing */
   x86_mov_rr(&l->b, RCX, RAX);
@@ -3336,8 +3256,7 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   wrote(l, op->rd);
   emit_data_access(l, i, false); /* T_LOAD: eax is the address still */
   s->resume = l->b.p;
-  if (!l->lean_mem)
-    forget_copies(l); /* the slow paths and the lookup clobber them */
+  forget_copies(l); /* the slow paths and the lookup clobber them */
 }
 
 static void emit_store(lower *l, uint32_t i, const core_op *op) {
@@ -3361,7 +3280,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   if (l->timed) /* T_STORE: eax is the address still */
     emit_data_access(l, i, true);
   s->resume = l->b.p;
-  if (l->timed && !l->lean_store)
+  if (l->timed)
     forget_copies(l);
 }
 
@@ -3409,21 +3328,7 @@ static void emit_slow_paths(lower *l) {
       continue;
     }
     const void *fn = load ? (const void *)l->fn->load_slow : (const void *)l->fn->store_slow;
-    /* the copies kept by a lean lookup's access (nothing dirty: the
-     * access stored them first), pushed an even number of times (rax the
-     * pad, popped into rcx) */
-    bool pad = __builtin_popcount(s->save) & 1;
-    for (int r = 0; r < NCOPY; r++)
-      if (s->save & (1u << r))
-        x86_push(&l->b, copy_regs[r]);
-    if (pad)
-      x86_push(&l->b, RAX);
     emit_helper_call(l, fn, s->op, true);
-    if (pad)
-      x86_pop(&l->b, RCX);
-    for (int r = NCOPY - 1; r >= 0; r--)
-      if (s->save & (1u << r))
-        x86_pop(&l->b, copy_regs[r]);
     if (load) {
       x86_alu_rr(&l->b, true, ALU_OR, RAX, RAX);
       x86_jcc(&l->b, CC_S, (uintptr_t)l->j->out);
@@ -3453,9 +3358,7 @@ static void emit_slow_paths(lower *l) {
     x86_patch_here(&l->b, c.from);
     if (c.back) { /* not a hit in the way used last: the other way */
       cache *ic = &l->cpu->tm->icache;
-      uint8_t *miss = c.kind == COLD_LOAD || c.kind == COLD_STORE
-                          ? emit_probe_lean_other(l, c.kind == COLD_STORE)
-                          : emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c.op].imm >> ic->line_shift);
+      uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c.op].imm >> ic->line_shift);
       x86_jmp(&l->b, run_addr(l, c.back));
       x86_patch_here(&l->b, miss);
     }
@@ -4016,8 +3919,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
    * translation on (made from its state then), before any code, the fill
    * routines included, is made: the fetch checks read it (emit_probe_mru),
    * and an interpreted run does without its store */
-  if (cpu->tm && (cache_track_mru(&cpu->tm->icache) != 0 || (cpu->tm->dcache_on && cache_track_mru(&cpu->tm->dcache) != 0) ||
-                  !ensure_fills(cpu))) {
+  if (cpu->tm && (cache_track_mru(&cpu->tm->icache) != 0 || !ensure_fills(cpu))) {
     free(l);
     return NULL;
   }
@@ -4065,30 +3967,6 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
     /* ... but a hit of a cache with one way (the shipped models'), inline */
     l->vexc_fetch = l->vexc && tm->fetch_ops && tm->icache.ways == 1 && tm->icache.tags;
     l->vexc_load = l->vexc && tm->dcache_on && tm->dcache.ways == 1 && tm->dcache.tags;
-  }
-  l->lean_mem = l->lean_store = false;
-  if (l->timed && l->inline_load && !l->vexc && !jit_pico_inline_access(cpu->tm) &&
-      !jit_vexmin_inline_access(cpu->tm)) {
-    const timing *tm = cpu->tm;
-    intptr_t d[4] = {(intptr_t)tm->dcache.tags - (intptr_t)tm, (intptr_t)tm->dcache.lru_way - (intptr_t)tm,
-                     (intptr_t)tm->dcache.mru_tag - (intptr_t)tm, (intptr_t)tm->dcache.dirty - (intptr_t)tm};
-    bool mem = false, reach = true;
-    for (uint32_t i = 0; i < blk->n_ops; i++) {
-      uint8_t cls = isa_infos[blk->ops[i].kind].cls;
-      mem |= cls == CLASS_LOAD || cls == CLASS_STORE;
-    }
-    reach &= tm->dcache.mru_tag != NULL;
-    for (int k = 0; k < (l->inline_store ? 4 : 3); k++) /* dirty: the stores' */
-      reach &= d[k] > INT32_MIN / 2 && d[k] < INT32_MAX / 2;
-    if (mem && reach) { /* r9 the lookup's: no copy register (copy_regs' fifth) */
-      l->lean_mem = true;
-      l->lean_store = l->inline_store;
-      l->d_tags = (int32_t)d[0];
-      l->d_lru = (int32_t)d[1];
-      l->d_mru = (int32_t)d[2];
-      l->d_dirty = (int32_t)d[3];
-      l->ncopy = 4;
-    }
   }
   x86_buf *b = &l->b;
   uint8_t *nofit, *nofit2 = NULL, *entry_slow = NULL, *entry_miss = NULL;
