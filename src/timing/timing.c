@@ -2031,7 +2031,8 @@ static uint64_t fence_i_redo(timing *t, uint32_t pc, uint32_t next_pc, bool stra
        * 0x40001b20's line, then 0x40001b40's, the amoor.w retiring as the
        * second ends, then the lbu's fill and two more refills of
        * 0x40001b40's: 4 refills and 3 flushes; tally 8 (W + 2) + 5 short a
-       * pass at W = 0..3 without it). The 2 cycles beyond the refill's
+       * pass at W = 0..3 without it; split_beside_fill.S's case A). The
+       * 2 cycles beyond the refill's
        * transfer and refill_cycles are fitted to that site (the last
        * load's spacing above, + 1, left it a cycle short a pass) */
       uint32_t first = t->dmiss_first_before[d];
