@@ -876,34 +876,12 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     split_next = REDO_SPLIT_TWO;
     t->split_two_fill = true;
   }
-  /* ... split_two_dev: split_two's shape with a device load as the one
-   * between (its access, a stall of its own after the load's fill, not a
-   * fill: dstall, the fill dstall2): the fetch looked the split word up
-   * as before, the refill's first beat on the I-bus 2 cycles before the
-   * fill's on the D-bus, its last beat before the fill's; the load retires
-   * 2 cycles after its fill alone (I + 9, split_two's law), the device
-   * access 2 cycles later than after the fill alone, and the split word
-   * right after it: its wait is those 2 cycles, the refill long over
-   * (rand_gen.py's rand_21 lhu, lw from IO, add split at 0x40000e16 on
-   * VexRiscv_IMAC.v's bus and retire traces, at W = 0..3; +14/+21/+28/+35
-   * each of its two passes before, the refill charged after the device
-   * access; dmiss_split_dev.S). The 2 cycles are the law's, not fitted */
-  bool split_dev = refetch && t->model.dcache.redo_refill_wait && !early && !redo_end && !split_next &&
-                   t->dmiss_split_k == 2 && line_addr == t->dmiss_split_next && !t->dstall_redo && t->dstall &&
-                   t->dstall_end == due && t->dstall2_redo && t->dstall2_end == t->dmiss_end &&
-                   due == t->dmiss_end + 1 + t->dstall && t->dmiss_ask >= 2;
-  if (split_dev) {
-    fetch_transaction(t, t->dmiss_ask - 2, busy);
-    stall = flush + 2;
-    t->split_two_fill = true;
-  } else {
-    stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
-    /* [pipeline] held_refetch: the refill outlasted the hold it began in
-     * (fetch_ahead's div_pair_floor): the higher floor */
-    if (within && stall > within && late > floor)
-      floor = late;
-    stall = stall + split_next > ahead ? stall + split_next - ahead : 0;
-  }
+  stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
+  /* [pipeline] held_refetch: the refill outlasted the hold it began in
+   * (fetch_ahead's div_pair_floor): the higher floor */
+  if (within && stall > within && late > floor)
+    floor = late;
+  stall = stall + split_next > ahead ? stall + split_next - ahead : 0;
   /* that refill, not another: the wait left of it, less the missing
    * instruction's own wait still to come after `now` (`after`: its
    * static one; a wait at its block's entry is in `now` already), which

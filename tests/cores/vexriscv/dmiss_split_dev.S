@@ -1,9 +1,10 @@
 /* dmiss_split_dev.S -- a 32-bit load at 2 mod 4 that misses the D-cache,
  * then a device load, then a 32-bit instruction split over the line's end
- * onto a line that misses ([dcache] redo_refill_wait's split_two_dev):
- * rand_gen.py's rand_21 lhu, lw from IO, add at 0x40000e16 and lw, lbu
- * from IO, sb at 0x40001b96 (VexRiscv_IMAC.v). A: lh, lw from IO, addi;
- * B: lh, lbu from IO, sb of its result; C: lh, lw from IO, csrr. The
+ * onto a line that misses (exec_loop.inc's dmiss_two_refill at 2 mod 4:
+ * the split word's refill beside the load's fill): rand_gen.py's rand_21
+ * lhu, lw from IO, add at 0x40000e16 and lw, lbu from IO, sb at
+ * 0x40001b96 (VexRiscv_IMAC.v). A: lh, lw from IO, addi; B: lh, lbu
+ * from IO, sb of its result; C: lh, lw from IO, csrr. The
  * driver evicts, before each case, the case's D-line (a load of the word
  * 4 KiB on) and the case's next I-line (a call to a ret at its alias 4 KiB
  * on): both caches are 4 KiB and direct-mapped. Built rv32imac; the other
