@@ -447,7 +447,10 @@ typedef struct timing {
                                refetched after the load's line ([pipeline] fence_i_redo) */
   uint32_t dmiss_first_line; /* ... and, when that load is a 32-bit instruction whose first half ends
                                the line before dmiss_line, that line (set by exec_loop.inc's T_LOAD
-                               after the fill), else TIMING_NO_LINE ([pipeline] fence_i_redo) */
+                               and T_AMO_LOAD after the fill), else TIMING_NO_LINE ([pipeline] fence_i_redo) */
+  uint32_t dmiss_first_before[4]; /* [d]: dmiss_first_line of the load d instructions before that load
+                                     (dmiss_redo_before's bit d), else TIMING_NO_LINE: its redo
+                                     refetches it from both lines too ([pipeline] fence_i_redo) */
   uint32_t dmiss_split_next; /* ... and, when that load (or AMO) is a 32-bit instruction at 2 mod 4
                                whose next one, 32-bit too, is split over the line's end, the line that
                                one ends on (set by exec_loop.inc's T_LOAD and T_AMO_LOAD after the
@@ -1022,6 +1025,12 @@ void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k);
  * cycles after the load asked for its fill: the load's redo waits for
  * that refill, and the instruction's fill charges only what is left */
 void timing_redo_refill(timing *t, uint32_t line, uint32_t lead);
+/* [pipeline] fetch_ahead_data's dmiss_two_refill at 2 mod 4: the refill of
+ * `line` went out on the instruction port beside the load's fill, its beats
+ * interleaved with the fill's, and ended a beat's 2 cycles before the
+ * fill's last: the instruction's fill, when it comes, waits only for what
+ * is left of it (fetch_fill's redo_end) */
+void timing_beside_refill(timing *t, uint32_t line);
 void timing_taken_path_defer(timing *t);
 void timing_taken_path_wait(timing *t);
 /* [pipeline] predicted_target_fill: a branch at pc predicted taken (to
