@@ -1759,6 +1759,17 @@ static void emit_store_note(lower *l, uint32_t i) {
   const timing *tm = l->cpu->tm;
   const cache *c = &tm->dcache;
   uint32_t bytes = jit_access_size(l->blk->ops[i].kind);
+  /* note_store_at's redo_store_end: now the cycle after a fill's end */
+  x86_load64(b, RSI, TM(dstall_end));
+  x86_alu_ri(b, true, ALU_ADD, RSI, 1);
+  x86_alu_rr(b, true, ALU_CMP, RSI, RDX);
+  uint8_t *later = x86_jcc_fwd(b, CC_NE);
+  x86_cmp_mem8_imm(b, TM(dstall_redo), 0);
+  uint8_t *no_redo = x86_jcc_fwd(b, CC_E);
+  x86_alu_ri(b, true, ALU_SUB, RSI, 1);
+  x86_store64(b, TM(redo_store_end), RSI);
+  x86_patch_here(b, later);
+  x86_patch_here(b, no_redo);
   x86_mov_rr(b, RCX, RAX);
   x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
   x86_mov_rr(b, RSI, RCX);

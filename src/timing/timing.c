@@ -342,6 +342,8 @@ static inline uint32_t way_word(const timing *t, uint32_t addr) {
 /* timing_note_store for a store whose line is (hit) or is not in the
  * D-cache */
 static void note_store_at(timing *t, bool hit, uint32_t addr, uint32_t bytes, uint64_t now) {
+  if (t->dstall_redo && now == t->dstall_end + 1)
+    t->redo_store_end = t->dstall_end;
   if (!hit) {
     t->store_pending = false;
     return;

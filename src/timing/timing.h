@@ -622,6 +622,10 @@ typedef struct timing {
    * load may still meet it */
   bool store_pending;
   uint64_t store_now;
+  /* [pipeline] fetch_ahead_data's redo_store_hold (exec_loop.inc): the end
+   * of the D-cache fill (dstall_end) that a store issued right after, the
+   * cycle after it (every store, hit or not) */
+  uint64_t redo_store_end;
   uint32_t store_word;
   uint8_t store_mask;
   uint32_t way_mask;        /* [dcache] size / ways - 1 when that is a power of two, else 0: the
