@@ -2652,7 +2652,7 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
 
 /* The record of the block in the context on top (rsi), when it is in the
  * first or second slot of its key in the table (ctx_count.h): it becomes
- * the block's cc and goes to its cache slot (rdx: its address, as
+ * timing.cur_cc and goes to its cache slot (rdx: its address, as
  * core_ctx_count_find puts it there), and on to `back`. The jumps in
  * `miss` go to the call in C. Clobbers rdi, r8, r9, as the call would. */
 static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
@@ -2685,8 +2685,7 @@ static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
   x86_op_mem(b, true, 0x3b, RBP, x86_m(R8, (int32_t)offsetof(ctx_count, bt))); /* cmp rbp, [r8 + bt] */
   miss[2] = x86_jcc_fwd(b, CC_NE);
   x86_store64(b, x86_m(RDX, 0), R8);
-  x86_store64(b, BT(cc), R8);
-  x86_store64(b, TM(cur_cc), R8);
+  x86_store64(b, TM(cur_cc), R8); /* not the block's cc, the C paths' cache (timing.cur_cc) */
   x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
 }
 
@@ -2725,8 +2724,7 @@ static void emit_check_paths(lower *l, uint32_t k) {
     x86_load64(b, R8, x86_m(RDX, 0));
     x86_op_mem(b, true, 0x3b, RSI, x86_m(R8, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [r8 + row] */
     uint8_t *other = x86_jcc_fwd(b, CC_NE);
-    x86_store64(b, BT(cc), R8);
-    x86_store64(b, TM(cur_cc), R8);
+    x86_store64(b, TM(cur_cc), R8); /* not the block's cc, the C paths' cache (timing.cur_cc) */
     x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
     x86_jmp(b, l->ctx_back[k]);
     x86_patch_here(b, other);
