@@ -144,8 +144,6 @@ void core_set_timing(core_cpu *cpu, timing *tm) {
     tm->ctx_tab_zero = cpu->ctx_counts->tab_zero;
     if (!tm->ctx_tab)
       tm->ctx_tab = tm->ctx_tab_zero;
-    if (!tm->cur_cc)
-      tm->cur_cc = &cpu->ctx_counts->none;
   }
   cpu->jump_align = tm && !(tm->model.isa & ISA_EXT_C) ? 2u : 0u;
   if (tm)

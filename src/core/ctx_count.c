@@ -9,18 +9,17 @@
 #define CHUNK_RECORDS 1024
 #define LINE 64
 
-/* A record padded to a cache line of its own (ctx_line): the translated
- * code's counts (execs, entry_hits) and the key the lookups compare (row)
- * are then one line, where a 56-byte record straddles two most of the
- * time. */
-_Static_assert(sizeof(ctx_line) == LINE, "a record is one cache line");
-
-/* A context's table: CTX_TAB_IDS records, mapped lazily (no swap reserved
- * for the pages it never touches) */
-#define TAB_BYTES ((size_t)CTX_TAB_IDS * sizeof(ctx_line))
+/* A record padded to a cache line of its own: the translated code's
+ * counts (execs, entry_hits) and the key the lookups compare (row) are
+ * then one line, where a 56-byte record straddles two most of the time. */
+typedef union line_record {
+  ctx_count c;
+  char pad[LINE];
+} line_record;
+_Static_assert(sizeof(line_record) == LINE, "a record is one cache line");
 
 struct ctx_count_chunk {
-  ctx_line v[CHUNK_RECORDS]; /* first: the chunk is line-aligned */
+  line_record v[CHUNK_RECORDS]; /* first: the chunk is line-aligned */
   ctx_count_chunk *next;
   uint32_t used;
 };
@@ -36,7 +35,7 @@ core_ctx_counts *core_ctx_counts_new(void) {
     return NULL;
   t->max = CTX_COUNT_MAX;
   t->tabs = malloc(CTX_TAB_MAX * sizeof *t->tabs);
-  void *z = mmap(NULL, TAB_BYTES, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *z = mmap(NULL, CTX_TAB_IDS * sizeof(ctx_count *), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   t->tab_zero = z == MAP_FAILED ? NULL : z;
   if (!t->tabs || !t->tab_zero || !grow(t) || !new_chunk(t)) {
     core_ctx_counts_free(t);
@@ -57,7 +56,7 @@ static void free_chunks(core_ctx_counts *t) {
  * none again. */
 static void free_tabs(core_ctx_counts *t, bool owned) {
   for (uint32_t i = 0; i < t->ntabs; i++) {
-    munmap(t->tabs[i].tab, TAB_BYTES);
+    munmap(t->tabs[i].tab, CTX_TAB_IDS * sizeof(ctx_count *));
     if (owned)
       *t->tabs[i].own = NULL;
   }
@@ -71,10 +70,10 @@ void core_ctx_counts_free(core_ctx_counts *t) {
     free_tabs(t, false);
   free(t->tabs);
   if (t->tab_zero)
-    munmap(t->tab_zero, TAB_BYTES);
+    munmap(t->tab_zero, CTX_TAB_IDS * sizeof(ctx_count *));
   free_chunks(t);
   free(t->slots);
-  free(t->fixed);
+  free(t->homes);
   free(t);
 }
 
@@ -128,36 +127,13 @@ static ctx_count *chunk_record(core_ctx_counts *t) {
   return &t->chunks->v[t->chunks->used++].c;
 }
 
-/* Lists r among the records outside the chunks, which the fold walks;
- * false when out of memory. */
-static bool list_fixed(core_ctx_counts *t, ctx_count *r) {
-  if (t->nfixed == t->fixed_cap) {
-    uint32_t cap = t->fixed_cap ? 2 * t->fixed_cap : 1024;
-    ctx_count **v = realloc(t->fixed, cap * sizeof *v);
-    if (!v)
-      return false;
-    t->fixed = v;
-    t->fixed_cap = cap;
-  }
-  t->fixed[t->nfixed++] = r;
-  return true;
-}
-
-/* A new record, NULL when out of memory: in the context's table when it
- * has one and the block a slot there (ctx_count.h), else the block's own
- * (home), its record till now moved to a chunk (its slot and cache ways
- * following it), so that home holds the context the block was last new
- * in: a block run first in one context (a warm-up) and then in another
- * has the second's record on its line. */
+/* A new record, NULL when out of memory: the block's own (home), its
+ * record till now moved to a chunk (its slot and cache ways following it),
+ * so that home holds the context the block was last new in: a block run
+ * first in one context (a warm-up) and then in another has the second's
+ * record on its line. */
 static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt) {
-  ctx_line *tab = row && bt->ctx_id ? ((ctx_line **)row)[-1] : NULL; /* prof_node.ctx_tab */
-  if (tab) {
-    ctx_count *r = &tab[bt->ctx_id - 1].c;
-    if (list_fixed(t, r)) {
-      *r = (ctx_count){.row = row, .bt = bt};
-      return r;
-    }
-  } else if (bt->home.row) {
+  if (bt->home.row) {
     /* home's slot, found within one round of the table (a home in use is
      * always in it; were it not, home stays and the new record goes to a
      * chunk, which no count depends on) */
@@ -165,19 +141,36 @@ static ctx_count *new_record(core_ctx_counts *t, int64_t *row, block_timing *bt)
     while (t->slots[s].r != &bt->home && n++ <= t->mask)
       s = (s + 1) & t->mask;
     ctx_count *r = t->slots[s].r == &bt->home ? chunk_record(t) : NULL;
-    if (r) {
-      *r = bt->home;
-      t->slots[s].r = r;
-      for (int w = 0; w < TIMING_CTX_WAYS; w++)
-        if (bt->ccw[w] == &bt->home)
-          bt->ccw[w] = r;
-      if (bt->cc == &bt->home)
-        bt->cc = r;
-      bt->home = (ctx_count){.row = row, .bt = bt};
-      return &bt->home;
+    if (!r) {
+      r = chunk_record(t);
+      if (r)
+        *r = (ctx_count){.row = row, .bt = bt};
+      return r;
     }
-  } else if (list_fixed(t, &bt->home)) {
+    *r = bt->home;
+    t->slots[s].r = r;
+    ctx_count **tab = ((ctx_count ***)bt->home.row)[-1]; /* its context's table (prof_node.ctx_tab) */
+    if (tab && bt->ctx_id && tab[bt->ctx_id - 1] == &bt->home)
+      tab[bt->ctx_id - 1] = r;
+    for (int w = 0; w < TIMING_CTX_WAYS; w++)
+      if (bt->ccw[w] == &bt->home)
+        bt->ccw[w] = r;
+    if (bt->cc == &bt->home)
+      bt->cc = r;
     bt->home = (ctx_count){.row = row, .bt = bt};
+    return &bt->home;
+  }
+  if (t->nhomes == t->homes_cap) {
+    uint32_t cap = t->homes_cap ? 2 * t->homes_cap : 1024;
+    ctx_count **v = realloc(t->homes, cap * sizeof *v);
+    if (v) {
+      t->homes = v;
+      t->homes_cap = cap;
+    }
+  }
+  if (t->nhomes < t->homes_cap) {
+    bt->home = (ctx_count){.row = row, .bt = bt};
+    t->homes[t->nhomes++] = &bt->home;
     return &bt->home;
   }
   ctx_count *r = chunk_record(t);
@@ -210,27 +203,12 @@ static ctx_count *lookup(core_ctx_counts *t, int64_t *row, block_timing *bt) {
   return r;
 }
 
-/* The context on top's table (ctx_count.h), made at the first record of
- * a block with a slot there, before the record, which it then holds */
-static void make_tab(core_cpu *cpu, core_ctx_counts *t, int64_t *row) {
-  ctx_line **own = (ctx_line **)row - 1; /* prof_node.ctx_tab */
-  if (*own || t->ntabs == CTX_TAB_MAX)
-    return;
-  void *m = mmap(NULL, TAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED)
-    return;
-  *own = m;
-  t->tabs[t->ntabs++] = (ctx_tab_made){own, m};
-  cpu->tm->ctx_tab = m;
-}
-
 ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   core_ctx_counts *t = cpu->ctx_counts;
   block_timing *bt = b->timing;
   int64_t *row = cpu->tm->ctx_row;
   if (!b->cached) { /* a stepped block: core_fold_stepped gives its counts to the context */
     bt->cc = &t->step;
-    cpu->tm->cur_cc = bt->cc;
     return bt->cc;
   }
   /* the block's cache of its records by context: a block run by turns
@@ -239,20 +217,29 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   ctx_count **w = &bt->ccw[ctx_way(row)];
   ctx_count *r = *w;
   if (r->row != row) {
-    if (bt->ctx_id && row)
-      make_tab(cpu, t, row);
     r = lookup(t, row, bt);
     if (!r) { /* full or out of memory: add everything up and start again */
       core_ctx_counts_fold(cpu, true);
       core_ctx_counts_drop(cpu, true);
-      if (bt->ctx_id && row)
-        make_tab(cpu, t, row);
       r = lookup(t, row, bt); /* an empty table with a chunk: never NULL */
     }
     *w = r;
   }
   bt->cc = r;
-  cpu->tm->cur_cc = r;
+  if (bt->ctx_id && row) { /* the context's table, made at its first record (ctx_count.h) */
+    ctx_count ***own = (ctx_count ***)row - 1; /* prof_node.ctx_tab */
+    if (!*own && t->ntabs < CTX_TAB_MAX) {
+      void *m = mmap(NULL, CTX_TAB_IDS * sizeof(ctx_count *), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+      if (m != MAP_FAILED) {
+        *own = m;
+        t->tabs[t->ntabs++] = (ctx_tab_made){own, m};
+        cpu->tm->ctx_tab = m;
+      }
+    }
+    if (*own)
+      (*own)[bt->ctx_id - 1] = r;
+  }
   return r;
 }
 
@@ -280,8 +267,8 @@ static void fold_record(const timing *tm, ctx_count *r, bool to_rows) {
 void core_ctx_counts_fold(core_cpu *cpu, bool to_rows) {
   const timing *tm = cpu->tm;
   core_ctx_counts *t = cpu->ctx_counts;
-  for (uint32_t i = 0; i < t->nfixed; i++)
-    fold_record(tm, t->fixed[i], to_rows);
+  for (uint32_t i = 0; i < t->nhomes; i++)
+    fold_record(tm, t->homes[i], to_rows);
   for (ctx_count_chunk *c = t->chunks; c; c = c->next)
     for (uint32_t i = 0; i < c->used; i++)
       fold_record(tm, &c->v[i].c, to_rows);
@@ -320,10 +307,8 @@ void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
   if (blocks_stay)
     unlink_blocks(cpu);
   free_tabs(t, cpu->tm && cpu->tm->prof); /* the contexts are gone with their profile (tally_sim_free) */
-  if (cpu->tm) {
+  if (cpu->tm)
     cpu->tm->ctx_tab = t->tab_zero;
-    cpu->tm->cur_cc = &t->none;
-  }
   ctx_count_chunk *keep = t->chunks; /* kept for the next records */
   t->chunks = keep->next;
   free_chunks(t);
@@ -332,5 +317,5 @@ void core_ctx_counts_drop(core_cpu *cpu, bool blocks_stay) {
   t->chunks = keep;
   memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
   t->used = 0;
-  t->nfixed = 0; /* each cleared with its block above, going with it, or unmapped with its table */
+  t->nhomes = 0; /* each cleared with its block above, or going with it */
 }

@@ -58,24 +58,21 @@ static inline uint64_t ctx_hash_bt(const block_timing *bt) {
 }
 
 /* Each context's table of its records by block (timing.ctx_tab,
- * prof_node.ctx_tab), made at its first record of a block with a slot
- * there: the records themselves, a host line each, at the block's
- * ctx_id - 1 (the records of a context's blocks in one place, not
- * pointers to records elsewhere). The translated entry of a cached block
- * tests its record in the context on top there (its row set) and goes to
- * C (core_ctx_count_find, which makes the record there) only when it is
- * empty, so a block entered from context to context (a call's callee, a
- * recursion) finds its record with no compare, no probe and no pointer
- * to follow. CTX_TAB_IDS records each, mapped lazily (a context touches
- * the pages of the ids of the blocks it runs); blocks past them have no
- * ctx_id, and contexts past CTX_TAB_MAX no table (both: the block's home,
- * its cc and cache ways, the chunks, the hash table). */
+ * prof_node.ctx_tab), made at its first record: the translated entry of
+ * a cached block reads its record in the context on top there, at the
+ * block's ctx_id - 1, and goes to C (core_ctx_count_find, which fills
+ * the slot) only when the slot is empty, so a block entered from
+ * context to context (a call's callee, a recursion) finds its record
+ * with no compare and no probe. CTX_TAB_IDS slots each, mapped lazily
+ * (a context's blocks of low ids touch a page or two); blocks past them
+ * have no ctx_id, and contexts past CTX_TAB_MAX no table (both: the
+ * block's cc, its cache ways, the hash table). */
 #define CTX_TAB_IDS (1u << 17)
 #define CTX_TAB_MAX 4096u
 
 typedef struct ctx_tab_made {
-  ctx_line **own;           /* its context's prof_node.ctx_tab */
-  ctx_line *tab;
+  ctx_count ***own;         /* its context's prof_node.ctx_tab */
+  ctx_count **tab;
 } ctx_tab_made;
 
 /* The records and their hash table, keyed by (context row, block). */
@@ -86,10 +83,9 @@ typedef struct core_ctx_counts {
   uint32_t mask, used;
   uint32_t max;             /* records at most: CTX_COUNT_MAX (a test sets fewer) */
   ctx_count_chunk *chunks;  /* the records, newest chunk first */
-  ctx_count **fixed;        /* the records outside the chunks: blocks' own (block_timing.home) and
-                             * in the contexts' tables */
-  uint32_t nfixed, fixed_cap;
-  ctx_line *tab_zero;       /* CTX_TAB_IDS empty records, read-only: the table of a context with none */
+  ctx_count **homes;        /* the records that are blocks' own (block_timing.home) */
+  uint32_t nhomes, homes_cap;
+  ctx_count **tab_zero;     /* CTX_TAB_IDS empty slots, read-only: the table of a context with none */
   ctx_tab_made *tabs;       /* the contexts' tables made, to drop them */
   uint32_t ntabs;
 } core_ctx_counts;

@@ -286,7 +286,7 @@ typedef struct lower {
   uintptr_t region_back[3], ctx_back[3], track_back[3];
   uint32_t nchecks;
   /* with a profile: rcx holds the block's record in the context on top
-   * (timing.cur_cc), as the entry's checks just left it, so ENTER's count of the
+   * (bt->cc), as the entry's checks just left it, so ENTER's count of the
    * execution adds to it without loading it again */
   bool cc_rcx;
   /* ... but for an I-cache (fetch) or D-cache (load) hit of a direct-mapped
@@ -2034,7 +2034,7 @@ static void emit_branch_timing(lower *l, uint32_t taken) {
   if (bt->branch_pen[taken])
     x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->branch_pen[taken]);
   if (l->prof) { /* T_OUTCOME: the block's record in its context (ctx_count.h) */
-    x86_load64(b, RCX, TM(cur_cc));
+    x86_load64(b, RCX, BT(cc));
     x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)(offsetof(ctx_count, outcomes) + 8 * taken)), 1);
   } else {
     x86_alu_mi64(b, ALU_ADD, BT(outcomes[taken]), 1);
@@ -2110,9 +2110,9 @@ static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
   x86_buf *b = &l->b;
   x86_lea64(b, R9, x86_m(R9, (int32_t)lay->node_sig));
   x86_store64(b, TM(ctx_row), R9);
-  ctx_line *zero = l->cpu->tm->ctx_tab_zero;
+  ctx_count **zero = l->cpu->tm->ctx_tab_zero;
   if (zero) { /* timing.ctx_tab = its table (prof_node.ctx_tab, the word before the row), or the empty one */
-    x86_load64(b, RSI, x86_m(R9, -(int32_t)sizeof(ctx_line *)));
+    x86_load64(b, RSI, x86_m(R9, -(int32_t)sizeof(ctx_count **)));
     x86_test_rr64(b, RSI, RSI);
     uint8_t *has = x86_jcc_fwd(b, CC_NE);
     x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)zero);
@@ -2325,7 +2325,7 @@ static void emit_timed_charges(lower *l, bool hz) {
   x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)bt->static_cycles);
   if (l->prof) { /* the profiled loop counts per context only (ctx_count.h) */
     if (!l->cc_rcx)
-      x86_load64(b, RCX, TM(cur_cc));
+      x86_load64(b, RCX, BT(cc));
     l->cc_rcx = false;
     x86_alu_mi64(b, ALU_ADD, x86_m(RCX, (int32_t)offsetof(ctx_count, execs)), 1);
   } else {
@@ -2551,12 +2551,12 @@ static void emit_entry_checks(lower *l) {
     l->track_slow[k] = x86_jcc_fwd(b, CC_E);
     l->track_back[k] = run_addr(l, b->p);
   }
-  if (l->prof && ctx_tab_ok(l)) { /* the block's record in the context on top: in its table (ctx_count.h) */
+  if (l->prof && ctx_tab_ok(l)) { /* the block's record in the context on top: its table's slot (ctx_count.h) */
     x86_load64(b, RSI, TM(ctx_tab));
-    x86_lea64(b, RCX, x86_m(RSI, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_line))));
-    x86_alu_mi64(b, ALU_CMP, x86_m(RCX, (int32_t)offsetof(ctx_count, row)), 0); /* an empty record: none yet */
+    x86_load64(b, RCX, x86_m(RSI, (int32_t)((l->blk->timing->ctx_id - 1) * sizeof(ctx_count *))));
+    x86_test_rr64(b, RCX, RCX);
     l->ctx_slow[k] = x86_jcc_fwd(b, CC_E);
-    x86_store64(b, TM(cur_cc), RCX); /* not the block's cc: its line untouched */
+    x86_store64(b, BT(cc), RCX);
     l->ctx_back[k] = run_addr(l, b->p);
     l->cc_rcx = true; /* each slow path comes back with it (emit_check_paths) */
   } else if (l->prof) { /* the block's record in the context on top (ctx_count.h) */
@@ -2565,7 +2565,6 @@ static void emit_entry_checks(lower *l) {
     x86_op_mem(b, true, 0x3b, RSI, x86_m(RCX, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [rcx + row] */
     l->ctx_slow[k] = x86_jcc_fwd(b, CC_NE);
     l->ctx_back[k] = run_addr(l, b->p);
-    x86_store64(b, TM(cur_cc), RCX);
     l->cc_rcx = true; /* each slow path comes back with it (emit_check_paths) */
   }
 }
@@ -2600,7 +2599,7 @@ static uint8_t *emit_clean_entry(lower *l, uint8_t **nofit2) {
   uint8_t *back = b->p;
   x86_store_imm32(b, TM(fetch_line), line);
   if (l->prof) { /* the block's record in its context (ctx_count.h) */
-    x86_load64(b, RSI, TM(cur_cc));
+    x86_load64(b, RSI, BT(cc));
     x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
   } else {
     x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);
@@ -2652,7 +2651,7 @@ static void emit_pre_paths(lower *l, uintptr_t body) {
 
 /* The record of the block in the context on top (rsi), when it is in the
  * first or second slot of its key in the table (ctx_count.h): it becomes
- * timing.cur_cc and goes to its cache slot (rdx: its address, as
+ * the block's cc and goes to its cache slot (rdx: its address, as
  * core_ctx_count_find puts it there), and on to `back`. The jumps in
  * `miss` go to the call in C. Clobbers rdi, r8, r9, as the call would. */
 static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
@@ -2685,7 +2684,7 @@ static void emit_ctx_probe(lower *l, uint8_t *miss[3]) {
   x86_op_mem(b, true, 0x3b, RBP, x86_m(R8, (int32_t)offsetof(ctx_count, bt))); /* cmp rbp, [r8 + bt] */
   miss[2] = x86_jcc_fwd(b, CC_NE);
   x86_store64(b, x86_m(RDX, 0), R8);
-  x86_store64(b, TM(cur_cc), R8); /* not the block's cc, the C paths' cache (timing.cur_cc) */
+  x86_store64(b, BT(cc), R8);
   x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
 }
 
@@ -2711,7 +2710,7 @@ static void emit_check_paths(lower *l, uint32_t k) {
   }
   if (l->ctx_slow[k]) { /* ENTER's record of the block in another context */
     x86_patch_here(b, l->ctx_slow[k]);
-    if (ctx_tab_ok(l)) /* its record in the table empty: as without the table, from the context's row */
+    if (ctx_tab_ok(l)) /* its table's slot empty: as without the table, from the context's row */
       x86_load64(b, RSI, TM(ctx_row));
     /* the block's cache slot for the context on top (rsi; ctx_way), as
      * core_ctx_count_find tries it, with no call: rdx its address */
@@ -2724,7 +2723,7 @@ static void emit_check_paths(lower *l, uint32_t k) {
     x86_load64(b, R8, x86_m(RDX, 0));
     x86_op_mem(b, true, 0x3b, RSI, x86_m(R8, (int32_t)offsetof(ctx_count, row))); /* cmp rsi, [r8 + row] */
     uint8_t *other = x86_jcc_fwd(b, CC_NE);
-    x86_store64(b, TM(cur_cc), R8); /* not the block's cc, the C paths' cache (timing.cur_cc) */
+    x86_store64(b, BT(cc), R8);
     x86_mov_rr64(b, RCX, R8); /* the record, where the entry's checks leave it */
     x86_jmp(b, l->ctx_back[k]);
     x86_patch_here(b, other);
@@ -2738,7 +2737,7 @@ static void emit_check_paths(lower *l, uint32_t k) {
         x86_patch_here(b, miss[i]);
     emit_timed_call(l, (const void *)core_jp_ctx, 0);
     emit_entry_regs(l);
-    x86_load64(b, RCX, TM(cur_cc)); /* the record core_ctx_count_find found */
+    x86_load64(b, RCX, BT(cc)); /* the record core_ctx_count_find found */
     x86_jmp(b, l->ctx_back[k]);
   }
 }
@@ -2767,7 +2766,7 @@ static uint8_t *emit_timed_entry(lower *l, uint8_t **nofit2, uint8_t **slow, uin
       uint8_t *back = b->p;
       x86_store_imm32(b, TM(fetch_line), line);
       if (l->prof) {
-        x86_load64(b, RSI, TM(cur_cc));
+        x86_load64(b, RSI, BT(cc));
         x86_alu_mi64(b, ALU_ADD, x86_m(RSI, (int32_t)offsetof(ctx_count, entry_hits)), 1);
       } else {
         x86_alu_mi64(b, ALU_ADD, BT(entry_hits), 1);

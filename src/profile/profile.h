@@ -42,10 +42,10 @@ typedef struct prof_node {
   /* The records of the blocks' counts in this context by block
    * (timing.ctx_tab; src/core/ctx_count.h), NULL when it has none; right
    * before sig, where the core finds it from timing.ctx_row */
-  ctx_line *ctx_tab;
+  ctx_count **ctx_tab;
   int64_t sig[SIG_COUNT];
 } prof_node;
-_Static_assert(offsetof(prof_node, sig) == offsetof(prof_node, ctx_tab) + sizeof(ctx_line *),
+_Static_assert(offsetof(prof_node, sig) == offsetof(prof_node, ctx_tab) + sizeof(ctx_count **),
                "a context's table of records is the word before its row");
 
 /* Signals the contexts do not count (see prof_node.sig). */

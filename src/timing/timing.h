@@ -84,14 +84,6 @@ typedef struct ctx_count {
   block_timing *bt;
 } ctx_count;
 
-/* A record padded to a host cache line of its own: the chunks' records
- * and the slots of a context's table of its records by block
- * (timing.ctx_tab, src/core/ctx_count.h) */
-typedef union ctx_line {
-  ctx_count c;
-  char pad[64];
-} ctx_line;
-
 /* block_timing.ccw's slots: a power of two (ctx_count.h's ctx_way) */
 #define TIMING_CTX_WAYS 32
 
@@ -165,11 +157,8 @@ typedef struct block_timing {
    * calling context it ran in (src/core/ctx_count.h; read at every entry,
    * so kept up here), and a direct-mapped cache of its records in the
    * contexts it ran in before, by the context's hash (ctx_way): a
-   * recursive function's blocks run in a context per depth (the C paths'
-   * and the interpreter's; the translated entry that finds the record in
-   * its context's table sets timing.cur_cc alone). The record of the
-   * context it was last new in, when that context has no table, is home,
-   * on cc's line (a profiled
+   * recursive function's blocks run in a context per depth. The record
+   * of the context it was last new in is home, on cc's line (a profiled
    * cached block's timing is line-aligned, block.c), so that a block
    * seldom run elsewhere makes one host line's access at its entry, not
    * two (cc, then the record it names); the cache slots find it as any
@@ -351,20 +340,12 @@ typedef struct timing {
    * counts at each call, return and trap (core_fold_context); the profile
    * points it at the new top after each. NULL without a profile. */
   int64_t *ctx_row;
-  /* With a profile: the records of the blocks in that context, one a
-   * line at the block's ctx_id - 1 (ctx_count.h: the translated entry
-   * finds its record there, with no compare and no pointer to follow;
-   * the word before ctx_row, prof_node.ctx_tab), or ctx_tab_zero, all
-   * records empty (row NULL), when the context has none */
-  ctx_line *ctx_tab;
-  ctx_line *ctx_tab_zero;
-  /* With a profile: the record of the block being run in the context on
-   * top, which its counts go to (ctx_count.h), set at its entry (the
-   * translated entry, ENTER): the block's cc is its cache of its last
-   * context's record for the C paths, not written when the entry found
-   * the record in the context's table, so that such an entry touches the
-   * record's line alone */
-  ctx_count *cur_cc;
+  /* With a profile: the records of the blocks in that context by the
+   * block's ctx_id (ctx_count.h: the translated entry finds its record
+   * there, with no compare; the word before ctx_row, prof_node.ctx_tab),
+   * or ctx_tab_zero, all NULL, when the context has none */
+  ctx_count **ctx_tab;
+  ctx_count **ctx_tab_zero;
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
   /* An instruction's fetch stall is its own first part, so it starts
