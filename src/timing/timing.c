@@ -897,6 +897,16 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     t->fetch_busy_until = redo_end;
     uint64_t done = redo_end + t->model.icache.refill_cycles;
     stall = done > now + after ? (uint32_t)(done - now - after) : 0;
+    /* the refill was over before the load's redo, the wait is the redo's:
+     * a CSR instruction's wait (csr_penalty) comes after it, in full, as
+     * after split_two's and refill_refetch's (dmiss_csr_line.S on
+     * VexRiscv_IMAC.v's bus and retire traces, W = 0: lhu, xor, addi, csrr
+     * first on a line that misses, and lh, or, csrr: that refill's first
+     * beat 1 and 2 cycles before the load's fill's, the load retiring 8
+     * cycles after the refill's last beat, the csrr 3 after the one
+     * before it, as after a hit; each such load 1 short at W = 0..3 with
+     * the CSR's wait taken back) */
+    t->split_two_fill = true;
   }
   wrong_path_tail(t, &stall);
   if (early) {
