@@ -210,23 +210,6 @@ void core_jit_perf_name(core_jit *j, uintptr_t at, size_t n, const char *fmt, ..
 }
 
 bool core_jit_supported(void) { return false; }
-/* An anonymous mapping of n bytes whose start lies JIT_REGION_PHASE bytes
- * past a 2 MiB boundary (the excess mapped around it is given back). */
-static void *map_at_phase(size_t n) {
-  size_t extra = JIT_REGION_ALIGN;
-  uint8_t *m = mmap(NULL, n + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED)
-    return MAP_FAILED;
-  uintptr_t at = ((uintptr_t)m & ~(uintptr_t)(JIT_REGION_ALIGN - 1)) + JIT_REGION_PHASE;
-  if (at < (uintptr_t)m)
-    at += JIT_REGION_ALIGN;
-  uint8_t *r = (uint8_t *)at;
-  if (r > m)
-    munmap(m, (size_t)(r - m));
-  if (m + n + extra > r + n)
-    munmap(r + n, (size_t)(m + n + extra - (r + n)));
-  return r;
-}
 
 core_jit *core_jit_new(size_t code_bytes) {
   (void)code_bytes;
