@@ -317,6 +317,15 @@ uint32_t timing_device_load(timing *t, uint32_t addr, uint64_t now) {
   charge(t, SIG_STALL_DCACHE, stall);
   note_dstall(t, now + stall, stall, false);
   t->dstall_dev = true;
+  /* [dcache] refill_refetch: a device load 1 or 2 after a load that
+   * missed the D-cache (now, as a D-cache access, a cycle after its
+   * issue) waits for its read after that load's redo, where the fetch
+   * stage had gone past it during the fill: its wait does not count in
+   * the reach of the word after it (dmiss_dev_hold; exec_loop.inc's
+   * refetch_ahead_line) */
+  if (t->model.dcache.refill_refetch && t->dmiss_end && now > t->dmiss_end + t->dmiss_dev_hold &&
+      now - t->dmiss_end - t->dmiss_dev_hold <= 2)
+    t->dmiss_dev_hold += stall;
   /* the instruction right before held the load's issue (a full write
    * buffer: its stall noted before this one's, ending as the load issued;
    * fence_i_device_overlap) */
@@ -536,7 +545,7 @@ static uint32_t refetch_paid(timing *t, uint32_t line_addr, uint64_t due, uint32
    * here: the load's fill ends where it did for the rules after it */
   t->dstall_end -= paid;
   t->dmiss_end -= paid;
-  if (line_addr == t->refetch_line && due == t->refetch_due && paid <= stall)
+  if (line_addr == t->refetch_line && due - t->dmiss_dev_hold == t->refetch_due && paid <= stall)
     return paid;
   *unforeseen = paid;
   return 0;
@@ -690,6 +699,10 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * this leaves 5 cycles short at W = 3; why is not known */
   if (held && due >= t->dmiss_end && k > held && k - held <= 3)
     k -= held;
+  /* ... and device loads between (dmiss_dev_hold: timing_device_load) */
+  uint32_t dev = t->dmiss_dev_hold;
+  if (dev && due >= t->dmiss_end && k > dev && k - dev <= 3)
+    k -= dev;
   if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 3) {
     /* [dcache] refill_refetch: the missing instruction is the k-th after
      * a load whose D-cache fill ended at dmiss_end. Its fetch stage saw
@@ -1409,6 +1422,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     /* now: the cycle the load's issue ends, dmiss_end + 1 right after a fill */
     uint64_t after = now > t->dmiss_end ? now - t->dmiss_end : 0;
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
+    t->dmiss_dev_hold = 0;
     t->dmiss_redo_before = dmiss_redo_chain(t);
     dmiss_first_chain(t);
     t->dmiss_early_line = TIMING_NO_LINE;
