@@ -120,6 +120,12 @@ typedef struct core_model {
                                      way after the branch, the second word first on a line that misses: that
                                      refill goes out this many cycles after the redirect (0: none;
                                      exec_loop.inc's wrong_path_read_late) */
+  bool wrong_path_use_hold;        /* with wrong_path_fill and fetch_ahead_insns 1: a jalr, or a branch taken
+                                     against its prediction, whose first wrong-path word is a load or a
+                                     multiply and whose second reads its result, both on lines that hit:
+                                     the redirect's target is fetched a cycle later (decode, holding the
+                                     second word, is stuck by the hazard in the redirect's cycle;
+                                     exec_loop.inc's wrong_path_use_hold) */
   bool fetch_ahead_data;          /* with fetch_ahead: the data-side stall of an instruction further ahead,
                                      still before write-back at the lookup, overlaps the refill too; a
                                      D-cache fill is redone from the fetch (exec_loop.inc, fetch_ahead) */

@@ -1053,6 +1053,10 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t t
 /* [pipeline] redirect_rvc_pair: charges it (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc decides when. */
 uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
+/* [pipeline] wrong_path_use_hold: charges its cycle (stall.jump for a jalr,
+ * stall.branch for a branch); exec_loop.inc's wrong_path_use_hold decides
+ * when. */
+uint32_t timing_redirect_use_hold(timing *t, bool jump);
 /* [pipeline] redirect_split_target: the same for a redirect to a 32-bit
  * instruction at 2 mod 4, `times` times (2: its halves on two lines) */
 uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times);
