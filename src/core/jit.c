@@ -3605,7 +3605,7 @@ static int emit_code_changed(lower *l, const core_jvexc_code *c, uint8_t *change
 
 /* The call for op i when the code changed (emit_code_changed's jumps),
  * after the inline rule, which jumps over it */
-static void emit_code_fallback(lower *l, uint8_t *changed[3], int n, const void *fn, uint32_t i, bool addr_arg) {
+static void emit_code_fallback(lower *l, uint8_t **changed, int n, const void *fn, uint32_t i, bool addr_arg) {
   if (!n)
     return;
   uint8_t *done = x86_jmp_fwd(&l->b);
@@ -3699,9 +3699,16 @@ static void emit_vexc_taken(lower *l, uint32_t i) {
     emit_timed_call(l, (const void *)core_jvexc_taken, i);
     return;
   }
-  uint8_t *changed[3];
+  uint8_t *changed[4];
   int n = emit_code_changed(l, &c, changed);
   uint32_t pen = bt->branch_pen[1];
+  if (tm->model.redirect_passes_late && !bt->predict_taken && pen) {
+    /* T_BRANCH's redirect_passes_late: with late results on their way,
+     * the call */
+    x86_movzx16(b, RCX, TM(hz.left));
+    x86_alu_ri(b, false, ALU_CMP, RCX, 0);
+    changed[n++] = x86_jcc_fwd(b, CC_NE);
+  }
   if (pen)
     x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)pen);
   x86_alu_mi64(b, ALU_ADD, BT(outcomes[1]), 1);

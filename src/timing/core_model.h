@@ -115,6 +115,9 @@ typedef struct core_model {
                                      decode for a late result gets no overlap of its wrong-path refill
                                      with a load's fill redone ahead of it, nor with a device load's
                                      wait (exec_loop.inc's wrong_path_branch_over) */
+  bool redirect_passes_late;      /* a branch taken or not against its prediction: the late results still on
+                                     their way after it (a load's, a multiply's) pass during its penalty's
+                                     bubbles, not only its own cycle (exec_loop.inc's T_BRANCH) */
   uint32_t wrong_path_read_late;  /* with wrong_path_fill and fetch_ahead_insns 1: a branch taken against its
                                      prediction whose first wrong-path word reads a late result still on its
                                      way after the branch, the second word first on a line that misses: that
