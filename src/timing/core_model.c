@@ -257,6 +257,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fetch_ahead_data", fetch_ahead_data),
   BOOL("pipeline", "wrong_path_use_redo", wrong_path_use_redo),
   BOOL("pipeline", "wrong_path_jalr_over", wrong_path_jalr_over),
+  BOOL("pipeline", "wrong_path_dev_wait", wrong_path_dev_wait),
   UINT("pipeline", "wrong_path_read_late", wrong_path_read_late, 0, 3),
   BOOL("pipeline", "wrong_path_use_hold", wrong_path_use_hold),
   BOOL("pipeline", "redirect_passes_late", redirect_passes_late),

@@ -118,12 +118,16 @@ typedef struct core_model {
   bool redirect_passes_late;      /* a branch taken or not against its prediction: the late results still on
                                      their way after it (a load's, a multiply's) pass during its penalty's
                                      bubbles, not only its own cycle (exec_loop.inc's T_BRANCH) */
+  bool wrong_path_dev_wait;       /* with fetch_ahead_data (fetch_ahead_insns 2): a branch taken against its
+                                     prediction to pc + 4 on a line that misses, behind a device load's
+                                     wait: its own wait in decode for a late result passes during that
+                                     refill too (exec_loop.inc's wrong_path_branch_word_over) */
   uint32_t wrong_path_read_late;  /* with wrong_path_fill and fetch_ahead_insns 1: a branch taken against its
                                      prediction whose first wrong-path word reads a late result still on its
                                      way after the branch, the second word first on a line that misses: that
                                      refill goes out this many cycles after the redirect (0: none;
                                      exec_loop.inc's wrong_path_read_late) */
-  bool wrong_path_use_hold;        /* with wrong_path_fill and fetch_ahead_insns 1: a jalr, or a branch taken
+  bool wrong_path_use_hold;        /* with wrong_path_fill: a jalr, or a branch taken
                                      against its prediction, whose first wrong-path word is a load or a
                                      multiply and whose second reads its result, both on lines that hit:
                                      the redirect's target is fetched a cycle later (decode, holding the
