@@ -1379,7 +1379,22 @@ uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_
    * VexRiscv_IMAC.v, its csrr on the wrong path, pc + 12 the target's own
    * missing line: the target retires 8 (W + 2) + 3 + 3 cycles after the
    * beq, one less than both charged) */
-  if (!waited && (next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
+  /* ... but not when the instruction right before the jump is a load
+   * from a device that waited for it: on VexRiscv.v that load waits in
+   * write-back (DataCache's io_cpu_writeBack_haltIt), the jump stuck in
+   * memory behind it, and BranchPlugin's jumpInterface_valid (memory
+   * valid and BRANCH_DO, not gated by the stall) redirects and flushes
+   * execute in every cycle of that wait: when the load leaves, the CSR
+   * instruction is gone from execute and decode is free
+   * (tests/cores/vexriscv/dev_csr_redirect.S: lhu from IO, then a bne
+   * taken forward or a ret, csrr after it: the target retires as with an
+   * addi there, at W = 0..3; with an addi between the lhu and the jump,
+   * the cycle stays; std rand_43's lhu, bne, csrr of mie at 0x40000780).
+   * dev_load_at is the load's end, the jump's issue: the jump ends a
+   * cycle and its bubbles after it. */
+  bool dev_held = t->dev_load_pc != TIMING_NO_LINE && t->dev_load_stall && pc - t->dev_load_pc - 1u < 4u &&
+                  now - bubbles == t->dev_load_at + 1u;
+  if (!waited && !dev_held && (next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
       ((next_pc & mask) == (pc & mask) ||
        (t->icache_on && cache_probe(&t->icache, next_pc >> t->icache.line_shift, &i)))) {
     extra = 1;

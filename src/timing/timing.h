@@ -1078,7 +1078,9 @@ void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
  * `bubbles`, whose next instruction (`next` at `next_pc`, fetched on the
  * wrong path) is a CSR instruction: held in execute by the jump in memory,
  * it holds decode, and the fetch stage takes the target a cycle later
- * (IBusCachedPlugin: iBusRsp's stages not ready); then notes the redirect.
+ * (IBusCachedPlugin: iBusRsp's stages not ready), unless a device load
+ * right before the jump waited (the jump redirected in each cycle of that
+ * wait); then notes the redirect.
  * Each returns the cycles added (or taken back). */
 static inline void timing_note_redirect(timing *t, uint64_t end, uint32_t bubbles) {
   t->redirect_end = end;
