@@ -406,6 +406,7 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
 void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
   t->replay_paid = 0;
+  t->replay_seq = false;
   if (!t->icache_on || t->dstall <= stages || t->sdram_rows || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
@@ -908,6 +909,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     split_next = t->dmiss_split_k == 3 ? REDO_SPLIT_THREE : REDO_SPLIT_TWO;
     t->split_two_fill = true;
   }
+  uint64_t fetch_busy = t->fetch_busy_until, mem_busy = t->mem_busy_until;
   stall = flush + fetch_transaction(t, now - ahead + flush, busy) + t->model.icache.refill_cycles;
   /* [pipeline] held_refetch: the refill outlasted the hold it began in
    * (fetch_ahead's div_pair_floor): the higher floor */
@@ -964,8 +966,28 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   uint32_t paid = 0;
   if (__builtin_expect(t->replay_paid != 0, 0)) {
     paid = line_addr == t->replay_line ? (t->replay_paid < stall ? t->replay_paid : stall) : 0;
+    /* ... and with redo_refill_wait's seq_refill (replay_seq) the refill
+     * was over before the load's redo, which waited for it: the missing
+     * word waits no more than that (the load took it), and its refill
+     * held the I-bus back then, not now (the bus as before this fill).
+     * fetch_ahead_data's lookup, which finds the fill only while it is
+     * one of the last two data-side stalls, charged the rest again when
+     * two device loads came between (dmiss_dev_line.S on VexRiscv_IMAC.v's
+     * bus and retire traces, W = 0: lh that misses, lb and lw from IO,
+     * then addi first on a line that misses: the addi's refill goes out a
+     * cycle before the lh's fill, their beats interleaved, the lh retires
+     * 8 cycles after the refill's last beat, the lb and lw 4 each after
+     * it, the addi 1 after the lw, and the next line's refill goes out
+     * as the addi's line runs on; +14/+21/+28/+35 a pass at W = 0..3
+     * without this) */
+    if (paid && t->replay_seq && refetch) {
+      stall = paid;
+      t->fetch_busy_until = fetch_busy;
+      t->mem_busy_until = mem_busy;
+    }
     t->replay_paid = 0;
   }
+  t->replay_seq = false;
   charge(t, SIG_STALL_ICACHE, stall - paid);
   if (unforeseen)
     refetch_unforeseen(t, unforeseen, stall - paid);

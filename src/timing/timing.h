@@ -481,6 +481,8 @@ typedef struct timing {
   uint32_t replay_paid;     /* [dcache] store_load_replay with fetch_ahead_data: the refill's wait a load
                                replayed from the fetch took as its own (timing_replay_refill) ... */
   uint32_t replay_line;     /* ... which that line's fill, when it comes, does not charge again */
+  bool replay_seq;          /* ... that wait redo_refill_wait's seq_refill's: the refill over before the
+                               load's redo, the line's fill charges nothing more (fetch_fill) */
   uint32_t refetch_paid;    /* [dcache] refill_refetch: the refetch's wait the missing load took as its
                                own (timing_refetch_ahead) ... */
   uint32_t refetch_line;    /* ... the line of the instruction whose fill does not charge it again ... */
