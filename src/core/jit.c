@@ -3413,37 +3413,10 @@ static void emit_slow_paths(lower *l) {
 }
 
 /* rd = x[rs1] (op) x[rs2] or imm, for the group-1 operations */
-/* Whether x[rd], written by op l->cur, can go straight to memory without
- * passing through eax: no copy of it is wanted or waits (store_later,
- * copy_wanted), eax does not hold it, and the next op does not read it
- * (it would have found it in eax; from memory it would wait on the store) */
-static bool to_memory_only(const lower *l, unsigned rd) {
-  if (rd == 0 || rd == CORE_REG_SINK || l->eax_reg == (int)rd || store_later(l, rd) || copy_wanted(l, rd))
-    return false;
-  if (l->cur + 1 < l->blk->n_ops) {
-    const core_op *next = &l->blk->ops[l->cur + 1];
-    if (next->rs1 == rd || next->rs2 == rd)
-      return false;
-  }
-  return true;
-}
-
 static void emit_alu(lower *l, const core_op *op, int alu, bool imm) {
   if (emit_in_place(l, op, (in_place){IP_ALU, alu, imm}))
     return;
-  if (imm && op->rs1 == op->rd && copy_of(l, op->rd) < 0 && to_memory_only(l, op->rd)) {
-    /* addi a0, a0, 1 with a0 in memory alone: one read-modify-write */
-    x86_alu_mi32(&l->b, alu, XREG(op->rd), op->imm);
-    wrote(l, op->rd);
-    return;
-  }
   if (!imm && op->rs1 == 0 && (alu == ALU_ADD || alu == ALU_OR || alu == ALU_XOR)) { /* x0 op r: r (mv) */
-    int c = copy_of(l, op->rs2);
-    if (c >= 0 && op->rs2 != op->rd && to_memory_only(l, op->rd)) { /* from its copy, not through eax */
-      x86_store32(&l->b, XREG(op->rd), c);
-      wrote(l, op->rd);
-      return;
-    }
     load_eax(l, op->rs2);
     eax_is(l, op->rd);
     return;
@@ -3541,19 +3514,8 @@ static void emit_div(lower *l, const core_op *op) {
 
 static void emit_branch(lower *l, const core_op *op, int cc) {
   flush_dirty(l); /* both ways leave the block */
-  int c1 = l->eax_reg == (int)op->rs1 ? -1 : copy_of(l, op->rs1);
-  if (c1 >= 0) { /* compared in its copy, not moved to eax first */
-    int c2 = copy_of(l, op->rs2);
-    if (op->rs2 == 0)
-      x86_test_rr(&l->b, c1, c1);
-    else if (c2 >= 0)
-      x86_alu_rr(&l->b, false, ALU_CMP, c1, c2);
-    else
-      x86_alu_rm(&l->b, ALU_CMP, c1, XREG(op->rs2));
-  } else {
-    load_eax(l, op->rs1);
-    alu_eax(l, ALU_CMP, op->rs2);
-  }
+  load_eax(l, op->rs1);
+  alu_eax(l, ALU_CMP, op->rs2);
   if (!l->timed && !(l->loop_ok && (uint32_t)op->imm == l->blk->pc)) {
     /* functional: the taken way is the jcc, not a jcc to a jmp */
     emit_chain_cc(l, cc, (uint32_t)op->imm);
