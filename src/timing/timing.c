@@ -108,7 +108,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
-  t->dmiss_early_line = t->dmiss_line = t->dmiss_first_line = t->dmiss_split_next = TIMING_NO_LINE;
+  t->refetch_held_line = t->dmiss_early_line = t->dmiss_line = t->dmiss_first_line = t->dmiss_split_next = TIMING_NO_LINE;
   for (int d = 0; d < 4; d++)
     t->dmiss_first_before[d] = TIMING_NO_LINE;
   t->redirect_end = UINT64_MAX;
@@ -464,12 +464,20 @@ static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k) {
  * fill charges that much less when it comes at refetch_due. Not with the
  * cases fetch_fill lays out otherwise (an earlier load within reach, the
  * I-cache's flush after reset, a wrong-path tail) nor rows of a memory. */
-void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k) {
+/* ... held: a CSR instruction between (refetch_ahead_line's k 0x20), whose
+ * wait, and a divide's hold before it, come after the redo: fetch_fill
+ * takes this refill's word as the k-th (refetch_held_line), due where the
+ * foresight put it, whatever those waits were */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
   if (t->refetch_paid || !t->icache_on || t->sdram_rows || t->reset_flush || t->wrong_path_give ||
       t->wrong_path_carry || (t->dmiss_after && t->dmiss_after + k <= 3) || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
+  if (held) {
+    t->refetch_held_line = line;
+    t->refetch_held_k = k;
+  }
   uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, line) : 0;
   uint64_t ask = t->dmiss_ask - dmiss_held_lead(t, k);
   uint64_t from = ask + k > 3 ? ask + k - 3 : 0;
@@ -700,6 +708,16 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * and a mulh whose result the divu reads, has no such refill on the
    * RTL's retire trace (no redo: the lw retires as a plain miss), which
    * this leaves 5 cycles short at W = 3; why is not known */
+  /* ... a CSR instruction right before it, and maybe a divide before that
+   * (timing_refetch_ahead's held: exec_loop.inc's refetch_ahead_line): its
+   * fetch is the k-th foreseen at the load's miss, their waits all after
+   * the load's redo */
+  if (t->refetch_held_line == line_addr && refetch && due >= t->dmiss_end) {
+    k = t->refetch_held_k;
+    due = t->dmiss_end + k - 1 + t->dmiss_dev_hold;
+    held = 0;
+  }
+  t->refetch_held_line = TIMING_NO_LINE;
   if (held && due >= t->dmiss_end && k > held && k - held <= 3)
     k -= held;
   /* ... and device loads between (dmiss_dev_hold: timing_device_load) */
@@ -1482,6 +1500,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     uint64_t after = now > t->dmiss_end ? now - t->dmiss_end : 0;
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
     t->dmiss_dev_hold = 0;
+    t->refetch_held_line = TIMING_NO_LINE;
     t->dmiss_redo_before = dmiss_redo_chain(t);
     dmiss_first_chain(t);
     t->dmiss_early_line = TIMING_NO_LINE;

@@ -487,6 +487,9 @@ typedef struct timing {
                                own (timing_refetch_ahead) ... */
   uint32_t refetch_line;    /* ... the line of the instruction whose fill does not charge it again ... */
   uint64_t refetch_due;     /* ... and the cycle that instruction's fetch is due at */
+  uint32_t refetch_held_line; /* [dcache] refill_refetch: the line of that instruction with a CSR instruction
+                               * between (refetch_held_k its k) */
+  uint32_t refetch_held_k;
   uint64_t refetch_end;     /* [dcache] redo_refill_wait: the cycle that refill's last beat came in
                                (timing_redo_refill), 0 with refill_refetch */
   uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for (or
@@ -1028,7 +1031,9 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
  * out during the load's fill and the load's redo waits for it
  * (fetch_fill). The wait is charged now, as the load's (stall.dcache);
  * the refill, when it comes, charges that much less. */
-void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k);
+/* held: a CSR instruction right before that word (and maybe a divide
+ * before it), their waits after the redo (refetch_held_line) */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held);
 /* [dcache] redo_refill_wait: the load that just missed the D-cache; the
  * instruction whose line `line` is, 2 or 3 after it, was looked up `lead`
  * cycles after the load asked for its fill: the load's redo waits for
