@@ -93,22 +93,6 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     first--;
   for (uint32_t c = first; c <= last >> WATCH_SHIFT; c++)
     cpu->watch[c] |= bits;
-  core_watch_sync(cpu, first, (last >> WATCH_SHIFT) + 1); /* the chunk after looks back at the last */
-}
-
-void core_watch_sync(core_cpu *cpu, uint32_t first, uint32_t last) {
-  if (!cpu->store_ok)
-    return;
-  uint8_t *ok = cpu->store_ok + (cpu->ram_base >> WATCH_SHIFT);
-  /* The translator looks up the chunk of a store's last byte: fast when
-   * that chunk is whole inside RAM and neither it nor the chunk before
-   * (where the store's first byte may be) is watched. RAM's first chunk
-   * stays 0: a store there may start below RAM (or wrap round from the
-   * top of the address space). So a fast store is one the interpreter's
-   * check (first byte's chunk, exec_loop.inc's STORE) takes fast too. */
-  uint32_t whole = cpu->ram_size >> WATCH_SHIFT;
-  for (uint32_t c = first; c <= last && c < whole; c++)
-    ok[c] = c > 0 && !cpu->watch[c] && !cpu->watch[c - 1];
 }
 
 /* Moves the static counts of a block's executions into sig (and the
@@ -277,10 +261,7 @@ void core_block_flush(core_cpu *cpu) {
     core_ctx_counts_drop(cpu, false);
   memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
   for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
-    if (cpu->watch[c] & WATCH_CODE) {
-      cpu->watch[c] &= (uint8_t)~WATCH_CODE;
-      core_watch_sync(cpu, c, c + 1);
-    }
+    cpu->watch[c] &= (uint8_t)~WATCH_CODE;
   arena_release(cpu);
   if (cpu->jit) /* translations go with their blocks */
     core_jit_flush(cpu->jit);

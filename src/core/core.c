@@ -42,10 +42,6 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;
   cpu->watch = calloc((ram_size >> WATCH_SHIFT) + 1, 1);
-  if (!(ram_base & ((1u << WATCH_SHIFT) - 1)) && (uint64_t)ram_base + ram_size <= (1ull << 32)) {
-    void *ok = mmap(NULL, STORE_OK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    cpu->store_ok = ok == MAP_FAILED ? NULL : ok;
-  }
   cpu->ctx_counts = core_ctx_counts_new();
   cpu->hash = calloc(HASH_BUCKETS, sizeof *cpu->hash);
   cpu->hash_mask = HASH_BUCKETS - 1;
@@ -53,8 +49,6 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
     core_free(cpu);
     return NULL;
   }
-  if (cpu->store_ok && ram_size >> WATCH_SHIFT > 1) /* nothing watched yet: core_watch_sync's every chunk but the first */
-    memset(cpu->store_ok + (ram_base >> WATCH_SHIFT) + 1, 1, (ram_size >> WATCH_SHIFT) - 1);
   core_guard_config(cpu, CORE_FUNCTIONAL_TRIGGERS, CORE_PMP_MAX, 4, true);
   core_reset(cpu, ram_base);
   return cpu;
@@ -70,8 +64,6 @@ void core_free(core_cpu *cpu) {
   if (cpu->ram)
     munmap(cpu->ram, cpu->ram_size);
   free(cpu->watch);
-  if (cpu->store_ok)
-    munmap(cpu->store_ok, STORE_OK_SIZE);
   free(cpu->hash);
   free(cpu->cached);
   free(cpu->singles);

@@ -98,7 +98,6 @@ enum {
  * task-aware profile follows: WATCH_TASK, seen by the outer loop through
  * cpu->task_store). */
 #define WATCH_SHIFT 8
-#define STORE_OK_SIZE ((size_t)1 << (32 - WATCH_SHIFT)) /* core_cpu.store_ok's entries */
 #define WATCH_CODE 1u
 #define WATCH_HTIF 2u
 #define WATCH_TASK 4u
@@ -174,11 +173,6 @@ typedef struct core_cpu {
   uint32_t ram_base, ram_size;
   bool no_semihost;     /* the board has no semihosting: the ebreak sequence is a breakpoint */
   uint8_t *watch;       /* ram_size >> WATCH_SHIFT entries */
-  uint8_t *store_ok;    /* 1 << (32 - WATCH_SHIFT) entries, one a chunk of the whole address space,
-                           mapped lazily (16 MiB of address space, the RAM's chunks touched): 1 where
-                           a store whose last byte is in the chunk is inside RAM and not watched (the
-                           translator's store check, one load: jit.c's emit_store), else 0; kept by
-                           core_watch_sync; NULL when RAM does not start on a chunk */
   bool task_store;      /* a store hit a WATCH_TASK chunk: run.c tells the profile (timing_flow_ops.watched) */
 
   /* machine-mode CSRs */
@@ -306,8 +300,6 @@ struct op_timing;
 void core_block_tail(struct block_timing *bt, const core_block *b, const struct op_timing *ops, uint32_t n,
                      uint32_t real);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
-/* cpu->store_ok of the RAM's chunks [first, last] from cpu->watch (block.c) */
-void core_watch_sync(core_cpu *cpu, uint32_t first, uint32_t last);
 
 /* The execution loops (exec_fast.c, exec_timed*.c, exec_profiled.c). Run
  * from `first` if given, else from cpu->pc, until an exit, a trap or the

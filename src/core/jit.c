@@ -16,7 +16,7 @@
  *     atomics) is run by the interpreter as a one-instruction block
  *     (core_block_get_prefix), after which the translated code is left.
  *
- * Host registers: rbx the core_cpu, r12 RAM, r13 cpu->store_ok, r10
+ * Host registers: rbx the core_cpu, r12 RAM, r13 the watch map, r10
  * cpu->instret and (timed) r11 tm->cycle from block to block (stored
  * around every call to C, emit_call); guest registers live in cpu->x
  * (every access is [rbx + disp8]), with copies in host registers inside
@@ -139,7 +139,7 @@ bool core_jit_write_stubs(core_jit *j) {
   x86_mov_rr64(&b, RBX, RDI);
   x86_load64(&b, R15, CPU(tm));
   x86_load64(&b, R12, CPU(ram));
-  x86_load64(&b, R13, CPU(store_ok));
+  x86_load64(&b, R13, CPU(watch));
   x86_mov_imm64(&b, R14, (uint64_t)(uintptr_t)j->targets);
   x86_load64(&b, RI, CPU(instret));
   x86_test_rr64(&b, R15, R15);
@@ -3235,18 +3235,12 @@ static void emit_addr(lower *l, const core_op *op) {
   l->eax_reg = -1; /* the address (and after a slow path, anything) */
 }
 
-/* a slow path for op i, reached from the jumps the caller adds */
-static slow_path *new_slow(lower *l, uint32_t i) {
+/* ecx = eax - ram_base; jump to a slow path unless [ecx, ecx + n) is in RAM */
+static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
   slow_path *s = &l->slow[l->nslow++];
   *s = (slow_path){.op = i};
   for (int k = 0; k < NCOPY_MAX; k++) /* stored by the slow path (emit_slow_fn) */
     s->dirty[k] = k < NCOPY && l->dirty[k] ? l->held[k] : -1;
-  return s;
-}
-
-/* ecx = eax - ram_base; jump to a slow path unless [ecx, ecx + n) is in RAM */
-static slow_path *emit_ram_check(lower *l, uint32_t i, unsigned n) {
-  slow_path *s = new_slow(l, i);
   /* a move and a sub, not one 32-bit lea: the lea was 8 % slower on
    * functional matmult-int (AMD EPYC), where the move costs nothing */
   x86_mov_rr(&l->b, RCX, RAX);
@@ -3298,39 +3292,16 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
 
 static void emit_store(lower *l, uint32_t i, const core_op *op) {
   unsigned n = op->kind == K_SW ? 4 : op->kind == K_SH ? 2 : 1;
-  const core_cpu *cpu = l->cpu;
   if (l->timed)
     flush_dirty(l); /* its slow paths (x[rs2]) and lookup's calls may read x[] */
   emit_addr(l, op);
-  slow_path *s = new_slow(l, i);
-  x86_mem m;
-  if (cpu->store_ok && cpu->ram_base <= 0x80000000u) {
-    /* in RAM and not watched, one check: store_ok[(eax + n - 1) >>
-     * WATCH_SHIFT] (r13: the chunk of its last byte), and the RAM at r12 +
-     * eax - ram_base (the address zero-extended by the 32-bit operations
-     * that made it); 4 host instructions where the range check then the
-     * watch check were 8 */
-    if (n == 1)
-      x86_mov_rr(&l->b, RDX, RAX);
-    else
-      x86_op_mem(&l->b, false, 0x8d, RDX, x86_m(RAX, (int32_t)n - 1)); /* lea edx, [rax + n - 1] */
-    x86_shift_ri(&l->b, false, SH_SHR, RDX, WATCH_SHIFT);
-    x86_cmp_mem8_imm(&l->b, x86_mi(R13, RDX, 0), 0);
-    s->from[0] = x86_jcc_fwd(&l->b, CC_E);
-    m = x86_mi(R12, RAX, (int32_t)(0u - cpu->ram_base));
-  } else { /* the range check, then cpu->watch's (rdx its address) */
-    x86_mov_rr(&l->b, RCX, RAX);
-    x86_alu_ri(&l->b, false, ALU_SUB, RCX, (int32_t)cpu->ram_base);
-    x86_alu_ri(&l->b, false, ALU_CMP, RCX, (int32_t)(cpu->ram_size - n));
-    s->from[0] = x86_jcc_fwd(&l->b, CC_A);
-    x86_mov_rr(&l->b, RDX, RCX);
-    x86_shift_ri(&l->b, false, SH_SHR, RDX, WATCH_SHIFT);
-    x86_op_mem(&l->b, true, 0x03, RDX, CPU(watch)); /* add rdx, [watch] */
-    x86_cmp_mem8_imm(&l->b, x86_m(RDX, 0), 0);
-    s->from[1] = x86_jcc_fwd(&l->b, CC_NE);
-    m = x86_mi(R12, RCX, 0);
-  }
+  slow_path *s = emit_ram_check(l, i, n);
+  x86_mov_rr(&l->b, RDX, RCX);
+  x86_shift_ri(&l->b, false, SH_SHR, RDX, WATCH_SHIFT);
+  x86_cmp_mem8_imm(&l->b, x86_mi(R13, RDX, 0), 0);
+  s->from[1] = x86_jcc_fwd(&l->b, CC_NE);
   load_reg(l, RDX, op->rs2);
+  x86_mem m = x86_mi(R12, RCX, 0);
   if (n == 4)
     x86_store32(&l->b, m, RDX);
   else if (n == 2)
