@@ -2499,10 +2499,12 @@ void timing_fence_overlap_fill(timing *t, uint32_t pc, uint32_t stall, bool next
    * lh at 0x400021a2 and lhu at 0x40002a16, 153 and 161; read off those
    * four sites; fence_load_after.S, exact at W = 0..3). The last load on
    * its line is fence_overlap_redo's. Not when a load follows
-   * (next_load): dmiss_two_fetch.S's cases E and F are exact without it,
-   * F's load getting that cycle from dmiss_two_refill's wait for the next
-   * line, E's short a cycle at the load and over one after the second
-   * load's mispredicted bge (not explained). */
+   * (next_load): dmiss_two_fetch.S's cases E and F (fence.i, lb, lh, the
+   * word after them first on a line that misses) are exact without it,
+   * their lb getting that cycle from exec_loop.inc's dmiss_two_refill (the
+   * redo's wait for that line's refill; E's, its bge reading the lb, since
+   * [pipeline] redirect_passes_late took away the load-use cycle at the
+   * bge's target that had stood for it). */
   if (t->model.fence_i_late_flush == FENCE_I_REFILL_FIRST && t->fence_next_line == TIMING_NO_LINE && !next_load)
     charge(t, SIG_STALL_ICACHE, FENCE_LOAD_REDO + ((pc & 2) ? 1u : 0u));
   /* ... true (VexRiscv.v), with a load right after this one:
