@@ -459,7 +459,8 @@ typedef struct timing {
                                fill), else TIMING_NO_LINE ([dcache] redo_refill_wait's split_next) */
   uint32_t dmiss_split_k;    /* ... which instruction after the load that split one is: 1, or 2 when the
                                one between, 32-bit, is not split ([dcache] redo_refill_wait's split_two),
-                               or 3 when the two between are so (split_three) */
+                               or 3 when the two between are so (split_three), or 4 when three are
+                               (split_four) */
   bool dmiss_split_jal;      /* ... split_three's second between a jal to that line (split_three_jal) */
   bool split_two_fill;      /* the last fetch_fill's wait was split_two's or refill_refetch's (the refill
                                over before the load's redo): a CSR instruction's wait does not pass
