@@ -288,6 +288,7 @@ static const key_def keys[] = {
   UINT("pipeline", "redirect_rvc_pair", redirect_rvc_pair, 0, 255),
   UINT("pipeline", "redirect_split_target", redirect_split_target, 0, 255),
   BOOL("pipeline", "csr_drain", csr_drain),
+  BOOL("pipeline", "wrong_path_csr_miss", wrong_path_csr_miss),
   BOOL("pipeline", "refill_drains_csr", refill_drains_csr),
   BOOL("pipeline", "csr_drain_refill", csr_drain_refill),
   BOOL("pipeline", "refill_hides_next_use", refill_hides_next_use),

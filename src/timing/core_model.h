@@ -220,6 +220,9 @@ typedef struct core_model {
                                      wrong path of a redirect from memory (a jalr, a taken branch predicted
                                      not taken) holds decode and delays the redirect's fetch by a cycle
                                      (timing_csr_drain, timing_redirect_drain) */
+  bool wrong_path_csr_miss;       /* with csr_drain and wrong_path_fill: a CSR instruction right after the
+                                     jump, on the line its wrong path asked a refill for, never reaches
+                                     execute: no cycle of timing_redirect_drain's */
   bool refill_drains_csr;         /* with csr_drain: a CSR instruction whose fetch waited for an I-cache
                                      refill finds the two stages after it empty: no csr_penalty
                                      (exec_loop.inc's refill_drains_csr) */

@@ -1475,7 +1475,17 @@ uint32_t timing_redirect_drain(timing *t, uint32_t pc, uint32_t next_pc, uint32_
    * cycle and its bubbles after it. */
   bool dev_held = t->dev_load_pc != TIMING_NO_LINE && t->dev_load_stall && pc - t->dev_load_pc - 1u < 4u &&
                   now - bubbles == t->dev_load_at + 1u;
-  if (!waited && !dev_held && (next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
+  /* [pipeline] wrong_path_csr_miss: nor when the CSR instruction is first
+   * on the next line and that line is the one this jump's wrong path asked
+   * a refill for (timing_wrong_path's wrong_path_line): it hits now only
+   * because of that refill; on VexRiscv.v the fetch stage still waits for
+   * the line when the jump redirects, the CSR instruction never reaches
+   * decode, and the target is fetched as after any other missing word
+   * (tests/cores/vexriscv/wrong_path_csr_miss.S: bne in its line's last
+   * word taken forward, csrr first on the next line, which misses) */
+  bool missed = t->model.wrong_path_csr_miss && (next_pc & mask) != (pc & mask) &&
+                (next_pc & mask) == t->wrong_path_line;
+  if (!waited && !dev_held && !missed && (next & 0x7f) == 0x73 && (next >> 12 & 7) != 0 &&
       ((next_pc & mask) == (pc & mask) ||
        (t->icache_on && cache_probe(&t->icache, next_pc >> t->icache.line_shift, &i)))) {
     extra = 1;

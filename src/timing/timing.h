@@ -1089,7 +1089,8 @@ void timing_refund(timing *t, tally_signal_id sig, uint32_t cycles);
  * it holds decode, and the fetch stage takes the target a cycle later
  * (IBusCachedPlugin: iBusRsp's stages not ready), unless a device load
  * right before the jump waited (the jump redirected in each cycle of that
- * wait); then notes the redirect.
+ * wait) or, with wrong_path_csr_miss, the CSR instruction is first on the
+ * line the jump's wrong path asked a refill for; then notes the redirect.
  * Each returns the cycles added (or taken back). */
 static inline void timing_note_redirect(timing *t, uint64_t end, uint32_t bubbles) {
   t->redirect_end = end;
