@@ -9,7 +9,10 @@
  *   B  the same with fence.i after each store
  *   C  bge taken (forward: predicted not taken), lb before it; pc + 4
  *      rewritten from an or of the lb's result to one of other registers
- *      and back */
+ *      and back
+ * A's and C's words are in a 256-byte chunk no code runs in: without
+ * fence_i_late_flush (whose watch reaches them) no block is flushed by the
+ * stores, and only the bytes' compare at every use sees them. */
 #include "vex.h"
     fixed_layout
     main_entry 12
@@ -60,7 +63,11 @@
     .endr
     main_return 12, 1
 
-    at_word 2
+    /* the ret in a 256-byte chunk's last word: pc + 4 and pc + 8 in the
+     * next chunk, where no code runs, so no block watches them (block.c's
+     * core_watch_set) and a store there flushes nothing */
+    .p2align 8
+    .skip 248
 leafA:
     addi a3, a3, 1
     ret
@@ -68,6 +75,7 @@ leafA:
 wordA:
     add t4, a5, a0
     nops 2
+    .p2align 8
 
     at_word 2
 leafB:
@@ -78,13 +86,17 @@ wordB:
     add t4, a5, a0
     nops 2
 
-    at_word 5
+    /* the same for the bge, its target in the chunk after */
+    .p2align 8
+    .skip 248
 leafC:
     lb a5, 0(sp)
     bge a5, a5, 1f
 wordC:
     or t4, a5, a0
     nops 2
+    .p2align 8
+    .skip 256
 1:  ret
 
     .p2align 2
