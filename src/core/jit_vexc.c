@@ -205,7 +205,7 @@ static bool memory_redirect_inline(const core_cpu *cpu, core_block *b, uint32_t 
         return false;
     if (at != pc)
       return false; /* its words counted from pc + 2, the last on the next line */
-    if (wrong_path_use_hold(cpu, tm, pc, at, false))
+    if (wrong_path_use_hold(cpu, tm, blk->timing, pc, at, false))
       return false; /* its cycle charged by the call (in the window's 16 bytes) */
   }
   if (tm->model.redirect_rvc_pair && redirect_rvc_pair(cpu, tm, pc, false))

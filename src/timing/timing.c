@@ -1415,9 +1415,8 @@ uint32_t timing_redirect_rvc_pair(timing *t, bool jump) {
   return t->model.redirect_rvc_pair;
 }
 
-uint32_t timing_redirect_use_hold(timing *t, bool jump) {
+void timing_redirect_use_hold(timing *t, bool jump) {
   charge(t, jump ? SIG_STALL_JUMP : SIG_STALL_BRANCH, 1);
-  return 1;
 }
 
 uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times) {

@@ -143,6 +143,11 @@ typedef struct block_timing {
   uint8_t rvc_pair, rvc_end; /* [pipeline] redirect_rvc_pair from the same bytes (exec_loop.inc's
                                jump_rvc_pair): 0 not decoded yet, 1 no word of two, 2 one at
                                wrong_pc + rvc_end (unless that line was refilled) */
+  uint8_t wrong_use;        /* [pipeline] wrong_path_use_hold and wrong_path_read_late from the same
+                               bytes (exec_loop.inc's wrong_path_uses): 0 not decoded yet, 1 decoded, 2
+                               decoded and pc + 4 a load or multiply whose result pc + 8 reads ... */
+  uint32_t wrong_reads;     /* ... and the registers pc + 4 reads (0: pc at 2 mod 4, or pc + 4 not a
+                               32-bit instruction) */
   uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
@@ -1066,7 +1071,7 @@ uint32_t timing_redirect_rvc_pair(timing *t, bool jump);
 /* [pipeline] wrong_path_use_hold: charges its cycle (stall.jump for a jalr,
  * stall.branch for a branch); exec_loop.inc's wrong_path_use_hold decides
  * when. */
-uint32_t timing_redirect_use_hold(timing *t, bool jump);
+void timing_redirect_use_hold(timing *t, bool jump);
 /* [pipeline] redirect_split_target: the same for a redirect to a 32-bit
  * instruction at 2 mod 4, `times` times (2: its halves on two lines) */
 uint32_t timing_redirect_split_target(timing *t, bool jump, uint32_t times);
