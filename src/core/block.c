@@ -95,11 +95,26 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     cpu->watch[c] |= bits;
 }
 
+/* Adds the translated loop copy's rounds (block_timing.rounds) to the
+ * three counts each stands for. */
+static void take_rounds(block_timing *bt) {
+  uint64_t r = bt->rounds;
+  if (!r)
+    return;
+  bt->execs += r;
+  bt->outcomes[1] += r;
+  bt->entry_hits += r;
+  bt->rounds = 0;
+}
+
 /* Moves the static counts of a block's executions into sig (and the
  * region's and the profile's rows). */
 static void fold_block(timing *tm, core_block *b, int64_t *sig) {
   block_timing *bt = b->timing;
-  if (!bt || !bt->execs)
+  if (!bt)
+    return;
+  take_rounds(bt);
+  if (!bt->execs)
     return;
   int64_t *region = tm->regions ? tm->regions->rows + (size_t)bt->region * SIG_COUNT : NULL;
   timing_add_block(bt, (int64_t)bt->execs, sig);
@@ -187,7 +202,7 @@ void core_fold_dirty(core_cpu *cpu) {
   uint32_t kept = 0;
   for (uint32_t i = 0; i < cpu->ndirty; i++) {
     core_block *b = cpu->dirty[i];
-    if (!b->timing->execs) { /* fold_block passes over it, as over any block with none */
+    if (!(b->timing->execs | b->timing->rounds)) { /* fold_block passes over it, as over any block with none */
       b->timing->listed = false;
       continue;
     }
@@ -230,6 +245,7 @@ void core_fold_stepped(core_cpu *cpu, core_block *b) {
   block_timing *bt = b->timing;
   if (bt->cc == &cpu->ctx_counts->step) /* the profiled loop counted it there */
     core_ctx_counts_take_step(cpu, bt);
+  take_rounds(bt);
   timing_add_block(bt, (int64_t)bt->execs, tm->sig_dyn);
   if (tm->region_row) /* the current region is the instruction's */
     timing_add_block(bt, (int64_t)bt->execs, tm->region_row);

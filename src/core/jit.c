@@ -2473,6 +2473,24 @@ static bool dmiss_may_clear(const lower *l) {
   return false;
 }
 
+/* Whether the loop copy's taken branch back to itself goes round without
+ * its entry's test and store (emit_loop_round): the block leaves no late
+ * result and no missing load may change what it leaves (dmiss_may_clear) */
+static bool round_direct(const lower *l) {
+  return !leaves_late(l->blk) && !dmiss_may_clear(l);
+}
+
+/* Whether the loop copy's direct way round counts its rounds in one count
+ * (block_timing.rounds) for the three equal ones the block's records hold
+ * (execs, outcomes[1], entry_hits), and leaves the taken branch's
+ * fetch_line store to its way out: a plain timed run (with a profile the
+ * counts are the context's record's), the branch's penalty inline
+ * (emit_branch_timing) and no vexmin rule after it */
+static bool round_counted(const lower *l) {
+  return l->looping && round_direct(l) && !l->prof && !l->cpu->tm->vexmin &&
+         l->blk->timing->branch_pen[1] <= INT32_MAX;
+}
+
 /* The loop copy's taken branch back to itself. The loop copy is run only
  * from its entry, which left tm->hz the block's tail_hz (with late
  * results the entry goes on in the block's own body, so a short block
@@ -2482,16 +2500,43 @@ static bool dmiss_may_clear(const lower *l) {
  * late result (dmiss_may_clear): when neither, and the block leaves no
  * late result, the test of late results would pass and the store write
  * what is there, so the way round leaves both out; else it goes to the
- * entry */
+ * entry. When round_counted, the branch before it counted nothing and
+ * left tm->fetch_line as the round's last fetch set it: the round adds one
+ * to block_timing.rounds (block.c adds it to execs, outcomes[1] and
+ * entry_hits where the records are read) and sets the line of the loop's
+ * first fetch, and its way out when FITS fails counts the branch taken and
+ * forgets the line there, as the branch would have. */
 static void emit_loop_round(lower *l) {
-  if (leaves_late(l->blk) || dmiss_may_clear(l)) {
-    x86_jmp(&l->b, l->loop_entry);
+  x86_buf *b = &l->b;
+  if (!round_direct(l)) {
+    x86_jmp(b, l->loop_entry);
     return;
   }
-  emit_timed_fits(l, l->loop_nofit + 2);
-  emit_timed_charges(l, false);
-  emit_loop_fetch(l);
-  x86_jmp(&l->b, l->loop_body);
+  if (!round_counted(l)) {
+    emit_timed_fits(l, l->loop_nofit + 2);
+    emit_timed_charges(l, false);
+    emit_loop_fetch(l);
+    x86_jmp(b, l->loop_body);
+    return;
+  }
+  uint8_t *nofit[2];
+  emit_timed_fits(l, nofit);
+  x86_mov_rr64(b, RI, RAX);
+#ifdef TALLY_CHECK_LAWS
+  x86_store64(b, TM(law_entry), RC);
+#endif
+  x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)l->blk->timing->static_cycles);
+  x86_alu_mi64(b, ALU_ADD, BT(rounds), 1);
+  x86_store_imm64s(b, TM(insn_start_op), 0);
+  x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
+  l->eax_reg = -1;
+  forget_copies(l);
+  x86_jmp(b, l->loop_body);
+  x86_patch_here(b, nofit[0]);
+  x86_patch_here(b, nofit[1]);
+  x86_alu_mi64(b, ALU_ADD, BT(outcomes[1]), 1);
+  x86_store_imm32(b, TM(fetch_line), TIMING_NO_LINE);
+  l->loop_nofit[2] = x86_jmp_fwd(b);
 }
 
 /* With a profile or address regions, whether the loop copy's entry may
@@ -3530,7 +3575,12 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
   }
   emit_chain_fall(l, l->blk->end_pc);
   x86_patch_here(&l->b, taken);
-  if (l->timed) { /* T_BRANCH(1) */
+  bool round = l->loop_ok && (uint32_t)op->imm == l->blk->pc && round_counted(l);
+  if (l->timed && round) { /* T_BRANCH(1): its count and line in the round (emit_loop_round) */
+    if (l->blk->timing->branch_pen[1])
+      x86_alu_ri(&l->b, true, ALU_ADD, RC, (int32_t)l->blk->timing->branch_pen[1]);
+    emit_law(l);
+  } else if (l->timed) { /* T_BRANCH(1) */
     emit_branch_timing(l, 1);
     emit_prof_leave(l, 1, l->blk->pcs[op - l->blk->ops], (uint32_t)op->imm);
     emit_law(l);

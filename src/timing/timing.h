@@ -184,6 +184,10 @@ typedef struct block_timing {
   uint64_t outcomes[2];
   uint64_t entry_hits;
   uint64_t entry_load_use;
+  /* Not yet folded: the rounds its translated loop copy went straight
+   * round (jit.c's emit_loop_round), each one more of execs, outcomes[1]
+   * and entry_hits, added to them where they are read (block.c) */
+  uint64_t rounds;
   /* The static counts of one execution of the whole block, as (signal,
    * count) pairs of the signals it raises: folding a block is then a few
    * multiply-adds, not a walk over its ops (timing_add_block). */
