@@ -1512,10 +1512,11 @@ static uint8_t *emit_store_c_test(lower *l) {
 }
 
 /* A hit with a store pending: timing_load_replay's way out when the
- * store is no longer in reach of the load (now <= store_now: it stays
- * pending; more than 2 cycles before it: no longer pending) made here,
- * back to c->resume; falls through to the call otherwise (the replay's
- * word compare). `delta`: NOW = tm->cycle - delta. Clobbers rcx, rdx. */
+ * last store (and so the one before it) is more than 2 cycles before the
+ * load (no longer pending) made here, back to c->resume; falls through to
+ * the call otherwise (the replay's word compares; a last store not before
+ * the load leaves the one before it to compare). `delta`: NOW =
+ * tm->cycle - delta. Clobbers rcx, rdx. */
 static void emit_pending_far(lower *l, const cold_call *c, uint32_t delta) {
   x86_buf *b = &l->b;
   uint8_t *later = emit_dnow_test(l);
@@ -1523,13 +1524,15 @@ static void emit_pending_far(lower *l, const cold_call *c, uint32_t delta) {
   x86_alu_ri(b, true, ALU_SUB, RCX, (int32_t)delta);     /* now */
   x86_load64(b, RDX, TM(store_now));
   x86_alu_rr(b, true, ALU_CMP, RCX, RDX);
-  x86_jcc(b, CC_BE, run_addr(l, c->resume));            /* still pending */
+  uint8_t *ahead = x86_jcc_fwd(b, CC_BE);
   x86_alu_rr(b, true, ALU_SUB, RCX, RDX);
   x86_alu_ri(b, true, ALU_CMP, RCX, 2);
   uint8_t *near = x86_jcc_fwd(b, CC_BE);
   x86_store_imm8(b, TM(store_pending), 0);
+  x86_store_imm8(b, TM(prev_store_pending), 0);
   x86_jmp(b, run_addr(l, c->resume));
   x86_patch_here(b, near);
+  x86_patch_here(b, ahead);
   if (later)
     x86_patch_here(b, later);
 }
@@ -1778,6 +1781,15 @@ static void emit_store_note(lower *l, uint32_t i) {
   x86_alu_rm(b, ALU_CMP, RCX, x86_mis(RDI, RSI, 2, 0));
   uint8_t *miss = x86_jcc_fwd(b, CC_NE);
   x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_DCACHE_WRITE_HIT]), 1);
+  /* the store before it kept as prev_store_* (note_store_at) */
+  x86_movzx8(b, RCX, TM(store_pending));
+  x86_store8(b, TM(prev_store_pending), RCX);
+  x86_movzx8(b, RCX, TM(store_mask));
+  x86_store8(b, TM(prev_store_mask), RCX);
+  x86_load32(b, RCX, TM(store_word));
+  x86_store32(b, TM(prev_store_word), RCX);
+  x86_load64(b, RCX, TM(store_now));
+  x86_store64(b, TM(prev_store_now), RCX);
   x86_store_imm8(b, TM(store_pending), 1);
   x86_store64(b, TM(store_now), RDX);
   x86_mov_rr(b, RSI, RAX);
@@ -1792,8 +1804,7 @@ static void emit_store_note(lower *l, uint32_t i) {
   x86_store8(b, TM(store_mask), RDX);
   uint8_t *done = x86_jmp_fwd(b);
   x86_patch_here(b, miss);
-  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_DCACHE_WRITE_MISS]), 1);
-  x86_store_imm8(b, TM(store_pending), 0);
+  x86_alu_mi64(b, ALU_ADD, TM(sig_dyn[SIG_DCACHE_WRITE_MISS]), 1); /* no data RAM write: nothing noted */
   x86_patch_here(b, done);
 }
 

@@ -353,10 +353,12 @@ static inline uint32_t way_word(const timing *t, uint32_t addr) {
 static void note_store_at(timing *t, bool hit, uint32_t addr, uint32_t bytes, uint64_t now) {
   if (t->dstall_redo && now == t->dstall_end + 1)
     t->redo_store_end = t->dstall_end;
-  if (!hit) {
-    t->store_pending = false;
+  if (!hit) /* a write-through store that misses writes no data RAM: the stores before it still collide */
     return;
-  }
+  t->prev_store_pending = t->store_pending;
+  t->prev_store_now = t->store_now;
+  t->prev_store_word = t->store_word;
+  t->prev_store_mask = t->store_mask;
   t->store_pending = true;
   t->store_now = now;
   t->store_word = way_word(t, addr);
@@ -368,16 +370,24 @@ void timing_note_store(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
   note_store_at(t, cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i), addr, bytes, now);
 }
 
+/* Whether a load of `bytes` at addr in cycle now meets a store noted at
+ * store_now (word, mask) while that write is within its reach */
+static bool store_collides(const timing *t, uint32_t word, uint8_t mask, uint64_t store_now,
+                           uint32_t addr, uint32_t bytes, uint64_t now) {
+  return now > store_now && now - store_now <= 2 && word == way_word(t, addr) &&
+         (byte_mask(addr, bytes) & mask);
+}
+
 uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t now) {
-  uint64_t d = now - t->store_now;
-  if (now <= t->store_now || d > 2) {
-    t->store_pending = now <= t->store_now;
+  if (now > t->store_now && now - t->store_now > 2) { /* both out of reach (the older store is older) */
+    t->store_pending = t->prev_store_pending = false;
     return 0;
   }
-  if (way_word(t, addr) != t->store_word ||
-      !(byte_mask(addr, bytes) & t->store_mask))
+  if (!store_collides(t, t->store_word, t->store_mask, t->store_now, addr, bytes, now) &&
+      !(t->prev_store_pending &&
+        store_collides(t, t->prev_store_word, t->prev_store_mask, t->prev_store_now, addr, bytes, now)))
     return 0;
-  t->store_pending = false;
+  t->store_pending = t->prev_store_pending = false;
   uint32_t stall = t->model.dcache.store_load_replay;
   charge(t, SIG_STALL_DCACHE, stall);
   if (t->model.fetch_ahead_data) { /* a redo from the fetch, as a fill's (exec_loop.inc, fetch_ahead_data) */

@@ -638,8 +638,14 @@ typedef struct timing {
   uint64_t wbuf[TIMING_WBUF_MAX]; /* completion cycles of buffered writes, oldest first */
   /* [dcache] store_load_replay: the last store that hit (the cycle its
    * static cycles ended, its word in the way, its byte mask), while a
-   * load may still meet it */
+   * load may still meet it; and the one that hit before it (prev_*): the
+   * data RAM's collision check meets every write of the load's two cycles
+   * in execute and memory (store_two_load.S) */
   bool store_pending;
+  bool prev_store_pending;
+  uint8_t prev_store_mask;
+  uint32_t prev_store_word;
+  uint64_t prev_store_now;
   uint64_t store_now;
   /* [pipeline] fetch_ahead_data's redo_store_hold (exec_loop.inc): the end
    * of the D-cache fill (dstall_end) that a store issued right after, the
