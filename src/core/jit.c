@@ -296,18 +296,6 @@ typedef struct lower {
   uint8_t *vexc_slow[5];
   /* timed: the cache lookups done inline (two-way LRU caches), else calls */
   bool inline_fetch, inline_load, inline_store;
-  /* with a profile: the inline call's, return's or tail call's ways to
-   * the profile's own function in C (emit_prof_jump), laid out with the
-   * slow paths (emit_flow_paths) so that the inline case falls through;
-   * one a block's jal or jalr, in each of its two copies */
-  struct {
-    uint8_t *from[4];
-    uint8_t *resume;
-    timing_call_site *s;
-    uint32_t op;
-    uint8_t what; /* FLOW_CALL, FLOW_RET, FLOW_TAIL */
-  } flow[2];
-  uint32_t nflow;
 } lower;
 
 #ifdef TALLY_CHECK_LAWS
@@ -2169,7 +2157,7 @@ static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
  * frame's offset) must be the record's parent and the target in eax its
  * target; then rcx is the record's child. The two jumps returned go to C. */
 static void emit_site_match(lower *l, const timing_flow_layout *lay, const timing_call_site *s, int32_t under,
-                            bool jal, uint8_t *slow[2]) {
+                            uint8_t *slow[2]) {
   x86_buf *b = &l->b;
   x86_load64(b, RDX, PROF(lay, stack));
   x86_mov_rr(b, R8, RCX);
@@ -2178,21 +2166,14 @@ static void emit_site_match(lower *l, const timing_flow_layout *lay, const timin
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
   x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
   slow[0] = x86_jcc_fwd(b, CC_NE);
-  /* a jal's target is the same at each call: C sets the record's parent
-   * (never NULL: no frame's context is) with its target, so a parent that
-   * matches says the target does */
-  slow[1] = NULL;
-  if (!jal) {
-    x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
-    slow[1] = x86_jcc_fwd(b, CC_NE);
-  }
+  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
+  slow[1] = x86_jcc_fwd(b, CC_NE);
   x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
 }
 
 /* The common call inline (timing_flow_layout), the target in eax (kept):
  * the jumps returned go to the call in C. */
-static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, bool jal,
-                             uint8_t *slow[4]) {
+static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
   x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
@@ -2200,7 +2181,7 @@ static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timi
   x86_load32(b, RCX, PROF(lay, depth));
   x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap));
   slow[1] = x86_jcc_fwd(b, CC_AE);
-  emit_site_match(l, lay, s, 16, jal, slow + 2); /* the caller's context, under the new frame */
+  emit_site_match(l, lay, s, 16, slow + 2); /* the caller's context, under the new frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node), R9);
@@ -2244,79 +2225,12 @@ static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timi
   x86_load32(b, RCX, PROF(lay, depth));
   x86_alu_ri(b, false, ALU_CMP, RCX, 3); /* above the root's and a task's frame */
   slow[1] = x86_jcc_fwd(b, CC_B);
-  emit_site_match(l, lay, s, 32, true, slow + 2); /* the caller's caller, under the top frame */
+  emit_site_match(l, lay, s, 32, slow + 2); /* the caller's caller, under the top frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16), R9);
   x86_alu_mi64(b, ALU_ADD, x86_m(R9, (int32_t)lay->node_calls), 1);
   emit_ctx_row(l, lay);
-}
-
-enum { FLOW_CALL, FLOW_RET, FLOW_TAIL };
-
-/* The profile's own function for a call, return or tail call (what), the
- * target in eax (kept across it in cpu->pc) */
-static void emit_flow_c(lower *l, int what, timing_call_site *s, uint32_t i) {
-  x86_buf *b = &l->b;
-  const timing *tm = l->cpu->tm;
-  x86_store32(b, CPU(pc), RAX);
-  x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
-  if (what == FLOW_TAIL) { /* tail_call_site(f, s, target, now) */
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
-    x86_mov_rr(b, RDX, RAX);
-    x86_mov_rr64(b, RCX, RC);
-    emit_call(l, (const void *)tm->flow->tail_call_site);
-  } else if (s) { /* call_site(f, s, target, sp, now) */
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
-    x86_mov_rr(b, RDX, RAX);
-    x86_load32(b, RCX, XREG(2));
-    x86_mov_rr64(b, R8, RC);
-    emit_call(l, (const void *)tm->flow->call_site);
-  } else if (what == FLOW_CALL) { /* call(f, site, target, ret_addr, sp, now) */
-    x86_mov_rr(b, RDX, RAX);
-    x86_mov_imm32(b, RSI, l->blk->pcs[i]);
-    x86_mov_imm32(b, RCX, l->blk->end_pc);
-    x86_load32(b, R8, XREG(2));
-    x86_mov_rr64(b, R9, RC);
-    emit_call(l, (const void *)tm->flow->call);
-  } else { /* ret(f, target, sp, now) */
-    x86_mov_rr(b, RSI, RAX);
-    x86_load32(b, RDX, XREG(2));
-    x86_mov_rr64(b, RCX, RC);
-    emit_call(l, (const void *)tm->flow->ret);
-  }
-  x86_load32(b, RAX, CPU(pc));
-}
-
-/* The inline case's ways to C (slow[4], NULL where there is none): laid
- * out with the block's slow paths (emit_flow_paths) when there is room,
- * else here, jumped over */
-static void emit_flow_slow(lower *l, int what, timing_call_site *s, uint32_t i, uint8_t *slow[4]) {
-  x86_buf *b = &l->b;
-  if (l->nflow < sizeof l->flow / sizeof l->flow[0]) {
-    l->flow[l->nflow].resume = b->p;
-    for (int k = 0; k < 4; k++)
-      l->flow[l->nflow].from[k] = slow[k];
-    l->flow[l->nflow].s = s;
-    l->flow[l->nflow].op = i;
-    l->flow[l->nflow++].what = (uint8_t)what;
-    return;
-  }
-  uint8_t *done = x86_jmp_fwd(b);
-  for (int k = 0; k < 4; k++)
-    x86_patch_here(b, slow[k]);
-  emit_flow_c(l, what, s, i);
-  x86_patch_here(b, done);
-}
-
-/* The ways to C that emit_flow_slow laid aside, each back after its call */
-static void emit_flow_paths(lower *l) {
-  for (uint32_t k = 0; k < l->nflow; k++) {
-    for (int f = 0; f < 4; f++)
-      x86_patch_here(&l->b, l->flow[k].from[f]);
-    emit_flow_c(l, l->flow[k].what, l->flow[k].s, l->flow[k].op);
-    x86_jmp(&l->b, run_addr(l, l->flow[k].resume));
-  }
 }
 
 /* With a profile: T_JUMP of the jal or jalr at op i, when it can be a
@@ -2337,21 +2251,46 @@ static void emit_prof_jump(lower *l, uint32_t i) {
      * here with the arguments profile_jump gives it (no block is being
      * stepped while translated code runs: core_fold_context has nothing
      * to fold); the target kept in cpu->pc across the call */
+    x86_buf *b = &l->b;
     const timing *tm = l->cpu->tm;
     const timing_flow_layout *lay = tm->flow->layout;
     bool call = (pulses & (1u << SIG_CALL)) != 0;
     timing_call_site *s = call && lay ? new_call_site(l, i) : NULL;
-    uint8_t *slow[4] = {NULL, NULL, NULL, NULL};
+    uint8_t *slow[4] = {NULL, NULL, NULL, NULL}, *done = NULL;
     forget_copies(l);
     if (lay && (s || !call)) {
       if (call)
-        emit_inline_call(l, lay, s, op->kind == K_JAL, slow);
+        emit_inline_call(l, lay, s, slow);
       else
         emit_inline_ret(l, lay, slow);
-      emit_flow_slow(l, call ? FLOW_CALL : FLOW_RET, s, i, slow);
-    } else {
-      emit_flow_c(l, call ? FLOW_CALL : FLOW_RET, s, i);
+      done = x86_jmp_fwd(b);
+      for (int k = 0; k < 4; k++)
+        x86_patch_here(b, slow[k]);
     }
+    x86_store32(b, CPU(pc), RAX);
+    x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
+    if (s) { /* call_site(f, s, target, sp, now) */
+      x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+      x86_mov_rr(b, RDX, RAX);
+      x86_load32(b, RCX, XREG(2));
+      x86_mov_rr64(b, R8, RC);
+      emit_call(l, (const void *)tm->flow->call_site);
+    } else if (call) { /* call(f, site, target, ret_addr, sp, now) */
+      x86_mov_rr(b, RDX, RAX);
+      x86_mov_imm32(b, RSI, l->blk->pcs[i]);
+      x86_mov_imm32(b, RCX, l->blk->end_pc);
+      x86_load32(b, R8, XREG(2));
+      x86_mov_rr64(b, R9, RC);
+      emit_call(l, (const void *)tm->flow->call);
+    } else { /* ret(f, target, sp, now) */
+      x86_mov_rr(b, RSI, RAX);
+      x86_load32(b, RDX, XREG(2));
+      x86_mov_rr64(b, RCX, RC);
+      emit_call(l, (const void *)tm->flow->ret);
+    }
+    x86_load32(b, RAX, CPU(pc));
+    if (done)
+      x86_patch_here(b, done);
     l->eax_reg = -1;
     return;
   }
@@ -2359,10 +2298,21 @@ static void emit_prof_jump(lower *l, uint32_t i) {
   const timing_flow_layout *lay = tm->flow->layout;
   timing_call_site *s = op->kind == K_JAL && lay ? new_call_site(l, i) : NULL;
   if (s) { /* a jal that leaves the function: a tail call, inline in its common case */
+    x86_buf *b = &l->b;
     uint8_t *slow[4];
     forget_copies(l);
     emit_inline_tail(l, lay, s, slow);
-    emit_flow_slow(l, FLOW_TAIL, s, i, slow);
+    uint8_t *done = x86_jmp_fwd(b);
+    for (int k = 0; k < 4; k++)
+      x86_patch_here(b, slow[k]);
+    x86_store32(b, CPU(pc), RAX); /* tail_call_site(f, s, target, now) */
+    x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);
+    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
+    x86_mov_rr(b, RDX, RAX);
+    x86_mov_rr64(b, RCX, RC);
+    emit_call(l, (const void *)tm->flow->tail_call_site);
+    x86_load32(b, RAX, CPU(pc));
+    x86_patch_here(b, done);
     l->eax_reg = -1;
     return;
   }
@@ -3442,7 +3392,6 @@ static void emit_slow_fn(lower *l, const slow_path *s, bool load) {
 }
 
 static void emit_slow_paths(lower *l) {
-  emit_flow_paths(l);
   for (uint32_t k = 0; k < l->nslow; k++) {
     slow_path *s = &l->slow[k];
     const core_op *op = &l->blk->ops[s->op];
@@ -4070,7 +4019,6 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->blk = blk;
   l->nslow = 0;
   l->ncold = 0;
-  l->nflow = 0;
   l->ncopy = cpu->tm ? 5 : NCOPY_MAX;
   memset(l->dirty, 0, sizeof l->dirty);
   forget_copies(l);
