@@ -454,7 +454,23 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
  * target (its refill then overlapping the lh's fill, which the RTL's
  * doesn't), rand_20 -13/-9/-5/-5 -> -20/-17/-14/-15, rand_32 and rand_42
  * 2 and 1 cycles further at every W. */
+/* ... and the whole hold of a divide right before the load (dmiss_div_hold)
+ * when the word is the first after the load (k = 1: in the fetch stage, the
+ * load in decode, held there behind the divide), the lookup made and the
+ * refill out during that hold (dmiss_div_load). div_dmiss_line.S on
+ * VexRiscv.v's bus and retire traces: div, lw that misses at a line's last
+ * word, then sb (or add) first on a line that misses: the sb's line goes
+ * out on the I-bus as the instruction before the divide retires, 33 cycles
+ * before the lw's first D-bus beat, and the lw retires 5 cycles after its
+ * fill's last beat, as with no refill, the sb a cycle after the lw
+ * (+1 each at W = 0..3 without this, the refill taken to start 2 cycles
+ * before the lw's fill; the k = 2 word, div, lw, sb, then addi first on a
+ * line that misses, goes out after the divide, as the rule for k = 2 has
+ * it). imac's fetch_ahead rule of the same name, its held_refetch floor,
+ * is the same site on VexRiscv_IMAC.v. */
 static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k) {
+  if (k == 1)
+    return t->dmiss_ask >= t->dmiss_div_hold ? t->dmiss_div_hold : 0;
   return k == 2 && t->dmiss_ask >= t->dmiss_held ? t->dmiss_held : 0;
 }
 
@@ -1577,6 +1593,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
      * (a device access, a full write buffer: the stall noted before this
      * fill's, not a fill of its own, ending as the load issued) */
     t->dmiss_held = !t->dstall2_redo && t->dstall2_end + 1 == now ? t->dstall2 : 0;
+    t->dmiss_div_hold = 0; /* (T_LOAD's, after this) */
     t->dmiss_port_wait = port_wait;
     t->dmiss_refetched = false;
     t->dmiss_taken_fill = 0;

@@ -433,6 +433,9 @@ typedef struct timing {
                                not a fill ending as it issued (refill_refetch's dmiss_held_lead; set
                                by dmiss_wait only: jit.c's inline fill, lean_dfill, never runs with
                                refill_refetch) */
+  uint32_t dmiss_div_hold;  /* ... and the hold of a divide right before it, the load waiting for nothing
+                               else (refill_refetch's dmiss_held_lead, k = 1: dmiss_div_load; set by
+                               exec_loop.inc's T_LOAD after dmiss_wait clears it) */
   uint32_t dmiss_port_wait; /* ... and the cycles its fill waited for the memory port (a store's write
                                before it) before its transfer ([pipeline] fence_i_redo: under the flush) */
   bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
