@@ -14,6 +14,9 @@
 #   TALLY     (default build/tally of this tree)
 #   GSF       Embench's GLOBAL_SCALE_FACTOR (default 1), CM_ITER CoreMark's
 #             ITERATIONS (default 10), WARMUP Embench's WARMUP_HEAT (default 1)
+#   MAX_CYCLES the testbench's cycle limit (-m; default 400000000: the min
+#             builds of aha-mont64, depthconv, edn, matmult-int, multiplying
+#             in software, pass tb's default 50 M)
 #   BUILD_ONLY=1: build the programs, run nothing.
 #
 # Every program is built for the LiteX-like board (boards/litex.ini and the
@@ -164,7 +167,7 @@ for v in $variants; do
         for p in $progs; do
             elf=$work/$v/$p.elf; bin=$work/$v/$p.bin; base=$work/$v/$p.w$w
             fpc=$(riscv64-unknown-elf-nm "$elf" | awk '/ _finish_store$/{print $1}')
-            if ! line=$(nice "$tbdir/tb-$v" "$bin" -w "$w" -f "$fpc" 2>"$base.rtl.out"); then
+            if ! line=$(nice "$tbdir/tb-$v" "$bin" -w "$w" -f "$fpc" -m "${MAX_CYCLES:-400000000}" 2>"$base.rtl.out"); then
                 printf '%-14s %-4s %s  RTL run failed: %s\n' "$p" "$v" "$w" \
                     "$(tail -1 "$base.rtl.out")" | tee -a "$work/results.txt"
                 continue
