@@ -1,0 +1,86 @@
+/* div_rvc_pair.S -- a branch predicted taken (backward) at 2 mod 4, the
+ * word after it a word of two (a 32-bit instruction begun at 2 mod 4, then
+ * a 16-bit one: redirect_rvc_pair's cycle), held in decode by a divide two
+ * before it (found on rand_gen.py's rand_24 built rv32imac: div, remu,
+ * c.addi, bnez back at 0x4000095a, then and, c.xor, on VexRiscv_IMAC.v's
+ * retire trace: the loop's div retires 35 cycles after the bnez, 1 + 34).
+ * - A: div, remu, c.addi, bnez back, then and split over a word and
+ *   c.xor: the divide holds memory, c.addi execute, bnez decode; the word
+ *   of two's cycle passes during the hold;
+ * - B: c.addi, divu, bnez back, the same words after it: the divide right
+ *   before the branch, which waits in execute, not decode: the cycle
+ *   comes after the hold (3 cycles to the target, as without a divide).
+ * Built rv32imac; the other variants stop at its first 16-bit instruction
+ * (illegal). */
+#include "vex.h"
+    .option norelax
+    .text
+    .option push
+    .option norvc
+    .globl main
+main:
+    addi sp, sp, -16
+    sw ra, 0(sp)
+    li a0, 0
+    li a3, 55
+    li t3, 6
+    li s1, 1000
+    li a6, 9
+    li a5, 3
+    li a4, 4
+    j la
+
+    /* A */
+    .balign 32
+la:
+    nop
+    .option rvc
+    c.nop
+    .option norvc
+    rem t6, a3, t3
+    or a2, a5, a4
+    .option rvc
+    c.li s7, 12
+    .option norvc
+a_loop:
+    div t2, s1, a6
+    remu a1, t2, t6
+    .option rvc
+    c.addi s7, -1
+    .option norvc
+    bne s7, zero, a_loop
+    and s1, t6, a0
+    .option rvc
+    c.xor a3, a5
+    c.xor a3, a5
+    c.addi a0, 9
+    c.mv a0, a3
+    c.add a0, a1
+    .option norvc
+
+    /* B */
+    li s7, 12
+    j lb
+    .balign 32
+lb:
+    nop
+    nop
+    nop
+    nop
+b_loop:
+    .option rvc
+    c.addi s7, -1
+    .option norvc
+    divu t2, s1, a6
+    bne s7, zero, b_loop
+    and s1, t6, a0
+    .option rvc
+    c.xor a3, a5
+    c.xor a3, a5
+    c.add a0, a3
+    .option norvc
+    lw ra, 0(sp)
+    addi sp, sp, 16
+    andi a0, a0, 0x7ff
+    ret
+    .option pop
