@@ -493,8 +493,13 @@ static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k) {
 /* ... held: a CSR instruction between (refetch_ahead_line's k 0x20), whose
  * wait, and a divide's hold before it, come after the redo: fetch_fill
  * takes this refill's word as the k-th (refetch_held_line), due where the
- * foresight put it, whatever those waits were */
-void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held) {
+ * foresight put it, whatever those waits were. ... taken: a branch
+ * taken to that line in its last word before it (exec_loop.inc's
+ * refetch_ahead_line, k's 0x40): the refill is the wrong path's, the
+ * target's fill after the redirect is not the refetch (it waits for no
+ * more than it did), so the wait is the load's alone and nothing is left
+ * for fetch_fill to take back */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool taken) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
   if (t->refetch_paid || !t->icache_on || t->sdram_rows || t->reset_flush || t->wrong_path_give ||
       t->wrong_path_carry || (t->dmiss_after && t->dmiss_after + k <= 3) || timing_in_sram(t, line) ||
@@ -515,6 +520,8 @@ void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held) {
   charge(t, SIG_STALL_DCACHE, pay);
   t->dstall_end += pay;
   t->dmiss_end += pay;
+  if (taken)
+    return;
   t->refetch_paid = pay;
   t->refetch_line = line;
   t->refetch_due = t->dmiss_end + k - 1;

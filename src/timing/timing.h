@@ -1052,8 +1052,11 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
  * (fetch_fill). The wait is charged now, as the load's (stall.dcache);
  * the refill, when it comes, charges that much less. */
 /* held: a CSR instruction right before that word (and maybe a divide
- * before it), their waits after the redo (refetch_held_line) */
-void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held);
+ * before it), their waits after the redo (refetch_held_line). taken: a
+ * branch right before it, in its line's last word, taken to `line`: the
+ * wait is the load's alone (the target's fill after the redirect is not
+ * the refetch foreseen) */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool taken);
 /* [dcache] redo_refill_wait: the load that just missed the D-cache; the
  * instruction whose line `line` is, 2 or 3 after it, was looked up `lead`
  * cycles after the load asked for its fill: the load's redo waits for
