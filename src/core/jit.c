@@ -2395,10 +2395,13 @@ static uint8_t *emit_timed_enter(lower *l) {
   return slow;
 }
 
-/* The loop entry's first fetch: a hit that changes nothing */
-static void emit_loop_fetch(lower *l) {
+/* The loop entry's first fetch: a hit that changes nothing. The entry
+ * clears tm->insn_start_op; its rounds (round) leave it cleared: only a
+ * fetch op's miss writes it, and the loop copy looks up no line. */
+static void emit_loop_fetch(lower *l, bool round) {
   x86_buf *b = &l->b;
-  x86_store_imm64s(b, TM(insn_start_op), 0);
+  if (!round)
+    x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
   if (l->prof) { /* the block's record in its context (ctx_count.h), in rcx
                   * as ENTER's charges just left it (emit_timed_charges) */
@@ -2421,7 +2424,7 @@ static void emit_loop_entry(lower *l) {
     x86_patch_here(b, l->loop_from[k]);
   emit_timed_fits(l, l->loop_nofit);
   l->loop_slow = emit_timed_enter(l);
-  emit_loop_fetch(l);
+  emit_loop_fetch(l, false);
   l->loop_body = x86_here(b);
 }
 
@@ -2505,7 +2508,8 @@ static bool round_counted(const lower *l) {
  * to block_timing.rounds (block.c adds it to execs, outcomes[1] and
  * entry_hits where the records are read) and sets the line of the loop's
  * first fetch, and its way out when FITS fails counts the branch taken and
- * forgets the line there, as the branch would have. */
+ * forgets the line there, as the branch would have. A round leaves
+ * tm->insn_start_op as the entry cleared it (emit_loop_fetch). */
 static void emit_loop_round(lower *l) {
   x86_buf *b = &l->b;
   if (!round_direct(l)) {
@@ -2515,7 +2519,7 @@ static void emit_loop_round(lower *l) {
   if (!round_counted(l)) {
     emit_timed_fits(l, l->loop_nofit + 2);
     emit_timed_charges(l, false);
-    emit_loop_fetch(l);
+    emit_loop_fetch(l, true);
     x86_jmp(b, l->loop_body);
     return;
   }
@@ -2527,7 +2531,6 @@ static void emit_loop_round(lower *l) {
 #endif
   x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)l->blk->timing->static_cycles);
   x86_alu_mi64(b, ALU_ADD, BT(rounds), 1);
-  x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
   l->eax_reg = -1;
   forget_copies(l);
