@@ -246,6 +246,8 @@ typedef struct lower {
    * the I-cache since, so each lookup would hit its line in the way it
    * hit last time and write the LRU bit it holds already. */
   bool loop_ok, looping; /* looping: lowering the loop copy */
+  uint32_t fall_line; /* the loop copy's last fetch line, stored on its way on (fall_line_ok) */
+  bool fall_store;
   uintptr_t loop_entry, loop_body; /* the loop copy's entry, and its first op past it */
   uint8_t *loop_from[2];
   uint32_t nloop_from;
@@ -1966,6 +1968,33 @@ static void emit_vexc_ifetch(lower *l, uint32_t i) {
   forget_copies(l); /* the calls clobber them */
 }
 
+static bool round_counted(const lower *l);
+
+/* Whether op k of a timed block is lowered inline with neither a call,
+ * a slow path nor a way out: an ALU op or a multiply that makes no
+ * T_MULDIV charge, on a model with no vexmin steps */
+static bool reads_no_line(const lower *l, uint32_t k) {
+  const core_op *op = &l->blk->ops[k];
+  uint8_t c = isa_infos[op->kind].cls;
+  if (l->cpu->tm->vexmin || (c != CLASS_ALU && c != CLASS_MUL) || muldiv_calls(l, op))
+    return false;
+  return !(l->cpu->tm->dynamic_muldiv && jit_muldiv_dynamic(l->cpu->tm, op->kind));
+}
+
+/* Whether the counted loop copy (round_counted) may store fetch op i's
+ * line on its way on past the ending branch only (emit_branch): only ops
+ * that read no line (reads_no_line) come between, the taken branch stores
+ * none, the round stores the first op's line and its way out forgets the
+ * line, so the way on is the only one that reads it */
+static bool fall_line_ok(const lower *l, uint32_t i) {
+  if (!round_counted(l))
+    return false;
+  for (uint32_t k = i + 1; k + 1 < l->blk->n_ops; k++)
+    if (!reads_no_line(l, k))
+      return false;
+  return isa_infos[l->blk->ops[l->blk->n_ops - 1].kind].cls == CLASS_BRANCH;
+}
+
 /* T_IFETCH of fetch op i (not the first) */
 static void emit_ifetch(lower *l, uint32_t i) {
   if (l->vexc_fetch) {
@@ -1980,7 +2009,10 @@ static void emit_ifetch(lower *l, uint32_t i) {
   cache *c = &l->cpu->tm->icache;
   uint32_t line = (uint32_t)l->blk->ops[i].imm;
   if (l->looping) { /* a hit on the line, its LRU bit as it is (loop_ok) */
-    x86_store_imm32(b, TM(fetch_line), line);
+    if ((l->fall_store = fall_line_ok(l, i)))
+      l->fall_line = line;
+    else
+      x86_store_imm32(b, TM(fetch_line), line);
     l->eax_reg = -1;
     return;
   }
@@ -2406,10 +2438,13 @@ static uint8_t *emit_timed_enter(lower *l) {
   return slow;
 }
 
-/* The loop entry's first fetch: a hit that changes nothing */
-static void emit_loop_fetch(lower *l) {
+/* The loop entry's first fetch: a hit that changes nothing. The entry
+ * clears tm->insn_start_op; its rounds (round) leave it cleared: only a
+ * fetch op's miss writes it, and the loop copy looks up no line. */
+static void emit_loop_fetch(lower *l, bool round) {
   x86_buf *b = &l->b;
-  x86_store_imm64s(b, TM(insn_start_op), 0);
+  if (!round)
+    x86_store_imm64s(b, TM(insn_start_op), 0);
   x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
   if (l->prof) { /* the block's record in its context (ctx_count.h), in rcx
                   * as ENTER's charges just left it (emit_timed_charges) */
@@ -2432,7 +2467,7 @@ static void emit_loop_entry(lower *l) {
     x86_patch_here(b, l->loop_from[k]);
   emit_timed_fits(l, l->loop_nofit);
   l->loop_slow = emit_timed_enter(l);
-  emit_loop_fetch(l);
+  emit_loop_fetch(l, false);
   l->loop_body = x86_here(b);
 }
 
@@ -2516,7 +2551,8 @@ static bool round_counted(const lower *l) {
  * to block_timing.rounds (block.c adds it to execs, outcomes[1] and
  * entry_hits where the records are read) and sets the line of the loop's
  * first fetch, and its way out when FITS fails counts the branch taken and
- * forgets the line there, as the branch would have. */
+ * forgets the line there, as the branch would have. A round leaves
+ * tm->insn_start_op as the entry cleared it (emit_loop_fetch). */
 static void emit_loop_round(lower *l) {
   x86_buf *b = &l->b;
   if (!round_direct(l)) {
@@ -2526,7 +2562,7 @@ static void emit_loop_round(lower *l) {
   if (!round_counted(l)) {
     emit_timed_fits(l, l->loop_nofit + 2);
     emit_timed_charges(l, false);
-    emit_loop_fetch(l);
+    emit_loop_fetch(l, true);
     x86_jmp(b, l->loop_body);
     return;
   }
@@ -2538,8 +2574,14 @@ static void emit_loop_round(lower *l) {
 #endif
   x86_alu_ri(b, true, ALU_ADD, RC, (int32_t)l->blk->timing->static_cycles);
   x86_alu_mi64(b, ALU_ADD, BT(rounds), 1);
-  x86_store_imm64s(b, TM(insn_start_op), 0);
-  x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
+  /* with no other fetch op the line is the one the loop entry set: nothing
+   * inside a block but its fetch ops changes it (a redirect, a trap or a
+   * fence.i leaves the block) */
+  bool more = false;
+  for (uint32_t k = 1; k < l->blk->n_ops; k++)
+    more |= l->blk->ops[k].kind == K_IFETCH;
+  if (more)
+    x86_store_imm32(b, TM(fetch_line), (uint32_t)l->blk->ops[0].imm);
   l->eax_reg = -1;
   forget_copies(l);
   x86_jmp(b, l->loop_body);
@@ -3579,6 +3621,8 @@ static void emit_branch(lower *l, const core_op *op, int cc) {
     return;
   }
   uint8_t *taken = x86_jcc_fwd(&l->b, cc);
+  if (l->looping && l->fall_store) /* fall_line_ok */
+    x86_store_imm32(&l->b, TM(fetch_line), l->fall_line);
   if (l->timed) { /* T_BRANCH(0) */
     emit_branch_timing(l, 0);
     emit_prof_leave(l, 0, l->blk->pcs[op - l->blk->ops], l->blk->end_pc);
@@ -4036,6 +4080,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->eax_reg = -1;
   l->nchain = 0;
   l->loop_ok = l->looping = false;
+  l->fall_store = false;
   l->nloop_from = 0;
   memset(l->loop_nofit, 0, sizeof l->loop_nofit);
   l->loop_slow = NULL;
