@@ -1889,7 +1889,7 @@ static bool dline_block_ok(const lower *l) {
   for (uint32_t j = 0; j < l->blk->n_ops; j++) {
     uint8_t k = l->blk->ops[j].kind, cls = isa_infos[k].cls;
     if (cls == CLASS_LOAD || cls == CLASS_STORE) {
-      if (kind >= 0 && kind != cls)
+      if (kind >= 0) /* two: in turn on two streams' lines (edn's), the skip never comes and costs 5 a lookup */
         return false;
       kind = cls;
     } else if (k != K_IFETCH && k != K_NOP && cls != CLASS_ALU && cls != CLASS_MUL && cls != CLASS_DIV &&
@@ -1912,8 +1912,8 @@ static bool dline_block_ok(const lower *l) {
  * (no call of theirs touches it, as line_repeat's), the round's way back
  * none, and its way out leaves the loop (its next entry forgets). So the
  * line is there and the latest used in its set: the lookup would hit and
- * change nothing, when the latest was of the same kind (a store's dirty
- * bit set already): the block's accesses all loads or all stores. */
+ * change nothing, the latest being the same access (a store's dirty
+ * bit set already): the block has one data access. */
 static bool loop_dline_ok(const lower *l) {
   return l->looping && dline_block_ok(l);
 }
