@@ -193,6 +193,7 @@ typedef struct slow_path {
   uint8_t *from[2];  /* rel32s of the jumps that go to it */
   uint8_t *resume;   /* where the fast path goes on */
   uint32_t op;
+  bool forget_dline; /* timed: the loop copy's access, which sets tm->loop_dline to no line (loop_dline_ok) */
   int8_t dirty[NCOPY_MAX]; /* functional: the guest register each copy register holds unstored, or -1 */
 } slow_path;
 
@@ -1883,6 +1884,54 @@ static bool line_repeat(const lower *l, uint32_t i, bool store, int32_t *d) {
   return false;
 }
 
+/* A value of tm->loop_dline on no line of RAM */
+static uint32_t no_dline(const core_cpu *cpu) {
+  uint32_t line = 1u << cpu->tm->dcache.line_shift;
+  return cpu->ram_base >= line ? cpu->ram_base - line : cpu->ram_base + cpu->ram_size;
+}
+
+/* loop_dline_ok but for the loop copy being lowered */
+static bool dline_block_ok(const lower *l) {
+  const core_cpu *cpu = l->cpu;
+  const timing *tm = cpu->tm;
+  uint32_t line = 1u << tm->dcache.line_shift;
+  if (tm->model.sram_size || !tm->dcache_wb || ((cpu->ram_base | cpu->ram_size) & (line - 1)) ||
+      (cpu->ram_base < line && cpu->ram_size > UINT32_MAX - cpu->ram_base - line))
+    return false;
+  int kind = -1;
+  for (uint32_t j = 0; j < l->blk->n_ops; j++) {
+    uint8_t k = l->blk->ops[j].kind, cls = isa_infos[k].cls;
+    if (cls == CLASS_LOAD || cls == CLASS_STORE) {
+      if (kind >= 0) /* two: in turn on two streams' lines (edn's), the skip never comes and costs 5 a lookup */
+        return false;
+      kind = cls;
+    } else if (k != K_IFETCH && k != K_NOP && cls != CLASS_ALU && cls != CLASS_MUL && cls != CLASS_DIV &&
+               !(cls == CLASS_BRANCH && j == l->blk->n_ops - 1)) {
+      return false;
+    }
+  }
+  return kind >= 0 && (kind == CLASS_LOAD ? l->inline_load && !l->vexc_load : l->inline_store) && !l->vexc &&
+         !jit_pico_inline_access(tm) && !jit_vexmin_inline_access(tm);
+}
+
+/* Whether the loop copy's data accesses (their lookups inline) skip the
+ * lookup of a line the loop copy's latest lookup was on, across its
+ * rounds: each lookup (a hit or a miss, which fills the line: line_repeat's
+ * models) leaves the address in tm->loop_dline first; the loop's entry
+ * and each access's RAM slow path (a watched store calls C, which may
+ * touch the set) leave it on no line (no_dline). Between the latest
+ * lookup and the access nothing touched the D-cache: the block's other
+ * ops are fetch ops, ALU ops, multiplies, divides and its ending branch
+ * (no call of theirs touches it, as line_repeat's), the round's way back
+ * none, and its way out leaves the loop (its next entry forgets). So the
+ * line is there and the latest used in its set: the lookup would hit and
+ * change nothing, the latest being the same access (a store's dirty
+ * bit set already): the block has one data access. */
+static bool loop_dline_ok(const lower *l) {
+  return l->looping && dline_block_ok(l);
+}
+
+
 /* T_LOAD or T_STORE of op i, the address in eax: the lookup inline when
  * it can be, the call on a miss out of line */
 static void emit_data_access(lower *l, uint32_t i, bool store) {
@@ -1919,10 +1968,20 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     x86_alu_ri(&l->b, false, ALU_AND, RCX, -line);
     same = x86_jcc_fwd(&l->b, CC_E);
   }
+  uint8_t *again = NULL;
+  if (loop_dline_ok(l)) { /* the latest lookup of the loop copy on the same line: skip; else this one the latest */
+    x86_mov_rr(&l->b, RCX, RAX);
+    x86_alu_rm(&l->b, ALU_XOR, RCX, TM(loop_dline));
+    x86_alu_ri(&l->b, false, ALU_AND, RCX, -line);
+    again = x86_jcc_fwd(&l->b, CC_E);
+    x86_store32(&l->b, TM(loop_dline), RAX);
+  }
   uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
   add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
   if (same)
     x86_patch_here(&l->b, same);
+  if (again)
+    x86_patch_here(&l->b, again);
 }
 
 /* The line tm->fetch_line holds when fetch op i (i > 0) of a plain timed
@@ -2468,6 +2527,8 @@ static void emit_loop_entry(lower *l) {
   emit_timed_fits(l, l->loop_nofit);
   l->loop_slow = emit_timed_enter(l);
   emit_loop_fetch(l, false);
+  if (dline_block_ok(l)) /* loop_dline_ok: no lookup yet */
+    x86_store_imm32(b, TM(loop_dline), no_dline(l->cpu));
   l->loop_body = x86_here(b);
 }
 
@@ -3385,6 +3446,7 @@ static void emit_load(lower *l, uint32_t i, const core_op *op) {
   wrote(l, op->rd);
   emit_data_access(l, i, false); /* T_LOAD: eax is the address still */
   s->resume = l->b.p;
+  s->forget_dline = loop_dline_ok(l);
   forget_copies(l); /* the slow paths and the lookup clobber them */
 }
 
@@ -3409,6 +3471,7 @@ static void emit_store(lower *l, uint32_t i, const core_op *op) {
   if (l->timed) /* T_STORE: eax is the address still */
     emit_data_access(l, i, true);
   s->resume = l->b.p;
+  s->forget_dline = l->timed && loop_dline_ok(l);
   if (l->timed)
     forget_copies(l);
 }
@@ -3458,6 +3521,8 @@ static void emit_slow_paths(lower *l) {
     }
     const void *fn = load ? (const void *)l->fn->load_slow : (const void *)l->fn->store_slow;
     emit_helper_call(l, fn, s->op, true);
+    if (s->forget_dline)
+      x86_store_imm32(&l->b, TM(loop_dline), no_dline(l->cpu));
     if (load) {
       x86_alu_rr(&l->b, true, ALU_OR, RAX, RAX);
       x86_jcc(&l->b, CC_S, (uintptr_t)l->j->out);

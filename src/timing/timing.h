@@ -357,6 +357,8 @@ typedef struct timing {
   ctx_count **ctx_tab_zero;
 
   uint32_t fetch_line;      /* line being fetched from, TIMING_NO_LINE after a redirect */
+  uint32_t loop_dline;      /* the translator's loop copy: the address of its latest D-cache lookup, or one
+                               on no line of RAM (jit.c's loop_dline_ok); nothing else reads it */
   /* An instruction's fetch stall is its own first part, so it starts
    * before its first fetch op. A fetch op that hits adds no cycles: the
    * start is then found from the block's static layout when asked
