@@ -81,11 +81,45 @@ static void arena_release(core_cpu *cpu) {
   cpu->arena = a;
 }
 
+/* Adds the bytes [off, last] (RAM offsets) to the chunks' code spans */
+static void code_span_add(core_cpu *cpu, uint32_t off, uint32_t last) {
+  const uint32_t chunk = 1u << WATCH_SHIFT;
+  for (uint32_t c = off >> WATCH_SHIFT; c <= last >> WATCH_SHIFT; c++) {
+    uint32_t base = c << WATCH_SHIFT;
+    uint32_t lo = off > base ? off - base : 0;
+    uint32_t hi = last - base < chunk ? last - base : chunk - 1;
+    uint16_t s = cpu->code_span[c];
+    if (s) {
+      lo = lo < (s & 0xffu) ? lo : (s & 0xffu);
+      hi = hi > (uint32_t)(s >> 8) ? hi : (uint32_t)(s >> 8);
+    }
+    cpu->code_span[c] = (uint16_t)(lo | hi << 8);
+  }
+}
+
+bool core_code_overlaps(const core_cpu *cpu, uint32_t off, uint32_t len) {
+  uint32_t last = off + len - 1;
+  for (uint32_t c = off >> WATCH_SHIFT; c <= last >> WATCH_SHIFT; c++) {
+    uint16_t s = cpu->code_span[c];
+    uint32_t base = c << WATCH_SHIFT;
+    if (s && off <= base + (s >> 8) && base + (s & 0xffu) <= last)
+      return true;
+  }
+  return false;
+}
+
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
   uint32_t off = addr - cpu->ram_base;
   if (off >= cpu->ram_size || len == 0)
     return;
   uint32_t last = off + len - 1 < cpu->ram_size ? off + len - 1 : cpu->ram_size - 1;
+  if (bits & WATCH_CODE) {
+    /* 4 bytes either side: the words a block's decode reads around its
+     * own (is_semihost_call's slli before and srai after an ebreak) */
+    off = off > 4 ? off - 4 : 0;
+    last = last + 4 < cpu->ram_size ? last + 4 : cpu->ram_size - 1;
+    code_span_add(cpu, off, last);
+  }
   /* Also mark the chunk before: a misaligned store that starts there may
    * spill into this one, and the fast path only checks its first byte. */
   uint32_t first = off >> WATCH_SHIFT;
@@ -93,6 +127,12 @@ void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits) {
     first--;
   for (uint32_t c = first; c <= last >> WATCH_SHIFT; c++)
     cpu->watch[c] |= bits;
+  if (bits & WATCH_CODE) {
+    if (cpu->code_watch_hi == 0 || first < cpu->code_watch_lo)
+      cpu->code_watch_lo = first;
+    if ((last >> WATCH_SHIFT) + 1 > cpu->code_watch_hi)
+      cpu->code_watch_hi = (last >> WATCH_SHIFT) + 1;
+  }
 }
 
 /* Adds the translated loop copy's rounds (block_timing.rounds) to the
@@ -275,9 +315,19 @@ void core_block_flush(core_cpu *cpu) {
   core_fold_blocks(cpu); /* the blocks' counts must outlive them */
   if (cpu->ctx_counts)
     core_ctx_counts_drop(cpu, false);
-  memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
-  for (uint32_t c = 0; c < cpu->ram_size >> WATCH_SHIFT; c++)
+  /* the buckets of the listed blocks alone when they are few: a program
+   * that stores near its code flushes often, and the table is 512 KiB */
+  if (!cpu->cached_lost && cpu->ncached < (cpu->hash_mask + 1) / 16) {
+    for (uint32_t i = 0; i < cpu->ncached; i++)
+      cpu->hash[(cpu->cached[i]->pc >> 1) & cpu->hash_mask] = NULL;
+  } else {
+    memset(cpu->hash, 0, ((size_t)cpu->hash_mask + 1) * sizeof *cpu->hash);
+  }
+  for (uint32_t c = cpu->code_watch_lo; c < cpu->code_watch_hi; c++) {
     cpu->watch[c] &= (uint8_t)~WATCH_CODE;
+    cpu->code_span[c] = 0;
+  }
+  cpu->code_watch_lo = cpu->code_watch_hi = 0;
   arena_release(cpu);
   if (cpu->jit) /* translations go with their blocks */
     core_jit_flush(cpu->jit);

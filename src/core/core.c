@@ -42,10 +42,11 @@ core_cpu *core_new(uint32_t ram_base, uint32_t ram_size) {
   void *ram = mmap(NULL, ram_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   cpu->ram = ram == MAP_FAILED ? NULL : ram;
   cpu->watch = calloc((ram_size >> WATCH_SHIFT) + 1, 1);
+  cpu->code_span = calloc((ram_size >> WATCH_SHIFT) + 1, sizeof *cpu->code_span);
   cpu->ctx_counts = core_ctx_counts_new();
   cpu->hash = calloc(HASH_BUCKETS, sizeof *cpu->hash);
   cpu->hash_mask = HASH_BUCKETS - 1;
-  if (!cpu->ram || !cpu->watch || !cpu->hash || !cpu->ctx_counts) {
+  if (!cpu->ram || !cpu->watch || !cpu->code_span || !cpu->hash || !cpu->ctx_counts) {
     core_free(cpu);
     return NULL;
   }
@@ -64,6 +65,7 @@ void core_free(core_cpu *cpu) {
   if (cpu->ram)
     munmap(cpu->ram, cpu->ram_size);
   free(cpu->watch);
+  free(cpu->code_span);
   free(cpu->hash);
   free(cpu->cached);
   free(cpu->singles);

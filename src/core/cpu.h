@@ -173,6 +173,16 @@ typedef struct core_cpu {
   uint32_t ram_base, ram_size;
   bool no_semihost;     /* the board has no semihosting: the ebreak sequence is a breakpoint */
   uint8_t *watch;       /* ram_size >> WATCH_SHIFT entries */
+  /* the chunks [code_watch_lo, code_watch_hi) hold every WATCH_CODE mark:
+   * a flush clears those, not the whole table (256 MiB of RAM is a million
+   * chunks, and a store near code flushes) */
+  uint32_t code_watch_lo, code_watch_hi;
+  /* per chunk, the bytes blocks were built from: the first (low byte) and
+   * the last (high byte) offset in the chunk, 0 for none (a block is at
+   * least 2 bytes, so first = last = 0 never occurs). A store into a
+   * WATCH_CODE chunk that misses them changes no code and flushes nothing
+   * (data placed right after the code, in its last chunk) */
+  uint16_t *code_span;
   bool task_store;      /* a store hit a WATCH_TASK chunk: run.c tells the profile (timing_flow_ops.watched) */
 
   /* machine-mode CSRs */
@@ -300,6 +310,8 @@ struct op_timing;
 void core_block_tail(struct block_timing *bt, const core_block *b, const struct op_timing *ops, uint32_t n,
                      uint32_t real);
 void core_watch_set(core_cpu *cpu, uint32_t addr, uint32_t len, uint8_t bits);
+/* Whether RAM bytes [off, off + len) hold code a cached block was built from */
+bool core_code_overlaps(const core_cpu *cpu, uint32_t off, uint32_t len);
 
 /* The execution loops (exec_fast.c, exec_timed*.c, exec_profiled.c). Run
  * from `first` if given, else from cpu->pc, until an exit, a trap or the

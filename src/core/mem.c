@@ -70,8 +70,10 @@ core_store_result core_store_slow(core_cpu *cpu, uint32_t addr, unsigned size, u
     return STORE_DONE;
   if (w & WATCH_TASK) /* after this instruction, the loop tells the profile (run.c) */
     cpu->task_store = true;
-  if (w & WATCH_CODE)
+  if ((w & WATCH_CODE) && core_code_overlaps(cpu, off, size))
     cpu->flush_pending = true;
+  else if (!(w & (WATCH_HTIF | WATCH_TASK)))
+    return STORE_DONE; /* data beside the code: nothing to resync */
   if (w & WATCH_HTIF)
     cpu->bus->watched_store(cpu, addr, size);
   return STORE_DONE_EXIT;
