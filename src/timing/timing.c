@@ -58,6 +58,7 @@ timing *timing_new(const core_model *m) {
   t->dev_load_held = 0;
   t->wbuf_stall_end = t->wbuf_stall2_end = 0;
   t->wbuf_stall = t->wbuf_stall2 = 0;
+  t->wbuf_run_n = 0;
   t->dev_div_pc = TIMING_NO_LINE;
   t->dev_div_blk = NULL;
   t->fence_redone = false;
@@ -1728,6 +1729,19 @@ static inline __attribute__((always_inline)) uint32_t buffered_write(timing *t, 
     stall = (uint32_t)(t->wbuf[0] + late - now);
     wbuf_drop(t, 1);
     charge(t, SIG_STALL_WBUF, stall);
+    /* [pipeline] fetch_ahead_data's run of waits: this one follows the
+     * last one noted when that is the last data-side stall (no other note
+     * between: fetch_ahead_data places the run's older waits) */
+    bool chained = t->wbuf_run_n && !t->dstall_redo && t->dstall_end == t->wbuf_run_end[0] &&
+                   t->dstall == t->wbuf_run_stall[0];
+    uint32_t n = chained ? (t->wbuf_run_n < TIMING_WBUF_RUN ? t->wbuf_run_n + 1 : TIMING_WBUF_RUN) : 1;
+    for (uint32_t k = n - 1; k > 0; k--) {
+      t->wbuf_run_end[k] = t->wbuf_run_end[k - 1];
+      t->wbuf_run_stall[k] = t->wbuf_run_stall[k - 1];
+    }
+    t->wbuf_run_end[0] = now + stall;
+    t->wbuf_run_stall[0] = stall;
+    t->wbuf_run_n = n;
     note_dstall(t, now + stall, stall, false);
     t->wbuf_stall2_end = t->wbuf_stall_end; /* [pipeline] fence_i_wbuf_overlap */
     t->wbuf_stall2 = t->wbuf_stall;

@@ -26,6 +26,9 @@
 
 #define TIMING_NO_LINE 1u /* no fetch line is current (line addresses are even) */
 #define TIMING_WBUF_MAX 64
+/* [pipeline] fetch_ahead_data: the write buffer's waits in a row it keeps
+ * (wbuf_run_*: fetch_ahead_insns 2 places up to 4) */
+#define TIMING_WBUF_RUN 4
 #define TIMING_KINDS 128 /* room for every instruction kind (isa.h K_COUNT) */
 
 /* Results still on their way within a block (block builder): up to two
@@ -588,6 +591,11 @@ typedef struct timing {
   uint32_t wbuf_stall;      /* ... its cycles ... */
   uint32_t wbuf_stall2;     /* ... and the one before it's cycles ... */
   uint64_t wbuf_stall2_end; /* ... and end (buffered_write) */
+  uint64_t wbuf_run_end[TIMING_WBUF_RUN]; /* [pipeline] fetch_ahead_data: the last waits for the write
+                               buffer, newest first, each noted (note_dstall) right after the one before
+                               it: the cycle each ended ... */
+  uint32_t wbuf_run_stall[TIMING_WBUF_RUN]; /* ... its cycles ... */
+  uint32_t wbuf_run_n;      /* ... and how many (buffered_write) */
   uint32_t dev_div_pc;      /* [pipeline] device_div_overlap: a load from a device that was its block's
                                last op (the divide it overlaps is the next block's first), else
                                TIMING_NO_LINE ... */
