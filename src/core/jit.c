@@ -3872,7 +3872,8 @@ static void emit_vexc_taken(lower *l, uint32_t i) {
   uint8_t *changed[4];
   int n = emit_code_changed(l, &c, changed);
   uint32_t pen = bt->branch_pen[1];
-  if (tm->model.redirect_passes_late && !bt->predict_taken && pen) {
+  if (((tm->model.redirect_passes_late && !bt->predict_taken) ||
+       (tm->model.predicted_passes_late && bt->predict_taken)) && pen) {
     /* T_BRANCH's redirect_passes_late: with late results on their way,
      * the call */
     x86_movzx16(b, RCX, TM(hz.left));

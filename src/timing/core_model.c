@@ -261,6 +261,7 @@ static const key_def keys[] = {
   UINT("pipeline", "wrong_path_read_late", wrong_path_read_late, 0, 3),
   BOOL("pipeline", "wrong_path_use_hold", wrong_path_use_hold),
   BOOL("pipeline", "redirect_passes_late", redirect_passes_late),
+  BOOL("pipeline", "predicted_passes_late", predicted_passes_late),
   BOOL("pipeline", "wrong_path_fill", wrong_path_fill),
   UINT("pipeline", "wrong_path_words", wrong_path_words, 2, 3),
   UINT("pipeline", "wrong_path_tail", wrong_path_tail, 0, 255),

@@ -118,6 +118,9 @@ typedef struct core_model {
   bool redirect_passes_late;      /* a branch taken or not against its prediction: the late results still on
                                      their way after it (a load's, a multiply's) pass during its penalty's
                                      bubbles, not only its own cycle (exec_loop.inc's T_BRANCH) */
+  bool predicted_passes_late;     /* a branch predicted taken (in decode) and taken: the late results still on
+                                     their way after it pass during its bubble (branch_taken_penalty), as
+                                     they do during a jal's (exec_loop.inc's T_BRANCH) */
   bool wrong_path_dev_wait;       /* with fetch_ahead_data (fetch_ahead_insns 2): a branch taken against its
                                      prediction to pc + 4 on a line that misses, behind a device load's
                                      wait: its own wait in decode for a late result passes during that
