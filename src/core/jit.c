@@ -1088,18 +1088,11 @@ static void emit_fill_way(x86_buf *b, cache *c, bool store, bool icache, uint8_t
 /* The read of a line (tag in ecx; with eax_addr its address in eax too) on the memory port: row_penalty, its
  * beats (counted), memory_transaction at now (rbp, copied to rax), and
  * `refill` (a uint32_t of tm at that offset): the stall in rcx, added to
- * the cycle (r11). The read's cycles (mem_read_first and the other beats'
- * mem_read_beat, with and without mem_row_miss) are immediates: they change
- * only with the clock (timing_set_clock), whose switch is a device store
- * that leaves the block and flushes the code, these routines with it
- * (core_set_clock's flush_pending; ensure_fills makes them anew). Clobbers
- * rdx, r8, r9. */
+ * the cycle (r11). Clobbers rdx, r8, r9. */
 static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line_bytes, size_t refill,
                            bool eax_addr) {
-  uint32_t beats = line_bytes >> tm->bus_shift;
-  uint32_t read = tm->mem_read_first + (beats > 1 ? (beats - 1) * tm->mem_read_beat : 0);
   if (!tm->sdram_rows)
-    x86_mov_imm32(b, R9, read); /* busy */
+    x86_alu_rr(b, false, ALU_XOR, R9, R9); /* busy */
   if (tm->sdram_rows) {
     if (!eax_addr) {
       x86_mov_rr(b, RAX, RCX);
@@ -1116,12 +1109,19 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
     /* row_penalty without a branch: whether a miss finds its bank's row
      * open follows the data (a table lookup, the stack, the next line of
      * code), so a branch on it is one the host predicts badly */
-    x86_mov_imm32(b, R9, read + tm->mem_row_miss);
-    x86_mov_imm32(b, RDX, read);
+    x86_load32(b, R9, TM(mem_row_miss));
+    x86_alu_rr(b, false, ALU_XOR, RDX, RDX);
     x86_alu_rr(b, false, ALU_CMP, R8, RAX);
     x86_cmove(b, false, R9, RDX); /* the row open */
     x86_alu_ri(b, false, ALU_CMP, R8, -1);
     x86_cmove(b, false, R9, RDX); /* none open */
+  }
+  uint32_t beats = line_bytes >> tm->bus_shift;
+  x86_alu_rm(b, ALU_ADD, R9, TM(mem_read_first));
+  if (beats > 1) {
+    x86_mov_imm32(b, RCX, beats - 1);
+    x86_imul_rm(b, RCX, TM(mem_read_beat));
+    x86_alu_rr(b, false, ALU_ADD, R9, RCX);
   }
   x86_alu_mi64(b, ALU_ADD, TM(mem_read_beats), (int32_t)beats);
   x86_alu_mi64(b, ALU_ADD, TM(mem_read_txns), 1); /* count_read_beats */
@@ -1136,8 +1136,8 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
   x86_alu_rr(b, true, ALU_ADD, RC, RCX);
 }
 
-/* A routine's start: rbp saved (it holds the block's timing) and now
- * (rdx: the call site's cycle - delta, one lea there) in it; then the checks of a lean fill's run-time
+/* A routine's start: rbp saved (it holds the block's timing) and now =
+ * cycle - delta (edx) in it; then the checks of a lean fill's run-time
  * gate, to the fallback: the hook (a pointer) and the 32-bit fields of
  * more[] (n_more of them), or'ed into rsi and tested once (a branch for
  * each cost a compare and a jump apiece on every miss). The rows are not
@@ -1151,7 +1151,8 @@ static void emit_line_read(x86_buf *b, timing *tm, const cache *c, uint32_t line
 static int emit_fill_start(x86_buf *b, uint8_t **to, size_t hook, const size_t *more, int n_more) {
   int n = 0;
   x86_push(b, RBP);
-  x86_mov_rr64(b, RBP, RDX);
+  x86_mov_rr64(b, RBP, RC);
+  x86_alu_rr(b, true, ALU_SUB, RBP, RDX);
   x86_load32(b, RSI, TM(max_wait_states)); /* 32-bit: zero-extends */
   for (int k = 0; k < n_more; k++)
     x86_alu_rm(b, ALU_OR, RSI, x86_m(R15, (int32_t)more[k]));
@@ -1231,7 +1232,7 @@ static void emit_dfill_notes(x86_buf *b, bool store) {
 }
 
 /* The fill routine of T_LOAD's or T_STORE's miss: in eax the address, in
- * rdx now (cycle - delta); what core_jt_load_miss /
+ * edx the delta (now = cycle - delta); what core_jt_load_miss /
  * core_jt_store_miss do (timing_dcache_miss_lean and dmiss_wait, step by
  * step) with tm->cycle in r11. On the fallback eax is the address still.
  * Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
@@ -1265,7 +1266,7 @@ static void emit_dfill_routine(x86_buf *b, timing *tm, bool store) {
   emit_fill_end(b, to, n);
 }
 
-/* The fill routine of an I-cache miss: in ecx the tag, in rdx now (cycle - delta);
+/* The fill routine of an I-cache miss: in ecx the tag, in edx the delta;
  * timing_fetch_miss_lean step by step, with tm->cycle in r11; now in rax
  * after a fill (the caller sets insn_start and takes back what the block
  * counted). Clobbers rax, rcx, rdx, rsi, rdi, r8, r9. */
@@ -1419,7 +1420,7 @@ static uintptr_t fill_routine(lower *l, int k, uint32_t delta, int64_t *row, uin
  * emit_cold_c lays out after all the cold calls */
 static void emit_dfill_call(lower *l, cold_call *c, uintptr_t fn, uint32_t delta) {
   x86_buf *b = &l->b;
-  x86_lea64(b, RDX, x86_m(RC, -(int32_t)delta)); /* now (fill_routine: delta <= INT32_MAX) */
+  x86_mov_imm32(b, RDX, delta);
   x86_call_near(b, fn);
   x86_test_rr(b, RCX, RCX);
   x86_jcc(b, CC_E, run_addr(l, c->resume));
@@ -1435,7 +1436,7 @@ static void emit_ifill_call(lower *l, cold_call *c, uintptr_t fn, uint32_t delta
   x86_buf *b = &l->b;
   const core_op *op = &l->blk->ops[c->op];
   x86_mov_imm32(b, RCX, (uint32_t)op->imm >> l->cpu->tm->icache.line_shift);
-  x86_lea64(b, RDX, x86_m(RC, -(int32_t)delta)); /* now (fill_routine: delta <= INT32_MAX) */
+  x86_mov_imm32(b, RDX, delta);
   x86_call_near(b, fn);
   x86_test_rr(b, RCX, RCX);
   c->fallback = x86_jcc_fwd(b, CC_NE);
