@@ -49,6 +49,9 @@ typedef struct cache_params {
                                    ready is a register) */
   uint32_t store_load_replay; /* dcache: cycles a load that hits loses when a store 1 or 2 cycles ahead
                                  writes the same word of the data RAM (0: never) */
+  uint32_t replay_decode_wait; /* dcache (with store_load_replay): cycles such a replay costs more when
+                                  the third instruction after the load waits in decode for the late
+                                  result of the second (block.c's replay_decode_wait_at) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
   bool refill_refetch;      /* dcache: a load that misses is refetched once its line is in, and the
                                refetch waits for an I-cache refill started during the fill

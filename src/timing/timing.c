@@ -619,6 +619,16 @@ uint32_t timing_replay_rvc_pair(timing *t) {
   return extra;
 }
 
+uint32_t timing_replay_decode_wait(timing *t) {
+  uint32_t extra = t->model.dcache.replay_decode_wait;
+  charge(t, SIG_STALL_DCACHE, extra);
+  if (t->model.fetch_ahead_data) { /* the same redo, a cycle longer */
+    t->dstall_end += extra;
+    t->dstall += extra;
+  }
+  return extra;
+}
+
 uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {
   uint32_t stall = timing_load_replay(t, addr, 4, now);
   if (stall && t->model.amo_penalty) {
@@ -1990,7 +2000,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   switch ((isa_class)isa_infos[kind].cls) {
   case CLASS_LOAD: case CLASS_STORE: /* a replay: timing_replay_rvc_pair's too */
     return port + write + fill + m->device_read_cycles + m->dcache.store_load_replay +
-           (m->dcache.store_load_replay ? m->redirect_rvc_pair : 0);
+           (m->dcache.store_load_replay ? m->redirect_rvc_pair + m->dcache.replay_decode_wait : 0);
   case CLASS_AMO: return 2 * (port + write + fill);
   case CLASS_BRANCH:
     return (m->branch_penalty > m->branch_taken_penalty ? m->branch_penalty : m->branch_taken_penalty) +

@@ -57,6 +57,8 @@ typedef struct op_timing {
   uint8_t late;             /* its result comes this many cycles late (load/mul/shift use penalty) */
   uint8_t replay_rvc;       /* a load: [pipeline] redirect_rvc_pair applies to its replay after a store
                                (block.c's replay_rvc_pair, from the code after it) */
+  uint8_t replay_wait;      /* a load: [dcache] replay_decode_wait applies to its replay after a store
+                               (block.c's replay_decode_wait_at, from the code after it) */
   uint8_t hz_known;         /* hz_after is set (exec_loop.inc's dmiss_clears_late, at the op's first miss) */
   timing_hazards hz_after;  /* the late results on their way after this op, laid out from the block's
                                start with none and its static waits */
@@ -910,6 +912,10 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
  * replay_rvc_pair): charges its cycles (stall.dcache), the redo that
  * long; returns them */
 uint32_t timing_replay_rvc_pair(timing *t);
+/* [dcache] replay_decode_wait on a load's replay (exec_loop.inc, block.c's
+ * replay_decode_wait_at): charges its cycles (stall.dcache), the redo that
+ * long; returns them */
+uint32_t timing_replay_decode_wait(timing *t);
 /* ... and an AMO read-modify-write (its word's read) in place of the load:
  * replayed as a load is, and its own [pipeline] amo_penalty again. Returns
  * the cycles charged. */
