@@ -1739,6 +1739,13 @@ static inline __attribute__((always_inline)) uint32_t buffered_write(timing *t, 
     stall = (uint32_t)(t->wbuf[0] + late - now);
     wbuf_drop(t, 1);
     charge(t, SIG_STALL_WBUF, stall);
+    /* [dcache] store_load_replay: the store before this one wrote its word
+     * before this wait froze the pipeline behind it, so a load after this
+     * store still meets that write (sglib-combined at W >= 1: sw a4, 8(a0);
+     * sw a0, 8(a5) waits; lw a5, 8(a0) is replayed): the wait does not count
+     * in the distance */
+    if (t->store_pending)
+      t->store_now += stall;
     /* [pipeline] fetch_ahead_data's run of waits: this one follows the
      * last one noted when that is the last data-side stall (no other note
      * between: fetch_ahead_data places the run's older waits) */
@@ -1783,7 +1790,7 @@ uint32_t timing_store_through(timing *t, uint32_t addr, uint32_t bytes, uint64_t
   bool hit = cache_probe(&t->dcache, addr >> t->dcache.line_shift, &i);
   if (!timing_in_sram(t, addr))
     stall = write_through(t, addr, hit, now);
-  note_store_at(t, hit, addr, bytes, now);
+  note_store_at(t, hit, addr, bytes, now + stall); /* after its wait, as the loop's timing_note_store */
   return stall;
 }
 
