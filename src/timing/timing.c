@@ -1742,8 +1742,8 @@ static inline __attribute__((always_inline)) uint32_t buffered_write(timing *t, 
     /* [dcache] store_load_replay: the store before this one wrote its word
      * before this wait froze the pipeline behind it, so a load after this
      * store still meets that write (sglib-combined at W >= 1: sw a4, 8(a0);
-     * sw a0, 8(a5) waits; lw a5, 8(a0) is replayed): the wait does not count
-     * in the distance */
+     * sw a0, 8(a5) waits; lw a5, 8(a0) is replayed; wbuf_replay.S): the
+     * wait does not count in the distance */
     if (t->store_pending)
       t->store_now += stall;
     /* [pipeline] fetch_ahead_data's run of waits: this one follows the
