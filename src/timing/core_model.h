@@ -128,6 +128,10 @@ typedef struct core_model {
                                      prediction to pc + 4 on a line that misses, behind a device load's
                                      wait: its own wait in decode for a late result passes during that
                                      refill too (exec_loop.inc's wrong_path_branch_word_over) */
+  bool wrong_path_use_reach;      /* with fetch_ahead_insns 2: a branch taken against its prediction whose
+                                     first wrong-path word on a line that misses is within the fetch's reach
+                                     (wrong_path_reach_hold): its own wait in decode for a late result passes
+                                     during that refill, as a divide's hold does (wrong_path_use_wait) */
   uint32_t wrong_path_read_late;  /* with wrong_path_fill and fetch_ahead_insns 1: a branch taken against its
                                      prediction whose first wrong-path word reads a late result still on its
                                      way after the branch, the second word first on a line that misses: that
