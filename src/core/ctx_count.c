@@ -58,7 +58,7 @@ static void free_tabs(core_ctx_counts *t, bool owned) {
   for (uint32_t i = 0; i < t->ntabs; i++) {
     munmap(t->tabs[i].tab, CTX_TAB_IDS * sizeof(ctx_count *));
     if (owned)
-      *t->tabs[i].own = NULL;
+      *t->tabs[i].own = t->tab_zero; /* none, as from prof_attach on (prof_node.ctx_tab) */
   }
   t->ntabs = 0;
 }
@@ -228,7 +228,7 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
   bt->cc = r;
   if (bt->ctx_id && row) { /* the context's table, made at its first record (ctx_count.h) */
     ctx_count ***own = (ctx_count ***)row - 1; /* prof_node.ctx_tab */
-    if (!*own && t->ntabs < CTX_TAB_MAX) {
+    if ((!*own || *own == t->tab_zero) && t->ntabs < CTX_TAB_MAX) {
       void *m = mmap(NULL, CTX_TAB_IDS * sizeof(ctx_count *), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                      -1, 0);
       if (m != MAP_FAILED) {
@@ -237,7 +237,7 @@ ctx_count *core_ctx_count_find(core_cpu *cpu, core_block *b) {
         cpu->tm->ctx_tab = m;
       }
     }
-    if (*own)
+    if (*own && *own != t->tab_zero)
       (*own)[bt->ctx_id - 1] = r;
   }
   return r;

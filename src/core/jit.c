@@ -2218,16 +2218,19 @@ static timing_call_site *new_call_site(lower *l, uint32_t i) {
 /* PROF(field): the profile's field at its layout's offset (rdi: the
  * profile) */
 #define PROF(lay, field) x86_m(RDI, (int32_t)(lay)->field)
+/* FRAME(disp): disp bytes into the frame at depth (rdx: the frames, r8:
+ * twice the depth, times 8: a frame is 16 bytes, timing_flow_layout) */
+#define FRAME(disp) x86_mis(RDX, R8, 3, disp)
 
 /* The profile's last_cycle up to now (prof_account): the cycles since
- * go to the context on top, the frame at rdx + r8 + disp (the sanitizer
+ * go to the context on top, the frame at FRAME(disp) (the sanitizer
  * build counts them, to check the law; clobbers rsi) */
 static void emit_prof_account(lower *l, const timing_flow_layout *lay, int32_t top_disp) {
   x86_buf *b = &l->b;
   x86_op_mem(b, true, 0x3b, RC, PROF(lay, last_cycle)); /* cmp r11, [last_cycle] */
   uint8_t *past = x86_jcc_fwd(b, CC_BE);
 #ifdef TALLY_CHECK_LAWS
-  x86_load64(b, R9, x86_mis(RDX, R8, 0, top_disp + (int32_t)lay->frame_node));
+  x86_load64(b, R9, FRAME(top_disp + (int32_t)lay->frame_node));
   x86_mov_rr64(b, RSI, RC);
   x86_op_mem(b, true, 0x2b, RSI, PROF(lay, last_cycle)); /* sub rsi, [last_cycle] */
   x86_op_mem(b, true, 0x01, RSI, x86_m(R9, (int32_t)lay->node_self)); /* add [top's self], rsi */
@@ -2243,28 +2246,23 @@ static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
   x86_buf *b = &l->b;
   x86_lea64(b, R9, x86_m(R9, (int32_t)lay->node_sig));
   x86_store64(b, TM(ctx_row), R9);
-  ctx_count **zero = l->cpu->tm->ctx_tab_zero;
-  if (zero) { /* timing.ctx_tab = its table (prof_node.ctx_tab, the word before the row), or the empty one */
+  if (l->cpu->tm->ctx_tab_zero) { /* timing.ctx_tab = its table (prof_node.ctx_tab, the word before the
+                                     row: the empty one when it has none, timing_flow_layout) */
     x86_load64(b, RSI, x86_m(R9, -(int32_t)sizeof(ctx_count **)));
-    x86_test_rr64(b, RSI, RSI);
-    uint8_t *has = x86_jcc_fwd(b, CC_NE);
-    x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)zero);
-    x86_patch_here(b, has);
     x86_store64(b, TM(ctx_tab), RSI);
   }
 }
 
 /* A call site's record checked against the frame stack, depth in ecx: the
- * context `under` bytes below the frame at depth (rdx the stack, r8 that
- * frame's offset) must be the record's parent and the target in eax its
+ * context `under` bytes below the frame at depth (FRAME: rdx the stack,
+ * r8 twice the depth) must be the record's parent and the target in eax its
  * target; then rcx is the record's child. The two jumps returned go to C. */
 static void emit_site_match(lower *l, const timing_flow_layout *lay, const timing_call_site *s, int32_t under,
                             uint8_t *slow[2]) {
   x86_buf *b = &l->b;
   x86_load64(b, RDX, PROF(lay, stack));
-  x86_mov_rr(b, R8, RCX);
-  x86_shift_ri(b, true, SH_SHL, R8, 4);
-  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - under));
+  x86_lea64(b, R8, x86_mis(RCX, RCX, 0, 0)); /* r8 = 2 * depth: FRAME */
+  x86_load64(b, R9, FRAME((int32_t)lay->frame_node - under));
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
   x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
   slow[0] = x86_jcc_fwd(b, CC_NE);
@@ -2278,18 +2276,17 @@ static void emit_site_match(lower *l, const timing_flow_layout *lay, const timin
 static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
-  x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
-  slow[0] = x86_jcc_fwd(b, CC_NE);
   x86_load32(b, RCX, PROF(lay, depth));
-  x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap));
-  slow[1] = x86_jcc_fwd(b, CC_AE);
+  x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap)); /* 0 while a timeline is kept */
+  slow[0] = x86_jcc_fwd(b, CC_AE);
+  slow[1] = NULL;
   emit_site_match(l, lay, s, 16, slow + 2); /* the caller's context, under the new frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
-  x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node), R9);
-  x86_store_imm32(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_ret), s->ret_addr);
+  x86_store64(b, FRAME((int32_t)lay->frame_node), R9);
+  x86_store_imm32(b, FRAME((int32_t)lay->frame_ret), s->ret_addr);
   x86_load32(b, RCX, XREG(2));
-  x86_store32(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_sp), RCX);
+  x86_store32(b, FRAME((int32_t)lay->frame_sp), RCX);
   x86_alu_mi32(b, ALU_ADD, PROF(lay, depth), 1);
   x86_alu_mi64(b, ALU_ADD, x86_m(R9, (int32_t)lay->node_calls), 1);
   emit_ctx_row(l, lay);
@@ -2299,20 +2296,20 @@ static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timi
 static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *slow[4]) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
-  x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
-  slow[0] = x86_jcc_fwd(b, CC_NE);
   x86_load32(b, RCX, PROF(lay, depth));
-  x86_alu_ri(b, false, ALU_SUB, RCX, 1); /* the top frame, which must not be the root's */
-  slow[1] = x86_jcc_fwd(b, CC_BE);
+  /* the top frame must not be the root's (nor any while a timeline is kept) */
+  x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, floor));
+  slow[0] = x86_jcc_fwd(b, CC_BE);
+  slow[1] = NULL;
+  x86_alu_ri(b, false, ALU_SUB, RCX, 1);
   x86_load64(b, RDX, PROF(lay, stack));
-  x86_mov_rr(b, R8, RCX);
-  x86_shift_ri(b, true, SH_SHL, R8, 4);
-  x86_alu_rm(b, ALU_CMP, RAX, x86_mis(RDX, R8, 0, (int32_t)lay->frame_ret));
+  x86_lea64(b, R8, x86_mis(RCX, RCX, 0, 0)); /* r8 = 2 * depth: FRAME */
+  x86_alu_rm(b, ALU_CMP, RAX, FRAME((int32_t)lay->frame_ret));
   slow[2] = x86_jcc_fwd(b, CC_NE);
   slow[3] = NULL;
   emit_prof_account(l, lay, 0);
   x86_store32(b, PROF(lay, depth), RCX);
-  x86_load64(b, R9, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16));
+  x86_load64(b, R9, FRAME((int32_t)lay->frame_node - 16));
   emit_ctx_row(l, lay);
 }
 
@@ -2322,15 +2319,15 @@ static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *sl
 static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
-  x86_alu_mi64(b, ALU_CMP, PROF(lay, slow), 0);
-  slow[0] = x86_jcc_fwd(b, CC_NE);
   x86_load32(b, RCX, PROF(lay, depth));
-  x86_alu_ri(b, false, ALU_CMP, RCX, 3); /* above the root's and a task's frame */
-  slow[1] = x86_jcc_fwd(b, CC_B);
+  /* above the root's and a task's frame (never while a timeline is kept) */
+  x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, tail));
+  slow[0] = x86_jcc_fwd(b, CC_B);
+  slow[1] = NULL;
   emit_site_match(l, lay, s, 32, slow + 2); /* the caller's caller, under the top frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
-  x86_store64(b, x86_mis(RDX, R8, 0, (int32_t)lay->frame_node - 16), R9);
+  x86_store64(b, FRAME((int32_t)lay->frame_node - 16), R9);
   x86_alu_mi64(b, ALU_ADD, x86_m(R9, (int32_t)lay->node_calls), 1);
   emit_ctx_row(l, lay);
 }

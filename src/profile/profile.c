@@ -48,6 +48,7 @@ prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms) {
   }
   p->stack[0] = (prof_frame){&p->root, 0, UINT32_MAX};
   p->depth = 1;
+  prof_inline_bounds(p);
   return p;
 }
 
@@ -128,6 +129,7 @@ static prof_node *child_lookup(prof_state *p, prof_node *parent, uint32_t func, 
   if (!c)
     return parent;
   *c = (prof_node){.func = func, .call_site = site, .is_trap = trap, .parent = parent,
+                   .ctx_tab = p->tm ? p->tm->ctx_tab_zero : NULL,
                    .next_sibling = parent->first_child};
   parent->first_child = c;
   p->children[j] = c;
@@ -197,6 +199,7 @@ void prof_push(prof_state *p, prof_node *n, uint32_t ret_addr, uint32_t sp) {
       return; /* out of memory: deeper calls are charged to this frame */
     p->stack = s;
     p->cap *= 2;
+    prof_inline_bounds(p);
   }
   n->calls++;
   p->stack[p->depth++] = (prof_frame){n, ret_addr, sp};
@@ -498,8 +501,9 @@ static void flow_sample_until(void *f, uint32_t pc, uint64_t now) {
 /* The inline call and return of translated code see prof_call and
  * prof_return's first case through this (timing_flow_layout) */
 static const timing_flow_layout prof_layout = {
-  .stack = offsetof(prof_state, stack), .depth = offsetof(prof_state, depth), .cap = offsetof(prof_state, cap),
-  .last_cycle = offsetof(prof_state, last_cycle), .slow = offsetof(prof_state, timeline),
+  .stack = offsetof(prof_state, stack), .depth = offsetof(prof_state, depth),
+  .cap = offsetof(prof_state, inline_cap), .floor = offsetof(prof_state, inline_floor),
+  .tail = offsetof(prof_state, inline_tail), .last_cycle = offsetof(prof_state, last_cycle),
   .frame_node = offsetof(prof_frame, node), .frame_ret = offsetof(prof_frame, ret_addr),
   .frame_sp = offsetof(prof_frame, sp), .node_calls = offsetof(prof_node, calls),
   .node_sig = offsetof(prof_node, sig), .node_self = offsetof(prof_node, self_cycles),
@@ -518,5 +522,12 @@ void prof_attach(prof_state *p, timing *tm) {
   tm->flow = &prof_flow;
   tm->rows = (timing_rows){.base = p->rows, .sides = &p->sides, .lo = p->lo, .hi = p->hi};
   p->tm = tm;
+  /* the contexts with no table of records have the core's empty one (prof_node.ctx_tab) */
+  if (!p->root.ctx_tab)
+    p->root.ctx_tab = tm->ctx_tab_zero;
+  for (prof_node_chunk *c = p->chunks; c; c = c->next)
+    for (size_t i = 0; i < c->used; i++)
+      if (!c->nodes[i].ctx_tab)
+        c->nodes[i].ctx_tab = tm->ctx_tab_zero;
   prof_top_changed(p);
 }

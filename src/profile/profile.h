@@ -40,8 +40,11 @@ typedef struct prof_node {
    * signals of the program rather than of its code, prof_context_signal)
    * are never charged. */
   /* The records of the blocks' counts in this context by block
-   * (timing.ctx_tab; src/core/ctx_count.h), NULL when it has none; right
-   * before sig, where the core finds it from timing.ctx_row */
+   * (timing.ctx_tab; src/core/ctx_count.h); right before sig, where the
+   * core finds it from timing.ctx_row. When it has none: the core's
+   * empty table (timing.ctx_tab_zero) from the profile's prof_attach on,
+   * so that the translated call and return copy it with no test; NULL
+   * before (and without a core's records) */
   ctx_count **ctx_tab;
   int64_t sig[SIG_COUNT];
 } prof_node;
@@ -143,6 +146,14 @@ typedef struct prof_state {
   prof_node root;
   prof_frame *stack;
   uint32_t depth, cap;
+  /* the bounds of the translated code's inline call, return and tail call
+   * (timing_flow_layout, prof_inline_bounds): a call inline while depth <
+   * inline_cap, a return while depth > inline_floor, a tail call while
+   * depth >= inline_tail; cap, 1 (the root's frame) and 3 (above a task's
+   * frame), or 0, UINT32_MAX and UINT32_MAX while a timeline is kept,
+   * which takes every one of them to C: one compare where the timeline's
+   * test and the depth's were two */
+  uint32_t inline_cap, inline_floor, inline_tail;
   uint64_t last_cycle;
   uint64_t unmatched_returns; /* returns with no frame to pop */
   uint64_t unwinds;           /* returns that skipped frames (longjmp and the like) */
@@ -172,6 +183,12 @@ typedef struct prof_state {
 } prof_state;
 
 prof_state *prof_new(uint32_t lo, uint32_t hi, const sym_table *syms);
+/* Sets inline_cap, inline_floor and inline_tail from cap and timeline. */
+static inline void prof_inline_bounds(prof_state *p) {
+  p->inline_cap = p->timeline ? 0 : p->cap;
+  p->inline_floor = p->timeline ? UINT32_MAX : 1;
+  p->inline_tail = p->timeline ? UINT32_MAX : 3;
+}
 void prof_free(prof_state *p);
 
 /* The row of signal totals for the instruction at pc. */

@@ -22,6 +22,7 @@ bool prof_timeline_enable(prof_state *p, size_t max_calls) {
   t->max = max_calls;
   t->start_cycle = p->last_cycle;
   p->timeline = t;
+  prof_inline_bounds(p); /* calls and returns in C from now on */
   return true;
 }
 

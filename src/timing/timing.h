@@ -285,21 +285,25 @@ typedef struct timing_call_site {
 /* Where the shadow stack keeps what the common call and return change,
  * so that translated code can make them inline (src/core/jit.c): offsets
  * into the consumer's state (timing.prof) of its frames' array (a
- * pointer), its depth and capacity (uint32_t), the last cycle charged
- * (uint64_t) and a pointer that, when not NULL, sends every call and
- * return to the functions (a timeline being kept); into a frame (16
+ * pointer), its depth and three bounds on it (uint32_t: a call inline
+ * while depth < cap, a return while depth > floor, a tail call while
+ * depth >= tail; bounds no depth meets send every call and return to the
+ * functions, a timeline being kept), the last cycle charged (uint64_t);
+ * into a frame (16
  * bytes) of its context, return address and stack pointer (uint32_t);
  * into a context of its count of entries (uint64_t), of its signals (the
  * row timing.ctx_row points at while it is on top) and, for the sanitizer
  * build's law, of its self cycles (uint64_t). A call the inline code makes:
  * the frame's context is the call site's child when the context on top is
- * its parent and the target its target, the depth below the capacity; a
- * return: to the newest frame's address, above the root's; a tail call:
- * the newest frame's context becomes the call site's child when the
+ * its parent and the target its target, the depth below cap; a return:
+ * to the newest frame's address, above floor (the root's frame); a tail
+ * call: the newest frame's context becomes the call site's child when the
  * frame under it holds its parent and the target is its target, with at
- * least three frames (never the root's or a task's own frame). */
+ * least tail frames (never the root's or a task's own frame). The
+ * contexts' tables of records (timing.ctx_tab) are never NULL while the
+ * core has its empty one (prof_node.ctx_tab). */
 typedef struct timing_flow_layout {
-  uint32_t stack, depth, cap, last_cycle, slow;
+  uint32_t stack, depth, cap, floor, tail, last_cycle;
   uint32_t frame_node, frame_ret, frame_sp;
   uint32_t node_calls, node_sig, node_self;
 } timing_flow_layout;
