@@ -22,8 +22,10 @@
  * (every access is [rbx + disp8]), with copies in host registers inside
  * a block (copy_regs). Ways out of
  * a block to a known address are direct jumps, patched to the target's
- * code once it exists (jit.h); indirect jumps look the target up in a
- * small direct-mapped table.
+ * code once it exists (jit.h); indirect jumps compare the target with
+ * the first one they took, a direct jump to its code when it is that one
+ * (emit_jalr_predicted), and else look it up in a small direct-mapped
+ * table.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -169,15 +171,15 @@ bool core_jit_write_stubs(core_jit *j) {
   x86_jmp(&b, epilogue);
   /* a direct jump not patched yet: rax is the address of its rel32; the
    * clean stub's is patched to the target's clean entry */
-  uint8_t **stubs[3] = {&j->miss, &j->miss_clean_stub, &j->miss_fall_stub};
-  for (uint8_t clean = 0; clean < 3; clean++) {
+  uint8_t **stubs[5] = {&j->miss, &j->miss_clean_stub, &j->miss_fall_stub, &j->miss_jalr, &j->miss_jalr_clean};
+  for (uint8_t clean = 0; clean < 5; clean++) {
     *stubs[clean] = (uint8_t *)x86_here(&b);
     x86_mov_imm64(&b, RDX, (uint64_t)(uintptr_t)&j->miss_jump);
     x86_store64(&b, x86_m(RDX, 0), RAX);
     x86_store_imm8(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_clean) - offsetof(core_jit, miss_jump))), clean);
     if (clean == 2) /* the line in ecx */
       x86_store32(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_line) - offsetof(core_jit, miss_jump))), RCX);
-    if (clean) /* the hazards the block leaves in r8 */
+    if (clean == 1 || clean == 2 || clean == 4) /* the hazards the block leaves in r8 */
       x86_store64(&b, x86_m(RDX, (int32_t)(offsetof(core_jit, miss_hz) - offsetof(core_jit, miss_jump))), R8);
     x86_mov_imm32(&b, RAX, JIT_MISS);
     x86_jmp(&b, epilogue);
@@ -232,6 +234,12 @@ typedef struct lower {
     uint32_t line;
   } chain[4];        /* two ways out, in each of the block's two copies (loop_ok) */
   uint32_t nchain;
+  /* the jalrs' predictions (emit_jalr_predicted): the site, and the rel32
+   * of its jump to the stub that learns the target (emit_chain_stubs) */
+  struct {
+    uint8_t *site, *learn;
+  } jalr[2];
+  uint32_t njalr;
   slow_path slow[2 * CORE_BLOCK_MAX_OPS];
   uint32_t nslow;
   /* two a fetch op at most, one a memory access, one the entry; in each copy */
@@ -834,6 +842,17 @@ static void emit_chain_stubs(lower *l) {
     }
     uint8_t *stubs[3] = {l->j->miss, l->j->miss_clean_stub, l->j->miss_fall_stub};
     x86_jmp(&l->b, (uintptr_t)stubs[l->chain[k].clean]);
+  }
+  for (uint32_t k = 0; k < l->njalr; k++) { /* the target in eax */
+    x86_patch_here(&l->b, l->jalr[k].learn);
+    x86_store32(&l->b, CPU(pc), RAX);
+    x86_lea_rip(&l->b, RAX, run_addr(l, l->jalr[k].site));
+    if (l->clean_exits) { /* as a taken jump's (above) */
+      uint32_t tail;
+      memcpy(&tail, &l->blk->timing->tail_hz, sizeof tail);
+      x86_mov_imm64(&l->b, R8, l->blk->timing->short_block ? UINT64_C(1) << 32 : tail);
+    }
+    x86_jmp(&l->b, (uintptr_t)(l->clean_exits ? l->j->miss_jalr_clean : l->j->miss_jalr));
   }
 }
 
@@ -3725,6 +3744,38 @@ static void emit_indirect(lower *l) {
   x86_jmp_mem(b, x86_mi(RDX, RCX, (int32_t)offsetof(jit_target, code)));
 }
 
+/* A jalr's target predicted: the first target it took (a return's, the
+ * block after the call that called it), compared with the target in eax,
+ * then a direct jump to that block's code, to its clean entry when this
+ * block leaves no late result (as a jal's, emit_chain_taken); any other
+ * target looks the table up (emit_indirect). The site is laid out as
+ *   +0  cmp eax, imm32    the prediction: 1 (never a target) until learned
+ *   +5  jne rel32         to the stub that learns it (emit_chain_stubs),
+ *                         then to +16
+ *   +11 jmp rel32         to +16, then to the target's code
+ *   +16 the table's lookup
+ * and learned once, in C (jalr_learn). Every translation goes at a flush,
+ * so the jump never outlives its target's code. */
+enum { JALR_IMM = 1, JALR_JNE = 7, JALR_JMP = 12, JALR_TABLE = 16 };
+static void emit_jalr_predicted(lower *l) {
+  x86_buf *b = &l->b;
+  if (l->njalr == 2) { /* never: one jalr a copy of the block */
+    emit_indirect(l);
+    return;
+  }
+  uint8_t *site = b->p;
+  x86_byte(b, 0x3d); /* cmp eax, imm32 */
+  x86_u32(b, 1);
+  uint8_t *learn = x86_jcc_fwd(b, CC_NE);
+  uint8_t *jmp = x86_jmp_fwd(b);
+  x86_patch_here(b, jmp);
+  if (!b->overflow && (learn != site + JALR_JNE || jmp != site + JALR_JMP || b->p != site + JALR_TABLE))
+    abort(); /* the encodings above are fixed */
+  emit_indirect(l);
+  l->jalr[l->njalr].site = site;
+  l->jalr[l->njalr++].learn = learn;
+}
+
 /* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
  * redirect's end and bubbles. NOW is of the cycle count in RC (r11): the
  * one in tm->cycle is stored at calls only (emit_call), so it lags behind
@@ -4035,7 +4086,10 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_load32(b, RAX, CPU(pc));
     }
     emit_prof_jump(l, i); /* T_JUMP: the target back in eax */
-    emit_indirect(l);
+    if (!l->prof && !l->vexc && !(l->timed && l->cpu->tm->pico))
+      emit_jalr_predicted(l);
+    else
+      emit_indirect(l);
     return false;
   case K_FALLTHRU:
     flush_dirty(l);
@@ -4142,6 +4196,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   forget_copies(l);
   l->eax_reg = -1;
   l->nchain = 0;
+  l->njalr = 0;
   l->loop_ok = l->looping = false;
   l->fall_store = false;
   l->nloop_from = 0;
@@ -4340,6 +4395,16 @@ static const void *patch_target(const core_jit *j, const core_block *b, uint8_t 
   return to ? to : code;
 }
 
+/* A jalr's prediction learned (emit_jalr_predicted): the target, at
+ * cpu->pc, is b with its code; the jump first, so that the site stays
+ * right whichever write the host refuses */
+static void jalr_learn(core_cpu *cpu, uint8_t *site, bool clean, const core_block *b, const void *code) {
+  core_jit *j = cpu->jit;
+  if (core_jit_patch(j, site + JALR_JMP, patch_target(j, b, clean, code)) &&
+      core_jit_write32(j, site + JALR_IMM, cpu->pc))
+    core_jit_patch(j, site + JALR_JNE, site + JALR_TABLE);
+}
+
 bool core_exec_jit(core_cpu *cpu) {
   core_jit *j = cpu->jit;
   jit_enter_fn enter = (jit_enter_fn)(void *)j->enter;
@@ -4397,7 +4462,9 @@ bool core_exec_jit(core_cpu *cpu) {
         return true;
       return core_exec_fast(cpu, b);
     }
-    if (fill)
+    if (fill && fill_clean >= 3)
+      jalr_learn(cpu, fill, fill_clean == 4, b, code);
+    else if (fill)
       core_jit_patch(j, fill, patch_target(j, b, fill_clean, code));
     if (lookup)
       j->targets[(cpu->pc >> 1) & (JIT_TARGETS - 1)] = (jit_target){.pc = cpu->pc, .code = code};

@@ -51,7 +51,8 @@ typedef struct core_jit {
   jit_target *targets;      /* JIT_TARGETS entries */
   uint8_t *miss_jump;       /* written by the miss stub: the rel32 of the jump to patch */
   uint8_t miss_clean;       /* and 1 when it was the clean one's (core_block.jit_clean), 2 the
-                             * running-on one's (jit_clean or jit_same: miss_line the line fetched last) */
+                             * running-on one's (jit_clean or jit_same: miss_line the line fetched last),
+                             * 3 or 4 a jalr's prediction to learn (miss_jump: its site) */
   uint32_t miss_line;
   uint64_t miss_hz;         /* the clean and running-on ones': the hazards (timing_hazards) the
                              * block that left leaves, which tm->hz holds, or 1 << 32: not known
@@ -69,6 +70,9 @@ typedef struct core_jit {
   /* fixed stubs */
   uint8_t *enter;           /* int enter(core_cpu *cpu, const void *code) */
   uint8_t *epilogue, *out, *horizon, *dispatch, *miss, *miss_clean_stub, *miss_fall_stub;
+  /* a jalr's first target, to be predicted (miss_clean 3, or 4 with the
+   * hazards in miss_hz: to the target's clean entry; jit.c, emit_jalr_predicted) */
+  uint8_t *miss_jalr, *miss_jalr_clean;
   uint8_t *scratch;         /* one block's code, before it is copied in */
   /* a profile's call sites in the code (jit.c, timing_call_site): made
    * with the first, JIT_CALL_SITES of them, emptied with the code */
@@ -101,6 +105,9 @@ bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n);
  * target; false when the host refused (the jump then keeps returning to
  * C, which stays correct). */
 bool core_jit_patch(core_jit *j, uint8_t *at, const void *target);
+/* Writes the 4 bytes at `at` (in the code part) as core_jit_patch does:
+ * the immediate of a jalr's predicted target (jit.c, emit_jalr_predicted) */
+bool core_jit_write32(core_jit *j, uint8_t *at, uint32_t v);
 /* Names n bytes of code at `at` in perf's map (a line "START SIZE NAME"),
  * when $TALLY_PERF_MAP asked for one; nothing for n = 0. */
 void core_jit_perf_name(core_jit *j, uintptr_t at, size_t n, const char *fmt, ...)

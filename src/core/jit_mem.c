@@ -191,6 +191,11 @@ static bool copy_in_place(core_jit *j, const uint8_t *code, size_t n) {
 
 bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
   int32_t rel = (int32_t)((intptr_t)target - (intptr_t)(at + 4));
+  return core_jit_write32(j, at, (uint32_t)rel);
+}
+
+bool core_jit_write32(core_jit *j, uint8_t *at, uint32_t v) {
+  uint32_t rel = v;
   if (j->rw) {
     memcpy(j->rw + (at - j->region), &rel, 4);
     return true;
@@ -223,6 +228,10 @@ bool core_jit_commit(core_jit *j, const uint8_t *code, size_t n) {
 }
 bool core_jit_patch(core_jit *j, uint8_t *at, const void *target) {
   (void)j, (void)at, (void)target;
+  return false;
+}
+bool core_jit_write32(core_jit *j, uint8_t *at, uint32_t v) {
+  (void)j, (void)at, (void)v;
   return false;
 }
 #endif
