@@ -157,10 +157,9 @@ static void fold_block(timing *tm, core_block *b, int64_t *sig) {
   if (!bt->execs)
     return;
   int64_t *region = tm->regions ? tm->regions->rows + (size_t)bt->region * SIG_COUNT : NULL;
+  timing_add_block(bt, (int64_t)bt->execs, sig);
   if (region) /* range counters: the block's region gets them too */
-    timing_add_block2(bt, (int64_t)bt->execs, sig, region);
-  else
-    timing_add_block(bt, (int64_t)bt->execs, sig);
+    timing_add_block(bt, (int64_t)bt->execs, region);
   if (tm->prof)
     for (uint32_t i = 0; i < b->n_ops; i++)
       timing_add_op(&bt->ops[i], (int64_t)bt->execs, timing_row(tm, b->pcs[i]));
@@ -172,7 +171,9 @@ void core_fold_events(timing *tm, core_block *b, int64_t *sig, int64_t *region_r
   block_timing *bt = b->timing;
   if (!(bt->outcomes[0] | bt->outcomes[1] | bt->entry_hits | bt->entry_load_use))
     return;
-  timing_add_block_events2(bt, sig, region_row);
+  timing_add_block_events(tm, bt, true, true, sig);
+  if (region_row)
+    timing_add_block_events(tm, bt, true, true, region_row);
   if (tm->prof) { /* the branch is the block's last op, the rest its first instruction's */
     timing_add_block_events(tm, bt, true, false, timing_row(tm, b->pcs[b->n_ops - 1]));
     timing_add_block_events(tm, bt, false, true, timing_row(tm, b->pc));

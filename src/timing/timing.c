@@ -1978,22 +1978,6 @@ void timing_add_block_events(const timing *t, const block_timing *bt, bool branc
   }
 }
 
-void timing_add_block_events2(const block_timing *bt, int64_t *sig, int64_t *sig2) {
-  int64_t nt = (int64_t)bt->outcomes[0], tk = (int64_t)bt->outcomes[1];
-  int64_t pen = nt * bt->branch_pen[0] + tk * bt->branch_pen[1];
-  int64_t mis = bt->predict_taken ? nt : tk;
-  int64_t stall = (int64_t)bt->entry_load_use, hits = (int64_t)bt->entry_hits;
-  for (int64_t *row = sig; row; row = row == sig ? sig2 : NULL) {
-    row[SIG_BRANCH_TAKEN] += tk;
-    row[SIG_BRANCH_MISPREDICT] += mis;
-    row[SIG_CYCLE] += pen + stall;
-    row[SIG_STALL_BRANCH] += pen;
-    row[SIG_ICACHE_ACCESS] += hits;
-    row[SIG_ICACHE_HIT] += hits;
-    row[SIG_STALL_LOAD_USE] += stall;
-  }
-}
-
 /* How long an access may wait for the memory port. Every transaction but a
  * buffered write stalls its instruction until it is done, so the port is
  * free when the next instruction starts unless the write buffer is in use

@@ -1254,15 +1254,6 @@ static inline void timing_add_block(const block_timing *bt, int64_t n, int64_t *
   for (uint32_t i = 0; i < bt->nsum; i++)
     sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
 }
-/* timing_add_block into two rows at once (range counters: the run's and
- * the block's region's), each product made once */
-static inline void timing_add_block2(const block_timing *bt, int64_t n, int64_t *sig, int64_t *sig2) {
-  for (uint32_t i = 0; i < bt->nsum; i++) {
-    int64_t v = n * (int64_t)bt->sum[i].n;
-    sig[bt->sum[i].sig] += v;
-    sig2[bt->sum[i].sig] += v;
-  }
-}
 /* Writes the (signal, count) pairs of one execution of ops[0, n) into out
  * (room for SIG_COUNT) and returns how many there are. */
 uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out);
@@ -1272,9 +1263,6 @@ uint32_t timing_block_sum(const op_timing *ops, uint32_t n, sig_count_pair *out)
  * cycles) when `branch`, of the first instruction (entry fetch hits,
  * load-use stalls) when `head`. The caller clears the counts. */
 void timing_add_block_events(const timing *t, const block_timing *bt, bool branch, bool head, int64_t *sig);
-/* Both of a block's event counts into sig and, when not NULL, sig2 as
- * well (range counters: the block's region's row), each sum made once. */
-void timing_add_block_events2(const block_timing *bt, int64_t *sig, int64_t *sig2);
 /* The same from explicit counts: not taken, taken, entry hits, entry
  * load-use stalls (a block's in one calling context, ctx_count). */
 static inline void timing_add_event_counts(const timing *t, const block_timing *bt, uint64_t not_taken,
