@@ -223,8 +223,11 @@ bool core_jvexc_jal_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_
 }
 
 bool core_jvexc_jalr_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_jvexc_code *c) {
+  LOOP_LOCALS(b, i);
   memset(c, 0, sizeof *c);
-  return memory_redirect_inline(cpu, b, i, c);
+  uint32_t jt; /* wrong_path_jump: its jump, in the window's bytes, takes the call */
+  return memory_redirect_inline(cpu, b, i, c) &&
+         !(tm->model.wrong_path_fill && tm->model.wrong_path_jump && wrong_path_jump_at(cpu, tm, THIS_PC, &jt));
 }
 
 bool core_jvexc_taken_inline(const core_cpu *cpu, core_block *b, uint32_t i, core_jvexc_code *c) {

@@ -2017,9 +2017,9 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_JUMP:
     if (kind == K_JAL)
       return (m->taken_path_fill ? port + fill : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target;
-    if (kind == K_JALR) /* timing_redirect_drain: 1 */
+    if (kind == K_JALR) /* timing_redirect_drain: 1; timing_wrong_path_jump's refill */
       return (t->pico ? timing_pico_jump_bound(t) : 0) + m->redirect_rvc_pair + 2 * m->redirect_split_target +
-             (m->csr_drain ? 1 : 0) +
+             (m->csr_drain ? 1 : 0) + (m->wrong_path_fill && m->wrong_path_jump ? port + fill : 0) +
              (m->fence_i_late_flush && m->fence_i_jalr_flush ? m->fence_i_penalty + WRONG_PATH_FENCE_I_MAX : 0);
     return 0;
   /* iterative units: latency * bits / 32, rounded up, is at most the latency */
