@@ -132,6 +132,13 @@ typedef struct core_model {
                                      first wrong-path word on a line that misses is within the fetch's reach
                                      (wrong_path_reach_hold): its own wait in decode for a late result passes
                                      during that refill, as a divide's hold does (wrong_path_use_wait) */
+  bool wrong_path_use_split;      /* with wrong_path_use_hold: a 32-bit jump at 2 mod 4 too, unless
+                                     redirect_rvc_pair holds a word after it (exec_loop.inc's
+                                     wrong_path_use_hold) */
+  bool predicted_use_reach;       /* with taken_path_fill and fetch_ahead_insns 2: a branch predicted taken
+                                     whose next instruction's last halfword is in the word right after the
+                                     branch's last, on a line that misses: its own wait in decode for a late
+                                     result passes during that refill (exec_loop.inc's predicted_use_hold) */
   uint32_t wrong_path_read_late;  /* with wrong_path_fill and fetch_ahead_insns 1: a branch taken against its
                                      prediction whose first wrong-path word reads a late result still on its
                                      way after the branch, the second word first on a line that misses: that
