@@ -268,18 +268,6 @@ typedef struct core_cpu {
   uint32_t pmpaddr[CORE_PMP_MAX];
   core_debug_hit debug_hit;
   bool debug_skip;      /* resuming at debug_hit's point: its debug triggers do not fire again there */
-
-  /* The translator's return stack (jit.c, emit_rs_push, emit_jalr_predicted):
-   * a call's return address and the slot holding the code of the block
-   * there (rs_slot, one a call site, the miss stub's until translated);
-   * rs_top the entry on top, wrapping. Only a prediction: a ret goes
-   * through a slot only when its target is the entry's address, and an
-   * entry's slot is always that address's code, so no state of the guest
-   * can make it wrong. Emptied with the translations (rs_nslots 0). */
-  struct { uint32_t pc, slot; } rs[256];
-  const void *rs_slot[1024];
-  uint32_t rs_nslots, rs_fill;
-  uint8_t rs_top;
 } core_cpu;
 
 /* Lifecycle. ram_size must be a multiple of 4 KiB. Returns NULL on

@@ -184,14 +184,6 @@ bool core_jit_write_stubs(core_jit *j) {
     x86_mov_imm32(&b, RAX, JIT_MISS);
     x86_jmp(&b, epilogue);
   }
-  /* a return stack's slot not filled yet: the target in eax, the slot in edx */
-  j->miss_slot = (uint8_t *)x86_here(&b);
-  x86_store32(&b, CPU(pc), RAX);
-  x86_store32(&b, CPU(rs_fill), RDX);
-  x86_mov_imm64(&b, RDX, (uint64_t)(uintptr_t)&j->miss_clean);
-  x86_store_imm8(&b, x86_m(RDX, 0), 5);
-  x86_mov_imm32(&b, RAX, JIT_MISS);
-  x86_jmp(&b, epilogue);
   j->epilogue = (uint8_t *)epilogue;
   return !b.overflow;
 }
@@ -3765,65 +3757,24 @@ static void emit_indirect(lower *l) {
  * and learned once, in C (jalr_learn). Every translation goes at a flush,
  * so the jump never outlives its target's code. */
 enum { JALR_IMM = 1, JALR_JNE = 7, JALR_JMP = 12, JALR_TABLE = 16 };
-#define RS_ENTRY(k) x86_mis(RBX, RCX, 3, (int32_t)(offsetof(core_cpu, rs) + (k)))
-/* A return (ret: jalr x0, 0(ra or t0)) pops the return stack (emit_rs_push)
- * and, its target not the first one it took, goes through the slot of the
- * entry it popped when the target is that entry's address. */
-static void emit_jalr_predicted(lower *l, bool ret) {
+static void emit_jalr_predicted(lower *l) {
   x86_buf *b = &l->b;
-  if (ret) {
-    x86_movzx8(b, RCX, CPU(rs_top));
-    x86_op_mem(b, false, 0x80, 5, CPU(rs_top)); /* sub byte [rs_top], 1 */
-    x86_byte(b, 1);
+  if (l->njalr == 2) { /* never: one jalr a copy of the block */
+    emit_indirect(l);
+    return;
   }
-  uint8_t *site = NULL, *learn = NULL;
-  if (l->njalr < 2) { /* always: one jalr a copy of the block */
-    site = b->p;
-    x86_byte(b, 0x3d); /* cmp eax, imm32 */
-    x86_u32(b, 1);
-    learn = x86_jcc_fwd(b, CC_NE);
-    uint8_t *jmp = x86_jmp_fwd(b);
-    x86_patch_here(b, jmp);
-    if (!b->overflow && (learn != site + JALR_JNE || jmp != site + JALR_JMP || b->p != site + JALR_TABLE))
-      abort(); /* the encodings above are fixed */
-  }
-  if (ret) {
-    x86_alu_rm(b, ALU_CMP, RAX, RS_ENTRY(0));
-    uint8_t *other = x86_jcc_fwd(b, CC_NE);
-    x86_load32(b, RDX, RS_ENTRY(4));
-    x86_jmp_mem(b, x86_mis(RBX, RDX, 3, (int32_t)offsetof(core_cpu, rs_slot)));
-    x86_patch_here(b, other);
-  }
+  uint8_t *site = b->p;
+  x86_byte(b, 0x3d); /* cmp eax, imm32 */
+  x86_u32(b, 1);
+  uint8_t *learn = x86_jcc_fwd(b, CC_NE);
+  uint8_t *jmp = x86_jmp_fwd(b);
+  x86_patch_here(b, jmp);
+  if (!b->overflow && (learn != site + JALR_JNE || jmp != site + JALR_JMP || b->p != site + JALR_TABLE))
+    abort(); /* the encodings above are fixed */
   emit_indirect(l);
-  if (site) {
-    l->jalr[l->njalr].site = site;
-    l->jalr[l->njalr++].learn = learn;
-  }
+  l->jalr[l->njalr].site = site;
+  l->jalr[l->njalr++].learn = learn;
 }
-
-/* A call (jal ra or t0): pushes its return address and a slot for the
- * code of the block there, the miss stub's until that is translated
- * (core_exec_jit); past the slots, an entry no target matches */
-static void emit_rs_push(lower *l, uint32_t ret_pc) {
-  x86_buf *b = &l->b;
-  core_cpu *cpu = l->cpu;
-  uint64_t entry = 1;
-  if (cpu->rs_nslots < sizeof cpu->rs_slot / sizeof cpu->rs_slot[0]) {
-    uint32_t k = cpu->rs_nslots++;
-    cpu->rs_slot[k] = l->j->miss_slot;
-    entry = (uint64_t)k << 32 | ret_pc;
-  }
-  x86_op_mem(b, false, 0x80, 0, CPU(rs_top)); /* add byte [rs_top], 1 */
-  x86_byte(b, 1);
-  x86_movzx8(b, RCX, CPU(rs_top));
-  x86_mov_imm64(b, RAX, entry);
-  x86_store64(b, RS_ENTRY(0), RAX);
-  l->eax_reg = -1;
-}
-
-/* whether this run's jalrs are predicted (emit_jalr_predicted), and its
- * calls push the return stack */
-static bool jalr_predicts(const lower *l) { return !l->prof && !l->vexc && !(l->timed && l->cpu->tm->pico); }
 
 /* csr_drain's timing_note_redirect(tm, NOW, bubbles) at op i: the
  * redirect's end and bubbles. NOW is of the cycle count in RC (r11): the
@@ -4101,8 +4052,6 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_mov_imm32(b, RAX, (uint32_t)op->imm);
       emit_prof_jump(l, i);
     }
-    if ((op->rd == 1 || op->rd == 5) && jalr_predicts(l))
-      emit_rs_push(l, blk->end_pc);
     emit_chain_taken(l, (uint32_t)op->imm);
     return false;
   case K_JALR:
@@ -4137,8 +4086,8 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_load32(b, RAX, CPU(pc));
     }
     emit_prof_jump(l, i); /* T_JUMP: the target back in eax */
-    if (jalr_predicts(l))
-      emit_jalr_predicted(l, op->rd == CORE_REG_SINK && (op->rs1 == 1 || op->rs1 == 5) && op->imm == 0);
+    if (!l->prof && !l->vexc && !(l->timed && l->cpu->tm->pico))
+      emit_jalr_predicted(l);
     else
       emit_indirect(l);
     return false;
@@ -4248,12 +4197,6 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
   l->eax_reg = -1;
   l->nchain = 0;
   l->njalr = 0;
-  if (j->rs_clear) { /* flushed: the return stack's slots named the code gone */
-    for (uint32_t k = 0; k < sizeof cpu->rs / sizeof cpu->rs[0]; k++)
-      cpu->rs[k].pc = 1;
-    cpu->rs_nslots = 0;
-    j->rs_clear = false;
-  }
   l->loop_ok = l->looping = false;
   l->fall_store = false;
   l->nloop_from = 0;
@@ -4519,9 +4462,7 @@ bool core_exec_jit(core_cpu *cpu) {
         return true;
       return core_exec_fast(cpu, b);
     }
-    if (fill && fill_clean == 5)
-      cpu->rs_slot[cpu->rs_fill] = code;
-    else if (fill && fill_clean >= 3)
+    if (fill && fill_clean >= 3)
       jalr_learn(cpu, fill, fill_clean == 4, b, code);
     else if (fill)
       core_jit_patch(j, fill, patch_target(j, b, fill_clean, code));
@@ -4534,8 +4475,8 @@ bool core_exec_jit(core_cpu *cpu) {
     case JIT_HORIZON: return j->resumes = true;
     case JIT_DISPATCH: lookup = true; break;
     default:
+      fill = j->miss_jump;
       fill_clean = j->miss_clean;
-      fill = fill_clean == 5 ? (uint8_t *)cpu->rs_slot : j->miss_jump; /* 5: the slot in cpu->rs_fill */
       break;
     }
   }

@@ -73,10 +73,6 @@ typedef struct core_jit {
   /* a jalr's first target, to be predicted (miss_clean 3, or 4 with the
    * hazards in miss_hz: to the target's clean entry; jit.c, emit_jalr_predicted) */
   uint8_t *miss_jalr, *miss_jalr_clean;
-  /* a return stack's slot not filled yet (miss_clean 5, the slot in
-   * cpu->rs_fill; jit.c, emit_rs_push) */
-  uint8_t *miss_slot;
-  bool rs_clear;            /* flushed: the cpu's return stack is emptied at the next translation */
   uint8_t *scratch;         /* one block's code, before it is copied in */
   /* a profile's call sites in the code (jit.c, timing_call_site): made
    * with the first, JIT_CALL_SITES of them, emptied with the code */

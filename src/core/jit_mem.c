@@ -159,7 +159,6 @@ void core_jit_flush(core_jit *j) {
   j->nsites = 0;
   j->fill_tm = NULL; /* its fill routines go with the code */
   core_jvexmin_forget(j); /* its replays name blocks of this code */
-  j->rs_clear = true; /* the return stack's slots name this code */
   for (uint32_t i = 0; i < JIT_TARGETS; i++)
     j->targets[i] = (jit_target){.pc = 1};
 }
