@@ -313,6 +313,7 @@ static const key_def keys[] = {
   BOOL("dcache", "write_buffer_late_ready", dcache.write_buffer_late_ready),
   UINT("dcache", "store_load_replay", dcache.store_load_replay, 0, 255),
   UINT("dcache", "replay_decode_wait", dcache.replay_decode_wait, 0, 255),
+  BOOL("dcache", "replay_refill_line", dcache.replay_refill_line),
   BOOL("dcache", "refill_refetch", dcache.refill_refetch),
   BOOL("dcache", "refill_refetch_wrong_path", dcache.refill_refetch_wrong_path),
   BOOL("dcache", "refill_refetch_wait", dcache.refill_refetch_wait),

@@ -434,6 +434,48 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
   t->replay_line = line;
 }
 
+/* [dcache] replay_refill_line (VexRiscv.v): the load replayed at `now`
+ * (store_load_replay) is followed, k = 1..3 instructions on, by one first
+ * on `line`, which misses the I-cache. The fetch stage sends that refill
+ * out while the load is redone from write-back, and the redo waits for
+ * it: on VexRiscv.v's bus and retire traces (coremark's sw, lw, lh first
+ * on a missing line at 0x400004dc, W = 0; xgboost's lbu that misses, sw,
+ * lw, sub, seqz, then add first on a missing line at 0x40000120;
+ * replay_refill_line.S at W = 0..3) the refill's first beat is
+ * acknowledged k - 1 cycles after the store retires and the load retires
+ * W + 8 cycles after its last beat's (replay_refill_line.S's sw, lw, addi
+ * first on a missing line: first beat in the sw's cycle, last 21 and 35
+ * cycles later, the lw 9 and 11 after that at W = 1 and 3): the load's
+ * stall is (k - 1) + 7 plus the refill's time less its first read's (read
+ * off those retire times, not off a signal). The missing
+ * instruction then waits for nothing of its own refill (replay_paid: the
+ * fill charges nothing). Not when the missing word is also within
+ * refill_refetch's reach of a load that missed before (its refill went
+ * out during that load's fill, fetch_fill's refill_refetch). */
+void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
+  uint32_t i;
+  t->replay_paid = 0;
+  t->replay_seq = false;
+  if (!t->icache_on || t->sdram_rows || t->reset_flush || timing_in_sram(t, line) ||
+      cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+    return;
+  /* (now, the replay's end: the load is the d-th after the one that missed) */
+  uint64_t issue = now > t->dstall ? now - t->dstall : 0;
+  if (t->dmiss_end && issue >= t->dmiss_end && issue - t->dmiss_end + k <= 3)
+    return;
+  uint32_t busy = read_cycles(t, line, t->model.icache.line);
+  uint32_t stall = (k - 1) + (busy > t->mem_read_first ? busy - t->mem_read_first : 0) + 7;
+  uint32_t base = t->dstall; /* the replay's, replay_decode_wait's cycle within it */
+  if (stall <= base)
+    return;
+  uint32_t pay = stall - base;
+  charge(t, SIG_STALL_DCACHE, pay);
+  t->dstall_end += pay;
+  t->dstall += pay;
+  t->replay_paid = UINT32_MAX;
+  t->replay_line = line;
+}
+
 /* [dcache] refill_refetch: how much sooner than its reach says the k-th
  * word after a load that missed went out for its refill: the whole hold
  * of the instruction right before the load (dmiss_held) when the word is

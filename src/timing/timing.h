@@ -1064,6 +1064,12 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t targe
  * `line` was looked up (2; 4 for a jal's target two instructions after a
  * D-cache miss, dmiss_jal_refill in exec_loop.inc). */
 void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
+/* [dcache] replay_refill_line (VexRiscv.v): the load replayed at `now` has,
+ * k instructions after it (1 to 3), the first word on `line`, not in the
+ * I-cache: that refill goes out during the replay and the load's redo
+ * waits for it (stall.dcache); the fill, when the missing instruction
+ * comes to it, charges nothing. */
+void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now);
 /* [dcache] refill_refetch: the load that just missed the D-cache (its
  * fill noted by dmiss_wait) has, k instructions after it (1 to 3), the
  * first word on `line`, which is not in the I-cache, and the instructions
