@@ -13,8 +13,8 @@
  * word the decompressor holds after the load and its reader
  * (redirect_rvc_pair's, charged: no hold on top of it); H, a loop of 4,
  * A's shape to a target that hits after the first pass; K, a 32-bit ret
- * at 2 mod 4 before a load and its reader. Only a load at pc + 4 is
- * taken at 2 mod 4 (docs/core-models.md: shifts there). std and min stop
+ * at 2 mod 4 before a load and its reader. Loads at pc + 4 here
+ * (shifts there: use_shift_split.S). std and min stop
  * at the first 16-bit instruction (illegal there), as the RTL does. */
 #include "vex.h"
     fixed_layout
