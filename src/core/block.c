@@ -546,7 +546,12 @@ static inline bool replay_decode_wait_at(const core_cpu *cpu, uint32_t load_pc, 
  * store_load_replay) is redone from write-back, a redirect as well:
  * memory, execute and decode hold the three instructions after it, the
  * fetch stage the word after them (an aligned word of two 16-bit
- * instructions: its first cycle); when one of them waits in decode for the
+ * instructions: its first cycle; when the three end at 2 mod 4, a 32-bit
+ * instruction there before a 16-bit one, which the decompressor holds:
+ * rvc_held_at; replay_rvc_held.S, and xgboost built rv32imac: c.sw, c.lw
+ * of the word, c.sub, sltiu, c.add, then bgeu at 2 mod 4 before c.addi:
+ * the c.lw retires 7 cycles after the c.sw, not 6; replay_rvc_held.S's
+ * B, a 32-bit instruction after the one at 2 mod 4: 6); when one of them waits in decode for the
  * load's result, the fetch stage holds the instruction after that one, and
  * only a 32-bit one at 2 mod 4 before a 16-bit one keeps the decompressor
  * not ready for a new word all along (rvc_held_at). hazards.S built
@@ -572,7 +577,7 @@ static inline bool replay_rvc_pair(const core_cpu *cpu, uint32_t load_pc, uint32
     if (i < 2 && rd && rd < 32 && (timing_reads(in.kind, in.rs1, in.rs2) >> rd & 1u))
       return (pc & 2) && rvc_held_at(cpu, pc);
   }
-  return rvc_pair_at(cpu, pc);
+  return rvc_held_at(cpu, pc);
 }
 /* ... the bytes after the load's pc it reads at most: the load, three
  * instructions of 4 bytes, then rvc_held_at's two halfwords 4 bytes apart */
