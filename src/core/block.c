@@ -147,36 +147,6 @@ static void take_rounds(block_timing *bt) {
   bt->rounds = 0;
 }
 
-/* A listed block's fold (core_fold_dirty; the profiled loops list none):
- * the static counts of its executions and its events into sig and its
- * region's row, from the record's first line and the pairs before it. The
- * caller has taken its rounds and found executions. */
-static void fold_listed(timing *tm, block_timing *bt, int64_t *sig) {
-  int64_t n = (int64_t)bt->execs;
-  if (tm->regions) { /* range counters: the block's region gets them too, each product made once */
-    int64_t *region = tm->regions->rows + (size_t)bt->region * SIG_COUNT;
-    const sig_count_pair *p = timing_block_pairs(bt);
-    for (uint32_t i = 0; i < bt->nsum; i++) {
-      int64_t v = n * (int64_t)p[i].n;
-      sig[p[i].sig] += v;
-      region[p[i].sig] += v;
-    }
-    bt->execs = 0;
-    if (bt->outcomes[0] | bt->outcomes[1] | bt->entry_hits | bt->entry_load_use) {
-      timing_add_block_events(tm, bt, true, true, sig);
-      timing_add_block_events(tm, bt, true, true, region);
-      bt->outcomes[0] = bt->outcomes[1] = bt->entry_hits = bt->entry_load_use = 0;
-    }
-    return;
-  }
-  timing_add_block(bt, n, sig);
-  bt->execs = 0;
-  if (bt->outcomes[0] | bt->outcomes[1] | bt->entry_hits | bt->entry_load_use) {
-    timing_add_block_events(tm, bt, true, true, sig);
-    bt->outcomes[0] = bt->outcomes[1] = bt->entry_hits = bt->entry_load_use = 0;
-  }
-}
-
 /* Moves the static counts of a block's executions into sig (and the
  * region's and the profile's rows). */
 static void fold_block(timing *tm, core_block *b, int64_t *sig) {
@@ -186,16 +156,15 @@ static void fold_block(timing *tm, core_block *b, int64_t *sig) {
   take_rounds(bt);
   if (!bt->execs)
     return;
-  if (tm->prof) {
+  int64_t *region = tm->regions ? tm->regions->rows + (size_t)bt->region * SIG_COUNT : NULL;
+  timing_add_block(bt, (int64_t)bt->execs, sig);
+  if (region) /* range counters: the block's region gets them too */
+    timing_add_block(bt, (int64_t)bt->execs, region);
+  if (tm->prof)
     for (uint32_t i = 0; i < b->n_ops; i++)
       timing_add_op(&bt->ops[i], (int64_t)bt->execs, timing_row(tm, b->pcs[i]));
-    if (bt->outcomes[0] | bt->outcomes[1] | bt->entry_hits | bt->entry_load_use) {
-      /* the branch is the block's last op, the rest its first instruction's */
-      timing_add_block_events(tm, bt, true, false, timing_row(tm, b->pcs[b->n_ops - 1]));
-      timing_add_block_events(tm, bt, false, true, timing_row(tm, b->pc));
-    }
-  }
-  fold_listed(tm, bt, sig);
+  bt->execs = 0;
+  core_fold_events(tm, b, sig, region);
 }
 
 void core_fold_events(timing *tm, core_block *b, int64_t *sig, int64_t *region_row) {
@@ -234,7 +203,7 @@ void core_fold_blocks(core_cpu *cpu) {
   for (int i = 0; i < SIG_COUNT; i++)
     tm->sig_folded[i] += (uint64_t)sig[i];
   for (uint32_t i = 0; i < cpu->ndirty; i++)
-    cpu->dirty[i]->listed = false;
+    cpu->dirty[i]->timing->listed = false;
   cpu->ndirty = 0;
   /* the list is complete from here only if the loop that runs next lists
    * what it enters: before the first PMU access it does not */
@@ -260,7 +229,7 @@ void core_fold_dirty(core_cpu *cpu) {
   timing *tm = cpu->tm;
   if (!tm)
     return;
-  if (!cpu->track_complete || tm->prof) { /* the profiled loops list none (core_exec) */
+  if (!cpu->track_complete) {
     core_fold_blocks(cpu);
     return;
   }
@@ -272,14 +241,13 @@ void core_fold_dirty(core_cpu *cpu) {
   int64_t sig[SIG_COUNT] = {0};
   uint32_t kept = 0;
   for (uint32_t i = 0; i < cpu->ndirty; i++) {
-    block_timing *bt = cpu->dirty[i];
-    if (!(bt->execs | bt->rounds)) { /* fold_block passes over it, as over any block with none */
-      bt->listed = false;
+    core_block *b = cpu->dirty[i];
+    if (!(b->timing->execs | b->timing->rounds)) { /* fold_block passes over it, as over any block with none */
+      b->timing->listed = false;
       continue;
     }
-    take_rounds(bt);
-    fold_listed(tm, bt, sig);
-    cpu->dirty[kept++] = bt;
+    fold_block(tm, b, sig);
+    cpu->dirty[kept++] = b;
   }
   cpu->ndirty = kept;
   for (int i = 0; i < SIG_COUNT; i++)
@@ -300,7 +268,7 @@ void core_track_blocks(core_cpu *cpu) {
 void core_track(core_cpu *cpu, core_block *b) {
   if (cpu->ndirty == cpu->dirty_cap) {
     uint32_t cap = cpu->dirty_cap ? 2 * cpu->dirty_cap : 256;
-    block_timing **v = realloc(cpu->dirty, cap * sizeof *v);
+    core_block **v = realloc(cpu->dirty, cap * sizeof *v);
     if (!v) { /* the next fold walks the whole cache */
       cpu->track_complete = false;
       return;
@@ -308,7 +276,7 @@ void core_track(core_cpu *cpu, core_block *b) {
     cpu->dirty = v;
     cpu->dirty_cap = cap;
   }
-  cpu->dirty[cpu->ndirty++] = b->timing;
+  cpu->dirty[cpu->ndirty++] = b;
   b->timing->listed = true;
 }
 
@@ -798,13 +766,10 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
   size_t side = align16((n + 1) * sizeof(uint32_t) + (n + 1));
   sig_count_pair counts[SIG_COUNT];
   uint32_t nsum = cpu->tm ? timing_block_sum(d.times, n, counts) : 0;
-  /* the pairs just before the record (timing_block_pairs) */
-  size_t pairs_room = align16(nsum * sizeof(sig_count_pair));
-  size_t timed = cpu->tm ? pairs_room + align16(sizeof(block_timing) + n * sizeof(op_timing)) : 0;
-  /* a cached block's line-aligned (the fold's counts on one line, and with
-   * a profile its cc and home record on another, timing.h): room to move
-   * it up to the next line */
-  size_t lift = !buf && cpu->tm ? 48 : 0;
+  size_t timed = cpu->tm ? align16(sizeof(block_timing) + n * sizeof(op_timing)) + nsum * sizeof(sig_count_pair) : 0;
+  /* a cached block's with a profile line-aligned (its cc and home record
+   * on one line, timing.h): room to move it up to the next line */
+  size_t lift = !buf && cpu->tm && cpu->tm->prof ? 48 : 0;
   size_t size = head + side + lift + timed;
   if (used)
     *used = size;
@@ -820,11 +785,9 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
   b->insn_idx = (uint8_t *)(b->pcs + n + 1);
   memcpy(b->insn_idx, d.insn_idx, n + 1);
   if (cpu->tm) {
-    uintptr_t at = (uintptr_t)b + head + side + pairs_room; /* 16-aligned: b and the sizes are */
+    uintptr_t at = (uintptr_t)b + head + side; /* 16-aligned: b and the sizes are */
     block_timing *bt = (block_timing *)(lift ? (at + 63) & ~(uintptr_t)63 : at);
     *bt = (block_timing){0};
-    bt->nsum = (uint8_t)nsum;
-    memcpy((sig_count_pair *)timing_block_pairs(bt), counts, nsum * sizeof *counts);
     uint32_t sum = 0, bound = timing_block_bound(cpu->tm);
     for (uint32_t i = 0; i < n; i++) {
       bt->ops[i] = d.times[i];
@@ -834,6 +797,10 @@ static core_block *build_sized(core_cpu *cpu, uint32_t pc, uint32_t max, void *b
     }
     bt->static_cycles = sum;
     bt->dyn_bound = bound;
+    sig_count_pair *pairs = (sig_count_pair *)((char *)bt + align16(sizeof(block_timing) + n * sizeof(op_timing)));
+    memcpy(pairs, counts, nsum * sizeof *pairs);
+    bt->sum = pairs;
+    bt->nsum = nsum;
     bt->max_cycles = sum + bound;
     if (d.pmu) {
       bt->pmu = true;

@@ -225,7 +225,7 @@ typedef struct core_cpu {
    * listed until a fold of the whole cache (core_fold_blocks). */
   bool track;           /* the program has touched the PMU, or a module counts (core_track_blocks) */
   bool track_complete;  /* every block with executions to fold is in dirty[] */
-  struct block_timing **dirty; /* the listed blocks' records (the fold reads no more of them) */
+  core_block **dirty;
   uint32_t ndirty, dirty_cap;
   /* The block run.c's step() is running (a prefix or single-instruction
    * block in no list), or NULL: core_fold_context folds it. */

@@ -1355,20 +1355,19 @@ static void emit_region_routine(x86_buf *b, const timing *tm) {
 }
 
 /* The PMU listing's entry (core_track) for a block not listed: its common
- * case inline, the list has room (the block's timing record stored at
+ * case inline, the list has room (the block's address stored at
  * cpu->dirty[ndirty++], its block_timing.listed set); registers as
- * emit_region_routine's (rsi the block up to the call to C, which needs
- * it) */
+ * emit_region_routine's */
 static void emit_track_routine(x86_buf *b) {
   x86_load32(b, RCX, CPU(ndirty));
   x86_op_mem(b, false, 0x3b, RCX, CPU(dirty_cap)); /* cmp ecx, [dirty_cap] */
   uint8_t *full = x86_jcc_fwd(b, CC_E);
   x86_shift_ri(b, true, SH_SHL, RCX, 3);
   x86_op_mem(b, true, 0x03, RCX, CPU(dirty)); /* add rcx, [dirty] */
-  x86_load64(b, RSI, x86_m(RSI, (int32_t)offsetof(core_block, timing)));
   x86_store64(b, x86_m(RCX, 0), RSI);
   x86_alu_mi32(b, ALU_ADD, CPU(ndirty), 1);
-  x86_store_imm8(b, x86_m(RSI, (int32_t)offsetof(block_timing, listed)), 1);
+  x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(core_block, timing)));
+  x86_store_imm8(b, x86_m(RCX, (int32_t)offsetof(block_timing, listed)), 1);
   x86_op_reg(b, false, 0xff, 4, RDX); /* jmp rdx */
   x86_patch_here(b, full); /* a list to grow: in C */
   emit_check_call(b, (const void *)jit_track);

@@ -93,44 +93,13 @@ typedef struct ctx_count {
 #define TIMING_CTX_WAYS 32
 
 typedef struct block_timing {
-  /* The fold's line (block.c's fold_block): the counts of executions not
-   * yet folded, which the translated code and the loops add to, and what
-   * a fold reads besides them and the block's (signal, count) pairs (which
-   * lie just before the record, timing_block_pairs). A cached block's
-   * record is line-aligned (block.c), so that the statistics module's
-   * dispatch, which folds the blocks run since the last, reads one host
-   * line of each and the one before it, not four or five. */
   uint64_t execs;           /* times the block was entered (not yet folded) */
-  /* Events of an execution that are not static but need no more than a
-   * count per block: they are folded with the block's static counts
-   * (timing_add_block_events) rather than charged one by one. Not yet
-   * folded: how often the ending branch went each way, how often entry
-   * found the first fetch line in the I-cache (a lookup that hit), and
-   * the cycles its first instructions waited for late results (loads,
-   * multiplies, shifts) of the block before (timing_hazard_entry). */
-  uint64_t outcomes[2];
-  uint64_t entry_hits;
-  uint64_t entry_load_use;
-  /* Not yet folded: the rounds its translated loop copy went straight
-   * round (jit.c's emit_loop_round), each one more of execs, outcomes[1]
-   * and entry_hits, added to them where they are read (block.c) */
-  uint64_t rounds;
-  /* The branch that ends the block: its penalty cycles by outcome
-   * ([0] not taken, [1] taken). */
-  uint32_t branch_pen[2];
-  uint16_t region;          /* its address region (regions.h); 0 when regions are off */
-  uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
-  bool listed;              /* in cpu->dirty[], the blocks a fold of the listed ones walks (core_track) */
-  /* The static counts of one execution of the whole block, as (signal,
-   * count) pairs of the signals it raises, nsum of them just before the
-   * record (timing_block_pairs): folding a block is then a few
-   * multiply-adds, not a walk over its ops (timing_add_block). */
-  uint8_t nsum;
   uint32_t static_cycles;   /* sum of ops[].cycles */
   uint32_t dyn_bound;       /* the most dynamic cycles one execution can add */
   uint32_t max_cycles;      /* static_cycles + dyn_bound: the most one execution can take */
   uint32_t head_reads;      /* registers read by the block's first instruction */
   timing_head head[TIMING_HEADS]; /* its first instructions (n_head of them) */
+  bool listed;              /* in cpu->dirty[], the blocks a fold of the listed ones walks (core_track) */
   uint8_t n_head;
   bool short_block;         /* no more instructions than head[] holds */
   uint8_t tail_stall;       /* [pipeline] fetch_ahead: the execute cycles beyond its first of its last
@@ -159,6 +128,7 @@ typedef struct block_timing {
   uint16_t tail_d3;         /* ... and with a divide before that one in the block, the divide's hold
                                less 2 and those cycles (fetch_carry's ahead_d3) */
   timing_hazards tail_hz;   /* late results still on their way at its end (from an empty start) */
+  uint8_t predict_taken;    /* the static prediction of the branch that ends the block */
   uint8_t wrong_path_fence_i; /* [pipeline] fence_i_late_flush: the offset from that branch (or, with
                                fence_i_jalr_flush, jalr) of a fence.i on its wrong path that reaches
                                decode (fence_i_wrong_path_reach), else 0 (timing_wrong_path_fence_i;
@@ -183,6 +153,7 @@ typedef struct block_timing {
                                decoded and pc + 4 a load or multiply whose result pc + 8 reads ... */
   uint32_t wrong_reads;     /* ... and the registers pc + 4 reads (0: pc at 2 mod 4, or pc + 4 not a
                                32-bit instruction) */
+  uint16_t region;          /* its address region (regions.h); 0 when regions are off */
   bool pmu;                 /* a single instruction touching the PMU: always stepped (pmu.h) */
   /* Built with a profile: the ways out of the block that leave the
    * function its last instruction is in (timing_flow_ops.crosses), which
@@ -202,17 +173,36 @@ typedef struct block_timing {
    * seldom run elsewhere makes one host line's access at its entry, not
    * two (cc, then the record it names); the cache slots find it as any
    * other (ctx_count.c's new_record). */
-  uint8_t cc_pad[8];        /* cc at a line's start (the assertion below) */
   ctx_count *cc;
   ctx_count home;
   ctx_count *ccw[TIMING_CTX_WAYS];
+  /* The branch that ends the block: its penalty cycles by outcome
+   * ([0] not taken, [1] taken). */
+  uint32_t branch_pen[2];
+  /* Events of an execution that are not static but need no more than a
+   * count per block: they are folded with the block's static counts
+   * (timing_add_block_events) rather than charged one by one. Not yet
+   * folded: how often the ending branch went each way, how often entry
+   * found the first fetch line in the I-cache (a lookup that hit), and
+   * the cycles its first instructions waited for late results (loads,
+   * multiplies, shifts) of the block before (timing_hazard_entry). */
+  uint64_t outcomes[2];
+  uint64_t entry_hits;
+  uint64_t entry_load_use;
+  /* Not yet folded: the rounds its translated loop copy went straight
+   * round (jit.c's emit_loop_round), each one more of execs, outcomes[1]
+   * and entry_hits, added to them where they are read (block.c) */
+  uint64_t rounds;
+  /* The static counts of one execution of the whole block, as (signal,
+   * count) pairs of the signals it raises: folding a block is then a few
+   * multiply-adds, not a walk over its ops (timing_add_block). */
+  const struct sig_count_pair *sum;
+  uint32_t nsum;
   /* A cached block's index in its context's table of records (ctx_count.h's
    * ctx_tab), plus 1; 0: none (a block in no cache, or past the table) */
   uint32_t ctx_id;
   op_timing ops[];          /* parallel to the block's ops */
 } block_timing;
-_Static_assert(offsetof(block_timing, nsum) < 64 && SIG_COUNT <= UINT8_MAX,
-               "the fold's fields are one line of a line-aligned block_timing");
 _Static_assert(offsetof(block_timing, cc) % 64 == 0 && offsetof(block_timing, home) == offsetof(block_timing, cc) + 8 &&
                    sizeof(ctx_count) == 56,
                "cc and home's record are one line of a line-aligned block_timing");
@@ -1265,16 +1255,10 @@ timing_energy timing_energy_now(const timing *t, const uint64_t *totals);
  * back), into sig; timing_add_ops does it for ops [from, to) of a block. */
 void timing_add_op(const op_timing *o, int64_t n, int64_t *sig);
 void timing_add_ops(const block_timing *bt, uint32_t from, uint32_t to, int64_t n, int64_t *sig);
-/* A block's (signal, count) pairs: nsum of them just before its record
- * (block.c), on the host line before the fold's (block_timing.execs). */
-static inline const sig_count_pair *timing_block_pairs(const block_timing *bt) {
-  return (const sig_count_pair *)bt - bt->nsum;
-}
-/* The same for all of the block's ops, from its pairs. */
+/* The same for all of the block's ops, from bt->sum. */
 static inline void timing_add_block(const block_timing *bt, int64_t n, int64_t *sig) {
-  const sig_count_pair *p = timing_block_pairs(bt);
   for (uint32_t i = 0; i < bt->nsum; i++)
-    sig[p[i].sig] += n * (int64_t)p[i].n;
+    sig[bt->sum[i].sig] += n * (int64_t)bt->sum[i].n;
 }
 /* Writes the (signal, count) pairs of one execution of ops[0, n) into out
  * (room for SIG_COUNT) and returns how many there are. */
