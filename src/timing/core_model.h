@@ -54,7 +54,8 @@ typedef struct cache_params {
                                   result of the second (block.c's replay_decode_wait_at) */
   bool replay_refill_line; /* dcache (with store_load_replay): the redo of a replayed load waits for the
                               refill of an instruction 1 to 3 after it, first on a line that misses,
-                              sent out during the replay (timing_replay_line) */
+                              sent out during the replay (timing_replay_line; with fetch_ahead_insns 2
+                              k counts fetch words and the refill goes out a cycle sooner) */
   uint32_t refill_cycles;   /* core cycles a line fill stalls beyond the memory's transfer */
   bool refill_refetch;      /* dcache: a load that misses is refetched once its line is in, and the
                                refetch waits for an I-cache refill started during the fill

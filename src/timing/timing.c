@@ -451,20 +451,37 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
  * instruction then waits for nothing of its own refill (replay_paid: the
  * fill charges nothing). Not when the missing word is also within
  * refill_refetch's reach of a load that missed before (its refill went
- * out during that load's fill, fetch_fill's refill_refetch). */
+ * out during that load's fill, fetch_fill's refill_refetch).
+ * With fetch_ahead_insns 2 (VexRiscv_IMAC.v, its fetch a word further
+ * ahead) the refill's first beat comes k - 2 cycles after the store
+ * retires, a cycle sooner, and the load retires as W + 8 after its last
+ * beat: a cycle less; and a missing word 4 after a load that missed went
+ * out during that load's fill (replay_refill_line.S on VexRiscv_IMAC.v's
+ * bus and retire traces: the lw 21, 22 and 23 cycles after the sw at
+ * k = 1, 2 and 3 at W = 0, 8 more a wait state, each a cycle less than on
+ * VexRiscv.v; lbu that misses, sw, lw, addi, then the word first on a
+ * missing line: its refill's beats beside the lbu's fill, the lw 6 after
+ * the sw; a word one further on: its refill after the fill, during the
+ * replay, the lw 23 after the sw). */
 void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
   uint32_t i;
-  t->replay_paid = 0;
-  t->replay_seq = false;
-  if (!t->icache_on || t->sdram_rows || t->reset_flush || timing_in_sram(t, line) ||
+  /* (now, the replay's end: the load is the d-th after the one that missed) */
+  uint32_t lead = t->model.fetch_ahead_insns > 1 ? 1 : 0; /* VexRiscv_IMAC.v's fetch: a word further on */
+  uint64_t issue = now > t->dstall ? now - t->dstall : 0;
+  bool reach = t->dmiss_end && issue >= t->dmiss_end && issue - t->dmiss_end + k <= 3 + lead;
+  /* ... and what that load's fill noted of this refill stands (redo_refill_wait's
+   * seq_refill: replay_refill_line.S's lbu that misses, sw, lw, addi, then
+   * the word on a missing line, on VexRiscv_IMAC.v: that word waits for
+   * nothing after the replay, 3 cycles without this) */
+  if (!(reach && t->replay_paid && t->replay_line == line)) {
+    t->replay_paid = 0;
+    t->replay_seq = false;
+  }
+  if (reach || !t->icache_on || t->sdram_rows || t->reset_flush || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
-  /* (now, the replay's end: the load is the d-th after the one that missed) */
-  uint64_t issue = now > t->dstall ? now - t->dstall : 0;
-  if (t->dmiss_end && issue >= t->dmiss_end && issue - t->dmiss_end + k <= 3)
-    return;
   uint32_t busy = read_cycles(t, line, t->model.icache.line);
-  uint32_t stall = (k - 1) + (busy > t->mem_read_first ? busy - t->mem_read_first : 0) + 7;
+  uint32_t stall = k + (busy > t->mem_read_first ? busy - t->mem_read_first : 0) + 6 - lead;
   uint32_t base = t->dstall; /* the replay's, replay_decode_wait's cycle within it */
   if (stall <= base)
     return;
