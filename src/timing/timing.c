@@ -498,8 +498,14 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
  * the device read's, 5 before the lh's first beat, the lh retiring 21
  * cycles after the device load at W = 0 as a plain miss
  * (dmiss_held_word.S, an addi, a bne or a jal to its line there: 1 cycle
- * over a pass at W = 0..3 without this; the same with an ALU op between
- * the device load and the load, not modelled). Not with a jal to another
+ * over a pass at W = 0..3 without this). So too with one instruction
+ * between the device load and the load, holding nothing (dmiss_held_two:
+ * the device stall ended 2 cycles before the load's issue): rand_43's
+ * lbu from IO, addi, lbu that misses, addi first on a line that misses at
+ * 0x40001af4, the lbu retiring as a plain miss on the RTL's retire trace
+ * (dmiss_held_word.S's case D; with the device load three before, the
+ * word's refill goes out 2 before the load's first beat, as k = 1 has it
+ * without a hold: probe exact before and after). Not with a jal to another
  * line (jalr not measured): rand_20's lw from IO, lh, then jal to leaf0
  * first on a line that misses went from 1 cycle over to 6 short at its
  * target with it (its refill then overlapping the lh's fill, which the
@@ -521,6 +527,8 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
 static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k, bool word) {
   if (k == 1 && word && t->dmiss_held && t->dmiss_ask >= t->dmiss_held)
     return t->dmiss_held;
+  if (k == 1 && word && t->dmiss_held_two && t->dmiss_ask >= t->dmiss_held_two)
+    return t->dmiss_held_two;
   if (k == 1)
     return t->dmiss_ask >= t->dmiss_div_hold ? t->dmiss_div_hold : 0;
   return k == 2 && t->dmiss_ask >= t->dmiss_held ? t->dmiss_held : 0;
@@ -1665,6 +1673,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
      * (a device access, a full write buffer: the stall noted before this
      * fill's, not a fill of its own, ending as the load issued) */
     t->dmiss_held = !t->dstall2_redo && t->dstall2_end + 1 == now ? t->dstall2 : 0;
+    t->dmiss_held_two = !t->dstall2_redo && t->dstall2_end + 2 == now ? t->dstall2 : 0;
     t->dmiss_div_hold = 0; /* (T_LOAD's, after this) */
     t->dmiss_port_wait = port_wait;
     t->dmiss_refetched = false;

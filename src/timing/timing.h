@@ -440,6 +440,8 @@ typedef struct timing {
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
+  uint32_t dmiss_held_two;  /* ... or of a device load two before it, one instruction between that held nothing
+                               (dmiss_held_lead's k = 1 with word only) */
   uint32_t dmiss_held;      /* ... and the hold of the instruction right before it, a data-side stall
                                not a fill ending as it issued (refill_refetch's dmiss_held_lead; set
                                by dmiss_wait only: jit.c's inline fill, lean_dfill, never runs with

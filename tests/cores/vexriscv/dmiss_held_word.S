@@ -9,8 +9,10 @@
  * A: lh from IO, lh that misses, then an addi on the next line.
  * B: lbu from IO, lw that misses, then a bne (forward, not taken) on the
  *    next line.
- * C: lh from IO, lh that misses, then a jal on the next line (its own
- *    case: not this rule's). */
+ * C: lh from IO, lh that misses, then a jal to its own line on the next
+ *    line.
+ * D: lbu from IO, an addi, lbu that misses, then an addi on the next line
+ *    (rand_43's lbu, addi, lbu, addi at 0x40001af4). */
 #include "vex.h"
     fixed_layout
     main_entry 0
@@ -42,6 +44,15 @@
     jal zero, 1f          /* next line: misses */
     nop
 1:  addi a1, a1, 64
+    .endr
+    /* D */
+    .rept 4
+    at_word 5
+    lbu t1, 9(s5)         /* word 5: IO */
+    addi t5, s1, 7        /* word 6 */
+    lbu t4, 0(a1)         /* word 7: misses the D-cache */
+    addi s1, s1, -1       /* next line: misses */
+    addi a1, a1, 64
     .endr
     add a0, a0, t1
     add a0, a0, t3
