@@ -109,7 +109,7 @@ timing *timing_new(const core_model *m) {
     t->open_row[i] = UINT32_MAX;
   t->reset_flush = m->icache.enabled ? m->icache.flush_cycles : 0;
   t->dmiss_end = UINT64_MAX - 2; /* no load has missed yet */
-  t->refetch_held_line = t->dmiss_early_line = t->dmiss_line = t->dmiss_first_line = t->dmiss_split_next = TIMING_NO_LINE;
+  t->refetch_held_line = t->refetch_word_line = t->dmiss_early_line = t->dmiss_line = t->dmiss_first_line = t->dmiss_split_next = TIMING_NO_LINE;
   for (int d = 0; d < 4; d++)
     t->dmiss_first_before[d] = TIMING_NO_LINE;
   t->redirect_end = UINT64_MAX;
@@ -506,14 +506,27 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
  * 5 cycles after its fill's last beat as with no refill, bne a cycle after
  * the sw (dmiss_held.S: 2 cycles over at W = 0..3 without this). Measured
  * with a device load before the load; a full write buffer's hold is taken
- * to act alike. Not k = 1 (the missing word right after the load), though
- * such a word's refill went out during the hold too (lbu from IO, lh that
- * misses, addi first on a line that misses: 1 cycle over without it at
- * W = 0 and 1 on the RTL): with it, rand_20's lw from IO, lh, then jal
+ * to act alike. So too k = 1 (the missing word right after the load, the
+ * load last on its line: `word`, exec_loop.inc's refetch_ahead_line k's
+ * 0x80) when that word is no jump, or a jal to its own line: rand_43's lh
+ * from IO, lh that misses,
+ * then bne first on a line that misses at 0x400013b8 on VexRiscv.v's bus
+ * and retire traces: that line's first beat on the I-bus a cycle before
+ * the device read's, 5 before the lh's first beat, the lh retiring 21
+ * cycles after the device load at W = 0 as a plain miss
+ * (dmiss_held_word.S, an addi, a bne or a jal to its line there: 1 cycle
+ * over a pass at W = 0..3 without this). So too with one instruction
+ * between the device load and the load, holding nothing (dmiss_held_two:
+ * the device stall ended 2 cycles before the load's issue): rand_43's
+ * lbu from IO, addi, lbu that misses, addi first on a line that misses at
+ * 0x40001af4, the lbu retiring as a plain miss on the RTL's retire trace
+ * (dmiss_held_word.S's case D; with the device load three before, the
+ * word's refill goes out 2 before the load's first beat, as k = 1 has it
+ * without a hold: probe exact before and after). Not with a jal to another
+ * line (jalr not measured): rand_20's lw from IO, lh, then jal to leaf0
  * first on a line that misses went from 1 cycle over to 6 short at its
- * target (its refill then overlapping the lh's fill, which the RTL's
- * doesn't), rand_20 -13/-9/-5/-5 -> -20/-17/-14/-15, rand_32 and rand_42
- * 2 and 1 cycles further at every W. */
+ * target with it (its refill then overlapping the lh's fill, which the
+ * RTL's doesn't), rand_20 +1 -> -6/-7/-8/-9 at W = 0..3. */
 /* ... and the whole hold of a divide right before the load (dmiss_div_hold)
  * when the word is the first after the load (k = 1: in the fetch stage, the
  * load in decode, held there behind the divide), the lookup made and the
@@ -528,7 +541,11 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
  * line that misses, goes out after the divide, as the rule for k = 2 has
  * it). imac's fetch_ahead rule of the same name, its held_refetch floor,
  * is the same site on VexRiscv_IMAC.v. */
-static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k) {
+static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k, bool word) {
+  if (k == 1 && word && t->dmiss_held && t->dmiss_ask >= t->dmiss_held)
+    return t->dmiss_held;
+  if (k == 1 && word && t->dmiss_held_two && t->dmiss_ask >= t->dmiss_held_two)
+    return t->dmiss_held_two;
   if (k == 1)
     return t->dmiss_ask >= t->dmiss_div_hold ? t->dmiss_div_hold : 0;
   return k == 2 && t->dmiss_ask >= t->dmiss_held ? t->dmiss_held : 0;
@@ -559,8 +576,9 @@ static inline uint32_t dmiss_held_lead(const timing *t, uint64_t k) {
  * target's fill after the redirect is not the refetch (it waits for no
  * more than it did), so the wait is the load's alone and nothing is left
  * for fetch_fill to take back */
-void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool taken) {
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool taken, bool word) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
+  t->refetch_word_line = word && k == 1 ? line : TIMING_NO_LINE;
   if (t->refetch_paid || !t->icache_on || t->sdram_rows || t->reset_flush || t->wrong_path_give ||
       t->wrong_path_carry || (t->dmiss_after && t->dmiss_after + k <= 3) || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
@@ -570,7 +588,7 @@ void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool 
     t->refetch_held_k = k;
   }
   uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, line) : 0;
-  uint64_t ask = t->dmiss_ask - dmiss_held_lead(t, k);
+  uint64_t ask = t->dmiss_ask - dmiss_held_lead(t, k, word);
   uint64_t from = ask + k > 3 ? ask + k - 3 : 0;
   uint64_t port = t->model.fetch_port ? t->fetch_busy_until : t->mem_busy_until;
   uint64_t end = (port > from ? port : from) + t->mem_read_first + (beats - 1) * t->mem_read_beat + waits;
@@ -823,6 +841,8 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     held = 0;
   }
   t->refetch_held_line = TIMING_NO_LINE;
+  bool word = t->refetch_word_line == line_addr;
+  t->refetch_word_line = TIMING_NO_LINE;
   if (held && due >= t->dmiss_end && k > held && k - held <= 3)
     k -= held;
   /* ... and device loads between (dmiss_dev_hold: timing_device_load) */
@@ -865,7 +885,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
      * after fence.i's next 152 after that, two flushes (rand_24's lb, lb,
      * fence.i at 0x40002098) */
     bool early = t->dmiss_after && t->dmiss_after + k <= 3;
-    uint64_t ask = early ? t->dmiss_ask_before : t->dmiss_ask - dmiss_held_lead(t, k);
+    uint64_t ask = early ? t->dmiss_ask_before : t->dmiss_ask - dmiss_held_lead(t, k, word);
     uint64_t bus_end = early ? t->dmiss_bus_end_before : t->dmiss_bus_end;
     if (early)
       k += t->dmiss_after;
@@ -1653,7 +1673,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     uint64_t after = now > t->dmiss_end ? now - t->dmiss_end : 0;
     t->dmiss_after = after <= 3 ? (uint32_t)after : 0;
     t->dmiss_dev_hold = 0;
-    t->refetch_held_line = TIMING_NO_LINE;
+    t->refetch_held_line = t->refetch_word_line = TIMING_NO_LINE;
     t->dmiss_redo_before = dmiss_redo_chain(t);
     dmiss_first_chain(t);
     t->dmiss_early_line = TIMING_NO_LINE;
@@ -1670,6 +1690,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
      * (a device access, a full write buffer: the stall noted before this
      * fill's, not a fill of its own, ending as the load issued) */
     t->dmiss_held = !t->dstall2_redo && t->dstall2_end + 1 == now ? t->dstall2 : 0;
+    t->dmiss_held_two = !t->dstall2_redo && t->dstall2_end + 2 == now ? t->dstall2 : 0;
     t->dmiss_div_hold = 0; /* (T_LOAD's, after this) */
     t->dmiss_port_wait = port_wait;
     t->dmiss_refetched = false;

@@ -440,6 +440,8 @@ typedef struct timing {
    * stall ended, the cycle it was asked for and the cycle its bus
    * transfer ended */
   uint64_t dmiss_end, dmiss_ask, dmiss_bus_end;
+  uint32_t dmiss_held_two;  /* ... or of a device load two before it, one instruction between that held nothing
+                               (dmiss_held_lead's k = 1 with word only) */
   uint32_t dmiss_held;      /* ... and the hold of the instruction right before it, a data-side stall
                                not a fill ending as it issued (refill_refetch's dmiss_held_lead; set
                                by dmiss_wait only: jit.c's inline fill, lean_dfill, never runs with
@@ -515,6 +517,9 @@ typedef struct timing {
   uint32_t refetch_held_line; /* [dcache] refill_refetch: the line of that instruction with a CSR instruction
                                * between (refetch_held_k its k) */
   uint32_t refetch_held_k;
+  uint32_t refetch_word_line; /* [dcache] refill_refetch: the line of that instruction when it is the first after
+                               * the load (k = 1), no jump but a jal within its line (timing_refetch_ahead's
+                               * word: dmiss_held_lead) */
   uint64_t refetch_end;     /* [dcache] redo_refill_wait: the cycle that refill's last beat came in
                                (timing_redo_refill), 0 with refill_refetch */
   uint32_t wrong_path_wait_line; /* the line the last timing_wrong_path refilled and waited for (or
@@ -1081,8 +1086,9 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now);
  * before it), their waits after the redo (refetch_held_line). taken: a
  * branch right before it, in its line's last word, taken to `line`: the
  * wait is the load's alone (the target's fill after the redirect is not
- * the refetch foreseen) */
-void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool taken);
+ * the refetch foreseen). word: k = 1 and that word no jump but a jal
+ * within its line (dmiss_held_lead takes the hold before the load) */
+void timing_refetch_ahead(timing *t, uint32_t line, uint32_t k, bool held, bool taken, bool word);
 /* [dcache] redo_refill_wait: the load that just missed the D-cache; the
  * instruction whose line `line` is, 2 or 3 after it, was looked up `lead`
  * cycles after the load asked for its fill: the load's redo waits for
