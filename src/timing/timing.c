@@ -1097,6 +1097,23 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * (fetch_ahead's div_pair_floor): the higher floor */
   if (within && stall > within && late > floor)
     floor = late;
+  /* ... split_next_use: the split word reads the load's result (its own
+   * load-use wait, which fetch_ahead counts in `ahead` as passing during
+   * the refill): the load's redo waits for the refill, and the split word's
+   * wait for the load's result comes after the redo, in full, not during
+   * the refill. split_next_use.S on VexRiscv_IMAC.v's bus and retire
+   * traces at W = 0 (lbu at byte 26, slli of its result split onto the next
+   * line, both lines evicted): the refill at 567-581, the fill at 570-584,
+   * the lbu retiring at 590 (I + 9, a cycle after its fill alone) and the
+   * slli 3 after it; cases A (lbu, slli) and B (lw, addi of it) were 1
+   * short a pass at W = 0..3 without this, C (an addi of another register)
+   * unchanged. Embench xgboost built rv32imac -O2 on the RTL's bus and
+   * retire traces: predict()'s lbu a3 at 0x4000019a, the fall-through of a
+   * mispredicted bltu, then slli a4, a3, 24 split onto 0x400001a0's line
+   * (refill 520-534, fill 523-537 at W = 0, the lbu at 543): -2 -> -1 at
+   * W = 0..3. Derived from the traces, no constant fitted. */
+  uint32_t use_after = split_next == REDO_SPLIT_NEXT && own && own < ahead ? own : 0;
+  ahead -= use_after;
   stall = stall + split_next > ahead ? stall + split_next - ahead : 0;
   /* that refill, not another: the wait left of it, less the missing
    * instruction's own wait still to come after `now` (`after`: its
@@ -1141,7 +1158,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * (muldiv.S's add after div, its line refilled during the divide, issues
    * 3 cycles after the div retires, as the remu after the next div, which
    * uses nothing of it, does) */
-  uint32_t passed = stall || floor ? own : 0;
+  uint32_t passed = (stall || floor) && !use_after ? own : 0;
   if (stall < floor)
     stall = floor;
   /* timing_replay_refill: what the replayed load took of this wait */

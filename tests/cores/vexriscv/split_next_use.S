@@ -1,0 +1,86 @@
+/* split_next_use.S -- a load at 2 mod 4 that misses the D-cache, the
+ * 32-bit instruction after it split over the line's end onto a line that
+ * misses and reading the load's result: Embench xgboost's predict() at
+ * 0x4000019a (rv32imac -O2, VexRiscv_IMAC.v): lbu a3, then slli a4, a3, 24
+ * split onto the next line. A: lbu, slli of its result; B: lw, addi of its
+ * result; C: lw, addi of another register (amo_split_next.S's case C, for
+ * comparison). The driver evicts, before each case, the case's D-line (a
+ * load of the word 4 KiB on) and the case's next I-line (a call to a ret
+ * at its alias 4 KiB on): both caches are 4 KiB and direct-mapped. Built
+ * rv32imac; the other variants stop at its first 16-bit instruction
+ * (illegal). */
+#include "vex.h"
+    fixed_layout
+    .text
+    .balign 4096
+    main_entry 12
+    la a1, buf
+    li t0, 4096
+    add a2, a1, t0
+    li s0, 4
+pass:
+    .irp c, a, b, c
+    lw t1, 0(a2)
+    jal evict_\c
+    nop
+    nop
+    jal case_\c
+    .endr
+    addi s0, s0, -1
+    bnez s0, pass
+    li a0, 0
+    main_return 12
+
+    /* A: lbu at byte 26, slli of its result at 30 split onto the next line */
+    .org 0x400
+case_a:
+    nops 5
+    .option rvc
+    c.nop
+    .option norvc
+    addi t6, a1, 0
+    lbu a3, 1(t6)
+    slli a4, a3, 24
+    ret
+
+    /* B: lw at byte 26, addi of its result */
+    .org 0x480
+case_b:
+    nops 5
+    .option rvc
+    c.nop
+    .option norvc
+    addi t6, a1, 0
+    lw a3, 0(t6)
+    addi t1, a3, 1
+    ret
+
+    /* C: lw at byte 26, addi of another register */
+    .org 0x500
+case_c:
+    nops 5
+    .option rvc
+    c.nop
+    .option norvc
+    addi t6, a1, 0
+    lw a3, 0(t6)
+    addi t1, a0, 1
+    ret
+
+    /* the aliases of each case's next line */
+    .org 0x1420
+evict_a:
+    ret
+    .org 0x14a0
+evict_b:
+    ret
+    .org 0x1520
+evict_c:
+    ret
+
+    .data
+    .balign 32
+buf:
+    .word 1, 2, 3, 4, 5, 6, 7, 8
+    .skip 4096 - 32
+    .word 9, 10, 11, 12, 13, 14, 15, 16
