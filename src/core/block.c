@@ -504,21 +504,33 @@ static uint32_t word_at(const core_cpu *cpu, uint32_t addr) {
 }
 
 /* [dcache] replay_decode_wait: a load replayed after a store ([dcache]
- * store_load_replay) is redone from write-back; the third instruction after
- * it is in decode then, and when it waits there for the late result of the
- * second (a load's or a shift's), the redo costs a cycle more. nettle-sha256
+ * store_load_replay) is redone from write-back; when the instruction in
+ * decode then waits there for the late result of one before it (a load's,
+ * a multiply's or a shift's), the redo costs a cycle more. nettle-sha256
  * (std, -2815 at every W): `sw a4,12(sp); lw s1,36(t4); lw s9,12(sp); srli
  * s11,t0,7; slli a4,t0,25; or a4,s11,a4`: the second lw retires 7 cycles
  * after the first, not 6. replay_wait.S (std and imac, every W): the same
  * after sw X then lw X, after sw X, sw Y, lw X and after sw X, lw Y, lw X;
  * 7 with the shift or a load second and its reader third, 6 with that pair
- * one instruction sooner or later. Measured with all four instructions 32-bit
- * and none of the three after the load a branch, jump or system op, none
- * reading the load's result: only that shape is marked. Decided when the
- * block is built, as replay_rvc_pair is. */
+ * one instruction sooner or later. replay_dmiss_k1.S and the RTL's retire
+ * traces of sw, lw, then three of {lh, mul, srli, a reader, nop} (std and
+ * imac, W = 0 and 2): 7 also with a load or a multiply first and its reader
+ * second or third (that reader held in decode as the load is redone), 6
+ * with a shift first and its reader second (it has left decode by then),
+ * or a load third. So: the three after the load go from execute a cycle
+ * apart, or later by their use waits (the late result's penalty, less the
+ * distance's cycles beyond 1), the first of them in execute the cycle before
+ * the load's redo; the one in decode at the redo is the first not in
+ * execute by then, and it waits when it enters a cycle later than it would
+ * have. Measured with all four instructions 32-bit and none of the three
+ * after the load a branch, jump or system op, none reading the load's
+ * result: only that shape is marked. Decided when the block is built, as
+ * replay_rvc_pair is. */
 static inline bool replay_decode_wait_at(const core_cpu *cpu, uint32_t load_pc, uint32_t rd) {
   uint32_t pc = load_pc, bits = 0;
+  const core_model *m = &cpu->tm->model;
   isa_insn in[3];
+  int enter[3]; /* the cycle each enters execute, the redo's at 0 */
   if (!core_fetch_word(cpu, pc, &bits) || isa_insn_len(bits) != 4)
     return false;
   pc += 4;
@@ -530,14 +542,25 @@ static inline bool replay_decode_wait_at(const core_cpu *cpu, uint32_t load_pc, 
     uint32_t cls = isa_infos[in[i].kind].cls;
     if (cls != CLASS_ALU && cls != CLASS_LOAD && cls != CLASS_STORE && cls != CLASS_MUL)
       return false;
-    if (rd && rd < 32 && (timing_reads(in[i].kind, in[i].rs1, in[i].rs2) >> rd & 1u))
+    uint32_t reads = timing_reads(in[i].kind, in[i].rs1, in[i].rs2);
+    if (rd && rd < 32 && (reads >> rd & 1u))
       return false;
+    enter[i] = i ? enter[i - 1] + 1 : -1;
+    for (int p = 0; p < i; p++) {
+      uint8_t k = in[p].kind, prd = in[p].rd;
+      uint32_t pen = isa_infos[k].cls == CLASS_LOAD  ? m->load_use_penalty
+                     : isa_infos[k].cls == CLASS_MUL ? m->mul_use_penalty
+                     : (k == K_SLL || k == K_SRL || k == K_SRA || k == K_SLLI || k == K_SRLI || k == K_SRAI)
+                         ? m->shift_use_penalty
+                         : 0;
+      if (pen && prd && prd < 32 && (reads >> prd & 1u) && enter[p] + 1 + (int)pen > enter[i])
+        enter[i] = enter[p] + 1 + (int)pen;
+    }
   }
-  uint8_t k = in[1].kind;
-  bool late = isa_infos[k].cls == CLASS_LOAD ? cpu->tm->model.load_use_penalty > 0
-              : (k == K_SLL || k == K_SRL || k == K_SRA || k == K_SLLI || k == K_SRLI || k == K_SRAI) &&
-                    cpu->tm->model.shift_use_penalty > 0;
-  return late && in[1].rd && in[1].rd < 32 && (timing_reads(in[2].kind, in[2].rs1, in[2].rs2) >> in[1].rd & 1u);
+  for (int i = 0; i < 3; i++)
+    if (enter[i] > 0) /* in decode at the redo */
+      return enter[i] > 1;
+  return false;
 }
 /* ... the bytes after the load's pc it reads at most */
 #define REPLAY_WAIT_REACH 16

@@ -391,6 +391,20 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
   t->store_pending = t->prev_store_pending = false;
   uint32_t stall = t->model.dcache.store_load_replay;
   charge(t, SIG_STALL_DCACHE, stall);
+  /* [dcache] refill_refetch: a load 1 or 2 after a load that missed the
+   * D-cache, replayed, holds the fetch as a device load there does
+   * (timing_device_load): the replay's stall, and its decode wait
+   * (timing_replay_decode_wait), do not count in the reach of the words
+   * after it. replay_dmiss_k1.S on VexRiscv.v's bus and retire traces:
+   * lbu that misses, sw, lw, then an add or an lh first on a line that
+   * misses: that line's refill beside the lbu's fill, the lbu retiring 24
+   * cycles after the instruction before it (the refetch's 3), the lw 6 or
+   * 7 after the sw, the word after it 1 after the lw (+22/+38/+54/+70 at
+   * W = 0..3 without this, the refill taken out after the replay) */
+  t->replay_held = t->model.dcache.refill_refetch && t->dmiss_end && now > t->dmiss_end + t->dmiss_dev_hold &&
+                   now - t->dmiss_end - t->dmiss_dev_hold <= 2;
+  if (t->replay_held)
+    t->dmiss_dev_hold += stall;
   if (t->model.fetch_ahead_data) { /* a redo from the fetch, as a fill's (exec_loop.inc, fetch_ahead_data) */
     note_dstall(t, now + stall, stall, true);
   }
@@ -699,6 +713,8 @@ uint32_t timing_replay_rvc_pair(timing *t) {
 uint32_t timing_replay_decode_wait(timing *t) {
   uint32_t extra = t->model.dcache.replay_decode_wait;
   charge(t, SIG_STALL_DCACHE, extra);
+  if (t->replay_held)
+    t->dmiss_dev_hold += extra;
   if (t->model.fetch_ahead_data) { /* the same redo, a cycle longer */
     t->dstall_end += extra;
     t->dstall += extra;

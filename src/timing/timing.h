@@ -459,7 +459,9 @@ typedef struct timing {
   uint32_t dmiss_after;     /* that load's place after the load that missed before it (1: the next
                                instruction), 0 beyond refill_refetch's reach ... */
   uint32_t dmiss_dev_hold;   /* ... the stalls of device loads 1 or 2 after it (refill_refetch's reach
-                               counts instructions, not those cycles: timing_device_load) */
+                               counts instructions, not those cycles: timing_device_load), and of
+                               loads replayed there (timing_load_replay) */
+  bool replay_held;         /* the last replay's stall is in dmiss_dev_hold (its decode wait joins it) */
   uint64_t dmiss_ask_before, dmiss_bus_end_before; /* ... and that earlier load's dmiss_ask, dmiss_bus_end */
   uint32_t dmiss_redo_before; /* bit d: a load that missed d instructions before that load (d = 1..3,
                                  dmiss_after's chain), not refetched: a fence.i in its reach redoes
