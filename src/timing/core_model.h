@@ -172,6 +172,8 @@ typedef struct core_model {
   bool wrong_path_jump_halts;     /* with wrong_path_fill: a jal or a branch predicted taken among a
                                      mispredicted branch's wrong-path words sends the fetch to its target
                                      from decode: the words after it are not looked up (wrong_path_scan) */
+  bool wrong_path_jalr_jump_halts; /* with wrong_path_fill: a jal or a branch predicted taken right after a
+                                     jalr (its first wrong-path instruction) does the same (wrong_path_scan) */
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */
@@ -180,6 +182,9 @@ typedef struct core_model {
                                      (timing_predicted_path) */
   bool predicted_target_defer;    /* with predicted_target_fill: when the fall-through's line hits, that wait
                                      is the fall-through's, at its block's entry, not the branch's */
+  bool predicted_target_next;     /* with predicted_target_fill: the word after the target's word is looked up
+                                     too; when on the next line, which misses, that line is refilled and
+                                     waited for as the target's own (timing_predicted_path) */
   int fence_i_late_flush;         /* fence_i_flush_mode: with [icache] fence_i_flush, the instruction after
                                      fence.i is fetched before the flush; its refill runs during the flush
                                      (true) or before it (refill-first) (timing_fence_i) */

@@ -1492,7 +1492,7 @@ void timing_taken_path_wait(timing *t) {
 
 uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t target, uint64_t now, uint32_t hold,
                                uint32_t over) {
-  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = half & mask;
+  uint32_t i, mask = ~(t->model.icache.line - 1u), line = target & mask, next = half & mask, late = 0;
   if (!t->icache_on)
     return 0;
   /* [pipeline] taken_path_fill: the word after the branch on the next line,
@@ -1526,8 +1526,25 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t t
       return stall;
     charge(t, SIG_STALL_ICACHE, 1); /* its fetch goes out a cycle after the redirect, as above */
   }
-  if (line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
-    return 0;
+  if (line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i)) {
+    /* [pipeline] predicted_target_next: the target's line there, the
+     * fetch goes on to the word after the target's before the branch is
+     * resolved; in its line's last word, that word is on the next line,
+     * and a miss there is refilled and waited for as the target's own
+     * (tests/cores/vexriscv/pred_split_fill.S on VexRiscv_IMAC.v's bus
+     * trace: bltu back to a line's byte 30, a 32-bit target split over
+     * the next line, or to byte 28, the next line refilled from the cycle
+     * the bltu retires, the fall-through 22 cycles after it at W = 0:
+     * a cycle more than after a miss of the target's own line, at
+     * W = 0..3, that word being looked up a cycle after the target's;
+     * with the target at byte 24 no refill) */
+    if (!t->model.predicted_target_next || (target & ~mask) < t->model.icache.line - 4u)
+      return 0;
+    line += t->model.icache.line;
+    if (line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
+      return 0;
+    late = 1;
+  }
   pulse(t, SIG_ICACHE_ACCESS);
   cache_access(&t->icache, line, false);
   icache_miss(t, line);
@@ -1540,7 +1557,8 @@ uint32_t timing_predicted_path(timing *t, uint32_t pc, uint32_t half, uint32_t t
    * there: the fall-through retires 8 (W + 2) + 1 cycles later than after
    * a plain misprediction) */
   uint32_t rc = t->model.icache.refill_cycles;
-  uint32_t stall = fetch_transaction(t, now, read_cycles(t, line, t->model.icache.line)) + (rc > 2 ? rc - 2 : 0);
+  uint32_t stall = fetch_transaction(t, now + late, read_cycles(t, line, t->model.icache.line)) + late +
+                   (rc > 2 ? rc - 2 : 0);
   charge(t, SIG_STALL_ICACHE, stall);
   t->fetch_line = TIMING_NO_LINE;
   /* The branch retires first, its penalty after it, and the fall-through
