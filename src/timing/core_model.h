@@ -139,6 +139,9 @@ typedef struct core_model {
   bool wrong_path_use_split;      /* with wrong_path_use_hold: a 32-bit jump at 2 mod 4 too, unless
                                      redirect_rvc_pair holds a word after it (exec_loop.inc's
                                      wrong_path_use_hold) */
+  bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
+                                     is a hold of the jump in decode, as a divide's is, for the word right
+                                     after the jump's last (exec_loop.inc's csr_hold_ahead) */
   bool predicted_use_reach;       /* with taken_path_fill and fetch_ahead_insns 2: a branch predicted taken
                                      whose next instruction's last halfword is in the word right after the
                                      branch's last, on a line that misses: its own wait in decode for a late
