@@ -1400,15 +1400,16 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
   return stall;
 }
 
-uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now) {
+uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now, uint32_t early) {
   uint32_t i, line = target & ~(t->model.icache.line - 1u);
   if (!t->icache_on || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
   /* the refill goes out as the branch redirects (its first beat in the
    * cycle the branch retires), as a wrong-path word's asked for in that
-   * cycle (timing_wrong_path, k = wrong_path_words) */
+   * cycle (timing_wrong_path, k = wrong_path_words), or `early` cycles
+   * sooner */
   uint32_t rc = t->model.icache.refill_cycles;
-  uint32_t stall = fetch_lookup(t, line, now, rc > 2 ? rc - 2 : 0, false);
+  uint32_t stall = fetch_lookup(t, line, now, (rc > 2 ? rc - 2 : 0) + early, false);
   t->fetch_line = TIMING_NO_LINE;
   return stall;
 }

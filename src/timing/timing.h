@@ -1037,8 +1037,10 @@ uint32_t timing_wrong_path(timing *t, uint32_t pc, uint32_t target, uint32_t wor
  * predicted taken decoded right after it, which sent the fetch to
  * `target`: when that line misses, its refill is made, and the branch's
  * target waits for it (the line is filled, the refill counted as a miss).
+ * `early`: the cycles sooner than the branch's redirect the refill's first
+ * beat came (exec_loop.inc's wrong_path_jump_early).
  * Returns the cycles charged. */
-uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now);
+uint32_t timing_wrong_path_jump(timing *t, uint32_t target, uint64_t now, uint32_t early);
 /* [pipeline] taken_path_fill: a jal or a branch predicted taken at pc
  * redirects from decode, when the fetch stage has already looked up the
  * word holding `half`, the last halfword of the instruction after the jump
