@@ -494,7 +494,13 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
   if (reach || !t->icache_on || t->sdram_rows || t->reset_flush || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
-  uint32_t busy = read_cycles(t, line, t->model.icache.line);
+  /* (the refill's length only, no rows here: the bus read and its beats
+   * are the missing word's own fetch_fill's; counting them here too gave
+   * hazards.elf on VexRiscv_IMAC.v an 11th mem.read, rtl/soc's
+   * cycle-by-cycle check) */
+  uint32_t beats = beats_of(t, t->model.icache.line);
+  uint32_t busy = t->mem_read_first + (beats - 1) * t->mem_read_beat +
+                  (t->max_wait_states ? beats * timing_wait_states(t, line) : 0);
   uint32_t stall = k + (busy > t->mem_read_first ? busy - t->mem_read_first : 0) + 6 - lead;
   uint32_t base = t->dstall; /* the replay's, replay_decode_wait's cycle within it */
   if (stall <= base)
