@@ -260,6 +260,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "wrong_path_dev_wait", wrong_path_dev_wait),
   BOOL("pipeline", "wrong_path_use_reach", wrong_path_use_reach),
   BOOL("pipeline", "predicted_use_reach", predicted_use_reach),
+  BOOL("pipeline", "branch_fill_waited", branch_fill_waited),
   BOOL("pipeline", "csr_hold_reach", csr_hold_reach),
   BOOL("pipeline", "wrong_path_use_split", wrong_path_use_split),
   UINT("pipeline", "wrong_path_read_late", wrong_path_read_late, 0, 3),

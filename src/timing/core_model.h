@@ -139,6 +139,10 @@ typedef struct core_model {
   bool wrong_path_use_split;      /* with wrong_path_use_hold: a 32-bit jump at 2 mod 4 too, unless
                                      redirect_rvc_pair holds a word after it (exec_loop.inc's
                                      wrong_path_use_hold) */
+  bool branch_fill_waited;        /* with redirect_rvc_pair: a branch predicted taken and taken right behind a
+                                     load whose D-cache fill was redone waited in decode during the fill and
+                                     holds no word after it, as a jal there does (exec_loop.inc's
+                                     branch_fill_waited) */
   bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
                                      is a hold of the jump in decode, as a divide's is, for the word right
                                      after the jump's last (exec_loop.inc's csr_hold_ahead) */
