@@ -122,6 +122,11 @@ typedef struct core_model {
                                      decode for a late result gets no overlap of its wrong-path refill
                                      with a load's fill redone ahead of it, nor with a device load's
                                      wait (exec_loop.inc's wrong_path_branch_over) */
+  bool wrong_path_jalr_pair;      /* with fetch_ahead_insns 2: a 16-bit jalr at 0 mod 4 before a 16-bit
+                                     instruction in its word, waiting in decode for the result of a load
+                                     whose D-cache fill is redone: pc + 4 is looked up only as the jalr
+                                     leaves decode, none of its refill during the fill (exec_loop.inc's
+                                     jalr_pair_waits) */
   bool redirect_passes_late;      /* a branch taken or not against its prediction: the late results still on
                                      their way after it (a load's, a multiply's) pass during its penalty's
                                      bubbles, not only its own cycle (exec_loop.inc's T_BRANCH) */
