@@ -139,6 +139,9 @@ typedef struct core_model {
   bool wrong_path_use_split;      /* with wrong_path_use_hold: a 32-bit jump at 2 mod 4 too, unless
                                      redirect_rvc_pair holds a word after it (exec_loop.inc's
                                      wrong_path_use_hold) */
+  bool fence_i_load_redo;         /* with fence_i_overlap, true (VexRiscv.v): the load right after fence.i that
+                                     missed the D-cache and is redone after the flush costs a cycle more whatever
+                                     follows it, not only a load (timing.c's fence_load_redo_cycle) */
   bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
                                      is a hold of the jump in decode, as a divide's is, for the word right
                                      after the jump's last (exec_loop.inc's csr_hold_ahead) */
