@@ -148,6 +148,9 @@ typedef struct core_model {
                                      load whose D-cache fill was redone waited in decode during the fill and
                                      holds no word after it, as a jal there does (exec_loop.inc's
                                      branch_fill_waited) */
+  bool fence_i_load_redo;         /* with fence_i_overlap, true (VexRiscv.v): the load right after fence.i that
+                                     missed the D-cache and is redone after the flush costs a cycle more whatever
+                                     follows it, not only a load (timing.c's fence_load_redo_cycle) */
   bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
                                      is a hold of the jump in decode, as a divide's is, for the word right
                                      after the jump's last (exec_loop.inc's csr_hold_ahead) */

@@ -621,6 +621,10 @@ typedef struct timing {
   uint32_t dev_div_op;
   uint32_t dev_div_hold;
   bool fence_redone;        /* the last fence.i redid a load before it ([pipeline] fence_i_redo) */
+  uint32_t fence_wp_target; /* timing_wrong_path_fence_i: the fence.i, a taken branch's target, whose
+                               wrong-path flush was charged WRONG_PATH_FENCE_I_AT_TARGET, else
+                               TIMING_NO_LINE (timing_fence_i reads it: fence_after_wp) */
+  bool fence_after_wp;      /* the last fence.i was fence_wp_target (fence_load_redo_cycle) */
   uint32_t ifill_line;      /* the line of the last I-cache fill, else TIMING_NO_LINE ([pipeline]
                                fence_i_hold_overlap: whether fence.i's own fetch missed) */
   uint64_t law_entry;       /* TALLY_CHECK_LAWS builds: the cycle count before the block being run */
