@@ -261,6 +261,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "wrong_path_use_reach", wrong_path_use_reach),
   BOOL("pipeline", "predicted_use_reach", predicted_use_reach),
   BOOL("pipeline", "csr_hold_reach", csr_hold_reach),
+  BOOL("pipeline", "amo_hit_passes", amo_hit_passes),
   BOOL("pipeline", "wrong_path_use_split", wrong_path_use_split),
   UINT("pipeline", "wrong_path_read_late", wrong_path_read_late, 0, 3),
   BOOL("pipeline", "wrong_path_use_hold", wrong_path_use_hold),

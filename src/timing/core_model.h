@@ -139,6 +139,9 @@ typedef struct core_model {
   bool wrong_path_use_split;      /* with wrong_path_use_hold: a 32-bit jump at 2 mod 4 too, unless
                                      redirect_rvc_pair holds a word after it (exec_loop.inc's
                                      wrong_path_use_hold) */
+  bool amo_hit_passes;            /* with fetch_ahead_data: an AMO's read-modify-write cycle on a D-cache
+                                     hit (amo_penalty) is a data-side stall, placed as a device load's, when
+                                     its write did not wait for the write buffer (timing_amo_hit) */
   bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
                                      is a hold of the jump in decode, as a divide's is, for the word right
                                      after the jump's last (exec_loop.inc's csr_hold_ahead) */
