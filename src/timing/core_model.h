@@ -151,6 +151,9 @@ typedef struct core_model {
   bool fence_i_load_redo;         /* with fence_i_overlap, true (VexRiscv.v): the load right after fence.i that
                                      missed the D-cache and is redone after the flush costs a cycle more whatever
                                      follows it, not only a load (timing.c's fence_load_redo_cycle) */
+  bool amo_hit_passes;            /* with fetch_ahead_data: an AMO's read-modify-write cycle on a D-cache
+                                     hit (amo_penalty) is a data-side stall, placed as a device load's, when
+                                     its write did not wait for the write buffer (timing_amo_hit) */
   bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
                                      is a hold of the jump in decode, as a divide's is, for the word right
                                      after the jump's last (exec_loop.inc's csr_hold_ahead) */

@@ -303,12 +303,14 @@ static void note_dstall(timing *t, uint64_t end, uint32_t stall, bool redo) {
   t->dstall2_end = t->dstall_end;
   t->dstall2 = t->dstall;
   t->dstall2_redo = t->dstall_redo;
+  t->dstall2_amo = t->dstall_amo;
   t->dstall_end = end;
   t->dstall = stall;
   t->dstall_redo = redo;
   t->dstall_split = false;
   t->dstall_rd = 0;
   t->dstall_dev = false;
+  t->dstall_amo = false;
 }
 
 static uint32_t read_cycles(timing *t, uint32_t addr, uint32_t bytes);
@@ -728,6 +730,15 @@ uint32_t timing_replay_decode_wait(timing *t) {
     t->dstall += extra;
   }
   return extra;
+}
+
+/* [pipeline] amo_hit_passes: the read-modify-write cycle of an AMO that hit
+ * (amo_penalty, among its static cycles, which end at now) as a data-side
+ * stall, for fetch_ahead_data to place as a device load's wait (exec_loop.inc's
+ * T_AMO_STORE: not when the AMO's write waited for the write buffer) */
+void timing_amo_hit(timing *t, uint64_t now) {
+  note_dstall(t, now, t->model.amo_penalty, false);
+  t->dstall_amo = true;
 }
 
 uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now) {

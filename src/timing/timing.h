@@ -395,6 +395,9 @@ typedef struct timing {
                                fill, cleared by the next stall: its refetch is of two words) */
   uint8_t dstall_rd;        /* ... of a load: its destination register (set and cleared as dstall_split) */
   bool dstall_dev;          /* ... a device load's (timing_device_load; cleared by the next stall) */
+  bool dstall_amo;          /* ... an AMO's hit, its cycle among its static ones ([pipeline] amo_hit_passes) */
+  bool dstall2_amo;         /* ... the older one's */
+  bool amo_hit;             /* the AMO running hit the D-cache (exec_loop.inc's T_AMO_LOAD, for T_AMO_STORE) */
   /* the data-side stall before that one: the same three */
   uint64_t dstall2_end;
   uint32_t dstall2;
@@ -935,6 +938,7 @@ uint32_t timing_replay_decode_wait(timing *t);
  * replayed as a load is, and its own [pipeline] amo_penalty again. Returns
  * the cycles charged. */
 uint32_t timing_amo_replay(timing *t, uint32_t addr, uint64_t now);
+void timing_amo_hit(timing *t, uint64_t now);
 uint32_t timing_device_store(timing *t, uint32_t addr, uint64_t now);
 /* device_bus: the run ends with a device store (the test finisher) when its
  * beat is acknowledged: charges the cycles until the data port is free,
