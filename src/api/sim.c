@@ -600,7 +600,7 @@ int tally_profile_enable(tally_sim *sim, uint64_t sample_period_cycles, tally_er
   prof_attach(p, tm);
   sim->cpu->flush_pending = true; /* profiled blocks end at function entries (block.c) */
   tm->prof_row = timing_row(tm, sim->cpu->pc);
-  p->last_cycle = tm->cycle;
+  p->last_cycle = p->start_cycle = tm->cycle;
   return 0;
 }
 

@@ -2242,22 +2242,25 @@ static timing_call_site *new_call_site(lower *l, uint32_t i) {
 #define FRAME(disp) x86_mis(RDX, R8, 3, disp)
 
 /* The profile's last_cycle up to now (prof_account): the cycles since
- * go to the context on top, the frame at FRAME(disp) (the sanitizer
- * build counts them, to check the law; clobbers rsi) */
+ * go to the context on top, the frame at FRAME(disp). Only the sanitizer
+ * build counts them (to check the law; clobbers rsi) and reads
+ * last_cycle between the calls and returns in C: elsewhere only a
+ * timeline reads it, and while one is kept every call and return is made
+ * in C (timing_flow_layout), so the inline ones leave it. */
 static void emit_prof_account(lower *l, const timing_flow_layout *lay, int32_t top_disp) {
+#ifdef TALLY_CHECK_LAWS
   x86_buf *b = &l->b;
   x86_op_mem(b, true, 0x3b, RC, PROF(lay, last_cycle)); /* cmp r11, [last_cycle] */
   uint8_t *past = x86_jcc_fwd(b, CC_BE);
-#ifdef TALLY_CHECK_LAWS
   x86_load64(b, R9, FRAME(top_disp + (int32_t)lay->frame_node));
   x86_mov_rr64(b, RSI, RC);
   x86_op_mem(b, true, 0x2b, RSI, PROF(lay, last_cycle)); /* sub rsi, [last_cycle] */
   x86_op_mem(b, true, 0x01, RSI, x86_m(R9, (int32_t)lay->node_self)); /* add [top's self], rsi */
-#else
-  (void)top_disp;
-#endif
   x86_store64(b, PROF(lay, last_cycle), RC);
   x86_patch_here(b, past);
+#else
+  (void)l, (void)lay, (void)top_disp;
+#endif
 }
 
 /* timing.ctx_row = the signals of the context in r9 */
@@ -2275,9 +2278,12 @@ static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
 /* A call site's record checked against the frame stack, depth in ecx: the
  * context `under` bytes below the frame at depth (FRAME: rdx the stack,
  * r8 twice the depth) must be the record's parent and the target in eax its
- * target; then rcx is the record's child. The two jumps returned go to C. */
+ * target; then rcx is the record's child. The jumps returned go to C.
+ * A jal's target is its constant, the one C writes into the record with
+ * the parent (flow_call_site), which no frame holds NULL: its parent's
+ * match is enough (slow[1] NULL). */
 static void emit_site_match(lower *l, const timing_flow_layout *lay, const timing_call_site *s, int32_t under,
-                            uint8_t *slow[2]) {
+                            bool jal, uint8_t *slow[2]) {
   x86_buf *b = &l->b;
   x86_load64(b, RDX, PROF(lay, stack));
   x86_lea64(b, R8, x86_mis(RCX, RCX, 0, 0)); /* r8 = 2 * depth: FRAME */
@@ -2285,21 +2291,25 @@ static void emit_site_match(lower *l, const timing_flow_layout *lay, const timin
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
   x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
   slow[0] = x86_jcc_fwd(b, CC_NE);
-  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
-  slow[1] = x86_jcc_fwd(b, CC_NE);
+  slow[1] = NULL;
+  if (!jal) {
+    x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
+    slow[1] = x86_jcc_fwd(b, CC_NE);
+  }
   x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
 }
 
 /* The common call inline (timing_flow_layout), the target in eax (kept):
  * the jumps returned go to the call in C. */
-static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
+static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, bool jal,
+                             uint8_t *slow[4]) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
   x86_load32(b, RCX, PROF(lay, depth));
   x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap)); /* 0 while a timeline is kept */
   slow[0] = x86_jcc_fwd(b, CC_AE);
   slow[1] = NULL;
-  emit_site_match(l, lay, s, 16, slow + 2); /* the caller's context, under the new frame */
+  emit_site_match(l, lay, s, 16, jal, slow + 2); /* the caller's context, under the new frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, FRAME((int32_t)lay->frame_node), R9);
@@ -2343,7 +2353,7 @@ static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timi
   x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, tail));
   slow[0] = x86_jcc_fwd(b, CC_B);
   slow[1] = NULL;
-  emit_site_match(l, lay, s, 32, slow + 2); /* the caller's caller, under the top frame */
+  emit_site_match(l, lay, s, 32, true, slow + 2); /* the caller's caller, under the top frame (a jal's) */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, FRAME((int32_t)lay->frame_node - 16), R9);
@@ -2378,7 +2388,7 @@ static void emit_prof_jump(lower *l, uint32_t i) {
     forget_copies(l);
     if (lay && (s || !call)) {
       if (call)
-        emit_inline_call(l, lay, s, slow);
+        emit_inline_call(l, lay, s, op->kind == K_JAL, slow);
       else
         emit_inline_ret(l, lay, slow);
       done = x86_jmp_fwd(b);
@@ -4086,7 +4096,7 @@ static bool lower_op(lower *l, uint32_t i) {
       x86_load32(b, RAX, CPU(pc));
     }
     emit_prof_jump(l, i); /* T_JUMP: the target back in eax */
-    if (!l->prof && !l->vexc && !(l->timed && l->cpu->tm->pico))
+    if (!l->vexc && !(l->timed && l->cpu->tm->pico))
       emit_jalr_predicted(l);
     else
       emit_indirect(l);

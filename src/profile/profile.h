@@ -154,7 +154,11 @@ typedef struct prof_state {
    * which takes every one of them to C: one compare where the timeline's
    * test and the depth's were two */
   uint32_t inline_cap, inline_floor, inline_tail;
+  /* the cycle of the last call or return made in C (prof_account; the
+   * translated code's inline ones leave it but in the sanitizer build):
+   * read by the timeline, while which every one is made in C */
   uint64_t last_cycle;
+  uint64_t start_cycle;       /* the cycle the profile started at (the timeline's root begins there) */
   uint64_t unmatched_returns; /* returns with no frame to pop */
   uint64_t unwinds;           /* returns that skipped frames (longjmp and the like) */
   prof_node_chunk *chunks;

@@ -20,7 +20,7 @@ bool prof_timeline_enable(prof_state *p, size_t max_calls) {
   if (!t)
     return false;
   t->max = max_calls;
-  t->start_cycle = p->last_cycle;
+  t->start_cycle = p->start_cycle;
   p->timeline = t;
   prof_inline_bounds(p); /* calls and returns in C from now on */
   return true;

@@ -288,7 +288,9 @@ typedef struct timing_call_site {
  * pointer), its depth and three bounds on it (uint32_t: a call inline
  * while depth < cap, a return while depth > floor, a tail call while
  * depth >= tail; bounds no depth meets send every call and return to the
- * functions, a timeline being kept), the last cycle charged (uint64_t);
+ * functions, a timeline being kept), the last cycle charged (uint64_t,
+ * which the inline code keeps in the sanitizer build only: see
+ * prof_state.last_cycle);
  * into a frame (16
  * bytes) of its context, return address and stack pointer (uint32_t);
  * into a context of its count of entries (uint64_t), of its signals (the
