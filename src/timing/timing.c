@@ -436,6 +436,7 @@ void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
   t->replay_paid = 0;
   t->replay_seq = false;
+  t->replay_next = false;
   if (!t->icache_on || t->dstall <= stages || t->sdram_rows || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return;
@@ -494,6 +495,7 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
   if (!(reach && t->replay_paid && t->replay_line == line)) {
     t->replay_paid = 0;
     t->replay_seq = false;
+    t->replay_next = false;
   }
   if (reach || !t->icache_on || t->sdram_rows || t->reset_flush || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
@@ -1222,6 +1224,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     t->replay_paid = 0;
   }
   t->replay_seq = false;
+  t->replay_next = false;
   charge(t, SIG_STALL_ICACHE, stall - paid);
   if (unforeseen)
     refetch_unforeseen(t, unforeseen, stall - paid);
@@ -1450,6 +1453,20 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t targe
   uint32_t i, mask = ~(t->model.icache.line - 1u), line = half & mask;
   if (!t->icache_on || line == (pc & mask) || cache_probe(&t->icache, line >> t->icache.line_shift, &i))
     return 0;
+  /* [dcache] next_fill: that refill went out beside the fill of a load
+   * before the jump, whose redo waited for it (exec_loop.inc's
+   * dmiss_next_fill, the load charged): the line is in, its bus reads
+   * counted here, and nothing is left of it to wait for */
+  if (t->replay_next && t->replay_line == line) {
+    t->replay_next = t->replay_seq = false;
+    t->replay_paid = 0;
+    pulse(t, SIG_ICACHE_ACCESS);
+    cache_access(&t->icache, line, false);
+    icache_miss(t, line);
+    read_cycles(t, line, t->model.icache.line);
+    t->fetch_line = TIMING_NO_LINE;
+    return 0;
+  }
   /* a divide's hold right before the jump passes during the refill: the
    * word after the jump was looked up as the divide began to hold, and the
    * prediction's redirect, made each cycle the jump waits in decode

@@ -517,6 +517,8 @@ typedef struct timing {
   uint32_t replay_line;     /* ... which that line's fill, when it comes, does not charge again */
   bool replay_seq;          /* ... that wait redo_refill_wait's seq_refill's: the refill over before the
                                load's redo, the line's fill charges nothing more (fetch_fill) */
+  bool replay_next;         /* ... next_fill's past a branch: so too for that line's lookup down the
+                               branch's wrong path (exec_loop.inc's dmiss_next_fill) */
   uint32_t refetch_paid;    /* [dcache] refill_refetch: the refetch's wait the missing load took as its
                                own (timing_refetch_ahead) ... */
   uint32_t refetch_line;    /* ... the line of the instruction whose fill does not charge it again ... */

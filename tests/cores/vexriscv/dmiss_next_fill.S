@@ -1,0 +1,88 @@
+/* dmiss_next_fill.S -- a 32-bit load at 2 mod 4 that misses the D-cache
+ * while the fetch, running ahead, reaches the next line, which misses:
+ * its refill goes out on the I-bus beside the load's fill, and the load's
+ * redo (its refetch as two words) waits for it. A: lw at byte 22, c.slli,
+ * c.addi, then c.bnez at byte 30 taken back (predicted taken): the next
+ * line is only looked up (Embench huffbench's compdecomp at 0x40000416,
+ * rv32imac -O2); B: lw at byte 18, lw, c.lw, lw at byte 28, then a lw
+ * first on the next line, run (sglib-combined's benchmark_body at
+ * 0x40000a72). (huffbench's memcmp at 0x40000812, lbu, lbu, beq back at
+ * byte 26, a 32-bit sub split over the line's end, is left out: 1 short
+ * in its first pass after the rule, not lined up.) The driver evicts,
+ * before each case, the D-line the cases read (a load of the word 4 KiB
+ * on) and the case's next I-line (a call to a ret at its alias 4 KiB
+ * on): both caches are 4 KiB and direct-mapped. Built rv32imac; the other
+ * variants stop at its first 16-bit instruction (illegal). */
+#include "vex.h"
+    fixed_layout
+    .text
+    .balign 4096
+    main_entry 12
+    la a1, buf
+    li t0, 4096
+    add a2, a1, t0
+    li s0, 4
+pass:
+    .irp c, a, b
+    lw t1, 0(a2)
+    jal evict_\c
+    nop
+    nop
+    jal case_\c
+    .endr
+    addi s0, s0, -1
+    bnez s0, pass
+    li a0, 0
+    main_return 12
+
+    /* A: lw at byte 22, c.slli, c.addi, c.bnez at byte 30 taken back */
+    .org 0x408
+back_a:
+    ret
+case_a:
+    addi t6, a1, 0
+    nop
+    .option rvc
+    c.nop
+    .option norvc
+    lw a5, 0(t6)
+    .option rvc
+    c.slli a4, 1
+    c.addi a2, 0
+    c.bnez a5, back_a
+    .option norvc
+
+    /* B: lw at byte 18, lw, c.lw, lw at byte 28, lw first on the next
+     * line */
+    .org 0x500
+case_b:
+    addi t6, a1, 0
+    nop
+    nop
+    nop
+    .option rvc
+    c.nop
+    .option norvc
+    lw a3, 0(t6)
+    lw a4, 4(t6)
+    .option rvc
+    c.lw a5, 8(a1)
+    .option norvc
+    lw t2, 12(t6)
+    lw t3, 16(t6)
+    ret
+
+    /* the aliases of each case's next line */
+    .org 0x1420
+evict_a:
+    ret
+    .org 0x1520
+evict_b:
+    ret
+
+    .data
+    .balign 32
+buf:
+    .word 1, 2, 3, 4, 5, 6, 7, 8
+    .skip 4096 - 32
+    .word 9, 10, 11, 12, 13, 14, 15, 16
