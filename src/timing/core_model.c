@@ -258,6 +258,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "wrong_path_use_redo", wrong_path_use_redo),
   BOOL("pipeline", "wrong_path_jalr_over", wrong_path_jalr_over),
   BOOL("pipeline", "wrong_path_jalr_pair", wrong_path_jalr_pair),
+  BOOL("pipeline", "replay_shift_wait", replay_shift_wait),
   BOOL("pipeline", "wrong_path_dev_wait", wrong_path_dev_wait),
   BOOL("pipeline", "wrong_path_use_reach", wrong_path_use_reach),
   BOOL("pipeline", "predicted_use_reach", predicted_use_reach),

@@ -125,6 +125,9 @@ typedef struct core_model {
                                      decode for a late result gets no overlap of its wrong-path refill
                                      with a load's fill redone ahead of it, nor with a device load's
                                      wait (exec_loop.inc's wrong_path_branch_over) */
+  bool replay_shift_wait;         /* with redirect_rvc_pair: a load replayed after a store, one of the three
+                                     after it waiting in decode for a shift's result: the fetch stage holds
+                                     the word after that one (block.c's replay_rvc_pair) */
   bool wrong_path_jalr_pair;      /* with fetch_ahead_insns 2: a 16-bit jalr at 0 mod 4 before a 16-bit
                                      instruction in its word, waiting in decode for the result of a load
                                      whose D-cache fill is redone: pc + 4 is looked up only as the jalr
