@@ -2505,25 +2505,15 @@ void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool ja
       t->dmiss_redo_before = 0; /* as after timing_fence_i's redo */
       redone = true;
       /* the wrong path's refill of the line after the branch's (its third
-       * word, wrong_path_words 3) does not run: none of it after the
-       * branch (VexRiscv_IMAC.v, dmiss_wp_fence.S cases A and B: lw, an
-       * ALU op, bne to pc + 4, fence.i, add, the jalr after it first on
-       * the next line: 8 (W + 2) + 2 cycles over a pass each with the
-       * wait; case C, the lw right before the bne, the wait's rest past the
-       * load's data-side stall, 3 over a pass at W = 0), and no read of it
-       * on the I-bus trace during the load's fill either, only that line's
-       * refill after fence.i's own flush (cases A to C: 12 reads, I-cache
-       * misses, more than the RTL's over the 4 passes with them counted).
-       * Its cycles and counts are taken back (the miss hook was told) */
-      if (line == (pc & mask) && refill_stall) {
+       * word, wrong_path_words 3) was asked for while the load waited for
+       * its fill: it ran then, none of it after the branch (VexRiscv_IMAC.v,
+       * dmiss_wp_fence.S cases A and B: lw, an ALU op, bne to pc + 4,
+       * fence.i, add, the jalr after it first on the next line: 8 (W + 2) + 2
+       * cycles over a pass each with the wait; case C, the lw right before
+       * the bne, the wait's rest past the load's data-side stall, 3 over
+       * a pass at W = 0) */
+      if (line == (pc & mask) && refill_stall)
         timing_refund(t, SIG_STALL_ICACHE, refill_stall);
-        uint32_t beats = beats_of(t, t->model.icache.line);
-        t->mem_read_beats -= beats;
-        t->mem_read_txns--;
-        timing_count(t, SIG_ICACHE_ACCESS, -1);
-        timing_count(t, SIG_ICACHE_MISS, -1);
-        timing_count(t, SIG_MEM_READ, -1);
-      }
       if (line != (pc & mask)) {
         cache_reset(&t->icache);
         cache_fill(&t->icache, pc >> t->icache.line_shift, false);
