@@ -550,9 +550,8 @@ static inline bool replay_decode_wait_at(const core_cpu *cpu, uint32_t load_pc, 
       uint8_t k = in[p].kind, prd = in[p].rd;
       uint32_t pen = isa_infos[k].cls == CLASS_LOAD  ? m->load_use_penalty
                      : isa_infos[k].cls == CLASS_MUL ? m->mul_use_penalty
-                     : (k == K_SLL || k == K_SRL || k == K_SRA || k == K_SLLI || k == K_SRLI || k == K_SRAI)
-                         ? m->shift_use_penalty
-                         : 0;
+                     : isa_is_shift(k)               ? m->shift_use_penalty
+                                                     : 0;
       if (pen && prd && prd < 32 && (reads >> prd & 1u) && enter[p] + 1 + (int)pen > enter[i])
         enter[i] = enter[p] + 1 + (int)pen;
     }
@@ -614,8 +613,7 @@ static inline bool replay_rvc_pair(const core_cpu *cpu, uint32_t load_pc, uint32
       enter += (int)shift_pen;
     if (enter > 0) /* in decode at the redo: the fetch stage holds the word after it */
       return rvc_held_at(cpu, pc);
-    shift_rd = (in.kind == K_SLL || in.kind == K_SRL || in.kind == K_SRA || in.kind == K_SLLI ||
-                in.kind == K_SRLI || in.kind == K_SRAI) && in.rd < 32 ? in.rd : 0;
+    shift_rd = isa_is_shift(in.kind) && in.rd < 32 ? in.rd : 0;
   }
   return rvc_held_at(cpu, pc);
 }

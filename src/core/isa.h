@@ -8,6 +8,7 @@
 #ifndef TALLY_CORE_ISA_H
 #define TALLY_CORE_ISA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,15 @@ typedef struct isa_info {
 
 /* Per-kind facts, indexed by isa_kind (pseudo-ops included). */
 extern const isa_info isa_infos[K_COUNT];
+
+/* Shifts by a register amount (sll, srl, sra) and by an immediate (slli,
+ * srli, srai; the RVC forms decode to these): the timing models treat
+ * both as a shifter's work (its cycles, its late result), apart from the
+ * other ALU ops, and only the register form costs what a block does not
+ * know when it is built. */
+static inline bool isa_is_shift_reg(unsigned kind) { return kind == K_SLL || kind == K_SRL || kind == K_SRA; }
+static inline bool isa_is_shift_imm(unsigned kind) { return kind == K_SLLI || kind == K_SRLI || kind == K_SRAI; }
+static inline bool isa_is_shift(unsigned kind) { return isa_is_shift_reg(kind) || isa_is_shift_imm(kind); }
 
 /* Length in bytes of the instruction whose low 16 bits are `lo`. */
 static inline unsigned isa_insn_len(uint32_t lo) { return (lo & 3u) == 3u ? 4u : 2u; }

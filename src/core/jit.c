@@ -516,7 +516,7 @@ static void alu_eax(lower *l, int alu, unsigned r) {
  * inline steps) */
 static bool muldiv_calls(const lower *l, const core_op *op) {
   uint8_t c = isa_infos[op->kind].cls;
-  bool shift = op->kind == K_SLL || op->kind == K_SRL || op->kind == K_SRA;
+  bool shift = isa_is_shift_reg(op->kind);
   if (!l->timed || !l->cpu->tm->dynamic_muldiv || !(c == CLASS_MUL || c == CLASS_DIV || shift))
     return false;
   if (l->prof || l->vexc)

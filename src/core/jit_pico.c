@@ -111,7 +111,7 @@ bool jit_muldiv_dynamic(const timing *tm, uint8_t kind) {
   switch (isa_infos[kind].cls) {
   case CLASS_MUL: return tm->model.mul_mode == MULDIV_ITERATIVE;
   case CLASS_DIV: return tm->model.div_mode == MULDIV_ITERATIVE;
-  default: return (kind == K_SLL || kind == K_SRL || kind == K_SRA) && tm->model.shift != SHIFT_BARREL;
+  default: return isa_is_shift_reg(kind) && tm->model.shift != SHIFT_BARREL;
   }
 }
 

@@ -88,9 +88,9 @@ void timing_pico_static(const timing *t, op_timing *o, uint8_t kind, int32_t imm
   switch ((isa_class)isa_infos[kind].cls) {
   case CLASS_ALU:
     exec = isa_infos[kind].fmt == FMT_R ? m->cpi_alu_reg : m->cpi_alu;
-    if (kind == K_SLL || kind == K_SRL || kind == K_SRA || kind == K_SLLI || kind == K_SRLI || kind == K_SRAI) {
+    if (isa_is_shift(kind)) {
       exec = m->cpi_shift;
-      if (kind == K_SLLI || kind == K_SRLI || kind == K_SRAI) {
+      if (isa_is_shift_imm(kind)) {
         uint32_t a = (uint32_t)imm & 31;
         stall = m->shift == SHIFT_TWO_STAGE ? two_stage_steps(a) : m->shift == SHIFT_SERIAL ? a : 0;
         stall_sig = SIG_STALL_MULDIV;

@@ -2194,7 +2194,7 @@ static uint32_t dynamic_bound_of(const timing *t, uint8_t kind) {
   case CLASS_MUL: return m->mul_mode == MULDIV_ITERATIVE ? m->mul_latency : 0;
   case CLASS_DIV: return m->div_mode == MULDIV_ITERATIVE ? m->div_latency : 0;
   case CLASS_ALU: /* only a shift by a register amount costs cycles the block does not know */
-    if (kind != K_SLL && kind != K_SRL && kind != K_SRA)
+    if (!isa_is_shift_reg(kind))
       return 0;
     return m->shift == SHIFT_SERIAL ? 31 : m->shift == SHIFT_TWO_STAGE ? 31 / 4 + 31 % 4 : 0;
   case CLASS_PSEUDO: /* with taken_path_fill, a jump's refill of the word after it too (timing_taken_path) */

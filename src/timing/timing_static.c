@@ -62,9 +62,9 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
   switch (cls) {
   case CLASS_ALU:
     cpi = isa_infos[kind].fmt == FMT_R ? m->cpi_alu_reg : m->cpi_alu;
-    if (kind == K_SLL || kind == K_SRL || kind == K_SRA) {
+    if (isa_is_shift_reg(kind)) {
       cpi = m->cpi_shift;
-    } else if (kind == K_SLLI || kind == K_SRLI || kind == K_SRAI) {
+    } else if (isa_is_shift_imm(kind)) {
       uint32_t amount = (uint32_t)imm & 31;
       cpi = m->cpi_shift;
       o.stall_sig = SIG_STALL_MULDIV;
@@ -148,8 +148,7 @@ op_timing timing_static(const timing *t, uint8_t kind, uint8_t rd, uint8_t rs1, 
    * result replaces any older late one to the same register (not with
    * [pipeline] overwrite_keeps_wait: there a reader waits for it all the
    * same) */
-  bool shift = kind == K_SLL || kind == K_SRL || kind == K_SRA || kind == K_SLLI || kind == K_SRLI ||
-               kind == K_SRAI;
+  bool shift = isa_is_shift(kind);
   uint32_t late = t->vexmin ? 0 : o.is_load ? m->load_use_penalty
                   : cls == CLASS_MUL ? m->mul_use_penalty
                   : shift ? m->shift_use_penalty

@@ -54,36 +54,24 @@ def board_for(board_file, wait, tmpdir):
     return path
 
 
-def read_exact(path):
-    exact = set()
+def read_runs(path, with_wait):
+    """The "VARIANT PROGRAM W" lines of PATH (with_wait) or its "VARIANT
+    PROGRAM" lines, as a set of tuples ('#' starts a comment; an empty set
+    when PATH is not given)."""
+    shape = "VARIANT PROGRAM W" if with_wait else "VARIANT PROGRAM"
+    runs = set()
     if not path:
-        return exact
+        return runs
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
+            parts = line.split("#", 1)[0].split()
+            if not parts:
                 continue
-            parts = line.split()
-            if len(parts) != 3 or parts[0] not in INI or not parts[2].isdigit():
-                sys.exit(f"compare.py: {path}:{n}: expected 'VARIANT PROGRAM W', got {line!r}")
-            exact.add((parts[0], parts[1], int(parts[2])))
-    return exact
-
-
-def read_pairs(path):
-    """The "VARIANT PROGRAM" lines of PATH ('#' starts a comment)."""
-    pairs = set()
-    if not path:
-        return pairs
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].split()
-            if not line:
-                continue
-            if len(line) != 2 or line[0] not in INI:
-                sys.exit(f"compare.py: {path}:{n}: expected 'VARIANT PROGRAM'")
-            pairs.add((line[0], line[1]))
-    return pairs
+            if (len(parts) != len(shape.split()) or parts[0] not in INI
+                    or (with_wait and not parts[2].isdigit())):
+                sys.exit(f"compare.py: {path}:{n}: expected '{shape}', got {' '.join(parts)!r}")
+            runs.add((parts[0], parts[1], int(parts[2])) if with_wait else (parts[0], parts[1]))
+    return runs
 
 
 def main():
@@ -108,9 +96,9 @@ def main():
         if "unrecognized option '--board'" in h.stdout + h.stderr:
             print("compare.py: tally run has no --board option: skipped")
             return 77
-    exact = read_exact(a.exact)
-    differs = read_pairs(a.functional_differs)
-    bus_differs = read_pairs(a.bus_differs)
+    exact = read_runs(a.exact, True)
+    differs = read_runs(a.functional_differs, False)
+    bus_differs = read_runs(a.bus_differs, False)
     rows = []
     with open(a.csv) as f:
         lines = [l for l in f if not l.startswith("#")]
