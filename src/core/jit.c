@@ -2275,41 +2275,90 @@ static void emit_ctx_row(lower *l, const timing_flow_layout *lay) {
   }
 }
 
+/* The jumps to C of an inline call, return or tail call: its own two
+ * and emit_site_probe's five */
+#define PROF_SLOW 7
+
+/* An inline call's or tail call's way to the profile's cache of contexts
+ * by call, out of line (emit_site_probe): the jumps there from
+ * emit_site_match and where it goes back */
+typedef struct site_probe {
+  uint8_t *other[2];
+  uintptr_t join;
+} site_probe;
+
 /* A call site's record checked against the frame stack, depth in ecx: the
  * context `under` bytes below the frame at depth (FRAME: rdx the stack,
  * r8 twice the depth) must be the record's parent and the target in eax its
- * target; then rcx is the record's child. The jumps returned go to C.
- * A jal's target is its constant, the one C writes into the record with
- * the parent (flow_call_site), which no frame holds NULL: its parent's
- * match is enough (slow[1] NULL). */
+ * target; then rcx is the record's child. A jal's target is its constant,
+ * the one C writes into the record with the parent (flow_call_site), which
+ * no frame holds NULL: its parent's match is enough. Else on to the
+ * probe's jumps (emit_site_probe). */
 static void emit_site_match(lower *l, const timing_flow_layout *lay, const timing_call_site *s, int32_t under,
-                            bool jal, uint8_t *slow[2]) {
+                            bool jal, site_probe *pr) {
   x86_buf *b = &l->b;
   x86_load64(b, RDX, PROF(lay, stack));
   x86_lea64(b, R8, x86_mis(RCX, RCX, 0, 0)); /* r8 = 2 * depth: FRAME */
   x86_load64(b, R9, FRAME((int32_t)lay->frame_node - under));
   x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)s);
   x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)offsetof(timing_call_site, parent)));
-  slow[0] = x86_jcc_fwd(b, CC_NE);
-  slow[1] = NULL;
+  pr->other[0] = x86_jcc_fwd(b, CC_NE);
+  pr->other[1] = NULL;
   if (!jal) {
     x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)offsetof(timing_call_site, target)));
-    slow[1] = x86_jcc_fwd(b, CC_NE);
+    pr->other[1] = x86_jcc_fwd(b, CC_NE);
   }
   x86_load64(b, RCX, x86_m(RSI, (int32_t)offsetof(timing_call_site, child)));
+  pr->join = run_addr(l, b->p);
+}
+
+/* Out of line, from emit_site_match's jumps when the record holds another
+ * parent or target (a function called from several contexts, a
+ * recursion): the child looked for in the profile's cache of contexts by
+ * call, as its C lookup reads it first (timing_site_slot; rdi the
+ * profile, r9 the parent, eax the target); found, it goes to the record
+ * as the call in C would put it there (flow_call_site) and to rcx, and
+ * back to the inline code. The jumps returned go to C. */
+static void emit_site_probe(lower *l, const timing_flow_layout *lay, const timing_call_site *s,
+                            const site_probe *pr, uint8_t *slow[5]) {
+  x86_buf *b = &l->b;
+  x86_patch_here(b, pr->other[0]);
+  x86_patch_here(b, pr->other[1]);
+  x86_mov_rr64(b, RSI, R9);
+  x86_shift_ri(b, true, SH_SHR, RSI, 4);
+  x86_imul_rri(b, RSI, RSI, 0x9E3779B1u);
+  x86_alu_ri(b, false, ALU_ADD, RSI, (int32_t)(s->site >> 1));
+  x86_alu_ri(b, false, ALU_AND, RSI, (int32_t)lay->site_mask);
+  x86_load64(b, RSI, x86_mis(RDI, RSI, 3, (int32_t)lay->site_cache));
+  x86_test_rr64(b, RSI, RSI);
+  slow[0] = x86_jcc_fwd(b, CC_E);
+  x86_op_mem(b, true, 0x3b, R9, x86_m(RSI, (int32_t)lay->node_parent));
+  slow[1] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_rm(b, ALU_CMP, RAX, x86_m(RSI, (int32_t)lay->node_func));
+  slow[2] = x86_jcc_fwd(b, CC_NE);
+  x86_alu_mi32(b, ALU_CMP, x86_m(RSI, (int32_t)lay->node_site), (int32_t)s->site);
+  slow[3] = x86_jcc_fwd(b, CC_NE);
+  x86_cmp_mem8_imm(b, x86_m(RSI, (int32_t)lay->node_trap), 0);
+  slow[4] = x86_jcc_fwd(b, CC_NE);
+  x86_mov_imm64(b, RCX, (uint64_t)(uintptr_t)s);
+  x86_store64(b, x86_m(RCX, (int32_t)offsetof(timing_call_site, parent)), R9);
+  x86_store64(b, x86_m(RCX, (int32_t)offsetof(timing_call_site, child)), RSI);
+  x86_store32(b, x86_m(RCX, (int32_t)offsetof(timing_call_site, target)), RAX);
+  x86_mov_rr64(b, RCX, RSI);
+  x86_jmp(b, pr->join);
 }
 
 /* The common call inline (timing_flow_layout), the target in eax (kept):
  * the jumps returned go to the call in C. */
 static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timing_call_site *s, bool jal,
-                             uint8_t *slow[4]) {
+                             uint8_t *slow[PROF_SLOW], site_probe *pr) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
   x86_load32(b, RCX, PROF(lay, depth));
   x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, cap)); /* 0 while a timeline is kept */
   slow[0] = x86_jcc_fwd(b, CC_AE);
   slow[1] = NULL;
-  emit_site_match(l, lay, s, 16, jal, slow + 2); /* the caller's context, under the new frame */
+  emit_site_match(l, lay, s, 16, jal, pr); /* the caller's context, under the new frame */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, FRAME((int32_t)lay->frame_node), R9);
@@ -2322,7 +2371,7 @@ static void emit_inline_call(lower *l, const timing_flow_layout *lay, const timi
 }
 
 /* The return to the newest frame inline, the target in eax (kept) */
-static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *slow[4]) {
+static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *slow[PROF_SLOW]) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
   x86_load32(b, RCX, PROF(lay, depth));
@@ -2345,7 +2394,8 @@ static void emit_inline_ret(lower *l, const timing_flow_layout *lay, uint8_t *sl
 /* The common tail call inline, the target in eax (kept): the newest
  * frame's context becomes the call site's child (its return address and
  * stack pointer stay); the jumps returned go to the tail call in C. */
-static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timing_call_site *s, uint8_t *slow[4]) {
+static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timing_call_site *s,
+                             uint8_t *slow[PROF_SLOW], site_probe *pr) {
   x86_buf *b = &l->b;
   x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)l->cpu->tm->prof);
   x86_load32(b, RCX, PROF(lay, depth));
@@ -2353,7 +2403,7 @@ static void emit_inline_tail(lower *l, const timing_flow_layout *lay, const timi
   x86_alu_rm(b, ALU_CMP, RCX, PROF(lay, tail));
   slow[0] = x86_jcc_fwd(b, CC_B);
   slow[1] = NULL;
-  emit_site_match(l, lay, s, 32, true, slow + 2); /* the caller's caller, under the top frame (a jal's) */
+  emit_site_match(l, lay, s, 32, true, pr); /* the caller's caller, under the top frame (a jal's) */
   emit_prof_account(l, lay, -16);
   x86_mov_rr64(b, R9, RCX);
   x86_store64(b, FRAME((int32_t)lay->frame_node - 16), R9);
@@ -2384,15 +2434,18 @@ static void emit_prof_jump(lower *l, uint32_t i) {
     const timing_flow_layout *lay = tm->flow->layout;
     bool call = (pulses & (1u << SIG_CALL)) != 0;
     timing_call_site *s = call && lay ? new_call_site(l, i) : NULL;
-    uint8_t *slow[4] = {NULL, NULL, NULL, NULL}, *done = NULL;
+    uint8_t *slow[PROF_SLOW] = {NULL}, *done = NULL;
     forget_copies(l);
     if (lay && (s || !call)) {
+      site_probe pr;
       if (call)
-        emit_inline_call(l, lay, s, op->kind == K_JAL, slow);
+        emit_inline_call(l, lay, s, op->kind == K_JAL, slow, &pr);
       else
         emit_inline_ret(l, lay, slow);
       done = x86_jmp_fwd(b);
-      for (int k = 0; k < 4; k++)
+      if (call)
+        emit_site_probe(l, lay, s, &pr, slow + 2);
+      for (int k = 0; k < PROF_SLOW; k++)
         x86_patch_here(b, slow[k]);
     }
     x86_store32(b, CPU(pc), RAX);
@@ -2427,11 +2480,13 @@ static void emit_prof_jump(lower *l, uint32_t i) {
   timing_call_site *s = op->kind == K_JAL && lay ? new_call_site(l, i) : NULL;
   if (s) { /* a jal that leaves the function: a tail call, inline in its common case */
     x86_buf *b = &l->b;
-    uint8_t *slow[4];
+    uint8_t *slow[PROF_SLOW] = {NULL};
     forget_copies(l);
-    emit_inline_tail(l, lay, s, slow);
+    site_probe pr;
+    emit_inline_tail(l, lay, s, slow, &pr);
     uint8_t *done = x86_jmp_fwd(b);
-    for (int k = 0; k < 4; k++)
+    emit_site_probe(l, lay, s, &pr, slow + 2);
+    for (int k = 0; k < PROF_SLOW; k++)
       x86_patch_here(b, slow[k]);
     x86_store32(b, CPU(pc), RAX); /* tail_call_site(f, s, target, now) */
     x86_mov_imm64(b, RDI, (uint64_t)(uintptr_t)tm->prof);

@@ -212,6 +212,11 @@ static inline void x86_shift_ri(x86_buf *b, bool w, int sh, int r, uint8_t n) {
 }
 static inline void x86_shift_rcl(x86_buf *b, int sh, int r) { x86_op_reg(b, false, 0xd3, sh, r); }
 static inline void x86_imul_rm(x86_buf *b, int r, x86_mem m) { x86_op_mem(b, false, 0x0faf, r, m); }
+/* dst = src * imm, 32-bit */
+static inline void x86_imul_rri(x86_buf *b, int dst, int src, uint32_t imm) {
+  x86_op_reg(b, false, 0x69, dst, src);
+  x86_u32(b, imm);
+}
 static inline void x86_imul_rr64(x86_buf *b, int dst, int src) { x86_op_reg(b, true, 0x0faf, dst, src); }
 static inline void x86_setcc(x86_buf *b, int cc, int r) { x86_op_reg(b, false, (unsigned)(0x0f90 + cc), 0, r); }
 

@@ -140,7 +140,7 @@ static prof_node *child_lookup(prof_state *p, prof_node *parent, uint32_t func, 
 /* The same, first through the context last entered from (parent, site)
  * (the same call again, from a loop or the same caller: no lookup). */
 static inline prof_node *child(prof_state *p, prof_node *parent, uint32_t func, uint32_t site, bool trap) {
-  size_t k = (((uintptr_t)parent >> 4) * 0x9E3779B1u + (site >> 1)) & (PROF_SITE_CACHE - 1);
+  size_t k = timing_site_slot(parent, site, PROF_SITE_CACHE - 1);
   prof_node *h = p->site_cache[k];
   if (h && h->parent == parent && h->func == func && h->call_site == site && h->is_trap == trap)
     return h;
@@ -507,7 +507,11 @@ static const timing_flow_layout prof_layout = {
   .frame_node = offsetof(prof_frame, node), .frame_ret = offsetof(prof_frame, ret_addr),
   .frame_sp = offsetof(prof_frame, sp), .node_calls = offsetof(prof_node, calls),
   .node_sig = offsetof(prof_node, sig), .node_self = offsetof(prof_node, self_cycles),
+  .site_cache = offsetof(prof_state, site_cache), .site_mask = PROF_SITE_CACHE - 1,
+  .node_parent = offsetof(prof_node, parent), .node_func = offsetof(prof_node, func),
+  .node_site = offsetof(prof_node, call_site), .node_trap = offsetof(prof_node, is_trap),
 };
+_Static_assert(sizeof(((prof_node *)0)->is_trap) == 1, "timing_flow_layout's trap flag is a byte");
 _Static_assert(sizeof(prof_frame) == 16, "timing_flow_layout's frames are 16 bytes");
 
 static const timing_flow_ops prof_flow = {

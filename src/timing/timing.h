@@ -303,12 +303,26 @@ typedef struct timing_call_site {
  * frame under it holds its parent and the target is its target, with at
  * least tail frames (never the root's or a task's own frame). The
  * contexts' tables of records (timing.ctx_tab) are never NULL while the
- * core has its empty one (prof_node.ctx_tab). */
+ * core has its empty one (prof_node.ctx_tab). When the call site's
+ * record holds another parent or target, the inline call and tail call
+ * look in the consumer's cache of contexts by call (site_cache: an array
+ * of site_mask + 1 context pointers, NULL for none, at the slot
+ * timing_site_slot gives the parent and the call's pc; a context there
+ * is the child when its parent, function (uint32_t), call site (uint32_t)
+ * and trap flag (bool, false for a call) are the call's) before they go
+ * to C. */
 typedef struct timing_flow_layout {
   uint32_t stack, depth, cap, floor, tail, last_cycle;
   uint32_t frame_node, frame_ret, frame_sp;
   uint32_t node_calls, node_sig, node_self;
+  uint32_t site_cache, site_mask;
+  uint32_t node_parent, node_func, node_site, node_trap;
 } timing_flow_layout;
+
+/* The slot of (parent, call site) in timing_flow_layout.site_cache */
+static inline size_t timing_site_slot(const void *parent, uint32_t site, uint32_t mask) {
+  return (size_t)((((uintptr_t)parent >> 4) * 0x9E3779B1u + (site >> 1)) & mask);
+}
 
 typedef struct timing_flow_ops {
   void (*call)(void *f, uint32_t site, uint32_t target, uint32_t ret_addr, uint32_t sp, uint64_t now);
