@@ -290,6 +290,7 @@ static const key_def keys[] = {
   UINT("pipeline", "fence_i_wrong_path_reach", fence_i_wrong_path_reach, 1, 2),
   BOOL("pipeline", "fence_i_overlap", fence_i_overlap),
   BOOL("pipeline", "fence_i_csr_overlap", fence_i_csr_overlap),
+  BOOL("pipeline", "fence_i_use_overlap", fence_i_use_overlap),
   BOOL("pipeline", "fence_i_csr_refetch", fence_i_csr_refetch),
   BOOL("pipeline", "fence_i_hold_overlap", fence_i_hold_overlap),
   BOOL("pipeline", "fence_i_merge", fence_i_merge),
