@@ -577,6 +577,8 @@ typedef struct timing {
   uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
                                after it, at fence_overlap_pc, may still pass its execute stall in */
   uint32_t fence_overlap_pc;
+  bool fence_next_taken;    /* [pipeline] fence_i_csr_refetch_any: the instruction after the last fence.i
+                               is a branch that will be taken (T_FENCE_I) */
   bool fence_use_miss;      /* [pipeline] fence_i_use_overlap: the instruction after the last fence.i is
                                a load from RAM that misses the D-cache (T_FENCE_I): redone after the
                                flush, its reader waits for it as after any load */
