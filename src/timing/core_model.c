@@ -279,6 +279,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "wrong_path_jalr_jump_halts", wrong_path_jalr_jump_halts),
   BOOL("pipeline", "wrong_path_held_pairs", wrong_path_held_pairs),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
+  BOOL("pipeline", "taken_path_held", taken_path_held),
   BOOL("pipeline", "predicted_target_fill", predicted_target_fill),
   BOOL("pipeline", "predicted_target_defer", predicted_target_defer),
   BOOL("pipeline", "predicted_target_next", predicted_target_next),

@@ -205,6 +205,11 @@ typedef struct core_model {
   bool taken_path_fill;           /* a jal's or predicted-taken branch's next instruction was looked up before
                                      it redirects: a refill of its line, once started, is waited for
                                      (timing_taken_path) */
+  bool taken_path_held;          /* with taken_path_fill and fetch_ahead_data: the data-side stalls ahead of
+                                     the jump, the last a wait for the write buffer ended before the one
+                                     right before the jump (no D-cache fill redone from the fetch among
+                                     them), pass during the refill of the word after it on top of the
+                                     taken bubble, not in its place (exec_loop.inc's taken_path_ahead) */
   bool predicted_target_fill;     /* a branch predicted taken that falls through: the refill of its target's
                                      line, started when the target missed, is waited for
                                      (timing_predicted_path) */
