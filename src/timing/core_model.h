@@ -63,6 +63,9 @@ typedef struct cache_params {
   bool refill_refetch_wrong_path; /* dcache (with refill_refetch): a jump's wrong-path word within its
                                reach of the load is such a refill, not the jump's wait
                                (timing_wrong_path) */
+  bool refill_refetch_store; /* dcache (with refill_refetch): stores between the load and the word, and
+                               loads to the load's own D-cache line, keep that word within its reach
+                               (exec_loop.inc's refetch_ahead_line) */
   bool refill_refetch_wait; /* dcache (with refill_refetch_wrong_path): a branch's wrong-path word is
                                looked up as many cycles later as the instructions between it and the
                                load waited in decode during the fill (exec_loop.inc's
