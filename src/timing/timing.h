@@ -903,6 +903,20 @@ void timing_fence_held_redo(timing *t, uint32_t pc);
  * timing_fence_i takes it. */
 void timing_wrong_path_fence_i(timing *t, uint32_t pc, uint32_t next_pc, bool jalr, uint32_t how,
                                uint32_t passed, uint64_t now, uint32_t div_hold);
+/* [pipeline] fence_i_redo: true when timing_wrong_path_fence_i, called
+ * with the same arguments (a branch's, not a jalr's), will redo a load
+ * that missed the D-cache for the fence.i at next_pc on the branch's
+ * wrong path, that fence.i on the branch's own line. No state changed:
+ * the branch then asks timing_wrong_path for no refill. The redo, from
+ * write-back while the load waits for its fill, flushes the wrong path's
+ * words from the fetch before the refill of the line after the branch's
+ * (VexRiscv_IMAC.v's third word, wrong_path_words 3) goes out: no read of
+ * it on the RTL's I-bus, no cycle after the branch (dmiss_wp_fence.S's
+ * cases A to C: lw that misses, an ALU op or none, bne to pc + 4,
+ * fence.i, add, the ret first on the next line; the RTL's 181 bus reads,
+ * 193 while the refill was counted and its cycles taken back) */
+bool timing_wrong_path_fence_i_redoes(const timing *t, uint32_t pc, uint32_t next_pc, uint32_t how, uint64_t now,
+                                      uint32_t div_hold);
 /* a fence.i on a jump's wrong path is the second instruction after the
  * jump, not the first (fence_i_wrong_path_reach) */
 #define TIMING_WP_FENCE_I_SECOND 1u
