@@ -2326,7 +2326,7 @@ static void emit_site_probe(lower *l, const timing_flow_layout *lay, const timin
   x86_patch_here(b, pr->other[1]);
   x86_mov_rr64(b, RSI, R9);
   x86_shift_ri(b, true, SH_SHR, RSI, 4);
-  x86_imul_rri(b, RSI, RSI, 0x9E3779B1u);
+  x86_imul_rri(b, RSI, RSI, TIMING_SITE_HASH);
   x86_alu_ri(b, false, ALU_ADD, RSI, (int32_t)(s->site >> 1));
   x86_alu_ri(b, false, ALU_AND, RSI, (int32_t)lay->site_mask);
   x86_load64(b, RSI, x86_mis(RDI, RSI, 3, (int32_t)lay->site_cache));

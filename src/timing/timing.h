@@ -319,9 +319,14 @@ typedef struct timing_flow_layout {
   uint32_t node_parent, node_func, node_site, node_trap;
 } timing_flow_layout;
 
+/* The multiplier of timing_site_slot's hash; the translator computes the
+ * same slot inline (a 64-bit imul whose immediate sign-extends: only bits
+ * at and above 32 differ, and site_mask is below them). */
+#define TIMING_SITE_HASH 0x9E3779B1u
+
 /* The slot of (parent, call site) in timing_flow_layout.site_cache */
 static inline size_t timing_site_slot(const void *parent, uint32_t site, uint32_t mask) {
-  return (size_t)((((uintptr_t)parent >> 4) * 0x9E3779B1u + (site >> 1)) & mask);
+  return (size_t)((((uintptr_t)parent >> 4) * TIMING_SITE_HASH + (site >> 1)) & mask);
 }
 
 typedef struct timing_flow_ops {
