@@ -265,6 +265,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "branch_fill_waited", branch_fill_waited),
   BOOL("pipeline", "csr_hold_reach", csr_hold_reach),
   BOOL("pipeline", "amo_hit_passes", amo_hit_passes),
+  BOOL("pipeline", "amo_fill_first", amo_fill_first),
   BOOL("pipeline", "wrong_path_use_split", wrong_path_use_split),
   BOOL("pipeline", "fence_i_load_redo", fence_i_load_redo),
   UINT("pipeline", "wrong_path_read_late", wrong_path_read_late, 0, 3),

@@ -163,6 +163,10 @@ typedef struct core_model {
   bool amo_hit_passes;            /* with fetch_ahead_data: an AMO's read-modify-write cycle on a D-cache
                                      hit (amo_penalty) is a data-side stall, placed as a device load's, when
                                      its write did not wait for the write buffer (timing_amo_hit) */
+  bool amo_fill_first;            /* an AMO (not lr.w/sc.w) that misses the D-cache asks for its fill as a
+                                     load does, its read-modify-write cycle (amo_penalty) after the fill: the
+                                     fill's wait for the memory port (a write before it) counts from the
+                                     AMO's issue less amo_penalty (timing.c's dmiss_wait) */
   bool csr_hold_reach;            /* with fetch_ahead_insns 2: a CSR instruction's wait right before a jump
                                      is a hold of the jump in decode, as a divide's is, for the word right
                                      after the jump's last (exec_loop.inc's csr_hold_ahead) */

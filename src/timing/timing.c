@@ -57,6 +57,7 @@ timing *timing_new(const core_model *m) {
   t->dev_load_at = 0;
   t->dev_load_held = 0;
   t->wbuf_stall_end = t->wbuf_stall2_end = 0;
+  t->amo_fill_late = 0;
   t->wbuf_stall = t->wbuf_stall2 = 0;
   t->wbuf_run_n = 0;
   t->dev_div_pc = TIMING_NO_LINE;
@@ -1747,6 +1748,20 @@ static void dmiss_first_chain(timing *t) {
 /* A D-cache fill's wait for the memory port and its transfer of `busy`
  * cycles, charged to the cycle count (not to the signals) */
 static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write) {
+  /* [pipeline] amo_fill_first: an AMO's fill goes out when a load's would,
+   * amo_penalty cycles before now (the end of its static cycles, that
+   * penalty among them): a write still on the port then holds it that much
+   * longer, the penalty's cycle coming after the fill. amo_store_fill.S on
+   * VexRiscv_IMAC.v's bus and retire traces: sw that misses, then
+   * amomax.w that misses, k = 0..2 instructions between: the fill's first
+   * beat W + 2 cycles after the write's, the AMO retiring W + 6 after the
+   * fill's last beat (a load there W + 5), 1 cycle later than the model
+   * whenever the write was still on the port a cycle before the AMO's
+   * issue ended (k = 0 at every W, k = 1 at W >= 1, k = 2 at W >= 2;
+   * rand_gen.py's rand_22 lhu, sw, addi, amomax.w at 0x400000e4) */
+  if (__builtin_expect(t->amo_fill_late != 0, 0) && t->mem_busy_until &&
+      t->mem_busy_until + t->amo_fill_late > now)
+    t->mem_busy_until += t->amo_fill_late;
   uint32_t port_wait = t->mem_busy_until > now ? (uint32_t)(t->mem_busy_until - now) : 0;
   uint32_t stall = memory_transaction(t, now, busy) + t->model.dcache.refill_cycles;
   t->cycle += stall;

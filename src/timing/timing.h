@@ -419,6 +419,8 @@ typedef struct timing {
   bool dstall_amo;          /* ... an AMO's hit, its cycle among its static ones ([pipeline] amo_hit_passes) */
   bool dstall2_amo;         /* ... the older one's */
   bool amo_hit;             /* the AMO running hit the D-cache (exec_loop.inc's T_AMO_LOAD, for T_AMO_STORE) */
+  uint32_t amo_fill_late;   /* during an AMO's load ([pipeline] amo_fill_first): its amo_penalty, the cycles
+                               its issue (now) is after a load's would be; else 0 */
   /* the data-side stall before that one: the same three */
   uint64_t dstall2_end;
   uint32_t dstall2;
