@@ -548,11 +548,13 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
  * 0x40001af4, the lbu retiring as a plain miss on the RTL's retire trace
  * (dmiss_held_word.S's case D; with the device load three before, the
  * word's refill goes out 2 before the load's first beat, as k = 1 has it
- * without a hold: probe exact before and after). Not with a jal to another
- * line (jalr not measured): rand_20's lw from IO, lh, then jal to leaf0
- * first on a line that misses went from 1 cycle over to 6 short at its
- * target with it (its refill then overlapping the lh's fill, which the
- * RTL's doesn't), rand_20 +1 -> -6/-7/-8/-9 at W = 0..3. */
+ * without a hold: probe exact before and after). A jal to another line
+ * only with [dcache] refill_refetch_jump (jalr not measured): rand_20's lw
+ * from IO, lh, then jal to leaf0 first on a line that misses went from 1
+ * cycle over to 6 short at its target with the lead alone (the target's
+ * fill then taken as a refetch of the reach, overlapping the lh's fill,
+ * which the RTL's doesn't), rand_20 +1 -> -6/-7/-8/-9 at W = 0..3; with
+ * that key's fetch_fill rule, exact (dmiss_jal_line.S). */
 /* ... and the whole hold of a divide right before the load (dmiss_div_hold)
  * when the word is the first after the load (k = 1: in the fetch stage, the
  * load in decode, held there behind the divide), the lookup made and the
