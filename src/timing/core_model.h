@@ -63,6 +63,10 @@ typedef struct cache_params {
   bool refill_refetch_wrong_path; /* dcache (with refill_refetch): a jump's wrong-path word within its
                                reach of the load is such a refill, not the jump's wait
                                (timing_wrong_path) */
+  bool refill_refetch_jump; /* dcache (with refill_refetch): a jal first on the missing line right after
+                               the load (its k = 1 word) takes the lead of a hold before the load as
+                               any such word, and its target, fetched after the load's redo, is no
+                               word of that reach (timing.c's fetch_fill) */
   bool refill_refetch_store; /* dcache (with refill_refetch): stores between the load and the word, and
                                loads to the load's own D-cache line, keep that word within its reach
                                (exec_loop.inc's refetch_ahead_line) */

@@ -549,11 +549,13 @@ void timing_replay_line(timing *t, uint32_t line, uint32_t k, uint64_t now) {
  * 0x40001af4, the lbu retiring as a plain miss on the RTL's retire trace
  * (dmiss_held_word.S's case D; with the device load three before, the
  * word's refill goes out 2 before the load's first beat, as k = 1 has it
- * without a hold: probe exact before and after). Not with a jal to another
- * line (jalr not measured): rand_20's lw from IO, lh, then jal to leaf0
- * first on a line that misses went from 1 cycle over to 6 short at its
- * target with it (its refill then overlapping the lh's fill, which the
- * RTL's doesn't), rand_20 +1 -> -6/-7/-8/-9 at W = 0..3. */
+ * without a hold: probe exact before and after). A jal to another line
+ * only with [dcache] refill_refetch_jump (jalr not measured): rand_20's lw
+ * from IO, lh, then jal to leaf0 first on a line that misses went from 1
+ * cycle over to 6 short at its target with the lead alone (the target's
+ * fill then taken as a refetch of the reach, overlapping the lh's fill,
+ * which the RTL's doesn't), rand_20 +1 -> -6/-7/-8/-9 at W = 0..3; with
+ * that key's fetch_fill rule, exact (dmiss_jal_line.S). */
 /* ... and the whole hold of a divide right before the load (dmiss_div_hold)
  * when the word is the first after the load (k = 1: in the fetch stage, the
  * load in decode, held there behind the divide), the lookup made and the
@@ -887,7 +889,31 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   uint32_t dev = t->dmiss_dev_hold;
   if (dev && due >= t->dmiss_end && k > dev && k - dev <= 3)
     k -= dev;
-  if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 3) {
+  /* [dcache] refill_refetch_jump: a word of the reach whose line missed
+   * was refilled already (dmiss_reach_fill), so this fill within the reach
+   * is no word after it in sequence (a line's 3 words after the load reach
+   * one line more at most) but a jump's target: that jump, the word
+   * refilled, was on its missing line as the load reached write-back,
+   * never in decode before the load's redo (the pipeline stuck behind the
+   * load: decode takes nothing in while execute is stuck), and it sends
+   * the fetch to its target only once fetched again after the redo. That
+   * target's refill goes out as the jump leaves decode, none of it during
+   * the load's fill, and it is no refetch the redo waited for. rand_gen.py's
+   * rand_20 on VexRiscv.v's bus and retire traces at 0x40000138: lw from
+   * IO, lh that misses, then jal to leaf0 first on a line that misses: the
+   * jal's line's refill goes out during the lw's device read (the lead of
+   * that hold, dmiss_held_lead's word), the lh retires 5 cycles after its
+   * fill's last beat as with no refill, the jal a cycle after it, and
+   * leaf0's line's first beat comes in the cycle the jal retires, leaf0
+   * retiring 22 after it (W = 0). A jal whose own line hits was in decode
+   * during the fill and sent its target's refill out then (within the
+   * reach: refill_refetch as before) */
+  bool reach_jump = t->model.dcache.refill_refetch_jump && refetch && t->dmiss_reach_fill && due >= t->dmiss_end &&
+                    k <= 3;
+  if (reach_jump)
+    ahead = 0;
+  if (__builtin_expect(t->model.dcache.refill_refetch, 0) && refetch && due >= t->dmiss_end && k <= 3 &&
+      !reach_jump) {
     /* [dcache] refill_refetch: the missing instruction is the k-th after
      * a load whose D-cache fill ended at dmiss_end. Its fetch stage saw
      * the miss while the load was still in execute (k = 1), memory
@@ -933,6 +959,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
       t->dmiss_early_wait = t->dmiss_early_paid = stall;
     } else {
       t->dmiss_refetched = true;
+      t->dmiss_reach_fill = true;
     }
     /* the refill was over before the load's redo, the wait is the redo's:
      * a CSR instruction's wait (csr_penalty) comes after it, in full, as
@@ -1797,6 +1824,7 @@ static uint32_t dmiss_wait(timing *t, uint64_t now, uint32_t busy, bool is_write
     t->dmiss_div_hold = 0; /* (T_LOAD's, after this) */
     t->dmiss_port_wait = port_wait;
     t->dmiss_refetched = false;
+    t->dmiss_reach_fill = false;
     t->dmiss_taken_fill = 0;
   }
   return stall;

@@ -479,6 +479,8 @@ typedef struct timing {
                                before it) before its transfer ([pipeline] fence_i_redo: under the flush) */
   bool dmiss_refetched;     /* an instruction after that load missed the I-cache and the load was
                                refetched after its refill ([pipeline] fence_i_redo: no redo then) */
+  bool dmiss_reach_fill;    /* ... that instruction's fill was refill_refetch's (fetch_fill), one of the
+                               load's reach ([dcache] refill_refetch_jump) */
   uint32_t dmiss_taken_fill; /* a jump 1 to 3 after that load refilled the line of the word after it
                                ([pipeline] taken_path_fill, fetch_ahead_insns 2): 1 + the jump's wait
                                for that refill, else 0; the next refetch's fill takes it */
