@@ -3192,9 +3192,18 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
     x86_store_imm8(b, TM(carry_jump_div), 0);
     x86_store_imm8(b, TM(taken_path_filled), 0);
   }
+  /* [dcache] next_fill: the instruction before this block's first, when
+   * in sequence (fetch_carry's carry_last from note_tail's ahead_last) */
+  bool last = l->cpu->tm->model.dcache.next_fill;
+  if (last) {
+    x86_load32(b, RCX, TM(ahead_last));
+    x86_store32(b, TM(carry_last), RCX);
+  }
   uint8_t *done = x86_jmp_fwd(b);
   /* not in sequence: no carry, but a decode redirect's (dec) */
   x86_patch_here(b, notseq);
+  if (last)
+    x86_store_imm32(b, TM(carry_last), TIMING_NO_LINE);
   x86_store_imm8(b, TM(carry), 0);
   x86_store_imm32(b, TM(carry2), 0);
   if (single)
@@ -3243,6 +3252,8 @@ static void emit_vexc_carry(lower *l, uint32_t wait, int32_t extra) {
   /* this block's own, known when it was built */
   x86_store_imm32(b, TM(entry_wait), wait);
   x86_store_imm32(b, TM(ahead_end), blk->end_pc);
+  if (last)
+    x86_store_imm32(b, TM(ahead_last), bt->tail_op ? blk->pcs[bt->tail_op - 1] : TIMING_NO_LINE);
   x86_store_imm8(b, TM(ahead_tail), bt->tail_stall);
   if (!single)
     x86_store_imm32(b, TM(ahead_tail2), (uint32_t)(bt->tail_stall2 + extra));

@@ -80,7 +80,9 @@ typedef struct cache_params {
                                fill (exec_loop.inc's dmiss_redo_refill) */
   bool next_fill;           /* dcache (with redo_refill_wait): ... and, for a 32-bit load at 2 mod 4, for
                                the refill of the next line looked up 3 or 4 instructions on, 16-bit
-                               ones or a predicted-taken branch between (exec_loop.inc's dmiss_next_fill) */
+                               ones or a predicted-taken branch between; and for one at 0 mod 4, 16-bit
+                               ALU ops between, 3 or 4 on, not right after a branch or jump
+                               (exec_loop.inc's dmiss_next_fill, dmiss_prev_rvc) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */

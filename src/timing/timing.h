@@ -402,6 +402,11 @@ typedef struct timing {
    * before the current one when that one follows it in sequence */
   uint32_t ahead_end;
   uint8_t ahead_tail, carry;
+  /* ... the address of the last instruction of the block entered last, and
+   * of the block before the current one when that one follows it in
+   * sequence (TIMING_NO_LINE otherwise): [dcache] next_fill's instruction
+   * before a load first in its block (exec_loop.inc's dmiss_prev_rvc) */
+  uint32_t ahead_last, carry_last;
   /* ... and for fetch_ahead_insns 2: the stall of the last two instructions
    * of the block entered last (tail_stall2 with what the block itself does
    * not know), that of the block before the current one, and the current
