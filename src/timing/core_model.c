@@ -332,6 +332,7 @@ static const key_def keys[] = {
   BOOL("dcache", "refill_refetch_jump", dcache.refill_refetch_jump),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
   BOOL("dcache", "next_fill", dcache.next_fill),
+  BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),

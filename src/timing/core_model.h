@@ -83,6 +83,10 @@ typedef struct cache_params {
                                ones or a predicted-taken branch between; and for one at 0 mod 4, 16-bit
                                ALU ops between, 3 or 4 on, not right after a branch or jump
                                (exec_loop.inc's dmiss_next_fill, dmiss_prev_rvc) */
+  bool redo_refill_words;   /* dcache (with redo_refill_wait): ... the refill of the instruction 2 after a
+                               32-bit load at 2 mod 4, an ALU op between, when that instruction reads a
+                               late result (the load's): the redo refetches the load's two words, the
+                               load retiring a cycle later (exec_loop.inc's dmiss_redo_refill) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */
