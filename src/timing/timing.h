@@ -591,6 +591,11 @@ typedef struct timing {
   uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
                                after it, at fence_overlap_pc, may still pass its execute stall in */
   uint32_t fence_overlap_pc;
+  bool fence_next_taken;    /* [pipeline] fence_i_csr_refetch_any: the instruction after the last fence.i
+                               is a branch that will be taken (T_FENCE_I) */
+  bool fence_use_miss;      /* [pipeline] fence_i_use_overlap: the instruction after the last fence.i is
+                               a load from RAM that misses the D-cache (T_FENCE_I): redone after the
+                               flush, its reader waits for it as after any load */
   uint32_t fence_div_pc;    /* [pipeline] fence_i_overlap: the divide after fence.i whose hold passed
                                during the flush (fence_overlap_enter), until the next refill's
                                fetch_ahead or fence.i, else TIMING_NO_LINE */
