@@ -752,6 +752,12 @@ typedef struct timing {
    * the next block's wait for it passes too (hazards_after) */
   const void *fence_csr_block;
   uint64_t fence_csr_instret;
+  /* [pipeline] fence_i_use_overlap: the block whose first instruction, the
+   * one after fence.i, ran during the flush (exec_loop.inc's
+   * fence_use_pass), and the instruction count before it: its late result
+   * is no wait when the block is left at it either (hazards_after) */
+  const void *fence_use_block;
+  uint64_t fence_use_instret;
   /* [pipeline] fence_i_csr_refetch: the line of the instruction after
    * fence.i when it ended its block alone (fence_overlap_enter), for the
    * next block's first instruction, else TIMING_NO_LINE */
