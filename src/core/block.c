@@ -715,10 +715,22 @@ static void illegal_here(const timing *tm, uint32_t bits, isa_insn *in) {
  * unsplit, where a D-cache miss's walk took the lb's wait back a second
  * time at 0x40000818; rand_39 2 fewer). A block starting there some other
  * way is cut too: a block edge moves no cycle. */
-static bool fence_use_cut(const core_cpu *cpu, uint32_t pc, const isa_insn *in) {
+static bool fence_use_cut(const core_cpu *cpu, uint32_t pc, const isa_insn *in, bool late) {
+  const core_model *m = &cpu->tm->model;
   uint8_t c = isa_infos[in->kind].cls;
-  uint32_t before;
-  if (!cpu->tm->model.fence_i_use_overlap || (c != CLASS_ALU && c != CLASS_MUL && c != CLASS_LOAD))
+  uint32_t before, next, line = m->icache.line;
+  bool use = late && m->fence_i_use_overlap && (c == CLASS_ALU || c == CLASS_MUL || c == CLASS_LOAD);
+  /* [pipeline] fence_i_csr_refetch_next: a store or an ALU op there, then
+   * a CSR instruction first on the next line: that one is the next
+   * block's first (fence_overlap_enter's fence_csr2_line) */
+  bool csr = false;
+  if (!use && m->fence_i_csr_refetch_next && m->fence_i_csr_refetch && (c == CLASS_ALU || c == CLASS_STORE) &&
+      line && !((pc + in->len) & (line - 1u)) && core_fetch_insn(cpu, pc + in->len, &next)) {
+    isa_insn n;
+    isa_decode(next, &n);
+    csr = isa_infos[n.kind].cls == CLASS_CSR;
+  }
+  if (!use && !csr)
     return false;
   if (pc < 4 || !core_fetch_insn(cpu, pc - 4, &before))
     return false;
@@ -780,7 +792,7 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       ended = true;
       break;
     }
-    if (d->n_insns == 1 && t.late && cpu->tm && fence_use_cut(cpu, start, &in))
+    if (d->n_insns == 1 && cpu->tm && fence_use_cut(cpu, start, &in, t.late))
       break;
   }
   if (d->n_insns == 0)
