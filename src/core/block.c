@@ -704,6 +704,41 @@ static void illegal_here(const timing *tm, uint32_t bits, isa_insn *in) {
   in->kind = K_ILLEGAL;
 }
 
+/* [pipeline] fence_i_use_overlap: the instruction at pc, with a late
+ * result (a load, a multiply, a shift), comes right after a fence.i: its
+ * block ends after it, so that the wait of a reader after it, which passes
+ * during the flush (exec_loop.inc's fence_use_pass), passes through the next
+ * block's entry hazards (tm->hz, timing_hazard_entry) always: the same
+ * cycles whether the blocks run chained, fresh, split or stepped (an
+ * in-block take-back was laid out by no hazard walk: split every 97 or 500
+ * cycles, std rand_3 at W = 0 counted 2 cycles of stall.load_use more than
+ * unsplit, where a D-cache miss's walk took the lb's wait back a second
+ * time at 0x40000818; rand_39 2 fewer). A block starting there some other
+ * way is cut too: a block edge moves no cycle. */
+static bool fence_use_cut(const core_cpu *cpu, uint32_t pc, const isa_insn *in, bool late) {
+  const core_model *m = &cpu->tm->model;
+  uint8_t c = isa_infos[in->kind].cls;
+  uint32_t before, next, line = m->icache.line;
+  bool use = late && m->fence_i_use_overlap && (c == CLASS_ALU || c == CLASS_MUL || c == CLASS_LOAD);
+  /* [pipeline] fence_i_csr_refetch_next: a store or an ALU op there, then
+   * a CSR instruction first on the next line: that one is the next
+   * block's first (fence_overlap_enter's fence_csr2_line) */
+  bool csr = false;
+  if (!use && m->fence_i_csr_refetch_next && m->fence_i_csr_refetch && (c == CLASS_ALU || c == CLASS_STORE) &&
+      line && !((pc + in->len) & (line - 1u)) && core_fetch_insn(cpu, pc + in->len, &next)) {
+    isa_insn n;
+    isa_decode(next, &n);
+    csr = isa_infos[n.kind].cls == CLASS_CSR;
+  }
+  if (!use && !csr)
+    return false;
+  if (pc < 4 || !core_fetch_insn(cpu, pc - 4, &before))
+    return false;
+  isa_insn f;
+  isa_decode(before, &f);
+  return f.kind == K_FENCE_I && f.len == 4;
+}
+
 /* Decodes up to `max` instructions from pc, and none at or past the next
  * address-region boundary (range counters: a block lies in one region).
  * Returns false when the first instruction cannot be fetched. */
@@ -757,6 +792,8 @@ static bool decode_run(core_cpu *cpu, uint32_t pc, uint32_t max, block_draft *d)
       ended = true;
       break;
     }
+    if (d->n_insns == 1 && cpu->tm && fence_use_cut(cpu, start, &in, t.late))
+      break;
   }
   if (d->n_insns == 0)
     return false;

@@ -259,8 +259,19 @@ typedef struct core_model {
   bool fence_i_csr_overlap;       /* with fence_i_overlap: so does a CSR instruction's hold there, and the
                                      next instruction's wait for its result (fence_overlap_enter,
                                      hazards_after) */
+  bool fence_i_use_overlap;       /* with fence_i_overlap: the result of the instruction after fence.i (a load
+                                     that hits the D-cache or reads a device, a multiply, a shift), run during
+                                     the flush, is ready before any reader after it decodes: the reader's wait
+                                     for it passes (fence_overlap_enter's fence_use_pass, through the next
+                                     block's entry hazards: block.c's fence_use_cut ends the block there) */
   bool fence_i_csr_refetch;       /* with fence_i_overlap: a CSR instruction two after fence.i, on its line,
                                      fetched after the flush, pays no csr_penalty (fence_overlap_enter) */
+  bool fence_i_csr_refetch_any;   /* with fence_i_csr_refetch: so after a branch not taken right after
+                                     fence.i too, the CSR instruction on its line or first on the next
+                                     (fence_overlap_enter) */
+  bool fence_i_csr_refetch_next;  /* with fence_i_csr_refetch: so after a store or an ALU op right after
+                                     fence.i, the CSR instruction first on the next line (block.c's
+                                     fence_use_cut ends the block before it; fence_overlap_enter) */
   bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
                                      from decode while the divide holds execute: that hold passes during the
                                      flush (T_FENCE_I) */

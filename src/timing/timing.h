@@ -605,6 +605,11 @@ typedef struct timing {
   uint32_t fence_overlap;   /* [pipeline] fence_i_overlap: the cycles of fence.i's flush the instruction
                                after it, at fence_overlap_pc, may still pass its execute stall in */
   uint32_t fence_overlap_pc;
+  bool fence_next_taken;    /* [pipeline] fence_i_csr_refetch_any: the instruction after the last fence.i
+                               is a branch that will be taken (T_FENCE_I) */
+  bool fence_use_miss;      /* [pipeline] fence_i_use_overlap: the instruction after the last fence.i is
+                               a load from RAM that misses the D-cache (T_FENCE_I): redone after the
+                               flush, its reader waits for it as after any load */
   uint32_t fence_div_pc;    /* [pipeline] fence_i_overlap: the divide after fence.i whose hold passed
                                during the flush (fence_overlap_enter), until the next refill's
                                fetch_ahead or fence.i, else TIMING_NO_LINE */
@@ -761,6 +766,12 @@ typedef struct timing {
    * the next block's wait for it passes too (hazards_after) */
   const void *fence_csr_block;
   uint64_t fence_csr_instret;
+  /* [pipeline] fence_i_use_overlap: the block whose first instruction, the
+   * one after fence.i, ran during the flush (exec_loop.inc's
+   * fence_use_pass), and the instruction count before it: its late result
+   * is no wait when the block is left at it either (hazards_after) */
+  const void *fence_use_block;
+  uint64_t fence_use_instret;
   /* [pipeline] fence_i_csr_refetch: the line of the instruction after
    * fence.i when it ended its block alone (fence_overlap_enter), for the
    * next block's first instruction, else TIMING_NO_LINE */
