@@ -278,6 +278,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "wrong_path_jump", wrong_path_jump),
   BOOL("pipeline", "wrong_path_jump_halts", wrong_path_jump_halts),
   BOOL("pipeline", "wrong_path_jalr_jump_halts", wrong_path_jalr_jump_halts),
+  BOOL("pipeline", "wrong_path_jalr_jump_next", wrong_path_jalr_jump_next),
   BOOL("pipeline", "wrong_path_held_pairs", wrong_path_held_pairs),
   BOOL("pipeline", "taken_path_fill", taken_path_fill),
   BOOL("pipeline", "taken_path_held", taken_path_held),

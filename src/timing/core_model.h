@@ -215,6 +215,9 @@ typedef struct core_model {
                                      from decode: the words after it are not looked up (wrong_path_scan) */
   bool wrong_path_jalr_jump_halts; /* with wrong_path_fill: a jal or a branch predicted taken right after a
                                      jalr (its first wrong-path instruction) does the same (wrong_path_scan) */
+  bool wrong_path_jalr_jump_next; /* with wrong_path_jalr_jump_halts: such a jump ending at 0 mod 4 (its word
+                                     not held by the decompressor) has the word after its own looked up too
+                                     (wrong_path_scan) */
   bool wrong_path_held_pairs;     /* with wrong_path_fill and redirect_rvc_pair: a 16-bit jump at 0 mod 4 in a
                                      word of two, the word after it two 16-bit instructions too: the
                                      decompressor holds both, one word fewer looked up (wrong_path_scan) */
