@@ -921,8 +921,8 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * line's beats 235..249 during the lw's fill, leaf's line's first beat
    * at 259 with the lh's fill's first, the lh retiring at 281, the jal at
    * 282, the leaf at 284 */
-  if (t->model.dcache.refill_refetch_early_jump && refetch && t->dmiss_early_line != TIMING_NO_LINE && t->dmiss_early_line != line_addr &&
-      due >= t->dmiss_end && k > 3 && k - t->dmiss_early_paid <= 3)
+  if (t->model.dcache.refill_refetch_early_jump && refetch && t->dmiss_early_line != TIMING_NO_LINE &&
+      t->dmiss_early_line != line_addr && due >= t->dmiss_end && k > 3 && k - t->dmiss_early_paid <= 3)
     k -= t->dmiss_early_paid;
   bool reach_jump = t->model.dcache.refill_refetch_jump && refetch && t->dmiss_reach_fill && due >= t->dmiss_end &&
                     k <= 3;
