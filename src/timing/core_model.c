@@ -334,6 +334,7 @@ static const key_def keys[] = {
   BOOL("dcache", "refill_refetch_wait", dcache.refill_refetch_wait),
   BOOL("dcache", "refill_refetch_store", dcache.refill_refetch_store),
   BOOL("dcache", "refill_refetch_jump", dcache.refill_refetch_jump),
+  BOOL("dcache", "refill_refetch_early_jump", dcache.refill_refetch_early_jump),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
   BOOL("dcache", "next_fill", dcache.next_fill),
   BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),

@@ -67,6 +67,10 @@ typedef struct cache_params {
                                the load (its k = 1 word) takes the lead of a hold before the load as
                                any such word, and its target, fetched after the load's redo, is no
                                word of that reach (timing.c's fetch_fill) */
+  bool refill_refetch_early_jump; /* dcache (with refill_refetch): a jump target fetched after a jump
+                                     whose line was refilled within the reach of the load before
+                                     (dmiss_early_line) is a word of this load's reach, the jump's
+                                     early wait not counted (timing.c's fetch_fill) */
   bool refill_refetch_store; /* dcache (with refill_refetch): stores between the load and the word, and
                                loads to the load's own D-cache line, keep that word within its reach
                                (exec_loop.inc's refetch_ahead_line) */

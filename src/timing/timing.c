@@ -908,6 +908,22 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * retiring 22 after it (W = 0). A jal whose own line hits was in decode
    * during the fill and sent its target's refill out then (within the
    * reach: refill_refetch as before) */
+  /* [dcache] refill_refetch_early_jump: a jump whose own line missed
+   * within the reach of the load before (refill_refetch's early word,
+   * dmiss_early_line: its refill went out during that load's fill) was in
+   * the pipeline right behind this load as a word that hit: its line's
+   * wait, charged to its fetch (dmiss_early_paid), passed during the
+   * earlier fill, and it sends the fetch to its target while this load's
+   * miss is still being found, so the target is a word of this load's
+   * reach (k = 3, as after a jal whose line hit). dmiss2_jal_line.S on
+   * VexRiscv.v's bus trace at W = 0: lw that misses, lh that misses (last
+   * on its line), jal first on a missing line to a missing leaf: the jal's
+   * line's beats 235..249 during the lw's fill, leaf's line's first beat
+   * at 259 with the lh's fill's first, the lh retiring at 281, the jal at
+   * 282, the leaf at 284 */
+  if (t->model.dcache.refill_refetch_early_jump && refetch && t->dmiss_early_line != TIMING_NO_LINE &&
+      t->dmiss_early_line != line_addr && due >= t->dmiss_end && k > 3 && k - t->dmiss_early_paid <= 3)
+    k -= t->dmiss_early_paid;
   bool reach_jump = t->model.dcache.refill_refetch_jump && refetch && t->dmiss_reach_fill && due >= t->dmiss_end &&
                     k <= 3;
   if (reach_jump)
