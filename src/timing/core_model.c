@@ -330,6 +330,7 @@ static const key_def keys[] = {
   BOOL("dcache", "refill_refetch_wait", dcache.refill_refetch_wait),
   BOOL("dcache", "refill_refetch_store", dcache.refill_refetch_store),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
+  BOOL("dcache", "seq_div", dcache.seq_div),
   BOOL("dcache", "next_fill", dcache.next_fill),
 
   ENUM("memory", "type", memory, memory_words),

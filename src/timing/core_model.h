@@ -77,6 +77,9 @@ typedef struct cache_params {
   bool next_fill;           /* dcache (with redo_refill_wait): ... and, for a 32-bit load at 2 mod 4, for
                                the refill of the next line looked up 3 or 4 instructions on, 16-bit
                                ones or a predicted-taken branch between (exec_loop.inc's dmiss_next_fill) */
+  bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
+                               the load or AMO on its line, reading its result or not (exec_loop.inc's
+                               dmiss_seq_refill) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */
