@@ -91,6 +91,9 @@ typedef struct cache_params {
                                32-bit load at 2 mod 4, an ALU op between, when that instruction reads a
                                late result (the load's): the redo refetches the load's two words, the
                                load retiring a cycle later (exec_loop.inc's dmiss_redo_refill) */
+  bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
+                               the load or AMO on its line, reading its result or not (exec_loop.inc's
+                               dmiss_seq_refill) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */
