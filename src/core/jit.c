@@ -1683,6 +1683,13 @@ static void emit_vexc_load(lower *l, uint32_t i) {
  * which emit_vexc_store calls as one (timing_store_through) */
 static bool vexc_store_through(const lower *l, uint32_t i) {
   const timing *tm = l->cpu->tm;
+  if (tm->model.wbuf_div_overlap) { /* a divide next, or the block's end: T_STORE's wbuf_div_overlap */
+    uint32_t n = i + 1;
+    while (n < l->blk->n_ops && l->blk->ops[n].kind == K_IFETCH)
+      n++;
+    if (n >= l->blk->n_ops || l->blk->ops[n].kind == K_FALLTHRU || isa_infos[l->blk->ops[n].kind].cls == CLASS_DIV)
+      return false;
+  }
   return l->vexc && tm->dcache_on && !tm->dcache_wb && tm->model.dcache.write_policy == WRITE_THROUGH &&
          tm->model.dcache.store_load_replay && !tm->vexmin && now_near(l, i);
 }

@@ -301,6 +301,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fence_i_merge", fence_i_merge),
   BOOL("pipeline", "fence_i_wbuf_overlap", fence_i_wbuf_overlap),
   BOOL("pipeline", "device_div_overlap", device_div_overlap),
+  BOOL("pipeline", "wbuf_div_overlap", wbuf_div_overlap),
   BOOL("pipeline", "fence_i_jal_wait", fence_i_jal_wait),
   BOOL("pipeline", "fence_i_branch_halt", fence_i_branch_halt),
   BOOL("pipeline", "overwrite_keeps_wait", overwrite_keeps_wait),

@@ -298,6 +298,9 @@ typedef struct core_model {
   bool fence_i_merge;             /* with fence_i_late_flush: a fence.i right after a fence.i whose next
                                      word was fetched before the flush asks for the same flush (its
                                      flushPending is still set): no flush of its own (timing_fence_i) */
+  bool wbuf_div_overlap;          /* a divide right after a store that waits for the write buffer, not
+                                     after fence.i: the store's wait passes during the divide's hold, as a
+                                     device load's does (exec_loop.inc's device_div_overlap) */
   bool device_div_overlap;        /* with device_bus: a divide right after a load from a device, not reading
                                      its result, counts in the memory stage while the load waits for the
                                      device in write-back: the wait passes during the divide's hold

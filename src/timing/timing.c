@@ -82,7 +82,8 @@ timing *timing_new(const core_model *m) {
     timing_vexmin_init(t);
   t->vex_rules = m->fetch_ahead || m->wrong_path_fill || m->taken_path_fill || m->dcache.store_load_replay || m->device_bus ||
                  m->dcache.refill_refetch || m->dcache.redo_refill_wait || m->predicted_target_fill || m->redirect_rvc_pair || m->csr_drain ||
-                 m->fence_i_late_flush || m->redirect_split_target || m->refill_drains_csr || m->device_div_overlap;
+                 m->fence_i_late_flush || m->redirect_split_target || m->refill_drains_csr || m->device_div_overlap ||
+                 m->wbuf_div_overlap;
   /* the readers of the D-cache fill's records (dstall_end, dstall2_*,
    * dmiss_end, dmiss_ask, dmiss_bus_end, dmiss_line): exec_loop.inc's
    * fetch_ahead, wrong-path and refetch rules and fetch_fill's refill_refetch

@@ -654,6 +654,7 @@ typedef struct timing {
                                TIMING_NO_LINE ... */
   uint32_t dev_div_stall;   /* ... the cycles it waited for the device ... */
   uint8_t dev_div_rd;       /* ... and its destination register */
+  uint8_t dev_div_store;    /* ... a store's wait for the write buffer (wbuf_div_overlap): no fetch op between */
   const void *dev_div_blk;  /* ... the divide whose hold such a load took back: op dev_div_op of this entry
                                of block dev_div_blk (at instret dev_div_instret); the fetch ops before
                                it see their cycle without the take-back (later_adj) */
