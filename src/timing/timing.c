@@ -1043,6 +1043,31 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
      * the next line, refilled during the fill, its target on a line that
      * misses: that refill starts in the cycle the lw retires, the target
      * retiring 21 cycles after the jal as after a jal alone, at W = 0) */
+    /* [dcache] refill_refetch_early_jump on VexRiscv_IMAC.v: a jump whose
+     * own line missed within the reach of the load before (the early word,
+     * dmiss_early_line, refilled during that load's fill) is right behind
+     * this load as a word that hit, and its target is a word of this
+     * load's reach: its refill goes out 4 - k cycles before this load asks
+     * for its fill (as the early word's, one sooner than on VexRiscv.v),
+     * and the load's redo waits for it (dmiss_refill_wait: the wait past
+     * 3 cycles after the fill's end). dmiss2_jal_line.S on VexRiscv_IMAC.v's
+     * bus and retire traces at W = 0: the jal's line's beats 228..242
+     * during the lw's fill (230..244), the leaf's 251..265 with the lh's
+     * fill (252..266); the lh retires at 273 (the refill's last beat + 8),
+     * the jal at 274, the leaf at 276 */
+    if (t->model.dcache.refill_refetch_early_jump && !early && due >= t->dmiss_end &&
+        t->dmiss_early_line != TIMING_NO_LINE && t->dmiss_early_line != line_addr && !t->dmiss_taken_fill) {
+      uint64_t kj = k > 3 && k - t->dmiss_early_paid <= 3 ? k - t->dmiss_early_paid : k;
+      if (kj <= 3) {
+        stall = flush + dmiss_refill_wait(t, busy, t->dmiss_ask, t->dmiss_bus_end, kj, 4);
+        t->dmiss_refetched = true;
+        t->dmiss_taken_fill = 0;
+        wrong_path_tail(t, &stall);
+        t->fill_room = 0;
+        charge(t, SIG_STALL_ICACHE, stall);
+        return stall;
+      }
+    }
     uint32_t taken = t->dmiss_taken_fill ? t->dmiss_taken_fill - 1 : 0;
     if (!early && (t->dmiss_refetched || t->dmiss_taken_fill) && due >= t->dmiss_end + taken && k <= 3 + taken)
       ahead = 0;
@@ -1225,6 +1250,15 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   if (early) {
     t->dmiss_early_line = line_addr;
     t->dmiss_early_paid = stall;
+    /* ... and that early refill held the I-bus then, during the earlier
+     * load's fill, not now (dmiss2_jal_line.S: the jal's line's beats at
+     * 228..242 on VexRiscv_IMAC.v at W = 0, the lw's fill 230..244) */
+    if (t->model.dcache.refill_refetch_early_jump) {
+      uint64_t k2 = k + t->dmiss_after, from = t->dmiss_ask_before + k2 > 4 ? t->dmiss_ask_before + k2 - 4 : 0;
+      uint64_t start = fetch_busy > from ? fetch_busy : from;
+      t->fetch_busy_until = start + busy;
+      t->mem_busy_until = mem_busy;
+    }
   }
   t->fill_room = stall > floor ? stall - floor : 0;
   /* the missing instruction's own wait for a late result (its static

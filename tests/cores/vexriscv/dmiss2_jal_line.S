@@ -8,8 +8,10 @@
  * leaf's refill going out with the lh's fill (W = 0: the jal's line's beats
  * 235..249 interleaved with the lw's fill, the leaf's line's and the lh's
  * fill's first beats both at 259; lh retires at 281, jal 282, leaf 284).
- * VexRiscv_IMAC.v: the leaf's first beat a cycle before the lh's (252, 253),
- * still off on tally (+11 + 8W). */
+ * VexRiscv_IMAC.v: the jal's line's beats 228..242 with the lw's fill,
+ * the leaf's first beat a cycle before the lh's (251, 252: the lh's k = 3
+ * word), the lh retiring at 273 (the refill's last beat + 8), the jal at
+ * 274, the leaf at 276 (W = 0). */
 #include "vex.h"
     fixed_layout
     main_entry 0
