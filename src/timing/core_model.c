@@ -338,6 +338,8 @@ static const key_def keys[] = {
   BOOL("dcache", "refill_refetch_early_jump", dcache.refill_refetch_early_jump),
   BOOL("dcache", "redo_refill_wait", dcache.redo_refill_wait),
   BOOL("dcache", "seq_div", dcache.seq_div),
+  BOOL("dcache", "seq_covered", dcache.seq_covered),
+  BOOL("dcache", "seq_sc", dcache.seq_sc),
   BOOL("dcache", "next_fill", dcache.next_fill),
   BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),
 

@@ -94,6 +94,11 @@ typedef struct cache_params {
   bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
                                the load or AMO on its line, reading its result or not (exec_loop.inc's
                                dmiss_seq_refill) */
+  bool seq_sc;              /* dcache (with redo_refill_wait): seq_refill takes an sc.w right after an lr.w
+                               that missed as a store (exec_loop.inc's dmiss_seq_refill) */
+  bool seq_covered;         /* dcache (with redo_refill_wait): seq_refill's refill, sent but covered by the
+                               load's own wait (timing_replay_refill paying 0), is over before the redo:
+                               the missing word waits for none of it (replay_seq; timing.c's fetch_fill) */
   uint32_t flush_cycles;    /* I-cache: cycles it spends invalidating itself after reset, before
                                the first fetch */
   bool fence_i_flush;       /* I-cache: fence.i invalidates every line */

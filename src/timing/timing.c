@@ -434,25 +434,26 @@ uint32_t timing_load_replay(timing *t, uint32_t addr, uint32_t bytes, uint64_t n
  * target is looked up as the jal enters execute. The 4 is read off that
  * trace (the lw's extra 3 cycles, at each W), not derived from the
  * pipeline: it is what the target's own lookup left it before. */
-void timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
+bool timing_replay_refill(timing *t, uint32_t line, uint32_t stages) {
   uint32_t i, beats = t->model.icache.line >> t->bus_shift;
   t->replay_paid = 0;
   t->replay_seq = false;
   t->replay_next = false;
   if (!t->icache_on || t->dstall <= stages || t->sdram_rows || timing_in_sram(t, line) ||
       cache_probe(&t->icache, line >> t->icache.line_shift, &i))
-    return;
+    return false;
   uint32_t waits = t->max_wait_states ? beats * timing_wait_states(t, line) : 0;
   uint32_t fill = t->mem_read_first + (beats - 1) * t->mem_read_beat + waits +
                   t->model.icache.refill_cycles;
   uint32_t over = t->dstall - stages;
+  t->replay_line = line; /* (the refill went out, paid for or not: seq_covered) */
   if (fill <= over)
-    return;
+    return true;
   uint32_t pay = fill - over;
   charge(t, SIG_STALL_DCACHE, pay);
   t->dstall_end += pay;
   t->replay_paid = pay;
-  t->replay_line = line;
+  return true;
 }
 
 /* [dcache] replay_refill_line (VexRiscv.v): the load replayed at `now`
@@ -1279,7 +1280,11 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
     stall = floor;
   /* timing_replay_refill: what the replayed load took of this wait */
   uint32_t paid = 0;
-  if (__builtin_expect(t->replay_paid != 0, 0)) {
+  /* [dcache] seq_covered: seq_refill's refill went out and the load's wait
+   * (the fill's, the write's port before it) covered it: nothing paid, and
+   * the missing word waits for nothing of it either */
+  bool covered = t->replay_seq && !t->replay_paid && line_addr == t->replay_line;
+  if (__builtin_expect(t->replay_paid != 0 || covered, 0)) {
     paid = line_addr == t->replay_line ? (t->replay_paid < stall ? t->replay_paid : stall) : 0;
     /* ... and with redo_refill_wait's seq_refill (replay_seq) the refill
      * was over before the load's redo, which waited for it: the missing
@@ -1295,7 +1300,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
      * it, the addi 1 after the lw, and the next line's refill goes out
      * as the addi's line runs on; +14/+21/+28/+35 a pass at W = 0..3
      * without this) */
-    if (paid && t->replay_seq && refetch) {
+    if ((paid || covered) && t->replay_seq && refetch) {
       stall = paid;
       t->fetch_busy_until = fetch_busy;
       t->mem_busy_until = mem_busy;
@@ -1310,7 +1315,7 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
   /* ... and when the load took all of it, the instruction's own wait came
    * after its fetch, a load-use wait as any (icache.elf's ret after lw ra
    * that misses and an addi: exec_loop.inc's dmiss_redo_refill) */
-  if (paid && paid >= stall && !floor)
+  if ((paid || (covered && refetch)) && paid >= stall && !floor)
     passed = 0;
   if (passed) {
     timing_refund(t, SIG_STALL_LOAD_USE, passed);

@@ -1138,7 +1138,7 @@ uint32_t timing_taken_path(timing *t, uint32_t pc, uint32_t half, uint32_t targe
  * cycles). `stages`: how far on the load had gone past its issue when
  * `line` was looked up (2; 4 for a jal's target two instructions after a
  * D-cache miss, dmiss_jal_refill in exec_loop.inc). */
-void timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
+bool timing_replay_refill(timing *t, uint32_t line, uint32_t stages);
 /* [dcache] replay_refill_line (VexRiscv.v): the load replayed at `now` has,
  * k instructions after it (1 to 3), the first word on `line`, not in the
  * I-cache: that refill goes out during the replay and the load's redo

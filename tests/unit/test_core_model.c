@@ -57,7 +57,7 @@ static char tmpdir[256];
   X(triggers) X(pmp_entries) X(pmp_granularity) X(pmp_absent)                                     \
   X(icache.enabled) X(icache.size) X(icache.ways) X(icache.line) X(icache.replacement)              \
   X(icache.seed) X(icache.write_policy) X(icache.write_buffer) X(icache.refill_cycles) X(icache.flush_cycles) X(icache.fence_i_flush)                                      \
-  X(dcache.store_load_replay) X(dcache.replay_decode_wait) X(dcache.replay_refill_line) X(dcache.refill_refetch) X(dcache.refill_refetch_wrong_path) X(dcache.refill_refetch_wait) X(dcache.refill_refetch_store) X(dcache.refill_refetch_jump) X(dcache.refill_refetch_early_jump) X(dcache.redo_refill_wait) X(dcache.next_fill) X(dcache.redo_refill_words) X(dcache.seq_div) X(dcache.enabled) X(dcache.size) X(dcache.ways) X(dcache.line) X(dcache.replacement)              \
+  X(dcache.store_load_replay) X(dcache.replay_decode_wait) X(dcache.replay_refill_line) X(dcache.refill_refetch) X(dcache.refill_refetch_wrong_path) X(dcache.refill_refetch_wait) X(dcache.refill_refetch_store) X(dcache.refill_refetch_jump) X(dcache.refill_refetch_early_jump) X(dcache.redo_refill_wait) X(dcache.next_fill) X(dcache.redo_refill_words) X(dcache.seq_div) X(dcache.seq_covered) X(dcache.seq_sc) X(dcache.enabled) X(dcache.size) X(dcache.ways) X(dcache.line) X(dcache.replacement)              \
   X(dcache.seed) X(dcache.write_policy) X(dcache.write_buffer) X(dcache.write_buffer_late_ready) X(dcache.refill_cycles)
 
 /* Name of the first field where a and b differ (path ignored), or NULL. */
@@ -339,7 +339,7 @@ static const char *const every_key[] = {
   "icache.enabled=no", "icache.size=16K", "icache.ways=4", "icache.line=64", "icache.replacement=random",
   "icache.seed=12345", "icache.refill_cycles=5", "icache.flush_cycles=9", "icache.fence_i_flush=yes",
   "dcache.enabled=0", "dcache.size=64KiB", "dcache.ways=8", "dcache.line=16", "dcache.replacement=fifo",
-  "dcache.seed=0xdeadbeef", "dcache.write_policy=write-through", "dcache.write_buffer=7", "dcache.write_buffer_late_ready=true", "dcache.store_load_replay=5", "dcache.replay_decode_wait=2", "dcache.replay_refill_line=true", "dcache.refill_refetch=true", "dcache.refill_refetch_wrong_path=true", "dcache.refill_refetch_wait=true", "dcache.refill_refetch_store=true", "dcache.refill_refetch_jump=true", "dcache.refill_refetch_early_jump=true", "dcache.redo_refill_wait=true", "dcache.next_fill=true", "dcache.redo_refill_words=true", "dcache.seq_div=true", "dcache.refill_cycles=6",
+  "dcache.seed=0xdeadbeef", "dcache.write_policy=write-through", "dcache.write_buffer=7", "dcache.write_buffer_late_ready=true", "dcache.store_load_replay=5", "dcache.replay_decode_wait=2", "dcache.replay_refill_line=true", "dcache.refill_refetch=true", "dcache.refill_refetch_wrong_path=true", "dcache.refill_refetch_wait=true", "dcache.refill_refetch_store=true", "dcache.refill_refetch_jump=true", "dcache.refill_refetch_early_jump=true", "dcache.redo_refill_wait=true", "dcache.next_fill=true", "dcache.redo_refill_words=true", "dcache.seq_div=true", "dcache.seq_covered=true", "dcache.seq_sc=true", "dcache.refill_cycles=6",
   "memory.type=sram", "memory.bus_bytes=8", "memory.fetch_port=true", "memory.device_bus=true", "memory.device_read_cycles=1", "memory.exit_ack_cycles=2", "memory.read_first_ns=12.5", "memory.read_beat_ns=2.5",
   "memory.write_ns=3.25", "memory.sdram_row_bytes=1K", "memory.sdram_banks=8", "memory.sdram_row_miss_ns=0.1",
   "memory.sram_base=0x90000000", "memory.sram_size=64K", "memory.wait_states=2",
