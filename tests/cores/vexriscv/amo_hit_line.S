@@ -33,10 +33,7 @@ pass:
     nop
     jal case_\c
     .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
 
     /* A: amoadd.w at byte 22, three 16-bit instructions to the line's end */
     .org 0x400
@@ -133,24 +130,12 @@ case_f:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
+    ret_at evict_a, 0x1420
+    ret_at evict_b, 0x14a0
+    ret_at evict_c, 0x1520
+    ret_at evict_d, 0x15a0
+    ret_at evict_e, 0x1620
+    ret_at evict_f, 0x16a0
 
     .data
     .balign 32

@@ -25,28 +25,15 @@
     .text
     .balign 4096
     main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
 pass:
-    .irp c, a, b, c, d, e, f
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b, c, d, e, f
+    next_pass_return0
 
     /* A: c.beqz at byte 20 predicted taken back, falling through, c.lwsp,
      * lhu at byte 24, c.add, c.lui, then c.add first on the next line */
-    .org 0x600
-back_a:
-    ret
+    ret_at back_a, 0x600
 case_a:
     addi t6, a1, 0
     li a5, 4
@@ -167,28 +154,11 @@ case_f:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1620
-evict_a:
-    ret
-    .org 0x1720
-evict_b:
-    ret
-    .org 0x1820
-evict_c:
-    ret
-    .org 0x1920
-evict_d:
-    ret
-    .org 0x1a20
-evict_e:
-    ret
-    .org 0x1b20
-evict_f:
-    ret
+    ret_at evict_a, 0x1620
+    ret_at evict_b, 0x1720
+    ret_at evict_c, 0x1820
+    ret_at evict_d, 0x1920
+    ret_at evict_e, 0x1a20
+    ret_at evict_f, 0x1b20
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

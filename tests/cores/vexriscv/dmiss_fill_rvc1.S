@@ -16,22 +16,11 @@
     .text
     .balign 4096
     main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
 pass:
-    .irp c, g, h, i, j
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each g, h, i, j
+    next_pass_return0
 
     /* G: c.beqz at byte 22 predicted not taken (forward), not taken, then
      * lhu at byte 24 first in its block, c.add, c.lui, c.add first on the
@@ -59,9 +48,7 @@ fwd_g:
     /* H: c.beqz at byte 22 predicted taken (back), falling through, then
      * lhu at byte 24 first in its block, c.add, c.lui, c.add first on the
      * next line */
-    .org 0xd00
-back_h:
-    ret
+    ret_at back_h, 0xd00
 case_h:
     addi t6, a1, 0
     li a5, 4
@@ -118,22 +105,9 @@ to_j:
     j to_j_back
 
     /* the aliases of each case's next line */
-    .org 0x1c20
-evict_g:
-    ret
-    .org 0x1d20
-evict_h:
-    ret
-    .org 0x1e20
-evict_i:
-    ret
-    .org 0x1f20
-evict_j:
-    ret
+    ret_at evict_g, 0x1c20
+    ret_at evict_h, 0x1d20
+    ret_at evict_i, 0x1e20
+    ret_at evict_j, 0x1f20
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

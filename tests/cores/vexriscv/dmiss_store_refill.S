@@ -14,9 +14,7 @@
     .text
     .balign 4096
     main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
     jal evict_a
     jal evict_b
@@ -29,10 +27,7 @@ pass:
     nop
     jal case_\c
     .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
 
     .macro store_case name, at, third, fourth, last
     .org \at
@@ -57,12 +52,8 @@ pass:
     store_case case_b, 0x480, "sw s1, 40(t6)", "lbu t5, 6(t6)", "sw s1, 44(t6)"
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
+    ret_at evict_a, 0x1420
+    ret_at evict_b, 0x14a0
 
     .data
     .balign 32

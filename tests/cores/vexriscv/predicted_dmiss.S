@@ -12,6 +12,7 @@
  * runs once a pass; between passes the driver evicts the load's line (a
  * load 4 KiB on) and the next line (a call to a ret at its alias 4 KiB
  * on): both caches are 4 KiB and direct-mapped. */
+#include "vex.h"
     .option norelax
     .text
     .balign 4096
@@ -19,9 +20,7 @@
 main:
     addi sp, sp, -16
     sw ra, 12(sp)
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
 pass:
     lw t1, 0(a2)
@@ -66,16 +65,7 @@ case_b:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
+    ret_at evict_a, 0x1420
+    ret_at evict_b, 0x14a0
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

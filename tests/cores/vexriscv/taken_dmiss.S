@@ -27,42 +27,11 @@
     nop
     addi sp, sp, -16
     sw ra, 12(sp)
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 6
     li a0, 1
 pass:
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_a
-    jal evict_a
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_b
-    jal evict_b
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_c
-    jal evict_c
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_d
-    jal evict_d
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_e
-    jal evict_e
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_f
-    jal evict_f
+    miss_call_evict_each a, b, c, d, e, f
     addi s0, s0, -1
     bnez s0, pass
     lw ra, 12(sp)
@@ -157,28 +126,11 @@ case_f:
 2:  ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
+    ret_at evict_a, 0x1420
+    ret_at evict_b, 0x14a0
+    ret_at evict_c, 0x1520
+    ret_at evict_d, 0x15a0
+    ret_at evict_e, 0x1620
+    ret_at evict_f, 0x16a0
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

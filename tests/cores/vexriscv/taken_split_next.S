@@ -22,6 +22,7 @@
  * to a ret at its alias 4 KiB on: the I-cache is 4 KiB, direct-mapped).
  * Built rv32imac; the other variants stop at its first 16-bit instruction
  * (illegal, exit 0x102). */
+#include "vex.h"
     .option norelax
     .text
     .balign 4096
@@ -198,24 +199,10 @@ case_g:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
-    .org 0x1720
-evict_g:
-    ret
+    ret_at evict_a, 0x1420
+    ret_at evict_b, 0x14a0
+    ret_at evict_c, 0x1520
+    ret_at evict_d, 0x15a0
+    ret_at evict_e, 0x1620
+    ret_at evict_f, 0x16a0
+    ret_at evict_g, 0x1720

@@ -91,18 +91,10 @@ case_d:
     .option norvc
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
+    ret_at evict_a, 0x1420
+    ret_at evict_b, 0x14a0
+    ret_at evict_c, 0x1520
+    ret_at evict_d, 0x15a0
 
     .data
     .balign 32
