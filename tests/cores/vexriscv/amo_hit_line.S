@@ -39,9 +39,7 @@ pass:
     .org 0x400
 case_a:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     .option rvc
@@ -56,15 +54,11 @@ case_a:
     .org 0x480
 case_b:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     addi a4, a4, 1
-    .option rvc
-    c.xor a3, s1
-    .option norvc
+    rvc16 c.xor a3, s1
     addi t1, a0, 1
     ret
 
@@ -72,14 +66,10 @@ case_b:
     .org 0x500
 case_c:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi a4, a4, 1
     addi t1, a0, 1
     ret
@@ -88,9 +78,7 @@ case_c:
     .org 0x580
 case_d:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     .option rvc
@@ -130,12 +118,7 @@ case_f:
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
-    ret_at evict_e, 0x1620
-    ret_at evict_f, 0x16a0
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f
 
     .data
     .balign 32

@@ -10,11 +10,7 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b, c
     next_pass_return0
@@ -23,9 +19,7 @@ pass:
     .org 0x400
 case_a:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lr.w a3, (t6)
     addi t1, a0, 1
@@ -35,9 +29,7 @@ case_a:
     .org 0x480
 case_b:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     addi t1, a0, 1
@@ -47,17 +39,13 @@ case_b:
     .org 0x500
 case_c:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lw a3, 0(t6)
     addi t1, a0, 1
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
+    evict_rets 0x1420, 0x80, a, b, c
 
     dline_buf

@@ -34,20 +34,14 @@ main:
     .balign 32
 la:
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     rem t6, a3, t3
     or a2, a5, a4
-    .option rvc
-    c.li s7, 12
-    .option norvc
+    rvc16 c.li s7, 12
 a_loop:
     div t2, s1, a6
     remu a1, t2, t6
-    .option rvc
-    c.addi s7, -1
-    .option norvc
+    rvc16 c.addi s7, -1
     bne s7, zero, a_loop
     and s1, t6, a0
     .option rvc
@@ -68,9 +62,7 @@ lb:
     nop
     nop
 b_loop:
-    .option rvc
-    c.addi s7, -1
-    .option norvc
+    rvc16 c.addi s7, -1
     divu t2, s1, a6
     bne s7, zero, b_loop
     and s1, t6, a0

@@ -22,11 +22,7 @@
  * 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b, c, d, e, f
     next_pass_return0
@@ -104,9 +100,7 @@ case_d:
     c.lui a5, 1
     .option norvc
     addi a5, a5, 1
-    .option rvc
-    c.add s1, a5
-    .option norvc
+    rvc16 c.add s1, a5
     ret
 
     /* E: c.nop, c.nop, nop, lhu at byte 24, c.add, c.lui, c.add first on
@@ -148,17 +142,10 @@ case_f:
     c.lui a5, 1
     .option norvc
     addi a5, a5, 1
-    .option rvc
-    c.add s1, a5
-    .option norvc
+    rvc16 c.add s1, a5
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1620
-    ret_at evict_b, 0x1720
-    ret_at evict_c, 0x1820
-    ret_at evict_d, 0x1920
-    ret_at evict_e, 0x1a20
-    ret_at evict_f, 0x1b20
+    evict_rets 0x1620, 0x100, a, b, c, d, e, f
 
     dline_buf

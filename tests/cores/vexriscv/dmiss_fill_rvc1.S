@@ -13,11 +13,7 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each g, h, i, j
     next_pass_return0
@@ -105,9 +101,6 @@ to_j:
     j to_j_back
 
     /* the aliases of each case's next line */
-    ret_at evict_g, 0x1c20
-    ret_at evict_h, 0x1d20
-    ret_at evict_i, 0x1e20
-    ret_at evict_j, 0x1f20
+    evict_rets 0x1c20, 0x100, g, h, i, j
 
     dline_buf

@@ -15,11 +15,7 @@
  * variants stop at its first 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b
     next_pass_return0
@@ -29,9 +25,7 @@ pass:
 case_a:
     addi t6, a1, 0
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a5, 0(t6)
     .option rvc
     c.slli a4, 1
@@ -47,20 +41,15 @@ case_b:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a3, 0(t6)
     lw a4, 4(t6)
-    .option rvc
-    c.lw a5, 8(a1)
-    .option norvc
+    rvc16 c.lw a5, 8(a1)
     lw t2, 12(t6)
     lw t3, 16(t6)
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x1520
+    evict_rets 0x1420, 0x100, a, b
 
     dline_buf

@@ -13,11 +13,7 @@
  * variants stop at its first 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
     li s6, 1
 pass:
     evict_call_each a, b
@@ -32,13 +28,9 @@ case_a:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lbu a4, 1(t6)
-    .option rvc
-    c.mv a5, a3
-    .option norvc
+    rvc16 c.mv a5, a3
     bgeu s6, a4, out_a
     nop
 out_a:
@@ -53,18 +45,13 @@ case_b:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a4, 4(t6)
-    .option rvc
-    c.addi a3, 1
-    .option norvc
+    rvc16 c.addi a3, 1
     add a5, a4, a3
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x1520
+    evict_rets 0x1420, 0x100, a, b
 
     dline_buf

@@ -11,11 +11,7 @@
  * 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b, c, d, e, f, g, h
     next_pass_return0
@@ -26,13 +22,9 @@ pass:
     nops 4
     .if \rvc_first
     addi t6, a1, 0
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     .else
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     .endif
     lh a3, 2(t6)
@@ -51,13 +43,6 @@ pass:
     split_case case_h, 0x780, "mul t4, t1, t2", "addi t2, a0, 2"
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
-    ret_at evict_e, 0x1620
-    ret_at evict_f, 0x16a0
-    ret_at evict_g, 0x1720
-    ret_at evict_h, 0x17a0
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f, g, h
 
     dline_buf

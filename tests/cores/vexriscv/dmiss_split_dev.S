@@ -25,9 +25,7 @@ pass:
     .org \at
 \name:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lh a3, 2(t6)
     \second
@@ -40,8 +38,6 @@ pass:
     split_case case_c, 0x500, "lw t3, 56(s5)", "csrr t2, mtvec"
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
+    evict_rets 0x1420, 0x80, a, b, c
 
     dline_buf

@@ -12,11 +12,7 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b, c, d
     next_pass_return0
@@ -25,9 +21,7 @@ pass:
     .org 0x400
 case_a:
     nops 2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amomax.w a3, s0, (t6)
     blt s0, zero, 1f
@@ -41,9 +35,7 @@ case_a:
     .org 0x480
 case_b:
     nops 2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     addi a4, s0, 2
@@ -56,9 +48,7 @@ case_b:
     .org 0x500
 case_c:
     nops 2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lr.w a3, (t6)
     sc.w a4, s0, (t6)
@@ -71,9 +61,7 @@ case_c:
     .org 0x580
 case_d:
     nops 2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lw a3, 0(t6)
     addi a4, s0, 2
@@ -82,9 +70,6 @@ case_d:
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
+    evict_rets 0x1420, 0x80, a, b, c, d
 
     dline_buf

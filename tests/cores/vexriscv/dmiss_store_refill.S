@@ -11,11 +11,7 @@
  * 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
     jal evict_a
     jal evict_b
 pass:
@@ -52,8 +48,7 @@ pass:
     store_case case_b, 0x480, "sw s1, 40(t6)", "lbu t5, 6(t6)", "sw s1, 44(t6)"
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
+    evict_rets 0x1420, 0x80, a, b
 
     .data
     .balign 32

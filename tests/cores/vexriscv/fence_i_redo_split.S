@@ -34,9 +34,7 @@ loop_a:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lhu t0, 0(s2)
     add a4, a0, a1
     div a5, a1, a2
@@ -57,9 +55,7 @@ loop_b:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lhu t0, 0(s2)
     fence.i
     addi s2, s2, 32

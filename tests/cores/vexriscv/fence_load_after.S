@@ -38,9 +38,7 @@ loop_a:
 loop_b:
     addi a0, a0, 1
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i
     lh t0, 0(s2)
     addi t1, a0, 3

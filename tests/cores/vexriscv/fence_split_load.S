@@ -31,9 +31,7 @@ loop:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i
     lh t0, 0(s2)
     addi s2, s2, 32

@@ -39,9 +39,7 @@ loop_a:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     rem t6, a1, a2
     fence.i
     addi a0, a0, 3
@@ -60,9 +58,7 @@ loop_b:
     nop
     nop
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     divu t5, a1, a2
     fence.i
     addi a0, a0, 7
@@ -85,9 +81,7 @@ loop_c:
     nop
     nop
     srl a4, a1, a2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     remu a3, a1, a2
     fence.i
     jal ra, leaf
@@ -103,7 +97,5 @@ loop_c:
     .balign 32
 leaf:
     lbu t0, 0(sp)
-    .option rvc
-    c.jr ra
-    .option norvc
+    rvc16 c.jr ra
     .option pop

@@ -65,7 +65,6 @@ case_b:
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
+    evict_rets 0x1420, 0x80, a, b
 
     dline_buf

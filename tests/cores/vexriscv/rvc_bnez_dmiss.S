@@ -74,7 +74,6 @@ case_c:
 
     /* the aliases of each case's target line */
     ret_at evict_a, 0x13c0
-    ret_at evict_b, 0x1480
-    ret_at evict_c, 0x1500
+    evict_rets 0x1480, 0x80, b, c
 
     dline_buf

@@ -82,8 +82,6 @@ case_c:
 2:  ret
 
     /* the aliases of each case's target line */
-    ret_at evict_a, 0x1440
-    ret_at evict_b, 0x14c0
-    ret_at evict_c, 0x1540
+    evict_rets 0x1440, 0x80, a, b, c
 
     dline_buf

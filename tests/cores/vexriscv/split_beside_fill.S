@@ -41,9 +41,7 @@ loop_a:
     nop
     nop
     addi a1, a0, 1
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     amoor.w a6, t4, (t6)
     lb t1, 0(s4)
     lbu t2, 0(s3)
@@ -64,9 +62,7 @@ loop_b:
     addi a3, a0, 3
     addi a4, a0, 4
     fence.i
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lb t0, 0(s6)
     lhu t3, 0(s5)
     bge zero, s8, 1f

@@ -13,11 +13,7 @@
  * other variants stop at its first 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b
     next_pass_return0
@@ -26,9 +22,7 @@ pass:
     .org 0x400
 case_a:
     nops 2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     rem a6, s0, t0
     lbu a3, 2(t6)
@@ -45,9 +39,7 @@ case_a:
     .org 0x500
 case_b:
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lh a3, 2(t6)
     sw a4, 64(t6)
@@ -60,7 +52,6 @@ case_b:
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x1520
+    evict_rets 0x1420, 0x100, a, b
 
     dline_buf

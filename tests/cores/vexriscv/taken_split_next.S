@@ -199,10 +199,4 @@ case_g:
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
-    ret_at evict_e, 0x1620
-    ret_at evict_f, 0x16a0
-    ret_at evict_g, 0x1720
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f, g

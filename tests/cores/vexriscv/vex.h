@@ -131,4 +131,32 @@ buf:
     miss_call_evict \c
     .endr
     .endm
+/* The D-miss programs' main: at a 4 KiB boundary of .text (their cases sit
+ * at fixed offsets from it), main_entry's frame at 12, dline_alias's a1/a2,
+ * and s0 = PASSES for next_pass_return0's count. */
+    .macro dmiss_main passes=4
+    .text
+    .balign 4096
+    main_entry 12
+    dline_alias
+    li s0, \passes
+    .endm
+
+/* ret_at for evict_C, one for each case C named, the first at byte AT and
+ * each next STEP on (the case lines' aliases 4 KiB on, one a case). */
+    .macro evict_rets at, step, c, more:vararg
+    ret_at evict_\c, \at
+    .ifnb \more
+    evict_rets (\at + \step), \step, \more
+    .endif
+    .endm
+
+/* One 16-bit instruction in a stretch that is built norvc (its caller's
+ * .option norvc, or fixed_layout): the next instruction 2 bytes on, at the
+ * half-word a case needs. */
+    .macro rvc16 insn:vararg
+    .option rvc
+    \insn
+    .option norvc
+    .endm
 #endif

@@ -88,11 +88,7 @@ case_e:
     ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
-    ret_at evict_e, 0x1620
+    evict_rets 0x1420, 0x80, a, b, c, d, e
 
     .data
     .balign 32

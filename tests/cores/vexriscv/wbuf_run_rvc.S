@@ -91,10 +91,7 @@ case_d:
     .option norvc
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
+    evict_rets 0x1420, 0x80, a, b, c, d
 
     .data
     .balign 32

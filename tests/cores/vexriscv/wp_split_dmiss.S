@@ -12,11 +12,7 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    dline_alias
-    li s0, 4
+    dmiss_main
 pass:
     evict_call_each a, b
     next_pass_return0
@@ -25,9 +21,7 @@ pass:
     .org 0x400
 case_a:
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a3, 0(a1)
     addi t1, a0, 1
     bgeu t0, t0, 2f
@@ -38,16 +32,13 @@ case_a:
     .org 0x480
 case_b:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a3, 0(a1)
     bgeu t0, t0, 2f
     nops 2
 2:  ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
+    evict_rets 0x1420, 0x80, a, b
 
     dline_buf

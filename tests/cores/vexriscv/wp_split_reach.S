@@ -36,9 +36,7 @@ pass:
     .org 0x400
 case_m: addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 18, 32-bit, then 32-bit at 22, 26 and 30 (split) */
     nop
     nop
@@ -47,9 +45,7 @@ case_m: addi a0, a0, 1
     .org 0x480
 case_n: addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     bnez s0, n_target    /* byte 18, taken forward, then 32-bit at 22, 26 and 30 (split) */
     nop
     nop
@@ -58,9 +54,7 @@ case_n: addi a0, a0, 1
     .org 0x500
 case_o: addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 18, then a jal at 22, 32-bit at 26 and 30 (split) */
     jal zero, o_away
     nop

@@ -48,9 +48,7 @@ case_a:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_a
-    .option norvc
+    rvc16 c.jal leaf_a
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16
@@ -131,9 +129,7 @@ case_c:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_c
-    .option norvc
+    rvc16 c.jal leaf_c
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16
@@ -191,9 +187,7 @@ case_d:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_d
-    .option norvc
+    rvc16 c.jal leaf_d
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16
@@ -251,9 +245,7 @@ case_e:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_e
-    .option norvc
+    rvc16 c.jal leaf_e
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16

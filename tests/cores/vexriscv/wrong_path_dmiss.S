@@ -118,11 +118,6 @@ case_f:
 2:  ret
 
     /* the aliases of each case's next line */
-    ret_at evict_a, 0x1420
-    ret_at evict_b, 0x14a0
-    ret_at evict_c, 0x1520
-    ret_at evict_d, 0x15a0
-    ret_at evict_e, 0x1620
-    ret_at evict_f, 0x16a0
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f
 
     dline_buf
