@@ -29,8 +29,7 @@ pass:
     .irp c, a, b, c, d, e, f
     lw t1, 0(a1)
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
     next_pass_return0

@@ -42,8 +42,7 @@ case_a: li s8, 2
     bne t6, t3, 2f       /* 0x416 */
     csrr tp, mtvec       /* 0x41a */
     rvc16 c.addi tp, 1         /* 0x41e */
-    nop
-    nop
+    nops 2
 2:  addi a0, a0, 1       /* 0x428 */
     ret
     .org 0x500
@@ -69,8 +68,7 @@ case_c: li s8, 2
     bne t6, t3, 2f       /* 0x616 */
     csrr tp, mtvec       /* 0x61a */
     rvc16 c.addi tp, 1         /* 0x61e */
-    nop
-    nop
+    nops 2
 2:  addi a0, a0, 1       /* 0x628 */
     ret
     .org 0x1420

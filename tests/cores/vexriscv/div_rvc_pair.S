@@ -17,10 +17,7 @@
     .text
     .option push
     .option norvc
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     li a0, 0
     li a3, 55
     li t3, 6
@@ -57,10 +54,7 @@ a_loop:
     j lb
     .balign 32
 lb:
-    nop
-    nop
-    nop
-    nop
+    nops 4
 b_loop:
     rvc16 c.addi s7, -1
     divu t2, s1, a6
@@ -71,8 +65,5 @@ b_loop:
     c.xor a3, a5
     c.add a0, a3
     .option norvc
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
     .option pop

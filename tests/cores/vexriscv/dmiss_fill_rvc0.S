@@ -33,8 +33,7 @@ pass:
 case_a:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
+    nops 2
     .option rvc
     c.beqz a5, back_a
     c.lwsp a4, 0(sp)
@@ -52,11 +51,7 @@ case_a:
     .org 0x700
 case_b:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lhu a3, 0(t6)
     .option rvc
     c.add s1, a4
@@ -70,10 +65,7 @@ case_b:
     .org 0x800
 case_c:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option rvc
     c.nop
     c.lwsp a4, 0(sp)
@@ -90,10 +82,7 @@ case_c:
     .org 0x900
 case_d:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(t6)
     .option rvc
     c.add s1, a4
@@ -108,9 +97,7 @@ case_d:
     .org 0xa00
 case_e:
     addi t6, a1, 0
-    nop
-    nop
-    nop
+    nops 3
     .option rvc
     c.nop
     c.nop
@@ -129,9 +116,7 @@ case_e:
     .org 0xb00
 case_f:
     addi t6, a1, 0
-    nop
-    nop
-    nop
+    nops 3
     .option rvc
     c.nop
     c.nop

@@ -25,9 +25,7 @@ pass:
 case_g:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
-    nop
+    nops 3
     .option rvc
     c.nop
     c.beqz a5, fwd_g
@@ -48,8 +46,7 @@ fwd_g:
 case_h:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
+    nops 2
     .option rvc
     c.nop
     c.beqz a5, back_h
@@ -68,9 +65,7 @@ case_h:
 case_i:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
-    nop
+    nops 3
     beq a5, zero, fwd_i
     lhu a3, 0(t6)
     .option rvc

@@ -38,9 +38,7 @@ case_a:
     .org 0x500
 case_b:
     addi t6, a1, 0
-    nop
-    nop
-    nop
+    nops 3
     rvc16 c.nop
     lw a3, 0(t6)
     lw a4, 4(t6)

@@ -23,11 +23,7 @@ pass:
     .org 0x400
 case_a:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     rvc16 c.nop
     lbu a4, 1(t6)
     rvc16 c.mv a5, a3
@@ -40,11 +36,7 @@ out_a:
     .org 0x500
 case_b:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     rvc16 c.nop
     lw a4, 4(t6)
     rvc16 c.addi a3, 1

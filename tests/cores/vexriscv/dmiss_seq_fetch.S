@@ -16,10 +16,7 @@
     la s1, buf
     li a0, 0
     lw t2, 0(s1)  /* buf's first line in the D-cache: B's lhu hits */
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
+    call_cases a, b, c, d
     main_return 12, 1
 
     /* A: lb at word 4, sub, csrr, sb, then lw first on the next line */

@@ -19,8 +19,7 @@ pass:
     lw t1, 0(a2)
     lw t1, 32(a2)
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
     next_pass_return0

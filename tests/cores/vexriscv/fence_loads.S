@@ -20,12 +20,7 @@
     li a0, 0
     .balign 32
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
-    jal case_f
+    call_cases a, b, c, d, e, f
     addi s1, s1, 512
     addi s0, s0, -1
     bnez s0, pass

@@ -29,9 +29,7 @@
     main_entry 12
     li s0, 4
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
+    call_cases a, b, c
     next_pass_return0
     .option pop
 

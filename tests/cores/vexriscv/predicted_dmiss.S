@@ -16,10 +16,7 @@
     .option norelax
     .text
     .balign 4096
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 12(sp)
+    main_entry 12
     dline_alias
     li s0, 4
 pass:
@@ -39,12 +36,7 @@ pass:
     /* A: lbu that misses, bne zero back to it in the line's last word */
     .org 0x400
 case_a:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 6
 1:  lbu a3, 1(a1)
     bne zero, zero, 1b
     addi t1, t1, 1
@@ -53,11 +45,7 @@ case_a:
     /* B: lw that misses, addi, bne zero back in the line's last word */
     .org 0x480
 case_b:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
 1:  lw a3, 4(a1)
     addi a4, a4, 1
     bne zero, zero, 1b

@@ -30,8 +30,7 @@ pass:
 case_k: addi a0, a0, 1
     nops 4
     rvc16 c.jr ra              /* byte 20, then 32-bit at 22 and 26, a 16-bit at 30 */
-    nop
-    nop
+    nops 2
     rvc16 c.nop
     nops 9
     .org 0x480
@@ -39,8 +38,7 @@ case_l: addi a0, a0, 1
     nops 4
     rvc16 c.nop
     ret                  /* byte 22, 32-bit, then 32-bit at 26 and 30, a 16-bit at 34 */
-    nop
-    nop
+    nops 2
     rvc16 c.nop
     nops 9
     .org 0x1420

@@ -22,10 +22,7 @@
     li a3, 7
     li a5, 9
     lw t2, 0(s1)  /* buf's first line in the D-cache: the lw's hit */
-    jal case_c
-    jal case_a
-    jal case_b
-    jal case_d
+    call_cases c, a, b, d
     main_return 12, 1
 
     /* C: lw at word 5, lw (a hit), divu of its t0, then addi first on the next line */

@@ -23,8 +23,7 @@
     .text
     .balign 4096
     main_entry
-    nop
-    nop
+    nops 2
     addi sp, sp, -16
     sw ra, 12(sp)
     dline_alias
@@ -43,9 +42,7 @@ pass:
     .org 0x400
 case_a:
     li s7, 2
-    nop
-    nop
-    nop
+    nops 3
 1:  lw a3, 0(a1)
     addi t0, a0, 1
     addi s7, s7, -1
@@ -56,10 +53,7 @@ case_a:
     .org 0x480
 case_b:
     li s7, 2
-    nop
-    nop
-    nop
-    nop
+    nops 4
 1:  lw a3, 0(a1)
     addi s7, s7, -1
     bnez s7, 1b
@@ -69,10 +63,7 @@ case_b:
     .org 0x500
 case_c:
     li s7, 2
-    nop
-    nop
-    nop
-    nop
+    nops 4
 1:  addi s7, s7, -1
     lw a3, 0(a1)
     bnez s7, 1b
@@ -82,8 +73,7 @@ case_c:
     .org 0x580
 case_d:
     li s7, 2
-    nop
-    nop
+    nops 2
 1:  lw a3, 0(a1)
     addi t0, a0, 1
     addi t1, a0, 2
@@ -94,10 +84,7 @@ case_d:
     /* E: lw, addi, addi, then a jal at the line's end to a line after */
     .org 0x600
 case_e:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(a1)
     addi t0, a0, 1
     addi t1, a0, 2
@@ -113,10 +100,7 @@ case_e:
      * next line) */
     .org 0x680
 case_f:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(a1)
     addi t0, a0, 1
     addi t1, a0, 2

@@ -62,10 +62,7 @@ case_a:
     .option push
     .option norvc
     li s8, 3
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x414
 1:  .option push
@@ -86,10 +83,7 @@ case_b:
     .option push
     .option norvc
     li s8, 3
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x494
 1:  .option push
@@ -122,11 +116,7 @@ case_c:
 case_d:
     .option push
     .option norvc
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     .option pop
     .org 0x594
     c.li s8, 1
@@ -144,10 +134,7 @@ case_d:
 case_e:
     .option push
     .option norvc
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x610
     c.nop
@@ -165,10 +152,7 @@ case_e:
 case_f:
     .option push
     .option norvc
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x690
     c.nop

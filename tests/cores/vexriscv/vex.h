@@ -159,4 +159,11 @@ buf:
     \insn
     .option norvc
     .endm
+/* A call to case_C for each case C named, in order (a pass over cases that
+ * need no eviction between them). */
+    .macro call_cases cases:vararg
+    .irp c, \cases
+    jal case_\c
+    .endr
+    .endm
 #endif

@@ -19,8 +19,7 @@
 pass:
     .irp c, a, b, c, d, e
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
     addi s0, s0, -1

@@ -25,11 +25,7 @@
     main_entry 12
     li s0, 4
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
+    call_cases a, b, c, d, e
     addi s0, s0, -1
     bnez s0, pass
     add a0, a2, a3

@@ -29,92 +29,58 @@ pass:
     /* A: lh, beq at offset 0x18: pc + 8 and the target on the next line */
     .org 0x400
 case_a:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* B: lw, addi, beq at 0x18: pc + 8 and the target on the next line */
     .org 0x480
 case_b:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(a1)
     addi t1, a0, 1
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* C: lh, beq at 0x1c: pc + 4 on the next line */
     .org 0x500
 case_c:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 6
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* D: lw, addi, beq at 0x1c: pc + 4 on the next line */
     .org 0x580
 case_d:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lw a3, 0(a1)
     addi t1, a0, 1
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* E: lh, beq at 0x14: only the target on the next line */
     .org 0x600
 case_e:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
-    nop
-    nop
+    nops 4
 2:  ret
 
     /* F: lh, beq at 0x18, its target far on the next line (pc + 8 the
      * line's first word, the target its fourth) */
     .org 0x680
 case_f:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
 2:  ret
 
     /* the aliases of each case's next line */
