@@ -65,9 +65,4 @@ case_d:
     add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 192 / 4
-    .word 1
-    .endr
+    word_buf 192

@@ -84,9 +84,4 @@ case_f:
 1:  add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 384 / 4
-    .word 1
-    .endr
+    word_buf 384

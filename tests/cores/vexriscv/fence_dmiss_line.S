@@ -54,9 +54,4 @@ case_c:
     add a0, a0, t0
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 128 / 4
-    .word 1
-    .endr
+    word_buf 6*128

@@ -86,9 +86,4 @@ case_f:
     add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 512 / 4
-    .word 1
-    .endr
+    word_buf 6*512

@@ -103,11 +103,6 @@ case_f:
     add a0, a0, t0
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 256 / 4
-    .word 1
-    .endr
+    word_buf 6*256
 obuf:
     .word 0, 0

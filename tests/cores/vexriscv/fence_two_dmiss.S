@@ -57,9 +57,4 @@ case_c:
     add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 256 / 4
-    .word 1
-    .endr
+    word_buf 6*256

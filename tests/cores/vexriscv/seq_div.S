@@ -71,9 +71,4 @@ case_d:
 1:  add a0, a0, t4
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 192 / 4
-    .word 3
-    .endr
+    word_buf 192, 3

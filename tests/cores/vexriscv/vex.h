@@ -166,4 +166,14 @@ buf:
     jal case_\c
     .endr
     .endm
+/* In .data: buf, 32-byte aligned, BYTES bytes of the word VALUE (the lines
+ * a pass's loads miss on, each read once). */
+    .macro word_buf bytes, value=1
+    .data
+    .balign 32
+buf:
+    .rept \bytes / 4
+    .word \value
+    .endr
+    .endm
 #endif
