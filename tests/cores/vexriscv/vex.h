@@ -119,6 +119,7 @@ buf:
     .skip 4096 - 32
     .word 9, 10, 11, 12, 13, 14, 15, 16
     .endm
+
 /* evict_call, and miss_call_evict, for each case named, in order (a pass
  * over the cases). */
     .macro evict_call_each cases:vararg
@@ -131,6 +132,7 @@ buf:
     miss_call_evict \c
     .endr
     .endm
+
 /* The D-miss programs' main: at a 4 KiB boundary of .text (their cases sit
  * at fixed offsets from it), main_entry's frame at 12, dline_alias's a1/a2,
  * and s0 = PASSES for next_pass_return0's count. */
@@ -151,14 +153,15 @@ buf:
     .endif
     .endm
 
-/* One 16-bit instruction in a stretch that is built norvc (its caller's
- * .option norvc, or fixed_layout): the next instruction 2 bytes on, at the
- * half-word a case needs. */
+/* One 16-bit (RVC) instruction inside code built norvc (.option norvc or
+ * fixed_layout): .option rvc, the instruction, .option norvc again. Mostly
+ * rvc16 c.nop, which puts the next instruction at 2 mod 4. */
     .macro rvc16 insn:vararg
     .option rvc
     \insn
     .option norvc
     .endm
+
 /* A call to case_C for each case C named, in order (a pass over cases that
  * need no eviction between them). */
     .macro call_cases cases:vararg
@@ -166,6 +169,7 @@ buf:
     jal case_\c
     .endr
     .endm
+
 /* In .data: buf, 32-byte aligned, BYTES bytes of the word VALUE (the lines
  * a pass's loads miss on, each read once). */
     .macro word_buf bytes, value=1
