@@ -29,22 +29,16 @@ pass:
     .irp c, a, b, c, d, e, f
     lw t1, 0(a1)
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
 
     /* A: amoadd.w at byte 22, three 16-bit instructions to the line's end */
     .org 0x400
 case_a:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     .option rvc
@@ -59,15 +53,11 @@ case_a:
     .org 0x480
 case_b:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     addi a4, a4, 1
-    .option rvc
-    c.xor a3, s1
-    .option norvc
+    rvc16 c.xor a3, s1
     addi t1, a0, 1
     ret
 
@@ -75,14 +65,10 @@ case_b:
     .org 0x500
 case_c:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi a4, a4, 1
     addi t1, a0, 1
     ret
@@ -91,9 +77,7 @@ case_c:
     .org 0x580
 case_d:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     amoadd.w a3, s0, (t6)
     .option rvc
@@ -133,24 +117,7 @@ case_f:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f
 
     .data
     .balign 32

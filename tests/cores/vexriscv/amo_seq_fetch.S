@@ -43,9 +43,4 @@ case_b:
     add a0, a0, s2
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 128 / 4
-    .word 1
-    .endr
+    word_buf 128

@@ -55,9 +55,7 @@ case_b: addi a0, a0, 1
 case_c: mv s1, ra
     addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     jal ev_c_next        /* byte 22: evicts the next line, back to 26 */
     csrr t1, mie         /* byte 26 */
     nop                  /* byte 30, split */
@@ -67,9 +65,7 @@ case_c: mv s1, ra
 case_d: mv s1, ra
     addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     jal ev_d_next
     addi a0, a0, 1       /* byte 26 */
     nop                  /* byte 30, split */

@@ -36,27 +36,20 @@ pass:
 case_a: li s8, 2
 1:  nop
     nop
-    .option rvc
-    c.addi s8, -1
-    .option norvc
+    rvc16 c.addi s8, -1
     bnez s8, 1b          /* 0x40e */
     rem t1, t0, a6       /* 0x412: the loop's exit target */
     bne t6, t3, 2f       /* 0x416 */
     csrr tp, mtvec       /* 0x41a */
-    .option rvc
-    c.addi tp, 1         /* 0x41e */
-    .option norvc
-    nop
-    nop
+    rvc16 c.addi tp, 1         /* 0x41e */
+    nops 2
 2:  addi a0, a0, 1       /* 0x428 */
     ret
     .org 0x500
 case_b: li s8, 2
 1:  nop
     nop
-    .option rvc
-    c.addi s8, -1
-    .option norvc
+    rvc16 c.addi s8, -1
     bnez s8, 1b
     rem t1, t0, a6       /* 0x512 */
     bne t6, t3, 2f       /* 0x516 */
@@ -68,19 +61,14 @@ case_b: li s8, 2
     .org 0x600
 case_c: li s8, 2
 1:  nop
-    .option rvc
-    c.addi s8, -1
-    .option norvc
+    rvc16 c.addi s8, -1
     bnez s8, 1b          /* 0x60a */
     nop                  /* 0x60e: the loop's exit target */
     rem t1, t0, a6       /* 0x612 */
     bne t6, t3, 2f       /* 0x616 */
     csrr tp, mtvec       /* 0x61a */
-    .option rvc
-    c.addi tp, 1         /* 0x61e */
-    .option norvc
-    nop
-    nop
+    rvc16 c.addi tp, 1         /* 0x61e */
+    nops 2
 2:  addi a0, a0, 1       /* 0x628 */
     ret
     .org 0x1420

@@ -46,14 +46,10 @@
     /* C */
     .rept 4
     at_word 5
-    .option rvc
-    c.nop                 /* word 5 */
-    .option norvc
+    rvc16 c.nop                 /* word 5 */
     rem t2, s1, t3        /* at 2 mod 4 */
     and t4, s1, s1        /* at 2 mod 4 */
-    .option rvc
-    c.j 5f                /* word 7's second half */
-    .option norvc
+    rvc16 c.j 5f                /* word 7's second half */
 5:  add a0, a0, t2        /* the next line's first word */
     addi s1, s1, 3
     .endr

@@ -46,9 +46,7 @@
     /* C */
     .rept 4
     at_word 4
-    .option rvc
-    c.nop                 /* word 4's first half */
-    .option norvc
+    rvc16 c.nop                 /* word 4's first half */
     rem t2, s1, t3        /* at 2 mod 4 */
     bne t4, zero, 8f      /* at 2 mod 4, byte 22 */
 8:  addi a0, a0, 1        /* byte 26 */
@@ -59,9 +57,7 @@
     /* D */
     .rept 4
     at_word 5
-    .option rvc
-    c.nop                 /* word 5's first half */
-    .option norvc
+    rvc16 c.nop                 /* word 5's first half */
     rem t2, s1, t3        /* at 2 mod 4 */
     bne t4, zero, 8f      /* at 2 mod 4, byte 26 */
 8:  addi a0, a0, 1        /* byte 30: its second half on the next line */

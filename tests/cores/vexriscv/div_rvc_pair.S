@@ -17,10 +17,7 @@
     .text
     .option push
     .option norvc
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     li a0, 0
     li a3, 55
     li t3, 6
@@ -34,20 +31,14 @@ main:
     .balign 32
 la:
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     rem t6, a3, t3
     or a2, a5, a4
-    .option rvc
-    c.li s7, 12
-    .option norvc
+    rvc16 c.li s7, 12
 a_loop:
     div t2, s1, a6
     remu a1, t2, t6
-    .option rvc
-    c.addi s7, -1
-    .option norvc
+    rvc16 c.addi s7, -1
     bne s7, zero, a_loop
     and s1, t6, a0
     .option rvc
@@ -63,14 +54,9 @@ a_loop:
     j lb
     .balign 32
 lb:
-    nop
-    nop
-    nop
-    nop
+    nops 4
 b_loop:
-    .option rvc
-    c.addi s7, -1
-    .option norvc
+    rvc16 c.addi s7, -1
     divu t2, s1, a6
     bne s7, zero, b_loop
     and s1, t6, a0
@@ -79,8 +65,5 @@ b_loop:
     c.xor a3, a5
     c.add a0, a3
     .option norvc
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
     .option pop

@@ -54,13 +54,9 @@
     j 5f
     at_word 5
 7:
-    .option rvc
-    c.nop                 /* word 5 */
-    .option norvc
+    rvc16 c.nop                 /* word 5 */
     remu t2, s1, t3       /* at 2 mod 4 */
-    .option rvc
-    c.addi s1, 3          /* word 6's second half */
-    .option norvc
+    rvc16 c.addi s1, 3          /* word 6's second half */
     bnez t4, 6b           /* word 7, 32 bits */
 5:  addi a0, a0, 2
     .endr
@@ -73,12 +69,8 @@
     j 5f
     at_word 6
 7:  remu t2, s1, t3       /* word 6 */
-    .option rvc
-    c.addi s1, 3          /* word 7's first half */
-    .option norvc
-    .option rvc
-    c.bnez a5, 6b         /* word 7's second half */
-    .option norvc
+    rvc16 c.addi s1, 3          /* word 7's first half */
+    rvc16 c.bnez a5, 6b         /* word 7's second half */
 5:  addi a0, a0, 2
     .endr
     /* E */
@@ -90,13 +82,9 @@
     j 5f
     at_word 6
 7:
-    .option rvc
-    c.nop                 /* word 6 */
-    .option norvc
+    rvc16 c.nop                 /* word 6 */
     remu t2, s1, t3       /* at 2 mod 4 */
-    .option rvc
-    c.bnez a5, 6b         /* word 7's second half */
-    .option norvc
+    rvc16 c.bnez a5, 6b         /* word 7's second half */
 5:  addi a0, a0, 2
     .endr
 #endif

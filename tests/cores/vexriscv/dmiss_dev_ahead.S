@@ -38,9 +38,4 @@ case_b:
     add a0, a0, a5
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 128 / 4
-    .word 1
-    .endr
+    word_buf 128

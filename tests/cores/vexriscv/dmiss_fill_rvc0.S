@@ -22,36 +22,18 @@
  * 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, a, b, c, d, e, f
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b, c, d, e, f
+    next_pass_return0
 
     /* A: c.beqz at byte 20 predicted taken back, falling through, c.lwsp,
      * lhu at byte 24, c.add, c.lui, then c.add first on the next line */
-    .org 0x600
-back_a:
-    ret
+    ret_at back_a, 0x600
 case_a:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
+    nops 2
     .option rvc
     c.beqz a5, back_a
     c.lwsp a4, 0(sp)
@@ -69,11 +51,7 @@ case_a:
     .org 0x700
 case_b:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lhu a3, 0(t6)
     .option rvc
     c.add s1, a4
@@ -87,10 +65,7 @@ case_b:
     .org 0x800
 case_c:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option rvc
     c.nop
     c.lwsp a4, 0(sp)
@@ -107,19 +82,14 @@ case_c:
     .org 0x900
 case_d:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(t6)
     .option rvc
     c.add s1, a4
     c.lui a5, 1
     .option norvc
     addi a5, a5, 1
-    .option rvc
-    c.add s1, a5
-    .option norvc
+    rvc16 c.add s1, a5
     ret
 
     /* E: c.nop, c.nop, nop, lhu at byte 24, c.add, c.lui, c.add first on
@@ -127,9 +97,7 @@ case_d:
     .org 0xa00
 case_e:
     addi t6, a1, 0
-    nop
-    nop
-    nop
+    nops 3
     .option rvc
     c.nop
     c.nop
@@ -148,9 +116,7 @@ case_e:
     .org 0xb00
 case_f:
     addi t6, a1, 0
-    nop
-    nop
-    nop
+    nops 3
     .option rvc
     c.nop
     c.nop
@@ -161,34 +127,10 @@ case_f:
     c.lui a5, 1
     .option norvc
     addi a5, a5, 1
-    .option rvc
-    c.add s1, a5
-    .option norvc
+    rvc16 c.add s1, a5
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1620
-evict_a:
-    ret
-    .org 0x1720
-evict_b:
-    ret
-    .org 0x1820
-evict_c:
-    ret
-    .org 0x1920
-evict_d:
-    ret
-    .org 0x1a20
-evict_e:
-    ret
-    .org 0x1b20
-evict_f:
-    ret
+    evict_rets 0x1620, 0x100, a, b, c, d, e, f
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -13,25 +13,10 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, g, h, i, j
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each g, h, i, j
+    next_pass_return0
 
     /* G: c.beqz at byte 22 predicted not taken (forward), not taken, then
      * lhu at byte 24 first in its block, c.add, c.lui, c.add first on the
@@ -40,9 +25,7 @@ pass:
 case_g:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
-    nop
+    nops 3
     .option rvc
     c.nop
     c.beqz a5, fwd_g
@@ -59,14 +42,11 @@ fwd_g:
     /* H: c.beqz at byte 22 predicted taken (back), falling through, then
      * lhu at byte 24 first in its block, c.add, c.lui, c.add first on the
      * next line */
-    .org 0xd00
-back_h:
-    ret
+    ret_at back_h, 0xd00
 case_h:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
+    nops 2
     .option rvc
     c.nop
     c.beqz a5, back_h
@@ -85,9 +65,7 @@ case_h:
 case_i:
     addi t6, a1, 0
     li a5, 4
-    nop
-    nop
-    nop
+    nops 3
     beq a5, zero, fwd_i
     lhu a3, 0(t6)
     .option rvc
@@ -118,22 +96,6 @@ to_j:
     j to_j_back
 
     /* the aliases of each case's next line */
-    .org 0x1c20
-evict_g:
-    ret
-    .org 0x1d20
-evict_h:
-    ret
-    .org 0x1e20
-evict_i:
-    ret
-    .org 0x1f20
-evict_j:
-    ret
+    evict_rets 0x1c20, 0x100, g, h, i, j
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

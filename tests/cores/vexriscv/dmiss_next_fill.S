@@ -15,36 +15,17 @@
  * variants stop at its first 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, a, b
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b
+    next_pass_return0
 
     /* A: lw at byte 22, c.slli, c.addi, c.bnez at byte 30 taken back */
-    .org 0x408
-back_a:
-    ret
+    ret_at back_a, 0x408
 case_a:
     addi t6, a1, 0
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a5, 0(t6)
     .option rvc
     c.slli a4, 1
@@ -57,32 +38,16 @@ case_a:
     .org 0x500
 case_b:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 3
+    rvc16 c.nop
     lw a3, 0(t6)
     lw a4, 4(t6)
-    .option rvc
-    c.lw a5, 8(a1)
-    .option norvc
+    rvc16 c.lw a5, 8(a1)
     lw t2, 12(t6)
     lw t3, 16(t6)
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x1520
-evict_b:
-    ret
+    evict_rets 0x1420, 0x100, a, b
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

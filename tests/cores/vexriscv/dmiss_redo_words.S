@@ -13,43 +13,20 @@
  * variants stop at its first 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
     li s6, 1
 pass:
-    .irp c, a, b
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b
+    next_pass_return0
 
     /* A: lbu at byte 26, c.mv, bgeu of its result first on the next line */
     .org 0x400
 case_a:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 5
+    rvc16 c.nop
     lbu a4, 1(t6)
-    .option rvc
-    c.mv a5, a3
-    .option norvc
+    rvc16 c.mv a5, a3
     bgeu s6, a4, out_a
     nop
 out_a:
@@ -59,32 +36,14 @@ out_a:
     .org 0x500
 case_b:
     addi t6, a1, 0
-    nop
-    nop
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 5
+    rvc16 c.nop
     lw a4, 4(t6)
-    .option rvc
-    c.addi a3, 1
-    .option norvc
+    rvc16 c.addi a3, 1
     add a5, a4, a3
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x1520
-evict_b:
-    ret
+    evict_rets 0x1420, 0x100, a, b
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -49,10 +49,7 @@ pass:
     run_case case_c
     run_case case_d
     run_case case_e
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
 
     .balign 1024
 case_a:                     /* A */

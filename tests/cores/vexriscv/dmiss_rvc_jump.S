@@ -48,10 +48,7 @@ pass:
     run_case case_d
     run_case case_e
     run_case case_f
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
 
     .balign 1024
 case_a:                     /* A */

@@ -16,10 +16,7 @@
     la s1, buf
     li a0, 0
     lw t2, 0(s1)  /* buf's first line in the D-cache: B's lhu hits */
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
+    call_cases a, b, c, d
     main_return 12, 1
 
     /* A: lb at word 4, sub, csrr, sb, then lw first on the next line */
@@ -68,9 +65,4 @@ case_d:
     add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 192 / 4
-    .word 1
-    .endr
+    word_buf 192

@@ -11,25 +11,10 @@
  * 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, a, b, c, d, e, f, g, h
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b, c, d, e, f, g, h
+    next_pass_return0
 
     .macro split_case name, at, second, third, rvc_first=0
     .org \at
@@ -37,13 +22,9 @@ pass:
     nops 4
     .if \rvc_first
     addi t6, a1, 0
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     .else
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     .endif
     lh a3, 2(t6)
@@ -62,34 +43,6 @@ pass:
     split_case case_h, 0x780, "mul t4, t1, t2", "addi t2, a0, 2"
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
-    .org 0x1720
-evict_g:
-    ret
-    .org 0x17a0
-evict_h:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f, g, h
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

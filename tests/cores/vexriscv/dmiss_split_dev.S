@@ -14,31 +14,18 @@
     .text
     .balign 4096
     main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s5, IO_SCRATCH
     li s0, 4
 pass:
-    .irp c, a, b, c
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b, c
+    next_pass_return0
 
     .macro split_case name, at, second, third
     .org \at
 \name:
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lh a3, 2(t6)
     \second
@@ -51,19 +38,6 @@ pass:
     split_case case_c, 0x500, "lw t3, 56(s5)", "csrr t2, mtvec"
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -11,13 +11,7 @@
  * 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
     jal evict_a
     jal evict_b
 pass:
@@ -25,14 +19,10 @@ pass:
     lw t1, 0(a2)
     lw t1, 32(a2)
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
 
     .macro store_case name, at, third, fourth, last
     .org \at
@@ -57,12 +47,7 @@ pass:
     store_case case_b, 0x480, "sw s1, 40(t6)", "lbu t5, 6(t6)", "sw s1, 44(t6)"
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
+    evict_rets 0x1420, 0x80, a, b
 
     .data
     .balign 32

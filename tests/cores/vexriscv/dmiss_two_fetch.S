@@ -15,12 +15,7 @@
     la s1, buf
     li a0, 0
     li t6, 5
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
-    jal case_f
+    call_cases a, b, c, d, e, f
     main_return 12
 
     /* A: lb, lh in the line's last two words, then bge of lb's result
@@ -89,9 +84,4 @@ case_f:
 1:  add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 384 / 4
-    .word 1
-    .endr
+    word_buf 384

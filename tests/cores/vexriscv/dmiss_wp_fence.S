@@ -26,13 +26,7 @@
     li s0, 4
     li a0, 0
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
-    jal case_f
-    jal case_g
+    call_cases a, b, c, d, e, f, g
     addi s1, s1, 256
     addi s0, s0, -1
     bnez s0, pass

@@ -15,10 +15,7 @@
     j 1f
     .balign 32
 1:  nop
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lb a6, 13(a1)
     .globl entry_lhu
     .type entry_lhu, @function

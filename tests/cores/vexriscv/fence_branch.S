@@ -9,10 +9,7 @@
     .option norvc
     .option norelax
     .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     li a0, 0
     li a1, 1
     li s8, 3
@@ -39,7 +36,4 @@ loop:
     addi a0, a0, 6
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1

@@ -28,11 +28,7 @@ loop:
     addi t0, t0, 1
     add a0, a0, t0
     .balign 32
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     fence.i
     xor t2, a0, a1
     csrr t3, mie

@@ -24,11 +24,7 @@
     .balign 32
 loop_b:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     fence.i
     bne s8, s8, 1f
     csrr t3, mie

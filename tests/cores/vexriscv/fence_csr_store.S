@@ -22,11 +22,7 @@
     .balign 32
 loop_s:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     fence.i
     sw a0, 4(s2)
     csrr t3, mie
@@ -39,11 +35,7 @@ loop_s:
     .balign 32
 loop_a:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     fence.i
     addi t4, a0, 3
     csrr t3, mie
@@ -56,10 +48,7 @@ loop_a:
     .balign 32
 loop_n:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
+    nops 4
     fence.i
     sw a0, 4(s2)
     csrr t3, mie

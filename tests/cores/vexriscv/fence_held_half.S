@@ -25,9 +25,7 @@ pass:
     .org 0x400
 case_a: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i              /* byte 22 */
     addi a1, a0, 1       /* byte 26, 32-bit */
     addi a2, a0, 2       /* byte 30, split over the next line */
@@ -36,14 +34,10 @@ case_a: addi a0, a0, 1
     .org 0x480
 case_b: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i              /* byte 22 */
     addi a1, a0, 1       /* byte 26, 32-bit */
-    .option rvc
-    c.addi a0, 1         /* byte 30 */
-    .option norvc
+    rvc16 c.addi a0, 1         /* byte 30 */
     ret                  /* the next line's first word */
     nops 8
     .option pop

@@ -32,9 +32,7 @@ pass:
     .org 0x400
 case_a: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i              /* byte 22 */
     srai a1, a0, 1       /* byte 26, 32-bit */
     lh a2, 2(s4)         /* byte 30, split over the next line */
@@ -44,9 +42,7 @@ case_a: addi a0, a0, 1
     .org 0x480
 case_b: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i              /* byte 22 */
     srai a1, a0, 1       /* byte 26, 32-bit */
     lw a2, 4(s5)         /* byte 30, split over the next line */

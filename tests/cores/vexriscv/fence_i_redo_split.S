@@ -14,10 +14,7 @@
     .text
     .option push
     .option norvc
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     la s2, split_buf
     li a0, 0
     li a1, 100
@@ -28,15 +25,8 @@ main:
     .balign 32
 loop_a:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 6
+    rvc16 c.nop
     lhu t0, 0(s2)
     add a4, a0, a1
     div a5, a1, a2
@@ -51,25 +41,15 @@ loop_a:
     .balign 32
 loop_b:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 6
+    rvc16 c.nop
     lhu t0, 0(s2)
     fence.i
     addi s2, s2, 32
     add a0, a0, t0
     addi s8, s8, -1
     bne s8, zero, loop_b
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
     .option pop
 
     .bss

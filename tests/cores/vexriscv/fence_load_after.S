@@ -9,10 +9,7 @@
 #include "vex.h"
     .option norelax
     .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     la s2, after_buf
     li a0, 0
     li s8, 3
@@ -22,8 +19,7 @@ main:
 loop_a:
     .option norvc
     addi a0, a0, 1
-    nop
-    nop
+    nops 2
     fence.i
     lw t0, 0(s2)
     addi t1, a0, 3
@@ -38,9 +34,7 @@ loop_a:
 loop_b:
     addi a0, a0, 1
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     fence.i
     lh t0, 0(s2)
     addi t1, a0, 3
@@ -48,10 +42,7 @@ loop_b:
     addi s2, s2, 32
     addi s8, s8, -1
     bne s8, zero, loop_b
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
 
     .bss
     .balign 32

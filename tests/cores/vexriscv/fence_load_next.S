@@ -60,8 +60,7 @@ loop_d:
     .balign 32
 loop_f:
     addi a0, a0, 1
-    nop
-    nop
+    nops 2
     fence.i
     lw t3, 0(s2)
     fence.i

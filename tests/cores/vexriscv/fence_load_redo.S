@@ -8,10 +8,7 @@
     .option norvc
     .option norelax
     .text
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     la s2, redo_buf
     li a0, 0
     li s8, 4
@@ -20,21 +17,14 @@ main:
     .balign 32
 loop:
     addi a0, a0, 1
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     fence.i
     lb t0, 0(s2)
     addi s2, s2, 32
     add a0, a0, t0
     addi s8, s8, -1
     bne s8, zero, loop
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
 
     .bss
     .balign 32

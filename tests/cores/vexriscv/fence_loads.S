@@ -20,12 +20,7 @@
     li a0, 0
     .balign 32
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
-    jal case_f
+    call_cases a, b, c, d, e, f
     addi s1, s1, 512
     addi s0, s0, -1
     bnez s0, pass
@@ -91,9 +86,4 @@ case_f:
     add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 512 / 4
-    .word 1
-    .endr
+    word_buf 6*512

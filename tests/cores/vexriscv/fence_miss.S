@@ -18,12 +18,7 @@
     li a0, 0
     .balign 32
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
-    jal case_f
+    call_cases a, b, c, d, e, f
     addi s1, s1, 256
     addi s0, s0, -1
     bnez s0, pass
@@ -108,11 +103,6 @@ case_f:
     add a0, a0, t0
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 256 / 4
-    .word 1
-    .endr
+    word_buf 6*256
 obuf:
     .word 0, 0

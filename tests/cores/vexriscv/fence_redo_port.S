@@ -37,9 +37,4 @@ loop:
     bne s8, zero, loop
     main_return 0, mask=1
 
-    .data
-    .balign 32
-buf:
-    .rept 512 / 4
-    .word 1
-    .endr
+    word_buf 512

@@ -20,10 +20,7 @@
     .text
     .option push
     .option norvc
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     li a0, 0
     li a1, 100
     li a2, 7
@@ -35,13 +32,8 @@ main:
 loop_a:
     addi a0, a0, 1
     xor a3, a0, a1
-    nop
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 4
+    rvc16 c.nop
     rem t6, a1, a2
     fence.i
     addi a0, a0, 3
@@ -55,14 +47,8 @@ loop_a:
     .balign 32
 loop_b:
     addi a0, a0, 5
-    nop
-    nop
-    nop
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 5
+    rvc16 c.nop
     divu t5, a1, a2
     fence.i
     addi a0, a0, 7
@@ -80,14 +66,9 @@ b_tail:
     .balign 32
 loop_c:
     addi a0, a0, 9
-    nop
-    nop
-    nop
-    nop
+    nops 4
     srl a4, a1, a2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     remu a3, a1, a2
     fence.i
     jal ra, leaf
@@ -95,15 +76,10 @@ loop_c:
     addi s8, s8, -1
     bne s8, zero, loop_c
 
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
 
     .balign 32
 leaf:
     lbu t0, 0(sp)
-    .option rvc
-    c.jr ra
-    .option norvc
+    rvc16 c.jr ra
     .option pop

@@ -15,9 +15,7 @@
     li a0, 0
     .balign 32
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
+    call_cases a, b, c
     addi s1, s1, 256
     addi s0, s0, -1
     bnez s0, pass
@@ -59,9 +57,4 @@ case_c:
     add a0, a0, t1
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 6 * 256 / 4
-    .word 1
-    .endr
+    word_buf 6*256

@@ -21,11 +21,7 @@
     li s0, 4
     li a0, 0
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
+    call_cases a, b, c, d, e
     addi s1, s1, 64
     addi s0, s0, -1
     bnez s0, pass

@@ -12,13 +12,10 @@
     nop
     add t3, t2, t1        /* distance 2 */
     addi t4, a0, 7
-    nop
-    nop
+    nops 2
     add t5, t4, t3        /* distance 3 */
     addi t6, a0, 9
-    nop
-    nop
-    nop
+    nops 3
     add a2, t6, t5        /* distance 4 */
     sw a2, 0(a1)
     lw a3, 0(a1)          /* store then load, same word */

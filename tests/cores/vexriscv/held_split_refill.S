@@ -36,9 +36,7 @@ start\name:
 loop\name:
     nops 3
     lbu a2, 0(sp)        /* byte 12 */
-    .option rvc
-    c.nop                /* byte 16 */
-    .option norvc
+    rvc16 c.nop                /* byte 16 */
     lui t4, 0x40003      /* byte 18 */
     bgeu s3, a3, t\name  /* byte 22: taken forward, mispredicted */
     .option rvc

@@ -29,11 +29,7 @@ fb: addi a0, a0, 2
 fc: addi a0, a0, 3
     ret
     .balign 4096
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
 fd: addi a0, a0, 4       /* starts mid-line */
     addi a0, a0, 4
     addi a0, a0, 4

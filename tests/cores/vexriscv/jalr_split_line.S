@@ -29,13 +29,8 @@
     main_entry 12
     li s0, 4
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    call_cases a, b, c
+    next_pass_return0
     .option pop
 
     /* A: the jalr at 0x41e, leaf_a at a line's last halfword */

@@ -30,9 +30,7 @@ loop\name:
     j done\name
     at_word 0
 f\name:
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     .if \pre == 2
     addi t2, a0, 4       /* 2 mod 4 */
     .elseif \pre == 3

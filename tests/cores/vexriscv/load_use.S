@@ -21,8 +21,7 @@
     nop
     add a4, a4, a3        /* one apart */
     lbu a5, 8(a1)
-    nop
-    nop
+    nops 2
     add a4, a4, a5        /* two apart */
     lb a6, 13(a1)
     lhu a7, 14(a1)

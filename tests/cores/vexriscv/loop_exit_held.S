@@ -61,9 +61,7 @@ loopC:
     .option norvc
     addi a0, a0, 1
     addi a7, a7, -1
-    .option rvc
-    c.addi a0, 2
-    .option norvc
+    rvc16 c.addi a0, 2
     andi a6, a0, 255
     bnez a7, loopC
     addi a0, a0, 3

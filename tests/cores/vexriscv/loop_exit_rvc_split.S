@@ -24,13 +24,9 @@
 outerA:
     li a7, 5
 loopA:
-    .option rvc
-    c.addi a0, 1         /* 0 mod 4 */
-    .option norvc
+    rvc16 c.addi a0, 1         /* 0 mod 4 */
     addi a7, a7, -1      /* 2 mod 4 */
-    .option rvc
-    c.addi a0, 2
-    .option norvc
+    rvc16 c.addi a0, 2
     andi a6, a0, 255
     bnez a7, loopA       /* falls through at the end */
     addi a0, a0, 3
@@ -47,13 +43,9 @@ tgtB:
     addi a0, a0, 5       /* the first branch's target: 32-bit */
     addi a0, a0, 7
 loopB:
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     addi a7, a7, -1      /* 2 mod 4 */
-    .option rvc
-    c.addi a0, 2
-    .option norvc
+    rvc16 c.addi a0, 2
     beq a7, t6, tgtB     /* predicted taken, falls through (never equal) */
     bgeu t5, t6, loopB   /* predicted taken, falls through */
     bnez a7, loopB
@@ -65,17 +57,11 @@ loopB:
 outerC:
     li a5, 5
 loopC:
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     addi a5, a5, -1
-    .option rvc
-    c.addi a0, 2
-    .option norvc
+    rvc16 c.addi a0, 2
     andi a6, a0, 255
-    .option rvc
-    c.bnez a5, loopC
-    .option norvc
+    rvc16 c.bnez a5, loopC
     addi a0, a0, 3
     addi s0, s0, -1
     bnez s0, outerC
@@ -84,9 +70,7 @@ loopC:
 outerD:
     li a7, 5
 loopD:
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     addi a7, a7, -1
     addi a0, a0, 2
     andi a6, a0, 255

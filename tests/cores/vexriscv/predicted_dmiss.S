@@ -12,16 +12,12 @@
  * runs once a pass; between passes the driver evicts the load's line (a
  * load 4 KiB on) and the next line (a call to a ret at its alias 4 KiB
  * on): both caches are 4 KiB and direct-mapped. */
+#include "vex.h"
     .option norelax
     .text
     .balign 4096
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 12(sp)
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    main_entry 12
+    dline_alias
     li s0, 4
 pass:
     lw t1, 0(a2)
@@ -40,12 +36,7 @@ pass:
     /* A: lbu that misses, bne zero back to it in the line's last word */
     .org 0x400
 case_a:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 6
 1:  lbu a3, 1(a1)
     bne zero, zero, 1b
     addi t1, t1, 1
@@ -54,11 +45,7 @@ case_a:
     /* B: lw that misses, addi, bne zero back in the line's last word */
     .org 0x480
 case_b:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
 1:  lw a3, 4(a1)
     addi a4, a4, 1
     bne zero, zero, 1b
@@ -66,16 +53,6 @@ case_b:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
+    evict_rets 0x1420, 0x80, a, b
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

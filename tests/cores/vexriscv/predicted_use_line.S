@@ -49,13 +49,9 @@
     j 4f
     .balign 32
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
 3:  lw t6, 16(a3)
-    .option rvc
-    c.lw s0, 12(a3)
-    .option norvc
+    rvc16 c.lw s0, 12(a3)
     bge t6, s0, 2b
     addi a0, a0, 3
 
@@ -87,9 +83,7 @@
     .balign 32
     nops 5
 3:  lw t6, 16(a3)
-    .option rvc
-    c.lw s0, 12(a3)
-    .option norvc
+    rvc16 c.lw s0, 12(a3)
     bge t6, s0, 2b
     lw t6, 16(a3)
 

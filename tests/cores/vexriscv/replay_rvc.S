@@ -17,9 +17,7 @@
     c.lw a3, 0(a1)
     addi t0, a0, 3
     c.nop
-    nop
-    nop
-    nop
+    nops 3
     /* B: andi of the loaded value waits in decode, the fetch stage holds
      * the c.nop after it: no more */
     .balign 4
@@ -28,9 +26,7 @@
     c.lw a3, 0(a1)
     andi t0, a3, 3
     c.nop
-    nop
-    nop
-    nop
+    nops 3
     /* C: the word after the three ahead begins at 2 mod 4: no more */
     .balign 4
     c.lw a4, 8(a1)
@@ -38,18 +34,14 @@
     c.lw a5, 4(a1)
     addi t1, a0, 5
     c.nop
-    nop
-    nop
-    nop
+    nops 3
     /* D: c.lw, c.addi, c.nop, c.nop, then a word of two c.nop: 1 more */
     .balign 4
     c.lw a4, 8(a1)
     c.sw a4, 4(a1)
     c.lw a5, 4(a1)
     c.addi a0, 1
-    nop
-    nop
-    nop
+    nops 3
     /* E: c.sw of the loaded value, then andi of the next c.lw's value, the
      * fetch stage holding the c.nop after it: no more */
     .balign 4
@@ -59,9 +51,7 @@
     c.sw a3, 4(a1)
     c.lw a4, 4(a1)
     andi a4, a4, 0x3c
-    nop
-    nop
-    nop
+    nops 3
     /* F: hazards.S's: andi of the value waits in decode, the fetch stage
      * holds an add at 2 mod 4 before a c.sw (the decompressor keeps the
      * add's first half and is not ready while it holds the c.sw): 1 more */

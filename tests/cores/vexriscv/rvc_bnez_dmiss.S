@@ -21,27 +21,11 @@
     .option push
     .option norvc
     main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
 pass:
-    lw t1, 0(a2)
-    nops 2
-    jal case_a
-    jal evict_a
-    lw t1, 0(a2)
-    nops 2
-    jal case_b
-    jal evict_b
-    lw t1, 0(a2)
-    nops 2
-    jal case_c
-    jal evict_c
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    miss_call_evict_each a, b, c
+    next_pass_return0
     .option pop
 
     /* A: the target a 32-bit ret at 0 mod 4, a line before */
@@ -89,19 +73,7 @@ case_c:
     c.nop
 
     /* the aliases of each case's target line */
-    .org 0x13c0
-evict_a:
-    ret
-    .org 0x1480
-evict_b:
-    ret
-    .org 0x1500
-evict_c:
-    ret
+    ret_at evict_a, 0x13c0
+    evict_rets 0x1480, 0x80, b, c
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -16,6 +16,7 @@
  * line (a call to a ret at its alias 4 KiB on): both caches are 4 KiB and
  * direct-mapped. Built rv32imac; the other variants stop at its first
  * 16-bit instruction (illegal, exit 0x102). */
+#include "vex.h"
     .option norelax
     .text
     .balign 4096
@@ -25,26 +26,10 @@ main:
     .option norvc
     addi sp, sp, -16
     sw ra, 12(sp)
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
 pass:
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_a
-    jal evict_a
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_b
-    jal evict_b
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_c
-    jal evict_c
+    miss_call_evict_each a, b, c
     addi s0, s0, -1
     bnez s0, pass
     lw ra, 12(sp)
@@ -97,19 +82,6 @@ case_c:
 2:  ret
 
     /* the aliases of each case's target line */
-    .org 0x1440
-evict_a:
-    ret
-    .org 0x14c0
-evict_b:
-    ret
-    .org 0x1540
-evict_c:
-    ret
+    evict_rets 0x1440, 0x80, a, b, c
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

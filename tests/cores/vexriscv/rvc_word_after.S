@@ -29,9 +29,7 @@
     .option push
     .option norvc
     main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
     li t4, 1
     li a3, 2
@@ -48,10 +46,7 @@ pass:
     jal evict_d
     li t4, 1
     li a3, 2
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    next_pass_return0
     .option pop
 
     /* A: bne taken forward to an xor at byte 18, lhu, bne zero, zero at
@@ -129,22 +124,6 @@ case_d:
     .option pop
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -96,13 +96,9 @@ case_g: addi a0, a0, 1
     .org 0x700
 case_h: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.jr ra              /* byte 20, then a 32-bit at 22, a 16-bit at 26 */
-    .option norvc
+    rvc16 c.jr ra              /* byte 20, then a 32-bit at 22, a 16-bit at 26 */
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     nops 9
     .org 0x780
 case_i: addi a0, a0, 1
@@ -115,13 +111,9 @@ case_i: addi a0, a0, 1
     .org 0x800
 case_j: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 22, 32-bit, a 16-bit at 26 */
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     nops 9
     .org 0x1420
 ev_a_next: ret

@@ -29,27 +29,17 @@ pass:
     .org 0x400
 case_k: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.jr ra              /* byte 20, then 32-bit at 22 and 26, a 16-bit at 30 */
-    .option norvc
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.jr ra              /* byte 20, then 32-bit at 22 and 26, a 16-bit at 30 */
+    nops 2
+    rvc16 c.nop
     nops 9
     .org 0x480
 case_l: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 22, 32-bit, then 32-bit at 26 and 30, a 16-bit at 34 */
-    nop
-    nop
-    .option rvc
-    c.nop
-    .option norvc
+    nops 2
+    rvc16 c.nop
     nops 9
     .org 0x1420
 ev_k_next: ret

@@ -22,10 +22,7 @@
     li a3, 7
     li a5, 9
     lw t2, 0(s1)  /* buf's first line in the D-cache: the lw's hit */
-    jal case_c
-    jal case_a
-    jal case_b
-    jal case_d
+    call_cases c, a, b, d
     main_return 12, 1
 
     /* C: lw at word 5, lw (a hit), divu of its t0, then addi first on the next line */
@@ -74,9 +71,4 @@ case_d:
 1:  add a0, a0, t4
     ret
 
-    .data
-    .balign 32
-buf:
-    .rept 192 / 4
-    .word 3
-    .endr
+    word_buf 192, 3

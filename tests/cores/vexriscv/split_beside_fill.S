@@ -18,10 +18,7 @@
     .text
     .option push
     .option norvc
-    .globl main
-main:
-    addi sp, sp, -16
-    sw ra, 0(sp)
+    main_entry 0
     la s2, amo_buf
     la s3, miss_buf
     la s4, hit_word
@@ -37,13 +34,9 @@ loop_a:
     lw t0, 0(s4)
     add a0, a0, t0
     addi t6, s2, 0
-    nop
-    nop
-    nop
+    nops 3
     addi a1, a0, 1
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     amoor.w a6, t4, (t6)
     lb t1, 0(s4)
     lbu t2, 0(s3)
@@ -64,9 +57,7 @@ loop_b:
     addi a3, a0, 3
     addi a4, a0, 4
     fence.i
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lb t0, 0(s6)
     lhu t3, 0(s5)
     bge zero, s8, 1f
@@ -77,10 +68,7 @@ loop_b:
     addi s6, s6, 32
     addi s8, s8, -1
     bne s8, zero, loop_b
-    lw ra, 0(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 0, 1
     .option pop
 
     .data

@@ -11,33 +11,16 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, a, b, c
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b, c
+    next_pass_return0
 
     /* A: lbu at byte 26, slli of its result at 30 split onto the next line */
     .org 0x400
 case_a:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lbu a3, 1(t6)
     slli a4, a3, 24
@@ -47,9 +30,7 @@ case_a:
     .org 0x480
 case_b:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lw a3, 0(t6)
     addi t1, a3, 1
@@ -59,28 +40,13 @@ case_b:
     .org 0x500
 case_c:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lw a3, 0(t6)
     addi t1, a0, 1
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -13,33 +13,16 @@
  * other variants stop at its first 16-bit instruction (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, a, b
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b
+    next_pass_return0
 
     /* A: rem, lbu at byte 18, sh, jal at 26 to the next line */
     .org 0x400
 case_a:
     nops 2
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     rem a6, s0, t0
     lbu a3, 2(t6)
@@ -56,9 +39,7 @@ case_a:
     .org 0x500
 case_b:
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     addi t6, a1, 0
     lh a3, 2(t6)
     sw a4, 64(t6)
@@ -71,16 +52,6 @@ case_b:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x1520
-evict_b:
-    ret
+    evict_rets 0x1420, 0x100, a, b
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

@@ -80,9 +80,7 @@ start\name:
     li a5, 0
     at_word 0
 loop\name:
-    .option rvc
-    c.addi a0, 1         /* byte 0 */
-    .option norvc
+    rvc16 c.addi a0, 1         /* byte 0 */
     .if \seq
     addi a1, a1, 1       /* byte 2 */
     .else

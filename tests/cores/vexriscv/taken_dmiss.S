@@ -23,46 +23,14 @@
     .text
     .balign 4096
     main_entry
-    nop
-    nop
+    nops 2
     addi sp, sp, -16
     sw ra, 12(sp)
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 6
     li a0, 1
 pass:
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_a
-    jal evict_a
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_b
-    jal evict_b
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_c
-    jal evict_c
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_d
-    jal evict_d
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_e
-    jal evict_e
-    lw t1, 0(a2)
-    nop
-    nop
-    jal case_f
-    jal evict_f
+    miss_call_evict_each a, b, c, d, e, f
     addi s0, s0, -1
     bnez s0, pass
     lw ra, 12(sp)
@@ -74,9 +42,7 @@ pass:
     .org 0x400
 case_a:
     li s7, 2
-    nop
-    nop
-    nop
+    nops 3
 1:  lw a3, 0(a1)
     addi t0, a0, 1
     addi s7, s7, -1
@@ -87,10 +53,7 @@ case_a:
     .org 0x480
 case_b:
     li s7, 2
-    nop
-    nop
-    nop
-    nop
+    nops 4
 1:  lw a3, 0(a1)
     addi s7, s7, -1
     bnez s7, 1b
@@ -100,10 +63,7 @@ case_b:
     .org 0x500
 case_c:
     li s7, 2
-    nop
-    nop
-    nop
-    nop
+    nops 4
 1:  addi s7, s7, -1
     lw a3, 0(a1)
     bnez s7, 1b
@@ -113,8 +73,7 @@ case_c:
     .org 0x580
 case_d:
     li s7, 2
-    nop
-    nop
+    nops 2
 1:  lw a3, 0(a1)
     addi t0, a0, 1
     addi t1, a0, 2
@@ -125,10 +84,7 @@ case_d:
     /* E: lw, addi, addi, then a jal at the line's end to a line after */
     .org 0x600
 case_e:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(a1)
     addi t0, a0, 1
     addi t1, a0, 2
@@ -144,10 +100,7 @@ case_e:
      * next line) */
     .org 0x680
 case_f:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(a1)
     addi t0, a0, 1
     addi t1, a0, 2
@@ -157,28 +110,6 @@ case_f:
 2:  ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

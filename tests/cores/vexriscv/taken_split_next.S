@@ -22,6 +22,7 @@
  * to a ret at its alias 4 KiB on: the I-cache is 4 KiB, direct-mapped).
  * Built rv32imac; the other variants stop at its first 16-bit instruction
  * (illegal, exit 0x102). */
+#include "vex.h"
     .option norelax
     .text
     .balign 4096
@@ -61,10 +62,7 @@ case_a:
     .option push
     .option norvc
     li s8, 3
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x414
 1:  .option push
@@ -85,10 +83,7 @@ case_b:
     .option push
     .option norvc
     li s8, 3
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x494
 1:  .option push
@@ -121,11 +116,7 @@ case_c:
 case_d:
     .option push
     .option norvc
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     .option pop
     .org 0x594
     c.li s8, 1
@@ -143,10 +134,7 @@ case_d:
 case_e:
     .option push
     .option norvc
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x610
     c.nop
@@ -164,10 +152,7 @@ case_e:
 case_f:
     .option push
     .option norvc
-    nop
-    nop
-    nop
-    nop
+    nops 4
     .option pop
     .org 0x690
     c.nop
@@ -198,24 +183,4 @@ case_g:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
-    .org 0x1720
-evict_g:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f, g

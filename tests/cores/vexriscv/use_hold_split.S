@@ -28,9 +28,7 @@
     /* A */
     .rept 4
     at_word 1
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq s0, t6, 1f       /* 0x0a */
     lw t6, 0(a5)
@@ -49,9 +47,7 @@
     /* B */
     .rept 4
     at_word 1
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq t0, t0, 1f
     lw t6, 0(a5)
@@ -70,15 +66,11 @@
     /* C */
     .rept 4
     at_word 1
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq s0, t6, 1f
     lw s1, 0(a5)
-    .option rvc
-    c.beqz s1, 1f
-    .option norvc
+    rvc16 c.beqz s1, 1f
     lw t6, 8(a6)
     blt a2, t6, 9f
     j 9f
@@ -112,14 +104,10 @@
     /* E */
     .rept 4
     at_word 1
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq s0, t6, 1f
-    .option rvc
-    c.lw s1, 0(a5)
-    .option norvc
+    rvc16 c.lw s1, 0(a5)
     bge a4, s1, 9f
     lw t6, 8(a6)
     blt a2, t6, 9f
@@ -135,9 +123,7 @@
     /* F */
     .rept 4
     at_word 1
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq s0, t6, 1f
     lw t6, 0(a5)
@@ -156,17 +142,13 @@
     /* G */
     .rept 4
     at_word 1
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq s0, t6, 1f
     lw t6, 0(a5)
     bge a4, t6, 9f
     j 9f                 /* 0x16 */
-    .option rvc
-    c.nop                /* 0x1a */
-    .option norvc
+    rvc16 c.nop                /* 0x1a */
     j 9f
     .balign 32
     nops 8
@@ -180,9 +162,7 @@
     li a1, 4
     at_word 0
 2:  nop
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x04 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x04 */
     lw t6, 16(a3)        /* 0x06 */
     beq s0, t6, 1f       /* 0x0a */
     lw t6, 0(a5)
@@ -204,9 +184,7 @@
     j 8f
     at_word 1
 7:
-    .option rvc
-    c.nop                /* 0x04 */
-    .option norvc
+    rvc16 c.nop                /* 0x04 */
     jalr zero, 0(ra)     /* 0x06 */
     lw t6, 0(a5)
     bge a4, t6, 9f

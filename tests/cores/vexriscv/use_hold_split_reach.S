@@ -54,9 +54,7 @@
     /* B */
     .rept 4
     at_word 3
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x0c */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x0c */
     lw t6, 16(a3)        /* 0x0e */
     beq s0, t6, 1f       /* 0x12 */
     lw t6, 0(a5)         /* 0x16 */

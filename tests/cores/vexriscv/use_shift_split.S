@@ -20,9 +20,7 @@
     li a1, 4
     at_word 0
 2:  nop
-    .option rvc
-    c.mv a4, a0          /* 0x04 */
-    .option norvc
+    rvc16 c.mv a4, a0          /* 0x04 */
     bnez s3, 1f          /* 0x06 */
     srli a5, a0, 4
     andi a5, a5, 255
@@ -34,9 +32,7 @@
     li a1, 4
     at_word 0
 2:  nop
-    .option rvc
-    c.mv a4, a0          /* 0x04 */
-    .option norvc
+    rvc16 c.mv a4, a0          /* 0x04 */
     beq t0, t0, 1f       /* 0x06 */
     slli a5, a0, 4
     add a5, a5, a0
@@ -48,9 +44,7 @@
     li a1, 4
     at_word 0
 2:  nop
-    .option rvc
-    c.mv a4, a0          /* 0x04 */
-    .option norvc
+    rvc16 c.mv a4, a0          /* 0x04 */
     bnez s3, 1f          /* 0x06 */
     srli a5, a0, 4
     andi a3, a0, 255
@@ -62,13 +56,9 @@
     li a1, 4
     at_word 0
 2:  nop
-    .option rvc
-    c.mv a4, a0          /* 0x04 */
-    .option norvc
+    rvc16 c.mv a4, a0          /* 0x04 */
     bnez s3, 1f          /* 0x06 */
-    .option rvc
-    c.srli a5, 4
-    .option norvc
+    rvc16 c.srli a5, 4
     andi a5, a5, 255
     j 9f
     .balign 32

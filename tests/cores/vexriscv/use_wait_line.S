@@ -34,9 +34,7 @@
     /* imac A: nsichneu: beq at 0x1a, the fall-through j straddles the line */
     .rept 4
     at_word 5
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x14 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x14 */
     lw t6, 16(a3)        /* 0x16 */
     beq s0, t6, 1f       /* 0x1a */
     j 9f                 /* 0x1e */
@@ -45,13 +43,9 @@
     /* imac B: beq at 0x1c, target word 1 of the next line */
     .rept 4
     at_word 5
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x14 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x14 */
     lw t6, 16(a3)        /* 0x16 */
-    .option rvc
-    c.addi a0, 1         /* 0x1a */
-    .option norvc
+    rvc16 c.addi a0, 1         /* 0x1a */
     beq s0, t6, 1f       /* 0x1c */
     j 9f                 /* 0x20 */
 1:  addi a0, a0, 1       /* 0x24 */
@@ -59,9 +53,7 @@
     /* imac C: as A without the load-use wait */
     .rept 4
     at_word 5
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x14 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x14 */
     lw t6, 16(a3)        /* 0x16 */
     beq t0, t0, 1f       /* 0x1a */
     j 9f                 /* 0x1e */
@@ -70,13 +62,9 @@
     /* imac D: beq at 0x18, pc + 8 the first on the next line (in reach) */
     .rept 4
     at_word 4
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x10 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x10 */
     lw t6, 16(a3)        /* 0x12 */
-    .option rvc
-    c.addi a0, 1         /* 0x16 */
-    .option norvc
+    rvc16 c.addi a0, 1         /* 0x16 */
     beq s0, t6, 1f       /* 0x18, waits 1 */
     addi a0, a0, 5       /* 0x1c */
     j 9f                 /* 0x20 */
@@ -112,9 +100,7 @@
     /* imac G: beq at 0x16, the word after its last the first of the next line but one */
     .rept 4
     at_word 4
-    .option rvc
-    c.lw s0, 12(a3)      /* 0x10 */
-    .option norvc
+    rvc16 c.lw s0, 12(a3)      /* 0x10 */
     lw t6, 16(a3)        /* 0x12 */
     beq s0, t6, 1f       /* 0x16, waits 2 */
     addi a0, a0, 5       /* 0x1a */

@@ -19,8 +19,7 @@
 pass:
     .irp c, a, b, c, d, e
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
     addi s0, s0, -1
@@ -88,21 +87,7 @@ case_e:
     ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d, e
 
     .data
     .balign 32

@@ -20,8 +20,7 @@
 pass:
     .irp c, a, b, c, d
     jal evict_\c
-    nop
-    nop
+    nops 2
     jal case_\c
     .endr
     addi s0, s0, -1
@@ -91,18 +90,7 @@ case_d:
     .option norvc
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d
 
     .data
     .balign 32

@@ -44,8 +44,7 @@ loop:
 1:  addi a0, a0, 3
     at_word 0                 /* C */
     beq s1, s1, 1f
-    nop
-    nop
+    nops 2
     j farC
 1:  addi a0, a0, 4
     at_word 0                 /* D */

@@ -45,9 +45,7 @@ br\name:
     .option norvc
     j wp\name            /* next line's byte 0: its wrong path */
 tgt\name:
-    .option rvc
-    c.addi a0, 3
-    .option norvc
+    rvc16 c.addi a0, 3
     addi a0, a0, 5
     bnez s0, loop\name
 done\name:

@@ -26,14 +26,10 @@
     at_word 0
 loop\name:
     .if \pre
-    .option rvc
-    c.addi a0, 1         /* 0 mod 4: the blt at 2 mod 4 */
-    .option norvc
+    rvc16 c.addi a0, 1         /* 0 mod 4: the blt at 2 mod 4 */
     .endif
     blt t5, t6, tgt\name /* taken forward: mispredicted */
-    .option rvc
-    c.j wp\name          /* its wrong path: a jump */
-    .option norvc
+    rvc16 c.j wp\name          /* its wrong path: a jump */
     .endm
 
     /* A: blt at 2 mod 4, c.j, a 32-bit addi; c.j's target a word of two */
@@ -76,9 +72,7 @@ tgtC:
     bnez s0, loopC
     j doneC
 wpC:
-    .option rvc
-    c.addi a1, 1
-    .option norvc
+    rvc16 c.addi a1, 1
     addi a1, a1, 2
     .option rvc
     c.addi a1, 3
@@ -100,9 +94,7 @@ tgtD:
 wpD:
     .option norvc
     addi a1, a1, 1
-    .option rvc
-    c.addi a1, 2
-    .option norvc
+    rvc16 c.addi a1, 2
     j doneD
 doneD:
     /* E: after c.j a 32-bit addi and a word of two (the sequential words'
@@ -126,9 +118,7 @@ doneE:
     /* F: blt at 0 mod 4, c.j at 0 mod 4, a c.addi and a 32-bit addi after
      * it; c.j's target a word of two */
     wcase F, 0
-    .option rvc
-    c.addi a0, 3
-    .option norvc
+    rvc16 c.addi a0, 3
     addi a0, a0, 5
 tgtF:
     addi a0, a0, 7

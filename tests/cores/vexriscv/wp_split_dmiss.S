@@ -12,33 +12,16 @@
  * (illegal). */
 #include "vex.h"
     fixed_layout
-    .text
-    .balign 4096
-    main_entry 12
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
-    li s0, 4
+    dmiss_main
 pass:
-    .irp c, a, b
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
-    addi s0, s0, -1
-    bnez s0, pass
-    li a0, 0
-    main_return 12
+    evict_call_each a, b
+    next_pass_return0
 
     /* A: lw at 14, addi at 18, bgeu at 22: pc + 12 on the next line */
     .org 0x400
 case_a:
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a3, 0(a1)
     addi t1, a0, 1
     bgeu t0, t0, 2f
@@ -49,25 +32,13 @@ case_a:
     .org 0x480
 case_b:
     nops 5
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     lw a3, 0(a1)
     bgeu t0, t0, 2f
     nops 2
 2:  ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
+    evict_rets 0x1420, 0x80, a, b
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

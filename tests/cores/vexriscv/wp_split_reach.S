@@ -36,35 +36,24 @@ pass:
     .org 0x400
 case_m: addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 18, 32-bit, then 32-bit at 22, 26 and 30 (split) */
-    nop
-    nop
-    nop
+    nops 3
     nops 8
     .org 0x480
 case_n: addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     bnez s0, n_target    /* byte 18, taken forward, then 32-bit at 22, 26 and 30 (split) */
-    nop
-    nop
-    nop
+    nops 3
     nops 8
     .org 0x500
 case_o: addi a0, a0, 1
     nops 3
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 18, then a jal at 22, 32-bit at 26 and 30 (split) */
     jal zero, o_away
-    nop
-    nop
+    nops 2
     nops 8
     .org 0x580
 n_target: ret

@@ -25,11 +25,7 @@
     main_entry 12
     li s0, 4
 pass:
-    jal case_a
-    jal case_b
-    jal case_c
-    jal case_d
-    jal case_e
+    call_cases a, b, c, d, e
     addi s0, s0, -1
     bnez s0, pass
     add a0, a2, a3
@@ -48,9 +44,7 @@ case_a:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_a
-    .option norvc
+    rvc16 c.jal leaf_a
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16
@@ -131,9 +125,7 @@ case_c:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_c
-    .option norvc
+    rvc16 c.jal leaf_c
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16
@@ -191,9 +183,7 @@ case_d:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_d
-    .option norvc
+    rvc16 c.jal leaf_d
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16
@@ -251,9 +241,7 @@ case_e:
     li s8, 9
 1:  mv a0, sp
     mv s1, sp
-    .option rvc
-    c.jal leaf_e
-    .option norvc
+    rvc16 c.jal leaf_e
     addi s8, s8, -1
     bnez s8, 1b
     addi sp, sp, 16

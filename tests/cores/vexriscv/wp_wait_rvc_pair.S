@@ -38,28 +38,18 @@
 loop\name:
     .if \pre == 1
     lw t2, 0(sp)         /* 0 mod 4, two before the blt */
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     .elseif \pre == 2
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     addi t2, a0, 4       /* 2 mod 4 */
     .elseif \pre == 3
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     mul t2, a0, a0       /* 2 mod 4 */
     .elseif \pre == 4
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     slli t2, a0, 1       /* 2 mod 4 */
     .else
-    .option rvc
-    c.addi a0, 1
-    .option norvc
+    rvc16 c.addi a0, 1
     lw t2, 0(sp)         /* 2 mod 4 */
     .endif
     blt t5, t6, tgt\name /* 2 mod 4, taken forward: mispredicted */
@@ -84,9 +74,7 @@ done\name:
     li s0, 20
     at_word 0
 loop\name:
-    .option rvc
-    c.lwsp a2, 0(sp)     /* 0 mod 4 */
-    .option norvc
+    rvc16 c.lwsp a2, 0(sp)     /* 0 mod 4 */
     bgez a0, tgt\name    /* 2 mod 4, taken forward: mispredicted */
     .option rvc
     .if \rd
@@ -119,13 +107,9 @@ loop\name:
     lw t2, 0(sp)         /* 0 mod 4 */
     blt t5, t6, tgt\name /* 0 mod 4, taken forward: mispredicted */
     slli t0, \src, 2
-    .option rvc
-    c.add t0, a0
-    .option norvc
+    rvc16 c.add t0, a0
     addi a1, a1, 3       /* 2 mod 4: never retires */
-    .option rvc
-    c.mv a7, a3
-    .option norvc
+    rvc16 c.mv a7, a3
 tgt\name:
     sw a0, 4(sp)
     addi s0, s0, -1

@@ -16,8 +16,7 @@
     call l28
     call l24
     nop                     /* no jal on the wrong path of the call */
-    nop
-    nop
+    nops 2
     j calls
 
 /* a leaf: its ret at byte 28, 24 or 20 of its line, the words up to the
@@ -37,8 +36,7 @@ l24: addi a0, a0, 2
 l20: addi a0, a0, 3
     nops 4
     ret
-    nop
-    nop
+    nops 2
     nops 8
     .balign 32
 l24z: addi a0, a0, 4
@@ -68,8 +66,7 @@ calls:
     la t0, f3
     nops 3
     jalr ra, t0             /* byte 20 */
-    nop
-    nop
+    nops 2
     main_return 0
 
     .balign 32

@@ -15,18 +15,10 @@
     main_entry
     addi sp, sp, -16
     sw ra, 12(sp)
-    la a1, buf
-    li t0, 4096
-    add a2, a1, t0
+    dline_alias
     li s0, 4
 pass:
-    .irp c, a, b, c, d, e, f
-    lw t1, 0(a2)
-    jal evict_\c
-    nop
-    nop
-    jal case_\c
-    .endr
+    evict_call_each a, b, c, d, e, f
     addi s0, s0, -1
     bnez s0, pass
     lw ra, 12(sp)
@@ -37,117 +29,61 @@ pass:
     /* A: lh, beq at offset 0x18: pc + 8 and the target on the next line */
     .org 0x400
 case_a:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* B: lw, addi, beq at 0x18: pc + 8 and the target on the next line */
     .org 0x480
 case_b:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lw a3, 0(a1)
     addi t1, a0, 1
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* C: lh, beq at 0x1c: pc + 4 on the next line */
     .org 0x500
 case_c:
-    nop
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 6
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* D: lw, addi, beq at 0x1c: pc + 4 on the next line */
     .org 0x580
 case_d:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lw a3, 0(a1)
     addi t1, a0, 1
     beq t0, t0, 2f
-    nop
-    nop
+    nops 2
 2:  ret
 
     /* E: lh, beq at 0x14: only the target on the next line */
     .org 0x600
 case_e:
-    nop
-    nop
-    nop
-    nop
+    nops 4
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
-    nop
-    nop
+    nops 4
 2:  ret
 
     /* F: lh, beq at 0x18, its target far on the next line (pc + 8 the
      * line's first word, the target its fourth) */
     .org 0x680
 case_f:
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
     lh a3, 0(a1)
     beq t0, t0, 2f
-    nop
-    nop
-    nop
-    nop
-    nop
+    nops 5
 2:  ret
 
     /* the aliases of each case's next line */
-    .org 0x1420
-evict_a:
-    ret
-    .org 0x14a0
-evict_b:
-    ret
-    .org 0x1520
-evict_c:
-    ret
-    .org 0x15a0
-evict_d:
-    ret
-    .org 0x1620
-evict_e:
-    ret
-    .org 0x16a0
-evict_f:
-    ret
+    evict_rets 0x1420, 0x80, a, b, c, d, e, f
 
-    .data
-    .balign 32
-buf:
-    .word 1, 2, 3, 4, 5, 6, 7, 8
-    .skip 4096 - 32
-    .word 9, 10, 11, 12, 13, 14, 15, 16
+    dline_buf

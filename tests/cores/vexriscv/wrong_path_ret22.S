@@ -28,21 +28,15 @@ pass:
     .org 0x500
 case_m: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 22, 32-bit, then a 32-bit nop at 26, a c.nop at 30 */
     nop
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     nops 8
     .org 0x580
 case_n: addi a0, a0, 1
     nops 4
-    .option rvc
-    c.nop
-    .option norvc
+    rvc16 c.nop
     ret                  /* byte 22, 32-bit, then c.nop at 26, 28 and 30 */
     .option rvc
     c.nop

@@ -150,10 +150,7 @@ loopM:
 skipM:
     rvc c.bnez a5, loopM
     add a0, a1, a2
-    lw ra, 12(sp)
-    addi sp, sp, 16
-    andi a0, a0, 0x7ff
-    ret
+    main_return 12, 1
     at_word 0
 leafL:
     rvc c.addi a6, 1
