@@ -730,6 +730,16 @@ static bool fence_use_cut(const core_cpu *cpu, uint32_t pc, const isa_insn *in, 
     isa_decode(next, &n);
     csr = isa_infos[n.kind].cls == CLASS_CSR;
   }
+  /* [pipeline] fence_i_csr_refetch_load: a load there (a late result or
+   * not), then a CSR instruction: that one is the next block's first, so
+   * that the load keeps fence.i's overlap for its device wait
+   * (fence_overlap_enter) */
+  if (!use && !csr && m->fence_i_csr_refetch_load && m->fence_i_csr_refetch && c == CLASS_LOAD &&
+      core_fetch_insn(cpu, pc + in->len, &next)) {
+    isa_insn n;
+    isa_decode(next, &n);
+    csr = isa_infos[n.kind].cls == CLASS_CSR;
+  }
   if (!use && !csr)
     return false;
   if (pc < 4 || !core_fetch_insn(cpu, pc - 4, &before))

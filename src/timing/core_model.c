@@ -297,6 +297,7 @@ static const key_def keys[] = {
   BOOL("pipeline", "fence_i_csr_refetch", fence_i_csr_refetch),
   BOOL("pipeline", "fence_i_csr_refetch_any", fence_i_csr_refetch_any),
   BOOL("pipeline", "fence_i_csr_refetch_next", fence_i_csr_refetch_next),
+  BOOL("pipeline", "fence_i_csr_refetch_load", fence_i_csr_refetch_load),
   BOOL("pipeline", "fence_i_hold_overlap", fence_i_hold_overlap),
   BOOL("pipeline", "fence_i_merge", fence_i_merge),
   BOOL("pipeline", "fence_i_wbuf_overlap", fence_i_wbuf_overlap),

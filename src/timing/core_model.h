@@ -287,6 +287,10 @@ typedef struct core_model {
   bool fence_i_csr_refetch_next;  /* with fence_i_csr_refetch: so after a store or an ALU op right after
                                      fence.i, the CSR instruction first on the next line (block.c's
                                      fence_use_cut ends the block before it; fence_overlap_enter) */
+  bool fence_i_csr_refetch_load;  /* with fence_i_csr_refetch: so after a load right after fence.i that hits
+                                     the D-cache or reads a device, the CSR instruction on its line or first
+                                     on the next (fence_use_cut ends the block after the load;
+                                     fence_overlap_enter) */
   bool fence_i_hold_overlap;      /* with fence_i_late_flush: fence.i right after a divide asks for the flush
                                      from decode while the divide holds execute: that hold passes during the
                                      flush (T_FENCE_I) */

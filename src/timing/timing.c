@@ -2778,7 +2778,9 @@ void timing_fence_jal(timing *t, uint32_t pc) {
 
 void timing_fence_overlap(timing *t, uint32_t pc, uint32_t stall, tally_signal_id sig) {
   uint32_t back = pc != t->fence_overlap_pc ? 0 : stall < t->fence_overlap ? stall : t->fence_overlap;
-  t->fence_overlap = 0;
+  /* [pipeline] fence_i_csr_refetch_load: the next block's entry takes
+   * the CSR instruction after the load (fence_overlap_enter) */
+  t->fence_overlap = t->fence_csr2_line != TIMING_NO_LINE ? 1 : 0;
   if (back)
     timing_refund(t, sig, back);
 }
