@@ -840,6 +840,22 @@ static uint32_t dmiss_refill_wait_probe(timing *t, uint32_t busy, uint64_t ask, 
 /* ... split_four's (fitted, said there) */
 #define REDO_SPLIT_FOUR 1u
 
+/* [dcache] refill_refetch_early_jump (fetch_fill, both variants): a jump
+ * whose own line missed within the reach of the load before (the early
+ * word, dmiss_early_line, not this line) and the instruction fetched at
+ * due no earlier than this load's fill's end: true, and *k, the missing
+ * word's place after the load, less the early word's wait its fetch was
+ * charged (dmiss_early_paid) when that brings it within the load's reach
+ * (k > 3 and k - paid <= 3); false, *k as it was, otherwise. */
+static inline bool early_jump_k(const timing *t, uint32_t line_addr, uint64_t due, uint64_t *k) {
+  if (!t->model.dcache.refill_refetch_early_jump || t->dmiss_early_line == TIMING_NO_LINE ||
+      t->dmiss_early_line == line_addr || due < t->dmiss_end)
+    return false;
+  if (*k > 3 && *k - t->dmiss_early_paid <= 3)
+    *k -= t->dmiss_early_paid;
+  return true;
+}
+
 /* An I-cache miss's fill, stall and counts (the access counted already).
  * refetch: a fetch of the instruction stream ([dcache] refill_refetch may
  * apply), not a fill started down a predicted or wrong path. */
@@ -923,9 +939,8 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
    * line's beats 235..249 during the lw's fill, leaf's line's first beat
    * at 259 with the lh's fill's first, the lh retiring at 281, the jal at
    * 282, the leaf at 284 */
-  if (t->model.dcache.refill_refetch_early_jump && refetch && t->dmiss_early_line != TIMING_NO_LINE &&
-      t->dmiss_early_line != line_addr && due >= t->dmiss_end && k > 3 && k - t->dmiss_early_paid <= 3)
-    k -= t->dmiss_early_paid;
+  if (refetch)
+    early_jump_k(t, line_addr, due, &k);
   bool reach_jump = t->model.dcache.refill_refetch_jump && refetch && t->dmiss_reach_fill && due >= t->dmiss_end &&
                     k <= 3;
   if (reach_jump)
@@ -1056,18 +1071,15 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
      * during the lw's fill (230..244), the leaf's 251..265 with the lh's
      * fill (252..266); the lh retires at 273 (the refill's last beat + 8),
      * the jal at 274, the leaf at 276 */
-    if (t->model.dcache.refill_refetch_early_jump && !early && due >= t->dmiss_end &&
-        t->dmiss_early_line != TIMING_NO_LINE && t->dmiss_early_line != line_addr && !t->dmiss_taken_fill) {
-      uint64_t kj = k > 3 && k - t->dmiss_early_paid <= 3 ? k - t->dmiss_early_paid : k;
-      if (kj <= 3) {
-        stall = flush + dmiss_refill_wait(t, busy, t->dmiss_ask, t->dmiss_bus_end, kj, 4);
-        t->dmiss_refetched = true;
-        t->dmiss_taken_fill = 0;
-        wrong_path_tail(t, &stall);
-        t->fill_room = 0;
-        charge(t, SIG_STALL_ICACHE, stall);
-        return stall;
-      }
+    uint64_t kj = k;
+    if (!early && !t->dmiss_taken_fill && early_jump_k(t, line_addr, due, &kj) && kj <= 3) {
+      stall = flush + dmiss_refill_wait(t, busy, t->dmiss_ask, t->dmiss_bus_end, kj, 4);
+      t->dmiss_refetched = true;
+      t->dmiss_taken_fill = 0;
+      wrong_path_tail(t, &stall);
+      t->fill_room = 0;
+      charge(t, SIG_STALL_ICACHE, stall);
+      return stall;
     }
     uint32_t taken = t->dmiss_taken_fill ? t->dmiss_taken_fill - 1 : 0;
     if (!early && (t->dmiss_refetched || t->dmiss_taken_fill) && due >= t->dmiss_end + taken && k <= 3 + taken)
