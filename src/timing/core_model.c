@@ -343,6 +343,7 @@ static const key_def keys[] = {
   BOOL("dcache", "seq_sc", dcache.seq_sc),
   BOOL("dcache", "next_fill", dcache.next_fill),
   BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),
+  BOOL("dcache", "redo_words_free", dcache.redo_words_free),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),

@@ -91,6 +91,8 @@ typedef struct cache_params {
                                32-bit load at 2 mod 4, an ALU op between, when that instruction reads a
                                late result (the load's): the redo refetches the load's two words, the
                                load retiring a cycle later (exec_loop.inc's dmiss_redo_refill) */
+  bool redo_words_free;     /* dcache (with redo_refill_words): ... and so when that instruction reads
+                               no late result (exec_loop.inc's dmiss_redo_refill; dmiss_words_free.S) */
   bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
                                the load or AMO on its line, reading its result or not (exec_loop.inc's
                                dmiss_seq_refill) */
