@@ -1193,8 +1193,8 @@ static void emit_row_counts(x86_buf *b, const tally_signal_id *sig, const int8_t
  * would give them what the fill added (fetch_regions.c's counts): with a
  * profile the instruction's (prof_row, which the caller set) and its
  * context's (ctx_row, set whenever prof_row is); with address regions
- * (the statistics module's range counters) the current region's, when
- * one is. Clobbers rsi. */
+ * (the statistics module's range counters) the current region's, which
+ * is always set while they are installed. Clobbers rsi. */
 static void emit_fill_rows(x86_buf *b, const timing *tm, const tally_signal_id *sig, const int8_t *by, int n,
                            tally_signal_id stall, int side_count, int side_stall) {
   if (tm->prof) { /* the instruction's row through its side record (prof_side: timing_rows) */
@@ -1206,11 +1206,12 @@ static void emit_fill_rows(x86_buf *b, const timing *tm, const tally_signal_id *
   }
   if (!tm->regions)
     return;
+  /* no test of region_row: while regions are installed it is never NULL
+   * where translated code runs (timing_regions_install and
+   * timing_region_switch set a row; fetch_regions.c's NULL lasts only
+   * across its call of the lean routine in C) */
   x86_load64(b, RSI, TM(region_row));
-  x86_test_rr64(b, RSI, RSI);
-  uint8_t *none = x86_jcc_fwd(b, CC_E);
   emit_row_counts(b, sig, by, n, stall);
-  x86_patch_here(b, none);
 }
 
 /* A routine's end: ecx 0 when it filled, else (the n jumps to[]) 1 */
@@ -1486,12 +1487,9 @@ static void emit_ifill_call(lower *l, cold_call *c, uintptr_t fn, uint32_t delta
     x86_load64(b, RSI, TM(ctx_row));
     x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
   }
-  if (l->regions) {
+  if (l->regions) { /* region_row set (emit_fill_rows) */
     x86_load64(b, RSI, TM(region_row));
-    x86_test_rr64(b, RSI, RSI);
-    uint8_t *none = x86_jcc_fwd(b, CC_E);
     x86_alu_mi64(b, entry ? ALU_ADD : ALU_SUB, sig, 1);
-    x86_patch_here(b, none);
   }
   x86_jmp(b, run_addr(l, c->resume));
 }
