@@ -151,7 +151,10 @@ void core_jit_free(core_jit *j) {
     FILE *f = fopen(path, "wb");
     if (f) {
       fprintf(stderr, "tally: jit code region at %lx written to %s\n", (unsigned long)(uintptr_t)j->region, path);
-      fwrite(j->region, 1, (size_t)(j->code_next - j->region), f);
+      size_t used = (size_t)(j->code_next - j->region); /* or the most used before a flush */
+      if (used < j->code_bytes_max + j->page)
+        used = j->code_bytes_max + j->page;
+      fwrite(j->region, 1, used, f);
       fclose(f);
     }
   }
