@@ -1009,7 +1009,38 @@ static uint8_t *emit_probe_addr(lower *l, cache *c, bool store) {
   x86_store32(b, near_rsi(b, &rsi, c->lru_way, RDX, 2), R8);
   if (store) /* dirty[2 * set + w] */
     x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, R9, 0), 1);
+  if (c->mru_tag) /* the tag now the set's used last (cache_track_mru) */
+    x86_store32(b, near_rsi(b, &rsi, c->mru_tag, RDX, 2), RCX);
   return miss;
+}
+
+/* The D-cache's lookup of the address in eax with mru_tag kept
+ * (cache_track_mru), its hit in the way the set used last checked alone
+ * inline, as a fetch's is (emit_probe_mru): such a hit changes nothing of
+ * the replacement state (lru_way names the other way already), so a load
+ * is one compare and a branch past the set's index; a store marks that
+ * way's line dirty (the way lru_way[set] ^ 1, read). Returns the jump
+ * taken when the tag is not the set's used last, to the whole lookup out
+ * of line (emit_probe_addr, cold_call.back: a hit in the other way marks
+ * it used and comes back; a miss goes on to the miss's call). Clobbers
+ * rcx, rdx, rsi, r9 (the whole lookup: r8 too). */
+static uint8_t *emit_probe_addr_mru(lower *l, cache *c, bool store) {
+  x86_buf *b = &l->b;
+  x86_mov_rr(b, RCX, RAX);
+  x86_shift_ri(b, false, SH_SHR, RCX, (uint8_t)c->line_shift); /* tag */
+  x86_mov_rr(b, RDX, RCX);
+  x86_alu_ri(b, false, ALU_AND, RDX, (int32_t)c->set_mask);   /* set */
+  x86_mov_imm64(b, RSI, (uint64_t)(uintptr_t)c->tags);
+  const void *rsi = c->tags;
+  x86_alu_rm(b, ALU_CMP, RCX, near_rsi(b, &rsi, c->mru_tag, RDX, 2));
+  uint8_t *other = x86_jcc_fwd(b, CC_NE);
+  if (store) { /* dirty[2 * set + (lru_way[set] ^ 1)] */
+    x86_load32(b, R9, near_rsi(b, &rsi, c->lru_way, RDX, 2));
+    x86_alu_ri(b, false, ALU_XOR, R9, 1);
+    x86_lea64(b, R9, x86_mis(R9, RDX, 1, 0));
+    x86_store_imm8(b, near_rsi(b, &rsi, c->dirty, R9, 0), 1);
+  }
+  return other;
 }
 
 /* A miss's call, made out of the fast path's line; it goes on here */
@@ -2000,8 +2031,15 @@ static void emit_data_access(lower *l, uint32_t i, bool store) {
     again = x86_jcc_fwd(&l->b, CC_E);
     x86_store32(&l->b, TM(loop_dline), RAX);
   }
-  uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, store);
-  add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
+  cache *dc = &l->cpu->tm->dcache;
+  if (dc->mru_tag) {
+    uint8_t *other = emit_probe_addr_mru(l, dc, store);
+    add_cold(l, other, store ? COLD_STORE : COLD_LOAD, i);
+    l->cold[l->ncold - 1].back = l->b.p;
+  } else {
+    uint8_t *miss = emit_probe_addr(l, dc, store);
+    add_cold(l, miss, store ? COLD_STORE : COLD_LOAD, i);
+  }
   if (same)
     x86_patch_here(&l->b, same);
   if (again)
@@ -3647,7 +3685,11 @@ static void emit_slow_paths(lower *l) {
       c.resume = restore;
     }
     x86_patch_here(&l->b, c.from);
-    if (c.back) { /* not a hit in the way used last: the other way */
+    if (c.back && (c.kind == COLD_LOAD || c.kind == COLD_STORE)) { /* emit_probe_addr_mru's: the whole lookup */
+      uint8_t *miss = emit_probe_addr(l, &l->cpu->tm->dcache, c.kind == COLD_STORE);
+      x86_jmp(&l->b, run_addr(l, c.back));
+      x86_patch_here(&l->b, miss);
+    } else if (c.back) { /* not a hit in the way used last: the other way */
       cache *ic = &l->cpu->tm->icache;
       uint8_t *miss = emit_probe_lru(l, ic, (uint32_t)l->blk->ops[c.op].imm >> ic->line_shift);
       x86_jmp(&l->b, run_addr(l, c.back));
@@ -4250,6 +4292,17 @@ enum { LOWER_FULL, LOWER_NO_LOOP, LOWER_CALL };
 
 /* Translates blk as `how` says; its code, or NULL when the code region is
  * full or (*too_big) the code is larger than the scratch for one block. */
+/* The D-cache keeps mru_tag too (cache_track_mru), from the first
+ * translation on, when its lookups are inline (a two-way LRU cache): a
+ * data access's hit in the way its set used last is checked alone
+ * (emit_probe_addr_mru) */
+static int dcache_mru(core_cpu *cpu) {
+  timing *tm = cpu->tm;
+  if (!tm->dcache_on || tm->dcache.touch != CACHE_TOUCH_LRU2 || !tm->dcache.tags)
+    return 0;
+  return cache_track_mru(&tm->dcache);
+}
+
 static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *too_big) {
   core_jit *j = cpu->jit;
   uint64_t t0 = now_ns();
@@ -4260,7 +4313,7 @@ static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *t
    * translation on (made from its state then), before any code, the fill
    * routines included, is made: the fetch checks read it (emit_probe_mru),
    * and an interpreted run does without its store */
-  if (cpu->tm && (cache_track_mru(&cpu->tm->icache) != 0 || !ensure_fills(cpu))) {
+  if (cpu->tm && (cache_track_mru(&cpu->tm->icache) != 0 || dcache_mru(cpu) != 0 || !ensure_fills(cpu))) {
     free(l);
     return NULL;
   }

@@ -140,8 +140,24 @@ core_jit *core_jit_new(size_t code_bytes) {
 void core_jit_free(core_jit *j) {
   if (!j)
     return;
-  if (j->perf_map)
+  if (j->perf_map) {
     fclose(j->perf_map);
+    /* with $TALLY_PERF_MAP, the code region as it ends is written to
+     * /tmp/perf-PID.bin (its first byte at the region's address, in the
+     * map's first line), for `objdump -D -b binary -mi386:x86-64
+     * --adjust-vma=ADDR` on a block the map names */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%ld.bin", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (f) {
+      fprintf(stderr, "tally: jit code region at %lx written to %s\n", (unsigned long)(uintptr_t)j->region, path);
+      size_t used = (size_t)(j->code_next - j->region); /* or the most used before a flush */
+      if (used < j->code_bytes_max + j->page)
+        used = j->code_bytes_max + j->page;
+      fwrite(j->region, 1, used, f);
+      fclose(f);
+    }
+  }
   munmap(j->region, j->region_size);
   if (j->rw)
     munmap(j->rw, j->code_size);
