@@ -341,6 +341,7 @@ static const key_def keys[] = {
   BOOL("dcache", "seq_div", dcache.seq_div),
   BOOL("dcache", "seq_covered", dcache.seq_covered),
   BOOL("dcache", "seq_sc", dcache.seq_sc),
+  BOOL("dcache", "seq_alu", dcache.seq_alu),
   BOOL("dcache", "next_fill", dcache.next_fill),
   BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),
   BOOL("dcache", "redo_words_free", dcache.redo_words_free),

@@ -98,6 +98,10 @@ typedef struct cache_params {
                                dmiss_seq_refill) */
   bool seq_sc;              /* dcache (with redo_refill_wait): seq_refill takes an sc.w right after an lr.w
                                that missed as a store (exec_loop.inc's dmiss_seq_refill) */
+  bool seq_alu;             /* dcache (with redo_refill_wait): seq_refill takes multiplies among the ops
+                               between, a run of ALU ops and multiplies alone when the missing word is
+                               the 4th, and a reader of the load's result as the 3rd before a 4th
+                               (exec_loop.inc's dmiss_seq_refill) */
   bool seq_covered;         /* dcache (with redo_refill_wait): seq_refill's refill, sent but covered by the
                                load's own wait (timing_replay_refill paying 0), is over before the redo:
                                the missing word waits for none of it (replay_seq; timing.c's fetch_fill) */

@@ -1316,6 +1316,13 @@ static uint32_t fetch_fill(timing *t, uint32_t line_addr, uint64_t now, uint32_t
       stall = paid;
       t->fetch_busy_until = fetch_busy;
       t->mem_busy_until = mem_busy;
+      /* [dcache] seq_alu: that refill was over before the redo, so no wait
+       * for a late result of an instruction before the missing one passes
+       * during it (dmiss_seq_mul.S's A: lb, addi, addi, mul, then addi first
+       * on a missing line and an add of the mul's result, 2 cycles after the
+       * addi on VexRiscv_IMAC.v's retire trace, as after a hit) */
+      if (t->model.dcache.seq_alu)
+        t->fill_room = 0;
     }
     t->replay_paid = 0;
   }
