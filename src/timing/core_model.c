@@ -345,6 +345,7 @@ static const key_def keys[] = {
   BOOL("dcache", "next_fill", dcache.next_fill),
   BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),
   BOOL("dcache", "redo_words_free", dcache.redo_words_free),
+  BOOL("dcache", "redo_words_store", dcache.redo_words_store),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),

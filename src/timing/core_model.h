@@ -93,6 +93,9 @@ typedef struct cache_params {
                                load retiring a cycle later (exec_loop.inc's dmiss_redo_refill) */
   bool redo_words_free;     /* dcache (with redo_refill_words): ... and so when that instruction reads
                                no late result (exec_loop.inc's dmiss_redo_refill; dmiss_words_free.S) */
+  bool redo_words_store;    /* dcache (with redo_words_free): ... and so with a 16-bit store between,
+                               reading nothing of the load (exec_loop.inc's dmiss_redo_refill;
+                               dmiss_words_store.S) */
   bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
                                the load or AMO on its line, reading its result or not (exec_loop.inc's
                                dmiss_seq_refill) */
