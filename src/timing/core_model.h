@@ -97,7 +97,7 @@ typedef struct cache_params {
                                ones between, the 3rd split onto the next line (exec_loop.inc's
                                dmiss_next_fill; nettle-aes's lw at 0x40000314) */
   bool two_refill_after;    /* dcache (with fetch_ahead_data): dmiss_two_refill not within
-                               refill_refetch's reach of a load that missed before (dmiss_after):
+                               refill_refetch's reach of a load that missed before (dmiss_after), at 0 mod 4:
                                that refill went out during the earlier fill (exec_loop.inc) */
   bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
                                the load or AMO on its line, reading its result or not (exec_loop.inc's
