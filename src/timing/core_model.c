@@ -346,6 +346,8 @@ static const key_def keys[] = {
   BOOL("dcache", "redo_refill_words", dcache.redo_refill_words),
   BOOL("dcache", "redo_words_free", dcache.redo_words_free),
   BOOL("dcache", "redo_words_store", dcache.redo_words_store),
+  BOOL("dcache", "next_fill_load", dcache.next_fill_load),
+  BOOL("dcache", "two_refill_after", dcache.two_refill_after),
 
   ENUM("memory", "type", memory, memory_words),
   POW2("memory", "bus_bytes", bus_bytes, 1, 64),

@@ -96,6 +96,12 @@ typedef struct cache_params {
   bool redo_words_store;    /* dcache (with redo_words_free): ... and so with a 16-bit store between,
                                reading nothing of the load (exec_loop.inc's dmiss_redo_refill;
                                dmiss_words_store.S) */
+  bool next_fill_load;      /* dcache (with next_fill): ... and for one at 0 mod 4, a load among the
+                               ones between, the 3rd split onto the next line (exec_loop.inc's
+                               dmiss_next_fill; nettle-aes's lw at 0x40000314) */
+  bool two_refill_after;    /* dcache (with fetch_ahead_data): dmiss_two_refill not within
+                               refill_refetch's reach of a load that missed before (dmiss_after), at 0 mod 4:
+                               that refill went out during the earlier fill (exec_loop.inc) */
   bool seq_div;             /* dcache (with redo_refill_wait): seq_refill takes a divide 2nd or 3rd after
                                the load or AMO on its line, reading its result or not (exec_loop.inc's
                                dmiss_seq_refill) */
