@@ -4290,8 +4290,6 @@ static void perf_names(lower *l, const uintptr_t parts[JIT_PARTS]) {
  * translator does not lower gets) */
 enum { LOWER_FULL, LOWER_NO_LOOP, LOWER_CALL };
 
-/* Translates blk as `how` says; its code, or NULL when the code region is
- * full or (*too_big) the code is larger than the scratch for one block. */
 /* The D-cache keeps mru_tag too (cache_track_mru), from the first
  * translation on, when its lookups are inline (a two-way LRU cache): a
  * data access's hit in the way its set used last is checked alone
@@ -4303,6 +4301,8 @@ static int dcache_mru(core_cpu *cpu) {
   return cache_track_mru(&tm->dcache);
 }
 
+/* Translates blk as `how` says; its code, or NULL when the code region is
+ * full or (*too_big) the code is larger than the scratch for one block. */
 static const void *translate_as(core_cpu *cpu, core_block *blk, int how, bool *too_big) {
   core_jit *j = cpu->jit;
   uint64_t t0 = now_ns();
